@@ -1,0 +1,16 @@
+"""The Celery app. Queues are named in `annotate.queues.Queue`."""
+
+import os
+
+from celery import Celery
+from kombu.transport import sqlalchemy as kombu_sqlalchemy
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
+
+# The SQLite-file broker polls once a second by default; putting polling_interval in
+# broker_transport_options crashes it (it is passed to create_engine), the class attribute works.
+kombu_sqlalchemy.Transport.polling_interval = 0.05
+
+app = Celery("steplab")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

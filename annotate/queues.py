@@ -1,0 +1,10 @@
+"""Celery queue names, in one place. Worker commands are documented in README.md."""
+
+from enum import StrEnum
+
+
+class Queue(StrEnum):
+    DEFAULT = "default"
+    ROLLOUTS = "rollouts"
+    GPU = "gpu"
+    EXPORTS = "exports"

@@ -1,0 +1,18 @@
+"""pytest: the real database from DATABASE_URL (PostgreSQL in CI), SQLite otherwise."""
+
+from .base import *  # noqa: F401,F403
+from .base import DATABASES, VAR_DIR
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A file, not :memory:, so worker threads and the live server see the same test database.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+# Tests that need a worker start one in-process on this broker (celery.contrib.testing).
+CELERY_BROKER_URL = "memory://"
+CELERY_RESULT_BACKEND = "cache+memory://"
+CELERY_TASK_ACKS_LATE = False
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class AutolabelConfig(AppConfig):
+    name = "autolabel"
+    verbose_name = "Auto-labeling"

@@ -1,0 +1,26 @@
+from .annotation import Annotation, AnnotationStatus, FinishReason, StepLabel
+from .data import Problem, Solution, Step, StepAlternative
+from .imports import ImportJob, ImportStatus
+from .project import Project, ProjectMembership, Role, StepSplit
+from .queue import TaskLock
+from .suggestion import Suggestion, SuggestionSource
+
+__all__ = [
+    "Annotation",
+    "AnnotationStatus",
+    "FinishReason",
+    "ImportJob",
+    "ImportStatus",
+    "Problem",
+    "Project",
+    "ProjectMembership",
+    "Role",
+    "Solution",
+    "Step",
+    "StepAlternative",
+    "StepLabel",
+    "StepSplit",
+    "Suggestion",
+    "SuggestionSource",
+    "TaskLock",
+]

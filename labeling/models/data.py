@@ -1,0 +1,96 @@
+"""What gets labeled: problems, candidate solutions and their ordered steps."""
+
+from django.db import models
+
+from .project import Project
+
+
+class Problem(models.Model):
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="problems")
+    text = models.TextField()
+    answer = models.TextField(blank=True, help_text="Ground-truth final answer.")
+    reference_solution = models.TextField(blank=True)
+    source = models.CharField(max_length=200, blank=True, help_text="Where the problem came from.")
+    external_id = models.CharField(max_length=300, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["project", "external_id"],
+                condition=~models.Q(external_id=""),
+                name="problem_unique_external_id",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+class Solution(models.Model):
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="solutions")
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="solutions")
+    generator = models.CharField(max_length=200, blank=True, help_text="Model that wrote it.")
+    final_answer = models.TextField(blank=True)
+    answer_correct = models.BooleanField(null=True, blank=True)
+    source = models.CharField(max_length=200, blank=True)
+    external_id = models.CharField(max_length=300, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    # Kept by labeling.services.annotations inside the submit transaction; the queue reads it.
+    submitted_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["project", "external_id"],
+                condition=~models.Q(external_id=""),
+                name="solution_unique_external_id",
+            )
+        ]
+        indexes = [models.Index(fields=["project", "submitted_count"], name="solution_queue_idx")]
+
+    def __str__(self) -> str:
+        return f"Solution {self.pk} of problem {self.problem_id}"
+
+
+class Step(models.Model):
+    solution = models.ForeignKey(Solution, on_delete=models.CASCADE, related_name="steps")
+    index = models.PositiveIntegerField(help_text="0-based position in the solution.")
+    text = models.TextField()
+    metadata = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["solution_id", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["solution", "index"], name="step_unique_index")
+        ]
+
+    def __str__(self) -> str:
+        return f"Step {self.index} of solution {self.solution_id}"
+
+
+class StepAlternative(models.Model):
+    """A candidate step at one position (PRM800K phase 1 rates several, continues with one).
+
+    Every completion of an imported position is kept in its original order, the chosen one
+    included, with the rating it came with, so an export can reproduce the file.
+    """
+
+    step = models.ForeignKey(Step, on_delete=models.CASCADE, related_name="alternatives")
+    position = models.PositiveIntegerField(help_text="Index in the original completions list.")
+    text = models.TextField()
+    rating = models.SmallIntegerField(null=True, blank=True)
+    flagged = models.BooleanField(null=True, blank=True)
+    is_chosen = models.BooleanField(default=False)
+    is_human = models.BooleanField(default=False)
+    metadata = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["step_id", "is_human", "position"]
+
+    def __str__(self) -> str:
+        return f"Alternative {self.position} at {self.step}"

@@ -1,0 +1,41 @@
+from django.conf import settings
+from django.db import models
+
+from .project import Project
+
+
+class ImportStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class ImportJob(models.Model):
+    """An uploaded file being imported by a worker; the UI polls it for progress."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="imports")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    file = models.FileField(upload_to="imports/%Y/%m/")
+    filename = models.CharField(max_length=300)
+    format = models.CharField(max_length=30, default="auto")
+    labels_as = models.CharField(max_length=20, default="suggestions")
+    status = models.CharField(
+        max_length=20, choices=ImportStatus.choices, default=ImportStatus.PENDING
+    )
+    bytes_total = models.PositiveBigIntegerField(default=0)
+    bytes_done = models.PositiveBigIntegerField(default=0)
+    rows_done = models.PositiveIntegerField(default=0)
+    detected_format = models.CharField(max_length=30, blank=True)
+    result = models.JSONField(default=dict, blank=True)
+    error = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"Import {self.pk} of {self.filename} ({self.status})"

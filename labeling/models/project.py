@@ -1,0 +1,93 @@
+from django.conf import settings
+from django.db import models
+
+DEFAULT_GUIDELINES = """\
+## How to rate a step
+
+Rate every step of the solution, in order, as a careful teacher would.
+
+- **Correct (+1)**: the step is right and moves the solution forward. Reasonable steps that a
+  strong student would write count, even if they are not the shortest route.
+- **Neutral (0)**: nothing in the step is wrong, but it makes no progress: it restates the
+  problem, repeats earlier work, or explores an idea that is then dropped.
+- **Wrong (−1)**: the step contains a mistake: an arithmetic or algebra error, a false claim, a
+  misread of the problem, or reasoning that does not follow. Rate it wrong even if the final
+  answer turns out right.
+
+Mark a step **unsure** (`u`) when you cannot decide; a reviewer will look at it.
+Write a corrected step (`a`) when a wrong step has an obvious fix.
+**Give up** (`g`) when the solution is beyond what you can check; mark the **problem bad** (`b`)
+when the problem itself is ambiguous or its reference answer is wrong. Both need a reason.
+"""
+
+
+class Role(models.TextChoices):
+    ANNOTATOR = "annotator", "Annotator"
+    REVIEWER = "reviewer", "Reviewer"
+    ADMIN = "admin", "Project admin"
+
+
+class StepSplit(models.TextChoices):
+    LINE = "line", "One step per line"
+    PARAGRAPH = "paragraph", "One step per blank-line paragraph"
+    STEP_MARKER = "step_marker", '"Step k:" markers'
+    REGEX = "regex", "Split on a regular expression"
+
+
+class LabelScale(models.TextChoices):
+    PRM800K = "prm800k", "PRM800K: wrong (−1), neutral (0), correct (+1)"
+    BINARY = "binary", "Binary: wrong (−1), correct (+1)"
+
+
+class Project(models.Model):
+    name = models.CharField(max_length=200, unique=True)
+    description = models.TextField(blank=True)
+    guidelines = models.TextField(blank=True, default=DEFAULT_GUIDELINES)
+    label_scale = models.CharField(
+        max_length=20, choices=LabelScale.choices, default=LabelScale.PRM800K
+    )
+    first_error_mode = models.BooleanField(
+        default=False, help_text="Annotators stop at the first wrong step (PRM800K phase 2)."
+    )
+    overlap = models.PositiveSmallIntegerField(
+        default=1, help_text="How many annotators must submit each solution."
+    )
+    lock_ttl_seconds = models.PositiveIntegerField(default=30 * 60)
+    show_suggestions = models.BooleanField(default=True)
+    step_split = models.CharField(max_length=20, choices=StepSplit.choices, default=StepSplit.LINE)
+    step_split_regex = models.CharField(max_length=500, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="ProjectMembership", related_name="projects"
+    )
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def rating_values(self) -> tuple[int, ...]:
+        return (-1, 1) if self.label_scale == LabelScale.BINARY else (-1, 0, 1)
+
+
+class ProjectMembership(models.Model):
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices, default=Role.ANNOTATOR)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["project", "user"], name="membership_unique_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.project} ({self.role})"

@@ -1,0 +1,33 @@
+import pytest
+from django.db import connection
+
+from tests.factories import MembershipFactory, ProjectFactory, UserFactory
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    from django.conf import settings
+
+    on_postgres = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+    if on_postgres:
+        return
+    skip = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL); CI runs it there")
+    for item in items:
+        if "postgres" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def on_postgres() -> bool:
+    return connection.vendor == "postgresql"
+
+
+@pytest.fixture
+def project(db):
+    return ProjectFactory()
+
+
+@pytest.fixture
+def annotator(project):
+    user = UserFactory(username="ann")
+    MembershipFactory(project=project, user=user, role="annotator")
+    return user
