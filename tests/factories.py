@@ -52,6 +52,7 @@ class ProblemFactory(factory.django.DjangoModelFactory):
 class SolutionFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Solution
+        skip_postgeneration_save = True
 
     problem = factory.SubFactory(ProblemFactory)
     project = factory.SelfAttribute("problem.project")

@@ -1,7 +1,7 @@
 from .annotation import Annotation, AnnotationStatus, FinishReason, StepLabel
 from .data import Problem, Solution, Step, StepAlternative
 from .imports import ImportJob, ImportStatus
-from .project import Project, ProjectMembership, Role, StepSplit
+from .project import LabelScale, Project, ProjectMembership, Role, StepSplit
 from .queue import TaskLock
 from .suggestion import Suggestion, SuggestionSource
 
@@ -11,6 +11,7 @@ __all__ = [
     "FinishReason",
     "ImportJob",
     "ImportStatus",
+    "LabelScale",
     "Problem",
     "Project",
     "ProjectMembership",

@@ -1,0 +1,22 @@
+"""Object-level access: fetch a project the user may act on, or fail the request.
+
+A project the user is not a member of answers 404, so its existence does not leak; a member
+whose role is too low gets 403.
+"""
+
+from django.shortcuts import get_object_or_404
+from rest_framework.exceptions import NotFound, PermissionDenied
+
+from labeling.models import Project, Role
+from labeling.selectors import ROLE_RANK, project_role
+
+
+def project_for(request, project_id: int, *, at_least: str = Role.ANNOTATOR) -> Project:
+    project = get_object_or_404(Project, pk=project_id)
+    role = project_role(project=project, user=request.user)
+    if role is None:
+        raise NotFound("No such project.")
+    if ROLE_RANK[role] < ROLE_RANK[at_least]:
+        raise PermissionDenied(f"This needs the {at_least} role in project {project.name!r}.")
+    project.my_role = role
+    return project

@@ -1,0 +1,55 @@
+"""One error format for the whole API: {"error": {"code", "message", "details"}}."""
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from labeling.errors import DomainError
+
+
+def _first_message(detail: object) -> str:
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            inner = _first_message(value)
+            return inner if key == "non_field_errors" else f"{key}: {inner}"
+    if isinstance(detail, list) and detail:
+        return _first_message(detail[0])
+    return str(detail)
+
+
+def error_response(code: str, message: str, status_code: int, details: object = None) -> Response:
+    return Response(
+        {"error": {"code": code, "message": message, "details": details or {}}},
+        status=status_code,
+    )
+
+
+def exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, DomainError):
+        return error_response(exc.code, exc.message, exc.status, exc.details)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        code, details = "validation_error", exc.detail
+        message = _first_message(exc.detail)
+    elif isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else "error"
+        details = {}
+        message = _first_message(exc.detail)
+    else:  # pragma: no cover - DRF only returns responses for APIException
+        code, message, details = "error", str(exc), {}
+    if response.status_code == status.HTTP_401_UNAUTHORIZED:
+        code = "not_authenticated"
+    body = error_response(code, message, response.status_code, details)
+    for header in ("WWW-Authenticate", "Retry-After", "Allow"):
+        if header in response:
+            body[header] = response[header]
+    return body

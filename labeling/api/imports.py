@@ -1,0 +1,98 @@
+from django.conf import settings
+from django.db import transaction
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from labeling.api.access import project_for
+from labeling.models import ImportJob, Role
+from labeling.selectors import import_job_list
+from labeling.tasks import import_job_run_task
+
+FORMATS = [
+    "auto",
+    "prm800k",
+    "processbench",
+    "prmbench",
+    "math_shepherd",
+    "trl",
+    "gsm8k",
+    "math",
+    "steplab",
+]
+LABELS_AS = ["suggestions", "annotations", "none"]
+
+
+class ImportJobOutput(serializers.ModelSerializer):
+    class Meta:
+        model = ImportJob
+        fields = [
+            "id",
+            "filename",
+            "format",
+            "detected_format",
+            "labels_as",
+            "status",
+            "bytes_total",
+            "bytes_done",
+            "rows_done",
+            "result",
+            "error",
+            "created_at",
+            "finished_at",
+        ]
+
+
+class ImportInput(serializers.Serializer):
+    file = serializers.FileField()
+    format = serializers.ChoiceField(choices=FORMATS, default="auto")
+    labels_as = serializers.ChoiceField(choices=LABELS_AS, default="suggestions")
+
+    def validate_file(self, file):
+        if file.size > settings.IMPORT_MAX_BYTES:
+            raise serializers.ValidationError(
+                f"The file is {file.size} bytes; the limit is {settings.IMPORT_MAX_BYTES}."
+            )
+        return file
+
+
+class ImportListApi(APIView):
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(responses=ImportJobOutput(many=True))
+    def get(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(import_job_list(project=project), request)
+        return paginator.get_paginated_response(ImportJobOutput(page, many=True).data)
+
+    @extend_schema(request=ImportInput, responses={202: ImportJobOutput})
+    def post(self, request, project_id: int):
+        """Upload a file; a worker imports it. Poll the job for progress and errors."""
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        data = ImportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        upload = data.validated_data["file"]
+        job = ImportJob.objects.create(
+            project=project,
+            created_by=request.user,
+            file=upload,
+            filename=upload.name[:300],
+            format=data.validated_data["format"],
+            labels_as=data.validated_data["labels_as"],
+            bytes_total=upload.size,
+        )
+        transaction.on_commit(lambda: import_job_run_task.delay(job.pk))
+        return Response(ImportJobOutput(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+class ImportDetailApi(APIView):
+    @extend_schema(responses=ImportJobOutput)
+    def get(self, request, import_id: int):
+        job = get_object_or_404(ImportJob, pk=import_id)
+        project_for(request, job.project_id, at_least=Role.ADMIN)
+        return Response(ImportJobOutput(job).data)

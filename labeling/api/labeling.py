@@ -1,0 +1,181 @@
+"""The annotator's loop: next solution, autosave, submit, skip."""
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from labeling.api.access import project_for
+from labeling.models import FinishReason
+from labeling.selectors import (
+    annotation_get_for_user,
+    annotation_payload,
+    project_progress_for_user,
+    task_payload,
+)
+from labeling.services.annotations import (
+    annotation_save_draft,
+    annotation_skip,
+    annotation_submit,
+)
+from labeling.services.queue import task_claim_next
+
+
+class LabelInputSerializer(serializers.Serializer):
+    step_id = serializers.IntegerField()
+    rating = serializers.IntegerField(allow_null=True, min_value=-1, max_value=1)
+    unsure = serializers.BooleanField(default=False)
+    comment = serializers.CharField(allow_blank=True, default="", max_length=10000)
+    alternative_text = serializers.CharField(allow_blank=True, default="", max_length=20000)
+
+
+class AnnotationOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    solution_id = serializers.IntegerField()
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+    finish_reason = serializers.CharField()
+    finish_reason_text = serializers.CharField()
+    time_spent_ms = serializers.IntegerField()
+    labels = LabelInputSerializer(many=True)
+    updated_at = serializers.DateTimeField()
+
+
+class SuggestionOutput(serializers.Serializer):
+    source = serializers.CharField()
+    agent = serializers.CharField()
+    value = serializers.IntegerField(allow_null=True)
+    score = serializers.FloatField(allow_null=True)
+    evidence = serializers.JSONField()
+
+
+class StepOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    index = serializers.IntegerField()
+    text = serializers.CharField()
+    alternatives_count = serializers.IntegerField()
+    suggestions = SuggestionOutput(many=True)
+
+
+class SolutionOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    generator = serializers.CharField()
+    final_answer = serializers.CharField()
+    answer_correct = serializers.BooleanField(allow_null=True)
+    steps = StepOutput(many=True)
+
+
+class ProblemOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    text = serializers.CharField()
+    answer = serializers.CharField()
+    source = serializers.CharField()
+
+
+class TaskProjectOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    guidelines = serializers.CharField()
+    first_error_mode = serializers.BooleanField()
+    rating_values = serializers.ListField(child=serializers.IntegerField())
+    show_suggestions = serializers.BooleanField()
+
+
+class TaskOutput(serializers.Serializer):
+    annotation = AnnotationOutput()
+    solution = SolutionOutput()
+    problem = ProblemOutput()
+    lock_expires_at = serializers.DateTimeField(allow_null=True)
+    project = TaskProjectOutput()
+
+
+class QueueNextApi(APIView):
+    """Serve the annotator's next solution: their own draft first, else a fresh claim."""
+
+    @extend_schema(
+        request=None,
+        responses={200: TaskOutput, 204: OpenApiResponse(description="Nothing left to label.")},
+    )
+    def post(self, request, project_id: int):
+        project = project_for(request, project_id)
+        claim = task_claim_next(project=project, user=request.user)
+        if claim is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(
+            task_payload(annotation=claim.annotation, lock_expires_at=claim.lock.expires_at)
+        )
+
+
+class ProgressOutput(serializers.Serializer):
+    done_today = serializers.IntegerField()
+    submitted_total = serializers.IntegerField()
+    remaining = serializers.IntegerField()
+    project_total = serializers.IntegerField()
+
+
+class ProgressApi(APIView):
+    @extend_schema(responses=ProgressOutput)
+    def get(self, request, project_id: int):
+        project = project_for(request, project_id)
+        return Response(project_progress_for_user(project=project, user=request.user))
+
+
+def _own_annotation(request, annotation_id: int):
+    annotation = annotation_get_for_user(annotation_id=annotation_id, user=request.user)
+    if annotation is None:
+        raise NotFound("No such annotation.")
+    project_for(request, annotation.solution.project_id)  # still a member?
+    return annotation
+
+
+class AnnotationDetailApi(APIView):
+    @extend_schema(responses=TaskOutput)
+    def get(self, request, annotation_id: int):
+        annotation = _own_annotation(request, annotation_id)
+        return Response(task_payload(annotation=annotation, lock_expires_at=None))
+
+
+class DraftInput(serializers.Serializer):
+    version = serializers.IntegerField(min_value=1)
+    labels = LabelInputSerializer(many=True, max_length=2000)
+    time_spent_ms = serializers.IntegerField(min_value=0, required=False)
+
+
+class AnnotationDraftApi(APIView):
+    @extend_schema(request=DraftInput, responses=AnnotationOutput)
+    def put(self, request, annotation_id: int):
+        annotation = _own_annotation(request, annotation_id)
+        data = DraftInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        annotation = annotation_save_draft(
+            annotation=annotation, user=request.user, **data.validated_data
+        )
+        return Response(annotation_payload(annotation=annotation))
+
+
+class SubmitInput(DraftInput):
+    finish_reason = serializers.ChoiceField(
+        choices=FinishReason.choices, default=FinishReason.SOLUTION
+    )
+    finish_reason_text = serializers.CharField(allow_blank=True, default="", max_length=5000)
+
+
+class AnnotationSubmitApi(APIView):
+    @extend_schema(request=SubmitInput, responses=AnnotationOutput)
+    def post(self, request, annotation_id: int):
+        annotation = _own_annotation(request, annotation_id)
+        data = SubmitInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        annotation = annotation_submit(
+            annotation=annotation, user=request.user, **data.validated_data
+        )
+        return Response(annotation_payload(annotation=annotation))
+
+
+class AnnotationSkipApi(APIView):
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request, annotation_id: int):
+        annotation = _own_annotation(request, annotation_id)
+        annotation_skip(annotation=annotation, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,171 @@
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from labeling.api.access import project_for
+from labeling.models import LabelScale, Project, ProjectMembership, Role, StepSplit
+from labeling.selectors import project_list_for_user, project_stats, solution_list
+from labeling.services.projects import (
+    membership_remove,
+    membership_set,
+    project_create,
+    project_update,
+)
+
+
+class ProjectOutput(serializers.ModelSerializer):
+    rating_values = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+    role = serializers.SerializerMethodField()
+    stats = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Project
+        fields = [
+            "id",
+            "name",
+            "description",
+            "guidelines",
+            "label_scale",
+            "rating_values",
+            "first_error_mode",
+            "overlap",
+            "lock_ttl_seconds",
+            "show_suggestions",
+            "step_split",
+            "step_split_regex",
+            "role",
+            "stats",
+            "created_at",
+        ]
+
+    def get_role(self, project: Project) -> str | None:
+        request = self.context["request"]
+        if request.user.is_staff:
+            return Role.ADMIN
+        return getattr(project, "my_role", None)
+
+    def get_stats(self, project: Project) -> dict[str, int]:
+        return project_stats(project=project)
+
+
+class ProjectInput(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    description = serializers.CharField(required=False, allow_blank=True)
+    guidelines = serializers.CharField(required=False, allow_blank=True)
+    label_scale = serializers.ChoiceField(choices=LabelScale.choices, required=False)
+    first_error_mode = serializers.BooleanField(required=False)
+    overlap = serializers.IntegerField(min_value=1, max_value=50, required=False)
+    lock_ttl_seconds = serializers.IntegerField(min_value=60, max_value=7 * 86400, required=False)
+    show_suggestions = serializers.BooleanField(required=False)
+    step_split = serializers.ChoiceField(choices=StepSplit.choices, required=False)
+    step_split_regex = serializers.CharField(max_length=500, required=False, allow_blank=True)
+
+
+class ProjectListApi(APIView):
+    @extend_schema(responses=ProjectOutput(many=True))
+    def get(self, request):
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(project_list_for_user(user=request.user), request)
+        data = ProjectOutput(page, many=True, context={"request": request}).data
+        return paginator.get_paginated_response(data)
+
+    @extend_schema(request=ProjectInput, responses={201: ProjectOutput})
+    def post(self, request):
+        if not request.user.is_staff:
+            raise PermissionDenied("Only staff can create projects.")
+        data = ProjectInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        project = project_create(created_by=request.user, **data.validated_data)
+        body = ProjectOutput(project, context={"request": request}).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class ProjectDetailApi(APIView):
+    @extend_schema(responses=ProjectOutput)
+    def get(self, request, project_id: int):
+        project = project_for(request, project_id)
+        return Response(ProjectOutput(project, context={"request": request}).data)
+
+    @extend_schema(request=ProjectInput(partial=True), responses=ProjectOutput)
+    def patch(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        data = ProjectInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        project = project_update(project=project, **data.validated_data)
+        return Response(ProjectOutput(project, context={"request": request}).data)
+
+
+class MemberOutput(serializers.Serializer):
+    user = serializers.SerializerMethodField()
+    role = serializers.CharField()
+
+    def get_user(self, membership: ProjectMembership) -> dict:
+        return {"id": membership.user_id, "username": membership.user.username}
+
+
+class MemberInput(serializers.Serializer):
+    username = serializers.CharField()
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class MemberRoleInput(serializers.Serializer):
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class MemberListApi(APIView):
+    @extend_schema(responses=MemberOutput(many=True))
+    def get(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        members = project.memberships.select_related("user").order_by("user__username")
+        return Response(MemberOutput(members, many=True).data)
+
+    @extend_schema(request=MemberInput, responses={201: MemberOutput})
+    def post(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        data = MemberInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = membership_set(project=project, **data.validated_data)
+        return Response(MemberOutput(membership).data, status=status.HTTP_201_CREATED)
+
+
+class MemberDetailApi(APIView):
+    @extend_schema(request=MemberRoleInput, responses=MemberOutput)
+    def patch(self, request, project_id: int, user_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        membership = get_object_or_404(ProjectMembership, project=project, user_id=user_id)
+        data = MemberRoleInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = membership_set(
+            project=project, username=membership.user.username, role=data.validated_data["role"]
+        )
+        return Response(MemberOutput(membership).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, project_id: int, user_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        membership_remove(project=project, user_id=user_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SolutionRowOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    problem_text = serializers.CharField(source="problem.text")
+    generator = serializers.CharField()
+    steps_count = serializers.IntegerField()
+    submitted_count = serializers.IntegerField()
+    answer_correct = serializers.BooleanField(allow_null=True)
+
+
+class SolutionListApi(APIView):
+    """Solutions of a project, for its admins and reviewers."""
+
+    @extend_schema(responses=SolutionRowOutput(many=True))
+    def get(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.REVIEWER)
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(solution_list(project=project), request)
+        return paginator.get_paginated_response(SolutionRowOutput(page, many=True).data)

@@ -1,0 +1,59 @@
+from django.urls import path
+
+from labeling.api import auth, imports, labeling, projects
+
+urlpatterns = [
+    path("auth/me/", auth.MeApi.as_view(), name="auth-me"),
+    path("auth/login/", auth.LoginApi.as_view(), name="auth-login"),
+    path("auth/logout/", auth.LogoutApi.as_view(), name="auth-logout"),
+    path("auth/token/", auth.TokenApi.as_view(), name="auth-token"),
+    path("projects/", projects.ProjectListApi.as_view(), name="project-list"),
+    path("projects/<int:project_id>/", projects.ProjectDetailApi.as_view(), name="project-detail"),
+    path(
+        "projects/<int:project_id>/members/",
+        projects.MemberListApi.as_view(),
+        name="member-list",
+    ),
+    path(
+        "projects/<int:project_id>/members/<int:user_id>/",
+        projects.MemberDetailApi.as_view(),
+        name="member-detail",
+    ),
+    path(
+        "projects/<int:project_id>/solutions/",
+        projects.SolutionListApi.as_view(),
+        name="solution-list",
+    ),
+    path(
+        "projects/<int:project_id>/imports/", imports.ImportListApi.as_view(), name="import-list"
+    ),
+    path("imports/<int:import_id>/", imports.ImportDetailApi.as_view(), name="import-detail"),
+    path(
+        "projects/<int:project_id>/queue/next/",
+        labeling.QueueNextApi.as_view(),
+        name="queue-next",
+    ),
+    path(
+        "projects/<int:project_id>/progress/", labeling.ProgressApi.as_view(), name="progress"
+    ),
+    path(
+        "annotations/<int:annotation_id>/",
+        labeling.AnnotationDetailApi.as_view(),
+        name="annotation-detail",
+    ),
+    path(
+        "annotations/<int:annotation_id>/draft/",
+        labeling.AnnotationDraftApi.as_view(),
+        name="annotation-draft",
+    ),
+    path(
+        "annotations/<int:annotation_id>/submit/",
+        labeling.AnnotationSubmitApi.as_view(),
+        name="annotation-submit",
+    ),
+    path(
+        "annotations/<int:annotation_id>/skip/",
+        labeling.AnnotationSkipApi.as_view(),
+        name="annotation-skip",
+    ),
+]

@@ -1,0 +1,26 @@
+"""Domain errors raised by services; the API maps each to one HTTP status and error code."""
+
+
+class DomainError(Exception):
+    code = "error"
+    status = 400
+
+    def __init__(self, message: str, **details: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class ValidationFailed(DomainError):
+    code = "validation_error"
+    status = 400
+
+
+class Conflict(DomainError):
+    code = "conflict"
+    status = 409
+
+
+class NotAllowed(DomainError):
+    code = "permission_denied"
+    status = 403

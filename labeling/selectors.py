@@ -1,0 +1,216 @@
+"""Reads: what a user may see and the payloads the API returns."""
+
+from datetime import datetime, time
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from labeling.models import (
+    Annotation,
+    AnnotationStatus,
+    ImportJob,
+    Project,
+    ProjectMembership,
+    Role,
+    Solution,
+    Step,
+    Suggestion,
+    TaskLock,
+)
+
+ROLE_RANK = {Role.ANNOTATOR: 1, Role.REVIEWER: 2, Role.ADMIN: 3}
+
+
+def project_role(*, project: Project, user: AbstractBaseUser) -> str | None:
+    """The user's role in the project; staff are admins everywhere."""
+    if not user.is_authenticated:
+        return None
+    if user.is_staff:
+        return Role.ADMIN
+    return (
+        ProjectMembership.objects.filter(project=project, user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
+def has_role(*, project: Project, user: AbstractBaseUser, at_least: str) -> bool:
+    role = project_role(project=project, user=user)
+    return role is not None and ROLE_RANK[role] >= ROLE_RANK[at_least]
+
+
+def project_list_for_user(*, user: AbstractBaseUser) -> QuerySet[Project]:
+    qs = Project.objects.all()
+    if not user.is_staff:
+        qs = qs.filter(memberships__user=user)
+    role = ProjectMembership.objects.filter(project=OuterRef("pk"), user=user).values("role")
+    return qs.annotate(my_role=Subquery(role[:1])).order_by("name")
+
+
+def project_stats(*, project: Project) -> dict[str, int]:
+    solutions = Solution.objects.filter(project=project)
+    agg = solutions.aggregate(
+        solutions=Count("id"),
+        complete=Count("id", filter=Q(submitted_count__gte=project.overlap)),
+    )
+    return {
+        "problems": project.problems.count(),
+        "solutions": agg["solutions"],
+        "steps": Step.objects.filter(solution__project=project).count(),
+        "submitted_annotations": Annotation.objects.filter(
+            solution__project=project, status=AnnotationStatus.SUBMITTED, imported=False
+        ).count(),
+        "complete_solutions": agg["complete"],
+    }
+
+
+def solution_claimable_for_user(
+    *, project: Project, user: AbstractBaseUser, now: datetime
+) -> QuerySet[Solution]:
+    """Solutions the user could claim now: not touched by them, overlap not taken by others.
+
+    Annotated with `skipped` (the user discarded it before) for ordering.
+    """
+    mine = Annotation.objects.filter(solution_id=OuterRef("pk"), annotator=user)
+    others_live = (
+        TaskLock.objects.filter(solution_id=OuterRef("pk"), expires_at__gt=now)
+        .exclude(user=user)
+        .order_by()
+        .values("solution_id")
+        .annotate(n=Count("*"))
+        .values("n")
+    )
+    return (
+        Solution.objects.filter(project=project, submitted_count__lt=project.overlap)
+        .alias(
+            touched=Exists(mine.exclude(status=AnnotationStatus.DISCARDED)),
+            holders=F("submitted_count") + Coalesce(Subquery(others_live), 0),
+        )
+        .annotate(skipped=Exists(mine.filter(status=AnnotationStatus.DISCARDED)))
+        .filter(touched=False, holders__lt=project.overlap)
+    )
+
+
+def project_progress_for_user(*, project: Project, user: AbstractBaseUser) -> dict[str, int]:
+    now = timezone.now()
+    start_of_day = timezone.make_aware(
+        datetime.combine(timezone.localdate(), time.min), timezone.get_current_timezone()
+    )
+    mine = Annotation.objects.filter(
+        solution__project=project, annotator=user, status=AnnotationStatus.SUBMITTED
+    )
+    remaining = solution_claimable_for_user(project=project, user=user, now=now).count()
+    drafts = Annotation.objects.filter(
+        solution__project=project, annotator=user, status=AnnotationStatus.DRAFT
+    ).count()
+    return {
+        "done_today": mine.filter(submitted_at__gte=start_of_day).count(),
+        "submitted_total": mine.count(),
+        "remaining": remaining + drafts,
+        "project_total": Solution.objects.filter(project=project).count(),
+    }
+
+
+def solution_list(*, project: Project) -> QuerySet[Solution]:
+    return (
+        Solution.objects.filter(project=project)
+        .annotate(steps_count=Count("steps"))
+        .select_related("problem")
+        .only(
+            "id",
+            "generator",
+            "submitted_count",
+            "answer_correct",
+            "problem__text",
+            "problem_id",
+        )
+        .order_by("id")
+    )
+
+
+def task_payload(*, annotation: Annotation, lock_expires_at: datetime | None) -> dict:
+    """Everything the labeling page needs for one solution, in one round of queries."""
+    solution = Solution.objects.select_related("problem", "project").get(pk=annotation.solution_id)
+    project = solution.project
+    steps_qs = solution.steps.annotate(alternatives_count=Count("alternatives")).order_by("index")
+    if project.show_suggestions:
+        steps_qs = steps_qs.prefetch_related(
+            Prefetch("suggestions", queryset=Suggestion.objects.order_by("source", "agent"))
+        )
+    steps = [
+        {
+            "id": step.id,
+            "index": step.index,
+            "text": step.text,
+            "alternatives_count": step.alternatives_count,
+            "suggestions": [
+                {
+                    "source": s.source,
+                    "agent": s.agent,
+                    "value": s.value,
+                    "score": s.score,
+                    "evidence": s.evidence,
+                }
+                for s in (step.suggestions.all() if project.show_suggestions else [])
+            ],
+        }
+        for step in steps_qs
+    ]
+    problem = solution.problem
+    return {
+        "annotation": annotation_payload(annotation=annotation),
+        "solution": {
+            "id": solution.id,
+            "generator": solution.generator,
+            "final_answer": solution.final_answer,
+            "answer_correct": solution.answer_correct,
+            "steps": steps,
+        },
+        "problem": {
+            "id": problem.id,
+            "text": problem.text,
+            "answer": problem.answer,
+            "source": problem.source,
+        },
+        "lock_expires_at": lock_expires_at,
+        "project": {
+            "id": project.id,
+            "name": project.name,
+            "guidelines": project.guidelines,
+            "first_error_mode": project.first_error_mode,
+            "rating_values": list(project.rating_values),
+            "show_suggestions": project.show_suggestions,
+        },
+    }
+
+
+def annotation_payload(*, annotation: Annotation) -> dict:
+    labels = annotation.labels.order_by("step__index").values(
+        "step_id", "rating", "unsure", "comment", "alternative_text"
+    )
+    return {
+        "id": annotation.id,
+        "solution_id": annotation.solution_id,
+        "status": annotation.status,
+        "version": annotation.version,
+        "finish_reason": annotation.finish_reason,
+        "finish_reason_text": annotation.finish_reason_text,
+        "time_spent_ms": annotation.time_spent_ms,
+        "labels": list(labels),
+        "updated_at": annotation.updated_at,
+    }
+
+
+def annotation_get_for_user(*, annotation_id: int, user: AbstractBaseUser) -> Annotation | None:
+    """Annotators only ever see their own annotations."""
+    return (
+        Annotation.objects.filter(pk=annotation_id, annotator=user)
+        .select_related("solution__project")
+        .first()
+    )
+
+
+def import_job_list(*, project: Project) -> QuerySet[ImportJob]:
+    return ImportJob.objects.filter(project=project).order_by("-id")

@@ -1,0 +1,218 @@
+"""Writing an annotator's labels: autosaved drafts, submission, skip.
+
+Every write names the version it read (optimistic concurrency): the version check and the
+increment are one conditional UPDATE, so of two tabs saving at once exactly one wins and the
+other gets a Conflict instead of silently overwriting.
+"""
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from labeling.errors import Conflict, NotAllowed, ValidationFailed
+from labeling.models import (
+    Annotation,
+    AnnotationStatus,
+    FinishReason,
+    Project,
+    Solution,
+    StepLabel,
+)
+from labeling.services.queue import overlap_holders, task_lock_extend, task_release
+
+
+@dataclass(frozen=True)
+class LabelInput:
+    step_id: int
+    rating: int | None = None
+    unsure: bool = False
+    comment: str = ""
+    alternative_text: str = ""
+
+
+def _labels_from(raw: Iterable[Mapping | LabelInput]) -> list[LabelInput]:
+    return [item if isinstance(item, LabelInput) else LabelInput(**item) for item in raw]
+
+
+def _check_editable(annotation: Annotation, user) -> None:
+    if annotation.annotator_id != user.pk:
+        raise NotAllowed("This annotation belongs to another annotator.")
+    if annotation.status != AnnotationStatus.DRAFT:
+        raise Conflict(
+            f"This annotation is already {annotation.status}.",
+            status=annotation.status,
+            current_version=annotation.version,
+        )
+
+
+def _bump_version(annotation: Annotation, version: int, **fields: object) -> None:
+    updated = Annotation.objects.filter(pk=annotation.pk, version=version).update(
+        version=F("version") + 1, updated_at=timezone.now(), **fields
+    )
+    if not updated:
+        current = Annotation.objects.filter(pk=annotation.pk).values_list("version", flat=True)
+        raise Conflict(
+            "This solution was changed in another tab or window. Reload to get the latest "
+            "version; your change was not saved over it.",
+            current_version=current.first(),
+        )
+
+
+def _write_labels(annotation: Annotation, labels: list[LabelInput], project: Project) -> None:
+    step_ids = set(annotation.solution.steps.values_list("id", flat=True))
+    allowed = set(project.rating_values)
+    seen: set[int] = set()
+    for i, label in enumerate(labels):
+        if label.step_id not in step_ids:
+            raise ValidationFailed(
+                f"labels[{i}]: step {label.step_id} is not a step of this solution.",
+                field=f"labels[{i}].step_id",
+            )
+        if label.step_id in seen:
+            raise ValidationFailed(
+                f"labels[{i}]: step {label.step_id} is labeled twice.", field=f"labels[{i}]"
+            )
+        seen.add(label.step_id)
+        if label.rating is not None and label.rating not in allowed:
+            raise ValidationFailed(
+                f"labels[{i}]: rating {label.rating} is not on this project's scale "
+                f"{sorted(allowed)}.",
+                field=f"labels[{i}].rating",
+            )
+    StepLabel.objects.filter(annotation=annotation).exclude(step_id__in=seen).delete()
+    StepLabel.objects.bulk_create(
+        [
+            StepLabel(
+                annotation=annotation,
+                step_id=label.step_id,
+                rating=label.rating,
+                unsure=label.unsure,
+                comment=label.comment,
+                alternative_text=label.alternative_text,
+            )
+            for label in labels
+        ],
+        update_conflicts=True,
+        unique_fields=["annotation", "step"],
+        update_fields=["rating", "unsure", "comment", "alternative_text"],
+    )
+
+
+@transaction.atomic
+def annotation_save_draft(
+    *,
+    annotation: Annotation,
+    user,
+    version: int,
+    labels: Iterable[Mapping | LabelInput],
+    time_spent_ms: int | None = None,
+) -> Annotation:
+    """Autosave: replace the draft's labels if `version` is current; extends the user's lock."""
+    _check_editable(annotation, user)
+    project = annotation.solution.project
+    extra = {} if time_spent_ms is None else {"time_spent_ms": max(0, int(time_spent_ms))}
+    _bump_version(annotation, version, **extra)
+    _write_labels(annotation, _labels_from(labels), project)
+    task_lock_extend(annotation=annotation, project=project)
+    annotation.refresh_from_db()
+    return annotation
+
+
+def _check_complete(
+    *, labels: list[LabelInput], project: Project, solution: Solution, finish_reason: str
+) -> str:
+    """Validate a submission and return its finish reason (found_error when it stopped)."""
+    by_step = {label.step_id: label for label in labels}
+    ordered = list(solution.steps.order_by("index").values_list("id", "index"))
+    if finish_reason in (FinishReason.GIVE_UP, FinishReason.BAD_PROBLEM):
+        return finish_reason
+    for step_id, index in ordered:
+        label = by_step.get(step_id)
+        rating = label.rating if label else None
+        if rating is None:
+            raise ValidationFailed(
+                f"Step {index + 1} has no rating.", field="labels", step_index=index
+            )
+        if rating == -1 and project.first_error_mode:
+            return FinishReason.FOUND_ERROR
+    if finish_reason == FinishReason.FOUND_ERROR and not any(
+        (by_step.get(step_id) or LabelInput(step_id)).rating == -1 for step_id, _ in ordered
+    ):
+        raise ValidationFailed("found_error needs a step rated wrong (−1).", field="finish_reason")
+    return finish_reason
+
+
+@transaction.atomic
+def annotation_submit(
+    *,
+    annotation: Annotation,
+    user,
+    version: int,
+    labels: Iterable[Mapping | LabelInput],
+    finish_reason: str = FinishReason.SOLUTION,
+    finish_reason_text: str = "",
+    time_spent_ms: int | None = None,
+) -> Annotation:
+    """Submit an annotation; it then counts toward the solution's overlap.
+
+    Locks the solution row first so that the overlap check and the counter increment are not
+    raced by another submitter. A submitter whose lock expired while others filled the overlap
+    gets a Conflict and keeps the draft: nothing they labeled is lost.
+    """
+    _check_editable(annotation, user)
+    solution = (
+        Solution.objects.select_for_update()
+        .select_related("project")
+        .get(pk=annotation.solution_id)
+    )
+    project = solution.project
+    parsed = _labels_from(labels)
+    if finish_reason not in FinishReason.values:
+        raise ValidationFailed(f"Unknown finish reason {finish_reason!r}.", field="finish_reason")
+    if finish_reason in (FinishReason.GIVE_UP, FinishReason.BAD_PROBLEM) and not (
+        finish_reason_text.strip()
+    ):
+        raise ValidationFailed("Say why: a reason is required.", field="finish_reason_text")
+    reason = _check_complete(
+        labels=parsed, project=project, solution=solution, finish_reason=finish_reason
+    )
+    if overlap_holders(solution.pk, exclude_user_id=user.pk, now=timezone.now()) >= project.overlap:
+        raise Conflict(
+            "This solution already has all the labels it needs (your claim expired). "
+            "Your draft is kept.",
+            field="solution",
+        )
+    extra = {} if time_spent_ms is None else {"time_spent_ms": max(0, int(time_spent_ms))}
+    now = timezone.now()
+    _bump_version(
+        annotation,
+        version,
+        status=AnnotationStatus.SUBMITTED,
+        finish_reason=reason,
+        finish_reason_text=finish_reason_text.strip(),
+        submitted_at=now,
+        **extra,
+    )
+    _write_labels(annotation, parsed, project)
+    Solution.objects.filter(pk=solution.pk).update(submitted_count=F("submitted_count") + 1)
+    task_release(solution_id=solution.pk, user=user)
+    annotation.refresh_from_db()
+    return annotation
+
+
+@transaction.atomic
+def annotation_skip(*, annotation: Annotation, user) -> Annotation:
+    """Put the solution back for others; the skipper sees it again only after everything else.
+
+    Labels of a skipped draft are kept on the discarded annotation, never deleted.
+    """
+    _check_editable(annotation, user)
+    Annotation.objects.filter(pk=annotation.pk).update(
+        status=AnnotationStatus.DISCARDED, updated_at=timezone.now(), version=F("version") + 1
+    )
+    task_release(solution_id=annotation.solution_id, user=user)
+    annotation.refresh_from_db()
+    return annotation

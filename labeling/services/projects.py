@@ -1,0 +1,97 @@
+"""Projects and their members."""
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from labeling.errors import ValidationFailed
+from labeling.models import Project, ProjectMembership, Role
+
+PROJECT_FIELDS = (
+    "name",
+    "description",
+    "guidelines",
+    "label_scale",
+    "first_error_mode",
+    "overlap",
+    "lock_ttl_seconds",
+    "show_suggestions",
+    "step_split",
+    "step_split_regex",
+)
+
+
+def _validate(project: Project) -> None:
+    if project.overlap < 1:
+        raise ValidationFailed("overlap must be at least 1.", field="overlap")
+    if project.lock_ttl_seconds < 60:
+        raise ValidationFailed("lock_ttl_seconds must be at least 60.", field="lock_ttl_seconds")
+    if project.step_split == "regex":
+        import re
+
+        try:
+            re.compile(project.step_split_regex)
+        except re.error as exc:
+            raise ValidationFailed(
+                f"step_split_regex is not a valid regular expression: {exc}",
+                field="step_split_regex",
+            ) from exc
+        if not project.step_split_regex:
+            raise ValidationFailed("The regex rule needs a regex.", field="step_split_regex")
+    if Project.objects.filter(name=project.name).exclude(pk=project.pk).exists():
+        raise ValidationFailed(f"A project named {project.name!r} exists.", field="name")
+
+
+@transaction.atomic
+def project_create(*, created_by, name: str, **settings: object) -> Project:
+    """Create a project; its creator becomes its first admin."""
+    unknown = set(settings) - set(PROJECT_FIELDS)
+    if unknown:
+        raise ValidationFailed(f"Unknown project settings: {sorted(unknown)}.")
+    project = Project(name=name.strip(), created_by=created_by, **settings)
+    if not project.name:
+        raise ValidationFailed("A project needs a name.", field="name")
+    _validate(project)
+    project.save()
+    if created_by is not None:
+        ProjectMembership.objects.create(project=project, user=created_by, role=Role.ADMIN)
+    return project
+
+
+@transaction.atomic
+def project_update(*, project: Project, **changes: object) -> Project:
+    for field, value in changes.items():
+        if field not in PROJECT_FIELDS:
+            raise ValidationFailed(f"{field} cannot be changed.", field=field)
+        setattr(project, field, value)
+    _validate(project)
+    project.save()
+    return project
+
+
+@transaction.atomic
+def membership_set(*, project: Project, username: str, role: str) -> ProjectMembership:
+    """Add a user to a project, or change their role."""
+    if role not in Role.values:
+        raise ValidationFailed(f"Unknown role {role!r}; use one of {Role.values}.", field="role")
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise ValidationFailed(f"No user named {username!r}.", field="username")
+    membership, _ = ProjectMembership.objects.update_or_create(
+        project=project, user=user, defaults={"role": role}
+    )
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, project: Project, user_id: int) -> None:
+    remaining_admins = (
+        ProjectMembership.objects.filter(project=project, role=Role.ADMIN)
+        .exclude(user_id=user_id)
+        .exists()
+    )
+    target = ProjectMembership.objects.filter(project=project, user_id=user_id).first()
+    if target is None:
+        raise ValidationFailed("That user is not a member of this project.", field="user")
+    if target.role == Role.ADMIN and not remaining_admins:
+        raise ValidationFailed("A project keeps at least one admin.", field="user")
+    target.delete()

@@ -1,0 +1,147 @@
+"""Claiming solutions for annotators: the task queue with per-user locks.
+
+Invariant: at any moment, for every solution,
+    submitted annotations + other annotators holding an unexpired lock <= overlap.
+Claims run inside a transaction that row-locks the candidate solution with
+`SELECT ... FOR UPDATE SKIP LOCKED`, so concurrent claimers never wait on each other, and then
+re-count the solution's holders in a fresh statement: under READ COMMITTED a claimer whose
+candidate query started before another claim committed could otherwise see a stale count.
+"""
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection, transaction
+from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
+
+from labeling.models import Annotation, AnnotationStatus, Project, Solution, TaskLock
+from labeling.selectors import solution_claimable_for_user
+
+CANDIDATE_BATCH = 16
+
+
+@dataclass(frozen=True)
+class Claim:
+    annotation: Annotation
+    lock: TaskLock
+
+
+def overlap_holders(solution_id: int, *, exclude_user_id: int, now) -> int:
+    """Annotators counted against overlap: submitted ones plus live lock holders, minus one user."""
+    submitted = Annotation.objects.filter(
+        solution_id=solution_id, status=AnnotationStatus.SUBMITTED, annotator__isnull=False
+    ).exclude(annotator_id=exclude_user_id)
+    locked = (
+        TaskLock.objects.filter(solution_id=solution_id, expires_at__gt=now)
+        .exclude(user_id=exclude_user_id)
+        .exclude(user_id__in=submitted.values("annotator_id"))
+    )
+    return submitted.count() + locked.count()
+
+
+def _lock(*, solution_id: int, user: AbstractBaseUser, ttl: int, now) -> TaskLock:
+    lock, _ = TaskLock.objects.update_or_create(
+        solution_id=solution_id,
+        user=user,
+        defaults={"expires_at": now + timedelta(seconds=ttl)},
+    )
+    return lock
+
+
+def _select_for_update(qs: QuerySet) -> QuerySet:
+    if connection.features.has_select_for_update_skip_locked:
+        return qs.select_for_update(skip_locked=True, of=("self",))
+    return qs  # SQLite: the IMMEDIATE transaction already serializes writers.
+
+
+def _resume_draft(*, project: Project, user: AbstractBaseUser, now) -> Claim | None:
+    drafts = (
+        Annotation.objects.filter(
+            annotator=user, solution__project=project, status=AnnotationStatus.DRAFT
+        )
+        .annotate(
+            live=Exists(
+                TaskLock.objects.filter(
+                    solution_id=OuterRef("solution_id"), user=user, expires_at__gt=now
+                )
+            )
+        )
+        .order_by("-live", "-updated_at")
+    )
+    for draft in drafts:
+        solution = _select_for_update(Solution.objects.filter(pk=draft.solution_id)).first()
+        if solution is None:
+            continue  # another transaction holds it right now; try the next draft
+        holders = overlap_holders(solution.pk, exclude_user_id=user.pk, now=now)
+        if draft.live or holders < project.overlap:
+            lock = _lock(solution_id=solution.pk, user=user, ttl=project.lock_ttl_seconds, now=now)
+            return Claim(annotation=draft, lock=lock)
+    return None
+
+
+def _candidates(*, project: Project, user: AbstractBaseUser, now) -> QuerySet:
+    # Overlap-first: finish partly labeled solutions before opening new ones; skipped last.
+    return (
+        solution_claimable_for_user(project=project, user=user, now=now)
+        .order_by("skipped", "-submitted_count", "id")
+        .values_list("pk", flat=True)
+    )
+
+
+@transaction.atomic
+def task_claim_next(*, project: Project, user: AbstractBaseUser) -> Claim | None:
+    """Return the user's next solution: their own draft first, else claim a fresh one.
+
+    Never serves a solution the user already submitted or is drafting, nor one whose overlap is
+    taken by other annotators' submissions and live locks. Returns None when nothing is left.
+    """
+    now = timezone.now()
+    resumed = _resume_draft(project=project, user=user, now=now)
+    if resumed is not None:
+        return resumed
+
+    seen: set[int] = set()
+    while True:
+        batch = list(
+            _candidates(project=project, user=user, now=now).exclude(pk__in=seen)[:CANDIDATE_BATCH]
+        )
+        if not batch:
+            return None
+        for solution_id in batch:
+            seen.add(solution_id)
+            locked = _select_for_update(Solution.objects.filter(pk=solution_id)).first()
+            if locked is None:
+                continue  # row-locked by a concurrent claimer: skip it
+            if overlap_holders(solution_id, exclude_user_id=user.pk, now=now) >= project.overlap:
+                continue
+            if (
+                Annotation.objects.filter(solution_id=solution_id, annotator=user)
+                .exclude(status=AnnotationStatus.DISCARDED)
+                .exists()
+            ):
+                continue
+            lock = _lock(solution_id=solution_id, user=user, ttl=project.lock_ttl_seconds, now=now)
+            annotation = Annotation.objects.create(solution_id=solution_id, annotator=user)
+            return Claim(annotation=annotation, lock=lock)
+
+
+def task_lock_extend(*, annotation: Annotation, project: Project) -> TaskLock:
+    """Heartbeat: saving a draft keeps the annotator's claim alive."""
+    return _lock(
+        solution_id=annotation.solution_id,
+        user=annotation.annotator,
+        ttl=project.lock_ttl_seconds,
+        now=timezone.now(),
+    )
+
+
+def task_release(*, solution_id: int, user: AbstractBaseUser) -> None:
+    TaskLock.objects.filter(solution_id=solution_id, user=user).delete()
+
+
+def task_lock_holds(*, solution_id: int, user: AbstractBaseUser) -> bool:
+    return TaskLock.objects.filter(
+        solution_id=solution_id, user=user, expires_at__gt=timezone.now()
+    ).exists()

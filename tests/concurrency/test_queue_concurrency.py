@@ -1,0 +1,115 @@
+"""The queue under real concurrency, on PostgreSQL: threads with their own connections."""
+
+import threading
+from collections import Counter
+
+import pytest
+from django.db import connection, connections
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from labeling.models import Annotation, AnnotationStatus, Solution, TaskLock
+from labeling.services.annotations import annotation_submit
+from labeling.services.queue import task_claim_next
+from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def _run_threads(n: int, target) -> list:
+    barrier = threading.Barrier(n)
+    results: list = [None] * n
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            results[i] = target(i)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
+    return results
+
+
+def _members(project, n: int) -> list:
+    users = [UserFactory(username=f"c{i}") for i in range(n)]
+    for u in users:
+        MembershipFactory(project=project, user=u)
+    return users
+
+
+def test_32_threads_overlap_1_get_32_distinct_solutions():
+    assert connection.vendor == "postgresql"
+    project = ProjectFactory(overlap=1)
+    for _ in range(40):
+        SolutionFactory(problem__project=project, steps=2)
+    users = _members(project, 32)
+
+    claimed = _run_threads(
+        32, lambda i: task_claim_next(project=project, user=users[i]).annotation.solution_id
+    )
+    assert len(set(claimed)) == 32
+    assert TaskLock.objects.count() == 32
+    assert Annotation.objects.count() == 32
+
+
+def test_overlap_2_never_exceeded_while_claiming_and_submitting():
+    project = ProjectFactory(overlap=2)
+    for _ in range(12):
+        SolutionFactory(problem__project=project, steps=2)
+    users = _members(project, 16)
+    worst_holders: list[int] = []
+    lock = threading.Lock()
+
+    def work(i: int) -> int:
+        done = 0
+        while True:
+            claim = task_claim_next(project=project, user=users[i])
+            if claim is None:
+                return done
+            sid = claim.annotation.solution_id
+            now = timezone.now()
+            holders = (
+                TaskLock.objects.filter(solution_id=sid, expires_at__gt=now)
+                .values("user_id")
+                .union(
+                    Annotation.objects.filter(
+                        solution_id=sid, status=AnnotationStatus.SUBMITTED
+                    ).values("annotator_id")
+                )
+                .count()
+            )
+            with lock:
+                worst_holders.append(holders)
+            steps = list(claim.annotation.solution.steps.values_list("id", flat=True))
+            annotation_submit(
+                annotation=claim.annotation,
+                user=users[i],
+                version=claim.annotation.version,
+                labels=[{"step_id": s, "rating": 1} for s in steps],
+            )
+            done += 1
+
+    done = _run_threads(16, work)
+    assert sum(done) == 24  # 12 solutions x overlap 2, every one completed
+    assert max(worst_holders) <= 2
+    per_solution = Counter(
+        Annotation.objects.filter(status=AnnotationStatus.SUBMITTED).values_list(
+            "solution_id", flat=True
+        )
+    )
+    assert set(per_solution.values()) == {2}
+    # Nobody submitted the same solution twice, and the counter matches the rows.
+    assert not Annotation.objects.values("solution_id", "annotator_id").annotate(
+        n=Count("id")
+    ).filter(n__gt=1)
+    assert not Solution.objects.exclude(submitted_count=2).exists()
+    assert not Solution.objects.filter(~Q(submitted_count=2)).exists()
