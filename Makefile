@@ -1,0 +1,63 @@
+# steplab: `make run` serves the app with a worker; `make test` runs the whole suite.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+FRONT_STAMP := frontend/node_modules/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+FRONT_SRC := $(shell find frontend/src frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
+
+.PHONY: install frontend run test lint bench-import chromium serve clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+$(FRONT_STAMP): frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+frontend/dist/index.html: $(FRONT_STAMP) $(FRONT_SRC)
+	cd frontend && npm run build
+
+install: $(STAMP) frontend
+
+frontend: frontend/dist/index.html
+
+# Debian's Chromium for the end-to-end tests (Playwright never downloads a browser here).
+chromium:
+	@test -x /usr/bin/chromium || { apt-get update -qq && \
+		apt-get install -y -qq -o DPkg::Lock::Timeout=300 chromium; }
+
+run: install
+	mkdir -p var
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+	$(MAKE) --no-print-directory serve
+
+# Web server and a Celery worker together; Ctrl-C stops both.
+serve:
+	mkdir -p var
+	$(BIN)/celery -A annotate worker -Q default,rollouts,exports -l info --concurrency 2 \
+		& worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
+	echo "steplab: http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/api/docs/)"; \
+	$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: install chromium
+	cd frontend && npm test --silent
+	cd frontend && npm run --silent typecheck
+	$(BIN)/ruff check .
+	$(BIN)/pytest
+
+bench-import: $(STAMP)
+	$(BIN)/python bench/import_bench.py
+
+clean:
+	rm -rf var frontend/dist

@@ -1,0 +1,133 @@
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+def _labels(task, ratings):
+    steps = task["solution"]["steps"]
+    return [{"step_id": s["id"], "rating": r} for s, r in zip(steps, ratings, strict=False)]
+
+
+def test_annotator_loop_over_the_api(world, client_for):
+    client = client_for("annotator")
+    pid = world["project"].pk
+    task = client.post(f"/api/projects/{pid}/queue/next/").json()
+    assert task["annotation"]["id"] == world["annotation"].pk  # own draft first
+    assert [s["index"] for s in task["solution"]["steps"]] == [0, 1, 2, 3, 4]
+    assert task["project"]["rating_values"] == [-1, 0, 1]
+    aid = task["annotation"]["id"]
+
+    saved = client.put(
+        f"/api/annotations/{aid}/draft/",
+        {"version": 1, "labels": _labels(task, [1, 0]), "time_spent_ms": 500},
+        format="json",
+    )
+    assert saved.status_code == 200
+    assert saved.json()["version"] == 2
+
+    stale = client.put(
+        f"/api/annotations/{aid}/draft/",
+        {"version": 1, "labels": _labels(task, [-1])},
+        format="json",
+    )
+    assert stale.status_code == 409
+    assert stale.json()["error"]["code"] == "conflict"
+    assert stale.json()["error"]["details"]["current_version"] == 2
+
+    reloaded = client.post(f"/api/projects/{pid}/queue/next/").json()
+    assert [label["rating"] for label in reloaded["annotation"]["labels"]] == [1, 0]
+
+    incomplete = client.post(
+        f"/api/annotations/{aid}/submit/",
+        {"version": 2, "labels": _labels(task, [1, 0, 1])},
+        format="json",
+    )
+    assert incomplete.status_code == 400
+    assert incomplete.json()["error"]["message"] == "Step 4 has no rating."
+
+    done = client.post(
+        f"/api/annotations/{aid}/submit/",
+        {"version": 2, "labels": _labels(task, [1, 0, 1, 1, 1])},
+        format="json",
+    )
+    assert done.status_code == 200
+    assert done.json()["status"] == "submitted"
+
+    progress = client.get(f"/api/projects/{pid}/progress/").json()
+    assert progress["done_today"] == 1
+    assert progress["submitted_total"] == 1
+    assert progress["remaining"] == 2
+
+    following = client.post(f"/api/projects/{pid}/queue/next/").json()
+    assert following["solution"]["id"] != task["solution"]["id"]
+
+
+def test_empty_queue_is_204(world, client_for):
+    client = client_for("spare")
+    pid = world["project"].pk
+    for _ in range(2):  # the annotator holds one of three solutions
+        task = client.post(f"/api/projects/{pid}/queue/next/").json()
+        client.post(
+            f"/api/annotations/{task['annotation']['id']}/submit/",
+            {"version": 1, "labels": _labels(task, [1] * 5)},
+            format="json",
+        )
+    assert client.post(f"/api/projects/{pid}/queue/next/").status_code == 204
+
+
+def test_validation_errors_use_the_one_error_format(world, client_for):
+    client = client_for("annotator")
+    response = client.put(
+        f"/api/annotations/{world['annotation'].pk}/draft/",
+        {"version": "x", "labels": []},
+        format="json",
+    )
+    assert response.status_code == 400
+    body = response.json()["error"]
+    assert body["code"] == "validation_error"
+    assert body["message"].startswith("version:")
+    assert "version" in body["details"]
+
+
+def test_suggestions_are_hidden_when_the_project_is_blind(world, client_for):
+    from tests.factories import SuggestionFactory
+
+    step = world["annotation"].solution.steps.first()
+    SuggestionFactory(step=step, source="import", agent="processbench", value=-1)
+    client = client_for("annotator")
+    pid = world["project"].pk
+    task = client.post(f"/api/projects/{pid}/queue/next/").json()
+    assert task["solution"]["steps"][0]["suggestions"][0]["value"] == -1
+    world["project"].show_suggestions = False
+    world["project"].save()
+    task = client.post(f"/api/projects/{pid}/queue/next/").json()
+    assert task["solution"]["steps"][0]["suggestions"] == []
+
+
+def test_login_logout_and_token(world, client):
+    from rest_framework.test import APIClient
+
+    api = APIClient(enforce_csrf_checks=True)
+    bad = api.post("/api/auth/login/", {"username": "annotator", "password": "nope"}, format="json")
+    assert bad.status_code == 400
+    ok = api.post(
+        "/api/auth/login/", {"username": "annotator", "password": "pw-for-tests"}, format="json"
+    )
+    assert ok.status_code == 200
+    assert api.get("/api/auth/me/").json()["username"] == "annotator"
+    # Session writes need the CSRF token.
+    assert api.post(f"/api/projects/{world['project'].pk}/queue/next/").status_code == 403
+
+    token = APIClient().post(
+        "/api/auth/token/", {"username": "annotator", "password": "pw-for-tests"}, format="json"
+    )
+    scripted = APIClient()
+    scripted.credentials(HTTP_AUTHORIZATION=f"Token {token.json()['token']}")
+    assert scripted.post(f"/api/projects/{world['project'].pk}/queue/next/").status_code == 200
+
+
+def test_schema_and_docs_are_served(client):
+    schema = client.get("/api/schema/")
+    assert schema.status_code == 200
+    assert b"/api/projects/{project_id}/queue/next/" in schema.content
+    assert client.get("/api/docs/").status_code == 200

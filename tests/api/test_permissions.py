@@ -1,0 +1,214 @@
+"""Every endpoint, for anonymous, annotator, annotator of another project, reviewer, admin."""
+
+import io
+
+import pytest
+
+ROLES = ["anonymous", "annotator", "outsider", "reviewer", "admin"]
+
+
+def _steps(w):
+    return list(w["annotation"].solution.steps.order_by("index").values_list("id", flat=True))
+
+
+def _labels(w, rating=1):
+    return [{"step_id": s, "rating": rating} for s in _steps(w)]
+
+
+def _upload(_w):
+    return {
+        "file": io.BytesIO(b'{"problem": "1+1?", "answer": "2", "steps": ["1+1=2"]}\n'),
+        "format": "steplab",
+    }
+
+
+def _import_job(w):
+    from labeling.models import ImportJob
+
+    return ImportJob.objects.create(project=w["project"], filename="x.jsonl", file="x.jsonl").pk
+
+
+# (name, method, url(w), body(w) or None, format, expected status per role)
+ENDPOINTS = [
+    ("me", "get", lambda w: "/api/auth/me/", None, None, [403, 200, 200, 200, 200]),
+    ("projects", "get", lambda w: "/api/projects/", None, None, [403, 200, 200, 200, 200]),
+    (
+        "project-create",
+        "post",
+        lambda w: "/api/projects/",
+        lambda w: {"name": "New"},
+        "json",
+        [403, 403, 403, 403, 403],
+    ),
+    (
+        "project",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/",
+        None,
+        None,
+        [403, 200, 404, 200, 200],
+    ),
+    (
+        "project-update",
+        "patch",
+        lambda w: f"/api/projects/{w['project'].pk}/",
+        lambda w: {"overlap": 2},
+        "json",
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "members",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/members/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "member-add",
+        "post",
+        lambda w: f"/api/projects/{w['project'].pk}/members/",
+        lambda w: {"username": "outsider", "role": "annotator"},
+        "json",
+        [403, 403, 404, 403, 201],
+    ),
+    (
+        "member-role",
+        "patch",
+        lambda w: f"/api/projects/{w['project'].pk}/members/{w['users']['spare'].pk}/",
+        lambda w: {"role": "reviewer"},
+        "json",
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "member-remove",
+        "delete",
+        lambda w: f"/api/projects/{w['project'].pk}/members/{w['users']['spare'].pk}/",
+        None,
+        None,
+        [403, 403, 404, 403, 204],
+    ),
+    (
+        "solutions",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/solutions/",
+        None,
+        None,
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "imports",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/imports/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "import-create",
+        "post",
+        lambda w: f"/api/projects/{w['project'].pk}/imports/",
+        _upload,
+        "multipart",
+        [403, 403, 404, 403, 202],
+    ),
+    (
+        "import",
+        "get",
+        lambda w: f"/api/imports/{_import_job(w)}/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "queue-next",
+        "post",
+        lambda w: f"/api/projects/{w['project'].pk}/queue/next/",
+        None,
+        None,
+        [403, 200, 404, 200, 200],
+    ),
+    (
+        "progress",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/progress/",
+        None,
+        None,
+        [403, 200, 404, 200, 200],
+    ),
+    (
+        "annotation",
+        "get",
+        lambda w: f"/api/annotations/{w['annotation'].pk}/",
+        None,
+        None,
+        [403, 200, 404, 404, 404],
+    ),
+    (
+        "draft",
+        "put",
+        lambda w: f"/api/annotations/{w['annotation'].pk}/draft/",
+        lambda w: {"version": 1, "labels": _labels(w)},
+        "json",
+        [403, 200, 404, 404, 404],
+    ),
+    (
+        "submit",
+        "post",
+        lambda w: f"/api/annotations/{w['annotation'].pk}/submit/",
+        lambda w: {"version": 1, "labels": _labels(w)},
+        "json",
+        [403, 200, 404, 404, 404],
+    ),
+    (
+        "skip",
+        "post",
+        lambda w: f"/api/annotations/{w['annotation'].pk}/skip/",
+        None,
+        None,
+        [403, 204, 404, 404, 404],
+    ),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role_index,role", list(enumerate(ROLES)))
+@pytest.mark.parametrize(
+    "name,method,url,body,fmt,expected", ENDPOINTS, ids=[e[0] for e in ENDPOINTS]
+)
+def test_permission_matrix(
+    world,
+    client_for,
+    django_capture_on_commit_callbacks,
+    name,
+    method,
+    url,
+    body,
+    fmt,
+    expected,
+    role_index,
+    role,
+):
+    client = client_for(None if role == "anonymous" else role)
+    kwargs = {}
+    if body is not None:
+        kwargs = {"data": body(world), "format": fmt}
+    with django_capture_on_commit_callbacks(execute=False):
+        response = getattr(client, method)(url(world), **kwargs)
+    assert response.status_code == expected[role_index], (name, role, response.content[:300])
+    if response.status_code >= 400:
+        error = response.json()["error"]
+        assert error["code"] and error["message"]
+
+
+def test_staff_can_create_projects_and_becomes_admin(client_for):
+    response = client_for("staff").post("/api/projects/", {"name": "Gamma"}, format="json")
+    assert response.status_code == 201
+    assert response.json()["role"] == "admin"
+
+
+def test_project_list_shows_only_member_projects(client_for):
+    names = [p["name"] for p in client_for("outsider").get("/api/projects/").json()["results"]]
+    assert names == ["Beta"]
+    names = [p["name"] for p in client_for("staff").get("/api/projects/").json()["results"]]
+    assert names == ["Alpha", "Beta"]
