@@ -108,8 +108,10 @@ def test_overlap_2_never_exceeded_while_claiming_and_submitting():
     )
     assert set(per_solution.values()) == {2}
     # Nobody submitted the same solution twice, and the counter matches the rows.
-    assert not Annotation.objects.values("solution_id", "annotator_id").annotate(
-        n=Count("id")
-    ).filter(n__gt=1)
+    assert (
+        not Annotation.objects.values("solution_id", "annotator_id")
+        .annotate(n=Count("id"))
+        .filter(n__gt=1)
+    )
     assert not Solution.objects.exclude(submitted_count=2).exists()
     assert not Solution.objects.filter(~Q(submitted_count=2)).exists()
