@@ -1,0 +1,66 @@
+"""End-to-end tests: real headless Chromium (Debian's) against pytest-django's live server.
+
+A real Celery worker runs in-process (celery.contrib.testing) on the configured broker, so an
+upload goes through serialization and a worker exactly as in production.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
+
+# Playwright's sync API runs an event loop in the test thread; Django's ORM must still be usable.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args():
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Chromium is missing: `make chromium` installs Debian's package")
+    return {
+        "executable_path": CHROMIUM,
+        "headless": True,
+        "args": [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args():
+    return {"viewport": {"width": 1400, "height": 900}}
+
+
+@pytest.fixture
+def screenshot(page):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
+@pytest.fixture
+def celery_worker_live(transactional_db):
+    """A real worker thread consuming the default queue for the duration of one test."""
+    from celery.contrib.testing.worker import start_worker
+
+    from annotate.celery import app
+
+    with start_worker(
+        app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=10
+    ) as worker:
+        yield worker
