@@ -1,0 +1,26 @@
+"""Which format a row is in, from its keys (the `auto` format sniffs the first row)."""
+
+from typing import Any
+
+
+def detect_format(data: dict[str, Any]) -> str | None:
+    keys = set(data)
+    if {"labeler", "label", "question"} <= keys and isinstance(data["label"], dict):
+        return "prm800k"
+    if "model_output_step_format" in keys:
+        return "prm800k_mrmath"
+    if {"modified_process", "error_steps"} <= keys:
+        return "prmbench"
+    if {"input", "label"} <= keys and isinstance(data["label"], str):
+        return "math_shepherd"
+    if {"prompt", "completions", "labels"} <= keys:
+        return "trl"
+    if {"problem", "steps", "label"} <= keys and isinstance(data["label"], int):
+        return "processbench"
+    if "question" in keys and ("answer" in keys or "ground_truth" in keys):
+        return "gsm8k"
+    if "problem" in keys and ("unique_id" in keys or {"level", "subject"} <= keys):
+        return "math"
+    if "problem" in keys and ("steps" in keys or "solution" in keys):
+        return "steplab"
+    return None

@@ -1,0 +1,23 @@
+"""Column limits of the tables a parsed row goes to, checked before anything is written."""
+
+from .fields import Row
+from .types import ParsedRow
+
+EXTERNAL_ID_MAX = 300  # Problem.external_id, Solution.external_id
+LABEL_MAX = 200  # Solution.generator / source, Suggestion.agent, Annotation.external_annotator
+
+
+def _check(row: Row, value: str, limit: int, field: str) -> None:
+    if len(value) > limit:
+        raise row.error(field, f"is {len(value)} characters long; the limit is {limit}")
+
+
+def check_lengths(parsed: ParsedRow, row: Row) -> None:
+    _check(row, parsed.problem.external_id, EXTERNAL_ID_MAX, "problem_id")
+    _check(row, parsed.problem.source, LABEL_MAX, "source")
+    for solution in parsed.solutions:
+        _check(row, solution.external_id, EXTERNAL_ID_MAX, "id")
+        _check(row, solution.generator, LABEL_MAX, "generator")
+        _check(row, solution.source, LABEL_MAX, "source")
+        _check(row, solution.label_agent, LABEL_MAX, "source")
+        _check(row, solution.label_annotator, LABEL_MAX, "source")

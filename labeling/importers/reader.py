@@ -1,0 +1,130 @@
+"""Streaming JSON Lines: one line in memory at a time, gzip sniffed, size and depth capped."""
+
+import gzip
+import io
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import IO, Any
+
+from .errors import ImportFileError
+from .fields import json_type
+
+MAX_LINE_BYTES = 10 * 1024 * 1024
+MAX_DEPTH = 64
+GZIP_MAGIC = b"\x1f\x8b"
+
+Source = str | os.PathLike[str] | IO[bytes]
+
+
+@dataclass(slots=True)
+class JsonLine:
+    number: int  # 1-based line number in the (decompressed) file
+    data: dict[str, Any]
+
+
+def _too_deep(value: object, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return False
+
+
+class JsonLinesReader:
+    """Iterates the JSON objects of a binary stream; `bytes_done` is the position in the
+    underlying (possibly compressed) file, for progress against its size."""
+
+    def __init__(self, raw: IO[bytes], *, filename: str) -> None:
+        self.filename = filename
+        self._raw = raw
+        head = raw.peek(2)[:2] if hasattr(raw, "peek") else _read_head(raw)
+        self.compressed = head == GZIP_MAGIC
+        self._stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if self.compressed else raw
+        self._plain_bytes = 0
+        self.lines = 0  # lines read, blank ones included
+
+    @property
+    def bytes_done(self) -> int:
+        return self._raw.tell() if self.compressed else self._plain_bytes
+
+    def _error(self, message: str, field: str | None = None) -> ImportFileError:
+        return ImportFileError(file=self.filename, line=self.lines, field=field, message=message)
+
+    def __iter__(self) -> Iterator[JsonLine]:
+        readline = self._stream.readline
+        while True:
+            try:
+                line = readline(MAX_LINE_BYTES + 1)
+            except (OSError, EOFError) as exc:  # a corrupt or truncated gzip stream
+                raise self._error(f"cannot read the file: {exc}") from exc
+            if not line:
+                return
+            self.lines += 1
+            self._plain_bytes += len(line)
+            if len(line.rstrip(b"\r\n")) > MAX_LINE_BYTES:
+                raise self._error(f"line is longer than {MAX_LINE_BYTES} bytes")
+            if self.lines == 1 and line.startswith(b"\xef\xbb\xbf"):
+                line = line[3:]
+            if not line.strip():
+                continue
+            yield JsonLine(self.lines, self._decode(line))
+
+    def _decode(self, line: bytes) -> dict[str, Any]:
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise self._error(f"invalid JSON: {exc.msg} at column {exc.colno}") from exc
+        except UnicodeDecodeError as exc:
+            raise self._error(f"not valid UTF-8: {exc.reason} at byte {exc.start}") from exc
+        except RecursionError as exc:
+            raise self._error(f"JSON is nested deeper than {MAX_DEPTH} levels") from exc
+        if not isinstance(data, dict):
+            raise self._error(f"expected a JSON object, got {json_type(data)}")
+        # Every level of nesting needs a bracket; only rows with many brackets get walked.
+        if line.count(b"{") + line.count(b"[") > MAX_DEPTH and _too_deep(data, MAX_DEPTH):
+            raise self._error(f"JSON is nested deeper than {MAX_DEPTH} levels")
+        return data
+
+
+def _read_head(raw: IO[bytes]) -> bytes:
+    head = raw.read(2)
+    raw.seek(0)
+    return head
+
+
+@contextmanager
+def open_source(source: Source) -> Iterator[IO[bytes]]:
+    """A binary stream over a path or an already open binary file (left open)."""
+    if isinstance(source, str | os.PathLike):
+        with open(source, "rb") as raw:
+            yield raw
+        return
+    if hasattr(source, "seek"):
+        source.seek(0)
+    yield source if hasattr(source, "peek") else io.BufferedReader(_Readable(source))
+
+
+class _Readable(io.RawIOBase):
+    """Lets io.BufferedReader wrap a file object that only has read() (e.g. Django File)."""
+
+    def __init__(self, inner: IO[bytes]) -> None:
+        self._inner = inner
+        self._pos = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._inner.read(len(buffer))
+        buffer[: len(data)] = data
+        self._pos += len(data)
+        return len(data)
+
+    def tell(self) -> int:
+        return self._pos

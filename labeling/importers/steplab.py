@@ -1,0 +1,79 @@
+"""steplab's own JSON Lines: one solution a line.
+
+    {"problem": str, "answer": str, "steps": [str] | "solution": str,
+     "id", "problem_id", "generator", "final_answer", "answer_correct", "source",
+     "metadata", "labels": [-1 | 0 | 1 | null, ...]}   (all but problem and steps/solution
+                                                         optional)
+
+`solution` is split into steps by the project's step rule. `labels` has at most one entry
+per step; missing trailing entries are unlabeled steps (first-error style).
+"""
+
+from typing import Any
+
+from labeling.splitting import split_steps
+
+from .fields import Row
+from .ids import problem_id, solution_id
+from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
+
+
+def _id(row: Row, data: dict[str, Any], key: str) -> str:
+    value = data.get(key)
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise row.error(key, "expected a string or an integer")
+    return str(value)
+
+
+def _steps(row: Row, data: dict[str, Any]) -> list[str]:
+    if data.get("steps") is not None:
+        return [t.strip() for t in row.strings(data, "steps")]
+    if data.get("solution") is None:
+        raise row.error("steps", "missing field (give `steps` or `solution`)")
+    text = row.string(data, "solution")
+    try:
+        return split_steps(text, row.options.step_split, row.options.step_split_regex)
+    except ValueError as exc:
+        raise row.error("solution", str(exc)) from exc
+
+
+def parse(data: dict[str, Any], row: Row) -> ParsedRow:
+    text = row.string(data, "problem")
+    texts = _steps(row, data)
+    labels: list[Any] = row.array(data, "labels") if data.get("labels") is not None else []
+    if len(labels) > len(texts):
+        raise row.error("labels", f"{len(labels)} labels for {len(texts)} steps")
+    values = [row.rating(v, f"labels[{i}]") for i, v in enumerate(labels)]
+    values += [None] * (len(texts) - len(values))
+    metadata = data.get("metadata") or {}
+    if not isinstance(metadata, dict):
+        row.mapping(data, "metadata")
+    generator = row.string(data, "generator", optional=True)
+    source = row.string(data, "source", optional=True)
+    pid = _id(row, data, "problem_id")
+    sid = _id(row, data, "id")
+    solution = ParsedSolution(
+        external_id=sid or solution_id(text, texts, generator),
+        steps=[ParsedStep(text=t, label=v) for t, v in zip(texts, values, strict=True)],
+        generator=generator,
+        final_answer=row.string(data, "final_answer", optional=True),
+        answer_correct=row.boolean(data, "answer_correct", optional=True),
+        source=source,
+        metadata=metadata,
+        label_agent=source or "steplab",
+        label_annotator=source or "steplab",
+        # Labels that stop at a wrong step, the rest unlabeled, are a first-error annotation.
+        finish_reason="found_error"
+        if values and labels and labels[-1] == -1 and len(labels) < len(texts)
+        else "solution",
+    )
+    problem = ParsedProblem(
+        text=text,
+        external_id=pid or problem_id(text),
+        answer=row.string(data, "answer", optional=True),
+        reference_solution=row.string(data, "reference_solution", optional=True),
+        source=source,
+    )
+    return ParsedRow(line=row.line, problem=problem, solutions=[solution])

@@ -1,0 +1,74 @@
+"""What a parser yields for one line of a file: plain data, no database."""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(slots=True)
+class ParsedAlternative:
+    """One candidate at a step position (PRM800K completions and human completion)."""
+
+    text: str
+    position: int
+    rating: int | None = None
+    flagged: bool | None = None
+    is_chosen: bool = False
+    is_human: bool = False
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class ParsedStep:
+    text: str
+    label: int | None = None  # the dataset's −1 / 0 / +1 for this step; None = unlabeled
+    alternatives: list[ParsedAlternative] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class ParsedSolution:
+    external_id: str
+    steps: list[ParsedStep]
+    generator: str = ""
+    final_answer: str = ""
+    answer_correct: bool | None = None
+    source: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    # Who gave the step labels: a Suggestion's agent, an imported Annotation's annotator.
+    label_agent: str = ""
+    label_annotator: str = ""
+    finish_reason: str = ""  # a labeling.models.FinishReason value, or ""
+    time_spent_ms: int = 0
+    labeled_at: datetime | None = None
+
+    @property
+    def label_count(self) -> int:
+        return sum(step.label is not None for step in self.steps)
+
+
+@dataclass(slots=True)
+class ParsedProblem:
+    text: str
+    external_id: str
+    answer: str = ""
+    reference_solution: str = ""
+    source: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class ParsedRow:
+    """One line of the file: a problem and the solutions it carries (zero or more)."""
+
+    line: int
+    problem: ParsedProblem
+    solutions: list[ParsedSolution] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ParseOptions:
+    """Project settings a parser needs: how to split a solution given as one string."""
+
+    step_split: str = "line"
+    step_split_regex: str = ""

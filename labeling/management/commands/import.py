@@ -1,0 +1,78 @@
+"""`manage.py import FILE --project NAME_OR_ID`: import a dataset file, all or nothing."""
+
+import os
+from argparse import ArgumentParser
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from labeling.errors import DomainError
+from labeling.importers import FORMATS, ImportFileError
+from labeling.models import Project
+from labeling.services.imports import LABELS_AS, import_file
+from labeling.services.projects import project_create
+
+
+def _project(ref: str, *, create: bool) -> Project:
+    if ref.isdigit() and (project := Project.objects.filter(pk=int(ref)).first()):
+        return project
+    if project := Project.objects.filter(name=ref).first():
+        return project
+    if create:
+        return project_create(created_by=None, name=ref)
+    raise CommandError(f"No project with id or name {ref!r} (use --create-project to make it).")
+
+
+class Command(BaseCommand):
+    help = "Import a JSON Lines file (or .jsonl.gz) of problems and solutions into a project."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("file")
+        parser.add_argument("--project", required=True, help="project name or id")
+        parser.add_argument("--format", default="auto", choices=FORMATS)
+        parser.add_argument("--labels-as", default="suggestions", choices=LABELS_AS)
+        parser.add_argument(
+            "--create-project", action="store_true", help="create the project if missing"
+        )
+        parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = options["file"]
+        if not os.path.isfile(path):
+            raise CommandError(f"{path}: no such file")
+        project = _project(options["project"], create=options["create_project"])
+        bar = tqdm(
+            total=os.path.getsize(path),
+            unit="B",
+            unit_scale=True,
+            desc=os.path.basename(path),
+            disable=options["no_progress"] or options["verbosity"] == 0,
+            # the raw stream: OutputWrapper would end each of tqdm's "\r" redraws with "\n"
+            file=getattr(self.stderr, "_out", self.stderr),
+        )
+
+        def progress(bytes_done: int, rows_done: int) -> None:
+            bar.update(bytes_done - bar.n)
+            bar.set_postfix(rows=rows_done, refresh=False)
+
+        try:
+            result = import_file(
+                project=project,
+                path=path,
+                fmt=options["format"],
+                labels_as=options["labels_as"],
+                progress=progress,
+            )
+        except ImportFileError as exc:
+            bar.close()
+            self.stderr.write(str(exc))
+            raise CommandError("import failed; nothing was imported") from exc
+        except DomainError as exc:
+            bar.close()
+            raise CommandError(exc.message) from exc
+        bar.close()
+        self.stdout.write(f"Imported {path} into {project.name!r} (format {result.format}):")
+        for key, value in result.as_dict().items():
+            if key != "format":
+                self.stdout.write(f"  {key}: {value}")

@@ -1,0 +1,108 @@
+"""`manage.py load_demo [--reset]`: demo projects, users and real data, idempotently."""
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from labeling.models import Project, ProjectMembership, Role
+from labeling.services.imports import import_file
+
+DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
+STEP_PROJECT = "Demo: step labeling"
+FIRST_ERROR_PROJECT = "Demo: first-error (PRM800K phase 2)"
+
+PROJECTS: dict[str, dict[str, Any]] = {
+    STEP_PROJECT: {
+        "description": "ProcessBench, GSM8K and MATH-500 samples; ProcessBench labels pre-filled.",
+        "overlap": 1,
+        "show_suggestions": True,
+        "first_error_mode": False,
+    },
+    FIRST_ERROR_PROJECT: {
+        "description": "Raw PRM800K rows; stop at the first wrong step, two annotators each.",
+        "overlap": 2,
+        "show_suggestions": True,
+        "first_error_mode": True,
+    },
+}
+
+
+@dataclass(frozen=True)
+class DemoFile:
+    project: str
+    name: str
+    fmt: str
+    labels_as: str
+
+
+# In this order: the step project's first solution (lowest id) is a 5-step ProcessBench one.
+FILES = (
+    DemoFile(STEP_PROJECT, "processbench_demo.jsonl", "processbench", "suggestions"),
+    DemoFile(STEP_PROJECT, "gsm8k_model_solutions_demo.jsonl", "gsm8k", "none"),
+    DemoFile(STEP_PROJECT, "math500_demo.jsonl", "math", "none"),
+    DemoFile(FIRST_ERROR_PROJECT, "prm800k_demo.jsonl", "prm800k", "suggestions"),
+)
+
+# username, password, role in every demo project, superuser
+USERS = (
+    ("admin", "steplab-admin", Role.ADMIN, True),
+    ("annotator", "steplab-annotator", Role.ANNOTATOR, False),
+    ("annotator2", "steplab-annotator2", Role.ANNOTATOR, False),
+    ("reviewer", "steplab-reviewer", Role.REVIEWER, False),
+)
+
+
+class Command(BaseCommand):
+    help = "Create the demo projects, users and data (safe to run again)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--reset", action="store_true", help="delete the demo projects first, then reload"
+        )
+
+    @transaction.atomic
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["reset"]:
+            deleted, _ = Project.objects.filter(name__in=PROJECTS).delete()
+            self.stdout.write(f"Deleted the demo projects ({deleted} rows).")
+        User = get_user_model()
+        users = {}
+        for username, password, _, superuser in USERS:
+            user, _ = User.objects.get_or_create(username=username)
+            user.is_superuser = user.is_staff = superuser
+            user.set_password(password)
+            user.save()
+            users[username] = user
+        projects = {}
+        for name, settings in PROJECTS.items():
+            project, created = Project.objects.update_or_create(
+                name=name,
+                defaults={**settings},
+                create_defaults={**settings, "created_by": users["admin"]},
+            )
+            projects[name] = project
+            for username, _, role, _ in USERS:
+                ProjectMembership.objects.update_or_create(
+                    project=project, user=users[username], defaults={"role": role}
+                )
+            self.stdout.write(f"{'Created' if created else 'Updated'} project {name!r}.")
+        for demo in FILES:
+            result = import_file(
+                project=projects[demo.project],
+                path=DEMO_DIR / demo.name,
+                fmt=demo.fmt,
+                labels_as=demo.labels_as,
+            )
+            self.stdout.write(
+                f"  {demo.name}: {result.problems_created} problems, "
+                f"{result.solutions_created} solutions, {result.steps_created} steps, "
+                f"{result.labels_created} labels created "
+                f"({result.solutions_skipped} solutions already there)"
+            )
+        self.stdout.write("Logins (username / password):")
+        for username, password, role, _ in USERS:
+            self.stdout.write(f"  {username} / {password}  ({role})")
