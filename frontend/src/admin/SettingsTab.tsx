@@ -1,0 +1,199 @@
+import { useState, type FormEvent } from "react";
+import * as api from "../api";
+import { Markdown } from "../components/Markdown";
+import { ErrorBox } from "../components/ui";
+
+const SPLITS: Array<{ value: api.StepSplit; label: string }> = [
+  { value: "line", label: "One step per line" },
+  { value: "paragraph", label: "One step per paragraph (blank line)" },
+  { value: "step_marker", label: '"Step k:" markers' },
+  { value: "regex", label: "Regular expression" },
+];
+
+type Form = Pick<
+  api.ProjectSettings,
+  | "name"
+  | "description"
+  | "guidelines"
+  | "overlap"
+  | "first_error_mode"
+  | "show_suggestions"
+  | "lock_ttl_seconds"
+  | "step_split"
+  | "step_split_regex"
+>;
+
+function pick(p: api.Project): Form {
+  return {
+    name: p.name,
+    description: p.description,
+    guidelines: p.guidelines,
+    overlap: p.overlap,
+    first_error_mode: p.first_error_mode,
+    show_suggestions: p.show_suggestions,
+    lock_ttl_seconds: p.lock_ttl_seconds,
+    step_split: p.step_split,
+    step_split_regex: p.step_split_regex,
+  };
+}
+
+export function SettingsTab({ project, onSaved }: { project: api.Project; onSaved: (p: api.Project) => void }) {
+  const [form, setForm] = useState<Form>(() => pick(project));
+  const [preview, setPreview] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const set = <K extends keyof Form>(key: K, value: Form[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    setSaved(false);
+  };
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    if (form.step_split === "regex" && !form.step_split_regex.trim()) {
+      setError("Give the regular expression that separates steps.");
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const p = await api.updateProject(project.id, form);
+      onSaved(p);
+      setForm(pick(p));
+      setSaved(true);
+    } catch (err) {
+      const apiErr = err as api.ApiError;
+      const fields = Object.entries(apiErr.details ?? {})
+        .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(" ") : String(v)}`)
+        .join("; ");
+      setError(fields ? `${apiErr.message} (${fields})` : apiErr.message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="stack" onSubmit={save} data-testid="settings-form">
+      <div className="card">
+        <h2 className="card-title">General</h2>
+        <div className="form-grid">
+          <label className="field">
+            <span className="field-label">Name</span>
+            <input className="input" value={form.name} onChange={(e) => set("name", e.target.value)} />
+          </label>
+          <label className="field">
+            <span className="field-label">Description</span>
+            <input className="input" value={form.description} onChange={(e) => set("description", e.target.value)} />
+          </label>
+        </div>
+      </div>
+
+      <div className="card">
+        <div className="card-row">
+          <h2 className="card-title">Guidelines</h2>
+          <div className="segmented" role="tablist">
+            <button type="button" role="tab" aria-selected={!preview} className={!preview ? "on" : ""} onClick={() => setPreview(false)}>
+              Write
+            </button>
+            <button type="button" role="tab" aria-selected={preview} className={preview ? "on" : ""} onClick={() => setPreview(true)}>
+              Preview
+            </button>
+          </div>
+        </div>
+        <p className="muted small">Markdown and math ($x^2$). Annotators see this above every solution.</p>
+        {preview ? (
+          <div className="guidelines-preview">
+            <Markdown source={form.guidelines || "_No guidelines._"} />
+          </div>
+        ) : (
+          <textarea
+            className="input mono guidelines-input"
+            rows={14}
+            value={form.guidelines}
+            onChange={(e) => set("guidelines", e.target.value)}
+            data-testid="settings-guidelines"
+          />
+        )}
+      </div>
+
+      <div className="card">
+        <h2 className="card-title">Labeling</h2>
+        <div className="form-grid">
+          <label className="field">
+            <span className="field-label">Overlap</span>
+            <input
+              className="input"
+              type="number"
+              min={1}
+              max={20}
+              value={form.overlap}
+              onChange={(e) => set("overlap", Math.max(1, Number(e.target.value) || 1))}
+            />
+            <span className="field-help">Annotators who must submit each solution.</span>
+          </label>
+          <label className="field">
+            <span className="field-label">Lock time (minutes)</span>
+            <input
+              className="input"
+              type="number"
+              min={1}
+              value={Math.round(form.lock_ttl_seconds / 60)}
+              onChange={(e) => set("lock_ttl_seconds", Math.max(1, Number(e.target.value) || 1) * 60)}
+            />
+            <span className="field-help">How long a solution stays reserved for the annotator who opened it.</span>
+          </label>
+          <label className="check field-wide">
+            <input type="checkbox" checked={form.first_error_mode} onChange={(e) => set("first_error_mode", e.target.checked)} />
+            <span>
+              <strong>Stop at the first wrong step.</strong>{" "}
+              <span className="muted">Steps after the first −1 are not rated (PRM800K phase 2).</span>
+            </span>
+          </label>
+          <label className="check field-wide">
+            <input type="checkbox" checked={form.show_suggestions} onChange={(e) => set("show_suggestions", e.target.checked)} />
+            <span>
+              <strong>Show suggestions.</strong>{" "}
+              <span className="muted">Machine labels (imported, symbolic checks, rollouts) appear beside each step.</span>
+            </span>
+          </label>
+        </div>
+      </div>
+
+      <div className="card">
+        <h2 className="card-title">Splitting solutions into steps</h2>
+        <p className="muted small">Used for imported solutions that come as one text.</p>
+        <div className="form-grid">
+          <label className="field">
+            <span className="field-label">Rule</span>
+            <select className="input" value={form.step_split} onChange={(e) => set("step_split", e.target.value as api.StepSplit)}>
+              {SPLITS.map((s) => (
+                <option key={s.value} value={s.value}>
+                  {s.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field-label">Regular expression</span>
+            <input
+              className="input mono"
+              value={form.step_split_regex}
+              disabled={form.step_split !== "regex"}
+              placeholder={form.step_split === "regex" ? "e.g. \\n(?=Step \\d+)" : "Only for the regex rule"}
+              onChange={(e) => set("step_split_regex", e.target.value)}
+            />
+          </label>
+        </div>
+      </div>
+
+      {error && <ErrorBox>{error}</ErrorBox>}
+      <div className="form-actions sticky-actions">
+        {saved && <span className="text-green small">Saved</span>}
+        <button type="submit" className="btn btn-primary" disabled={busy} data-testid="settings-save">
+          {busy ? "Saving…" : "Save settings"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,389 @@
+/**
+ * Every call the SPA makes to the steplab REST API, typed.
+ *
+ * Session auth: Django sets a `csrftoken` cookie on the SPA page; every non-GET request sends it
+ * back as `X-CSRFToken`. Errors always come as `{"error": {code, message, details}}` and are
+ * thrown as `ApiError`. A `not_authenticated` error anywhere calls the handler set with
+ * `setUnauthenticatedHandler` (the app redirects to /login).
+ */
+
+export type Rating = -1 | 0 | 1;
+export type Role = "annotator" | "reviewer" | "admin";
+export type LabelScale = "prm800k" | "binary";
+export type StepSplit = "line" | "paragraph" | "step_marker" | "regex";
+export type FinishReason = "solution" | "found_error" | "give_up" | "bad_problem";
+export type ImportFormat =
+  | "auto"
+  | "prm800k"
+  | "processbench"
+  | "prmbench"
+  | "math_shepherd"
+  | "trl"
+  | "gsm8k"
+  | "math"
+  | "steplab";
+export type LabelsAs = "suggestions" | "annotations" | "none";
+
+export interface User {
+  id: number;
+  username: string;
+  is_staff: boolean;
+}
+
+export interface Page<T> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+export interface ProjectStats {
+  problems: number;
+  solutions: number;
+  steps: number;
+  submitted_annotations: number;
+  complete_solutions: number;
+}
+
+export interface ProjectSettings {
+  name: string;
+  description: string;
+  guidelines: string;
+  label_scale: LabelScale;
+  first_error_mode: boolean;
+  overlap: number;
+  lock_ttl_seconds: number;
+  show_suggestions: boolean;
+  step_split: StepSplit;
+  step_split_regex: string;
+}
+
+export interface Project extends ProjectSettings {
+  id: number;
+  rating_values: Rating[];
+  role: Role;
+  stats: ProjectStats;
+  created_at: string;
+}
+
+export interface Member {
+  user: { id: number; username: string };
+  role: Role;
+}
+
+export interface ImportResult {
+  format: string;
+  rows: number;
+  problems_created: number;
+  problems_existing: number;
+  solutions_created: number;
+  solutions_skipped: number;
+  steps_created: number;
+  labels_created: number;
+}
+
+export interface ImportErrorInfo {
+  message?: string;
+  file?: string;
+  line?: number | null;
+  field?: string;
+}
+
+export interface ImportJob {
+  id: number;
+  filename: string;
+  format: ImportFormat;
+  detected_format: string;
+  status: "pending" | "running" | "done" | "failed";
+  bytes_total: number;
+  bytes_done: number;
+  rows_done: number;
+  result: Partial<ImportResult>;
+  error: ImportErrorInfo;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface SolutionRow {
+  id: number;
+  problem_text: string;
+  generator: string;
+  steps_count: number;
+  submitted_count: number;
+  answer_correct: boolean | null;
+}
+
+export interface Suggestion {
+  source: string;
+  agent: string;
+  value: Rating | null;
+  score: number | null;
+  evidence: unknown;
+}
+
+export interface TaskStep {
+  id: number;
+  index: number;
+  text: string;
+  alternatives_count: number;
+  suggestions: Suggestion[];
+}
+
+export interface StepLabel {
+  step_id: number;
+  rating: Rating | null;
+  unsure: boolean;
+  comment: string;
+  alternative_text: string;
+}
+
+export interface Annotation {
+  id: number;
+  solution_id: number;
+  status: string;
+  version: number;
+  finish_reason: FinishReason | "";
+  finish_reason_text: string;
+  time_spent_ms: number;
+  labels: StepLabel[];
+  updated_at: string;
+}
+
+export interface Task {
+  annotation: Annotation;
+  solution: {
+    id: number;
+    generator: string;
+    final_answer: string;
+    answer_correct: boolean | null;
+    steps: TaskStep[];
+  };
+  problem: { id: number; text: string; answer: string; source: string };
+  lock_expires_at: string;
+  project: {
+    id: number;
+    name: string;
+    guidelines: string;
+    first_error_mode: boolean;
+    rating_values: Rating[];
+    show_suggestions: boolean;
+  };
+}
+
+export interface Progress {
+  done_today: number;
+  submitted_total: number;
+  remaining: number;
+  project_total: number;
+}
+
+export interface DraftPayload {
+  version: number;
+  labels: StepLabel[];
+  time_spent_ms: number;
+}
+
+export interface SubmitPayload extends DraftPayload {
+  finish_reason: FinishReason;
+  finish_reason_text: string;
+}
+
+/** An error response from the API, or a network failure (`code` "network_error"). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: Record<string, unknown>;
+
+  constructor(status: number, code: string, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+
+  get isNetwork(): boolean {
+    return this.code === "network_error";
+  }
+}
+
+let onUnauthenticated: (() => void) | null = null;
+
+/** Called (once per failing request) when the API says the session is gone. */
+export function setUnauthenticatedHandler(handler: (() => void) | null): void {
+  onUnauthenticated = handler;
+}
+
+export function csrfToken(): string {
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]*)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+function writeHeaders(json: boolean): Record<string, string> {
+  const headers: Record<string, string> = { "X-CSRFToken": csrfToken(), Accept: "application/json" };
+  if (json) headers["Content-Type"] = "application/json";
+  return headers;
+}
+
+/** Turns a non-2xx response body into an ApiError (whatever the body is). */
+export function errorFrom(status: number, body: unknown): ApiError {
+  const err = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
+  if (err && typeof err === "object") {
+    return new ApiError(
+      status,
+      typeof err.code === "string" ? err.code : `http_${status}`,
+      typeof err.message === "string" ? err.message : `Request failed (${status}).`,
+      err.details && typeof err.details === "object" ? (err.details as Record<string, unknown>) : {},
+    );
+  }
+  const generic: Record<number, string> = {
+    403: "You do not have permission to do this.",
+    404: "Not found.",
+    500: "The server had an error. Try again in a moment.",
+    502: "The server is not reachable right now.",
+    503: "The server is not reachable right now.",
+  };
+  return new ApiError(status, `http_${status}`, generic[status] ?? `Request failed (${status}).`);
+}
+
+export interface RequestOptions {
+  keepalive?: boolean;
+  signal?: AbortSignal;
+}
+
+async function request<T>(
+  method: string,
+  url: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  const init: RequestInit = {
+    method,
+    credentials: "same-origin",
+    headers: method === "GET" ? { Accept: "application/json" } : writeHeaders(body !== undefined),
+    keepalive: options.keepalive,
+    signal: options.signal,
+  };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch (e) {
+    if ((e as Error)?.name === "AbortError") throw e;
+    throw new ApiError(0, "network_error", "You appear to be offline.");
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let data: unknown = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) {
+    const error = errorFrom(response.status, data);
+    if (error.code === "not_authenticated") onUnauthenticated?.();
+    throw error;
+  }
+  return data as T;
+}
+
+const get = <T>(url: string, options?: RequestOptions) => request<T>("GET", url, undefined, options);
+const post = <T>(url: string, body?: unknown, options?: RequestOptions) =>
+  request<T>("POST", url, body, options);
+
+// --- auth -------------------------------------------------------------------------------------
+
+export const me = () => get<User>("/api/auth/me/");
+export const login = (username: string, password: string) =>
+  post<User>("/api/auth/login/", { username, password });
+export const logout = () => post<void>("/api/auth/logout/");
+
+// --- projects ---------------------------------------------------------------------------------
+
+export const listProjects = () => get<Page<Project>>("/api/projects/");
+export const getProject = (id: number) => get<Project>(`/api/projects/${id}/`);
+export const createProject = (data: Partial<ProjectSettings> & { name: string }) =>
+  post<Project>("/api/projects/", data);
+export const updateProject = (id: number, data: Partial<ProjectSettings>) =>
+  request<Project>("PATCH", `/api/projects/${id}/`, data);
+
+export const listMembers = (projectId: number) =>
+  get<Member[]>(`/api/projects/${projectId}/members/`);
+export const addMember = (projectId: number, username: string, role: Role) =>
+  post<Member>(`/api/projects/${projectId}/members/`, { username, role });
+export const updateMember = (projectId: number, userId: number, role: Role) =>
+  request<Member>("PATCH", `/api/projects/${projectId}/members/${userId}/`, { role });
+export const removeMember = (projectId: number, userId: number) =>
+  request<void>("DELETE", `/api/projects/${projectId}/members/${userId}/`);
+
+export const listSolutions = (projectId: number, limit: number, offset: number) =>
+  get<Page<SolutionRow>>(`/api/projects/${projectId}/solutions/?limit=${limit}&offset=${offset}`);
+
+// --- imports ----------------------------------------------------------------------------------
+
+export const listImports = (projectId: number) =>
+  get<Page<ImportJob>>(`/api/projects/${projectId}/imports/`);
+export const getImport = (id: number) => get<ImportJob>(`/api/imports/${id}/`);
+
+/**
+ * Uploads an import file with XMLHttpRequest (fetch has no upload progress).
+ * Resolves with the ImportJob the server queued (202).
+ */
+export function uploadImport(
+  projectId: number,
+  file: File,
+  format: ImportFormat,
+  labelsAs: LabelsAs,
+  onProgress: (loaded: number, total: number) => void,
+): { promise: Promise<ImportJob>; abort: () => void } {
+  const xhr = new XMLHttpRequest();
+  const promise = new Promise<ImportJob>((resolve, reject) => {
+    const form = new FormData();
+    form.append("file", file);
+    form.append("format", format);
+    form.append("labels_as", labelsAs);
+    xhr.open("POST", `/api/projects/${projectId}/imports/`);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader("X-CSRFToken", csrfToken());
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded, e.total);
+    };
+    xhr.onerror = () => reject(new ApiError(0, "network_error", "The upload failed: network error."));
+    xhr.onabort = () => reject(new ApiError(0, "aborted", "The upload was cancelled."));
+    xhr.onload = () => {
+      let data: unknown = null;
+      try {
+        data = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      } catch {
+        data = null;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve(data as ImportJob);
+      } else {
+        const error = errorFrom(xhr.status, data);
+        if (error.code === "not_authenticated") onUnauthenticated?.();
+        reject(error);
+      }
+    };
+    xhr.send(form);
+  });
+  return { promise, abort: () => xhr.abort() };
+}
+
+// --- labeling ---------------------------------------------------------------------------------
+
+/** The next task for this annotator (their own unexpired draft first), or null when done. */
+export const nextTask = async (projectId: number): Promise<Task | null> =>
+  (await post<Task | undefined>(`/api/projects/${projectId}/queue/next/`)) ?? null;
+export const saveDraft = (annotationId: number, payload: DraftPayload, options?: RequestOptions) =>
+  request<Annotation>("PUT", `/api/annotations/${annotationId}/draft/`, payload, options);
+export const submitAnnotation = (annotationId: number, payload: SubmitPayload) =>
+  post<Annotation>(`/api/annotations/${annotationId}/submit/`, payload);
+export const skipAnnotation = (annotationId: number) =>
+  post<void>(`/api/annotations/${annotationId}/skip/`);
+export const getProgress = (projectId: number) =>
+  get<Progress>(`/api/projects/${projectId}/progress/`);

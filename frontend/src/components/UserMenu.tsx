@@ -1,0 +1,57 @@
+import { useEffect, useRef, useState } from "react";
+import { Link } from "react-router-dom";
+import { useAuth } from "../auth";
+
+/** Avatar button with the username, a link to projects and Log out. */
+export function UserMenu() {
+  const { user, logout } = useAuth();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent) => {
+      if (!ref.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const esc = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    document.addEventListener("mousedown", close);
+    document.addEventListener("keydown", esc);
+    return () => {
+      document.removeEventListener("mousedown", close);
+      document.removeEventListener("keydown", esc);
+    };
+  }, [open]);
+
+  if (!user) return null;
+  return (
+    <div className="user-menu" ref={ref}>
+      <button
+        type="button"
+        className="user-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        data-testid="user-menu"
+      >
+        <span className="avatar" aria-hidden="true">
+          {user.username.slice(0, 1).toUpperCase()}
+        </span>
+        <span className="user-name">{user.username}</span>
+      </button>
+      {open && (
+        <div className="menu" role="menu">
+          <div className="menu-header">
+            <div className="menu-title">{user.username}</div>
+            <div className="muted small">{user.is_staff ? "Staff" : "Member"}</div>
+          </div>
+          <Link className="menu-item" role="menuitem" to="/projects" onClick={() => setOpen(false)}>
+            All projects
+          </Link>
+          <button type="button" className="menu-item" role="menuitem" onClick={() => void logout()} data-testid="logout">
+            Log out
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

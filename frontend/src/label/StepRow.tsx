@@ -1,0 +1,195 @@
+import { memo, useEffect, useRef } from "react";
+import type { Rating, StepLabel, TaskStep } from "../api";
+import { Markdown } from "../components/Markdown";
+import { IconComment, IconEdit, IconFlag } from "../components/icons";
+import { InlineEditor } from "./InlineEditor";
+import { SuggestionChip } from "./SuggestionChip";
+
+export type EditorKind = "comment" | "alternative";
+
+export const RATING_META: Record<string, { sign: string; label: string; keys: string; tone: string }> = {
+  "-1": { sign: "−", label: "Wrong", keys: "1 or −", tone: "neg" },
+  "0": { sign: "0", label: "Neutral", keys: "2 or 0", tone: "neu" },
+  "1": { sign: "+", label: "Correct", keys: "3 or +", tone: "pos" },
+};
+
+export interface StepRowProps {
+  step: TaskStep;
+  label: StepLabel;
+  index: number;
+  isCurrent: boolean;
+  dimmed: boolean;
+  isFirstError: boolean;
+  ratingValues: Rating[];
+  showSuggestions: boolean;
+  editor: EditorKind | null;
+  readOnly: boolean;
+  onRate: (index: number, value: Rating) => void;
+  onSelect: (index: number) => void;
+  onToggleUnsure: (index: number) => void;
+  onOpenEditor: (index: number, kind: EditorKind) => void;
+  onSaveEditor: (index: number, kind: EditorKind, text: string) => void;
+  onCancelEditor: () => void;
+}
+
+export const StepRow = memo(function StepRow(props: StepRowProps) {
+  const { step, label, index, isCurrent, dimmed, ratingValues, editor, readOnly } = props;
+  const ref = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (isCurrent) ref.current?.scrollIntoView({ block: "nearest" });
+  }, [isCurrent]);
+
+  const rating = label.rating;
+  const suggestions = props.showSuggestions ? step.suggestions ?? [] : [];
+  const classes = [
+    "step-row",
+    isCurrent && "is-current",
+    dimmed && "is-dimmed",
+    rating !== null && `rated-${RATING_META[String(rating)]?.tone}`,
+    props.isFirstError && "is-first-error",
+  ]
+    .filter(Boolean)
+    .join(" ");
+
+  return (
+    <div
+      ref={ref}
+      className={classes}
+      data-testid="step-row"
+      data-index={index}
+      data-rating={rating === null ? "" : String(rating)}
+      data-current={isCurrent ? "true" : undefined}
+      data-dimmed={dimmed ? "true" : undefined}
+      aria-current={isCurrent ? "step" : undefined}
+      onClick={(e) => {
+        const t = e.target as HTMLElement;
+        if (t.closest("button, a, textarea, input")) return;
+        props.onSelect(index);
+      }}
+    >
+      <div className="step-num" aria-label={`Step ${index + 1}`}>
+        {index + 1}
+      </div>
+
+      <div className="step-body">
+        <Markdown source={step.text} className="step-text" />
+        {(label.unsure || step.alternatives_count > 0) && (
+          <div className="step-tags">
+            {label.unsure && <span className="tag tag-amber">Unsure</span>}
+            {step.alternatives_count > 0 && (
+              <span className="tag" title="Other versions of this step exist in the data set">
+                {step.alternatives_count} alternative{step.alternatives_count === 1 ? "" : "s"}
+              </span>
+            )}
+          </div>
+        )}
+        {label.alternative_text && editor !== "alternative" && (
+          <div className="step-note step-note-alt">
+            <div className="step-note-label">
+              <IconEdit width={12} height={12} /> Corrected step
+            </div>
+            <Markdown source={label.alternative_text} />
+          </div>
+        )}
+        {label.comment && editor !== "comment" && (
+          <div className="step-note step-note-comment">
+            <div className="step-note-label">
+              <IconComment width={12} height={12} /> Comment
+            </div>
+            <div className="step-note-text">{label.comment}</div>
+          </div>
+        )}
+        {editor === "alternative" && (
+          <InlineEditor
+            label="Corrected step"
+            initial={label.alternative_text || step.text}
+            placeholder="Write the step as it should be…"
+            onSave={(text) => props.onSaveEditor(index, "alternative", text)}
+            onCancel={props.onCancelEditor}
+            testId="alternative-input"
+          />
+        )}
+        {editor === "comment" && (
+          <InlineEditor
+            label="Comment"
+            initial={label.comment}
+            placeholder="What is wrong or unclear in this step?"
+            onSave={(text) => props.onSaveEditor(index, "comment", text)}
+            onCancel={props.onCancelEditor}
+            testId="comment-input"
+          />
+        )}
+      </div>
+
+      <div className="step-side">
+        {suggestions.length > 0 && (
+          <div className="step-suggestions">
+            {suggestions.map((s, i) => (
+              <SuggestionChip key={`${s.source}-${s.agent}-${i}`} suggestion={s} />
+            ))}
+          </div>
+        )}
+        <div className="step-controls">
+          <div className="rating-group" role="group" aria-label={`Rate step ${index + 1}`}>
+            {ratingValues.map((v) => {
+              const meta = RATING_META[String(v)];
+              const selected = rating === v;
+              return (
+                <button
+                  key={v}
+                  type="button"
+                  className={`rating-btn rating-${meta.tone}${selected ? " is-selected" : ""}`}
+                  aria-pressed={selected}
+                  title={`${meta.label} (${meta.keys})`}
+                  aria-label={`${meta.label}, step ${index + 1}`}
+                  disabled={readOnly || dimmed}
+                  onClick={() => props.onRate(index, v)}
+                  data-testid={`rating-button-${v}`}
+                >
+                  {meta.sign}
+                </button>
+              );
+            })}
+          </div>
+          <div className="step-flags">
+            <button
+              type="button"
+              className={`flag-btn${label.unsure ? " flag-on flag-unsure" : ""}`}
+              aria-pressed={label.unsure}
+              title="Unsure (u)"
+              aria-label={`Unsure, step ${index + 1}`}
+              disabled={readOnly}
+              onClick={() => props.onToggleUnsure(index)}
+              data-testid="unsure-button"
+            >
+              <IconFlag width={14} height={14} />
+            </button>
+            <button
+              type="button"
+              className={`flag-btn${label.alternative_text ? " flag-on" : ""}`}
+              title="Corrected step (a)"
+              aria-label={`Corrected step, step ${index + 1}`}
+              disabled={readOnly}
+              onClick={() => props.onOpenEditor(index, "alternative")}
+              data-testid="alternative-button"
+            >
+              <IconEdit width={14} height={14} />
+            </button>
+            <button
+              type="button"
+              className={`flag-btn${label.comment ? " flag-on" : ""}`}
+              title="Comment (c)"
+              aria-label={`Comment, step ${index + 1}`}
+              disabled={readOnly}
+              onClick={() => props.onOpenEditor(index, "comment")}
+              data-testid="comment-button"
+            >
+              <IconComment width={14} height={14} />
+            </button>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+});

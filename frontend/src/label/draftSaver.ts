@@ -1,0 +1,193 @@
+/**
+ * Autosave for one annotation draft, independent of React.
+ *
+ * Every write names the version it read. Writes are strictly serialised (one in flight at a
+ * time), so our own saves never race each other into a 409; a 409 therefore means another tab or
+ * window saved, and the saver stops for good: it never sends over someone else's version.
+ * Network failures and server errors retry with backoff ("Offline — retrying").
+ */
+import { ApiError, type Annotation, type DraftPayload, type RequestOptions } from "../api";
+
+export type SaveStatus = "saved" | "pending" | "saving" | "offline" | "error" | "conflict";
+
+export interface SaveInfo {
+  status: SaveStatus;
+  message?: string;
+  savedAt?: number;
+}
+
+export interface DraftSaverOptions {
+  annotationId: number;
+  version: number;
+  /** Labels and timer as they are right now. */
+  payload: () => Omit<DraftPayload, "version">;
+  save: (id: number, payload: DraftPayload, options?: RequestOptions) => Promise<Annotation>;
+  onChange: (info: SaveInfo) => void;
+  onVersion?: (version: number) => void;
+  debounceMs?: number;
+  retryDelaysMs?: number[];
+}
+
+export class DraftSaver {
+  version: number;
+  private readonly opts: DraftSaverOptions;
+  private dirty = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private inFlight: Promise<void> | null = null;
+  private failures = 0;
+  private stopped = false;
+  private info: SaveInfo = { status: "saved" };
+
+  constructor(opts: DraftSaverOptions) {
+    this.opts = opts;
+    this.version = opts.version;
+  }
+
+  get status(): SaveStatus {
+    return this.info.status;
+  }
+
+  get hasUnsaved(): boolean {
+    return this.dirty || this.inFlight !== null;
+  }
+
+  private set(info: SaveInfo) {
+    this.info = info;
+    this.opts.onChange(info);
+  }
+
+  private clearTimer() {
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+  }
+
+  /** A label changed: save after the debounce. */
+  schedule(): void {
+    if (this.stopped) return;
+    this.dirty = true;
+    if (this.info.status === "saved" || this.info.status === "error") this.set({ status: "pending" });
+    this.arm(this.opts.debounceMs ?? 600);
+  }
+
+  private arm(delay: number) {
+    this.clearTimer();
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, delay);
+  }
+
+  /** Save now if anything is unsaved; resolves once everything known so far is saved (or failed). */
+  async flush(requestOptions: RequestOptions = {}): Promise<void> {
+    this.clearTimer();
+    while (!this.stopped) {
+      if (this.inFlight) {
+        await this.inFlight;
+        continue;
+      }
+      if (!this.dirty) return;
+      const ok = await this.saveOnce(requestOptions);
+      if (!ok) return;
+    }
+  }
+
+  private saveOnce(requestOptions: RequestOptions): Promise<boolean> {
+    this.dirty = false;
+    this.set({ status: "saving" });
+    const payload: DraftPayload = { ...this.opts.payload(), version: this.version };
+    let ok = false;
+    const run = (async () => {
+      try {
+        const annotation = await this.opts.save(this.opts.annotationId, payload, requestOptions);
+        if (this.stopped) return;
+        this.version = annotation.version;
+        this.opts.onVersion?.(annotation.version);
+        this.failures = 0;
+        ok = true;
+        if (!this.dirty) this.set({ status: "saved", savedAt: Date.now() });
+      } catch (e) {
+        if (this.stopped) return;
+        this.dirty = true;
+        this.handleFailure(e);
+      }
+    })();
+    this.inFlight = run.finally(() => {
+      this.inFlight = null;
+    });
+    return this.inFlight.then(() => ok);
+  }
+
+  private handleFailure(e: unknown) {
+    const err = e instanceof ApiError ? e : new ApiError(0, "network_error", String(e));
+    if (err.code === "conflict" || err.status === 409) {
+      this.stop();
+      this.set({ status: "conflict", message: err.message });
+      return;
+    }
+    const retryable = err.isNetwork || err.status >= 500 || err.status === 429;
+    if (!retryable) {
+      // Validation or permission problems: retrying the same payload cannot help.
+      this.set({ status: "error", message: err.message });
+      return;
+    }
+    const delays = this.opts.retryDelaysMs ?? [1000, 2000, 4000, 8000, 15000];
+    const delay = delays[Math.min(this.failures, delays.length - 1)];
+    this.failures += 1;
+    this.set({
+      status: err.isNetwork ? "offline" : "error",
+      message: err.isNetwork ? "Offline — retrying" : `${err.message} Retrying…`,
+    });
+    this.arm(delay);
+  }
+
+  /** The page is being hidden or unloaded: send what is unsaved with `keepalive`. */
+  flushOnHide(): void {
+    if (this.stopped || !this.dirty || this.inFlight) return;
+    void this.flush({ keepalive: true });
+  }
+
+  /** The network came back: retry at once instead of waiting out the backoff. */
+  retryNow(): void {
+    if (!this.stopped && this.dirty && !this.inFlight) void this.flush();
+  }
+
+  /**
+   * Runs a write that must follow every save in flight (submit, skip) with the current version.
+   * The write carries the labels itself, so pending changes are not saved first; if it fails
+   * they are autosaved again as usual (a 409 stops the saver instead).
+   */
+  async exclusive<T>(fn: (version: number) => Promise<T>): Promise<T> {
+    this.clearTimer();
+    while (this.inFlight) await this.inFlight;
+    if (this.stopped && this.info.status === "conflict") {
+      throw new ApiError(409, "conflict", this.info.message ?? "Conflict");
+    }
+    const wasDirty = this.dirty;
+    this.dirty = false;
+    try {
+      return await fn(this.version);
+    } catch (e) {
+      if (e instanceof ApiError && (e.code === "conflict" || e.status === 409)) {
+        this.stop();
+        this.set({ status: "conflict", message: e.message });
+      } else if (wasDirty && !this.stopped) {
+        this.dirty = true;
+        this.arm(this.opts.debounceMs ?? 600);
+      }
+      throw e;
+    }
+  }
+
+  /** Forget the dirty flag (the caller now owns the labels, e.g. after a submit). */
+  markClean(): void {
+    this.dirty = false;
+    this.clearTimer();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.clearTimer();
+  }
+}

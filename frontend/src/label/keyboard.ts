@@ -1,0 +1,176 @@
+/**
+ * The labeling page's keyboard map, in one place: key event -> command. The shortcuts overlay is
+ * generated from `SHORTCUTS`, so the help can't drift from what the keys do.
+ */
+import type { Rating } from "../api";
+
+export type Command =
+  | { type: "rate"; value: Rating }
+  | { type: "clearRating" }
+  | { type: "move"; delta: number }
+  | { type: "first" }
+  | { type: "last" }
+  | { type: "toggleUnsure" }
+  | { type: "editAlternative" }
+  | { type: "editComment" }
+  | { type: "submit" }
+  | { type: "skip" }
+  | { type: "giveUp" }
+  | { type: "badProblem" }
+  | { type: "undo" }
+  | { type: "toggleAnswer" }
+  | { type: "toggleHelp" }
+  | { type: "toggleGuidelines" }
+  | { type: "acceptSuggestions" }
+  | { type: "escape" };
+
+export interface KeyLike {
+  key: string;
+  ctrlKey?: boolean;
+  metaKey?: boolean;
+  altKey?: boolean;
+  shiftKey?: boolean;
+}
+
+/** Which command a key press means, or null (the key is left to the browser). */
+export function commandForKey(e: KeyLike, ratingValues: readonly Rating[] = [-1, 0, 1]): Command | null {
+  const mod = !!(e.ctrlKey || e.metaKey);
+  if (mod) {
+    if (!e.altKey && !e.shiftKey && (e.key === "z" || e.key === "Z")) return { type: "undo" };
+    return null; // leave ctrl/cmd+anything else (copy, reload, find...) to the browser
+  }
+  if (e.altKey) return null;
+
+  const rate = (value: Rating): Command | null =>
+    ratingValues.includes(value) ? { type: "rate", value } : null;
+
+  switch (e.key) {
+    case "1":
+    case "-":
+    case "_":
+      return rate(-1);
+    case "2":
+    case "0":
+      return rate(0);
+    case "3":
+    case "+":
+    case "=":
+      return rate(1);
+    case "Backspace":
+    case "Delete":
+    case "x":
+      return { type: "clearRating" };
+    case "j":
+    case "ArrowDown":
+      return { type: "move", delta: 1 };
+    case "k":
+    case "ArrowUp":
+      return { type: "move", delta: -1 };
+    case "Home":
+      return { type: "first" };
+    case "End":
+      return { type: "last" };
+    case "u":
+      return { type: "toggleUnsure" };
+    case "a":
+      return { type: "editAlternative" };
+    case "A":
+      return { type: "acceptSuggestions" };
+    case "c":
+      return { type: "editComment" };
+    case "Enter":
+      return e.shiftKey ? null : { type: "submit" };
+    case "s":
+      return { type: "skip" };
+    case "g":
+      return { type: "giveUp" };
+    case "b":
+      return { type: "badProblem" };
+    case "t":
+      return { type: "toggleAnswer" };
+    case "l":
+      return { type: "toggleGuidelines" };
+    case "?":
+      return { type: "toggleHelp" };
+    case "Escape":
+      return { type: "escape" };
+    default:
+      return null;
+  }
+}
+
+/** True when a key event happens inside something that takes typing. */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el || typeof el.tagName !== "string") return false;
+  const tag = el.tagName.toLowerCase();
+  if (tag === "textarea" || tag === "select") return true;
+  if (tag === "input") {
+    const type = ((el as HTMLInputElement).type || "text").toLowerCase();
+    return !["checkbox", "radio", "button", "submit", "reset", "range", "file"].includes(type);
+  }
+  return el.isContentEditable;
+}
+
+/** True for Enter/Space on a focused control: the browser's own activation should win. */
+export function isActivationOnControl(e: KeyLike & { target: EventTarget | null }): boolean {
+  if (e.key !== "Enter" && e.key !== " ") return false;
+  const el = e.target as HTMLElement | null;
+  if (!el || typeof el.tagName !== "string") return false;
+  const tag = el.tagName.toLowerCase();
+  return tag === "button" || tag === "a" || tag === "summary" || el.getAttribute("role") === "button";
+}
+
+export interface ShortcutGroup {
+  title: string;
+  items: Array<{ keys: string[]; label: string; neutralOnly?: boolean }>;
+}
+
+export const SHORTCUTS: ShortcutGroup[] = [
+  {
+    title: "Rate the current step",
+    items: [
+      { keys: ["1", "−"], label: "Wrong (−1)" },
+      { keys: ["2", "0"], label: "Neutral (0)", neutralOnly: true },
+      { keys: ["3", "+"], label: "Correct (+1)" },
+      { keys: ["x", "⌫"], label: "Clear the rating" },
+      { keys: ["u"], label: "Toggle unsure" },
+      { keys: ["A"], label: "Accept suggestions for unrated steps" },
+      { keys: ["Ctrl Z", "⌘ Z"], label: "Undo the last change" },
+    ],
+  },
+  {
+    title: "Move",
+    items: [
+      { keys: ["j", "↓"], label: "Next step" },
+      { keys: ["k", "↑"], label: "Previous step" },
+      { keys: ["Home", "End"], label: "First / last step" },
+    ],
+  },
+  {
+    title: "Write",
+    items: [
+      { keys: ["a"], label: "Alternative (corrected) step" },
+      { keys: ["c"], label: "Comment on the step" },
+      { keys: ["⏎"], label: "Save (in an editor; ⇧⏎ new line)" },
+      { keys: ["Esc"], label: "Cancel / close" },
+    ],
+  },
+  {
+    title: "Finish",
+    items: [
+      { keys: ["⏎"], label: "Submit and load the next solution" },
+      { keys: ["s"], label: "Skip this solution" },
+      { keys: ["g"], label: "Give up (needs a reason)" },
+      { keys: ["b"], label: "Bad problem (needs a reason)" },
+    ],
+  },
+  {
+    title: "View",
+    items: [
+      { keys: ["t"], label: "Show / hide the reference answer" },
+      { keys: ["l"], label: "Show / hide the guidelines" },
+      { keys: ["?"], label: "This help" },
+    ],
+  },
+];

@@ -1,0 +1,84 @@
+import { useCallback, useEffect, useState } from "react";
+import { Link, useParams, useSearchParams } from "react-router-dom";
+import * as api from "../api";
+import { ImportTab } from "../admin/ImportTab";
+import { MembersTab } from "../admin/MembersTab";
+import { OverviewTab } from "../admin/OverviewTab";
+import { SettingsTab } from "../admin/SettingsTab";
+import { AppHeader } from "../components/AppHeader";
+import { ErrorBox, Spinner } from "../components/ui";
+
+type TabId = "overview" | "import" | "members" | "settings";
+const TABS: Array<{ id: TabId; label: string; adminOnly: boolean }> = [
+  { id: "overview", label: "Overview", adminOnly: false },
+  { id: "import", label: "Import", adminOnly: true },
+  { id: "members", label: "Members", adminOnly: true },
+  { id: "settings", label: "Settings", adminOnly: true },
+];
+
+export function ProjectAdminPage() {
+  const projectId = Number(useParams().projectId);
+  const [params, setParams] = useSearchParams();
+  const [project, setProject] = useState<api.Project | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const reload = useCallback(() => {
+    api
+      .getProject(projectId)
+      .then((p) => {
+        setProject(p);
+        document.title = `${p.name} · steplab`;
+      })
+      .catch((e: Error) => setError(e.message));
+  }, [projectId]);
+  useEffect(reload, [reload]);
+
+  const isAdmin = project?.role === "admin";
+  const tabs = TABS.filter((t) => isAdmin || !t.adminOnly);
+  const requested = (params.get("tab") as TabId) || "overview";
+  const tab = tabs.some((t) => t.id === requested) ? requested : "overview";
+
+  return (
+    <>
+      <AppHeader crumbs={[{ label: "Projects", to: "/projects" }, { label: project?.name ?? "…" }]} />
+      <main className="page">
+        {error && <ErrorBox>{error}</ErrorBox>}
+        {!project && !error && <Spinner />}
+        {project && (
+          <>
+            <div className="page-head">
+              <div>
+                <h1 className="page-title">{project.name}</h1>
+                <p className="muted">{project.description || "No description"}</p>
+              </div>
+              <Link className="btn btn-primary" to={`/projects/${project.id}/label`}>
+                Start labeling
+              </Link>
+            </div>
+            <div className="tabs" role="tablist">
+              {tabs.map((t) => (
+                <button
+                  key={t.id}
+                  type="button"
+                  role="tab"
+                  aria-selected={tab === t.id}
+                  className={`tab${tab === t.id ? " tab-active" : ""}`}
+                  onClick={() => setParams(t.id === "overview" ? {} : { tab: t.id }, { replace: true })}
+                  data-testid={`tab-${t.id}`}
+                >
+                  {t.label}
+                </button>
+              ))}
+            </div>
+            <div className="tab-panel" role="tabpanel">
+              {tab === "overview" && <OverviewTab project={project} />}
+              {tab === "import" && <ImportTab project={project} onImported={reload} />}
+              {tab === "members" && <MembersTab project={project} />}
+              {tab === "settings" && <SettingsTab project={project} onSaved={setProject} />}
+            </div>
+          </>
+        )}
+      </main>
+    </>
+  );
+}
