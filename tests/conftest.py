@@ -31,3 +31,16 @@ def annotator(project):
     user = UserFactory(username="ann")
     MembershipFactory(project=project, user=user, role="annotator")
     return user
+
+
+@pytest.fixture
+def celery_worker_live(transactional_db):
+    """A real Celery worker thread (on Redis when REDIS_URL is set) for one test."""
+    from celery.contrib.testing.worker import start_worker
+
+    from annotate.celery import app
+
+    with start_worker(
+        app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=10
+    ) as worker:
+        yield worker

@@ -158,3 +158,16 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+
+def redis_transport_options(broker_url: str) -> dict:
+    """Redis redelivers a killed worker's unacked task after the visibility timeout.
+
+    Only for Redis: kombu's SQLAlchemy transport passes transport options to create_engine.
+    """
+    if not broker_url.startswith(("redis://", "rediss://")):
+        return {}
+    return {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+
+
+CELERY_BROKER_TRANSPORT_OPTIONS = redis_transport_options(CELERY_BROKER_URL)

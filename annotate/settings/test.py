@@ -1,9 +1,10 @@
 """pytest: the real database from DATABASE_URL (PostgreSQL in CI), SQLite otherwise."""
 
-from .base import *  # noqa: F401,F403
 import re
+from pathlib import Path
 
-from .base import DATABASES, REDIS_URL, VAR_DIR
+from .base import *  # noqa: F401,F403
+from .base import DATABASES, REDIS_URL, STATIC_ROOT, VAR_DIR, redis_transport_options
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -15,9 +16,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 CELERY_BROKER_URL = (
     re.sub(r"(/\d+)?$", "/15", REDIS_URL.rstrip("/"), count=1) if REDIS_URL else "memory://"
 )
+CELERY_BROKER_TRANSPORT_OPTIONS = redis_transport_options(CELERY_BROKER_URL)
 CELERY_RESULT_BACKEND = "cache+memory://"
 CELERY_TASK_ACKS_LATE = False
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+MEDIA_ROOT = str(VAR_DIR / "test-media")
+
+for _path in (VAR_DIR, Path(STATIC_ROOT)):
+    _path.mkdir(parents=True, exist_ok=True)

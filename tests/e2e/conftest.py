@@ -1,8 +1,4 @@
-"""End-to-end tests: real headless Chromium (Debian's) against pytest-django's live server.
-
-A real Celery worker runs in-process (celery.contrib.testing) on the configured broker, so an
-upload goes through serialization and a worker exactly as in production.
-"""
+"""End-to-end tests: real headless Chromium (Debian's) against pytest-django's live server."""
 
 import os
 from pathlib import Path
@@ -51,16 +47,3 @@ def screenshot(page):
         return path
 
     return take
-
-
-@pytest.fixture
-def celery_worker_live(transactional_db):
-    """A real worker thread consuming the default queue for the duration of one test."""
-    from celery.contrib.testing.worker import start_worker
-
-    from annotate.celery import app
-
-    with start_worker(
-        app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=10
-    ) as worker:
-        yield worker

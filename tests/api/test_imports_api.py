@@ -1,0 +1,68 @@
+"""Upload → ImportJob → a real Celery worker (in-process) → poll the job."""
+
+import io
+import json
+import time
+
+import pytest
+
+from labeling.models import ImportStatus, Problem, Solution, Step
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _wait(client, job_id: int, timeout: float = 30.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = client.get(f"/api/imports/{job_id}/").json()
+        if job["status"] in (ImportStatus.DONE, ImportStatus.FAILED):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"import {job_id} did not finish: {job}")
+
+
+def _jsonl(rows: list) -> bytes:
+    return "".join(
+        json.dumps(r) + "\n" if not isinstance(r, str) else r + "\n" for r in rows
+    ).encode()
+
+
+@pytest.fixture
+def admin_client(world, client_for):
+    return client_for("admin")
+
+
+def test_upload_is_imported_by_a_worker(world, admin_client, celery_worker_live):
+    rows = [
+        {"problem": f"What is {i}+{i}?", "answer": str(2 * i), "steps": [f"{i}+{i}", f"= {2 * i}"]}
+        for i in range(5)
+    ]
+    before = Solution.objects.count()
+    response = admin_client.post(
+        f"/api/projects/{world['project'].pk}/imports/",
+        {"file": io.BytesIO(_jsonl(rows)), "format": "steplab"},
+        format="multipart",
+    )
+    assert response.status_code == 202
+    job = _wait(admin_client, response.json()["id"])
+    assert job["status"] == "done", job
+    assert job["result"]["solutions_created"] == 5
+    assert job["bytes_done"] == job["bytes_total"] > 0
+    assert Solution.objects.count() == before + 5
+
+
+def test_bad_line_fails_the_job_and_imports_nothing(world, admin_client, celery_worker_live):
+    good = {"problem": "1+1?", "answer": "2", "steps": ["1+1=2"]}
+    counts = (Problem.objects.count(), Solution.objects.count(), Step.objects.count())
+    response = admin_client.post(
+        f"/api/projects/{world['project'].pk}/imports/",
+        {
+            "file": io.BytesIO(_jsonl([good, good | {"problem": "2+2?"}, "{not json"])),
+            "format": "steplab",
+        },
+        format="multipart",
+    )
+    job = _wait(admin_client, response.json()["id"])
+    assert job["status"] == "failed"
+    assert job["error"]["line"] == 3
+    assert (Problem.objects.count(), Solution.objects.count(), Step.objects.count()) == counts
