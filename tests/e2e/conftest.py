@@ -41,9 +41,9 @@ def browser_context_args():
 def screenshot(page):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
-    def take(name: str) -> Path:
+    def take(name: str, *, full_page: bool = False) -> Path:
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=full_page)
         return path
 
     return take
