@@ -186,6 +186,14 @@ export class DraftSaver {
     this.clearTimer();
   }
 
+  /** The page goes away (SPA navigation): one last keepalive save of unsaved work, then stop. */
+  close(): void {
+    if (this.stopped) return;
+    this.clearTimer();
+    if (this.dirty && !this.inFlight) void this.saveOnce({ keepalive: true });
+    this.stop();
+  }
+
   stop(): void {
     this.stopped = true;
     this.clearTimer();

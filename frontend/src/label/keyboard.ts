@@ -109,7 +109,7 @@ export function isTypingTarget(target: EventTarget | null): boolean {
     const type = ((el as HTMLInputElement).type || "text").toLowerCase();
     return !["checkbox", "radio", "button", "submit", "reset", "range", "file"].includes(type);
   }
-  return el.isContentEditable;
+  return !!el.isContentEditable;
 }
 
 /** True for Enter/Space on a focused control: the browser's own activation should win. */

@@ -172,7 +172,7 @@ export function LabelPage() {
       document.removeEventListener("visibilitychange", onVisibility);
       window.removeEventListener("pagehide", hide);
       window.removeEventListener("online", online);
-      saverRef.current?.flushOnHide();
+      saverRef.current?.close();
     };
   }, [elapsedMs]);
 

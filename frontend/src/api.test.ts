@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import * as api from "./api";
+
+function stubFetch(status: number, body?: unknown) {
+  const fn = vi.fn(async () =>
+    status === 204 ? new Response(null, { status }) : new Response(body === undefined ? "" : JSON.stringify(body), { status }),
+  );
+  vi.stubGlobal("fetch", fn);
+  return fn;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  api.setUnauthenticatedHandler(null);
+});
+
+describe("api", () => {
+  it("sends the CSRF cookie on writes, with same-origin credentials", async () => {
+    document.cookie = "csrftoken=abc%3D123";
+    const fetchMock = stubFetch(200, { id: 1, version: 3 });
+    await api.saveDraft(5, { version: 2, labels: [], time_spent_ms: 10 });
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe("/api/annotations/5/draft/");
+    expect(init.method).toBe("PUT");
+    expect(init.credentials).toBe("same-origin");
+    expect((init.headers as Record<string, string>)["X-CSRFToken"]).toBe("abc=123");
+    expect((init.headers as Record<string, string>)["Content-Type"]).toBe("application/json");
+    expect(JSON.parse(String(init.body))).toEqual({ version: 2, labels: [], time_spent_ms: 10 });
+  });
+
+  it("GETs without a CSRF header", async () => {
+    const fetchMock = stubFetch(200, { done_today: 1 });
+    await api.getProgress(3);
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe("/api/projects/3/progress/");
+    expect(init.method).toBe("GET");
+    expect((init.headers as Record<string, string>)["X-CSRFToken"]).toBeUndefined();
+  });
+
+  it("returns null from queue/next on 204", async () => {
+    stubFetch(204);
+    await expect(api.nextTask(1)).resolves.toBeNull();
+  });
+
+  it("throws ApiError with the server's code, message and details", async () => {
+    stubFetch(400, { error: { code: "validation_error", message: "Step 3 has no rating", details: { step_index: 2 } } });
+    const err = await api.submitAnnotation(1, { version: 1, labels: [], time_spent_ms: 0, finish_reason: "solution", finish_reason_text: "" }).catch((e) => e);
+    expect(err).toBeInstanceOf(api.ApiError);
+    expect(err).toMatchObject({ status: 400, code: "validation_error", message: "Step 3 has no rating", details: { step_index: 2 } });
+  });
+
+  it("copes with a non-JSON error page", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => new Response("<html>502</html>", { status: 502 })));
+    await expect(api.me()).rejects.toMatchObject({ status: 502, code: "http_502" });
+  });
+
+  it("reports a network failure as network_error", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))));
+    const err = await api.me().catch((e) => e);
+    expect(err.code).toBe("network_error");
+    expect(err.isNetwork).toBe(true);
+  });
+
+  it("calls the unauthenticated handler on not_authenticated", async () => {
+    const handler = vi.fn();
+    api.setUnauthenticatedHandler(handler);
+    stubFetch(403, { error: { code: "not_authenticated", message: "Log in", details: {} } });
+    await expect(api.listProjects()).rejects.toMatchObject({ code: "not_authenticated" });
+    expect(handler).toHaveBeenCalledTimes(1);
+    stubFetch(403, { error: { code: "permission_denied", message: "No", details: {} } });
+    await expect(api.listProjects()).rejects.toMatchObject({ code: "permission_denied" });
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it("sends keepalive when asked", async () => {
+    const fetchMock = stubFetch(200, { version: 2 });
+    await api.saveDraft(1, { version: 1, labels: [], time_spent_ms: 0 }, { keepalive: true });
+    expect((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].keepalive).toBe(true);
+  });
+});

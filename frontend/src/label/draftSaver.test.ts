@@ -1,0 +1,219 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ApiError, type Annotation, type DraftPayload } from "../api";
+import { DraftSaver, type SaveInfo } from "./draftSaver";
+
+function annotation(version: number): Annotation {
+  return {
+    id: 7,
+    solution_id: 1,
+    status: "draft",
+    version,
+    finish_reason: "",
+    finish_reason_text: "",
+    time_spent_ms: 0,
+    labels: [],
+    updated_at: "",
+  };
+}
+
+function setup(save: (payload: DraftPayload) => Promise<Annotation>) {
+  const states: SaveInfo["status"][] = [];
+  const calls: DraftPayload[] = [];
+  let labels = 0;
+  const saver = new DraftSaver({
+    annotationId: 7,
+    version: 1,
+    payload: () => ({ labels: [{ step_id: labels, rating: 1, unsure: false, comment: "", alternative_text: "" }], time_spent_ms: 1234 }),
+    save: (_id, payload) => {
+      calls.push(payload);
+      return save(payload);
+    },
+    onChange: (info) => states.push(info.status),
+    debounceMs: 600,
+    retryDelaysMs: [1000, 2000],
+  });
+  return { saver, states, calls, bump: () => (labels += 1) };
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe("DraftSaver", () => {
+  it("debounces changes into one save with the version and the timer", async () => {
+    const { saver, states, calls } = setup(async (p) => annotation(p.version + 1));
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(300);
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(calls).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].version).toBe(1);
+    expect(calls[0].time_spent_ms).toBe(1234);
+    expect(saver.version).toBe(2);
+    expect(states).toEqual(["pending", "saving", "saved"]);
+  });
+
+  it("never has two saves in flight and sends the newest version each time", async () => {
+    let release: (() => void) | null = null;
+    const { saver, calls, bump } = setup(
+      (p) =>
+        new Promise((resolve) => {
+          release = () => resolve(annotation(p.version + 1));
+        }),
+    );
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(600);
+    expect(calls).toHaveLength(1);
+    bump();
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(600); // debounce fires while the first save is in flight
+    expect(calls).toHaveLength(1);
+    release!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(2);
+    expect(calls[1].version).toBe(2);
+    expect(calls[1].labels[0].step_id).toBe(1);
+    release!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(saver.version).toBe(3);
+    expect(saver.status).toBe("saved");
+  });
+
+  it("stops for good on a 409 and never sends over the other version", async () => {
+    const { saver, calls, states } = setup(async () => {
+      throw new ApiError(409, "conflict", "changed elsewhere");
+    });
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(600);
+    expect(saver.status).toBe("conflict");
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(10000);
+    expect(calls).toHaveLength(1);
+    expect(states.at(-1)).toBe("conflict");
+    await expect(saver.exclusive(async () => "submitted")).rejects.toMatchObject({ status: 409 });
+  });
+
+  it("retries offline saves with backoff, then recovers", async () => {
+    let fail = 2;
+    const { saver, calls, states } = setup(async (p) => {
+      if (fail-- > 0) throw new ApiError(0, "network_error", "offline");
+      return annotation(p.version + 1);
+    });
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(600);
+    expect(saver.status).toBe("offline");
+    await vi.advanceTimersByTimeAsync(999);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(calls).toHaveLength(3);
+    expect(saver.status).toBe("saved");
+    expect(states).toContain("offline");
+    expect(calls.every((c) => c.version === 1)).toBe(true);
+  });
+
+  it("retryNow skips the rest of the backoff", async () => {
+    let fail = true;
+    const { saver, calls } = setup(async (p) => {
+      if (fail) {
+        fail = false;
+        throw new ApiError(0, "network_error", "offline");
+      }
+      return annotation(p.version + 1);
+    });
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(600);
+    saver.retryNow();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(2);
+    expect(saver.status).toBe("saved");
+  });
+
+  it("does not retry a validation error", async () => {
+    const { saver, calls } = setup(async () => {
+      throw new ApiError(400, "validation_error", "bad label");
+    });
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(10000);
+    expect(calls).toHaveLength(1);
+    expect(saver.status).toBe("error");
+  });
+
+  it("runs submit after the save in flight, with the version that save returned", async () => {
+    let release: (() => void) | null = null;
+    const { saver } = setup(
+      (p) =>
+        new Promise((resolve) => {
+          release = () => resolve(annotation(p.version + 1));
+        }),
+    );
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(600);
+    const seen: number[] = [];
+    const submitted = saver.exclusive(async (version) => {
+      seen.push(version);
+      return "ok";
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(seen).toEqual([]);
+    release!();
+    await expect(submitted).resolves.toBe("ok");
+    expect(seen).toEqual([2]);
+  });
+
+  it("cancels a pending debounce when submitting; a failed submit autosaves again", async () => {
+    const { saver, calls } = setup(async (p) => annotation(p.version + 1));
+    saver.schedule();
+    await expect(
+      saver.exclusive(async () => {
+        throw new ApiError(400, "validation_error", "Step 3 has no rating");
+      }),
+    ).rejects.toThrow("Step 3");
+    expect(calls).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(600);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("flushOnHide sends unsaved work at once with keepalive", async () => {
+    const options: unknown[] = [];
+    const saver = new DraftSaver({
+      annotationId: 7,
+      version: 4,
+      payload: () => ({ labels: [], time_spent_ms: 0 }),
+      save: async (_id, p, o) => {
+        options.push(o);
+        return annotation(p.version + 1);
+      },
+      onChange: () => undefined,
+    });
+    saver.flushOnHide();
+    expect(options).toHaveLength(0); // nothing unsaved
+    saver.schedule();
+    saver.flushOnHide();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(options).toEqual([{ keepalive: true }]);
+    expect(saver.version).toBe(5);
+  });
+});
+
+describe("DraftSaver.close", () => {
+  it("sends unsaved work once with keepalive and never retries after", async () => {
+    const calls: unknown[] = [];
+    const saver = new DraftSaver({
+      annotationId: 7,
+      version: 1,
+      payload: () => ({ labels: [], time_spent_ms: 0 }),
+      save: async (_id, _p, o) => {
+        calls.push(o);
+        throw new ApiError(0, "network_error", "offline");
+      },
+      onChange: () => undefined,
+    });
+    saver.schedule();
+    saver.close();
+    await vi.advanceTimersByTimeAsync(60000);
+    expect(calls).toEqual([{ keepalive: true }]);
+  });
+});

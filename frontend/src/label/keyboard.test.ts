@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { SHORTCUTS, commandForKey, isActivationOnControl, isTypingTarget } from "./keyboard";
+
+describe("commandForKey", () => {
+  it.each([
+    ["1", -1],
+    ["-", -1],
+    ["2", 0],
+    ["0", 0],
+    ["3", 1],
+    ["+", 1],
+    ["=", 1],
+  ])("%s rates %d", (key, value) => {
+    expect(commandForKey({ key })).toEqual({ type: "rate", value });
+  });
+
+  it("has no neutral on a binary scale", () => {
+    expect(commandForKey({ key: "2" }, [-1, 1])).toBeNull();
+    expect(commandForKey({ key: "0" }, [-1, 1])).toBeNull();
+    expect(commandForKey({ key: "3" }, [-1, 1])).toEqual({ type: "rate", value: 1 });
+  });
+
+  it("moves with j/k and the arrows", () => {
+    expect(commandForKey({ key: "j" })).toEqual({ type: "move", delta: 1 });
+    expect(commandForKey({ key: "ArrowDown" })).toEqual({ type: "move", delta: 1 });
+    expect(commandForKey({ key: "k" })).toEqual({ type: "move", delta: -1 });
+    expect(commandForKey({ key: "ArrowUp" })).toEqual({ type: "move", delta: -1 });
+  });
+
+  it("maps the single-letter commands", () => {
+    const map: Record<string, string> = {
+      u: "toggleUnsure",
+      a: "editAlternative",
+      A: "acceptSuggestions",
+      c: "editComment",
+      Enter: "submit",
+      s: "skip",
+      g: "giveUp",
+      b: "badProblem",
+      t: "toggleAnswer",
+      "?": "toggleHelp",
+      Escape: "escape",
+    };
+    for (const [key, type] of Object.entries(map)) expect(commandForKey({ key })?.type).toBe(type);
+  });
+
+  it("undoes with ctrl+z and cmd+z, and leaves other shortcuts to the browser", () => {
+    expect(commandForKey({ key: "z", ctrlKey: true })).toEqual({ type: "undo" });
+    expect(commandForKey({ key: "z", metaKey: true })).toEqual({ type: "undo" });
+    expect(commandForKey({ key: "z", ctrlKey: true, shiftKey: true })).toBeNull();
+    expect(commandForKey({ key: "c", ctrlKey: true })).toBeNull();
+    expect(commandForKey({ key: "r", metaKey: true })).toBeNull();
+    expect(commandForKey({ key: "1", altKey: true })).toBeNull();
+    expect(commandForKey({ key: "z" })).toBeNull();
+  });
+
+  it("shift+Enter is not submit; unknown keys are ignored", () => {
+    expect(commandForKey({ key: "Enter", shiftKey: true })).toBeNull();
+    expect(commandForKey({ key: "q" })).toBeNull();
+    expect(commandForKey({ key: "F5" })).toBeNull();
+  });
+});
+
+describe("targets", () => {
+  it("knows where typing happens", () => {
+    const textarea = document.createElement("textarea");
+    const text = document.createElement("input");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    const editable = document.createElement("div");
+    editable.contentEditable = "true";
+    Object.defineProperty(editable, "isContentEditable", { value: true });
+    expect(isTypingTarget(textarea)).toBe(true);
+    expect(isTypingTarget(text)).toBe(true);
+    expect(isTypingTarget(box)).toBe(false);
+    expect(isTypingTarget(editable)).toBe(true);
+    expect(isTypingTarget(document.body)).toBe(false);
+    expect(isTypingTarget(null)).toBe(false);
+  });
+
+  it("lets Enter/Space activate a focused button", () => {
+    const button = document.createElement("button");
+    expect(isActivationOnControl({ key: "Enter", target: button })).toBe(true);
+    expect(isActivationOnControl({ key: " ", target: button })).toBe(true);
+    expect(isActivationOnControl({ key: "1", target: button })).toBe(false);
+    expect(isActivationOnControl({ key: "Enter", target: document.body })).toBe(false);
+  });
+});
+
+describe("help", () => {
+  it("documents every key the map knows", () => {
+    const documented = SHORTCUTS.flatMap((g) => g.items.flatMap((i) => i.keys)).join(" ");
+    for (const key of ["1", "2", "3", "j", "k", "u", "a", "A", "c", "s", "g", "b", "t", "?", "Esc", "Ctrl Z"]) {
+      expect(documented).toContain(key);
+    }
+  });
+});

@@ -1,0 +1,292 @@
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { MemoryRouter } from "react-router-dom";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { App } from "../App";
+import { FakeApi } from "../test/fakeApi";
+import { makeTask, suggestion } from "../test/fixtures";
+
+function mount(api: FakeApi, path = "/projects/1/label") {
+  api.install();
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <App />
+    </MemoryRouter>,
+  );
+}
+
+const key = (k: string, opts: Record<string, unknown> = {}) =>
+  act(() => {
+    fireEvent.keyDown(document.body, { key: k, ...opts });
+  });
+const rows = () => screen.getAllByTestId("step-row");
+const ratingsShown = () => rows().map((r) => r.getAttribute("data-rating"));
+const currentIndex = () => rows().findIndex((r) => r.getAttribute("data-current") === "true");
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("LabelPage", () => {
+  it("shows the problem, the steps and the progress", async () => {
+    const api = new FakeApi([makeTask()]);
+    mount(api);
+    expect(await screen.findAllByTestId("step-row")).toHaveLength(4);
+    expect(screen.getByTestId("progress").textContent).toContain("12 done today");
+    expect(screen.getByTestId("progress").textContent).toContain("34 left");
+    expect(document.querySelector(".problem-text .katex")).not.toBeNull();
+    expect(rows()[1].querySelector(".katex")).not.toBeNull();
+    expect(currentIndex()).toBe(0);
+    expect(screen.getByTestId("save-state").textContent).toBe("Saved");
+    expect(within(rows()[0]).getAllByTestId(/rating-button-/)).toHaveLength(3);
+  });
+
+  it("rates from the keyboard, advances, and autosaves with the version", async () => {
+    const api = new FakeApi([makeTask()]);
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    key("3");
+    expect(ratingsShown()).toEqual(["1", "", "", ""]);
+    expect(currentIndex()).toBe(1);
+    key("-");
+    key("0");
+    expect(ratingsShown()).toEqual(["1", "-1", "0", ""]);
+    expect(screen.getByTestId("save-state").textContent).toBe("Saving…");
+    await waitFor(() => expect(api.callsTo("PUT", "/draft/")).toHaveLength(1), { timeout: 2000 });
+    const put = api.callsTo("PUT", "/draft/")[0];
+    expect(put.body.version).toBe(1);
+    expect(put.body.labels.map((l: { rating: number | null }) => l.rating)).toEqual([1, -1, 0, null]);
+    expect(typeof put.body.time_spent_ms).toBe("number");
+    expect(put.headers["X-CSRFToken"]).toBe("test-token");
+    await waitFor(() => expect(screen.getByTestId("save-state").textContent).toBe("Saved"));
+    key("k");
+    key("k");
+    expect(currentIndex()).toBe(1);
+    key("ArrowDown");
+    expect(currentIndex()).toBe(2);
+  });
+
+  it("undoes with ctrl+z", async () => {
+    mount(new FakeApi([makeTask()]));
+    await screen.findAllByTestId("step-row");
+    key("3");
+    key("1");
+    key("z", { ctrlKey: true });
+    expect(ratingsShown()).toEqual(["1", "", "", ""]);
+    expect(currentIndex()).toBe(1);
+    key("z", { metaKey: true });
+    expect(ratingsShown()).toEqual(["", "", "", ""]);
+  });
+
+  it("refuses an incomplete submit and points at the first unrated step", async () => {
+    const api = new FakeApi([makeTask()]);
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    key("3");
+    key("3");
+    key("k");
+    key("k");
+    key("Enter");
+    expect(screen.getByTestId("notice").textContent).toContain("Step 3 has no rating");
+    expect(currentIndex()).toBe(2);
+    expect(api.callsTo("POST", "/submit/")).toHaveLength(0);
+  });
+
+  it("submits with Enter and loads the next solution, then the empty state", async () => {
+    const api = new FakeApi([makeTask({ steps: 2 }), makeTask({ steps: 3, annotationId: 8 })]);
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    key("3");
+    key("3");
+    key("Enter");
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const submit = api.callsTo("POST", "/annotations/7/submit/")[0];
+    expect(submit.body.finish_reason).toBe("solution");
+    expect(submit.body.version).toBe(1);
+    expect(submit.body.labels.map((l: { rating: number }) => l.rating)).toEqual([1, 1]);
+    await waitFor(() => expect(screen.getByTestId("progress").textContent).toContain("13 done today"));
+    expect(ratingsShown()).toEqual(["", "", ""]);
+    key("1");
+    key("2");
+    key("3");
+    key("Enter");
+    expect(await screen.findByTestId("queue-empty")).toBeTruthy();
+    expect(screen.getByTestId("queue-empty").textContent).toContain("All done — nothing left to label in this project");
+    expect(screen.getByRole("link", { name: "Back to projects" }).getAttribute("href")).toBe("/projects");
+  });
+
+  it("submits right after an autosave without a stale version", async () => {
+    const api = new FakeApi([makeTask({ steps: 2 })]);
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    key("3");
+    await waitFor(() => expect(api.callsTo("PUT", "/draft/")).toHaveLength(1), { timeout: 2000 });
+    key("3");
+    key("Enter");
+    await screen.findByTestId("queue-empty");
+    expect(api.callsTo("POST", "/submit/")[0].body.version).toBe(2);
+    expect(screen.queryByTestId("conflict-banner")).toBeNull();
+  });
+
+  it("first-error mode: dims the steps after a −1 and submits found_error", async () => {
+    const api = new FakeApi([makeTask({ steps: 5, firstErrorMode: true })]);
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    key("3");
+    key("1");
+    expect(currentIndex()).toBe(1);
+    expect(rows().map((r) => r.getAttribute("data-dimmed"))).toEqual([null, null, "true", "true", "true"]);
+    expect(screen.getByTestId("submit-button").textContent).toContain("Submit — stopped at step 2");
+    key("Enter");
+    await screen.findByTestId("queue-empty");
+    const body = api.callsTo("POST", "/submit/")[0].body;
+    expect(body.finish_reason).toBe("found_error");
+    expect(body.labels.map((l: { rating: number | null }) => l.rating)).toEqual([1, -1, null, null, null]);
+  });
+
+  it("shows a conflict banner on 409 and stops saving", async () => {
+    const api = new FakeApi([makeTask()]);
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    api.version.set(7, 5); // another tab saved
+    key("3");
+    const banner = await screen.findByTestId("conflict-banner", {}, { timeout: 2000 });
+    expect(banner.textContent).toContain("This solution was changed in another tab or window");
+    expect(within(banner).getByRole("button", { name: "Reload" })).toBeTruthy();
+    expect(screen.getByTestId("save-state").textContent).toBe("Conflict");
+    key("3");
+    key("Enter");
+    await new Promise((r) => setTimeout(r, 800));
+    expect(api.callsTo("PUT", "/draft/")).toHaveLength(1);
+    expect(api.callsTo("POST", "/submit/")).toHaveLength(0);
+    expect(ratingsShown()).toEqual(["1", "", "", ""]);
+  });
+
+  it("shows offline and retries", async () => {
+    const api = new FakeApi([makeTask()]);
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    let offline = true;
+    api.overrides.push((c) => {
+      if (offline && c.method === "PUT") throw new TypeError("Failed to fetch");
+      return undefined;
+    });
+    key("3");
+    await waitFor(() => expect(screen.getByTestId("save-state").textContent).toBe("Offline — retrying"), { timeout: 2000 });
+    offline = false;
+    await waitFor(() => expect(screen.getByTestId("save-state").textContent).toBe("Saved"), { timeout: 3000 });
+  });
+
+  it("give up needs a reason; Enter confirms, Esc cancels", async () => {
+    const api = new FakeApi([makeTask()]);
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    key("g");
+    const input = screen.getByTestId("reason-input");
+    expect(document.activeElement).toBe(input);
+    fireEvent.keyDown(input, { key: "Escape" });
+    expect(screen.queryByTestId("reason-dialog")).toBeNull();
+    key("b");
+    const again = screen.getByTestId("reason-input");
+    fireEvent.keyDown(again, { key: "Enter" });
+    expect(screen.getByTestId("reason-dialog").textContent).toContain("A reason is required");
+    fireEvent.change(again, { target: { value: "The reference answer is wrong" } });
+    fireEvent.keyDown(again, { key: "Enter" });
+    await screen.findByTestId("queue-empty");
+    const body = api.callsTo("POST", "/submit/")[0].body;
+    expect(body.finish_reason).toBe("bad_problem");
+    expect(body.finish_reason_text).toBe("The reference answer is wrong");
+  });
+
+  it("skips with s", async () => {
+    const api = new FakeApi([makeTask(), makeTask({ annotationId: 9, steps: 2 })]);
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    key("s");
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(api.callsTo("POST", "/annotations/7/skip/")).toHaveLength(1);
+  });
+
+  it("edits a comment and an alternative inline", async () => {
+    const api = new FakeApi([makeTask()]);
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    key("c");
+    const comment = screen.getByTestId("comment-input");
+    expect(document.activeElement).toBe(comment);
+    fireEvent.change(comment, { target: { value: "Arithmetic slip" } });
+    fireEvent.keyDown(comment, { key: "Enter" });
+    expect(screen.queryByTestId("comment-input")).toBeNull();
+    expect(rows()[0].textContent).toContain("Arithmetic slip");
+    key("a");
+    const alt = screen.getByTestId("alternative-input") as HTMLTextAreaElement;
+    expect(alt.value).toBe("Step text 1"); // starts from the step to correct
+    fireEvent.keyDown(alt, { key: "Escape" });
+    expect(screen.queryByTestId("alternative-input")).toBeNull();
+    key("u");
+    await waitFor(() => expect(api.callsTo("PUT", "/draft/").length).toBeGreaterThan(0), { timeout: 2000 });
+    const label = api.callsTo("PUT", "/draft/").at(-1)!.body.labels[0];
+    expect(label).toMatchObject({ comment: "Arithmetic slip", unsure: true, alternative_text: "" });
+  });
+
+  it("binary projects have no neutral button; suggestions show and A accepts them", async () => {
+    const task = makeTask({
+      ratingValues: [-1, 1],
+      suggestions: [[suggestion(1, "import", 0.62)], [suggestion(-1, "symbolic")], [], []],
+    });
+    mount(new FakeApi([task]));
+    await screen.findAllByTestId("step-row");
+    expect(screen.queryAllByTestId("rating-button-0")).toHaveLength(0);
+    const chips = screen.getAllByTestId("suggestion-chip");
+    expect(chips).toHaveLength(2);
+    expect(chips[0].textContent).toContain("import");
+    expect(chips[0].textContent).toContain("0.62");
+    expect(chips[0].getAttribute("title")).toContain("because 1");
+    key("2");
+    expect(ratingsShown()).toEqual(["", "", "", ""]);
+    key("A", { shiftKey: true });
+    expect(ratingsShown()).toEqual(["1", "-1", "", ""]);
+    expect(currentIndex()).toBe(2);
+  });
+
+  it("clicking a rating button rates that row", async () => {
+    mount(new FakeApi([makeTask()]));
+    await screen.findAllByTestId("step-row");
+    fireEvent.click(within(rows()[2]).getByTestId("rating-button--1"));
+    expect(ratingsShown()).toEqual(["", "", "-1", ""]);
+  });
+
+  it("toggles the answer and the shortcuts overlay", async () => {
+    mount(new FakeApi([makeTask()]));
+    await screen.findAllByTestId("step-row");
+    expect(screen.queryByTestId("answer")).toBeNull();
+    key("t");
+    expect(screen.getByTestId("answer").textContent).toContain("does not match");
+    key("?");
+    expect(screen.getByTestId("shortcuts-overlay")).toBeTruthy();
+    key("3"); // ignored while the overlay is open
+    expect(ratingsShown()).toEqual(["", "", "", ""]);
+    key("Escape");
+    expect(screen.queryByTestId("shortcuts-overlay")).toBeNull();
+  });
+
+  it("shows the server's validation message on submit", async () => {
+    const api = new FakeApi([makeTask({ steps: 1 })]);
+    api.overrides.push((c) =>
+      c.path.includes("/submit/")
+        ? { status: 400, body: { error: { code: "validation_error", message: "Step 1 has no rating.", details: { step_index: 0 } } } }
+        : undefined,
+    );
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    key("3");
+    key("Enter");
+    await waitFor(() => expect(screen.getByTestId("notice").textContent).toContain("Step 1 has no rating."));
+  });
+
+  it("redirects to /login when not authenticated", async () => {
+    const api = new FakeApi([]);
+    api.user = null;
+    mount(api);
+    expect(await screen.findByTestId("login-username")).toBeTruthy();
+  });
+});
