@@ -7,7 +7,7 @@ from labeling.models.project import StepSplit
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
 # A "Step k:" (or "Step k.") marker at the start of the text or after whitespace, optionally
 # in Markdown bold or after a heading hash: "**Step 2:**", "## Step 3.".
-_STEP_MARKER = re.compile(r"(?:^|(?<=\s))(?=(?:\*\*|#+[ \t]*)?Step[ \t]+\d+[ \t]*[:.])")
+_STEP_MARKER = re.compile(r"(?:^|(?<=\s))(?:\*\*|#+[ \t]*)?Step[ \t]+\d+[ \t]*[:.]")
 
 
 def _clean(parts: list[str]) -> list[str]:
@@ -42,7 +42,8 @@ def split_steps(text: str, rule: str, regex: str = "") -> list[str]:
     if rule == StepSplit.PARAGRAPH:
         return _clean(_BLANK_LINE.split(text))
     if rule == StepSplit.STEP_MARKER:
-        return _clean(_STEP_MARKER.split(text))
+        cuts = [0, *(m.start() for m in _STEP_MARKER.finditer(text)), len(text)]
+        return _clean([text[a:b] for a, b in zip(cuts, cuts[1:], strict=False)])
     if rule == StepSplit.REGEX:
         if not regex:
             raise ValueError("the regex step rule needs a regular expression")

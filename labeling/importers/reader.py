@@ -36,6 +36,21 @@ def _too_deep(value: object, limit: int) -> bool:
     return False
 
 
+def _has_nul(value: object) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 class JsonLinesReader:
     """Iterates the JSON objects of a binary stream; `bytes_done` is the position in the
     underlying (possibly compressed) file, for progress against its size."""
@@ -86,6 +101,8 @@ class JsonLinesReader:
             raise self._error(f"JSON is nested deeper than {MAX_DEPTH} levels") from exc
         if not isinstance(data, dict):
             raise self._error(f"expected a JSON object, got {json_type(data)}")
+        if b"\\u0000" in line and _has_nul(data):  # PostgreSQL text and jsonb cannot hold NUL
+            raise self._error("contains a NUL character (\\u0000), which cannot be stored")
         # Every level of nesting needs a bracket; only rows with many brackets get walked.
         if line.count(b"{") + line.count(b"[") > MAX_DEPTH and _too_deep(data, MAX_DEPTH):
             raise self._error(f"JSON is nested deeper than {MAX_DEPTH} levels")
