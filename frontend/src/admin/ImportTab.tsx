@@ -30,7 +30,7 @@ function ResultCounts({ result }: { result: Partial<api.ImportResult> }) {
 
 function StatusBadge({ status }: { status: api.ImportJob["status"] }) {
   const cls = { pending: "", running: "badge-blue", done: "badge-green", failed: "badge-red" }[status];
-  return <span className={`badge ${cls}`}>{status}</span>;
+  return <span className={`badge badge-status ${cls}`}>{status}</span>;
 }
 
 export function ImportTab({ project, onImported }: { project: api.Project; onImported: () => void }) {

@@ -1,13 +1,10 @@
 import { useEffect, useState } from "react";
 import * as api from "../api";
+import { Markdown } from "../components/Markdown";
 import { ErrorBox, ProgressBar, Spinner, formatNumber } from "../components/ui";
 
 const PAGE_SIZE = 25;
 
-function plainSnippet(text: string, max = 140): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
 
 export function OverviewTab({ project }: { project: api.Project }) {
   const s = project.stats;
@@ -82,7 +79,7 @@ export function OverviewTab({ project }: { project: api.Project }) {
                 <tr key={row.id}>
                   <td className="num mono">{row.id}</td>
                   <td className="cell-problem" title={row.problem_text}>
-                    {plainSnippet(row.problem_text)}
+                    <Markdown source={row.problem_text.slice(0, 600)} className="clamp-2" prose />
                   </td>
                   <td className="mono small">{row.generator || "—"}</td>
                   <td className="num">{row.steps_count}</td>

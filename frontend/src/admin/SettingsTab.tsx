@@ -104,7 +104,7 @@ export function SettingsTab({ project, onSaved }: { project: api.Project; onSave
         <p className="muted small">Markdown and math ($x^2$). Annotators see this above every solution.</p>
         {preview ? (
           <div className="guidelines-preview">
-            <Markdown source={form.guidelines || "_No guidelines._"} />
+            <Markdown source={form.guidelines || "_No guidelines._"} prose />
           </div>
         ) : (
           <textarea

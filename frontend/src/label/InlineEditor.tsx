@@ -19,8 +19,9 @@ export function InlineEditor({ label, initial, placeholder, onSave, onCancel, te
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    el.focus();
+    el.focus({ preventScroll: true });
     el.setSelectionRange(el.value.length, el.value.length);
+    el.parentElement?.scrollIntoView?.({ block: "nearest" });
   }, []);
 
   useEffect(() => {

@@ -83,7 +83,7 @@ export function GuidelinesPanel({
         <span className="grow" />
         <Kbd>l</Kbd>
       </button>
-      {open && <Markdown source={guidelines} className="guidelines-body" />}
+      {open && <Markdown source={guidelines} className="guidelines-body" prose />}
     </section>
   );
 }

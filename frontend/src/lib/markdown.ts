@@ -123,9 +123,9 @@ function highlight(code: string, lang: string | undefined): { html: string; lang
   return { html: escapeHtml(code), language: name || "plaintext" };
 }
 
-const marked = new Marked({
+const markedOptions = (breaks: boolean) => ({
   gfm: true,
-  breaks: true,
+  breaks,
   extensions: [mathBlock, mathInline],
   renderer: {
     code({ text, lang }: Tokens.Code) {
@@ -134,6 +134,9 @@ const marked = new Marked({
     },
   },
 });
+// Model output (steps, problems): a single newline is a line break. Prose (guidelines): Markdown's rule.
+const markedBreaks = new Marked(markedOptions(true));
+const markedProse = new Marked(markedOptions(false));
 
 let hooksInstalled = false;
 function installHooks() {
@@ -158,8 +161,9 @@ export function sanitize(html: string): string {
 }
 
 /** Markdown with math, highlighted code and sanitized HTML, ready for innerHTML. */
-export function renderMarkdown(source: string, options: { inline?: boolean } = {}): string {
+export function renderMarkdown(source: string, options: { inline?: boolean; prose?: boolean } = {}): string {
   const text = source ?? "";
+  const marked = options.prose ? markedProse : markedBreaks;
   const html = options.inline
     ? (marked.parseInline(text, { async: false }) as string)
     : (marked.parse(text, { async: false }) as string);

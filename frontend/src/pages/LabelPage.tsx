@@ -90,6 +90,19 @@ export function LabelPage() {
   const conflict = saveInfo.status === "conflict";
   const readOnly = conflict || busy !== null;
 
+  // The project's name for the top bar, also when the queue is empty (no task to carry it).
+  const [projectName, setProjectName] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    let alive = true;
+    api
+      .getProject(projectId)
+      .then((p) => alive && setProjectName(p.name))
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, [projectId]);
+
   const refreshProgress = useCallback(() => {
     api
       .getProgress(projectId)
@@ -216,7 +229,7 @@ export function LabelPage() {
         setBusy(null);
         setNotice({
           tone: "success",
-          text: reasonCode === "give_up" ? "Gave up — next solution" : reasonCode === "bad_problem" ? "Problem reported — next solution" : "Submitted — next solution",
+          text: reasonCode === "give_up" ? "Gave up on the solution" : reasonCode === "bad_problem" ? "Problem reported" : "Submitted",
         });
         await loadNext();
       } catch (e) {
@@ -253,7 +266,7 @@ export function LabelPage() {
       await saver.exclusive(() => api.skipAnnotation(t.annotation.id));
       saver.stop();
       setBusy(null);
-      setNotice({ tone: "info", text: "Skipped — next solution" });
+      setNotice({ tone: "info", text: "Skipped" });
       await loadNext();
     } catch (e) {
       const err = e as api.ApiError;
@@ -411,7 +424,7 @@ export function LabelPage() {
     <div className="label-page" onMouseDown={keepKeyboardFlow}>
       <LabelTopBar
         projectId={projectId}
-        projectName={task?.project.name}
+        projectName={task?.project.name ?? projectName}
         progress={progress}
         timeMs={phase === "ready" ? timerDisplay : null}
         onHelp={() => setShowHelp(true)}
