@@ -5,17 +5,18 @@ from typing import Any
 
 def detect_format(data: dict[str, Any]) -> str | None:
     keys = set(data)
-    if {"labeler", "label", "question"} <= keys and isinstance(data["label"], dict):
+    label = data.get("label")
+    if "question" in keys and isinstance(label, dict) and "steps" in label:
         return "prm800k"
     if "model_output_step_format" in keys:
         return "prm800k_mrmath"
     if {"modified_process", "error_steps"} <= keys:
         return "prmbench"
-    if {"input", "label"} <= keys and isinstance(data["label"], str):
+    if "input" in keys and isinstance(label, str):
         return "math_shepherd"
     if {"prompt", "completions", "labels"} <= keys:
         return "trl"
-    if {"problem", "steps", "label"} <= keys and isinstance(data["label"], int):
+    if {"problem", "steps"} <= keys and isinstance(label, int) and not isinstance(label, bool):
         return "processbench"
     if "question" in keys and ("answer" in keys or "ground_truth" in keys):
         return "gsm8k"

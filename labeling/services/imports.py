@@ -254,6 +254,9 @@ class _Inserter:
         if not rows:
             return []
         if not self._fast(model, columns):
+            # bulk_create sets primary keys on PostgreSQL and SQLite >= 3.35 (RETURNING).
+            if not connection.features.can_return_rows_from_bulk_insert:
+                raise RuntimeError(f"importing needs PostgreSQL or SQLite >= 3.35 ({model})")
             objs = [model(**dict(zip(columns, row, strict=True))) for row in rows]
             model._default_manager.bulk_create(objs, batch_size=INSERT_BATCH)
             return [obj.pk for obj in objs]

@@ -484,3 +484,21 @@ def test_invalid_utf8(tmp_path):
     with pytest.raises(ImportFileError, match="UTF-8|invalid JSON") as exc:
         parse(path)
     assert exc.value.line == 1
+
+
+@pytest.mark.parametrize(
+    ("row", "fmt"),
+    [
+        ({"question": {"problem": "p"}, "label": {"steps": []}}, "prm800k"),
+        ({"input": "p Step 1: a ки", "label": "p Step 1: a +"}, "math_shepherd"),
+        ({"problem": "p", "steps": ["a"], "label": 0}, "processbench"),
+        ({"problem": "p", "steps": ["a"], "label": True}, "steplab"),
+        ({"prompt": "p", "completions": ["a"], "labels": [True]}, "trl"),
+        ({"problem": "p", "solution": "s", "answer": "1", "unique_id": "test/x/1.json"}, "math"),
+        ({"problem": "p", "solution": "s", "answer": "1"}, "steplab"),
+        ({"question": "q", "ground_truth": "g", "m": {}}, "gsm8k"),
+        ({"text": "q"}, None),
+    ],
+)
+def test_detect_format_from_keys(row, fmt):
+    assert detect_format(row) == fmt
