@@ -9,22 +9,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api.access import project_for
+from labeling.importers import FORMATS
 from labeling.models import ImportJob, Role
 from labeling.selectors import import_job_list
+from labeling.services.imports import LABELS_AS
 from labeling.tasks import import_job_run_task
 
-FORMATS = [
-    "auto",
-    "prm800k",
-    "processbench",
-    "prmbench",
-    "math_shepherd",
-    "trl",
-    "gsm8k",
-    "math",
-    "steplab",
-]
-LABELS_AS = ["suggestions", "annotations", "none"]
 
 
 class ImportJobOutput(serializers.ModelSerializer):
