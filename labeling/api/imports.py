@@ -16,7 +16,6 @@ from labeling.services.imports import LABELS_AS
 from labeling.tasks import import_job_run_task
 
 
-
 class ImportJobOutput(serializers.ModelSerializer):
     class Meta:
         model = ImportJob
