@@ -1,0 +1,1 @@
+"""Auto-labeling engines; the registry lives in autolabel.registry."""

@@ -1,0 +1,37 @@
+"""The engine interface: pure functions from a solution to step suggestions. No Django."""
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class SolutionInput:
+    problem: str
+    gold_answer: str
+    steps: tuple[str, ...]
+    final_answer: str = ""
+
+
+@dataclass(frozen=True)
+class StepSuggestion:
+    step_index: int
+    value: int | None
+    score: float | None = None
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class EngineResult:
+    source: str
+    agent: str
+    suggestions: list[StepSuggestion] = field(default_factory=list)
+    # Engines that judge the final answer set this; it fills Solution.answer_correct.
+    answer_correct: bool | None = None
+    final_answer: str | None = None
+
+
+class Engine(Protocol):
+    name: str
+    queue: str
+
+    def __call__(self, solution: SolutionInput, params: dict[str, Any]) -> EngineResult: ...

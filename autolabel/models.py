@@ -1,0 +1,66 @@
+"""Auto-labeling runs: which sources ran over which solutions, with progress and errors."""
+
+from django.conf import settings
+from django.db import models
+
+from labeling.models import Project, Solution
+
+
+class RunStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class ItemStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class AutolabelRun(models.Model):
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="autolabel_runs")
+    sources = models.JSONField(help_text='Engine names, e.g. ["answer", "symbolic"].')
+    params = models.JSONField(default=dict, blank=True, help_text="Per-source parameters.")
+    filter = models.JSONField(default=dict, blank=True, help_text="Which solutions to label.")
+    status = models.CharField(max_length=20, choices=RunStatus.choices, default=RunStatus.PENDING)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    failed = models.PositiveIntegerField(default=0)
+    suggestions_written = models.PositiveIntegerField(default=0)
+    errors = models.JSONField(default=list, blank=True, help_text="The first errors, for display.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"Run {self.pk} {self.sources} ({self.status})"
+
+
+class AutolabelItem(models.Model):
+    """One solution of a run. Marking it done once makes a redelivered chunk a no-op."""
+
+    run = models.ForeignKey(AutolabelRun, on_delete=models.CASCADE, related_name="items")
+    solution = models.ForeignKey(Solution, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=20, choices=ItemStatus.choices, default=ItemStatus.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    suggestions = models.PositiveIntegerField(default=0, help_text="Suggestions written.")
+    error = models.TextField(blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["run", "solution"], name="autolabelitem_unique")
+        ]
+        indexes = [models.Index(fields=["run", "status"], name="autolabelitem_status_idx")]
+
+    def __str__(self) -> str:
+        return f"Item {self.solution_id} of run {self.run_id} ({self.status})"

@@ -1,0 +1,173 @@
+"""Expression trees for one side of a claim, and facts read off them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+
+class Node:
+    def children(self) -> tuple[Node, ...]:
+        return ()
+
+    def walk(self) -> Iterator[Node]:
+        yield self
+        for child in self.children():
+            yield from child.walk()
+
+
+@dataclass(eq=False)
+class Num(Node):
+    value: Fraction
+    decimals: int | None  # digits written after the point; None for an integer literal
+    text: str
+
+
+@dataclass(eq=False)
+class Sym(Node):
+    name: str
+
+
+@dataclass(eq=False)
+class Pi(Node):
+    pass
+
+
+@dataclass(eq=False)
+class Neg(Node):
+    x: Node
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.x,)
+
+
+@dataclass(eq=False)
+class Bin(Node):
+    op: str  # + - * /
+    a: Node
+    b: Node
+    implicit: bool = False
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.a, self.b)
+
+
+@dataclass(eq=False)
+class Pow(Node):
+    base: Node
+    exp: Node
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.base, self.exp)
+
+
+@dataclass(eq=False)
+class Fact(Node):
+    x: Node
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.x,)
+
+
+@dataclass(eq=False)
+class Root(Node):
+    x: Node
+    n: Node | None = None  # None: square root
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.x,) if self.n is None else (self.x, self.n)
+
+
+@dataclass(eq=False)
+class Binom(Node):
+    n: Node
+    k: Node
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.n, self.k)
+
+
+@dataclass(eq=False)
+class Percent(Node):
+    x: Node
+    of: bool = False  # "20% of 50": always a fraction of what follows
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.x,)
+
+
+@dataclass(eq=False)
+class Unit(Node):
+    x: Node
+    unit: str
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.x,)
+
+
+@dataclass
+class SideInfo:
+    """What a claim's side contains; the comparison rules read these."""
+
+    symbols: frozenset[str] = frozenset()
+    units: frozenset[str] = frozenset()
+    has_decimal: bool = False
+    bare_percent: bool = False  # a % that is not "% of"
+    percent_of: bool = False
+    call_like: bool = False  # x(...) might be a function application
+    literal: Num | None = None  # the side is one number (sign, units and $ allowed)
+    negated_literal: bool = False
+    ops: int = 0
+    leading_number: Fraction | None = None  # first number of the side (running totals)
+    notes: list[str] = field(default_factory=list)
+
+
+def side_info(node: Node, call_like: bool = False) -> SideInfo:
+    info = SideInfo(call_like=call_like)
+    symbols: set[str] = set()
+    units: set[str] = set()
+    for sub in node.walk():
+        if isinstance(sub, Sym):
+            symbols.add(sub.name)
+        elif isinstance(sub, Unit):
+            units.add(sub.unit)
+        elif isinstance(sub, Num) and sub.decimals is not None:
+            info.has_decimal = True
+        elif isinstance(sub, Percent):
+            if sub.of:
+                info.percent_of = True
+            else:
+                info.bare_percent = True
+        if isinstance(sub, Bin | Pow | Fact | Root | Binom | Percent | Pi):
+            info.ops += 1
+    info.symbols = frozenset(symbols)
+    info.units = frozenset(units)
+    core, negated = _strip_units_and_sign(node)
+    if isinstance(core, Num):
+        info.literal, info.negated_literal = core, negated
+    first = _leftmost(node)
+    if isinstance(first, Num):
+        info.leading_number = first.value
+    return info
+
+
+def _strip_units_and_sign(node: Node) -> tuple[Node, bool]:
+    negated = False
+    while True:
+        if isinstance(node, Unit):
+            node = node.x
+        elif isinstance(node, Neg):
+            node, negated = node.x, not negated
+        else:
+            return node, negated
+
+
+def _leftmost(node: Node) -> Node:
+    while True:
+        if isinstance(node, Bin):
+            node = node.a
+        elif isinstance(node, Unit):
+            node = node.x
+        else:
+            return node

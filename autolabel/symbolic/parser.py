@@ -1,0 +1,372 @@
+"""Recursive-descent parser: tokens of one side of a claim -> expression tree.
+
+It accepts the arithmetic that steps actually write (``+ - * / \\times \\cdot \\div ^ !``,
+``\\frac \\dfrac \\sqrt \\binom``, ``%``, ``\\pi``, groups, units, ``$``) and raises
+:class:`ParseError` on everything else (functions, sets, absolute values, ``\\pm``, bases,
+matrices), so that an unreadable side is skipped rather than misread. :class:`Ambiguous` is
+raised where two readings exist and they can differ: a mixed number ``3\\frac12`` (3.5 or
+1.5?) and juxtaposed numbers ``2 3``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from autolabel.symbolic import ast
+from autolabel.symbolic.tokens import (
+    CMD,
+    CUR,
+    FACT,
+    IDENT,
+    LB,
+    LP,
+    NUM,
+    OP,
+    PCT,
+    POW,
+    RB,
+    RP,
+    SUB,
+    UNIT,
+    Token,
+)
+from autolabel.symbolic.units import normalize_unit
+
+
+class ParseError(Exception):
+    pass
+
+
+class Ambiguous(ParseError):
+    pass
+
+
+_FRAC = {"frac", "dfrac", "tfrac", "cfrac"}
+_BINOM = {"binom", "dbinom", "tbinom"}
+_TEXT = {"text", "textrm", "mathrm", "textbf", "mbox", "textit", "mathit", "rm", "mathbf"}
+_TRANSPARENT = {"displaystyle", "textstyle", "boxed", "mathbf", "bf"}
+_ATOM_START = {NUM, IDENT, LP, LB, CMD}
+
+
+class Parser:
+    def __init__(self, tokens: list[Token], mode: str) -> None:
+        self.toks = list(tokens)
+        self.i = 0
+        self.mode = mode
+        self.call_like = False
+
+    # -- helpers --------------------------------------------------------------------------
+    def peek(self, k: int = 0) -> Token | None:
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def next(self) -> Token:
+        tok = self.peek()
+        if tok is None:
+            raise ParseError("unexpected end")
+        self.i += 1
+        return tok
+
+    def expect(self, kind: str) -> Token:
+        tok = self.next()
+        if tok.kind != kind:
+            raise ParseError(f"expected {kind}, got {tok.text!r}")
+        return tok
+
+    # -- grammar -----------------------------------------------------------------------
+    def parse(self) -> ast.Node:
+        if not self.toks:
+            raise ParseError("empty side")
+        node = self.expr()
+        if self.peek() is not None:
+            raise ParseError(f"unexpected {self.peek()!r}")
+        return node
+
+    def expr(self) -> ast.Node:
+        node = self.term()
+        while (tok := self.peek()) is not None and tok.kind == OP and tok.value in "+-":
+            self.i += 1
+            node = ast.Bin(tok.value, node, self.term())
+        return node
+
+    def term(self) -> ast.Node:
+        node = self.unary()
+        while True:
+            tok = self.peek()
+            if tok is None:
+                return node
+            if tok.kind == OP and tok.value in ("*", "/", "of"):
+                self.i += 1
+                op = "/" if tok.value == "/" else "*"
+                if tok.value == "of":
+                    if isinstance(node, ast.Percent):
+                        node.of = True
+                    elif not _is_fraction_literal(node):
+                        raise ParseError("'of' after something other than a % or a fraction")
+                node = ast.Bin(op, node, self.unary())
+            elif tok.kind in _ATOM_START or tok.kind == CUR:
+                self._check_implicit(node, tok)
+                node = ast.Bin("*", node, self.unary_no_sign(), implicit=True)
+            else:
+                return node
+
+    def _check_implicit(self, left: ast.Node, tok: Token) -> None:
+        left_end = _rightmost(left)
+        if tok.kind == NUM:
+            raise Ambiguous("a number right after an expression (2 3, (3)2, x2)")
+        if tok.kind == CMD and tok.value in _FRAC and isinstance(left_end, ast.Num):
+            raise Ambiguous("mixed number or product")
+        if tok.kind == CUR:
+            raise Ambiguous("a price after an expression")
+        if tok.kind == LP and isinstance(left_end, ast.Sym):
+            self.call_like = True  # f(x) or x(x+1)?
+
+    def unary(self) -> ast.Node:
+        tok = self.peek()
+        if tok is not None and tok.kind == OP and tok.value in "+-":
+            self.i += 1
+            inner = self.unary()
+            return ast.Neg(inner) if tok.value == "-" else inner
+        return self.power()
+
+    def unary_no_sign(self) -> ast.Node:
+        return self.power()
+
+    def power(self) -> ast.Node:
+        base = self.postfix(self.atom())
+        tok = self.peek()
+        if tok is not None and tok.kind == POW:
+            self.i += 1
+            if self._degree_mark():
+                return self.postfix(ast.Unit(base, "deg"))
+            exp = self.script_arg() if self.mode == "math" else self.prose_exponent()
+            return self.postfix(ast.Pow(base, exp))
+        return base
+
+    def _degree_mark(self) -> bool:
+        tok = self.peek()
+        if tok is not None and tok.kind == CMD and tok.value == "circ":
+            self.i += 1
+            return True
+        nxt = self.peek(1)
+        end = self.peek(2)
+        if (
+            tok is not None
+            and tok.kind == LB
+            and nxt is not None
+            and nxt.kind == CMD
+            and nxt.value == "circ"
+            and end is not None
+            and end.kind == RB
+        ):
+            self.i += 3
+            return True
+        return False
+
+    def prose_exponent(self) -> ast.Node:
+        tok = self.peek()
+        if tok is not None and tok.kind == OP and tok.value in "+-":
+            self.i += 1
+            inner = self.prose_exponent()
+            return ast.Neg(inner) if tok.value == "-" else inner
+        return self.power()
+
+    def script_arg(self) -> ast.Node:
+        """A TeX argument: {group}, one digit, one letter, or one command."""
+        tok = self.peek()
+        if tok is None:
+            raise ParseError("missing argument")
+        if tok.kind == OP and tok.value == "-":  # 2^-1: not TeX, but written
+            self.i += 1
+            return ast.Neg(self.script_arg())
+        if tok.kind == LB:
+            return self.group()
+        if tok.kind == NUM:
+            self.i += 1
+            if tok.number is not None and tok.decimals is None and len(tok.value) > 1:
+                # \frac12: TeX takes one digit; push the rest back
+                rest = tok.value[1:]
+                self.toks.insert(
+                    self.i,
+                    Token(NUM, rest, tok.start + 1, tok.end, rest, Fraction(rest), None),
+                )
+                return ast.Num(Fraction(tok.value[0]), None, tok.value[0])
+            return self.number(tok)
+        if tok.kind == IDENT:
+            self.i += 1
+            return ast.Sym(tok.value)
+        if tok.kind == CMD:
+            return self.atom()
+        raise ParseError(f"bad argument {tok.text!r}")
+
+    def group(self) -> ast.Node:
+        self.expect(LB)
+        depth, j = 1, self.i
+        choose_at = None
+        while j < len(self.toks):
+            t = self.toks[j]
+            if t.kind == LB:
+                depth += 1
+            elif t.kind == RB:
+                depth -= 1
+                if depth == 0:
+                    break
+            elif t.kind == CMD and t.value == "choose" and depth == 1:
+                choose_at = j
+            j += 1
+        else:
+            raise ParseError("unclosed group")
+        if choose_at is not None:
+            n = Parser(self.toks[self.i : choose_at], self.mode).parse()
+            k = Parser(self.toks[choose_at + 1 : j], self.mode).parse()
+            self.i = j + 1
+            return ast.Binom(n, k)
+        inner = Parser(self.toks[self.i : j], self.mode)
+        node = inner.parse()
+        self.call_like = self.call_like or inner.call_like
+        self.i = j + 1
+        return node
+
+    def number(self, tok: Token) -> ast.Num:
+        assert tok.number is not None
+        nxt = self.peek()
+        if nxt is not None and nxt.kind == SUB:
+            raise ParseError("a number with a subscript (a base?)")
+        return ast.Num(tok.number, tok.decimals, tok.text)
+
+    def atom(self) -> ast.Node:
+        tok = self.next()
+        if tok.kind == NUM:
+            return self.number(tok)
+        if tok.kind == CUR:
+            return ast.Unit(self.power(), "dollar")
+        if tok.kind == IDENT:
+            name = tok.value
+            if (sub := self.peek()) is not None and sub.kind == SUB:
+                self.i += 1
+                name += "_" + _script_text(self)
+            return ast.Sym(name)
+        if tok.kind == LP:
+            node = self.expr()
+            close = self.expect(RP)
+            if (tok.value, close.value) not in (("(", ")"), ("[", "]")):
+                raise ParseError("mismatched brackets (an interval?)")
+            return node
+        if tok.kind == LB:
+            self.i -= 1
+            return self.group()
+        if tok.kind == CMD:
+            return self.command(tok)
+        raise ParseError(f"unexpected {tok.text!r}")
+
+    def command(self, tok: Token) -> ast.Node:
+        name = tok.value
+        if name in _FRAC:
+            num = self.script_arg()
+            den = self.script_arg()
+            return ast.Bin("/", num, den)
+        if name == "sqrt":
+            index = None
+            nxt = self.peek()
+            if nxt is not None and nxt.kind == LP and nxt.value == "[":
+                self.i += 1
+                index = self.expr()
+                close = self.expect(RP)
+                if close.value != "]":
+                    raise ParseError("bad root index")
+            return ast.Root(self.script_arg(), index)
+        if name in _BINOM:
+            n = self.script_arg()
+            k = self.script_arg()
+            return ast.Binom(n, k)
+        if name == "pi":
+            return ast.Pi()
+        if name in _TRANSPARENT:
+            return self.script_arg() if name == "boxed" else self.atom()
+        if name in _TEXT:
+            text = _group_text(self)
+            return ast.Sym("text:" + " ".join(text.split()))
+        raise ParseError(f"unsupported \\{name}")
+
+    def postfix(self, node: ast.Node) -> ast.Node:
+        while (tok := self.peek()) is not None:
+            if tok.kind == FACT:
+                nxt = self.peek(1)
+                if nxt is not None and nxt.kind == FACT:
+                    raise ParseError("double factorial")
+                self.i += 1
+                node = ast.Fact(node)
+            elif tok.kind == PCT:
+                self.i += 1
+                node = ast.Percent(node)
+            elif tok.kind == UNIT:
+                self.i += 1
+                node = ast.Unit(node, tok.value)
+            elif tok.kind == CMD and tok.value == "circ":
+                self.i += 1
+                node = ast.Unit(node, "deg")
+            elif tok.kind == CMD and tok.value in _TEXT:
+                self.i += 1
+                text = _group_text(self)
+                if not _looks_like_unit(text):
+                    raise ParseError(f"text after a number: {text!r}")
+                node = ast.Unit(node, normalize_unit(text))
+            else:
+                return node
+        return node
+
+
+def _rightmost(node: ast.Node) -> ast.Node:
+    while True:
+        if isinstance(node, ast.Bin):
+            node = node.b
+        elif isinstance(node, ast.Unit | ast.Percent | ast.Fact):
+            return node
+        elif isinstance(node, ast.Neg):
+            node = node.x
+        else:
+            return node
+
+
+def _is_fraction_literal(node: ast.Node) -> bool:
+    return (
+        isinstance(node, ast.Bin)
+        and node.op == "/"
+        and isinstance(node.a, ast.Num)
+        and isinstance(node.b, ast.Num)
+    )
+
+
+def _group_text(p: Parser) -> str:
+    """Raw text of a {...} group (for \\text), from the tokens' source text."""
+    p.expect(LB)
+    depth, parts = 1, []
+    while True:
+        tok = p.next()
+        if tok.kind == LB:
+            depth += 1
+        elif tok.kind == RB:
+            depth -= 1
+            if depth == 0:
+                break
+        parts.append((" " if tok.space_before else "") + tok.text)
+    return "".join(parts).strip()
+
+
+def _script_text(p: Parser) -> str:
+    tok = p.peek()
+    if tok is not None and tok.kind == LB:
+        return _group_text(p)
+    return p.next().text
+
+
+def _looks_like_unit(text: str) -> bool:
+    words = text.replace("/", " ").split()
+    return 0 < len(words) <= 3 and all(w.isalpha() for w in words if w != "per")
+
+
+def parse_side(tokens: list[Token], mode: str) -> tuple[ast.Node, bool]:
+    """Parse one side; returns the tree and whether it has an ``x(...)`` ambiguity."""
+    parser = Parser(tokens, mode)
+    node = parser.parse()
+    return node, parser.call_like

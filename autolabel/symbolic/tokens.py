@@ -1,0 +1,301 @@
+"""One tokenizer for LaTeX math and for plain-text arithmetic in prose.
+
+``mode="math"`` reads the inside of a math segment: letters are single-letter identifiers
+(``xy`` is ``x*y``) and ``^23`` raises to ``2`` only (TeX takes one token). ``mode="prose"``
+reads running text: letters form words, which the claim finder later turns into units,
+variables or boundaries.
+
+Two placeholder characters stand in for characters that LaTeX would misread in prose:
+``PCT_MARK`` for an unescaped ``%`` (a comment in LaTeX) and ``CUR_MARK`` for a ``$`` that
+is a currency sign, not a math delimiter. They keep string positions unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+PCT_MARK = "\ue000"
+CUR_MARK = "\ue001"
+
+NUM = "NUM"
+IDENT = "IDENT"
+WORD = "WORD"
+OP = "OP"  # + - * /
+POW = "POW"
+SUB = "SUB"
+FACT = "FACT"
+PCT = "PCT"
+CUR = "CUR"
+LP = "LP"
+RP = "RP"
+LB = "LB"
+RB = "RB"
+CMD = "CMD"
+REL = "REL"  # value: "=", "~" (approximately), "<" (any order relation), "other"
+SEP = "SEP"  # , ; : & \\ \quad and implication arrows
+ELLIPSIS = "ELLIPSIS"
+PUNCT = "PUNCT"
+SPACE = "SPACE"
+OTHER = "OTHER"
+UNIT = "UNIT"  # made by the claim finder from words and \text{...}: value = unit name
+
+
+@dataclass
+class Token:
+    kind: str
+    text: str
+    start: int
+    end: int
+    value: str = ""  # normalized payload: operator symbol, relation kind, command name, ...
+    number: Fraction | None = None
+    decimals: int | None = None  # digits after the point; None for an integer literal
+    space_before: bool = False
+    newline: bool = False  # SPACE tokens only
+
+    def __repr__(self) -> str:  # compact, for debugging and test messages
+        return f"{self.kind}({self.text!r})"
+
+
+_NUMBER = re.compile(
+    r"\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?(?![\d])"  # 1,000 and 1{,}000.5
+    r"|\d+\.\d+|\d+|\.\d+"
+)
+_THOUSANDS_BAD = re.compile(r",\d")  # "1,000,5": a list, not thousands
+
+_RELATIONS = {
+    "=": "=",
+    "\u2248": "~",  # ≈
+    "\u2245": "~",
+    "\u223c": "~",
+    "<": "<",
+    ">": "<",
+    "\u2264": "<",
+    "\u2265": "<",
+    "\u2260": "other",  # ≠
+    "\u2261": "other",  # ≡
+}
+_REL_COMMANDS = {
+    "approx": "~",
+    "sim": "~",
+    "simeq": "~",
+    "cong": "~",
+    "doteq": "~",
+    "thickapprox": "~",
+    "lt": "<",
+    "gt": "<",
+    "le": "<",
+    "leq": "<",
+    "ge": "<",
+    "geq": "<",
+    "leqslant": "<",
+    "geqslant": "<",
+    "ll": "<",
+    "gg": "<",
+    "ne": "other",
+    "neq": "other",
+    "equiv": "other",
+    "propto": "other",
+    "in": "other",
+    "notin": "other",
+    "subset": "other",
+    "subseteq": "other",
+    "mid": "other",
+    "nmid": "other",
+    "perp": "other",
+    "parallel": "other",
+}
+_SEP_COMMANDS = {
+    "quad",
+    "qquad",
+    "Rightarrow",
+    "Leftarrow",
+    "Leftrightarrow",
+    "implies",
+    "impliedby",
+    "iff",
+    "to",
+    "rightarrow",
+    "longrightarrow",
+    "Longrightarrow",
+    "therefore",
+    "because",
+    "text_sep",
+    "\\",
+    "newline",
+    "hline",
+}
+_OP_COMMANDS = {"times": "*", "cdot": "*", "ast": "*", "div": "/", "centerdot": "*"}
+_ELLIPSIS_COMMANDS = {"dots", "ldots", "cdots", "vdots", "ddots", "dotsc", "dotsb", "dotsm"}
+_SPACE_COMMANDS = {",", ";", "!", " ", ":", ">", "thinspace", "medspace", "thickspace", "enspace"}
+_UNICODE_OPS = {
+    "+": "+",
+    "-": "-",
+    "\u2212": "-",  # − minus sign
+    "*": "*",
+    "\u00d7": "*",  # ×
+    "\u22c5": "*",  # ⋅
+    "\u00b7": "*",  # ·
+    "\u2219": "*",
+    "/": "/",
+    "\u00f7": "/",  # ÷
+}
+_PUNCT = set(".?!\"'`\u2019\u201c\u201d")
+_LETTER = re.compile(r"[A-Za-z]")
+_WORD = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)*(?:-[A-Za-z]+)*")
+
+
+def _number_token(m: re.Match[str], start: int, space: bool) -> Token:
+    raw = m.group(0)
+    clean = raw.replace("{,}", "").replace(",", "")
+    decimals = len(clean.split(".", 1)[1]) if "." in clean else None
+    return Token(
+        NUM, raw, start, m.end(), clean, Fraction(clean), decimals, space_before=space
+    )
+
+
+def tokenize(text: str, mode: str = "math") -> list[Token]:
+    """Split ``text`` into tokens. Never raises; unknown characters become OTHER."""
+    tokens: list[Token] = []
+    i, n = 0, len(text)
+    space = False
+    while i < n:
+        ch = text[i]
+        if ch == "~" and mode == "prose":  # "~50 people": approximately
+            tokens.append(Token(REL, ch, i, i + 1, "~", space_before=space))
+            i, space = i + 1, False
+            continue
+        if ch.isspace() or (ch == "~" and mode == "math"):  # TeX's tie is a space
+            j = i
+            while j < n and (text[j].isspace() or (text[j] == "~" and mode == "math")):
+                j += 1
+            chunk = text[i:j]
+            tokens.append(Token(SPACE, chunk, i, j, newline="\n" in chunk))
+            i, space = j, True
+            continue
+        start = i
+        tok: Token | None = None
+        prev = tokens[-1] if tokens else None
+        after_script = (
+            mode == "math" and prev is not None and prev.kind in (POW, SUB) and not space
+        )
+        if ch.isdigit() or (ch == "." and i + 1 < n and text[i + 1].isdigit()):
+            if after_script and ch.isdigit():
+                tok = Token(NUM, ch, i, i + 1, ch, Fraction(int(ch)), None, space_before=space)
+            else:
+                m = _NUMBER.match(text, i)
+                assert m is not None
+                if "," in m.group(0) and _THOUSANDS_BAD.search(text, m.end(), m.end() + 2):
+                    m = re.compile(r"\d+").match(text, i)
+                    assert m is not None
+                tok = _number_token(m, i, space)
+        elif ch == "\\":
+            tok = _command(text, i, space)
+        elif _LETTER.match(ch):
+            if mode == "math":
+                tok = Token(IDENT, ch, i, i + 1, ch, space_before=space)
+            else:
+                m = _WORD.match(text, i)
+                assert m is not None
+                tok = Token(WORD, m.group(0), i, m.end(), m.group(0).lower(), space_before=space)
+        elif ch == "." and text.startswith("...", i):
+            tok = Token(ELLIPSIS, "...", i, i + 3, space_before=space)
+        elif ch == "\u2026":
+            tok = Token(ELLIPSIS, ch, i, i + 1, space_before=space)
+        elif ch == "*" and text.startswith("**", i):
+            tok = Token(PUNCT, "**", i, i + 2, "**", space_before=space)  # markdown bold
+        elif ch in _UNICODE_OPS:
+            tok = Token(OP, ch, i, i + 1, _UNICODE_OPS[ch], space_before=space)
+        elif ch == ":" and text.startswith(":=", i):
+            tok = Token(REL, ":=", i, i + 2, "other", space_before=space)
+        elif ch in _RELATIONS:
+            kind = _RELATIONS[ch]
+            if ch in "<>" and text.startswith("=", i + 1):
+                tok = Token(REL, text[i : i + 2], i, i + 2, "<", space_before=space)
+            elif ch == "=" and text.startswith("=", i + 1):
+                tok = Token(REL, "==", i, i + 2, "other", space_before=space)  # code
+            else:
+                tok = Token(REL, ch, i, i + 1, kind, space_before=space)
+        elif ch == "^":
+            tok = Token(POW, ch, i, i + 1, space_before=space)
+        elif ch == "_":
+            tok = Token(SUB, ch, i, i + 1, space_before=space)
+        elif ch == "!":
+            tok = Token(FACT, ch, i, i + 1, space_before=space)
+        elif ch in ("%", PCT_MARK):
+            tok = Token(PCT, ch, i, i + 1, space_before=space)
+        elif ch in ("$", CUR_MARK):
+            tok = Token(CUR, ch, i, i + 1, "$", space_before=space)
+        elif ch in "([":
+            tok = Token(LP, ch, i, i + 1, ch, space_before=space)
+        elif ch in ")]":
+            tok = Token(RP, ch, i, i + 1, ch, space_before=space)
+        elif ch == "{":
+            tok = Token(LB, ch, i, i + 1, space_before=space)
+        elif ch == "}":
+            tok = Token(RB, ch, i, i + 1, space_before=space)
+        elif ch in ",;:&":
+            tok = Token(SEP, ch, i, i + 1, ch, space_before=space)
+        elif ch == "\u00b0":  # °
+            tok = Token(CMD, ch, i, i + 1, "circ", space_before=space)
+        elif ch == "\u221a":  # √
+            tok = Token(CMD, ch, i, i + 1, "sqrt", space_before=space)
+        elif ch == "\u03c0":  # π
+            tok = Token(CMD, ch, i, i + 1, "pi", space_before=space)
+        elif ch in _PUNCT:
+            tok = Token(PUNCT, ch, i, i + 1, ch, space_before=space)
+        else:
+            tok = Token(OTHER, ch, i, i + 1, ch, space_before=space)
+        tokens.append(tok)
+        i = tok.end if tok.end > start else start + 1
+        space = False
+    return tokens
+
+
+def _command(text: str, i: int, space: bool) -> Token:
+    m = re.compile(r"\\([A-Za-z]+)\*?").match(text, i)
+    if m is None:  # a control symbol: \, \% \$ \{ \\ ...
+        sym = text[i + 1 : i + 2]
+        end = i + 2
+        if sym == "%":
+            return Token(PCT, "\\%", i, end, space_before=space)
+        if sym == "$":
+            return Token(CUR, "\\$", i, end, "$", space_before=space)
+        if sym == "{":
+            return Token(OTHER, "\\{", i, end, "set", space_before=space)
+        if sym == "}":
+            return Token(OTHER, "\\}", i, end, "set", space_before=space)
+        if sym == "\\":
+            return Token(SEP, "\\\\", i, end, "\\\\", space_before=space)
+        if sym in _SPACE_COMMANDS or sym == "":
+            return Token(SPACE, text[i:end], i, end)
+        if sym == "|":
+            return Token(OTHER, "\\|", i, end, "|", space_before=space)
+        return Token(OTHER, text[i:end], i, end, sym, space_before=space)
+    name = m.group(1)
+    end = m.end()
+    raw = text[i:end]
+    if name in _OP_COMMANDS:
+        return Token(OP, raw, i, end, _OP_COMMANDS[name], space_before=space)
+    if name in _REL_COMMANDS:
+        return Token(REL, raw, i, end, _REL_COMMANDS[name], space_before=space)
+    if name in _SEP_COMMANDS:
+        return Token(SEP, raw, i, end, name, space_before=space)
+    if name in _ELLIPSIS_COMMANDS:
+        return Token(ELLIPSIS, raw, i, end, name, space_before=space)
+    if name in _SPACE_COMMANDS:
+        return Token(SPACE, raw, i, end)
+    if name in ("left", "right", "bigl", "bigr", "Bigl", "Bigr", "big", "Big", "bigg", "Bigg"):
+        # \left( -> "(", \left. -> nothing; \left| -> an OTHER bar (absolute value)
+        nxt = text[end : end + 1]
+        if nxt in "([":
+            return Token(LP, raw + nxt, i, end + 1, nxt, space_before=space)
+        if nxt in ")]":
+            return Token(RP, raw + nxt, i, end + 1, nxt, space_before=space)
+        if nxt == ".":
+            return Token(SPACE, raw + nxt, i, end + 1)
+        if text.startswith("\\{", end) or text.startswith("\\}", end):
+            return Token(OTHER, raw + text[end : end + 2], i, end + 2, "set", space_before=space)
+        return Token(CMD, raw, i, end, name, space_before=space)
+    return Token(CMD, raw, i, end, name, space_before=space)

@@ -1,0 +1,76 @@
+"""Unit words: normalization, and words that are never units."""
+
+from __future__ import annotations
+
+_IRREGULAR = {
+    "feet": "foot",
+    "ft": "foot",
+    "people": "person",
+    "children": "child",
+    "men": "man",
+    "women": "woman",
+    "teeth": "tooth",
+    "mice": "mouse",
+    "geese": "goose",
+    "dollars": "dollar",
+    "usd": "dollar",
+    "$": "dollar",
+    "degrees": "deg",
+    "degree": "deg",
+    "circ": "deg",
+    "hrs": "hour",
+    "hr": "hour",
+    "mins": "minute",
+    "min": "minute",
+    "secs": "second",
+    "sec": "second",
+    "lbs": "pound",
+    "lb": "pound",
+    "oz": "ounce",
+    "kms": "km",
+    "cms": "cm",
+}
+
+# Words that follow numbers but are grammar, not units: they end a computation.
+NOT_UNITS = frozenset(
+    """
+    a an the and or but so then than is are was were be been being am it its this that these
+    those there here of in on at to for from by with without into onto over under per times
+    plus minus divided multiplied each every more less fewer left remaining total altogether
+    which who whom whose what when where why how if as also because since thus hence therefore
+    we you he she they i me him her us them my your his our their not no yes all both only
+    just about around approximately roughly nearly almost exactly equals equal gives give get
+    gets got makes make made becomes become is has have had will would can could should may
+    might must do does did done
+    """.split()
+)
+
+# Words before a number that tie it to something outside the computation.
+CONNECTORS = frozenset(
+    """
+    of by times per than plus minus over into divided multiplied twice thrice double triple
+    half quarter third fourth fifth squared cubed root sqrt power less more fewer exceeds
+    """.split()
+)
+
+
+def normalize_unit(word: str) -> str:
+    """Lower-case and singularize a unit word: "Hours" -> "hour", "inches" -> "inch"."""
+    w = word.strip().lower().strip(".")
+    if not w:
+        return w
+    if "/" in w:
+        return "/".join(normalize_unit(part) for part in w.split("/"))
+    if " per " in w:
+        return "/".join(normalize_unit(part) for part in w.split(" per "))
+    if " " in w:
+        return " ".join(normalize_unit(part) for part in w.split())
+    if w in _IRREGULAR:
+        return _IRREGULAR[w]
+    if len(w) > 3 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith(("ches", "shes", "xes", "sses", "zes")):
+        return w[:-2]
+    if len(w) > 2 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
