@@ -190,7 +190,7 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
 
         {job && failed && (
           <div className="callout callout-error" role="alert" data-testid="import-error">
-            <div className="callout-title">{formatImportError(job.error)}</div>
+            <div className="callout-title">{formatImportError(job.error, job.filename)}</div>
             <div>Nothing was imported. Fix the file and import it again.</div>
           </div>
         )}
@@ -231,7 +231,7 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
                   <td>{j.detected_format || j.format}</td>
                   <td>
                     <StatusBadge status={j.status} />
-                    {j.status === "failed" && <div className="small text-red">{formatImportError(j.error)}</div>}
+                    {j.status === "failed" && <div className="small text-red">{formatImportError(j.error, j.filename)}</div>}
                   </td>
                   <td className="num">{formatNumber(j.result?.rows ?? j.rows_done)}</td>
                   <td className="num">{formatNumber(j.result?.solutions_created)}</td>

@@ -71,7 +71,7 @@ export function OverviewTab({ project }: { project: api.Project }) {
                 <th>Generator</th>
                 <th className="num">Steps</th>
                 <th className="num">Submitted</th>
-                <th>Final answer</th>
+                <th>Answer</th>
               </tr>
             </thead>
             <tbody>
@@ -91,7 +91,11 @@ export function OverviewTab({ project }: { project: api.Project }) {
                   <td>
                     {row.answer_correct === true && <span className="badge badge-green">Correct</span>}
                     {row.answer_correct === false && <span className="badge badge-red">Wrong</span>}
-                    {row.answer_correct == null && <span className="badge">Unknown</span>}
+                    {row.answer_correct == null && (
+                      <span className="subtle" title="Not checked against the reference answer">
+                        —
+                      </span>
+                    )}
                   </td>
                 </tr>
               ))}

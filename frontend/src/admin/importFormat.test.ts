@@ -11,6 +11,11 @@ describe("formatImportError", () => {
   it("includes the file inside an archive", () => {
     expect(formatImportError({ message: "bad JSON", file: "a/b.jsonl", line: 9 })).toBe("File a/b.jsonl, line 9: bad JSON");
   });
+  it("does not repeat the uploaded file's own name", () => {
+    expect(formatImportError({ message: "expected a string, got null", file: "bad.jsonl", line: 2, field: "steps[1]" }, "bad.jsonl")).toBe(
+      "Line 2, field `steps[1]`: expected a string, got null",
+    );
+  });
   it("falls back to the message alone", () => {
     expect(formatImportError({ message: "unknown format" })).toBe("Unknown format");
     expect(formatImportError({ message: "no label", field: "label" })).toBe("Field `label`: no label");

@@ -18,11 +18,15 @@ export const LABELS_AS: Array<{ value: LabelsAs; label: string }> = [
   { value: "none", label: "Ignore labels in the file" },
 ];
 
-/** "Line 3, field `steps[1]`: expected a string" (plus the file inside an archive, if any). */
-export function formatImportError(error: ImportErrorInfo | null | undefined): string {
+/**
+ * "Line 3, field `steps[1]`: expected a string". The file is named only when it is not the
+ * uploaded file itself (a member of an archive).
+ */
+export function formatImportError(error: ImportErrorInfo | null | undefined, uploaded?: string): string {
   if (!error) return "The import failed.";
   const where: string[] = [];
-  if (error.file) where.push(`File ${error.file}`);
+  const base = (name: string) => name.split(/[\\/]/).pop() ?? name;
+  if (error.file && (!uploaded || base(error.file) !== base(uploaded))) where.push(`File ${error.file}`);
   if (error.line != null) where.push(where.length ? `line ${error.line}` : `Line ${error.line}`);
   if (error.field) where.push(where.length ? `field \`${error.field}\`` : `Field \`${error.field}\``);
   const message = error.message || "the import failed";

@@ -100,3 +100,11 @@ export const IconLogo = (p: P) => (
     <path d="M8 21h5v-5h5v-5h6" fill="none" stroke="#fff" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" />
   </svg>
 );
+export const IconBranch = (p: P) => (
+  <svg {...base(p)}>
+    <circle cx="6" cy="5" r="2" />
+    <circle cx="6" cy="19" r="2" />
+    <circle cx="18" cy="7" r="2" />
+    <path d="M6 7v10M18 9c0 5-7 4-11.5 8" />
+  </svg>
+);

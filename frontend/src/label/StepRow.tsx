@@ -1,7 +1,7 @@
 import { memo, useEffect, useRef } from "react";
 import type { Rating, StepLabel, TaskStep } from "../api";
 import { Markdown } from "../components/Markdown";
-import { IconComment, IconEdit, IconFlag } from "../components/icons";
+import { IconBranch, IconComment, IconEdit, IconFlag } from "../components/icons";
 import { InlineEditor } from "./InlineEditor";
 import { SuggestionChip } from "./SuggestionChip";
 
@@ -56,6 +56,7 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
     <div
       ref={ref}
       className={classes}
+      role="listitem"
       data-testid="step-row"
       data-index={index}
       data-rating={rating === null ? "" : String(rating)}
@@ -74,14 +75,9 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
 
       <div className="step-body">
         <Markdown source={step.text} className="step-text" />
-        {(label.unsure || step.alternatives_count > 0) && (
+        {label.unsure && (
           <div className="step-tags">
-            {label.unsure && <span className="tag tag-amber">Unsure</span>}
-            {step.alternatives_count > 0 && (
-              <span className="tag" title="Other versions of this step exist in the data set">
-                {step.alternatives_count} alternative{step.alternatives_count === 1 ? "" : "s"}
-              </span>
-            )}
+            <span className="tag tag-amber">Unsure</span>
           </div>
         )}
         {label.alternative_text && editor !== "alternative" && (
@@ -123,6 +119,16 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
       </div>
 
       <div className="step-side">
+        {step.alternatives_count > 0 && (
+          <span
+            className="alt-count"
+            title={`${step.alternatives_count} other version${step.alternatives_count === 1 ? "" : "s"} of this step in the data set`}
+            data-testid="alternatives-count"
+          >
+            <IconBranch width={13} height={13} />
+            {step.alternatives_count}
+          </span>
+        )}
         {suggestions.length > 0 && (
           <div className="step-suggestions">
             {suggestions.map((s, i) => (

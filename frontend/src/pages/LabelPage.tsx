@@ -207,7 +207,9 @@ export function LabelPage() {
         const remaining = requiredCount(s) - ratedCount(s);
         setNotice({
           tone: "error",
-          text: `Step ${i + 1} has no rating. ${remaining === 1 ? "1 step is" : `${remaining} steps are`} left to rate before you can submit.`,
+          text: s.firstErrorMode
+            ? `Step ${i + 1} has no rating. Rate each step until the first wrong one (or the end) before you submit.`
+            : `Step ${i + 1} has no rating. ${remaining === 1 ? "1 step is" : `${remaining} steps are`} left to rate before you can submit.`,
         });
         dispatch({ type: "goto", index: i });
         return;
