@@ -3,8 +3,9 @@ import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 
 // Django serves dist/index.html at the SPA routes and the assets under /static/.
-export default defineConfig({
-  base: "/static/",
+export default defineConfig(({ command }) => ({
+  // Built assets are served by Django under /static/; the dev server serves the app at /.
+  base: command === "build" ? "/static/" : "/",
   plugins: [react()],
   server: {
     // `npm run dev` against a local Django on :8000.
@@ -21,4 +22,4 @@ export default defineConfig({
     setupFiles: ["./src/test/setup.ts"],
     css: false,
   },
-});
+}));
