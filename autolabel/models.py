@@ -64,3 +64,22 @@ class AutolabelItem(models.Model):
 
     def __str__(self) -> str:
         return f"Item {self.solution_id} of run {self.run_id} ({self.status})"
+
+
+class RolloutCacheEntry(models.Model):
+    """Rollouts sampled from one prompt prefix, so a repeated run does not resample.
+
+    ``key`` hashes (completer, params, prefix_hash); ``correct`` holds the grading with the
+    gold answer and grader version it was made against (autolabel.rollouts.db_cache).
+    """
+
+    key = models.CharField(max_length=64, unique=True)
+    completer = models.CharField(max_length=300)
+    params = models.JSONField(help_text="Sampling parameters.")
+    prefix_hash = models.CharField(max_length=64, help_text="sha256 of the prompt text.")
+    texts = models.JSONField(help_text="The sampled continuations.")
+    correct = models.JSONField(help_text='{"gold": ..., "grader": ..., "values": [...]}.')
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Rollouts {self.key[:12]} from {self.completer}"
