@@ -3,7 +3,7 @@ import type { Rating, StepLabel, TaskStep } from "../api";
 import { Markdown } from "../components/Markdown";
 import { IconBranch, IconComment, IconEdit, IconFlag } from "../components/icons";
 import { InlineEditor } from "./InlineEditor";
-import { SuggestionChip } from "./SuggestionChip";
+import { SuggestionChip, SuggestionNotes } from "./SuggestionChip";
 
 export type EditorKind = "comment" | "alternative";
 
@@ -25,6 +25,8 @@ export interface StepRowProps {
   editor: EditorKind | null;
   readOnly: boolean;
   onRate: (index: number, value: Rating) => void;
+  /** A suggestion chip was clicked: set the step's rating to its value. */
+  onAcceptSuggestion: (index: number, value: Rating) => void;
   onSelect: (index: number) => void;
   onToggleUnsure: (index: number) => void;
   onOpenEditor: (index: number, kind: EditorKind) => void;
@@ -75,6 +77,7 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
 
       <div className="step-body">
         <Markdown source={step.text} className="step-text" />
+        {suggestions.length > 0 && <SuggestionNotes suggestions={suggestions} />}
         {label.unsure && (
           <div className="step-tags">
             <span className="tag tag-amber">Unsure</span>
@@ -132,7 +135,13 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
         {suggestions.length > 0 && (
           <div className="step-suggestions">
             {suggestions.map((s, i) => (
-              <SuggestionChip key={`${s.source}-${s.agent}-${i}`} suggestion={s} />
+              <SuggestionChip
+                key={`${s.source}-${s.agent}-${i}`}
+                suggestion={s}
+                acceptable={!readOnly && !dimmed && s.value !== null && ratingValues.includes(s.value)}
+                agrees={s.value !== null && rating === s.value}
+                onAccept={(value) => props.onAcceptSuggestion(index, value)}
+              />
             ))}
           </div>
         )}

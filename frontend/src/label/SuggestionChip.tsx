@@ -1,42 +1,105 @@
-import type { Suggestion } from "../api";
+import { useState } from "react";
+import type { Rating, Suggestion } from "../api";
+import { Markdown } from "../components/Markdown";
+import { describeSuggestion, looksLikeTex, texSource, valuesText, type RefutedClaim } from "./suggestions";
 
-export const SIGN: Record<string, string> = { "-1": "−", "0": "0", "1": "+" };
-export const TONE: Record<string, string> = { "-1": "neg", "0": "neu", "1": "pos" };
-
-/** Evidence as hover text: a message if it has one, else compact JSON. */
-export function evidenceText(evidence: unknown): string {
-  if (evidence == null) return "";
-  if (typeof evidence === "string") return evidence;
-  if (typeof evidence === "object") {
-    const e = evidence as Record<string, unknown>;
-    for (const key of ["message", "reason", "explanation", "text", "detail"]) {
-      if (typeof e[key] === "string" && e[key]) return e[key] as string;
-    }
-    if (Object.keys(e).length === 0) return "";
-    const json = JSON.stringify(evidence);
-    return json.length > 600 ? `${json.slice(0, 599)}…` : json;
-  }
-  return String(evidence);
+export interface ChipProps {
+  suggestion: Suggestion;
+  /** Whether clicking sets the rating (the value fits the scale and the step can be rated). */
+  acceptable: boolean;
+  /** The step's rating already equals this suggestion's value. */
+  agrees: boolean;
+  onAccept: (value: Rating) => void;
 }
 
-export function SuggestionChip({ suggestion }: { suggestion: Suggestion }) {
+/**
+ * One suggestion beside a step: badge, detail and value, coloured by the value. Clicking it
+ * accepts it for the step (undo with Ctrl+Z). Disabled via aria-disabled, so the hover text
+ * still shows.
+ */
+export function SuggestionChip({ suggestion, acceptable, agrees, onAccept }: ChipProps) {
+  const view = describeSuggestion(suggestion);
   const value = suggestion.value;
-  const key = value === null ? "none" : String(value);
-  const tone = TONE[key] ?? "none";
-  const evidence = evidenceText(suggestion.evidence);
-  const title = [`${suggestion.source}${suggestion.agent ? ` · ${suggestion.agent}` : ""}`, evidence]
-    .filter(Boolean)
-    .join("\n");
+  const clickable = acceptable && value !== null;
+  const title = clickable ? `${view.title}\nClick to accept` : view.title;
   return (
-    <span
-      className={`chip chip-${tone}`}
+    <button
+      type="button"
+      className={`chip chip-${view.tone} chip-src-${suggestion.source}${agrees ? " chip-agrees" : ""}${clickable ? " chip-clickable" : ""}`}
       title={title}
+      aria-label={title.replace(/\n/g, ". ")}
+      aria-disabled={!clickable}
+      onClick={() => clickable && value !== null && onAccept(value)}
       data-testid="suggestion-chip"
+      data-source={suggestion.source}
       data-value={value === null ? "" : String(value)}
     >
-      <span className="chip-source">{suggestion.source}</span>
-      <span className="chip-value">{value === null ? "?" : SIGN[key]}</span>
-      {suggestion.score != null && <span className="chip-score">{suggestion.score.toFixed(2)}</span>}
-    </span>
+      <span className="chip-source">{view.badge}</span>
+      {view.detail && <span className="chip-detail">{view.detail}</span>}
+      <span className="chip-value" aria-hidden="true">
+        {view.mark}
+      </span>
+    </button>
+  );
+}
+
+/** Text that may be LaTeX: KaTeX when it looks like it, else as it is in a code-ish font. */
+export function MathText({ text }: { text: string }) {
+  if (looksLikeTex(text)) return <Markdown source={texSource(text)} inline className="math-text" />;
+  return <span className="math-text mono">{text}</span>;
+}
+
+function Refuted({ refuted }: { refuted: RefutedClaim }) {
+  const values = valuesText(refuted);
+  return (
+    <div className="suggestion-note suggestion-note-neg" data-testid="symbolic-refuted">
+      <span className="suggestion-note-badge">∑ ✗</span>
+      {refuted.claim && <MathText text={refuted.claim} />}
+      {values && (
+        <span className="suggestion-note-values">
+          {refuted.claim && <span className="subtle">·</span>}
+          {refuted.lhs && refuted.lhs !== refuted.lhsValue && (
+            <>
+              <MathText text={refuted.lhs} /> ={" "}
+            </>
+          )}
+          <span className="mono">{refuted.lhsValue}</span> ≠ <span className="mono">{refuted.rhsValue}</span>
+        </span>
+      )}
+    </div>
+  );
+}
+
+function Rationale({ text, agent }: { text: string; agent: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="suggestion-note suggestion-note-judge" data-testid="judge-rationale">
+      <button type="button" className="disclosure" aria-expanded={open} onClick={() => setOpen((v) => !v)} title={open ? undefined : text}>
+        <span className="disclosure-caret" aria-hidden="true">
+          ▸
+        </span>
+        Judge{agent ? ` (${agent})` : ""}: why
+      </button>
+      {open && <Markdown source={text} className="suggestion-rationale" prose />}
+    </div>
+  );
+}
+
+/** The evidence worth reading under a step's text: refuted equations, judges' rationales. */
+export function SuggestionNotes({ suggestions }: { suggestions: Suggestion[] }) {
+  const notes = suggestions
+    .map((s, i) => ({ s, i, view: describeSuggestion(s) }))
+    .filter(({ view }) => view.refuted || view.rationale);
+  if (notes.length === 0) return null;
+  return (
+    <div className="suggestion-notes">
+      {notes.map(({ s, i, view }) =>
+        view.refuted ? (
+          <Refuted key={i} refuted={view.refuted} />
+        ) : (
+          <Rationale key={i} text={view.rationale as string} agent={s.agent} />
+        ),
+      )}
+    </div>
   );
 }

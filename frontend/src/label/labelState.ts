@@ -38,6 +38,8 @@ export type LabelAction =
   | { type: "setComment"; index: number; text: string }
   | { type: "setAlternative"; index: number; text: string }
   | { type: "acceptSuggestions" }
+  /** One suggestion, clicked: rates that step like a rating button does (undoable). */
+  | { type: "acceptSuggestion"; index: number; value: Rating }
   | { type: "undo" };
 
 export const HISTORY_LIMIT = 200;
@@ -169,6 +171,7 @@ export function labelReducer(state: LabelState, action: LabelAction): LabelState
   if (n === 0) return state;
 
   switch (action.type) {
+    case "acceptSuggestion":
     case "rate": {
       const index = action.index ?? state.current;
       if (index < 0 || index >= n || !state.ratingValues.includes(action.value)) return state;

@@ -281,6 +281,10 @@ export function LabelPage() {
 
   // --- row callbacks (stable, so StepRow's memo holds) --------------------------------------
   const onRate = useCallback((index: number, value: api.Rating) => dispatch({ type: "rate", index, value }), []);
+  const onAcceptSuggestion = useCallback(
+    (index: number, value: api.Rating) => dispatch({ type: "acceptSuggestion", index, value }),
+    [],
+  );
   const onSelect = useCallback((index: number) => dispatch({ type: "goto", index }), []);
   const onToggleUnsure = useCallback((index: number) => dispatch({ type: "toggleUnsure", index }), []);
   const onOpenEditor = useCallback((index: number, kind: EditorKind) => {
@@ -528,6 +532,7 @@ export function LabelPage() {
                     editor={editor?.index === i ? editor.kind : null}
                     readOnly={readOnly}
                     onRate={onRate}
+                    onAcceptSuggestion={onAcceptSuggestion}
                     onSelect={onSelect}
                     onToggleUnsure={onToggleUnsure}
                     onOpenEditor={onOpenEditor}

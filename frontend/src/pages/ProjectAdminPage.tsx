@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import * as api from "../api";
+import { AutolabelTab } from "../admin/AutolabelTab";
 import { ImportTab } from "../admin/ImportTab";
 import { MembersTab } from "../admin/MembersTab";
 import { OverviewTab } from "../admin/OverviewTab";
@@ -8,10 +9,11 @@ import { SettingsTab } from "../admin/SettingsTab";
 import { AppHeader } from "../components/AppHeader";
 import { ErrorBox, Spinner } from "../components/ui";
 
-type TabId = "overview" | "import" | "members" | "settings";
+type TabId = "overview" | "import" | "autolabel" | "members" | "settings";
 const TABS: Array<{ id: TabId; label: string; adminOnly: boolean }> = [
   { id: "overview", label: "Overview", adminOnly: false },
   { id: "import", label: "Import", adminOnly: true },
+  { id: "autolabel", label: "Auto-label", adminOnly: true },
   { id: "members", label: "Members", adminOnly: true },
   { id: "settings", label: "Settings", adminOnly: true },
 ];
@@ -73,6 +75,7 @@ export function ProjectAdminPage() {
             <div className="tab-panel" role="tabpanel">
               {tab === "overview" && <OverviewTab project={project} />}
               {tab === "import" && <ImportTab project={project} onImported={reload} />}
+              {tab === "autolabel" && <AutolabelTab project={project} />}
               {tab === "members" && <MembersTab project={project} />}
               {tab === "settings" && <SettingsTab project={project} onSaved={setProject} />}
             </div>

@@ -1,0 +1,168 @@
+/** The auto-label tab's pure parts: the source catalogue, the request it sends, run arithmetic. */
+import type { ApiError, AutolabelRun, AutolabelRunRequest, AutolabelSource } from "../api";
+
+export interface SourceInfo {
+  name: AutolabelSource;
+  label: string;
+  description: string;
+  /** "soon": listed, but the server may answer that it is not available yet. */
+  availability: "now" | "soon";
+  /** Which parameters form it has, if any. */
+  form?: "rollout" | "judge";
+}
+
+export const SOURCES: SourceInfo[] = [
+  {
+    name: "answer",
+    label: "Final answer",
+    description: "Checks each solution's final answer against the reference answer (math-verify) and records whether it is correct.",
+    availability: "now",
+  },
+  {
+    name: "symbolic",
+    label: "Symbolic check",
+    description: "Re-computes the arithmetic and algebra claimed in each step with SymPy: verified → +1, refuted → −1, undecided → nothing.",
+    availability: "now",
+  },
+  {
+    name: "rollout",
+    label: "Monte-Carlo rollouts",
+    description: "Continues the solution from each step with a model several times; the share of rollouts reaching the right answer scores the step.",
+    availability: "soon",
+    form: "rollout",
+  },
+  {
+    name: "judge",
+    label: "LLM judge",
+    description: "Asks a model behind an OpenAI-compatible server to rate each step, with a short rationale.",
+    availability: "soon",
+    form: "judge",
+  },
+  {
+    name: "code",
+    label: "Code execution",
+    description: "Runs the code in code steps in a sandbox and checks what they print.",
+    availability: "soon",
+  },
+];
+
+export const SOURCE_LABEL: Record<string, string> = Object.fromEntries(SOURCES.map((s) => [s.name, s.label]));
+
+export interface ModelParams {
+  kind: "openai" | "transformers";
+  base_url: string;
+  model: string;
+  path: string;
+  gguf_file: string;
+  method: "mc" | "binary_search";
+  n: number;
+}
+
+export const DEFAULT_PARAMS: ModelParams = {
+  kind: "openai",
+  base_url: "",
+  model: "",
+  path: "",
+  gguf_file: "",
+  method: "mc",
+  n: 8,
+};
+
+function backendOf(p: ModelParams, allowLocal: boolean): Record<string, string> {
+  if (allowLocal && p.kind === "transformers") {
+    const b: Record<string, string> = { kind: "transformers" };
+    if (p.path.trim()) b.path = p.path.trim();
+    if (p.gguf_file.trim()) b.gguf_file = p.gguf_file.trim();
+    return b;
+  }
+  const b: Record<string, string> = { kind: "openai" };
+  if (p.base_url.trim()) b.base_url = p.base_url.trim();
+  if (p.model.trim()) b.model = p.model.trim();
+  return b;
+}
+
+/** The POST body. Sources keep the catalogue's order; only the chosen sources get params. */
+export function buildRunRequest(
+  selected: ReadonlySet<AutolabelSource>,
+  params: { rollout: ModelParams; judge: ModelParams },
+  onlyUnlabeled: boolean,
+): AutolabelRunRequest {
+  const sources = SOURCES.map((s) => s.name).filter((n) => selected.has(n));
+  const out: NonNullable<AutolabelRunRequest["params"]> = {};
+  if (selected.has("rollout")) {
+    const p = params.rollout;
+    out.rollout = { backend: backendOf(p, true), method: p.method, n: p.n };
+  }
+  if (selected.has("judge")) out.judge = { backend: backendOf(params.judge, false) };
+  const request: AutolabelRunRequest = { sources, filter: { only_unlabeled: onlyUnlabeled } };
+  if (Object.keys(out).length) request.params = out;
+  return request;
+}
+
+/** What a params form leaves out that the run can hardly do without (a hint, not a block). */
+export function paramsProblem(form: "rollout" | "judge", p: ModelParams): string | null {
+  if (form === "rollout" && p.kind === "transformers") return p.path.trim() ? null : "Give the model's path.";
+  if (!p.base_url.trim() || !p.model.trim()) return "Give the server URL and the model name.";
+  return null;
+}
+
+export function isActive(run: Pick<AutolabelRun, "status"> | null | undefined): boolean {
+  return !!run && (run.status === "pending" || run.status === "running");
+}
+
+/** Solutions processed so far (labeled or failed), never more than the total. */
+export function processed(run: AutolabelRun): number {
+  const n = (run.done ?? 0) + (run.failed ?? 0);
+  return run.total > 0 ? Math.min(run.total, n) : n;
+}
+
+/** 0..1. A finished "done" run is full even if the counters lag; otherwise the server's progress. */
+export function runFraction(run: AutolabelRun): number {
+  if (run.status === "done") return 1;
+  if (typeof run.progress === "number" && Number.isFinite(run.progress)) return Math.max(0, Math.min(1, run.progress));
+  return run.total > 0 ? processed(run) / run.total : 0;
+}
+
+export function percent(fraction: number): string {
+  const pct = fraction * 100;
+  // 99.6 % of a big run must not read "100%" while it is still running.
+  return `${fraction < 1 ? Math.min(99, Math.floor(pct)) : 100}%`;
+}
+
+export const STATUS_TEXT: Record<AutolabelRun["status"], string> = {
+  pending: "Queued",
+  running: "Running",
+  done: "Done",
+  failed: "Failed",
+  cancelled: "Cancelled",
+};
+
+export function sourcesText(sources: readonly string[]): string {
+  return sources.map((s) => SOURCE_LABEL[s] ?? s).join(", ");
+}
+
+/** "2m 05s", "14s", "—". */
+export function duration(startIso: string | null, endIso: string | null, now: number = Date.now()): string {
+  if (!startIso) return "—";
+  const start = new Date(startIso).getTime();
+  const end = endIso ? new Date(endIso).getTime() : now;
+  if (!Number.isFinite(start) || !Number.isFinite(end)) return "—";
+  const s = Math.max(0, Math.round((end - start) / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, "0")}m`;
+}
+
+/** The message and any field details of a validation error, as lines. */
+export function errorLines(err: ApiError): string[] {
+  const lines = [err.message];
+  const flat = (v: unknown): string[] =>
+    Array.isArray(v) ? v.flatMap(flat) : v && typeof v === "object" ? Object.values(v).flatMap(flat) : v == null ? [] : [String(v)];
+  for (const [key, value] of Object.entries(err.details ?? {})) {
+    for (const text of flat(value)) {
+      if (text && text !== err.message) lines.push(key === "non_field_errors" || key === "detail" ? text : `${key}: ${text}`);
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,204 @@
+/**
+ * How a machine suggestion reads on a step: a short badge per source, a compact detail (MC 3/8,
+ * PRM 0.82), and the evidence worth showing (a refuted equation, a judge's rationale).
+ *
+ * Evidence is free-form JSON from the workers; everything here is defensive about its shape.
+ */
+import type { Rating, Suggestion } from "../api";
+
+export const SOURCE_BADGE: Record<string, string> = {
+  symbolic: "∑",
+  rollout: "MC",
+  judge: "judge",
+  prm: "PRM",
+  import: "import",
+  consensus: "✓✓",
+  answer: "answer",
+  code: "code",
+};
+
+export const SOURCE_NAME: Record<string, string> = {
+  symbolic: "Symbolic check",
+  rollout: "Monte-Carlo rollouts",
+  judge: "LLM judge",
+  prm: "Process reward model",
+  import: "Imported label",
+  consensus: "Annotator consensus",
+  answer: "Final-answer check",
+  code: "Code execution",
+};
+
+export const VALUE_WORD: Record<string, string> = { "-1": "wrong (−1)", "0": "neutral (0)", "1": "correct (+1)" };
+
+export type Tone = "neg" | "neu" | "pos" | "none";
+
+export function toneOf(value: Rating | null): Tone {
+  return value === -1 ? "neg" : value === 0 ? "neu" : value === 1 ? "pos" : "none";
+}
+
+export interface RefutedClaim {
+  /** The claim as written in the step, when the engine gives it. */
+  claim: string | null;
+  /** "lhs = a ≠ b" parts, when the engine computed the values (all null otherwise). */
+  lhs: string | null;
+  lhsValue: string | null;
+  rhsValue: string | null;
+}
+
+export interface SuggestionView {
+  badge: string;
+  /** Short text after the badge: "3/8", "62%", "0.82"; null when there is nothing to add. */
+  detail: string | null;
+  /** The value mark: ✓ / ✗ for symbolic, else + / 0 / −, "?" for no value. */
+  mark: string;
+  tone: Tone;
+  refuted: RefutedClaim | null;
+  rationale: string | null;
+  /** Hover text: what it is, who made it, what it says. */
+  title: string;
+}
+
+type Obj = Record<string, unknown>;
+
+function asObj(v: unknown): Obj | null {
+  return v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : null;
+}
+
+function str(v: unknown): string | null {
+  if (typeof v === "string") return v.trim() ? v.trim() : null;
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  return null;
+}
+
+function num(v: unknown): number | null {
+  if (typeof v === "number" && Number.isFinite(v)) return v;
+  if (typeof v === "string" && v.trim() && Number.isFinite(Number(v))) return Number(v);
+  return null;
+}
+
+function clip(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+/** The first refuted claim of a symbolic suggestion (`evidence.failed[0]`), if it has one. */
+export function refutedClaim(evidence: unknown): RefutedClaim | null {
+  const e = asObj(evidence);
+  if (!e) return null;
+  const list = e.failed ?? e.refuted;
+  const first = Array.isArray(list) ? list[0] : list;
+  if (first == null) return null;
+  if (typeof first === "string") {
+    return first.trim() ? { claim: first.trim(), lhs: null, lhsValue: null, rhsValue: null } : null;
+  }
+  const f = asObj(first);
+  if (!f) return null;
+  const lhs = str(f.lhs);
+  const rhs = str(f.rhs);
+  const claim = str(f.claim) ?? str(f.text) ?? str(f.equation) ?? (lhs && rhs ? `${lhs} = ${rhs}` : null);
+  const lhsValue = str(f.lhs_value);
+  // Without a computed right side, the written one is what the left side fails to equal.
+  const rhsValue = str(f.rhs_value) ?? (lhsValue != null ? rhs : null);
+  const hasValues = lhsValue != null && rhsValue != null;
+  if (!claim && !hasValues) return null;
+  return {
+    claim,
+    lhs: hasValues ? lhs : null,
+    lhsValue: hasValues ? lhsValue : null,
+    rhsValue: hasValues ? rhsValue : null,
+  };
+}
+
+/** "lhs = a ≠ b" (or "a ≠ b" without the lhs) as plain text, for hover text. */
+export function valuesText(r: RefutedClaim): string | null {
+  if (r.lhsValue == null || r.rhsValue == null) return null;
+  const lhsPart = r.lhs && r.lhs !== r.lhsValue ? `${r.lhs} = ` : "";
+  return `${lhsPart}${r.lhsValue} ≠ ${r.rhsValue}`;
+}
+
+/** Some text out of other evidence, for the hover text. */
+export function evidenceText(evidence: unknown): string {
+  if (evidence == null) return "";
+  if (typeof evidence === "string") return clip(evidence, 600);
+  const e = asObj(evidence);
+  if (e) {
+    for (const key of ["rationale", "message", "reason", "explanation", "text", "detail"]) {
+      const v = str(e[key]);
+      if (v) return clip(v, 600);
+    }
+    if (Object.keys(e).length === 0) return "";
+    return clip(JSON.stringify(evidence), 600);
+  }
+  return clip(String(evidence), 600);
+}
+
+function scoreText(score: number | null, percentWhenUnit: boolean): string | null {
+  if (score == null || !Number.isFinite(score)) return null;
+  if (percentWhenUnit && score >= 0 && score <= 1) return `${Math.round(score * 100)}%`;
+  return Math.abs(score) >= 10 ? score.toFixed(0) : score.toFixed(2);
+}
+
+export function describeSuggestion(s: Suggestion): SuggestionView {
+  const source = s.source || "?";
+  const e = asObj(s.evidence) ?? {};
+  const tone = toneOf(s.value);
+  const sign = s.value === null ? "?" : s.value === 1 ? "+" : s.value === 0 ? "0" : "−";
+  let detail: string | null = null;
+  let mark = sign;
+  let refuted: RefutedClaim | null = null;
+  let rationale: string | null = null;
+  const extra: string[] = [];
+
+  switch (source) {
+    case "symbolic": {
+      mark = s.value === 1 ? "✓" : s.value === -1 ? "✗" : sign;
+      if (s.value === -1) refuted = refutedClaim(s.evidence);
+      if (refuted) {
+        const values = valuesText(refuted);
+        extra.push(`Refuted: ${[refuted.claim, values].filter(Boolean).join(" — ")}`);
+      } else if (s.value === 1) {
+        const checked = num(e.checked) ?? (Array.isArray(e.verified) ? e.verified.length : null);
+        extra.push(checked != null ? `Verified ${checked} ${checked === 1 ? "claim" : "claims"}` : "Verified");
+      }
+      break;
+    }
+    case "rollout": {
+      const correct = num(e.correct);
+      const total = num(e.total);
+      if (correct != null && total != null && total > 0) {
+        detail = `${correct}/${total}`;
+        extra.push(`${correct} of ${total} rollouts from this step reached the right answer`);
+      } else {
+        detail = scoreText(s.score, true);
+        if (detail) extra.push(`${detail} of the rollouts from this step reached the right answer`);
+      }
+      break;
+    }
+    case "judge": {
+      rationale = str(e.rationale) ?? str(e.reason) ?? str(e.explanation);
+      if (rationale) extra.push(clip(rationale, 600));
+      break;
+    }
+    default: {
+      detail = scoreText(s.score, false);
+      const text = evidenceText(s.evidence);
+      if (text) extra.push(text);
+    }
+  }
+
+  const who = `${SOURCE_NAME[source] ?? source}${s.agent ? ` · ${s.agent}` : ""}`;
+  const says = s.value === null ? "no rating" : VALUE_WORD[String(s.value)];
+  const score = source !== "rollout" && s.score != null && !detail ? ` (score ${scoreText(s.score, false)})` : "";
+  const title = [`${who}: ${says}${score}`, ...extra].join("\n");
+  return { badge: SOURCE_BADGE[source] ?? source, detail, mark, tone, refuted, rationale, title };
+}
+
+/** True when a string should go through KaTeX rather than print as code-ish text. */
+export function looksLikeTex(s: string): boolean {
+  return /\\[a-zA-Z]+|[\^_]\{|\$/.test(s);
+}
+
+/** Markdown source that renders `s` as inline math: as is when it has its own delimiters. */
+export function texSource(s: string): string {
+  if (/\$|\\\(|\\\[/.test(s)) return s;
+  return `\\(${s}\\)`;
+}
