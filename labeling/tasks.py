@@ -11,3 +11,21 @@ from labeling.services.imports import import_job_run
 def import_job_run_task(job_id: int) -> str:
     job = import_job_run(job=ImportJob.objects.get(pk=job_id))
     return job.status
+
+
+@shared_task(
+    queue=Queue.EXPORTS,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=6 * 3600,
+    time_limit=6 * 3600 + 300,
+)
+def export_build_task(export_id: int) -> str:
+    """Build an export; a redelivered task rebuilds a running one, leaves a done one alone."""
+    from labeling.models import Export
+    from labeling.services.exports import export_build
+
+    export = Export.objects.select_related("project", "created_by").filter(pk=export_id).first()
+    if export is None:  # deleted before a worker got to it
+        return "deleted"
+    return export_build(export=export).status

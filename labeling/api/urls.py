@@ -1,6 +1,6 @@
 from django.urls import path
 
-from labeling.api import auth, imports, labeling, projects
+from labeling.api import auth, exports, imports, labeling, projects
 
 urlpatterns = [
     path("auth/me/", auth.MeApi.as_view(), name="auth-me"),
@@ -56,4 +56,15 @@ urlpatterns = [
         labeling.AnnotationSkipApi.as_view(),
         name="annotation-skip",
     ),
+]
+
+urlpatterns += [
+    path("projects/<int:project_id>/exports/", exports.ExportListApi.as_view(), name="export-list"),
+    path("exports/<int:export_id>/", exports.ExportDetailApi.as_view(), name="export-detail"),
+    path(
+        "exports/<int:export_id>/download/",
+        exports.ExportDownloadApi.as_view(),
+        name="export-download",
+    ),
+    path("exports/<int:export_id>/card/", exports.ExportCardApi.as_view(), name="export-card"),
 ]

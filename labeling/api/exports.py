@@ -1,0 +1,274 @@
+"""Export snapshots: create (202, a worker builds it), poll, download, card, list, delete.
+
+Project admins and reviewers only; deleting is for admins. A done export is immutable
+(there is no PATCH).
+"""
+
+import base64
+
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.http import FileResponse, HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from labeling.api.access import project_for
+from labeling.errors import Conflict
+from labeling.exporters import FILE_TYPES, FORMATS, Combine, LabelSource, Neutral, SplitMode
+from labeling.exporters import Unsure as UnsureMode
+from labeling.exporters.source import export_list
+from labeling.models import Export, ExportStatus, Role, SuggestionSource
+from labeling.services.exports import export_create, export_delete
+from labeling.tasks import export_build_task
+
+CONTENT_TYPES = {
+    "jsonl": "application/x-ndjson",
+    "jsonl.gz": "application/gzip",
+    "parquet": "application/vnd.apache.parquet",
+}
+
+
+def _choices(enum) -> list[str]:
+    return [e.value for e in enum]
+
+
+class _Strict(serializers.Serializer):
+    """Refuses keys it does not know, instead of silently dropping an option."""
+
+    def validate(self, attrs):
+        unknown = sorted(set(self.initial_data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError({unknown[0]: "Unknown option."})
+        return attrs
+
+
+class FiltersInput(_Strict):
+    label_source = serializers.ChoiceField(
+        choices=_choices(LabelSource),
+        required=False,
+        help_text="Where step labels come from (default annotations). 'reviewed' is refused "
+        "until reviews exist.",
+    )
+    auto_sources = serializers.ListField(
+        child=serializers.ChoiceField(choices=SuggestionSource.values),
+        required=False,
+        help_text="Suggestion sources for auto_any, most preferred first.",
+    )
+    min_agreement = serializers.FloatField(min_value=0, max_value=1, required=False)
+    unsure = serializers.ChoiceField(choices=_choices(UnsureMode), required=False)
+    labeled_after = serializers.DateTimeField(required=False, allow_null=True)
+    labeled_before = serializers.DateTimeField(required=False, allow_null=True)
+    annotators = serializers.ListField(child=serializers.CharField(), required=False)
+    problem_sources = serializers.ListField(child=serializers.CharField(), required=False)
+    include_gold = serializers.BooleanField(
+        required=False, help_text="Gold questions are excluded by default once they exist."
+    )
+
+
+class LabelPolicyInput(_Strict):
+    neutral = serializers.ChoiceField(choices=_choices(Neutral), required=False)
+    truncate_after_first_error = serializers.BooleanField(required=False)
+    human_written_positive = serializers.BooleanField(required=False)
+    soft_labels = serializers.BooleanField(required=False)
+    label_sources = serializers.BooleanField(required=False)
+    combine = serializers.ChoiceField(choices=_choices(Combine), required=False)
+
+
+class SplitPolicyInput(_Strict):
+    mode = serializers.ChoiceField(choices=_choices(SplitMode), required=False)
+    train = serializers.FloatField(min_value=0, max_value=1, required=False)
+    validation = serializers.FloatField(min_value=0, max_value=1, required=False)
+    test = serializers.FloatField(min_value=0, max_value=1, required=False)
+    seed = serializers.CharField(max_length=200, required=False, allow_blank=True)
+
+
+class ExportInput(_Strict):
+    format = serializers.ChoiceField(choices=list(FORMATS))
+    file_type = serializers.ChoiceField(choices=list(FILE_TYPES), default="jsonl")
+    filters = FiltersInput(required=False)
+    label_policy = LabelPolicyInput(required=False)
+    split_policy = SplitPolicyInput(required=False)
+
+
+class ExportProgressOutput(serializers.Serializer):
+    solutions_done = serializers.IntegerField()
+    solutions_total = serializers.IntegerField()
+    fraction = serializers.FloatField()
+
+
+class ExportUserOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class ExportOutput(serializers.ModelSerializer):
+    progress = serializers.SerializerMethodField()
+    created_by = serializers.SerializerMethodField()
+    file_name = serializers.SerializerMethodField()
+    download_url = serializers.SerializerMethodField()
+    card_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Export
+        fields = [
+            "id",
+            "project",
+            "format",
+            "file_type",
+            "filters",
+            "label_policy",
+            "split_policy",
+            "status",
+            "progress",
+            "row_count",
+            "step_count",
+            "stats",
+            "sha256",
+            "size_bytes",
+            "file_name",
+            "download_url",
+            "card_url",
+            "error",
+            "created_by",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+    @extend_schema_field(ExportProgressOutput)
+    def get_progress(self, export: Export) -> dict:
+        total, done = export.solutions_total, export.solutions_done
+        if export.status == ExportStatus.DONE:
+            fraction = 1.0
+        else:
+            fraction = min(done / total, 1.0) if total else 0.0
+        return {"solutions_done": done, "solutions_total": total, "fraction": fraction}
+
+    @extend_schema_field(ExportUserOutput(allow_null=True))
+    def get_created_by(self, export: Export) -> dict | None:
+        user = export.created_by
+        return {"id": user.pk, "username": user.username} if user else None
+
+    def get_file_name(self, export: Export) -> str | None:
+        return export.file.name.rsplit("/", 1)[-1] if export.file else None
+
+    def get_download_url(self, export: Export) -> str | None:
+        return f"/api/exports/{export.pk}/download/" if export.status == ExportStatus.DONE else None
+
+    def get_card_url(self, export: Export) -> str | None:
+        return f"/api/exports/{export.pk}/card/" if export.status == ExportStatus.DONE else None
+
+
+class _AnyAccept(BaseContentNegotiation):
+    """Downloads answer whatever the client accepts; errors still render as JSON."""
+
+    def select_parser(self, request, parsers):
+        return parsers[0]
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
+
+
+def _export_for(request, export_id: int, *, at_least: str = Role.REVIEWER) -> Export:
+    export = get_object_or_404(Export.objects.select_related("created_by"), pk=export_id)
+    project_for(request, export.project_id, at_least=at_least)
+    return export
+
+
+def _done(export: Export) -> None:
+    if export.status != ExportStatus.DONE:
+        raise Conflict(
+            f"Export {export.pk} is {export.status}; it can be downloaded once it is done.",
+            status=export.status,
+        )
+
+
+class ExportListApi(APIView):
+    @extend_schema(responses=ExportOutput(many=True))
+    def get(self, request, project_id: int):
+        """The project's exports, newest first."""
+        project = project_for(request, project_id, at_least=Role.REVIEWER)
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(export_list(project=project), request)
+        return paginator.get_paginated_response(ExportOutput(page, many=True).data)
+
+    @extend_schema(request=ExportInput, responses={202: ExportOutput})
+    def post(self, request, project_id: int):
+        """Create an export; a worker on the `exports` queue builds it. Poll it for progress."""
+        project = project_for(request, project_id, at_least=Role.REVIEWER)
+        data = ExportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        export = export_create(project=project, created_by=request.user, **data.validated_data)
+        transaction.on_commit(lambda: export_build_task.delay(export.pk))
+        return Response(ExportOutput(export).data, status=status.HTTP_202_ACCEPTED)
+
+
+class ExportDetailApi(APIView):
+    @extend_schema(responses=ExportOutput)
+    def get(self, request, export_id: int):
+        """Status, progress and, once done, counts, sha256 and the download links."""
+        return Response(ExportOutput(_export_for(request, export_id)).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, export_id: int):
+        """Delete the export and its file (project admins)."""
+        export = _export_for(request, export_id, at_least=Role.ADMIN)
+        export_delete(export=export)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ExportDownloadApi(APIView):
+    content_negotiation_class = _AnyAccept
+
+    @extend_schema(
+        responses={
+            (200, "application/octet-stream"): OpenApiResponse(
+                OpenApiTypes.BINARY,
+                description="The data file, streamed. Headers: X-Checksum-SHA256 (hex), "
+                "Digest (sha-256, base64), ETag, Content-Disposition.",
+            ),
+            409: OpenApiResponse(description="The export is not done."),
+        }
+    )
+    def get(self, request, export_id: int):
+        """Stream the export's data file with its sha256."""
+        export = _export_for(request, export_id)
+        _done(export)
+        name = export.file.name.rsplit("/", 1)[-1]
+        response = FileResponse(
+            default_storage.open(export.file.name, "rb"),
+            as_attachment=True,
+            filename=name,
+            content_type=CONTENT_TYPES[export.file_type],
+        )
+        digest = base64.b64encode(bytes.fromhex(export.sha256)).decode()
+        response["X-Checksum-SHA256"] = export.sha256
+        response["Digest"] = f"sha-256={digest}"
+        response["ETag"] = f'"{export.sha256}"'
+        return response
+
+
+class ExportCardApi(APIView):
+    content_negotiation_class = _AnyAccept
+
+    @extend_schema(
+        responses={
+            (200, "text/markdown"): OpenApiResponse(
+                OpenApiTypes.STR, description="The dataset card (Markdown)."
+            ),
+            409: OpenApiResponse(description="The export is not done."),
+        }
+    )
+    def get(self, request, export_id: int):
+        """The export's dataset card: counts, label distribution, splits, licences."""
+        export = _export_for(request, export_id)
+        _done(export)
+        response = HttpResponse(export.card, content_type="text/markdown; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="README-export-{export.pk}.md"'
+        return response

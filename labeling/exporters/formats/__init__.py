@@ -1,0 +1,15 @@
+"""Export formats: each turns SolutionRecords into rows of one dataset layout."""
+
+from .base import Format, Row, Stats
+from .math_shepherd import MathShepherdFormat
+from .pairwise import PairwiseFormat
+from .prm800k import Prm800kFormat
+from .processbench import ProcessBenchFormat
+from .trl import TrlFormat
+
+FORMATS: dict[str, type[Format]] = {
+    cls.name: cls
+    for cls in (TrlFormat, Prm800kFormat, MathShepherdFormat, ProcessBenchFormat, PairwiseFormat)
+}
+
+__all__ = ["FORMATS", "Format", "Row", "Stats"]

@@ -1,0 +1,107 @@
+"""What every format shares: the interface and the counts that go into the dataset card."""
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from labeling.exporters.options import ExportOptions, SplitMode
+from labeling.exporters.policy import positive_rating
+from labeling.exporters.records import SolutionRecord, StepRecord
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+Row = dict[str, Any]
+
+
+@dataclass
+class Stats:
+    """Counted while rows are written; the card and the Export row show them."""
+
+    solutions_read: int = 0
+    rows: int = 0
+    steps: int = 0
+    split_rows: Counter = field(default_factory=Counter)
+    split_problems: Counter = field(default_factory=Counter)
+    labels: Counter = field(default_factory=Counter)  # training labels: positive / negative
+    ratings: Counter = field(default_factory=Counter)  # -1 / 0 / 1 / null of written steps
+    label_sources: Counter = field(default_factory=Counter)
+    problem_sources: Counter = field(default_factory=Counter)
+    skipped: Counter = field(default_factory=Counter)
+    licences: dict[str, str] = field(default_factory=dict)
+    _last_problem: str | None = None
+
+    def row(self, *, problem_key: str, problem_source: str, split: str | None) -> None:
+        self.rows += 1
+        self.split_rows[split or "all"] += 1
+        self.problem_sources[problem_source or "(none)"] += 1
+        # Records come ordered by problem, so a change of key is a new problem.
+        if problem_key != self._last_problem:
+            self._last_problem = problem_key
+            self.split_problems[split or "all"] += 1
+
+    def step(self, step: StepRecord, label: bool | None) -> None:
+        self.steps += 1
+        self.ratings["null" if step.rating is None else str(step.rating)] += 1
+        if label is not None:
+            self.labels["positive" if label else "negative"] += 1
+        self.label_sources[step.source or ("human_written" if step.human_written else "none")] += 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "solutions_read": self.solutions_read,
+            "rows": self.rows,
+            "steps": self.steps,
+            "split_rows": dict(sorted(self.split_rows.items())),
+            "split_problems": dict(sorted(self.split_problems.items())),
+            "labels": dict(sorted(self.labels.items())),
+            "ratings": dict(sorted(self.ratings.items())),
+            "label_sources": dict(sorted(self.label_sources.items())),
+            "problem_sources": dict(sorted(self.problem_sources.items())),
+            "skipped": dict(sorted(self.skipped.items())),
+            "licences": dict(sorted(self.licences.items())),
+        }
+
+
+class Format:
+    """Turns records into rows. Records arrive ordered by problem; `finish` flushes."""
+
+    name: ClassVar[str]
+    needs_alternatives: ClassVar[bool] = False
+
+    def __init__(self, options: ExportOptions, stats: Stats) -> None:
+        self.options = options
+        self.policy = options.label_policy
+        self.filters = options.filters
+        self.split_column = options.split_policy.mode != SplitMode.NONE
+        self.stats = stats
+
+    def feed(self, record: SolutionRecord, split: str | None) -> list[Row]:
+        raise NotImplementedError
+
+    def finish(self) -> list[Row]:
+        return []
+
+    def schema(self) -> "pa.Schema":
+        raise NotImplementedError
+
+    def parquet_row(self, row: Row) -> Row:
+        return row
+
+    def positive(self, rating: int) -> bool:
+        return positive_rating(rating, self.policy)
+
+    def count_row(self, record: SolutionRecord, split: str | None) -> None:
+        self.stats.row(
+            problem_key=record.problem_key, problem_source=record.problem_source, split=split
+        )
+
+    def with_split(self, row: Row, split: str | None) -> Row:
+        if self.split_column:
+            row["split"] = split
+        return row
+
+    def split_field(self) -> list:
+        import pyarrow as pa
+
+        return [pa.field("split", pa.string())] if self.split_column else []

@@ -1,0 +1,181 @@
+"""Resolving one label per step from a solution's annotations or suggestions (pure).
+
+Annotations (`combine=majority`): each step takes the majority rating of the annotations that
+rated it; a tie goes to the more negative rating (a step two annotators split on is not
+trusted as correct). A step is unsure when any annotator marked it unsure. The step's
+agreement is the share of its raters who gave the majority rating; the solution's is the
+mean over its rated steps. The soft label is the share of raters whose rating counts as
+positive under the label policy.
+
+Suggestions: a step takes the suggestions of the first source, in the `auto_sources`
+priority order, that has any on it; several agents of that source vote as above. The soft
+label is the Monte-Carlo fraction sum(correct) / sum(total) when their evidence has the
+counts (`{"correct": 3, "total": 8}`), else the share of positive votes. Agreement: the share
+of all the step's suggestions (of the allowed sources) that agree with the chosen value.
+"""
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .records import AlternativeRecord, StepRecord
+
+Positive = Callable[[int], bool]
+
+
+@dataclass(slots=True)
+class BaseStep:
+    id: int
+    index: int
+    text: str
+    human_written: bool
+    alternatives: list[AlternativeRecord] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class AnnotationLabels:
+    id: int
+    name: str  # the annotator's username, or the external annotator of an imported one
+    imported: bool
+    finish_reason: str
+    time_spent_ms: int
+    submitted_at: datetime | None
+    labels: dict[int, tuple[int | None, bool]] = field(default_factory=dict)  # step id →
+
+
+@dataclass(slots=True)
+class SuggestionLabel:
+    source: str
+    agent: str
+    value: int
+    evidence: Any
+    updated_at: datetime | None
+
+
+@dataclass(slots=True)
+class Resolved:
+    steps: list[StepRecord]
+    agreement: float | None
+    labeler: str
+    labeled_at: datetime | None
+    time_spent_ms: int | None
+    finish_reason: str
+    from_import: bool
+    annotations: int
+
+
+def majority(ratings: Sequence[int]) -> int:
+    """The most common rating; ties go to the more negative one."""
+    counts = Counter(ratings)
+    top = max(counts.values())
+    return min(r for r, n in counts.items() if n == top)
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _step(base: BaseStep, **label: Any) -> StepRecord:
+    return StepRecord(
+        index=base.index,
+        text=base.text,
+        human_written=base.human_written,
+        alternatives=base.alternatives,
+        **label,
+    )
+
+
+def agreement_of(steps: list[BaseStep], annotations: list[AnnotationLabels]) -> float | None:
+    shares = []
+    for base in steps:
+        ratings = [a.labels[base.id][0] for a in annotations if base.id in a.labels]
+        ratings = [r for r in ratings if r is not None]
+        if ratings:
+            shares.append(ratings.count(majority(ratings)) / len(ratings))
+    return _mean(shares)
+
+
+def from_annotations(
+    steps: list[BaseStep],
+    annotations: list[AnnotationLabels],
+    *,
+    positive: Positive,
+    agreement: float | None = None,
+) -> Resolved:
+    """One record's labels from `annotations` (all of a solution's, or just one)."""
+    single = annotations[0] if len(annotations) == 1 else None
+    tag = ("imported" if single.imported else "human") if single else "majority"
+    out = []
+    for base in steps:
+        marks = [a.labels[base.id] for a in annotations if base.id in a.labels]
+        ratings = [r for r, _ in marks if r is not None]
+        unsure = any(u for _, u in marks)
+        if not ratings:
+            out.append(_step(base, unsure=unsure))
+            continue
+        rating = majority(ratings)
+        soft = sum(positive(r) for r in ratings) / len(ratings)
+        out.append(_step(base, rating=rating, unsure=unsure, soft=soft, source=tag))
+    times = [a.submitted_at for a in annotations if a.submitted_at]
+    return Resolved(
+        steps=out,
+        agreement=agreement if agreement is not None else agreement_of(steps, annotations),
+        labeler=",".join(sorted({a.name for a in annotations})),
+        labeled_at=max(times) if times else None,
+        time_spent_ms=sum(a.time_spent_ms for a in annotations),
+        finish_reason=single.finish_reason if single else "",
+        from_import=bool(single and single.imported),
+        annotations=len(annotations),
+    )
+
+
+def _mc_fraction(chosen: list[SuggestionLabel]) -> float | None:
+    correct = total = 0
+    for s in chosen:
+        ev = s.evidence if isinstance(s.evidence, dict) else {}
+        c, t = ev.get("correct"), ev.get("total")
+        if isinstance(c, int | float) and isinstance(t, int | float) and t > 0:
+            correct, total = correct + c, total + t
+    return correct / total if total else None
+
+
+def from_suggestions(
+    steps: list[BaseStep],
+    suggestions: dict[int, list[SuggestionLabel]],
+    *,
+    priority: Sequence[str],
+    positive: Positive,
+) -> Resolved:
+    rank = {source: i for i, source in enumerate(priority)}
+    out, shares, agents, times, sources = [], [], set(), [], set()
+    for base in steps:
+        here = [s for s in suggestions.get(base.id, ()) if s.source in rank]
+        if not here:
+            out.append(_step(base))
+            continue
+        best = min(rank[s.source] for s in here)
+        chosen = [s for s in here if rank[s.source] == best]
+        value = majority([s.value for s in chosen])
+        soft = _mc_fraction(chosen)
+        if soft is None:
+            soft = sum(positive(s.value) for s in chosen) / len(chosen)
+        names = sorted({s.agent for s in chosen})
+        source = chosen[0].source
+        tag = f"{source}:{names[0]}" if len(names) == 1 else f"{source}:majority"
+        out.append(_step(base, rating=value, soft=soft, source=tag))
+        shares.append(sum(s.value == value for s in here) / len(here))
+        agents.update(names)
+        sources.add(source)
+        times += [s.updated_at for s in chosen if s.updated_at]
+    return Resolved(
+        steps=out,
+        agreement=_mean(shares),
+        labeler=",".join(sorted(agents)),
+        labeled_at=max(times) if times else None,
+        time_spent_ms=None,
+        finish_reason="",
+        from_import=sources == {"import"},
+        annotations=0,
+    )

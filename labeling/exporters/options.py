@@ -1,0 +1,305 @@
+"""What an export takes: filters, label policy and split policy, validated and normalized.
+
+Each is a frozen dataclass built from a plain dict (API body, CLI flags, the Export row) by
+`*_from`, which fills defaults and raises ValidationFailed naming the field; `as_dict` gives
+the normalized dict stored on the Export, so equal options always compare and hash equal.
+"""
+
+import math
+from dataclasses import asdict, dataclass, field, fields
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from labeling.errors import ValidationFailed
+from labeling.models import SuggestionSource
+
+
+class LabelSource(StrEnum):
+    """Where step labels come from.
+
+    `reviewed` is the extension point for the review queue (a later issue): it is accepted by
+    the schema but refused until reviews exist, rather than silently exporting everything.
+    """
+
+    REVIEWED = "reviewed"  # reviewed / resolved labels only
+    HUMAN = "human"  # submitted annotations by steplab annotators
+    IMPORTED = "imported"  # annotations imported with a dataset (labels_as=annotations)
+    ANNOTATIONS = "annotations"  # both of the above
+    AUTO_CONSENSUS = "auto_consensus"  # suggestions of source "consensus"
+    AUTO_ANY = "auto_any"  # any suggestion, sources in priority order
+
+    @property
+    def uses_annotations(self) -> bool:
+        return self in (LabelSource.HUMAN, LabelSource.IMPORTED, LabelSource.ANNOTATIONS)
+
+
+class Unsure(StrEnum):
+    DROP = "drop"  # leave out every solution with an unsure step
+    TRUNCATE = "truncate"  # end the row before its first unsure step
+    KEEP = "keep"  # keep unsure steps with their rating
+
+
+class Neutral(StrEnum):
+    POSITIVE = "positive"
+    NEGATIVE = "negative"
+
+
+class Combine(StrEnum):
+    MAJORITY = "majority"  # one row per solution: per-step majority of its annotations
+    PER_ANNOTATION = "per_annotation"  # one row per annotation
+
+
+class SplitMode(StrEnum):
+    HASH = "hash"  # train/validation/test by a hash of the problem; a `split` column
+    NONE = "none"  # no split column (the dataset's own layout, e.g. for round trips)
+
+
+# Suggestion sources in the order auto_any prefers them on a step that has several.
+AUTO_PRIORITY = (
+    SuggestionSource.CONSENSUS,
+    SuggestionSource.SYMBOLIC,
+    SuggestionSource.ROLLOUT,
+    SuggestionSource.JUDGE,
+    SuggestionSource.PRM,
+    SuggestionSource.IMPORT,
+)
+SPLITS = ("train", "validation", "test")
+
+
+def _choice(raw: dict[str, Any], key: str, enum: type[StrEnum], default: StrEnum, at: str) -> Any:
+    value = raw.get(key, default)
+    try:
+        return enum(value)
+    except ValueError:
+        allowed = ", ".join(e.value for e in enum)
+        raise ValidationFailed(
+            f"{at}.{key} must be one of {allowed}; got {value!r}.", field=f"{at}.{key}"
+        ) from None
+
+
+def _bool(raw: dict[str, Any], key: str, default: bool, at: str) -> bool:
+    value = raw.get(key, default)
+    if not isinstance(value, bool):
+        raise ValidationFailed(f"{at}.{key} must be true or false.", field=f"{at}.{key}")
+    return value
+
+
+def _strings(raw: dict[str, Any], key: str, at: str) -> tuple[str, ...]:
+    value = raw.get(key) or []
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ValidationFailed(f"{at}.{key} must be a list of strings.", field=f"{at}.{key}")
+    return tuple(sorted(set(value)))
+
+
+def _fraction(raw: dict[str, Any], key: str, default: float, at: str) -> float:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ValidationFailed(f"{at}.{key} must be a number from 0 to 1.", field=f"{at}.{key}")
+    return float(value)
+
+
+def _moment(raw: dict[str, Any], key: str, at: str) -> datetime | None:
+    value = raw.get(key)
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        moment = value
+    else:
+        try:
+            moment = datetime.fromisoformat(str(value))
+        except ValueError:
+            raise ValidationFailed(
+                f"{at}.{key} must be an ISO 8601 date or date-time; got {value!r}.",
+                field=f"{at}.{key}",
+            ) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _unknown(raw: dict[str, Any], cls: type, at: str) -> None:
+    if not isinstance(raw, dict):
+        raise ValidationFailed(f"{at} must be an object.", field=at)
+    known = {f.name for f in fields(cls)}
+    extra = sorted(set(raw) - known)
+    if extra:
+        raise ValidationFailed(
+            f"{at}: unknown option {extra[0]!r}; known: {', '.join(sorted(known))}.",
+            field=f"{at}.{extra[0]}",
+        )
+
+
+@dataclass(frozen=True)
+class Filters:
+    label_source: LabelSource = LabelSource.ANNOTATIONS
+    # Suggestion sources auto_any uses, most preferred first.
+    auto_sources: tuple[str, ...] = tuple(s.value for s in AUTO_PRIORITY)
+    min_agreement: float = 0.0
+    unsure: Unsure = Unsure.DROP
+    labeled_after: datetime | None = None  # submitted_at (annotations) / updated_at >= this
+    labeled_before: datetime | None = None  # ... < this
+    annotators: tuple[str, ...] = ()  # usernames or external annotator names; () = all
+    problem_sources: tuple[str, ...] = ()  # Problem.source values; () = all
+    # Gold questions arrive with the review issue; until then there are none to exclude.
+    include_gold: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.update(
+            label_source=self.label_source.value,
+            unsure=self.unsure.value,
+            auto_sources=list(self.auto_sources),
+            annotators=list(self.annotators),
+            problem_sources=list(self.problem_sources),
+            labeled_after=self.labeled_after.isoformat() if self.labeled_after else None,
+            labeled_before=self.labeled_before.isoformat() if self.labeled_before else None,
+        )
+        return data
+
+
+@dataclass(frozen=True)
+class LabelPolicy:
+    neutral: Neutral = Neutral.POSITIVE  # what a 0 (neutral) step becomes in boolean formats
+    truncate_after_first_error: bool = True
+    # An unrated step the labeler wrote themselves (PRM800K human_completion) counts as +1.
+    human_written_positive: bool = True
+    soft_labels: bool = False  # a soft_labels column (MC fraction) in the TRL format
+    label_sources: bool = False  # a label_sources column in the TRL format
+    combine: Combine = Combine.MAJORITY
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.update(neutral=self.neutral.value, combine=self.combine.value)
+        return data
+
+
+@dataclass(frozen=True)
+class SplitPolicy:
+    mode: SplitMode = SplitMode.HASH
+    train: float = 0.9
+    validation: float = 0.05
+    test: float = 0.05
+    seed: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["mode"] = self.mode.value
+        return data
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    filters: Filters = field(default_factory=Filters)
+    label_policy: LabelPolicy = field(default_factory=LabelPolicy)
+    split_policy: SplitPolicy = field(default_factory=SplitPolicy)
+
+
+def filters_from(raw: dict[str, Any] | None) -> Filters:
+    raw = dict(raw or {})
+    at = "filters"
+    _unknown(raw, Filters, at)
+    source = _choice(raw, "label_source", LabelSource, Filters.label_source, at)
+    if source == LabelSource.REVIEWED:
+        raise ValidationFailed(
+            "filters.label_source 'reviewed': no reviews exist in this version of steplab; "
+            "use 'human', 'imported', 'annotations', 'auto_consensus' or 'auto_any'.",
+            field="filters.label_source",
+        )
+    auto = raw.get("auto_sources")
+    if auto is None:
+        auto_sources = Filters.auto_sources
+    else:
+        if not isinstance(auto, list | tuple) or not auto:
+            raise ValidationFailed(
+                "filters.auto_sources must be a non-empty list.", field="filters.auto_sources"
+            )
+        known = set(SuggestionSource.values)
+        bad = [a for a in auto if a not in known]
+        if bad:
+            raise ValidationFailed(
+                f"filters.auto_sources: unknown source {bad[0]!r}; known: "
+                f"{', '.join(SuggestionSource.values)}.",
+                field="filters.auto_sources",
+            )
+        auto_sources = tuple(dict.fromkeys(auto))  # keeps the caller's priority order
+    annotators = _strings(raw, "annotators", at)
+    if annotators and not source.uses_annotations:
+        raise ValidationFailed(
+            "filters.annotators only applies to annotation label sources "
+            "('human', 'imported', 'annotations').",
+            field="filters.annotators",
+        )
+    after = _moment(raw, "labeled_after", at)
+    before = _moment(raw, "labeled_before", at)
+    if after and before and after >= before:
+        raise ValidationFailed(
+            "filters.labeled_after must be before filters.labeled_before.",
+            field="filters.labeled_after",
+        )
+    return Filters(
+        label_source=source,
+        auto_sources=auto_sources,
+        min_agreement=_fraction(raw, "min_agreement", 0.0, at),
+        unsure=_choice(raw, "unsure", Unsure, Filters.unsure, at),
+        labeled_after=after,
+        labeled_before=before,
+        annotators=annotators,
+        problem_sources=_strings(raw, "problem_sources", at),
+        include_gold=_bool(raw, "include_gold", False, at),
+    )
+
+
+def label_policy_from(raw: dict[str, Any] | None) -> LabelPolicy:
+    raw = dict(raw or {})
+    at = "label_policy"
+    _unknown(raw, LabelPolicy, at)
+    return LabelPolicy(
+        neutral=_choice(raw, "neutral", Neutral, LabelPolicy.neutral, at),
+        truncate_after_first_error=_bool(raw, "truncate_after_first_error", True, at),
+        human_written_positive=_bool(raw, "human_written_positive", True, at),
+        soft_labels=_bool(raw, "soft_labels", False, at),
+        label_sources=_bool(raw, "label_sources", False, at),
+        combine=_choice(raw, "combine", Combine, LabelPolicy.combine, at),
+    )
+
+
+def split_policy_from(raw: dict[str, Any] | None) -> SplitPolicy:
+    raw = dict(raw or {})
+    at = "split_policy"
+    _unknown(raw, SplitPolicy, at)
+    mode = _choice(raw, "mode", SplitMode, SplitPolicy.mode, at)
+    seed = raw.get("seed", "")
+    if not isinstance(seed, str) or len(seed) > 200:
+        raise ValidationFailed(
+            "split_policy.seed must be a string of at most 200 characters.",
+            field="split_policy.seed",
+        )
+    if mode == SplitMode.NONE:
+        return SplitPolicy(mode=mode, train=1.0, validation=0.0, test=0.0, seed=seed)
+    given = {name: name in raw for name in SPLITS}
+    values = {name: _fraction(raw, name, getattr(SplitPolicy, name), at) for name in SPLITS}
+    if any(given.values()) and not all(given.values()):
+        # Fractions not given take what is left, shared equally, so {"train": 0.8} works.
+        rest = 1.0 - sum(values[n] for n in SPLITS if given[n])
+        missing = [n for n in SPLITS if not given[n]]
+        for name in missing:
+            values[name] = max(rest, 0.0) / len(missing)
+    if not math.isclose(sum(values.values()), 1.0, abs_tol=1e-6):
+        raise ValidationFailed(
+            "split_policy: train + validation + test must add up to 1; got "
+            f"{sum(values.values()):g}.",
+            field="split_policy",
+        )
+    return SplitPolicy(mode=mode, seed=seed, **values)
+
+
+def options_from(
+    *,
+    filters: dict[str, Any] | None = None,
+    label_policy: dict[str, Any] | None = None,
+    split_policy: dict[str, Any] | None = None,
+) -> ExportOptions:
+    return ExportOptions(
+        filters=filters_from(filters),
+        label_policy=label_policy_from(label_policy),
+        split_policy=split_policy_from(split_policy),
+    )

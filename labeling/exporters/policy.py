@@ -1,0 +1,55 @@
+"""The label policy applied to a record: training labels, cuts, skipped records (pure).
+
+- A rating becomes a training label: +1 True, −1 False, 0 as `neutral` says. An unrated step
+  the labeler wrote themselves (PRM800K `human_completion`) is True when
+  `human_written_positive` (as TRL's own PRM800K conversion does), else unlabeled.
+- A row is the labeled prefix of a solution: it ends before the first unlabeled step, before
+  the first unsure step when `unsure=truncate`, and after the first False step when
+  `truncate_after_first_error` (the default, as ProcessBench and first-error labeling assume).
+- A record is skipped whole when `unsure=drop` and any step is unsure, or when its agreement
+  is below `min_agreement`.
+"""
+
+from .options import Filters, LabelPolicy, Neutral, Unsure
+from .records import SolutionRecord, StepRecord
+
+
+def positive_rating(rating: int, policy: LabelPolicy) -> bool:
+    if rating == 0:
+        return policy.neutral == Neutral.POSITIVE
+    return rating > 0
+
+
+def training_label(step: StepRecord, policy: LabelPolicy) -> bool | None:
+    if step.rating is None:
+        return True if policy.human_written_positive and step.human_written else None
+    return positive_rating(step.rating, policy)
+
+
+def soft_label(step: StepRecord, label: bool) -> float:
+    return step.soft if step.soft is not None else float(label)
+
+
+def labeled_prefix(
+    record: SolutionRecord, policy: LabelPolicy, filters: Filters
+) -> list[tuple[StepRecord, bool]]:
+    out: list[tuple[StepRecord, bool]] = []
+    for step in record.steps:
+        if step.unsure and filters.unsure == Unsure.TRUNCATE:
+            break
+        label = training_label(step, policy)
+        if label is None:
+            break
+        out.append((step, label))
+        if not label and policy.truncate_after_first_error:
+            break
+    return out
+
+
+def skip_reason(record: SolutionRecord, filters: Filters) -> str | None:
+    """Why the whole record is left out, or None."""
+    if filters.unsure == Unsure.DROP and any(step.unsure for step in record.steps):
+        return "unsure"
+    if record.agreement is not None and record.agreement < filters.min_agreement:
+        return "agreement"
+    return None

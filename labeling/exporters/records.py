@@ -1,0 +1,61 @@
+"""What the exporter's reader yields for one output unit: plain data, no database.
+
+A SolutionRecord is one solution with every step and the label resolved for each step from
+the chosen label source (labeling.exporters.labels); the format modules turn records into
+rows. With `combine=per_annotation` one solution gives one record per annotation.
+"""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(slots=True)
+class AlternativeRecord:
+    """A candidate step at one position (StepAlternative), as imported."""
+
+    position: int
+    text: str
+    rating: int | None
+    flagged: bool | None
+    is_chosen: bool
+    is_human: bool
+    metadata: dict[str, Any]
+
+
+@dataclass(slots=True)
+class StepRecord:
+    index: int
+    text: str
+    rating: int | None = None  # the resolved −1 / 0 / +1; None = unlabeled
+    unsure: bool = False
+    soft: float | None = None  # P(step is good): MC fraction, else share of positive votes
+    source: str = ""  # where the label came from: "human", "imported", "rollout:agent", ...
+    human_written: bool = False  # the labeler wrote this step (PRM800K human_completion)
+    alternatives: list[AlternativeRecord] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class SolutionRecord:
+    solution_id: int
+    problem_key: str  # the problem's external id, else a hash of its text: stable across DBs
+    problem_text: str
+    problem_answer: str
+    problem_reference: str
+    problem_source: str
+    external_id: str
+    generator: str
+    final_answer: str
+    answer_correct: bool | None
+    source: str
+    metadata: dict[str, Any]
+    steps: list[StepRecord]
+    agreement: float | None = None  # mean per-step share of raters agreeing with the label
+    labeler: str = ""  # annotator, external annotator, "majority" or suggestion agent
+    labeled_at: datetime | None = None  # latest label time of the contributing labels
+    time_spent_ms: int | None = None
+    finish_reason: str = ""
+    # The labels are exactly those imported with the dataset, so dataset-specific metadata
+    # (PRM800K labeler, timestamp, total time) still describes them.
+    from_import: bool = False
+    annotations: int = 0  # how many annotations contributed

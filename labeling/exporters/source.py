@@ -1,0 +1,294 @@
+"""Reading an export's records from the database: the one module here that queries, and
+the exports' selectors (`export_list`).
+
+Solutions that match the filters come from one ordered query read with
+`.iterator(chunk_size=...)` (a server-side cursor on PostgreSQL, fetchmany on SQLite), so the
+whole set is never in memory. For each chunk, four bounded queries fetch the chunk's steps,
+labels (or suggestions) and, for formats that need them, alternatives; then the chunk's
+records are yielded and `on_chunk(n)` is told. Order: problem external id, problem id,
+solution external id, solution id, with byte-wise collation ("C" on PostgreSQL, BINARY on
+SQLite) so it does not depend on the database's locale.
+"""
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
+from typing import Any
+
+from django.db import connection
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db.models.functions import Collate
+
+from labeling.importers.ids import problem_id
+from labeling.models import (
+    Annotation,
+    AnnotationStatus,
+    Export,
+    Project,
+    Solution,
+    Step,
+    StepAlternative,
+    StepLabel,
+    Suggestion,
+)
+
+from .labels import (
+    AnnotationLabels,
+    BaseStep,
+    Resolved,
+    SuggestionLabel,
+    agreement_of,
+    from_annotations,
+    from_suggestions,
+)
+from .options import Combine, ExportOptions, Filters, LabelSource
+from .policy import positive_rating
+from .records import AlternativeRecord, SolutionRecord
+
+CHUNK = 1000
+
+SOLUTION_FIELDS = (
+    "id",
+    "problem__external_id",
+    "problem__text",
+    "problem__answer",
+    "problem__reference_solution",
+    "problem__source",
+    "external_id",
+    "generator",
+    "final_answer",
+    "answer_correct",
+    "source",
+    "metadata",
+)
+
+
+def _bytewise(name: str) -> Collate:
+    return Collate(F(name), "C" if connection.vendor == "postgresql" else "BINARY")
+
+
+def annotation_q(filters: Filters, prefix: str = "") -> Q:
+    """The annotations the label source and filters admit (`prefix` for related lookups)."""
+
+    def q(**lookups: Any) -> Q:
+        return Q(**{prefix + key: value for key, value in lookups.items()})
+
+    cond = q(status=AnnotationStatus.SUBMITTED)
+    if filters.label_source == LabelSource.HUMAN:
+        cond &= q(imported=False, annotator__isnull=False)
+    elif filters.label_source == LabelSource.IMPORTED:
+        cond &= q(imported=True)
+    if filters.annotators:
+        names = list(filters.annotators)
+        cond &= q(annotator__username__in=names) | q(
+            annotator__isnull=True, external_annotator__in=names
+        )
+    if filters.labeled_after:
+        cond &= q(submitted_at__gte=filters.labeled_after)
+    if filters.labeled_before:
+        cond &= q(submitted_at__lt=filters.labeled_before)
+    return cond
+
+
+def auto_sources(filters: Filters) -> tuple[str, ...]:
+    if filters.label_source == LabelSource.AUTO_CONSENSUS:
+        return ("consensus",)
+    return filters.auto_sources
+
+
+def suggestion_q(filters: Filters, prefix: str = "") -> Q:
+    def q(**lookups: Any) -> Q:
+        return Q(**{prefix + key: value for key, value in lookups.items()})
+
+    cond = q(source__in=list(auto_sources(filters)), value__isnull=False)
+    if filters.labeled_after:
+        cond &= q(updated_at__gte=filters.labeled_after)
+    if filters.labeled_before:
+        cond &= q(updated_at__lt=filters.labeled_before)
+    return cond
+
+
+def matching_solutions(*, project: Project, filters: Filters) -> QuerySet[Solution]:
+    """Solutions of the project with at least one label the filters admit.
+
+    Gold questions are not excluded yet: none exist until the review issue adds them.
+    """
+    qs = Solution.objects.filter(project=project)
+    if filters.problem_sources:
+        qs = qs.filter(problem__source__in=list(filters.problem_sources))
+    if filters.label_source.uses_annotations:
+        labels = Annotation.objects.filter(annotation_q(filters), solution_id=OuterRef("pk"))
+    else:
+        labels = Suggestion.objects.filter(suggestion_q(filters), step__solution_id=OuterRef("pk"))
+    return qs.filter(Exists(labels))
+
+
+def _chunks(rows: Iterable[tuple], size: int) -> Iterator[list[tuple]]:
+    it = iter(rows)
+    while chunk := list(islice(it, size)):
+        yield chunk
+
+
+class _Chunk:
+    """The related rows of one chunk of solutions, fetched with one query per table."""
+
+    def __init__(self, ids: list[int], options: ExportOptions, *, alternatives: bool) -> None:
+        filters = options.filters
+        self.steps: dict[int, list[BaseStep]] = defaultdict(list)
+        by_id: dict[int, BaseStep] = {}
+        step_rows = (
+            Step.objects.filter(solution_id__in=ids)
+            .order_by("solution_id", "index")
+            .values_list("solution_id", "id", "index", "text", "metadata")
+        )
+        for solution_id, step_id, index, text, meta in step_rows:
+            human = isinstance(meta, dict) and meta.get("via") == "human"
+            step = BaseStep(id=step_id, index=index, text=text, human_written=human)
+            self.steps[solution_id].append(step)
+            by_id[step_id] = step
+        if alternatives:
+            alt_rows = (
+                StepAlternative.objects.filter(step__solution_id__in=ids)
+                .order_by("step_id", "is_human", "position", "id")
+                .values_list(
+                    "step_id",
+                    "position",
+                    "text",
+                    "rating",
+                    "flagged",
+                    "is_chosen",
+                    "is_human",
+                    "metadata",
+                )
+            )
+            for step_id, *fields in alt_rows:
+                by_id[step_id].alternatives.append(AlternativeRecord(*fields))
+        self.annotations: dict[int, list[AnnotationLabels]] = defaultdict(list)
+        self.suggestions: dict[int, list[SuggestionLabel]] = defaultdict(list)
+        if filters.label_source.uses_annotations:
+            self._annotations(ids, filters)
+        else:
+            self._suggestions(ids, filters)
+
+    def _annotations(self, ids: list[int], filters: Filters) -> None:
+        rows = (
+            Annotation.objects.filter(annotation_q(filters), solution_id__in=ids)
+            .order_by("solution_id", "id")
+            .values_list(
+                "id",
+                "solution_id",
+                "annotator__username",
+                "external_annotator",
+                "imported",
+                "finish_reason",
+                "time_spent_ms",
+                "submitted_at",
+            )
+        )
+        by_id = {}
+        for pk, solution_id, username, external, imported, finish, spent, at in rows:
+            item = AnnotationLabels(
+                id=pk,
+                name=username or external,
+                imported=imported,
+                finish_reason=finish,
+                time_spent_ms=spent,
+                submitted_at=at,
+            )
+            self.annotations[solution_id].append(item)
+            by_id[pk] = item
+        labels = StepLabel.objects.filter(
+            annotation_q(filters, "annotation__"), annotation__solution_id__in=ids
+        ).values_list("annotation_id", "step_id", "rating", "unsure")
+        for annotation_id, step_id, rating, unsure in labels:
+            by_id[annotation_id].labels[step_id] = (rating, unsure)
+
+    def _suggestions(self, ids: list[int], filters: Filters) -> None:
+        rows = Suggestion.objects.filter(
+            suggestion_q(filters), step__solution_id__in=ids
+        ).values_list("step_id", "source", "agent", "value", "evidence", "updated_at")
+        for step_id, source, agent, value, evidence, at in rows:
+            self.suggestions[step_id].append(SuggestionLabel(source, agent, value, evidence, at))
+
+
+def _record(row: tuple, resolved: Resolved) -> SolutionRecord:
+    (pk, p_ext, p_text, p_answer, p_ref, p_source, ext, generator, final, correct, source, meta) = (
+        row
+    )
+    return SolutionRecord(
+        solution_id=pk,
+        problem_key=p_ext or problem_id(p_text),
+        problem_text=p_text,
+        problem_answer=p_answer,
+        problem_reference=p_ref,
+        problem_source=p_source,
+        external_id=ext,
+        generator=generator,
+        final_answer=final,
+        answer_correct=correct,
+        source=source,
+        metadata=meta if isinstance(meta, dict) else {},
+        steps=resolved.steps,
+        agreement=resolved.agreement,
+        labeler=resolved.labeler,
+        labeled_at=resolved.labeled_at,
+        time_spent_ms=resolved.time_spent_ms,
+        finish_reason=resolved.finish_reason,
+        from_import=resolved.from_import,
+        annotations=resolved.annotations,
+    )
+
+
+def _per_annotation_order(a: AnnotationLabels) -> tuple:
+    return (a.imported, a.name, a.id)
+
+
+def solution_records(
+    *,
+    project: Project,
+    options: ExportOptions,
+    alternatives: bool = False,
+    chunk_size: int = CHUNK,
+    on_chunk: Callable[[int], None] | None = None,
+) -> Iterator[SolutionRecord]:
+    """The export's records in their stable order, read chunk by chunk."""
+    filters = options.filters
+
+    def positive(rating: int) -> bool:
+        return positive_rating(rating, options.label_policy)
+
+    solutions = (
+        matching_solutions(project=project, filters=filters)
+        .order_by(
+            _bytewise("problem__external_id"),
+            "problem_id",
+            _bytewise("external_id"),
+            "id",
+        )
+        .values_list(*SOLUTION_FIELDS)
+    )
+    per_annotation = options.label_policy.combine == Combine.PER_ANNOTATION
+    for chunk in _chunks(solutions.iterator(chunk_size=chunk_size), chunk_size):
+        related = _Chunk([row[0] for row in chunk], options, alternatives=alternatives)
+        for row in chunk:
+            steps = related.steps.get(row[0], [])
+            if not filters.label_source.uses_annotations:
+                resolved = from_suggestions(
+                    steps, related.suggestions, priority=auto_sources(filters), positive=positive
+                )
+                yield _record(row, resolved)
+                continue
+            annotations = related.annotations.get(row[0], [])
+            if not per_annotation:
+                yield _record(row, from_annotations(steps, annotations, positive=positive))
+                continue
+            agreement = agreement_of(steps, annotations)
+            for one in sorted(annotations, key=_per_annotation_order):
+                resolved = from_annotations(steps, [one], positive=positive, agreement=agreement)
+                yield _record(row, resolved)
+        if on_chunk:
+            on_chunk(len(chunk))
+
+
+def export_list(*, project: Project) -> QuerySet[Export]:
+    return Export.objects.filter(project=project).select_related("created_by").order_by("-id")

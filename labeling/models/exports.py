@@ -1,0 +1,74 @@
+"""Export snapshots: a training-set file built by a worker from a project's labels."""
+
+from django.conf import settings
+from django.db import models
+
+from .project import Project
+
+
+class ExportStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class ExportFormat(models.TextChoices):
+    TRL = "trl", "TRL stepwise supervision"
+    PRM800K = "prm800k", "PRM800K JSONL"
+    MATH_SHEPHERD = "math_shepherd", "Math-Shepherd"
+    PROCESSBENCH = "processbench", "ProcessBench"
+    PAIRWISE = "pairwise", "Pairwise step preferences"
+
+
+class ExportFileType(models.TextChoices):
+    JSONL = "jsonl", "JSON Lines"
+    JSONL_GZ = "jsonl.gz", "JSON Lines, gzip"
+    PARQUET = "parquet", "Parquet"
+
+
+class Export(models.Model):
+    """One export of a project: what was asked (format, filters, policies), how far the worker
+    got, and the finished file with its sha256. Immutable once done; deleting removes the file.
+
+    `filters`, `label_policy` and `split_policy` hold the normalized options (every default
+    filled in, see labeling.exporters.options), so a later export with the same values
+    produces the same bytes from the same data.
+    """
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="exports")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    format = models.CharField(max_length=20, choices=ExportFormat.choices)
+    file_type = models.CharField(
+        max_length=10, choices=ExportFileType.choices, default=ExportFileType.JSONL
+    )
+    filters = models.JSONField(default=dict, blank=True)
+    label_policy = models.JSONField(default=dict, blank=True)
+    split_policy = models.JSONField(default=dict, blank=True)
+    status = models.CharField(
+        max_length=20, choices=ExportStatus.choices, default=ExportStatus.PENDING
+    )
+    # Progress: solutions read so far out of those that match the filters.
+    solutions_total = models.PositiveIntegerField(default=0)
+    solutions_done = models.PositiveIntegerField(default=0)
+    # The result.
+    row_count = models.PositiveIntegerField(default=0)
+    step_count = models.PositiveBigIntegerField(default=0)
+    stats = models.JSONField(default=dict, blank=True, help_text="Counts shown in the card.")
+    sha256 = models.CharField(max_length=64, blank=True, help_text="Of the data file only.")
+    size_bytes = models.PositiveBigIntegerField(default=0)
+    file = models.FileField(upload_to="exports/", max_length=300, blank=True)
+    card = models.TextField(blank=True, help_text="The dataset card (Markdown).")
+    error = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["project", "-id"], name="export_project_idx")]
+
+    def __str__(self) -> str:
+        return f"Export {self.pk} of {self.project_id} as {self.format} ({self.status})"

@@ -1,0 +1,87 @@
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.files.storage import default_storage
+
+from labeling.models import Export
+from labeling.services.exports import export_build, export_create
+from labeling.services.imports import import_file
+
+DATA = Path("/work/shared/data")
+if not DATA.exists():  # a checkout beside shared/
+    DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+
+
+def raw_rows(name: str) -> list[dict[str, Any]]:
+    """The rows of a shared data file, read with nothing but json."""
+    with open(DATA / name, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def file_bytes(export: Export) -> bytes:
+    with default_storage.open(export.file.name, "rb") as f:
+        return f.read()
+
+
+def read_rows(export: Export) -> list[dict[str, Any]]:
+    """The rows of a built export's file, read back without steplab code."""
+    data = file_bytes(export)
+    if export.file_type == "parquet":
+        import io
+
+        import pyarrow.parquet as pq
+
+        return pq.read_table(io.BytesIO(data)).to_pylist()
+    if export.file_type == "jsonl.gz":
+        data = gzip.decompress(data)
+    return [json.loads(line) for line in data.decode().splitlines()]
+
+
+@pytest.fixture
+def load(project):
+    """load(name, labels_as=..., fmt=...): import a shared sample file into `project`."""
+
+    def run(name: str, *, labels_as: str = "annotations", fmt: str = "auto"):
+        return import_file(project=project, path=DATA / name, fmt=fmt, labels_as=labels_as)
+
+    return run
+
+
+@pytest.fixture
+def build(project):
+    """build(format, file_type=..., filters=..., ...) -> the built Export (status checked)."""
+
+    def run(fmt: str, *, expect: str = "done", chunk_size: int = 1000, **options: Any) -> Export:
+        export = export_create(
+            project=options.pop("project", project), created_by=None, format=fmt, **options
+        )
+        export = export_build(export=export, chunk_size=chunk_size)
+        assert export.status == expect, export.error
+        return export
+
+    return run
+
+
+@pytest.fixture
+def exports_worker(transactional_db):
+    """A real Celery worker thread consuming the `default` and `exports` queues.
+
+    tests/conftest.py's celery_worker_live consumes only the default queue.
+    """
+    from celery.contrib.testing.worker import start_worker
+
+    from annotate.celery import app
+    from annotate.queues import Queue
+
+    with start_worker(
+        app,
+        pool="solo",
+        concurrency=1,
+        perform_ping_check=False,
+        shutdown_timeout=10,
+        queues=[Queue.DEFAULT.value, Queue.EXPORTS.value],
+    ) as worker:
+        yield worker
