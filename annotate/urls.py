@@ -9,6 +9,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/", include("labeling.api.urls")),
+    path("api/", include("autolabel.urls")),
     path("", spa, name="spa-home"),
     re_path(r"^(?:login|projects)(?:/.*)?$", spa, name="spa"),
 ]

@@ -1,5 +1,6 @@
 """pytest: the real database from DATABASE_URL (PostgreSQL in CI), SQLite otherwise."""
 
+import os
 import re
 from pathlib import Path
 
@@ -9,8 +10,9 @@ from .base import DATABASES, REDIS_URL, STATIC_ROOT, VAR_DIR, redis_transport_op
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # A file, not :memory:, so worker threads and the live server see the same test database.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+    # A file, not :memory:, so worker threads and the live server see the same test database;
+    # one per pytest process, so two runs side by side do not share it.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
 # Tests that need a worker start one in-process (celery.contrib.testing) on real Redis when
 # REDIS_URL is set (CI), on its own database number so a developer's broker is left alone.
 CELERY_BROKER_URL = (

@@ -1,0 +1,87 @@
+"""Auto-labeling runs over the API: start, watch, cancel."""
+
+from django.db import transaction
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from autolabel.models import AutolabelRun
+from autolabel.registry import ENGINES
+from autolabel.services import autolabel_run_cancel, autolabel_run_create
+from autolabel.tasks import autolabel_run_start_task
+from labeling.api.access import project_for
+from labeling.models import Role
+
+
+class RunOutput(serializers.ModelSerializer):
+    progress = serializers.SerializerMethodField()
+
+    class Meta:
+        model = AutolabelRun
+        fields = [
+            "id",
+            "sources",
+            "params",
+            "filter",
+            "status",
+            "total",
+            "done",
+            "failed",
+            "progress",
+            "suggestions_written",
+            "errors",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+    def get_progress(self, run: AutolabelRun) -> float:
+        return 1.0 if run.total == 0 else round((run.done + run.failed) / run.total, 4)
+
+
+class RunInput(serializers.Serializer):
+    sources = serializers.ListField(
+        child=serializers.ChoiceField(choices=sorted(ENGINES)), min_length=1
+    )
+    params = serializers.DictField(required=False, default=dict)
+    filter = serializers.DictField(required=False, default=dict)
+
+
+class RunListApi(APIView):
+    @extend_schema(responses=RunOutput(many=True))
+    def get(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(project.autolabel_runs.order_by("-id"), request)
+        return paginator.get_paginated_response(RunOutput(page, many=True).data)
+
+    @extend_schema(request=RunInput, responses={202: RunOutput})
+    def post(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        data = RunInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        run = autolabel_run_create(project=project, created_by=request.user, **data.validated_data)
+        transaction.on_commit(lambda: autolabel_run_start_task.delay(run.pk))
+        return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)
+
+
+def _run_for(request, run_id: int) -> AutolabelRun:
+    run = get_object_or_404(AutolabelRun, pk=run_id)
+    project_for(request, run.project_id, at_least=Role.ADMIN)
+    return run
+
+
+class RunDetailApi(APIView):
+    @extend_schema(responses=RunOutput)
+    def get(self, request, run_id: int):
+        return Response(RunOutput(_run_for(request, run_id)).data)
+
+
+class RunCancelApi(APIView):
+    @extend_schema(request=None, responses=RunOutput)
+    def post(self, request, run_id: int):
+        run = autolabel_run_cancel(run=_run_for(request, run_id))
+        return Response(RunOutput(run).data)

@@ -1,0 +1,84 @@
+"""`manage.py autolabel --project P --sources answer,symbolic [--inline]` with a tqdm bar."""
+
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from autolabel.models import AutolabelRun, RunStatus
+from autolabel.registry import ENGINES
+from autolabel.services import (
+    autolabel_item_process,
+    autolabel_run_chunks,
+    autolabel_run_create,
+    autolabel_run_refresh,
+)
+from autolabel.tasks import autolabel_run_start_task
+from labeling.errors import DomainError
+from labeling.models import Project
+
+FINISHED = (RunStatus.DONE, RunStatus.FAILED, RunStatus.CANCELLED)
+
+
+class Command(BaseCommand):
+    help = "Pre-fill step suggestions for a project's solutions."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--project", required=True, help="Project name or id.")
+        parser.add_argument(
+            "--sources", required=True, help=f"Comma-separated: {', '.join(sorted(ENGINES))}."
+        )
+        parser.add_argument("--only-unlabeled", action="store_true")
+        parser.add_argument(
+            "--inline",
+            action="store_true",
+            help="Process here instead of on the Celery workers.",
+        )
+        parser.add_argument("--no-wait", action="store_true", help="Enqueue and return.")
+
+    def handle(self, *args, project, sources, only_unlabeled, inline, no_wait, **options):
+        found = Project.objects.filter(pk=int(project)) if project.isdigit() else None
+        found = found or Project.objects.filter(name=project)
+        target = found.first()
+        if target is None:
+            raise CommandError(f"No project {project!r}.")
+        try:
+            run = autolabel_run_create(
+                project=target,
+                sources=[s.strip() for s in sources.split(",") if s.strip()],
+                filter={"only_unlabeled": only_unlabeled},
+            )
+        except DomainError as exc:
+            raise CommandError(exc.message) from exc
+        self.stdout.write(f"Run {run.pk}: {run.total} solutions, sources {run.sources}")
+        if inline:
+            self._inline(run)
+        else:
+            autolabel_run_start_task.delay(run.pk)
+            if no_wait:
+                return
+            self._follow(run)
+        run.refresh_from_db()
+        self.stdout.write(
+            f"Run {run.pk} {run.status}: {run.done} done, {run.failed} failed, "
+            f"{run.suggestions_written} suggestions"
+        )
+
+    def _inline(self, run: AutolabelRun) -> None:
+        with tqdm(total=run.total, unit="solution") as bar:
+            for chunk in autolabel_run_chunks(run=run):
+                for solution_id in chunk:
+                    autolabel_item_process(run=run, solution_id=solution_id)
+                    bar.update(1)
+                autolabel_run_refresh(run=run)
+        autolabel_run_refresh(run=run)
+
+    def _follow(self, run: AutolabelRun) -> None:
+        with tqdm(total=run.total, unit="solution") as bar:
+            while True:
+                run.refresh_from_db()
+                bar.n = run.done + run.failed
+                bar.refresh()
+                if run.status in FINISHED:
+                    return
+                time.sleep(0.5)

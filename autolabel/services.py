@@ -1,0 +1,197 @@
+"""Auto-labeling runs: create, process a chunk of solutions, finish, cancel.
+
+Every effect is idempotent so a redelivered chunk (a killed worker, acks_late) changes nothing
+twice: suggestions are upserts keyed by (step, source, agent), an item is processed only while
+pending, and the run's counters are recomputed from its items rather than incremented.
+"""
+
+import logging
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.db.models import Count, Q, Sum
+from django.utils import timezone
+
+from autolabel.engines.base import EngineResult, SolutionInput
+from autolabel.errors import BackendUnavailable
+from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
+from autolabel.registry import ENGINES
+from labeling.errors import Conflict, ValidationFailed
+from labeling.models import Project, Solution, Suggestion
+
+log = logging.getLogger(__name__)
+MAX_STORED_ERRORS = 50
+
+
+def _solutions_for(project: Project, filter_: dict) -> Iterable[int]:
+    qs = Solution.objects.filter(project=project)
+    if filter_.get("solution_ids"):
+        qs = qs.filter(pk__in=filter_["solution_ids"])
+    if filter_.get("only_unlabeled"):
+        qs = qs.filter(submitted_count=0)
+    if filter_.get("source"):
+        qs = qs.filter(problem__source=filter_["source"])
+    return qs.order_by("id").values_list("id", flat=True)
+
+
+@transaction.atomic
+def autolabel_run_create(
+    *,
+    project: Project,
+    sources: list[str],
+    created_by=None,
+    params: dict | None = None,
+    filter: dict | None = None,  # noqa: A002 - the run's field name
+) -> AutolabelRun:
+    unknown = [s for s in sources if s not in ENGINES]
+    if not sources or unknown:
+        raise ValidationFailed(
+            f"Unknown or missing sources {unknown}; available: {sorted(ENGINES)}.", field="sources"
+        )
+    run = AutolabelRun.objects.create(
+        project=project,
+        sources=list(dict.fromkeys(sources)),
+        params=params or {},
+        filter=filter or {},
+        created_by=created_by,
+    )
+    solution_ids = list(_solutions_for(project, run.filter))
+    AutolabelItem.objects.bulk_create(
+        [AutolabelItem(run=run, solution_id=sid) for sid in solution_ids], batch_size=2000
+    )
+    run.total = len(solution_ids)
+    run.save(update_fields=["total"])
+    return run
+
+
+def autolabel_run_chunks(*, run: AutolabelRun, size: int = 20) -> list[list[int]]:
+    """Pending solution ids in chunks, for the tasks; marks the run running."""
+    AutolabelRun.objects.filter(pk=run.pk, status=RunStatus.PENDING).update(
+        status=RunStatus.RUNNING, started_at=timezone.now()
+    )
+    ids = list(
+        run.items.filter(status=ItemStatus.PENDING)
+        .order_by("solution_id")
+        .values_list("solution_id", flat=True)
+    )
+    return [ids[i : i + size] for i in range(0, len(ids), size)]
+
+
+def _solution_input(solution: Solution) -> SolutionInput:
+    return SolutionInput(
+        problem=solution.problem.text,
+        gold_answer=solution.problem.answer,
+        steps=tuple(solution.steps.order_by("index").values_list("text", flat=True)),
+        final_answer=solution.final_answer,
+    )
+
+
+def suggestions_upsert(*, solution: Solution, result: EngineResult) -> int:
+    """Write an engine's suggestions for one solution; re-running overwrites, never duplicates."""
+    step_ids = dict(solution.steps.values_list("index", "id"))
+    rows = [
+        Suggestion(
+            step_id=step_ids[s.step_index],
+            source=result.source,
+            agent=result.agent,
+            value=s.value,
+            score=s.score,
+            evidence=s.evidence,
+        )
+        for s in result.suggestions
+        if s.step_index in step_ids
+    ]
+    Suggestion.objects.bulk_create(
+        rows,
+        update_conflicts=True,
+        unique_fields=["step", "source", "agent"],
+        update_fields=["value", "score", "evidence", "updated_at"],
+    )
+    updates: dict = {}
+    if result.answer_correct is not None:
+        updates["answer_correct"] = result.answer_correct
+    if result.final_answer and not solution.final_answer:
+        updates["final_answer"] = result.final_answer
+    if updates:
+        Solution.objects.filter(pk=solution.pk).update(**updates)
+    return len(rows)
+
+
+def autolabel_item_process(*, run: AutolabelRun, solution_id: int) -> AutolabelItem | None:
+    """Run every source of the run on one solution. A no-op unless the item is pending."""
+    with transaction.atomic():
+        item = (
+            AutolabelItem.objects.select_for_update()
+            .filter(run=run, solution_id=solution_id, status=ItemStatus.PENDING)
+            .first()
+        )
+        if item is None:
+            return None
+        item.attempts += 1
+        item.save(update_fields=["attempts", "updated_at"])
+    solution = Solution.objects.select_related("problem").get(pk=solution_id)
+    data = _solution_input(solution)
+    try:
+        results = [ENGINES[name](data, run.params.get(name, {})) for name in run.sources]
+    except BackendUnavailable:
+        raise  # the task retries the chunk with backoff
+    except Exception as exc:  # an engine's bug must not stop the run: record it on the item
+        log.exception("autolabel run %s, solution %s", run.pk, solution_id)
+        AutolabelItem.objects.filter(pk=item.pk).update(
+            status=ItemStatus.FAILED, error=f"{type(exc).__name__}: {exc}"[:2000]
+        )
+        return item
+    with transaction.atomic():
+        written = sum(suggestions_upsert(solution=solution, result=r) for r in results)
+        AutolabelItem.objects.filter(pk=item.pk).update(
+            status=ItemStatus.DONE, error="", suggestions=written
+        )
+    item.status, item.suggestions = ItemStatus.DONE, written
+    return item
+
+
+def autolabel_item_fail(*, run: AutolabelRun, solution_ids: list[int], error: str) -> None:
+    """Give up on items after their task exhausted its retries (e.g. a backend that is down)."""
+    AutolabelItem.objects.filter(
+        run=run, solution_id__in=solution_ids, status=ItemStatus.PENDING
+    ).update(status=ItemStatus.FAILED, error=error[:2000])
+
+
+def autolabel_run_refresh(*, run: AutolabelRun) -> AutolabelRun:
+    """Recompute the counters from the items; finish the run when nothing is pending."""
+    counts = run.items.aggregate(
+        done=Count("id", filter=Q(status=ItemStatus.DONE)),
+        failed=Count("id", filter=Q(status=ItemStatus.FAILED)),
+        pending=Count("id", filter=Q(status=ItemStatus.PENDING)),
+        suggestions=Sum("suggestions"),
+    )
+    errors = list(
+        run.items.filter(status=ItemStatus.FAILED)
+        .order_by("solution_id")
+        .values("solution_id", "error")[:MAX_STORED_ERRORS]
+    )
+    fields = {
+        "done": counts["done"],
+        "failed": counts["failed"],
+        "suggestions_written": counts["suggestions"] or 0,
+        "errors": errors,
+    }
+    if counts["pending"] == 0:
+        AutolabelRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
+            status=RunStatus.FAILED if counts["done"] == 0 and counts["failed"] else RunStatus.DONE,
+            finished_at=timezone.now(),
+        )
+    AutolabelRun.objects.filter(pk=run.pk).update(**fields)
+    run.refresh_from_db()
+    return run
+
+
+@transaction.atomic
+def autolabel_run_cancel(*, run: AutolabelRun) -> AutolabelRun:
+    if run.status not in (RunStatus.PENDING, RunStatus.RUNNING):
+        raise Conflict(f"The run is already {run.status}.")
+    AutolabelRun.objects.filter(pk=run.pk).update(
+        status=RunStatus.CANCELLED, finished_at=timezone.now()
+    )
+    run.refresh_from_db()
+    return run

@@ -1,0 +1,68 @@
+"""Thin Celery tasks for auto-labeling runs: ids in, a service call, nothing else."""
+
+import random
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+
+from annotate.queues import Queue
+from autolabel.errors import BackendUnavailable
+from autolabel.models import AutolabelRun, RunStatus
+from autolabel.registry import ENGINES
+from autolabel.services import (
+    autolabel_item_fail,
+    autolabel_item_process,
+    autolabel_run_chunks,
+    autolabel_run_refresh,
+)
+
+MAX_RETRIES = 5
+QUEUE_RANK = [Queue.DEFAULT, Queue.ROLLOUTS, Queue.GPU]
+
+
+def _queue_for(run: AutolabelRun) -> str:
+    """A chunk runs on the most specialised queue any of its sources needs."""
+    return max((ENGINES[s].queue for s in run.sources), key=QUEUE_RANK.index)
+
+
+@shared_task(queue=Queue.DEFAULT, acks_late=True, reject_on_worker_lost=True)
+def autolabel_run_start_task(run_id: int) -> int:
+    run = AutolabelRun.objects.get(pk=run_id)
+    if run.status == RunStatus.CANCELLED:
+        return 0
+    chunks = autolabel_run_chunks(run=run, size=int(run.params.get("chunk_size", 20)))
+    queue = _queue_for(run)
+    for chunk in chunks:
+        autolabel_chunk_task.apply_async((run_id, chunk), queue=queue)
+    autolabel_run_refresh(run=run)
+    return len(chunks)
+
+
+@shared_task(
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=1800,
+    time_limit=1900,
+    max_retries=MAX_RETRIES,
+)
+def autolabel_chunk_task(self, run_id: int, solution_ids: list[int]) -> int:
+    run = AutolabelRun.objects.get(pk=run_id)
+    processed = 0
+    try:
+        for solution_id in solution_ids:
+            if AutolabelRun.objects.filter(pk=run_id, status=RunStatus.CANCELLED).exists():
+                break
+            if autolabel_item_process(run=run, solution_id=solution_id) is not None:
+                processed += 1
+    except BackendUnavailable as exc:
+        if self.request.retries >= MAX_RETRIES:
+            autolabel_item_fail(run=run, solution_ids=solution_ids, error=f"Backend down: {exc}")
+        else:
+            # Exponential backoff with full jitter; the items already done stay done.
+            countdown = random.uniform(0, min(300, 2 ** (self.request.retries + 1)))
+            raise self.retry(exc=exc, countdown=countdown) from exc
+    except SoftTimeLimitExceeded:
+        autolabel_item_fail(run=run, solution_ids=solution_ids, error="Time limit exceeded.")
+    autolabel_run_refresh(run=run)
+    return processed

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from autolabel import api
+
+urlpatterns = [
+    path(
+        "projects/<int:project_id>/autolabel-runs/",
+        api.RunListApi.as_view(),
+        name="autolabel-run-list",
+    ),
+    path("autolabel-runs/<int:run_id>/", api.RunDetailApi.as_view(), name="autolabel-run"),
+    path(
+        "autolabel-runs/<int:run_id>/cancel/",
+        api.RunCancelApi.as_view(),
+        name="autolabel-run-cancel",
+    ),
+]
