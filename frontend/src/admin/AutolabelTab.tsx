@@ -201,6 +201,7 @@ function RunPanel({ run, onCancel, cancelling }: { run: api.AutolabelRun; onCanc
         {run.status === "done" && (
           <span className="text-green" data-testid="autolabel-done">
             <strong>Done</strong> · {formatNumber(run.suggestions_written)} {run.suggestions_written === 1 ? "suggestion" : "suggestions"} written
+            {run.sources.includes("answer") ? ` · final answers checked` : ""}
             {run.failed > 0 ? ` · ${formatNumber(run.failed)} failed` : ""}
           </span>
         )}
@@ -464,7 +465,7 @@ export function AutolabelTab({ project }: { project: api.Project }) {
             <tbody>
               {history.map((r) => (
                 <tr key={r.id} className={run?.id === r.id ? "is-selected" : undefined}>
-                  <td className="num mono small">{r.id}</td>
+                  <td className="num">{r.id}</td>
                   <td>
                     {sourcesText(r.sources)}
                     {r.filter?.only_unlabeled ? <span className="subtle small"> · unlabeled only</span> : null}

@@ -1,9 +1,10 @@
-import { memo, useEffect, useRef } from "react";
+import { memo, useEffect, useMemo, useRef } from "react";
 import type { Rating, StepLabel, TaskStep } from "../api";
 import { Markdown } from "../components/Markdown";
 import { IconBranch, IconComment, IconEdit, IconFlag } from "../components/icons";
 import { InlineEditor } from "./InlineEditor";
 import { SuggestionChip, SuggestionNotes } from "./SuggestionChip";
+import { orderSuggestions } from "./suggestions";
 
 export type EditorKind = "comment" | "alternative";
 
@@ -43,7 +44,10 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
   }, [isCurrent]);
 
   const rating = label.rating;
-  const suggestions = props.showSuggestions ? step.suggestions ?? [] : [];
+  const suggestions = useMemo(
+    () => (props.showSuggestions ? orderSuggestions(step.suggestions ?? []) : []),
+    [props.showSuggestions, step.suggestions],
+  );
   const classes = [
     "step-row",
     isCurrent && "is-current",

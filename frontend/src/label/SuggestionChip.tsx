@@ -1,7 +1,8 @@
 import { useState } from "react";
 import type { Rating, Suggestion } from "../api";
 import { Markdown } from "../components/Markdown";
-import { describeSuggestion, looksLikeTex, texSource, valuesText, type RefutedClaim } from "./suggestions";
+import { IconCheck, IconX } from "../components/icons";
+import { describeSuggestion, looksLikeTex, texSource, type RefutedClaim } from "./suggestions";
 
 export interface ChipProps {
   suggestion: Suggestion;
@@ -36,8 +37,14 @@ export function SuggestionChip({ suggestion, acceptable, agrees, onAccept }: Chi
     >
       <span className="chip-source">{view.badge}</span>
       {view.detail && <span className="chip-detail">{view.detail}</span>}
-      <span className="chip-value" aria-hidden="true">
-        {view.mark}
+      <span className="chip-value" aria-hidden="true" data-mark={view.mark}>
+        {view.mark === "✓" ? (
+          <IconCheck width={10} height={10} strokeWidth={3.5} />
+        ) : view.mark === "✗" ? (
+          <IconX width={10} height={10} strokeWidth={3.5} />
+        ) : (
+          view.mark
+        )}
       </span>
     </button>
   );
@@ -50,20 +57,29 @@ export function MathText({ text }: { text: string }) {
 }
 
 function Refuted({ refuted }: { refuted: RefutedClaim }) {
-  const values = valuesText(refuted);
+  const hasValues = refuted.lhsValue != null && refuted.rhsValue != null;
+  const lhs = refuted.lhs && refuted.lhs !== refuted.lhsValue ? refuted.lhs : null;
+  // "lhs = a ≠ b" says all the claim says, so the claim is shown only when there is no lhs.
+  const showClaim = !!refuted.claim && !(hasValues && lhs);
   return (
-    <div className="suggestion-note suggestion-note-neg" data-testid="symbolic-refuted">
-      <span className="suggestion-note-badge">∑ ✗</span>
-      {refuted.claim && <MathText text={refuted.claim} />}
-      {values && (
+    <div
+      className="suggestion-note suggestion-note-neg"
+      title={refuted.claim ? `Refuted: ${refuted.claim}` : undefined}
+      data-testid="symbolic-refuted"
+    >
+      <span className="suggestion-note-badge">
+        ∑ <IconX width={10} height={10} strokeWidth={3.5} />
+      </span>
+      {showClaim && <MathText text={refuted.claim as string} />}
+      {hasValues && (
         <span className="suggestion-note-values">
-          {refuted.claim && <span className="subtle">·</span>}
-          {refuted.lhs && refuted.lhs !== refuted.lhsValue && (
+          {showClaim && <span className="subtle">·</span>}
+          {lhs && (
             <>
-              <MathText text={refuted.lhs} /> ={" "}
+              <MathText text={lhs} /> =
             </>
           )}
-          <span className="mono">{refuted.lhsValue}</span> ≠ <span className="mono">{refuted.rhsValue}</span>
+          <span className="mono">{refuted.lhsValue}</span>≠<span className="mono">{refuted.rhsValue}</span>
         </span>
       )}
     </div>

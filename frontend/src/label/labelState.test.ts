@@ -241,3 +241,30 @@ describe("complete", () => {
     expect(run(s0, { type: "acceptSuggestions" })).toBe(s0);
   });
 });
+
+describe("one suggestion", () => {
+  it("accepting a clicked suggestion rates that step, advances and undoes", () => {
+    const s0 = initialState(makeTask({ suggestions: [[], [suggestion(-1, "symbolic")], [], []] }));
+    const s = run(s0, { type: "acceptSuggestion", index: 1, value: -1 });
+    expect(ratings(s)).toEqual([null, -1, null, null]);
+    expect(s.current).toBe(2);
+    expect(s.revision).toBe(1);
+    const u = run(s, { type: "undo" });
+    expect(ratings(u)).toEqual([null, null, null, null]);
+    expect(u.current).toBe(1);
+  });
+
+  it("ignores a value off the scale and steps behind the first error", () => {
+    const binary = initialState(makeTask({ ratingValues: [-1, 1] }));
+    expect(run(binary, { type: "acceptSuggestion", index: 0, value: 0 })).toBe(binary);
+    const fe = run(initialState(makeTask({ firstErrorMode: true })), { type: "rate", index: 0, value: -1 });
+    expect(ratings(run(fe, { type: "acceptSuggestion", index: 2, value: 1 }))).toEqual([-1, null, null, null]);
+  });
+
+  it("A takes the first suggestion by source priority, not the server's order", () => {
+    const s0 = initialState(
+      makeTask({ suggestions: [[suggestion(-1, "judge"), suggestion(1, "symbolic")], [suggestion(0, "rollout"), suggestion(1, "consensus")], [], []] }),
+    );
+    expect(s0.suggested).toEqual([1, 1, null, null]);
+  });
+});

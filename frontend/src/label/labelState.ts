@@ -9,6 +9,7 @@
  * `found_error`.
  */
 import type { FinishReason, Rating, StepLabel, Task } from "../api";
+import { orderSuggestions } from "./suggestions";
 
 export interface Snapshot {
   labels: StepLabel[];
@@ -19,7 +20,7 @@ export interface Snapshot {
 export interface LabelState {
   stepIds: number[];
   labels: StepLabel[];
-  /** The first machine suggestion per step that fits the scale (null when none or hidden). */
+  /** Per step, the first suggestion (in `orderSuggestions` order) that fits the scale; null when none or hidden. */
   suggested: (Rating | null)[];
   current: number;
   firstErrorMode: boolean;
@@ -66,7 +67,7 @@ export function initialState(task: Task): LabelState {
   });
   const suggested = steps.map((s) => {
     if (!task.project.show_suggestions) return null;
-    const hit = (s.suggestions ?? []).find((g) => g.value !== null && ratingValues.includes(g.value));
+    const hit = orderSuggestions(s.suggestions ?? []).find((g) => g.value !== null && ratingValues.includes(g.value));
     return hit ? (hit.value as Rating) : null;
   });
   const state: LabelState = {

@@ -248,6 +248,70 @@ describe("LabelPage", () => {
     expect(currentIndex()).toBe(2);
   });
 
+  it("renders each kind of suggestion compactly, and a click accepts one (undoable)", async () => {
+    const task = makeTask({
+      suggestions: [
+        [
+          { source: "rollout", agent: "qwen", value: 1, score: 0.375, evidence: { correct: 3, total: 8 } },
+          { source: "symbolic", agent: "sympy", value: 1, score: null, evidence: { checked: 1 } },
+        ],
+        [
+          { source: "judge", agent: "gpt-4o", value: -1, score: null, evidence: { rationale: "It drops the $-2$ root." } },
+          {
+            source: "symbolic",
+            agent: "sympy",
+            value: -1,
+            score: null,
+            evidence: { failed: [{ claim: "\\frac{14}{2} = 6", lhs: "\\frac{14}{2}", rhs: "6", lhs_value: "7", rhs_value: "6" }] },
+          },
+        ],
+        [{ source: "prm", agent: "prm-7b", value: 0, score: 0.51, evidence: {} }],
+        [{ source: "rollout", agent: "qwen", value: null, score: 0.5, evidence: {} }],
+      ],
+    });
+    mount(new FakeApi([task]));
+    await screen.findAllByTestId("step-row");
+    const chipsOf = (i: number) => within(rows()[i]).queryAllByTestId("suggestion-chip");
+    // symbolic before rollout: the leftmost chip is the one A takes
+    expect(chipsOf(0).map((c) => c.getAttribute("data-source"))).toEqual(["symbolic", "rollout"]);
+    expect(chipsOf(0)[0].textContent).toBe("∑");
+    expect(chipsOf(0)[0].querySelector("[data-mark]")?.getAttribute("data-mark")).toBe("✓");
+    expect(chipsOf(0)[1].textContent).toBe("MC3/8+");
+    expect(chipsOf(0)[1].className).toContain("chip-pos");
+    expect(chipsOf(1)[0].getAttribute("data-source")).toBe("symbolic");
+    expect(chipsOf(1)[1].getAttribute("title")).toContain("It drops the $-2$ root.");
+    expect(chipsOf(2)[0].textContent).toBe("PRM0.510");
+    expect(chipsOf(3)[0].textContent).toBe("MC50%?");
+    expect(chipsOf(3)[0].getAttribute("aria-disabled")).toBe("true");
+
+    const refuted = within(rows()[1]).getByTestId("symbolic-refuted");
+    expect(refuted.querySelector(".katex")).not.toBeNull();
+    expect(refuted.textContent).toContain("7≠6");
+    const why = within(rows()[1]).getByTestId("judge-rationale");
+    expect(why.querySelector(".suggestion-rationale")).toBeNull();
+    fireEvent.click(within(why).getByRole("button"));
+    expect(why.querySelector(".suggestion-rationale .katex")).not.toBeNull();
+
+    fireEvent.click(chipsOf(1)[1]);
+    expect(ratingsShown()).toEqual(["", "-1", "", ""]);
+    expect(chipsOf(1)[1].className).toContain("chip-agrees");
+    fireEvent.click(chipsOf(3)[0]); // no value: nothing to accept
+    expect(ratingsShown()).toEqual(["", "-1", "", ""]);
+    fireEvent.click(chipsOf(0)[1]);
+    expect(ratingsShown()).toEqual(["1", "-1", "", ""]);
+    key("z", { ctrlKey: true });
+    expect(ratingsShown()).toEqual(["", "-1", "", ""]);
+    key("A", { shiftKey: true });
+    expect(ratingsShown()).toEqual(["1", "-1", "0", ""]);
+  });
+
+  it("shows no chips when the project hides suggestions", async () => {
+    mount(new FakeApi([makeTask({ showSuggestions: false, suggestions: [[suggestion(1, "symbolic")], [], [], []] })]));
+    await screen.findAllByTestId("step-row");
+    expect(screen.queryAllByTestId("suggestion-chip")).toHaveLength(0);
+    expect(screen.queryByTestId("accept-suggestions")).toBeNull();
+  });
+
   it("clicking a rating button rates that row", async () => {
     mount(new FakeApi([makeTask()]));
     await screen.findAllByTestId("step-row");

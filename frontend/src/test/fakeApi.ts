@@ -1,6 +1,6 @@
 /** A fake steplab API behind `fetch`, for component tests. */
 import { vi } from "vitest";
-import type { Progress, Task } from "../api";
+import type { AutolabelRun, Progress, Project, Task } from "../api";
 
 export interface Call {
   method: string;
@@ -19,6 +19,13 @@ export class FakeApi {
   progress: Progress = { done_today: 12, submitted_total: 40, remaining: 34, project_total: 100 };
   user: { id: number; username: string; is_staff: boolean } | null = { id: 1, username: "annotator", is_staff: false };
   overrides: Handler[] = [];
+  /** Served at GET /api/projects/{id}/ when set. */
+  project: Project | null = null;
+  /** Auto-label runs, newest first. Each GET of a running run advances it by `autolabelStep`. */
+  autolabelRuns: AutolabelRun[] = [];
+  autolabelStep = 5;
+  /** Sources the fake server refuses with 400 validation_error, as a not-yet-available one. */
+  unavailableSources = new Set<string>(["rollout", "judge", "code"]);
 
   constructor(tasks: Task[]) {
     this.queue = [...tasks];
@@ -66,6 +73,9 @@ export class FakeApi {
       return { status: 200, body: { ...task, annotation: { ...task.annotation, version: this.version.get(task.annotation.id) } } };
     }
     if (method === "GET" && /\/progress\/$/.test(path)) return { status: 200, body: this.progress };
+    if (method === "GET" && /^\/api\/projects\/\d+\/$/.test(path) && this.project) return { status: 200, body: this.project };
+    const al = this.autolabel(call);
+    if (al) return al;
     const m = /^\/api\/annotations\/(\d+)\/(draft|submit|skip)\/$/.exec(path);
     if (m) {
       const id = Number(m[1]);
@@ -86,6 +96,82 @@ export class FakeApi {
     }
     return { status: 404, body: { error: { code: "not_found", message: `No route ${method} ${path}`, details: {} } } };
   }
+
+  private autolabel(call: Call): { status: number; body?: unknown } | undefined {
+    const { method, path } = call;
+    if (/^\/api\/projects\/\d+\/autolabel-runs\/$/.test(path)) {
+      if (method === "GET") {
+        return { status: 200, body: { count: this.autolabelRuns.length, next: null, previous: null, results: this.autolabelRuns } };
+      }
+      const sources: string[] = call.body?.sources ?? [];
+      const refused = sources.filter((s) => this.unavailableSources.has(s));
+      if (!sources.length || refused.length) {
+        return {
+          status: 400,
+          body: {
+            error: {
+              code: "validation_error",
+              message: "Invalid input.",
+              details: { sources: refused.length ? refused.map((s) => `"${s}" is not available yet.`) : ["Choose a source."] },
+            },
+          },
+        };
+      }
+      const run = makeRun({
+        id: (this.autolabelRuns[0]?.id ?? 0) + 1,
+        sources,
+        params: call.body.params ?? {},
+        filter: call.body.filter ?? {},
+      });
+      this.autolabelRuns = [run, ...this.autolabelRuns];
+      return { status: 202, body: run };
+    }
+    const m = /^\/api\/autolabel-runs\/(\d+)\/(cancel\/)?$/.exec(path);
+    if (!m) return undefined;
+    const i = this.autolabelRuns.findIndex((r) => r.id === Number(m[1]));
+    if (i < 0) return { status: 404, body: { error: { code: "not_found", message: "Not found.", details: {} } } };
+    let run = this.autolabelRuns[i];
+    const active = run.status === "pending" || run.status === "running";
+    if (m[2]) {
+      if (method !== "POST") return { status: 405 };
+      if (!active) return { status: 409, body: { error: { code: "conflict", message: "The run has finished.", details: {} } } };
+      run = { ...run, status: "cancelled", finished_at: "2025-06-01T10:01:00Z" };
+    } else if (active) {
+      const done = Math.min(run.total, run.done + this.autolabelStep);
+      const finished = done >= run.total;
+      run = {
+        ...run,
+        status: finished ? "done" : "running",
+        started_at: run.started_at ?? "2025-06-01T10:00:01Z",
+        finished_at: finished ? "2025-06-01T10:00:31Z" : null,
+        done,
+        progress: run.total ? done / run.total : 1,
+        suggestions_written: done * 2,
+      };
+    }
+    this.autolabelRuns = this.autolabelRuns.map((r, j) => (j === i ? run : r));
+    return { status: 200, body: run };
+  }
+}
+
+export function makeRun(overrides: Partial<AutolabelRun> = {}): AutolabelRun {
+  return {
+    id: 1,
+    sources: ["symbolic"],
+    params: {},
+    filter: {},
+    status: "pending",
+    total: 10,
+    done: 0,
+    failed: 0,
+    progress: 0,
+    suggestions_written: 0,
+    errors: [],
+    created_at: "2025-06-01T10:00:00Z",
+    started_at: null,
+    finished_at: null,
+    ...overrides,
+  };
 }
 
 function respond(status: number, body?: unknown): Response {

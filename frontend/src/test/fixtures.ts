@@ -1,4 +1,4 @@
-import type { Rating, Suggestion, Task } from "../api";
+import type { Project, Rating, Suggestion, Task } from "../api";
 
 export function makeTask(
   opts: {
@@ -54,4 +54,25 @@ export function makeTask(
 
 export function suggestion(value: Rating | null, source = "import", score: number | null = null): Suggestion {
   return { source, agent: "prm800k", value, score, evidence: { message: `because ${value}` } };
+}
+
+export function makeProject(overrides: Partial<Project> = {}): Project {
+  return {
+    id: 1,
+    name: "Demo project",
+    description: "",
+    guidelines: "",
+    label_scale: "prm800k",
+    first_error_mode: false,
+    overlap: 1,
+    lock_ttl_seconds: 1800,
+    show_suggestions: true,
+    step_split: "line",
+    step_split_regex: "",
+    rating_values: [-1, 0, 1],
+    role: "admin",
+    stats: { problems: 3, solutions: 10, steps: 40, submitted_annotations: 0, complete_solutions: 0 },
+    created_at: "2025-01-01T00:00:00Z",
+    ...overrides,
+  };
 }

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../api";
+import { makeRun } from "../test/fakeApi";
+import { DEFAULT_PARAMS, buildRunRequest, duration, errorLines, paramsProblem, percent, processed, runFraction } from "./autolabel";
+
+const params = { rollout: { ...DEFAULT_PARAMS }, judge: { ...DEFAULT_PARAMS } };
+
+describe("buildRunRequest", () => {
+  it("keeps the catalogue's order and sends params only for chosen sources", () => {
+    expect(buildRunRequest(new Set(["symbolic", "answer"]), params, false)).toEqual({
+      sources: ["answer", "symbolic"],
+      filter: { only_unlabeled: false },
+    });
+  });
+
+  it("builds the rollout and judge params, leaving out blank fields", () => {
+    const req = buildRunRequest(
+      new Set(["rollout", "judge"]),
+      {
+        rollout: { ...DEFAULT_PARAMS, base_url: " http://gpu:8000/v1 ", model: "qwen", method: "binary_search", n: 4 },
+        judge: { ...DEFAULT_PARAMS, model: "gpt-4o-mini" },
+      },
+      true,
+    );
+    expect(req).toEqual({
+      sources: ["rollout", "judge"],
+      params: {
+        rollout: { backend: { kind: "openai", base_url: "http://gpu:8000/v1", model: "qwen" }, method: "binary_search", n: 4 },
+        judge: { backend: { kind: "openai", model: "gpt-4o-mini" } },
+      },
+      filter: { only_unlabeled: true },
+    });
+  });
+
+  it("sends a local transformers backend for rollouts only", () => {
+    const local = { ...DEFAULT_PARAMS, kind: "transformers" as const, path: "/models/q", gguf_file: "q4.gguf", base_url: "x" };
+    const req = buildRunRequest(new Set(["rollout", "judge"]), { rollout: local, judge: local }, false);
+    expect(req.params?.rollout).toEqual({ backend: { kind: "transformers", path: "/models/q", gguf_file: "q4.gguf" }, method: "mc", n: 8 });
+    expect(req.params?.judge).toEqual({ backend: { kind: "openai", base_url: "x" } });
+  });
+
+  it("hints at missing backend fields", () => {
+    expect(paramsProblem("judge", DEFAULT_PARAMS)).toMatch(/URL/);
+    expect(paramsProblem("judge", { ...DEFAULT_PARAMS, base_url: "u", model: "m" })).toBeNull();
+    expect(paramsProblem("rollout", { ...DEFAULT_PARAMS, kind: "transformers" })).toMatch(/path/);
+  });
+});
+
+describe("run arithmetic", () => {
+  it("counts done and failed solutions, never past the total", () => {
+    expect(processed(makeRun({ total: 10, done: 3, failed: 2 }))).toBe(5);
+    expect(processed(makeRun({ total: 10, done: 10, failed: 2 }))).toBe(10);
+  });
+
+  it("uses the server's progress, full once done, and never shows 100% early", () => {
+    expect(runFraction(makeRun({ status: "running", progress: 0.42 }))).toBe(0.42);
+    expect(runFraction(makeRun({ status: "done", progress: 0.9 }))).toBe(1);
+    expect(runFraction(makeRun({ status: "running", progress: 7 }))).toBe(1);
+    expect(runFraction(makeRun({ status: "running", progress: undefined as unknown as number, total: 4, done: 1 }))).toBe(0.25);
+    expect(percent(0.996)).toBe("99%");
+    expect(percent(1)).toBe("100%");
+    expect(percent(0.5)).toBe("50%");
+  });
+
+  it("formats durations", () => {
+    expect(duration(null, null)).toBe("—");
+    expect(duration("2025-01-01T00:00:00Z", "2025-01-01T00:00:14Z")).toBe("14s");
+    expect(duration("2025-01-01T00:00:00Z", "2025-01-01T00:02:05Z")).toBe("2m 05s");
+    expect(duration("2025-01-01T00:00:00Z", "2025-01-01T01:03:00Z")).toBe("1h 03m");
+  });
+
+  it("lists a validation error's field messages", () => {
+    const err = new ApiError(400, "validation_error", "Invalid input.", { sources: ['"judge" is not available yet.'], non_field_errors: ["x"] });
+    expect(errorLines(err)).toEqual(["Invalid input.", 'sources: "judge" is not available yet.', "x"]);
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import type { Suggestion } from "../api";
+import { describeSuggestion, looksLikeTex, orderSuggestions, refutedClaim, texSource, valuesText } from "./suggestions";
+
+const sug = (o: Partial<Suggestion>): Suggestion => ({ source: "import", agent: "", value: null, score: null, evidence: {}, ...o });
+
+describe("describeSuggestion", () => {
+  it("symbolic: ∑ ✓ when verified, ∑ ✗ with the refuted claim", () => {
+    const ok = describeSuggestion(sug({ source: "symbolic", agent: "sympy", value: 1, evidence: { checked: 2 } }));
+    expect(ok).toMatchObject({ badge: "∑", mark: "✓", tone: "pos", detail: null, refuted: null });
+    expect(ok.title).toContain("Verified 2 claims");
+    const bad = describeSuggestion(
+      sug({ source: "symbolic", value: -1, evidence: { failed: [{ claim: "3 \\cdot 7 = 20", lhs: "3 \\cdot 7", rhs: "20", lhs_value: 21, rhs_value: 20 }] } }),
+    );
+    expect(bad).toMatchObject({ badge: "∑", mark: "✗", tone: "neg" });
+    expect(bad.refuted).toEqual({ claim: "3 \\cdot 7 = 20", lhs: "3 \\cdot 7", lhsValue: "21", rhsValue: "20" });
+    expect(bad.title).toContain("Refuted: 3 \\cdot 7 = 20 — 3 \\cdot 7 = 21 ≠ 20");
+  });
+
+  it("rollout: MC correct/total, else the score as a percentage", () => {
+    expect(describeSuggestion(sug({ source: "rollout", value: 1, score: 0.375, evidence: { correct: 3, total: 8 } }))).toMatchObject({
+      badge: "MC",
+      detail: "3/8",
+      mark: "+",
+    });
+    expect(describeSuggestion(sug({ source: "rollout", value: 0, score: 0.5 })).detail).toBe("50%");
+    expect(describeSuggestion(sug({ source: "rollout", value: null, score: null, evidence: { total: 0 } })).detail).toBeNull();
+  });
+
+  it("judge: the rationale in the title and in the view", () => {
+    const v = describeSuggestion(sug({ source: "judge", agent: "gpt-4o", value: -1, evidence: { rationale: "Sign error." } }));
+    expect(v).toMatchObject({ badge: "judge", rationale: "Sign error.", mark: "−" });
+    expect(v.title).toBe("LLM judge · gpt-4o: wrong (−1)\nSign error.");
+  });
+
+  it("prm, import, consensus and unknown sources", () => {
+    expect(describeSuggestion(sug({ source: "prm", value: 1, score: 0.823 }))).toMatchObject({ badge: "PRM", detail: "0.82" });
+    expect(describeSuggestion(sug({ source: "import", value: 0, evidence: { message: "from PRM800K" } })).title).toContain("from PRM800K");
+    expect(describeSuggestion(sug({ source: "consensus", value: 1 })).badge).toBe("✓✓");
+    expect(describeSuggestion(sug({ source: "weird", value: null })).badge).toBe("weird");
+    expect(describeSuggestion(sug({ source: "weird", value: null }))).toMatchObject({ mark: "?", tone: "none" });
+  });
+});
+
+describe("refutedClaim", () => {
+  it("is defensive about the evidence's shape", () => {
+    expect(refutedClaim(null)).toBeNull();
+    expect(refutedClaim({})).toBeNull();
+    expect(refutedClaim({ failed: [] })).toBeNull();
+    expect(refutedClaim({ failed: ["2+2=5"] })).toEqual({ claim: "2+2=5", lhs: null, lhsValue: null, rhsValue: null });
+    expect(refutedClaim({ failed: [{ text: "48/6 = 7", lhs: "48/6", rhs: "7", lhs_value: "8" }] })).toEqual({
+      claim: "48/6 = 7",
+      lhs: "48/6",
+      lhsValue: "8",
+      rhsValue: "7",
+    });
+    expect(refutedClaim({ failed: [{ lhs: "a", rhs: "b" }] })).toEqual({ claim: "a = b", lhs: null, lhsValue: null, rhsValue: null });
+    expect(refutedClaim({ failed: [{ lhs_value: 3, rhs_value: 4 }] })).toEqual({ claim: null, lhs: null, lhsValue: "3", rhsValue: "4" });
+    expect(refutedClaim({ failed: [{ nothing: true }] })).toBeNull();
+    expect(refutedClaim({ failed: { claim: "x = 1" } })?.claim).toBe("x = 1");
+  });
+
+  it("writes lhs = a ≠ b", () => {
+    expect(valuesText({ claim: null, lhs: "48/6", lhsValue: "8", rhsValue: "7" })).toBe("48/6 = 8 ≠ 7");
+    expect(valuesText({ claim: null, lhs: null, lhsValue: "8", rhsValue: "7" })).toBe("8 ≠ 7");
+    expect(valuesText({ claim: "x", lhs: null, lhsValue: null, rhsValue: null })).toBeNull();
+  });
+});
+
+describe("order and TeX", () => {
+  it("puts people first, then exact checks, then estimates; stable within a source", () => {
+    const list = ["judge", "rollout", "symbolic", "prm", "import", "consensus", "other"].map((source) => sug({ source }));
+    expect(orderSuggestions(list).map((s) => s.source)).toEqual(["consensus", "import", "symbolic", "rollout", "prm", "judge", "other"]);
+    const a = sug({ source: "rollout", agent: "a" });
+    const b = sug({ source: "rollout", agent: "b" });
+    expect(orderSuggestions([a, b])).toEqual([a, b]);
+  });
+
+  it("recognises TeX", () => {
+    expect(looksLikeTex("\\frac{3}{4} = 1")).toBe(true);
+    expect(looksLikeTex("x^{2} = 4")).toBe(true);
+    expect(looksLikeTex("48 / 6 = 7")).toBe(false);
+    expect(texSource("x^{2}")).toBe("\\(x^{2}\\)");
+    expect(texSource("$x$ = 2")).toBe("$x$ = 2");
+  });
+});
