@@ -25,7 +25,7 @@ def _queue_for(run: AutolabelRun) -> str:
     return max((ENGINES[s].queue for s in run.sources), key=QUEUE_RANK.index)
 
 
-@shared_task(queue=Queue.DEFAULT, acks_late=True, reject_on_worker_lost=True)
+@shared_task(acks_late=True, reject_on_worker_lost=True)
 def autolabel_run_start_task(run_id: int) -> int:
     run = AutolabelRun.objects.get(pk=run_id)
     if run.status == RunStatus.CANCELLED:

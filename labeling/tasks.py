@@ -7,7 +7,7 @@ from labeling.models import ImportJob
 from labeling.services.imports import import_job_run
 
 
-@shared_task(queue=Queue.DEFAULT, acks_late=True, reject_on_worker_lost=True)
+@shared_task(acks_late=True, reject_on_worker_lost=True)
 def import_job_run_task(job_id: int) -> str:
     job = import_job_run(job=ImportJob.objects.get(pk=job_id))
     return job.status

@@ -1,7 +1,12 @@
+from pathlib import Path
+
 import pytest
 from django.db import connection
 
 from tests.factories import MembershipFactory, ProjectFactory, UserFactory
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+PROCESSBENCH = SHARED_DATA / "processbench_sample.jsonl"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -44,3 +49,16 @@ def celery_worker_live(transactional_db):
         app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=10
     ) as worker:
         yield worker
+
+
+@pytest.fixture
+def pb_project(db):
+    """A project with the 100 real ProcessBench solutions, no labels imported."""
+    from labeling.services.imports import import_file
+
+    project = ProjectFactory(name="PB")
+    import_file(project=project, path=PROCESSBENCH, fmt="processbench", labels_as="none")
+    admin = UserFactory(username="runadmin")
+    MembershipFactory(project=project, user=admin, role="admin")
+    project.admin = admin
+    return project

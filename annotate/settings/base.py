@@ -147,6 +147,12 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
+# Queues are named in annotate/queues.py; chunk tasks pick theirs per run (autolabel.tasks).
+CELERY_TASK_ROUTES = {
+    "labeling.tasks.import_job_run_task": {"queue": "default"},
+    "labeling.tasks.export_build_task": {"queue": "exports"},
+    "autolabel.tasks.autolabel_run_start_task": {"queue": "default"},
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_TIME_LIMIT = 3600
 CELERY_TASK_SOFT_TIME_LIMIT = 3500
@@ -167,7 +173,10 @@ def redis_transport_options(broker_url: str) -> dict:
     """
     if not broker_url.startswith(("redis://", "rediss://")):
         return {}
-    return {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+    options = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+    # e.g. {"unacked_restore_interval": 1} to recover abandoned tasks faster.
+    options.update(env.json("CELERY_BROKER_TRANSPORT_OPTIONS", default={}))
+    return options
 
 
 CELERY_BROKER_TRANSPORT_OPTIONS = redis_transport_options(CELERY_BROKER_URL)

@@ -13,7 +13,7 @@ from autolabel.services import (
 from autolabel.symbolic import check_step
 from labeling.errors import Conflict, ValidationFailed
 from labeling.models import Solution, Suggestion
-from tests.autolabel_runs.conftest import PROCESSBENCH
+from tests.conftest import PROCESSBENCH
 
 pytestmark = pytest.mark.django_db
 

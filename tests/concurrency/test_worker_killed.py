@@ -1,0 +1,116 @@
+"""SIGKILL a real Celery worker mid-run on Redis; a new worker finishes the run, no duplicates."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.db.models import Count
+
+from annotate.celery import app
+from autolabel.models import AutolabelItem, ItemStatus, RunStatus
+from autolabel.services import autolabel_run_create
+from autolabel.symbolic import check_step
+from autolabel.tasks import autolabel_run_start_task
+from labeling.models import Solution, Suggestion
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def _start_worker(name: str, log: Path) -> subprocess.Popen:
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "annotate.settings.test",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "REDIS_URL": settings.REDIS_URL,
+        # Redeliver a dead worker's unacked tasks after 2 s instead of an hour.
+        "CELERY_VISIBILITY_TIMEOUT": "2",
+        "CELERY_BROKER_TRANSPORT_OPTIONS": json.dumps(
+            {"unacked_restore_interval": 1, "unacked_restore_throttle": 1}
+        ),
+    }
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "annotate",
+            "worker",
+            "-Q",
+            "default",
+            "--concurrency",
+            "1",
+            "-n",
+            f"{name}@%h",
+            "-l",
+            "info",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: SIGKILL takes the pool child too
+    )
+
+
+def _items(run, status) -> int:
+    return AutolabelItem.objects.filter(run=run, status=status).count()
+
+
+def test_killed_worker_then_a_new_one_completes_the_run(pb_project, tmp_path):
+    if not settings.REDIS_URL:
+        pytest.skip("needs Redis (REDIS_URL)")
+    with app.connection_for_write() as conn:
+        conn.default_channel.queue_purge("default")
+    run = autolabel_run_create(project=pb_project, sources=["symbolic"], params={"chunk_size": 2})
+    first = _start_worker("first", tmp_path / "first.log")
+    second = None
+    try:
+        autolabel_run_start_task.delay(run.pk)
+        deadline = time.monotonic() + 60
+        while _items(run, ItemStatus.DONE) < 10 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait(10)
+        done_at_kill = _items(run, ItemStatus.DONE)
+        assert 10 <= done_at_kill < run.total, (done_at_kill, (tmp_path / "first.log").read_text())
+
+        time.sleep(2.5)  # past the visibility timeout: the killed worker's tasks are redelivered
+        second = _start_worker("second", tmp_path / "second.log")
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            run.refresh_from_db()
+            if run.status == RunStatus.DONE:
+                break
+            time.sleep(0.2)
+        log = (tmp_path / "second.log").read_text()
+        assert run.status == RunStatus.DONE, log
+    finally:
+        for proc in (first, second):
+            if proc and proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)
+
+    assert (run.done, run.failed) == (run.total, 0)
+    # Exactly one suggestion per step and source, and exactly the ones the checker gives.
+    dupes = Suggestion.objects.values("step_id", "source").annotate(n=Count("id")).filter(n__gt=1)
+    assert not dupes.exists()
+    expected = 0
+    for solution in Solution.objects.filter(project=pb_project):
+        texts = list(solution.steps.order_by("index").values_list("text", flat=True))
+        for i, text in enumerate(texts):
+            verdict = check_step(text, previous_steps=texts[:i], problem=solution.problem.text)
+            expected += verdict.verdict in ("verified", "refuted")
+    assert Suggestion.objects.filter(source="symbolic").count() == expected
