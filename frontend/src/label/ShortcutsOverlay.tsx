@@ -49,8 +49,8 @@ export function ShortcutsOverlay({ onClose, binary }: { onClose: () => void; bin
           ))}
         </div>
         <p className="muted small shortcut-foot">
-          Rating a step moves to the next unrated one. In first-error mode, a wrong step ends the review. A takes each step's
-          first suggestion; Ctrl Z undoes an accepted suggestion like any rating.
+          Rating a step moves to the next unrated one. In first-error mode, a wrong step ends the review. A takes each step's leftmost
+          suggestion; Ctrl Z undoes an accepted suggestion like any rating.
         </p>
       </div>
     </div>

@@ -144,6 +144,7 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
                 suggestion={s}
                 acceptable={!readOnly && !dimmed && s.value !== null && ratingValues.includes(s.value)}
                 agrees={s.value !== null && rating === s.value}
+                offScale={s.value !== null && !ratingValues.includes(s.value)}
                 onAccept={(value) => props.onAcceptSuggestion(index, value)}
               />
             ))}

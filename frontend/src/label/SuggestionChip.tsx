@@ -10,6 +10,8 @@ export interface ChipProps {
   acceptable: boolean;
   /** The step's rating already equals this suggestion's value. */
   agrees: boolean;
+  /** The value is not on this project's scale (a 0 in a binary project). */
+  offScale?: boolean;
   onAccept: (value: Rating) => void;
 }
 
@@ -18,11 +20,15 @@ export interface ChipProps {
  * accepts it for the step (undo with Ctrl+Z). Disabled via aria-disabled, so the hover text
  * still shows.
  */
-export function SuggestionChip({ suggestion, acceptable, agrees, onAccept }: ChipProps) {
+export function SuggestionChip({ suggestion, acceptable, agrees, offScale, onAccept }: ChipProps) {
   const view = describeSuggestion(suggestion);
   const value = suggestion.value;
   const clickable = acceptable && value !== null;
-  const title = clickable ? `${view.title}\nClick to accept` : view.title;
+  const title = clickable
+    ? `${view.title}\nClick to accept`
+    : offScale
+      ? `${view.title}\nNot on this project's scale`
+      : view.title;
   return (
     <button
       type="button"
