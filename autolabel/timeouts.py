@@ -6,11 +6,10 @@ pooled worker process and the caller waits at most ``timeout_s``; a worker that 
 killed (SIGKILL always works) and replaced.
 
 * :func:`call_with_time_limit` runs a module-level function in a worker. Thread-safe: each
-  calling thread checks out its own worker. Workers start from a forkserver (forking a
-  clean single-threaded server is safe even when the caller has threads), preload the
-  modules registered with :func:`register_preload`, and report "ready" before any clock
-  starts: the limit covers the work, not the one-time start (about 0.3 s for the first
-  worker, about 10 ms for a replacement).
+  calling thread checks out its own worker. Workers are forked from a clean single-threaded
+  server process that has imported the modules registered with :func:`register_preload`;
+  the limit covers the work, not the one-time start of that server (about 1 s); a
+  replacement for a killed worker takes milliseconds.
 * :func:`soft_time_limit` is for code that already runs in a worker (whose main thread owns
   SIGALRM): a nested, signal-based limit so one slow sub-check does not cost the others.
 * Inside a worker, :func:`call_with_time_limit` runs inline under :func:`soft_time_limit`
@@ -21,22 +20,27 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import multiprocessing
+import importlib
 import os
 import signal
+import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-START_TIMEOUT_S = 60.0  # a cold forkserver imports sympy once; generous on a loaded machine
+START_TIMEOUT_S = 60.0  # the worker server imports sympy once; generous on a loaded machine
 MAX_IDLE_WORKERS = 4
 WORKER_MEMORY_BYTES = 4 << 30  # RLIMIT_AS: 10**(10**10) fails with MemoryError, not swap
 
-_preload: list[str] = []
+# Imported by the worker server before it reports ready (more via register_preload).
+_preload: list[str] = ["sympy", "autolabel.symbolic", "autolabel.answers", "math_verify"]
 _in_worker = False
 
 
@@ -92,27 +96,27 @@ def soft_time_limit(seconds: float) -> Iterator[None]:
             signal.setitimer(signal.ITIMER_REAL, max(outer_deadline - time.monotonic(), 1e-4))
 
 
-# --- worker process ---------------------------------------------------------------------
+# --- worker processes ------------------------------------------------------------------
+#
+# A "zygote" process (a fresh interpreter started with subprocess, so nothing of the caller's
+# threads, locks or __main__ comes along) imports the preload modules once and then forks
+# one worker per request. Forking a single-threaded process that already holds sympy is
+# safe and takes milliseconds. The zygote ignores SIGCHLD, so killed workers are reaped by
+# the kernel. Workers and the zygote exit when their socket to the caller closes.
 
 
-def _worker_main(conn: Connection, preload: list[str], memory_bytes: int) -> None:
+def _worker_loop(conn: Connection, memory_bytes: int) -> None:
     global _in_worker
     _in_worker = True
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C goes to the parent, which kills us
     with contextlib.suppress(ValueError, OSError):
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-    import importlib
-
-    for name in preload:
-        importlib.import_module(name)
-    conn.send(("ready", None))
     while True:
         try:
             func, args, kwargs, soft_s = conn.recv()
         except (EOFError, OSError):
-            return  # the parent is gone
+            return  # the caller is gone
         try:
             with soft_time_limit(soft_s):
                 result = func(*args, **kwargs)
@@ -125,41 +129,124 @@ def _worker_main(conn: Connection, preload: list[str], memory_bytes: int) -> Non
             reply = ("error", f"{type(exc).__name__}: {exc}")
         try:
             conn.send(reply)
-        except Exception as exc:  # unpicklable result
+        except Exception as exc:  # an unpicklable result
             conn.send(("error", f"result not picklable: {exc}"))
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        from multiprocessing import forkserver
+def _zygote_main() -> None:
+    """Entry point of the zygote process (``python -c``); argv: fd, preload, memory."""
+    fd, preload, memory = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+    sock = socket.socket(fileno=fd)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in filter(None, preload.split(",")):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    sock.sendall(b"R")
+    while True:
+        try:
+            request = sock.recv(1)
+        except OSError:
+            request = b""
+        if not request:
+            os._exit(0)
+        parent_end, child_end = socket.socketpair()
+        pid = os.fork()
+        if pid == 0:  # the worker
+            sock.close()
+            parent_end.close()
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            try:
+                _worker_loop(Connection(child_end.detach()), memory)
+            finally:
+                os._exit(0)
+        child_end.close()
+        socket.send_fds(sock, [str(pid).encode()], [parent_end.fileno()])
+        parent_end.close()
 
-        if getattr(forkserver._forkserver, "_forkserver_pid", None) is None:
-            multiprocessing.set_forkserver_preload(list(_preload))
-        return multiprocessing.get_context("forkserver")
-    return multiprocessing.get_context("spawn")
+
+_ZYGOTE_CODE = "import autolabel.timeouts as t; t._zygote_main()"
+
+
+class _Zygote:
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair()
+        package_root = str(Path(__file__).resolve().parent.parent)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            [package_root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+        )
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                _ZYGOTE_CODE,
+                str(theirs.fileno()),
+                ",".join(_preload),
+                str(WORKER_MEMORY_BYTES),
+            ],
+            pass_fds=(theirs.fileno(),),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,  # Ctrl-C goes to the caller, which then closes us
+        )
+        theirs.close()
+        self.sock = ours
+        self.sock.settimeout(START_TIMEOUT_S)
+        try:
+            ready = self.sock.recv(1)
+        except OSError:
+            ready = b""
+        if ready != b"R":
+            self.close()
+            raise WorkerError("check worker server did not start")
+        self.sock.settimeout(None)
+
+    def fork(self) -> tuple[int, Connection]:
+        self.sock.sendall(b"F")
+        msg, fds, _, _ = socket.recv_fds(self.sock, 32, 1)
+        if not msg or not fds:
+            raise WorkerError("check worker server died")
+        return int(msg), Connection(fds[0])
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.sock.close()
+        with contextlib.suppress(Exception):
+            self.proc.wait(timeout=2.0)
+        if self.proc.poll() is None:
+            with contextlib.suppress(Exception):
+                self.proc.kill()
+
+
+_zygote: _Zygote | None = None
+_zygote_lock = threading.Lock()
+_zygote_pid = os.getpid()
+
+
+def _new_worker_connection() -> tuple[int, Connection]:
+    global _zygote, _zygote_pid
+    with _zygote_lock:
+        if _zygote_pid != os.getpid():  # forked caller: the parent's server is not ours
+            _zygote, _zygote_pid = None, os.getpid()
+        for attempt in range(2):
+            if _zygote is None:
+                _zygote = _Zygote()
+            try:
+                return _zygote.fork()
+            except (OSError, WorkerError):
+                _zygote.close()
+                _zygote = None
+                if attempt:
+                    raise
+        raise WorkerError("unreachable")
 
 
 class _Worker:
     def __init__(self) -> None:
-        ctx = _context()
-        self.conn, child = ctx.Pipe()
-        # Not daemonic: daemonic processes may not have children, and callers may be one.
-        self.proc = ctx.Process(
-            target=_worker_main,
-            args=(child, list(_preload), WORKER_MEMORY_BYTES),
-            name="autolabel-check",
-            daemon=False,
-        )
-        self.proc.start()
-        child.close()
-        if not self.conn.poll(START_TIMEOUT_S):
-            self.kill()
-            raise WorkerError("check worker did not start")
-        try:
-            self.conn.recv()
-        except EOFError as exc:
-            self.kill()
-            raise WorkerError("check worker died while starting") from exc
+        self.pid, self.conn = _new_worker_connection()
+        self.dead = False
 
     def run(self, func: Callable[..., Any], args: tuple, kwargs: dict, timeout_s: float) -> Any:
         soft_s = max(timeout_s * 0.9 - 0.005, 0.001)
@@ -179,21 +266,19 @@ class _Worker:
         raise WorkerError(payload)
 
     def alive(self) -> bool:
-        return self.proc.is_alive()
+        return not self.dead
 
     def kill(self) -> None:
-        with contextlib.suppress(Exception):
-            self.proc.kill()
-            self.proc.join(1.0)
+        self.dead = True
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
         with contextlib.suppress(Exception):
             self.conn.close()
 
     def close(self) -> None:
+        self.dead = True
         with contextlib.suppress(Exception):
             self.conn.close()  # the worker sees EOF and exits
-            self.proc.join(0.5)
-        if self.proc.is_alive():
-            self.kill()
 
 
 class _Pool:
@@ -232,7 +317,6 @@ class _Pool:
 
 
 _pool = _Pool()
-atexit.register(_pool.shutdown)  # before multiprocessing's own exit hook joins children
 
 
 def call_with_time_limit(
@@ -278,5 +362,13 @@ def warm_up(workers: int = 1) -> None:
 
 
 def shutdown() -> None:
-    """Stop idle workers (tests, or before a fork)."""
+    """Stop idle workers and the worker server (tests, or before a fork)."""
+    global _zygote
     _pool.shutdown()
+    with _zygote_lock:
+        if _zygote is not None and _zygote_pid == os.getpid():
+            _zygote.close()
+        _zygote = None
+
+
+atexit.register(shutdown)

@@ -91,6 +91,7 @@ class Parser:
 
     def term(self) -> ast.Node:
         node = self.unary()
+        after_slash = False
         while True:
             tok = self.peek()
             if tok is None:
@@ -104,7 +105,10 @@ class Parser:
                     elif not _is_fraction_literal(node):
                         raise ParseError("'of' after something other than a % or a fraction")
                 node = ast.Bin(op, node, self.unary())
+                after_slash = op == "/"
             elif tok.kind in _ATOM_START or tok.kind == CUR:
+                if after_slash:
+                    raise Ambiguous("a/bc: is it a/(bc) or (a/b)c?")
                 self._check_implicit(node, tok)
                 node = ast.Bin("*", node, self.unary_no_sign(), implicit=True)
             else:

@@ -59,7 +59,7 @@ class Token:
 
 
 _NUMBER = re.compile(
-    r"\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?(?![\d])"  # 1,000 and 1{,}000.5
+    r"\d{1,3}(?:(?:,|\{,\}|,\\!|,\\,)\d{3})+(?:\.\d+)?(?![\d])"  # 1,000 1{,}000 10,\!080
     r"|\d+\.\d+|\d+|\.\d+"
 )
 _THOUSANDS_BAD = re.compile(r",\d")  # "1,000,5": a list, not thousands
@@ -133,6 +133,7 @@ _UNICODE_OPS = {
     "+": "+",
     "-": "-",
     "\u2212": "-",  # − minus sign
+    "\u2013": "-",  # – en dash, written as a minus in GSM8K ("72 days – 3 days")
     "*": "*",
     "\u00d7": "*",  # ×
     "\u22c5": "*",  # ⋅
@@ -148,11 +149,9 @@ _WORD = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)*(?:-[A-Za-z]+)*")
 
 def _number_token(m: re.Match[str], start: int, space: bool) -> Token:
     raw = m.group(0)
-    clean = raw.replace("{,}", "").replace(",", "")
+    clean = raw.replace("{,}", "").replace("\\!", "").replace("\\,", "").replace(",", "")
     decimals = len(clean.split(".", 1)[1]) if "." in clean else None
-    return Token(
-        NUM, raw, start, m.end(), clean, Fraction(clean), decimals, space_before=space
-    )
+    return Token(NUM, raw, start, m.end(), clean, Fraction(clean), decimals, space_before=space)
 
 
 def tokenize(text: str, mode: str = "math") -> list[Token]:
@@ -177,9 +176,7 @@ def tokenize(text: str, mode: str = "math") -> list[Token]:
         start = i
         tok: Token | None = None
         prev = tokens[-1] if tokens else None
-        after_script = (
-            mode == "math" and prev is not None and prev.kind in (POW, SUB) and not space
-        )
+        after_script = mode == "math" and prev is not None and prev.kind in (POW, SUB) and not space
         if ch.isdigit() or (ch == "." and i + 1 < n and text[i + 1].isdigit()):
             if after_script and ch.isdigit():
                 tok = Token(NUM, ch, i, i + 1, ch, Fraction(int(ch)), None, space_before=space)

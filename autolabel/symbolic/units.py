@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 _IRREGULAR = {
     "feet": "foot",
     "ft": "foot",
@@ -28,11 +33,16 @@ _IRREGULAR = {
     "lb": "pound",
     "oz": "ounce",
     "kms": "km",
+    "mph": "mile/hour",
+    "kph": "km/hour",
+    "kmh": "km/hour",
+    "km/h": "km/hour",
+    "m/s": "m/second",
     "cms": "cm",
 }
 
 # Words that follow numbers but are grammar, not units: they end a computation.
-NOT_UNITS = frozenset(
+NOT_UNITS = _words(
     """
     a an the and or but so then than is are was were be been being am it its this that these
     those there here of in on at to for from by with without into onto over under per times
@@ -41,16 +51,25 @@ NOT_UNITS = frozenset(
     we you he she they i me him her us them my your his our their not no yes all both only
     just about around approximately roughly nearly almost exactly equals equal gives give get
     gets got makes make made becomes become is has have had will would can could should may
-    might must do does did done
-    """.split()
+    might must do does did done dozen dozens hundred hundreds thousand thousands million
+    millions billion billions trillion half halves quarter quarters percent score gross
+    """
 )
 
 # Words before a number that tie it to something outside the computation.
-CONNECTORS = frozenset(
+CONNECTORS = _words(
     """
     of by times per than plus minus over into divided multiplied twice thrice double triple
     half quarter third fourth fifth squared cubed root sqrt power less more fewer exceeds
-    """.split()
+    """
+)
+
+# Words after a result that change its value ("1.5 million", "3 times 4", "8 to 10").
+CONNECTORS_AFTER = _words(
+    """
+    times per plus minus over divided multiplied squared cubed to dozen dozens hundred
+    hundreds thousand thousands million millions billion billions trillion percent
+    """
 )
 
 

@@ -1,0 +1,219 @@
+"""check_step: find the claimed equalities in a step and decide each one.
+
+:func:`check_step` runs :func:`check_step_local` in a worker process under a hard time
+limit (see autolabel.timeouts), so it is safe from any thread and against inputs like
+``10^{10^{10}}``. Inside the worker every claim also gets a soft limit, so one slow claim
+costs only itself.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+
+from autolabel import timeouts
+from autolabel.symbolic.annotations import annotation_chains, strip_annotations
+from autolabel.symbolic.chains import Chain, Side
+from autolabel.symbolic.compare import Context, Decision, claim_kind, decide
+from autolabel.symbolic.evaluate import EvalError, TooLarge
+from autolabel.symbolic.math_text import math_chains
+from autolabel.symbolic.prose import prose_chains
+from autolabel.symbolic.restate import restatement_chains
+from autolabel.symbolic.segments import looks_like_prose, prepare, split_segments
+from autolabel.symbolic.verdicts import ClaimResult, StepVerdict, aggregate, unknown
+
+timeouts.register_preload("autolabel.symbolic")
+
+MAX_CLAIMS = 60  # a step with more equalities than this is checked on its first 60
+PER_CLAIM_MAX_S = 1.0
+
+# Right before a claim: it is a hypothesis or a question, not an assertion.
+_HEDGE_NEAR = re.compile(
+    r"\b(if|suppose|supposing|assum\w*|whether|not|check\w*|verify\w*|test\w*|try\w*|"
+    r"guess\w*|claim\w*|is it)\W*$|\?\W*$",
+    re.IGNORECASE,
+)
+# In the same sentence before it: the author is talking about an error.
+# In the same sentence before it: the author is talking about an error, or testing values.
+_HEDGE_FAR = re.compile(
+    r"\b(incorrect\w*|wrong\w*|mistake\w*|mistaken\w*|error\w*|instead|rather than|"
+    r"isn't|wasn't|doesn't|oops|wait|actually|recalculat\w*|recheck\w*|re-?evaluat\w*|"
+    r"misread\w*|miscalculat\w*|typo|plug\w*|substitut\w*|test\w*|check\w*)\b",
+    re.IGNORECASE,
+)
+_HEDGE_AFTER = re.compile(
+    r"^[\s\W]{0,4}(\?|is\s+(not|wrong|incorrect|false)|isn't|not\b|wrong|incorrect|"
+    r"which\s+is\s+(wrong|incorrect|not|false|impossible)|\(wrong|wait|no\b|approx\w*|"
+    r"roughly)|^.{0,60}\b(false|not true|contradict\w*|impossible|extraneous|"
+    r"(does|did|do)\s*(not|n't)\s+(work|hold|satisfy))\b",
+    re.IGNORECASE | re.DOTALL,
+)
+_APPROXIMATE = re.compile(
+    r"\b(approximat\w*|approx|roughly|estimat\w*|round\w*|nearest)\b|"
+    r"\b(about|around|nearly|almost)\s+\$?\d|[\u2248~]",
+    re.IGNORECASE,
+)
+_APPROXIMATE_TASK = re.compile(
+    r"nearest|round(ed|ing)?\b|approximat|decimal place|significant (digit|figure)|estimate",
+    re.IGNORECASE,
+)
+_MODULAR = re.compile(
+    r"\bmod(ulo|ular)?\b|\\pmod|\\bmod|\\equiv|\u2261|congruen|remainder",
+    re.IGNORECASE,
+)
+
+
+def _context(
+    text: str, start: int, end: int, chain: Chain, task: Context, constrained: frozenset[str]
+) -> Context:
+    sentence_start = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start), start - 120)
+    far = text[max(0, sentence_start) : start]
+    near = text[max(0, start - 16) : start]
+    after = text[end : end + 80]
+    hedged = bool(_HEDGE_NEAR.search(near) or _HEDGE_FAR.search(far) or _HEDGE_AFTER.search(after))
+    window = text[max(0, start - 60) : end + 40]
+    return Context(
+        hedged=hedged or task.hedged,
+        approximate=chain.approximate or task.approximate or bool(_APPROXIMATE.search(window)),
+        constrained=constrained,
+    )
+
+
+def _chain_symbols(chain: Chain) -> set[str]:
+    return {s for side in chain.sides if side.info for s in side.info.symbols}
+
+
+def _constrained(chains: list[Chain], index: int, outside: str) -> frozenset[str]:
+    """Symbols of chain ``index`` that appear in other chains or in earlier text."""
+    mine = _chain_symbols(chains[index])
+    if not mine:
+        return frozenset()
+    others = set().union(*(_chain_symbols(c) for j, c in enumerate(chains) if j != index))
+    for name in mine:
+        base = re.escape(name.split("_")[0])
+        if outside and re.search(rf"(?<![A-Za-z\\]){base}(?![A-Za-z])", outside):
+            others.add(name)
+    return frozenset(mine & others)
+
+
+def _task_context(step_text: str, problem: str | None) -> Context:
+    """Whole-step facts: a modular-arithmetic setting makes every '=' suspect."""
+    modular = bool(_MODULAR.search(step_text) or (problem and _MODULAR.search(problem)))
+    approximate = bool(problem and _APPROXIMATE_TASK.search(problem))
+    return Context(hedged=modular, approximate=approximate)
+
+
+def find_chains(step_text: str) -> tuple[list[Chain], str]:
+    """All relation chains in a step, and the prepared text their positions refer to."""
+    chains = annotation_chains(step_text)
+    prepared = prepare(strip_annotations(step_text))
+    found: list[Chain] = []
+    for segment in split_segments(prepared):
+        if segment.kind == "math" and not looks_like_prose(segment.text):
+            found.extend(math_chains(segment, prepared))
+        else:
+            found.extend(prose_chains(segment, prepared))
+    found.extend(restatement_chains(found, prepared))
+    return chains + found, prepared
+
+
+def _claim(left: Side, right: Side, chain: Chain, decision: Decision, text: str) -> ClaimResult:
+    kind = claim_kind(left, right, chain) if left.info and right.info else "arithmetic"
+    return ClaimResult(
+        text=text,
+        kind=kind,
+        lhs=left.text,
+        rhs=right.text,
+        lhs_value=decision.lhs_value,
+        rhs_value=decision.rhs_value,
+        holds=decision.holds,
+        reason=decision.reason,
+        source=chain.source,
+    )
+
+
+def check_step_local(
+    step_text: str,
+    previous_steps: Sequence[str] = (),
+    problem: str | None = None,
+    timeout_s: float = 2.0,
+) -> StepVerdict:
+    """The check itself, in this process. Its soft limits need the main thread."""
+    deadline = time.monotonic() + timeout_s * 0.85
+    chains, prepared = find_chains(step_text)
+    task = _task_context(step_text, problem)
+    outside = "\n".join([problem or "", *previous_steps])
+    claims: list[ClaimResult] = []
+    seen: set[tuple[str, str, str]] = set()
+    for chain_index, chain in enumerate(chains):
+        constrained = _constrained(chains, chain_index, outside)
+        for i, relation in enumerate(chain.relations):
+            if relation != "=" or len(claims) >= MAX_CLAIMS:
+                continue
+            left, right = chain.sides[i], chain.sides[i + 1]
+            if left.node is None or right.node is None:
+                continue
+            if chain.claim_text is not None:
+                text = chain.claim_text
+            else:
+                text = (
+                    prepared[left.start : right.end].replace("\ue000", "%").replace("\ue001", "$")
+                )
+            key = (chain.source, left.text, right.text)
+            if key in seen:
+                continue
+            seen.add(key)
+            context = (
+                Context()
+                if chain.source == "annotation"
+                else _context(prepared, left.start, right.end, chain, task, constrained)
+            )
+            decision = _decide_limited(left, right, chain, i, context, deadline)
+            claims.append(_claim(left, right, chain, decision, text))
+    return aggregate(claims)
+
+
+def _decide_limited(
+    left: Side, right: Side, chain: Chain, index: int, context: Context, deadline: float
+) -> Decision:
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        return Decision(None, "time limit (step budget used up)")
+    try:
+        with timeouts.soft_time_limit(min(remaining, PER_CLAIM_MAX_S)):
+            return decide(left, right, chain, index, context)
+    except timeouts.TimeLimitExceeded:
+        return Decision(None, "time limit")
+    except TooLarge as exc:
+        return Decision(None, f"too large to evaluate safely: {exc}")
+    except EvalError as exc:
+        return Decision(None, f"undefined: {exc}")
+    except (RecursionError, MemoryError):
+        return Decision(None, "too large to evaluate safely")
+    except Exception as exc:  # sympy raises many types on odd input; never guess
+        return Decision(None, f"could not evaluate ({type(exc).__name__})")
+
+
+def check_step(
+    step_text: str,
+    *,
+    previous_steps: Sequence[str] = (),
+    problem: str | None = None,
+    timeout_s: float = 2.0,
+) -> StepVerdict:
+    """Check the arithmetic and algebraic claims in one step; never takes much longer than
+    ``timeout_s`` (plus the one-time start of a worker) and never raises on odd input."""
+    try:
+        return timeouts.call_with_time_limit(
+            check_step_local,
+            step_text,
+            tuple(previous_steps),
+            problem,
+            timeout_s,
+            timeout_s=timeout_s,
+        )
+    except timeouts.TimeLimitExceeded:
+        return unknown(f"time limit of {timeout_s:g} s exceeded")
+    except timeouts.WorkerError as exc:
+        return unknown(f"checker failed: {exc}")

@@ -1,0 +1,283 @@
+"""Decide one claimed equality ``lhs = rhs``: holds (True), fails (False) or undecided (None).
+
+The rules, in order (precision first: a false "fails" misleads annotators):
+
+1. Named quantities (``\\text{Total}``) and two bare numbers ("1 hour = 60 minutes", "Day
+   1 = 5") are not computations: undecided (except a later link of a math chain, "2 + 3 =
+   5 = 6").
+2. Free symbols: holds when sympy proves ``lhs - rhs`` is 0. Fails only when the pair is a
+   later link of a chain of three or more sides (``a = b = c``, the ``b = c`` link: a
+   rewriting; ``a = b`` may be the equation being solved), both sides have the same symbols,
+   none is ``i``/``e`` (constants?), no ``f(x)``-like reading exists, and ``lhs - rhs`` is
+   non-zero at every one of six random positive rational points. Anything else ("2x + 3 =
+   7", "x = 5", "f(x) = 2x") is a condition or a definition: undecided.
+3. Units are positive symbols. With units on the left only, equal numbers hold but unequal
+   ones stay undecided ("2 dozen = 24"). With units on both sides they must agree
+   dimensionally ("550 cups / 110 cups/bag = 5 bags"); otherwise undecided.
+4. A bare ``%`` is read both as /100 and as a plain number ("0.2 x 100 = 20%"); the claim
+   holds if either reading holds and fails only if both fail.
+5. Numbers are compared exactly (rationals as written). When they differ:
+   * a decimal literal with d digits after the point holds if the other side rounds or
+     truncates to it at d digits ("10/3 = 3.33", "2/3 = 0.66"); literals with 10 or more
+     digits are float renderings and hold within a relative 1e-9;
+   * an integer literal within 1 of a non-integer value may be a rounding ("100/3 = 33"):
+     undecided;
+   * if re-reading every decimal literal as rounded (+-half a unit in its last digit) lets
+     the sides meet, undecided ("0.33 * 150 = 50");
+   * decimals or irrationals where the text says "approximately"/"about 3.5"/"≈" or the task
+     asks for rounding: undecided;
+   * "if"/"?"/"wrong" around the claim, or modular arithmetic in the step or task: undecided;
+   * a running total ("3 * 4 = 12 + 5 = 17": the right side starts with the left's value):
+     undecided;
+   * otherwise it fails.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy
+
+from autolabel.symbolic import ast
+from autolabel.symbolic.chains import Chain, Side
+from autolabel.symbolic.evaluate import (
+    EvalError,
+    exact,
+    interval,
+    intervals_overlap,
+    is_unit_symbol,
+    show,
+)
+
+CONSTANT_LIKE = frozenset({"i", "e", "j"})
+
+
+@dataclass
+class Decision:
+    holds: bool | None
+    reason: str
+    lhs_value: str = ""
+    rhs_value: str = ""
+
+
+@dataclass(frozen=True)
+class Context:
+    hedged: bool = False  # "if", "?", "wrong" around the claim, or modular arithmetic
+    approximate: bool = False  # decimals may be rounded ("≈", "about 3.5", "nearest tenth")
+    # symbols that other equations (this step's, earlier steps', the problem's) constrain
+    constrained: frozenset[str] = frozenset()
+
+
+def claim_kind(left: Side, right: Side, chain: Chain) -> str:
+    li, ri = left.info, right.info
+    assert li is not None and ri is not None
+    if chain.source == "annotation":
+        return "gsm8k_calc"
+    if li.symbols or ri.symbols:
+        return "algebraic"
+    if li.bare_percent or ri.bare_percent or li.percent_of or ri.percent_of:
+        return "percentage"
+    if len(chain.sides) >= 3:
+        return "chain"
+    return "arithmetic"
+
+
+def decide(left: Side, right: Side, chain: Chain, index: int, context: Context) -> Decision:
+    """Decide ``chain.sides[index] = chain.sides[index + 1]`` (``left``, ``right``)."""
+    li, ri = left.info, right.info
+    assert li is not None and ri is not None and left.node is not None and right.node is not None
+    symbols = li.symbols | ri.symbols
+    if any(s.startswith("text:") for s in symbols):
+        return Decision(None, "names a quantity in words; nothing to compute")
+    if symbols:
+        return _algebraic(left, right, chain, index, context)
+    if (
+        li.ops == 0
+        and ri.ops == 0
+        and not (chain.source == "math" and index >= 1 and len(chain.sides) >= 3)
+    ):
+        # "Day 1 = 5", "1 hour = 60 minutes": labels and conversions. Inside a math chain
+        # ("2 + 3 = 5 = 6") a later link between two numbers is a claim like any other.
+        return Decision(None, "two plain numbers; nothing computed")
+    verify_only = False
+    if li.units and ri.units and li.units != ri.units:
+        if not _dimensions_agree(left.node, right.node):
+            return Decision(None, "units differ")
+    elif li.units and not ri.units:
+        verify_only = True  # "2 dozen = 24": a conversion we cannot see
+    modes = ["divide", "drop"] if (li.bare_percent or ri.bare_percent) else ["divide"]
+    results = [_numeric(left, right, mode, context) for mode in modes]
+    for mode, result in zip(modes, results, strict=True):
+        if result.holds:
+            if mode == "drop":
+                result.reason += " (reading % as a plain number)"
+            return result
+    if all(r.holds is False for r in results):
+        if verify_only:
+            return _undecided(results[0], "units on the left only; may be a conversion")
+        return results[0]
+    undecided = next(r for r in results if r.holds is None)
+    return undecided
+
+
+def _undecided(result: Decision, reason: str) -> Decision:
+    return Decision(None, reason, result.lhs_value, result.rhs_value)
+
+
+def _dimensions_agree(left: ast.Node, right: ast.Node) -> bool:
+    a = exact(left, units=True)
+    b = exact(right, units=True)
+    if a.is_zero or b.is_zero:
+        return False
+    ratio = sympy.simplify(a / b)
+    return not any(is_unit_symbol(s) for s in ratio.free_symbols)
+
+
+def equal_values(a: sympy.Expr, b: sympy.Expr) -> bool | None:
+    """Exact equality of two constant expressions: True, False, or None (cannot tell)."""
+    if a.is_Rational and b.is_Rational:
+        return bool(a == b)
+    diff = sympy.expand(a - b)
+    if diff.is_zero:
+        return True
+    approx = sympy.N(diff, 40)
+    if not approx.is_number or approx.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
+        return None
+    scale = max(1.0, abs(complex(sympy.N(a, 15))), abs(complex(sympy.N(b, 15))))
+    magnitude = abs(complex(approx))
+    if magnitude > 1e-25 * scale:
+        return False
+    if sympy.simplify(diff) == 0 or sympy.nsimplify(diff) == 0:
+        return True
+    return True if magnitude < 1e-35 * scale else None
+
+
+def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
+    a = exact(left.node, percent=mode)  # type: ignore[arg-type]
+    b = exact(right.node, percent=mode)  # type: ignore[arg-type]
+    shown = (show(a), show(b))
+    if not (a.is_number and b.is_number) or not (a.is_real and b.is_real):
+        return Decision(None, "not a real number", *shown)
+    same = equal_values(a, b)
+    if same is True:
+        return Decision(True, "equal (exact)", *shown)
+    if same is None:
+        return Decision(None, "could not decide equality", *shown)
+    for lit_side, other in ((right, a), (left, b)):
+        rounded = _rounding(lit_side, other)
+        if rounded is not None:
+            return Decision(rounded[0], rounded[1], *shown)
+    li, ri = left.info, right.info
+    assert li is not None and ri is not None
+    if li.has_decimal or ri.has_decimal:
+        try:
+            if intervals_overlap(
+                interval(left.node, percent=mode),  # type: ignore[arg-type]
+                interval(right.node, percent=mode),  # type: ignore[arg-type]
+            ):
+                return Decision(None, "within the rounding of the decimals written", *shown)
+        except (EvalError, ZeroDivisionError, ValueError):
+            return Decision(None, "decimals; could not bound the rounding", *shown)
+        if context.approximate:
+            return Decision(None, "decimals in an approximate context", *shown)
+    if context.hedged:
+        return Decision(None, "the text around it questions or qualifies it", *shown)
+    if context.approximate and not (a.is_Rational and b.is_Rational):
+        return Decision(None, "irrational value in an approximate context", *shown)
+    lead = ri.leading_number
+    if (
+        lead is not None
+        and ri.ops > 0
+        and a.is_Rational
+        and a == sympy.Rational(lead.numerator, lead.denominator)
+    ):
+        return Decision(None, "running total ('=' used as 'then')", *shown)
+    return Decision(False, f"{shown[0]} \u2260 {shown[1]}", *shown)
+
+
+def _rounding(lit_side: Side, other: sympy.Expr) -> tuple[bool | None, str] | None:
+    """Rounding rules for a side that is one number; None when they do not apply."""
+    info = lit_side.info
+    assert info is not None
+    if info.literal is None or info.ops > 0:
+        return None
+    lit = -info.literal.value if info.negated_literal else info.literal.value
+    value = Fraction(str(sympy.N(other, 50)))
+    err = abs(value - lit)
+    d = info.literal.decimals
+    if d is None:
+        if other.is_Rational and other.q == 1:
+            return None  # an integer that is simply different
+        if err < 1:
+            return None, "may be rounded to a whole number"
+        return None
+    if d >= 10 and err <= Fraction(1, 10**9) * max(1, abs(lit)):
+        return True, "equal up to float rounding"
+    unit = Fraction(1, 10**d)
+    if err <= unit / 2 + Fraction(1, 10**40):
+        return True, f"equal when rounded to {d} decimal place{'s' if d > 1 else ''}"
+    truncated = Fraction(int(value / unit)) * unit  # toward zero
+    if truncated == lit:
+        return True, f"equal when truncated to {d} decimal place{'s' if d > 1 else ''}"
+    return None
+
+
+def _vanishes_at_a_point(diff: sympy.Expr) -> bool:
+    """True unless ``diff`` is clearly non-zero at a random positive point."""
+    rng = random.Random(7)
+    point = {s: sympy.Rational(rng.randint(1, 97), rng.randint(1, 13)) for s in diff.free_symbols}
+    try:
+        value = complex(sympy.N(diff.subs(point), 30))
+    except (TypeError, ValueError, ZeroDivisionError):
+        return True  # cannot tell: let simplify try
+    scale = max(1.0, abs(value))
+    return abs(value) < 1e-12 * scale if value == value else True  # NaN: cannot tell
+
+
+def _algebraic(left: Side, right: Side, chain: Chain, index: int, context: Context) -> Decision:
+    li, ri = left.info, right.info
+    assert li is not None and ri is not None
+    a = exact(left.node)  # type: ignore[arg-type]
+    b = exact(right.node)  # type: ignore[arg-type]
+    shown = (show(a), show(b))
+    diff = a - b
+    if diff == 0 or sympy.expand(diff) == 0:
+        return Decision(True, "identity (lhs - rhs simplifies to 0)", *shown)
+    # simplify() is slow and mostly fails on equations ("2x + 3 = 7"); only try it when
+    # lhs - rhs vanishes at a random point, i.e. when it can be an identity.
+    if _vanishes_at_a_point(diff) and sympy.simplify(diff) == 0:
+        return Decision(True, "identity (lhs - rhs simplifies to 0)", *shown)
+    if not li.symbols or not ri.symbols:
+        return Decision(None, "an equation or definition (a condition, not a claim)", *shown)
+    if li.symbols != ri.symbols:
+        return Decision(None, "relates different symbols (a condition or substitution)", *shown)
+    if len(chain.sides) < 3 or index == 0:
+        # "lhs = rhs = rewritten rhs": the first link may be the equation being solved
+        return Decision(None, "may be an equation (a condition), not a rewriting", *shown)
+    if li.symbols & CONSTANT_LIKE:
+        return Decision(None, "i or e may be a constant, not a variable", *shown)
+    if chain.pattern:
+        return Decision(None, "a pattern with '...' (conditions), not a rewriting", *shown)
+    if (li.symbols | ri.symbols) & context.constrained:
+        return Decision(None, "symbols constrained elsewhere (a condition may be used)", *shown)
+    if li.call_like or ri.call_like or li.units or ri.units or context.hedged:
+        return Decision(None, "ambiguous reading (function call, units or hedge)", *shown)
+    if chain.source == "annotation":
+        return Decision(None, "symbols in a calculator annotation", *shown)
+    rng = random.Random(20251202)
+    symbols = sorted(diff.free_symbols, key=lambda s: s.name)
+    witness = ""
+    for _ in range(6):
+        point = {s: sympy.Rational(rng.randint(1, 97), rng.randint(1, 13)) for s in symbols}
+        value = diff.subs(point)
+        if not value.is_number:
+            return Decision(None, "could not evaluate at sample points", *shown)
+        nonzero = equal_values(value, sympy.Integer(0))
+        if nonzero is not False:
+            return Decision(None, "vanishes (or is undefined) at a sample point", *shown)
+        if not witness:
+            witness = ", ".join(f"{s}={v}" for s, v in point.items())
+            witness += f": lhs={show(a.subs(point))}, rhs={show(b.subs(point))}"
+    return Decision(False, f"not an identity ({witness})", *shown)

@@ -1,0 +1,216 @@
+"""Relation chains inside one LaTeX math segment.
+
+A segment is cut into lines at ``\\\\`` (``&`` dropped; a line that starts with a relation
+continues the previous line's chain, as in ``a &= b \\\\ &= c``), then into chains at
+separators outside groups (``,`` ``;`` ``\\quad`` ``\\Rightarrow`` ``\\text{and}`` ...), then into
+sides at relations. A chain with an order relation, ``\\ne``, ``\\equiv``, ``\\in`` or the like
+is dropped whole: its equalities are usually conditions, not computations.
+"""
+
+from __future__ import annotations
+
+from autolabel.symbolic.chains import Chain, Side, depth_split, make_side
+from autolabel.symbolic.segments import Segment
+from autolabel.symbolic.tokens import (
+    CMD,
+    ELLIPSIS,
+    LB,
+    PUNCT,
+    RB,
+    REL,
+    SEP,
+    SPACE,
+    Token,
+    tokenize,
+)
+
+_UNWRAP = {"boxed", "displaystyle", "textstyle", "scriptstyle", "fbox", "mathbf", "bm"}
+_DROP_WITH_ARG = {"label", "tag", "hspace", "vspace", "phantom", "color"}
+_DROP = {"nonumber", "notag", "limits", "hline", "cr"}
+_ALIGN_ENVS = {"aligned", "align", "align*", "gathered", "split", "alignedat", "gather"}
+_TEXT = {"text", "textrm", "mathrm", "textbf", "mbox", "textit", "mathit", "operatorname"}
+_SEPARATOR_WORDS = {
+    "and",
+    "or",
+    "so",
+    "then",
+    "thus",
+    "hence",
+    "therefore",
+    "where",
+    "when",
+    "whence",
+    "if",
+    "iff",
+    "since",
+    "because",
+    "for",
+    "with",
+    "which",
+    "gives",
+    "we get",
+    "i.e.",
+    "ie",
+    "implies",
+    "but",
+    "also",
+    "or equivalently",
+    "as",
+    "is",
+    "means",
+    "yields",
+    "becomes",
+    "so that",
+    "such that",
+    "and so",
+    "and thus",
+    "otherwise",
+    "else",
+    "let",
+}
+
+
+def _group_end(tokens: list[Token], i: int) -> int:
+    """Index just past the group that starts at ``tokens[i]`` (an LB), or -1."""
+    depth = 0
+    for j in range(i, len(tokens)):
+        if tokens[j].kind == LB:
+            depth += 1
+        elif tokens[j].kind == RB:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return -1
+
+
+def _group_text(tokens: list[Token], i: int, end: int) -> str:
+    return "".join((" " if t.space_before else "") + t.text for t in tokens[i + 1 : end - 1])
+
+
+def _preprocess(tokens: list[Token]) -> list[Token] | None:
+    """Drop spacing and markup, unwrap \\boxed{}, mark text separators. None: skip segment."""
+    out: list[Token] = []
+    i = 0
+    pending_close: list[int] = []  # depths of unwrapped groups whose RB must be dropped
+    depth = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if tok.kind == SPACE:
+            i += 1
+            continue
+        if tok.kind == PUNCT and tok.value == "." and (nxt is None or nxt.kind in (SEP, SPACE)):
+            i += 1  # a sentence's full stop inside the display
+            continue
+        if tok.kind == CMD and tok.value in ("begin", "end") and nxt is not None and nxt.kind == LB:
+            end = _group_end(tokens, i + 1)
+            if end < 0:
+                return None
+            name = _group_text(tokens, i + 1, end).strip()
+            if name not in _ALIGN_ENVS:
+                return None  # cases, matrices, arrays: not equalities we read
+            out.append(Token(SEP, "\\\\", tok.start, tokens[end - 1].end, "\\\\"))
+            i = end
+            continue
+        if tok.kind == CMD and tok.value in _UNWRAP and nxt is not None and nxt.kind == LB:
+            pending_close.append(depth + 1)
+            depth += 1
+            i += 2
+            continue
+        if tok.kind == CMD and tok.value in _DROP_WITH_ARG and nxt is not None and nxt.kind == LB:
+            end = _group_end(tokens, i + 1)
+            i = end if end > 0 else i + 1
+            continue
+        if tok.kind == CMD and tok.value in _DROP:
+            i += 1
+            continue
+        if tok.kind == CMD and tok.value in _TEXT and nxt is not None and nxt.kind == LB:
+            end = _group_end(tokens, i + 1)
+            if end < 0:
+                return None
+            content = _group_text(tokens, i + 1, end)
+            words = content.strip().strip(",.;:").strip().lower()
+            if not words:
+                i = end
+                continue
+            if (
+                words in _SEPARATOR_WORDS
+                or any(ch in content for ch in ",;:")
+                or len(words.split()) > 3
+            ):
+                out.append(Token(SEP, content, tok.start, tokens[end - 1].end, "text_sep"))
+                i = end
+                continue
+            out.extend(tokens[i:end])
+            i = end
+            continue
+        if tok.kind == LB:
+            depth += 1
+        elif tok.kind == RB:
+            if pending_close and pending_close[-1] == depth:
+                pending_close.pop()
+                depth -= 1
+                i += 1
+                continue
+            depth -= 1
+        out.append(tok)
+        i += 1
+    return out
+
+
+def math_chains(segment: Segment, source_text: str) -> list[Chain]:
+    tokens = tokenize(segment.text, "math")
+    for tok in tokens:
+        tok.start += segment.offset
+        tok.end += segment.offset
+    prepared = _preprocess(tokens)
+    if prepared is None:
+        return []
+    chains: list[Chain] = []
+    previous_last: list[Token] | None = None
+    for line in depth_split(prepared, lambda t: t.kind == SEP and t.value == "\\\\"):
+        line = [t for t in line if not (t.kind == SEP and t.value == "&")]
+        if not line:
+            continue
+        if line[0].kind == REL and previous_last:
+            line = previous_last + line
+        pieces = depth_split(line, lambda t: t.kind == SEP)
+        for piece in pieces:
+            chain = _chain(piece, source_text)
+            if chain is not None:
+                chains.append(chain)
+        previous_last = depth_split(pieces[-1], lambda t: t.kind == REL)[-1]
+    return chains
+
+
+def _chain(tokens: list[Token], source_text: str) -> Chain | None:
+    relations = [t.value for t in tokens if t.kind == REL]
+    if not relations:
+        return None
+    parts = depth_split(tokens, lambda t: t.kind == REL)
+    # Relations inside groups are not cuts; count only top-level ones.
+    top = [t.value for t in _top_level_relations(tokens)]
+    if len(top) != len(parts) - 1:
+        return None
+    if any(r not in ("=", "~") for r in top):
+        return None  # inequalities, \ne, \equiv, \in: conditions, not computations
+    sides: list[Side] = [make_side(p, "math", source_text) for p in parts]
+    return Chain(
+        sides=sides,
+        relations=top,
+        source="math",
+        approximate="~" in top,
+        pattern=any(t.kind == ELLIPSIS for t in tokens),
+    )
+
+
+def _top_level_relations(tokens: list[Token]) -> list[Token]:
+    depth, found = 0, []
+    for tok in tokens:
+        if tok.kind in ("LB", "LP"):
+            depth += 1
+        elif tok.kind in ("RB", "RP"):
+            depth -= 1
+        elif tok.kind == REL and depth <= 0:
+            found.append(tok)
+    return found

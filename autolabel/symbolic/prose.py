@@ -1,0 +1,358 @@
+"""Plain-text arithmetic in prose: "2 x 75 = 150 beans", "$12 + $5 = $17", "20% of 50 = 10".
+
+Words are classified first: ``x`` between numbers is a times sign, a word right after a
+number is a unit ("3 hours * 4"), ``of`` after a percentage multiplies, a single letter next
+to an operator is a variable ("3p + e = 124"). A *run* is then a maximal stretch of numbers,
+operators, units and ``=`` signs on one line. The sides at the two ends of a run are dropped
+when the text around them may belong to the expression ("Day 1 = ...", "twice 3 + 4 = ...",
+"3 hours and 20 minutes", "1 1/2", "1.636... bags", "... + 10 = 55"), because reading only
+part of an expression is how a correct step gets refuted.
+"""
+
+from __future__ import annotations
+
+from autolabel.symbolic.chains import Chain, Side, balanced, make_side
+from autolabel.symbolic.segments import Segment
+from autolabel.symbolic.tokens import (
+    CMD,
+    CUR,
+    ELLIPSIS,
+    FACT,
+    IDENT,
+    LB,
+    LP,
+    NUM,
+    OP,
+    PCT,
+    POW,
+    PUNCT,
+    RB,
+    REL,
+    RP,
+    SEP,
+    SPACE,
+    UNIT,
+    WORD,
+    Token,
+    tokenize,
+)
+from autolabel.symbolic.units import CONNECTORS, CONNECTORS_AFTER, NOT_UNITS, normalize_unit
+
+_MATHY = {NUM, OP, POW, FACT, PCT, CUR, LP, RP, LB, RB, UNIT, IDENT}
+_MATHY_CMDS = {"frac", "dfrac", "tfrac", "sqrt", "pi", "binom", "dbinom", "circ"}
+_CLAUSE_END = {".", "?", "!", ":", ";", ","}
+
+
+def _significant(tokens: list[Token]) -> list[Token]:
+    """Drop spaces; a line break becomes a barrier token; unwrap \\boxed{...}."""
+    out: list[Token] = []
+    skip_rb: list[int] = []
+    depth = 0
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.kind == SPACE:
+            if tok.newline:
+                out.append(Token(SEP, "\n", tok.start, tok.end, "\n"))
+            i += 1
+            continue
+        unwrap = tok.kind == CMD and tok.value in ("boxed", "textbf", "mathbf")
+        if unwrap and i + 1 < len(tokens) and tokens[i + 1].kind == LB:
+            depth += 1
+            skip_rb.append(depth)
+            i += 2
+            continue
+        if tok.kind == LB:
+            depth += 1
+        elif tok.kind == RB:
+            if skip_rb and skip_rb[-1] == depth:
+                skip_rb.pop()
+                depth -= 1
+                i += 1
+                continue
+            depth -= 1
+        out.append(tok)
+        i += 1
+    return out
+
+
+def _kind(toks: list[Token], j: int) -> str | None:
+    return toks[j].kind if 0 <= j < len(toks) else None
+
+
+def _classify_words(toks: list[Token]) -> list[Token]:
+    out: list[Token] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        if tok.kind != WORD:
+            out.append(tok)
+            i += 1
+            continue
+        w = tok.value
+        prev = out[-1] if out else None
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        pk = prev.kind if prev else None
+        nk = nxt.kind if nxt else None
+        symmetric = nxt is not None and tok.space_before == nxt.space_before  # "2 x 3", "2x3"
+        if w == "x" and pk in (NUM, UNIT, RP, PCT) and nk in (NUM, CUR, LP) and symmetric:
+            out.append(Token(OP, tok.text, tok.start, tok.end, "*", space_before=tok.space_before))
+        elif w == "percent" and pk == NUM:
+            out.append(Token(PCT, tok.text, tok.start, tok.end, space_before=tok.space_before))
+        elif w == "of" and (pk == PCT or _after_fraction(out)):
+            out.append(Token(OP, tok.text, tok.start, tok.end, "of", space_before=tok.space_before))
+        elif (
+            w == "per" and pk == NUM and nxt is not None and nxt.kind == WORD and _unit_word(nxt)
+        ):  # "$8 per share"
+            unit = "/" + normalize_unit(nxt.value)
+            out.append(Token(UNIT, unit, tok.start, nxt.end, unit, space_before=tok.space_before))
+            i += 2
+            continue
+        elif _unit_position(out) and _unit_word(tok) and len(w) > 1:
+            unit, used = _unit_phrase(toks, i)
+            last = toks[i + used - 1]
+            out.append(Token(UNIT, unit, tok.start, last.end, unit, space_before=tok.space_before))
+            i += used
+            continue
+        elif len(w) == 1 and w.isascii() and w.isalpha():
+            attached = pk == NUM and not tok.space_before
+            near_op = nk in (OP, REL, POW, RP, FACT) or (
+                pk in (OP, LP, POW) and nk not in (WORD, NUM)
+            )
+            if attached or near_op:
+                out.append(
+                    Token(
+                        IDENT, tok.text, tok.start, tok.end, tok.text, space_before=tok.space_before
+                    )
+                )
+            else:
+                out.append(tok)
+        else:
+            out.append(tok)
+        i += 1
+    return out
+
+
+def _after_fraction(out: list[Token]) -> bool:
+    return (
+        len(out) >= 3
+        and out[-1].kind == NUM
+        and out[-2].kind == OP
+        and out[-2].value == "/"
+        and out[-3].kind == NUM
+    )
+
+
+def _unit_position(out: list[Token]) -> bool:
+    """Right after a number, or after one unit word that follows a number."""
+    if not out:
+        return False
+    if out[-1].kind == NUM:
+        return True
+    return (
+        out[-1].kind == UNIT and len(out) >= 2 and out[-2].kind == NUM and " " not in out[-1].value
+    )
+
+
+def _unit_word(tok: Token) -> bool:
+    w = tok.value
+    return (
+        w not in NOT_UNITS
+        and "'" not in w
+        and "\u2019" not in w
+        and all(ch.isalpha() or ch == "-" for ch in w)
+    )
+
+
+def _unit_phrase(toks: list[Token], i: int) -> tuple[str, int]:
+    """A unit starting at word ``i``: "hours", "pounds/section", "cups per bag"."""
+    word = toks[i].value
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    nxt2 = toks[i + 2] if i + 2 < len(toks) else None
+    if (
+        nxt is not None
+        and nxt2 is not None
+        and nxt.kind == OP
+        and nxt.value == "/"
+        and not nxt.space_before
+        and nxt2.kind == WORD
+        and not nxt2.space_before
+    ):
+        return normalize_unit(f"{word}/{nxt2.value}"), 3
+    per = nxt is not None and nxt.kind == WORD and nxt.value == "per"
+    if per and nxt2 is not None and nxt2.kind == WORD and _unit_word(nxt2):
+        return normalize_unit(f"{word}/{nxt2.value}"), 3
+    return normalize_unit(word), 1
+
+
+def _runs(toks: list[Token]) -> list[tuple[int, int]]:
+    runs, start = [], None
+    for j, tok in enumerate(toks):
+        mathy = (
+            tok.kind in _MATHY
+            or (tok.kind == REL and tok.value == "=")
+            or (tok.kind == CMD and tok.value in _MATHY_CMDS)
+        )
+        if mathy and start is None:
+            start = j
+        elif not mathy and start is not None:
+            runs.append((start, j))
+            start = None
+    if start is not None:
+        runs.append((start, len(toks)))
+    return runs
+
+
+def _bare(tokens: list[Token]) -> bool:
+    kinds = [t.kind for t in tokens if t.kind != UNIT]
+    if kinds and kinds[0] == OP and tokens[0].value == "-":
+        kinds = kinds[1:]
+    if kinds and kinds[0] == CUR:
+        kinds = kinds[1:]
+    return kinds == [NUM]
+
+
+def _split_sides(run: list[Token]) -> tuple[list[list[Token]], list[str]]:
+    sides: list[list[Token]] = [[]]
+    for tok in run:
+        if tok.kind == REL:
+            sides.append([])
+        else:
+            sides[-1].append(tok)
+    return sides, ["="] * (len(sides) - 1)
+
+
+def _trim_first(side: list[Token]) -> list[Token]:
+    while side and side[0].kind == LP and not balanced(side):
+        side = side[1:]
+    return side
+
+
+def _trim_last(side: list[Token]) -> list[Token]:
+    while side and side[-1].kind == RP and not balanced(side):
+        side = side[:-1]
+    return side
+
+
+def _first_side_ok(side: list[Token], toks: list[Token], start: int) -> bool:
+    if not side or not balanced(side):
+        return False
+    before = toks[start - 1] if start > 0 else None
+    if side[0].kind == OP:
+        clause_start = before is None or (
+            before.kind in (SEP, PUNCT) and before.value in _CLAUSE_END | {"\n"}
+        )
+        if not (side[0].value == "-" and clause_start):
+            return False
+    if before is None:
+        return True
+    if not side[0].space_before and before.kind in (WORD, NUM, IDENT, UNIT, "OTHER"):
+        return False  # glued to a word: "abc+3", "x2"
+    if before.kind in (ELLIPSIS, REL, "OTHER"):
+        return False  # "... + 10 = 55", "11 < 30 / 11 = 11", an unknown sign
+    if before.kind == WORD and before.value in CONNECTORS:
+        return False
+    if before.kind == WORD and _bare(side):
+        return False  # "Day 1 = ...", "Step 2 = ..."
+    if before.kind == WORD and len(before.value) == 1:
+        return False  # "$3.5/gallon x 2/5": a times sign we could not place
+    if before.kind == WORD and _has_range(side) and _spaced_relation(toks, start):
+        return False  # "Weeks 1-2 = 96 - 70" (but "goes 0-18,000=18,000" is a subtraction)
+    before2 = toks[start - 2] if start >= 2 else None
+    if (
+        before.kind == WORD
+        and before.value in ("and", "plus", "with")
+        and before2 is not None
+        and before2.kind in (NUM, UNIT)
+    ):
+        return False  # "3 hours and 20 minutes * 2"
+    k = start - 1
+    while k >= 0 and start - k <= 2 and toks[k].kind == WORD:
+        k -= 1
+    # "$3.5/gallon x 2/5": an operator whose operand is a word
+    return not (k >= 0 and k < start - 1 and toks[k].kind == OP)
+
+
+def _spaced_relation(toks: list[Token], start: int) -> bool:
+    rel = next((t for t in toks[start:] if t.kind == REL), None)
+    return rel is not None and rel.space_before
+
+
+def _has_range(side: list[Token]) -> bool:
+    """``3-4`` written without spaces between two integers: a range or a label."""
+    for a, op, b in zip(side, side[1:], side[2:], strict=False):
+        if (
+            a.kind == NUM
+            and b.kind == NUM
+            and op.kind == OP
+            and op.value == "-"
+            and not op.space_before
+            and not b.space_before
+            and a.decimals is None
+            and b.decimals is None
+        ):
+            return True
+    return False
+
+
+def _last_side_ok(side: list[Token], toks: list[Token], end: int) -> bool:
+    if not side or not balanced(side):
+        return False
+    if side[-1].kind == OP:
+        return False
+    after = toks[end] if end < len(toks) else None
+    after2 = toks[end + 1] if end + 1 < len(toks) else None
+    if after is None:
+        return True
+    if not after.space_before and after.kind in (WORD, NUM, IDENT, "OTHER"):
+        return False  # "6th", "5x"
+    if after.kind in (ELLIPSIS, REL, "OTHER"):
+        return False  # "1.636... bags", "= 5 < 7", an unknown sign
+    if after.kind == WORD and after.value in CONNECTORS_AFTER and side[-1].kind in (NUM, PCT):
+        return False  # "= 3 times as many", "= 1.5 million"
+    return not (
+        after.kind == WORD
+        and after.value in ("and", "plus")
+        and after2 is not None
+        and (after2.kind == NUM or after2.value in ("a", "one", "half", "quarter"))
+    )
+
+
+def prose_chains(segment: Segment, source_text: str) -> list[Chain]:
+    tokens = tokenize(segment.text, "prose")
+    for tok in tokens:
+        tok.start += segment.offset
+        tok.end += segment.offset
+    toks = _classify_words(_significant(tokens))
+    chains: list[Chain] = []
+    for start, end in _runs(toks):
+        run = toks[start:end]
+        if not any(t.kind == REL for t in run):
+            continue
+        raw_sides, _ = _split_sides(run)
+        keep: list[list[Token] | None] = list(raw_sides)
+        keep[0] = _trim_first(raw_sides[0])
+        keep[-1] = _trim_last(raw_sides[-1])
+        if not _first_side_ok(keep[0] or [], toks, start):
+            keep[0] = None
+        if not _last_side_ok(keep[-1] or [], toks, end):
+            keep[-1] = None
+        sides: list[Side | None] = [make_side(s, "prose", source_text) if s else None for s in keep]
+        chains.extend(_contiguous(sides))
+    return chains
+
+
+def _contiguous(sides: list[Side | None]) -> list[Chain]:
+    """Chains made of consecutive usable sides (a dropped side breaks the chain)."""
+    chains: list[Chain] = []
+    current: list[Side] = []
+    for side in sides + [None]:
+        if side is not None and side.tokens:
+            current.append(side)
+            continue
+        if len(current) >= 2:
+            chains.append(
+                Chain(sides=current, relations=["="] * (len(current) - 1), source="prose")
+            )
+        current = []
+    return chains

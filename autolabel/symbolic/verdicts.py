@@ -1,0 +1,72 @@
+"""Results of a step check: one ClaimResult per claimed equality, one StepVerdict per step."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+CHECKER_VERSION = "symbolic-1.0"
+
+VERIFIED = "verified"
+REFUTED = "refuted"
+UNKNOWN = "unknown"
+
+# Undecided claims that were real computations we could not finish: they keep a step from
+# being "verified" (a definition or an equation to solve does not).
+BLOCKING_REASONS = ("time limit", "too large", "could not decide", "not a real number")
+
+MAX_EVIDENCE_CLAIMS = 40
+
+
+@dataclass
+class ClaimResult:
+    text: str  # the claim as found in the step
+    kind: str  # arithmetic | algebraic | gsm8k_calc | percentage | chain
+    lhs: str
+    rhs: str
+    lhs_value: str
+    rhs_value: str
+    holds: bool | None
+    reason: str
+    source: str = ""  # math | prose | annotation
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class StepVerdict:
+    verdict: str
+    claims: list[ClaimResult] = field(default_factory=list)
+    failed: list[ClaimResult] = field(default_factory=list)
+    checker_version: str = CHECKER_VERSION
+    note: str = ""
+
+    def as_evidence(self) -> dict[str, Any]:
+        """JSON-serializable, for Suggestion.evidence."""
+        claims = self.claims[:MAX_EVIDENCE_CLAIMS]
+        return {
+            "checker": "symbolic",
+            "checker_version": self.checker_version,
+            "verdict": self.verdict,
+            "checked": sum(c.holds is not None for c in self.claims),
+            "claims": [c.as_dict() for c in claims],
+            "claims_total": len(self.claims),
+            "failed": [c.as_dict() for c in self.failed],
+            "note": self.note,
+        }
+
+
+def aggregate(claims: list[ClaimResult], note: str = "") -> StepVerdict:
+    """refuted if any claim fails; verified if one holds and none fails or is blocked."""
+    failed = [c for c in claims if c.holds is False]
+    if failed:
+        return StepVerdict(REFUTED, claims, failed, note=note)
+    blocked = any(c.holds is None and any(r in c.reason for r in BLOCKING_REASONS) for c in claims)
+    if any(c.holds for c in claims) and not blocked:
+        return StepVerdict(VERIFIED, claims, [], note=note)
+    return StepVerdict(UNKNOWN, claims, [], note=note)
+
+
+def unknown(note: str) -> StepVerdict:
+    return StepVerdict(UNKNOWN, [], [], note=note)
