@@ -13,7 +13,8 @@ FRONT_SRC := $(shell find frontend/src frontend/index.html frontend/vite.config.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[dev,ml]'
 	touch $@
 
 $(FRONT_STAMP): frontend/package.json frontend/package-lock.json
