@@ -142,6 +142,16 @@ def section_symbolic(args: argparse.Namespace) -> None:
         "baseline outcomes per a = b: " + ", ".join(f"{k} {v}" for k, v in baseline.most_common())
     )
 
+    from tests.autolabel.step_table import CASES  # the hand-reviewed table of real steps
+
+    correct = [c for c in CASES if c.expected != "refuted"]
+    wrong_ours = sum(check_step(c.text).verdict == "refuted" for c in correct)
+    wrong_base = sum(naive_check(c.text)["fails"] > 0 for c in correct)
+    print(
+        f"false refutations on the {len(CASES)}-step reviewed table ({len(correct)} steps "
+        f"without an arithmetic error): check_step {wrong_ours}, baseline {wrong_base}"
+    )
+
 
 SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
     "symbolic": section_symbolic,

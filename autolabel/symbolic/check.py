@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from autolabel import timeouts
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
-from autolabel.symbolic.chains import Chain, Side
+from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Context, Decision, claim_kind, decide
 from autolabel.symbolic.evaluate import EvalError, TooLarge
 from autolabel.symbolic.math_text import math_chains
@@ -118,6 +118,13 @@ def find_chains(step_text: str) -> tuple[list[Chain], str]:
     return chains + found, prepared
 
 
+def _show_claim(raw: str) -> str:
+    text = display(raw)
+    if text.count("{") != text.count("}"):  # a \boxed{ whose brace closes after the claim
+        text = re.sub(r"\\boxed\s*\{", "", text)
+    return text
+
+
 def _claim(left: Side, right: Side, chain: Chain, decision: Decision, text: str) -> ClaimResult:
     kind = claim_kind(left, right, chain) if left.info and right.info else "arithmetic"
     return ClaimResult(
@@ -157,9 +164,7 @@ def check_step_local(
             if chain.claim_text is not None:
                 text = chain.claim_text
             else:
-                text = (
-                    prepared[left.start : right.end].replace("\ue000", "%").replace("\ue001", "$")
-                )
+                text = _show_claim(prepared[left.start : right.end])
             key = (chain.source, left.text, right.text)
             if key in seen:
                 continue

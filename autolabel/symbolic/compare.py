@@ -5,7 +5,8 @@ The rules, in order (precision first: a false "fails" misleads annotators):
 1. Named quantities (``\\text{Total}``) and two bare numbers ("1 hour = 60 minutes", "Day
    1 = 5") are not computations: undecided (except a later link of a math chain, "2 + 3 =
    5 = 6").
-2. Free symbols: holds when sympy proves ``lhs - rhs`` is 0. Fails only when the pair is a
+2. Free symbols: a side with ``f(...)`` (function or product?) is undecided. Otherwise it
+   holds when sympy proves ``lhs - rhs`` is 0. Fails only when the pair is a
    later link of a chain of three or more sides (``a = b = c``, the ``b = c`` link: a
    rewriting; ``a = b`` may be the equation being solved), both sides have the same symbols,
    none is ``i``/``e`` (constants?), no ``f(x)``-like reading exists, and ``lhs - rhs`` is
@@ -242,6 +243,9 @@ def _algebraic(left: Side, right: Side, chain: Chain, index: int, context: Conte
     a = exact(left.node)  # type: ignore[arg-type]
     b = exact(right.node)  # type: ignore[arg-type]
     shown = (show(a), show(b))
+    if li.call_like or ri.call_like:
+        # f(-x) = -f(x) "holds" if f is read as a number; we cannot tell which it is
+        return Decision(None, "f(x) may be a function, not a product", *shown)
     diff = a - b
     if diff == 0 or sympy.expand(diff) == 0:
         return Decision(True, "identity (lhs - rhs simplifies to 0)", *shown)
@@ -262,8 +266,8 @@ def _algebraic(left: Side, right: Side, chain: Chain, index: int, context: Conte
         return Decision(None, "a pattern with '...' (conditions), not a rewriting", *shown)
     if (li.symbols | ri.symbols) & context.constrained:
         return Decision(None, "symbols constrained elsewhere (a condition may be used)", *shown)
-    if li.call_like or ri.call_like or li.units or ri.units or context.hedged:
-        return Decision(None, "ambiguous reading (function call, units or hedge)", *shown)
+    if li.units or ri.units or context.hedged:
+        return Decision(None, "ambiguous reading (units or hedge)", *shown)
     if chain.source == "annotation":
         return Decision(None, "symbols in a calculator annotation", *shown)
     rng = random.Random(20251202)
