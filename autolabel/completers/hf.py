@@ -1,0 +1,162 @@
+"""Local models through transformers: any checkpoint directory, or a GGUF file (dequantized)."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from pathlib import Path
+from typing import Any
+
+from .base import derive_seed, truncate_at_stop
+
+_DTYPES = ("float32", "float16", "bfloat16", "auto")
+
+
+def _fingerprint(model_config_json: str, files: list[Path]) -> str:
+    """Config plus the weight files' names and sizes: cheap, and stable across copies."""
+    h = hashlib.sha256(model_config_json.encode())
+    for f in sorted(files):
+        h.update(f"\x1f{f.name}:{f.stat().st_size}".encode())
+    return h.hexdigest()[:12]
+
+
+class TransformersCompleter:
+    """Sampling from a causal LM loaded with AutoTokenizer / AutoModelForCausalLM.
+
+    ``path`` is a checkpoint directory, or a ``.gguf`` file (or its directory with
+    ``gguf_file``); GGUF weights are dequantized by transformers (needs the ``gguf``
+    package). With a ``seed``, each prompt is generated on its own from a seed derived from
+    (seed, prompt), so its texts do not depend on which other prompts share the call;
+    without one, prompts are batched ``batch_size`` at a time.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        gguf_file: str | None = None,
+        device: str = "cpu",
+        dtype: str | None = None,
+        batch_size: int = 8,
+    ) -> None:
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        path = Path(path)
+        if gguf_file is None and path.suffix == ".gguf":
+            path, gguf_file = path.parent, path.name
+        if not path.is_dir():
+            raise FileNotFoundError(f"no model directory at {path}")
+        if dtype is not None and dtype not in _DTYPES:
+            raise ValueError(f"dtype must be one of {_DTYPES}, got {dtype!r}")
+        extra: dict[str, Any] = {"gguf_file": gguf_file} if gguf_file else {}
+        # transformers 5 defaults to "auto" (often bf16): slow on CPU, so fp32 there.
+        torch_dtype: Any = dtype or ("float32" if device == "cpu" else "auto")
+        if torch_dtype != "auto":
+            torch_dtype = getattr(torch, torch_dtype)
+        self.tokenizer = AutoTokenizer.from_pretrained(path, **extra)
+        self.model = AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype, **extra)
+        self.model.to(device).eval()
+        self.device = device
+        self.batch_size = max(1, batch_size)
+        self.tokenizer.padding_side = "left"
+        if self.tokenizer.pad_token_id is None:
+            self.tokenizer.pad_token = self.tokenizer.eos_token
+        weights = (
+            [path / gguf_file]
+            if gguf_file
+            else [p for p in path.iterdir() if p.suffix in (".safetensors", ".bin")]
+        )
+        name = gguf_file or path.name
+        config_json = self.model.config.to_json_string(use_diff=False)
+        self.id = f"hf:{name}@{_fingerprint(config_json, weights)}"
+        self._lock = threading.Lock()  # torch's seed is global; one generate at a time
+
+    def _encode(self, prompts: list[str]) -> Any:
+        bos = self.tokenizer.bos_token
+        # A chat template already starts with BOS where the model wants one: do not double it.
+        add_special = not (bos and all(p.startswith(bos) for p in prompts))
+        return self.tokenizer(
+            prompts, return_tensors="pt", padding=True, add_special_tokens=add_special
+        ).to(self.device)
+
+    def _generate(
+        self,
+        prompts: list[str],
+        *,
+        n: int,
+        temperature: float,
+        top_p: float,
+        max_tokens: int,
+        stop: list[str] | None,
+    ) -> list[list[str]]:
+        enc = self._encode(prompts)
+        kwargs: dict[str, Any] = {
+            "max_new_tokens": max_tokens,
+            "num_return_sequences": n,
+            "pad_token_id": self.tokenizer.pad_token_id,
+            "do_sample": temperature > 0,
+        }
+        if temperature > 0:
+            kwargs.update(temperature=temperature, top_p=top_p, top_k=0)
+        if stop:
+            kwargs.update(stop_strings=list(stop), tokenizer=self.tokenizer)
+        out = self.model.generate(**enc, **kwargs)
+        new_tokens = out[:, enc["input_ids"].shape[1] :]
+        texts = self.tokenizer.batch_decode(new_tokens, skip_special_tokens=True)
+        texts = [truncate_at_stop(t, stop) for t in texts]
+        return [texts[i * n : (i + 1) * n] for i in range(len(prompts))]
+
+    def complete(
+        self,
+        prompts: list[str],
+        *,
+        n: int = 1,
+        temperature: float = 0.7,
+        top_p: float = 1.0,
+        max_tokens: int = 256,
+        stop: list[str] | None = None,
+        seed: int | None = None,
+    ) -> list[list[str]]:
+        import torch
+
+        settings = {
+            "n": n,
+            "temperature": temperature,
+            "top_p": top_p,
+            "max_tokens": max_tokens,
+            "stop": list(stop) if stop else None,
+        }
+        results: list[list[str]] = []
+        step = 1 if seed is not None else self.batch_size
+        with self._lock, torch.inference_mode():
+            for start in range(0, len(prompts), step):
+                group = prompts[start : start + step]
+                if seed is not None:
+                    torch.manual_seed(derive_seed(seed, group[0]))
+                results.extend(self._generate(group, **settings))
+        return results
+
+    def chat(
+        self,
+        conversations: list[list[dict[str, str]]],
+        *,
+        n: int = 1,
+        temperature: float = 0.0,
+        top_p: float = 1.0,
+        max_tokens: int = 1024,
+        stop: list[str] | None = None,
+        seed: int | None = None,
+    ) -> list[list[str]]:
+        from autolabel.prompts import render_chat
+
+        prompts = [render_chat(c, tokenizer=self.tokenizer) for c in conversations]
+        return self.complete(
+            prompts,
+            n=n,
+            temperature=temperature,
+            top_p=top_p,
+            max_tokens=max_tokens,
+            stop=stop,
+            seed=seed,
+        )

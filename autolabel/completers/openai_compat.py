@@ -1,0 +1,271 @@
+"""Completion servers that speak the OpenAI protocol: vLLM, SGLang, ``transformers serve``.
+
+Only standard fields are sent (``transformers serve`` answers unknown ones with 422), one
+prompt string per request. Servers that ignore ``n`` (``transformers serve`` returns one
+choice) get the missing choices as separate requests, each with its own seed, a few at a
+time; once a server has ignored ``n`` it gets single requests from then on. A stop string
+the server leaves at the end of the text is cut off here.
+
+``transformers serve`` samples only when the model's ``generation_config.json`` says
+``do_sample: true`` (most instruct checkpoints do); otherwise it decodes greedily whatever
+the temperature.
+
+Connection errors, timeouts, 429 and 5xx replies are retried ``max_retries`` times with a
+short backoff, then raise :class:`autolabel.errors.BackendUnavailable` naming the URL, so
+the Celery task retries later. Other 4xx replies raise :class:`CompletionError`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+
+from autolabel.errors import BackendUnavailable
+
+from .base import CompletionError, truncate_at_stop
+
+_Request = Callable[[int, int | None], list[str]]  # (n, seed) -> texts
+_RETRYABLE_STATUS = {408, 429, 500, 502, 503, 504}
+# A server without a chat route, or a model without a chat template (vLLM says 400).
+_NO_CHAT_STATUS = {400, 404, 405, 501}
+
+
+def normalize_base_url(base_url: str) -> str:
+    url = base_url.strip().rstrip("/")
+    return url[: -len("/v1")] if url.endswith("/v1") else url
+
+
+class OpenAICompatibleCompleter:
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        timeout_s: float = 60.0,
+        max_retries: int = 2,
+        concurrency: int = 4,
+        tokenizer: Any = None,
+        backoff_s: float = 0.5,
+    ) -> None:
+        self.base_url = normalize_base_url(base_url)
+        self.model = model
+        self.id = f"openai:{self.base_url}/{model}"
+        # Optional: a local tokenizer whose chat template formats rollout prompts.
+        self.tokenizer = tokenizer
+        self.max_retries = max(0, max_retries)
+        self.backoff_s = backoff_s
+        self.concurrency = max(1, concurrency)
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = httpx.Client(
+            base_url=self.base_url,
+            headers=headers,
+            timeout=httpx.Timeout(timeout_s, connect=min(5.0, timeout_s)),
+        )
+        self._honours_n: bool | None = None  # learned from the first multi-choice reply
+        self._chat_supported: bool | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def honours_n(self) -> bool | None:
+        """Whether the server returned n choices for one request (None: not seen yet)."""
+        return self._honours_n
+
+    def close(self) -> None:
+        self._client.close()
+
+    # --- HTTP ---------------------------------------------------------------------------
+
+    def _post(self, route: str, body: dict[str, Any]) -> dict[str, Any]:
+        url = f"{self.base_url}{route}"
+        last = ""
+        for attempt in range(self.max_retries + 1):
+            if attempt:
+                time.sleep(self.backoff_s * 2 ** (attempt - 1))
+            try:
+                reply = self._client.post(route, json=body)
+            except httpx.TimeoutException as exc:
+                last = f"timed out ({type(exc).__name__})"
+                continue
+            except httpx.TransportError as exc:
+                last = f"{type(exc).__name__}: {exc}"
+                continue
+            if reply.status_code in _RETRYABLE_STATUS:
+                last = f"HTTP {reply.status_code}: {reply.text[:300]}"
+                continue
+            if reply.status_code >= 400:
+                raise CompletionError(
+                    f"{url} refused the request: HTTP {reply.status_code}: {reply.text[:500]}",
+                    status=reply.status_code,
+                )
+            try:
+                return reply.json()
+            except ValueError as exc:
+                raise BackendUnavailable(f"{url} answered with invalid JSON: {exc}") from exc
+        tries = self.max_retries + 1
+        raise BackendUnavailable(
+            f"completion backend {url} unavailable after {tries} tries: {last}"
+        )
+
+    def _sampling_body(
+        self,
+        *,
+        n: int,
+        temperature: float,
+        top_p: float,
+        max_tokens: int,
+        stop: list[str] | None,
+        seed: int | None,
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "temperature": temperature,
+            "top_p": top_p,
+            "max_tokens": max_tokens,
+        }
+        if n > 1:
+            body["n"] = n
+        if stop:
+            body["stop"] = list(stop)
+        if seed is not None:
+            body["seed"] = seed
+        return body
+
+    # --- n choices per prompt, absorbing servers that ignore n ---------------------------
+
+    def _run(self, requests: list[_Request], *, n: int, seed: int | None) -> list[list[str]]:
+        """n texts per request, from one n-choice request each where the server honours n,
+        else from single requests with seeds seed, seed+1, ... (choice j uses seed + j)."""
+        pool = ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="completer")
+        try:
+            texts: list[list[str]] = [[] for _ in requests]
+            if n == 1 or self._honours_n is not False:
+                firsts = [pool.submit(request, n, seed) for request in requests]
+                texts = [future.result() for future in firsts]
+                if n > 1 and self._honours_n is None:
+                    with self._lock:
+                        self._honours_n = all(len(t) >= n for t in texts)
+            extras = [
+                [
+                    pool.submit(request, 1, None if seed is None else seed + j)
+                    for j in range(len(texts[i]), n)
+                ]
+                for i, request in enumerate(requests)
+            ]
+            for i, futures in enumerate(extras):
+                for future in futures:
+                    texts[i].extend(future.result())
+        except BaseException:
+            # Fail fast: a down server must not cost every queued request its retries.
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+        return [t[:n] for t in texts]
+
+    # --- public API ------------------------------------------------------------------------
+
+    def complete(
+        self,
+        prompts: list[str],
+        *,
+        n: int = 1,
+        temperature: float = 0.7,
+        top_p: float = 1.0,
+        max_tokens: int = 256,
+        stop: list[str] | None = None,
+        seed: int | None = None,
+    ) -> list[list[str]]:
+        def for_prompt(prompt: str) -> _Request:
+            def request(k: int, request_seed: int | None) -> list[str]:
+                body = self._sampling_body(
+                    n=k,
+                    temperature=temperature,
+                    top_p=top_p,
+                    max_tokens=max_tokens,
+                    stop=stop,
+                    seed=request_seed,
+                )
+                body["prompt"] = prompt
+                data = self._post("/v1/completions", body)
+                choices = sorted(data.get("choices") or [], key=lambda c: c.get("index", 0))
+                return [truncate_at_stop(c.get("text") or "", stop) for c in choices]
+
+            return request
+
+        return self._run([for_prompt(p) for p in prompts], n=n, seed=seed)
+
+    def chat(
+        self,
+        conversations: list[list[dict[str, str]]],
+        *,
+        n: int = 1,
+        temperature: float = 0.0,
+        top_p: float = 1.0,
+        max_tokens: int = 1024,
+        stop: list[str] | None = None,
+        seed: int | None = None,
+    ) -> list[list[str]]:
+        """Chat completions; falls back to completions over a rendered prompt when the
+        server has no chat route (or the model no chat template)."""
+        if self._chat_supported is False:
+            return self._chat_via_completions(
+                conversations,
+                n=n,
+                temperature=temperature,
+                top_p=top_p,
+                max_tokens=max_tokens,
+                stop=stop,
+                seed=seed,
+            )
+
+        def for_conversation(messages: list[dict[str, str]]) -> _Request:
+            def request(k: int, request_seed: int | None) -> list[str]:
+                body = self._sampling_body(
+                    n=k,
+                    temperature=temperature,
+                    top_p=top_p,
+                    max_tokens=max_tokens,
+                    stop=stop,
+                    seed=request_seed,
+                )
+                body["messages"] = messages
+                data = self._post("/v1/chat/completions", body)
+                choices = sorted(data.get("choices") or [], key=lambda c: c.get("index", 0))
+                return [
+                    truncate_at_stop((c.get("message") or {}).get("content") or "", stop)
+                    for c in choices
+                ]
+
+            return request
+
+        try:
+            result = self._run([for_conversation(c) for c in conversations], n=n, seed=seed)
+        except CompletionError as exc:
+            if self._chat_supported or exc.status not in _NO_CHAT_STATUS:
+                raise
+            self._chat_supported = False
+            return self.chat(
+                conversations,
+                n=n,
+                temperature=temperature,
+                top_p=top_p,
+                max_tokens=max_tokens,
+                stop=stop,
+                seed=seed,
+            )
+        self._chat_supported = True
+        return result
+
+    def _chat_via_completions(
+        self, conversations: list[list[dict[str, str]]], **sampling: Any
+    ) -> list[list[str]]:
+        from autolabel.prompts import default_stop, render_chat
+
+        prompts = [render_chat(c, tokenizer=self.tokenizer) for c in conversations]
+        stop = list(sampling.pop("stop") or default_stop(self.tokenizer) or []) or None
+        return self.complete(prompts, stop=stop, **sampling)

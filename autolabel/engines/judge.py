@@ -1,0 +1,86 @@
+"""The judge engine: a generative critic names the earliest wrong step (ProcessBench prompt).
+
+Params (all optional but ``backend``, which must be a chat-capable backend: "openai" or
+"transformers", see autolabel.completers.config)::
+
+    {
+      "backend": {...},
+      "votes": 1,            # samples per solution; the majority index wins
+      "temperature": 0.0,    # 0.7 by default when votes > 1
+      "top_p": 1.0, "max_tokens": 1024, "seed": 0
+    }
+
+An unreadable reply gives no suggestions; the result's ``evidence`` keeps the raw replies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from annotate.queues import Queue
+from autolabel.completers import completer_from_config
+from autolabel.judge import PROMPT_VERSION, judge_solution, verdict_suggestions
+
+from .base import EngineResult, SolutionInput
+from .params import agent_id, check_keys, float_param, int_param, seed_param
+
+PARAMS = {"backend", "votes", "temperature", "top_p", "max_tokens", "seed"}
+RAW_CHARS = 2000
+
+
+@dataclass
+class JudgeResult(EngineResult):
+    """An EngineResult with the critic's raw replies, for a reply that gave no labels."""
+
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+
+class JudgeEngine:
+    name = "judge"
+    queue = Queue.ROLLOUTS
+    source = "judge"
+
+    def __call__(self, solution: SolutionInput, params: dict[str, Any]) -> JudgeResult:
+        check_keys(params, PARAMS, engine="judge")
+        if "backend" not in params:
+            raise ValueError("judge params need a backend")
+        if params["backend"].get("kind") == "scripted":
+            raise ValueError("the judge needs a chat backend (openai or transformers)")
+        votes = int_param(params, "votes", 1)
+        sampling = {
+            "votes": votes,
+            "temperature": float_param(params, "temperature", 0.7 if votes > 1 else 0.0),
+            "top_p": float_param(params, "top_p", 1.0),
+            "max_tokens": int_param(params, "max_tokens", 1024),
+            "seed": seed_param(params),
+        }
+        critic = completer_from_config(params["backend"])
+        verdict = judge_solution(
+            critic,
+            solution.problem,
+            solution.steps,
+            votes=votes,
+            temperature=sampling["temperature"],
+            top_p=sampling["top_p"],
+            max_tokens=sampling["max_tokens"],
+            seed=sampling["seed"],
+        )
+        suggestions = verdict_suggestions(
+            verdict, len(solution.steps), model=critic.id, sampling=sampling
+        )
+        evidence: dict[str, Any] = {
+            "model": critic.id,
+            "prompt": PROMPT_VERSION,
+            "first_error": verdict.first_error,
+            "votes": verdict.votes,
+        }
+        if verdict.first_error is None:
+            evidence["unparsed"] = True
+            evidence["replies"] = [r[:RAW_CHARS] for r in verdict.replies]
+        return JudgeResult(
+            source=self.source,
+            agent=agent_id("judge", critic.id),
+            suggestions=suggestions,
+            evidence=evidence,
+        )
