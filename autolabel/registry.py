@@ -1,7 +1,16 @@
-"""Engine registry: a run names its sources; each name maps to one engine instance."""
+"""Engine registry: a run names its sources; each name maps to one engine instance.
+
+Model backends (torch, transformers, httpx) are imported lazily by the engines, so the web
+process can list and validate sources without them.
+"""
 
 from autolabel.engines.answer import AnswerEngine
 from autolabel.engines.base import Engine
+from autolabel.engines.judge import JudgeEngine
+from autolabel.engines.rollout import RolloutEngine
 from autolabel.engines.symbolic import SymbolicEngine
 
-ENGINES: dict[str, Engine] = {engine.name: engine for engine in (AnswerEngine(), SymbolicEngine())}
+ENGINES: dict[str, Engine] = {
+    engine.name: engine
+    for engine in (AnswerEngine(), SymbolicEngine(), RolloutEngine(), JudgeEngine())
+}

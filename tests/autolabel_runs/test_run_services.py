@@ -113,3 +113,25 @@ def test_unknown_source_and_cancel(pb_project):
     assert run.status == RunStatus.CANCELLED
     with pytest.raises(Conflict):
         autolabel_run_cancel(run=run)
+
+
+def test_rollout_binary_search_run_with_a_scripted_backend(db):
+    """The rollout engine through the orchestrator: evidence carries counts and the method."""
+    from tests.factories import ProjectFactory, SolutionFactory
+
+    project = ProjectFactory()
+    for _ in range(3):
+        SolutionFactory(problem__project=project, problem__answer="4", steps=4)
+    params = {
+        "rollout": {
+            "backend": {"kind": "scripted", "default": 1.0, "name": "always-right"},
+            "method": "binary_search",
+            "k": 4,
+        }
+    }
+    run = _run_inline(autolabel_run_create(project=project, sources=["rollout"], params=params))
+    assert (run.status, run.done, run.failed) == (RunStatus.DONE, 3, 0), run.errors
+    rollouts = Suggestion.objects.filter(source="rollout")
+    assert rollouts.exists()
+    assert rollouts.first().evidence["method"] == "binary_search"
+    assert not rollouts.filter(value=-1).exists()  # every rollout succeeds: no error found
