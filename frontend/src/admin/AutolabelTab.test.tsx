@@ -103,7 +103,8 @@ describe("Auto-label tab", () => {
     fireEvent.change(screen.getByTestId("autolabel-judge-model"), { target: { value: "gpt-4o-mini" } });
     fireEvent.click(screen.getByTestId("autolabel-start"));
     const error = await screen.findByTestId("autolabel-error");
-    expect(error.textContent).toContain('"judge" is not available yet.');
+    expect(error.textContent).toContain("LLM judge (judge) is not available on this server yet.");
+    expect(error.textContent).toContain('"judge" is not a valid choice.');
     expect(api.callsTo("POST", "/autolabel-runs/")[0].body.params).toEqual({
       judge: { backend: { kind: "openai", base_url: "http://llm:8000/v1", model: "gpt-4o-mini" } },
     });

@@ -84,7 +84,7 @@ function ParamsForm({
             </select>
           </label>
           <label className="field">
-            <span className="field-label">Rollouts per step</span>
+            <span className="field-label">{value.method === "binary_search" ? "Rollouts per probed step" : "Rollouts per step"}</span>
             <input
               className="input input-sm"
               type="number"
@@ -133,6 +133,7 @@ function SourceOption({
             <strong>{info.label}</strong>
             <code className="source-code">{info.name}</code>
             {info.availability === "soon" && <span className="tag">coming soon</span>}
+            {info.availability === "model" && <span className="tag tag-model">needs a model</span>}
           </span>
           <span className="muted small">{info.description}</span>
         </span>
@@ -409,7 +410,7 @@ export function AutolabelTab({ project }: { project: api.Project }) {
           />
           <span>
             <strong>Only solutions nobody has labeled yet.</strong>{" "}
-            <span className="muted">Leaves solutions with a submitted or draft annotation alone.</span>
+            <span className="muted">Skips solutions that already have a submitted annotation.</span>
           </span>
         </label>
 

@@ -25,7 +25,7 @@ describe("buildRunRequest", () => {
     expect(req).toEqual({
       sources: ["rollout", "judge"],
       params: {
-        rollout: { backend: { kind: "openai", base_url: "http://gpu:8000/v1", model: "qwen" }, method: "binary_search", n: 4 },
+        rollout: { backend: { kind: "openai", base_url: "http://gpu:8000/v1", model: "qwen" }, method: "binary_search", k: 4 },
         judge: { backend: { kind: "openai", model: "gpt-4o-mini" } },
       },
       filter: { only_unlabeled: true },
@@ -72,5 +72,16 @@ describe("run arithmetic", () => {
   it("lists a validation error's field messages", () => {
     const err = new ApiError(400, "validation_error", "Invalid input.", { sources: ['"judge" is not available yet.'], non_field_errors: ["x"] });
     expect(errorLines(err)).toEqual(["Invalid input.", 'sources: "judge" is not available yet.', "x"]);
+  });
+
+  it("names a source the server does not offer yet, without repeating what the message says", () => {
+    const err = new ApiError(400, "validation_error", 'sources: 0: "judge" is not a valid choice.', {
+      sources: { "0": ['"judge" is not a valid choice.'] },
+    });
+    expect(errorLines(err)).toEqual(["LLM judge (judge) is not available on this server yet.", 'sources: 0: "judge" is not a valid choice.']);
+    const other = new ApiError(400, "validation_error", "sources: Ensure this field has at least 1 elements.", {
+      sources: ["Ensure this field has at least 1 elements."],
+    });
+    expect(errorLines(other)).toEqual(["sources: Ensure this field has at least 1 elements."]);
   });
 });

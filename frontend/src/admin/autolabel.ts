@@ -5,8 +5,11 @@ export interface SourceInfo {
   name: AutolabelSource;
   label: string;
   description: string;
-  /** "soon": listed, but the server may answer that it is not available yet. */
-  availability: "now" | "soon";
+  /**
+   * "model": needs a model server or local weights (params form); "soon": listed, but the server
+   * may answer 400 that it is not available yet.
+   */
+  availability: "now" | "model" | "soon";
   /** Which parameters form it has, if any. */
   form?: "rollout" | "judge";
 }
@@ -28,14 +31,14 @@ export const SOURCES: SourceInfo[] = [
     name: "rollout",
     label: "Monte-Carlo rollouts",
     description: "Continues the solution from each step with a model several times; the share of rollouts reaching the right answer scores the step.",
-    availability: "soon",
+    availability: "model",
     form: "rollout",
   },
   {
     name: "judge",
     label: "LLM judge",
     description: "Asks a model behind an OpenAI-compatible server to rate each step, with a short rationale.",
-    availability: "soon",
+    availability: "model",
     form: "judge",
   },
   {
@@ -91,7 +94,8 @@ export function buildRunRequest(
   const out: NonNullable<AutolabelRunRequest["params"]> = {};
   if (selected.has("rollout")) {
     const p = params.rollout;
-    out.rollout = { backend: backendOf(p, true), method: p.method, n: p.n };
+    // The engine counts rollouts per step prefix as `n` (mc), per probed prefix as `k` (binary search).
+    out.rollout = { backend: backendOf(p, true), method: p.method, [p.method === "binary_search" ? "k" : "n"]: p.n };
   }
   if (selected.has("judge")) out.judge = { backend: backendOf(params.judge, false) };
   const request: AutolabelRunRequest = { sources, filter: { only_unlabeled: onlyUnlabeled } };
@@ -154,15 +158,26 @@ export function duration(startIso: string | null, endIso: string | null, now: nu
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, "0")}m`;
 }
 
-/** The message and any field details of a validation error, as lines. */
+/**
+ * The message and any field details of an error, as lines (details the message already says are
+ * left out). A source the server does not know yet is named in words first.
+ */
 export function errorLines(err: ApiError): string[] {
   const lines = [err.message];
   const flat = (v: unknown): string[] =>
     Array.isArray(v) ? v.flatMap(flat) : v && typeof v === "object" ? Object.values(v).flatMap(flat) : v == null ? [] : [String(v)];
   for (const [key, value] of Object.entries(err.details ?? {})) {
     for (const text of flat(value)) {
-      if (text && text !== err.message) lines.push(key === "non_field_errors" || key === "detail" ? text : `${key}: ${text}`);
+      if (!text || err.message.includes(text)) continue;
+      const line = key === "non_field_errors" || key === "detail" ? text : `${key}: ${text}`;
+      if (!lines.includes(line)) lines.push(line);
     }
+  }
+  const unknown = [...`${err.message} ${lines.join(" ")}`.matchAll(/"(\w+)" is not a valid choice/g)].map((m) => m[1]);
+  const named = [...new Set(unknown)].filter((n) => SOURCE_LABEL[n]);
+  if (err.code === "validation_error" && named.length) {
+    const list = named.map((n) => `${SOURCE_LABEL[n]} (${n})`).join(", ");
+    return [`${list} ${named.length === 1 ? "is" : "are"} not available on this server yet.`, ...lines];
   }
   return lines;
 }

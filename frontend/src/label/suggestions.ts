@@ -155,6 +155,9 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
       if (refuted) {
         const values = valuesText(refuted);
         extra.push(`Refuted: ${[refuted.claim, values].filter(Boolean).join(" — ")}`);
+        const first = Array.isArray(e.failed) ? asObj(e.failed[0]) : null;
+        const why = first ? str(first.reason) : null;
+        if (why) extra.push(why);
       } else if (s.value === 1) {
         const checked = num(e.checked) ?? (Array.isArray(e.verified) ? e.verified.length : null);
         extra.push(checked != null ? `Verified ${checked} ${checked === 1 ? "claim" : "claims"}` : "Verified");
@@ -171,6 +174,8 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
         detail = scoreText(s.score, true);
         if (detail) extra.push(`${detail} of the rollouts from this step reached the right answer`);
       }
+      if (e.inferred === true) extra.push("Inferred from the steps around it (binary search), not rolled out");
+      if (e.cached === true) extra.push("From the rollout cache");
       break;
     }
     case "judge": {

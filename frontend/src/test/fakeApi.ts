@@ -111,8 +111,14 @@ export class FakeApi {
           body: {
             error: {
               code: "validation_error",
-              message: "Invalid input.",
-              details: { sources: refused.length ? refused.map((s) => `"${s}" is not available yet.`) : ["Choose a source."] },
+              message: refused.length
+                ? `sources: ${sources.indexOf(refused[0])}: "${refused[0]}" is not a valid choice.`
+                : "sources: Ensure this field has at least 1 elements.",
+              details: {
+                sources: refused.length
+                  ? Object.fromEntries(refused.map((s) => [String(sources.indexOf(s)), [`"${s}" is not a valid choice.`]]))
+                  : ["Ensure this field has at least 1 elements."],
+              },
             },
           },
         };
