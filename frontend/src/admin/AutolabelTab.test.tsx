@@ -153,6 +153,28 @@ describe("Auto-label tab", () => {
     expect(api.callsTo("GET", "/api/autolabel-runs/7/").length).toBe(polls);
   });
 
+  it("a failed run lists identical errors once, with their solutions", async () => {
+    const api = fakeApi();
+    const down = "Backend down: connection refused";
+    api.autolabelRuns = [
+      makeRun({
+        id: 9,
+        status: "failed",
+        total: 60,
+        failed: 60,
+        progress: 1,
+        errors: Array.from({ length: 50 }, (_, i) => ({ solution_id: i + 1, error: down })),
+      }),
+    ];
+    mount(api);
+    const errors = await screen.findByTestId("autolabel-errors");
+    expect(progress().getAttribute("data-status")).toBe("failed");
+    expect(errors.textContent).toContain("60 solutions could not be labeled");
+    expect(errors.textContent).toContain("the first 50 errors are kept");
+    expect(within(errors).getAllByRole("listitem")).toHaveLength(1);
+    expect(errors.textContent).toContain("Solutions 1, 2, 3 and 47 more");
+  });
+
   it("a cancel that loses the race (409) shows how the run ended", async () => {
     const api = fakeApi();
     api.autolabelRuns = [makeRun({ id: 3, status: "running", total: 4, done: 3, progress: 0.75 })];

@@ -12,7 +12,9 @@ import {
   paramsProblem,
   percent,
   processed,
+  groupErrors,
   runFraction,
+  solutionsText,
   sourcesText,
   type ModelParams,
   type SourceInfo,
@@ -172,6 +174,8 @@ function RunPanel({ run, onCancel, cancelling }: { run: api.AutolabelRun; onCanc
   const active = isActive(run);
   const tone = run.status === "failed" ? "red" : run.status === "done" ? "green" : "accent";
   const count = run.status === "done" && run.total > 0 ? run.total : processed(run);
+  const groups = groupErrors(run.errors);
+  const failedCount = Math.max(run.failed, run.errors?.length ?? 0);
   return (
     <div className="autolabel-run" data-testid="autolabel-progress" data-status={run.status} data-run-id={run.id}>
       <div className="card-row">
@@ -214,21 +218,25 @@ function RunPanel({ run, onCancel, cancelling }: { run: api.AutolabelRun; onCanc
         {run.status === "failed" && <span className="text-red">Failed · {formatNumber(run.suggestions_written)} suggestions written</span>}
         {!active && <span className="muted">· took {duration(run.started_at, run.finished_at)}</span>}
       </div>
-      {run.errors?.length > 0 && (
+      {groups.length > 0 && (
         <div className="autolabel-errors" data-testid="autolabel-errors">
           <div className="autolabel-errors-title small">
-            {formatNumber(Math.max(run.failed, run.errors.length))} {Math.max(run.failed, run.errors.length) === 1 ? "solution" : "solutions"} could not be labeled
+            {formatNumber(failedCount)} {failedCount === 1 ? "solution" : "solutions"} could not be labeled
+            {run.errors.length < run.failed && <span className="muted"> · the first {formatNumber(run.errors.length)} errors are kept</span>}
           </div>
           <ul>
-            {run.errors.slice(0, ERRORS_SHOWN).map((e, i) => (
-              <li key={`${e.solution_id}-${i}`} className="small">
-                {e.solution_id != null && <span className="mono">Solution {e.solution_id}</span>}
-                <span className="autolabel-error-text">{e.error}</span>
+            {groups.slice(0, ERRORS_SHOWN).map((g) => (
+              <li key={g.error} className="small">
+                <span className="autolabel-error-text">{g.error}</span>
+                <span className="autolabel-error-where muted">
+                  {solutionsText(g.solutionIds)}
+                  {g.solutionIds.length === 0 && g.unattributed > 0 ? "Run" : ""}
+                </span>
               </li>
             ))}
           </ul>
-          {run.errors.length > ERRORS_SHOWN && (
-            <div className="muted small">and {formatNumber(run.errors.length - ERRORS_SHOWN)} more</div>
+          {groups.length > ERRORS_SHOWN && (
+            <div className="muted small">and {formatNumber(groups.length - ERRORS_SHOWN)} other errors</div>
           )}
         </div>
       )}

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../api";
 import { makeRun } from "../test/fakeApi";
-import { DEFAULT_PARAMS, buildRunRequest, duration, errorLines, paramsProblem, percent, processed, runFraction } from "./autolabel";
+import {
+  DEFAULT_PARAMS,
+  buildRunRequest,
+  duration,
+  errorLines,
+  groupErrors,
+  paramsProblem,
+  percent,
+  processed,
+  runFraction,
+  solutionsText,
+} from "./autolabel";
 
 const params = { rollout: { ...DEFAULT_PARAMS }, judge: { ...DEFAULT_PARAMS } };
 
@@ -83,5 +94,28 @@ describe("run arithmetic", () => {
       sources: ["Ensure this field has at least 1 elements."],
     });
     expect(errorLines(other)).toEqual(["sources: Ensure this field has at least 1 elements."]);
+  });
+});
+
+describe("errors", () => {
+  it("groups identical errors and names their solutions", () => {
+    const down = "Backend down: connection refused";
+    const groups = groupErrors([
+      { solution_id: 1, error: down },
+      { solution_id: 2, error: "sympy timed out" },
+      { solution_id: 3, error: down },
+      { solution_id: null, error: down },
+      { solution_id: 4, error: "" },
+    ]);
+    expect(groups).toEqual([
+      { error: down, solutionIds: [1, 3], unattributed: 1 },
+      { error: "sympy timed out", solutionIds: [2], unattributed: 0 },
+      { error: "Unknown error", solutionIds: [4], unattributed: 0 },
+    ]);
+    expect(groupErrors(undefined)).toEqual([]);
+    expect(solutionsText([7])).toBe("Solution 7");
+    expect(solutionsText([1, 2])).toBe("Solutions 1 and 2");
+    expect(solutionsText([1, 2, 3])).toBe("Solutions 1, 2 and 3");
+    expect(solutionsText([1, 2, 3, 4, 5])).toBe("Solutions 1, 2, 3 and 2 more");
   });
 });

@@ -181,3 +181,32 @@ export function errorLines(err: ApiError): string[] {
   }
   return lines;
 }
+
+export interface ErrorGroup {
+  error: string;
+  solutionIds: number[];
+  /** Errors in this group without a solution id (a run-level error). */
+  unattributed: number;
+}
+
+/** Identical errors together (a backend that is down fails every solution the same way). */
+export function groupErrors(errors: AutolabelRun["errors"] | null | undefined): ErrorGroup[] {
+  const groups = new Map<string, ErrorGroup>();
+  for (const e of errors ?? []) {
+    const text = (e?.error ?? "").trim() || "Unknown error";
+    let g = groups.get(text);
+    if (!g) groups.set(text, (g = { error: text, solutionIds: [], unattributed: 0 }));
+    if (typeof e?.solution_id === "number") g.solutionIds.push(e.solution_id);
+    else g.unattributed += 1;
+  }
+  return [...groups.values()];
+}
+
+/** "Solution 12", "Solutions 1, 2, 3 and 17 more". */
+export function solutionsText(ids: readonly number[], shown = 3): string {
+  if (ids.length === 0) return "";
+  if (ids.length === 1) return `Solution ${ids[0]}`;
+  const head = ids.slice(0, shown).join(", ");
+  const rest = ids.length - shown;
+  return rest > 0 ? `Solutions ${head} and ${rest} more` : `Solutions ${ids.slice(0, -1).join(", ")} and ${ids.at(-1)}`;
+}
