@@ -34,6 +34,26 @@ def _solutions_for(project: Project, filter_: dict) -> Iterable[int]:
     return qs.order_by("id").values_list("id", flat=True)
 
 
+MODEL_SOURCES = ("rollout", "judge")
+
+
+def _check_params(sources: list[str], params: dict) -> None:
+    """Refuse a run whose model backend is missing or malformed before any work is queued."""
+    from autolabel.completers.config import validate_backend
+
+    for source in sources:
+        own = params.get(source, {})
+        if not isinstance(own, dict):
+            raise ValidationFailed(f"params.{source} must be an object.", field=f"params.{source}")
+        if source in MODEL_SOURCES:
+            try:
+                validate_backend(own.get("backend"))
+            except ValueError as exc:
+                raise ValidationFailed(
+                    f"params.{source}.backend: {exc}", field=f"params.{source}.backend"
+                ) from exc
+
+
 @transaction.atomic
 def autolabel_run_create(
     *,
@@ -48,6 +68,7 @@ def autolabel_run_create(
         raise ValidationFailed(
             f"Unknown or missing sources {unknown}; available: {sorted(ENGINES)}.", field="sources"
         )
+    _check_params(sources, params or {})
     run = AutolabelRun.objects.create(
         project=project,
         sources=list(dict.fromkeys(sources)),

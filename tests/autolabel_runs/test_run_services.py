@@ -135,3 +135,14 @@ def test_rollout_binary_search_run_with_a_scripted_backend(db):
     assert rollouts.exists()
     assert rollouts.first().evidence["method"] == "binary_search"
     assert not rollouts.filter(value=-1).exists()  # every rollout succeeds: no error found
+
+
+def test_a_model_source_without_a_backend_is_refused_up_front(pb_project):
+    with pytest.raises(ValidationFailed, match="params.judge.backend"):
+        autolabel_run_create(project=pb_project, sources=["judge"], params={"judge": {}})
+    with pytest.raises(ValidationFailed, match="needs"):
+        autolabel_run_create(
+            project=pb_project,
+            sources=["rollout"],
+            params={"rollout": {"backend": {"kind": "openai"}}},
+        )
