@@ -6,11 +6,18 @@ process can list and validate sources without them.
 
 from autolabel.engines.answer import AnswerEngine
 from autolabel.engines.base import Engine
+from autolabel.engines.consensus import ConsensusEngine
 from autolabel.engines.judge import JudgeEngine
 from autolabel.engines.rollout import RolloutEngine
 from autolabel.engines.symbolic import SymbolicEngine
 
 ENGINES: dict[str, Engine] = {
     engine.name: engine
-    for engine in (AnswerEngine(), SymbolicEngine(), RolloutEngine(), JudgeEngine())
+    for engine in (
+        AnswerEngine(),
+        SymbolicEngine(),
+        RolloutEngine(),
+        JudgeEngine(),
+        ConsensusEngine(),
+    )
 }

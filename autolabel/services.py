@@ -98,12 +98,25 @@ def autolabel_run_chunks(*, run: AutolabelRun, size: int = 20) -> list[list[int]
     return [ids[i : i + size] for i in range(0, len(ids), size)]
 
 
-def _solution_input(solution: Solution) -> SolutionInput:
+def _solution_input(solution: Solution, *, with_suggestions: bool = False) -> SolutionInput:
+    steps = list(solution.steps.order_by("index").values_list("id", "text"))
+    suggestions: dict[str, tuple[int | None, ...]] = {}
+    if with_suggestions:
+        position = {step_id: i for i, (step_id, _) in enumerate(steps)}
+        table: dict[str, list[int | None]] = {}
+        rows = Suggestion.objects.filter(step__solution=solution).exclude(source="consensus")
+        for step_id, source, agent, value in rows.values_list(
+            "step_id", "source", "agent", "value"
+        ):
+            values = table.setdefault(f"{source}:{agent}", [None] * len(steps))
+            values[position[step_id]] = value
+        suggestions = {key: tuple(values) for key, values in table.items()}
     return SolutionInput(
         problem=solution.problem.text,
         gold_answer=solution.problem.answer,
-        steps=tuple(solution.steps.order_by("index").values_list("text", flat=True)),
+        steps=tuple(text for _, text in steps),
         final_answer=solution.final_answer,
+        suggestions=suggestions,
     )
 
 
@@ -133,6 +146,14 @@ def suggestions_upsert(*, solution: Solution, result: EngineResult) -> int:
         updates["answer_correct"] = result.answer_correct
     if result.final_answer and not solution.final_answer:
         updates["final_answer"] = result.final_answer
+    if result.solution_evidence:
+        solution.refresh_from_db(fields=["metadata"])
+        updates["metadata"] = {**solution.metadata, result.source: result.solution_evidence}
+    if result.source == "consensus":
+        # A consensus that no longer holds must not leave stale labels behind.
+        Suggestion.objects.filter(step__solution=solution, source="consensus").exclude(
+            step_id__in=[row.step_id for row in rows]
+        ).delete()
     if updates:
         Solution.objects.filter(pk=solution.pk).update(**updates)
     return len(rows)
@@ -151,9 +172,18 @@ def autolabel_item_process(*, run: AutolabelRun, solution_id: int) -> AutolabelI
         item.attempts += 1
         item.save(update_fields=["attempts", "updated_at"])
     solution = Solution.objects.select_related("problem").get(pk=solution_id)
-    data = _solution_input(solution)
+    # Engines that combine other sources (consensus) run last, on what the others stored.
+    first = [n for n in run.sources if not getattr(ENGINES[n], "needs_suggestions", False)]
+    last = [n for n in run.sources if n not in first]
+    written = 0
     try:
-        results = [ENGINES[name](data, run.params.get(name, {})) for name in run.sources]
+        for group in (first, last):
+            if not group:
+                continue
+            data = _solution_input(solution, with_suggestions=bool(group is last))
+            results = [ENGINES[name](data, run.params.get(name, {})) for name in group]
+            with transaction.atomic():
+                written += sum(suggestions_upsert(solution=solution, result=r) for r in results)
     except BackendUnavailable:
         raise  # the task retries the chunk with backoff
     except Exception as exc:  # an engine's bug must not stop the run: record it on the item
@@ -162,11 +192,9 @@ def autolabel_item_process(*, run: AutolabelRun, solution_id: int) -> AutolabelI
             status=ItemStatus.FAILED, error=f"{type(exc).__name__}: {exc}"[:2000]
         )
         return item
-    with transaction.atomic():
-        written = sum(suggestions_upsert(solution=solution, result=r) for r in results)
-        AutolabelItem.objects.filter(pk=item.pk).update(
-            status=ItemStatus.DONE, error="", suggestions=written
-        )
+    AutolabelItem.objects.filter(pk=item.pk).update(
+        status=ItemStatus.DONE, error="", suggestions=written
+    )
     item.status, item.suggestions = ItemStatus.DONE, written
     return item
 

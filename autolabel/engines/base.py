@@ -10,6 +10,9 @@ class SolutionInput:
     gold_answer: str
     steps: tuple[str, ...]
     final_answer: str = ""
+    # Machine suggestions already stored for this solution, {"source:agent": [value per step]};
+    # filled only for engines that combine other sources (consensus).
+    suggestions: dict[str, tuple[int | None, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,8 @@ class EngineResult:
     # Engines that judge the final answer set this; it fills Solution.answer_correct.
     answer_correct: bool | None = None
     final_answer: str | None = None
+    # Evidence about the whole solution (e.g. whether sources agreed); kept in its metadata.
+    solution_evidence: dict[str, Any] = field(default_factory=dict)
 
 
 class Engine(Protocol):

@@ -146,3 +146,31 @@ def test_a_model_source_without_a_backend_is_refused_up_front(pb_project):
             sources=["rollout"],
             params={"rollout": {"backend": {"kind": "openai"}}},
         )
+
+
+def test_consensus_runs_after_the_sources_it_combines(db):
+    """Two scripted rollout agents stand in for MC and judge: required = two rollout runs."""
+    from tests.factories import ProjectFactory, SolutionFactory, SuggestionFactory
+
+    project = ProjectFactory()
+    agree = SolutionFactory(problem__project=project, steps=3)
+    differ = SolutionFactory(problem__project=project, steps=3)
+    for solution, judge_error in ((agree, 1), (differ, 2)):
+        steps = list(solution.steps.order_by("index"))
+        for i, step in enumerate(steps[:2]):
+            SuggestionFactory(step=step, source="rollout", agent="mc", value=1 if i < 1 else -1)
+        for i, step in enumerate(steps[: judge_error + 1]):
+            value = -1 if i == judge_error else 1
+            SuggestionFactory(step=step, source="judge", agent="critic", value=value)
+    run = _run_inline(autolabel_run_create(project=project, sources=["consensus"]))
+    assert (run.done, run.failed) == (2, 0), run.errors
+    got = Suggestion.objects.filter(source="consensus")
+    assert sorted(got.values_list("step__solution_id", "step__index", "value")) == [
+        (agree.id, 0, 1),
+        (agree.id, 1, -1),
+    ]
+    agree.refresh_from_db()
+    differ.refresh_from_db()
+    assert agree.metadata["consensus"]["consensus"] is True
+    assert differ.metadata["consensus"]["consensus"] is False
+    assert differ.metadata["consensus"]["first_errors"] == {"rollout": 1, "judge": 2}
