@@ -15,6 +15,7 @@ from labeling.selectors import (
     task_payload,
 )
 from labeling.services.annotations import (
+    annotation_record_shown,
     annotation_save_draft,
     annotation_skip,
     annotation_submit,
@@ -102,9 +103,9 @@ class QueueNextApi(APIView):
         claim = task_claim_next(project=project, user=request.user)
         if claim is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(
-            task_payload(annotation=claim.annotation, lock_expires_at=claim.lock.expires_at)
-        )
+        task = task_payload(annotation=claim.annotation, lock_expires_at=claim.lock.expires_at)
+        annotation_record_shown(annotation=claim.annotation, task=task)
+        return Response(task)
 
 
 class ProgressOutput(serializers.Serializer):

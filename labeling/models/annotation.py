@@ -39,6 +39,9 @@ class Annotation(models.Model):
     # Optimistic concurrency: every save names the version it read; a stale one is refused.
     version = models.PositiveIntegerField(default=1)
     imported = models.BooleanField(default=False)
+    # The machine suggestions the annotator was shown ({step_id, source, agent, value, score}),
+    # so agreement with each source can be measured; empty for blind projects.
+    shown_suggestions = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     submitted_at = models.DateTimeField(null=True, blank=True)

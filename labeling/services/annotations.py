@@ -216,3 +216,21 @@ def annotation_skip(*, annotation: Annotation, user) -> Annotation:
     task_release(solution_id=annotation.solution_id, user=user)
     annotation.refresh_from_db()
     return annotation
+
+
+def annotation_record_shown(*, annotation: Annotation, task: Mapping) -> None:
+    """Remember which suggestions the labeling page showed with this annotation."""
+    shown = [
+        {
+            "step_id": step["id"],
+            "source": s["source"],
+            "agent": s["agent"],
+            "value": s["value"],
+            "score": s["score"],
+        }
+        for step in task["solution"]["steps"]
+        for s in step["suggestions"]
+    ]
+    if shown != annotation.shown_suggestions and annotation.status == AnnotationStatus.DRAFT:
+        Annotation.objects.filter(pk=annotation.pk).update(shown_suggestions=shown)
+        annotation.shown_suggestions = shown

@@ -131,3 +131,17 @@ def test_schema_and_docs_are_served(client):
     assert schema.status_code == 200
     assert b"/api/projects/{project_id}/queue/next/" in schema.content
     assert client.get("/api/docs/").status_code == 200
+
+
+def test_the_annotation_records_which_suggestions_were_shown(world, client_for):
+    from labeling.models import Annotation
+    from tests.factories import SuggestionFactory
+
+    step = world["annotation"].solution.steps.first()
+    SuggestionFactory(step=step, source="symbolic", agent="sympy", value=-1, score=1.0)
+    client = client_for("annotator")
+    client.post(f"/api/projects/{world['project'].pk}/queue/next/")
+    shown = Annotation.objects.get(pk=world["annotation"].pk).shown_suggestions
+    assert shown == [
+        {"step_id": step.id, "source": "symbolic", "agent": "sympy", "value": -1, "score": 1.0}
+    ]
