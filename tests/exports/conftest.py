@@ -1,5 +1,6 @@
 import gzip
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +10,11 @@ from django.core.files.storage import default_storage
 from labeling.models import Export
 from labeling.services.exports import export_build, export_create
 from labeling.services.imports import import_file
+
+# datasets must never reach for the Hub in tests, and keeps its caches out of $HOME.
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_HOME", str(Path(__file__).resolve().parents[2] / "var" / "hf-home"))
 
 DATA = Path("/work/shared/data")
 if not DATA.exists():  # a checkout beside shared/
@@ -85,3 +91,48 @@ def exports_worker(transactional_db):
         queues=[Queue.DEFAULT.value, Queue.EXPORTS.value],
     ) as worker:
         yield worker
+
+
+def annotate(solution, user, ratings, *, unsure=(), at=None, finish="solution", imported=False):
+    """A submitted annotation of `solution` with one rating per step (None: unrated)."""
+    from django.utils import timezone
+
+    from labeling.models import Annotation, StepLabel
+
+    steps = list(solution.steps.order_by("index"))
+    annotation = Annotation.objects.create(
+        solution=solution,
+        annotator=None if imported else user,
+        external_annotator=user if imported else "",
+        status="submitted",
+        finish_reason=finish,
+        time_spent_ms=1000,
+        imported=imported,
+        submitted_at=at or timezone.now(),
+    )
+    StepLabel.objects.bulk_create(
+        StepLabel(annotation=annotation, step=step, rating=r, unsure=i in unsure)
+        for i, (step, r) in enumerate(zip(steps, ratings, strict=False))
+        if r is not None or i in unsure
+    )
+    return annotation
+
+
+def steplab_file(path: Path, n: int, *, problems: int | None = None, steps: int = 4) -> Path:
+    """A steplab JSONL file of `n` labeled solutions over `problems` problems."""
+    problems = problems or n
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(n):
+            p = i % problems
+            first_error = i % (steps + 1) - 1  # -1: all correct
+            labels = [1] * steps if first_error < 0 else [1] * first_error + [-1]
+            row = {
+                "problem": f"Problem {p}: what is {p} + {p}?",
+                "answer": str(2 * p),
+                "steps": [f"solution {i} step {k}: {p} + {k}" for k in range(steps)],
+                "generator": f"model-{i}",
+                "labels": labels,
+                "source": "synthetic",
+            }
+            f.write(json.dumps(row) + "\n")
+    return path

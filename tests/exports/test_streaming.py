@@ -1,0 +1,98 @@
+"""The exporter reads solutions through `.iterator(chunk_size=...)`: never the whole set."""
+
+import tracemalloc
+
+import pytest
+from django.db import connection
+from django.db.models import QuerySet
+
+from labeling.models import Solution
+from labeling.services.exports import export_build, export_create
+from labeling.services.imports import import_file
+from tests.exports.conftest import steplab_file
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def solutions(project, tmp_path):
+    def make(n: int, target=None):
+        path = steplab_file(tmp_path / f"s{n}.jsonl", n)
+        import_file(project=target or project, path=path, fmt="steplab", labels_as="annotations")
+
+    return make
+
+
+def test_solutions_are_streamed_and_no_query_holds_more_than_a_chunk(
+    project, solutions, monkeypatch
+):
+    solutions(25)
+    iterated, fetched = [], []
+    real_iterator, real_fetch = QuerySet.iterator, QuerySet._fetch_all
+
+    def iterator(self, chunk_size=None):
+        iterated.append((self.model, chunk_size))
+        return real_iterator(self, chunk_size=chunk_size)
+
+    def fetch_all(self):
+        real_fetch(self)
+        fetched.append((self.model.__name__, len(self._result_cache)))
+
+    monkeypatch.setattr(QuerySet, "iterator", iterator)
+    monkeypatch.setattr(QuerySet, "_fetch_all", fetch_all)
+    progress = []
+    export = export_create(project=project, created_by=None, format="trl")
+    export = export_build(
+        export=export, chunk_size=4, progress=lambda d, t: progress.append((d, t))
+    )
+    assert export.status == "done" and export.row_count == 25
+    assert iterated == [(Solution, 4)]
+    assert "Solution" not in {model for model, _ in fetched}  # never materialized
+    assert max(n for _, n in fetched) <= 4 * 4  # a chunk's steps (4 solutions × 4 steps)
+    assert progress == [(d, 25) for d in (4, 8, 12, 16, 20, 24, 25)]
+
+
+@pytest.mark.postgres
+def test_postgres_reads_through_a_server_side_cursor(project, solutions, monkeypatch):
+    import psycopg
+
+    solutions(6)
+    cursors = []
+    real = connection.chunked_cursor
+
+    def chunked_cursor():
+        cursor = real()
+        cursors.append(cursor.cursor)
+        return cursor
+
+    monkeypatch.setattr(connection, "chunked_cursor", chunked_cursor)
+    export = export_build(
+        export=export_create(project=project, created_by=None, format="trl"), chunk_size=2
+    )
+    assert export.row_count == 6
+    assert len(cursors) == 1 and isinstance(cursors[0], psycopg.ServerCursor)
+
+
+def _peak(project, chunk_size: int) -> int:
+    export = export_create(project=project, created_by=None, format="trl")
+    tracemalloc.start()
+    try:
+        export = export_build(export=export, chunk_size=chunk_size)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_peak_memory_does_not_grow_with_the_number_of_solutions(solutions, project, monkeypatch):
+    from labeling.exporters import writers
+    from tests.factories import ProjectFactory
+
+    # The JSONL writer buffers up to BUFFER_BYTES (1 MiB) of lines; keep it below these sizes.
+    monkeypatch.setattr(writers, "BUFFER_BYTES", 16 * 1024)
+    small, large = project, ProjectFactory()
+    solutions(100, small)
+    solutions(800, large)
+    peak_small, peak_large = _peak(small, 50), _peak(large, 50)
+    # Eight times the solutions: a materializing exporter would need about eight times the
+    # memory; a streaming one needs the same, give or take the per-chunk noise.
+    assert peak_large < 2 * peak_small, (peak_small, peak_large)
