@@ -41,11 +41,12 @@ def _choices(enum) -> list[str]:
 class _Strict(serializers.Serializer):
     """Refuses keys it does not know, instead of silently dropping an option."""
 
-    def validate(self, attrs):
-        unknown = sorted(set(self.initial_data) - set(self.fields))
-        if unknown:
-            raise serializers.ValidationError({unknown[0]: "Unknown option."})
-        return attrs
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({unknown[0]: "Unknown option."})
+        return super().to_internal_value(data)
 
 
 class FiltersInput(_Strict):

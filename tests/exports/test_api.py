@@ -1,0 +1,168 @@
+"""The export API: roles, validation, the 202 → poll → download flow through a real worker."""
+
+import hashlib
+import time
+
+import pytest
+from django.core.files.storage import default_storage
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from labeling.models import Export
+from labeling.services.exports import export_build, export_create
+from tests.exports.conftest import annotate
+from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
+
+ROLES = ["anonymous", "annotator", "outsider", "reviewer", "admin"]
+
+
+@pytest.fixture
+def world(db):
+    project = ProjectFactory(name="Alpha")
+    other = ProjectFactory(name="Beta")
+    users = {name: UserFactory(username=name) for name in ROLES[1:]}
+    for role in ("annotator", "reviewer", "admin"):
+        MembershipFactory(project=project, user=users[role], role=role)
+    MembershipFactory(project=other, user=users["outsider"], role="admin")
+    for i in range(3):
+        solution = SolutionFactory(problem__project=project, steps=3, external_id=f"s{i}")
+        annotate(solution, users["annotator"], [1, 1, -1])
+    return {"project": project, "users": users}
+
+
+def client_for(world, role: str) -> APIClient:
+    client = APIClient()
+    if role != "anonymous":
+        client.force_authenticate(world["users"][role])
+    return client
+
+
+def _done_export(world) -> Export:
+    export = export_create(project=world["project"], created_by=None, format="trl")
+    return export_build(export=export)
+
+
+CREATE = {"format": "trl", "filters": {"label_source": "human"}}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("create", [403, 403, 404, 202, 202]),
+        ("list", [403, 403, 404, 200, 200]),
+        ("detail", [403, 403, 404, 200, 200]),
+        ("download", [403, 403, 404, 200, 200]),
+        ("card", [403, 403, 404, 200, 200]),
+        ("delete", [403, 403, 404, 403, 204]),
+    ],
+)
+def test_permissions(world, name, expected, django_capture_on_commit_callbacks, monkeypatch):
+    from labeling.api import exports as api
+
+    monkeypatch.setattr(api.export_build_task, "delay", lambda pk: None)
+    pid = world["project"].pk
+    for role, status in zip(ROLES, expected, strict=True):
+        export = _done_export(world)
+        client = client_for(world, role)
+        with django_capture_on_commit_callbacks(execute=True):
+            response = {
+                "create": lambda: client.post(f"/api/projects/{pid}/exports/", CREATE, "json"),
+                "list": lambda: client.get(f"/api/projects/{pid}/exports/"),
+                "detail": lambda: client.get(f"/api/exports/{export.pk}/"),
+                "download": lambda: client.get(f"/api/exports/{export.pk}/download/"),
+                "card": lambda: client.get(f"/api/exports/{export.pk}/card/"),
+                "delete": lambda: client.delete(f"/api/exports/{export.pk}/"),
+            }[name]()
+        assert response.status_code == status, (name, role, getattr(response, "content", b""))
+
+
+@pytest.mark.django_db
+def test_validation_errors_have_the_one_error_shape(world):
+    client = client_for(world, "reviewer")
+    url = f"/api/projects/{world['project'].pk}/exports/"
+    response = client.post(url, {"format": "trl", "filters": {"label_source": "reviewed"}}, "json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "validation_error" and "no reviews exist" in error["message"]
+    response = client.post(url, {"format": "csv"}, "json")
+    assert response.status_code == 400 and response.json()["error"]["message"].startswith("format")
+    response = client.post(url, {"format": "trl", "label_policy": {"neutal": "x"}}, "json")
+    assert response.status_code == 400 and "neutal" in response.json()["error"]["message"]
+    response = client.post(url, {"format": "trl", "split_policy": {"train": 0.5}}, "json")
+    assert response.status_code == 202  # validation and test share the rest equally
+    assert response.json()["split_policy"]["test"] == 0.25
+    response = client.post(
+        url,
+        {"format": "trl", "split_policy": {"train": 0.5, "validation": 0.1, "test": 0.1}},
+        "json",
+    )
+    assert response.status_code == 400 and "add up to 1" in response.json()["error"]["message"]
+    assert Export.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_download_before_done_is_a_conflict_and_patch_is_not_offered(world):
+    export = export_create(project=world["project"], created_by=None, format="trl")
+    client = client_for(world, "admin")
+    response = client.get(f"/api/exports/{export.pk}/download/")
+    assert response.status_code == 409 and response.json()["error"]["code"] == "conflict"
+    assert client.get(f"/api/exports/{export.pk}/card/").status_code == 409
+    detail = client.get(f"/api/exports/{export.pk}/").json()
+    assert detail["status"] == "pending" and detail["download_url"] is None
+    assert client.patch(f"/api/exports/{export.pk}/", {"format": "prm800k"}).status_code == 405
+
+
+@pytest.mark.django_db
+def test_openapi_documents_the_export_endpoints(world):
+    schema = client_for(world, "admin").get("/api/schema/?format=json").json()
+    paths = schema["paths"]
+    assert {"get", "post"} <= set(paths["/api/projects/{project_id}/exports/"])
+    assert {"get", "delete"} <= set(paths["/api/exports/{export_id}/"])
+    download = paths["/api/exports/{export_id}/download/"]["get"]["responses"]["200"]
+    assert download["content"]["application/octet-stream"]["schema"]["format"] == "binary"
+    body = schema["components"]["schemas"]["ExportInputRequest"]["properties"]
+    assert {"format", "file_type", "filters", "label_policy", "split_policy"} <= set(body)
+
+
+def _wait(client, export_id: int, timeout: float = 30.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        body = client.get(f"/api/exports/{export_id}/").json()
+        if body["status"] in ("done", "failed"):
+            return body
+        time.sleep(0.05)
+    raise AssertionError(f"export {export_id} did not finish: {body}")
+
+
+def test_create_poll_download_with_a_token_through_a_worker(world, exports_worker):
+    reviewer = world["users"]["reviewer"]
+    token = Token.objects.create(user=reviewer)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    response = client.post(
+        f"/api/projects/{world['project'].pk}/exports/",
+        {"format": "trl", "file_type": "jsonl.gz", "filters": {"label_source": "human"}},
+        format="json",
+    )
+    assert response.status_code == 202, response.content
+    created = response.json()
+    assert created["status"] == "pending" and created["created_by"]["username"] == "reviewer"
+    body = _wait(client, created["id"])
+    assert body["status"] == "done", body
+    assert body["row_count"] == 3 and body["progress"]["fraction"] == 1.0
+    assert body["progress"]["solutions_done"] == body["progress"]["solutions_total"] == 3
+    download = client.get(body["download_url"])
+    assert download.status_code == 200
+    data = b"".join(download.streaming_content)
+    assert hashlib.sha256(data).hexdigest() == body["sha256"] == download["X-Checksum-SHA256"]
+    assert download["Content-Type"] == "application/gzip"
+    assert f'filename="{body["file_name"]}"' in download["Content-Disposition"]
+    card = client.get(body["card_url"])
+    assert card.status_code == 200 and body["sha256"] in card.content.decode()
+    listed = client.get(f"/api/projects/{world['project'].pk}/exports/").json()
+    assert [e["id"] for e in listed["results"]] == [created["id"]]
+    admin = client_for(world, "admin")
+    name = Export.objects.get(pk=created["id"]).file.name
+    assert admin.delete(f"/api/exports/{created['id']}/").status_code == 204
+    assert not default_storage.exists(name)
