@@ -45,6 +45,17 @@ def _done_export(world) -> Export:
 CREATE = {"format": "trl", "filters": {"label_source": "human"}}
 
 
+def _call(name: str, client: APIClient, pid: int, eid: int):
+    if name == "create":
+        return client.post(f"/api/projects/{pid}/exports/", CREATE, "json")
+    if name == "list":
+        return client.get(f"/api/projects/{pid}/exports/")
+    if name == "delete":
+        return client.delete(f"/api/exports/{eid}/")
+    suffix = {"detail": "", "download": "download/", "card": "card/"}[name]
+    return client.get(f"/api/exports/{eid}/{suffix}")
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("name", "expected"),
@@ -64,16 +75,8 @@ def test_permissions(world, name, expected, django_capture_on_commit_callbacks, 
     pid = world["project"].pk
     for role, status in zip(ROLES, expected, strict=True):
         export = _done_export(world)
-        client = client_for(world, role)
         with django_capture_on_commit_callbacks(execute=True):
-            response = {
-                "create": lambda: client.post(f"/api/projects/{pid}/exports/", CREATE, "json"),
-                "list": lambda: client.get(f"/api/projects/{pid}/exports/"),
-                "detail": lambda: client.get(f"/api/exports/{export.pk}/"),
-                "download": lambda: client.get(f"/api/exports/{export.pk}/download/"),
-                "card": lambda: client.get(f"/api/exports/{export.pk}/card/"),
-                "delete": lambda: client.delete(f"/api/exports/{export.pk}/"),
-            }[name]()
+            response = _call(name, client_for(world, role), pid, export.pk)
         assert response.status_code == status, (name, role, getattr(response, "content", b""))
 
 
