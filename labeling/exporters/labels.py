@@ -68,6 +68,8 @@ class Resolved:
 
 def majority(ratings: Sequence[int]) -> int:
     """The most common rating; ties go to the more negative one."""
+    if len(ratings) == 1:
+        return ratings[0]
     counts = Counter(ratings)
     top = max(counts.values())
     return min(r for r, n in counts.items() if n == top)
@@ -107,8 +109,17 @@ def from_annotations(
     """One record's labels from `annotations` (all of a solution's, or just one)."""
     single = annotations[0] if len(annotations) == 1 else None
     tag = ("imported" if single.imported else "human") if single else "majority"
-    out = []
-    for base in steps:
+    out, shares = [], []
+    if single is not None:  # the common case, without the voting
+        for base in steps:
+            rating, unsure = single.labels.get(base.id, (None, False))
+            if rating is None:
+                out.append(_step(base, unsure=unsure))
+                continue
+            shares.append(1.0)
+            soft = float(positive(rating))
+            out.append(_step(base, rating=rating, unsure=unsure, soft=soft, source=tag))
+    for base in steps if single is None else ():
         marks = [a.labels[base.id] for a in annotations if base.id in a.labels]
         ratings = [r for r, _ in marks if r is not None]
         unsure = any(u for _, u in marks)
@@ -116,12 +127,17 @@ def from_annotations(
             out.append(_step(base, unsure=unsure))
             continue
         rating = majority(ratings)
-        soft = sum(positive(r) for r in ratings) / len(ratings)
+        if len(ratings) == 1:
+            soft, share = float(positive(rating)), 1.0
+        else:
+            soft = sum(positive(r) for r in ratings) / len(ratings)
+            share = ratings.count(rating) / len(ratings)
+        shares.append(share)
         out.append(_step(base, rating=rating, unsure=unsure, soft=soft, source=tag))
     times = [a.submitted_at for a in annotations if a.submitted_at]
     return Resolved(
         steps=out,
-        agreement=agreement if agreement is not None else agreement_of(steps, annotations),
+        agreement=agreement if agreement is not None else _mean(shares),
         labeler=",".join(sorted({a.name for a in annotations})),
         labeled_at=max(times) if times else None,
         time_spent_ms=sum(a.time_spent_ms for a in annotations),

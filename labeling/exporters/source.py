@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Collate
 
 from labeling.importers.ids import problem_id
@@ -46,6 +47,7 @@ from .policy import positive_rating
 from .records import AlternativeRecord, SolutionRecord
 
 CHUNK = 1000
+IN_LIMIT = 10_000  # ids per IN (...): below SQLite's 32766 host parameters
 
 SOLUTION_FIELDS = (
     "id",
@@ -123,6 +125,11 @@ def matching_solutions(*, project: Project, filters: Filters) -> QuerySet[Soluti
     return qs.filter(Exists(labels))
 
 
+def _parts(ids: list[int], size: int = IN_LIMIT) -> Iterator[list[int]]:
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]
+
+
 def _chunks(rows: Iterable[tuple], size: int) -> Iterator[list[tuple]]:
     it = iter(rows)
     while chunk := list(islice(it, size)):
@@ -136,39 +143,43 @@ class _Chunk:
         filters = options.filters
         self.steps: dict[int, list[BaseStep]] = defaultdict(list)
         by_id: dict[int, BaseStep] = {}
+        # Only the step metadata's "via" (PRM800K: the labeler wrote this step), as text: no
+        # JSON decoding per step.
         step_rows = (
             Step.objects.filter(solution_id__in=ids)
+            .annotate(via=KeyTextTransform("via", "metadata"))
             .order_by("solution_id", "index")
-            .values_list("solution_id", "id", "index", "text", "metadata")
+            .values_list("solution_id", "id", "index", "text", "via")
         )
-        for solution_id, step_id, index, text, meta in step_rows:
-            human = isinstance(meta, dict) and meta.get("via") == "human"
-            step = BaseStep(id=step_id, index=index, text=text, human_written=human)
+        for solution_id, step_id, index, text, via in step_rows:
+            step = BaseStep(id=step_id, index=index, text=text, human_written=via == "human")
             self.steps[solution_id].append(step)
             by_id[step_id] = step
+        step_ids = list(by_id)
         if alternatives:
-            alt_rows = (
-                StepAlternative.objects.filter(step__solution_id__in=ids)
-                .order_by("step_id", "is_human", "position", "id")
-                .values_list(
-                    "step_id",
-                    "position",
-                    "text",
-                    "rating",
-                    "flagged",
-                    "is_chosen",
-                    "is_human",
-                    "metadata",
+            for part in _parts(step_ids):
+                alt_rows = (
+                    StepAlternative.objects.filter(step_id__in=part)
+                    .order_by("step_id", "is_human", "position", "id")
+                    .values_list(
+                        "step_id",
+                        "position",
+                        "text",
+                        "rating",
+                        "flagged",
+                        "is_chosen",
+                        "is_human",
+                        "metadata",
+                    )
                 )
-            )
-            for step_id, *fields in alt_rows:
-                by_id[step_id].alternatives.append(AlternativeRecord(*fields))
+                for step_id, *fields in alt_rows:
+                    by_id[step_id].alternatives.append(AlternativeRecord(*fields))
         self.annotations: dict[int, list[AnnotationLabels]] = defaultdict(list)
         self.suggestions: dict[int, list[SuggestionLabel]] = defaultdict(list)
         if filters.label_source.uses_annotations:
             self._annotations(ids, filters)
         else:
-            self._suggestions(ids, filters)
+            self._suggestions(step_ids, filters)
 
     def _annotations(self, ids: list[int], filters: Filters) -> None:
         rows = (
@@ -197,18 +208,28 @@ class _Chunk:
             )
             self.annotations[solution_id].append(item)
             by_id[pk] = item
-        labels = StepLabel.objects.filter(
-            annotation_q(filters, "annotation__"), annotation__solution_id__in=ids
-        ).values_list("annotation_id", "step_id", "rating", "unsure")
-        for annotation_id, step_id, rating, unsure in labels:
-            by_id[annotation_id].labels[step_id] = (rating, unsure)
+        # By annotation id (the unique (annotation, step) index), not through a join.
+        for part in _parts(list(by_id)):
+            # order_by(): StepLabel's default ordering joins Step to sort by its index.
+            labels = (
+                StepLabel.objects.filter(annotation_id__in=part)
+                .order_by()
+                .values_list("annotation_id", "step_id", "rating", "unsure")
+            )
+            for annotation_id, step_id, rating, unsure in labels:
+                by_id[annotation_id].labels[step_id] = (rating, unsure)
 
-    def _suggestions(self, ids: list[int], filters: Filters) -> None:
-        rows = Suggestion.objects.filter(
-            suggestion_q(filters), step__solution_id__in=ids
-        ).values_list("step_id", "source", "agent", "value", "evidence", "updated_at")
-        for step_id, source, agent, value, evidence, at in rows:
-            self.suggestions[step_id].append(SuggestionLabel(source, agent, value, evidence, at))
+    def _suggestions(self, step_ids: list[int], filters: Filters) -> None:
+        for part in _parts(step_ids):
+            rows = (
+                Suggestion.objects.filter(suggestion_q(filters), step_id__in=part)
+                .order_by("step_id", "source", "agent")
+                .values_list("step_id", "source", "agent", "value", "evidence", "updated_at")
+            )
+            for step_id, source, agent, value, evidence, at in rows:
+                self.suggestions[step_id].append(
+                    SuggestionLabel(source, agent, value, evidence, at)
+                )
 
 
 def _record(row: tuple, resolved: Resolved) -> SolutionRecord:

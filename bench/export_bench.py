@@ -1,0 +1,264 @@
+"""Export throughput: export_build (TRL JSONL) against COPY and a DRF ModelSerializer export.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/export_bench.py
+    .venv/bin/python bench/export_bench.py --n 20000          # SQLite: no COPY baseline
+
+Builds N solutions from real problems and steps of shared/data (bench/import_bench.py's
+generator) and imports them with their labels as imported annotations; a second project
+gets the first N/10 of them. Then, in this one process:
+
+1. steplab: `export_build` of the big project and of the small one to TRL JSONL, with the
+   peak RSS growth of each (sampled every 5 ms): flat memory means the two are alike.
+2. The physical limit: `COPY (SELECT ...) TO STDOUT` of the same rows (every step's problem,
+   text and label, in the export's order), read and thrown away (PostgreSQL only).
+3. The one-request export one writes first: a nested DRF ModelSerializer over a prefetched
+   queryset, turned into TRL rows and written as JSON Lines, on --baseline-n solutions
+   (it holds them all in memory), its rate extrapolated.
+
+Rates are solutions (= TRL rows) per second. Runs on a throwaway database like
+import_bench.py (PostgreSQL `steplab_bench`, dropped afterwards; else a temporary SQLite).
+"""
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+sys.path.insert(0, str(REPO))
+
+import import_bench  # noqa: E402  (bench/ is not a package)
+
+
+class PeakRss:
+    """The largest RSS seen while the block runs, sampled on a thread."""
+
+    def __init__(self, every: float = 0.005) -> None:
+        import psutil
+
+        self.process = psutil.Process()
+        self.every = every
+        self.start = self.peak = 0
+        self._stop = threading.Event()
+
+    def _sample(self) -> None:
+        while not self._stop.wait(self.every):
+            self.peak = max(self.peak, self.process.memory_info().rss)
+
+    def __enter__(self) -> "PeakRss":
+        self.start = self.peak = self.process.memory_info().rss
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, self.process.memory_info().rss)
+
+    @property
+    def growth_mb(self) -> float:
+        return (self.peak - self.start) / 2**20
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float, PeakRss]:
+    with PeakRss() as rss:
+        started = time.perf_counter()
+        result = fn()
+        elapsed = time.perf_counter() - started
+    return result, elapsed, rss
+
+
+def steplab_export(project) -> Any:
+    from labeling.services.exports import export_build, export_create
+
+    export = export_create(
+        project=project, created_by=None, format="trl", filters={"label_source": "imported"}
+    )
+    export = export_build(export=export)
+    assert export.status == "done", export.error
+    return export
+
+
+def copy_baseline(project) -> tuple[int, int]:
+    """COPY of the same rows the TRL export reads; returns (bytes, lines)."""
+    from django.db import connection
+
+    sql = f"""
+        COPY (
+            SELECT p.text, s.id, st.index, st.text, sl.rating
+            FROM labeling_solution s
+            JOIN labeling_problem p ON p.id = s.problem_id
+            JOIN labeling_step st ON st.solution_id = s.id
+            JOIN labeling_annotation a
+              ON a.solution_id = s.id AND a.status = 'submitted' AND a.imported
+            LEFT JOIN labeling_steplabel sl ON sl.annotation_id = a.id AND sl.step_id = st.id
+            WHERE s.project_id = {int(project.pk)}
+            ORDER BY p.external_id COLLATE "C", p.id, s.external_id COLLATE "C", s.id, st.index
+        ) TO STDOUT
+    """
+    size = lines = 0
+    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
+        for block in copy:
+            size += len(block)
+            lines += bytes(block).count(b"\n")
+    return size, lines
+
+
+def drf_baseline(project, limit: int, path: Path) -> int:
+    """A nested ModelSerializer over a prefetched queryset: the one-request export."""
+    from django.db.models import Prefetch
+    from rest_framework import serializers
+
+    from labeling.models import Problem, Solution, Step, StepLabel
+
+    class LabelSerializer(serializers.ModelSerializer):
+        class Meta:
+            model = StepLabel
+            fields = ["rating", "unsure"]
+
+    class StepSerializer(serializers.ModelSerializer):
+        labels = LabelSerializer(many=True)
+
+        class Meta:
+            model = Step
+            fields = ["index", "text", "labels"]
+
+    class ProblemSerializer(serializers.ModelSerializer):
+        class Meta:
+            model = Problem
+            fields = ["text", "external_id"]
+
+    class SolutionSerializer(serializers.ModelSerializer):
+        problem = ProblemSerializer()
+        steps = StepSerializer(many=True)
+
+        class Meta:
+            model = Solution
+            fields = ["id", "external_id", "problem", "steps"]
+
+    qs = (
+        Solution.objects.filter(project=project)
+        .select_related("problem")
+        .prefetch_related(
+            Prefetch("steps", queryset=Step.objects.order_by("index")),
+            Prefetch("steps__labels", queryset=StepLabel.objects.filter(annotation__imported=True)),
+        )
+        .order_by("problem__external_id", "problem_id", "external_id", "id")[:limit]
+    )
+    rows = 0
+    with open(path, "w", encoding="utf-8") as f:
+        for item in SolutionSerializer(qs, many=True).data:
+            completions, labels = [], []
+            for step in item["steps"]:
+                rating = step["labels"][0]["rating"] if step["labels"] else None
+                if rating is None:
+                    break
+                completions.append(step["text"])
+                labels.append(rating >= 0)
+                if rating < 0:
+                    break
+            if completions:
+                row = {"prompt": item["problem"]["text"], "completions": completions}
+                f.write(json.dumps({**row, "labels": labels}, ensure_ascii=False) + "\n")
+                rows += 1
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=100_000, help="solutions in the big project")
+    parser.add_argument("--baseline-n", type=int, default=10_000, help="solutions, DRF way")
+    args = parser.parse_args()
+
+    where, cleanup = import_bench.throwaway_database()
+    os.environ["DEBUG"] = "False"  # DEBUG would keep every query in memory
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
+    media = tempfile.TemporaryDirectory(prefix="steplab-bench-media-")
+    os.environ["MEDIA_ROOT"] = media.name
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    from labeling.models import Project, Step
+    from labeling.services.imports import import_file
+
+    try:
+        call_command("migrate", verbosity=0)
+        print(f"database: {where}; {connection.vendor}")
+        with tempfile.TemporaryDirectory() as tmp:
+            big_file, small_file = Path(tmp) / "big.jsonl", Path(tmp) / "small.jsonl"
+            import_bench.write_file(big_file, args.n)
+            with open(big_file, encoding="utf-8") as src, open(small_file, "w") as dst:
+                for _, line in zip(range(args.n // 10), src, strict=False):
+                    dst.write(line)
+            started = time.perf_counter()
+            big = Project.objects.create(name="bench: big")
+            small = Project.objects.create(name="bench: small")
+            import_file(project=big, path=big_file, labels_as="annotations")
+            import_file(project=small, path=small_file, labels_as="annotations")
+            if connection.vendor == "postgresql":
+                # Fresh bulk-loaded tables have no planner statistics until autovacuum gets
+                # to them; a live database has them. Without, IN lookups plan as seq scans.
+                with connection.cursor() as cursor:
+                    cursor.execute("ANALYZE")
+            steps = Step.objects.filter(solution__project=big).count()
+            print(
+                f"set up {args.n} + {args.n // 10} solutions ({steps} steps in the big one) "
+                f"with imported annotations in {time.perf_counter() - started:.0f} s"
+            )
+
+            # 1. steplab, small then big: compare their memory growth.
+            small_export, small_s, small_rss = timed(lambda: steplab_export(small))
+            export, elapsed, rss = timed(lambda: steplab_export(big))
+            rate = export.row_count / elapsed
+            print(
+                f"steplab export_build (TRL JSONL): {export.row_count} rows, {export.step_count} "
+                f"steps, {export.size_bytes / 1e6:.0f} MB in {elapsed:.1f} s = {rate:,.0f} rows/s "
+                f"({export.step_count / elapsed:,.0f} steps/s)"
+            )
+            print(
+                f"  peak RSS growth: {rss.growth_mb:.0f} MB for {export.row_count} rows, "
+                f"{small_rss.growth_mb:.0f} MB for {small_export.row_count} rows "
+                f"(process peak {rss.peak / 2**20:.0f} MB)"
+            )
+
+            # 2. COPY of the same rows.
+            if connection.vendor == "postgresql":
+                (size, lines), copy_s, copy_rss = timed(lambda: copy_baseline(big))
+                copy_rate = args.n / copy_s
+                print(
+                    f"COPY (SELECT ...) TO STDOUT: {lines} step rows, {size / 1e6:.0f} MB in "
+                    f"{copy_s:.1f} s = {copy_rate:,.0f} solutions/s"
+                )
+                print(f"  steplab / COPY: {rate / copy_rate:.2f} of the physical limit")
+            else:
+                print("COPY baseline: PostgreSQL only (set DATABASE_URL)")
+
+            # 3. DRF ModelSerializer on a subset, extrapolated.
+            limit = min(args.baseline_n, args.n)
+            drf_rows, drf_s, drf_rss = timed(lambda: drf_baseline(big, limit, Path(tmp) / "d"))
+            drf_rate = limit / drf_s
+            print(
+                f"DRF ModelSerializer (nested, prefetched): {limit} solutions, {drf_rows} rows "
+                f"in {drf_s:.1f} s = {drf_rate:,.0f} solutions/s, peak RSS growth "
+                f"{drf_rss.growth_mb:.0f} MB (extrapolated to {args.n}: "
+                f"{args.n / drf_rate:,.0f} s)"
+            )
+            print(f"  steplab / DRF: {rate / drf_rate:.1f}x faster")
+    finally:
+        cleanup()
+        media.cleanup()
+
+
+if __name__ == "__main__":
+    main()
