@@ -2,7 +2,6 @@
 
 from celery import shared_task
 
-from annotate.queues import Queue
 from labeling.models import ImportJob
 from labeling.services.imports import import_job_run
 
@@ -13,8 +12,9 @@ def import_job_run_task(job_id: int) -> str:
     return job.status
 
 
+# Routed to the `exports` queue by CELERY_TASK_ROUTES (annotate/settings/base.py): the task-level
+# `queue` attribute is deprecated in Celery 5 and goes away in 6.
 @shared_task(
-    queue=Queue.EXPORTS,
     acks_late=True,
     reject_on_worker_lost=True,
     soft_time_limit=6 * 3600,
