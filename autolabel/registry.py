@@ -6,6 +6,7 @@ process can list and validate sources without them.
 
 from autolabel.engines.answer import AnswerEngine
 from autolabel.engines.base import Engine
+from autolabel.engines.code import CodeEngine
 from autolabel.engines.consensus import ConsensusEngine
 from autolabel.engines.judge import JudgeEngine
 from autolabel.engines.rollout import RolloutEngine
@@ -18,6 +19,7 @@ ENGINES: dict[str, Engine] = {
         SymbolicEngine(),
         RolloutEngine(),
         JudgeEngine(),
+        CodeEngine(),
         ConsensusEngine(),
     )
 }

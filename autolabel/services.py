@@ -117,6 +117,7 @@ def _solution_input(solution: Solution, *, with_suggestions: bool = False) -> So
         steps=tuple(text for _, text in steps),
         final_answer=solution.final_answer,
         suggestions=suggestions,
+        tests=(solution.problem.metadata or {}).get("tests"),
     )
 
 

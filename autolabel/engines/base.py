@@ -13,6 +13,8 @@ class SolutionInput:
     # Machine suggestions already stored for this solution, {"source:agent": [value per step]};
     # filled only for engines that combine other sources (consensus).
     suggestions: dict[str, tuple[int | None, ...]] = field(default_factory=dict)
+    # A code problem's tests (Problem.metadata["tests"]), in any shape the code engine reads.
+    tests: Any = None
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,7 @@ class SplitMode(StrEnum):
 AUTO_PRIORITY = (
     SuggestionSource.CONSENSUS,
     SuggestionSource.SYMBOLIC,
+    SuggestionSource.CODE,
     SuggestionSource.ROLLOUT,
     SuggestionSource.JUDGE,
     SuggestionSource.PRM,

@@ -2,11 +2,14 @@
 
     {"problem": str, "answer": str, "steps": [str] | "solution": str,
      "id", "problem_id", "generator", "final_answer", "answer_correct", "source",
-     "metadata", "labels": [-1 | 0 | 1 | null, ...]}   (all but problem and steps/solution
-                                                         optional)
+     "metadata", "labels": [-1 | 0 | 1 | null, ...],
+     "tests": str | {"code": str} | [{"input", "output"}] | {"inputs", "outputs"}}
+                                         (all but problem and steps/solution optional)
 
 `solution` is split into steps by the project's step rule. `labels` has at most one entry
-per step; missing trailing entries are unlabeled steps (first-error style).
+per step; missing trailing entries are unlabeled steps (first-error style). `tests` are a
+code problem's tests (assert code, or stdin/stdout cases), kept in the problem's metadata for
+the code-execution source. Steps keep their indentation (code); blank lines around are dropped.
 """
 
 from typing import Any
@@ -27,9 +30,40 @@ def _id(row: Row, data: dict[str, Any], key: str) -> str:
     return str(value)
 
 
+def _trim(text: str) -> str:
+    """Drop blank lines and outer space around a step, but keep a code line's indentation."""
+    lines = text.rstrip().splitlines()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    # Two spaces or a tab open an indented code line; a single stray space is just prose.
+    code = bool(lines) and (lines[0].startswith(("  ", "\t")))
+    return "\n".join(lines) if code else text.strip()
+
+
+def _tests(row: Row, data: dict[str, Any]) -> Any:
+    tests = data.get("tests")
+    if tests is None or isinstance(tests, str):
+        return tests
+    if isinstance(tests, dict):
+        if isinstance(tests.get("code"), str):
+            return tests
+        inputs, outputs = tests.get("inputs"), tests.get("outputs")
+        if isinstance(inputs, list) and isinstance(outputs, list) and len(inputs) == len(outputs):
+            return tests
+        raise row.error(
+            "tests", 'expected {"code": str} or {"inputs": [...], "outputs": [...]} of equal length'
+        )
+    if isinstance(tests, list):
+        for i, case in enumerate(tests):
+            if not isinstance(case, dict) or not ({"input", "stdin"} & case.keys()):
+                raise row.error(f"tests[{i}]", 'expected an object with "input" and "output"')
+        return tests
+    raise row.error("tests", "expected assert code (a string), an object or a list of cases")
+
+
 def _steps(row: Row, data: dict[str, Any]) -> list[str]:
     if data.get("steps") is not None:
-        return [t.strip() for t in row.strings(data, "steps")]
+        return [_trim(t) for t in row.strings(data, "steps")]
     if data.get("solution") is None:
         raise row.error("steps", "missing field (give `steps` or `solution`)")
     text = row.string(data, "solution")
@@ -75,5 +109,6 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         answer=row.string(data, "answer", optional=True),
         reference_solution=row.string(data, "reference_solution", optional=True),
         source=source,
+        metadata={"tests": tests} if (tests := _tests(row, data)) is not None else {},
     )
     return ParsedRow(line=row.line, problem=problem, solutions=[solution])

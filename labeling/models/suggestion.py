@@ -10,6 +10,7 @@ class SuggestionSource(models.TextChoices):
     PRM = "prm", "Trained PRM"
     IMPORT = "import", "Imported dataset"
     CONSENSUS = "consensus", "Consensus"
+    CODE = "code", "Code execution"
 
 
 class Suggestion(models.Model):

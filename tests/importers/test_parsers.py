@@ -376,6 +376,17 @@ def test_steplab_steps_solution_split_and_labels(write_jsonl):
     assert second.solutions[0].external_id.startswith("sha256:")
 
 
+def test_steplab_code_problem_keeps_tests_and_indentation(write_jsonl):
+    tests = [{"input": "2\n", "output": "4\n"}]
+    row = {"problem": "Double n.", "steps": ["def f(n):\n", "    return 2 * n  ", "\n  x"]}
+    [parsed] = parse(write_jsonl([{**row, "tests": tests}]), "steplab")
+    assert parsed.problem.metadata == {"tests": tests}
+    texts = [s.text for s in parsed.solutions[0].steps]
+    assert texts == ["def f(n):", "    return 2 * n", "  x"]
+    [plain] = parse(write_jsonl([row]), "steplab")
+    assert plain.problem.metadata == {}
+
+
 @pytest.mark.parametrize(
     ("row", "field", "message"),
     [
@@ -385,6 +396,9 @@ def test_steplab_steps_solution_split_and_labels(write_jsonl):
         ({"problem": "p", "steps": ["a"], "labels": [1, 1]}, "labels", "2 labels for 1 steps"),
         ({"problem": "p", "steps": ["a"], "labels": ["+"]}, "labels[0]", "got a string"),
         ({"problem": "p", "steps": ["a"], "id": "x" * 301}, "id", "the limit is 300"),
+        ({"problem": "p", "steps": ["a"], "tests": 3}, "tests", "expected assert code"),
+        ({"problem": "p", "steps": ["a"], "tests": [{"output": "1"}]}, "tests[0]", '"input"'),
+        ({"problem": "p", "steps": ["a"], "tests": {"inputs": ["1"]}}, "tests", "equal length"),
     ],
 )
 def test_steplab_errors(write_jsonl, row, field, message):

@@ -24,6 +24,12 @@ describe("buildRunRequest", () => {
     });
   });
 
+  it("puts consensus after the sources it combines, and code runs without params", () => {
+    const req = buildRunRequest(new Set(["consensus", "code", "symbolic"]), params, false);
+    expect(req.sources).toEqual(["symbolic", "code", "consensus"]);
+    expect(req.params).toBeUndefined();
+  });
+
   it("builds the rollout and judge params, leaving out blank fields", () => {
     const req = buildRunRequest(
       new Set(["rollout", "judge"]),

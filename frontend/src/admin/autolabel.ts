@@ -44,8 +44,16 @@ export const SOURCES: SourceInfo[] = [
   {
     name: "code",
     label: "Code execution",
-    description: "Runs the code in code steps in a sandbox and checks what they print.",
-    availability: "soon",
+    description:
+      "For code problems: runs the program up to each step in a sandbox (a crash → −1 on the step that raises), then the whole program against the problem's tests (pass → +1, fail → −1 on the last step).",
+    availability: "now",
+  },
+  {
+    name: "consensus",
+    label: "Consensus",
+    description:
+      "Runs after the other sources: keeps a solution's labels only where rollouts and the judge agree on the first error and no symbolic refutation contradicts them. Choose it with those sources.",
+    availability: "now",
   },
 ];
 
