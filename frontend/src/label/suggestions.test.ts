@@ -27,6 +27,23 @@ describe("describeSuggestion", () => {
     expect(describeSuggestion(sug({ source: "rollout", value: null, score: null, evidence: { total: 0 } })).detail).toBeNull();
   });
 
+  it("code: tests passed n/m, or the crash with the traceback's last line", () => {
+    const passed = describeSuggestion(
+      sug({ source: "code", agent: "sandbox/python", value: 1, score: 1, evidence: { check: "tests", verdict: "passed", summary: "2/2 tests passed", failures: [] } }),
+    );
+    expect(passed).toMatchObject({ badge: "code", detail: "2/2", mark: "+", tone: "pos" });
+    const failed = describeSuggestion(
+      sug({ source: "code", value: -1, evidence: { check: "tests", verdict: "failed", summary: "0/1 tests passed", failures: [{ reason: "wrong output", expected: "9", stdout: "6\n" }] } }),
+    );
+    expect(failed.title).toContain("First failure: wrong output");
+    expect(failed.title).toContain("Printed: 6");
+    const crash = describeSuggestion(
+      sug({ source: "code", value: -1, evidence: { check: "prefix", verdict: "crash", summary: "the code up to this step ends in KeyError", traceback: "Traceback:\n  File \"main.py\", line 3\nKeyError: 3\n", error_in_step: 1 } }),
+    );
+    expect(crash).toMatchObject({ detail: "crash", mark: "−", tone: "neg" });
+    expect(crash.title).toContain("KeyError: 3");
+  });
+
   it("judge: the rationale in the title and in the view", () => {
     const v = describeSuggestion(sug({ source: "judge", agent: "gpt-4o", value: -1, evidence: { rationale: "Sign error." } }));
     expect(v).toMatchObject({ badge: "judge", rationale: "Sign error.", mark: "−" });

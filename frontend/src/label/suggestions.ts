@@ -23,7 +23,7 @@ export const SOURCE_NAME: Record<string, string> = {
   judge: "LLM judge",
   prm: "Process reward model",
   import: "Imported label",
-  consensus: "Annotator consensus",
+  consensus: "Source consensus",
   answer: "Final-answer check",
   code: "Code execution",
 };
@@ -181,6 +181,32 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
     case "judge": {
       rationale = str(e.rationale) ?? str(e.reason) ?? str(e.explanation);
       if (rationale) extra.push(clip(rationale, 600));
+      break;
+    }
+    case "code": {
+      const summary = str(e.summary);
+      if (e.check === "tests") {
+        // "2/3 tests passed" → "2/3"
+        const counts = summary?.match(/^(\d+\/\d+)/);
+        detail = counts ? counts[1] : str(e.verdict);
+        if (summary) extra.push(summary);
+        const first = Array.isArray(e.failures) ? asObj(e.failures[0]) : null;
+        if (first) {
+          const why = [str(first.reason), str(first.name)].filter(Boolean).join(" · ");
+          if (why) extra.push(`First failure: ${why}`);
+          const expected = str(first.expected);
+          const got = str(first.stdout);
+          if (expected != null) extra.push(`Expected: ${clip(expected, 200)}`);
+          if (got != null) extra.push(`Printed: ${clip(got, 200)}`);
+        }
+      } else {
+        detail = str(e.verdict);
+        if (summary) extra.push(summary);
+        const trace = str(e.traceback);
+        const last = trace?.split("\n").filter((line) => line.trim()).pop();
+        if (last) extra.push(clip(last, 300));
+        if (typeof e.error_in_step === "number") extra.push(`The traceback points at step ${e.error_in_step + 1}`);
+      }
       break;
     }
     default: {
