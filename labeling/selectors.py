@@ -74,9 +74,24 @@ def solution_claimable_for_user(
     Annotated with `skipped` (the user discarded it before) for ordering.
     """
     mine = Annotation.objects.filter(solution_id=OuterRef("pk"), annotator=user)
+    rework_users = Annotation.objects.filter(
+        solution_id=OuterRef("solution_id"), status=AnnotationStatus.DRAFT, revises__isnull=False
+    ).values("annotator_id")
     others_live = (
         TaskLock.objects.filter(solution_id=OuterRef("pk"), expires_at__gt=now)
         .exclude(user=user)
+        .exclude(user_id__in=rework_users)
+        .order_by()
+        .values("solution_id")
+        .annotate(n=Count("*"))
+        .values("n")
+    )
+    # Rework drafts hold a rejected submission's slot (see labeling.services.queue).
+    reworks = (
+        Annotation.objects.filter(
+            solution_id=OuterRef("pk"), status=AnnotationStatus.DRAFT, revises__isnull=False
+        )
+        .exclude(annotator=user)
         .order_by()
         .values("solution_id")
         .annotate(n=Count("*"))
@@ -86,7 +101,9 @@ def solution_claimable_for_user(
         Solution.objects.filter(project=project, submitted_count__lt=project.overlap)
         .alias(
             touched=Exists(mine.exclude(status=AnnotationStatus.DISCARDED)),
-            holders=F("submitted_count") + Coalesce(Subquery(others_live), 0),
+            holders=F("submitted_count")
+            + Coalesce(Subquery(others_live), 0)
+            + Coalesce(Subquery(reworks), 0),
         )
         .annotate(skipped=Exists(mine.filter(status=AnnotationStatus.DISCARDED)))
         .filter(touched=False, holders__lt=project.overlap)

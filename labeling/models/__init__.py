@@ -4,22 +4,42 @@ from .exports import Export, ExportFileType, ExportFormat, ExportStatus
 from .imports import ImportJob, ImportStatus
 from .project import LabelScale, Project, ProjectMembership, Role, StepSplit
 from .queue import TaskLock
+from .review import (
+    Comment,
+    GoldLabel,
+    LabelAction,
+    LabelHistory,
+    Provenance,
+    Resolution,
+    ResolutionLabel,
+    ReviewAction,
+    ReviewActionKind,
+)
 from .suggestion import Suggestion, SuggestionSource
 
 __all__ = [
     "Annotation",
     "AnnotationStatus",
+    "Comment",
     "Export",
     "ExportFileType",
     "ExportFormat",
     "ExportStatus",
     "FinishReason",
+    "GoldLabel",
     "ImportJob",
     "ImportStatus",
+    "LabelAction",
+    "LabelHistory",
     "LabelScale",
     "Problem",
     "Project",
     "ProjectMembership",
+    "Provenance",
+    "Resolution",
+    "ResolutionLabel",
+    "ReviewAction",
+    "ReviewActionKind",
     "Role",
     "Solution",
     "Step",

@@ -10,6 +10,8 @@ class AnnotationStatus(models.TextChoices):
     DRAFT = "draft", "Draft"
     SUBMITTED = "submitted", "Submitted"
     DISCARDED = "discarded", "Discarded"
+    # A reviewer sent it back: its labels stay as they were; a new draft `revises` it.
+    REJECTED = "rejected", "Rejected by a reviewer"
 
 
 class FinishReason(models.TextChoices):
@@ -42,6 +44,10 @@ class Annotation(models.Model):
     # The machine suggestions the annotator was shown ({step_id, source, agent, value, score}),
     # so agreement with each source can be measured; empty for blind projects.
     shown_suggestions = models.JSONField(default=list, blank=True)
+    # Rework after a rejection: the rejected annotation this draft replaces (labels copied).
+    revises = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="revised_by"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
@@ -51,7 +57,8 @@ class Annotation(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["solution", "annotator"],
-                condition=models.Q(annotator__isnull=False) & ~models.Q(status="discarded"),
+                condition=models.Q(annotator__isnull=False)
+                & ~models.Q(status__in=["discarded", "rejected"]),
                 name="annotation_one_live_per_annotator",
             )
         ]

@@ -40,6 +40,8 @@ class Solution(models.Model):
     metadata = models.JSONField(default=dict, blank=True)
     # Kept by labeling.services.annotations inside the submit transaction; the queue reads it.
     submitted_count = models.PositiveIntegerField(default=0)
+    # Gold question: admins know its labels (GoldLabel rows, one per step).
+    is_gold = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -53,6 +53,10 @@ class Project(models.Model):
         default=1, help_text="How many annotators must submit each solution."
     )
     lock_ttl_seconds = models.PositiveIntegerField(default=30 * 60)
+    auto_resolve = models.BooleanField(
+        default=False,
+        help_text="Resolve a solution without review when its overlap annotators all agree.",
+    )
     show_suggestions = models.BooleanField(default=True)
     step_split = models.CharField(max_length=20, choices=StepSplit.choices, default=StepSplit.LINE)
     step_split_regex = models.CharField(max_length=500, blank=True)

@@ -17,11 +17,14 @@ from labeling.models import (
     Annotation,
     AnnotationStatus,
     FinishReason,
+    LabelAction,
     Project,
     Solution,
     StepLabel,
 )
+from labeling.services.history import label_history_write, label_state
 from labeling.services.queue import overlap_holders, task_lock_extend, task_release
+from labeling.services.resolutions import resolution_auto
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,10 @@ def _bump_version(annotation: Annotation, version: int, **fields: object) -> Non
         )
 
 
-def _write_labels(annotation: Annotation, labels: list[LabelInput], project: Project) -> None:
+def _write_labels(
+    annotation: Annotation, labels: list[LabelInput], project: Project, *, user, action: str
+) -> None:
+    """Replace the annotation's labels; one LabelHistory row per label that changes."""
     step_ids = set(annotation.solution.steps.values_list("id", flat=True))
     allowed = set(project.rating_values)
     seen: set[int] = set()
@@ -82,6 +88,21 @@ def _write_labels(annotation: Annotation, labels: list[LabelInput], project: Pro
                 f"{sorted(allowed)}.",
                 field=f"labels[{i}].rating",
             )
+    before = {
+        row["step_id"]: label_state(row)
+        for row in StepLabel.objects.filter(annotation=annotation).values(
+            "step_id", "rating", "unsure", "comment", "alternative_text"
+        )
+    }
+    after = {label.step_id: label_state(label.__dict__) for label in labels}
+    label_history_write(
+        annotation=annotation,
+        solution_id=annotation.solution_id,
+        user=user,
+        action=action,
+        before=before,
+        after=after,
+    )
     StepLabel.objects.filter(annotation=annotation).exclude(step_id__in=seen).delete()
     StepLabel.objects.bulk_create(
         [
@@ -115,7 +136,7 @@ def annotation_save_draft(
     project = annotation.solution.project
     extra = {} if time_spent_ms is None else {"time_spent_ms": max(0, int(time_spent_ms))}
     _bump_version(annotation, version, **extra)
-    _write_labels(annotation, _labels_from(labels), project)
+    _write_labels(annotation, _labels_from(labels), project, user=user, action=LabelAction.DRAFT)
     task_lock_extend(annotation=annotation, project=project)
     annotation.refresh_from_db()
     return annotation
@@ -196,9 +217,11 @@ def annotation_submit(
         submitted_at=now,
         **extra,
     )
-    _write_labels(annotation, parsed, project)
+    _write_labels(annotation, parsed, project, user=user, action=LabelAction.SUBMIT)
     Solution.objects.filter(pk=solution.pk).update(submitted_count=F("submitted_count") + 1)
     task_release(solution_id=solution.pk, user=user)
+    # Same transaction, solution row still locked: the k-th agreeing submission resolves it.
+    resolution_auto(solution_id=solution.pk)
     annotation.refresh_from_db()
     return annotation
 

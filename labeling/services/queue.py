@@ -1,7 +1,11 @@
 """Claiming solutions for annotators: the task queue with per-user locks.
 
 Invariant: at any moment, for every solution,
-    submitted annotations + other annotators holding an unexpired lock <= overlap.
+    submitted annotations + rework drafts + other annotators holding an unexpired lock
+    <= overlap.
+A rework draft (a reviewer rejected the annotator's submission: `Annotation.revises` is set)
+holds the rejected submission's slot with or without a lock, so the solution waits for its
+annotator instead of being handed to someone new; its annotator is served it first.
 Claims run inside a transaction that row-locks the candidate solution with
 `SELECT ... FOR UPDATE SKIP LOCKED`, so concurrent claimers never wait on each other, and then
 re-count the solution's holders in a fresh statement: under READ COMMITTED a claimer whose
@@ -13,7 +17,7 @@ from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
 from labeling.models import Annotation, AnnotationStatus, Project, Solution, TaskLock
@@ -29,16 +33,21 @@ class Claim:
 
 
 def overlap_holders(solution_id: int, *, exclude_user_id: int, now) -> int:
-    """Annotators counted against overlap: submitted ones plus live lock holders, minus one user."""
+    """Annotators counted against overlap, minus one user: submitted ones, rework drafts
+    (a rejected submission's slot stays reserved for its annotator) and live lock holders."""
     submitted = Annotation.objects.filter(
         solution_id=solution_id, status=AnnotationStatus.SUBMITTED, annotator__isnull=False
+    ).exclude(annotator_id=exclude_user_id)
+    rework = Annotation.objects.filter(
+        solution_id=solution_id, status=AnnotationStatus.DRAFT, revises__isnull=False
     ).exclude(annotator_id=exclude_user_id)
     locked = (
         TaskLock.objects.filter(solution_id=solution_id, expires_at__gt=now)
         .exclude(user_id=exclude_user_id)
         .exclude(user_id__in=submitted.values("annotator_id"))
+        .exclude(user_id__in=rework.values("annotator_id"))
     )
-    return submitted.count() + locked.count()
+    return submitted.count() + rework.count() + locked.count()
 
 
 def _lock(*, solution_id: int, user: AbstractBaseUser, ttl: int, now) -> TaskLock:
@@ -68,14 +77,15 @@ def _resume_draft(*, project: Project, user: AbstractBaseUser, now) -> Claim | N
                 )
             )
         )
-        .order_by("-live", "-updated_at")
+        # The draft being worked on, then rework a reviewer sent back, then older drafts.
+        .order_by("-live", F("revises_id").asc(nulls_last=True), "-updated_at")
     )
     for draft in drafts:
         solution = _select_for_update(Solution.objects.filter(pk=draft.solution_id)).first()
         if solution is None:
             continue  # another transaction holds it right now; try the next draft
         holders = overlap_holders(solution.pk, exclude_user_id=user.pk, now=now)
-        if draft.live or holders < project.overlap:
+        if draft.live or draft.revises_id is not None or holders < project.overlap:
             lock = _lock(solution_id=solution.pk, user=user, ttl=project.lock_ttl_seconds, now=now)
             return Claim(annotation=draft, lock=lock)
     return None

@@ -1,0 +1,177 @@
+"""Review: resolved labels with provenance, reviewer actions, comment threads, gold labels.
+
+Nothing here deletes a label. A new resolution supersedes the current one (`is_current`
+moves), a rejected annotation keeps its labels and a new draft `revises` it.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from .annotation import Annotation
+from .data import Solution, Step
+
+
+class Provenance(models.TextChoices):
+    REVIEWER = "reviewer", "Reviewer"
+    HUMAN_CONSENSUS = "human_consensus", "Overlap annotators agreed"
+    AUTO_CONSENSUS = "auto_consensus", "Machine sources agreed"
+
+
+class ReviewActionKind(models.TextChoices):
+    ACCEPT = "accept", "Accepted an annotation"
+    REJECT = "reject", "Rejected an annotation"
+    ADJUDICATE = "adjudicate", "Adjudicated per step"
+
+
+class ReviewAction(models.Model):
+    """One reviewer decision on a solution (accept / reject an annotation, or adjudicate)."""
+
+    solution = models.ForeignKey(Solution, on_delete=models.CASCADE, related_name="reviews")
+    annotation = models.ForeignKey(
+        Annotation, null=True, blank=True, on_delete=models.PROTECT, related_name="reviews"
+    )
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="review_actions"
+    )
+    action = models.CharField(max_length=20, choices=ReviewActionKind.choices)
+    comment = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} on solution {self.solution_id} by {self.reviewer_id}"
+
+
+class Resolution(models.Model):
+    """A solution's resolved label. At most one is current; older ones stay, superseded."""
+
+    solution = models.ForeignKey(Solution, on_delete=models.CASCADE, related_name="resolutions")
+    provenance = models.CharField(max_length=20, choices=Provenance.choices)
+    # 0-based index of the first step resolved −1; null when no step is wrong.
+    first_error_index = models.PositiveIntegerField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="resolutions",
+    )
+    review = models.OneToOneField(
+        ReviewAction, null=True, blank=True, on_delete=models.PROTECT, related_name="resolution"
+    )
+    annotations = models.ManyToManyField(Annotation, blank=True, related_name="resolutions")
+    is_current = models.BooleanField(default=True)
+    supersedes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["solution"],
+                condition=models.Q(is_current=True),
+                name="resolution_one_current",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Resolution {self.pk} ({self.provenance}) of solution {self.solution_id}"
+
+
+class ResolutionLabel(models.Model):
+    resolution = models.ForeignKey(Resolution, on_delete=models.CASCADE, related_name="labels")
+    step = models.ForeignKey(Step, on_delete=models.CASCADE, related_name="resolution_labels")
+    rating = models.SmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["resolution_id", "step__index"]
+        constraints = [
+            models.UniqueConstraint(fields=["resolution", "step"], name="resolutionlabel_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rating} on {self.step_id} in resolution {self.resolution_id}"
+
+
+class GoldLabel(models.Model):
+    """The known rating of one step of a gold solution (`Solution.is_gold`)."""
+
+    step = models.OneToOneField(Step, on_delete=models.CASCADE, related_name="gold")
+    rating = models.SmallIntegerField(null=True, blank=True)
+    set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"gold {self.rating} on step {self.step_id}"
+
+
+class Comment(models.Model):
+    """A message in a solution's thread, or in one step's thread when `step` is set."""
+
+    solution = models.ForeignKey(Solution, on_delete=models.CASCADE, related_name="comments")
+    step = models.ForeignKey(
+        Step, null=True, blank=True, on_delete=models.CASCADE, related_name="comments"
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="comments"
+    )
+    body = models.TextField()
+    # Set on the comment a reviewer wrote when rejecting: the annotator sees it with the rework.
+    review = models.OneToOneField(
+        ReviewAction, null=True, blank=True, on_delete=models.CASCADE, related_name="comment_row"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["solution", "step"], name="comment_thread_idx")]
+
+    def __str__(self) -> str:
+        return f"Comment {self.pk} by {self.author_id} on solution {self.solution_id}"
+
+
+class LabelAction(models.TextChoices):
+    DRAFT = "draft", "Draft saved"
+    SUBMIT = "submit", "Submitted"
+    REWORK = "rework", "Copied into a rework draft after a rejection"
+    RESOLVE = "resolve", "Resolved label set"
+    WITHDRAW = "withdraw", "Resolution withdrawn (its annotation was rejected)"
+
+
+class LabelHistory(models.Model):
+    """An audit row per changed label: an annotation's StepLabel or a resolution's label.
+
+    Written by the services that change labels (never by signals). `before`/`after` are the
+    label's fields ({rating, unsure, comment, alternative_text}; {rating} for resolutions),
+    null when the label did not exist / was removed from a draft.
+    """
+
+    annotation = models.ForeignKey(
+        Annotation, null=True, blank=True, on_delete=models.CASCADE, related_name="history"
+    )
+    resolution = models.ForeignKey(
+        Resolution, null=True, blank=True, on_delete=models.CASCADE, related_name="history"
+    )
+    solution = models.ForeignKey(Solution, on_delete=models.CASCADE, related_name="history")
+    step = models.ForeignKey(Step, on_delete=models.CASCADE, related_name="history")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=20, choices=LabelAction.choices)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "label history"
+        indexes = [models.Index(fields=["solution", "id"], name="labelhistory_solution_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.action} on step {self.step_id}: {self.before} -> {self.after}"
