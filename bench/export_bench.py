@@ -16,7 +16,8 @@ gets the first N/10 of them. Then, in this one process:
    (it holds them all in memory), its rate extrapolated.
 
 Rates are solutions (= TRL rows) per second. Runs on a throwaway database like
-import_bench.py (PostgreSQL `steplab_bench`, dropped afterwards; else a temporary SQLite).
+import_bench.py (PostgreSQL `--db`, default `steplab_export_bench`, dropped afterwards; else a
+temporary SQLite).
 """
 
 import argparse
@@ -176,8 +177,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=100_000, help="solutions in the big project")
     parser.add_argument("--baseline-n", type=int, default=10_000, help="solutions, DRF way")
+    parser.add_argument(
+        "--db",
+        default="steplab_export_bench",
+        help="name of the throwaway PostgreSQL database (created, then dropped)",
+    )
     args = parser.parse_args()
 
+    import_bench.BENCH_DB = args.db  # throwaway_database() reads it when called
     where, cleanup = import_bench.throwaway_database()
     os.environ["DEBUG"] = "False"  # DEBUG would keep every query in memory
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
