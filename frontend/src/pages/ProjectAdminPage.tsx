@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import * as api from "../api";
 import { AutolabelTab } from "../admin/AutolabelTab";
+import { ExportTab } from "../admin/ExportTab";
 import { ImportTab } from "../admin/ImportTab";
 import { MembersTab } from "../admin/MembersTab";
 import { OverviewTab } from "../admin/OverviewTab";
@@ -9,11 +10,13 @@ import { SettingsTab } from "../admin/SettingsTab";
 import { AppHeader } from "../components/AppHeader";
 import { ErrorBox, Spinner } from "../components/ui";
 
-type TabId = "overview" | "import" | "autolabel" | "members" | "settings";
-const TABS: Array<{ id: TabId; label: string; adminOnly: boolean }> = [
+type TabId = "overview" | "import" | "autolabel" | "export" | "members" | "settings";
+// `reviewers`: also shown to reviewers (the API lets them too).
+const TABS: Array<{ id: TabId; label: string; adminOnly: boolean; reviewers?: boolean }> = [
   { id: "overview", label: "Overview", adminOnly: false },
   { id: "import", label: "Import", adminOnly: true },
   { id: "autolabel", label: "Auto-label", adminOnly: true },
+  { id: "export", label: "Export", adminOnly: true, reviewers: true },
   { id: "members", label: "Members", adminOnly: true },
   { id: "settings", label: "Settings", adminOnly: true },
 ];
@@ -36,7 +39,8 @@ export function ProjectAdminPage() {
   useEffect(reload, [reload]);
 
   const isAdmin = project?.role === "admin";
-  const tabs = TABS.filter((t) => isAdmin || !t.adminOnly);
+  const isReviewer = project?.role === "reviewer";
+  const tabs = TABS.filter((t) => isAdmin || !t.adminOnly || (isReviewer && t.reviewers));
   const requested = (params.get("tab") as TabId) || "overview";
   const tab = tabs.some((t) => t.id === requested) ? requested : "overview";
 
@@ -76,6 +80,7 @@ export function ProjectAdminPage() {
               {tab === "overview" && <OverviewTab project={project} />}
               {tab === "import" && <ImportTab project={project} onImported={reload} />}
               {tab === "autolabel" && <AutolabelTab project={project} />}
+              {tab === "export" && <ExportTab project={project} />}
               {tab === "members" && <MembersTab project={project} />}
               {tab === "settings" && <SettingsTab project={project} onSaved={setProject} />}
             </div>

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../api";
+import { finished, makeExport } from "../test/fakeExports";
+import { DEFAULT_FORM, buildExportRequest, errorField, errorLines, exportFraction, formProblems, listOf, optionsSummary, percent, shortSha } from "./exportOptions";
+
+describe("export options", () => {
+  it("sends the server's defaults for the default form", () => {
+    const body = buildExportRequest(DEFAULT_FORM);
+    expect(body.filters).toEqual({ label_source: "annotations", min_agreement: 0, unsure: "drop", include_gold: false });
+    expect(body.split_policy).toEqual({ mode: "hash", train: 0.9, validation: 0.05, test: 0.05 });
+    expect(formProblems(DEFAULT_FORM)).toEqual({});
+  });
+
+  it("flags what the server would refuse", () => {
+    expect(formProblems({ ...DEFAULT_FORM, minAgreement: "1.5" })).toHaveProperty(["filters.min_agreement"]);
+    expect(formProblems({ ...DEFAULT_FORM, minAgreement: "" })).toHaveProperty(["filters.min_agreement"]);
+    expect(formProblems({ ...DEFAULT_FORM, labelSource: "auto_any", autoSources: [] })).toHaveProperty(["filters.auto_sources"]);
+    expect(formProblems({ ...DEFAULT_FORM, test: "abc" }).split_policy).toBe("Each fraction is a number from 0 to 1.");
+    // 0.7 + 0.2 + 0.1 is 0.9999999999999999 in floating point: fine.
+    expect(formProblems({ ...DEFAULT_FORM, train: "0.7", validation: "0.2", test: "0.1" })).toEqual({});
+    expect(formProblems({ ...DEFAULT_FORM, splitMode: "none", train: "5" })).toEqual({});
+  });
+
+  it("splits comma lists without blanks or repeats", () => {
+    expect(listOf(" a, b,,a , c ")).toEqual(["a", "b", "c"]);
+    expect(listOf("")).toEqual([]);
+  });
+
+  it("flattens nested DRF details and finds the option an error names", () => {
+    const drf = new ApiError(400, "validation_error", "filters: min_agreement: Too big.", {
+      filters: { min_agreement: ["Too big."], unsure: ["Bad."] },
+    });
+    expect(errorLines(drf)).toEqual(["filters: min_agreement: Too big.", "filters.unsure: Bad."]);
+    expect(errorField(drf)).toBe("filters.min_agreement");
+    const service = new ApiError(400, "validation_error", "split_policy: train + validation + test must add up to 1; got 1.1.", {
+      field: "split_policy",
+    });
+    expect(errorLines(service)).toEqual([service.message]);
+    expect(errorField(service)).toBe("split_policy");
+    expect(errorField(new ApiError(500, "http_500", "The server had an error."))).toBeNull();
+  });
+
+  it("never reads 100% before done", () => {
+    expect(percent(0.999)).toBe("99%");
+    expect(percent(1)).toBe("100%");
+    const running = makeExport({ status: "running", progress: { solutions_done: 3, solutions_total: 4, fraction: 0.75 } });
+    expect(exportFraction(running)).toBe(0.75);
+    expect(exportFraction(finished(running, 4))).toBe(1);
+  });
+
+  it("summarizes the options that differ from the defaults", () => {
+    expect(optionsSummary(makeExport())).toBe("all annotations");
+    const e = makeExport({
+      filters: { label_source: "human", min_agreement: 0.8, unsure: "keep", annotators: ["a"], problem_sources: [] },
+      label_policy: { neutral: "negative", truncate_after_first_error: false, soft_labels: true },
+      split_policy: { mode: "none" },
+    });
+    expect(optionsSummary(e)).toBe("human annotators · agreement ≥ 0.8 · unsure: keep · 1 annotator · neutral → wrong · not truncated · soft labels · no split");
+    expect(shortSha("abcdef0123456789")).toBe("abcdef012345");
+  });
+});

@@ -1,0 +1,326 @@
+/**
+ * The export tab's pure parts: the option catalogue (what labeling/api/exports.py accepts, with
+ * the server's defaults), the form state, the request it sends, client-side checks, and small
+ * formatting helpers.
+ */
+import type {
+  ApiError,
+  Export,
+  ExportFileType,
+  ExportFormat,
+  ExportLabelSource,
+  ExportLabelPolicy,
+  ExportRequest,
+  ExportStatus,
+} from "../api";
+
+export interface Choice<T extends string> {
+  value: T;
+  label: string;
+  help: string;
+  disabled?: boolean;
+}
+
+export const FORMATS: Array<Choice<ExportFormat>> = [
+  {
+    value: "trl",
+    label: "TRL stepwise supervision",
+    help: "prompt, completions (the steps), labels (true/false per step): what TRL's PRMTrainer reads.",
+  },
+  {
+    value: "prm800k",
+    label: "PRM800K",
+    help: "question + label.steps[].completions[] with ratings −1/0/+1 and finish_reason; keeps every imported rating.",
+  },
+  {
+    value: "math_shepherd",
+    label: "Math-Shepherd",
+    help: "input with each step tagged “ки”, label with the tags replaced by + or −.",
+  },
+  {
+    value: "processbench",
+    label: "ProcessBench",
+    help: "steps, label = index of the earliest wrong step (−1: none), final_answer_correct.",
+  },
+  {
+    value: "pairwise",
+    label: "Pairwise preferences",
+    help: "prompt, prefix, chosen (a correct next step), rejected (a wrong one) at the same prefix.",
+  },
+];
+
+export const FILE_TYPES: Array<Choice<ExportFileType>> = [
+  { value: "jsonl", label: "JSONL", help: "One JSON object per line." },
+  { value: "jsonl.gz", label: "JSONL gzip", help: "The same, gzip-compressed." },
+  { value: "parquet", label: "Parquet", help: "Columnar (pyarrow); loads with datasets.load_dataset." },
+];
+
+export const LABEL_SOURCES: Array<Choice<ExportLabelSource>> = [
+  { value: "annotations", label: "All annotations", help: "Submitted labels by annotators here and labels imported with the data." },
+  { value: "human", label: "Human annotators", help: "Only labels submitted by this project's annotators." },
+  { value: "imported", label: "Imported labels", help: "Only labels imported with a dataset (imported as annotations)." },
+  { value: "auto_consensus", label: "Auto: consensus", help: "Suggestions of the consensus source (agreeing auto-labelers)." },
+  { value: "auto_any", label: "Auto: any source", help: "Suggestions from the sources ticked below, the first one on a step wins." },
+  { value: "reviewed", label: "Reviewed only", help: "Available once the review queue exists.", disabled: true },
+];
+
+/** Suggestion sources in the server's default priority order (labeling/exporters/options.py). */
+export const AUTO_SOURCES: Array<{ value: string; label: string }> = [
+  { value: "consensus", label: "Consensus" },
+  { value: "symbolic", label: "Symbolic check" },
+  { value: "rollout", label: "Monte-Carlo rollouts" },
+  { value: "judge", label: "LLM judge" },
+  { value: "prm", label: "Trained PRM" },
+  { value: "import", label: "Imported dataset" },
+];
+
+export const UNSURE: Array<Choice<"drop" | "truncate" | "keep">> = [
+  { value: "drop", label: "Drop the solution", help: "Leave out every solution with an unsure step." },
+  { value: "truncate", label: "Cut before it", help: "End the row before the first unsure step." },
+  { value: "keep", label: "Keep its rating", help: "Unsure steps count with the rating they have." },
+];
+
+export const NEUTRAL: Array<Choice<"positive" | "negative">> = [
+  { value: "positive", label: "Correct", help: "A neutral (0) step counts as correct, as PRM800K-trained models mostly do." },
+  { value: "negative", label: "Wrong", help: "A neutral (0) step counts as wrong (strict)." },
+];
+
+export const COMBINE: Array<Choice<"majority" | "per_annotation">> = [
+  { value: "majority", label: "Majority per step", help: "One row per solution; ties go to the more negative rating." },
+  { value: "per_annotation", label: "One row per annotation", help: "Every annotator's labels as their own row." },
+];
+
+export const SPLIT_MODES: Array<Choice<"hash" | "none">> = [
+  { value: "hash", label: "Train / validation / test", help: "By a hash of the problem: one problem never lands in two splits." },
+  { value: "none", label: "No split", help: "No split column (e.g. to round-trip a dataset)." },
+];
+
+export interface ExportForm {
+  format: ExportFormat;
+  fileType: ExportFileType;
+  labelSource: ExportLabelSource;
+  autoSources: string[];
+  minAgreement: string;
+  unsure: "drop" | "truncate" | "keep";
+  /** datetime-local values ("2025-06-01T10:00"), local time; empty: no bound. */
+  labeledAfter: string;
+  labeledBefore: string;
+  /** Comma-separated. */
+  annotators: string;
+  problemSources: string;
+  includeGold: boolean;
+  neutral: "positive" | "negative";
+  truncateAfterFirstError: boolean;
+  humanWrittenPositive: boolean;
+  softLabels: boolean;
+  labelSources: boolean;
+  combine: "majority" | "per_annotation";
+  splitMode: "hash" | "none";
+  train: string;
+  validation: string;
+  test: string;
+  seed: string;
+}
+
+/** The server's defaults. */
+export const DEFAULT_FORM: ExportForm = {
+  format: "trl",
+  fileType: "jsonl",
+  labelSource: "annotations",
+  autoSources: AUTO_SOURCES.map((s) => s.value),
+  minAgreement: "0",
+  unsure: "drop",
+  labeledAfter: "",
+  labeledBefore: "",
+  annotators: "",
+  problemSources: "",
+  includeGold: false,
+  neutral: "positive",
+  truncateAfterFirstError: true,
+  humanWrittenPositive: true,
+  softLabels: false,
+  labelSources: false,
+  combine: "majority",
+  splitMode: "hash",
+  train: "0.9",
+  validation: "0.05",
+  test: "0.05",
+  seed: "",
+};
+
+export const usesAnnotations = (source: ExportLabelSource) =>
+  source === "human" || source === "imported" || source === "annotations";
+
+/** The soft_labels and label_sources columns exist in the TRL format only. */
+export const hasExtraColumns = (format: ExportFormat) => format === "trl";
+
+export function listOf(text: string): string[] {
+  return [...new Set(text.split(",").map((s) => s.trim()).filter(Boolean))];
+}
+
+function fraction(text: string): number | null {
+  if (text.trim() === "") return null;
+  const n = Number(text);
+  return Number.isFinite(n) && n >= 0 && n <= 1 ? n : null;
+}
+
+/** A datetime-local value as an ISO instant (the browser's time zone), or null. */
+export function isoFromLocal(value: string): string | null {
+  if (!value) return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+/** What the server would refuse, keyed by the option's path (as the API names it). */
+export function formProblems(form: ExportForm): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (fraction(form.minAgreement) === null) problems["filters.min_agreement"] = "A number from 0 to 1.";
+  if (form.labelSource === "auto_any" && form.autoSources.length === 0)
+    problems["filters.auto_sources"] = "Tick at least one source.";
+  const after = isoFromLocal(form.labeledAfter);
+  const before = isoFromLocal(form.labeledBefore);
+  if (after && before && after >= before) problems["filters.labeled_after"] = "Must be before the end date.";
+  if (form.splitMode === "hash") {
+    const parts = [form.train, form.validation, form.test].map(fraction);
+    if (parts.some((p) => p === null)) problems.split_policy = "Each fraction is a number from 0 to 1.";
+    else {
+      const sum = (parts as number[]).reduce((a, b) => a + b, 0);
+      if (Math.abs(sum - 1) > 1e-6) problems.split_policy = `Train + validation + test must add up to 1 (now ${+sum.toFixed(4)}).`;
+    }
+  }
+  return problems;
+}
+
+/** The POST body. Options that do not apply are left out so the server's defaults hold. */
+export function buildExportRequest(form: ExportForm): ExportRequest {
+  const filters: NonNullable<ExportRequest["filters"]> = {
+    label_source: form.labelSource,
+    min_agreement: fraction(form.minAgreement) ?? 0,
+    unsure: form.unsure,
+    include_gold: form.includeGold,
+  };
+  if (form.labelSource === "auto_any") {
+    filters.auto_sources = AUTO_SOURCES.map((s) => s.value).filter((v) => form.autoSources.includes(v));
+  }
+  const after = isoFromLocal(form.labeledAfter);
+  const before = isoFromLocal(form.labeledBefore);
+  if (after) filters.labeled_after = after;
+  if (before) filters.labeled_before = before;
+  const annotators = listOf(form.annotators);
+  if (annotators.length && usesAnnotations(form.labelSource)) filters.annotators = annotators;
+  const sources = listOf(form.problemSources);
+  if (sources.length) filters.problem_sources = sources;
+
+  const label_policy: ExportLabelPolicy = {
+    neutral: form.neutral,
+    truncate_after_first_error: form.truncateAfterFirstError,
+    human_written_positive: form.humanWrittenPositive,
+  };
+  if (usesAnnotations(form.labelSource)) label_policy.combine = form.combine;
+  if (hasExtraColumns(form.format)) {
+    label_policy.soft_labels = form.softLabels;
+    label_policy.label_sources = form.labelSources;
+  }
+
+  const split_policy: NonNullable<ExportRequest["split_policy"]> = { mode: form.splitMode };
+  if (form.splitMode === "hash") {
+    split_policy.train = fraction(form.train) ?? 0;
+    split_policy.validation = fraction(form.validation) ?? 0;
+    split_policy.test = fraction(form.test) ?? 0;
+    if (form.seed.trim()) split_policy.seed = form.seed.trim();
+  }
+
+  return { format: form.format, file_type: form.fileType, filters, label_policy, split_policy };
+}
+
+export function isActive(e: Pick<Export, "status"> | null | undefined): boolean {
+  return !!e && (e.status === "pending" || e.status === "running");
+}
+
+/** 0..1: full once done, else the server's fraction of solutions read. */
+export function exportFraction(e: Export): number {
+  if (e.status === "done") return 1;
+  const f = e.progress?.fraction;
+  return typeof f === "number" && Number.isFinite(f) ? Math.max(0, Math.min(1, f)) : 0;
+}
+
+export function percent(fraction: number): string {
+  // A big export at 99.6% must not read "100%" while it is still being written.
+  return `${fraction < 1 ? Math.min(99, Math.floor(fraction * 100)) : 100}%`;
+}
+
+export const STATUS_TEXT: Record<ExportStatus, string> = {
+  pending: "Queued",
+  running: "Building",
+  done: "Done",
+  failed: "Failed",
+};
+
+export const FORMAT_LABEL: Record<string, string> = Object.fromEntries(FORMATS.map((f) => [f.value, f.label]));
+export const FILE_TYPE_LABEL: Record<string, string> = Object.fromEntries(FILE_TYPES.map((f) => [f.value, f.label]));
+
+export function shortSha(sha: string): string {
+  return sha ? sha.slice(0, 12) : "";
+}
+
+/** A short summary of an export's non-default options, for the list ("human · min agreement 0.8"). */
+export function optionsSummary(e: Export): string {
+  const parts: string[] = [];
+  const f = e.filters ?? {};
+  const p = e.label_policy ?? {};
+  const s = e.split_policy ?? {};
+  const source = LABEL_SOURCES.find((c) => c.value === f.label_source);
+  if (source) parts.push(source.label.toLowerCase());
+  if (f.min_agreement) parts.push(`agreement ≥ ${f.min_agreement}`);
+  if (f.unsure && f.unsure !== "drop") parts.push(`unsure: ${f.unsure}`);
+  if (f.annotators?.length) parts.push(`${f.annotators.length} annotator${f.annotators.length === 1 ? "" : "s"}`);
+  if (f.problem_sources?.length) parts.push(`sources: ${f.problem_sources.join(", ")}`);
+  if (f.labeled_after || f.labeled_before) parts.push("date range");
+  if (p.neutral === "negative") parts.push("neutral → wrong");
+  if (p.truncate_after_first_error === false) parts.push("not truncated");
+  if (p.soft_labels) parts.push("soft labels");
+  if (p.combine === "per_annotation") parts.push("per annotation");
+  if (s.mode === "none") parts.push("no split");
+  else if (s.train !== undefined && (s.train !== 0.9 || s.validation !== 0.05 || s.test !== 0.05))
+    parts.push(`split ${s.train}/${s.validation}/${s.test}`);
+  return parts.join(" · ");
+}
+
+/**
+ * An API error as lines: the message, then any field details it does not already say.
+ * DRF nests details by option (`{"filters": {"min_agreement": ["…"]}}`); they are flattened
+ * to "filters.min_agreement: …".
+ */
+export function errorLines(err: ApiError): string[] {
+  const lines = [err.message];
+  const walk = (value: unknown, path: string) => {
+    if (Array.isArray(value)) value.forEach((v) => walk(v, path));
+    else if (value && typeof value === "object")
+      for (const [k, v] of Object.entries(value)) walk(v, k === "non_field_errors" ? path : path ? `${path}.${k}` : k);
+    else if (value != null) {
+      const text = String(value);
+      if (!text || err.message.includes(text)) return;
+      const line = path ? `${path}: ${text}` : text;
+      if (!lines.includes(line)) lines.push(line);
+    }
+  };
+  const { field, ...rest } = err.details ?? {};
+  void field;
+  walk(rest, "");
+  return lines;
+}
+
+/** The option an error is about ("filters.min_agreement"), from the service's `field` or DRF's nesting. */
+export function errorField(err: ApiError): string | null {
+  const details = err.details ?? {};
+  if (typeof details.field === "string") return details.field;
+  let path = "";
+  let node: unknown = details;
+  while (node && typeof node === "object" && !Array.isArray(node)) {
+    const keys = Object.keys(node as object);
+    if (!keys.length) break;
+    path = path ? `${path}.${keys[0]}` : keys[0];
+    node = (node as Record<string, unknown>)[keys[0]];
+  }
+  return path || null;
+}
