@@ -1,0 +1,444 @@
+"""Reads for review: the queue ordered by need, one solution's review page, feedback.
+
+The queue's reasons are computed by the database, per solution, with correlated subqueries
+over the submitted labels; nothing loads labels into Python to decide what needs review.
+"""
+
+from datetime import datetime
+
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    Max,
+    Min,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce
+
+from labeling.models import (
+    Annotation,
+    AnnotationStatus,
+    Comment,
+    GoldLabel,
+    LabelHistory,
+    Project,
+    Resolution,
+    ReviewAction,
+    Solution,
+    StepLabel,
+    Suggestion,
+    SuggestionSource,
+)
+
+# In the order the queue serves them; solutions with none of these come last ("rest").
+REASONS = ("disagreement", "unsure", "gold_failure", "auto_conflict")
+# Machine sources whose −1 ("refuted") contradicts a human +1 as a human-vs-auto conflict.
+AUTO_CONFLICT_SOURCES = (SuggestionSource.SYMBOLIC,)
+NO_ERROR = 1_000_000  # first-error index of an annotation without a −1 step
+QUEUE_STATES = ("unresolved", "resolved", "all")
+
+
+def _submitted_labels(solution_ref: str = "pk") -> QuerySet[StepLabel]:
+    return StepLabel.objects.filter(
+        annotation__solution_id=OuterRef(solution_ref),
+        annotation__status=AnnotationStatus.SUBMITTED,
+    ).order_by()
+
+
+def _first_error(annotation_ref: str = "pk") -> Subquery:
+    return Subquery(
+        StepLabel.objects.filter(annotation_id=OuterRef(annotation_ref), rating=-1)
+        .order_by("step__index")
+        .values("step__index")[:1]
+    )
+
+
+def _submitted_with_first_error() -> QuerySet[Annotation]:
+    """Submitted annotations of the outer solution, annotated with `fe` (NO_ERROR if none)."""
+    return Annotation.objects.filter(
+        solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
+    ).annotate(fe=Coalesce(_first_error(), NO_ERROR))
+
+
+def _earliest(labels: QuerySet, solution_ref: str) -> Coalesce:
+    return Coalesce(
+        Subquery(
+            labels.filter(step__solution_id=OuterRef(solution_ref), rating=-1)
+            .order_by("step__index")
+            .values("step__index")[:1]
+        ),
+        NO_ERROR,
+    )
+
+
+def with_review_reasons(qs: QuerySet[Solution]) -> QuerySet[Solution]:
+    """Annotate solutions with one boolean per reason, `priority` and queue columns."""
+    labels = _submitted_labels()
+    step_disagrees = (
+        labels.values("step_id").annotate(lo=Min("rating"), hi=Max("rating")).filter(lo__lt=F("hi"))
+    )
+    earliest_any = _earliest(
+        StepLabel.objects.filter(annotation__status=AnnotationStatus.SUBMITTED), "solution_id"
+    )
+    first_error_differs = _submitted_with_first_error().exclude(fe=earliest_any)
+    gold_step_differs = labels.filter(
+        step__gold__rating__isnull=False, rating__isnull=False
+    ).exclude(rating=F("step__gold__rating"))
+    gold_first_error = _earliest(GoldLabel.objects.all(), "solution_id")
+    gold_first_error_differs = _submitted_with_first_error().exclude(fe=gold_first_error)
+    refuted = Suggestion.objects.filter(
+        step_id=OuterRef("step_id"), source__in=AUTO_CONFLICT_SOURCES, value=-1
+    )
+    submitted = Annotation.objects.filter(
+        solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
+    ).order_by()
+    return qs.annotate(
+        disagreement=Exists(step_disagrees) | Exists(first_error_differs),
+        unsure=Exists(labels.filter(unsure=True)),
+        gold_failure=Q(is_gold=True)
+        & (Exists(gold_step_differs) | Exists(gold_first_error_differs)),
+        auto_conflict=Exists(labels.filter(rating=1).filter(Exists(refuted))),
+    ).annotate(
+        priority=Case(
+            When(disagreement=True, then=Value(0)),
+            When(unsure=True, then=Value(1)),
+            When(gold_failure=True, then=Value(2)),
+            When(auto_conflict=True, then=Value(3)),
+            default=Value(4),
+            output_field=IntegerField(),
+        ),
+        annotations_submitted=Subquery(
+            submitted.values("solution_id").annotate(n=Count("*")).values("n")
+        ),
+        last_submitted_at=Subquery(
+            submitted.values("solution_id").annotate(m=Max("submitted_at")).values("m")
+        ),
+        resolution_id=Subquery(
+            Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True).values("pk")[:1]
+        ),
+        resolution_provenance=Subquery(
+            Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True).values(
+                "provenance"
+            )[:1]
+        ),
+    )
+
+
+def review_queue(
+    *,
+    project: Project,
+    annotator_id: int | None = None,
+    source: str | None = None,
+    submitted_from: datetime | None = None,
+    submitted_to: datetime | None = None,
+    state: str = "unresolved",
+    reason: str | None = None,
+) -> QuerySet[Solution]:
+    """Solutions with submitted labels, most in need of review first.
+
+    Order: disagreement (a step's ratings or the first-error index differ between submitted
+    annotations), unsure steps, gold failures (a rated step or the first error differs from the
+    gold label), human-vs-auto conflicts (a submitted +1 on a step a symbolic check refuted),
+    then the rest; oldest solution first within each. `state`: unresolved (no current
+    resolution, default), resolved or all. Filters: a submitting annotator, the problem's
+    source, the submission time, one reason.
+    """
+    submitted = Annotation.objects.filter(
+        solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
+    )
+    if annotator_id is not None:
+        submitted_by = submitted.filter(annotator_id=annotator_id)
+    else:
+        submitted_by = submitted
+    if submitted_from is not None:
+        submitted_by = submitted_by.filter(submitted_at__gte=submitted_from)
+    if submitted_to is not None:
+        submitted_by = submitted_by.filter(submitted_at__lt=submitted_to)
+    qs = Solution.objects.filter(project=project).filter(Exists(submitted_by))
+    if source:
+        qs = qs.filter(problem__source=source)
+    current = Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True)
+    if state == "unresolved":
+        qs = qs.filter(~Exists(current))
+    elif state == "resolved":
+        qs = qs.filter(Exists(current))
+    qs = with_review_reasons(qs.select_related("problem"))
+    if reason in REASONS:
+        qs = qs.filter(**{reason: True})
+    elif reason == "rest":
+        qs = qs.filter(priority=len(REASONS))
+    return qs.order_by("priority", "id")
+
+
+def review_queue_counts(*, project: Project, state: str = "unresolved") -> dict[str, int]:
+    """How many queued solutions have each reason (one solution can count under several)."""
+    qs = review_queue(project=project, state=state).order_by()
+    # Aggregate aliases must not reuse the annotation names they filter on.
+    agg = qs.aggregate(
+        n_total=Count("id"),
+        **{f"n_{name}": Count("id", filter=Q(**{name: True})) for name in REASONS},
+        n_rest=Count("id", filter=Q(priority=len(REASONS))),
+    )
+    return {key.removeprefix("n_"): value or 0 for key, value in agg.items()}
+
+
+def item_reasons(solution: Solution) -> list[str]:
+    return [name for name in REASONS if getattr(solution, name)]
+
+
+def _annotator_name(annotation: Annotation) -> str:
+    if annotation.annotator_id is not None:
+        return annotation.annotator.username
+    return annotation.external_annotator or "imported"
+
+
+def _comment_rows(comments) -> list[dict]:
+    return [
+        {
+            "id": c.id,
+            "step_id": c.step_id,
+            "author": c.author.username,
+            "body": c.body,
+            "review_id": c.review_id,
+            "created_at": c.created_at,
+        }
+        for c in comments
+    ]
+
+
+def comment_list(*, solution: Solution, step_id: int | None = None) -> list[dict]:
+    """A solution's comments, oldest first; only one step's thread when `step_id` is given."""
+    qs = Comment.objects.filter(solution=solution).select_related("author")
+    if step_id is not None:
+        qs = qs.filter(step_id=step_id)
+    return _comment_rows(qs.order_by("id"))
+
+
+def _resolution_payload(resolution: Resolution | None) -> dict | None:
+    if resolution is None:
+        return None
+    return {
+        "id": resolution.id,
+        "provenance": resolution.provenance,
+        "first_error_index": resolution.first_error_index,
+        "resolved_by": resolution.resolved_by.username if resolution.resolved_by else None,
+        "annotation_ids": sorted(a.pk for a in resolution.annotations.all()),
+        "is_current": resolution.is_current,
+        "created_at": resolution.created_at,
+        "labels": [
+            {"step_id": lab.step_id, "rating": lab.rating} for lab in resolution.labels.all()
+        ],
+    }
+
+
+def review_detail(*, solution: Solution) -> dict:
+    """The review page: every annotation side by side per step, suggestions with evidence,
+    gold, comments, reviews, label history and resolutions. A fixed number of queries."""
+    solution = (
+        with_review_reasons(Solution.objects.filter(pk=solution.pk))
+        .select_related("problem", "project")
+        .get()
+    )
+    annotations = list(
+        Annotation.objects.filter(solution=solution)
+        .exclude(status=AnnotationStatus.DISCARDED)
+        .select_related("annotator")
+        .annotate(first_error_index=_first_error())
+        .prefetch_related(Prefetch("labels", queryset=StepLabel.objects.order_by("step_id")))
+        .order_by("id")
+    )
+    steps = list(
+        solution.steps.order_by("index")
+        .select_related("gold")
+        .prefetch_related(
+            Prefetch("suggestions", queryset=Suggestion.objects.order_by("source", "agent"))
+        )
+        .annotate(alternatives_count=Count("alternatives"))
+    )
+    by_annotation = {a.pk: {lab.step_id: lab for lab in a.labels.all()} for a in annotations}
+    resolutions = list(
+        Resolution.objects.filter(solution=solution)
+        .select_related("resolved_by")
+        .prefetch_related("annotations", "labels")
+        .order_by("-id")
+    )
+    current = next((r for r in resolutions if r.is_current), None)
+    resolved = {lab.step_id: lab.rating for lab in current.labels.all()} if current else {}
+
+    def gold_rating(step) -> int | None:
+        gold = getattr(step, "gold", None) if solution.is_gold else None
+        return gold.rating if gold else None
+
+    return {
+        "solution": {
+            "id": solution.id,
+            "generator": solution.generator,
+            "final_answer": solution.final_answer,
+            "answer_correct": solution.answer_correct,
+            "is_gold": solution.is_gold,
+            "source": solution.source,
+        },
+        "problem": {
+            "id": solution.problem.id,
+            "text": solution.problem.text,
+            "answer": solution.problem.answer,
+            "source": solution.problem.source,
+        },
+        "project": {
+            "id": solution.project.id,
+            "name": solution.project.name,
+            "rating_values": list(solution.project.rating_values),
+            "first_error_mode": solution.project.first_error_mode,
+        },
+        "reasons": item_reasons(solution),
+        "annotations": [
+            {
+                "id": a.id,
+                "annotator": _annotator_name(a),
+                "annotator_id": a.annotator_id,
+                "imported": a.imported,
+                "status": a.status,
+                "revises_id": a.revises_id,
+                "finish_reason": a.finish_reason,
+                "finish_reason_text": a.finish_reason_text,
+                "time_spent_ms": a.time_spent_ms,
+                "submitted_at": a.submitted_at,
+                "first_error_index": a.first_error_index,
+            }
+            for a in annotations
+        ],
+        "steps": [
+            {
+                "id": step.id,
+                "index": step.index,
+                "text": step.text,
+                "alternatives_count": step.alternatives_count,
+                "gold_rating": gold_rating(step),
+                "resolved_rating": resolved.get(step.id),
+                "labels": [
+                    {
+                        "annotation_id": a.id,
+                        "rating": lab.rating if lab else None,
+                        "unsure": lab.unsure if lab else False,
+                        "comment": lab.comment if lab else "",
+                        "alternative_text": lab.alternative_text if lab else "",
+                    }
+                    for a in annotations
+                    for lab in [by_annotation[a.pk].get(step.id)]
+                ],
+                "suggestions": [
+                    {
+                        "source": s.source,
+                        "agent": s.agent,
+                        "value": s.value,
+                        "score": s.score,
+                        "evidence": s.evidence,
+                    }
+                    for s in step.suggestions.all()
+                ],
+            }
+            for step in steps
+        ],
+        "resolution": _resolution_payload(current),
+        "resolutions": [_resolution_payload(r) for r in resolutions],
+        "comments": _comment_rows(
+            Comment.objects.filter(solution=solution).select_related("author").order_by("id")
+        ),
+        "reviews": review_action_rows(ReviewAction.objects.filter(solution=solution)),
+        "history": label_history_rows(solution=solution),
+    }
+
+
+def review_action_rows(qs: QuerySet[ReviewAction]) -> list[dict]:
+    return [
+        {
+            "id": r.id,
+            "action": r.action,
+            "annotation_id": r.annotation_id,
+            "reviewer": r.reviewer.username,
+            "comment": r.comment,
+            "created_at": r.created_at,
+        }
+        for r in qs.select_related("reviewer").order_by("id")
+    ]
+
+
+def label_history_rows(*, solution: Solution, limit: int = 500) -> list[dict]:
+    """The solution's label changes, newest first (at most `limit`)."""
+    qs = (
+        LabelHistory.objects.filter(solution=solution)
+        .select_related("user", "step")
+        .order_by("-id")[:limit]
+    )
+    return [
+        {
+            "id": h.id,
+            "annotation_id": h.annotation_id,
+            "resolution_id": h.resolution_id,
+            "step_id": h.step_id,
+            "step_index": h.step.index,
+            "user": h.user.username if h.user else None,
+            "action": h.action,
+            "before": h.before,
+            "after": h.after,
+            "at": h.at,
+        }
+        for h in qs
+    ]
+
+
+def annotation_feedback(*, annotation: Annotation) -> dict:
+    """What an annotator sees about their own annotation: the reviews of it (and of the one
+    it revises) with the reviewers' comments, and the solution's comment threads."""
+    ids = [annotation.pk] + ([annotation.revises_id] if annotation.revises_id else [])
+    rework = Annotation.objects.filter(revises_id=annotation.pk).values("pk", "status").first()
+    return {
+        "annotation_id": annotation.pk,
+        "status": annotation.status,
+        "revises_id": annotation.revises_id,
+        "rework_id": rework["pk"] if rework else None,
+        "rework_status": rework["status"] if rework else None,
+        "reviews": review_action_rows(ReviewAction.objects.filter(annotation_id__in=ids)),
+        "comments": comment_list(solution=annotation.solution),
+    }
+
+
+def rejection_list_for_user(*, project: Project, user) -> list[dict]:
+    """The user's rejected annotations in a project with the reviewer's comment, newest first."""
+    last_reject = ReviewAction.objects.filter(
+        annotation_id=OuterRef("pk"), action="reject"
+    ).order_by("-id")
+    rows = (
+        Annotation.objects.filter(
+            solution__project=project, annotator=user, status=AnnotationStatus.REJECTED
+        )
+        .annotate(
+            comment=Subquery(last_reject.values("comment")[:1]),
+            reviewer=Subquery(last_reject.values("reviewer__username")[:1]),
+            rejected_at=Subquery(last_reject.values("created_at")[:1]),
+            rework_id=Subquery(Annotation.objects.filter(revises_id=OuterRef("pk")).values("pk")),
+            rework_status=Subquery(
+                Annotation.objects.filter(revises_id=OuterRef("pk")).values("status")
+            ),
+        )
+        .order_by("-id")
+        .values(
+            "id",
+            "solution_id",
+            "comment",
+            "reviewer",
+            "rejected_at",
+            "rework_id",
+            "rework_status",
+        )
+    )
+    return list(rows)
