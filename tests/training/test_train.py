@@ -1,0 +1,180 @@
+import json
+
+import pytest
+import torch
+import yaml
+from safetensors.torch import load_file
+
+from training.config import TrainConfig
+from training.score import PRMScorer
+from training.train import train
+
+from .tiny import MARKER
+
+
+def _config(tiny_lm, toy_export, out, **overrides):
+    values = dict(
+        data=[str(toy_export)],
+        model=str(tiny_lm),
+        out=str(out),
+        lr=3e-3,
+        batch_size=8,
+        max_steps=30,
+        log_every=5,
+        eval_fraction=0.2,
+        packing=True,
+        progress=False,
+    )
+    return TrainConfig(**{**values, **overrides})
+
+
+def test_training_learns_the_toy_signal(tiny_lm, toy_export, tmp_path):
+    seen = []
+    result = train(_config(tiny_lm, toy_export, tmp_path / "run"), on_log=seen.append)
+    records = [
+        json.loads(line) for line in (tmp_path / "run/metrics.jsonl").read_text().splitlines()
+    ]
+    assert records == seen
+    train_records = [r for r in records if r["split"] == "train"]
+    assert [r["step"] for r in train_records] == [5, 10, 15, 20, 25, 30]
+    assert train_records[-1]["loss"] < train_records[0]["loss"] - 0.1
+    assert result.global_step == 30
+    assert result.eval_metrics["accuracy"] > 0.75  # wrong iff the step says the marker
+    assert result.eval_metrics == {
+        k: v for k, v in records[-1].items() if k not in ("split", "step", "epoch")
+    }
+    assert result.tokens > 0 and result.tokens_per_second > 0
+    assert result.data_stats["train"]["steps_dropped"] == 0
+    for key in ("accuracy", "f1", "f1_wrong", "loss", "lr", "tokens_per_s"):
+        assert key in train_records[-1]
+
+    out = tmp_path / "run"
+    card = (out / "README.md").read_text()
+    import hashlib
+
+    assert hashlib.sha256(toy_export.read_bytes()).hexdigest() in card
+    assert '"max_steps": 30' in card and '"eval"' in card
+    assert (out / "metrics.png").stat().st_size > 1000
+    scorer = PRMScorer(out, device="cpu")
+    good, bad = scorer.score(
+        "Problem 1: what is 1 + 1?", [["add the numbers 2."], [f"add {MARKER} the numbers 2."]]
+    )
+    assert good[0] > bad[0]
+
+
+def test_resume_from_a_checkpoint_matches_an_uninterrupted_run(tiny_lm, toy_export, tmp_path):
+    settings = dict(
+        max_steps=8,
+        save_every=3,
+        keep_checkpoints=3,
+        log_every=1,
+        packing=False,
+        batch_size=6,
+        grad_accum=2,
+    )
+    full = train(_config(tiny_lm, toy_export, tmp_path / "full", **settings))
+    assert [p.name for p in full.checkpoints] == ["checkpoint-3", "checkpoint-6"]
+    checkpoint = tmp_path / "full/checkpoint-3"
+    state = json.loads((checkpoint / "trainer_state.json").read_text())
+    assert state["global_step"] == 3
+    assert (checkpoint / "tokenizer.json").exists()
+    PRMScorer(checkpoint, device="cpu")  # a checkpoint is a loadable PRM
+
+    resumed = train(
+        _config(tiny_lm, toy_export, tmp_path / "resumed", resume_from=str(checkpoint), **settings)
+    )
+    assert resumed.global_step == 8
+    steps = [
+        json.loads(x)["step"] for x in (tmp_path / "resumed/metrics.jsonl").read_text().splitlines()
+    ]
+    assert steps[0] == 4
+    a = load_file(str(tmp_path / "full/model.safetensors"))
+    b = load_file(str(tmp_path / "resumed/model.safetensors"))
+    start = load_file(str(checkpoint / "model.safetensors"))
+    assert not torch.equal(a["score.weight"], start["score.weight"])
+    for key in a:
+        torch.testing.assert_close(b[key], a[key], atol=1e-6, rtol=1e-5)
+
+
+def test_latest_resume_and_mlp2_head(tiny_lm, toy_export, tmp_path):
+    out = tmp_path / "run"
+    train(_config(tiny_lm, toy_export, out, max_steps=4, save_every=2, head="mlp2"))
+    result = train(
+        _config(
+            tiny_lm, toy_export, out, max_steps=6, save_every=2, head="mlp2", resume_from="latest"
+        )
+    )
+    assert result.global_step == 6
+    assert [p.name for p in result.checkpoints] == ["checkpoint-4"]
+    assert {json.loads(x)["step"] for x in (out / "metrics.jsonl").read_text().splitlines()} >= {
+        5,
+        6,
+    }
+    keys = load_file(str(out / "model.safetensors")).keys()
+    assert {"score.0.weight", "score.2.weight"} <= set(keys)
+
+
+def test_lora_saves_a_merged_prm(tiny_lm, toy_export, tmp_path):
+    pytest.importorskip("peft")
+    result = train(_config(tiny_lm, toy_export, tmp_path, max_steps=3, lora=True, lr=1e-2))
+    assert result.global_step == 3
+    keys = set(load_file(str(tmp_path / "model.safetensors")))
+    assert not any("lora" in k for k in keys) and "score.weight" in keys
+    base = load_file(str(tiny_lm / "model.safetensors"))
+    merged = load_file(str(tmp_path / "model.safetensors"))
+    name = next(k for k in base if k.endswith("self_attn.q_proj.weight"))
+    assert not torch.equal(base[name], merged[name])  # LoRA deltas were merged in
+    assert len(PRMScorer(tmp_path, device="cpu").score("p", [["a step"]])[0]) == 1
+
+
+def test_config_from_yaml_with_cli_overrides(tmp_path):
+    path = tmp_path / "cfg.yaml"
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "data": ["a.jsonl"],
+                "model": "m",
+                "out": "o",
+                "lr": 1e-4,
+                "packing": True,
+                "step_separator": "\n\n",
+            }
+        )
+    )
+    config = TrainConfig.from_args(
+        [
+            "--config",
+            str(path),
+            "--lr",
+            "5e-6",
+            "--no-packing",
+            "--data",
+            "b.jsonl",
+            "c.jsonl",
+            "--max-prompt-length",
+            "64",
+        ]
+    )
+    assert config.lr == 5e-6 and config.packing is False
+    assert config.data == ["b.jsonl", "c.jsonl"] and config.step_separator == "\n\n"
+    assert config.max_prompt_length == 64 and config.model == "m"
+    cli = TrainConfig.from_args(
+        [
+            "--data",
+            "x",
+            "--model",
+            "m",
+            "--out",
+            "o",
+            "--step-separator",
+            "\\n\\n",
+            "--head",
+            "mlp2",
+        ]
+    )
+    assert cli.step_separator == "\n\n" and cli.head == "mlp2"
+    path.write_text(json.dumps({"data": "a.jsonl", "modle": "m"}))
+    with pytest.raises(ValueError, match="unknown setting.*modle"):
+        TrainConfig.from_file(path)
+    with pytest.raises(ValueError, match="head"):
+        TrainConfig(data=["a"], model="m", out="o", head="big").validate()
