@@ -1,0 +1,81 @@
+"""Agreement statistics on compact count matrices; no Django, no per-label objects.
+
+Inputs are what SQL aggregation returns: per-unit value counts (a "profile") with the number
+of units sharing it, or a confusion matrix per rater pair.
+"""
+
+from collections.abc import Sequence
+
+import krippendorff
+import numpy as np
+
+
+def expand_profiles(profiles: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Units × values count matrix from distinct profiles and how many units have each."""
+    return np.repeat(np.asarray(profiles, dtype=float), np.asarray(weights, dtype=int), axis=0)
+
+
+def krippendorff_alpha(
+    value_counts: np.ndarray, *, level: str, value_domain: Sequence[float]
+) -> float | None:
+    """Krippendorff's alpha from a units × values count matrix (the `krippendorff` package).
+
+    None when fewer than two pairable values exist or every pairable value is the same
+    (expected disagreement 0: alpha is undefined).
+    """
+    counts = np.asarray(value_counts, dtype=float)
+    pairable = counts[counts.sum(axis=1) >= 2]
+    if pairable.size == 0 or np.count_nonzero(pairable.sum(axis=0)) < 2:
+        return None
+    return float(
+        krippendorff.alpha(
+            value_counts=pairable, value_domain=list(value_domain), level_of_measurement=level
+        )
+    )
+
+
+def fleiss_kappa(profiles: np.ndarray, weights: np.ndarray | None = None) -> float | None:
+    """Fleiss' kappa for units rated by the same number of raters m (rows sum to m).
+
+    `profiles`: units × categories counts; `weights`: how many units share each row (default
+    one each), so SQL can send distinct profiles only. None when undefined.
+    """
+    table = np.asarray(profiles, dtype=float)
+    w = np.ones(len(table)) if weights is None else np.asarray(weights, dtype=float)
+    if len(table) == 0 or w.sum() == 0:
+        return None
+    m = table.sum(axis=1)
+    if not np.all(m == m[0]) or m[0] < 2:
+        raise ValueError("Fleiss' kappa needs the same number (≥ 2) of ratings per unit.")
+    m = m[0]
+    n_units = w.sum()
+    p_j = (w[:, None] * table).sum(axis=0) / (n_units * m)
+    p_i = ((table**2).sum(axis=1) - m) / (m * (m - 1))
+    p_bar = float((w * p_i).sum() / n_units)
+    p_e = float((p_j**2).sum())
+    if p_e == 1.0:
+        return None
+    return (p_bar - p_e) / (1 - p_e)
+
+
+def cohen_kappa(confusion: np.ndarray) -> float | None:
+    """Cohen's kappa from a square confusion matrix of two raters' counts. None if undefined."""
+    c = np.asarray(confusion, dtype=float)
+    n = c.sum()
+    if n == 0:
+        return None
+    p_o = np.trace(c) / n
+    p_e = float((c.sum(axis=0) * c.sum(axis=1)).sum() / n**2)
+    if p_e == 1.0:
+        return None
+    return float((p_o - p_e) / (1 - p_e))
+
+
+def pairwise_agreement(value_counts: np.ndarray) -> float | None:
+    """Share of ordered rater pairs within a unit that gave the same value."""
+    c = np.asarray(value_counts, dtype=float)
+    m = c.sum(axis=1)
+    pairs = (m * (m - 1)).sum()
+    if pairs == 0:
+        return None
+    return float((c * (c - 1)).sum() / pairs)

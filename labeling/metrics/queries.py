@@ -1,0 +1,368 @@
+"""Project metrics aggregated by the database; Python sees only small count tables.
+
+Step ratings are summarised per step as a value-count profile, and identical profiles are
+grouped in SQL, so agreement over a million steps costs a few dozen rows. Rater pairs come
+from a self-join grouped into confusion counts. Raters are people (username) or, for
+imported dataset labels, the dataset's labeler (`external_annotator`).
+"""
+
+from collections import defaultdict
+from statistics import median
+
+import numpy as np
+from django.db import connection
+from django.db.models import (
+    Aggregate,
+    Count,
+    F,
+    FloatField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+)
+from django.db.models.functions import Coalesce, TruncDate
+
+from labeling.metrics.agreement import (
+    cohen_kappa,
+    expand_profiles,
+    fleiss_kappa,
+    krippendorff_alpha,
+    pairwise_agreement,
+)
+from labeling.models import (
+    Annotation,
+    AnnotationStatus,
+    FinishReason,
+    GoldLabel,
+    Project,
+    StepLabel,
+)
+
+NO_ERROR = -1  # first-error "index" of an annotation without a wrong step
+
+
+class Median(Aggregate):
+    """PostgreSQL's median; other databases fall back to Python (see _median_times)."""
+
+    function = "PERCENTILE_CONT"
+    template = "%(function)s(0.5) WITHIN GROUP (ORDER BY %(expressions)s)"
+    output_field = FloatField()
+
+
+def _rater(prefix: str = "") -> Coalesce:
+    return Coalesce(f"{prefix}annotator__username", f"{prefix}external_annotator")
+
+
+def submitted_labels(project: Project) -> QuerySet[StepLabel]:
+    """Rated labels of submitted annotations in the project (imported ones included)."""
+    return StepLabel.objects.filter(
+        annotation__solution__project=project,
+        annotation__status=AnnotationStatus.SUBMITTED,
+        rating__isnull=False,
+    ).order_by()
+
+
+def submitted_annotations(project: Project) -> QuerySet[Annotation]:
+    return Annotation.objects.filter(
+        solution__project=project, status=AnnotationStatus.SUBMITTED
+    ).order_by()
+
+
+def _first_error() -> Coalesce:
+    return Coalesce(
+        Subquery(
+            StepLabel.objects.filter(annotation_id=OuterRef("pk"), rating=-1)
+            .order_by("step__index")
+            .values("step__index")[:1]
+        ),
+        NO_ERROR,
+    )
+
+
+def _gold_first_error() -> Coalesce:
+    return Coalesce(
+        Subquery(
+            GoldLabel.objects.filter(step__solution_id=OuterRef("solution_id"), rating=-1)
+            .order_by("step__index")
+            .values("step__index")[:1]
+        ),
+        NO_ERROR,
+    )
+
+
+def step_rating_profiles(project: Project) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct per-step value-count profiles (columns: project.rating_values) among steps
+    with ≥ 2 ratings, and how many steps have each. Two GROUP BYs in one statement."""
+    values = project.rating_values
+    cols = [f"c{i}" for i in range(len(values))]
+    per_step = (
+        submitted_labels(project)
+        .values("step_id")
+        .annotate(
+            **{col: Count("id", filter=Q(rating=v)) for col, v in zip(cols, values, strict=True)},
+            m=Count("id"),
+        )
+        .filter(m__gte=2)
+        .values(*cols)
+    )
+    sql, params = per_step.query.sql_with_params()
+    listed = ", ".join(cols)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {listed}, COUNT(*) FROM ({sql}) AS per_step GROUP BY {listed}", params
+        )
+        rows = cursor.fetchall()
+    if not rows:
+        return np.zeros((0, len(values))), np.zeros(0)
+    table = np.array(rows, dtype=float)
+    return table[:, :-1], table[:, -1]
+
+
+def step_rating_agreement(project: Project) -> dict:
+    """Krippendorff's alpha (ordinal), Fleiss' kappa and pairwise agreement on step ratings."""
+    profiles, weights = step_rating_profiles(project)
+    units = expand_profiles(profiles, weights)
+    m = profiles.sum(axis=1) if len(profiles) else np.zeros(0)
+    fleiss = None
+    fleiss_raters = fleiss_units = 0
+    if len(profiles):
+        per_raters = {int(r): float(weights[m == r].sum()) for r in np.unique(m)}
+        fleiss_raters = max(per_raters, key=lambda r: (per_raters[r], r))
+        keep = m == fleiss_raters
+        fleiss_units = int(weights[keep].sum())
+        fleiss = fleiss_kappa(profiles[keep], weights[keep])
+    return {
+        "steps": int(weights.sum()),
+        "alpha_ordinal": krippendorff_alpha(
+            units, level="ordinal", value_domain=project.rating_values
+        ),
+        "fleiss_kappa": fleiss,
+        "fleiss_raters": fleiss_raters,
+        "fleiss_steps": fleiss_units,
+        "pairwise_agreement": pairwise_agreement(units) if len(units) else None,
+    }
+
+
+def rater_pair_confusions(project: Project) -> dict[tuple[str, str], np.ndarray]:
+    """Per pair of raters (a < b), counts of (a's rating, b's rating) on the steps both rated."""
+    values = list(project.rating_values)
+    other = "step__labels__"
+    rows = (
+        submitted_labels(project)
+        .filter(
+            **{
+                f"{other}annotation__status": AnnotationStatus.SUBMITTED,
+                f"{other}rating__isnull": False,
+            }
+        )
+        .annotate(a=_rater("annotation__"), b=_rater(f"{other}annotation__"))
+        .filter(a__lt=F("b"))
+        .values("a", "b", "rating", f"{other}rating")
+        .annotate(n=Count("id"))
+    )
+    out: dict[tuple[str, str], np.ndarray] = defaultdict(
+        lambda: np.zeros((len(values), len(values)))
+    )
+    for row in rows:
+        matrix = out[(row["a"], row["b"])]
+        matrix[values.index(row["rating"]), values.index(row[f"{other}rating"])] += row["n"]
+    return dict(out)
+
+
+def rater_pairs(project: Project) -> list[dict]:
+    pairs = []
+    for (a, b), matrix in sorted(rater_pair_confusions(project).items()):
+        n = int(matrix.sum())
+        pairs.append(
+            {
+                "a": a,
+                "b": b,
+                "steps": n,
+                "agreement": float(np.trace(matrix) / n) if n else None,
+                "cohen_kappa": cohen_kappa(matrix),
+            }
+        )
+    return pairs
+
+
+def first_error_agreement(project: Project) -> dict:
+    """Agreement on each annotation's first wrong step (none = its own category), over
+    solutions with ≥ 2 submitted annotations; bad-problem submissions left out."""
+    rows = (
+        submitted_annotations(project)
+        .exclude(finish_reason=FinishReason.BAD_PROBLEM)
+        .annotate(fe=_first_error())
+        .values("solution_id", "fe")
+        .annotate(n=Count("id"))
+    )
+    per_solution: dict[int, dict[int, int]] = defaultdict(dict)
+    for row in rows:
+        per_solution[row["solution_id"]][row["fe"]] = row["n"]
+    multi = [counts for counts in per_solution.values() if sum(counts.values()) >= 2]
+    if not multi:
+        return {"solutions": 0, "alpha_nominal": None, "pairwise_agreement": None}
+    domain = sorted({fe for counts in multi for fe in counts})
+    matrix = np.zeros((len(multi), len(domain)))
+    for i, counts in enumerate(multi):
+        for fe, n in counts.items():
+            matrix[i, domain.index(fe)] = n
+    return {
+        "solutions": len(multi),
+        "alpha_nominal": krippendorff_alpha(matrix, level="nominal", value_domain=domain),
+        "pairwise_agreement": pairwise_agreement(matrix),
+    }
+
+
+def gold_accuracy(project: Project) -> list[dict]:
+    """Per rater, on gold solutions: rated steps matching the gold rating, and first errors."""
+    steps = (
+        submitted_labels(project)
+        .filter(step__solution__is_gold=True, step__gold__rating__isnull=False)
+        .annotate(rater=_rater("annotation__"))
+        .values("rater")
+        .annotate(n=Count("id"), agree=Count("id", filter=Q(rating=F("step__gold__rating"))))
+    )
+    solutions = (
+        submitted_annotations(project)
+        .filter(solution__is_gold=True)
+        .annotate(rater=_rater(), fe=_first_error(), gold_fe=_gold_first_error())
+        .values("rater")
+        .annotate(n=Count("id"), agree=Count("id", filter=Q(fe=F("gold_fe"))))
+    )
+    out: dict[str, dict] = defaultdict(
+        lambda: {"steps": 0, "step_accuracy": None, "solutions": 0, "first_error_accuracy": None}
+    )
+    for row in steps:
+        out[row["rater"]].update(steps=row["n"], step_accuracy=row["agree"] / row["n"])
+    for row in solutions:
+        out[row["rater"]].update(solutions=row["n"], first_error_accuracy=row["agree"] / row["n"])
+    return [{"annotator": rater, **values} for rater, values in sorted(out.items())]
+
+
+def auto_source_agreement(project: Project) -> list[dict]:
+    """Per rater and machine source: agreement and Cohen's kappa with the source's values
+    on the steps both rated (every agent of a source counts)."""
+    values = list(project.rating_values)
+    rows = (
+        submitted_labels(project)
+        .filter(step__suggestions__value__in=values)
+        .annotate(rater=_rater("annotation__"))
+        .values("rater", "step__suggestions__source", "rating", "step__suggestions__value")
+        .annotate(n=Count("id"))
+    )
+    matrices: dict[tuple[str, str], np.ndarray] = defaultdict(
+        lambda: np.zeros((len(values), len(values)))
+    )
+    for row in rows:
+        key = (row["rater"], row["step__suggestions__source"])
+        matrices[key][
+            values.index(row["rating"]), values.index(row["step__suggestions__value"])
+        ] += row["n"]
+    out = []
+    for (rater, source), matrix in sorted(matrices.items()):
+        n = int(matrix.sum())
+        out.append(
+            {
+                "annotator": rater,
+                "source": source,
+                "steps": n,
+                "agreement": float(np.trace(matrix) / n),
+                "cohen_kappa": cohen_kappa(matrix),
+            }
+        )
+    return out
+
+
+def _median_times(qs: QuerySet[Annotation], keys: tuple[str, ...]) -> dict[tuple, float]:
+    if connection.vendor == "postgresql":
+        rows = qs.values(*keys).annotate(med=Median("time_spent_ms"))
+        return {tuple(row[k] for k in keys): row["med"] for row in rows}
+    # SQLite has no median aggregate: one integer per annotation, no labels.
+    times: dict[tuple, list[int]] = defaultdict(list)
+    for row in qs.values(*keys, "time_spent_ms"):
+        times[tuple(row[k] for k in keys)].append(row["time_spent_ms"])
+    return {key: float(median(v)) for key, v in times.items()}
+
+
+def _rates(row: dict, med: float | None) -> dict:
+    hours = (row["time_ms"] or 0) / 3_600_000
+    return {
+        "solutions": row["solutions"],
+        "steps": row["steps"],
+        "hours": round(hours, 4),
+        "solutions_per_hour": row["solutions"] / hours if hours else None,
+        "steps_per_hour": row["steps"] / hours if hours else None,
+        "median_seconds_per_solution": med / 1000 if med is not None else None,
+    }
+
+
+def throughput(project: Project) -> dict:
+    """Solutions and steps per hour of labeling time and median time per solution, per
+    annotator, per day (of submission) and per annotator and day. Time is the annotation's
+    `time_spent_ms`; steps are rated steps."""
+    base = submitted_annotations(project).filter(submitted_at__isnull=False)
+    rated = StepLabel.objects.filter(annotation_id=OuterRef("pk"), rating__isnull=False)
+    annotated = base.annotate(
+        rater=_rater(),
+        day=TruncDate("submitted_at"),
+        rated_steps=Coalesce(
+            Subquery(rated.order_by().values("annotation_id").annotate(c=Count("id")).values("c")),
+            0,
+        ),
+    )
+    out = {}
+    for name, keys in (
+        ("by_annotator", ("rater",)),
+        ("by_day", ("day",)),
+        ("by_annotator_day", ("rater", "day")),
+    ):
+        rows = annotated.values(*keys).annotate(
+            solutions=Count("id"), steps=Sum("rated_steps"), time_ms=Sum("time_spent_ms")
+        )
+        medians = _median_times(annotated, keys)
+        out[name] = sorted(
+            (
+                {
+                    **{("annotator" if k == "rater" else k): row[k] for k in keys},
+                    **_rates(row, medians.get(tuple(row[k] for k in keys))),
+                }
+                for row in rows
+            ),
+            key=lambda r: tuple(str(r.get(k, "")) for k in ("annotator", "day")),
+        )
+    return out
+
+
+def label_distribution(project: Project) -> list[dict]:
+    """Per rater: how many steps they rated −1 / 0 / +1 and left unrated or marked unsure."""
+    rows = (
+        StepLabel.objects.filter(
+            annotation__solution__project=project, annotation__status=AnnotationStatus.SUBMITTED
+        )
+        .order_by()
+        .annotate(rater=_rater("annotation__"))
+        .values("rater")
+        .annotate(
+            wrong=Count("id", filter=Q(rating=-1)),
+            neutral=Count("id", filter=Q(rating=0)),
+            correct=Count("id", filter=Q(rating=1)),
+            unrated=Count("id", filter=Q(rating__isnull=True)),
+            unsure=Count("id", filter=Q(unsure=True)),
+        )
+    )
+    return sorted(({"annotator": r.pop("rater"), **r} for r in rows), key=lambda r: r["annotator"])
+
+
+def project_metrics(project: Project) -> dict:
+    """Everything the metrics endpoint and dashboard show for one project."""
+    return {
+        "step_ratings": step_rating_agreement(project),
+        "pairs": rater_pairs(project),
+        "first_error": first_error_agreement(project),
+        "gold": gold_accuracy(project),
+        "auto_sources": auto_source_agreement(project),
+        "throughput": throughput(project),
+        "label_distribution": label_distribution(project),
+    }
