@@ -101,8 +101,8 @@ configs:
 
 # {info.project_name}: {info.format} export {info.export_id}
 
-Step-level labels exported by steplab from project **{info.project_name}** (id
-{info.project_id}) in the **{info.format}** layout as **{info.file_type}**.
+Step-level labels exported by steplab from project **{info.project_name}**
+(id {info.project_id}) in the **{info.format}** layout as **{info.file_type}**.
 
 - file: `{info.file_name}`, {info.size_bytes} bytes
 - sha256 of the data file: `{info.sha256}` (the card is not hashed: it holds the time)

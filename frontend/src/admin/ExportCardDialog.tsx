@@ -2,7 +2,22 @@ import { useEffect, useRef, useState } from "react";
 import * as api from "../api";
 import { Markdown } from "../components/Markdown";
 import { ErrorBox, Spinner } from "../components/ui";
-import { FORMAT_LABEL } from "./exportOptions";
+import { FORMAT_LABEL, splitFrontMatter } from "./exportOptions";
+
+function CardBody({ card }: { card: string }) {
+  const { meta, body } = splitFrontMatter(card);
+  return (
+    <>
+      {meta && (
+        <details className="export-card-meta" data-testid="export-card-meta">
+          <summary className="small">Hub metadata (YAML front matter)</summary>
+          <pre className="mono small">{meta}</pre>
+        </details>
+      )}
+      <Markdown source={body} className="export-card-md" />
+    </>
+  );
+}
 
 /** An export's dataset card (Markdown), fetched when opened; Esc or a click outside closes it. */
 export function ExportCardDialog({ exp, onClose }: { exp: api.Export; onClose: () => void }) {
@@ -52,7 +67,7 @@ export function ExportCardDialog({ exp, onClose }: { exp: api.Export; onClose: (
         <div className="export-card-body">
           {error && <ErrorBox testId="export-card-error">{error}</ErrorBox>}
           {!error && card === null && <Spinner />}
-          {card !== null && <Markdown source={card} className="export-card-md" />}
+          {card !== null && <CardBody card={card} />}
         </div>
         <div className="dialog-actions">
           <span className="muted small">Ship it as the dataset's README.md.</span>

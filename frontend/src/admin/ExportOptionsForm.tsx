@@ -20,6 +20,7 @@ function Field({
   help,
   error,
   wide,
+  span2,
   group,
   children,
 }: {
@@ -27,13 +28,15 @@ function Field({
   help?: ReactNode;
   error?: string | null;
   wide?: boolean;
+  /** Two of the three columns. */
+  span2?: boolean;
   /** Holds several controls (buttons, its own label): a div, not a label. */
   group?: boolean;
   children: ReactNode;
 }) {
   const Tag = group ? "div" : "label";
   return (
-    <Tag className={`field${wide ? " field-wide" : ""}`}>
+    <Tag className={`field${wide ? " field-wide" : ""}${span2 ? " export-span-2" : ""}`}>
       <span className="field-label">{label}</span>
       {children}
       {error ? <span className="field-error export-field-error">{error}</span> : help ? <span className="field-help">{help}</span> : null}
@@ -122,7 +125,7 @@ export function ExportOptionsForm({
       <section className="export-section">
         <h3 className="export-section-title">Dataset</h3>
         <div className="export-grid">
-          <Field label="Format" help={helpOf(FORMATS, form.format)} wide>
+          <Field label="Format" help={helpOf(FORMATS, form.format)} span2>
             <Select<ExportFormat> value={form.format} choices={FORMATS} onChange={(v) => set("format", v)} disabled={disabled} testId="export-format" />
           </Field>
           <Field label="File type" help={helpOf(FILE_TYPES, form.fileType)} group>

@@ -271,12 +271,16 @@ describe("Export tab", () => {
   it("shows the dataset card as Markdown", async () => {
     const { api, server } = setup();
     server.exports = [finished(makeExport({ id: 5 }), 10)];
-    server.cards.set(5, "# Demo export\n\n**Rows:** 9\n\n| split | rows |\n|---|---|\n| train | 8 |\n");
+    server.cards.set(5, "---\nlicense: mit\ntags:\n- steplab\n---\n\n# Demo export\n\n**Rows:** 9\n\n| split | rows |\n|---|---|\n| train | 8 |\n");
     mount(api, server);
     fireEvent.click(await screen.findByTestId("export-card"));
     const dialog = await screen.findByTestId("export-card-dialog");
     await waitFor(() => expect(within(dialog).getByRole("heading", { name: "Demo export" })).toBeTruthy());
     expect(within(dialog).getByRole("table").textContent).toMatch(/train\s*8/);
+    // The Hub's YAML front matter is shown as YAML, not rendered as Markdown (an <hr> and a list).
+    expect(within(dialog).getByTestId("export-card-meta").textContent).toContain("license: mit");
+    expect(dialog.querySelector(".export-card-md hr")).toBeNull();
+    expect(dialog.querySelector(".export-card-md li")).toBeNull();
     expect(api.callsTo("GET", "/api/exports/5/card/")).toHaveLength(1);
     fireEvent.keyDown(window, { key: "Escape" });
     expect(screen.queryByTestId("export-card-dialog")).toBeNull();

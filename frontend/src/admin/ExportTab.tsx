@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode, type Ref } from "react";
 import * as api from "../api";
 import { ErrorBox, ProgressBar, formatBytes, formatDate, formatNumber } from "../components/ui";
 import { ExportCardDialog } from "./ExportCardDialog";
@@ -87,12 +87,12 @@ function Actions({
   );
 }
 
-function CurrentExport({ e, children }: { e: api.Export; children: ReactNode }) {
+function CurrentExport({ e, innerRef, children }: { e: api.Export; innerRef?: Ref<HTMLDivElement>; children: ReactNode }) {
   const fraction = exportFraction(e);
   const tone = e.status === "failed" ? "red" : e.status === "done" ? "green" : "accent";
   const { solutions_done: done, solutions_total: total } = e.progress ?? { solutions_done: 0, solutions_total: 0 };
   return (
-    <div className="autolabel-run export-current" data-testid="export-progress" data-status={e.status} data-export-id={e.id}>
+    <div ref={innerRef} className="autolabel-run export-current" data-testid="export-progress" data-status={e.status} data-export-id={e.id}>
       <div className="card-row">
         <div className="autolabel-run-title">
           <StatusBadge status={e.status} />
@@ -147,6 +147,8 @@ export function ExportTab({ project }: { project: api.Project }) {
   const [deleting, setDeleting] = useState<number | null>(null);
   const [pollRound, setPollRound] = useState(0);
   const alive = useRef(true);
+  const currentRef = useRef<HTMLDivElement>(null);
+  const [scrollToCurrent, setScrollToCurrent] = useState(false);
 
   useEffect(() => {
     alive.current = true;
@@ -224,6 +226,7 @@ export function ExportTab({ project }: { project: api.Project }) {
       merge(created);
       setCount((c) => c + 1);
       setCurrentId(created.id);
+      setScrollToCurrent(true);
     } catch (err) {
       const apiErr = err as api.ApiError;
       if (alive.current) setRequestError({ lines: errorLines(apiErr), field: errorField(apiErr) });
@@ -250,6 +253,14 @@ export function ExportTab({ project }: { project: api.Project }) {
   }
 
   const current = exports?.find((x) => x.id === currentId) ?? null;
+
+  // The options are long: bring the new export's progress into view once it is shown.
+  useEffect(() => {
+    if (scrollToCurrent && currentRef.current) {
+      currentRef.current.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      setScrollToCurrent(false);
+    }
+  }, [scrollToCurrent, current]);
 
   return (
     <div className="stack">
@@ -294,7 +305,7 @@ export function ExportTab({ project }: { project: api.Project }) {
         )}
 
         {current && (
-          <CurrentExport e={current}>
+          <CurrentExport e={current} innerRef={currentRef}>
             <Actions
               e={current}
               canDelete={false}

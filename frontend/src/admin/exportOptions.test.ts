@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../api";
 import { finished, makeExport } from "../test/fakeExports";
-import { DEFAULT_FORM, buildExportRequest, errorField, errorLines, exportFraction, formProblems, listOf, optionsSummary, percent, shortSha } from "./exportOptions";
+import { DEFAULT_FORM, splitFrontMatter, buildExportRequest, errorField, errorLines, exportFraction, formProblems, listOf, optionsSummary, percent, shortSha } from "./exportOptions";
 
 describe("export options", () => {
   it("sends the server's defaults for the default form", () => {
@@ -57,5 +57,10 @@ describe("export options", () => {
     });
     expect(optionsSummary(e)).toBe("human annotators · agreement ≥ 0.8 · unsure: keep · 1 annotator · neutral → wrong · not truncated · soft labels · no split");
     expect(shortSha("abcdef0123456789")).toBe("abcdef012345");
+  });
+
+  it("takes the YAML front matter off a card", () => {
+    expect(splitFrontMatter("---\nlicense: mit\n---\n\n# Title\n")).toEqual({ meta: "license: mit", body: "\n# Title\n" });
+    expect(splitFrontMatter("# No meta\n---\n")).toEqual({ meta: null, body: "# No meta\n---\n" });
   });
 });

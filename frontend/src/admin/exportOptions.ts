@@ -279,6 +279,7 @@ export function optionsSummary(e: Export): string {
   if (p.neutral === "negative") parts.push("neutral → wrong");
   if (p.truncate_after_first_error === false) parts.push("not truncated");
   if (p.soft_labels) parts.push("soft labels");
+  if (p.label_sources) parts.push("label sources");
   if (p.combine === "per_annotation") parts.push("per annotation");
   if (s.mode === "none") parts.push("no split");
   else if (s.train !== undefined && (s.train !== 0.9 || s.validation !== 0.05 || s.test !== 0.05))
@@ -323,4 +324,10 @@ export function errorField(err: ApiError): string | null {
     node = (node as Record<string, unknown>)[keys[0]];
   }
   return path || null;
+}
+
+/** A dataset card's YAML front matter (Hugging Face Hub metadata) apart from its Markdown body. */
+export function splitFrontMatter(card: string): { meta: string | null; body: string } {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(card);
+  return m ? { meta: m[1], body: card.slice(m[0].length) } : { meta: null, body: card };
 }
