@@ -9,6 +9,7 @@ from autolabel.engines.base import Engine
 from autolabel.engines.code import CodeEngine
 from autolabel.engines.consensus import ConsensusEngine
 from autolabel.engines.judge import JudgeEngine
+from autolabel.engines.prm import PrmEngine
 from autolabel.engines.rollout import RolloutEngine
 from autolabel.engines.symbolic import SymbolicEngine
 
@@ -20,6 +21,7 @@ ENGINES: dict[str, Engine] = {
         RolloutEngine(),
         JudgeEngine(),
         CodeEngine(),
+        PrmEngine(),
         ConsensusEngine(),
     )
 }

@@ -7,14 +7,16 @@ pending, and the run's counters are recomputed from its items rather than increm
 
 import logging
 from collections.abc import Iterable
+from pathlib import Path
 
 from django.db import transaction
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from autolabel.engines.base import EngineResult, SolutionInput
+from autolabel.engines.prm import check_params as prm_check_params
 from autolabel.errors import BackendUnavailable
-from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
+from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, PrmModel, RunStatus
 from autolabel.registry import ENGINES
 from labeling.errors import Conflict, ValidationFailed
 from labeling.models import Project, Solution, Suggestion
@@ -54,6 +56,33 @@ def _check_params(sources: list[str], params: dict) -> None:
                 ) from exc
 
 
+def _resolve_prm(project: Project, own: dict) -> dict:
+    """params.prm: a registered model (model_id) becomes its path and name; a path must hold a
+    saved model. The engine then only ever sees a path (engines do not touch the database)."""
+    own = dict(own)
+    if "model_id" in own:
+        model_id = own["model_id"]
+        model = None
+        if isinstance(model_id, int) and not isinstance(model_id, bool):
+            model = PrmModel.objects.filter(project=project, pk=model_id).first()
+        if model is None:
+            raise ValidationFailed(
+                f"params.prm.model_id: no model {own['model_id']!r} in this project.",
+                field="params.prm.model_id",
+            )
+        own.update(path=model.path, model=model.name)
+    elif isinstance(own.get("path"), str) and not (Path(own["path"]) / "config.json").is_file():
+        raise ValidationFailed(
+            f"params.prm.path: {own['path']} is not a saved model directory.",
+            field="params.prm.path",
+        )
+    try:
+        prm_check_params(own)
+    except ValueError as exc:
+        raise ValidationFailed(f"params.prm: {exc}", field="params.prm") from exc
+    return own
+
+
 @transaction.atomic
 def autolabel_run_create(
     *,
@@ -68,11 +97,14 @@ def autolabel_run_create(
         raise ValidationFailed(
             f"Unknown or missing sources {unknown}; available: {sorted(ENGINES)}.", field="sources"
         )
-    _check_params(sources, params or {})
+    params = dict(params or {})
+    _check_params(sources, params)
+    if "prm" in sources:
+        params["prm"] = _resolve_prm(project, params.get("prm", {}))
     run = AutolabelRun.objects.create(
         project=project,
         sources=list(dict.fromkeys(sources)),
-        params=params or {},
+        params=params,
         filter=filter or {},
         created_by=created_by,
     )
@@ -118,6 +150,7 @@ def _solution_input(solution: Solution, *, with_suggestions: bool = False) -> So
         final_answer=solution.final_answer,
         suggestions=suggestions,
         tests=(solution.problem.metadata or {}).get("tests"),
+        answer_correct=solution.answer_correct,
     )
 
 

@@ -4,6 +4,7 @@ import random
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 
 from annotate.queues import Queue
 from autolabel.errors import BackendUnavailable
@@ -15,6 +16,7 @@ from autolabel.services import (
     autolabel_run_chunks,
     autolabel_run_refresh,
 )
+from autolabel.training_services import HEARTBEAT_STALE_S, Outcome, training_run_execute
 
 MAX_RETRIES = 5
 QUEUE_RANK = [Queue.DEFAULT, Queue.ROLLOUTS, Queue.GPU]
@@ -66,3 +68,23 @@ def autolabel_chunk_task(self, run_id: int, solution_ids: list[int]) -> int:
         autolabel_item_fail(run=run, solution_ids=solution_ids, error="Time limit exceeded.")
     autolabel_run_refresh(run=run)
     return processed
+
+
+@shared_task(
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    # Training outlives the default one-hour limits; the hard limit kills the pool process and
+    # with it the trainer (PR_SET_PDEATHSIG), the soft one lets the service kill it first.
+    time_limit=settings.TRAINING_TIME_LIMIT_S + 120,
+    soft_time_limit=settings.TRAINING_TIME_LIMIT_S,
+    max_retries=1,
+)
+def training_run_task(self, run_id: int) -> str:
+    """Route: the `gpu` queue (CELERY_TASK_ROUTES). A redelivered copy that finds the run
+    alive waits one heartbeat period and looks again: a lease that went stale meanwhile was
+    held by a lost worker and is taken over; a live one is left to its owner."""
+    outcome = training_run_execute(run_id=run_id)
+    if outcome == Outcome.BUSY and self.request.retries == 0:
+        raise self.retry(countdown=HEARTBEAT_STALE_S + 5)
+    return outcome

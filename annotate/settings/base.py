@@ -152,10 +152,14 @@ CELERY_TASK_ROUTES = {
     "labeling.tasks.import_job_run_task": {"queue": "default"},
     "labeling.tasks.export_build_task": {"queue": "exports"},
     "autolabel.tasks.autolabel_run_start_task": {"queue": "default"},
+    "autolabel.tasks.training_run_task": {"queue": "gpu"},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_TIME_LIMIT = 3600
 CELERY_TASK_SOFT_TIME_LIMIT = 3500
+# PRM training runs (autolabel.training_services): where their outputs go, how long one may run.
+TRAINING_ROOT = env("TRAINING_ROOT", default=str(VAR_DIR / "training"))
+TRAINING_TIME_LIMIT_S = env.int("TRAINING_TIME_LIMIT_S", default=3 * 24 * 3600)
 
 LOGGING = {
     "version": 1,

@@ -15,6 +15,8 @@ class SolutionInput:
     suggestions: dict[str, tuple[int | None, ...]] = field(default_factory=dict)
     # A code problem's tests (Problem.metadata["tests"]), in any shape the code engine reads.
     tests: Any = None
+    # Solution.answer_correct as stored when the engines start (None: unknown).
+    answer_correct: bool | None = None
 
 
 @dataclass(frozen=True)

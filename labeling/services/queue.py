@@ -12,6 +12,7 @@ re-count the solution's holders in a fresh statement: under READ COMMITTED a cla
 candidate query started before another claim committed could otherwise see a stale count.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -92,12 +93,23 @@ def _resume_draft(*, project: Project, user: AbstractBaseUser, now) -> Claim | N
 
 
 def _candidates(*, project: Project, user: AbstractBaseUser, now) -> QuerySet:
+    claimable = solution_claimable_for_user(project=project, user=user, now=now)
+    return candidates_ordered(project=project, candidates=claimable).values_list("pk", flat=True)
+
+
+# Opt-in claim orders from other apps (autolabel's PRM active learning registers one in its
+# AppConfig.ready): each returns the candidates ordered, or None when the project has not
+# opted in. Only the order changes; which solutions are claimable never does.
+CANDIDATE_ORDERINGS: list[Callable[..., QuerySet | None]] = []
+
+
+def candidates_ordered(*, project: Project, candidates: QuerySet) -> QuerySet:
+    for ordering in CANDIDATE_ORDERINGS:
+        ordered = ordering(project=project, candidates=candidates)
+        if ordered is not None:
+            return ordered
     # Overlap-first: finish partly labeled solutions before opening new ones; skipped last.
-    return (
-        solution_claimable_for_user(project=project, user=user, now=now)
-        .order_by("skipped", "-submitted_count", "id")
-        .values_list("pk", flat=True)
-    )
+    return candidates.order_by("skipped", "-submitted_count", "id")
 
 
 @transaction.atomic

@@ -1,5 +1,6 @@
-"""`manage.py autolabel --project P --sources answer,symbolic [--inline]` with a tqdm bar."""
+"""`manage.py autolabel --project P --sources answer,symbolic [--params JSON] [--inline]`."""
 
+import json
 import time
 
 from django.core.management.base import BaseCommand, CommandError
@@ -20,6 +21,16 @@ from labeling.models import Project
 FINISHED = (RunStatus.DONE, RunStatus.FAILED, RunStatus.CANCELLED)
 
 
+def _params(text: str) -> dict:
+    try:
+        params = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CommandError(f"--params is not JSON: {exc}") from exc
+    if not isinstance(params, dict):
+        raise CommandError("--params must be a JSON object.")
+    return params
+
+
 class Command(BaseCommand):
     help = "Pre-fill step suggestions for a project's solutions."
 
@@ -30,13 +41,18 @@ class Command(BaseCommand):
         )
         parser.add_argument("--only-unlabeled", action="store_true")
         parser.add_argument(
+            "--params",
+            default="{}",
+            help='Per-source params as JSON, e.g. \'{"prm": {"model_id": 3, "threshold": 0.5}}\'.',
+        )
+        parser.add_argument(
             "--inline",
             action="store_true",
             help="Process here instead of on the Celery workers.",
         )
         parser.add_argument("--no-wait", action="store_true", help="Enqueue and return.")
 
-    def handle(self, *args, project, sources, only_unlabeled, inline, no_wait, **options):
+    def handle(self, *args, project, sources, only_unlabeled, params, inline, no_wait, **options):
         found = Project.objects.filter(pk=int(project)) if project.isdigit() else None
         found = found or Project.objects.filter(name=project)
         target = found.first()
@@ -47,6 +63,7 @@ class Command(BaseCommand):
                 project=target,
                 sources=[s.strip() for s in sources.split(",") if s.strip()],
                 filter={"only_unlabeled": only_unlabeled},
+                params=_params(params),
             )
         except DomainError as exc:
             raise CommandError(exc.message) from exc

@@ -1,0 +1,70 @@
+"""Active learning from a trained PRM: which solutions humans should label first.
+
+PRM800K served its labelers "convincing wrong-answer" solutions: ones the current PRM rates
+highly although the final answer is wrong, where its mistakes are most informative. With a
+project's QueuePriority set to `prm_active`, labeling.services.queue claims, in order:
+
+1. convincing wrong answers: `answer_correct` is False and the PRM (Solution.metadata["prm"],
+   written by the prm engine) predicts no wrong step; the most convincing (highest minimum
+   step probability) first;
+2. the other scored solutions, least certain first: minimum step probability closest to the
+   threshold it was scored with;
+3. solutions the PRM has not scored.
+Skipped solutions stay last, and ties keep the default order (started ones, then by id).
+`answer_correct` is read from the column at claim time, so an answer check that ran after
+the PRM still counts.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Case, F, FloatField, IntegerField, Q, QuerySet, Value, When
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
+
+from autolabel.models import QueueOrder, QueuePriority
+from labeling.models import Project
+
+
+def queue_order_get(*, project: Project) -> str:
+    found = QueuePriority.objects.filter(project=project).values_list("order", flat=True).first()
+    return found or QueueOrder.DEFAULT
+
+
+def queue_order_set(*, project: Project, order: str) -> QueuePriority:
+    if order not in QueueOrder.values:
+        from labeling.errors import ValidationFailed
+
+        raise ValidationFailed(
+            f"order must be one of {', '.join(QueueOrder.values)}; got {order!r}.", field="order"
+        )
+    priority, _ = QueuePriority.objects.update_or_create(project=project, defaults={"order": order})
+    return priority
+
+
+def prm_active_order(candidates: QuerySet) -> QuerySet:
+    """The candidates ordered for active learning (see the module docstring)."""
+    scored = Q(metadata__prm__has_key="min_probability")
+    convincing = scored & Q(answer_correct=False, metadata__prm__first_error=None)
+    lowest = Cast(KT("metadata__prm__min_probability"), FloatField())
+    uncertainty = Cast(KT("metadata__prm__uncertainty"), FloatField())
+    return candidates.alias(
+        prm_rank=Case(
+            When(convincing, then=Value(0)),
+            When(scored, then=Value(1)),
+            default=Value(2),
+            output_field=IntegerField(),
+        ),
+        prm_key=Case(
+            When(convincing, then=-lowest),
+            When(scored, then=uncertainty),
+            default=Value(0.0),
+            output_field=FloatField(),
+        ),
+    ).order_by("skipped", "prm_rank", "prm_key", F("submitted_count").desc(), "id")
+
+
+def candidate_order(*, project: Project, candidates: QuerySet) -> QuerySet | None:
+    """The hook labeling.services.queue calls: an ordering when the project opted in."""
+    if queue_order_get(project=project) != QueueOrder.PRM_ACTIVE:
+        return None
+    return prm_active_order(candidates)

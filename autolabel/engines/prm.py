@@ -1,0 +1,108 @@
+"""The prm source: a trained PRM (training.score.PRMScorer) scores every step.
+
+Params, checked by autolabel.services before a run is created (which resolves ``model_id``,
+a registered PrmModel, to its ``path`` and ``model`` name; the engine only sees a path)::
+
+    {"path": "/models/prm", "threshold": 0.5, "batch_size": 8}
+
+A step whose probability of being correct is at least ``threshold`` gets +1, else −1, with the
+probability as the score. The solution's metadata gets a summary under "prm" that the
+active-learning queue order reads (autolabel.active_learning): the minimum step probability,
+the predicted first error, how far the minimum is from the threshold, and whether the answer
+is a "convincing wrong" one (PRM800K): every step rated correct but the final answer wrong.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from annotate.queues import Queue
+
+from .base import EngineResult, SolutionInput, StepSuggestion
+from .params import agent_id, check_keys, int_param
+
+PARAMS = {"model_id", "model", "path", "threshold", "batch_size", "device"}
+
+_scorers: dict[tuple[str, str | None], Any] = {}
+_scorers_lock = threading.Lock()
+
+
+def scorer_for(path: str, device: str | None = None) -> Any:
+    """One PRMScorer per (path, device) per process: loading a model is the slow part."""
+    key = (path, device)
+    with _scorers_lock:
+        if key not in _scorers:
+            from training.score import PRMScorer
+
+            _scorers[key] = PRMScorer(path, device=device)
+        return _scorers[key]
+
+
+def clear_scorer_cache() -> None:
+    with _scorers_lock:
+        _scorers.clear()
+
+
+def threshold_param(params: dict[str, Any]) -> float:
+    value = params.get("threshold", 0.5)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise ValueError(f"threshold must be a number between 0 and 1, got {value!r}")
+    return float(value)
+
+
+def check_params(params: dict[str, Any]) -> None:
+    check_keys(params, PARAMS, engine="prm")
+    if not isinstance(params.get("path"), str) or not params["path"]:
+        raise ValueError("prm params need a path (or a model_id, resolved to one)")
+    threshold_param(params)
+    int_param(params, "batch_size", 8)
+
+
+def summary(
+    probabilities: list[float], *, threshold: float, answer_correct: bool | None, model: str
+) -> dict[str, Any]:
+    """Solution.metadata["prm"]: what the queue's active-learning order sorts on."""
+    lowest = min(probabilities)
+    first_error = next((i for i, p in enumerate(probabilities) if p < threshold), None)
+    return {
+        "model": model,
+        "threshold": threshold,
+        "min_probability": round(lowest, 6),
+        "first_error": first_error,
+        "uncertainty": round(abs(lowest - threshold), 6),
+        "convincing_wrong": None
+        if answer_correct is None
+        else (answer_correct is False and first_error is None),
+    }
+
+
+class PrmEngine:
+    name = "prm"
+    queue = Queue.GPU
+
+    def __call__(self, solution: SolutionInput, params: dict[str, Any]) -> EngineResult:
+        check_params(params)
+        threshold = threshold_param(params)
+        model = str(params.get("model") or params["path"])
+        result = EngineResult(source="prm", agent=agent_id("prm", model))
+        if not solution.steps:
+            return result
+        scorer = scorer_for(params["path"], params.get("device"))
+        (probabilities,) = scorer.score(
+            solution.problem, [list(solution.steps)], batch_size=int_param(params, "batch_size", 8)
+        )
+        evidence = {"model": model, "threshold": threshold}
+        result.suggestions = [
+            StepSuggestion(
+                step_index=i,
+                value=1 if p >= threshold else -1,
+                score=float(p),
+                evidence={"probability": round(float(p), 6), **evidence},
+            )
+            for i, p in enumerate(probabilities)
+        ]
+        result.solution_evidence = summary(
+            probabilities, threshold=threshold, answer_correct=solution.answer_correct, model=model
+        )
+        return result

@@ -1,0 +1,194 @@
+"""PRM training runs, trained PRMs and the active-learning queue order over the API.
+
+Project admins start and cancel runs, register models and set the queue order; reviewers
+may read all of it. Annotators get 403, non-members 404 (labeling.api.access).
+"""
+
+from django.db import transaction
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from autolabel.active_learning import queue_order_get, queue_order_set
+from autolabel.models import PrmModel, QueueOrder, TrainingRun
+from autolabel.tasks import training_run_task
+from autolabel.training_services import prm_model_register, training_run_cancel, training_run_create
+from labeling.api.access import project_for
+from labeling.errors import ValidationFailed
+from labeling.models import Export, Role
+
+
+class TrainingRunOutput(serializers.ModelSerializer):
+    progress = serializers.FloatField(read_only=True)
+    created_by = serializers.CharField(source="created_by.username", default=None)
+    prm_model = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TrainingRun
+        fields = [
+            "id",
+            "project",
+            "export",
+            "base_model",
+            "config",
+            "status",
+            "step",
+            "total_steps",
+            "progress",
+            "metrics",
+            "history",
+            "log_tail",
+            "artifact_path",
+            "error",
+            "attempts",
+            "prm_model",
+            "created_by",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+    def get_prm_model(self, run: TrainingRun) -> int | None:
+        model = getattr(run, "prm_model", None)
+        return model.pk if model else None
+
+
+class TrainingRunSummaryOutput(TrainingRunOutput):
+    """The list leaves out the metric history and the log."""
+
+    class Meta(TrainingRunOutput.Meta):
+        fields = [f for f in TrainingRunOutput.Meta.fields if f not in ("history", "log_tail")]
+
+
+class TrainingRunListApi(APIView):
+    class Input(serializers.Serializer):
+        class Meta:
+            ref_name = "TrainingRunInput"
+
+        export = serializers.IntegerField(help_text="A done TRL-format export of this project.")
+        base_model = serializers.CharField(
+            max_length=1000, help_text="Absolute path of a causal LM checkpoint directory."
+        )
+        config = serializers.DictField(
+            required=False,
+            default=dict,
+            help_text="training.config.TrainConfig settings, e.g. lr, epochs, max_steps, "
+            "batch_size, max_length, head, lora, bf16. data/model/out are set by the run.",
+        )
+
+    @extend_schema(responses=TrainingRunSummaryOutput(many=True))
+    def get(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.REVIEWER)
+        runs = project.training_runs.select_related("created_by", "prm_model").order_by("-id")
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(runs, request)
+        return paginator.get_paginated_response(TrainingRunSummaryOutput(page, many=True).data)
+
+    @extend_schema(request=Input, responses={202: TrainingRunOutput})
+    def post(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        export = Export.objects.filter(pk=data.validated_data["export"], project=project).first()
+        if export is None:
+            raise ValidationFailed("No such export in this project.", field="export")
+        run = training_run_create(
+            project=project,
+            export=export,
+            base_model=data.validated_data["base_model"],
+            config=data.validated_data["config"],
+            created_by=request.user,
+        )
+        transaction.on_commit(lambda: training_run_task.delay(run.pk))
+        return Response(TrainingRunOutput(run).data, status=status.HTTP_202_ACCEPTED)
+
+
+def _run_for(request, run_id: int, *, at_least: str) -> TrainingRun:
+    run = get_object_or_404(TrainingRun.objects.select_related("created_by"), pk=run_id)
+    project_for(request, run.project_id, at_least=at_least)
+    return run
+
+
+class TrainingRunDetailApi(APIView):
+    @extend_schema(responses=TrainingRunOutput)
+    def get(self, request, run_id: int):
+        return Response(TrainingRunOutput(_run_for(request, run_id, at_least=Role.REVIEWER)).data)
+
+
+class TrainingRunCancelApi(APIView):
+    @extend_schema(request=None, responses=TrainingRunOutput)
+    def post(self, request, run_id: int):
+        run = training_run_cancel(run=_run_for(request, run_id, at_least=Role.ADMIN))
+        return Response(TrainingRunOutput(run).data)
+
+
+class PrmModelOutput(serializers.ModelSerializer):
+    created_by = serializers.CharField(source="created_by.username", default=None)
+
+    class Meta:
+        model = PrmModel
+        fields = [
+            "id",
+            "project",
+            "name",
+            "path",
+            "training_run",
+            "base_model",
+            "metrics",
+            "created_by",
+            "created_at",
+        ]
+
+
+class PrmModelListApi(APIView):
+    class Input(serializers.Serializer):
+        class Meta:
+            ref_name = "PrmModelInput"
+
+        name = serializers.CharField(max_length=200)
+        path = serializers.CharField(
+            max_length=1000, help_text="Absolute path of a saved PRM directory on the workers."
+        )
+        metrics = serializers.DictField(required=False, default=dict)
+
+    @extend_schema(responses=PrmModelOutput(many=True))
+    def get(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.REVIEWER)
+        models = project.prm_models.select_related("created_by").order_by("-id")
+        return Response(PrmModelOutput(models, many=True).data)
+
+    @extend_schema(request=Input, responses={201: PrmModelOutput})
+    def post(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        model = prm_model_register(project=project, created_by=request.user, **data.validated_data)
+        return Response(PrmModelOutput(model).data, status=status.HTTP_201_CREATED)
+
+
+class QueuePriorityApi(APIView):
+    class Body(serializers.Serializer):
+        class Meta:
+            ref_name = "QueuePriority"
+
+        order = serializers.ChoiceField(
+            choices=QueueOrder.choices,
+            help_text="prm_active: convincing wrong answers first, then the least certain "
+            "(needs a prm auto-label run to have scored the solutions).",
+        )
+
+    @extend_schema(responses=Body)
+    def get(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.REVIEWER)
+        return Response({"order": queue_order_get(project=project)})
+
+    @extend_schema(request=Body, responses=Body)
+    def put(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        data = self.Body(data=request.data)
+        data.is_valid(raise_exception=True)
+        priority = queue_order_set(project=project, order=data.validated_data["order"])
+        return Response({"order": priority.order})

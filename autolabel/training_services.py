@@ -1,0 +1,426 @@
+"""PRM training runs: create, execute (the trainer as a subprocess), cancel; PRM registration.
+
+`training_run_execute` runs `python -m training.train` in a child process (its own process
+group, killed with the worker through PR_SET_PDEATHSIG, see autolabel.training_child), so an
+OOM or a crash in torch fails the run instead of the worker, and a cancel can kill it. While
+the child runs, the parent streams metrics.jsonl and the log into the row and refreshes the
+run's heartbeat. The heartbeat is a lease: a redelivered task (acks_late, a worker lost, or
+Redis' visibility timeout on a long run) claims a run only when it is pending or its heartbeat
+went stale, with one conditional UPDATE, so one run never trains twice at the same time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.db.models import F, Q
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from autolabel.models import PrmModel, TrainingRun, TrainingStatus
+from labeling.errors import Conflict, ValidationFailed
+from labeling.models import Export, ExportFormat, ExportStatus, Project
+
+log = logging.getLogger(__name__)
+
+# Settings the app decides for every run; a user's config may not set them.
+RESERVED = ("data", "model", "out", "resume_from", "progress")
+HEARTBEAT_STALE_S = 60
+LOG_TAIL_CHARS = 8000
+MAX_HISTORY = 5000
+KILL_GRACE_S = 10.0
+
+
+class Outcome:
+    """What one execute call did (a redelivered task needs to know)."""
+
+    DONE = "done"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+    BUSY = "busy"  # another live process holds the run's lease
+    FINISHED = "finished"  # already finished before this call
+
+
+def training_root() -> Path:
+    return Path(getattr(settings, "TRAINING_ROOT", Path(settings.MEDIA_ROOT) / "training"))
+
+
+def run_dir(run: TrainingRun) -> Path:
+    return training_root() / f"run-{run.pk}"
+
+
+def _check_config(config: dict[str, Any]) -> dict[str, Any]:
+    from training.config import TrainConfig
+
+    reserved = sorted(set(config) & set(RESERVED))
+    if reserved:
+        raise ValidationFailed(
+            f"config may not set {', '.join(reserved)}: the run decides them.", field="config"
+        )
+    try:
+        TrainConfig.from_dict({**config, "data": ["x"], "model": "x", "out": "x"}).validate()
+    except (TypeError, ValueError) as exc:
+        raise ValidationFailed(f"config: {exc}", field="config") from exc
+    return config
+
+
+def _check_model_dir(path: str, *, field: str) -> str:
+    directory = Path(path).expanduser()
+    if not directory.is_absolute():
+        raise ValidationFailed(f"{field} must be an absolute path, got {path!r}.", field=field)
+    if not (directory / "config.json").is_file():
+        raise ValidationFailed(
+            f"{field}: {path} is not a model directory (no config.json there).", field=field
+        )
+    return str(directory)
+
+
+def _check_export(project: Project, export: Export) -> None:
+    if export.project_id != project.pk:
+        raise ValidationFailed("The export belongs to another project.", field="export")
+    if export.format != ExportFormat.TRL:
+        raise ValidationFailed(
+            f"Training needs a TRL stepwise export; export {export.pk} is {export.format}.",
+            field="export",
+        )
+    if export.status != ExportStatus.DONE or not export.file:
+        raise ValidationFailed(
+            f"Export {export.pk} is {export.status}; training needs a finished export.",
+            field="export",
+        )
+
+
+@transaction.atomic
+def training_run_create(
+    *,
+    project: Project,
+    export: Export,
+    base_model: str,
+    config: dict[str, Any] | None = None,
+    created_by: Any = None,
+) -> TrainingRun:
+    """Validate and store a pending run; the caller queues `training_run_task` on commit."""
+    _check_export(project, export)
+    base_model = _check_model_dir(base_model, field="base_model")
+    return TrainingRun.objects.create(
+        project=project,
+        export=export,
+        base_model=base_model,
+        config=_check_config(dict(config or {})),
+        created_by=created_by,
+    )
+
+
+@transaction.atomic
+def training_run_cancel(*, run: TrainingRun) -> TrainingRun:
+    """Mark the run cancelled; the process running it sees that and kills the trainer."""
+    updated = TrainingRun.objects.filter(
+        pk=run.pk, status__in=(TrainingStatus.PENDING, TrainingStatus.RUNNING)
+    ).update(status=TrainingStatus.CANCELLED, finished_at=timezone.now())
+    run.refresh_from_db()
+    if not updated:
+        raise Conflict(f"The run is already {run.status}.")
+    return run
+
+
+@transaction.atomic
+def prm_model_register(
+    *,
+    project: Project,
+    name: str,
+    path: str,
+    created_by: Any = None,
+    training_run: TrainingRun | None = None,
+    base_model: str = "",
+    metrics: dict[str, Any] | None = None,
+) -> PrmModel:
+    path = _check_model_dir(path, field="path")
+    name = name.strip()
+    if not name:
+        raise ValidationFailed("A model needs a name.", field="name")
+    if PrmModel.objects.filter(project=project, name=name).exists():
+        raise ValidationFailed(f"This project already has a model named {name!r}.", field="name")
+    if not base_model:
+        card = Path(path) / "training_config.json"
+        if card.is_file():
+            base_model = str(json.loads(card.read_text()).get("model", ""))
+    return PrmModel.objects.create(
+        project=project,
+        name=name,
+        path=path,
+        created_by=created_by,
+        training_run=training_run,
+        base_model=base_model,
+        metrics=metrics or {},
+    )
+
+
+# -- execution -------------------------------------------------------------------------------
+
+
+def _worker_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _claim(run_id: int, worker: str) -> str | None:
+    """Take the run's lease with one conditional UPDATE; None when taken, else why not."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=HEARTBEAT_STALE_S)
+    claimable = Q(status=TrainingStatus.PENDING) | Q(
+        Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=stale), status=TrainingStatus.RUNNING
+    )
+    taken = TrainingRun.objects.filter(claimable, pk=run_id).update(
+        status=TrainingStatus.RUNNING,
+        worker=worker,
+        heartbeat_at=now,
+        attempts=F("attempts") + 1,
+        started_at=Coalesce(F("started_at"), now),
+        error="",
+    )
+    if taken:
+        return None
+    status = TrainingRun.objects.filter(pk=run_id).values_list("status", flat=True).first()
+    return Outcome.BUSY if status == TrainingStatus.RUNNING else Outcome.FINISHED
+
+
+def _export_path(export: Export, directory: Path) -> Path:
+    """The export's file on local disk (copied next to the run for non-local storages)."""
+    try:
+        return Path(default_storage.path(export.file.name))
+    except NotImplementedError:
+        target = directory / Path(export.file.name).name
+        with default_storage.open(export.file.name, "rb") as src, target.open("wb") as dst:
+            shutil.copyfileobj(src, dst)
+        return target
+
+
+def training_config(run: TrainingRun, *, data: Path, out: Path) -> dict[str, Any]:
+    """The full TrainConfig the trainer gets: the run's settings plus what the app decides."""
+    from training.config import TrainConfig
+
+    values = {**run.config, "data": [str(data)], "model": run.base_model, "out": str(out)}
+    values["progress"] = True
+    if any(out.glob("checkpoint-*")):
+        values["resume_from"] = "latest"  # a run taken over from a lost worker continues
+    return TrainConfig.from_dict(values).validate().to_dict()
+
+
+def trainer_command(config_path: Path) -> list[str]:
+    python = sys.executable
+    return [
+        python,
+        "-m",
+        "autolabel.training_child",
+        str(os.getpid()),
+        "--",
+        python,
+        "-m",
+        "training.train",
+        "--config",
+        str(config_path),
+    ]
+
+
+@dataclass
+class Progress:
+    """What the parent has read from the trainer's files so far."""
+
+    step: int = 0
+    total: int = 0
+    history: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    metrics: dict[str, Any] = dataclasses.field(default_factory=dict)
+    log_tail: str = ""
+
+
+TOTAL_RE = re.compile(r"training \d+ examples \(\d+ eval\), (\d+) steps")
+BAR_RE = re.compile(r"training:\s+\d+%\|[^|]*\|\s*(\d+)/(\d+)")
+
+
+def read_progress(out: Path, log_path: Path) -> Progress:
+    """Parse metrics.jsonl (complete lines only) and the log (tqdm bar, the steps line)."""
+    progress = Progress()
+    metrics_file = out / "metrics.jsonl"
+    if metrics_file.exists():
+        text = metrics_file.read_text(encoding="utf-8", errors="replace")
+        for line in text.splitlines(keepends=True):
+            if not line.endswith("\n"):
+                break  # being written
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            progress.history.append(record)
+            progress.metrics[str(record.get("split", "train"))] = record
+            progress.step = max(progress.step, int(record.get("step", 0)))
+        progress.history = progress.history[-MAX_HISTORY:]
+    if log_path.exists():
+        with log_path.open("rb") as fh:
+            fh.seek(max(0, log_path.stat().st_size - 64_000))
+            raw = fh.read().decode("utf-8", errors="replace")
+        if found := TOTAL_RE.findall(raw):
+            progress.total = int(found[-1])
+        if bars := BAR_RE.findall(raw):
+            step, total = bars[-1]
+            progress.step = max(progress.step, int(step))
+            progress.total = progress.total or int(total)
+        # tqdm redraws with \r: keep the last state of each line.
+        lines = [segment.split("\r")[-1] for segment in raw.split("\n")]
+        progress.log_tail = "\n".join(lines)[-LOG_TAIL_CHARS:]
+    return progress
+
+
+def _publish(run_id: int, worker: str, progress: Progress) -> bool:
+    """Write progress and renew the lease; False when this process no longer holds the run."""
+    fields: dict[str, Any] = {"heartbeat_at": timezone.now(), "log_tail": progress.log_tail}
+    if progress.history:
+        fields.update(history=progress.history, metrics=progress.metrics, step=progress.step)
+    elif progress.step:
+        fields["step"] = progress.step
+    if progress.total:
+        fields["total_steps"] = progress.total
+    return bool(
+        TrainingRun.objects.filter(pk=run_id, worker=worker, status=TrainingStatus.RUNNING).update(
+            **fields
+        )
+    )
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    """SIGTERM the trainer's process group, SIGKILL it after a grace period."""
+    for sig, wait in ((signal.SIGTERM, KILL_GRACE_S), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _failure_message(returncode: int, log_tail: str) -> str:
+    if returncode < 0:
+        name = signal.Signals(-returncode).name
+        oom = " (out of memory? the kernel's OOM killer sends SIGKILL)"
+        hint = oom if name == "SIGKILL" else ""
+        return f"The trainer was killed by {name}{hint}."
+    lines = [line.strip() for line in log_tail.splitlines() if line.strip()]
+    errors = [line for line in lines if re.match(r"^[\w.]+(Error|Exception|Interrupt)\b", line)]
+    last = errors[-1] if errors else (lines[-1] if lines else "no output")
+    return f"The trainer exited with status {returncode}: {last}"
+
+
+def _finish(run_id: int, worker: str, **fields: Any) -> bool:
+    fields["finished_at"] = timezone.now()
+    return bool(
+        TrainingRun.objects.filter(pk=run_id, worker=worker, status=TrainingStatus.RUNNING).update(
+            **fields
+        )
+    )
+
+
+def training_run_execute(*, run_id: int, poll_s: float = 1.0) -> str:
+    """Run the trainer for one run and follow it to the end; returns an Outcome.
+
+    Safe to call for a run another process is executing (returns BUSY) or that is finished
+    (returns FINISHED): nothing happens then.
+    """
+    worker = _worker_id()
+    refused = _claim(run_id, worker)
+    if refused:
+        return refused
+    run = TrainingRun.objects.select_related("export").get(pk=run_id)
+    directory = run_dir(run)
+    out = directory / "out"
+    log_path = directory / "train.log"
+    try:
+        if run.export is None or not run.export.file:
+            raise ValueError("The run's export was deleted.")
+        directory.mkdir(parents=True, exist_ok=True)
+        data = _export_path(run.export, directory)
+        config = training_config(run, data=data, out=out)
+        config_path = directory / "train_config.json"
+        config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    except Exception as exc:  # a bad setup fails the run with its reason, not the worker
+        _finish(run_id, worker, status=TrainingStatus.FAILED, error=f"Setup failed: {exc}")
+        return Outcome.FAILED
+    env = {
+        **os.environ,
+        "PYTHONUNBUFFERED": "1",
+        "TOKENIZERS_PARALLELISM": "false",
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(settings.BASE_DIR), os.environ.get("PYTHONPATH", "")])
+        ),
+    }
+    with log_path.open("ab") as log_file:
+        proc = subprocess.Popen(
+            trainer_command(config_path),
+            cwd=settings.BASE_DIR,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: a cancel kills all of it
+        )
+    try:
+        while True:
+            try:
+                returncode = proc.wait(timeout=poll_s)
+            except subprocess.TimeoutExpired:
+                returncode = None
+            progress = read_progress(out, log_path)
+            holds = _publish(run_id, worker, progress)
+            if returncode is not None:
+                break
+            if not holds:  # cancelled, or the lease went to another worker
+                _kill(proc)
+                return Outcome.CANCELLED
+    except BaseException:
+        # A soft time limit, a worker shutdown: never leave the trainer running behind.
+        _kill(proc)
+        _finish(run_id, worker, status=TrainingStatus.FAILED, error="The worker stopped the run.")
+        raise
+    progress = read_progress(out, log_path)
+    if returncode != 0 or not (out / "config.json").is_file():
+        error = _failure_message(returncode, progress.log_tail)
+        _finish(run_id, worker, status=TrainingStatus.FAILED, error=error)
+        return Outcome.FAILED
+    with transaction.atomic():
+        finished = _finish(
+            run_id,
+            worker,
+            status=TrainingStatus.DONE,
+            artifact_path=str(out),
+            step=max(progress.step, progress.total),
+            total_steps=max(progress.step, progress.total),
+        )
+        if not finished:
+            return Outcome.CANCELLED  # cancelled while the last step was saved
+        run.refresh_from_db()
+        prm_model_register(
+            project=run.project,
+            name=f"run-{run.pk}",
+            path=str(out),
+            created_by=run.created_by,
+            training_run=run,
+            base_model=run.base_model,
+            metrics={k: v for k, v in progress.metrics.items() if k in ("train", "eval")},
+        )
+    return Outcome.DONE

@@ -1,0 +1,249 @@
+"""TrainingRun services: validation at creation, the lease, progress parsing, failures."""
+
+import json
+import os
+import signal
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+
+from autolabel.models import PrmModel, TrainingRun, TrainingStatus
+from autolabel.training_services import (
+    HEARTBEAT_STALE_S,
+    Outcome,
+    _claim,
+    _failure_message,
+    prm_model_register,
+    read_progress,
+    run_dir,
+    training_config,
+    training_run_cancel,
+    training_run_create,
+    training_run_execute,
+)
+from labeling.errors import Conflict, ValidationFailed
+from labeling.services.exports import export_build, export_create
+from tests.factories import ProjectFactory
+
+from .conftest import FAST_CONFIG
+
+
+def _create(project, export, model, **config):
+    return training_run_create(project=project, export=export, base_model=str(model), config=config)
+
+
+def test_create_stores_a_pending_run(train_project, trl_export, base_model):
+    run = _create(train_project, trl_export, base_model, lr=1e-4, max_steps=5)
+    assert (run.status, run.config, run.base_model) == (
+        "pending",
+        {"lr": 1e-4, "max_steps": 5},
+        str(base_model),
+    )
+
+
+def test_create_refuses_an_export_that_is_not_trl(train_project, base_model):
+    export = export_build(
+        export=export_create(project=train_project, created_by=None, format="prm800k")
+    )
+    with pytest.raises(ValidationFailed, match="TRL stepwise export"):
+        _create(train_project, export, base_model)
+
+
+def test_create_refuses_an_unfinished_export(train_project, base_model):
+    export = export_create(project=train_project, created_by=None, format="trl")
+    with pytest.raises(ValidationFailed, match="finished export"):
+        _create(train_project, export, base_model)
+
+
+def test_create_refuses_another_projects_export(trl_export, base_model):
+    with pytest.raises(ValidationFailed, match="another project"):
+        _create(ProjectFactory(), trl_export, base_model)
+
+
+@pytest.mark.parametrize("path", ["relative/model", "/nonexistent/model"])
+def test_create_refuses_a_missing_model(train_project, trl_export, path):
+    with pytest.raises(ValidationFailed) as err:
+        _create(train_project, trl_export, path)
+    assert err.value.details == {"field": "base_model"}
+
+
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        ({"out": "/tmp/x"}, "may not set out"),
+        ({"data": ["a"]}, "may not set data"),
+        ({"learning_rate": 1}, "unknown setting"),
+        ({"batch_size": 0}, "batch_size"),
+        ({"head": "deep"}, "head"),
+    ],
+)
+def test_create_refuses_bad_configs(train_project, trl_export, base_model, config, message):
+    with pytest.raises(ValidationFailed, match=message):
+        _create(train_project, trl_export, base_model, **config)
+
+
+def test_cancel_pending_and_refuse_twice(train_project, trl_export, base_model):
+    run = _create(train_project, trl_export, base_model)
+    assert training_run_cancel(run=run).status == "cancelled"
+    assert run.finished_at is not None
+    with pytest.raises(Conflict):
+        training_run_cancel(run=run)
+    # A cancelled run is never started by a (late) task.
+    assert training_run_execute(run_id=run.pk) == Outcome.FINISHED
+
+
+def test_the_lease_is_taken_once_and_only_from_a_stale_holder(
+    train_project, trl_export, base_model
+):
+    run = _create(train_project, trl_export, base_model)
+    assert _claim(run.pk, "host:1") is None
+    assert _claim(run.pk, "host:2") == Outcome.BUSY  # a redelivered copy while alive
+    run.refresh_from_db()
+    assert (run.status, run.worker, run.attempts) == ("running", "host:1", 1)
+    stale = timezone.now() - timedelta(seconds=HEARTBEAT_STALE_S + 1)
+    TrainingRun.objects.filter(pk=run.pk).update(heartbeat_at=stale)
+    assert _claim(run.pk, "host:2") is None  # the first worker was lost
+    run.refresh_from_db()
+    assert (run.worker, run.attempts) == ("host:2", 2)
+    TrainingRun.objects.filter(pk=run.pk).update(status=TrainingStatus.DONE)
+    assert _claim(run.pk, "host:3") == Outcome.FINISHED
+
+
+def test_config_sets_data_model_out_and_resumes_from_checkpoints(
+    train_project, trl_export, base_model, tmp_path
+):
+    run = _create(train_project, trl_export, base_model, lr=2e-5)
+    out = tmp_path / "out"
+    config = training_config(run, data=tmp_path / "d.jsonl", out=out)
+    assert (config["data"], config["model"], config["out"], config["lr"]) == (
+        [str(tmp_path / "d.jsonl")],
+        str(base_model),
+        str(out),
+        2e-5,
+    )
+    assert config["resume_from"] is None
+    (out / "checkpoint-4").mkdir(parents=True)
+    assert training_config(run, data=tmp_path / "d.jsonl", out=out)["resume_from"] == "latest"
+
+
+def test_read_progress_parses_metrics_and_the_tqdm_bar(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    records = [
+        {"split": "train", "step": 1, "loss": 0.7},
+        {"split": "train", "step": 2, "loss": 0.6},
+        {"split": "eval", "step": 2, "loss": 0.65, "f1": 0.5},
+    ]
+    text = "".join(json.dumps(r) + "\n" for r in records)
+    (out / "metrics.jsonl").write_text(text + '{"split": "train", "st')  # a line being written
+    log = tmp_path / "train.log"
+    log.write_text(
+        "info: training 24 examples (8 eval), 10 steps of 8 x 1 x 1 examples\n"
+        "training:   0%|          | 0/10 [00:00<?, ?step/s]\r"
+        "training:  30%|###       | 3/10 [00:02<00:05, 1.4s/step]"
+    )
+    progress = read_progress(out, log)
+    assert (progress.step, progress.total) == (3, 10)
+    assert progress.history == records
+    assert progress.metrics == {"train": records[1], "eval": records[2]}
+    assert progress.log_tail.splitlines()[-1].startswith("training:  30%")
+
+
+def test_failure_messages_name_the_signal_or_the_exception():
+    assert "SIGKILL" in _failure_message(
+        -signal.SIGKILL, ""
+    ) and "out of memory" in _failure_message(-9, "")
+    tail = "Traceback (most recent call last):\n  File x\nValueError: no training examples left\n"
+    assert _failure_message(1, tail) == (
+        "The trainer exited with status 1: ValueError: no training examples left"
+    )
+
+
+def test_a_crashing_trainer_fails_the_run_with_its_error(train_project, trl_export, tmp_path):
+    broken = tmp_path / "broken-model"
+    broken.mkdir()
+    (broken / "config.json").write_text("{}")  # a directory, but not a checkpoint
+    run = _create(train_project, trl_export, broken, **FAST_CONFIG)
+    assert training_run_execute(run_id=run.pk, poll_s=0.2) == Outcome.FAILED
+    run.refresh_from_db()
+    assert run.status == "failed" and run.finished_at is not None
+    assert run.error.startswith("The trainer exited with status 1: "), run.error
+    assert "Traceback" in run.log_tail
+    assert not PrmModel.objects.exists()
+
+
+def test_execute_trains_streams_progress_and_registers_the_prm(
+    train_project, trl_export, base_model
+):
+    run = _create(train_project, trl_export, base_model, **FAST_CONFIG)
+    assert training_run_execute(run_id=run.pk, poll_s=0.2) == Outcome.DONE
+    run.refresh_from_db()
+    assert run.status == "done", run.error
+    assert (run.step, run.total_steps, run.progress) == (3, 3, 1.0)
+    assert [r["step"] for r in run.history if r["split"] == "train"] == [1, 2, 3]
+    assert run.metrics["train"]["step"] == 3 and "loss" in run.metrics["train"]
+    out = Path(run.artifact_path)
+    assert out == run_dir(run) / "out" and (out / "config.json").is_file()
+    model = run.prm_model
+    assert (model.name, model.path, model.project_id) == (
+        f"run-{run.pk}",
+        str(out),
+        train_project.pk,
+    )
+    assert model.metrics["train"] == run.metrics["train"]
+    # A redelivered task after the run finished does nothing.
+    assert training_run_execute(run_id=run.pk) == Outcome.FINISHED
+    assert PrmModel.objects.count() == 1
+
+
+def test_register_by_path_checks_the_directory_and_the_name(train_project, trained_prm, tmp_path):
+    model = prm_model_register(project=train_project, name="mine", path=str(trained_prm))
+    assert model.base_model  # read from training_config.json
+    with pytest.raises(ValidationFailed, match="already has a model"):
+        prm_model_register(project=train_project, name="mine", path=str(trained_prm))
+    with pytest.raises(ValidationFailed, match="not a model directory"):
+        prm_model_register(project=train_project, name="other", path=str(tmp_path))
+
+
+def test_the_child_dies_with_its_parent(tmp_path):
+    """training_child's PR_SET_PDEATHSIG: a trainer never outlives a SIGKILLed worker."""
+    import subprocess
+    import sys
+    import time
+
+    pid_file = tmp_path / "child.pid"
+    parent = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import os, subprocess, sys;"
+            "p = subprocess.Popen([sys.executable, '-m', 'autolabel.training_child',"
+            " str(os.getpid()), '--', sys.executable, '-c', 'import time; time.sleep(60)']);"
+            f"open({str(pid_file)!r}, 'w').write(str(p.pid)); p.wait()",
+        ],
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    deadline = time.monotonic() + 20
+    while not pid_file.exists() or not pid_file.read_text():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    child = int(pid_file.read_text())
+    time.sleep(0.5)  # let it exec
+    os.kill(child, 0)  # alive
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        try:  # a zombie reparented to us would still answer kill(0)
+            if Path(f"/proc/{child}/stat").read_text().split()[2] == "Z":
+                break
+        except FileNotFoundError:
+            break
+        assert time.monotonic() < deadline, "the trainer outlived its worker"
+        time.sleep(0.05)
