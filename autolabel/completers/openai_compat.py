@@ -30,6 +30,16 @@ from autolabel.errors import BackendUnavailable
 from .base import CompletionError, truncate_at_stop
 
 _Request = Callable[[int, int | None], list[str]]  # (n, seed) -> texts
+
+
+def _choice_text(choice: dict[str, Any]) -> str:
+    return choice.get("text") or ""
+
+
+def _message_text(choice: dict[str, Any]) -> str:
+    return (choice.get("message") or {}).get("content") or ""
+
+
 _RETRYABLE_STATUS = {408, 429, 500, 502, 503, 504}
 # A server without a chat route, or a model without a chat template (vLLM says 400).
 _NO_CHAT_STATUS = {400, 404, 405, 501}
@@ -167,6 +177,32 @@ class OpenAICompatibleCompleter:
         pool.shutdown(wait=True)
         return [t[:n] for t in texts]
 
+    def _sample(
+        self,
+        route: str,
+        field: str,
+        payloads: list[Any],
+        text_of: Callable[[dict[str, Any]], str],
+        *,
+        n: int,
+        stop: list[str] | None,
+        seed: int | None,
+        **sampling: Any,
+    ) -> list[list[str]]:
+        """n texts per payload (a prompt or a conversation) sent as `field` to `route`."""
+
+        def for_payload(payload: Any) -> _Request:
+            def request(k: int, request_seed: int | None) -> list[str]:
+                body = self._sampling_body(n=k, stop=stop, seed=request_seed, **sampling)
+                body[field] = payload
+                data = self._post(route, body)
+                choices = sorted(data.get("choices") or [], key=lambda c: c.get("index", 0))
+                return [truncate_at_stop(text_of(c), stop) for c in choices]
+
+            return request
+
+        return self._run([for_payload(p) for p in payloads], n=n, seed=seed)
+
     # --- public API ------------------------------------------------------------------------
 
     def complete(
@@ -180,24 +216,17 @@ class OpenAICompatibleCompleter:
         stop: list[str] | None = None,
         seed: int | None = None,
     ) -> list[list[str]]:
-        def for_prompt(prompt: str) -> _Request:
-            def request(k: int, request_seed: int | None) -> list[str]:
-                body = self._sampling_body(
-                    n=k,
-                    temperature=temperature,
-                    top_p=top_p,
-                    max_tokens=max_tokens,
-                    stop=stop,
-                    seed=request_seed,
-                )
-                body["prompt"] = prompt
-                data = self._post("/v1/completions", body)
-                choices = sorted(data.get("choices") or [], key=lambda c: c.get("index", 0))
-                return [truncate_at_stop(c.get("text") or "", stop) for c in choices]
-
-            return request
-
-        return self._run([for_prompt(p) for p in prompts], n=n, seed=seed)
+        sampling = {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens}
+        return self._sample(
+            "/v1/completions",
+            "prompt",
+            prompts,
+            _choice_text,
+            n=n,
+            stop=stop,
+            seed=seed,
+            **sampling,
+        )
 
     def chat(
         self,
@@ -223,28 +252,18 @@ class OpenAICompatibleCompleter:
                 seed=seed,
             )
 
-        def for_conversation(messages: list[dict[str, str]]) -> _Request:
-            def request(k: int, request_seed: int | None) -> list[str]:
-                body = self._sampling_body(
-                    n=k,
-                    temperature=temperature,
-                    top_p=top_p,
-                    max_tokens=max_tokens,
-                    stop=stop,
-                    seed=request_seed,
-                )
-                body["messages"] = messages
-                data = self._post("/v1/chat/completions", body)
-                choices = sorted(data.get("choices") or [], key=lambda c: c.get("index", 0))
-                return [
-                    truncate_at_stop((c.get("message") or {}).get("content") or "", stop)
-                    for c in choices
-                ]
-
-            return request
-
+        sampling = {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens}
         try:
-            result = self._run([for_conversation(c) for c in conversations], n=n, seed=seed)
+            result = self._sample(
+                "/v1/chat/completions",
+                "messages",
+                conversations,
+                _message_text,
+                n=n,
+                stop=stop,
+                seed=seed,
+                **sampling,
+            )
         except CompletionError as exc:
             if self._chat_supported or exc.status not in _NO_CHAT_STATUS:
                 raise

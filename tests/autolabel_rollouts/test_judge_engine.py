@@ -1,5 +1,7 @@
 """The judge engine over HTTP: scripted critic replies from a stub, and a real server."""
 
+import re
+
 import pytest
 
 from autolabel.engines.base import SolutionInput
@@ -80,12 +82,18 @@ def test_judge_params_are_checked() -> None:
 
 
 def test_judge_against_transformers_serve(served_model, tiny_model) -> None:
-    """The tiny model answers anything with "The answer is \\boxed{4}.": index 4 is read as
-    the first error of a six-step solution, and is out of range (unknown) for three."""
+    """The tiny model was only taught to end its rollout prompt with "\\boxed{4}." or
+    "\\boxed{5}."; to the critic prompt it answers with one of the two (its text before the
+    box varies from build to build). Index k is read as the first error of a six-step solution
+    (k steps before it correct), and is out of range (unknown) for a three-step one."""
     backend = {"kind": "openai", "base_url": served_model, "model": str(tiny_model)}
     six = SolutionInput("Q", "1", tuple(f"step {i}" for i in range(6)), "")
     result = JudgeEngine()(six, {"backend": backend, "max_tokens": 24})
-    assert [s.value for s in result.suggestions] == [1, 1, 1, 1, -1]
-    assert result.suggestions[-1].evidence["rationale"] == "The answer is \\boxed{4}."
+    reply = result.suggestions[-1].evidence["rationale"]
+    [k] = map(int, re.findall(r"\\boxed\{(\d)\}", reply))
+    assert k in (4, 5) and result.evidence["first_error"] == k
+    assert [s.value for s in result.suggestions] == [1] * k + [-1]
     short = JudgeEngine()(SOLUTION, {"backend": backend, "max_tokens": 24})
-    assert short.suggestions == [] and short.evidence["replies"] == ["The answer is \\boxed{4}."]
+    [short_reply] = short.evidence["replies"]
+    assert re.findall(r"\\boxed\{(\d)\}", short_reply) in (["4"], ["5"])
+    assert short.suggestions == []
