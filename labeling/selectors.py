@@ -13,6 +13,7 @@ from labeling.models import (
     ImportJob,
     Project,
     ProjectMembership,
+    ReviewAction,
     Role,
     Solution,
     Step,
@@ -192,6 +193,7 @@ def task_payload(*, annotation: Annotation, lock_expires_at: datetime | None) ->
             "source": problem.source,
         },
         "lock_expires_at": lock_expires_at,
+        "rework": rework_payload(annotation=annotation),
         "project": {
             "id": project.id,
             "name": project.name,
@@ -200,6 +202,24 @@ def task_payload(*, annotation: Annotation, lock_expires_at: datetime | None) ->
             "rating_values": list(project.rating_values),
             "show_suggestions": project.show_suggestions,
         },
+    }
+
+
+def rework_payload(*, annotation: Annotation) -> dict | None:
+    """For a draft a reviewer sent back: the rejection's comment, who wrote it and when."""
+    if annotation.revises_id is None:
+        return None
+    rejection = (
+        ReviewAction.objects.filter(annotation_id=annotation.revises_id, action="reject")
+        .select_related("reviewer")
+        .order_by("-id")
+        .first()
+    )
+    return {
+        "rejected_annotation_id": annotation.revises_id,
+        "comment": rejection.comment if rejection else "",
+        "reviewer": rejection.reviewer.username if rejection else None,
+        "rejected_at": rejection.created_at if rejection else None,
     }
 
 

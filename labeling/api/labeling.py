@@ -83,11 +83,19 @@ class TaskProjectOutput(serializers.Serializer):
     show_suggestions = serializers.BooleanField()
 
 
+class ReworkOutput(serializers.Serializer):
+    rejected_annotation_id = serializers.IntegerField()
+    comment = serializers.CharField()
+    reviewer = serializers.CharField(allow_null=True)
+    rejected_at = serializers.DateTimeField(allow_null=True)
+
+
 class TaskOutput(serializers.Serializer):
     annotation = AnnotationOutput()
     solution = SolutionOutput()
     problem = ProblemOutput()
     lock_expires_at = serializers.DateTimeField(allow_null=True)
+    rework = ReworkOutput(allow_null=True, help_text="Set when a reviewer sent this back.")
     project = TaskProjectOutput()
 
 

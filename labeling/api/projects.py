@@ -35,6 +35,7 @@ class ProjectOutput(serializers.ModelSerializer):
             "overlap",
             "lock_ttl_seconds",
             "show_suggestions",
+            "auto_resolve",
             "step_split",
             "step_split_regex",
             "role",
@@ -61,6 +62,7 @@ class ProjectInput(serializers.Serializer):
     overlap = serializers.IntegerField(min_value=1, max_value=50, required=False)
     lock_ttl_seconds = serializers.IntegerField(min_value=60, max_value=7 * 86400, required=False)
     show_suggestions = serializers.BooleanField(required=False)
+    auto_resolve = serializers.BooleanField(required=False)
     step_split = serializers.ChoiceField(choices=StepSplit.choices, required=False)
     step_split_regex = serializers.CharField(max_length=500, required=False, allow_blank=True)
 

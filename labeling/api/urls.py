@@ -1,6 +1,6 @@
 from django.urls import path
 
-from labeling.api import auth, exports, imports, labeling, projects
+from labeling.api import auth, exports, imports, labeling, projects, review
 
 urlpatterns = [
     path("auth/me/", auth.MeApi.as_view(), name="auth-me"),
@@ -67,4 +67,45 @@ urlpatterns += [
         name="export-download",
     ),
     path("exports/<int:export_id>/card/", exports.ExportCardApi.as_view(), name="export-card"),
+]
+
+urlpatterns += [
+    path(
+        "projects/<int:project_id>/review/queue/",
+        review.ReviewQueueApi.as_view(),
+        name="review-queue",
+    ),
+    path("projects/<int:project_id>/metrics/", review.MetricsApi.as_view(), name="metrics"),
+    path(
+        "projects/<int:project_id>/rejections/",
+        review.MyRejectionsApi.as_view(),
+        name="my-rejections",
+    ),
+    path("solutions/<int:solution_id>/review/", review.ReviewDetailApi.as_view(), name="review"),
+    path(
+        "solutions/<int:solution_id>/adjudicate/",
+        review.AdjudicateApi.as_view(),
+        name="review-adjudicate",
+    ),
+    path(
+        "solutions/<int:solution_id>/comments/",
+        review.CommentListApi.as_view(),
+        name="comment-list",
+    ),
+    path("solutions/<int:solution_id>/gold/", review.GoldApi.as_view(), name="solution-gold"),
+    path(
+        "annotations/<int:annotation_id>/accept/",
+        review.AcceptApi.as_view(),
+        name="review-accept",
+    ),
+    path(
+        "annotations/<int:annotation_id>/reject/",
+        review.RejectApi.as_view(),
+        name="review-reject",
+    ),
+    path(
+        "annotations/<int:annotation_id>/feedback/",
+        review.AnnotationFeedbackApi.as_view(),
+        name="annotation-feedback",
+    ),
 ]

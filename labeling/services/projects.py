@@ -15,6 +15,7 @@ PROJECT_FIELDS = (
     "overlap",
     "lock_ttl_seconds",
     "show_suggestions",
+    "auto_resolve",
     "step_split",
     "step_split_regex",
 )

@@ -28,6 +28,27 @@ def _import_job(w):
     return ImportJob.objects.create(project=w["project"], filename="x.jsonl", file="x.jsonl").pk
 
 
+def _spare_submitted(w):
+    """A submitted annotation by another annotator, on another solution of the project."""
+    from labeling.services.annotations import annotation_submit
+    from labeling.services.queue import task_claim_next
+
+    spare = w["users"]["spare"]
+    claim = task_claim_next(project=w["project"], user=spare)
+    steps = claim.annotation.solution.steps.values_list("id", flat=True)
+    annotation_submit(
+        annotation=claim.annotation,
+        user=spare,
+        version=claim.annotation.version,
+        labels=[{"step_id": s, "rating": 1} for s in steps],
+    )
+    return claim.annotation
+
+
+def _untouched_solution(w):
+    return w["project"].solutions.exclude(annotations__isnull=False).order_by("id").last()
+
+
 # (name, method, url(w), body(w) or None, format, expected status per role)
 ENDPOINTS = [
     ("me", "get", lambda w: "/api/auth/me/", None, None, [403, 200, 200, 200, 200]),
@@ -167,6 +188,110 @@ ENDPOINTS = [
         None,
         None,
         [403, 204, 404, 404, 404],
+    ),
+    (
+        "review-queue",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/review/queue/",
+        None,
+        None,
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "metrics",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/metrics/",
+        None,
+        None,
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "my-rejections",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/rejections/",
+        None,
+        None,
+        [403, 200, 404, 200, 200],
+    ),
+    (
+        "review-detail",
+        "get",
+        lambda w: f"/api/solutions/{w['annotation'].solution_id}/review/",
+        None,
+        None,
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "review-adjudicate",
+        "post",
+        lambda w: f"/api/solutions/{w['annotation'].solution_id}/adjudicate/",
+        lambda w: {"labels": _labels(w, rating=0)},
+        "json",
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "review-accept",
+        "post",
+        lambda w: f"/api/annotations/{_spare_submitted(w).pk}/accept/",
+        lambda w: {},
+        "json",
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "review-reject",
+        "post",
+        lambda w: f"/api/annotations/{_spare_submitted(w).pk}/reject/",
+        lambda w: {"comment": "step 2 is wrong"},
+        "json",
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "comments-own-solution",
+        "get",
+        lambda w: f"/api/solutions/{w['annotation'].solution_id}/comments/",
+        None,
+        None,
+        [403, 200, 404, 200, 200],
+    ),
+    (
+        "comment-create-own-solution",
+        "post",
+        lambda w: f"/api/solutions/{w['annotation'].solution_id}/comments/",
+        lambda w: {"body": "is step 3 right?", "step_id": _steps(w)[2]},
+        "json",
+        [403, 201, 404, 201, 201],
+    ),
+    (
+        "comments-other-solution",
+        "get",
+        lambda w: f"/api/solutions/{_untouched_solution(w).pk}/comments/",
+        None,
+        None,
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "comment-create-other-solution",
+        "post",
+        lambda w: f"/api/solutions/{_untouched_solution(w).pk}/comments/",
+        lambda w: {"body": "hello"},
+        "json",
+        [403, 403, 404, 201, 201],
+    ),
+    (
+        "gold-set",
+        "put",
+        lambda w: f"/api/solutions/{w['annotation'].solution_id}/gold/",
+        lambda w: {"labels": _labels(w)},
+        "json",
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "annotation-feedback",
+        "get",
+        lambda w: f"/api/annotations/{w['annotation'].pk}/feedback/",
+        None,
+        None,
+        [403, 200, 404, 404, 404],
     ),
 ]
 
