@@ -232,7 +232,8 @@ class Run:
             generator=torch.Generator().manual_seed(config.seed),
         )
         world = self.accelerator.num_processes
-        self.updates_per_epoch = math.ceil(math.ceil(len(loader) / world) / config.grad_accum)
+        self.batches_per_epoch = math.ceil(len(loader) / world)  # per process
+        self.updates_per_epoch = math.ceil(self.batches_per_epoch / config.grad_accum)
         self.total_steps = (
             config.max_steps
             if config.max_steps > 0
@@ -322,8 +323,7 @@ class Run:
             self.on_log(record)
 
     def _epoch_float(self) -> float:
-        per_epoch = max(len(self.loader), 1)
-        return self.epoch + self.batches_done / per_epoch
+        return self.epoch + self.batches_done / max(self.batches_per_epoch, 1)
 
     def _evaluate(self) -> dict[str, float]:
         if not self.data.eval:
