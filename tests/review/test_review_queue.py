@@ -161,3 +161,21 @@ def test_imported_annotations_count_as_submitted_labels(queue_world):
     assert item_reasons(next(i for i in review_queue(project=project) if i.pk == sol.pk)) == [
         "disagreement"
     ]
+
+
+def test_review_detail_takes_a_fixed_number_of_queries(queue_world, django_assert_max_num_queries):
+    from labeling.review_selectors import review_detail
+    from labeling.services.comments import comment_create
+
+    s = queue_world["s"]
+    review_detail(solution=s["conflict"])  # warm-up: content types etc.
+    with django_assert_max_num_queries(12) as few:
+        review_detail(solution=s["conflict"])
+    for i in range(5):
+        extra = UserFactory(username=f"extra{i}")
+        submitted(s["conflict"], extra, [1, 0, -1])
+        comment_create(solution=s["conflict"], author=extra, body=f"note {i}")
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        detail = review_detail(solution=s["conflict"])
+    assert len(detail["annotations"]) == 7 and len(detail["comments"]) == 5
+    assert detail["steps"][1]["suggestions"][0]["value"] == -1
