@@ -353,10 +353,10 @@ export function ExportTab({ project }: { project: api.Project }) {
                   <tr key={e.id} className={currentId === e.id ? "is-selected" : undefined} data-testid="export-row" data-export-id={e.id} data-status={e.status}>
                     <td className="num">{e.id}</td>
                     <td>
-                      <div>
-                        {FORMAT_LABEL[e.format] ?? e.format} <span className="tag">{FILE_TYPE_LABEL[e.file_type] ?? e.file_type}</span>
+                      <div className="export-format-name">{FORMAT_LABEL[e.format] ?? e.format}</div>
+                      <div className="subtle small export-summary">
+                        {[FILE_TYPE_LABEL[e.file_type] ?? e.file_type, optionsSummary(e)].filter(Boolean).join(" · ")}
                       </div>
-                      <div className="subtle small export-summary">{optionsSummary(e)}</div>
                     </td>
                     <td>
                       <StatusBadge status={e.status} />
@@ -372,7 +372,7 @@ export function ExportTab({ project }: { project: api.Project }) {
                     <td className="num">{e.status === "done" ? formatNumber(e.step_count) : "—"}</td>
                     <td className="num">{e.status === "done" ? formatBytes(e.size_bytes) : "—"}</td>
                     <td>{e.status === "done" ? <Sha sha={e.sha256} /> : <span className="subtle">—</span>}</td>
-                    <td className="small">
+                    <td className="small export-created">
                       <div>{e.created_by?.username ?? <span className="subtle">—</span>}</div>
                       <div className="muted">{formatDate(e.created_at)}</div>
                     </td>
