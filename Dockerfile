@@ -16,7 +16,10 @@ COPY annotate/ annotate/
 COPY labeling/ labeling/
 COPY autolabel/ autolabel/
 COPY training/ training/
-RUN pip install --no-cache-dir .
+# The trainer image (docker-compose.yml's `trainer`) builds with PIP_EXTRAS="[ml]": torch,
+# transformers, accelerate. The web and worker images stay without them.
+ARG PIP_EXTRAS=""
+RUN pip install --no-cache-dir ".${PIP_EXTRAS}"
 COPY manage.py ./
 COPY --from=frontend /app/frontend/dist frontend/dist
 RUN SECRET_KEY=build-only python manage.py collectstatic --noinput \

@@ -54,3 +54,26 @@ def test_compose_validation_catches_a_broken_file(tmp_path):
     broken.write_text("services:\n  web:\n    image: x\n    depends_on: [nope]\n")
     result = _config(tmp_path, broken, {})
     assert result.returncode != 0
+
+
+def test_trainer_consumes_the_gpu_queue_with_a_gpu_reservation(tmp_path):
+    import json
+
+    result = _config(tmp_path, ROOT / "docker-compose.yml", {"SECRET_KEY": "x"})
+    assert result.returncode == 0, result.stderr
+    services = json.loads(result.stdout)["services"]
+    trainer = services["trainer"]
+    command = trainer["command"]
+    assert command[command.index("-Q") + 1] == "gpu"
+    assert command[command.index("--concurrency") + 1] == "1"
+    (device,) = trainer["deploy"]["resources"]["reservations"]["devices"]
+    assert device["driver"] == "nvidia" and device["capabilities"] == ["gpu"]
+    assert trainer["build"]["args"]["PIP_EXTRAS"] == "[ml]"
+    assert trainer["environment"]["TRAINING_ROOT"] == "/app/var/training"
+    # The other workers leave training to it.
+    worker = services["worker"]["command"]
+    assert "gpu" not in worker[worker.index("-Q") + 1].split(",")
+    # Run outputs live on a volume that web and workers share.
+    for name in ("web", "worker", "trainer"):
+        targets = {v["target"] for v in services[name]["volumes"]}
+        assert "/app/var/training" in targets, name
