@@ -29,3 +29,15 @@ def export_build_task(export_id: int) -> str:
     if export is None:  # deleted before a worker got to it
         return "deleted"
     return export_build(export=export).status
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=1800, time_limit=1900)
+def project_metrics_refresh_task(project_id: int) -> str:
+    """Recompute a project's metrics snapshot (idempotent: a redelivery recomputes it)."""
+    from labeling.models import Project
+    from labeling.services.metrics import metrics_refresh
+
+    project = Project.objects.filter(pk=project_id).first()
+    if project is None:
+        return "deleted"
+    return metrics_refresh(project=project).computed_at.isoformat()

@@ -14,7 +14,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api.access import project_for
-from labeling.metrics.queries import project_metrics
 from labeling.models import Annotation, AnnotationStatus, Role, Solution
 from labeling.review_selectors import (
     QUEUE_STATES,
@@ -30,6 +29,7 @@ from labeling.review_selectors import (
 from labeling.selectors import ROLE_RANK, annotation_get_for_user
 from labeling.services.comments import comment_create
 from labeling.services.gold import gold_set, gold_unset
+from labeling.services.metrics import metrics_get
 from labeling.services.review import ANY, review_accept, review_adjudicate, review_reject
 
 
@@ -436,25 +436,46 @@ class GoldApi(APIView):
 
 
 class MetricsApi(APIView):
-    """Agreement, gold accuracy, agreement with machine sources and throughput."""
+    """Agreement, gold accuracy, agreement with machine sources and throughput.
+
+    Small projects are computed on request; large ones come from the last snapshot
+    (`cached: true`), refreshed by a Celery task when stale or when `?refresh=1`. 202 while
+    the first snapshot of a large project is being computed.
+    """
 
     @extend_schema(
-        responses=inline_serializer(
-            "ProjectMetrics",
-            {
-                "step_ratings": serializers.JSONField(),
-                "pairs": serializers.JSONField(),
-                "first_error": serializers.JSONField(),
-                "gold": serializers.JSONField(),
-                "auto_sources": serializers.JSONField(),
-                "throughput": serializers.JSONField(),
-                "label_distribution": serializers.JSONField(),
-            },
-        )
+        parameters=[OpenApiParameter("refresh", bool, required=False)],
+        responses={
+            200: inline_serializer(
+                "ProjectMetrics",
+                {
+                    "step_ratings": serializers.JSONField(),
+                    "pairs": serializers.JSONField(),
+                    "first_error": serializers.JSONField(),
+                    "gold": serializers.JSONField(),
+                    "auto_sources": serializers.JSONField(),
+                    "throughput": serializers.JSONField(),
+                    "label_distribution": serializers.JSONField(),
+                    "computed_at": serializers.DateTimeField(),
+                    "cached": serializers.BooleanField(),
+                    "refreshing": serializers.BooleanField(),
+                },
+            ),
+            202: inline_serializer("MetricsComputing", {"status": serializers.CharField()}),
+        },
     )
     def get(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.REVIEWER)
-        return Response(project_metrics(project))
+        refresh = request.query_params.get("refresh") in ("1", "true")
+        answer = metrics_get(project=project, refresh=refresh)
+        if answer.data is None:
+            return Response({"status": "computing"}, status=status.HTTP_202_ACCEPTED)
+        meta = {
+            "computed_at": answer.computed_at,
+            "cached": answer.cached,
+            "refreshing": answer.refreshing,
+        }
+        return Response({**answer.data, **meta})
 
 
 class FeedbackOutput(serializers.Serializer):

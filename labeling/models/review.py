@@ -5,6 +5,7 @@ moves), a rejected annotation keeps its labels and a new draft `revises` it.
 """
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
 from .annotation import Annotation
@@ -175,3 +176,20 @@ class LabelHistory(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} on step {self.step_id}: {self.before} -> {self.after}"
+
+
+class MetricsSnapshot(models.Model):
+    """A project's metrics as last computed by the refresh task (large projects are served
+    from here instead of aggregating on every request)."""
+
+    project = models.OneToOneField(
+        "labeling.Project", on_delete=models.CASCADE, related_name="metrics_snapshot"
+    )
+    data = models.JSONField(default=dict, encoder=DjangoJSONEncoder)
+    computed_at = models.DateTimeField(null=True, blank=True)
+    duration_ms = models.PositiveIntegerField(default=0)
+    # When a refresh was last queued; a second request within the max age queues nothing.
+    requested_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Metrics of project {self.project_id} at {self.computed_at}"

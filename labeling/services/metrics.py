@@ -1,0 +1,92 @@
+"""Serving project metrics: live for small projects, from a snapshot for large ones.
+
+Aggregating a large project takes seconds, so past `METRICS_LIVE_MAX_ANNOTATIONS` submitted
+annotations the API answers from `MetricsSnapshot`, and a stale or missing snapshot queues
+`project_metrics_refresh_task` (at most one queued per `METRICS_MAX_AGE_SECONDS`).
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from time import perf_counter
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from labeling.metrics.queries import project_metrics, submitted_annotations
+from labeling.models import MetricsSnapshot, Project
+
+
+def _live_max() -> int:
+    return getattr(settings, "METRICS_LIVE_MAX_ANNOTATIONS", 20_000)
+
+
+def _max_age() -> timedelta:
+    return timedelta(seconds=getattr(settings, "METRICS_MAX_AGE_SECONDS", 15 * 60))
+
+
+@dataclass(frozen=True)
+class MetricsAnswer:
+    data: dict | None  # None: nothing computed yet, a refresh is queued
+    computed_at: datetime | None
+    cached: bool
+    refreshing: bool
+
+
+def metrics_refresh(*, project: Project) -> MetricsSnapshot:
+    """Compute the project's metrics now and store them as its snapshot."""
+    started = perf_counter()
+    data = project_metrics(project)
+    snapshot, _ = MetricsSnapshot.objects.update_or_create(
+        project=project,
+        defaults={
+            "data": data,
+            "computed_at": timezone.now(),
+            "duration_ms": int((perf_counter() - started) * 1000),
+        },
+    )
+    return snapshot
+
+
+@transaction.atomic
+def metrics_request_refresh(*, project: Project) -> bool:
+    """Record that a refresh is queued; False when one was queued recently and not done yet,
+    so a page polled by many reviewers queues one task, not one per request."""
+    snapshot, _ = MetricsSnapshot.objects.select_for_update().get_or_create(project=project)
+    now = timezone.now()
+    pending = snapshot.requested_at is not None and (
+        snapshot.computed_at is None or snapshot.computed_at < snapshot.requested_at
+    )
+    if pending and snapshot.requested_at > now - _max_age():
+        return False
+    snapshot.requested_at = now
+    snapshot.save(update_fields=["requested_at"])
+    from labeling.tasks import project_metrics_refresh_task
+
+    transaction.on_commit(lambda: project_metrics_refresh_task.delay(project.pk))
+    return True
+
+
+def metrics_get(*, project: Project, refresh: bool = False) -> MetricsAnswer:
+    """The project's metrics: computed now when small, else the snapshot (queueing a refresh
+    when it is missing, stale or `refresh` is asked for)."""
+    if submitted_annotations(project).count() <= _live_max():
+        return MetricsAnswer(
+            data=project_metrics(project),
+            computed_at=timezone.now(),
+            cached=False,
+            refreshing=False,
+        )
+    snapshot = MetricsSnapshot.objects.filter(project=project).first()
+    done = snapshot is not None and snapshot.computed_at is not None
+    stale = not done or snapshot.computed_at < timezone.now() - _max_age()
+    refreshing = False
+    if refresh or stale:
+        metrics_request_refresh(project=project)
+        refreshing = True
+    return MetricsAnswer(
+        data=snapshot.data if done else None,
+        computed_at=snapshot.computed_at if done else None,
+        cached=True,
+        refreshing=refreshing,
+    )
