@@ -53,8 +53,8 @@ class FiltersInput(_Strict):
     label_source = serializers.ChoiceField(
         choices=_choices(LabelSource),
         required=False,
-        help_text="Where step labels come from (default annotations). 'reviewed' is refused "
-        "until reviews exist.",
+        help_text="Where step labels come from (default annotations). 'reviewed': each "
+        "solution's current resolution (review queue or annotator agreement).",
     )
     auto_sources = serializers.ListField(
         child=serializers.ChoiceField(choices=SuggestionSource.values),

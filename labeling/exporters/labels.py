@@ -147,6 +147,39 @@ def from_annotations(
     )
 
 
+@dataclass(slots=True)
+class ResolutionLabels:
+    provenance: str  # reviewer / human_consensus / auto_consensus
+    resolved_by: str  # the reviewer's username; "" when resolved by agreement
+    created_at: datetime | None
+    annotations: int
+    labels: dict[int, int | None] = field(default_factory=dict)  # step id → rating
+
+
+def from_resolution(
+    steps: list[BaseStep], resolution: ResolutionLabels, *, positive: Positive
+) -> Resolved:
+    """A solution's resolved label (review queue): one rating per step, no vote to count."""
+    tag = f"reviewed:{resolution.provenance}"
+    out = []
+    for base in steps:
+        rating = resolution.labels.get(base.id)
+        if rating is None:
+            out.append(_step(base))
+            continue
+        out.append(_step(base, rating=rating, soft=float(positive(rating)), source=tag))
+    return Resolved(
+        steps=out,
+        agreement=None,  # adjudicated: agreement among raters does not apply
+        labeler=resolution.resolved_by or resolution.provenance,
+        labeled_at=resolution.created_at,
+        time_spent_ms=None,
+        finish_reason="",
+        from_import=False,
+        annotations=resolution.annotations,
+    )
+
+
 def _mc_fraction(chosen: list[SuggestionLabel]) -> float | None:
     correct = total = 0
     for s in chosen:

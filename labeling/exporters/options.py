@@ -16,13 +16,9 @@ from labeling.models import SuggestionSource
 
 
 class LabelSource(StrEnum):
-    """Where step labels come from.
+    """Where step labels come from."""
 
-    `reviewed` is the extension point for the review queue (a later issue): it is accepted by
-    the schema but refused until reviews exist, rather than silently exporting everything.
-    """
-
-    REVIEWED = "reviewed"  # reviewed / resolved labels only
+    REVIEWED = "reviewed"  # the current Resolution of each solution (review or agreement)
     HUMAN = "human"  # submitted annotations by steplab annotators
     IMPORTED = "imported"  # annotations imported with a dataset (labels_as=annotations)
     ANNOTATIONS = "annotations"  # both of the above
@@ -199,12 +195,6 @@ def filters_from(raw: dict[str, Any] | None) -> Filters:
     at = "filters"
     _unknown(raw, Filters, at)
     source = _choice(raw, "label_source", LabelSource, Filters.label_source, at)
-    if source == LabelSource.REVIEWED:
-        raise ValidationFailed(
-            "filters.label_source 'reviewed': no reviews exist in this version of steplab; "
-            "use 'human', 'imported', 'annotations', 'auto_consensus' or 'auto_any'.",
-            field="filters.label_source",
-        )
     auto = raw.get("auto_sources")
     if auto is None:
         auto_sources = Filters.auto_sources

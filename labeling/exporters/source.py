@@ -26,6 +26,8 @@ from labeling.models import (
     AnnotationStatus,
     Export,
     Project,
+    Resolution,
+    ResolutionLabel,
     Solution,
     Step,
     StepAlternative,
@@ -36,10 +38,12 @@ from labeling.models import (
 from .labels import (
     AnnotationLabels,
     BaseStep,
+    ResolutionLabels,
     Resolved,
     SuggestionLabel,
     agreement_of,
     from_annotations,
+    from_resolution,
     from_suggestions,
 )
 from .options import Combine, ExportOptions, Filters, LabelSource
@@ -110,15 +114,27 @@ def suggestion_q(filters: Filters, prefix: str = "") -> Q:
     return cond
 
 
-def matching_solutions(*, project: Project, filters: Filters) -> QuerySet[Solution]:
-    """Solutions of the project with at least one label the filters admit.
+def resolution_q(filters: Filters) -> Q:
+    """Current resolutions in the date range (the resolution's own time)."""
+    cond = Q(is_current=True)
+    if filters.labeled_after:
+        cond &= Q(created_at__gte=filters.labeled_after)
+    if filters.labeled_before:
+        cond &= Q(created_at__lt=filters.labeled_before)
+    return cond
 
-    Gold questions are not excluded yet: none exist until the review issue adds them.
-    """
+
+def matching_solutions(*, project: Project, filters: Filters) -> QuerySet[Solution]:
+    """Solutions of the project with at least one label the filters admit; gold questions
+    only with `include_gold` (their labels are the reviewers' answer key)."""
     qs = Solution.objects.filter(project=project)
+    if not filters.include_gold:
+        qs = qs.filter(is_gold=False)
     if filters.problem_sources:
         qs = qs.filter(problem__source__in=list(filters.problem_sources))
-    if filters.label_source.uses_annotations:
+    if filters.label_source == LabelSource.REVIEWED:
+        labels = Resolution.objects.filter(resolution_q(filters), solution_id=OuterRef("pk"))
+    elif filters.label_source.uses_annotations:
         labels = Annotation.objects.filter(annotation_q(filters), solution_id=OuterRef("pk"))
     else:
         labels = Suggestion.objects.filter(suggestion_q(filters), step__solution_id=OuterRef("pk"))
@@ -176,7 +192,10 @@ class _Chunk:
                     by_id[step_id].alternatives.append(AlternativeRecord(*fields))
         self.annotations: dict[int, list[AnnotationLabels]] = defaultdict(list)
         self.suggestions: dict[int, list[SuggestionLabel]] = defaultdict(list)
-        if filters.label_source.uses_annotations:
+        self.resolutions: dict[int, ResolutionLabels] = {}
+        if filters.label_source == LabelSource.REVIEWED:
+            self._resolutions(ids, filters)
+        elif filters.label_source.uses_annotations:
             self._annotations(ids, filters)
         else:
             self._suggestions(step_ids, filters)
@@ -218,6 +237,29 @@ class _Chunk:
             )
             for annotation_id, step_id, rating, unsure in labels:
                 by_id[annotation_id].labels[step_id] = (rating, unsure)
+
+    def _resolutions(self, ids: list[int], filters: Filters) -> None:
+        rows = (
+            Resolution.objects.filter(resolution_q(filters), solution_id__in=ids)
+            .order_by()
+            .values_list("id", "solution_id", "provenance", "resolved_by__username", "created_at")
+        )
+        by_id: dict[int, ResolutionLabels] = {}
+        for pk, solution_id, provenance, username, at in rows:
+            by_id[pk] = self.resolutions[solution_id] = ResolutionLabels(
+                provenance=provenance, resolved_by=username or "", created_at=at, annotations=0
+            )
+        for part in _parts(list(by_id)):
+            through = Resolution.annotations.through.objects.filter(resolution_id__in=part)
+            for resolution_id in through.values_list("resolution_id", flat=True):
+                by_id[resolution_id].annotations += 1
+            labels = (
+                ResolutionLabel.objects.filter(resolution_id__in=part)
+                .order_by()
+                .values_list("resolution_id", "step_id", "rating")
+            )
+            for resolution_id, step_id, rating in labels:
+                by_id[resolution_id].labels[step_id] = rating
 
     def _suggestions(self, step_ids: list[int], filters: Filters) -> None:
         for part in _parts(step_ids):
@@ -293,6 +335,10 @@ def solution_records(
         related = _Chunk([row[0] for row in chunk], options, alternatives=alternatives)
         for row in chunk:
             steps = related.steps.get(row[0], [])
+            if filters.label_source == LabelSource.REVIEWED:
+                resolution = related.resolutions[row[0]]
+                yield _record(row, from_resolution(steps, resolution, positive=positive))
+                continue
             if not filters.label_source.uses_annotations:
                 resolved = from_suggestions(
                     steps, related.suggestions, priority=auto_sources(filters), positive=positive

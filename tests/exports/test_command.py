@@ -44,15 +44,15 @@ def test_export_command_writes_file_and_card(project, load, tmp_path, capsys):
 
 
 def test_export_command_refuses_bad_options(project, tmp_path):
-    with pytest.raises(CommandError, match="no reviews exist"):
+    with pytest.raises(CommandError, match="min_agreement"):
         call_command(
             "export",
             "--project",
             project.name,
             "--format",
             "trl",
-            "--label-source",
-            "reviewed",
+            "--min-agreement",
+            "1.5",
             "--output",
             str(tmp_path),
         )

@@ -35,9 +35,10 @@ def test_defaults_are_filled_and_stable():
     assert again == options
 
 
-def test_reviewed_is_refused_until_reviews_exist():
-    with pytest.raises(ValidationFailed, match="no reviews exist in this version") as exc:
-        filters_from({"label_source": "reviewed"})
+def test_unknown_label_source_names_the_field():
+    assert filters_from({"label_source": "reviewed"}).label_source == "reviewed"
+    with pytest.raises(ValidationFailed, match="reviewed") as exc:
+        filters_from({"label_source": "gut"})
     assert exc.value.details["field"] == "filters.label_source"
 
 

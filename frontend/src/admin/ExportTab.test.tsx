@@ -46,9 +46,8 @@ describe("Export tab", () => {
     expect((screen.getByTestId("export-label-source") as HTMLSelectElement).value).toBe("annotations");
     expect((screen.getByTestId("export-truncate") as HTMLInputElement).checked).toBe(true);
     expect((screen.getByTestId("export-split-train") as HTMLInputElement).value).toBe("0.9");
-    // "reviewed" is listed but refused until reviews exist.
     const reviewed = within(screen.getByTestId("export-label-source")).getByRole("option", { name: /Reviewed only/ });
-    expect((reviewed as HTMLOptionElement).disabled).toBe(true);
+    expect((reviewed as HTMLOptionElement).disabled).toBe(false);
   });
 
   it("is shown to reviewers (who may export) but without Delete", async () => {

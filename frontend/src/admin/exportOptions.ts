@@ -61,7 +61,7 @@ export const LABEL_SOURCES: Array<Choice<ExportLabelSource>> = [
   { value: "imported", label: "Imported labels", help: "Only labels imported with a dataset (imported as annotations)." },
   { value: "auto_consensus", label: "Auto: consensus", help: "Suggestions of the consensus source (agreeing auto-labelers)." },
   { value: "auto_any", label: "Auto: any source", help: "Suggestions from the sources ticked below, the first one on a step wins." },
-  { value: "reviewed", label: "Reviewed only", help: "Available once the review queue exists.", disabled: true },
+  { value: "reviewed", label: "Reviewed only", help: "Each solution's resolved label: a reviewer's decision, or its annotators' agreement. Unresolved solutions are left out." },
 ];
 
 /** Suggestion sources in the server's default priority order (labeling/exporters/options.py). */
