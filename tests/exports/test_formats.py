@@ -222,3 +222,25 @@ def test_trl_export_loads_with_datasets(labeled, build, tmp_path, file_type):
     assert ds.features["labels"].feature.dtype == "bool"
     assert ds.features["soft_labels"].feature.dtype == "float64"
     assert sorted(map(json.dumps, ds.to_list())) == sorted(map(json.dumps, read_rows(export)))
+
+
+@pytest.mark.parametrize("file_type", ["jsonl", "jsonl.gz", "parquet"])
+def test_trl_export_loads_with_the_training_packages_reader(labeled, build, tmp_path, file_type):
+    from training.data import read_rows as training_rows
+
+    export = build(
+        "trl",
+        file_type=file_type,
+        filters={"label_source": "human", "unsure": "keep"},
+        label_policy={"soft_labels": True, "label_sources": True},
+    )
+    from tests.exports.conftest import file_bytes
+
+    path = tmp_path / export.file.name.rsplit("/", 1)[-1]
+    path.write_bytes(file_bytes(export))
+    got = [(r.prompt, r.completions, r.labels, r.soft_labels, r.split) for r in training_rows(path)]
+    want = [
+        (r["prompt"], r["completions"], r["labels"], r["soft_labels"], r["split"])
+        for r in read_rows(export)
+    ]
+    assert got == want and len(got) == export.row_count == 3
