@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import * as api from "../api";
 import { ErrorBox, ProgressBar, formatDate, formatNumber } from "../components/ui";
+import { PrmSourcePicker } from "./PrmSourcePicker";
 import {
   DEFAULT_PARAMS,
+  DEFAULT_PRM,
   SOURCES,
   STATUS_TEXT,
   buildRunRequest,
@@ -119,7 +121,9 @@ function SourceOption({
   onParams?: (p: ModelParams) => void;
 }) {
   const [open, setOpen] = useState(false);
-  const hint = checked && info.form && params ? paramsProblem(info.form, params) : null;
+  // The prm source has its own picker (PrmSourcePicker), not this form.
+  const form = info.form === "prm" ? undefined : info.form;
+  const hint = checked && form && params ? paramsProblem(form, params) : null;
   return (
     <div className={`source-option${checked ? " is-checked" : ""}`}>
       <label className="check">
@@ -140,7 +144,7 @@ function SourceOption({
           <span className="muted small">{info.description}</span>
         </span>
       </label>
-      {info.form && params && onParams && (
+      {form && params && onParams && (
         <div className="source-params">
           <button
             type="button"
@@ -161,7 +165,7 @@ function SourceOption({
               </span>
             )}
           </button>
-          {open && <ParamsForm form={info.form} value={params} onChange={onParams} disabled={disabled} />}
+          {open && <ParamsForm form={form} value={params} onChange={onParams} disabled={disabled} />}
           {hint && <div className="field-help text-amber">{hint}</div>}
         </div>
       )}
@@ -246,7 +250,7 @@ function RunPanel({ run, onCancel, cancelling }: { run: api.AutolabelRun; onCanc
 
 export function AutolabelTab({ project }: { project: api.Project }) {
   const [selected, setSelected] = useState<Set<api.AutolabelSource>>(() => new Set());
-  const [params, setParams] = useState({ rollout: { ...DEFAULT_PARAMS }, judge: { ...DEFAULT_PARAMS } });
+  const [params, setParams] = useState({ rollout: { ...DEFAULT_PARAMS }, judge: { ...DEFAULT_PARAMS }, prm: { ...DEFAULT_PRM } });
   const [onlyUnlabeled, setOnlyUnlabeled] = useState(false);
   const [starting, setStarting] = useState(false);
   const [cancelling, setCancelling] = useState(false);
@@ -395,17 +399,29 @@ export function AutolabelTab({ project }: { project: api.Project }) {
 
         <fieldset className="source-list" disabled={busy}>
           <legend className="field-label">Sources</legend>
-          {SOURCES.map((info) => (
-            <SourceOption
-              key={info.name}
-              info={info}
-              checked={selected.has(info.name)}
-              onToggle={(on) => toggle(info.name, on)}
-              disabled={busy}
-              params={info.form ? params[info.form] : undefined}
-              onParams={info.form ? (p) => setParams((all) => ({ ...all, [info.form as "rollout" | "judge"]: p })) : undefined}
-            />
-          ))}
+          {SOURCES.map((info) => {
+            const form = info.form === "rollout" || info.form === "judge" ? info.form : undefined;
+            return (
+              <div key={info.name}>
+                <SourceOption
+                  info={info}
+                  checked={selected.has(info.name)}
+                  onToggle={(on) => toggle(info.name, on)}
+                  disabled={busy}
+                  params={form ? params[form] : undefined}
+                  onParams={form ? (p) => setParams((all) => ({ ...all, [form]: p })) : undefined}
+                />
+                {info.form === "prm" && selected.has("prm") && (
+                  <PrmSourcePicker
+                    projectId={project.id}
+                    value={params.prm}
+                    onChange={(prm) => setParams((all) => ({ ...all, prm }))}
+                    disabled={busy}
+                  />
+                )}
+              </div>
+            );
+          })}
         </fieldset>
 
         <label className="check autolabel-filter">

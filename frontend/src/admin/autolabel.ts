@@ -11,7 +11,7 @@ export interface SourceInfo {
    */
   availability: "now" | "model" | "soon";
   /** Which parameters form it has, if any. */
-  form?: "rollout" | "judge";
+  form?: "rollout" | "judge" | "prm";
 }
 
 export const SOURCES: SourceInfo[] = [
@@ -47,6 +47,14 @@ export const SOURCES: SourceInfo[] = [
     description:
       "For code problems: runs the program up to each step in a sandbox (a crash → −1 on the step that raises), then the whole program against the problem's tests (pass → +1, fail → −1 on the last step).",
     availability: "now",
+  },
+  {
+    name: "prm",
+    label: "Trained PRM",
+    description:
+      "Scores every step with a process reward model trained on this project's labels (Training tab): probability ≥ threshold → +1, below → −1, with the probability as the score.",
+    availability: "model",
+    form: "prm",
   },
   {
     name: "consensus",
@@ -92,10 +100,24 @@ function backendOf(p: ModelParams, allowLocal: boolean): Record<string, string> 
   return b;
 }
 
+/** The prm source's parameters: a registered model (Training tab) and the +1/−1 threshold. */
+export interface PrmParams {
+  model_id: number | null;
+  threshold: number;
+}
+
+export const DEFAULT_PRM: PrmParams = { model_id: null, threshold: 0.5 };
+
+export function prmProblem(p: PrmParams): string | null {
+  if (p.model_id === null) return "Choose a trained model (train or register one on the Training tab).";
+  if (!(p.threshold > 0 && p.threshold < 1)) return "The threshold must be between 0 and 1.";
+  return null;
+}
+
 /** The POST body. Sources keep the catalogue's order; only the chosen sources get params. */
 export function buildRunRequest(
   selected: ReadonlySet<AutolabelSource>,
-  params: { rollout: ModelParams; judge: ModelParams },
+  params: { rollout: ModelParams; judge: ModelParams; prm?: PrmParams },
   onlyUnlabeled: boolean,
 ): AutolabelRunRequest {
   const sources = SOURCES.map((s) => s.name).filter((n) => selected.has(n));
@@ -106,6 +128,10 @@ export function buildRunRequest(
     out.rollout = { backend: backendOf(p, true), method: p.method, [p.method === "binary_search" ? "k" : "n"]: p.n };
   }
   if (selected.has("judge")) out.judge = { backend: backendOf(params.judge, false) };
+  if (selected.has("prm") && params.prm) {
+    const { model_id, threshold } = params.prm;
+    out.prm = model_id === null ? { threshold } : { model_id, threshold };
+  }
   const request: AutolabelRunRequest = { sources, filter: { only_unlabeled: onlyUnlabeled } };
   if (Object.keys(out).length) request.params = out;
   return request;

@@ -7,16 +7,18 @@ import { ImportTab } from "../admin/ImportTab";
 import { MembersTab } from "../admin/MembersTab";
 import { OverviewTab } from "../admin/OverviewTab";
 import { SettingsTab } from "../admin/SettingsTab";
+import { TrainingTab } from "../admin/TrainingTab";
 import { AppHeader } from "../components/AppHeader";
 import { ErrorBox, Spinner } from "../components/ui";
 
-type TabId = "overview" | "import" | "autolabel" | "export" | "members" | "settings";
+type TabId = "overview" | "import" | "autolabel" | "export" | "training" | "members" | "settings";
 // `reviewers`: also shown to reviewers (the API lets them too).
 const TABS: Array<{ id: TabId; label: string; adminOnly: boolean; reviewers?: boolean }> = [
   { id: "overview", label: "Overview", adminOnly: false },
   { id: "import", label: "Import", adminOnly: true },
   { id: "autolabel", label: "Auto-label", adminOnly: true },
   { id: "export", label: "Export", adminOnly: true, reviewers: true },
+  { id: "training", label: "Training", adminOnly: true, reviewers: true },
   { id: "members", label: "Members", adminOnly: true },
   { id: "settings", label: "Settings", adminOnly: true },
 ];
@@ -81,6 +83,7 @@ export function ProjectAdminPage() {
               {tab === "import" && <ImportTab project={project} onImported={reload} />}
               {tab === "autolabel" && <AutolabelTab project={project} />}
               {tab === "export" && <ExportTab project={project} />}
+              {tab === "training" && <TrainingTab project={project} />}
               {tab === "members" && <MembersTab project={project} />}
               {tab === "settings" && <SettingsTab project={project} onSaved={setProject} />}
             </div>
