@@ -4,6 +4,7 @@ Inputs are what SQL aggregation returns: per-unit value counts (a "profile") wit
 of units sharing it, or a confusion matrix per rater pair.
 """
 
+from collections import defaultdict
 from collections.abc import Sequence
 
 import krippendorff
@@ -79,3 +80,44 @@ def pairwise_agreement(value_counts: np.ndarray) -> float | None:
     if pairs == 0:
         return None
     return float((c * (c - 1)).sum() / pairs)
+
+
+class CoincidenceAccumulator:
+    """Krippendorff's coincidence matrix summed unit by unit, in O(values²) memory.
+
+    For a very large number of units whose values come from a wide domain (first-error
+    indices), this replaces handing the package a units × values matrix that it expands to
+    units × values² floats. Nominal alpha from it equals `krippendorff.alpha(...,
+    level_of_measurement="nominal")` (the tests check this against the package).
+    """
+
+    def __init__(self) -> None:
+        self.o: dict[tuple[object, object], float] = defaultdict(float)
+        self.units = 0
+        self.pairs = 0.0
+        self.agreeing_pairs = 0.0
+
+    def add(self, counts: dict[object, int]) -> None:
+        m = sum(counts.values())
+        if m < 2:
+            return
+        self.units += 1
+        self.pairs += m * (m - 1)
+        for c, n_c in counts.items():
+            self.agreeing_pairs += n_c * (n_c - 1)
+            for k, n_k in counts.items():
+                self.o[(c, k)] += (n_c * n_k - (n_c if c == k else 0)) / (m - 1)
+
+    def pairwise_agreement(self) -> float | None:
+        return self.agreeing_pairs / self.pairs if self.pairs else None
+
+    def nominal_alpha(self) -> float | None:
+        n_c: dict[object, float] = defaultdict(float)
+        for (c, _), value in self.o.items():
+            n_c[c] += value
+        n = sum(n_c.values())
+        observed = sum(v for (c, k), v in self.o.items() if c != k)
+        expected = sum(n_c[c] * n_c[k] for c in n_c for k in n_c if c != k)
+        if n < 2 or expected == 0:
+            return None
+        return 1 - (n - 1) * observed / expected

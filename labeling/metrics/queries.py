@@ -25,6 +25,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, TruncDate
 
 from labeling.metrics.agreement import (
+    CoincidenceAccumulator,
     cohen_kappa,
     expand_profiles,
     fleiss_kappa,
@@ -145,29 +146,53 @@ def step_rating_agreement(project: Project) -> dict:
     }
 
 
+def _rater_names(user_ids: set[int]) -> dict[int, str]:
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects.filter(pk__in=user_ids)
+    return dict(users.values_list("pk", "username"))
+
+
 def rater_pair_confusions(project: Project) -> dict[tuple[str, str], np.ndarray]:
-    """Per pair of raters (a < b), counts of (a's rating, b's rating) on the steps both rated."""
+    """Per pair of raters (a < b), counts of (a's rating, b's rating) on the steps both rated.
+
+    One self-join of the labels on step, grouped by both annotations' raters and ratings;
+    rater ids become names afterwards (no user table in the join).
+    """
     values = list(project.rating_values)
     other = "step__labels__"
-    rows = (
+    keys = (
+        "annotation__annotator_id",
+        "annotation__external_annotator",
+        f"{other}annotation__annotator_id",
+        f"{other}annotation__external_annotator",
+        "rating",
+        f"{other}rating",
+    )
+    rows = list(
         submitted_labels(project)
         .filter(
             **{
                 f"{other}annotation__status": AnnotationStatus.SUBMITTED,
                 f"{other}rating__isnull": False,
+                f"{other}annotation_id__gt": F("annotation_id"),
             }
         )
-        .annotate(a=_rater("annotation__"), b=_rater(f"{other}annotation__"))
-        .filter(a__lt=F("b"))
-        .values("a", "b", "rating", f"{other}rating")
+        .values_list(*keys)
         .annotate(n=Count("id"))
     )
+    names = _rater_names({r[0] for r in rows if r[0]} | {r[2] for r in rows if r[2]})
     out: dict[tuple[str, str], np.ndarray] = defaultdict(
         lambda: np.zeros((len(values), len(values)))
     )
-    for row in rows:
-        matrix = out[(row["a"], row["b"])]
-        matrix[values.index(row["rating"]), values.index(row[f"{other}rating"])] += row["n"]
+    for id_a, ext_a, id_b, ext_b, rating_a, rating_b, n in rows:
+        a = names[id_a] if id_a else ext_a
+        b = names[id_b] if id_b else ext_b
+        if a == b:
+            continue  # one rater's two annotations (imported duplicates) are not a pair
+        if a > b:
+            a, b, rating_a, rating_b = b, a, rating_b, rating_a
+        out[(a, b)][values.index(rating_a), values.index(rating_b)] += n
     return dict(out)
 
 
@@ -189,29 +214,31 @@ def rater_pairs(project: Project) -> list[dict]:
 
 def first_error_agreement(project: Project) -> dict:
     """Agreement on each annotation's first wrong step (none = its own category), over
-    solutions with ≥ 2 submitted annotations; bad-problem submissions left out."""
+    solutions with ≥ 2 submitted annotations; bad-problem submissions left out.
+
+    SQL returns (solution, first error, count) rows in solution order; they are folded into a
+    coincidence matrix one solution at a time (streamed, constant memory).
+    """
     rows = (
         submitted_annotations(project)
         .exclude(finish_reason=FinishReason.BAD_PROBLEM)
         .annotate(fe=_first_error())
-        .values("solution_id", "fe")
+        .values_list("solution_id", "fe")
         .annotate(n=Count("id"))
+        .order_by("solution_id")
     )
-    per_solution: dict[int, dict[int, int]] = defaultdict(dict)
-    for row in rows:
-        per_solution[row["solution_id"]][row["fe"]] = row["n"]
-    multi = [counts for counts in per_solution.values() if sum(counts.values()) >= 2]
-    if not multi:
-        return {"solutions": 0, "alpha_nominal": None, "pairwise_agreement": None}
-    domain = sorted({fe for counts in multi for fe in counts})
-    matrix = np.zeros((len(multi), len(domain)))
-    for i, counts in enumerate(multi):
-        for fe, n in counts.items():
-            matrix[i, domain.index(fe)] = n
+    acc = CoincidenceAccumulator()
+    current, counts = None, {}
+    for solution_id, fe, n in rows.iterator(chunk_size=5000):
+        if solution_id != current:
+            acc.add(counts)
+            current, counts = solution_id, {}
+        counts[fe] = n
+    acc.add(counts)
     return {
-        "solutions": len(multi),
-        "alpha_nominal": krippendorff_alpha(matrix, level="nominal", value_domain=domain),
-        "pairwise_agreement": pairwise_agreement(matrix),
+        "solutions": acc.units,
+        "alpha_nominal": acc.nominal_alpha(),
+        "pairwise_agreement": acc.pairwise_agreement(),
     }
 
 

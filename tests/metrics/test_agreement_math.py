@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from labeling.metrics.agreement import (
+    CoincidenceAccumulator,
     cohen_kappa,
     expand_profiles,
     fleiss_kappa,
@@ -66,3 +67,30 @@ def test_krippendorff_undefined_cases():
     assert (
         krippendorff_alpha(np.array([[0, 0, 3]]), level="ordinal", value_domain=[-1, 0, 1]) is None
     )
+
+
+def test_streamed_nominal_alpha_equals_the_krippendorff_package():
+    rng = np.random.default_rng(7)
+    domain = [-1, 0, 1, 2, 3, 5, 8]
+    units = []
+    acc = CoincidenceAccumulator()
+    for _ in range(300):
+        raters = rng.integers(1, 5)
+        values = rng.choice(domain, size=raters, p=[0.4, 0.2, 0.1, 0.1, 0.1, 0.05, 0.05])
+        counts = {int(v): int((values == v).sum()) for v in set(values.tolist())}
+        acc.add(counts)
+        units.append([counts.get(v, 0) for v in domain])
+    expected = krippendorff_alpha(np.array(units), level="nominal", value_domain=domain)
+    assert acc.nominal_alpha() == pytest.approx(expected, abs=1e-12)
+    assert acc.pairwise_agreement() == pytest.approx(pairwise_agreement(np.array(units)))
+    assert acc.units == sum(1 for u in units if sum(u) >= 2)
+
+
+def test_streamed_alpha_by_hand():
+    # s1: three say 2; s2: none vs 1; s3: three say 1 -> 12/19 (tests/metrics fixture).
+    acc = CoincidenceAccumulator()
+    for counts in ({2: 3}, {-1: 1, 1: 1}, {1: 3}, {4: 1}):
+        acc.add(counts)
+    assert acc.units == 3
+    assert acc.nominal_alpha() == pytest.approx(12 / 19)
+    assert CoincidenceAccumulator().nominal_alpha() is None
