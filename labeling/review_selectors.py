@@ -215,11 +215,19 @@ def _comment_rows(comments) -> list[dict]:
     ]
 
 
-def comment_list(*, solution: Solution, step_id: int | None = None) -> list[dict]:
-    """A solution's comments, oldest first; only one step's thread when `step_id` is given."""
+def comment_list(*, solution: Solution, step_id: int | None = None, annotator=None) -> list[dict]:
+    """A solution's comments, oldest first; only one step's thread when `step_id` is given.
+
+    With `annotator` (an annotator reading), a reviewer's comment on a review of someone
+    else's annotation is left out: annotators see the threads and their own reviews only.
+    """
     qs = Comment.objects.filter(solution=solution).select_related("author")
     if step_id is not None:
         qs = qs.filter(step_id=step_id)
+    if annotator is not None:
+        qs = qs.exclude(
+            Q(review__annotation__isnull=False) & ~Q(review__annotation__annotator=annotator)
+        )
     return _comment_rows(qs.order_by("id"))
 
 
@@ -408,7 +416,7 @@ def annotation_feedback(*, annotation: Annotation) -> dict:
         "rework_id": rework["pk"] if rework else None,
         "rework_status": rework["status"] if rework else None,
         "reviews": review_action_rows(ReviewAction.objects.filter(annotation_id__in=ids)),
-        "comments": comment_list(solution=annotation.solution),
+        "comments": comment_list(solution=annotation.solution, annotator=annotation.annotator),
     }
 
 

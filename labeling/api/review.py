@@ -384,7 +384,9 @@ class CommentListApi(APIView):
         solution = self._solution(request, solution_id)
         step = request.query_params.get("step")
         step_id = int(step) if step and step.isdigit() else None
-        return Response(comment_list(solution=solution, step_id=step_id))
+        reviewing = ROLE_RANK[solution.project.my_role] >= ROLE_RANK[Role.REVIEWER]
+        annotator = None if reviewing else request.user
+        return Response(comment_list(solution=solution, step_id=step_id, annotator=annotator))
 
     @extend_schema(request=Input, responses={201: CommentOutput})
     def post(self, request, solution_id: int):

@@ -148,6 +148,15 @@ def test_comment_threads(api):
     assert bad.status_code == 400
     stranger = member(api["project"], "stranger")
     assert _client(stranger).get(url).status_code == 403
+    # A rejection's comment reaches its annotator, not the other annotator of the solution.
+    api["rev"].post(
+        f"/api/annotations/{api['second'].pk}/reject/", {"comment": "for b only"}, format="json"
+    )
+    assert "for b only" not in [c["body"] for c in a.get(url).json()]
+    assert "for b only" in [c["body"] for c in _client(api["b"]).get(url).json()]
+    assert "for b only" in [c["body"] for c in api["rev"].get(url).json()]
+    feedback = a.get(f"/api/annotations/{api['first'].pk}/feedback/").json()
+    assert "for b only" not in [c["body"] for c in feedback["comments"]]
 
 
 def test_metrics_endpoint(api):

@@ -179,3 +179,17 @@ def test_review_detail_takes_a_fixed_number_of_queries(queue_world, django_asser
         detail = review_detail(solution=s["conflict"])
     assert len(detail["annotations"]) == 7 and len(detail["comments"]) == 5
     assert detail["steps"][1]["suggestions"][0]["value"] == -1
+
+
+def test_review_detail_shows_gold_only_on_gold_solutions(queue_world):
+    from labeling.review_selectors import review_detail
+
+    s = queue_world["s"]
+    detail = review_detail(solution=s["gold"])
+    assert [step["gold_rating"] for step in detail["steps"]] == [1, -1, None]
+    assert detail["reasons"] == ["gold_failure"] and detail["solution"]["is_gold"]
+    assert [step["gold_rating"] for step in review_detail(solution=s["rest"])["steps"]] == [
+        None,
+        None,
+        None,
+    ]
