@@ -21,6 +21,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 # Settings the app decides for every run; a user's config may not set them.
 RESERVED = ("data", "model", "out", "resume_from", "progress")
 HEARTBEAT_STALE_S = 60
+HEARTBEAT_EVERY_S = 10.0  # the row is rewritten at least this often, else only on new output
 LOG_TAIL_CHARS = 8000
 MAX_HISTORY = 5000
 KILL_GRACE_S = 10.0
@@ -268,7 +270,7 @@ def read_progress(out: Path, log_path: Path) -> Progress:
             progress.history.append(record)
             progress.metrics[str(record.get("split", "train"))] = record
             progress.step = max(progress.step, int(record.get("step", 0)))
-        progress.history = progress.history[-MAX_HISTORY:]
+        progress.history = thin(progress.history)
     if log_path.exists():
         with log_path.open("rb") as fh:
             fh.seek(max(0, log_path.stat().st_size - 64_000))
@@ -283,6 +285,25 @@ def read_progress(out: Path, log_path: Path) -> Progress:
         lines = [segment.split("\r")[-1] for segment in raw.split("\n")]
         progress.log_tail = "\n".join(lines)[-LOG_TAIL_CHARS:]
     return progress
+
+
+def thin(history: list[dict[str, Any]], limit: int = MAX_HISTORY) -> list[dict[str, Any]]:
+    """At most about `limit` records, evenly spread over the run; the last one kept."""
+    if len(history) <= limit:
+        return history
+    stride = -(-len(history) // limit)
+    kept = history[::stride]
+    return kept if kept[-1] is history[-1] else [*kept, history[-1]]
+
+
+def _holds(run_id: int, worker: str) -> bool:
+    return TrainingRun.objects.filter(
+        pk=run_id, worker=worker, status=TrainingStatus.RUNNING
+    ).exists()
+
+
+def _sizes(*paths: Path) -> tuple[int, ...]:
+    return tuple(path.stat().st_size if path.exists() else -1 for path in paths)
 
 
 def _publish(run_id: int, worker: str, progress: Progress) -> bool:
@@ -379,19 +400,27 @@ def training_run_execute(*, run_id: int, poll_s: float = 1.0) -> str:
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: a cancel kills all of it
         )
+    seen, published = None, 0.0
     try:
         while True:
             try:
                 returncode = proc.wait(timeout=poll_s)
             except subprocess.TimeoutExpired:
                 returncode = None
-            progress = read_progress(out, log_path)
-            holds = _publish(run_id, worker, progress)
+            # Rewrite the row (history, log, heartbeat) only on new output or when the heartbeat
+            # is due; in between, a cheap query notices a cancel.
+            sizes = _sizes(out / "metrics.jsonl", log_path)
+            if sizes != seen or time.monotonic() - published >= HEARTBEAT_EVERY_S:
+                holds = _publish(run_id, worker, read_progress(out, log_path))
+                seen, published = sizes, time.monotonic()
+            else:
+                holds = _holds(run_id, worker)
             if returncode is not None:
                 break
             if not holds:  # cancelled, or the lease went to another worker
                 _kill(proc)
-                return Outcome.CANCELLED
+                still = TrainingRun.objects.filter(pk=run_id, status=TrainingStatus.RUNNING)
+                return Outcome.BUSY if still.exists() else Outcome.CANCELLED
     except BaseException:
         # A soft time limit, a worker shutdown: never leave the trainer running behind.
         _kill(proc)

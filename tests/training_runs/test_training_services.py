@@ -247,3 +247,15 @@ def test_the_child_dies_with_its_parent(tmp_path):
             break
         assert time.monotonic() < deadline, "the trainer outlived its worker"
         time.sleep(0.05)
+
+
+def test_a_long_history_is_thinned_evenly_keeping_the_last_record():
+    from autolabel.training_services import thin
+
+    history = [{"step": i} for i in range(1, 10_001)]
+    kept = thin(history, limit=1000)
+    assert len(kept) <= 1001
+    assert kept[0] == {"step": 1} and kept[-1] == {"step": 10_000}
+    gaps = {b["step"] - a["step"] for a, b in zip(kept[:-2], kept[1:-1], strict=True)}
+    assert gaps == {10}
+    assert thin(history[:5], limit=1000) == history[:5]
