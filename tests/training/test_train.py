@@ -30,13 +30,17 @@ def _config(tiny_lm, toy_export, out, **overrides):
 
 def test_training_learns_the_toy_signal(tiny_lm, toy_export, tmp_path):
     seen = []
-    result = train(_config(tiny_lm, toy_export, tmp_path / "run"), on_log=seen.append)
+    config = _config(tiny_lm, toy_export, tmp_path / "run", eval_every=15)
+    result = train(config, on_log=seen.append)
     records = [
         json.loads(line) for line in (tmp_path / "run/metrics.jsonl").read_text().splitlines()
     ]
     assert records == seen
     train_records = [r for r in records if r["split"] == "train"]
     assert [r["step"] for r in train_records] == [5, 10, 15, 20, 25, 30]
+    eval_records = [r for r in records if r["split"] == "eval"]
+    assert [r["step"] for r in eval_records] == [15, 30]
+    assert eval_records[0]["steps"] == eval_records[1]["steps"] > 0  # the whole eval set
     assert train_records[-1]["loss"] < train_records[0]["loss"] - 0.1
     assert result.global_step == 30
     assert result.eval_metrics["accuracy"] > 0.75  # wrong iff the step says the marker
@@ -178,3 +182,33 @@ def test_config_from_yaml_with_cli_overrides(tmp_path):
         TrainConfig.from_file(path)
     with pytest.raises(ValueError, match="head"):
         TrainConfig(data=["a"], model="m", out="o", head="big").validate()
+
+
+def test_soft_labels_train_toward_their_probabilities(tiny_lm, tmp_path):
+    from .tiny import toy_rows, write_jsonl
+
+    rows = toy_rows(32)
+    for row in rows:  # hard labels say "wrong iff marker"; the soft ones say "can't tell"
+        row["soft_labels"] = [0.5] * len(row["labels"])
+    data = write_jsonl(tmp_path / "soft.jsonl", rows)
+    config = _config(tiny_lm, data, tmp_path / "run", label_column="soft_labels", max_steps=20,
+                     eval_fraction=0.0)  # fmt: skip
+    result = train(config)
+    assert result.global_step == 20 and result.eval_metrics == {}
+    good, bad = PRMScorer(tmp_path / "run", device="cpu").score(
+        "Problem 1: what is 1 + 1?", [["add the numbers 2."], [f"add {MARKER} the numbers 2."]]
+    )
+    assert abs(good[0] - 0.5) < 0.1 and abs(bad[0] - 0.5) < 0.1
+
+
+def test_soft_step_loss_is_cross_entropy_against_the_target_distribution():
+    from training.model import step_loss
+
+    logits = torch.tensor([[[0.0, 2.0], [1.0, -1.0], [0.3, 0.1]]])
+    labels = torch.tensor([[1, -100, 0]])
+    soft = torch.tensor([[0.8, -100.0, 0.25]])
+    logp = logits.log_softmax(-1)[0]
+    expected = -(0.2 * logp[0, 0] + 0.8 * logp[0, 1] + 0.75 * logp[2, 0] + 0.25 * logp[2, 1]) / 2
+    torch.testing.assert_close(step_loss(logits, labels, soft), expected)
+    hard = -(logp[0, 1] + logp[2, 0]) / 2
+    torch.testing.assert_close(step_loss(logits, labels), hard)
