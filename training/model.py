@@ -76,7 +76,20 @@ def load_model(
         kwargs["dtype"] = dtype
     if attn_implementation:
         kwargs["attn_implementation"] = attn_implementation
-    model = AutoModelForTokenClassification.from_pretrained(str(path), **kwargs)
+    if saved == "mlp2":
+        # The checkpoint's score.0/score.2 do not fit the default Linear head built first:
+        # its load report would call them unexpected and the Linear missing. They are loaded
+        # into the two-layer head below.
+        from transformers.utils import logging as hf_logging
+
+        level = hf_logging.get_verbosity()
+        hf_logging.set_verbosity_error()
+        try:
+            model = AutoModelForTokenClassification.from_pretrained(str(path), **kwargs)
+        finally:
+            hf_logging.set_verbosity(level)
+    else:
+        model = AutoModelForTokenClassification.from_pretrained(str(path), **kwargs)
     if not isinstance(getattr(model, HEAD, None), nn.Module):
         raise ValueError(f"{type(model).__name__} has no '{HEAD}' head; use a causal LM")
     if head == "mlp2":
