@@ -99,7 +99,8 @@ def solution_claimable_for_user(
         .values("n")
     )
     return (
-        Solution.objects.filter(project=project, submitted_count__lt=project.overlap)
+        # Gold questions are served by their own rule (labeling.services.queue), not as work.
+        Solution.objects.filter(project=project, submitted_count__lt=project.overlap, is_gold=False)
         .alias(
             touched=Exists(mine.exclude(status=AnnotationStatus.DISCARDED)),
             holders=F("submitted_count")
@@ -109,6 +110,22 @@ def solution_claimable_for_user(
         .annotate(skipped=Exists(mine.filter(status=AnnotationStatus.DISCARDED)))
         .filter(touched=False, holders__lt=project.overlap)
     )
+
+
+def gold_claimable_for_user(*, project: Project, user: AbstractBaseUser) -> QuerySet[Solution]:
+    """Gold questions the user has never been served (any annotation, even skipped), in order."""
+    served = Annotation.objects.filter(solution_id=OuterRef("pk"), annotator=user)
+    return Solution.objects.filter(project=project, is_gold=True).filter(~Exists(served))
+
+
+def screening_status(*, project: Project, user: AbstractBaseUser) -> str:
+    """'not_required', 'pending', 'passed' or 'failed' for the user in the project."""
+    if not project.screening_size:
+        return "not_required"
+    membership = ProjectMembership.objects.filter(project=project, user=user).first()
+    if membership is None or membership.role != Role.ANNOTATOR:
+        return "not_required"  # staff, reviewers and admins are not screened
+    return membership.screening or "pending"
 
 
 def project_progress_for_user(*, project: Project, user: AbstractBaseUser) -> dict[str, int]:
@@ -128,6 +145,7 @@ def project_progress_for_user(*, project: Project, user: AbstractBaseUser) -> di
         "submitted_total": mine.count(),
         "remaining": remaining + drafts,
         "project_total": Solution.objects.filter(project=project).count(),
+        "screening": screening_status(project=project, user=user),
     }
 
 

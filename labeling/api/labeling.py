@@ -121,6 +121,7 @@ class ProgressOutput(serializers.Serializer):
     submitted_total = serializers.IntegerField()
     remaining = serializers.IntegerField()
     project_total = serializers.IntegerField()
+    screening = serializers.ChoiceField(choices=["not_required", "pending", "passed", "failed"])
 
 
 class ProgressApi(APIView):

@@ -36,6 +36,9 @@ class ProjectOutput(serializers.ModelSerializer):
             "lock_ttl_seconds",
             "show_suggestions",
             "auto_resolve",
+            "gold_rate",
+            "screening_size",
+            "screening_pass_rate",
             "step_split",
             "step_split_regex",
             "role",
@@ -63,6 +66,9 @@ class ProjectInput(serializers.Serializer):
     lock_ttl_seconds = serializers.IntegerField(min_value=60, max_value=7 * 86400, required=False)
     show_suggestions = serializers.BooleanField(required=False)
     auto_resolve = serializers.BooleanField(required=False)
+    gold_rate = serializers.FloatField(min_value=0, max_value=1, required=False)
+    screening_size = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+    screening_pass_rate = serializers.FloatField(min_value=0, max_value=1, required=False)
     step_split = serializers.ChoiceField(choices=StepSplit.choices, required=False)
     step_split_regex = serializers.CharField(max_length=500, required=False, allow_blank=True)
 
@@ -104,6 +110,7 @@ class ProjectDetailApi(APIView):
 class MemberOutput(serializers.Serializer):
     user = serializers.SerializerMethodField()
     role = serializers.CharField()
+    screening = serializers.CharField(help_text='"", "passed" or "failed"')
 
     def get_user(self, membership: ProjectMembership) -> dict:
         return {"id": membership.user_id, "username": membership.user.username}

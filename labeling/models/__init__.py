@@ -2,7 +2,7 @@ from .annotation import Annotation, AnnotationStatus, FinishReason, StepLabel
 from .data import Problem, Solution, Step, StepAlternative
 from .exports import Export, ExportFileType, ExportFormat, ExportStatus
 from .imports import ImportJob, ImportStatus
-from .project import LabelScale, Project, ProjectMembership, Role, StepSplit
+from .project import LabelScale, Project, ProjectMembership, Role, Screening, StepSplit
 from .queue import TaskLock
 from .review import (
     Comment,
@@ -43,6 +43,7 @@ __all__ = [
     "ReviewAction",
     "ReviewActionKind",
     "Role",
+    "Screening",
     "Solution",
     "Step",
     "StepAlternative",

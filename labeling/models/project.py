@@ -27,6 +27,11 @@ class Role(models.TextChoices):
     ADMIN = "admin", "Project admin"
 
 
+class Screening(models.TextChoices):
+    PASSED = "passed", "Passed"
+    FAILED = "failed", "Failed"
+
+
 class StepSplit(models.TextChoices):
     LINE = "line", "One step per line"
     PARAGRAPH = "paragraph", "One step per blank-line paragraph"
@@ -53,6 +58,16 @@ class Project(models.Model):
         default=1, help_text="How many annotators must submit each solution."
     )
     lock_ttl_seconds = models.PositiveIntegerField(default=30 * 60)
+    gold_rate = models.FloatField(
+        default=0.0,
+        help_text="Share of claims that serve a gold question (0: never); annotators aren't told.",
+    )
+    screening_size = models.PositiveSmallIntegerField(
+        default=0, help_text="Gold questions a new annotator answers before any other work."
+    )
+    screening_pass_rate = models.FloatField(
+        default=0.8, help_text="Share of screening steps that must match gold to pass."
+    )
     auto_resolve = models.BooleanField(
         default=False,
         help_text="Resolve a solution without review when its overlap annotators all agree.",
@@ -86,6 +101,8 @@ class ProjectMembership(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
     role = models.CharField(max_length=20, choices=Role.choices, default=Role.ANNOTATOR)
+    # The screening verdict ("" until the member has answered the project's screening set).
+    screening = models.CharField(max_length=10, choices=Screening.choices, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

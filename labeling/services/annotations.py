@@ -200,7 +200,11 @@ def annotation_submit(
     reason = _check_complete(
         labels=parsed, project=project, solution=solution, finish_reason=finish_reason
     )
-    if overlap_holders(solution.pk, exclude_user_id=user.pk, now=timezone.now()) >= project.overlap:
+    if (
+        not solution.is_gold  # gold questions have no overlap: everyone answers them
+        and overlap_holders(solution.pk, exclude_user_id=user.pk, now=timezone.now())
+        >= project.overlap
+    ):
         raise Conflict(
             "This solution already has all the labels it needs (your claim expired). "
             "Your draft is kept.",

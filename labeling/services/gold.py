@@ -3,9 +3,19 @@
 from collections.abc import Iterable, Mapping
 
 from django.db import transaction
+from django.db.models import Count, F, Q
 
 from labeling.errors import ValidationFailed
-from labeling.models import GoldLabel, Solution
+from labeling.models import (
+    Annotation,
+    AnnotationStatus,
+    GoldLabel,
+    Project,
+    ProjectMembership,
+    Screening,
+    Solution,
+    StepLabel,
+)
 
 
 @transaction.atomic
@@ -34,3 +44,25 @@ def gold_unset(*, solution: Solution) -> Solution:
     Solution.objects.filter(pk=solution.pk).update(is_gold=False)
     solution.is_gold = False
     return solution
+
+
+def screening_evaluate(*, project: Project, user) -> str:
+    """Judge a new annotator on their first `screening_size` gold answers: passed when the
+    share of their rated steps that match gold reaches `screening_pass_rate`."""
+    first = (
+        Annotation.objects.filter(
+            solution__project=project,
+            annotator=user,
+            status=AnnotationStatus.SUBMITTED,
+            solution__is_gold=True,
+        )
+        .order_by("submitted_at", "id")
+        .values_list("id", flat=True)[: project.screening_size]
+    )
+    counts = StepLabel.objects.filter(
+        annotation_id__in=list(first), rating__isnull=False, step__gold__rating__isnull=False
+    ).aggregate(n=Count("id"), agree=Count("id", filter=Q(rating=F("step__gold__rating"))))
+    passed = counts["n"] > 0 and counts["agree"] / counts["n"] >= project.screening_pass_rate
+    verdict = Screening.PASSED if passed else Screening.FAILED
+    ProjectMembership.objects.filter(project=project, user=user).update(screening=verdict)
+    return verdict

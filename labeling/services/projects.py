@@ -16,6 +16,9 @@ PROJECT_FIELDS = (
     "lock_ttl_seconds",
     "show_suggestions",
     "auto_resolve",
+    "gold_rate",
+    "screening_size",
+    "screening_pass_rate",
     "step_split",
     "step_split_regex",
 )

@@ -12,17 +12,27 @@ re-count the solution's holders in a fresh statement: under READ COMMITTED a cla
 candidate query started before another claim committed could otherwise see a stale count.
 """
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from labeling.models import Annotation, AnnotationStatus, Project, Solution, TaskLock
-from labeling.selectors import solution_claimable_for_user
+from labeling.models import (
+    Annotation,
+    AnnotationStatus,
+    Project,
+    ProjectMembership,
+    Role,
+    Screening,
+    Solution,
+    TaskLock,
+)
+from labeling.selectors import gold_claimable_for_user, solution_claimable_for_user
 
 CANDIDATE_BATCH = 16
 
@@ -86,7 +96,12 @@ def _resume_draft(*, project: Project, user: AbstractBaseUser, now) -> Claim | N
         if solution is None:
             continue  # another transaction holds it right now; try the next draft
         holders = overlap_holders(solution.pk, exclude_user_id=user.pk, now=now)
-        if draft.live or draft.revises_id is not None or holders < project.overlap:
+        if (
+            draft.live
+            or draft.revises_id is not None
+            or solution.is_gold  # gold has no overlap: everyone answers it
+            or holders < project.overlap
+        ):
             lock = _lock(solution_id=solution.pk, user=user, ttl=project.lock_ttl_seconds, now=now)
             return Claim(annotation=draft, lock=lock)
     return None
@@ -112,17 +127,82 @@ def candidates_ordered(*, project: Project, candidates: QuerySet) -> QuerySet:
     return candidates.order_by("skipped", "-submitted_count", "id")
 
 
+def _claim_gold(*, project: Project, user: AbstractBaseUser, now) -> Claim | None:
+    """The user's next unseen gold question, if any. Gold has no overlap: every annotator
+    answers each gold question once; the row lock only keeps one user's two tabs apart."""
+    candidates = gold_claimable_for_user(project=project, user=user).order_by("id")
+    for solution_id in candidates.values_list("pk", flat=True)[:CANDIDATE_BATCH]:
+        if _select_for_update(Solution.objects.filter(pk=solution_id)).first() is None:
+            continue
+        if Annotation.objects.filter(solution_id=solution_id, annotator=user).exists():
+            continue
+        lock = _lock(solution_id=solution_id, user=user, ttl=project.lock_ttl_seconds, now=now)
+        annotation = Annotation.objects.create(solution_id=solution_id, annotator=user)
+        return Claim(annotation=annotation, lock=lock)
+    return None
+
+
+def _gold_due(*, project: Project, user: AbstractBaseUser) -> bool:
+    """Serve gold at `gold_rate` of claims, evenly: when the user's gold answers fall behind
+    floor(rate x (answers + 1)). Rate 0.25 gives work, work, work, gold, work, ..."""
+    if project.gold_rate <= 0:
+        return False
+    counts = Annotation.objects.filter(
+        solution__project=project, annotator=user, status=AnnotationStatus.SUBMITTED
+    ).aggregate(total=Count("id"), gold=Count("id", filter=Q(solution__is_gold=True)))
+    return counts["gold"] < math.floor(project.gold_rate * (counts["total"] + 1))
+
+
+def _screening(*, project: Project, user: AbstractBaseUser, now) -> tuple[bool, Claim | None]:
+    """(blocked, claim): a new annotator answers `screening_size` gold questions first, then is
+    judged on them (labeling.services.gold.screening_evaluate); a failed one gets no work."""
+    if not project.screening_size:
+        return False, None
+    membership = ProjectMembership.objects.filter(project=project, user=user).first()
+    if membership is None or membership.role != Role.ANNOTATOR:
+        return False, None
+    if membership.screening:
+        return membership.screening == Screening.FAILED, None
+    answered = Annotation.objects.filter(
+        solution__project=project,
+        annotator=user,
+        status=AnnotationStatus.SUBMITTED,
+        solution__is_gold=True,
+    ).count()
+    if answered < project.screening_size:
+        claim = _claim_gold(project=project, user=user, now=now)
+        if claim is not None:
+            return False, claim
+        if answered == 0:
+            return False, None  # no gold questions to screen with
+    from labeling.services.gold import screening_evaluate
+
+    verdict = screening_evaluate(project=project, user=user)
+    return verdict == Screening.FAILED, None
+
+
 @transaction.atomic
 def task_claim_next(*, project: Project, user: AbstractBaseUser) -> Claim | None:
     """Return the user's next solution: their own draft first, else claim a fresh one.
 
     Never serves a solution the user already submitted or is drafting, nor one whose overlap is
     taken by other annotators' submissions and live locks. Returns None when nothing is left.
+    Before regular work: the screening set for a new annotator (None once they failed it),
+    then a gold question when one is due at the project's `gold_rate`.
     """
     now = timezone.now()
     resumed = _resume_draft(project=project, user=user, now=now)
     if resumed is not None:
         return resumed
+    blocked, screening_claim = _screening(project=project, user=user, now=now)
+    if blocked:
+        return None
+    if screening_claim is not None:
+        return screening_claim
+    if _gold_due(project=project, user=user):
+        gold = _claim_gold(project=project, user=user, now=now)
+        if gold is not None:
+            return gold
 
     seen: set[int] = set()
     while True:

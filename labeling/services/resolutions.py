@@ -99,7 +99,9 @@ def resolution_auto(*, solution_id: int) -> Resolution | None:
     """
     solution = Solution.objects.select_related("project").get(pk=solution_id)
     project = solution.project
-    if not project.auto_resolve or resolution_current(solution_id=solution_id) is not None:
+    if solution.is_gold or not project.auto_resolve:
+        return None  # gold has its known labels; answers to it are measured, not resolved
+    if resolution_current(solution_id=solution_id) is not None:
         return None
     submitted = list(
         Annotation.objects.filter(
