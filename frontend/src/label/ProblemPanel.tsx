@@ -17,7 +17,8 @@ export function ProblemPanel({
   showAnswer,
   onToggleAnswer,
 }: {
-  task: Task;
+  /** A labeling task, or anything with its problem and the solution's answer (the review page). */
+  task: { problem: Task["problem"]; solution: Pick<Task["solution"], "final_answer" | "answer_correct"> };
   showAnswer: boolean;
   onToggleAnswer: () => void;
 }) {

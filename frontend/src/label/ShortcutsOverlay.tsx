@@ -1,8 +1,19 @@
 import { useEffect, useRef } from "react";
 import { Kbd } from "../components/ui";
-import { SHORTCUTS } from "./keyboard";
+import { SHORTCUTS, type ShortcutGroup } from "./keyboard";
 
-export function ShortcutsOverlay({ onClose, binary }: { onClose: () => void; binary: boolean }) {
+export function ShortcutsOverlay({
+  onClose,
+  binary,
+  groups = SHORTCUTS,
+  foot,
+}: {
+  onClose: () => void;
+  binary: boolean;
+  /** The keys to list (the labeling page's by default). */
+  groups?: ShortcutGroup[];
+  foot?: string;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     ref.current?.focus();
@@ -25,7 +36,7 @@ export function ShortcutsOverlay({ onClose, binary }: { onClose: () => void; bin
           </button>
         </div>
         <div className="shortcut-groups">
-          {SHORTCUTS.map((g) => (
+          {groups.map((g) => (
             <section key={g.title} className="shortcut-group">
               <h3>{g.title}</h3>
               <ul>
@@ -49,8 +60,8 @@ export function ShortcutsOverlay({ onClose, binary }: { onClose: () => void; bin
           ))}
         </div>
         <p className="muted small shortcut-foot">
-          Rating a step moves to the next unrated one. In first-error mode, a wrong step ends the review. A takes each step's leftmost
-          suggestion; Ctrl Z undoes an accepted suggestion like any rating.
+          {foot ??
+            "Rating a step moves to the next unrated one. In first-error mode, a wrong step ends the review. A takes each step's leftmost suggestion; Ctrl Z undoes an accepted suggestion like any rating."}
         </p>
       </div>
     </div>

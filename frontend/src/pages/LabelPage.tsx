@@ -28,6 +28,7 @@ import {
 } from "../label/labelState";
 import { GuidelinesPanel, ProblemPanel } from "../label/ProblemPanel";
 import { ReasonDialog, type ReasonKind } from "../label/ReasonDialog";
+import { PendingRework, ReworkBanner } from "../label/ReworkBanner";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
 import { StepRow, type EditorKind } from "../label/StepRow";
 import { useWorkTimer } from "../label/useWorkTimer";
@@ -103,10 +104,16 @@ export function LabelPage() {
     };
   }, [projectId]);
 
+  // Annotations a reviewer sent back (their rework drafts), shown while another one is open.
+  const [rejections, setRejections] = useState<api.Rejection[]>([]);
   const refreshProgress = useCallback(() => {
     api
       .getProgress(projectId)
       .then(setProgress)
+      .catch(() => undefined);
+    api
+      .listRejections(projectId)
+      .then((rows) => setRejections(Array.isArray(rows) ? rows : []))
       .catch(() => undefined);
   }, [projectId]);
 
@@ -490,6 +497,10 @@ export function LabelPage() {
       {phase === "ready" && task && (
         <>
           <main className={`label-main${busy === "next" ? " is-loading" : ""}`}>
+            {task.rework && <ReworkBanner rework={task.rework} />}
+            <PendingRework
+              items={rejections.filter((r) => r.rework_status === "draft" && r.rework_id !== task.annotation.id)}
+            />
             <ProblemPanel task={task} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
             <GuidelinesPanel
               guidelines={task.project.guidelines}

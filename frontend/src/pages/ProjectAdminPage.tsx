@@ -59,9 +59,21 @@ export function ProjectAdminPage() {
                 <h1 className="page-title">{project.name}</h1>
                 <p className="muted">{project.description || "No description"}</p>
               </div>
-              <Link className="btn btn-primary" to={`/projects/${project.id}/label`}>
-                Start labeling
-              </Link>
+              <div className="page-actions">
+                {(isAdmin || isReviewer) && (
+                  <>
+                    <Link className="btn" to={`/projects/${project.id}/dashboard`} data-testid="open-dashboard">
+                      Dashboard
+                    </Link>
+                    <Link className="btn" to={`/projects/${project.id}/review`} data-testid="open-review">
+                      Review queue
+                    </Link>
+                  </>
+                )}
+                <Link className="btn btn-primary" to={`/projects/${project.id}/label`}>
+                  Start labeling
+                </Link>
+              </div>
             </div>
             <div className="tabs" role="tablist">
               {tabs.map((t) => (

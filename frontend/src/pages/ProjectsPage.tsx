@@ -51,6 +51,11 @@ function ProjectCard({ project }: { project: api.Project }) {
           Start labeling
         </Link>
         {canManage && (
+          <Link className="btn" to={`/projects/${project.id}/review`} data-testid="review-project">
+            Review
+          </Link>
+        )}
+        {canManage && (
           <Link className="btn" to={`/projects/${project.id}`} data-testid="manage-project">
             {project.role === "admin" ? "Manage" : "Overview"}
           </Link>

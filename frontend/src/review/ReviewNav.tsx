@@ -1,0 +1,35 @@
+import { NavLink } from "react-router-dom";
+
+/** Queue / Dashboard tabs shared by the review pages of a project. */
+export function ReviewNav({ projectId }: { projectId: number }) {
+  const cls = ({ isActive }: { isActive: boolean }) => `tab${isActive ? " tab-active" : ""}`;
+  return (
+    <nav className="tabs review-nav" aria-label="Review">
+      <NavLink end to={`/projects/${projectId}/review`} className={cls} data-testid="nav-queue">
+        Review queue
+      </NavLink>
+      <NavLink to={`/projects/${projectId}/dashboard`} className={cls} data-testid="nav-dashboard">
+        Dashboard
+      </NavLink>
+      <NavLink end to={`/projects/${projectId}`} className={cls}>
+        Project
+      </NavLink>
+    </nav>
+  );
+}
+
+/** A reason as a coloured badge. */
+export function ReasonBadge({ reason }: { reason: string }) {
+  const label: Record<string, string> = {
+    disagreement: "Disagreement",
+    unsure: "Unsure",
+    gold_failure: "Gold failure",
+    auto_conflict: "Human vs auto",
+    rest: "No flags",
+  };
+  return (
+    <span className={`badge reason reason-${reason}`} data-testid="reason-badge" data-reason={reason}>
+      {label[reason] ?? reason}
+    </span>
+  );
+}

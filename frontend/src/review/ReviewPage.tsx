@@ -1,0 +1,592 @@
+/**
+ * The review page: one solution, every annotation side by side per step, suggestions with
+ * evidence, and the reviewer's decision per step. Keyboard-driven (keys in ./keyboard.ts).
+ * A decision that resolves the solution (adjudicate, accept) opens the next item in the queue.
+ * A 409 (another reviewer resolved it meanwhile) stops all writes behind a banner.
+ */
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type MouseEvent } from "react";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
+import * as api from "../api";
+import { AppHeader } from "../components/AppHeader";
+import { IconCheck } from "../components/icons";
+import { EmptyState, Spinner } from "../components/ui";
+import { isActivationOnControl, isTypingTarget } from "../label/keyboard";
+import { ProblemPanel } from "../label/ProblemPanel";
+import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
+import "../styles/review.css";
+import { AnnotatorHeader, SelectedAnnotationBar } from "./AnnotatorBar";
+import { REVIEW_SHORTCUTS, reviewCommandForKey, type ReviewCommand } from "./keyboard";
+import { filterQuery, filtersFromParams } from "./queueFilters";
+import { RejectDialog } from "./RejectDialog";
+import { ReasonBadge } from "./ReviewNav";
+import {
+  EMPTY_REVIEW,
+  adjudicationLabels,
+  isAfterFirstError,
+  missingDecisions,
+  reviewColumns,
+  reviewReducer,
+  stepFacts,
+} from "./reviewState";
+import { ActivityCard, CommentThread, DecisionCard, GoldCard, ResolutionCard } from "./ReviewSidebar";
+import { ReviewStepRow } from "./ReviewStepRow";
+
+type Phase = "loading" | "ready" | "error" | "done";
+interface Notice {
+  tone: "error" | "success" | "info";
+  text: string;
+  link?: { to: string; label: string };
+}
+
+export function ReviewPage() {
+  const params = useParams();
+  const projectId = Number(params.projectId);
+  const solutionId = Number(params.solutionId);
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const query = filterQuery(search);
+  const filters = useMemo(() => filtersFromParams(search), [search]);
+
+  const [phase, setPhase] = useState<Phase>("loading");
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [detail, setDetail] = useState<api.ReviewDetail | null>(null);
+  const [role, setRole] = useState<api.Role | null>(null);
+  const [state, dispatch] = useReducer(reviewReducer, EMPTY_REVIEW);
+  const [busy, setBusy] = useState<null | "adjudicate" | "accept" | "reject" | "gold" | "next">(null);
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [rejecting, setRejecting] = useState<api.ReviewAnnotation | null>(null);
+  const [showHelp, setShowHelp] = useState(false);
+  const [showAnswer, setShowAnswer] = useState(false);
+  const [comment, setComment] = useState("");
+  const [commentOnStep, setCommentOnStep] = useState(false);
+  const [remaining, setRemaining] = useState<number | null>(null);
+  const commentRef = useRef<HTMLTextAreaElement>(null);
+
+  const columns = useMemo(() => (detail ? reviewColumns(detail) : []), [detail]);
+  const facts = useMemo(() => (detail ? stepFacts(detail) : []), [detail]);
+  const readOnly = conflict !== null || busy !== null || phase !== "ready";
+
+  useEffect(() => {
+    api
+      .getProject(projectId)
+      .then((p) => setRole(p.role))
+      .catch(() => undefined);
+  }, [projectId]);
+
+  const load = useCallback(async (keepCursor = false) => {
+    try {
+      const d = await api.getReview(solutionId);
+      setDetail(d);
+      dispatch({ type: "load", detail: d, keepCursor });
+      setConflict(null);
+      setComment("");
+      setPhase("ready");
+      document.title = `Review #${d.solution.id} · ${d.project.name} · steplab`;
+    } catch (e) {
+      const err = e as api.ApiError;
+      if (err.code === "not_authenticated") return;
+      setLoadError(err.status === 404 ? "This solution does not exist or is not in a project you review." : err.message);
+      setPhase("error");
+    }
+  }, [solutionId]);
+
+  useEffect(() => {
+    setPhase("loading");
+    setShowAnswer(false);
+    void load();
+    api
+      .getReviewQueue(projectId, { ...filters, state: "unresolved", limit: 1, offset: 0 })
+      .then((p) => setRemaining(p.count))
+      .catch(() => undefined);
+    window.scrollTo({ top: 0 });
+  }, [load, projectId, filters]);
+
+  useEffect(() => {
+    if (!notice || notice.tone === "error") return;
+    const t = setTimeout(() => setNotice(null), notice.link ? 6000 : 2500);
+    return () => clearTimeout(t);
+  }, [notice]);
+
+  const fail = useCallback((e: unknown, what: string) => {
+    const err = e as api.ApiError;
+    if (err.code === "not_authenticated") return;
+    if (err.status === 409) {
+      setConflict(err.message || "Another reviewer changed this solution while you were looking at it.");
+      return;
+    }
+    setNotice({ tone: "error", text: err.isNetwork ? `You are offline: ${what} was not saved.` : `${what}: ${err.message}` });
+  }, []);
+
+  /** After a decision: the next unresolved item of the (filtered) queue, or the done state. */
+  const goNext = useCallback(
+    async (resolvedText: string | null) => {
+      setBusy("next");
+      try {
+        const page = await api.getReviewQueue(projectId, { ...filters, state: "unresolved", limit: 2, offset: 0 });
+        const next = page.results.find((r) => r.id !== solutionId);
+        setRemaining(page.count);
+        if (resolvedText) {
+          setNotice({
+            tone: "success",
+            text: resolvedText,
+            link: { to: `/projects/${projectId}/review/${solutionId}${query}`, label: "View" },
+          });
+        }
+        if (next) navigate(`/projects/${projectId}/review/${next.id}${query}`);
+        else setPhase("done");
+      } catch (e) {
+        fail(e, "Loading the next item");
+      } finally {
+        setBusy(null);
+      }
+    },
+    [fail, filters, navigate, projectId, query, solutionId],
+  );
+
+  const detailRef = useRef(detail);
+  const stateRef = useRef(state);
+  useLayoutEffect(() => {
+    detailRef.current = detail;
+    stateRef.current = state;
+  });
+
+  const adjudicate = useCallback(async () => {
+    const d = detailRef.current;
+    const s = stateRef.current;
+    if (!d || readOnly) return;
+    const missing = missingDecisions(s);
+    if (missing.length) {
+      setNotice({
+        tone: "error",
+        text: `Step ${missing[0] + 1} has no decision. ${missing.length === 1 ? "1 step is" : `${missing.length} steps are`} left to decide.`,
+      });
+      dispatch({ type: "goto", index: missing[0] });
+      return;
+    }
+    setBusy("adjudicate");
+    try {
+      await api.adjudicateSolution(d.solution.id, {
+        labels: adjudicationLabels(s),
+        comment: comment.trim(),
+        expected_resolution_id: d.resolution?.id ?? null,
+      });
+      setBusy(null);
+      await goNext(`Resolved #${d.solution.id} (adjudicated)`);
+    } catch (e) {
+      setBusy(null);
+      fail(e, "Not resolved");
+    }
+  }, [comment, fail, goNext, readOnly]);
+
+  const selected = state.column >= 0 ? (columns[state.column] ?? null) : null;
+
+  const accept = useCallback(async () => {
+    const d = detailRef.current;
+    if (!d || !selected || readOnly) return;
+    if (selected.status !== "submitted") {
+      setNotice({ tone: "error", text: `${selected.annotator}'s annotation is ${selected.status}; only submitted ones can be accepted.` });
+      return;
+    }
+    setBusy("accept");
+    try {
+      await api.acceptAnnotation(selected.id, { comment: comment.trim(), expected_resolution_id: d.resolution?.id ?? null });
+      setBusy(null);
+      await goNext(`Resolved #${d.solution.id} (accepted ${selected.annotator}'s labels)`);
+    } catch (e) {
+      setBusy(null);
+      fail(e, "Not accepted");
+    }
+  }, [comment, fail, goNext, readOnly, selected]);
+
+  const startReject = useCallback(() => {
+    if (!selected || readOnly) return;
+    if (selected.status !== "submitted" || selected.imported) {
+      setNotice({
+        tone: "error",
+        text: selected.imported
+          ? "Imported labels have no annotator to send them back to."
+          : `${selected.annotator}'s annotation is ${selected.status}; only submitted ones can be rejected.`,
+      });
+      return;
+    }
+    setRejecting(selected);
+  }, [readOnly, selected]);
+
+  const reject = useCallback(
+    async (text: string) => {
+      if (!rejecting) return;
+      setBusy("reject");
+      try {
+        await api.rejectAnnotation(rejecting.id, text);
+        setRejecting(null);
+        setNotice({ tone: "success", text: `Sent back to ${rejecting.annotator}` });
+        await load(true);
+      } catch (e) {
+        setRejecting(null);
+        fail(e, "Not rejected");
+      } finally {
+        setBusy(null);
+      }
+    },
+    [fail, load, rejecting],
+  );
+
+  const toggleGold = useCallback(async () => {
+    const d = detailRef.current;
+    if (!d || role !== "admin" || readOnly) return;
+    setBusy("gold");
+    try {
+      if (d.solution.is_gold) {
+        await api.unsetGold(d.solution.id);
+        setNotice({ tone: "info", text: "No longer a gold question" });
+      } else {
+        const missing = missingDecisions(stateRef.current);
+        if (missing.length) {
+          setNotice({ tone: "error", text: `Decide step ${missing[0] + 1} first: gold labels name every step.` });
+          dispatch({ type: "goto", index: missing[0] });
+          return;
+        }
+        await api.setGold(d.solution.id, adjudicationLabels(stateRef.current));
+        setNotice({ tone: "success", text: "Marked as a gold question" });
+      }
+      await load(true);
+    } catch (e) {
+      fail(e, "Gold not changed");
+    } finally {
+      setBusy(null);
+    }
+  }, [fail, load, readOnly, role]);
+
+  const postComment = useCallback(
+    async (body: string, stepId: number | null) => {
+      const created = await api.addComment(solutionId, body, stepId);
+      setDetail((d) => (d ? { ...d, comments: [...d.comments, created] } : d));
+    },
+    [solutionId],
+  );
+
+  // --- keyboard -------------------------------------------------------------------------------
+  const handle = useCallback(
+    (cmd: ReviewCommand): boolean => {
+      if (showHelp) {
+        if (cmd.type === "toggleHelp" || cmd.type === "escape") {
+          setShowHelp(false);
+          return true;
+        }
+        return false;
+      }
+      if (rejecting) return false; // the dialog handles its own keys
+      if (cmd.type === "toggleHelp") {
+        setShowHelp(true);
+        return true;
+      }
+      if (cmd.type === "escape") {
+        if (notice) setNotice(null);
+        return !!notice;
+      }
+      if (phase !== "ready") return false;
+      const n = stateRef.current.decisions.length;
+      switch (cmd.type) {
+        case "move":
+          dispatch({ type: "move", delta: cmd.delta });
+          return true;
+        case "first":
+          dispatch({ type: "goto", index: 0 });
+          return true;
+        case "last":
+          dispatch({ type: "goto", index: n - 1 });
+          return true;
+        case "column":
+          dispatch({ type: "selectColumn", delta: cmd.delta });
+          return true;
+        case "toggleAnswer":
+          setShowAnswer((v) => !v);
+          return true;
+        case "comment": {
+          setCommentOnStep(true);
+          commentRef.current?.focus();
+          commentRef.current?.scrollIntoView({ block: "nearest" });
+          return true;
+        }
+        case "next":
+          if (!readOnly) void goNext(null);
+          return true;
+        default:
+          break;
+      }
+      if (readOnly) return true; // swallow edits while busy or in conflict
+      switch (cmd.type) {
+        case "rate":
+          dispatch({ type: "rate", value: cmd.value });
+          return true;
+        case "clear":
+          dispatch({ type: "clear" });
+          return true;
+        case "take":
+          dispatch({ type: "take" });
+          return true;
+        case "takeColumn":
+          dispatch({ type: "takeColumn" });
+          return true;
+        case "accept":
+          void accept();
+          return true;
+        case "reject":
+          startReject();
+          return true;
+        case "submit":
+          void adjudicate();
+          return true;
+        case "gold":
+          void toggleGold();
+          return true;
+        default:
+          return false;
+      }
+    },
+    [accept, adjudicate, goNext, notice, phase, readOnly, rejecting, showHelp, startReject, toggleGold],
+  );
+  const handleRef = useRef(handle);
+  useLayoutEffect(() => {
+    handleRef.current = handle;
+  });
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.isComposing) return;
+      if (isTypingTarget(e.target) || isActivationOnControl(e)) return;
+      const cmd = reviewCommandForKey(e, stateRef.current.ratingValues);
+      if (!cmd) return;
+      if (e.repeat && cmd.type !== "move") {
+        e.preventDefault();
+        return;
+      }
+      if (handleRef.current(cmd)) e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  /** Clicking a button must not leave it focused, or the next Enter would click it again. */
+  const keepKeyboardFlow = (e: MouseEvent) => {
+    const active = document.activeElement;
+    if (active && isTypingTarget(active)) return;
+    if ((e.target as HTMLElement).closest(".review-grid button, .selected-bar button")) e.preventDefault();
+  };
+
+  // --- render ---------------------------------------------------------------------------------
+  const onSelect = useCallback((index: number) => dispatch({ type: "goto", index }), []);
+  const onRate = useCallback((index: number, value: api.Rating) => dispatch({ type: "rate", index, value }), []);
+  const onTake = useCallback((index: number, annotationId: number, column: number) => {
+    dispatch({ type: "setColumn", column });
+    dispatch({ type: "goto", index });
+    dispatch({ type: "take", index, annotationId });
+  }, []);
+
+  const missing = missingDecisions(state);
+  const needed = state.needed.filter((v, i) => v && !isAfterFirstError(state, i)).length;
+  const binary = !state.ratingValues.includes(0);
+  const disagreeing = facts.filter((f) => f.disagrees).length;
+  const drafts = detail?.annotations.filter((a) => a.status === "draft") ?? [];
+
+  return (
+    <div className="review-page" onMouseDown={keepKeyboardFlow}>
+      <AppHeader
+        crumbs={[
+          { label: "Projects", to: "/projects" },
+          { label: detail?.project.name ?? "…", to: `/projects/${projectId}` },
+          { label: "Review", to: `/projects/${projectId}/review${query}` },
+          { label: `#${solutionId}` },
+        ]}
+        actions={
+          <>
+            {remaining !== null && (
+              <span className="topbar-progress" data-testid="queue-remaining">
+                <strong>{remaining}</strong> to review
+              </span>
+            )}
+            <button type="button" className="btn btn-sm btn-ghost help-button" onClick={() => setShowHelp(true)} title="Keyboard shortcuts (?)">
+              <span className="kbd">?</span> Shortcuts
+            </button>
+          </>
+        }
+      />
+
+      {conflict && (
+        <div className="conflict-banner" role="alert" data-testid="conflict-banner">
+          <div className="conflict-text">
+            <strong>Another reviewer changed this solution while you were looking at it.</strong> Reload to see what they decided —
+            nothing you do here is sent until then.
+            <div className="conflict-detail">{conflict}</div>
+          </div>
+          <button type="button" className="btn btn-primary" onClick={() => void load()} data-testid="conflict-reload">
+            Reload
+          </button>
+        </div>
+      )}
+
+      {phase === "loading" && (
+        <main className="review-main">
+          <Spinner label="Loading the solution…" />
+        </main>
+      )}
+      {phase === "error" && (
+        <main className="review-main">
+          <EmptyState title="Could not load this solution">
+            <p>{loadError}</p>
+            <Link to={`/projects/${projectId}/review${query}`} className="btn">
+              Back to the queue
+            </Link>
+          </EmptyState>
+        </main>
+      )}
+      {phase === "done" && (
+        <main className="review-main">
+          <EmptyState title="The review queue is empty" icon={<IconCheck width={28} height={28} />} testId="review-done">
+            <p>Every solution that matches the queue&rsquo;s filters has a resolved label.</p>
+            <div className="empty-actions">
+              <button
+                type="button"
+                className="btn"
+                onClick={() => {
+                  setPhase("loading");
+                  void load();
+                }}
+                data-testid="see-again"
+              >
+                See #{solutionId} again
+              </button>
+              <Link to={`/projects/${projectId}/dashboard`} className="btn btn-primary">
+                Open the dashboard
+              </Link>
+            </div>
+          </EmptyState>
+        </main>
+      )}
+
+      {phase === "ready" && detail && (
+        <main className={`review-main review-layout${busy === "next" ? " is-loading" : ""}`}>
+          <div className="review-content">
+            <ProblemPanel task={{ problem: detail.problem, solution: detail.solution }} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
+            <section className="card steps-panel" aria-label="Annotations per step">
+              <div className="panel-head steps-head">
+                <span className="eyebrow">Solution #{detail.solution.id}</span>
+                {detail.solution.generator && <span className="tag mono">{detail.solution.generator}</span>}
+                {detail.solution.is_gold && <span className="badge badge-amber">Gold</span>}
+                <div className="reason-list">
+                  {detail.reasons.map((r) => (
+                    <ReasonBadge key={r} reason={r} />
+                  ))}
+                </div>
+                <div className="grow" />
+                <span className="muted small">
+                  {detail.steps.length} steps · {columns.length} {columns.length === 1 ? "annotation" : "annotations"}
+                  {disagreeing > 0 && (
+                    <>
+                      {" · "}
+                      <span className="text-red" data-testid="disagreeing-steps">
+                        {disagreeing} disagreeing
+                      </span>
+                    </>
+                  )}
+                </span>
+              </div>
+              {drafts.length > 0 && (
+                <div className="review-drafts muted small">
+                  Still labeling: {drafts.map((a) => `${a.annotator}${a.revises_id ? " (reworking)" : ""}`).join(", ")}
+                </div>
+              )}
+              <SelectedAnnotationBar
+                annotation={selected}
+                readOnly={readOnly}
+                onAccept={() => void accept()}
+                onReject={startReject}
+                onTakeColumn={() => dispatch({ type: "takeColumn" })}
+              />
+              <div className="review-grid" role="table" style={{ ["--cols" as string]: String(columns.length) }} data-testid="review-grid">
+                <AnnotatorHeader
+                  columns={columns}
+                  selected={state.column}
+                  acceptedIds={detail.resolution?.annotation_ids ?? []}
+                  onSelect={(column) => dispatch({ type: "setColumn", column })}
+                />
+                {detail.steps.map((step, i) => (
+                  <ReviewStepRow
+                    key={step.id}
+                    step={step}
+                    index={i}
+                    columns={columns}
+                    facts={facts[i]}
+                    decision={state.decisions[i] ?? null}
+                    origin={state.origins[i] ?? null}
+                    isCurrent={state.current === i}
+                    selectedColumn={state.column}
+                    dimmed={isAfterFirstError(state, i)}
+                    ratingValues={state.ratingValues}
+                    readOnly={readOnly}
+                    onSelect={onSelect}
+                    onRate={onRate}
+                    onTake={onTake}
+                  />
+                ))}
+              </div>
+            </section>
+          </div>
+          <aside className="review-side" aria-label="Resolution, comments and history">
+            <ResolutionCard detail={detail} />
+            <DecisionCard
+              title={detail.resolution ? "Change the resolution" : "Adjudicate"}
+              decided={needed - missing.length}
+              needed={needed}
+              missing={missing}
+              comment={comment}
+              busy={busy === "adjudicate"}
+              readOnly={readOnly}
+              onComment={setComment}
+              onSubmit={() => void adjudicate()}
+            />
+            {role === "admin" && (
+              <GoldCard isGold={detail.solution.is_gold} busy={busy === "gold"} onSet={() => void toggleGold()} onUnset={() => void toggleGold()} />
+            )}
+            <CommentThread
+              ref={commentRef}
+              detail={detail}
+              step={detail.steps[state.current] ?? null}
+              onStep={commentOnStep}
+              onTarget={setCommentOnStep}
+              onPost={postComment}
+            />
+            <ActivityCard detail={detail} />
+          </aside>
+        </main>
+      )}
+
+      {notice && (
+        <div className={`toast toast-${notice.tone}`} role={notice.tone === "error" ? "alert" : "status"} data-testid="notice">
+          <span>{notice.text}</span>
+          {notice.link && (
+            <Link to={notice.link.to} className="toast-link">
+              {notice.link.label}
+            </Link>
+          )}
+          {notice.tone === "error" && (
+            <button type="button" className="toast-close" onClick={() => setNotice(null)} aria-label="Dismiss">
+              ×
+            </button>
+          )}
+        </div>
+      )}
+      {showHelp && (
+        <ShortcutsOverlay
+          binary={binary}
+          groups={REVIEW_SHORTCUTS}
+          foot="Decisions start from the current resolution, else from the steps all annotators agree on. Rating a step moves to the next undecided one. Accepting or adjudicating opens the next item in the queue; rejecting keeps you here."
+          onClose={() => setShowHelp(false)}
+        />
+      )}
+      {rejecting && (
+        <RejectDialog annotator={rejecting.annotator} busy={busy === "reject"} onConfirm={(t) => void reject(t)} onCancel={() => setRejecting(null)} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,186 @@
+import { memo, useEffect, useMemo, useRef } from "react";
+import type { Rating, ReviewAnnotation, ReviewStep } from "../api";
+import { Markdown } from "../components/Markdown";
+import { IconComment, IconEdit, IconFlag } from "../components/icons";
+import { RATING_META } from "../label/StepRow";
+import { SuggestionChip, SuggestionNotes } from "../label/SuggestionChip";
+import { orderSuggestions } from "../label/suggestions";
+import type { DecisionOrigin, StepFacts } from "./reviewState";
+
+const SIGN: Record<string, string> = { "-1": "−", "0": "0", "1": "+" };
+
+export function RatingMark({ rating, title }: { rating: Rating | null; title?: string }) {
+  const tone = rating === null ? "none" : RATING_META[String(rating)].tone;
+  return (
+    <span className={`rating-mark rating-mark-${tone}`} title={title} data-rating={rating === null ? "" : String(rating)}>
+      {rating === null ? "·" : SIGN[String(rating)]}
+    </span>
+  );
+}
+
+const ORIGIN_TEXT: Record<string, string> = {
+  resolution: "resolved",
+  agreed: "all agree",
+  reviewer: "yours",
+};
+
+export interface ReviewStepRowProps {
+  step: ReviewStep;
+  index: number;
+  columns: ReviewAnnotation[];
+  facts: StepFacts;
+  decision: Rating | null;
+  origin: DecisionOrigin;
+  isCurrent: boolean;
+  selectedColumn: number;
+  /** After the adjudicated first error (first-error projects): sent as unrated. */
+  dimmed: boolean;
+  ratingValues: Rating[];
+  readOnly: boolean;
+  onSelect: (index: number) => void;
+  onRate: (index: number, value: Rating) => void;
+  onTake: (index: number, annotationId: number, column: number) => void;
+}
+
+export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowProps) {
+  const { step, index, columns, facts, decision, isCurrent, selectedColumn, ratingValues, readOnly } = props;
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (isCurrent) ref.current?.scrollIntoView({ block: "nearest" });
+  }, [isCurrent]);
+  const suggestions = useMemo(() => orderSuggestions(step.suggestions ?? []), [step.suggestions]);
+  const cells = columns.map((a) => ({ a, cell: step.labels.find((c) => c.annotation_id === a.id) }));
+  const notes = cells.filter(({ cell }) => cell && (cell.comment || cell.alternative_text));
+  const classes = [
+    "review-step",
+    isCurrent && "is-current",
+    facts.disagrees && "disagrees",
+    props.dimmed && "is-dimmed",
+    decision !== null && `decided-${RATING_META[String(decision)].tone}`,
+  ]
+    .filter(Boolean)
+    .join(" ");
+
+  return (
+    <div
+      ref={ref}
+      className={classes}
+      role="row"
+      data-testid="review-step"
+      data-index={index}
+      data-current={isCurrent ? "true" : undefined}
+      data-disagrees={facts.disagrees ? "true" : undefined}
+      data-decision={decision === null ? "" : String(decision)}
+      aria-current={isCurrent ? "step" : undefined}
+      onClick={(e) => {
+        if ((e.target as HTMLElement).closest("button, a, textarea, input")) return;
+        props.onSelect(index);
+      }}
+    >
+      <div className="review-step-num" role="rowheader">
+        <span className="step-num">{index + 1}</span>
+      </div>
+      <div className="review-step-body" role="cell">
+        <Markdown source={step.text} className="step-text" />
+        {(facts.disagrees || facts.unsure || step.gold_rating !== null || facts.firstErrorSplit) && (
+          <div className="step-tags">
+            {facts.disagrees && <span className="tag tag-disagree">Ratings differ</span>}
+            {!facts.disagrees && facts.firstErrorSplit && <span className="tag tag-disagree">First errors differ</span>}
+            {facts.unsure && <span className="tag tag-amber">Unsure</span>}
+            {step.gold_rating !== null && (
+              <span className="tag tag-gold" title="The gold label of this step">
+                Gold <RatingMark rating={step.gold_rating} />
+              </span>
+            )}
+          </div>
+        )}
+        {suggestions.length > 0 && (
+          <div className="review-suggestions">
+            {suggestions.map((s, i) => (
+              <SuggestionChip
+                key={`${s.source}-${s.agent}-${i}`}
+                suggestion={s}
+                acceptable={!readOnly && s.value !== null && ratingValues.includes(s.value)}
+                agrees={s.value !== null && decision === s.value}
+                offScale={s.value !== null && !ratingValues.includes(s.value)}
+                onAccept={(value) => props.onRate(index, value)}
+              />
+            ))}
+          </div>
+        )}
+        {suggestions.length > 0 && <SuggestionNotes suggestions={suggestions} />}
+        {notes.map(({ a, cell }) => (
+          <div key={a.id} className="review-notes">
+            {cell!.alternative_text && (
+              <div className="step-note step-note-alt">
+                <div className="step-note-label">
+                  <IconEdit width={12} height={12} /> {a.annotator}: corrected step
+                </div>
+                <Markdown source={cell!.alternative_text} />
+              </div>
+            )}
+            {cell!.comment && (
+              <div className="step-note step-note-comment">
+                <div className="step-note-label">
+                  <IconComment width={12} height={12} /> {a.annotator}
+                </div>
+                <div className="step-note-text">{cell!.comment}</div>
+              </div>
+            )}
+          </div>
+        ))}
+      </div>
+      {cells.map(({ a, cell }, col) => {
+        const rating = cell?.rating ?? null;
+        const differs = facts.disagrees && rating !== null && a.status === "submitted";
+        return (
+          <button
+            key={a.id}
+            type="button"
+            role="cell"
+            className={`review-cell${col === selectedColumn ? " is-selected-col" : ""}${a.status !== "submitted" ? " is-inactive" : ""}${differs ? " differs" : ""}`}
+            onClick={() => props.onTake(index, a.id, col)}
+            disabled={readOnly}
+            title={`${a.annotator}: ${rating === null ? "not rated" : RATING_META[String(rating)].label}${cell?.unsure ? ", unsure" : ""}. Click to take this rating.`}
+            data-testid="review-cell"
+            data-annotation={a.id}
+            data-rating={rating === null ? "" : String(rating)}
+          >
+            <RatingMark rating={rating} />
+            <span className="cell-flags">
+              {cell?.unsure && <IconFlag width={12} height={12} className="cell-flag-unsure" aria-label="unsure" />}
+              {cell?.comment && <IconComment width={12} height={12} aria-label="comment" />}
+              {cell?.alternative_text && <IconEdit width={12} height={12} aria-label="corrected step" />}
+            </span>
+          </button>
+        );
+      })}
+      <div className="review-decision" role="cell">
+        <div className="rating-group" role="group" aria-label={`Decide step ${index + 1}`}>
+          {ratingValues.map((v) => {
+            const meta = RATING_META[String(v)];
+            const selected = decision === v;
+            return (
+              <button
+                key={v}
+                type="button"
+                className={`rating-btn rating-btn-sm rating-${meta.tone}${selected ? " is-selected" : ""}`}
+                aria-pressed={selected}
+                title={`${meta.label} (${meta.keys})`}
+                aria-label={`${meta.label}, step ${index + 1}`}
+                disabled={readOnly}
+                onClick={() => props.onRate(index, v)}
+                data-testid={`decide-${v}`}
+              >
+                {meta.sign}
+              </button>
+            );
+          })}
+        </div>
+        <span className="decision-origin">
+          {props.dimmed ? "after the first error" : props.origin ? ORIGIN_TEXT[props.origin] : facts.rated ? "to decide" : "nobody rated"}
+        </span>
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,265 @@
+/**
+ * The review page's state, pure: which annotations are shown as columns, where they disagree,
+ * the reviewer's decision per step (the adjudicated rating), the step cursor and the selected
+ * annotator column. The page wires it to the keyboard and the API.
+ */
+import type { Rating, ReviewAnnotation, ReviewDetail, ReviewStep } from "../api";
+
+/** Annotations shown side by side: submitted ones and rejected ones (greyed), oldest first. */
+export function reviewColumns(detail: ReviewDetail): ReviewAnnotation[] {
+  return detail.annotations.filter((a) => a.status === "submitted" || a.status === "rejected");
+}
+
+/** Drafts still being labeled (first time or rework after a rejection). */
+export function inProgress(detail: ReviewDetail): ReviewAnnotation[] {
+  return detail.annotations.filter((a) => a.status === "draft");
+}
+
+function submittedIds(detail: ReviewDetail): Set<number> {
+  return new Set(detail.annotations.filter((a) => a.status === "submitted").map((a) => a.id));
+}
+
+/** The distinct ratings submitted annotations gave a step (nulls left out). */
+export function stepRatings(step: ReviewStep, submitted: Set<number>): Rating[] {
+  const seen = new Set<Rating>();
+  for (const cell of step.labels) {
+    if (submitted.has(cell.annotation_id) && cell.rating !== null) seen.add(cell.rating);
+  }
+  return [...seen].sort();
+}
+
+export interface StepFacts {
+  /** Submitted annotations rated this step differently. */
+  disagrees: boolean;
+  /** Some submitted annotation marked the step unsure. */
+  unsure: boolean;
+  /** At least one submitted annotation rated it. */
+  rated: boolean;
+  /** The one rating every submitted annotation that rated it gave, if they agree. */
+  agreed: Rating | null;
+  /** The step is some submitted annotation's first error while another's differs. */
+  firstErrorSplit: boolean;
+}
+
+export function stepFacts(detail: ReviewDetail): StepFacts[] {
+  const submitted = submittedIds(detail);
+  const firstErrors = detail.annotations
+    .filter((a) => submitted.has(a.id))
+    .map((a) => a.first_error_index);
+  const split = new Set(firstErrors).size > 1;
+  return detail.steps.map((step) => {
+    const ratings = stepRatings(step, submitted);
+    return {
+      disagrees: ratings.length > 1,
+      unsure: step.labels.some((c) => submitted.has(c.annotation_id) && c.unsure),
+      rated: ratings.length > 0,
+      agreed: ratings.length === 1 ? ratings[0] : null,
+      firstErrorSplit: split && firstErrors.includes(step.index),
+    };
+  });
+}
+
+export type DecisionOrigin = "resolution" | "agreed" | "reviewer" | null;
+
+export interface ReviewState {
+  stepIds: number[];
+  decisions: Array<Rating | null>;
+  /** Where each decision came from: the current resolution, the annotators' agreement, you. */
+  origins: DecisionOrigin[];
+  /** Steps someone rated: these need a decision before an adjudication can be sent. */
+  needed: boolean[];
+  current: number;
+  /** Index into the columns (reviewColumns), -1 when there are none. */
+  column: number;
+  columnIds: number[];
+  /** annotation id -> its rating per step (by position). */
+  columnRatings: Record<number, Array<Rating | null>>;
+  ratingValues: Rating[];
+  firstErrorMode: boolean;
+  /** Bumped on every change the reviewer makes. */
+  revision: number;
+}
+
+export const EMPTY_REVIEW: ReviewState = {
+  stepIds: [],
+  decisions: [],
+  origins: [],
+  needed: [],
+  current: 0,
+  column: -1,
+  columnIds: [],
+  columnRatings: {},
+  ratingValues: [-1, 0, 1],
+  firstErrorMode: false,
+  revision: 0,
+};
+
+export type ReviewAction =
+  /** `keepCursor`: the same solution reloaded; keep the current step and column. */
+  | { type: "load"; detail: ReviewDetail; keepCursor?: boolean }
+  | { type: "move"; delta: number }
+  | { type: "goto"; index: number }
+  | { type: "rate"; value: Rating; index?: number }
+  | { type: "clear"; index?: number }
+  | { type: "selectColumn"; delta: number }
+  | { type: "setColumn"; column: number }
+  /** Take the selected column's rating for the current step (or `index`). */
+  | { type: "take"; index?: number; annotationId?: number }
+  /** Take every rating of the selected column (or `annotationId`). */
+  | { type: "takeColumn"; annotationId?: number };
+
+/** Decisions to start from: the current resolution, else the steps the annotators agree on. */
+export function initialState(detail: ReviewDetail): ReviewState {
+  const columns = reviewColumns(detail);
+  const facts = stepFacts(detail);
+  const resolved = detail.resolution ? new Map(detail.resolution.labels.map((l) => [l.step_id, l.rating])) : null;
+  const decisions: Array<Rating | null> = [];
+  const origins: DecisionOrigin[] = [];
+  detail.steps.forEach((step, i) => {
+    if (resolved) {
+      const r = resolved.get(step.id) ?? null;
+      decisions.push(r);
+      origins.push(r === null ? null : "resolution");
+    } else {
+      decisions.push(facts[i].agreed);
+      origins.push(facts[i].agreed === null ? null : "agreed");
+    }
+  });
+  const columnRatings: Record<number, Array<Rating | null>> = {};
+  for (const a of columns) {
+    columnRatings[a.id] = detail.steps.map((s) => s.labels.find((c) => c.annotation_id === a.id)?.rating ?? null);
+  }
+  const firstDisagreement = facts.findIndex((f) => f.disagrees);
+  const firstSubmitted = columns.findIndex((a) => a.status === "submitted");
+  return {
+    stepIds: detail.steps.map((s) => s.id),
+    decisions,
+    origins,
+    needed: facts.map((f) => f.rated),
+    current: firstDisagreement >= 0 ? firstDisagreement : 0,
+    column: columns.length ? Math.max(firstSubmitted, 0) : -1,
+    columnIds: columns.map((a) => a.id),
+    columnRatings,
+    ratingValues: detail.project.rating_values,
+    firstErrorMode: detail.project.first_error_mode,
+    revision: 0,
+  };
+}
+
+const clamp = (i: number, n: number) => Math.max(0, Math.min(n - 1, i));
+
+/** In first-error mode, the adjudicated first wrong step (-1 when none). */
+export function decidedFirstError(s: ReviewState): number {
+  return s.firstErrorMode ? s.decisions.indexOf(-1) : -1;
+}
+
+/** Steps after the adjudicated first error in first-error mode: sent as unrated. */
+export function isAfterFirstError(s: ReviewState, i: number): boolean {
+  const fe = decidedFirstError(s);
+  return fe >= 0 && i > fe;
+}
+
+/** Steps that still need a decision (someone rated them; not after the first error). */
+export function missingDecisions(s: ReviewState): number[] {
+  const out: number[] = [];
+  s.decisions.forEach((d, i) => {
+    if (d === null && s.needed[i] && !isAfterFirstError(s, i)) out.push(i);
+  });
+  return out;
+}
+
+/** The adjudication request's labels: every step once; after a first error, unrated. */
+export function adjudicationLabels(s: ReviewState): Array<{ step_id: number; rating: Rating | null }> {
+  return s.stepIds.map((id, i) => ({ step_id: id, rating: isAfterFirstError(s, i) ? null : s.decisions[i] }));
+}
+
+function nextOpen(s: ReviewState, from: number): number {
+  for (let i = from + 1; i < s.decisions.length; i++) {
+    if (s.decisions[i] === null && s.needed[i] && !isAfterFirstError(s, i)) return i;
+  }
+  return clamp(from + 1, s.decisions.length);
+}
+
+function withDecision(s: ReviewState, i: number, value: Rating | null): ReviewState {
+  const decisions = s.decisions.slice();
+  const origins = s.origins.slice();
+  decisions[i] = value;
+  origins[i] = value === null ? null : "reviewer";
+  return { ...s, decisions, origins, revision: s.revision + 1 };
+}
+
+function columnOf(s: ReviewState, annotationId?: number): number | null {
+  const id = annotationId ?? s.columnIds[s.column];
+  return id === undefined ? null : id;
+}
+
+export function reviewReducer(s: ReviewState, a: ReviewAction): ReviewState {
+  const n = s.decisions.length;
+  switch (a.type) {
+    case "load": {
+      const next = initialState(a.detail);
+      if (!a.keepCursor || next.stepIds.join() !== s.stepIds.join()) return next;
+      const column = next.columnIds.indexOf(s.columnIds[s.column]);
+      return { ...next, current: clamp(s.current, n), column: column >= 0 ? column : next.column };
+    }
+    case "move":
+      return n ? { ...s, current: clamp(s.current + a.delta, n) } : s;
+    case "goto":
+      return n ? { ...s, current: clamp(a.index, n) } : s;
+    case "rate": {
+      if (!n || !s.ratingValues.includes(a.value)) return s;
+      const i = a.index ?? s.current;
+      const next = withDecision(s, i, a.value);
+      return a.index === undefined ? { ...next, current: nextOpen(next, i) } : next;
+    }
+    case "clear":
+      return n ? withDecision(s, a.index ?? s.current, null) : s;
+    case "selectColumn":
+      return s.columnIds.length ? { ...s, column: clamp(s.column + a.delta, s.columnIds.length) } : s;
+    case "setColumn":
+      return s.columnIds.length ? { ...s, column: clamp(a.column, s.columnIds.length) } : s;
+    case "take": {
+      const id = columnOf(s, a.annotationId);
+      const i = a.index ?? s.current;
+      if (id === null || !n) return s;
+      const rating = s.columnRatings[id]?.[i] ?? null;
+      const next = withDecision(s, i, rating);
+      return a.index === undefined ? { ...next, current: clamp(i + 1, n) } : next;
+    }
+    case "takeColumn": {
+      const id = columnOf(s, a.annotationId);
+      if (id === null || !n) return s;
+      const ratings = s.columnRatings[id] ?? [];
+      return {
+        ...s,
+        decisions: s.decisions.map((_, i) => ratings[i] ?? null),
+        origins: s.decisions.map((_, i) => (ratings[i] == null ? null : "reviewer")),
+        revision: s.revision + 1,
+      };
+    }
+    default:
+      return s;
+  }
+}
+
+export const REASON_LABEL: Record<string, string> = {
+  disagreement: "Disagreement",
+  unsure: "Unsure",
+  gold_failure: "Gold failure",
+  auto_conflict: "Human vs auto",
+  rest: "No flags",
+};
+
+export const REASON_HELP: Record<string, string> = {
+  disagreement: "Annotators rated a step differently or chose different first errors",
+  unsure: "An annotator marked a step unsure",
+  gold_failure: "A gold solution's known label differs from a submitted one",
+  auto_conflict: "A submitted +1 on a step a symbolic check refuted",
+  rest: "Nothing flagged; review when the rest is done",
+};
+
+export const PROVENANCE_LABEL: Record<string, string> = {
+  reviewer: "Reviewer",
+  human_consensus: "Human consensus",
+  auto_consensus: "Auto consensus",
+};

@@ -1,0 +1,252 @@
+"""A reviewer's journey in real Chromium: two annotators label one solution differently, the
+reviewer finds it at the top of the review queue, adjudicates it with the keyboard only, sees
+the resolved label, sends one annotation back with a comment, and its annotator sees the
+comment at the top of their labeling page. Screenshots of the queue, the review page, the
+shortcuts and the dashboard.
+"""
+
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from labeling.models import (
+    Annotation,
+    AnnotationStatus,
+    Project,
+    ProjectMembership,
+    Provenance,
+    Resolution,
+    Role,
+)
+from labeling.services.annotations import annotation_submit
+from labeling.services.queue import task_claim_next
+from tests.e2e.conftest import SCREENSHOTS
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+DEMO = "Demo: step labeling"
+VIEWPORT = {"width": 1400, "height": 900}
+COMMENT = "Step 3 is fine: the substitution is valid. Please re-check it."
+
+
+def _login(page, base_url: str, username: str) -> None:
+    page.goto(f"{base_url}/login")
+    page.get_by_test_id("login-username").fill(username)
+    page.get_by_test_id("login-password").fill(f"steplab-{username}")
+    page.get_by_test_id("login-submit").click()
+    page.wait_for_url(f"{base_url}/projects")
+
+
+def _wait_for(predicate, timeout: float = 10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError("condition not met in time")
+
+
+def _shot(page, name: str, *, full_page: bool = False) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    if full_page:
+        page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+
+
+def _submit_agreeing_pair(project: Project) -> int:
+    """Two extra annotators submit identical labels on the first solution through the real
+    services: a complete, agreeing solution ("no flags") that sorts before the others by id."""
+    users = []
+    for name in ("carol", "dave"):
+        user = get_user_model().objects.create_user(username=name, password=f"steplab-{name}")
+        ProjectMembership.objects.create(project=project, user=user, role=Role.ANNOTATOR)
+        users.append(user)
+    solution_ids = set()
+    for user in users:
+        claim = task_claim_next(project=project, user=user)
+        steps = list(claim.annotation.solution.steps.order_by("index"))
+        annotation_submit(
+            annotation=claim.annotation,
+            user=user,
+            version=claim.annotation.version,
+            labels=[{"step_id": s.id, "rating": 1} for s in steps],
+            time_spent_ms=40_000,
+        )
+        solution_ids.add(claim.annotation.solution_id)
+    assert len(solution_ids) == 1
+    return solution_ids.pop()
+
+
+def _label_with_keys(page, base_url: str, project: Project, keys: list[str]) -> int:
+    """Label the next solution with `keys` (one per step, padded with "3") and submit."""
+    page.goto(f"{base_url}/projects/{project.pk}/label")
+    rows = page.get_by_test_id("step-row")
+    expect(rows.first).to_be_visible()
+    n = rows.count()
+    for key in (keys + ["3"] * n)[:n]:
+        page.keyboard.press(key)
+    expect(rows.nth(n - 1)).not_to_have_attribute("data-rating", "")
+    page.keyboard.press("Enter")
+    return n
+
+
+def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, browser):
+    call_command("load_demo")
+    project = Project.objects.get(name=DEMO)
+    project.overlap = 2
+    project.save(update_fields=["overlap"])
+    agreed_id = _submit_agreeing_pair(project)
+    base = live_server.url
+
+    # Two annotators label the same (next) solution differently: step 2 is −1 for one of them.
+    first = browser.new_page(viewport=VIEWPORT)
+    _login(first, base, "annotator")
+    n_steps = _label_with_keys(first, base, project, ["3", "3", "3"])
+    mine = _wait_for(
+        lambda: Annotation.objects.filter(
+            annotator__username="annotator", status=AnnotationStatus.SUBMITTED
+        ).first()
+    )
+    first.close()
+    second = browser.new_page(viewport=VIEWPORT)
+    _login(second, base, "annotator2")
+    _label_with_keys(second, base, project, ["3", "1", "2"])
+    theirs = _wait_for(
+        lambda: Annotation.objects.filter(
+            annotator__username="annotator2", status=AnnotationStatus.SUBMITTED
+        ).first()
+    )
+    second.close()
+    disputed = mine.solution_id
+    assert theirs.solution_id == disputed != agreed_id
+
+    # The reviewer opens the queue from the project list: the disagreement is first, although
+    # the agreeing solution has the lower id.
+    page = browser.new_page(viewport=VIEWPORT)
+    _login(page, base, "reviewer")
+    card = page.get_by_test_id("project-card").filter(has_text=DEMO)
+    card.get_by_test_id("review-project").click()
+    rows = page.get_by_test_id("queue-row")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_have_attribute("data-solution", str(disputed))
+    expect(rows.nth(0).get_by_test_id("reason-badge").first).to_have_attribute(
+        "data-reason", "disagreement"
+    )
+    expect(rows.nth(1)).to_have_attribute("data-solution", str(agreed_id))
+    expect(rows.nth(1).get_by_test_id("reason-badge")).to_have_attribute("data-reason", "rest")
+    expect(page.get_by_test_id("count-disagreement")).to_contain_text("1")
+    _shot(page, "review-01-queue")
+
+    # Keyboard only from here: Enter opens the highlighted (first) item.
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/projects/{project.pk}/review/{disputed}")
+    steps = page.get_by_test_id("review-step")
+    expect(steps).to_have_count(n_steps)
+    expect(page.get_by_test_id("annotator-column")).to_have_count(2)
+    # The disagreeing steps are marked and undecided; the agreed ones are pre-filled.
+    expect(steps.nth(1)).to_have_attribute("data-disagrees", "true")
+    expect(steps.nth(2)).to_have_attribute("data-disagrees", "true")
+    expect(steps.nth(0)).not_to_have_attribute("data-disagrees", "true")
+    expect(steps.nth(0)).to_have_attribute("data-decision", "1")
+    expect(steps.nth(1)).to_have_attribute("data-decision", "")
+    expect(steps.nth(1)).to_have_attribute("data-current", "true")
+    _shot(page, "review-02-disagreement")
+
+    page.keyboard.press("?")
+    expect(page.get_by_test_id("shortcuts-overlay")).to_be_visible()
+    _shot(page, "review-03-shortcuts")
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("shortcuts-overlay")).to_have_count(0)
+
+    # Enter with a step undecided is refused and points at it.
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("notice")).to_contain_text("Step 2 has no decision")
+    # Step 2: wrong (annotator2 was right). The cursor moves to step 3, still undecided.
+    page.keyboard.press("1")
+    expect(steps.nth(1)).to_have_attribute("data-decision", "-1")
+    expect(steps.nth(2)).to_have_attribute("data-current", "true")
+    # Step 3: pick the first annotator's rating (their column is selected): +1.
+    page.keyboard.press("p")
+    expect(steps.nth(2)).to_have_attribute("data-decision", "1")
+    # Back up with k and change step 1 to neutral, then back to correct.
+    page.keyboard.press("k")
+    page.keyboard.press("k")
+    page.keyboard.press("k")
+    expect(steps.nth(0)).to_have_attribute("data-current", "true")
+    page.keyboard.press("2")
+    expect(steps.nth(0)).to_have_attribute("data-decision", "0")
+    page.keyboard.press("k")
+    page.keyboard.press("3")
+    expect(steps.nth(0)).to_have_attribute("data-decision", "1")
+    page.keyboard.press("Enter")
+
+    # The next item opens (the agreeing solution) and the decision is stored.
+    page.wait_for_url(f"**/projects/{project.pk}/review/{agreed_id}")
+    resolution = _wait_for(
+        lambda: Resolution.objects.filter(solution_id=disputed, is_current=True).first()
+    )
+    assert resolution.provenance == Provenance.REVIEWER
+    assert resolution.resolved_by.username == "reviewer"
+    ratings = list(resolution.labels.order_by("step__index").values_list("rating", flat=True))
+    assert ratings == [1, -1] + [1] * (n_steps - 2)
+    assert resolution.first_error_index == 1
+
+    # The resolved label appears on the solution's page, with its provenance.
+    page.goto(f"{base}/projects/{project.pk}/review/{disputed}")
+    card = page.get_by_test_id("resolution")
+    expect(card).to_have_attribute("data-provenance", "reviewer")
+    expect(card.get_by_test_id("provenance")).to_have_text("Reviewer")
+    expect(card).to_contain_text("by reviewer")
+    expect(card).to_contain_text("First error: step 2")
+    expect(steps.nth(1)).to_have_attribute("data-decision", "-1")
+
+    # Reject annotator2's annotation with a comment: l selects their column, r opens the dialog.
+    page.keyboard.press("l")
+    expect(page.get_by_test_id("selected-annotation")).to_contain_text("annotator2")
+    page.keyboard.press("r")
+    expect(page.get_by_test_id("reject-dialog")).to_be_visible()
+    page.keyboard.type(COMMENT)
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("reject-dialog")).to_have_count(0)
+    rework = _wait_for(
+        lambda: Annotation.objects.filter(revises=theirs, status=AnnotationStatus.DRAFT).first()
+    )
+    theirs.refresh_from_db()
+    assert theirs.status == AnnotationStatus.REJECTED
+    columns = page.get_by_test_id("annotator-column")
+    expect(columns.nth(1)).to_have_attribute("data-status", "rejected")
+    expect(page.get_by_test_id("comments")).to_contain_text(COMMENT)
+    _shot(page, "review-04-resolved-and-rejected")
+
+    # annotator2 is in the middle of another solution (served after their submit): the
+    # comment shows above it, and the rejected annotation comes next.
+    back = browser.new_page(viewport=VIEWPORT)
+    _login(back, base, "annotator2")
+    back.goto(f"{base}/projects/{project.pk}/label")
+    pending = back.get_by_test_id("rework-pending")
+    expect(pending).to_contain_text(COMMENT)
+    expect(back.get_by_test_id("rework-banner")).to_have_count(0)
+    _shot(back, "review-05-rework-pending")
+    back.keyboard.press("s")  # skip the current one: the rework is served
+    banner = back.get_by_test_id("rework-banner")
+    expect(banner).to_be_visible()
+    expect(banner.get_by_test_id("rework-comment")).to_have_text(COMMENT)
+    expect(banner).to_contain_text("Sent back by reviewer")
+    # Their own labels are kept in the rework draft: step 2 still −1.
+    expect(back.get_by_test_id("step-row").nth(1)).to_have_attribute("data-rating", "-1")
+    assert rework.solution_id == disputed
+    _shot(back, "review-06-rework-banner")
+    back.close()
+
+    # The dashboard: agreement numbers, the pair heatmap, distribution and throughput.
+    page.goto(f"{base}/projects/{project.pk}/dashboard")
+    expect(page.get_by_test_id("stat-alpha")).to_be_visible()
+    expect(page.get_by_test_id("pair-heatmap")).to_be_visible()
+    expect(page.get_by_test_id("label-distribution")).to_be_visible()
+    expect(page.get_by_test_id("throughput-chart")).to_be_visible()
+    expect(page.get_by_test_id("queue-progress")).to_be_visible()
+    _shot(page, "review-07-dashboard", full_page=True)
