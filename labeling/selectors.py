@@ -10,6 +10,7 @@ from django.utils import timezone
 from labeling.models import (
     Annotation,
     AnnotationStatus,
+    Assignment,
     ImportJob,
     Project,
     ProjectMembership,
@@ -72,8 +73,10 @@ def solution_claimable_for_user(
 ) -> QuerySet[Solution]:
     """Solutions the user could claim now: not touched by them, overlap not taken by others.
 
-    Annotated with `skipped` (the user discarded it before) for ordering.
+    Annotated with `skipped` (the user discarded it before) and `assigned` (assigned to the
+    user) for ordering. A solution assigned to others only is not claimable.
     """
+    assignments = Assignment.objects.filter(solution_id=OuterRef("pk"))
     mine = Annotation.objects.filter(solution_id=OuterRef("pk"), annotator=user)
     rework_users = Annotation.objects.filter(
         solution_id=OuterRef("solution_id"), status=AnnotationStatus.DRAFT, revises__isnull=False
@@ -107,8 +110,13 @@ def solution_claimable_for_user(
             + Coalesce(Subquery(others_live), 0)
             + Coalesce(Subquery(reworks), 0),
         )
-        .annotate(skipped=Exists(mine.filter(status=AnnotationStatus.DISCARDED)))
+        .annotate(
+            skipped=Exists(mine.filter(status=AnnotationStatus.DISCARDED)),
+            # Assigned solutions go to their assignees only, and to them first.
+            assigned=Exists(assignments.filter(user=user)),
+        )
         .filter(touched=False, holders__lt=project.overlap)
+        .filter(Q(assigned=True) | ~Exists(assignments))
     )
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from labeling.api import auth, exports, imports, labeling, projects, review
+from labeling.api import assignments, auth, exports, imports, labeling, projects, review
 
 urlpatterns = [
     path("auth/me/", auth.MeApi.as_view(), name="auth-me"),
@@ -76,6 +76,11 @@ urlpatterns += [
         name="review-queue",
     ),
     path("projects/<int:project_id>/metrics/", review.MetricsApi.as_view(), name="metrics"),
+    path(
+        "projects/<int:project_id>/assignments/",
+        assignments.AssignmentListApi.as_view(),
+        name="assignment-list",
+    ),
     path(
         "projects/<int:project_id>/rejections/",
         review.MyRejectionsApi.as_view(),

@@ -1,4 +1,5 @@
 from .annotation import Annotation, AnnotationStatus, FinishReason, StepLabel
+from .assignment import Assignment
 from .data import Problem, Solution, Step, StepAlternative
 from .exports import Export, ExportFileType, ExportFormat, ExportStatus
 from .imports import ImportJob, ImportStatus
@@ -20,6 +21,7 @@ from .suggestion import Suggestion, SuggestionSource
 
 __all__ = [
     "Annotation",
+    "Assignment",
     "AnnotationStatus",
     "Comment",
     "Export",

@@ -123,8 +123,9 @@ def candidates_ordered(*, project: Project, candidates: QuerySet) -> QuerySet:
         ordered = ordering(project=project, candidates=candidates)
         if ordered is not None:
             return ordered
-    # Overlap-first: finish partly labeled solutions before opening new ones; skipped last.
-    return candidates.order_by("skipped", "-submitted_count", "id")
+    # Assigned to the user first; then overlap-first: finish partly labeled solutions before
+    # opening new ones; skipped last.
+    return candidates.order_by("-assigned", "skipped", "-submitted_count", "id")
 
 
 def _claim_gold(*, project: Project, user: AbstractBaseUser, now) -> Claim | None:

@@ -286,6 +286,22 @@ ENDPOINTS = [
         [403, 403, 404, 403, 200],
     ),
     (
+        "assignments",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/assignments/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "assignment-create",
+        "post",
+        lambda w: f"/api/projects/{w['project'].pk}/assignments/",
+        lambda w: {"user_ids": [w["users"]["spare"].pk]},
+        "json",
+        [403, 403, 404, 403, 201],
+    ),
+    (
         "annotation-feedback",
         "get",
         lambda w: f"/api/annotations/{w['annotation'].pk}/feedback/",

@@ -1,0 +1,178 @@
+"""Explicit assignment of solutions to annotators, one by one or in bulk.
+
+Strategies for a set of solutions and users, each solution going to `per_solution` distinct
+users (default: the project's overlap):
+- `each`: every solution to every user;
+- `round_robin`: solution i to users i·k, i·k+1, ... (mod n), so everyone gets the same share;
+- `weighted`: shares proportional to `weights` (smooth weighted round robin: deterministic,
+  and never more than one solution off the exact proportion).
+Assigning never touches labels; clearing assignments reopens the solutions to everyone.
+"""
+
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+
+from labeling.errors import ValidationFailed
+from labeling.models import (
+    Annotation,
+    AnnotationStatus,
+    Assignment,
+    Project,
+    ProjectMembership,
+    Solution,
+)
+
+STRATEGIES = ("each", "round_robin", "weighted")
+
+
+def _solutions(
+    *,
+    project: Project,
+    solution_ids: Sequence[int] | None,
+    source: str | None,
+    only_open: bool,
+) -> QuerySet[Solution]:
+    qs = Solution.objects.filter(project=project, is_gold=False)
+    if solution_ids is not None:
+        found = set(qs.filter(pk__in=solution_ids).values_list("pk", flat=True))
+        missing = sorted(set(solution_ids) - found)
+        if missing:
+            raise ValidationFailed(
+                f"{len(missing)} solution(s) are not (non-gold) solutions of this project.",
+                field="solution_ids",
+                missing=missing[:20],
+            )
+        qs = qs.filter(pk__in=solution_ids)
+    if source:
+        qs = qs.filter(problem__source=source)
+    if only_open:
+        qs = qs.filter(submitted_count__lt=project.overlap)
+    return qs.order_by("id")
+
+
+def _plan(n_solutions: int, users: list[int], k: int, strategy: str, weights: list[float]):
+    """Yield (solution position, user id) pairs."""
+    n = len(users)
+    if strategy == "each":
+        for i in range(n_solutions):
+            for user in users:
+                yield i, user
+        return
+    if strategy == "round_robin":
+        for i in range(n_solutions):
+            for j in range(k):
+                yield i, users[(i * k + j) % n]
+        return
+    total = sum(weights)
+    current = [0.0] * n
+    for i in range(n_solutions):
+        chosen: set[int] = set()
+        for _ in range(k):
+            for u in range(n):
+                current[u] += weights[u]
+            best = max((u for u in range(n) if u not in chosen), key=lambda u: current[u])
+            current[best] -= total
+            chosen.add(best)
+            yield i, users[best]
+
+
+@transaction.atomic
+def assignment_create(
+    *,
+    project: Project,
+    user_ids: Sequence[int],
+    solution_ids: Sequence[int] | None = None,
+    source: str | None = None,
+    only_open: bool = True,
+    strategy: str = "round_robin",
+    weights: Sequence[float] | None = None,
+    per_solution: int | None = None,
+    created_by=None,
+) -> dict[int, int]:
+    """Assign the chosen solutions (a list, or all matching `source` / still open) to the
+    users by `strategy`; returns new assignments per user id (existing ones are kept)."""
+    if strategy not in STRATEGIES:
+        raise ValidationFailed(
+            f"strategy must be one of {', '.join(STRATEGIES)}.", field="strategy"
+        )
+    users = list(dict.fromkeys(user_ids))
+    if not users:
+        raise ValidationFailed("Name at least one user.", field="user_ids")
+    members = set(
+        ProjectMembership.objects.filter(project=project, user_id__in=users).values_list(
+            "user_id", flat=True
+        )
+    )
+    if set(users) - members:
+        raise ValidationFailed(
+            "Only members of the project can be assigned work.",
+            field="user_ids",
+            not_members=sorted(set(users) - members),
+        )
+    if strategy == "weighted" and (
+        weights is None or len(weights) != len(users) or any(w <= 0 for w in weights)
+    ):
+        raise ValidationFailed("weighted needs one positive weight per user.", field="weights")
+    k = min(per_solution or project.overlap, len(users))
+    solutions = list(
+        _solutions(
+            project=project, solution_ids=solution_ids, source=source, only_open=only_open
+        ).values_list("pk", flat=True)
+    )
+    existing = set(
+        Assignment.objects.filter(solution_id__in=solutions).values_list("solution_id", "user_id")
+    )
+    rows = [
+        Assignment(solution_id=solutions[i], user_id=user, created_by=created_by)
+        for i, user in _plan(len(solutions), users, k, strategy, list(weights or []))
+        if (solutions[i], user) not in existing
+    ]
+    Assignment.objects.bulk_create(rows, batch_size=2000)
+    created = {user: 0 for user in users}
+    for row in rows:
+        created[row.user_id] += 1
+    return created
+
+
+@transaction.atomic
+def assignment_clear(
+    *,
+    project: Project,
+    user_ids: Sequence[int] | None = None,
+    solution_ids: Sequence[int] | None = None,
+) -> int:
+    """Remove assignments in the project (of some users / some solutions); returns how many."""
+    qs = Assignment.objects.filter(solution__project=project)
+    if user_ids is not None:
+        qs = qs.filter(user_id__in=user_ids)
+    if solution_ids is not None:
+        qs = qs.filter(solution_id__in=solution_ids)
+    deleted, _ = qs.delete()
+    return deleted
+
+
+def assignment_summary(*, project: Project) -> list[dict]:
+    """Per assigned user: assigned solutions, and how many of them the user submitted."""
+    submitted = Annotation.objects.filter(
+        solution_id=OuterRef("solution_id"),
+        annotator_id=OuterRef("user_id"),
+        status=AnnotationStatus.SUBMITTED,
+    )
+    rows = (
+        Assignment.objects.filter(solution__project=project)
+        .alias(done=Exists(submitted))
+        .values("user_id", "user__username")
+        .annotate(assigned=Count("id"), submitted=Count("id", filter=Q(done=True)))
+        .order_by("user__username")
+    )
+    return [
+        {
+            "user_id": r["user_id"],
+            "username": r["user__username"],
+            "assigned": r["assigned"],
+            "submitted": r["submitted"],
+        }
+        for r in rows
+    ]
