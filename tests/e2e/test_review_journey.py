@@ -158,6 +158,7 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
 
     page.keyboard.press("?")
     expect(page.get_by_test_id("shortcuts-overlay")).to_be_visible()
+    page.wait_for_timeout(300)  # let the overlay's fade-in finish before the screenshot
     _shot(page, "review-03-shortcuts")
     page.keyboard.press("Escape")
     expect(page.get_by_test_id("shortcuts-overlay")).to_have_count(0)

@@ -1,0 +1,74 @@
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { MemoryRouter } from "react-router-dom";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { App } from "../App";
+import { FakeApi } from "../test/fakeApi";
+import { FakeReview, makeMetrics, makeQueueItem } from "../test/fakeReview";
+import { makeProject } from "../test/fixtures";
+
+function setup(review = new FakeReview()) {
+  const api = new FakeApi([]);
+  api.project = makeProject({ role: "reviewer", stats: { problems: 3, solutions: 10, steps: 40, submitted_annotations: 8, complete_solutions: 4 } });
+  review.queue = [makeQueueItem({ id: 1 }), makeQueueItem({ id: 2, resolution_id: 9, resolution_provenance: "reviewer" })];
+  review.install(api);
+  api.install();
+  render(
+    <MemoryRouter initialEntries={["/projects/1/dashboard"]}>
+      <App />
+    </MemoryRouter>,
+  );
+  return { api, review };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe("DashboardPage", () => {
+  it("shows the agreement numbers and draws the charts from the metrics", async () => {
+    setup();
+    expect((await screen.findByTestId("stat-alpha")).textContent).toContain("0.61");
+    expect(screen.getByTestId("stat-fleiss").textContent).toContain("0.55");
+    expect(screen.getByTestId("stat-fleiss").textContent).toContain("110 steps with 2 raters");
+    expect(screen.getByTestId("stat-pairwise").textContent).toContain("80%");
+    expect(screen.getByTestId("stat-first-error").textContent).toContain("0.44");
+    // Pair heatmap: 3 annotators, 9 cells; alice-bob coloured both ways with κ, alice-carol negative.
+    const cells = screen.getByTestId("pair-heatmap").querySelectorAll("[data-testid=heat-cell]");
+    expect(cells).toHaveLength(9);
+    expect([...cells].map((c) => c.getAttribute("data-value"))).toEqual(["", "0.62", "-0.1", "0.62", "", "", "-0.1", "", ""]);
+    expect(screen.getByTestId("pair-heatmap").querySelector("title")?.textContent).toBeTruthy();
+    // Switch to % agreement.
+    fireEvent.click(screen.getByRole("button", { name: "% agree" }));
+    expect(screen.getByTestId("pair-heatmap").textContent).toContain("81%");
+    // Label distribution: one bar per part with a tooltip.
+    const titles = [...screen.getByTestId("label-distribution").querySelectorAll("rect title")].map((t) => t.textContent);
+    expect(titles).toContain("alice · Correct (+1): 60 steps (75%)");
+    // Throughput: 3 days (one filled with 0) as grouped bars, and the per-annotator table.
+    const bars = screen.getByTestId("throughput-chart").querySelectorAll("rect title");
+    expect([...bars].map((t) => t.textContent)).toContain("bob · Jun 2: 40 steps");
+    expect(screen.getByTestId("throughput-table").textContent).toContain("alice");
+    // Review progress from the queue: 1 resolved, 1 to review.
+    await waitFor(() => expect(screen.getByTestId("queue-progress").textContent).toContain("2"));
+    const progress = [...screen.getByTestId("queue-progress").querySelectorAll("rect title")].map((t) => t.textContent);
+    expect(progress).toContain("Review · Resolved: 1 solutions (50%)");
+    expect(progress).toContain("Labeling · Complete (overlap reached): 4 solutions (40%)");
+    expect(screen.getByTestId("gold-bars").textContent).toContain("90%");
+    expect(screen.getByTestId("auto-heatmap").textContent).toContain("0.35");
+  });
+
+  it("waits while a large project's first snapshot is computed (202), then shows it", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const review = new FakeReview();
+    review.metrics = { status: "computing" };
+    review.metricsAfter = makeMetrics({ cached: true });
+    const { api } = setup(review);
+    expect(await screen.findByText("Computing the metrics of a large project…")).toBeTruthy();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2100);
+    });
+    expect(await screen.findByTestId("stat-alpha")).toBeTruthy();
+    expect(screen.getByTestId("metrics-computed").textContent).toContain("snapshot");
+    expect(api.callsTo("GET", "/metrics/")).toHaveLength(2);
+  });
+});

@@ -1,0 +1,49 @@
+import { render, screen } from "@testing-library/react";
+import { MemoryRouter } from "react-router-dom";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { App } from "../App";
+import { FakeApi } from "../test/fakeApi";
+import { FakeReview } from "../test/fakeReview";
+import { makeTask } from "../test/fixtures";
+
+function mount(api: FakeApi) {
+  api.install();
+  return render(
+    <MemoryRouter initialEntries={["/projects/1/label"]}>
+      <App />
+    </MemoryRouter>,
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("rework on the labeling page", () => {
+  it("shows the reviewer's comment at the top of a rejected annotation", async () => {
+    const task = {
+      ...makeTask({ labels: [1, -1, 1, 1] }),
+      rework: { rejected_annotation_id: 3, comment: "Step 2 is fine: x = 2 is given.", reviewer: "rev", rejected_at: "2025-06-02T09:00:00Z" },
+    };
+    mount(new FakeApi([task]));
+    const banner = await screen.findByTestId("rework-banner");
+    expect(banner.textContent).toContain("Sent back by rev");
+    expect(screen.getByTestId("rework-comment").textContent).toBe("Step 2 is fine: x = 2 is given.");
+    expect(screen.getAllByTestId("step-row")[1].getAttribute("data-rating")).toBe("-1");
+  });
+
+  it("has no banner on ordinary work, and lists rework waiting behind it", async () => {
+    const api = new FakeApi([makeTask({ annotationId: 7 })]);
+    const review = new FakeReview();
+    review.rejections = [
+      { id: 3, solution_id: 9, comment: "Look at step 4 again.", reviewer: "rev", rejected_at: null, rework_id: 8, rework_status: "draft" },
+      { id: 2, solution_id: 8, comment: "Done already.", reviewer: "rev", rejected_at: null, rework_id: 6, rework_status: "submitted" },
+    ];
+    review.install(api);
+    mount(api);
+    const pending = await screen.findByTestId("rework-pending");
+    expect(screen.queryByTestId("rework-banner")).toBeNull();
+    expect(screen.getAllByTestId("rework-pending-comment").map((c) => c.textContent)).toEqual(["rev: Look at step 4 again."]);
+    expect(pending.textContent).toContain("it comes next");
+  });
+});
