@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
 import random
 import shutil
 import sys
@@ -204,6 +205,15 @@ class Run:
             gradient_accumulation_steps=config.grad_accum,
             mixed_precision="bf16" if config.bf16 else "no",
         )
+        launched = int(os.environ.get("WORLD_SIZE", "1"))
+        if launched != self.accelerator.num_processes:
+            # e.g. an FSDP or DeepSpeed launch config on a machine without GPUs: accelerate
+            # falls back to independent processes that would all write the same out dir.
+            raise RuntimeError(
+                f"{launched} processes were launched but accelerate runs "
+                f"{self.accelerator.num_processes} ({self.accelerator.distributed_type}); "
+                "on CPUs launch with ACCELERATE_USE_CPU=true torchrun --nproc_per_node N"
+            )
         set_seed(config.seed)
         self.main = self.accelerator.is_main_process
         if self.main:
@@ -467,7 +477,10 @@ def main(argv: list[str] | None = None) -> int:
         "tokens_per_second": round(result.tokens_per_second, 1),
         "truncation": result.data_stats["train"]["steps_dropped"],
     }
-    print(json.dumps(summary, indent=2))
+    from accelerate import PartialState
+
+    if PartialState().is_main_process:
+        print(json.dumps(summary, indent=2))
     return 0
 
 
