@@ -113,6 +113,7 @@ SOLUTION_COLUMNS = (
     "external_id",
     "metadata",
     "submitted_count",
+    "is_gold",
     "created_at",
 )
 STEP_COLUMNS = ("solution_id", "index", "text", "metadata")
@@ -147,6 +148,7 @@ ANNOTATION_COLUMNS = (
     "version",
     "imported",
     "shown_suggestions",
+    "revises_id",
     "created_at",
     "updated_at",
     "submitted_at",
@@ -373,6 +375,7 @@ class _BatchWriter:
                     s.external_id,
                     s.metadata,
                     0,
+                    False,
                     now,
                 )
                 for row, s in new
@@ -444,6 +447,7 @@ class _BatchWriter:
                     1,
                     True,
                     [],
+                    None,
                     now,
                     now,
                     new.parsed.labeled_at or now,
