@@ -78,6 +78,7 @@ describe("Training tab", () => {
     fireEvent.change(screen.getByTestId("training-base-model"), { target: { value: "/models/qwen" } });
     fireEvent.change(screen.getByTestId("training-maxSteps"), { target: { value: "4" } });
     fireEvent.change(screen.getByTestId("training-lr"), { target: { value: "2e-5" } });
+    fireEvent.change(screen.getByTestId("training-logEvery"), { target: { value: "1" } });
     expect(start.disabled).toBe(false);
     fireEvent.click(start);
     await waitFor(() => expect(api.callsTo("POST", "/training-runs/")).toHaveLength(1));
@@ -85,7 +86,7 @@ describe("Training tab", () => {
     expect(sent.body).toEqual({
       export: 3,
       base_model: "/models/qwen",
-      config: { lr: 2e-5, epochs: 1, max_steps: 4, batch_size: 8, grad_accum: 1, max_length: 1024, head: "linear" },
+      config: { lr: 2e-5, epochs: 1, max_steps: 4, batch_size: 8, grad_accum: 1, max_length: 1024, log_every: 1, head: "linear" },
     });
     expect(sent.headers["X-CSRFToken"]).toBe("test-token");
 

@@ -288,6 +288,7 @@ export function TrainingTab({ project }: { project: api.Project }) {
               <NumberField name="batchSize" form={form} set={setForm} disabled={false} />
               <NumberField name="gradAccum" form={form} set={setForm} disabled={false} />
               <NumberField name="maxLength" form={form} set={setForm} disabled={false} />
+              <NumberField name="logEvery" form={form} set={setForm} disabled={false} />
               <label className="field">
                 <span className="field-label">Head</span>
                 <select className="input input-sm" value={form.head} onChange={(e) => setForm({ ...form, head: e.target.value as TrainingForm["head"] })}>

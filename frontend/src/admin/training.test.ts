@@ -21,7 +21,7 @@ describe("training request", () => {
     expect(buildTrainingRequest({ ...form, maxSteps: "", lr: "2e-5", lora: true })).toEqual({
       export: 3,
       base_model: "/models/qwen",
-      config: { lr: 2e-5, epochs: 1, batch_size: 8, grad_accum: 1, max_length: 1024, head: "linear", lora: true },
+      config: { lr: 2e-5, epochs: 1, batch_size: 8, grad_accum: 1, max_length: 1024, log_every: 10, head: "linear", lora: true },
     });
     expect(buildTrainingRequest({ ...form, maxSteps: "100", epochs: "" }).config).toMatchObject({ max_steps: 100 });
     expect(buildTrainingRequest({ ...form, maxSteps: "100", epochs: "" }).config).not.toHaveProperty("epochs");

@@ -11,6 +11,7 @@ export interface TrainingForm {
   batchSize: string;
   gradAccum: string;
   maxLength: string;
+  logEvery: string;
   head: "linear" | "mlp2";
   lora: boolean;
   bf16: boolean;
@@ -25,6 +26,7 @@ export const DEFAULT_FORM: TrainingForm = {
   batchSize: "8",
   gradAccum: "1",
   maxLength: "1024",
+  logEvery: "10",
   head: "linear",
   lora: false,
   bf16: false,
@@ -37,6 +39,7 @@ const NUMBERS: Array<[keyof TrainingForm, keyof TrainingConfig, "int" | "float"]
   ["batchSize", "batch_size", "int"],
   ["gradAccum", "grad_accum", "int"],
   ["maxLength", "max_length", "int"],
+  ["logEvery", "log_every", "int"],
 ];
 
 /** What is wrong with the form, or null; the server checks again. */
@@ -61,6 +64,7 @@ export const LABELS: Partial<Record<keyof TrainingForm, string>> = {
   batchSize: "Batch size",
   gradAccum: "Gradient accumulation",
   maxLength: "Max tokens",
+  logEvery: "Log metrics every (steps)",
 };
 
 /** The POST body: only the settings given (an empty field leaves the trainer's default). */
