@@ -62,10 +62,13 @@ def load_model(
     dtype: torch.dtype | None = None,
     attn_implementation: str | None = None,
 ) -> Any:
-    """A PRM from a causal LM checkpoint (new head) or from a saved PRM (its trained head)."""
+    """A PRM from a causal LM checkpoint (new head), a saved PRM (its trained head), or a LoRA
+    checkpoint of a run (its base model with the adapter and head merged in)."""
     from transformers import AutoConfig, AutoModelForTokenClassification
 
     path = Path(path)
+    if (path / "adapter_config.json").exists():
+        return _load_lora_checkpoint(path, dtype=dtype, attn_implementation=attn_implementation)
     saved = getattr(AutoConfig.from_pretrained(str(path)), "prm_head", None)
     if head is not None and saved is not None and head != saved:
         raise ValueError(f"{path} is a PRM with a {saved!r} head, not {head!r}")
@@ -100,6 +103,18 @@ def load_model(
     model.config.prm_head = head
     # Packed batches must never build a KV cache (it makes attention cross examples).
     model.config.use_cache = False
+    return model
+
+
+def _load_lora_checkpoint(path: Path, **kwargs: Any) -> Any:
+    from peft import PeftModel
+
+    adapter = json.loads((path / "adapter_config.json").read_text())
+    run = json.loads((path / "training_config.json").read_text())
+    base = load_model(adapter["base_model_name_or_path"], head=run["head"], **kwargs)
+    model = PeftModel.from_pretrained(base, str(path)).merge_and_unload()
+    model.config.prm_step_separator = run["step_separator"]
+    model.config.prm_max_prompt_length = run["max_prompt_length"]
     return model
 
 

@@ -120,8 +120,17 @@ def test_latest_resume_and_mlp2_head(tiny_lm, toy_export, tmp_path):
 
 def test_lora_saves_a_merged_prm(tiny_lm, toy_export, tmp_path):
     pytest.importorskip("peft")
-    result = train(_config(tiny_lm, toy_export, tmp_path, max_steps=3, lora=True, lr=1e-2))
+    config = _config(tiny_lm, toy_export, tmp_path, max_steps=3, lora=True, lr=1e-2, save_every=2)
+    result = train(config)
     assert result.global_step == 3
+    # A LoRA checkpoint is the adapter (and head); it loads merged onto its base model.
+    checkpoint = tmp_path / "checkpoint-2"
+    assert (checkpoint / "adapter_config.json").exists()
+    loads = []
+    for seed in (1, 2):  # a head left out of the checkpoint would be initialized anew
+        torch.manual_seed(seed)
+        loads.append(PRMScorer(checkpoint, device="cpu").score("p", [["a", "b"]])[0])
+    assert len(loads[0]) == 2 and loads[0] == loads[1]
     keys = set(load_file(str(tmp_path / "model.safetensors")))
     assert not any("lora" in k for k in keys) and "score.weight" in keys
     base = load_file(str(tiny_lm / "model.safetensors"))
