@@ -171,3 +171,28 @@ describe("ReviewPage", () => {
     expect(await screen.findByText("Both roots count here.")).toBeTruthy();
   });
 });
+
+describe("ReviewPage: skipping with n", () => {
+  it("goes to the item after this one, wrapping around", async () => {
+    const api = new FakeApi([]);
+    api.project = makeProject({ role: "reviewer" });
+    const review = new FakeReview();
+    for (const id of [55, 56, 57]) review.details.set(id, makeReviewDetail({ id }));
+    review.queue = [55, 56, 57].map((id) => makeQueueItem({ id }));
+    review.install(api);
+    api.install();
+    render(
+      <MemoryRouter initialEntries={["/projects/1/review/56"]}>
+        <App />
+        <Where />
+      </MemoryRouter>,
+    );
+    await screen.findAllByTestId("review-step");
+    key("n");
+    await waitFor(() => expect(location).toBe("/projects/1/review/57"));
+    await screen.findAllByTestId("review-step");
+    key("n");
+    await waitFor(() => expect(location).toBe("/projects/1/review/55"));
+    expect(api.callsTo("POST", "/adjudicate/")).toHaveLength(0);
+  });
+});

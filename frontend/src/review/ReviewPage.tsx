@@ -118,14 +118,22 @@ export function ReviewPage() {
     setNotice({ tone: "error", text: err.isNetwork ? `You are offline: ${what} was not saved.` : `${what}: ${err.message}` });
   }, []);
 
-  /** After a decision: the next unresolved item of the (filtered) queue, or the done state. */
+  /** The item after this one in the (filtered) queue of unresolved items, wrapping around; after
+   * a decision this one is resolved and left the queue, so that is the queue's first item. */
   const goNext = useCallback(
     async (resolvedText: string | null) => {
       setBusy("next");
       try {
-        const page = await api.getReviewQueue(projectId, { ...filters, state: "unresolved", limit: 2, offset: 0 });
-        const next = page.results.find((r) => r.id !== solutionId);
+        const page = await api.getReviewQueue(projectId, { ...filters, state: "unresolved", limit: 100, offset: 0 });
+        const ids = page.results.map((r) => r.id);
+        const at = ids.indexOf(solutionId);
+        const nextId = at < 0 ? ids[0] : (ids[at + 1] ?? ids[0]);
+        const next = nextId !== undefined && nextId !== solutionId ? nextId : null;
         setRemaining(page.count);
+        if (!resolvedText && next === null) {
+          setNotice({ tone: "info", text: "No other item in the queue" });
+          return;
+        }
         if (resolvedText) {
           setNotice({
             tone: "success",
@@ -133,7 +141,7 @@ export function ReviewPage() {
             link: { to: `/projects/${projectId}/review/${solutionId}${query}`, label: "View" },
           });
         }
-        if (next) navigate(`/projects/${projectId}/review/${next.id}${query}`);
+        if (next !== null) navigate(`/projects/${projectId}/review/${next}${query}`);
         else setPhase("done");
       } catch (e) {
         fail(e, "Loading the next item");

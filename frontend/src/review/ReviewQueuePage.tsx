@@ -201,6 +201,7 @@ export function ReviewQueuePage() {
             <span className="filter-label">Source</span>
             <input
               className="input input-sm"
+              key={params.get("source") ?? ""}
               list="queue-sources"
               placeholder="any"
               defaultValue={params.get("source") ?? ""}
