@@ -59,7 +59,7 @@ def _shot(page, name: str, *, full_page: bool = False) -> None:
 
 def _submit_agreeing_pair(project: Project) -> int:
     """Two extra annotators submit identical labels on the first solution through the real
-    services: a complete, agreeing solution ("no flags") that sorts before the others by id."""
+    services: a complete, agreeing solution ("no flags") with the lowest id."""
     users = []
     for name in ("carol", "dave"):
         user = get_user_model().objects.create_user(username=name, password=f"steplab-{name}")
@@ -79,6 +79,43 @@ def _submit_agreeing_pair(project: Project) -> int:
         solution_ids.add(claim.annotation.solution_id)
     assert len(solution_ids) == 1
     return solution_ids.pop()
+
+
+def _seed_history(project: Project, agreed_id: int) -> list[int]:
+    """carol and dave label four more solutions each over the three days before today, agreeing
+    on most steps but not all (a non-trivial kappa and throughput per day for the dashboard).
+    Returns the solutions where they disagree."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    users = list(
+        get_user_model().objects.filter(username__in=["carol", "dave"]).order_by("username")
+    )
+    disagreeing = set()
+    for k in range(4):
+        for n, user in enumerate(users):
+            claim = task_claim_next(project=project, user=user)
+            steps = list(claim.annotation.solution.steps.order_by("index"))
+            ratings = [1] * len(steps)
+            if n == 1 and k % 2 == 0:  # dave finds an error carol does not, on every other one
+                ratings[len(steps) // 2] = -1
+                disagreeing.add(claim.annotation.solution_id)
+            if k == 3:
+                ratings[0] = -1  # both call the first step wrong
+            annotation_submit(
+                annotation=claim.annotation,
+                user=user,
+                version=claim.annotation.version,
+                labels=[
+                    {"step_id": s.id, "rating": r} for s, r in zip(steps, ratings, strict=True)
+                ],
+                time_spent_ms=45_000 + 15_000 * n + 5_000 * k,
+            )
+            day = timezone.now() - timedelta(days=3 - k % 3)
+            Annotation.objects.filter(pk=claim.annotation.pk).update(submitted_at=day)
+            assert claim.annotation.solution_id != agreed_id
+    return sorted(disagreeing)
 
 
 def _label_with_keys(page, base_url: str, project: Project, keys: list[str]) -> int:
@@ -123,6 +160,8 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
     second.close()
     disputed = mine.solution_id
     assert theirs.solution_id == disputed != agreed_id
+    others = _seed_history(project, agreed_id)
+    assert len(others) == 2 and all(other > disputed for other in others)
 
     # The reviewer opens the queue from the project list: the disagreement is first, although
     # the agreeing solution has the lower id.
@@ -131,14 +170,18 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
     card = page.get_by_test_id("project-card").filter(has_text=DEMO)
     card.get_by_test_id("review-project").click()
     rows = page.get_by_test_id("queue-row")
-    expect(rows).to_have_count(2)
-    expect(rows.nth(0)).to_have_attribute("data-solution", str(disputed))
-    expect(rows.nth(0).get_by_test_id("reason-badge").first).to_have_attribute(
-        "data-reason", "disagreement"
-    )
-    expect(rows.nth(1)).to_have_attribute("data-solution", str(agreed_id))
-    expect(rows.nth(1).get_by_test_id("reason-badge")).to_have_attribute("data-reason", "rest")
-    expect(page.get_by_test_id("count-disagreement")).to_contain_text("1")
+    expect(rows).to_have_count(6)
+    order = [disputed, *others]
+    for i, solution_id in enumerate(order):
+        expect(rows.nth(i)).to_have_attribute("data-solution", str(solution_id))
+        expect(rows.nth(i).get_by_test_id("reason-badge").first).to_have_attribute(
+            "data-reason", "disagreement"
+        )
+    # The agreeing solutions come after every disagreement, the lowest id among them first.
+    expect(rows.nth(3)).to_have_attribute("data-solution", str(agreed_id))
+    expect(rows.nth(3).get_by_test_id("reason-badge")).to_have_attribute("data-reason", "rest")
+    expect(page.get_by_test_id("count-disagreement")).to_contain_text("3")
+    expect(page.get_by_test_id("count-rest")).to_contain_text("3")
     _shot(page, "review-01-queue")
 
     # Keyboard only from here: Enter opens the highlighted (first) item.
@@ -185,8 +228,8 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
     expect(steps.nth(0)).to_have_attribute("data-decision", "1")
     page.keyboard.press("Enter")
 
-    # The next item opens (the agreeing solution) and the decision is stored.
-    page.wait_for_url(f"**/projects/{project.pk}/review/{agreed_id}")
+    # The next item of the queue opens (the next disagreement) and the decision is stored.
+    page.wait_for_url(f"**/projects/{project.pk}/review/{others[0]}")
     resolution = _wait_for(
         lambda: Resolution.objects.filter(solution_id=disputed, is_current=True).first()
     )
