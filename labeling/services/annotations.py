@@ -225,7 +225,8 @@ def annotation_submit(
     Solution.objects.filter(pk=solution.pk).update(submitted_count=F("submitted_count") + 1)
     task_release(solution_id=solution.pk, user=user)
     # Same transaction, solution row still locked: the k-th agreeing submission resolves it.
-    resolution_auto(solution_id=solution.pk)
+    if project.auto_resolve and not solution.is_gold:
+        resolution_auto(solution_id=solution.pk)
     annotation.refresh_from_db()
     return annotation
 
