@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import torch
 
 from training.data import IGNORE, TokenizedExample
@@ -30,23 +31,27 @@ def collate_padded(examples: Sequence[TokenizedExample], pad_id: int) -> dict[st
         batch["soft_labels"] = torch.full((len(examples), width), float(IGNORE))
     for i, e in enumerate(examples):
         n = len(e)
-        batch["input_ids"][i, :n] = torch.tensor(e.input_ids)
+        batch["input_ids"][i, :n] = torch.from_numpy(e.input_ids)
         batch["attention_mask"][i, :n] = 1
-        batch["labels"][i, :n] = torch.tensor(e.labels)
+        batch["labels"][i, :n] = torch.from_numpy(e.labels)
         if soft:
-            batch["soft_labels"][i, :n] = torch.tensor(e.soft_labels)
+            batch["soft_labels"][i, :n] = torch.from_numpy(e.soft_labels)
     return batch
+
+
+def _joined(arrays: Sequence[np.ndarray], dtype: torch.dtype) -> torch.Tensor:
+    return torch.from_numpy(np.concatenate(arrays)).to(dtype)[None, :]
 
 
 def collate_packed(examples: Sequence[TokenizedExample]) -> dict[str, torch.Tensor]:
     """Shape [1, total tokens]; no attention mask, position ids 0..len-1 per example."""
     batch = {
-        "input_ids": torch.tensor([[t for e in examples for t in e.input_ids]]),
-        "position_ids": torch.tensor([[p for e in examples for p in range(len(e))]]),
-        "labels": torch.tensor([[v for e in examples for v in e.labels]]),
+        "input_ids": _joined([e.input_ids for e in examples], torch.long),
+        "position_ids": _joined([np.arange(len(e)) for e in examples], torch.long),
+        "labels": _joined([e.labels for e in examples], torch.long),
     }
     if examples[0].soft_labels is not None:
-        batch["soft_labels"] = torch.tensor([[v for e in examples for v in e.soft_labels]])
+        batch["soft_labels"] = _joined([e.soft_labels for e in examples], torch.float32)
     return batch
 
 

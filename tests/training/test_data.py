@@ -31,7 +31,7 @@ def test_labels_sit_on_the_last_token_of_each_step(tiny_lm):
     for step in ROW["completions"]:
         piece = tokenizer(step, add_special_tokens=False).input_ids
         piece += tokenizer("\n", add_special_tokens=False).input_ids
-        assert example.input_ids[start : start + len(piece)] == piece
+        assert example.input_ids[start : start + len(piece)].tolist() == piece
         start += len(piece)
         ends.append(start - 1)
     assert len(example.input_ids) == start
@@ -39,7 +39,9 @@ def test_labels_sit_on_the_last_token_of_each_step(tiny_lm):
     assert [example.labels[i] for i in ends] == [1, 1, 0]
     assert all(v == IGNORE for i, v in enumerate(example.labels) if i not in ends)
     # The labeled token is the separator that closes each step.
-    assert tokenizer.decode(example.input_ids[ends[0] + 1 : ends[1] + 1]) == "so we get 5\n"
+    assert (
+        tokenizer.decode(example.input_ids[ends[0] + 1 : ends[1] + 1].tolist()) == "so we get 5\n"
+    )
 
 
 def test_bos_comes_first_when_the_tokenizer_has_one(tiny_llama):
@@ -79,7 +81,7 @@ def test_prompt_is_truncated_from_the_left(tiny_lm):
     settings = Tokenization(max_prompt_length=2)
     (example,), stats = tokenize_rows([parse_row(ROW, "x")], tokenizer, settings, log=False)
     prompt = tokenizer(ROW["prompt"], add_special_tokens=False).input_ids
-    assert example.input_ids[:2] == prompt[-2:]
+    assert example.input_ids[:2].tolist() == prompt[-2:]
     assert stats.prompts_truncated == 1 and stats.steps_dropped == 0
 
 
@@ -155,6 +157,6 @@ def test_soft_labels_become_targets(tiny_lm):
     tokenizer = load_tokenizer(tiny_lm)
     row = parse_row({**ROW, "soft_labels": [0.9, 0.6, 0.2]}, "x")
     (example,), _ = tokenize_rows([row], tokenizer, Tokenization(), soft=True)
-    assert [example.soft_labels[p] for p in example.step_positions] == [0.9, 0.6, 0.2]
+    assert example.soft_labels[example.step_positions].tolist() == pytest.approx([0.9, 0.6, 0.2])
     with pytest.raises(DataError, match="soft_labels"):
         tokenize_rows([parse_row(ROW, "f:1")], tokenizer, Tokenization(), soft=True)
