@@ -233,6 +233,26 @@ def autolabel_item_process(*, run: AutolabelRun, solution_id: int) -> AutolabelI
     return item
 
 
+def autolabel_chunk_prefetch(*, run: AutolabelRun, solution_ids: list[int]) -> None:
+    """Let engines that score in batches (prm) score the chunk's pending solutions at once.
+
+    Best effort: an engine that fails here fails again, with its error stored, when each item
+    is processed."""
+    batching = [name for name in run.sources if hasattr(ENGINES[name], "prefetch")]
+    if not batching:
+        return
+    pending = run.items.filter(solution_id__in=solution_ids, status=ItemStatus.PENDING)
+    solutions = Solution.objects.filter(pk__in=pending.values("solution_id")).select_related(
+        "problem"
+    )
+    inputs = [_solution_input(solution) for solution in solutions.order_by("id")]
+    for name in batching:
+        try:
+            ENGINES[name].prefetch(inputs, run.params.get(name, {}))
+        except Exception:
+            log.exception("autolabel run %s: %s prefetch", run.pk, name)
+
+
 def autolabel_item_fail(*, run: AutolabelRun, solution_ids: list[int], error: str) -> None:
     """Give up on items after their task exhausted its retries (e.g. a backend that is down)."""
     AutolabelItem.objects.filter(

@@ -11,6 +11,7 @@ from autolabel.errors import BackendUnavailable
 from autolabel.models import AutolabelRun, RunStatus
 from autolabel.registry import ENGINES
 from autolabel.services import (
+    autolabel_chunk_prefetch,
     autolabel_item_fail,
     autolabel_item_process,
     autolabel_run_chunks,
@@ -52,6 +53,7 @@ def autolabel_chunk_task(self, run_id: int, solution_ids: list[int]) -> int:
     run = AutolabelRun.objects.get(pk=run_id)
     processed = 0
     try:
+        autolabel_chunk_prefetch(run=run, solution_ids=solution_ids)
         for solution_id in solution_ids:
             if AutolabelRun.objects.filter(pk=run_id, status=RunStatus.CANCELLED).exists():
                 break

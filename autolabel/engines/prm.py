@@ -15,6 +15,8 @@ is a "convincing wrong" one (PRM800K): every step rated correct but the final an
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
 from annotate.queues import Queue
@@ -26,6 +28,9 @@ PARAMS = {"model_id", "model", "path", "threshold", "batch_size", "device"}
 
 _scorers: dict[tuple[str, str | None], Any] = {}
 _scorers_lock = threading.Lock()
+# Probabilities scored ahead for a chunk (PrmEngine.prefetch), keyed by (path, problem, steps).
+_prefetched: OrderedDict[tuple[str, str, tuple[str, ...]], list[float]] = OrderedDict()
+PREFETCH_KEEP = 4096
 
 
 def scorer_for(path: str, device: str | None = None) -> Any:
@@ -42,6 +47,19 @@ def scorer_for(path: str, device: str | None = None) -> Any:
 def clear_scorer_cache() -> None:
     with _scorers_lock:
         _scorers.clear()
+        _prefetched.clear()
+
+
+def _remember(key: tuple[str, str, tuple[str, ...]], probabilities: list[float]) -> None:
+    with _scorers_lock:
+        _prefetched[key] = probabilities
+        while len(_prefetched) > PREFETCH_KEEP:
+            _prefetched.popitem(last=False)
+
+
+def _recall(key: tuple[str, str, tuple[str, ...]]) -> list[float] | None:
+    with _scorers_lock:
+        return _prefetched.pop(key, None)
 
 
 def threshold_param(params: dict[str, Any]) -> float:
@@ -81,6 +99,20 @@ class PrmEngine:
     name = "prm"
     queue = Queue.GPU
 
+    def prefetch(self, solutions: Sequence[SolutionInput], params: dict[str, Any]) -> int:
+        """Score a chunk's solutions in padded batches of `batch_size` (one forward pass per
+        batch instead of one per solution); __call__ then takes each one's probabilities."""
+        check_params(params)
+        todo = [s for s in solutions if s.steps]
+        if not todo:
+            return 0
+        scorer = scorer_for(params["path"], params.get("device"))
+        items = [(s.problem, list(s.steps)) for s in todo]
+        scores = scorer.score_many(items, batch_size=int_param(params, "batch_size", 8))
+        for solution, probabilities in zip(todo, scores, strict=True):
+            _remember((params["path"], solution.problem, solution.steps), probabilities)
+        return len(todo)
+
     def __call__(self, solution: SolutionInput, params: dict[str, Any]) -> EngineResult:
         check_params(params)
         threshold = threshold_param(params)
@@ -88,10 +120,14 @@ class PrmEngine:
         result = EngineResult(source="prm", agent=agent_id("prm", model))
         if not solution.steps:
             return result
-        scorer = scorer_for(params["path"], params.get("device"))
-        (probabilities,) = scorer.score(
-            solution.problem, [list(solution.steps)], batch_size=int_param(params, "batch_size", 8)
-        )
+        probabilities = _recall((params["path"], solution.problem, solution.steps))
+        if probabilities is None:
+            scorer = scorer_for(params["path"], params.get("device"))
+            (probabilities,) = scorer.score(
+                solution.problem,
+                [list(solution.steps)],
+                batch_size=int_param(params, "batch_size", 8),
+            )
         evidence = {"model": model, "threshold": threshold}
         result.suggestions = [
             StepSuggestion(

@@ -106,3 +106,52 @@ def test_another_projects_model_is_refused(train_project, trained_prm):
         autolabel_run_create(
             project=train_project, sources=["prm"], params={"prm": {"model_id": model.pk}}
         )
+
+
+def test_prefetch_scores_a_chunk_in_batches_with_the_same_probabilities(trained_prm, monkeypatch):
+    """Padded batches must give each solution what scoring it alone gives; __call__ then uses
+    the prefetched probabilities instead of a forward pass of its own."""
+    clear_scorer_cache()
+    engine = PrmEngine()
+    params = {"path": str(trained_prm), "batch_size": 3}
+    solutions = [
+        SolutionInput(
+            problem=f"Problem {i}: what is {i} + {i}?", gold_answer="", steps=STEPS[: 1 + i % 3]
+        )
+        for i in range(7)
+    ]
+    alone = [[s.score for s in engine(sol, params).suggestions] for sol in solutions]
+    scorer = scorer_for(str(trained_prm))
+    batches = []
+    real = scorer.score_many
+    monkeypatch.setattr(
+        scorer,
+        "score_many",
+        lambda items, batch_size=None: batches.append(len(items)) or real(items, batch_size),
+    )
+    assert engine.prefetch(solutions, params) == 7
+    assert batches == [7]
+    monkeypatch.setattr(scorer, "score", lambda *a, **k: pytest.fail("scored again"))
+    batched = [[s.score for s in engine(sol, params).suggestions] for sol in solutions]
+    for got, expected in zip(batched, alone, strict=True):
+        assert got == pytest.approx(expected, abs=1e-5)
+
+
+def test_a_chunk_is_prefetched_before_its_items(train_project, trained_prm, monkeypatch):
+    from autolabel.engines import prm
+    from autolabel.services import autolabel_chunk_prefetch
+
+    ids = list(train_project.solutions.order_by("id").values_list("pk", flat=True)[:5])
+    run = autolabel_run_create(
+        project=train_project,
+        sources=["prm"],
+        params={"prm": {"path": str(trained_prm)}},
+        filter={"solution_ids": ids},
+    )
+    seen = []
+    monkeypatch.setattr(prm.PrmEngine, "prefetch", lambda self, sols, params: seen.append(sols))
+    autolabel_item_process(run=run, solution_id=ids[0])
+    autolabel_chunk_prefetch(run=run, solution_ids=ids)
+    (inputs,) = seen
+    assert len(inputs) == 4  # the processed one is no longer pending
+    assert all(isinstance(s, SolutionInput) and s.steps for s in inputs)

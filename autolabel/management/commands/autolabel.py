@@ -9,6 +9,7 @@ from tqdm import tqdm
 from autolabel.models import AutolabelRun, RunStatus
 from autolabel.registry import ENGINES
 from autolabel.services import (
+    autolabel_chunk_prefetch,
     autolabel_item_process,
     autolabel_run_chunks,
     autolabel_run_create,
@@ -84,6 +85,7 @@ class Command(BaseCommand):
     def _inline(self, run: AutolabelRun) -> None:
         with tqdm(total=run.total, unit="solution") as bar:
             for chunk in autolabel_run_chunks(run=run):
+                autolabel_chunk_prefetch(run=run, solution_ids=chunk)
                 for solution_id in chunk:
                     autolabel_item_process(run=run, solution_id=solution_id)
                     bar.update(1)
