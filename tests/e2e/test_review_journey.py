@@ -287,10 +287,14 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
     back.close()
 
     # The dashboard: agreement numbers, the pair heatmap, distribution and throughput.
-    page.goto(f"{base}/projects/{project.pk}/dashboard")
+    page.goto(f"{base}/projects/{project.pk}")
+    expect(page.get_by_test_id("open-review")).to_be_visible()
+    _shot(page, "review-07-project-page")
+    page.get_by_test_id("open-dashboard").click()
+    page.wait_for_url(f"**/projects/{project.pk}/dashboard")
     expect(page.get_by_test_id("stat-alpha")).to_be_visible()
     expect(page.get_by_test_id("pair-heatmap")).to_be_visible()
     expect(page.get_by_test_id("label-distribution")).to_be_visible()
     expect(page.get_by_test_id("throughput-chart")).to_be_visible()
     expect(page.get_by_test_id("queue-progress")).to_be_visible()
-    _shot(page, "review-07-dashboard", full_page=True)
+    _shot(page, "review-08-dashboard", full_page=True)
