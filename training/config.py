@@ -54,6 +54,7 @@ class TrainConfig:
     batch_size: int = 8  # examples per device per micro-batch
     grad_accum: int = 1
     packing: bool = False  # padding-free: a micro-batch is one row, position ids restart
+    group_by_length: bool = False  # batches of similar lengths (less padding when not packing)
     bf16: bool = False
     gradient_checkpointing: bool = False
     attn_implementation: str | None = None  # e.g. "flash_attention_2", "sdpa"

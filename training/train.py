@@ -76,19 +76,39 @@ class PreparedData:
 class EpochSampler(torch.utils.data.Sampler[int]):
     """A fresh permutation per epoch from (seed, epoch): a resumed run sees the same order.
 
+    With `lengths` (group by length), the permutation is cut into chunks of 64 batches, each
+    chunk sorted by length and cut into batches, and the batches are shuffled: examples of a
+    batch have similar lengths, so padded batches carry little padding. The batches stay
+    aligned with the loader's (every chunk is a whole number of batches; the one short batch
+    comes last).
+
     The method is not named `set_epoch` on purpose: accelerate calls `set_epoch` with its own
     count of iterations over the loader, which restarts at 0 in a resumed run."""
 
-    def __init__(self, size: int, seed: int) -> None:
+    def __init__(
+        self, size: int, seed: int, *, batch_size: int = 1, lengths: Sequence[int] | None = None
+    ) -> None:
         self.size, self.seed, self.epoch = size, seed, 0
+        self.batch_size, self.lengths = batch_size, lengths
 
     def use_epoch(self, epoch: int) -> None:
         self.epoch = epoch
 
     def __iter__(self) -> Iterator[int]:
+        rng = random.Random(self.seed * 1_000_003 + self.epoch)
         order = list(range(self.size))
-        random.Random(self.seed * 1_000_003 + self.epoch).shuffle(order)
-        return iter(order)
+        rng.shuffle(order)
+        if self.lengths is None:
+            return iter(order)
+        lengths, size = self.lengths, self.batch_size
+        chunk = size * 64
+        batches = []
+        for start in range(0, len(order), chunk):
+            part = sorted(order[start : start + chunk], key=lambda k: -lengths[k])
+            batches += [part[i : i + size] for i in range(0, len(part), size)]
+        short = [batches.pop()] if len(batches[-1]) < size else []
+        rng.shuffle(batches)
+        return iter([k for batch in batches + short for k in batch])
 
     def __len__(self) -> int:
         return self.size
@@ -231,7 +251,12 @@ class Run:
             )
         if config.lora:
             model = _apply_lora(model, config)
-        self.sampler = EpochSampler(len(self.data.train), config.seed)
+        self.sampler = EpochSampler(
+            len(self.data.train),
+            config.seed,
+            batch_size=config.batch_size,
+            lengths=[len(e) for e in self.data.train] if config.group_by_length else None,
+        )
         loader = torch.utils.data.DataLoader(
             self.data.train,
             batch_size=config.batch_size,

@@ -74,6 +74,7 @@ def test_resume_from_a_checkpoint_matches_an_uninterrupted_run(tiny_lm, toy_expo
         log_every=1,
         packing=False,
         batch_size=6,
+        group_by_length=True,
         grad_accum=2,
     )
     full = train(_config(tiny_lm, toy_export, tmp_path / "full", **settings))
@@ -221,3 +222,39 @@ def test_soft_step_loss_is_cross_entropy_against_the_target_distribution():
     torch.testing.assert_close(step_loss(logits, labels, soft), expected)
     hard = -(logp[0, 1] + logp[2, 0]) / 2
     torch.testing.assert_close(step_loss(logits, labels), hard)
+
+
+def test_group_by_length_batches_similar_lengths_and_stays_a_permutation():
+    import random
+
+    from training.train import EpochSampler
+
+    rng = random.Random(0)
+    lengths = [rng.randint(5, 500) for _ in range(1000)]
+    size = 8
+
+    def padded_tokens(order):
+        batches = [order[i : i + size] for i in range(0, len(order), size)]
+        return sum(max(lengths[k] for k in b) * len(b) for b in batches)
+
+    plain = EpochSampler(1000, 7, batch_size=size)
+    grouped = EpochSampler(1000, 7, batch_size=size, lengths=lengths)
+    orders = []
+    for epoch in (0, 1):
+        grouped.use_epoch(epoch)
+        order = list(grouped)
+        assert sorted(order) == list(range(1000))
+        orders.append(order)
+        assert order == list(grouped)  # the same epoch gives the same order (resume)
+        assert padded_tokens(order) < 0.7 * padded_tokens(list(plain))
+    assert orders[0] != orders[1]
+    odd_lengths = [*lengths, 1, 2, 3]
+    odd = list(EpochSampler(1003, 7, batch_size=size, lengths=odd_lengths))
+    assert sorted(odd) == list(range(1003))
+    # The loader's batches are the sampler's: each is one sorted run, the short one last.
+    batches = [odd[i : i + size] for i in range(0, 1003, size)]
+    assert len(batches[-1]) == 3
+    for batch in batches:
+        assert [odd_lengths[k] for k in batch] == sorted(
+            (odd_lengths[k] for k in batch), reverse=True
+        )
