@@ -7,9 +7,11 @@ over the submitted labels; nothing loads labels into Python to decide what needs
 from datetime import datetime
 
 from django.db.models import (
+    BooleanField,
     Case,
     Count,
     Exists,
+    ExpressionWrapper,
     F,
     IntegerField,
     Max,
@@ -47,13 +49,6 @@ NO_ERROR = 1_000_000  # first-error index of an annotation without a −1 step
 QUEUE_STATES = ("unresolved", "resolved", "all")
 
 
-def _submitted_labels(solution_ref: str = "pk") -> QuerySet[StepLabel]:
-    return StepLabel.objects.filter(
-        annotation__solution_id=OuterRef(solution_ref),
-        annotation__status=AnnotationStatus.SUBMITTED,
-    ).order_by()
-
-
 def _first_error(annotation_ref: str = "pk") -> Subquery:
     return Subquery(
         StepLabel.objects.filter(annotation_id=OuterRef(annotation_ref), rating=-1)
@@ -62,58 +57,88 @@ def _first_error(annotation_ref: str = "pk") -> Subquery:
     )
 
 
-def _submitted_with_first_error() -> QuerySet[Annotation]:
-    """Submitted annotations of the outer solution, annotated with `fe` (NO_ERROR if none)."""
-    return Annotation.objects.filter(
-        solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
-    ).annotate(fe=Coalesce(_first_error(), NO_ERROR))
+def reason_sets(scope: dict) -> dict[str, list[QuerySet]]:
+    """Per reason, uncorrelated subqueries returning the ids of solutions that have it.
 
-
-def _earliest(labels: QuerySet, solution_ref: str) -> Coalesce:
-    return Coalesce(
+    `scope` restricts the solutions: {"project": p} for a queue, {"pk": id} for one. Each set
+    is one pass over the scope's submitted labels (GROUP BY step or annotation), so the
+    database builds it once (a hashed subplan) instead of once per solution.
+    """
+    on_solution = {f"solution__{k}": v for k, v in scope.items()}
+    labels = StepLabel.objects.filter(
+        annotation__status=AnnotationStatus.SUBMITTED,
+        **{f"annotation__{k}": v for k, v in on_solution.items()},
+    ).order_by()
+    annotations = Annotation.objects.filter(
+        status=AnnotationStatus.SUBMITTED, **on_solution
+    ).order_by()
+    # A step whose submitted ratings differ.
+    step_differs = (
+        labels.values("annotation__solution_id", "step_id")
+        .annotate(lo=Min("rating"), hi=Max("rating"))
+        .filter(lo__lt=F("hi"))
+        .values("annotation__solution_id")
+    )
+    # Annotations whose first −1 differs (no −1 counts as its own value).
+    first_error_differs = (
+        annotations.annotate(fe=Coalesce(_first_error(), NO_ERROR))
+        .values("solution_id")
+        .annotate(lo=Min("fe"), hi=Max("fe"))
+        .filter(lo__lt=F("hi"))
+        .values("solution_id")
+    )
+    gold_step_differs = (
+        labels.filter(
+            annotation__solution__is_gold=True,
+            step__gold__rating__isnull=False,
+            rating__isnull=False,
+        )
+        .exclude(rating=F("step__gold__rating"))
+        .values("annotation__solution_id")
+    )
+    gold_first_error = Coalesce(
         Subquery(
-            labels.filter(step__solution_id=OuterRef(solution_ref), rating=-1)
+            GoldLabel.objects.filter(step__solution_id=OuterRef("solution_id"), rating=-1)
             .order_by("step__index")
             .values("step__index")[:1]
         ),
         NO_ERROR,
     )
+    gold_first_error_differs = (
+        annotations.filter(solution__is_gold=True)
+        .annotate(fe=Coalesce(_first_error(), NO_ERROR), gold_fe=gold_first_error)
+        .exclude(fe=F("gold_fe"))
+        .values("solution_id")
+    )
+    refuted = labels.filter(
+        rating=1,
+        step__suggestions__source__in=AUTO_CONFLICT_SOURCES,
+        step__suggestions__value=-1,
+    ).values("annotation__solution_id")
+    return {
+        "disagreement": [step_differs, first_error_differs],
+        "unsure": [labels.filter(unsure=True).values("annotation__solution_id")],
+        "gold_failure": [gold_step_differs, gold_first_error_differs],
+        "auto_conflict": [refuted],
+    }
 
 
-def with_review_reasons(qs: QuerySet[Solution]) -> QuerySet[Solution]:
+def with_review_reasons(qs: QuerySet[Solution], *, scope: dict) -> QuerySet[Solution]:
     """Annotate solutions with one boolean per reason, `priority` and queue columns."""
-    labels = _submitted_labels()
-    step_disagrees = (
-        labels.values("step_id").annotate(lo=Min("rating"), hi=Max("rating")).filter(lo__lt=F("hi"))
-    )
-    earliest_any = _earliest(
-        StepLabel.objects.filter(annotation__status=AnnotationStatus.SUBMITTED), "solution_id"
-    )
-    first_error_differs = _submitted_with_first_error().exclude(fe=earliest_any)
-    gold_step_differs = labels.filter(
-        step__gold__rating__isnull=False, rating__isnull=False
-    ).exclude(rating=F("step__gold__rating"))
-    gold_first_error = _earliest(GoldLabel.objects.all(), "solution_id")
-    gold_first_error_differs = _submitted_with_first_error().exclude(fe=gold_first_error)
-    refuted = Suggestion.objects.filter(
-        step_id=OuterRef("step_id"), source__in=AUTO_CONFLICT_SOURCES, value=-1
-    )
+    reasons = {}
+    for name, sets in reason_sets(scope).items():
+        condition = Q(pk__in=sets[0])
+        for other in sets[1:]:
+            condition |= Q(pk__in=other)
+        reasons[name] = ExpressionWrapper(condition, output_field=BooleanField())
     submitted = Annotation.objects.filter(
         solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
     ).order_by()
-    return qs.annotate(
-        disagreement=Exists(step_disagrees) | Exists(first_error_differs),
-        unsure=Exists(labels.filter(unsure=True)),
-        gold_failure=Q(is_gold=True)
-        & (Exists(gold_step_differs) | Exists(gold_first_error_differs)),
-        auto_conflict=Exists(labels.filter(rating=1).filter(Exists(refuted))),
-    ).annotate(
+    current = Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True)
+    return qs.annotate(**reasons).annotate(
         priority=Case(
-            When(disagreement=True, then=Value(0)),
-            When(unsure=True, then=Value(1)),
-            When(gold_failure=True, then=Value(2)),
-            When(auto_conflict=True, then=Value(3)),
-            default=Value(4),
+            *(When(**{name: True}, then=Value(i)) for i, name in enumerate(REASONS)),
+            default=Value(len(REASONS)),
             output_field=IntegerField(),
         ),
         annotations_submitted=Subquery(
@@ -122,14 +147,8 @@ def with_review_reasons(qs: QuerySet[Solution]) -> QuerySet[Solution]:
         last_submitted_at=Subquery(
             submitted.values("solution_id").annotate(m=Max("submitted_at")).values("m")
         ),
-        resolution_id=Subquery(
-            Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True).values("pk")[:1]
-        ),
-        resolution_provenance=Subquery(
-            Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True).values(
-                "provenance"
-            )[:1]
-        ),
+        resolution_id=Subquery(current.values("pk")[:1]),
+        resolution_provenance=Subquery(current.values("provenance")[:1]),
     )
 
 
@@ -171,7 +190,7 @@ def review_queue(
         qs = qs.filter(~Exists(current))
     elif state == "resolved":
         qs = qs.filter(Exists(current))
-    qs = with_review_reasons(qs.select_related("problem"))
+    qs = with_review_reasons(qs.select_related("problem"), scope={"project": project})
     if reason in REASONS:
         qs = qs.filter(**{reason: True})
     elif reason == "rest":
@@ -189,6 +208,21 @@ def review_queue_counts(*, project: Project, state: str = "unresolved") -> dict[
         n_rest=Count("id", filter=Q(priority=len(REASONS))),
     )
     return {key.removeprefix("n_"): value or 0 for key, value in agg.items()}
+
+
+def review_annotator_list(*, project: Project) -> list[dict]:
+    """The people whose submitted (or rejected) annotations the queue can be filtered by."""
+    rows = (
+        Annotation.objects.filter(
+            solution__project=project,
+            annotator__isnull=False,
+            status__in=[AnnotationStatus.SUBMITTED, AnnotationStatus.REJECTED],
+        )
+        .order_by("annotator__username")
+        .values_list("annotator_id", "annotator__username")
+        .distinct()
+    )
+    return [{"id": user_id, "username": username} for user_id, username in rows]
 
 
 def item_reasons(solution: Solution) -> list[str]:
@@ -252,7 +286,7 @@ def review_detail(*, solution: Solution) -> dict:
     """The review page: every annotation side by side per step, suggestions with evidence,
     gold, comments, reviews, label history and resolutions. A fixed number of queries."""
     solution = (
-        with_review_reasons(Solution.objects.filter(pk=solution.pk))
+        with_review_reasons(Solution.objects.filter(pk=solution.pk), scope={"pk": solution.pk})
         .select_related("problem", "project")
         .get()
     )

@@ -666,6 +666,8 @@ export interface ReviewQueueCounts {
 
 export interface ReviewQueuePage extends Page<ReviewQueueItem> {
   counts: ReviewQueueCounts;
+  /** Everyone the `annotator` filter can name (people with submitted labels). */
+  annotators: Array<{ id: number; username: string }>;
 }
 
 export interface RatingLabel {

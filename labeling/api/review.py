@@ -22,6 +22,7 @@ from labeling.review_selectors import (
     comment_list,
     item_reasons,
     rejection_list_for_user,
+    review_annotator_list,
     review_detail,
     review_queue,
     review_queue_counts,
@@ -118,6 +119,12 @@ class ReviewQueueApi(APIView):
                 "previous": serializers.URLField(allow_null=True),
                 "results": QueueItemOutput(many=True),
                 "counts": QueueCountsOutput(),
+                "annotators": inline_serializer(
+                    "QueueAnnotator",
+                    {"id": serializers.IntegerField(), "username": serializers.CharField()},
+                    many=True,
+                    help_text="Everyone the `annotator` filter can name (submitters).",
+                ),
             },
         ),
     )
@@ -139,6 +146,7 @@ class ReviewQueueApi(APIView):
         page = paginator.paginate_queryset(qs, request)
         response = paginator.get_paginated_response(QueueItemOutput(page, many=True).data)
         response.data["counts"] = review_queue_counts(project=project, state=f["state"])
+        response.data["annotators"] = review_annotator_list(project=project)
         return response
 
 

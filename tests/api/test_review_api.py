@@ -46,6 +46,21 @@ def test_queue_lists_the_disagreement_with_reasons_and_counts(api):
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "validation_error"
 
 
+def test_queue_names_the_annotators_its_filter_takes(api):
+    """Reviewers cannot list members; the queue names the submitters for its annotator filter."""
+    url = f"/api/projects/{api['project'].pk}/review/queue/"
+    body = api["rev"].get(url).json()
+    assert body["annotators"] == [
+        {"id": api["a"].pk, "username": api["a"].username},
+        {"id": api["b"].pk, "username": api["b"].username},
+    ]
+    assert api["rev"].get(f"/api/projects/{api['project'].pk}/members/").status_code == 403
+    # Still listed after a rejection (the filter matches their rework once resubmitted).
+    api["rev"].post(f"/api/annotations/{api['second'].pk}/reject/", {"comment": "redo"})
+    names = [a["username"] for a in api["rev"].get(url).json()["annotators"]]
+    assert names == [api["a"].username, api["b"].username]
+
+
 def test_detail_shows_annotations_side_by_side(api):
     body = api["rev"].get(f"/api/solutions/{api['solution'].pk}/review/").json()
     assert [a["id"] for a in body["annotations"]] == [api["first"].pk, api["second"].pk]

@@ -183,6 +183,12 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
     expect(page.get_by_test_id("count-disagreement")).to_contain_text("3")
     expect(page.get_by_test_id("count-rest")).to_contain_text("3")
     _shot(page, "review-01-queue")
+    # Filter by annotator (the queue names them; reviewers cannot list members), then clear.
+    page.get_by_test_id("filter-annotator").select_option(label="annotator2")
+    expect(rows).to_have_count(1)
+    expect(rows.nth(0)).to_have_attribute("data-solution", str(disputed))
+    page.get_by_role("button", name="Clear filters").click()
+    expect(rows).to_have_count(6)
 
     # Keyboard only from here: Enter opens the highlighted (first) item.
     page.keyboard.press("Enter")

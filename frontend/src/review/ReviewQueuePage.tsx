@@ -24,7 +24,6 @@ export function ReviewQueuePage() {
   const [project, setProject] = useState<api.Project | null>(null);
   const [page, setPage] = useState<api.ReviewQueuePage | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [members, setMembers] = useState<api.Member[]>([]);
   const [cursor, setCursor] = useState(0);
   const [sources, setSources] = useState<string[]>([]);
   const filters = useMemo(() => filtersFromParams(params), [params]);
@@ -36,8 +35,6 @@ export function ReviewQueuePage() {
       .then((p) => {
         setProject(p);
         document.title = `Review · ${p.name} · steplab`;
-        // Only admins may list members; reviewers filter by reason, source and date.
-        if (p.role === "admin") api.listMembers(projectId).then(setMembers).catch(() => undefined);
       })
       .catch((e: Error) => setError(e.message));
   }, [projectId]);
@@ -98,6 +95,7 @@ export function ReviewQueuePage() {
   }, []);
 
   const counts = page?.counts;
+  const annotators = page?.annotators ?? [];
   const offset = filters.offset ?? 0;
   const total = page?.count ?? 0;
 
@@ -179,7 +177,7 @@ export function ReviewQueuePage() {
               ))}
             </select>
           </label>
-          {project?.role === "admin" && (
+          {annotators.length > 0 && (
             <label className="filter">
               <span className="filter-label">Annotator</span>
               <select
@@ -189,9 +187,9 @@ export function ReviewQueuePage() {
                 data-testid="filter-annotator"
               >
                 <option value="">Anyone</option>
-                {members.map((m) => (
-                  <option key={m.user.id} value={m.user.id}>
-                    {m.user.username}
+                {annotators.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.username}
                   </option>
                 ))}
               </select>

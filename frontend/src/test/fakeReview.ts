@@ -162,7 +162,11 @@ export class FakeReview {
       if (reason) items = items.filter((i) => (reason === "rest" ? !i.reasons.length : i.reasons.includes(reason as never)));
       const offset = Number(url.searchParams.get("offset") ?? 0);
       const limit = Number(url.searchParams.get("limit") ?? 100);
-      return { status: 200, body: { count: items.length, next: null, previous: null, results: items.slice(offset, offset + limit), counts } };
+      const annotators = [
+        { id: 100, username: "alice" },
+        { id: 101, username: "bob" },
+      ];
+      return { status: 200, body: { count: items.length, next: null, previous: null, results: items.slice(offset, offset + limit), counts, annotators } };
     }
     if (/^\/api\/projects\/\d+\/metrics\/$/.test(url.pathname)) {
       const body = this.metrics;
@@ -173,9 +177,6 @@ export class FakeReview {
       return { status: "status" in body ? 202 : 200, body };
     }
     if (/^\/api\/projects\/\d+\/rejections\/$/.test(url.pathname)) return { status: 200, body: this.rejections };
-    if (/^\/api\/projects\/\d+\/members\/$/.test(url.pathname)) {
-      return { status: 200, body: [{ user: { id: 100, username: "alice" }, role: "annotator" }] };
-    }
     if (method !== "GET" && this.failNext) {
       const r = this.failNext;
       this.failNext = null;
