@@ -196,3 +196,24 @@ describe("ReviewPage: skipping with n", () => {
     expect(api.callsTo("POST", "/adjudicate/")).toHaveLength(0);
   });
 });
+
+describe("ReviewPage: many annotators", () => {
+  it("gives the steps the full width from four columns on", async () => {
+    const api = new FakeApi([]);
+    api.project = makeProject({ role: "reviewer" });
+    const review = new FakeReview();
+    review.details.set(60, makeReviewDetail({ id: 60, ratings: [[1, 1], [1, -1], [1, 0], [-1, 1]] }));
+    review.queue = [makeQueueItem({ id: 60 })];
+    review.install(api);
+    api.install();
+    render(
+      <MemoryRouter initialEntries={["/projects/1/review/60"]}>
+        <App />
+      </MemoryRouter>,
+    );
+    await screen.findAllByTestId("review-step");
+    expect(screen.getAllByTestId("annotator-column")).toHaveLength(4);
+    expect(document.querySelector(".review-layout-wide")).not.toBeNull();
+    expect(within(steps()[0]).getAllByTestId("review-cell").map((c) => c.getAttribute("data-rating"))).toEqual(["1", "1", "1", "-1"]);
+  });
+});

@@ -32,6 +32,8 @@ import { ActivityCard, CommentThread, DecisionCard, GoldCard, ResolutionCard } f
 import { ReviewStepRow } from "./ReviewStepRow";
 
 type Phase = "loading" | "ready" | "error" | "done";
+/** From this many annotation columns the side column moves below the steps (room for text). */
+const WIDE_FROM = 4;
 interface Notice {
   tone: "error" | "success" | "info";
   text: string;
@@ -473,7 +475,9 @@ export function ReviewPage() {
       )}
 
       {phase === "ready" && detail && (
-        <main className={`review-main review-layout${busy === "next" ? " is-loading" : ""}`}>
+        <main
+          className={`review-main review-layout${columns.length >= WIDE_FROM ? " review-layout-wide" : ""}${busy === "next" ? " is-loading" : ""}`}
+        >
           <div className="review-content">
             <ProblemPanel task={{ problem: detail.problem, solution: detail.solution }} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
             <section className="card steps-panel" aria-label="Annotations per step">

@@ -186,24 +186,26 @@ export const CommentThread = forwardRef<
     <section className="card side-card" data-testid="comments">
       <h2 className="side-title">Comments {detail.comments.length > 0 && <span className="muted">({detail.comments.length})</span>}</h2>
       {detail.comments.length === 0 && <p className="muted small">No comments yet.</p>}
-      <ul className="comment-list" hidden={detail.comments.length === 0}>
-        {detail.comments.map((c) => (
-          <li
-            key={c.id}
-            className={`comment${target && c.step_id === target.id ? " is-target" : ""}`}
-            data-testid="comment"
-          >
-            <div className="comment-head">
-              <strong>{c.author}</strong>
-              <span className={`tag${c.step_id === null ? "" : " tag-step"}`}>{label(c)}</span>
-              {c.review_id !== null && <span className="tag">review</span>}
-              <span className="grow" />
-              <span className="subtle small">{formatDate(c.created_at)}</span>
-            </div>
-            <div className="comment-body">{c.body}</div>
-          </li>
-        ))}
-      </ul>
+      {detail.comments.length > 0 && (
+        <ul className="comment-list">
+          {detail.comments.map((c) => (
+            <li
+              key={c.id}
+              className={`comment${target && c.step_id === target.id ? " is-target" : ""}`}
+              data-testid="comment"
+            >
+              <div className="comment-head">
+                <strong>{c.author}</strong>
+                <span className={`tag${c.step_id === null ? "" : " tag-step"}`}>{label(c)}</span>
+                {c.review_id !== null && <span className="tag">review</span>}
+                <span className="grow" />
+                <span className="subtle small">{formatDate(c.created_at)}</span>
+              </div>
+              <div className="comment-body">{c.body}</div>
+            </li>
+          ))}
+        </ul>
+      )}
       <div className="comment-compose">
         <div className="segmented" role="group" aria-label="Comment on">
           <button type="button" className={target ? undefined : "on"} onClick={() => onTarget(false)} data-testid="comment-on-solution">
