@@ -20,6 +20,8 @@ from labeling.models import (
     Provenance,
     Resolution,
     Role,
+    Solution,
+    StepLabel,
 )
 from labeling.services.annotations import annotation_submit
 from labeling.services.queue import task_claim_next
@@ -82,40 +84,43 @@ def _submit_agreeing_pair(project: Project) -> int:
 
 
 def _seed_history(project: Project, agreed_id: int) -> list[int]:
-    """carol and dave label four more solutions each over the three days before today, agreeing
-    on most steps but not all (a non-trivial kappa and throughput per day for the dashboard).
-    Returns the solutions where they disagree."""
+    """carol and dave labeled four more solutions (the project's last four) over the three days
+    before today, agreeing on most steps but not all: a non-trivial kappa and throughput per
+    day for the dashboard. Written directly (like an import of past work), with the solutions'
+    submission counters. Returns the solutions where they disagree."""
     from datetime import timedelta
 
+    from django.db.models import F
     from django.utils import timezone
 
-    users = list(
-        get_user_model().objects.filter(username__in=["carol", "dave"]).order_by("username")
-    )
-    disagreeing = set()
-    for k in range(4):
+    users = get_user_model().objects.filter(username__in=["carol", "dave"]).order_by("username")
+    solutions = list(Solution.objects.filter(project=project).order_by("-id")[:4])[::-1]
+    disagreeing = []
+    for k, solution in enumerate(solutions):
+        assert solution.pk != agreed_id
+        steps = list(solution.steps.order_by("index"))
         for n, user in enumerate(users):
-            claim = task_claim_next(project=project, user=user)
-            steps = list(claim.annotation.solution.steps.order_by("index"))
             ratings = [1] * len(steps)
             if n == 1 and k % 2 == 0:  # dave finds an error carol does not, on every other one
                 ratings[len(steps) // 2] = -1
-                disagreeing.add(claim.annotation.solution_id)
             if k == 3:
                 ratings[0] = -1  # both call the first step wrong
-            annotation_submit(
-                annotation=claim.annotation,
-                user=user,
-                version=claim.annotation.version,
-                labels=[
-                    {"step_id": s.id, "rating": r} for s, r in zip(steps, ratings, strict=True)
-                ],
+            annotation = Annotation.objects.create(
+                solution=solution,
+                annotator=user,
+                status=AnnotationStatus.SUBMITTED,
+                finish_reason="solution",
                 time_spent_ms=45_000 + 15_000 * n + 5_000 * k,
+                submitted_at=timezone.now() - timedelta(days=3 - k % 3),
             )
-            day = timezone.now() - timedelta(days=3 - k % 3)
-            Annotation.objects.filter(pk=claim.annotation.pk).update(submitted_at=day)
-            assert claim.annotation.solution_id != agreed_id
-    return sorted(disagreeing)
+            StepLabel.objects.bulk_create(
+                StepLabel(annotation=annotation, step=step, rating=r)
+                for step, r in zip(steps, ratings, strict=True)
+            )
+        Solution.objects.filter(pk=solution.pk).update(submitted_count=F("submitted_count") + 2)
+        if k % 2 == 0:
+            disagreeing.append(solution.pk)
+    return disagreeing
 
 
 def _label_with_keys(page, base_url: str, project: Project, keys: list[str]) -> int:
