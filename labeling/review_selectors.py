@@ -7,7 +7,6 @@ over the submitted labels; nothing loads labels into Python to decide what needs
 from datetime import datetime
 
 from django.db.models import (
-    BooleanField,
     Case,
     Count,
     Exists,
@@ -83,8 +82,8 @@ def reason_sets(scope: dict) -> dict[str, list[QuerySet]]:
     first_error_differs = (
         annotations.annotate(fe=Coalesce(_first_error(), NO_ERROR))
         .values("solution_id")
-        .annotate(lo=Min("fe"), hi=Max("fe"))
-        .filter(lo__lt=F("hi"))
+        .annotate(kinds=Count("fe", distinct=True))  # one copy of the subquery, not two
+        .filter(kinds__gt=1)
         .values("solution_id")
     )
     gold_step_differs = (
@@ -123,24 +122,40 @@ def reason_sets(scope: dict) -> dict[str, list[QuerySet]]:
     }
 
 
-def with_review_reasons(qs: QuerySet[Solution], *, scope: dict) -> QuerySet[Solution]:
-    """Annotate solutions with one boolean per reason, `priority` and queue columns."""
-    reasons = {}
+# Reason bits: the first reason has the highest bit, so ordering by the mask descending serves
+# every disagreement first (those with more reasons before the rest of them), then unsure, ...
+REASON_BITS = {name: 1 << (len(REASONS) - 1 - i) for i, name in enumerate(REASONS)}
+
+
+def _reason_conditions(scope: dict) -> dict[str, Q]:
+    conditions = {}
     for name, sets in reason_sets(scope).items():
         condition = Q(pk__in=sets[0])
         for other in sets[1:]:
             condition |= Q(pk__in=other)
-        reasons[name] = ExpressionWrapper(condition, output_field=BooleanField())
+        conditions[name] = condition
+    return conditions
+
+
+def with_review_reasons(qs: QuerySet[Solution], *, scope: dict) -> QuerySet[Solution]:
+    """Annotate solutions with `reasons`, a bit mask (REASON_BITS), and queue columns.
+
+    One expression holds every reason so the database builds each reason's id set once;
+    separate boolean columns plus a CASE over them would build each set twice.
+    """
+    mask = sum(
+        (
+            Case(When(condition, then=Value(REASON_BITS[name])), default=Value(0))
+            for name, condition in _reason_conditions(scope).items()
+        ),
+        start=Value(0),
+    )
     submitted = Annotation.objects.filter(
         solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
     ).order_by()
     current = Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True)
-    return qs.annotate(**reasons).annotate(
-        priority=Case(
-            *(When(**{name: True}, then=Value(i)) for i, name in enumerate(REASONS)),
-            default=Value(len(REASONS)),
-            output_field=IntegerField(),
-        ),
+    return qs.annotate(
+        reasons=ExpressionWrapper(mask, output_field=IntegerField()),
         annotations_submitted=Subquery(
             submitted.values("solution_id").annotate(n=Count("*")).values("n")
         ),
@@ -191,23 +206,36 @@ def review_queue(
     elif state == "resolved":
         qs = qs.filter(Exists(current))
     qs = with_review_reasons(qs.select_related("problem"), scope={"project": project})
+    conditions = _reason_conditions({"project": project})
     if reason in REASONS:
-        qs = qs.filter(**{reason: True})
+        qs = qs.filter(conditions[reason])
     elif reason == "rest":
-        qs = qs.filter(priority=len(REASONS))
-    return qs.order_by("priority", "id")
+        for condition in conditions.values():
+            qs = qs.exclude(condition)
+    return qs.order_by("-reasons", "id")
 
 
 def review_queue_counts(*, project: Project, state: str = "unresolved") -> dict[str, int]:
-    """How many queued solutions have each reason (one solution can count under several)."""
-    qs = review_queue(project=project, state=state).order_by()
-    # Aggregate aliases must not reuse the annotation names they filter on.
-    agg = qs.aggregate(
-        n_total=Count("id"),
-        **{f"n_{name}": Count("id", filter=Q(**{name: True})) for name in REASONS},
-        n_rest=Count("id", filter=Q(priority=len(REASONS))),
+    """How many queued solutions have each reason (one solution can count under several).
+
+    One GROUP BY over the reason mask: at most 2^len(REASONS) rows.
+    """
+    rows = (
+        review_queue(project=project, state=state)
+        .order_by()
+        .values("reasons")
+        .annotate(n=Count("id"))
+        .values_list("reasons", "n")
     )
-    return {key.removeprefix("n_"): value or 0 for key, value in agg.items()}
+    counts = {"total": 0, **{name: 0 for name in REASONS}, "rest": 0}
+    for mask, n in rows:
+        counts["total"] += n
+        for name, bit in REASON_BITS.items():
+            if mask & bit:
+                counts[name] += n
+        if not mask:
+            counts["rest"] += n
+    return counts
 
 
 def review_annotator_list(*, project: Project) -> list[dict]:
@@ -226,7 +254,7 @@ def review_annotator_list(*, project: Project) -> list[dict]:
 
 
 def item_reasons(solution: Solution) -> list[str]:
-    return [name for name in REASONS if getattr(solution, name)]
+    return [name for name in REASONS if solution.reasons & REASON_BITS[name]]
 
 
 def _annotator_name(annotation: Annotation) -> str:
