@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from labeling.models import (
     Annotation,
     AnnotationStatus,
+    GoldLabel,
     Project,
     ProjectMembership,
     Provenance,
@@ -297,6 +298,21 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
     _shot(back, "review-06-rework-banner")
     back.close()
 
+    # An admin makes the resolved solution a gold question from its page, with the G key.
+    admin = browser.new_page(viewport=VIEWPORT)
+    _login(admin, base, "admin")
+    admin.goto(f"{base}/projects/{project.pk}/review/{disputed}")
+    expect(admin.get_by_test_id("gold-set")).to_be_visible()
+    admin.keyboard.press("G")
+    expect(admin.get_by_test_id("gold-unset")).to_be_visible()
+    gold = list(
+        GoldLabel.objects.filter(step__solution_id=disputed)
+        .order_by("step__index")
+        .values_list("rating", flat=True)
+    )
+    assert gold == ratings
+    admin.close()
+
     # The dashboard: agreement numbers, the pair heatmap, distribution and throughput.
     page.goto(f"{base}/projects/{project.pk}")
     expect(page.get_by_test_id("open-review")).to_be_visible()
@@ -308,4 +324,6 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
     expect(page.get_by_test_id("label-distribution")).to_be_visible()
     expect(page.get_by_test_id("throughput-chart")).to_be_visible()
     expect(page.get_by_test_id("queue-progress")).to_be_visible()
+    # annotator's submission on the now-gold solution: all steps right but the first error
+    expect(page.get_by_test_id("gold-bars")).to_contain_text("80%")
     _shot(page, "review-08-dashboard", full_page=True)
