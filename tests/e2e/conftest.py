@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
+# Not under test-results/: pytest-playwright empties that folder when a session starts.
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM must still be usable.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
