@@ -17,7 +17,7 @@ from autolabel.services import (
     autolabel_run_chunks,
     autolabel_run_refresh,
 )
-from autolabel.training_services import HEARTBEAT_STALE_S, Outcome, training_run_execute
+from autolabel.training_services import Outcome, heartbeat_stale_s, training_run_execute
 
 MAX_RETRIES = 5
 QUEUE_RANK = [Queue.DEFAULT, Queue.ROLLOUTS, Queue.GPU]
@@ -88,5 +88,5 @@ def training_run_task(self, run_id: int) -> str:
     held by a lost worker and is taken over; a live one is left to its owner."""
     outcome = training_run_execute(run_id=run_id)
     if outcome == Outcome.BUSY and self.request.retries == 0:
-        raise self.retry(countdown=HEARTBEAT_STALE_S + 5)
+        raise self.retry(countdown=heartbeat_stale_s() + 5)
     return outcome

@@ -59,6 +59,11 @@ class Outcome:
     FINISHED = "finished"  # already finished before this call
 
 
+def heartbeat_stale_s() -> int:
+    """A lease whose heartbeat is older than this was held by a lost worker."""
+    return int(getattr(settings, "TRAINING_HEARTBEAT_STALE_S", HEARTBEAT_STALE_S))
+
+
 def training_root() -> Path:
     return Path(getattr(settings, "TRAINING_ROOT", Path(settings.MEDIA_ROOT) / "training"))
 
@@ -183,7 +188,7 @@ def _worker_id() -> str:
 def _claim(run_id: int, worker: str) -> str | None:
     """Take the run's lease with one conditional UPDATE; None when taken, else why not."""
     now = timezone.now()
-    stale = now - timedelta(seconds=HEARTBEAT_STALE_S)
+    stale = now - timedelta(seconds=heartbeat_stale_s())
     claimable = Q(status=TrainingStatus.PENDING) | Q(
         Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=stale), status=TrainingStatus.RUNNING
     )
@@ -401,6 +406,7 @@ def training_run_execute(*, run_id: int, poll_s: float = 1.0) -> str:
             start_new_session=True,  # its own process group: a cancel kills all of it
         )
     seen, published = None, 0.0
+    every = min(HEARTBEAT_EVERY_S, heartbeat_stale_s() / 3)
     try:
         while True:
             try:
@@ -410,7 +416,7 @@ def training_run_execute(*, run_id: int, poll_s: float = 1.0) -> str:
             # Rewrite the row (history, log, heartbeat) only on new output or when the heartbeat
             # is due; in between, a cheap query notices a cancel.
             sizes = _sizes(out / "metrics.jsonl", log_path)
-            if sizes != seen or time.monotonic() - published >= HEARTBEAT_EVERY_S:
+            if sizes != seen or time.monotonic() - published >= every:
                 holds = _publish(run_id, worker, read_progress(out, log_path))
                 seen, published = sizes, time.monotonic()
             else:

@@ -160,6 +160,8 @@ CELERY_TASK_SOFT_TIME_LIMIT = 3500
 # PRM training runs (autolabel.training_services): where their outputs go, how long one may run.
 TRAINING_ROOT = env("TRAINING_ROOT", default=str(VAR_DIR / "training"))
 TRAINING_TIME_LIMIT_S = env.int("TRAINING_TIME_LIMIT_S", default=3 * 24 * 3600)
+# A running training run whose worker has not written for this long is taken over.
+TRAINING_HEARTBEAT_STALE_S = env.int("TRAINING_HEARTBEAT_STALE_S", default=60)
 
 LOGGING = {
     "version": 1,
