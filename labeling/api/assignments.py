@@ -7,10 +7,12 @@ from rest_framework.views import APIView
 
 from labeling.api.access import project_for
 from labeling.models import Role
+from labeling.selectors import problem_source_list
 from labeling.services.assignments import (
     STRATEGIES,
     assignment_clear,
     assignment_create,
+    assignment_plan,
     assignment_summary,
 )
 
@@ -24,7 +26,8 @@ class AssignmentSummaryOutput(serializers.Serializer):
 
 class AssignmentListApi(APIView):
     """GET: assigned and submitted per user. POST: assign solutions (a list, or every one
-    matching a problem source and/or still open) to users by a strategy. DELETE: clear."""
+    matching a problem source, still open and/or unassigned, the first `limit` of them) to
+    users by a strategy. DELETE: clear."""
 
     class CreateInput(serializers.Serializer):
         user_ids = serializers.ListField(child=serializers.IntegerField(), min_length=1)
@@ -33,6 +36,8 @@ class AssignmentListApi(APIView):
         )
         source = serializers.CharField(required=False, allow_blank=True)
         only_open = serializers.BooleanField(default=True)
+        only_unassigned = serializers.BooleanField(default=False)
+        limit = serializers.IntegerField(min_value=1, required=False)
         strategy = serializers.ChoiceField(choices=STRATEGIES, default="round_robin")
         weights = serializers.ListField(child=serializers.FloatField(min_value=0), required=False)
         per_solution = serializers.IntegerField(min_value=1, max_value=50, required=False)
@@ -67,3 +72,38 @@ class AssignmentListApi(APIView):
         data = self.ClearInput(data=request.data)
         data.is_valid(raise_exception=True)
         return Response({"deleted": assignment_clear(project=project, **data.validated_data)})
+
+
+class AssignmentPreviewApi(APIView):
+    """What POST .../assignments/ would do with the same body, without doing it: how many
+    solutions the filters choose and how many new assignments each user would get."""
+
+    class Output(serializers.Serializer):
+        solutions = serializers.IntegerField()
+        new = serializers.DictField(child=serializers.IntegerField())
+
+    @extend_schema(request=AssignmentListApi.CreateInput, responses=Output)
+    def post(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        data = AssignmentListApi.CreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        plan = assignment_plan(project=project, **data.validated_data)
+        per_user = plan.per_user(list(dict.fromkeys(data.validated_data["user_ids"])))
+        return Response(
+            {"solutions": plan.solutions, "new": {str(u): n for u, n in per_user.items()}}
+        )
+
+
+class ProblemSourceListApi(APIView):
+    """Problem sources of the project's solutions with counts (all, open, unassigned)."""
+
+    class Output(serializers.Serializer):
+        source = serializers.CharField()
+        solutions = serializers.IntegerField()
+        open = serializers.IntegerField()
+        unassigned = serializers.IntegerField()
+
+    @extend_schema(responses=Output(many=True))
+    def get(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.REVIEWER)
+        return Response(self.Output(problem_source_list(project=project), many=True).data)

@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 
 from labeling.api.access import project_for
 from labeling.models import LabelScale, Project, ProjectMembership, Role, StepSplit
-from labeling.selectors import project_list_for_user, project_stats, solution_list
+from labeling.selectors import member_list, project_list_for_user, project_stats, solution_list
 from labeling.services.projects import (
     membership_remove,
     membership_set,
@@ -111,6 +111,9 @@ class MemberOutput(serializers.Serializer):
     user = serializers.SerializerMethodField()
     role = serializers.CharField()
     screening = serializers.CharField(help_text='"", "passed" or "failed"')
+    screening_answered = serializers.IntegerField(
+        default=0, help_text="Gold answers that count for the screening (since a reset)."
+    )
 
     def get_user(self, membership: ProjectMembership) -> dict:
         return {"id": membership.user_id, "username": membership.user.username}
@@ -129,8 +132,7 @@ class MemberListApi(APIView):
     @extend_schema(responses=MemberOutput(many=True))
     def get(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.ADMIN)
-        members = project.memberships.select_related("user").order_by("user__username")
-        return Response(MemberOutput(members, many=True).data)
+        return Response(MemberOutput(member_list(project=project), many=True).data)
 
     @extend_schema(request=MemberInput, responses={201: MemberOutput})
     def post(self, request, project_id: int):

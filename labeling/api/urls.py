@@ -1,6 +1,6 @@
 from django.urls import path
 
-from labeling.api import assignments, auth, exports, imports, labeling, projects, review
+from labeling.api import assignments, auth, exports, gold, imports, labeling, projects, review
 
 urlpatterns = [
     path("auth/me/", auth.MeApi.as_view(), name="auth-me"),
@@ -80,6 +80,22 @@ urlpatterns += [
         "projects/<int:project_id>/assignments/",
         assignments.AssignmentListApi.as_view(),
         name="assignment-list",
+    ),
+    path(
+        "projects/<int:project_id>/assignments/preview/",
+        assignments.AssignmentPreviewApi.as_view(),
+        name="assignment-preview",
+    ),
+    path(
+        "projects/<int:project_id>/problem-sources/",
+        assignments.ProblemSourceListApi.as_view(),
+        name="problem-source-list",
+    ),
+    path("projects/<int:project_id>/gold/", gold.GoldListApi.as_view(), name="gold-list"),
+    path(
+        "projects/<int:project_id>/members/<int:user_id>/screening/reset/",
+        gold.MemberScreeningResetApi.as_view(),
+        name="member-screening-reset",
     ),
     path(
         "projects/<int:project_id>/rejections/",

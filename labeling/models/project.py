@@ -103,6 +103,8 @@ class ProjectMembership(models.Model):
     role = models.CharField(max_length=20, choices=Role.choices, default=Role.ANNOTATOR)
     # The screening verdict ("" until the member has answered the project's screening set).
     screening = models.CharField(max_length=10, choices=Screening.choices, blank=True)
+    # An admin reset a failed screening then: only gold answers submitted since count.
+    screening_reset_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

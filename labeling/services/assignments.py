@@ -10,6 +10,7 @@ Assigning never touches labels; clearing assignments reopens the solutions to ev
 """
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
@@ -33,6 +34,8 @@ def _solutions(
     solution_ids: Sequence[int] | None,
     source: str | None,
     only_open: bool,
+    only_unassigned: bool = False,
+    limit: int | None = None,
 ) -> QuerySet[Solution]:
     qs = Solution.objects.filter(project=project, is_gold=False)
     if solution_ids is not None:
@@ -49,7 +52,10 @@ def _solutions(
         qs = qs.filter(problem__source=source)
     if only_open:
         qs = qs.filter(submitted_count__lt=project.overlap)
-    return qs.order_by("id")
+    if only_unassigned:
+        qs = qs.filter(~Exists(Assignment.objects.filter(solution_id=OuterRef("pk"))))
+    qs = qs.order_by("id")
+    return qs[:limit] if limit else qs
 
 
 def _plan(n_solutions: int, users: list[int], k: int, strategy: str, weights: list[float]):
@@ -78,21 +84,37 @@ def _plan(n_solutions: int, users: list[int], k: int, strategy: str, weights: li
             yield i, users[best]
 
 
-@transaction.atomic
-def assignment_create(
+@dataclass(frozen=True)
+class AssignmentPlan:
+    solutions: int  # solutions chosen by the filters
+    rows: list[Assignment]  # new assignments (existing ones are left out)
+
+    def per_user(self, users: Sequence[int]) -> dict[int, int]:
+        counts = dict.fromkeys(users, 0)
+        for row in self.rows:
+            counts[row.user_id] += 1
+        return counts
+
+
+def assignment_plan(
     *,
     project: Project,
     user_ids: Sequence[int],
     solution_ids: Sequence[int] | None = None,
     source: str | None = None,
     only_open: bool = True,
+    only_unassigned: bool = False,
+    limit: int | None = None,
     strategy: str = "round_robin",
     weights: Sequence[float] | None = None,
     per_solution: int | None = None,
     created_by=None,
-) -> dict[int, int]:
-    """Assign the chosen solutions (a list, or all matching `source` / still open) to the
-    users by `strategy`; returns new assignments per user id (existing ones are kept)."""
+) -> AssignmentPlan:
+    """The assignments `assignment_create` would make, unsaved (its preview).
+
+    Solutions: a list, or every one matching `source`, still open (`only_open`: fewer
+    submissions than the overlap) and/or assigned to nobody yet (`only_unassigned`); the first
+    `limit` of them by id."""
     if strategy not in STRATEGIES:
         raise ValidationFailed(
             f"strategy must be one of {', '.join(STRATEGIES)}.", field="strategy"
@@ -118,7 +140,12 @@ def assignment_create(
     k = min(per_solution or project.overlap, len(users))
     solutions = list(
         _solutions(
-            project=project, solution_ids=solution_ids, source=source, only_open=only_open
+            project=project,
+            solution_ids=solution_ids,
+            source=source,
+            only_open=only_open,
+            only_unassigned=only_unassigned,
+            limit=limit,
         ).values_list("pk", flat=True)
     )
     existing = set(
@@ -129,11 +156,16 @@ def assignment_create(
         for i, user in _plan(len(solutions), users, k, strategy, list(weights or []))
         if (solutions[i], user) not in existing
     ]
-    Assignment.objects.bulk_create(rows, batch_size=2000)
-    created = {user: 0 for user in users}
-    for row in rows:
-        created[row.user_id] += 1
-    return created
+    return AssignmentPlan(solutions=len(solutions), rows=rows)
+
+
+@transaction.atomic
+def assignment_create(*, project: Project, user_ids: Sequence[int], **options) -> dict[int, int]:
+    """Assign the chosen solutions to the users by `strategy` (options as `assignment_plan`);
+    returns new assignments per user id (existing ones are kept)."""
+    plan = assignment_plan(project=project, user_ids=user_ids, **options)
+    Assignment.objects.bulk_create(plan.rows, batch_size=2000)
+    return plan.per_user(list(dict.fromkeys(user_ids)))
 
 
 @transaction.atomic

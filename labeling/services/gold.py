@@ -4,6 +4,7 @@ from collections.abc import Iterable, Mapping
 
 from django.db import transaction
 from django.db.models import Count, F, Q
+from django.utils import timezone
 
 from labeling.errors import ValidationFailed
 from labeling.models import (
@@ -16,6 +17,7 @@ from labeling.models import (
     Solution,
     StepLabel,
 )
+from labeling.selectors import gold_claimable_for_user
 
 
 @transaction.atomic
@@ -46,16 +48,28 @@ def gold_unset(*, solution: Solution) -> Solution:
     return solution
 
 
+def screening_answers(*, project: Project, user, membership: ProjectMembership | None = None):
+    """The user's submitted gold answers that count for screening: all of them, or those
+    submitted since an admin reset a failed screening (`screening_reset_at`)."""
+    if membership is None:
+        membership = ProjectMembership.objects.filter(project=project, user=user).first()
+    answers = Annotation.objects.filter(
+        solution__project=project,
+        annotator=user,
+        status=AnnotationStatus.SUBMITTED,
+        solution__is_gold=True,
+    )
+    if membership is not None and membership.screening_reset_at is not None:
+        answers = answers.filter(submitted_at__gte=membership.screening_reset_at)
+    return answers
+
+
 def screening_evaluate(*, project: Project, user) -> str:
-    """Judge a new annotator on their first `screening_size` gold answers: passed when the
-    share of their rated steps that match gold reaches `screening_pass_rate`."""
+    """Judge a new annotator on their first `screening_size` gold answers (since the last
+    reset): passed when the share of their rated steps that match gold reaches
+    `screening_pass_rate`."""
     first = (
-        Annotation.objects.filter(
-            solution__project=project,
-            annotator=user,
-            status=AnnotationStatus.SUBMITTED,
-            solution__is_gold=True,
-        )
+        screening_answers(project=project, user=user)
         .order_by("submitted_at", "id")
         .values_list("id", flat=True)[: project.screening_size]
     )
@@ -66,3 +80,33 @@ def screening_evaluate(*, project: Project, user) -> str:
     verdict = Screening.PASSED if passed else Screening.FAILED
     ProjectMembership.objects.filter(project=project, user=user).update(screening=verdict)
     return verdict
+
+
+@transaction.atomic
+def screening_reset(*, project: Project, user_id: int) -> ProjectMembership:
+    """Let a member who failed the screening retake it: the verdict is cleared and only gold
+    answers submitted from now on count, so the queue serves them `screening_size` gold
+    questions they have not seen before judging again. Refused when no unseen gold question
+    is left to retake it with (mark more solutions gold first)."""
+    membership = (
+        ProjectMembership.objects.select_for_update()
+        .select_related("user")
+        .filter(project=project, user_id=user_id)
+        .first()
+    )
+    if membership is None:
+        raise ValidationFailed("Not a member of this project.", field="user_id")
+    if membership.screening != Screening.FAILED:
+        raise ValidationFailed(
+            f"{membership.user.username} has not failed the screening.", field="screening"
+        )
+    if not gold_claimable_for_user(project=project, user=membership.user).exists():
+        raise ValidationFailed(
+            f"{membership.user.username} has answered every gold question: mark more solutions "
+            "gold before a retake.",
+            field="screening",
+        )
+    membership.screening = ""
+    membership.screening_reset_at = timezone.now()
+    membership.save(update_fields=["screening", "screening_reset_at"])
+    return membership

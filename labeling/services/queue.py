@@ -33,6 +33,7 @@ from labeling.models import (
     TaskLock,
 )
 from labeling.selectors import gold_claimable_for_user, solution_claimable_for_user
+from labeling.services.gold import screening_answers, screening_evaluate
 
 CANDIDATE_BATCH = 16
 
@@ -114,17 +115,21 @@ def _candidates(*, project: Project, user: AbstractBaseUser, now) -> QuerySet:
 
 # Opt-in claim orders from other apps (autolabel's PRM active learning registers one in its
 # AppConfig.ready): each returns the candidates ordered, or None when the project has not
-# opted in. Only the order changes; which solutions are claimable never does.
+# opted in. Only the order changes; which solutions are claimable never does, and solutions
+# assigned to the user still come first (candidates_ordered puts them before the hook's
+# order). Gold questions and rework are served before any candidate, whatever the order.
 CANDIDATE_ORDERINGS: list[Callable[..., QuerySet | None]] = []
 
 
 def candidates_ordered(*, project: Project, candidates: QuerySet) -> QuerySet:
+    """The claim order: solutions assigned to the user first, always; then an opted-in order
+    from CANDIDATE_ORDERINGS, else overlap-first (finish partly labeled solutions before opening
+    new ones) with skipped ones last."""
     for ordering in CANDIDATE_ORDERINGS:
         ordered = ordering(project=project, candidates=candidates)
         if ordered is not None:
-            return ordered
-    # Assigned to the user first; then overlap-first: finish partly labeled solutions before
-    # opening new ones; skipped last.
+            # An explicit assignment outranks any other priority: the hook's keys come second.
+            return ordered.order_by("-assigned", *ordered.query.order_by)
     return candidates.order_by("-assigned", "skipped", "-submitted_count", "id")
 
 
@@ -164,20 +169,13 @@ def _screening(*, project: Project, user: AbstractBaseUser, now) -> tuple[bool, 
         return False, None
     if membership.screening:
         return membership.screening == Screening.FAILED, None
-    answered = Annotation.objects.filter(
-        solution__project=project,
-        annotator=user,
-        status=AnnotationStatus.SUBMITTED,
-        solution__is_gold=True,
-    ).count()
+    answered = screening_answers(project=project, user=user, membership=membership).count()
     if answered < project.screening_size:
         claim = _claim_gold(project=project, user=user, now=now)
         if claim is not None:
             return False, claim
         if answered == 0:
             return False, None  # no gold questions to screen with
-    from labeling.services.gold import screening_evaluate
-
     verdict = screening_evaluate(project=project, user=user)
     return verdict == Screening.FAILED, None
 

@@ -45,6 +45,19 @@ def _spare_submitted(w):
     return claim.annotation
 
 
+def _failed_screening(w):
+    """The spare annotator failed the screening; an unseen gold question is left to retake."""
+    from labeling.models import ProjectMembership
+
+    solution = _untouched_solution(w)
+    solution.is_gold = True
+    solution.save(update_fields=["is_gold"])
+    ProjectMembership.objects.filter(project=w["project"], user=w["users"]["spare"]).update(
+        screening="failed"
+    )
+    return w["users"]["spare"].pk
+
+
 def _untouched_solution(w):
     return w["project"].solutions.exclude(annotations__isnull=False).order_by("id").last()
 
@@ -300,6 +313,40 @@ ENDPOINTS = [
         lambda w: {"user_ids": [w["users"]["spare"].pk]},
         "json",
         [403, 403, 404, 403, 201],
+    ),
+    (
+        "assignment-preview",
+        "post",
+        lambda w: f"/api/projects/{w['project'].pk}/assignments/preview/",
+        lambda w: {"user_ids": [w["users"]["spare"].pk]},
+        "json",
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "problem-sources",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/problem-sources/",
+        None,
+        None,
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "gold-list",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/gold/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "screening-reset",
+        "post",
+        lambda w: (
+            f"/api/projects/{w['project'].pk}/members/{_failed_screening(w)}/screening/reset/"
+        ),
+        None,
+        None,
+        [403, 403, 404, 403, 200],
     ),
     (
         "annotation-feedback",

@@ -1,0 +1,51 @@
+"""Gold management for project admins: the gold questions, and screening resets."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from labeling.api.access import project_for
+from labeling.api.projects import MemberOutput
+from labeling.gold_selectors import gold_list
+from labeling.models import Role
+from labeling.selectors import member_list
+from labeling.services.gold import screening_reset
+
+
+class GoldListApi(APIView):
+    """The project's gold solutions with their gold ratings and each annotator's accuracy."""
+
+    class AnnotatorOutput(serializers.Serializer):
+        annotator = serializers.CharField()
+        steps = serializers.IntegerField(help_text="Rated steps with a gold rating.")
+        step_accuracy = serializers.FloatField(allow_null=True)
+        first_error = serializers.IntegerField(allow_null=True)
+        first_error_correct = serializers.BooleanField()
+
+    class Output(serializers.Serializer):
+        solution_id = serializers.IntegerField()
+        problem_text = serializers.CharField()
+        problem_source = serializers.CharField(allow_blank=True)
+        generator = serializers.CharField(allow_blank=True)
+        ratings = serializers.ListField(child=serializers.IntegerField(allow_null=True))
+        first_error = serializers.IntegerField(allow_null=True)
+        answers = serializers.IntegerField()
+        step_accuracy = serializers.FloatField(allow_null=True)
+        first_error_accuracy = serializers.FloatField(allow_null=True)
+        annotators = serializers.ListField(child=serializers.DictField())
+
+    @extend_schema(responses=Output(many=True))
+    def get(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        return Response(self.Output(gold_list(project=project), many=True).data)
+
+
+class MemberScreeningResetApi(APIView):
+    """Let a member who failed the screening retake it on gold questions they have not seen."""
+
+    @extend_schema(request=None, responses=MemberOutput)
+    def post(self, request, project_id: int, user_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        membership = screening_reset(project=project, user_id=user_id)
+        return Response(MemberOutput(member_list(project=project).get(pk=membership.pk)).data)
