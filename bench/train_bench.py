@@ -12,7 +12,8 @@ built from a config with a byte-level BPE tokenizer trained on that text. Each t
 its own process for one epoch: same batch size, learning rate, linear schedule, fp32, no
 gradient checkpointing, dropout on, no truncation. Tokens/s = the dataset's tokens (padding not
 counted) over the seconds of the training loop (model loading and tokenization excluded).
-steplab runs twice: padded batches (what TRL does) and packed, padding-free batches.
+steplab runs three ways: padded batches in random order (what TRL does), padded batches grouped
+by length (--group-by-length), and packed, padding-free batches.
 """
 
 from __future__ import annotations
@@ -148,10 +149,11 @@ OURS_SCRIPT = textwrap.dedent(
     from training.config import TrainConfig
     from training.train import train
 
-    data, model_dir, out, batch_size, lr, packing = sys.argv[1:7]
+    data, model_dir, out, batch_size, lr, packing, grouped = sys.argv[1:8]
     result = train(TrainConfig(
         data=[data], model=model_dir, out=out, batch_size=int(batch_size), lr=float(lr),
         epochs=1, max_length=10**6, max_prompt_length=None, packing=packing == "1",
+        group_by_length=grouped == "1",
         log_every=10**6, progress=False, seed=0,
     ))
     print(json.dumps({"tokens": result.tokens, "seconds": result.seconds}))
@@ -187,10 +189,12 @@ def main() -> None:
         model = build_model(tmp / "model", rows, hidden=args.hidden, layers=args.layers)
         common = [str(data), str(model)]
         bs, lr = str(args.batch_size), "1e-5"
+        ours = [sys.executable, "-c", OURS_SCRIPT, *common]
         commands = {
             "trl": [str(trl_python), "-c", TRL_SCRIPT, *common, str(tmp / "trl"), bs, lr],
-            "padded": [sys.executable, "-c", OURS_SCRIPT, *common, str(tmp / "a"), bs, lr, "0"],
-            "packed": [sys.executable, "-c", OURS_SCRIPT, *common, str(tmp / "b"), bs, lr, "1"],
+            "padded": [*ours, str(tmp / "a"), bs, lr, "0", "0"],
+            "grouped": [*ours, str(tmp / "c"), bs, lr, "0", "1"],
+            "packed": [*ours, str(tmp / "b"), bs, lr, "1", "0"],
         }
         runs: dict[str, list[dict]] = {name: [] for name in commands}
         # Alternate the trainers and keep each one's fastest run: other load on a shared
@@ -200,13 +204,13 @@ def main() -> None:
                 runs[name].append(run_json(command, env=env))
                 print(f"  {name}: {runs[name][-1]['tokens'] / runs[name][-1]['seconds']:.0f}"
                       " tokens/s", flush=True)  # fmt: skip
-        trl, padded, packed = (
+        trl, padded, grouped, packed = (
             max(runs[name], key=lambda r: r["tokens"] / r["seconds"]) for name in commands
         )
     if padded["tokens"] != trl["tokens"]:
         print(f"note: token counts differ (steplab {padded['tokens']}, TRL {trl['tokens']})")
-    rate = {name: r["tokens"] / r["seconds"] for name, r in
-            (("trl", trl), ("padded", padded), ("packed", packed))}  # fmt: skip
+    best = {"trl": trl, "padded": padded, "grouped": grouped, "packed": packed}
+    rate = {name: r["tokens"] / r["seconds"] for name, r in best.items()}
     print(
         f"{args.rows} rows, {trl['tokens']} tokens, batch {args.batch_size}, Qwen2 hidden "
         f"{args.hidden} x {args.layers} layers, one epoch on {os.cpu_count()} CPU cores, "
@@ -214,9 +218,11 @@ def main() -> None:
     )
     print(f"  TRL {trl['trl']} PRMTrainer      {rate['trl']:10.0f} tokens/s")
     print(f"  steplab, padded batches   {rate['padded']:10.0f} tokens/s")
+    print(f"  steplab, grouped by length {rate['grouped']:9.0f} tokens/s")
     print(f"  steplab, packed batches   {rate['packed']:10.0f} tokens/s")
-    print(f"ratio steplab/TRL: padded {rate['padded'] / rate['trl']:.2f}x, "
-          f"packed {rate['packed'] / rate['trl']:.2f}x")  # fmt: skip
+    ratio = {name: rate[name] / rate["trl"] for name in rate}
+    print(f"ratio steplab/TRL: padded {ratio['padded']:.2f}x, grouped by length "
+          f"{ratio['grouped']:.2f}x, packed {ratio['packed']:.2f}x")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -332,11 +332,15 @@ class Run:
                 "total_steps": self.total_steps,
             }
             (directory / "trainer_state.json").write_text(json.dumps(state, indent=2))
-            self.checkpoints.append(directory)
+            # The newest `keep_checkpoints` in the out dir, this run's or a resumed one's.
+            found = sorted(
+                self.out.glob("checkpoint-*"),
+                key=lambda p: ((p / "trainer_state.json").stat().st_mtime_ns, p.name),
+            )
             keep = max(self.config.keep_checkpoints, 1)
-            for old in self.checkpoints[:-keep]:
+            for old in found[:-keep]:
                 shutil.rmtree(old, ignore_errors=True)
-            self.checkpoints = self.checkpoints[-keep:]
+            self.checkpoints = found[-keep:]
         self.accelerator.wait_for_everyone()
         return directory
 

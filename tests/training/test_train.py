@@ -104,13 +104,22 @@ def test_resume_from_a_checkpoint_matches_an_uninterrupted_run(tiny_lm, toy_expo
 def test_latest_resume_and_mlp2_head(tiny_lm, toy_export, tmp_path):
     out = tmp_path / "run"
     train(_config(tiny_lm, toy_export, out, max_steps=4, save_every=2, head="mlp2"))
+    assert (out / "checkpoint-2").exists()
     result = train(
         _config(
-            tiny_lm, toy_export, out, max_steps=6, save_every=2, head="mlp2", resume_from="latest"
+            tiny_lm,
+            toy_export,
+            out,
+            max_steps=6,
+            save_every=2,
+            head="mlp2",
+            resume_from="latest",
+            keep_checkpoints=1,
         )
     )
     assert result.global_step == 6
     assert [p.name for p in result.checkpoints] == ["checkpoint-4"]
+    assert sorted(p.name for p in out.glob("checkpoint-*")) == ["checkpoint-4"]
     assert {json.loads(x)["step"] for x in (out / "metrics.jsonl").read_text().splitlines()} >= {
         5,
         6,
