@@ -4,6 +4,7 @@ Model backends (torch, transformers, httpx) are imported lazily by the engines, 
 process can list and validate sources without them.
 """
 
+from autolabel.engines.agent import AgentEngine
 from autolabel.engines.answer import AnswerEngine
 from autolabel.engines.base import Engine
 from autolabel.engines.code import CodeEngine
@@ -21,6 +22,7 @@ ENGINES: dict[str, Engine] = {
         RolloutEngine(),
         JudgeEngine(),
         CodeEngine(),
+        AgentEngine(),
         PrmEngine(),
         ConsensusEngine(),
     )

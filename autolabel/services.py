@@ -97,6 +97,14 @@ def autolabel_run_create(
         raise ValidationFailed(
             f"Unknown or missing sources {unknown}; available: {sorted(ENGINES)}.", field="sources"
         )
+    allowed = project.domain_sources
+    refused = [s for s in sources if s not in allowed]
+    if refused:
+        raise ValidationFailed(
+            f"Source {', '.join(refused)} does not apply to a {project.domain} project; "
+            f"its sources are {', '.join(allowed)}.",
+            field="sources",
+        )
     params = dict(params or {})
     _check_params(sources, params)
     if "prm" in sources:
@@ -131,10 +139,10 @@ def autolabel_run_chunks(*, run: AutolabelRun, size: int = 20) -> list[list[int]
 
 
 def _solution_input(solution: Solution, *, with_suggestions: bool = False) -> SolutionInput:
-    steps = list(solution.steps.order_by("index").values_list("id", "text"))
+    steps = list(solution.steps.order_by("index").values_list("id", "text", "metadata"))
     suggestions: dict[str, tuple[int | None, ...]] = {}
     if with_suggestions:
-        position = {step_id: i for i, (step_id, _) in enumerate(steps)}
+        position = {step_id: i for i, (step_id, _, _) in enumerate(steps)}
         table: dict[str, list[int | None]] = {}
         rows = Suggestion.objects.filter(step__solution=solution).exclude(source="consensus")
         for step_id, source, agent, value in rows.values_list(
@@ -146,11 +154,13 @@ def _solution_input(solution: Solution, *, with_suggestions: bool = False) -> So
     return SolutionInput(
         problem=solution.problem.text,
         gold_answer=solution.problem.answer,
-        steps=tuple(text for _, text in steps),
+        steps=tuple(text for _, text, _ in steps),
         final_answer=solution.final_answer,
         suggestions=suggestions,
         tests=(solution.problem.metadata or {}).get("tests"),
         answer_correct=solution.answer_correct,
+        step_metadata=tuple(metadata or {} for _, _, metadata in steps),
+        problem_metadata=solution.problem.metadata or {},
     )
 
 

@@ -17,6 +17,10 @@ class SolutionInput:
     tests: Any = None
     # Solution.answer_correct as stored when the engines start (None: unknown).
     answer_correct: bool | None = None
+    # Step.metadata per step (agent trajectories: kind, name, arguments, tool_call_id) and
+    # Problem.metadata (an agent problem's `tools`).
+    step_metadata: tuple[dict[str, Any], ...] = ()
+    problem_metadata: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api.access import project_for
-from labeling.models import LabelScale, Project, ProjectMembership, Role, StepSplit
+from labeling.models import Domain, LabelScale, Project, ProjectMembership, Role, StepSplit
 from labeling.selectors import member_list, project_list_for_user, project_stats, solution_list
 from labeling.services.projects import (
     membership_remove,
@@ -19,6 +19,7 @@ from labeling.services.projects import (
 
 class ProjectOutput(serializers.ModelSerializer):
     rating_values = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+    domain_sources = serializers.ListField(child=serializers.CharField(), read_only=True)
     role = serializers.SerializerMethodField()
     stats = serializers.SerializerMethodField()
 
@@ -28,6 +29,8 @@ class ProjectOutput(serializers.ModelSerializer):
             "id",
             "name",
             "description",
+            "domain",
+            "domain_sources",
             "guidelines",
             "label_scale",
             "rating_values",
@@ -59,6 +62,7 @@ class ProjectOutput(serializers.ModelSerializer):
 class ProjectInput(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     description = serializers.CharField(required=False, allow_blank=True)
+    domain = serializers.ChoiceField(choices=Domain.choices, required=False)
     guidelines = serializers.CharField(required=False, allow_blank=True)
     label_scale = serializers.ChoiceField(choices=LabelScale.choices, required=False)
     first_error_mode = serializers.BooleanField(required=False)

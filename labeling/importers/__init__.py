@@ -16,6 +16,7 @@ from . import (
     gsm8k,
     math_dataset,
     math_shepherd,
+    messages,
     prm800k,
     prm800k_mrmath,
     prmbench,
@@ -49,6 +50,7 @@ PARSERS: dict[str, Parser] = {
     "gsm8k": gsm8k.parse,
     "math": math_dataset.parse,
     "steplab": steplab.parse,
+    "messages": messages.parse,
 }
 FORMATS = ("auto", *PARSERS)
 

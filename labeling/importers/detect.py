@@ -6,6 +6,8 @@ from typing import Any
 def detect_format(data: dict[str, Any]) -> str | None:
     keys = set(data)
     label = data.get("label")
+    if isinstance(data.get("messages"), list):
+        return "messages"
     if "question" in keys and isinstance(label, dict) and "steps" in label:
         return "prm800k"
     if "model_output_step_format" in keys:

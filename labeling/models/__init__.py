@@ -3,7 +3,16 @@ from .assignment import Assignment
 from .data import Problem, Solution, Step, StepAlternative
 from .exports import Export, ExportFileType, ExportFormat, ExportStatus
 from .imports import ImportJob, ImportStatus
-from .project import LabelScale, Project, ProjectMembership, Role, Screening, StepSplit
+from .project import (
+    DOMAIN_SOURCES,
+    Domain,
+    LabelScale,
+    Project,
+    ProjectMembership,
+    Role,
+    Screening,
+    StepSplit,
+)
 from .queue import TaskLock
 from .review import (
     Comment,
@@ -20,6 +29,8 @@ from .review import (
 from .suggestion import Suggestion, SuggestionSource
 
 __all__ = [
+    "DOMAIN_SOURCES",
+    "Domain",
     "Annotation",
     "Assignment",
     "AnnotationStatus",

@@ -44,9 +44,34 @@ class LabelScale(models.TextChoices):
     BINARY = "binary", "Binary: wrong (−1), correct (+1)"
 
 
+class Domain(models.TextChoices):
+    MATH = "math", "Math"
+    CODE = "code", "Code"
+    AGENT = "agent", "Agent trajectories"
+    MULTIMODAL = "multimodal", "Multimodal (images)"
+    TEXT = "text", "Text tasks (QA, translation)"
+
+
+# The auto-label sources that make sense in each domain, in the order the Auto-label tab shows
+# them; autolabel_run_create refuses any other.
+DOMAIN_SOURCES: dict[str, tuple[str, ...]] = {
+    Domain.MATH: ("answer", "symbolic", "rollout", "judge", "consensus", "prm"),
+    Domain.CODE: ("code", "judge", "prm"),
+    Domain.AGENT: ("agent", "judge", "prm"),
+    Domain.MULTIMODAL: ("judge", "prm"),
+    Domain.TEXT: ("judge", "rollout", "prm"),
+}
+
+
 class Project(models.Model):
     name = models.CharField(max_length=200, unique=True)
     description = models.TextField(blank=True)
+    domain = models.CharField(
+        max_length=20,
+        choices=Domain.choices,
+        default=Domain.MATH,
+        help_text="What the steps are: decides the labeling page's rendering and the checkers.",
+    )
     guidelines = models.TextField(blank=True, default=DEFAULT_GUIDELINES)
     label_scale = models.CharField(
         max_length=20, choices=LabelScale.choices, default=LabelScale.PRM800K
@@ -89,6 +114,10 @@ class Project(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def domain_sources(self) -> tuple[str, ...]:
+        return DOMAIN_SOURCES.get(self.domain, DOMAIN_SOURCES[Domain.MATH])
 
     @property
     def rating_values(self) -> tuple[int, ...]:

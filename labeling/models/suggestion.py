@@ -11,6 +11,7 @@ class SuggestionSource(models.TextChoices):
     IMPORT = "import", "Imported dataset"
     CONSENSUS = "consensus", "Consensus"
     CODE = "code", "Code execution"
+    AGENT = "agent", "Agent trajectory checks"
 
 
 class Suggestion(models.Model):

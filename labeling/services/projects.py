@@ -4,11 +4,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from labeling.errors import ValidationFailed
-from labeling.models import Project, ProjectMembership, Role
+from labeling.models import Domain, Project, ProjectMembership, Role
 
 PROJECT_FIELDS = (
     "name",
     "description",
+    "domain",
     "guidelines",
     "label_scale",
     "first_error_mode",
@@ -25,6 +26,10 @@ PROJECT_FIELDS = (
 
 
 def _validate(project: Project) -> None:
+    if project.domain not in Domain.values:
+        raise ValidationFailed(
+            f"Unknown domain {project.domain!r}; use one of {Domain.values}.", field="domain"
+        )
     if project.overlap < 1:
         raise ValidationFailed("overlap must be at least 1.", field="overlap")
     if project.lock_ttl_seconds < 60:

@@ -44,7 +44,7 @@ ROWS = [
 
 
 def _import(tmp_path, rows) -> "ProjectFactory":
-    project = ProjectFactory(name="code")
+    project = ProjectFactory(name="code", domain="code")
     path = tmp_path / "code.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     import_file(project=project, path=path, fmt="steplab", labels_as="none")

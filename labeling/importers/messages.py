@@ -1,0 +1,181 @@
+"""Agent trajectories as an OpenAI-style chat: one trajectory a line.
+
+    {"messages": [{"role": "system" | "user" | "assistant" | "tool", "content": str | [parts],
+                   "tool_calls": [{"id", "type": "function",
+                                   "function": {"name", "arguments": JSON string}}],
+                   "tool_call_id": str}, ...],
+     "tools": [{"type": "function", "function": {"name", "parameters": JSON schema}}],
+     "id", "problem_id", "answer", "generator", "source", "metadata",
+     "labels": [-1 | 0 | 1 | null, ...]}          (all but messages optional)
+
+The first user message is the problem (system messages before it go to the problem's
+metadata as `system`, `tools` as `tools`). After it every assistant message becomes steps: its
+text (if any) one `message` step, then one `tool_call` step per call; every tool message is an
+`observation` step; a later user message is a `message` step with role `user`. Step metadata:
+{"kind", "role", "name", "arguments", "tool_call_id"} (what applies). A call's `arguments`
+stay the raw string, valid JSON or not: flagging malformed calls is the `agent` checker's job.
+`labels` have one entry per step, in that order.
+"""
+
+import json
+from typing import Any
+
+from .fields import Row, json_type
+from .ids import content_id, problem_id
+from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
+
+ROLES = ("system", "user", "assistant", "tool")
+
+
+def _content(row: Row, message: dict[str, Any], at: str) -> str:
+    """A message's text: a string, null, or a list of {"type": "text", "text"} parts."""
+    content = message.get("content")
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        raise row.error(
+            f"{at}.content", f"expected a string or a list of parts, got {json_type(content)}"
+        )
+    texts = []
+    for i, part in enumerate(content):
+        if not isinstance(part, dict) or part.get("type") != "text":
+            raise row.error(f"{at}.content[{i}]", 'expected a {"type": "text", "text": ...} part')
+        texts.append(row.text(part.get("text"), f"{at}.content[{i}].text"))
+    return "\n".join(texts)
+
+
+def _call_step(row: Row, call: Any, at: str) -> ParsedStep:
+    if not isinstance(call, dict):
+        raise row.error(at, f"expected an object, got {json_type(call)}")
+    function = row.mapping(call, "function", at)
+    name = row.string(function, "name", f"{at}.function")
+    if not name.strip():
+        raise row.error(f"{at}.function.name", "is empty")
+    arguments = function.get("arguments", "")
+    if isinstance(arguments, dict):  # some exporters write the object itself
+        arguments = json.dumps(arguments, ensure_ascii=False)
+    elif arguments is None:
+        arguments = ""
+    elif not isinstance(arguments, str):
+        raise row.error(
+            f"{at}.function.arguments", f"expected a JSON string, got {json_type(arguments)}"
+        )
+    call_id = row.string(call, "id", at, optional=True)
+    return ParsedStep(
+        text=f"{name}({arguments})",
+        metadata={
+            "kind": "tool_call",
+            "role": "assistant",
+            "name": name,
+            "arguments": arguments,
+            "tool_call_id": call_id,
+        },
+    )
+
+
+def _steps(row: Row, messages: list[Any], start: int) -> list[ParsedStep]:
+    steps: list[ParsedStep] = []
+    for i in range(start, len(messages)):
+        at = f"messages[{i}]"
+        message = messages[i]
+        role = message["role"]
+        text = _content(row, message, at)
+        if role == "assistant":
+            calls = message.get("tool_calls") or []
+            if not isinstance(calls, list):
+                raise row.error(f"{at}.tool_calls", f"expected a list, got {json_type(calls)}")
+            if text.strip():
+                steps.append(ParsedStep(text=text, metadata={"kind": "message", "role": role}))
+            steps += [_call_step(row, c, f"{at}.tool_calls[{j}]") for j, c in enumerate(calls)]
+            if not calls and not text.strip():
+                raise row.error(at, "an assistant message with neither content nor tool_calls")
+        elif role == "tool":
+            call_id = row.string(message, "tool_call_id", at)
+            metadata = {"kind": "observation", "role": role, "tool_call_id": call_id}
+            if isinstance(message.get("name"), str):
+                metadata["name"] = message["name"]
+            steps.append(ParsedStep(text=text, metadata=metadata))
+        elif text.strip():  # a later user (or system) turn
+            steps.append(ParsedStep(text=text, metadata={"kind": "message", "role": role}))
+    return steps
+
+
+def _tools(row: Row, data: dict[str, Any]) -> list[dict[str, Any]] | None:
+    tools = data.get("tools")
+    if tools is None:
+        return None
+    if not isinstance(tools, list):
+        raise row.error("tools", f"expected a list, got {json_type(tools)}")
+    for i, tool in enumerate(tools):
+        spec = tool.get("function", tool) if isinstance(tool, dict) else None
+        if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+            raise row.error(f"tools[{i}]", 'expected {"type": "function", "function": {"name"}}')
+        if not isinstance(spec.get("parameters", {}), dict):
+            raise row.error(f"tools[{i}].function.parameters", "expected a JSON schema object")
+    return tools
+
+
+def parse(data: dict[str, Any], row: Row) -> ParsedRow:
+    messages = row.array(data, "messages")
+    for i, message in enumerate(messages):
+        if not isinstance(message, dict):
+            raise row.error(f"messages[{i}]", f"expected an object, got {json_type(message)}")
+        role = message.get("role")
+        if role not in ROLES:
+            raise row.error(
+                f"messages[{i}].role", f"expected one of {', '.join(ROLES)}, got {role!r}"
+            )
+    first_user = next((i for i, m in enumerate(messages) if m["role"] == "user"), None)
+    if first_user is None:
+        raise row.error("messages", "no user message: the first one is the problem")
+    text = _content(row, messages[first_user], f"messages[{first_user}]")
+    if not text.strip():
+        raise row.error(
+            f"messages[{first_user}].content", "the problem (first user message) is empty"
+        )
+    steps = _steps(row, messages, first_user + 1)
+    if not steps:
+        raise row.error("messages", "no assistant or tool message after the problem")
+    labels = row.array(data, "labels") if data.get("labels") is not None else []
+    if len(labels) > len(steps):
+        raise row.error("labels", f"{len(labels)} labels for {len(steps)} steps")
+    for i, value in enumerate(labels):
+        steps[i].label = row.rating(value, f"labels[{i}]")
+    metadata = data.get("metadata") or {}
+    if not isinstance(metadata, dict):
+        row.mapping(data, "metadata")
+    problem_metadata: dict[str, Any] = {}
+    system = [_content(row, m, f"messages[{i}]") for i, m in enumerate(messages[:first_user])]
+    if any(s.strip() for s in system):
+        problem_metadata["system"] = "\n\n".join(s for s in system if s.strip())
+    if (tools := _tools(row, data)) is not None:
+        problem_metadata["tools"] = tools
+    generator = row.string(data, "generator", optional=True)
+    source = row.string(data, "source", optional=True)
+    sid = data.get("id")
+    pid = data.get("problem_id")
+    for key, value in (("id", sid), ("problem_id", pid)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
+            raise row.error(key, "expected a string or an integer")
+    solution = ParsedSolution(
+        external_id=str(sid)
+        if sid is not None
+        else content_id("messages", text, generator, [[s.text, s.metadata] for s in steps]),
+        steps=steps,
+        generator=generator,
+        source=source,
+        metadata=metadata,
+        label_agent=source or "messages",
+        label_annotator=source or "messages",
+        finish_reason="solution" if labels else "",
+    )
+    problem = ParsedProblem(
+        text=text,
+        external_id=str(pid) if pid is not None else problem_id(text),
+        answer=row.string(data, "answer", optional=True),
+        source=source,
+        metadata=problem_metadata,
+    )
+    return ParsedRow(line=row.line, problem=problem, solutions=[solution])
