@@ -1,18 +1,27 @@
-"""Start the trainer so that it dies with the worker that launched it. No Django.
+"""Run the trainer so that it, and every process it starts, dies with the worker. No Django.
 
     python -m autolabel.training_child PARENT_PID -- python -m training.train --config FILE
+    python -m autolabel.training_child PARENT_PID -- accelerate launch -m training.train ...
 
-Linux's PR_SET_PDEATHSIG survives exec: if the worker process is SIGKILLed (OOM killer, a
-hard time limit, a redeploy), the kernel kills the trainer too, so a redelivered run never
-finds an orphaned trainer still holding the GPU. Without prctl (not Linux) it just execs.
+The worker starts this in a new session, so this process leads a process group that holds
+the trainer and, under `accelerate launch` / `torchrun`, all its ranks. Linux's
+PR_SET_PDEATHSIG sends it SIGTERM when the worker dies (OOM killer, a hard time limit, a
+redeploy); a SIGTERM (that, or a cancel) SIGKILLs the whole group, so a redelivered run never
+finds an orphaned trainer still holding the GPU. The exit status is the trainer's: a trainer
+killed by a signal makes this process die by the same signal, so the worker sees it.
 """
 
 import ctypes
 import os
 import signal
+import subprocess
 import sys
 
 PR_SET_PDEATHSIG = 1
+
+
+def _kill_group(signum: int, frame: object) -> None:
+    os.killpg(os.getpgrp(), signal.SIGKILL)
 
 
 def main(argv: list[str]) -> int:
@@ -20,15 +29,21 @@ def main(argv: list[str]) -> int:
     if separator != "--" or not command:
         print("usage: training_child PARENT_PID -- COMMAND...", file=sys.stderr)
         return 2
+    signal.signal(signal.SIGTERM, _kill_group)
+    signal.signal(signal.SIGINT, _kill_group)
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):
         pass
     if os.getppid() != int(parent):
         return 1  # the worker died before prctl took effect
-    os.execvp(command[0], command)
-    return 127  # not reached
+    returncode = subprocess.call(command)
+    if returncode < 0:
+        if -returncode not in (signal.SIGKILL, signal.SIGSTOP):
+            signal.signal(-returncode, signal.SIG_DFL)
+        os.kill(os.getpid(), -returncode)
+    return returncode
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -229,19 +230,12 @@ def training_config(run: TrainingRun, *, data: Path, out: Path) -> dict[str, Any
 
 
 def trainer_command(config_path: Path) -> list[str]:
+    """training_child wrapping `python -m training.train`, or the TRAINING_LAUNCHER (e.g.
+    `accelerate launch --config_file training/configs/accelerate_fsdp.yaml`) with `-m`."""
     python = sys.executable
-    return [
-        python,
-        "-m",
-        "autolabel.training_child",
-        str(os.getpid()),
-        "--",
-        python,
-        "-m",
-        "training.train",
-        "--config",
-        str(config_path),
-    ]
+    launcher = shlex.split(getattr(settings, "TRAINING_LAUNCHER", "") or "") or [python]
+    train = [*launcher, "-m", "training.train", "--config", str(config_path)]
+    return [python, "-m", "autolabel.training_child", str(os.getpid()), "--", *train]
 
 
 @dataclass

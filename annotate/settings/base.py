@@ -162,6 +162,9 @@ TRAINING_ROOT = env("TRAINING_ROOT", default=str(VAR_DIR / "training"))
 TRAINING_TIME_LIMIT_S = env.int("TRAINING_TIME_LIMIT_S", default=3 * 24 * 3600)
 # A running training run whose worker has not written for this long is taken over.
 TRAINING_HEARTBEAT_STALE_S = env.int("TRAINING_HEARTBEAT_STALE_S", default=60)
+# Multi-GPU: the command that starts training.train instead of `python`, with `-m` appended,
+# e.g. "accelerate launch --config_file training/configs/accelerate_fsdp.yaml".
+TRAINING_LAUNCHER = env("TRAINING_LAUNCHER", default="")
 
 LOGGING = {
     "version": 1,

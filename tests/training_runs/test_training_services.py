@@ -1,7 +1,6 @@
 """TrainingRun services: validation at creation, the lease, progress parsing, failures."""
 
 import json
-import os
 import signal
 from datetime import timedelta
 from pathlib import Path
@@ -205,48 +204,6 @@ def test_register_by_path_checks_the_directory_and_the_name(train_project, train
         prm_model_register(project=train_project, name="mine", path=str(trained_prm))
     with pytest.raises(ValidationFailed, match="not a model directory"):
         prm_model_register(project=train_project, name="other", path=str(tmp_path))
-
-
-def test_the_child_dies_with_its_parent(tmp_path):
-    """training_child's PR_SET_PDEATHSIG: a trainer never outlives a SIGKILLed worker."""
-    import subprocess
-    import sys
-    import time
-
-    pid_file = tmp_path / "child.pid"
-    parent = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import os, subprocess, sys;"
-            "p = subprocess.Popen([sys.executable, '-m', 'autolabel.training_child',"
-            " str(os.getpid()), '--', sys.executable, '-c', 'import time; time.sleep(60)']);"
-            f"open({str(pid_file)!r}, 'w').write(str(p.pid)); p.wait()",
-        ],
-        cwd=Path(__file__).resolve().parents[2],
-    )
-    deadline = time.monotonic() + 20
-    while not pid_file.exists() or not pid_file.read_text():
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    child = int(pid_file.read_text())
-    time.sleep(0.5)  # let it exec
-    os.kill(child, 0)  # alive
-    parent.kill()
-    parent.wait()
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            os.kill(child, 0)
-        except ProcessLookupError:
-            break
-        try:  # a zombie reparented to us would still answer kill(0)
-            if Path(f"/proc/{child}/stat").read_text().split()[2] == "Z":
-                break
-        except FileNotFoundError:
-            break
-        assert time.monotonic() < deadline, "the trainer outlived its worker"
-        time.sleep(0.05)
 
 
 def test_a_long_history_is_thinned_evenly_keeping_the_last_record():
