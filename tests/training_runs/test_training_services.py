@@ -216,3 +216,64 @@ def test_a_long_history_is_thinned_evenly_keeping_the_last_record():
     gaps = {b["step"] - a["step"] for a, b in zip(kept[:-2], kept[1:-1], strict=True)}
     assert gaps == {10}
     assert thin(history[:5], limit=1000) == history[:5]
+
+
+def _launcher(settings, tmp_path, code: str) -> None:
+    """A stand-in trainer (through TRAINING_LAUNCHER), ignoring its `-m training.train ...`."""
+    import sys
+
+    script = tmp_path / "fake_trainer.py"
+    script.write_text(code)
+    settings.TRAINING_LAUNCHER = f"{sys.executable} {script}"
+
+
+def test_an_oom_killed_trainer_fails_the_run_and_spares_the_worker(
+    train_project, trl_export, base_model, settings, tmp_path
+):
+    _launcher(
+        settings,
+        tmp_path,
+        "import os, signal\n"
+        "print('allocating', flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n",
+    )
+    run = _create(train_project, trl_export, base_model)
+    assert training_run_execute(run_id=run.pk, poll_s=0.1) == Outcome.FAILED
+    run.refresh_from_db()
+    assert run.status == "failed"
+    assert run.error == (
+        "The trainer was killed by SIGKILL (out of memory? the kernel's OOM killer sends SIGKILL)."
+    )
+    assert "allocating" in run.log_tail
+
+
+def test_a_trainer_that_saves_nothing_fails_the_run(
+    train_project, trl_export, base_model, settings, tmp_path
+):
+    _launcher(settings, tmp_path, "print('nothing to do')\n")
+    run = _create(train_project, trl_export, base_model)
+    assert training_run_execute(run_id=run.pk, poll_s=0.1) == Outcome.FAILED
+    run.refresh_from_db()
+    assert run.error == "The trainer exited with status 0: nothing to do"
+    assert not PrmModel.objects.exists()
+
+
+def test_the_trainer_gets_the_runs_full_config(
+    train_project, trl_export, base_model, settings, tmp_path
+):
+    """What the trainer is started with: --config FILE holding data, model, out and settings."""
+    seen = tmp_path / "argv.json"
+    _launcher(
+        settings,
+        tmp_path,
+        f"import json, sys\njson.dump(sys.argv[1:], open({str(seen)!r}, 'w'))\n",
+    )
+    run = _create(train_project, trl_export, base_model, lr=3e-4, max_steps=7)
+    training_run_execute(run_id=run.pk, poll_s=0.1)
+    argv = json.loads(seen.read_text())
+    assert argv[:3] == ["-m", "training.train", "--config"]
+    config = json.loads(Path(argv[3]).read_text())
+    assert (config["lr"], config["max_steps"], config["model"]) == (3e-4, 7, str(base_model))
+    assert config["out"] == str(run_dir(run) / "out")
+    (data,) = config["data"]
+    assert Path(data).read_bytes() == Path(trl_export.file.path).read_bytes()
