@@ -186,6 +186,28 @@ def solution_list(*, project: Project) -> QuerySet[Solution]:
     )
 
 
+STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id")
+
+
+def media_urls(*, project_id: int, metadata: dict | None) -> list[str]:
+    """The authenticated URLs of the images a problem's or step's metadata refers to."""
+    refs = (metadata or {}).get("images") or []
+    return [
+        f"/api/projects/{project_id}/media/{ref['media']}"
+        for ref in refs
+        if isinstance(ref, dict) and isinstance(ref.get("media"), str)
+    ]
+
+
+def _tool_names(metadata: dict | None) -> list[str]:
+    names = []
+    for tool in (metadata or {}).get("tools") or []:
+        spec = tool.get("function", tool) if isinstance(tool, dict) else None
+        if isinstance(spec, dict) and isinstance(spec.get("name"), str):
+            names.append(spec["name"])
+    return names
+
+
 def task_payload(*, annotation: Annotation, lock_expires_at: datetime | None) -> dict:
     """Everything the labeling page needs for one solution, in one round of queries."""
     solution = Solution.objects.select_related("problem", "project").get(pk=annotation.solution_id)
@@ -201,6 +223,8 @@ def task_payload(*, annotation: Annotation, lock_expires_at: datetime | None) ->
             "index": step.index,
             "text": step.text,
             "alternatives_count": step.alternatives_count,
+            "meta": {k: step.metadata[k] for k in STEP_META_KEYS if k in (step.metadata or {})},
+            "images": media_urls(project_id=project.id, metadata=step.metadata),
             "suggestions": [
                 {
                     "source": s.source,
@@ -229,6 +253,8 @@ def task_payload(*, annotation: Annotation, lock_expires_at: datetime | None) ->
             "text": problem.text,
             "answer": problem.answer,
             "source": problem.source,
+            "images": media_urls(project_id=project.id, metadata=problem.metadata),
+            "tools": _tool_names(problem.metadata),
         },
         "lock_expires_at": lock_expires_at,
         "rework": rework_payload(annotation=annotation),
@@ -236,6 +262,7 @@ def task_payload(*, annotation: Annotation, lock_expires_at: datetime | None) ->
             "id": project.id,
             "name": project.name,
             "guidelines": project.guidelines,
+            "domain": project.domain,
             "first_error_mode": project.first_error_mode,
             "rating_values": list(project.rating_values),
             "show_suggestions": project.show_suggestions,

@@ -57,6 +57,10 @@ class StepOutput(serializers.Serializer):
     text = serializers.CharField()
     alternatives_count = serializers.IntegerField()
     suggestions = SuggestionOutput(many=True)
+    # Agent steps: {kind: tool_call | observation | message, role, name, arguments,
+    # tool_call_id}; {} for plain steps.
+    meta = serializers.JSONField()
+    images = serializers.ListField(child=serializers.CharField())  # authenticated URLs
 
 
 class SolutionOutput(serializers.Serializer):
@@ -72,12 +76,15 @@ class ProblemOutput(serializers.Serializer):
     text = serializers.CharField()
     answer = serializers.CharField()
     source = serializers.CharField()
+    images = serializers.ListField(child=serializers.CharField())
+    tools = serializers.ListField(child=serializers.CharField())  # an agent problem's tool names
 
 
 class TaskProjectOutput(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     guidelines = serializers.CharField()
+    domain = serializers.CharField()
     first_error_mode = serializers.BooleanField()
     rating_values = serializers.ListField(child=serializers.IntegerField())
     show_suggestions = serializers.BooleanField()

@@ -1,6 +1,16 @@
 from django.urls import path
 
-from labeling.api import assignments, auth, exports, gold, imports, labeling, projects, review
+from labeling.api import (
+    assignments,
+    auth,
+    exports,
+    gold,
+    imports,
+    labeling,
+    media,
+    projects,
+    review,
+)
 
 urlpatterns = [
     path("auth/me/", auth.MeApi.as_view(), name="auth-me"),
@@ -128,5 +138,15 @@ urlpatterns += [
         "annotations/<int:annotation_id>/feedback/",
         review.AnnotationFeedbackApi.as_view(),
         name="annotation-feedback",
+    ),
+    path(
+        "projects/<int:project_id>/media/",
+        media.MediaUploadApi.as_view(),
+        name="media-upload",
+    ),
+    path(
+        "projects/<int:project_id>/media/<str:name>",
+        media.MediaFileApi.as_view(),
+        name="media-file",
     ),
 ]

@@ -3,8 +3,11 @@
     {"problem": str, "answer": str, "steps": [str] | "solution": str,
      "id", "problem_id", "generator", "final_answer", "answer_correct", "source",
      "metadata", "labels": [-1 | 0 | 1 | null, ...],
-     "tests": str | {"code": str} | [{"input", "output"}] | {"inputs", "outputs"}}
-                                         (all but problem and steps/solution optional)
+     "tests": str | {"code": str} | [{"input", "output"}] | {"inputs", "outputs"},
+     "images": [URL | data: URI]}        (all but problem and steps/solution optional)
+
+A step is a string or {"text": str, "images": [URL | data: URI]}; images (of the problem or
+a step) are checked and stored by labeling/importers/images.py and the import service.
 
 `solution` is split into steps by the project's step rule. `labels` has at most one entry
 per step; missing trailing entries are unlabeled steps (first-error style). `tests` are a
@@ -18,6 +21,7 @@ from labeling.splitting import split_steps
 
 from .fields import Row
 from .ids import problem_id, solution_id
+from .images import parse_images
 from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
 
 
@@ -61,21 +65,31 @@ def _tests(row: Row, data: dict[str, Any]) -> Any:
     raise row.error("tests", "expected assert code (a string), an object or a list of cases")
 
 
-def _steps(row: Row, data: dict[str, Any]) -> list[str]:
+def _steps(row: Row, data: dict[str, Any], media: dict[str, bytes]) -> list[tuple[str, list]]:
     if data.get("steps") is not None:
-        return [_trim(t) for t in row.strings(data, "steps")]
+        steps = []
+        for i, item in enumerate(row.array(data, "steps")):
+            if isinstance(item, dict):
+                text = row.string(item, "text", f"steps[{i}]")
+                steps.append((_trim(text), parse_images(row, item, f"steps[{i}]", media)))
+            else:
+                steps.append((_trim(row.text(item, f"steps[{i}]")), []))
+        return steps
     if data.get("solution") is None:
         raise row.error("steps", "missing field (give `steps` or `solution`)")
     text = row.string(data, "solution")
     try:
-        return split_steps(text, row.options.step_split, row.options.step_split_regex)
+        texts = split_steps(text, row.options.step_split, row.options.step_split_regex)
+        return [(t, []) for t in texts]
     except ValueError as exc:
         raise row.error("solution", str(exc)) from exc
 
 
 def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     text = row.string(data, "problem")
-    texts = _steps(row, data)
+    media: dict[str, bytes] = {}
+    steps = _steps(row, data, media)
+    texts = [t for t, _ in steps]
     labels: list[Any] = row.array(data, "labels") if data.get("labels") is not None else []
     if len(labels) > len(texts):
         raise row.error("labels", f"{len(labels)} labels for {len(texts)} steps")
@@ -90,7 +104,10 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     sid = _id(row, data, "id")
     solution = ParsedSolution(
         external_id=sid or solution_id(text, texts, generator),
-        steps=[ParsedStep(text=t, label=v) for t, v in zip(texts, values, strict=True)],
+        steps=[
+            ParsedStep(text=t, label=v, metadata={"images": images} if images else {})
+            for (t, images), v in zip(steps, values, strict=True)
+        ],
         generator=generator,
         final_answer=row.string(data, "final_answer", optional=True),
         answer_correct=row.boolean(data, "answer_correct", optional=True),
@@ -111,4 +128,6 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         source=source,
         metadata={"tests": tests} if (tests := _tests(row, data)) is not None else {},
     )
-    return ParsedRow(line=row.line, problem=problem, solutions=[solution])
+    if images := parse_images(row, data, "", media):
+        problem.metadata["images"] = images
+    return ParsedRow(line=row.line, problem=problem, solutions=[solution], media=media)

@@ -64,6 +64,8 @@ class ParsedRow:
     line: int
     problem: ParsedProblem
     solutions: list[ParsedSolution] = field(default_factory=list)
+    # Image bytes decoded from data: URIs, by media name (labeling/importers/images.py).
+    media: dict[str, bytes] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,6 +52,7 @@ from labeling.models import (
     Suggestion,
     SuggestionSource,
 )
+from labeling.services.media import media_store_rows
 
 logger = logging.getLogger(__name__)
 
@@ -297,6 +298,7 @@ class _BatchWriter:
 
     def write(self, rows: list[ParsedRow]) -> None:
         now = timezone.now()
+        media_store_rows(project=self.project, rows=rows, filename=self.filename)
         problem_pks = self._problems(rows, now)
         solutions = self._solutions(rows, problem_pks, now)
         steps = self._steps(solutions)
