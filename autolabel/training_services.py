@@ -251,6 +251,12 @@ class Progress:
 
 TOTAL_RE = re.compile(r"training \d+ examples \(\d+ eval\), (\d+) steps")
 BAR_RE = re.compile(r"training:\s+\d+%\|[^|]*\|\s*(\d+)/(\d+)")
+# training.data's report on the training set, logged once before the first step.
+TRUNCATION_RE = re.compile(
+    r"^.*?((?:truncation dropped|tokenized) \d+ [^\n]*?(?:raise max_length to keep them|no step "
+    r"truncated))",
+    re.MULTILINE,
+)
 
 
 def read_progress(out: Path, log_path: Path) -> Progress:
@@ -272,8 +278,12 @@ def read_progress(out: Path, log_path: Path) -> Progress:
         progress.history = thin(progress.history)
     if log_path.exists():
         with log_path.open("rb") as fh:
+            head = fh.read(64_000).decode("utf-8", errors="replace")
             fh.seek(max(0, log_path.stat().st_size - 64_000))
             raw = fh.read().decode("utf-8", errors="replace")
+        train = [m for m in TRUNCATION_RE.finditer(head) if "eval set" not in m.group(0)]
+        if train:
+            progress.metrics["truncation"] = train[0].group(1)
         if found := TOTAL_RE.findall(raw):
             progress.total = int(found[-1])
         if bars := BAR_RE.findall(raw):
@@ -427,10 +437,18 @@ def training_run_execute(*, run_id: int, poll_s: float = 1.0) -> str:
         _finish(run_id, worker, status=TrainingStatus.FAILED, error="The worker stopped the run.")
         raise
     progress = read_progress(out, log_path)
+    final = {
+        "history": progress.history,
+        "metrics": progress.metrics,
+        "log_tail": progress.log_tail,
+    }
     if returncode != 0 or not (out / "config.json").is_file():
         error = _failure_message(returncode, progress.log_tail)
-        _finish(run_id, worker, status=TrainingStatus.FAILED, error=error)
+        _finish(run_id, worker, status=TrainingStatus.FAILED, error=error, **final)
         return Outcome.FAILED
+    stats = out / "data_stats.json"
+    if stats.is_file():  # examples, steps, and what truncation dropped, per split
+        progress.metrics["data"] = json.loads(stats.read_text(encoding="utf-8"))
     with transaction.atomic():
         finished = _finish(
             run_id,
@@ -439,6 +457,7 @@ def training_run_execute(*, run_id: int, poll_s: float = 1.0) -> str:
             artifact_path=str(out),
             step=max(progress.step, progress.total),
             total_steps=max(progress.step, progress.total),
+            **final,
         )
         if not finished:
             return Outcome.CANCELLED  # cancelled while the last step was saved
@@ -450,6 +469,6 @@ def training_run_execute(*, run_id: int, poll_s: float = 1.0) -> str:
             created_by=run.created_by,
             training_run=run,
             base_model=run.base_model,
-            metrics={k: v for k, v in progress.metrics.items() if k in ("train", "eval")},
+            metrics={k: v for k, v in progress.metrics.items() if k in ("train", "eval", "data")},
         )
     return Outcome.DONE

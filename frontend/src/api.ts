@@ -579,7 +579,16 @@ export interface TrainingRun {
   total_steps: number;
   /** 0..1 */
   progress: number;
-  metrics: { train?: MetricRecord; eval?: MetricRecord };
+  /**
+   * The latest record per split; `truncation`: the trainer's report on labeled steps dropped at
+   * max_length; `data`: its data_stats.json (per split counts) once done.
+   */
+  metrics: {
+    train?: MetricRecord;
+    eval?: MetricRecord;
+    truncation?: string;
+    data?: Record<string, Record<string, number>>;
+  };
   /** Only in the detail view. */
   history?: MetricRecord[];
   log_tail?: string;

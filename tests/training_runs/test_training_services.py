@@ -176,10 +176,14 @@ def test_a_crashing_trainer_fails_the_run_with_its_error(train_project, trl_expo
 def test_execute_trains_streams_progress_and_registers_the_prm(
     train_project, trl_export, base_model
 ):
-    run = _create(train_project, trl_export, base_model, **FAST_CONFIG)
+    # max_length 40 cuts the toy solutions: the run must say how many labeled steps it dropped.
+    run = _create(train_project, trl_export, base_model, **{**FAST_CONFIG, "max_length": 40})
     assert training_run_execute(run_id=run.pk, poll_s=0.2) == Outcome.DONE
     run.refresh_from_db()
     assert run.status == "done", run.error
+    dropped = run.metrics["data"]["train"]["steps_dropped"]
+    assert dropped > 0
+    assert run.metrics["truncation"].startswith(f"truncation dropped {dropped} of ")
     assert (run.step, run.total_steps, run.progress) == (3, 3, 1.0)
     assert [r["step"] for r in run.history if r["split"] == "train"] == [1, 2, 3]
     assert run.metrics["train"]["step"] == 3 and "loss" in run.metrics["train"]
@@ -192,6 +196,7 @@ def test_execute_trains_streams_progress_and_registers_the_prm(
         train_project.pk,
     )
     assert model.metrics["train"] == run.metrics["train"]
+    assert model.metrics["data"] == run.metrics["data"]
     # A redelivered task after the run finished does nothing.
     assert training_run_execute(run_id=run.pk) == Outcome.FINISHED
     assert PrmModel.objects.count() == 1

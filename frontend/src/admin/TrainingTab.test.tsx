@@ -96,6 +96,7 @@ describe("Training tab", () => {
       await vi.advanceTimersByTimeAsync(1500);
     });
     await waitFor(() => expect(screen.getByTestId("training-steps").textContent).toBe("step 2 / 4"));
+    expect(screen.getByTestId("training-truncation").textContent).toContain("truncation dropped 2 of 40 labeled steps");
     const loss = screen.getByTestId("metric-chart-loss");
     const trainLoss = loss.querySelector('path[data-series="train:loss"]');
     expect(trainLoss?.getAttribute("d")).toMatch(/^M[\d.]+ [\d.]+ L[\d.]+ [\d.]+$/);

@@ -77,6 +77,14 @@ function RunDetail({ run, canCancel, onCancel, cancelling }: { run: api.Training
         )}
         {!active && <span className="muted">· took {duration(run.started_at, run.finished_at)}</span>}
       </div>
+      {run.metrics.truncation && (
+        <div
+          className={`small ${run.metrics.truncation.startsWith("truncation dropped") ? "text-amber" : "muted"}`}
+          data-testid="training-truncation"
+        >
+          Data: {run.metrics.truncation}
+        </div>
+      )}
       {run.error && (
         <ErrorBox testId="training-run-error">
           <div className="callout-title">{run.error}</div>

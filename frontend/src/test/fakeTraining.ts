@@ -114,6 +114,7 @@ export class FakeTraining {
       const metrics = {
         train: [...history].reverse().find((r) => r.split === "train"),
         eval: [...history].reverse().find((r) => r.split === "eval"),
+        truncation: "truncation dropped 2 of 40 labeled steps (1 negative, 1 positive) in 1 examples, 0 of them left with no step and skipped; raise max_length to keep them",
       };
       run = { ...run, status: "running", step, total_steps: this.total, history, metrics, started_at: "2025-06-01T10:00:01Z", log_tail: `training: ${step}/${this.total}` };
       if (step >= this.total) {
