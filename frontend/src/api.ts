@@ -56,6 +56,14 @@ export interface ProjectSettings {
   show_suggestions: boolean;
   step_split: StepSplit;
   step_split_regex: string;
+  /** Resolve a solution without review when its overlap annotators all agree. */
+  auto_resolve: boolean;
+  /** Share of claims that serve a gold question (0..1). */
+  gold_rate: number;
+  /** Gold questions a new annotator answers first (0: no screening). */
+  screening_size: number;
+  /** Share of screening steps that must match gold (0..1). */
+  screening_pass_rate: number;
 }
 
 export interface Project extends ProjectSettings {
@@ -66,9 +74,15 @@ export interface Project extends ProjectSettings {
   created_at: string;
 }
 
+export type ScreeningVerdict = "" | "passed" | "failed";
+
 export interface Member {
   user: { id: number; username: string };
   role: Role;
+  /** "" until judged (or after a reset), then "passed" or "failed". */
+  screening?: ScreeningVerdict;
+  /** Gold answers that count for the screening (since the last reset). */
+  screening_answered?: number;
 }
 
 export interface ImportResult {
@@ -351,6 +365,9 @@ export const updateMember = (projectId: number, userId: number, role: Role) =>
   request<Member>("PATCH", `/api/projects/${projectId}/members/${userId}/`, { role });
 export const removeMember = (projectId: number, userId: number) =>
   request<void>("DELETE", `/api/projects/${projectId}/members/${userId}/`);
+
+export const resetScreening = (projectId: number, userId: number) =>
+  post<Member>(`/api/projects/${projectId}/members/${userId}/screening/reset/`);
 
 export const listSolutions = (projectId: number, limit: number, offset: number) =>
   get<Page<SolutionRow>>(`/api/projects/${projectId}/solutions/?limit=${limit}&offset=${offset}`);
@@ -883,3 +900,65 @@ export const unsetGold = (solutionId: number) =>
 export const listRejections = (projectId: number) => get<Rejection[]>(`/api/projects/${projectId}/rejections/`);
 export const getMetrics = (projectId: number, refresh = false) =>
   get<ProjectMetrics | MetricsComputing>(`/api/projects/${projectId}/metrics/${refresh ? "?refresh=1" : ""}`);
+
+// --- assignments and gold (admins) ----------------------------------------------------------------
+
+export type AssignStrategy = "each" | "round_robin" | "weighted";
+
+export interface AssignmentRequest {
+  user_ids: number[];
+  solution_ids?: number[];
+  source?: string;
+  only_open?: boolean;
+  only_unassigned?: boolean;
+  limit?: number;
+  strategy: AssignStrategy;
+  weights?: number[];
+  per_solution?: number;
+}
+
+export interface AssignmentSummaryRow {
+  user_id: number;
+  username: string;
+  assigned: number;
+  submitted: number;
+}
+
+export interface ProblemSource {
+  source: string;
+  solutions: number;
+  open: number;
+  unassigned: number;
+}
+
+export interface GoldAnnotatorRow {
+  annotator: string;
+  steps: number;
+  step_accuracy: number | null;
+  first_error: number | null;
+  first_error_correct: boolean;
+}
+
+export interface GoldRow {
+  solution_id: number;
+  problem_text: string;
+  problem_source: string;
+  generator: string;
+  ratings: Array<Rating | null>;
+  first_error: number | null;
+  answers: number;
+  step_accuracy: number | null;
+  first_error_accuracy: number | null;
+  annotators: GoldAnnotatorRow[];
+}
+
+export const listAssignments = (projectId: number) =>
+  get<AssignmentSummaryRow[]>(`/api/projects/${projectId}/assignments/`);
+export const previewAssignments = (projectId: number, data: AssignmentRequest, options?: RequestOptions) =>
+  post<{ solutions: number; new: Record<string, number> }>(`/api/projects/${projectId}/assignments/preview/`, data, options);
+export const createAssignments = (projectId: number, data: AssignmentRequest) =>
+  post<{ created: Record<string, number> }>(`/api/projects/${projectId}/assignments/`, data);
+export const clearAssignments = (projectId: number, data: { user_ids?: number[]; solution_ids?: number[] } = {}) =>
+  request<{ deleted: number }>("DELETE", `/api/projects/${projectId}/assignments/`, data);
+export const listProblemSources = (projectId: number) => get<ProblemSource[]>(`/api/projects/${projectId}/problem-sources/`);
+export const listGold = (projectId: number) => get<GoldRow[]>(`/api/projects/${projectId}/gold/`);

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import * as api from "../api";
 import { useAuth } from "../auth";
 import { ErrorBox, Spinner } from "../components/ui";
+import "../styles/assign.css";
 
 const ROLES: Array<{ value: api.Role; label: string }> = [
   { value: "annotator", label: "Annotator" },
@@ -50,6 +51,16 @@ export function MembersTab({ project }: { project: api.Project }) {
     }
   }
 
+  async function retake(m: api.Member) {
+    setError(null);
+    try {
+      const updated = await api.resetScreening(project.id, m.user.id);
+      setMembers((list) => (list ?? []).map((x) => (x.user.id === m.user.id ? { ...x, ...updated } : x)));
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+
   async function remove(m: api.Member) {
     if (!window.confirm(`Remove ${m.user.username} from ${project.name}?`)) return;
     setError(null);
@@ -61,6 +72,7 @@ export function MembersTab({ project }: { project: api.Project }) {
     }
   }
 
+  const screened = project.screening_size > 0;
   return (
     <div className="stack">
       <form className="card member-add" onSubmit={add}>
@@ -98,6 +110,7 @@ export function MembersTab({ project }: { project: api.Project }) {
               <tr>
                 <th>User</th>
                 <th>Role</th>
+                {screened && <th>Screening</th>}
                 <th className="num" aria-label="Actions" />
               </tr>
             </thead>
@@ -125,6 +138,11 @@ export function MembersTab({ project }: { project: api.Project }) {
                       ))}
                     </select>
                   </td>
+                  {screened && (
+                    <td data-testid={`screening-${m.user.username}`}>
+                      <ScreeningCell member={m} size={project.screening_size} onRetake={() => void retake(m)} />
+                    </td>
+                  )}
                   <td className="num">
                     <button type="button" className="btn btn-sm btn-danger-ghost" onClick={() => void remove(m)}>
                       Remove
@@ -137,5 +155,33 @@ export function MembersTab({ project }: { project: api.Project }) {
         )}
       </div>
     </div>
+  );
+}
+
+/** A member's screening: answered k of n, passed, or failed (with a retake for admins). Only
+ * annotators are screened. */
+function ScreeningCell({ member, size, onRetake }: { member: api.Member; size: number; onRetake: () => void }) {
+  if (member.role !== "annotator") return <span className="muted small">not screened</span>;
+  const answered = member.screening_answered ?? 0;
+  if (member.screening === "passed") return <span className="badge badge-green">passed</span>;
+  if (member.screening === "failed")
+    return (
+      <span className="screening-cell">
+        <span className="badge badge-red">failed</span>
+        <button
+          type="button"
+          className="btn btn-sm"
+          onClick={onRetake}
+          title="Clear the verdict: they answer new gold questions and are judged on those"
+          data-testid={`screening-retake-${member.user.username}`}
+        >
+          Let retake
+        </button>
+      </span>
+    );
+  return (
+    <span className="badge badge-amber" title="Gold answers that count for the screening">
+      in screening · {Math.min(answered, size)}/{size}
+    </span>
   );
 }

@@ -21,6 +21,10 @@ type Form = Pick<
   | "lock_ttl_seconds"
   | "step_split"
   | "step_split_regex"
+  | "auto_resolve"
+  | "gold_rate"
+  | "screening_size"
+  | "screening_pass_rate"
 >;
 
 function pick(p: api.Project): Form {
@@ -34,8 +38,16 @@ function pick(p: api.Project): Form {
     lock_ttl_seconds: p.lock_ttl_seconds,
     step_split: p.step_split,
     step_split_regex: p.step_split_regex,
+    auto_resolve: p.auto_resolve,
+    gold_rate: p.gold_rate,
+    screening_size: p.screening_size,
+    screening_pass_rate: p.screening_pass_rate,
   };
 }
+
+/** A 0..1 share shown and edited as a whole percentage. */
+const toPct = (x: number) => Math.round(x * 1000) / 10;
+const fromPct = (text: string) => Math.min(100, Math.max(0, Number(text) || 0)) / 100;
 
 export function SettingsTab({ project, onSaved }: { project: api.Project; onSaved: (p: api.Project) => void }) {
   const [form, setForm] = useState<Form>(() => pick(project));
@@ -156,6 +168,69 @@ export function SettingsTab({ project, onSaved }: { project: api.Project; onSave
               <strong>Show suggestions.</strong>{" "}
               <span className="muted">Machine labels (imported, symbolic checks, rollouts) appear beside each step.</span>
             </span>
+          </label>
+        </div>
+      </div>
+
+      <div className="card" data-testid="settings-quality">
+        <h2 className="card-title">Review and quality</h2>
+        <div className="form-grid">
+          <label className="check field-wide">
+            <input
+              type="checkbox"
+              checked={form.auto_resolve}
+              onChange={(e) => set("auto_resolve", e.target.checked)}
+              data-testid="settings-auto-resolve"
+            />
+            <span>
+              <strong>Resolve agreeing solutions automatically.</strong>{" "}
+              <span className="muted">
+                When the overlap&apos;s annotators submit identical ratings with no unsure step, their label is the resolved one
+                (human consensus); otherwise the solution waits for review.
+              </span>
+            </span>
+          </label>
+          <label className="field">
+            <span className="field-label">Gold rate (%)</span>
+            <input
+              className="input"
+              type="number"
+              min={0}
+              max={100}
+              step={1}
+              value={toPct(form.gold_rate)}
+              onChange={(e) => set("gold_rate", fromPct(e.target.value))}
+              data-testid="settings-gold-rate"
+            />
+            <span className="field-help">Share of claims that serve a gold question, unannounced (10 = one in ten). 0: never.</span>
+          </label>
+          <span />
+          <label className="field">
+            <span className="field-label">Screening questions</span>
+            <input
+              className="input"
+              type="number"
+              min={0}
+              max={1000}
+              value={form.screening_size}
+              onChange={(e) => set("screening_size", Math.max(0, Math.floor(Number(e.target.value) || 0)))}
+              data-testid="settings-screening-size"
+            />
+            <span className="field-help">Gold questions a new annotator answers before any other work (PRM800K used 30). 0: none.</span>
+          </label>
+          <label className="field">
+            <span className="field-label">Screening pass mark (%)</span>
+            <input
+              className="input"
+              type="number"
+              min={0}
+              max={100}
+              value={toPct(form.screening_pass_rate)}
+              disabled={form.screening_size === 0}
+              onChange={(e) => set("screening_pass_rate", fromPct(e.target.value))}
+              data-testid="settings-screening-pass"
+            />
+            <span className="field-help">Share of their rated steps that must match gold. Below it they get no more work.</span>
           </label>
         </div>
       </div>

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import * as api from "../api";
+import { AssignmentsTab } from "../admin/AssignmentsTab";
 import { AutolabelTab } from "../admin/AutolabelTab";
 import { ExportTab } from "../admin/ExportTab";
+import { GoldTab } from "../admin/GoldTab";
 import { ImportTab } from "../admin/ImportTab";
 import { MembersTab } from "../admin/MembersTab";
 import { OverviewTab } from "../admin/OverviewTab";
@@ -11,7 +13,16 @@ import { TrainingTab } from "../admin/TrainingTab";
 import { AppHeader } from "../components/AppHeader";
 import { ErrorBox, Spinner } from "../components/ui";
 
-type TabId = "overview" | "import" | "autolabel" | "export" | "training" | "members" | "settings";
+type TabId =
+  | "overview"
+  | "import"
+  | "autolabel"
+  | "export"
+  | "training"
+  | "assignments"
+  | "gold"
+  | "members"
+  | "settings";
 // `reviewers`: also shown to reviewers (the API lets them too).
 const TABS: Array<{ id: TabId; label: string; adminOnly: boolean; reviewers?: boolean }> = [
   { id: "overview", label: "Overview", adminOnly: false },
@@ -19,6 +30,8 @@ const TABS: Array<{ id: TabId; label: string; adminOnly: boolean; reviewers?: bo
   { id: "autolabel", label: "Auto-label", adminOnly: true },
   { id: "export", label: "Export", adminOnly: true, reviewers: true },
   { id: "training", label: "Training", adminOnly: true, reviewers: true },
+  { id: "assignments", label: "Assignments", adminOnly: true },
+  { id: "gold", label: "Gold", adminOnly: true },
   { id: "members", label: "Members", adminOnly: true },
   { id: "settings", label: "Settings", adminOnly: true },
 ];
@@ -96,6 +109,8 @@ export function ProjectAdminPage() {
               {tab === "autolabel" && <AutolabelTab project={project} />}
               {tab === "export" && <ExportTab project={project} />}
               {tab === "training" && <TrainingTab project={project} />}
+              {tab === "assignments" && <AssignmentsTab project={project} />}
+              {tab === "gold" && <GoldTab project={project} />}
               {tab === "members" && <MembersTab project={project} />}
               {tab === "settings" && <SettingsTab project={project} onSaved={setProject} />}
             </div>
