@@ -21,8 +21,11 @@ export type ImportFormat =
   | "trl"
   | "gsm8k"
   | "math"
-  | "steplab";
+  | "steplab"
+  | "messages";
 export type LabelsAs = "suggestions" | "annotations" | "none";
+/** What a project's steps are: decides the labeling page's rendering and the checkers. */
+export type Domain = "math" | "code" | "agent" | "multimodal" | "text";
 
 export interface User {
   id: number;
@@ -48,6 +51,8 @@ export interface ProjectStats {
 export interface ProjectSettings {
   name: string;
   description: string;
+  /** Default "math" (older fixtures and servers omit it). */
+  domain?: Domain;
   guidelines: string;
   label_scale: LabelScale;
   first_error_mode: boolean;
@@ -68,6 +73,8 @@ export interface ProjectSettings {
 
 export interface Project extends ProjectSettings {
   id: number;
+  /** The auto-label sources the domain allows, in display order. */
+  domain_sources?: string[];
   rating_values: Rating[];
   role: Role;
   stats: ProjectStats;
@@ -141,6 +148,19 @@ export interface TaskStep {
   text: string;
   alternatives_count: number;
   suggestions: Suggestion[];
+  /** Agent steps: what the step is ({} for plain steps). */
+  meta?: StepMeta;
+  /** Authenticated URLs of the step's images. */
+  images?: string[];
+}
+
+export interface StepMeta {
+  kind?: "tool_call" | "observation" | "message";
+  role?: string;
+  name?: string;
+  /** A tool call's arguments as the model wrote them (JSON, or not). */
+  arguments?: string;
+  tool_call_id?: string;
 }
 
 export interface StepLabel {
@@ -172,7 +192,15 @@ export interface Task {
     answer_correct: boolean | null;
     steps: TaskStep[];
   };
-  problem: { id: number; text: string; answer: string; source: string };
+  problem: {
+    id: number;
+    text: string;
+    answer: string;
+    source: string;
+    images?: string[];
+    /** An agent problem's tool names. */
+    tools?: string[];
+  };
   lock_expires_at: string;
   /** Set when a reviewer sent this annotation back (see `Rework`). */
   rework?: Rework | null;
@@ -180,6 +208,7 @@ export interface Task {
     id: number;
     name: string;
     guidelines: string;
+    domain?: Domain;
     first_error_mode: boolean;
     rating_values: Rating[];
     show_suggestions: boolean;
@@ -204,7 +233,7 @@ export interface SubmitPayload extends DraftPayload {
   finish_reason_text: string;
 }
 
-export type AutolabelSource = "answer" | "symbolic" | "rollout" | "judge" | "code" | "prm" | "consensus";
+export type AutolabelSource = "answer" | "symbolic" | "rollout" | "judge" | "code" | "agent" | "prm" | "consensus";
 export type AutolabelStatus = "pending" | "running" | "done" | "failed" | "cancelled";
 
 export type ModelBackend =

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import * as api from "../api";
 import { ErrorBox, ProgressBar, formatDate, formatNumber } from "../components/ui";
+import { domainLabel } from "../lib/domains";
 import { PrmSourcePicker } from "./PrmSourcePicker";
 import {
   DEFAULT_PARAMS,
@@ -17,6 +18,7 @@ import {
   groupErrors,
   runFraction,
   solutionsText,
+  sourcesForDomain,
   sourcesText,
   type ModelParams,
   type SourceInfo,
@@ -399,7 +401,12 @@ export function AutolabelTab({ project }: { project: api.Project }) {
 
         <fieldset className="source-list" disabled={busy}>
           <legend className="field-label">Sources</legend>
-          {SOURCES.map((info) => {
+          {project.domain_sources && (
+            <p className="muted small" data-testid="autolabel-domain-note">
+              A {domainLabel(project.domain).toLowerCase()} project: the sources that apply to it.
+            </p>
+          )}
+          {sourcesForDomain(SOURCES, project.domain_sources).map((info) => {
             const form = info.form === "rollout" || info.form === "judge" ? info.form : undefined;
             return (
               <div key={info.name}>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from "react";
 import * as api from "../api";
 import { Markdown } from "../components/Markdown";
 import { ErrorBox } from "../components/ui";
+import { DOMAINS } from "../lib/domains";
 
 const SPLITS: Array<{ value: api.StepSplit; label: string }> = [
   { value: "line", label: "One step per line" },
@@ -14,6 +15,7 @@ type Form = Pick<
   api.ProjectSettings,
   | "name"
   | "description"
+  | "domain"
   | "guidelines"
   | "overlap"
   | "first_error_mode"
@@ -31,6 +33,7 @@ function pick(p: api.Project): Form {
   return {
     name: p.name,
     description: p.description,
+    domain: p.domain ?? "math",
     guidelines: p.guidelines,
     overlap: p.overlap,
     first_error_mode: p.first_error_mode,
@@ -97,6 +100,25 @@ export function SettingsTab({ project, onSaved }: { project: api.Project; onSave
           <label className="field">
             <span className="field-label">Description</span>
             <input className="input" value={form.description} onChange={(e) => set("description", e.target.value)} />
+          </label>
+          <label className="field">
+            <span className="field-label">Domain</span>
+            <select
+              className="input"
+              value={form.domain}
+              onChange={(e) => set("domain", e.target.value as api.Domain)}
+              data-testid="settings-domain"
+            >
+              {DOMAINS.map((d) => (
+                <option key={d.value} value={d.value}>
+                  {d.label}
+                </option>
+              ))}
+            </select>
+            <span className="field-help">
+              {DOMAINS.find((d) => d.value === form.domain)?.help} Decides the labeling page&rsquo;s rendering and
+              the auto-label sources.
+            </span>
           </label>
         </div>
       </div>

@@ -49,6 +49,13 @@ export const SOURCES: SourceInfo[] = [
     availability: "now",
   },
   {
+    name: "agent",
+    label: "Agent checks",
+    description:
+      "For agent trajectories: flags malformed tool calls (arguments that are not JSON, unknown tools, arguments against the tool's schema, calls no observation answers) and observations that report an error (tracebacks, error fields, HTTP 4xx/5xx, non-zero exit codes) with −1 and the evidence. Never +1.",
+    availability: "now",
+  },
+  {
     name: "prm",
     label: "Trained PRM",
     description:
@@ -64,6 +71,12 @@ export const SOURCES: SourceInfo[] = [
     availability: "now",
   },
 ];
+
+/** The sources a project's domain allows, in the domain's order (all of them when unknown). */
+export function sourcesForDomain(all: SourceInfo[], allowed: string[] | undefined): SourceInfo[] {
+  if (!allowed) return all;
+  return allowed.map((name) => all.find((s) => s.name === name)).filter((s): s is SourceInfo => s !== undefined);
+}
 
 export const SOURCE_LABEL: Record<string, string> = Object.fromEntries(SOURCES.map((s) => [s.name, s.label]));
 

@@ -2,6 +2,7 @@ import type { Task } from "../api";
 import { Markdown } from "../components/Markdown";
 import { IconBook, IconChevron, IconEye, IconEyeOff } from "../components/icons";
 import { Kbd } from "../components/ui";
+import { ImageStrip } from "./ImageStrip";
 
 /** Answers like "14", "\frac{1}{2}" or "x^2+1" are typeset; prose answers stay text. */
 export function answerSource(answer: string): string {
@@ -41,6 +42,17 @@ export function ProblemPanel({
         </button>
       </div>
       <Markdown source={problem.text} className="problem-text" />
+      {problem.images && problem.images.length > 0 && <ImageStrip urls={problem.images} label="Problem" />}
+      {problem.tools && problem.tools.length > 0 && (
+        <div className="problem-tools" data-testid="problem-tools">
+          <span className="answer-label">Tools</span>
+          {problem.tools.map((name) => (
+            <code key={name} className="agent-fn">
+              {name}
+            </code>
+          ))}
+        </div>
+      )}
       {showAnswer && (
         <div className="answer-box" data-testid="answer">
           <div className="answer-item">

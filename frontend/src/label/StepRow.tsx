@@ -2,6 +2,8 @@ import { memo, useEffect, useMemo, useRef } from "react";
 import type { Rating, StepLabel, TaskStep } from "../api";
 import { Markdown } from "../components/Markdown";
 import { IconBranch, IconComment, IconEdit, IconFlag } from "../components/icons";
+import { AgentStepBody, isAgentStep } from "./AgentStep";
+import { ImageStrip } from "./ImageStrip";
 import { InlineEditor } from "./InlineEditor";
 import { SuggestionChip, SuggestionNotes } from "./SuggestionChip";
 import { orderSuggestions } from "./suggestions";
@@ -80,7 +82,8 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
       </div>
 
       <div className="step-body">
-        <Markdown source={step.text} className="step-text" />
+        {isAgentStep(step) ? <AgentStepBody step={step} /> : <Markdown source={step.text} className="step-text" />}
+        {step.images && step.images.length > 0 && <ImageStrip urls={step.images} label={`Step ${index + 1}`} />}
         {suggestions.length > 0 && <SuggestionNotes suggestions={suggestions} />}
         {label.unsure && (
           <div className="step-tags">

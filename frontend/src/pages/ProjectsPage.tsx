@@ -4,6 +4,7 @@ import * as api from "../api";
 import { useAuth } from "../auth";
 import { AppHeader } from "../components/AppHeader";
 import { EmptyState, ErrorBox, ProgressBar, Spinner, formatNumber } from "../components/ui";
+import { DOMAINS, domainLabel } from "../lib/domains";
 
 const ROLE_LABEL: Record<api.Role, string> = {
   annotator: "Annotator",
@@ -22,6 +23,9 @@ function ProjectCard({ project }: { project: api.Project }) {
       </div>
       <p className="project-desc">{project.description || <span className="subtle">No description</span>}</p>
       <div className="project-tags">
+        <span className="tag tag-domain" data-testid="project-domain">
+          {domainLabel(project.domain)}
+        </span>
         <span className="tag">{project.label_scale === "binary" ? "Binary −1 / +1" : "−1 / 0 / +1"}</span>
         {project.first_error_mode && <span className="tag">Stop at first error</span>}
         {project.overlap > 1 && <span className="tag">Overlap ×{project.overlap}</span>}
@@ -69,6 +73,7 @@ function NewProjectForm({ onCreated, onCancel }: { onCreated: (p: api.Project) =
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [labelScale, setLabelScale] = useState<api.LabelScale>("prm800k");
+  const [domain, setDomain] = useState<api.Domain>("math");
   const [firstError, setFirstError] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -86,6 +91,7 @@ function NewProjectForm({ onCreated, onCancel }: { onCreated: (p: api.Project) =
         await api.createProject({
           name: name.trim(),
           description: description.trim(),
+          domain,
           label_scale: labelScale,
           first_error_mode: firstError,
         }),
@@ -105,6 +111,22 @@ function NewProjectForm({ onCreated, onCancel }: { onCreated: (p: api.Project) =
         <label className="field">
           <span className="field-label">Name</span>
           <input className="input" value={name} onChange={(e) => setName(e.target.value)} autoFocus data-testid="new-project-name" />
+        </label>
+        <label className="field">
+          <span className="field-label">Domain</span>
+          <select
+            className="input"
+            value={domain}
+            onChange={(e) => setDomain(e.target.value as api.Domain)}
+            data-testid="new-project-domain"
+          >
+            {DOMAINS.map((d) => (
+              <option key={d.value} value={d.value}>
+                {d.label}
+              </option>
+            ))}
+          </select>
+          <span className="field-help">{DOMAINS.find((d) => d.value === domain)?.help}</span>
         </label>
         <label className="field">
           <span className="field-label">Label scale</span>
