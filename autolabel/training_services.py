@@ -46,7 +46,7 @@ RESERVED = ("data", "model", "out", "resume_from", "progress")
 HEARTBEAT_STALE_S = 60
 HEARTBEAT_EVERY_S = 10.0  # the row is rewritten at least this often, else only on new output
 LOG_TAIL_CHARS = 8000
-MAX_HISTORY = 5000
+MAX_HISTORY = 1000  # evenly thinned beyond this: enough for a chart, small to poll
 KILL_GRACE_S = 10.0
 
 
