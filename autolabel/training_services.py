@@ -297,12 +297,17 @@ def read_progress(out: Path, log_path: Path) -> Progress:
 
 
 def thin(history: list[dict[str, Any]], limit: int = MAX_HISTORY) -> list[dict[str, Any]]:
-    """At most about `limit` records, evenly spread over the run; the last one kept."""
-    if len(history) <= limit:
-        return history
-    stride = -(-len(history) // limit)
-    kept = history[::stride]
-    return kept if kept[-1] is history[-1] else [*kept, history[-1]]
+    """At most about `limit` records of each split, evenly spread over the run, the last one
+    kept; the records keep their order (a split logged rarely, eval, keeps all of its)."""
+    splits: dict[Any, list[dict[str, Any]]] = {}
+    for record in history:
+        splits.setdefault(record.get("split"), []).append(record)
+    kept: set[int] = set()
+    for records in splits.values():
+        stride = -(-len(records) // limit)
+        kept.update(id(r) for r in records[::stride])
+        kept.add(id(records[-1]))
+    return [r for r in history if id(r) in kept]
 
 
 def _holds(run_id: int, worker: str) -> bool:

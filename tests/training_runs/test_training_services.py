@@ -221,6 +221,16 @@ def test_a_long_history_is_thinned_evenly_keeping_the_last_record():
     gaps = {b["step"] - a["step"] for a, b in zip(kept[:-2], kept[1:-1], strict=True)}
     assert gaps == {10}
     assert thin(history[:5], limit=1000) == history[:5]
+    # Per split: the rare eval records all survive, in their place.
+    mixed = []
+    for i in range(1, 3001):
+        mixed.append({"split": "train", "step": i})
+        if i % 500 == 0:
+            mixed.append({"split": "eval", "step": i})
+    kept = thin(mixed, limit=1000)
+    assert [r for r in kept if r["split"] == "eval"] == [r for r in mixed if r["split"] == "eval"]
+    assert 1000 + 6 <= len(kept) <= 1001 + 6
+    assert [r["step"] for r in kept] == sorted(r["step"] for r in kept)
 
 
 def _launcher(settings, tmp_path, code: str) -> None:
