@@ -15,7 +15,8 @@ no vocabulary logits: its head is hidden x 2), L layers, d the hidden size, T th
 length (packed examples attend only within themselves). Activation recomputation
 (--gradient-checkpointing) is not counted as model FLOPs, as in PaLM's MFU.
 Packing defaults to on when flash-attn is installed (variable-length kernels), else off: with
-sdpa, packed rows get a dense block-diagonal mask and cost more than padding.
+sdpa, packed rows get a dense block-diagonal mask and cost more than padding; padded batches
+are then grouped by length.
 """
 
 from __future__ import annotations
@@ -142,6 +143,7 @@ def main() -> int:
             batch_size=args.batch_size,
             grad_accum=args.grad_accum,
             packing=packing,
+            group_by_length=not packing,
             bf16=True,
             gradient_checkpointing=args.gradient_checkpointing,
             attn_implementation=attn,
@@ -182,7 +184,8 @@ def main() -> int:
     billions = shape["params"] / 1e9, shape["non_embedding"] / 1e9
     print(f"GPU: {gpu}; model {args.model}: {billions[0]:.2f} B parameters "
           f"({billions[1]:.2f} B non-embedding), {shape['layers']} layers")  # fmt: skip
-    print(f"attention {attn}, packing {packing}, batch {args.batch_size} x {args.grad_accum}, "
+    batches = "packed" if packing else "padded, grouped by length"
+    print(f"attention {attn}, {batches} batches of {args.batch_size} x {args.grad_accum}, "
           f"gradient checkpointing {args.gradient_checkpointing}, bf16")  # fmt: skip
     print(f"measured {steps} steps, {tokens} tokens in {seconds:.1f} s (after warm-up); "
           f"mean example {mean_len:.0f} tokens; last loss {last['loss']:.4f}")  # fmt: skip
