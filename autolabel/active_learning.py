@@ -2,7 +2,9 @@
 
 PRM800K served its labelers "convincing wrong-answer" solutions: ones the current PRM rates
 highly although the final answer is wrong, where its mistakes are most informative. With a
-project's QueuePriority set to `prm_active`, labeling.services.queue claims, in order:
+project's QueuePriority set to `prm_active`, labeling.services.queue claims, after the
+solutions assigned to the user (an explicit assignment always comes first: the queue puts
+`-assigned` before this order's keys), in order:
 
 1. convincing wrong answers: `answer_correct` is False and the PRM (Solution.metadata["prm"],
    written by the prm engine) predicts no wrong step; the most convincing (highest minimum
