@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from labeling.management.commands.load_demo import FIRST_ERROR_PROJECT, STEP_PROJECT
+from labeling.management.commands.load_demo import FIRST_ERROR_PROJECT, PROJECTS, STEP_PROJECT
 from labeling.models import Problem, Project, ProjectMembership, Solution, Suggestion
 from tests.factories import ProjectFactory
 
@@ -108,7 +108,7 @@ def test_load_demo_is_idempotent_and_serves_a_five_step_solution_first():
     assert (STEP_PROJECT, "reviewer", "reviewer") in roles
     assert (FIRST_ERROR_PROJECT, "annotator2", "annotator") in roles
     assert (STEP_PROJECT, "admin", "admin") in roles
-    assert len(roles) == 8
+    assert len(roles) == 4 * len(PROJECTS)  # every demo user in every demo project
 
 
 def test_load_demo_reset_recreates_the_projects():

@@ -10,6 +10,7 @@ export const FORMATS: Array<{ value: ImportFormat; label: string }> = [
   { value: "gsm8k", label: "GSM8K" },
   { value: "math", label: "MATH" },
   { value: "steplab", label: "steplab export" },
+  { value: "messages", label: "Agent trajectories (OpenAI messages)" },
 ];
 
 export const LABELS_AS: Array<{ value: LabelsAs; label: string }> = [

@@ -53,6 +53,10 @@ describe("agent timeline", () => {
     expect(formatArguments("[1]").text).toBe("[\n  1\n]");
     expect(formatObservation("plain\ntext")).toBe("plain\ntext");
     expect(formatObservation("{broken")).toBe("{broken");
+    // Multi-line strings keep their line breaks (stdout, tracebacks).
+    expect(formatObservation('{"exit_code": 1, "stdout": "F\\nfailed\\n", "stderr": ""}')).toBe(
+      'exit_code: 1\nstdout:\n  F\n  failed\nstderr: ""',
+    );
     expect(isAgentStep(step("x", { kind: "observation" }))).toBe(true);
     expect(isAgentStep(step("x"))).toBe(false);
   });

@@ -12,17 +12,32 @@ export function formatArguments(raw: string | undefined): { text: string; valid:
   }
 }
 
-/** An observation pretty-printed when it is a JSON object or list; otherwise as it is. */
+/**
+ * An observation for reading: a JSON object as `key: value` lines, where multi-line strings
+ * (stdout, tracebacks) keep their line breaks instead of showing `\n`; other JSON
+ * pretty-printed; anything else as it is.
+ */
 export function formatObservation(text: string): string {
   const t = text.trim();
-  if (t.startsWith("{") || t.startsWith("[")) {
-    try {
-      return JSON.stringify(JSON.parse(t), null, 2);
-    } catch {
-      /* not JSON after all */
-    }
+  if (!t.startsWith("{") && !t.startsWith("[")) return text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(t);
+  } catch {
+    return text;
   }
-  return text;
+  if (parsed === null || Array.isArray(parsed) || typeof parsed !== "object") return JSON.stringify(parsed, null, 2);
+  const entries = Object.entries(parsed as Record<string, unknown>);
+  if (!entries.some(([, v]) => typeof v === "string" && v.includes("\n"))) return JSON.stringify(parsed, null, 2);
+  return entries
+    .map(([key, value]) => {
+      if (typeof value === "string" && value.includes("\n")) {
+        const body = value.replace(/\n$/, "").split("\n").map((line) => `  ${line}`);
+        return `${key}:\n${body.join("\n")}`;
+      }
+      return `${key}: ${JSON.stringify(value)}`;
+    })
+    .join("\n");
 }
 
 /** Observations longer than this start collapsed. */

@@ -1,5 +1,9 @@
 """`manage.py load_demo [--reset]`: demo projects, users and real data, idempotently."""
 
+import base64
+import json
+import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +18,9 @@ from labeling.services.imports import import_file
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 STEP_PROJECT = "Demo: step labeling"
 FIRST_ERROR_PROJECT = "Demo: first-error (PRM800K phase 2)"
+AGENT_PROJECT = "Demo: agent trajectories"
+MULTIMODAL_PROJECT = "Demo: multimodal (charts and figures)"
+TEXT_PROJECT = "Demo: text tasks (QA, translation)"
 
 PROJECTS: dict[str, dict[str, Any]] = {
     STEP_PROJECT: {
@@ -28,6 +35,27 @@ PROJECTS: dict[str, dict[str, Any]] = {
         "show_suggestions": True,
         "first_error_mode": True,
     },
+    AGENT_PROJECT: {
+        "domain": "agent",
+        "description": "Tool-using agents: rate each tool call, observation and reply.",
+        "overlap": 1,
+        "show_suggestions": True,
+        "first_error_mode": False,
+    },
+    MULTIMODAL_PROJECT: {
+        "domain": "multimodal",
+        "description": "Questions about charts and figures, with images on problems and steps.",
+        "overlap": 1,
+        "show_suggestions": True,
+        "first_error_mode": False,
+    },
+    TEXT_PROJECT: {
+        "domain": "text",
+        "description": "Reading-comprehension answers and sentence-by-sentence translations.",
+        "overlap": 1,
+        "show_suggestions": True,
+        "first_error_mode": False,
+    },
 }
 
 
@@ -37,6 +65,8 @@ class DemoFile:
     name: str
     fmt: str
     labels_as: str
+    # `images` entries naming a file in demo/images/ become data: URIs before the import.
+    inline_images: bool = False
 
 
 # In this order: the step project's first solution (lowest id) is a 5-step ProcessBench one.
@@ -45,7 +75,33 @@ FILES = (
     DemoFile(STEP_PROJECT, "gsm8k_model_solutions_demo.jsonl", "gsm8k", "none"),
     DemoFile(STEP_PROJECT, "math500_demo.jsonl", "math", "none"),
     DemoFile(FIRST_ERROR_PROJECT, "prm800k_demo.jsonl", "prm800k", "suggestions"),
+    DemoFile(AGENT_PROJECT, "agent_demo.jsonl", "messages", "none"),
+    DemoFile(MULTIMODAL_PROJECT, "multimodal_demo.jsonl", "steplab", "none", inline_images=True),
+    DemoFile(TEXT_PROJECT, "text_demo.jsonl", "steplab", "none"),
 )
+DEMO_IMAGE = re.compile(r"^images/[\w-]+\.png$")
+
+
+def _inline(value: Any) -> Any:
+    """A demo row with its `images/<name>.png` entries as data: URIs (the importer's form)."""
+    if isinstance(value, dict):
+        return {k: _inline(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_inline(v) for v in value]
+    if isinstance(value, str) and DEMO_IMAGE.match(value):
+        data = base64.b64encode((DEMO_DIR / value).read_bytes()).decode()
+        return f"data:image/png;base64,{data}"
+    return value
+
+
+def _with_inline_images(path: Path, folder: Path) -> Path:
+    out = folder / path.name
+    with open(path, encoding="utf-8") as src, open(out, "w", encoding="utf-8") as dst:
+        for line in src:
+            if line.strip():
+                dst.write(json.dumps(_inline(json.loads(line)), ensure_ascii=False) + "\n")
+    return out
+
 
 # username, password, role in every demo project, superuser
 USERS = (
@@ -91,12 +147,16 @@ class Command(BaseCommand):
                 )
             self.stdout.write(f"{'Created' if created else 'Updated'} project {name!r}.")
         for demo in FILES:
-            result = import_file(
-                project=projects[demo.project],
-                path=DEMO_DIR / demo.name,
-                fmt=demo.fmt,
-                labels_as=demo.labels_as,
-            )
+            with tempfile.TemporaryDirectory() as folder:
+                path = DEMO_DIR / demo.name
+                if demo.inline_images:
+                    path = _with_inline_images(path, Path(folder))
+                result = import_file(
+                    project=projects[demo.project],
+                    path=path,
+                    fmt=demo.fmt,
+                    labels_as=demo.labels_as,
+                )
             self.stdout.write(
                 f"  {demo.name}: {result.problems_created} problems, "
                 f"{result.solutions_created} solutions, {result.steps_created} steps, "

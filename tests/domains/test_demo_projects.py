@@ -1,0 +1,33 @@
+"""load_demo makes one project per new domain, with its data (images stored, not public)."""
+
+import io
+
+import pytest
+from django.core.files.storage import default_storage
+from django.core.management import call_command
+
+from labeling.management.commands.load_demo import AGENT_PROJECT, MULTIMODAL_PROJECT, TEXT_PROJECT
+from labeling.models import Project, Step
+
+pytestmark = pytest.mark.django_db
+
+
+def test_load_demo_makes_the_domain_projects_idempotently():
+    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", stdout=io.StringIO())
+    agent, multimodal, text = (
+        Project.objects.get(name=name) for name in (AGENT_PROJECT, MULTIMODAL_PROJECT, TEXT_PROJECT)
+    )
+    assert (agent.domain, multimodal.domain, text.domain) == ("agent", "multimodal", "text")
+    assert agent.solutions.count() == multimodal.solutions.count() == text.solutions.count() == 4
+    kinds = set(
+        Step.objects.filter(solution__project=agent).values_list("metadata__kind", flat=True)
+    )
+    assert kinds == {"tool_call", "observation", "message"}
+    problem = multimodal.problems.get(external_id="mm-tri")
+    [ref] = problem.metadata["images"]
+    path = f"media/{multimodal.pk}/{ref['media']}"
+    assert default_storage.exists(path) and default_storage.size(path) < 10_000
+    step = Step.objects.get(solution__external_id="mm-tri-1", index=1)
+    assert step.metadata["images"][0]["content_type"] == "image/png"
+    assert not Step.objects.filter(solution__project=text).exclude(metadata={}).exists()
