@@ -436,10 +436,19 @@ def training_run_execute(*, run_id: int, poll_s: float = 1.0) -> str:
                 _kill(proc)
                 still = TrainingRun.objects.filter(pk=run_id, status=TrainingStatus.RUNNING)
                 return Outcome.BUSY if still.exists() else Outcome.CANCELLED
-    except BaseException:
-        # A soft time limit, a worker shutdown: never leave the trainer running behind.
+    except Exception as exc:
+        # The soft time limit, or the database gone: never leave the trainer running behind.
         _kill(proc)
-        _finish(run_id, worker, status=TrainingStatus.FAILED, error="The worker stopped the run.")
+        limit = type(exc).__name__ == "SoftTimeLimitExceeded"
+        reason = "it ran past TRAINING_TIME_LIMIT_S" if limit else f"{type(exc).__name__}: {exc}"
+        error = f"The run was stopped: {reason}"
+        _finish(run_id, worker, status=TrainingStatus.FAILED, error=error)
+        raise
+    except BaseException:
+        # The worker is shutting down: stop the trainer and give the lease up at once, so the
+        # redelivered task (acks_late) takes the run over and resumes it from its checkpoint.
+        _kill(proc)
+        TrainingRun.objects.filter(pk=run_id, worker=worker).update(heartbeat_at=None)
         raise
     progress = read_progress(out, log_path)
     final = {

@@ -292,3 +292,56 @@ def test_the_trainer_gets_the_runs_full_config(
     assert config["out"] == str(run_dir(run) / "out")
     (data,) = config["data"]
     assert Path(data).read_bytes() == Path(trl_export.file.path).read_bytes()
+
+
+def _interrupted_run(train_project, trl_export, base_model, settings, tmp_path, monkeypatch, exc):
+    """A run whose follow loop is interrupted by `exc` while a stand-in trainer sleeps."""
+    from autolabel import training_services
+
+    _launcher(settings, tmp_path, "import time\nprint('training', flush=True)\ntime.sleep(60)\n")
+    run = _create(train_project, trl_export, base_model)
+    calls = {"n": 0}
+    real = training_services._holds
+
+    def holds(run_id, worker):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise exc
+        return real(run_id, worker)
+
+    monkeypatch.setattr(training_services, "_holds", holds)
+    with pytest.raises(type(exc)):
+        training_run_execute(run_id=run.pk, poll_s=0.1)
+    run.refresh_from_db()
+    return run
+
+
+def test_the_soft_time_limit_fails_the_run_and_kills_the_trainer(
+    train_project, trl_export, base_model, settings, tmp_path, monkeypatch
+):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    run = _interrupted_run(
+        train_project,
+        trl_export,
+        base_model,
+        settings,
+        tmp_path,
+        monkeypatch,
+        SoftTimeLimitExceeded(),
+    )
+    assert run.status == "failed"
+    assert run.error == "The run was stopped: it ran past TRAINING_TIME_LIMIT_S"
+    from .test_training_child import _pids_with
+
+    assert not _pids_with(str(run_dir(run) / "train_config.json"))
+
+
+def test_a_worker_shutdown_gives_the_lease_up_for_the_redelivered_task(
+    train_project, trl_export, base_model, settings, tmp_path, monkeypatch
+):
+    run = _interrupted_run(
+        train_project, trl_export, base_model, settings, tmp_path, monkeypatch, SystemExit(1)
+    )
+    assert run.status == "running" and run.heartbeat_at is None
+    assert _claim(run.pk, "other:1") is None  # taken over at once, no stale wait
