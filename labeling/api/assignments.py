@@ -79,6 +79,9 @@ class AssignmentPreviewApi(APIView):
     solutions the filters choose and how many new assignments each user would get."""
 
     class Output(serializers.Serializer):
+        class Meta:
+            ref_name = "AssignmentPreview"
+
         solutions = serializers.IntegerField()
         new = serializers.DictField(child=serializers.IntegerField())
 
@@ -98,6 +101,9 @@ class ProblemSourceListApi(APIView):
     """Problem sources of the project's solutions with counts (all, open, unassigned)."""
 
     class Output(serializers.Serializer):
+        class Meta:
+            ref_name = "ProblemSource"
+
         source = serializers.CharField()
         solutions = serializers.IntegerField()
         open = serializers.IntegerField()

@@ -13,17 +13,21 @@ from labeling.selectors import member_list
 from labeling.services.gold import screening_reset
 
 
+class GoldAnnotatorOutput(serializers.Serializer):
+    annotator = serializers.CharField()
+    steps = serializers.IntegerField(help_text="Rated steps with a gold rating.")
+    step_accuracy = serializers.FloatField(allow_null=True)
+    first_error = serializers.IntegerField(allow_null=True)
+    first_error_correct = serializers.BooleanField()
+
+
 class GoldListApi(APIView):
     """The project's gold solutions with their gold ratings and each annotator's accuracy."""
 
-    class AnnotatorOutput(serializers.Serializer):
-        annotator = serializers.CharField()
-        steps = serializers.IntegerField(help_text="Rated steps with a gold rating.")
-        step_accuracy = serializers.FloatField(allow_null=True)
-        first_error = serializers.IntegerField(allow_null=True)
-        first_error_correct = serializers.BooleanField()
-
     class Output(serializers.Serializer):
+        class Meta:
+            ref_name = "GoldRow"
+
         solution_id = serializers.IntegerField()
         problem_text = serializers.CharField()
         problem_source = serializers.CharField(allow_blank=True)
@@ -33,7 +37,7 @@ class GoldListApi(APIView):
         answers = serializers.IntegerField()
         step_accuracy = serializers.FloatField(allow_null=True)
         first_error_accuracy = serializers.FloatField(allow_null=True)
-        annotators = serializers.ListField(child=serializers.DictField())
+        annotators = GoldAnnotatorOutput(many=True)
 
     @extend_schema(responses=Output(many=True))
     def get(self, request, project_id: int):

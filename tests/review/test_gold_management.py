@@ -158,3 +158,16 @@ def test_project_settings_for_gold_and_review_through_the_api():
     assert project.screening_pass_rate == 0.9 and project.auto_resolve
     bad = client.patch(f"/api/projects/{project.pk}/", {"gold_rate": 1.5}, format="json")
     assert bad.status_code == 400
+
+
+def test_schema_lists_the_gold_and_assignment_endpoints():
+    schema = APIClient().get("/api/schema/").content
+    for path in (
+        b"/api/projects/{project_id}/gold/",
+        b"/api/projects/{project_id}/members/{user_id}/screening/reset/",
+        b"/api/projects/{project_id}/assignments/preview/",
+        b"/api/projects/{project_id}/problem-sources/",
+        b"GoldRow",
+        b"AssignmentPreview",
+    ):
+        assert path in schema, path
