@@ -129,7 +129,8 @@ def candidates_ordered(*, project: Project, candidates: QuerySet) -> QuerySet:
         ordered = ordering(project=project, candidates=candidates)
         if ordered is not None:
             # An explicit assignment outranks any other priority: the hook's keys come second.
-            return ordered.order_by("-assigned", *ordered.query.order_by)
+            keys = ordered.query.order_by or ordered.model._meta.ordering
+            return ordered.order_by("-assigned", *keys)
     return candidates.order_by("-assigned", "skipped", "-submitted_count", "id")
 
 

@@ -68,3 +68,28 @@ def test_without_assignments_the_prm_order_is_unchanged(active):
     project, unscored, convincing, gold = active
     served = _claims(project, member(project, "z"), 4)
     assert served == [convincing[0].pk, convincing[1].pk, convincing[2].pk, gold.pk]
+
+
+def test_any_registered_order_keeps_assigned_first(monkeypatch):
+    """A hook ordering by -id, or returning its candidates with no order of its own."""
+    from django.utils import timezone
+
+    from labeling.selectors import solution_claimable_for_user
+    from labeling.services import queue
+
+    project = ProjectFactory(overlap=1)
+    solutions = SolutionFactory.create_batch(4, problem__project=project, steps=1)
+    x = member(project, "x")
+    assignment_create(project=project, user_ids=[x.pk], solution_ids=[solutions[1].pk])
+    for hook, rest in (
+        (lambda project, candidates: candidates.order_by("-id"), [3, 2, 0]),
+        (lambda project, candidates: candidates.order_by(), [0, 2, 3]),
+    ):
+        monkeypatch.setattr(queue, "CANDIDATE_ORDERINGS", [hook])
+        claimable = solution_claimable_for_user(project=project, user=x, now=timezone.now())
+        order = list(
+            queue.candidates_ordered(project=project, candidates=claimable).values_list(
+                "pk", flat=True
+            )
+        )
+        assert order == [solutions[1].pk] + [solutions[i].pk for i in rest]
