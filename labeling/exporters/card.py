@@ -73,6 +73,16 @@ def _table(counts: dict[str, int], total: int | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _images_line(stats: dict[str, Any], project_id: int) -> str:
+    if not stats.get("images"):
+        return ""
+    return (
+        f"\n- image references: {stats['images']} (the `images` column: the problem's images,"
+        f" then the steps'; `/api/projects/{project_id}/media/<sha256>.<ext>`, served to the"
+        " project's members, e.g. with an `Authorization: Token ...` header)"
+    )
+
+
 def render_card(info: CardInfo) -> str:
     stats = info.stats
     data_files = info.file_name
@@ -113,7 +123,7 @@ Step-level labels exported by steplab from project **{info.project_name}**
 
 - solutions read: {stats.get("solutions_read", 0)}
 - rows: {stats.get("rows", 0)}
-- steps written: {stats.get("steps", 0)}
+- steps written: {stats.get("steps", 0)}{_images_line(stats, info.project_id)}
 
 ### Splits (by a hash of the problem: no problem is in two splits)
 

@@ -32,6 +32,7 @@ class BaseStep:
     text: str
     human_written: bool
     alternatives: list[AlternativeRecord] = field(default_factory=list)
+    images: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -85,6 +86,7 @@ def _step(base: BaseStep, **label: Any) -> StepRecord:
         text=base.text,
         human_written=base.human_written,
         alternatives=base.alternatives,
+        images=base.images,
         **label,
     )
 

@@ -33,6 +33,7 @@ class StepRecord:
     source: str = ""  # where the label came from: "human", "imported", "rollout:agent", ...
     human_written: bool = False  # the labeler wrote this step (PRM800K human_completion)
     alternatives: list[AlternativeRecord] = field(default_factory=list)
+    images: list[str] = field(default_factory=list)  # references (see source.image_refs)
 
 
 @dataclass(slots=True)
@@ -59,3 +60,4 @@ class SolutionRecord:
     # (PRM800K labeler, timestamp, total time) still describes them.
     from_import: bool = False
     annotations: int = 0  # how many annotations contributed
+    problem_images: list[str] = field(default_factory=list)  # references (source.image_refs)

@@ -66,7 +66,20 @@ SOLUTION_FIELDS = (
     "answer_correct",
     "source",
     "metadata",
+    "problem__metadata__images",
 )
+
+
+def image_refs(project_id: int, images: Any) -> list[str]:
+    """A problem's or step's stored images as the API paths that serve them to members
+    (`/api/projects/<id>/media/<sha256>.<ext>`): what exports write as image references."""
+    if not isinstance(images, list):
+        return []
+    return [
+        f"/api/projects/{project_id}/media/{ref['media']}"
+        for ref in images
+        if isinstance(ref, dict) and isinstance(ref.get("media"), str)
+    ]
 
 
 def _bytewise(name: str) -> Collate:
@@ -155,7 +168,9 @@ def _chunks(rows: Iterable[tuple], size: int) -> Iterator[list[tuple]]:
 class _Chunk:
     """The related rows of one chunk of solutions, fetched with one query per table."""
 
-    def __init__(self, ids: list[int], options: ExportOptions, *, alternatives: bool) -> None:
+    def __init__(
+        self, ids: list[int], options: ExportOptions, *, alternatives: bool, project_id: int
+    ) -> None:
         filters = options.filters
         self.steps: dict[int, list[BaseStep]] = defaultdict(list)
         by_id: dict[int, BaseStep] = {}
@@ -165,10 +180,16 @@ class _Chunk:
             Step.objects.filter(solution_id__in=ids)
             .annotate(via=KeyTextTransform("via", "metadata"))
             .order_by("solution_id", "index")
-            .values_list("solution_id", "id", "index", "text", "via")
+            .values_list("solution_id", "id", "index", "text", "via", "metadata__images")
         )
-        for solution_id, step_id, index, text, via in step_rows:
-            step = BaseStep(id=step_id, index=index, text=text, human_written=via == "human")
+        for solution_id, step_id, index, text, via, images in step_rows:
+            step = BaseStep(
+                id=step_id,
+                index=index,
+                text=text,
+                human_written=via == "human",
+                images=image_refs(project_id, images),
+            )
             self.steps[solution_id].append(step)
             by_id[step_id] = step
         step_ids = list(by_id)
@@ -274,9 +295,9 @@ class _Chunk:
                 )
 
 
-def _record(row: tuple, resolved: Resolved) -> SolutionRecord:
+def _record(row: tuple, resolved: Resolved, project_id: int) -> SolutionRecord:
     (pk, p_ext, p_text, p_answer, p_ref, p_source, ext, generator, final, correct, source, meta) = (
-        row
+        row[:12]
     )
     return SolutionRecord(
         solution_id=pk,
@@ -299,6 +320,7 @@ def _record(row: tuple, resolved: Resolved) -> SolutionRecord:
         finish_reason=resolved.finish_reason,
         from_import=resolved.from_import,
         annotations=resolved.annotations,
+        problem_images=image_refs(project_id, row[12]),
     )
 
 
@@ -332,27 +354,33 @@ def solution_records(
     )
     per_annotation = options.label_policy.combine == Combine.PER_ANNOTATION
     for chunk in _chunks(solutions.iterator(chunk_size=chunk_size), chunk_size):
-        related = _Chunk([row[0] for row in chunk], options, alternatives=alternatives)
+        related = _Chunk(
+            [row[0] for row in chunk], options, alternatives=alternatives, project_id=project.pk
+        )
         for row in chunk:
             steps = related.steps.get(row[0], [])
             if filters.label_source == LabelSource.REVIEWED:
                 resolution = related.resolutions[row[0]]
-                yield _record(row, from_resolution(steps, resolution, positive=positive))
+                yield _record(
+                    row, from_resolution(steps, resolution, positive=positive), project.pk
+                )
                 continue
             if not filters.label_source.uses_annotations:
                 resolved = from_suggestions(
                     steps, related.suggestions, priority=auto_sources(filters), positive=positive
                 )
-                yield _record(row, resolved)
+                yield _record(row, resolved, project.pk)
                 continue
             annotations = related.annotations.get(row[0], [])
             if not per_annotation:
-                yield _record(row, from_annotations(steps, annotations, positive=positive))
+                yield _record(
+                    row, from_annotations(steps, annotations, positive=positive), project.pk
+                )
                 continue
             agreement = agreement_of(steps, annotations)
             for one in sorted(annotations, key=_per_annotation_order):
                 resolved = from_annotations(steps, [one], positive=positive, agreement=agreement)
-                yield _record(row, resolved)
+                yield _record(row, resolved, project.pk)
         if on_chunk:
             on_chunk(len(chunk))
 

@@ -41,7 +41,7 @@ from labeling.exporters import (
 )
 from labeling.exporters.policy import skip_reason
 from labeling.exporters.source import CHUNK, matching_solutions, solution_records
-from labeling.models import Export, ExportStatus, Project
+from labeling.models import Domain, Export, ExportStatus, Project
 
 logger = logging.getLogger(__name__)
 
@@ -144,6 +144,7 @@ def _write(
 ) -> tuple[Stats, str, int]:
     stats = Stats()
     fmt = FORMATS[export.format](options, stats)
+    fmt.with_images = export.project.domain == Domain.MULTIMODAL
     parquet = export.file_type == "parquet"
     writer = open_writer(path, file_type=export.file_type, schema=fmt.schema() if parquet else None)
 

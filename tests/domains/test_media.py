@@ -212,3 +212,46 @@ def test_upload_stores_an_image_for_admins_only(tmp_path):
     assert upload(annotator, png()).status_code == 403
     refused = upload(admin, b"%PDF-1.4", name="a.pdf", kind="application/pdf")
     assert refused.status_code == 400 and "not a PNG" in refused.json()["error"]["message"]
+
+
+def test_a_multimodal_trl_export_keeps_the_image_references(tmp_path):
+    import gzip
+
+    import pyarrow.parquet as pq
+
+    from labeling.models import Export
+    from labeling.services.exports import export_build, export_create
+
+    project = ProjectFactory(domain="multimodal")
+    row = {
+        "id": "s1",
+        "problem": "What colour?",
+        "images": [data_uri(png())],
+        "steps": [{"text": "Look.", "images": [data_uri(png(2, 2))]}, "Red."],
+        "labels": [1, -1],
+    }
+    import_file(project=project, path=_write(tmp_path, [row]), labels_as="annotations")
+    admin = UserFactory()
+    refs = [
+        f"/api/projects/{project.pk}/media/{Problem.objects.get().metadata['images'][0]['media']}",
+        f"/api/projects/{project.pk}/media/{Step.objects.get(index=0).metadata['images'][0]['media']}",
+    ]
+    for file_type in ("jsonl.gz", "parquet"):
+        export = export_create(project=project, created_by=admin, format="trl", file_type=file_type)
+        export = export_build(export=export)
+        assert export.status == "done", export.error
+        with default_storage.open(export.file.name, "rb") as f:
+            if file_type == "parquet":
+                rows = pq.read_table(f).to_pylist()
+            else:
+                rows = [json.loads(line) for line in gzip.decompress(f.read()).splitlines()]
+        assert [r["images"] for r in rows] == [refs]
+        assert "image references: 2" in Export.objects.get(pk=export.pk).card
+
+    plain = ProjectFactory()  # other domains keep their columns
+    import_file(
+        project=plain, path=_write(tmp_path, [{**row, "id": "s2"}]), labels_as="annotations"
+    )
+    export = export_build(export=export_create(project=plain, created_by=admin, format="trl"))
+    with default_storage.open(export.file.name, "rb") as f:
+        assert "images" not in json.loads(f.readline())

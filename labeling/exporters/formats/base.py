@@ -29,6 +29,7 @@ class Stats:
     problem_sources: Counter = field(default_factory=Counter)
     skipped: Counter = field(default_factory=Counter)
     licences: dict[str, str] = field(default_factory=dict)
+    images: int = 0  # image references written (multimodal projects)
     _last_problem: str | None = None
 
     def row(self, *, problem_key: str, problem_source: str, split: str | None) -> None:
@@ -60,6 +61,7 @@ class Stats:
             "problem_sources": dict(sorted(self.problem_sources.items())),
             "skipped": dict(sorted(self.skipped.items())),
             "licences": dict(sorted(self.licences.items())),
+            **({"images": self.images} if self.images else {}),
         }
 
 
@@ -68,6 +70,8 @@ class Format:
 
     name: ClassVar[str]
     needs_alternatives: ClassVar[bool] = False
+    # Set for multimodal projects before schema(): formats that can add an `images` column do.
+    with_images: bool = False
 
     def __init__(self, options: ExportOptions, stats: Stats) -> None:
         self.options = options

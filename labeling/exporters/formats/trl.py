@@ -30,6 +30,10 @@ class TrlFormat(Format):
             row["label_sources"] = [
                 step.source or ("human_written" if step.human_written else "") for step, _ in prefix
             ]
+        if self.with_images:
+            # The problem's images, then the written steps' (TRL's vision datasets: `images`).
+            row["images"] = record.problem_images + [i for s, _ in prefix for i in s.images]
+            self.stats.images += len(row["images"])
         for step, label in prefix:
             self.stats.step(step, label)
         self.count_row(record, split)
@@ -47,4 +51,6 @@ class TrlFormat(Format):
             columns.append(pa.field("soft_labels", pa.list_(pa.float64())))
         if self.policy.label_sources:
             columns.append(pa.field("label_sources", pa.list_(pa.string())))
+        if self.with_images:
+            columns.append(pa.field("images", pa.list_(pa.string())))
         return pa.schema(columns + self.split_field())
