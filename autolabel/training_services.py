@@ -371,6 +371,16 @@ def _finish(run_id: int, worker: str, **fields: Any) -> bool:
     )
 
 
+def _free_name(project: Project, name: str) -> str:
+    """`name`, or `name-2`, `name-3`... when a model registered by hand already has it."""
+    taken = set(PrmModel.objects.filter(project=project).values_list("name", flat=True))
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{name}-{n}"
+    return candidate
+
+
 def training_run_execute(*, run_id: int, poll_s: float = 1.0) -> str:
     """Run the trainer for one run and follow it to the end; returns an Outcome.
 
@@ -478,7 +488,7 @@ def training_run_execute(*, run_id: int, poll_s: float = 1.0) -> str:
         run.refresh_from_db()
         prm_model_register(
             project=run.project,
-            name=f"run-{run.pk}",
+            name=_free_name(run.project, f"run-{run.pk}"),
             path=str(out),
             created_by=run.created_by,
             training_run=run,

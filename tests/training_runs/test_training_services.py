@@ -345,3 +345,21 @@ def test_a_worker_shutdown_gives_the_lease_up_for_the_redelivered_task(
     )
     assert run.status == "running" and run.heartbeat_at is None
     assert _claim(run.pk, "other:1") is None  # taken over at once, no stale wait
+
+
+def test_a_hand_registered_name_does_not_block_the_runs_model(
+    train_project, trl_export, base_model, trained_prm, settings, tmp_path
+):
+    run = _create(train_project, trl_export, base_model)
+    prm_model_register(project=train_project, name=f"run-{run.pk}", path=str(trained_prm))
+    # A stand-in trainer that "saves" the tiny PRM where the run expects it.
+    _launcher(
+        settings,
+        tmp_path,
+        "import shutil, sys, json\n"
+        "config = json.load(open(sys.argv[sys.argv.index('--config') + 1]))\n"
+        f"shutil.copytree({str(trained_prm)!r}, config['out'])\n",
+    )
+    assert training_run_execute(run_id=run.pk, poll_s=0.1) == Outcome.DONE
+    run.refresh_from_db()
+    assert run.prm_model.name == f"run-{run.pk}-2"
