@@ -1,0 +1,275 @@
+"""Train a PRM on step preferences with a Bradley-Terry loss.
+
+    python -m training.pairwise --data pairs.jsonl --model PATH --out DIR [options]
+
+Rows come from steplab's pairwise export: `{prompt, prefix: [step, ...], chosen, rejected}`
+(optional `split`). A pair is two examples, prompt + prefix + chosen and prompt + prefix +
+rejected, tokenized as training.data does (each step followed by the separator). The model is
+training.model's 2-label PRM; the score of a step is the logit difference
+`s = logit[correct] - logit[wrong]` at its last token, and the loss is
+`-log sigmoid(s_chosen - s_rejected)`. Because softmax over two logits is `sigmoid(s)`, the
+saved directory is an ordinary PRM: `training.score.PRMScorer` loads it and its step
+"probabilities" are `sigmoid(s)`, so training.evaluate's ProcessBench and best-of-N modes
+evaluate it unchanged (Bradley-Terry fixes scores only up to a shift, so sweep the
+ProcessBench threshold: `--sweep`). config.json records `prm_kind: "pairwise"`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from training.data import DataError, Tokenization, TokenizedExample, build_example, read_objects
+from training.model import load_model, load_tokenizer, save_prm, token_logits
+from training.packing import collate_padded
+
+logger = logging.getLogger("training.pairwise")
+
+
+@dataclass
+class PairRow:
+    prompt: str
+    prefix: list[str]
+    chosen: str
+    rejected: str
+    split: str | None = None
+
+
+def parse_pair(raw: Any, where: str) -> PairRow:
+    if not isinstance(raw, dict):
+        raise DataError(f"{where}: expected a JSON object, got {type(raw).__name__}")
+    for name in ("prompt", "chosen", "rejected"):
+        if not isinstance(raw.get(name), str):
+            raise DataError(f"{where}: field '{name}': a string expected (a pairwise row)")
+    prefix = raw.get("prefix", [])
+    if not isinstance(prefix, list) or not all(isinstance(s, str) for s in prefix):
+        raise DataError(f"{where}: field 'prefix': a list of step strings expected")
+    split = raw.get("split")
+    return PairRow(raw["prompt"], list(prefix), raw["chosen"], raw["rejected"], split)
+
+
+def read_pairs(paths: Sequence[str | Path]) -> list[PairRow]:
+    rows = [parse_pair(raw, where) for p in paths for where, raw in read_objects(Path(p))]
+    if not rows:
+        raise DataError(f"no rows in {', '.join(map(str, paths))}")
+    return rows
+
+
+def tokenize_pairs(
+    rows: Sequence[PairRow], tokenizer: Any, settings: Tokenization
+) -> list[tuple[TokenizedExample, TokenizedExample]]:
+    """(chosen, rejected) examples; the scored step is each example's last step position.
+    A pair whose last step does not fit max_length is skipped (and counted in the log)."""
+    sep = tokenizer.encode(settings.step_separator, add_special_tokens=False)
+
+    def encode(text: str) -> list[int]:
+        return tokenizer.encode(text, add_special_tokens=False) if text else []
+
+    pairs, skipped = [], 0
+    for row in rows:
+        prompt_ids = encode(row.prompt)
+        prefix_ids = [encode(s) for s in row.prefix]
+        both = []
+        for step in (row.chosen, row.rejected):
+            steps = [*prefix_ids, encode(step)]
+            example, _ = build_example(
+                prompt_ids,
+                steps,
+                sep,
+                bos_id=tokenizer.bos_token_id,
+                labels=None,
+                soft=None,
+                settings=settings,
+            )
+            both.append(example if len(example.step_positions) == len(steps) else None)
+        if both[0] is None or both[1] is None:
+            skipped += 1
+            continue
+        pairs.append((both[0], both[1]))
+    if skipped:
+        logger.warning("%d pairs skipped: their last step does not fit max_length", skipped)
+    return pairs
+
+
+def step_score(logits: torch.Tensor) -> torch.Tensor:
+    """One scalar per position: log-odds of "correct" (sigmoid of it = the PRM probability)."""
+    return logits[..., 1] - logits[..., 0]
+
+
+def pair_scores(
+    model: Any, pairs: Sequence[tuple[TokenizedExample, TokenizedExample]], pad_id: int
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Scores of the last step of each chosen and each rejected example (one padded batch)."""
+    examples = [e for pair in pairs for e in pair]
+    batch = collate_padded(examples, pad_id)
+    device = next(model.parameters()).device
+    logits = token_logits(model, {k: v.to(device) for k, v in batch.items()})
+    last = torch.tensor([e.step_positions[-1] for e in examples], device=device)
+    scores = step_score(logits[torch.arange(len(examples), device=device), last])
+    return scores[0::2], scores[1::2]
+
+
+def bradley_terry_loss(chosen: torch.Tensor, rejected: torch.Tensor) -> torch.Tensor:
+    return -torch.nn.functional.logsigmoid(chosen - rejected).mean()
+
+
+@torch.no_grad()
+def evaluate_pairs(
+    model: Any, pairs: Sequence[tuple[TokenizedExample, TokenizedExample]], pad_id: int, bs: int
+) -> dict[str, float]:
+    """Mean Bradley-Terry loss and pairwise accuracy (chosen scored above rejected)."""
+    was_training = model.training
+    model.eval()
+    loss = hits = 0.0
+    for start in range(0, len(pairs), bs):
+        chunk = pairs[start : start + bs]
+        c, r = pair_scores(model, chunk, pad_id)
+        loss += float(bradley_terry_loss(c, r)) * len(chunk)
+        hits += float((c > r).sum())
+    model.train(was_training)
+    n = max(len(pairs), 1)
+    return {"loss": loss / n, "accuracy": hits / n, "pairs": len(pairs)}
+
+
+@dataclass
+class PairwiseConfig:
+    model: str
+    data: list[str]
+    output_dir: str
+    head: str = "linear"
+    learning_rate: float = 1e-4
+    num_epochs: float = 1.0
+    batch_size: int = 8
+    weight_decay: float = 0.0
+    step_separator: str = "\n"
+    max_length: int | None = 1024
+    max_prompt_length: int | None = 512
+    eval_split: str = "validation"
+    seed: int = 0
+    device: str | None = None
+    history: list[dict] = field(default_factory=list, repr=False)
+
+
+@dataclass
+class PairwiseResult:
+    out_dir: Path
+    steps: int
+    before: dict[str, float]
+    after: dict[str, float]
+    eval: dict[str, float] | None
+
+
+def train_pairwise(config: PairwiseConfig) -> PairwiseResult:
+    torch.manual_seed(config.seed)
+    rng = random.Random(config.seed)
+    device = torch.device(config.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    tokenizer = load_tokenizer(config.model)
+    settings = Tokenization(config.step_separator, config.max_length, config.max_prompt_length)
+    rows = read_pairs(config.data)
+    train_rows = [r for r in rows if r.split in (None, "train")]
+    held_rows = [r for r in rows if r.split == config.eval_split]
+    train = tokenize_pairs(train_rows, tokenizer, settings)
+    held = tokenize_pairs(held_rows, tokenizer, settings)
+    if not train:
+        raise DataError("no trainable pairs")
+    model = load_model(config.model, head=config.head).to(device)
+    model.train()
+    pad = tokenizer.pad_token_id
+    optimizer = torch.optim.AdamW(
+        model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
+    )
+    before = evaluate_pairs(model, train, pad, config.batch_size)
+    total = max(1, round(config.num_epochs * len(train) / config.batch_size))
+    order: list[int] = []
+    for step in range(1, total + 1):
+        if len(order) < config.batch_size:
+            more = list(range(len(train)))
+            rng.shuffle(more)
+            order += more
+        chunk = [train[i] for i in order[: config.batch_size]]
+        del order[: config.batch_size]
+        chosen, rejected = pair_scores(model, chunk, pad)
+        loss = bradley_terry_loss(chosen, rejected)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        config.history.append({"step": step, "loss": float(loss.detach())})
+    after = evaluate_pairs(model, train, pad, config.batch_size)
+    held_metrics = evaluate_pairs(model, held, pad, config.batch_size) if held else None
+    out = Path(config.output_dir)
+    model.config.prm_kind = "pairwise"
+    saved_config = {k: v for k, v in asdict(config).items() if k != "history"}
+    metrics = {"train_before": before, "train": after, "eval": held_metrics}
+    save_prm(
+        model,
+        tokenizer,
+        out,
+        settings=settings,
+        card=_card(config.model, saved_config, metrics),
+        extra={"training_config.json": saved_config, "metrics.json": metrics},
+    )
+    return PairwiseResult(out, total, before, after, held_metrics)
+
+
+def _card(base: str, config: dict, metrics: dict) -> str:
+    return "\n".join(
+        [
+            "# Pairwise process reward model (steplab)",
+            "",
+            f"`{base}` with a 2-label token head trained by `python -m training.pairwise` with "
+            "a Bradley-Terry loss on step preferences (steplab's pairwise export). A step's "
+            "score is sigmoid(logit[1] - logit[0]) at its last token; load it with "
+            "`training.score.PRMScorer`.",
+            "",
+            "```json",
+            json.dumps({"config": config, "metrics": metrics}, indent=2, sort_keys=True),
+            "```",
+            "",
+        ]
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m training.pairwise", description=__doc__)
+    p.add_argument("--data", nargs="+", required=True, help="pairwise export(s), JSONL/Parquet")
+    p.add_argument("--model", required=True, help="causal LM checkpoint or a saved PRM")
+    p.add_argument("--out", required=True, dest="output_dir")
+    p.add_argument("--head", default="linear", choices=["linear", "mlp2"])
+    p.add_argument("--learning-rate", type=float, default=1e-4)
+    p.add_argument("--num-epochs", type=float, default=1.0)
+    p.add_argument("--batch-size", type=int, default=8, help="pairs per step")
+    p.add_argument("--step-separator", default="\n")
+    p.add_argument("--max-length", type=int, default=1024)
+    p.add_argument("--max-prompt-length", type=int, default=512)
+    p.add_argument("--eval-split", default="validation")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = vars(build_parser().parse_args(argv))
+    args["step_separator"] = args["step_separator"].encode().decode("unicode_escape")
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    try:
+        result = train_pairwise(PairwiseConfig(**args))
+    except DataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    report = {"out": str(result.out_dir), "steps": result.steps, "train_before": result.before}
+    report |= {"train": result.after, "eval": result.eval}
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
