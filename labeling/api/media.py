@@ -27,13 +27,14 @@ class _AnyAccept(BaseContentNegotiation):
         return renderers[0], renderers[0].media_type
 
 
+class MediaOutput(serializers.Serializer):
+    media = serializers.CharField()
+    content_type = serializers.CharField()
+    url = serializers.CharField()
+
+
 class MediaUploadApi(APIView):
     parser_classes = [MultiPartParser]
-
-    class Output(serializers.Serializer):
-        media = serializers.CharField()
-        content_type = serializers.CharField()
-        url = serializers.CharField()
 
     @extend_schema(
         request={
@@ -42,7 +43,7 @@ class MediaUploadApi(APIView):
                 "properties": {"file": {"type": "string", "format": "binary"}},
             }
         },
-        responses={201: Output},
+        responses={201: MediaOutput},
     )
     def post(self, request, project_id: int):
         """Store an image (PNG, JPEG, GIF, WebP; at most 5 MB); the reference goes into a
@@ -57,7 +58,7 @@ class MediaUploadApi(APIView):
             )
         ref = media_save(project=project, blob=upload.read(), content_type=upload.content_type)
         body = {**ref, "url": f"/api/projects/{project.pk}/media/{ref['media']}"}
-        return Response(self.Output(body).data, status=status.HTTP_201_CREATED)
+        return Response(MediaOutput(body).data, status=status.HTTP_201_CREATED)
 
 
 class MediaFileApi(APIView):
