@@ -9,7 +9,7 @@ first wrong step or -1. The PRM's prediction is the first step whose score is be
 threshold (-1 if none). Accuracy is measured separately on erroneous solutions (prediction ==
 label) and on correct ones (prediction == -1); F1 is their harmonic mean. `--sweep` reports it
 for thresholds 0.05..0.95 and the best one. Scores come from a field of the file (a scored
-file) or from `--model` (PRMScorer).
+file) or from `--model` (any kind: training.scorers.load_scorer).
 
 Best-of-N: one row per candidate, {problem (or problem_id), steps, answer, correct | gold,
 step_scores?}, or one row per problem with `candidates: [...]`. Reports, over problems, the
@@ -212,9 +212,9 @@ def best_of_n(problems: dict[str, list[Candidate]], n: int | None = None) -> dic
 
 
 def _score_with_model(model: str, items: list[tuple[str, list[str]]], batch_size: int):
-    from training.score import PRMScorer
+    from training.scorers import load_scorer
 
-    return PRMScorer(model, batch_size=batch_size).score_many(items)
+    return load_scorer(model, batch_size=batch_size).score_many(items)
 
 
 def run_processbench(args: argparse.Namespace) -> dict[str, Any]:
