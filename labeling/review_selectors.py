@@ -39,6 +39,7 @@ from labeling.models import (
     Suggestion,
     SuggestionSource,
 )
+from labeling.selectors import media_urls, step_meta, tool_names
 
 # In the order the queue serves them; solutions with none of these come last ("rest").
 REASONS = ("disagreement", "unsure", "gold_failure", "auto_conflict")
@@ -362,6 +363,10 @@ def review_detail(*, solution: Solution) -> dict:
             "text": solution.problem.text,
             "answer": solution.problem.answer,
             "source": solution.problem.source,
+            "images": media_urls(
+                project_id=solution.project_id, metadata=solution.problem.metadata
+            ),
+            "tools": tool_names(solution.problem.metadata),
         },
         "project": {
             "id": solution.project.id,
@@ -391,6 +396,8 @@ def review_detail(*, solution: Solution) -> dict:
                 "id": step.id,
                 "index": step.index,
                 "text": step.text,
+                "meta": step_meta(step.metadata),
+                "images": media_urls(project_id=solution.project_id, metadata=step.metadata),
                 "alternatives_count": step.alternatives_count,
                 "gold_rating": gold_rating(step),
                 "resolved_rating": resolved.get(step.id),

@@ -199,7 +199,12 @@ def media_urls(*, project_id: int, metadata: dict | None) -> list[str]:
     ]
 
 
-def _tool_names(metadata: dict | None) -> list[str]:
+def step_meta(metadata: dict | None) -> dict:
+    """What the labeling and review pages need of a step's metadata (agent steps' kind...)."""
+    return {k: metadata[k] for k in STEP_META_KEYS if k in (metadata or {})}
+
+
+def tool_names(metadata: dict | None) -> list[str]:
     names = []
     for tool in (metadata or {}).get("tools") or []:
         spec = tool.get("function", tool) if isinstance(tool, dict) else None
@@ -223,7 +228,7 @@ def task_payload(*, annotation: Annotation, lock_expires_at: datetime | None) ->
             "index": step.index,
             "text": step.text,
             "alternatives_count": step.alternatives_count,
-            "meta": {k: step.metadata[k] for k in STEP_META_KEYS if k in (step.metadata or {})},
+            "meta": step_meta(step.metadata),
             "images": media_urls(project_id=project.id, metadata=step.metadata),
             "suggestions": [
                 {
@@ -254,7 +259,7 @@ def task_payload(*, annotation: Annotation, lock_expires_at: datetime | None) ->
             "answer": problem.answer,
             "source": problem.source,
             "images": media_urls(project_id=project.id, metadata=problem.metadata),
-            "tools": _tool_names(problem.metadata),
+            "tools": tool_names(problem.metadata),
         },
         "lock_expires_at": lock_expires_at,
         "rework": rework_payload(annotation=annotation),

@@ -767,6 +767,8 @@ export interface ReviewStep {
   id: number;
   index: number;
   text: string;
+  meta?: StepMeta;
+  images?: string[];
   alternatives_count: number;
   gold_rating: Rating | null;
   resolved_rating: Rating | null;
@@ -814,7 +816,14 @@ export interface ReviewDetail {
     is_gold: boolean;
     source: string;
   };
-  problem: { id: number; text: string; answer: string; source: string };
+  problem: {
+    id: number;
+    text: string;
+    answer: string;
+    source: string;
+    images?: string[];
+    tools?: string[];
+  };
   project: { id: number; name: string; rating_values: Rating[]; first_error_mode: boolean };
   reasons: ReviewReason[];
   annotations: ReviewAnnotation[];

@@ -184,6 +184,8 @@ class ReviewStepOutput(serializers.Serializer):
     id = serializers.IntegerField()
     index = serializers.IntegerField()
     text = serializers.CharField()
+    meta = serializers.JSONField()  # agent steps: kind, name, arguments, tool_call_id
+    images = serializers.ListField(child=serializers.CharField())
     alternatives_count = serializers.IntegerField()
     gold_rating = serializers.IntegerField(allow_null=True)
     resolved_rating = serializers.IntegerField(allow_null=True)
@@ -241,6 +243,8 @@ class ReviewDetailOutput(serializers.Serializer):
             "text": serializers.CharField(),
             "answer": serializers.CharField(),
             "source": serializers.CharField(),
+            "images": serializers.ListField(child=serializers.CharField()),
+            "tools": serializers.ListField(child=serializers.CharField()),
         },
     )
     project = inline_serializer(

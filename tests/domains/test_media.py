@@ -22,6 +22,12 @@ from tests.factories import MembershipFactory, ProjectFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def media_root(settings, tmp_path):
+    """Each test its own storage: project ids repeat across tests, stored files would not."""
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+
+
 def png(width: int = 3, height: int = 2, rgb=(200, 30, 30)) -> bytes:
     raw = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
 
@@ -255,3 +261,19 @@ def test_a_multimodal_trl_export_keeps_the_image_references(tmp_path):
     export = export_build(export=export_create(project=plain, created_by=admin, format="trl"))
     with default_storage.open(export.file.name, "rb") as f:
         assert "images" not in json.loads(f.readline())
+
+
+def test_the_review_page_payload_carries_step_meta_and_images(tmp_path):
+    from labeling.review_selectors import review_detail
+
+    project = ProjectFactory(domain="multimodal")
+    row = {
+        "problem": "p",
+        "images": [data_uri(png())],
+        "steps": [{"text": "s", "images": [data_uri(png(2, 2))]}],
+    }
+    import_file(project=project, path=_write(tmp_path, [row]), labels_as="none")
+    detail = review_detail(solution=Solution.objects.get())
+    assert detail["problem"]["images"][0].startswith(f"/api/projects/{project.pk}/media/")
+    assert detail["steps"][0]["images"][0].endswith(".png")
+    assert detail["steps"][0]["meta"] == {}

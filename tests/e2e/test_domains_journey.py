@@ -70,6 +70,14 @@ def test_agent_project_checks_and_labels_a_trajectory(live_server, browser, cele
     ratings = list(done.labels.order_by("step__index").values_list("rating", flat=True))
     assert ratings == [1, -1, -1, -1, 1, 1, 1]
 
+    # The reviewer sees the same timeline beside the annotator's ratings.
+    admin.goto(f"{live_server.url}/projects/{project.pk}/review/{done.solution_id}")
+    review_rows = admin.get_by_test_id("tool-call")
+    expect(review_rows).to_have_count(3)
+    expect(review_rows.nth(1).get_by_test_id("bad-arguments")).to_be_visible()
+    expect(admin.get_by_test_id("observation")).to_have_count(3)
+    admin.screenshot(path=str(_shot("domains-07-agent-review")), full_page=True)
+
 
 def test_multimodal_project_shows_images_that_zoom(live_server, page):
     call_command("load_demo")

@@ -89,7 +89,7 @@ function ObservationCard({ text, meta }: { text: string; meta: StepMeta }) {
 }
 
 /** One step of an agent trajectory: a tool call card, an observation, or a message. */
-export function AgentStepBody({ step }: { step: TaskStep }) {
+export function AgentStepBody({ step }: { step: Pick<TaskStep, "text" | "meta"> }) {
   const meta = step.meta ?? {};
   if (meta.kind === "tool_call") return <ToolCallCard meta={meta} />;
   if (meta.kind === "observation") return <ObservationCard text={step.text} meta={meta} />;
@@ -102,6 +102,6 @@ export function AgentStepBody({ step }: { step: TaskStep }) {
 }
 
 /** Agent steps carry a kind; everything else renders as before (Markdown with math). */
-export function isAgentStep(step: TaskStep): boolean {
+export function isAgentStep(step: Pick<TaskStep, "meta">): boolean {
   return Boolean(step.meta?.kind);
 }

@@ -1,6 +1,8 @@
 import { memo, useEffect, useMemo, useRef } from "react";
 import type { Rating, ReviewAnnotation, ReviewStep } from "../api";
 import { Markdown } from "../components/Markdown";
+import { AgentStepBody, isAgentStep } from "../label/AgentStep";
+import { ImageStrip } from "../label/ImageStrip";
 import { IconComment, IconEdit, IconFlag } from "../components/icons";
 import { RATING_META } from "../label/StepRow";
 import { SuggestionChip, SuggestionNotes } from "../label/SuggestionChip";
@@ -81,7 +83,8 @@ export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowPro
         <span className="step-num">{index + 1}</span>
       </div>
       <div className="review-step-body" role="cell">
-        <Markdown source={step.text} className="step-text" />
+        {isAgentStep(step) ? <AgentStepBody step={step} /> : <Markdown source={step.text} className="step-text" />}
+        {step.images && step.images.length > 0 && <ImageStrip urls={step.images} label={`Step ${index + 1}`} />}
         {(facts.disagrees || facts.unsure || step.gold_rating !== null || facts.firstErrorSplit) && (
           <div className="step-tags">
             {facts.disagrees && <span className="tag tag-disagree">Ratings differ</span>}
