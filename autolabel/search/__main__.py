@@ -71,6 +71,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from training.score import PRMScorer
 
     problems = read_problems(args.problems, args.limit)
+    if not problems:
+        raise DataError(f"{args.problems}: no problems")
     config = SearchConfig(
         beam_width=args.beam_width,
         expansions=args.expansions,

@@ -73,6 +73,9 @@ def test_cli_rejects_a_bad_problems_file(tiny_prm, tmp_path, capsys):
     policy = json.dumps({"kind": "scripted", "gold": "4"})
     assert main([str(problems), "--prm", str(tiny_prm), "--policy", policy]) == 2
     assert "field 'answer' (or 'gold'): missing" in capsys.readouterr().err
+    problems.write_text("\n")
+    assert main([str(problems), "--prm", str(tiny_prm), "--policy", policy]) == 2
+    assert "no problems" in capsys.readouterr().err
 
 
 def test_a_search_that_never_answers_is_wrong_and_baselines_still_vote(tiny_prm):
