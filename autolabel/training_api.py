@@ -137,6 +137,7 @@ class PrmModelOutput(serializers.ModelSerializer):
             "path",
             "training_run",
             "base_model",
+            "kind",
             "metrics",
             "created_by",
             "created_at",

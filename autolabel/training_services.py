@@ -168,6 +168,8 @@ def prm_model_register(
         card = Path(path) / "training_config.json"
         if card.is_file():
             base_model = str(json.loads(card.read_text()).get("model", ""))
+    from training.scorers import prm_kind
+
     return PrmModel.objects.create(
         project=project,
         name=name,
@@ -175,6 +177,7 @@ def prm_model_register(
         created_by=created_by,
         training_run=training_run,
         base_model=base_model,
+        kind=prm_kind(path),
         metrics=metrics or {},
     )
 

@@ -1,4 +1,9 @@
-"""The prm source: a trained PRM (training.score.PRMScorer) scores every step.
+"""The prm source: a trained PRM scores every step.
+
+The scorer follows the model's kind, read from its directory (training.scorers.load_scorer):
+training.score.PRMScorer for a pointwise or pairwise PRM, training.implicit.ImplicitPRMScorer
+for an implicit PRM trained from outcome labels (its step score is sigmoid of the step's
+implicit reward, so the same threshold applies; PrmModel.kind shows which).
 
 Params, checked by autolabel.services before a run is created (which resolves ``model_id``,
 a registered PrmModel, to its ``path`` and ``model`` name; the engine only sees a path)::
@@ -34,13 +39,13 @@ PREFETCH_KEEP = 4096
 
 
 def scorer_for(path: str, device: str | None = None) -> Any:
-    """One PRMScorer per (path, device) per process: loading a model is the slow part."""
+    """One scorer per (path, device) per process: loading a model is the slow part."""
     key = (path, device)
     with _scorers_lock:
         if key not in _scorers:
-            from training.score import PRMScorer
+            from training.scorers import load_scorer
 
-            _scorers[key] = PRMScorer(path, device=device)
+            _scorers[key] = load_scorer(path, device=device)
         return _scorers[key]
 
 

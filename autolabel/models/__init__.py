@@ -6,6 +6,7 @@ from autolabel.models.runs import (
     RunStatus,
 )
 from autolabel.models.training import (
+    PrmKind,
     PrmModel,
     QueueOrder,
     QueuePriority,
@@ -17,6 +18,7 @@ __all__ = [
     "AutolabelItem",
     "AutolabelRun",
     "ItemStatus",
+    "PrmKind",
     "PrmModel",
     "QueueOrder",
     "QueuePriority",

@@ -65,6 +65,14 @@ class TrainingRun(models.Model):
         return round(self.step / self.total_steps, 4) if self.total_steps else 0.0
 
 
+class PrmKind(models.TextChoices):
+    """How the PRM was trained; read from its directory (training.scorers.prm_kind)."""
+
+    POINTWISE = "pointwise", "Pointwise: step labels, cross-entropy"
+    PAIRWISE = "pairwise", "Pairwise: step preferences, Bradley-Terry"
+    IMPLICIT = "implicit", "Implicit: outcome labels, log-likelihood ratio"
+
+
 class PrmModel(models.Model):
     """A trained PRM the app can score with: from a TrainingRun, or registered by path."""
 
@@ -75,6 +83,7 @@ class PrmModel(models.Model):
         TrainingRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="prm_model"
     )
     base_model = models.CharField(max_length=1000, blank=True)
+    kind = models.CharField(max_length=20, choices=PrmKind.choices, default=PrmKind.POINTWISE)
     metrics = models.JSONField(default=dict, blank=True, help_text="Evaluation metrics.")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
