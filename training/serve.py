@@ -222,17 +222,19 @@ class RewardHandler(BaseHTTPRequestHandler):
         )
 
     def do_POST(self) -> None:  # noqa: N802
-        if self.path.split("?")[0] != "/v1/rewards":
-            return self._error(404, "not_found", f"no route {self.path}")
         try:
             length = int(self.headers.get("Content-Length") or 0)
         except ValueError:
+            self.close_connection = True  # the body's end is unknown: drop the connection
             return self._error(400, "invalid", "bad Content-Length")
         if length > MAX_BODY_BYTES:
             self.close_connection = True
             return self._error(413, "too_large", f"the body is over {MAX_BODY_BYTES} bytes")
+        raw = self.rfile.read(length)  # read even when refused: the connection is kept alive
+        if self.path.split("?")[0] != "/v1/rewards":
+            return self._error(404, "not_found", f"no route {self.path}")
         try:
-            body = json.loads(self.rfile.read(length) or b"null")
+            body = json.loads(raw or b"null")
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             return self._error(400, "invalid", f"the body is not JSON: {exc}")
         try:

@@ -280,3 +280,32 @@ def test_cli_serves_the_model(tiny_prm, direct):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_keep_alive_connections_survive_refusals_and_huge_bodies_are_refused():
+    import http.client
+
+    srv = make_server(lambda items: [[0.5] * len(s) for _, s in items], max_wait_ms=0)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    host, port = srv.server_address[:2]
+    body = json.dumps({"items": [{"prompt": "p", "steps": ["a", "b"]}]})
+    try:
+        conn = http.client.HTTPConnection(host, port, timeout=30)
+        for route, status in [("/v1/nope", 404), ("/v1/rewards", 200)]:
+            conn.request("POST", route, body=body, headers={"Content-Type": "application/json"})
+            reply = conn.getresponse()
+            data = json.loads(reply.read())
+            assert reply.status == status, data
+        assert data["step_rewards"] == [[0.5, 0.5]]  # the refused body did not leak into it
+        conn.close()
+        conn = http.client.HTTPConnection(host, port, timeout=30)
+        conn.putrequest("POST", "/v1/rewards")
+        conn.putheader("Content-Length", str(64 << 20))
+        conn.endheaders()
+        reply = conn.getresponse()
+        assert reply.status == 413
+        assert json.loads(reply.read())["error"]["code"] == "too_large"
+        conn.close()
+    finally:
+        srv.shutdown()
+        srv.server_close()
