@@ -163,6 +163,9 @@ def parse_request(body: Any, *, max_items: int) -> tuple[list[tuple[str, list[st
 
 class RewardServer(ThreadingHTTPServer):
     daemon_threads = True
+    # socketserver's default backlog is 5: a burst of RL workers connecting at once got
+    # connection resets. The kernel caps this at net.core.somaxconn.
+    request_queue_size = 1024
 
     def __init__(
         self,

@@ -309,3 +309,23 @@ def test_keep_alive_connections_survive_refusals_and_huge_bodies_are_refused():
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+def test_a_burst_of_64_clients_connecting_at_once_is_served():
+    # With socketserver's default listen backlog (5), most of these got connection resets.
+    srv = make_server(lambda items: [[0.5] * len(s) for _, s in items], max_wait_ms=20)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    barrier = threading.Barrier(64)
+
+    def client(i):
+        barrier.wait()
+        return post(srv.url + "/v1/rewards", {"items": [{"prompt": f"p{i}", "steps": ["a"]}]})
+
+    try:
+        with ThreadPoolExecutor(64) as pool:
+            replies = list(pool.map(client, range(64)))
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    assert [status for status, _ in replies] == [200] * 64
+    assert srv.batcher.items == 64 and srv.batcher.batches < 64
