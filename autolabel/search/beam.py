@@ -11,7 +11,8 @@ finished).
 
 Generated tokens are counted for every sampled continuation, kept or not: the tokens of its
 text, plus the separator's tokens when the continuation did not end the solution (the model
-generated the separator to stop there). Baselines (see ``compare``) are charged the same way.
+generated the separator to stop there). Whole solutions (the baselines in ``compare``) are
+charged their text's tokens, separators between steps included.
 
 The scorer is anything with ``score_many(items)`` (``training.score.PRMScorer``) or a plain
 callable with that signature: ``[(problem, steps), ...] -> [[score per step], ...]``.
