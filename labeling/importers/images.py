@@ -68,18 +68,18 @@ def parse_images(row: Row, data: dict[str, Any], at: str, media: dict[str, bytes
         raise row.error(field, f"expected a list of URLs or data: URIs, got {json_type(value)}")
     if len(value) > MAX_IMAGES:
         raise row.error(field, f"{len(value)} images; the limit is {MAX_IMAGES}")
-    refs = []
-    for i, item in enumerate(value):
-        path = f"{field}[{i}]"
-        if not isinstance(item, str):
-            raise row.error(path, f"expected a URL or a data: URI, got {json_type(item)}")
-        if item.startswith("data:"):
-            refs.append(_data_uri(row, item, path, media))
-        elif re.match(r"^https?://[^\s/]+", item):
-            refs.append({"url": item, "field": path})
-        else:
-            raise row.error(path, "expected an http(s):// URL or a data:image/...;base64, URI")
-    return refs
+    return [parse_image(row, item, f"{field}[{i}]", media) for i, item in enumerate(value)]
+
+
+def parse_image(row: Row, item: Any, path: str, media: dict[str, bytes]) -> dict:
+    """One image entry (a URL or a data: URI) as a reference; `path` names it in errors."""
+    if not isinstance(item, str):
+        raise row.error(path, f"expected a URL or a data: URI, got {json_type(item)}")
+    if item.startswith("data:"):
+        return _data_uri(row, item, path, media)
+    if re.match(r"^https?://[^\s/]+", item):
+        return {"url": item, "field": path}
+    raise row.error(path, "expected an http(s):// URL or a data:image/...;base64, URI")
 
 
 def _data_uri(row: Row, uri: str, path: str, media: dict[str, bytes]) -> dict:

@@ -8,6 +8,10 @@
      "id", "problem_id", "answer", "generator", "source", "metadata",
      "labels": [-1 | 0 | 1 | null, ...]}          (all but messages optional)
 
+Content may be a list of parts: {"type": "text", "text"} and {"type": "image_url",
+"image_url": {"url": URL | data: URI}}; images of the first user message go to the problem,
+those of a later message to its first step (stored like steplab's `images`).
+
 The first user message is the problem (system messages before it go to the problem's
 metadata as `system`, `tools` as `tools`). After it every assistant message becomes steps: its
 text (if any) one `message` step, then one `tool_call` step per call; every tool message is an
@@ -22,13 +26,23 @@ from typing import Any
 
 from .fields import Row, json_type
 from .ids import content_id, problem_id
+from .images import parse_image
 from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
 
 ROLES = ("system", "user", "assistant", "tool")
 
 
-def _content(row: Row, message: dict[str, Any], at: str) -> str:
-    """A message's text: a string, null, or a list of {"type": "text", "text"} parts."""
+class _Images:
+    """Images met in content parts, by message index, and the bytes of their data: URIs."""
+
+    def __init__(self) -> None:
+        self.by_message: dict[str, list[dict]] = {}
+        self.media: dict[str, bytes] = {}
+
+
+def _content(row: Row, message: dict[str, Any], at: str, images: _Images | None = None) -> str:
+    """A message's text: a string, null, or a list of {"type": "text", "text"} parts (and
+    {"type": "image_url", "image_url": {"url"}} parts, whose images go to `images`)."""
     content = message.get("content")
     if content is None:
         return ""
@@ -40,9 +54,16 @@ def _content(row: Row, message: dict[str, Any], at: str) -> str:
         )
     texts = []
     for i, part in enumerate(content):
+        path = f"{at}.content[{i}]"
+        if isinstance(part, dict) and part.get("type") == "image_url" and images is not None:
+            spec = part.get("image_url")
+            url = spec.get("url") if isinstance(spec, dict) else spec
+            ref = parse_image(row, url, f"{path}.image_url.url", images.media)
+            images.by_message.setdefault(at, []).append(ref)
+            continue
         if not isinstance(part, dict) or part.get("type") != "text":
-            raise row.error(f"{at}.content[{i}]", 'expected a {"type": "text", "text": ...} part')
-        texts.append(row.text(part.get("text"), f"{at}.content[{i}].text"))
+            raise row.error(path, 'expected a {"type": "text" | "image_url", ...} part')
+        texts.append(row.text(part.get("text"), f"{path}.text"))
     return "\n".join(texts)
 
 
@@ -75,21 +96,22 @@ def _call_step(row: Row, call: Any, at: str) -> ParsedStep:
     )
 
 
-def _steps(row: Row, messages: list[Any], start: int) -> list[ParsedStep]:
+def _steps(row: Row, messages: list[Any], start: int, images: _Images) -> list[ParsedStep]:
     steps: list[ParsedStep] = []
     for i in range(start, len(messages)):
         at = f"messages[{i}]"
         message = messages[i]
         role = message["role"]
-        text = _content(row, message, at)
+        first = len(steps)
+        text = _content(row, message, at, images)
         if role == "assistant":
             calls = message.get("tool_calls") or []
             if not isinstance(calls, list):
                 raise row.error(f"{at}.tool_calls", f"expected a list, got {json_type(calls)}")
-            if text.strip():
+            if text.strip() or (at in images.by_message and not calls):
                 steps.append(ParsedStep(text=text, metadata={"kind": "message", "role": role}))
             steps += [_call_step(row, c, f"{at}.tool_calls[{j}]") for j, c in enumerate(calls)]
-            if not calls and not text.strip():
+            if len(steps) == first:
                 raise row.error(at, "an assistant message with neither content nor tool_calls")
         elif role == "tool":
             call_id = row.string(message, "tool_call_id", at)
@@ -97,8 +119,11 @@ def _steps(row: Row, messages: list[Any], start: int) -> list[ParsedStep]:
             if isinstance(message.get("name"), str):
                 metadata["name"] = message["name"]
             steps.append(ParsedStep(text=text, metadata=metadata))
-        elif text.strip():  # a later user (or system) turn
+        elif text.strip() or at in images.by_message:  # a later user (or system) turn
             steps.append(ParsedStep(text=text, metadata={"kind": "message", "role": role}))
+        if at in images.by_message and len(steps) > first:
+            # A message's images go with its first step (its text, or an observation).
+            steps[first].metadata["images"] = images.by_message[at]
     return steps
 
 
@@ -130,12 +155,13 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     first_user = next((i for i, m in enumerate(messages) if m["role"] == "user"), None)
     if first_user is None:
         raise row.error("messages", "no user message: the first one is the problem")
-    text = _content(row, messages[first_user], f"messages[{first_user}]")
+    images = _Images()
+    text = _content(row, messages[first_user], f"messages[{first_user}]", images)
     if not text.strip():
         raise row.error(
             f"messages[{first_user}].content", "the problem (first user message) is empty"
         )
-    steps = _steps(row, messages, first_user + 1)
+    steps = _steps(row, messages, first_user + 1, images)
     if not steps:
         raise row.error("messages", "no assistant or tool message after the problem")
     labels = row.array(data, "labels") if data.get("labels") is not None else []
@@ -152,6 +178,8 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         problem_metadata["system"] = "\n\n".join(s for s in system if s.strip())
     if (tools := _tools(row, data)) is not None:
         problem_metadata["tools"] = tools
+    if problem_images := images.by_message.get(f"messages[{first_user}]"):
+        problem_metadata["images"] = problem_images
     generator = row.string(data, "generator", optional=True)
     source = row.string(data, "source", optional=True)
     sid = data.get("id")
@@ -178,4 +206,4 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         source=source,
         metadata=problem_metadata,
     )
-    return ParsedRow(line=row.line, problem=problem, solutions=[solution])
+    return ParsedRow(line=row.line, problem=problem, solutions=[solution], media=images.media)

@@ -277,3 +277,49 @@ def test_the_review_page_payload_carries_step_meta_and_images(tmp_path):
     assert detail["problem"]["images"][0].startswith(f"/api/projects/{project.pk}/media/")
     assert detail["steps"][0]["images"][0].endswith(".png")
     assert detail["steps"][0]["meta"] == {}
+
+
+def test_image_parts_of_chat_messages_become_problem_and_step_images(tmp_path):
+    screenshot = png(4, 4, (10, 10, 10))
+    row = {
+        "id": "m1",
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What does this chart say?"},
+                    {"type": "image_url", "image_url": {"url": data_uri(png())}},
+                ],
+            },
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "shot", "arguments": "{}"}}
+                ],
+            },
+            {
+                "role": "tool",
+                "tool_call_id": "c",
+                "content": [{"type": "image_url", "image_url": {"url": data_uri(screenshot)}}],
+            },
+            {"role": "assistant", "content": "It rises."},
+        ],
+    }
+    project = ProjectFactory(domain="agent")
+    import_file(project=project, path=_write(tmp_path, [row]), fmt="messages", labels_as="none")
+    problem = Problem.objects.get()
+    assert problem.text == "What does this chart say?"
+    assert problem.metadata["images"][0]["content_type"] == "image/png"
+    observation = Step.objects.get(index=1)
+    assert observation.metadata["kind"] == "observation"
+    [ref] = observation.metadata["images"]
+    with default_storage.open(f"media/{project.pk}/{ref['media']}", "rb") as f:
+        assert f.read() == screenshot
+    bad = {**row, "id": "m2"}
+    bad["messages"] = [
+        bad["messages"][0],
+        {"role": "assistant", "content": [{"type": "image_url", "image_url": {"url": "x"}}]},
+    ]
+    with pytest.raises(ImportFileError) as exc:
+        import_file(project=project, path=_write(tmp_path, [bad]), fmt="messages", labels_as="none")
+    assert exc.value.field == "messages[1].content[0].image_url.url"
