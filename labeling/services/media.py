@@ -42,6 +42,19 @@ def media_save(*, project: Project, blob: bytes, content_type: str | None = None
     return {"media": name, "content_type": kind}
 
 
+def media_delete_project(*, project_id: int) -> int:
+    """Delete a deleted project's stored images: nothing serves them any more, and a database
+    that is reset (ids start again) must not find them. Returns how many files went."""
+    folder = f"media/{project_id}"
+    try:
+        _, files = default_storage.listdir(folder)
+    except FileNotFoundError:
+        return 0
+    for name in files:
+        default_storage.delete(f"{folder}/{name}")
+    return len(files)
+
+
 def media_fetch(url: str) -> tuple[bytes, str | None]:
     """Download an image URL under the size limit; raises ValueError with the reason."""
     timeout = getattr(settings, "MEDIA_FETCH_TIMEOUT_S", 10.0)

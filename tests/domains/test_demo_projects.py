@@ -31,3 +31,16 @@ def test_load_demo_makes_the_domain_projects_idempotently():
     step = Step.objects.get(solution__external_id="mm-tri-1", index=1)
     assert step.metadata["images"][0]["content_type"] == "image/png"
     assert not Step.objects.filter(solution__project=text).exclude(metadata={}).exists()
+
+
+def test_load_demo_reset_deletes_the_old_projects_images(settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    call_command("load_demo", stdout=io.StringIO())
+    old = Project.objects.get(name=MULTIMODAL_PROJECT)
+    _, files = default_storage.listdir(f"media/{old.pk}")
+    assert len(files) == 4  # three problem figures and one step figure
+    call_command("load_demo", "--reset", stdout=io.StringIO())
+    new = Project.objects.get(name=MULTIMODAL_PROJECT)
+    assert new.pk != old.pk
+    assert default_storage.listdir(f"media/{old.pk}")[1] == []
+    assert len(default_storage.listdir(f"media/{new.pk}")[1]) == 4

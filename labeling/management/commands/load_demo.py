@@ -14,6 +14,7 @@ from django.db import transaction
 
 from labeling.models import Project, ProjectMembership, Role
 from labeling.services.imports import import_file
+from labeling.services.media import media_delete_project
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 STEP_PROJECT = "Demo: step labeling"
@@ -123,7 +124,10 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
         if options["reset"]:
-            deleted, _ = Project.objects.filter(name__in=PROJECTS).delete()
+            ids = list(Project.objects.filter(name__in=PROJECTS).values_list("pk", flat=True))
+            deleted, _ = Project.objects.filter(pk__in=ids).delete()
+            for project_id in ids:
+                media_delete_project(project_id=project_id)
             self.stdout.write(f"Deleted the demo projects ({deleted} rows).")
         User = get_user_model()
         users = {}
