@@ -1,6 +1,6 @@
 r"""Run PRM-guided beam search over problems, optionally against best-of-N and majority vote.
 
-    python -m autolabel.search PROBLEMS.jsonl --prm PRM_DIR \
+    python -m autolabel.search PROBLEMS.jsonl (--prm PRM_DIR | --reward-url URL) \
         --policy '{"kind": "transformers", "path": "/models/policy"}' \
         [--beam-width 4] [--expansions 4] [--max-depth 12] [--aggregate last|min|product] \
         [--temperature 0.7] [--max-step-tokens 256] [--separator '\n'] [--seed 0] \
@@ -46,7 +46,9 @@ def read_problems(path: Path, limit: int | None = None) -> list[SearchProblem]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m autolabel.search", description=__doc__)
     parser.add_argument("problems", type=Path)
-    parser.add_argument("--prm", required=True, help="trained PRM directory")
+    scorer = parser.add_mutually_exclusive_group(required=True)
+    scorer.add_argument("--prm", help="trained PRM directory")
+    scorer.add_argument("--reward-url", help="a reward server (python -m training.serve)")
     parser.add_argument("--policy", required=True, help="completer backend config (JSON)")
     parser.add_argument("--beam-width", type=int, default=4)
     parser.add_argument("--expansions", type=int, default=4)
@@ -70,6 +72,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from autolabel.completers import completer_from_config
     from training.score import PRMScorer
 
+    from .remote import RemoteScorer
+
     problems = read_problems(args.problems, args.limit)
     if not problems:
         raise DataError(f"{args.problems}: no problems")
@@ -85,7 +89,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         seed=args.seed,
     )
     completer = completer_from_config(json.loads(args.policy), gold=problems[0].gold)
-    scorer = PRMScorer(args.prm, device=args.device, batch_size=args.prm_batch_size)
+    if args.reward_url:
+        scorer = RemoteScorer(args.reward_url)
+    else:
+        scorer = PRMScorer(args.prm, device=args.device, batch_size=args.prm_batch_size)
     if args.tokenizer:
         from transformers import AutoTokenizer
 
