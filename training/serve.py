@@ -270,10 +270,11 @@ def make_server(
 
 
 def prm_server(model: str, *, device: str | None = None, **options: Any) -> RewardServer:
-    """A server for the PRM in ``model`` (a trained PRM directory)."""
-    from training.score import PRMScorer
+    """A server for the PRM in ``model`` (a trained PRM directory of any kind: pointwise,
+    pairwise or implicit, as training.scorers.load_scorer reads it)."""
+    from training.scorers import load_scorer
 
-    scorer = PRMScorer(model, device=device)
+    scorer = load_scorer(model, device=device)
 
     def score_many(items: Items) -> list[list[float]]:
         return scorer.score_many(items, batch_size=max(1, len(items)))  # one forward pass

@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from autolabel.completers import completer_from_config
-    from training.score import PRMScorer
+    from training.scorers import load_scorer
 
     from .remote import RemoteScorer
 
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.reward_url:
         scorer = RemoteScorer(args.reward_url)
     else:
-        scorer = PRMScorer(args.prm, device=args.device, batch_size=args.prm_batch_size)
+        scorer = load_scorer(args.prm, device=args.device, batch_size=args.prm_batch_size)
     if args.tokenizer:
         from transformers import AutoTokenizer
 

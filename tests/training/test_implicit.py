@@ -169,3 +169,33 @@ def test_evaluate_and_load_scorer_pick_the_implicit_scorer(tiny_lm, tmp_path):
 
     scored = [json.loads(line)["step_scores"] for line in saved.read_text().splitlines()]
     assert scored == [pytest.approx(s, abs=1e-5) for s in scorer.score(PROBLEM, SOLUTIONS[:2])]
+
+
+def test_the_reward_server_serves_an_implicit_prm(tiny_lm, tmp_path):
+    import threading
+
+    from tests.training.test_serve import post
+    from training.serve import prm_server
+
+    tokenizer = load_tokenizer(tiny_lm)
+    out = save_implicit(
+        _perturbed_policy(tiny_lm),
+        load_causal_lm(tiny_lm),
+        tokenizer,
+        tmp_path / "m",
+        beta=1.0,
+        settings=Tokenization(),
+    )
+    server = prm_server(str(out), device="cpu", port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        host, port = server.server_address[:2]
+        items = [{"prompt": PROBLEM, "steps": list(s)} for s in SOLUTIONS[:2]]
+        status, body = post(f"http://{host}:{port}/v1/rewards", {"items": items})
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert status == 200
+    expected = ImplicitPRMScorer(out, device="cpu").score(PROBLEM, SOLUTIONS[:2])
+    assert body["step_rewards"] == [pytest.approx(e, abs=1e-5) for e in expected]
