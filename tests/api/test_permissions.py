@@ -359,6 +359,230 @@ ENDPOINTS = [
 ]
 
 
+def _export(w):
+    from labeling.models import Export
+
+    return Export.objects.create(project=w["project"], format="trl").pk
+
+
+def _autolabel_run(w):
+    from autolabel.models import AutolabelRun
+
+    return AutolabelRun.objects.create(project=w["project"], sources=["answer"]).pk
+
+
+def _training_run(w):
+    from autolabel.models import TrainingRun
+    from labeling.models import Export
+
+    export = Export.objects.create(project=w["project"], format="trl", status="done")
+    return TrainingRun.objects.create(project=w["project"], export=export, base_model="/m").pk
+
+
+def _png() -> bytes:
+    from tests.domains.test_media import png
+
+    return png()
+
+
+def _media_upload(_w):
+    return {"file": io.BytesIO(_png())}
+
+
+def _media_name(w):
+    from labeling.services.media import media_save
+
+    return media_save(project=w["project"], blob=_png(), content_type="image/png")["media"]
+
+
+def _pid(w):
+    return w["project"].pk
+
+
+# Exports (reviewers and admins; delete is for admins; a pending export's file answers 409),
+# auto-label runs (admins), training runs and PRM models (reviewers read, admins write; the
+# writes below are refused by validation, which runs after the access check), the queue
+# priority, and stored images (upload: admins; read: every member).
+ENDPOINTS += [
+    (
+        "exports",
+        "get",
+        lambda w: f"/api/projects/{_pid(w)}/exports/",
+        None,
+        None,
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "export-create",
+        "post",
+        lambda w: f"/api/projects/{_pid(w)}/exports/",
+        lambda w: {"format": "trl"},
+        "json",
+        [403, 403, 404, 202, 202],
+    ),
+    (
+        "export",
+        "get",
+        lambda w: f"/api/exports/{_export(w)}/",
+        None,
+        None,
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "export-delete",
+        "delete",
+        lambda w: f"/api/exports/{_export(w)}/",
+        None,
+        None,
+        [403, 403, 404, 403, 204],
+    ),
+    (
+        "export-download",
+        "get",
+        lambda w: f"/api/exports/{_export(w)}/download/",
+        None,
+        None,
+        [403, 403, 404, 409, 409],
+    ),
+    (
+        "export-card",
+        "get",
+        lambda w: f"/api/exports/{_export(w)}/card/",
+        None,
+        None,
+        [403, 403, 404, 409, 409],
+    ),
+    (
+        "autolabel-runs",
+        "get",
+        lambda w: f"/api/projects/{_pid(w)}/autolabel-runs/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "autolabel-run-create",
+        "post",
+        lambda w: f"/api/projects/{_pid(w)}/autolabel-runs/",
+        lambda w: {"sources": ["answer"]},
+        "json",
+        [403, 403, 404, 403, 202],
+    ),
+    (
+        "autolabel-run",
+        "get",
+        lambda w: f"/api/autolabel-runs/{_autolabel_run(w)}/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "autolabel-run-cancel",
+        "post",
+        lambda w: f"/api/autolabel-runs/{_autolabel_run(w)}/cancel/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "training-runs",
+        "get",
+        lambda w: f"/api/projects/{_pid(w)}/training-runs/",
+        None,
+        None,
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "training-run-create",
+        "post",
+        lambda w: f"/api/projects/{_pid(w)}/training-runs/",
+        lambda w: {"export": 0, "base_model": "/nonexistent"},
+        "json",
+        [403, 403, 404, 403, 400],
+    ),
+    (
+        "training-run",
+        "get",
+        lambda w: f"/api/training-runs/{_training_run(w)}/",
+        None,
+        None,
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "training-run-cancel",
+        "post",
+        lambda w: f"/api/training-runs/{_training_run(w)}/cancel/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "prm-models",
+        "get",
+        lambda w: f"/api/projects/{_pid(w)}/prm-models/",
+        None,
+        None,
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "prm-model-register",
+        "post",
+        lambda w: f"/api/projects/{_pid(w)}/prm-models/",
+        lambda w: {"name": "v1", "path": "/nonexistent"},
+        "json",
+        [403, 403, 404, 403, 400],
+    ),
+    (
+        "queue-priority",
+        "get",
+        lambda w: f"/api/projects/{_pid(w)}/queue-priority/",
+        None,
+        None,
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "queue-priority-set",
+        "put",
+        lambda w: f"/api/projects/{_pid(w)}/queue-priority/",
+        lambda w: {"order": "default"},
+        "json",
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "media-upload",
+        "post",
+        lambda w: f"/api/projects/{_pid(w)}/media/",
+        _media_upload,
+        "multipart",
+        [403, 403, 404, 403, 201],
+    ),
+    (
+        "assignment-clear",
+        "delete",
+        lambda w: f"/api/projects/{_pid(w)}/assignments/",
+        lambda w: {},
+        "json",
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "gold-unset",
+        "delete",
+        lambda w: f"/api/solutions/{w['annotation'].solution_id}/gold/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "media-file",
+        "get",
+        lambda w: f"/api/projects/{_pid(w)}/media/{_media_name(w)}",
+        None,
+        None,
+        [403, 200, 404, 200, 200],
+    ),
+]
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("role_index,role", list(enumerate(ROLES)))
 @pytest.mark.parametrize(
@@ -400,3 +624,55 @@ def test_project_list_shows_only_member_projects(client_for):
     assert names == ["Beta"]
     names = [p["name"] for p in client_for("staff").get("/api/projects/").json()["results"]]
     assert names == ["Alpha", "Beta"]
+
+
+# Endpoints outside the matrix, each with the reason. Everything else under /api/ must be in it.
+EXEMPT = {
+    ("auth-login", "post"): "anonymous by design; rate-limited (tests/api/test_login_throttle.py)",
+    ("auth-logout", "post"): "anonymous by design: logging out needs no role",
+    ("auth-token", "post"): "anonymous by design: exchanges a password for a token",
+    ("schema", "get"): "the OpenAPI schema, public documentation of the API",
+    ("swagger-ui", "get"): "the Swagger UI page, public documentation of the API",
+}
+
+
+def _api_routes() -> set[tuple[str, str]]:
+    """(url name, method) for every view under /api/, read from the URL resolver."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    routes: set[tuple[str, str]] = set()
+
+    def walk(patterns, prefix: str) -> None:
+        for entry in patterns:
+            route = prefix + str(entry.pattern)
+            if isinstance(entry, URLResolver):
+                walk(entry.url_patterns, route)
+            elif isinstance(entry, URLPattern) and route.startswith("api/"):
+                view = getattr(entry.callback, "view_class", None) or getattr(
+                    entry.callback, "cls", None
+                )
+                assert view is not None, f"{route} is not a class-based API view"
+                for method in ("get", "post", "put", "patch", "delete"):
+                    if hasattr(view, method):
+                        routes.add((entry.name, method))
+
+    walk(get_resolver().url_patterns, "")
+    return routes
+
+
+def test_every_api_endpoint_is_in_the_matrix(world):
+    from django.db import transaction
+    from django.urls import resolve
+
+    covered = set()
+    for _name, method, url, *_ in ENDPOINTS:
+        with transaction.atomic():  # the url builders create rows: undo each one's
+            path = url(world).split("?")[0]
+            transaction.set_rollback(True)
+        covered.add((resolve(path).url_name, method))
+    routes = _api_routes()
+    missing = sorted(routes - covered - set(EXEMPT))
+    assert not missing, f"endpoints without a permission test (add them to ENDPOINTS): {missing}"
+    stale = sorted(set(EXEMPT) - routes)
+    assert not stale, f"exemptions for endpoints that no longer exist: {stale}"
+    assert len(routes) > 40
