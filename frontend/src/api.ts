@@ -655,6 +655,8 @@ export interface PrmModel {
   path: string;
   training_run: number | null;
   base_model: string;
+  /** pointwise (step labels), pairwise (Bradley-Terry) or implicit (outcome labels only). */
+  kind?: "pointwise" | "pairwise" | "implicit";
   metrics: { train?: MetricRecord; eval?: MetricRecord } & Record<string, unknown>;
   created_by: string | null;
   created_at: string;

@@ -55,13 +55,15 @@ describe("Training tab", () => {
   it("reviewers see runs and models but no form or cancel", async () => {
     const { api, server } = setup("reviewer");
     server.runs = [makeTrainingRun({ id: 9, status: "done", step: 4, total_steps: 4 })];
-    server.models = [makePrmModel()];
+    server.models = [makePrmModel(), makePrmModel({ id: 6, name: "outcomes", kind: "implicit", metrics: {} })];
     mount(api);
     await screen.findByTestId("training-runs");
     expect(screen.queryByTestId("training-form")).toBeNull();
     expect(screen.queryByTestId("training-cancel")).toBeNull();
     expect(screen.queryByTestId("prm-register")).toBeNull();
     expect(within(await screen.findByTestId("prm-models")).getByText("0.770")).toBeTruthy();
+    const implicit = within(screen.getByTestId("prm-models")).getByText("implicit");
+    expect(implicit.getAttribute("title")).toContain("outcomes only");
     expect((screen.getByTestId("queue-order-active") as HTMLInputElement).disabled).toBe(true);
   });
 

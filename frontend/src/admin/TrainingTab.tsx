@@ -18,6 +18,12 @@ import {
 } from "./training";
 import "../styles/training.css";
 
+const KIND_HELP: Record<string, string> = {
+  pointwise: "Trained on step labels (correct / wrong per step)",
+  pairwise: "Trained on pairs of next steps (Bradley-Terry)",
+  implicit: "Trained on final-answer outcomes only (implicit PRM)",
+};
+
 export const TRAINING_POLL_MS = 1500;
 
 function StatusBadge({ status }: { status: api.TrainingStatus }) {
@@ -389,6 +395,7 @@ export function TrainingTab({ project }: { project: api.Project }) {
             <thead>
               <tr>
                 <th>Name</th>
+                <th>Kind</th>
                 <th>Path</th>
                 <th className="num">From run</th>
                 <th className="num">Accuracy</th>
@@ -402,6 +409,11 @@ export function TrainingTab({ project }: { project: api.Project }) {
                 return (
                   <tr key={m.id}>
                     <td>{m.name}</td>
+                    <td>
+                      <span className="tag" title={KIND_HELP[m.kind ?? "pointwise"]}>
+                        {m.kind ?? "pointwise"}
+                      </span>
+                    </td>
                     <td className="mono small">{m.path}</td>
                     <td className="num">{m.training_run ?? "—"}</td>
                     <td className="num">{metric(shown?.record.accuracy)}</td>
