@@ -39,11 +39,14 @@ run: install
 	$(BIN)/python manage.py load_demo
 	$(MAKE) --no-print-directory serve
 
-# Web server and a Celery worker together; Ctrl-C stops both.
+# Web server and two Celery workers (one for the short queues, one for training and PRM
+# scoring on the `gpu` queue, so a training run never blocks auto-labeling); Ctrl-C stops all.
 serve:
 	mkdir -p var
-	$(BIN)/celery -A annotate worker -Q default,rollouts,exports -l info --concurrency 2 \
-		& worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
+	$(BIN)/celery -A annotate worker -n main@%h -Q default,rollouts,exports -l info --concurrency 2 \
+		& worker=$$!; \
+	$(BIN)/celery -A annotate worker -n gpu@%h -Q gpu -l info --concurrency 1 \
+		& gpu=$$!; trap 'kill $$worker $$gpu 2>/dev/null; wait $$worker $$gpu' EXIT INT TERM; \
 	echo "steplab: http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/api/docs/)"; \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload
 
