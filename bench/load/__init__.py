@@ -1,0 +1,1 @@
+"""Load test: simulated annotators through the real HTTP API (see bench/load/run.py)."""
