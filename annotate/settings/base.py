@@ -116,6 +116,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # Sign-in attempts (labeling/api/throttles.py): per client IP and per username.
+    "DEFAULT_THROTTLE_RATES": {
+        "login_ip": env("LOGIN_RATE_IP", default="30/min"),
+        "login_user": env("LOGIN_RATE_USER", default="10/min"),
+    },
 }
 
 SPECTACULAR_SETTINGS = {
@@ -130,8 +135,19 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-# Celery: Redis when REDIS_URL is set, else a SQLite-file broker so a real worker runs locally.
 REDIS_URL = env("REDIS_URL", default="")
+
+# The cache holds the sign-in throttles' counters: shared through Redis when it is configured
+# (several web processes), else per process.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+# Celery: Redis when REDIS_URL is set, else a SQLite-file broker so a real worker runs locally.
 CELERY_BROKER_URL = env(
     "CELERY_BROKER_URL",
     default=REDIS_URL or f"sqla+sqlite:///{VAR_DIR / 'broker.sqlite3'}",

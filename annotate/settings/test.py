@@ -5,7 +5,14 @@ import re
 from pathlib import Path
 
 from .base import *  # noqa: F401,F403
-from .base import DATABASES, REDIS_URL, STATIC_ROOT, VAR_DIR, redis_transport_options
+from .base import (
+    DATABASES,
+    REDIS_URL,
+    REST_FRAMEWORK,
+    STATIC_ROOT,
+    VAR_DIR,
+    redis_transport_options,
+)
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -26,6 +33,13 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 MEDIA_ROOT = str(VAR_DIR / "test-media")
+# Per-process cache (not a developer's Redis); sign-in throttles high enough for the E2E tests'
+# many logins from one address (tests/api/test_login_throttle.py sets low rates).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,
+    "DEFAULT_THROTTLE_RATES": {"login_ip": "10000/min", "login_user": "10000/min"},
+}
 
 for _path in (VAR_DIR, Path(STATIC_ROOT)):
     _path.mkdir(parents=True, exist_ok=True)

@@ -33,6 +33,11 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, exceptions.AuthenticationFailed):
+        # Credentials were sent and are wrong (a revoked or unknown token): 401, not the 403
+        # DRF gives when session auth comes first. Anonymous requests still get 403.
+        exc.status_code = status.HTTP_401_UNAUTHORIZED
+        exc.auth_header = "Token"
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

@@ -17,6 +17,7 @@ urlpatterns = [
     path("auth/login/", auth.LoginApi.as_view(), name="auth-login"),
     path("auth/logout/", auth.LogoutApi.as_view(), name="auth-logout"),
     path("auth/token/", auth.TokenApi.as_view(), name="auth-token"),
+    path("auth/tokens/", auth.MyTokenApi.as_view(), name="auth-tokens"),
     path("projects/", projects.ProjectListApi.as_view(), name="project-list"),
     path("projects/<int:project_id>/", projects.ProjectDetailApi.as_view(), name="project-detail"),
     path(
@@ -34,18 +35,14 @@ urlpatterns = [
         projects.SolutionListApi.as_view(),
         name="solution-list",
     ),
-    path(
-        "projects/<int:project_id>/imports/", imports.ImportListApi.as_view(), name="import-list"
-    ),
+    path("projects/<int:project_id>/imports/", imports.ImportListApi.as_view(), name="import-list"),
     path("imports/<int:import_id>/", imports.ImportDetailApi.as_view(), name="import-detail"),
     path(
         "projects/<int:project_id>/queue/next/",
         labeling.QueueNextApi.as_view(),
         name="queue-next",
     ),
-    path(
-        "projects/<int:project_id>/progress/", labeling.ProgressApi.as_view(), name="progress"
-    ),
+    path("projects/<int:project_id>/progress/", labeling.ProgressApi.as_view(), name="progress"),
     path(
         "annotations/<int:annotation_id>/",
         labeling.AnnotationDetailApi.as_view(),

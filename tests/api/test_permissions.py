@@ -404,6 +404,16 @@ def _pid(w):
 # writes below are refused by validation, which runs after the access check), the queue
 # priority, and stored images (upload: admins; read: every member).
 ENDPOINTS += [
+    ("my-tokens", "get", lambda w: "/api/auth/tokens/", None, None, [403, 200, 200, 200, 200]),
+    ("token-create", "post", lambda w: "/api/auth/tokens/", None, None, [403, 201, 201, 201, 201]),
+    (
+        "token-revoke",
+        "delete",
+        lambda w: "/api/auth/tokens/",
+        None,
+        None,
+        [403, 204, 204, 204, 204],
+    ),
     (
         "exports",
         "get",

@@ -1,0 +1,36 @@
+"""Sign-in throttles: per client IP and per username, counted in the default cache.
+
+Both apply to the password endpoints (session login and the token exchange). The rates are
+`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["login_ip" / "login_user"]`, read on each request so
+tests can override them.
+"""
+
+from rest_framework.settings import api_settings
+from rest_framework.throttling import SimpleRateThrottle
+
+
+class _LoginThrottle(SimpleRateThrottle):
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def __init__(self) -> None:
+        # SimpleRateThrottle reads the rate in __init__ from a class attribute fixed at import.
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+
+
+class LoginIpThrottle(_LoginThrottle):
+    scope = "login_ip"
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class LoginUsernameThrottle(_LoginThrottle):
+    scope = "login_user"
+
+    def get_cache_key(self, request, view) -> str | None:
+        username = request.data.get("username") if hasattr(request.data, "get") else None
+        if not isinstance(username, str) or not username.strip():
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": username.strip().lower()}

@@ -1,0 +1,59 @@
+"""Sign-in is rate-limited per client IP and per username: 429 with Retry-After."""
+
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def low_rates(settings):
+    cache.clear()
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"login_ip": "6/min", "login_user": "3/min"},
+    }
+    yield
+    cache.clear()
+
+
+def _login(username: str, password: str, ip: str = "10.0.0.1", url: str = "/api/auth/login/"):
+    return APIClient(REMOTE_ADDR=ip).post(
+        url, {"username": username, "password": password}, format="json"
+    )
+
+
+def test_username_is_throttled_across_addresses():
+    UserFactory(username="ann", password="right")
+    for i in range(3):
+        assert _login("ann", "wrong", ip=f"10.0.1.{i}").status_code == 400
+    refused = _login("ANN", "right", ip="10.0.1.99")  # the right password is refused too
+    assert refused.status_code == 429
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    error = refused.json()["error"]
+    assert error["code"] == "throttled"
+    assert error["message"].startswith("Too many sign-in attempts. Try again in")
+    assert _login("other", "wrong", ip="10.0.1.99").status_code == 400  # others unaffected
+
+
+def test_address_is_throttled_across_usernames():
+    for i in range(6):
+        assert _login(f"user{i}", "wrong", ip="10.0.2.1").status_code == 400
+    assert _login("user9", "wrong", ip="10.0.2.1").status_code == 429
+    assert _login("user9", "wrong", ip="10.0.2.2").status_code == 400
+
+
+def test_token_exchange_is_throttled_too():
+    UserFactory(username="bot", password="right")
+    for _ in range(3):
+        assert _login("bot", "wrong", url="/api/auth/token/").status_code == 400
+    assert _login("bot", "right", url="/api/auth/token/").status_code == 429
+
+
+def test_successful_logins_below_the_rate_pass():
+    UserFactory(username="ann", password="right")
+    for _ in range(3):
+        assert _login("ann", "right").status_code == 200
