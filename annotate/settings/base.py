@@ -38,6 +38,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "annotate.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -48,6 +49,15 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "annotate.urls"
+# Headers every response carries (production.py adds HSTS, the SSL redirect, secure cookies).
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+# The SPA reads the CSRF cookie to send it back as X-CSRFToken, so it cannot be HttpOnly.
+CSRF_COOKIE_SAMESITE = "Lax"
 WSGI_APPLICATION = "annotate.wsgi.application"
 ASGI_APPLICATION = "annotate.asgi.application"
 
@@ -133,6 +143,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several models have a `status` field with different choices: one enum name per choice
+    # set (exports and imports share one; training and auto-label runs share another).
+    "ENUM_NAME_OVERRIDES": {
+        "JobStatusEnum": "labeling.models.exports.ExportStatus",
+        "AnnotationStatusEnum": "labeling.models.annotation.AnnotationStatus",
+        "RunStatusEnum": "autolabel.models.runs.RunStatus",
+    },
 }
 
 REDIS_URL = env("REDIS_URL", default="")

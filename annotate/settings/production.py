@@ -1,4 +1,7 @@
-"""Production: gunicorn behind a TLS-terminating proxy (docker-compose.yml)."""
+"""Production: gunicorn behind a TLS-terminating proxy (docker-compose.yml).
+
+`manage.py check --deploy` with these settings reports nothing (tests/unit/test_deploy_settings.py).
+"""
 
 from .base import *  # noqa: F401,F403
 from .base import env
@@ -12,5 +15,10 @@ CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
+# Also set in base.py for every environment; repeated here so this file states the whole policy.
 SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"

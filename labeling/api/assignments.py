@@ -1,6 +1,6 @@
 """Explicit assignment of solutions to annotators (project admins)."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -65,7 +65,10 @@ class AssignmentListApi(APIView):
 
     @extend_schema(
         request=ClearInput,
-        responses=serializers.DictField(child=serializers.IntegerField()),
+        responses=inline_serializer(
+            "AssignmentsCleared",
+            {"deleted": serializers.IntegerField(help_text="How many assignments were removed.")},
+        ),
     )
     def delete(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.ADMIN)

@@ -85,12 +85,12 @@ class TokenApi(_PasswordThrottled, APIView):
         return Response({"token": token.key})
 
 
-class TokenOutput(serializers.Serializer):
+class ApiTokenOutput(serializers.Serializer):
     prefix = serializers.CharField(help_text="The token's first 8 characters.")
     created = serializers.DateTimeField()
 
 
-class TokenCreatedOutput(TokenOutput):
+class ApiTokenCreatedOutput(ApiTokenOutput):
     token = serializers.CharField(help_text="The whole token; shown only in this reply.")
 
 
@@ -101,12 +101,12 @@ def _token_out(token: Token) -> dict:
 class MyTokenApi(APIView):
     """The signed-in user's API token: see it (prefix only), create a new one, revoke it."""
 
-    @extend_schema(responses=TokenOutput(many=True))
+    @extend_schema(responses=ApiTokenOutput(many=True))
     def get(self, request):
         token = token_get(user=request.user)
         return Response([_token_out(token)] if token else [])
 
-    @extend_schema(request=None, responses={201: TokenCreatedOutput})
+    @extend_schema(request=None, responses={201: ApiTokenCreatedOutput})
     def post(self, request):
         """Create a token; the previous one stops working."""
         token = token_create(user=request.user)

@@ -293,6 +293,9 @@ class AcceptApi(APIView):
     """Accept a submitted annotation: its labels become the solution's resolved label."""
 
     class Input(serializers.Serializer):
+        class Meta:
+            ref_name = "AcceptInput"
+
         comment = serializers.CharField(allow_blank=True, default="", max_length=10000)
         expected_resolution_id = serializers.IntegerField(
             allow_null=True,
@@ -318,9 +321,15 @@ class RejectApi(APIView):
     """Reject a submitted annotation with a comment; it returns to its annotator's queue."""
 
     class Input(serializers.Serializer):
+        class Meta:
+            ref_name = "RejectInput"
+
         comment = serializers.CharField(max_length=10000)
 
     class Output(serializers.Serializer):
+        class Meta:
+            ref_name = "RejectOutput"
+
         rejected_id = serializers.IntegerField()
         rework_id = serializers.IntegerField()
         annotator_id = serializers.IntegerField()
@@ -346,6 +355,9 @@ class AdjudicateApi(APIView):
     """Set the resolved rating of every step yourself."""
 
     class Input(serializers.Serializer):
+        class Meta:
+            ref_name = "AdjudicateInput"
+
         labels = RatingLabel(many=True, max_length=2000)
         comment = serializers.CharField(allow_blank=True, default="", max_length=10000)
         expected_resolution_id = serializers.IntegerField(allow_null=True, required=False)
@@ -372,6 +384,9 @@ class CommentListApi(APIView):
     """
 
     class Input(serializers.Serializer):
+        class Meta:
+            ref_name = "CommentCreateInput"
+
         body = serializers.CharField(max_length=10000)
         step_id = serializers.IntegerField(required=False, allow_null=True)
 
@@ -426,9 +441,15 @@ class GoldApi(APIView):
     """Admins mark a solution as gold with its known labels, or unmark it."""
 
     class Input(serializers.Serializer):
+        class Meta:
+            ref_name = "GoldInput"
+
         labels = RatingLabel(many=True, max_length=2000)
 
     class Output(serializers.Serializer):
+        class Meta:
+            ref_name = "GoldOutput"
+
         solution_id = serializers.IntegerField()
         is_gold = serializers.BooleanField()
 
