@@ -1,35 +1,17 @@
 """An annotator's day in real Chromium: log in, label with the keyboard, submit, reload a draft."""
 
 import json
-import time
 
 import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
 from labeling.models import Annotation, AnnotationStatus, Problem, Project, Solution, Step
+from tests.e2e.helpers import login, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 DEMO = "Demo: step labeling"
-
-
-def _login(page, base_url: str, username: str, password: str) -> None:
-    page.goto(f"{base_url}/login")
-    page.get_by_test_id("login-username").fill(username)
-    page.get_by_test_id("login-password").fill(password)
-    page.get_by_test_id("login-submit").click()
-    page.wait_for_url(f"{base_url}/projects")
-
-
-def _wait_for(predicate, timeout: float = 10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("condition not met in time")
 
 
 def test_annotator_labels_a_solution_with_the_keyboard_only(live_server, page, screenshot):
@@ -38,7 +20,7 @@ def test_annotator_labels_a_solution_with_the_keyboard_only(live_server, page, s
     first = Solution.objects.filter(project=project).order_by("id").first()
     assert first.steps.count() == 5
 
-    _login(page, live_server.url, "annotator", "steplab-annotator")
+    login(page, live_server.url, "annotator", "steplab-annotator")
     screenshot("01-projects")
     page.goto(f"{live_server.url}/projects/{project.pk}/label")
     rows = page.get_by_test_id("step-row")
@@ -61,7 +43,7 @@ def test_annotator_labels_a_solution_with_the_keyboard_only(live_server, page, s
     screenshot("03-rated")
 
     page.keyboard.press("Enter")
-    submitted = _wait_for(
+    submitted = wait_for(
         lambda: Annotation.objects.filter(
             solution=first, annotator__username="annotator", status=AnnotationStatus.SUBMITTED
         ).first()
@@ -74,7 +56,7 @@ def test_annotator_labels_a_solution_with_the_keyboard_only(live_server, page, s
     # The next solution loads: different steps, nothing rated yet, progress counts one.
     expect(page.get_by_test_id("progress")).to_contain_text("1")
     expect(rows.first).to_have_attribute("data-rating", "")
-    second = _wait_for(
+    second = wait_for(
         lambda: Annotation.objects.filter(
             annotator__username="annotator", status=AnnotationStatus.DRAFT
         ).first()
@@ -114,7 +96,7 @@ def test_bad_import_shows_the_line_and_imports_nothing(
         '{"problem": "3+3?", "answer": "6", "steps": ["ok", null]}\n'
     )
 
-    _login(page, live_server.url, "admin", "steplab-admin")
+    login(page, live_server.url, "admin", "steplab-admin")
     page.goto(f"{live_server.url}/projects/{project.pk}")
     page.get_by_role("tab", name="Import").click()
     page.get_by_test_id("import-file").set_input_files(str(bad))

@@ -6,8 +6,6 @@ what they finished. Then the Gold tab (a gold question two annotators answered, 
 and the review and quality settings. Screenshots of each.
 """
 
-import time
-
 import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
@@ -24,29 +22,12 @@ from labeling.services.annotations import annotation_submit
 from labeling.services.gold import gold_set
 from labeling.services.queue import task_claim_next
 from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.helpers import login, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 DEMO = "Demo: step labeling"
 VIEWPORT = {"width": 1400, "height": 900}
-
-
-def _login(page, base_url: str, username: str) -> None:
-    page.goto(f"{base_url}/login")
-    page.get_by_test_id("login-username").fill(username)
-    page.get_by_test_id("login-password").fill(f"steplab-{username}")
-    page.get_by_test_id("login-submit").click()
-    page.wait_for_url(f"{base_url}/projects")
-
-
-def _wait_for(predicate, timeout: float = 10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("condition not met in time")
 
 
 def _shot(page, name: str, *, full_page: bool = False) -> None:
@@ -55,7 +36,7 @@ def _shot(page, name: str, *, full_page: bool = False) -> None:
 
 
 def _draft(username: str) -> Annotation:
-    return _wait_for(
+    return wait_for(
         lambda: Annotation.objects.filter(
             annotator__username=username, status=AnnotationStatus.DRAFT
         ).first()
@@ -88,7 +69,7 @@ def test_admin_assigns_round_robin_and_annotators_get_their_solutions_first(live
     base = live_server.url
 
     page = browser.new_page(viewport=VIEWPORT)
-    _login(page, base, "admin")
+    login(page, base, "admin")
     page.goto(f"{base}/projects/{project.pk}")
     page.get_by_test_id("tab-assignments").click()
     expect(page.get_by_test_id("assign-empty")).to_be_visible()
@@ -124,12 +105,12 @@ def test_admin_assigns_round_robin_and_annotators_get_their_solutions_first(live
     # Each annotator's queue serves their own assigned solutions first, in id order.
     for user in ("annotator", "annotator2"):
         annotator = browser.new_page(viewport=VIEWPORT)
-        _login(annotator, base, user)
+        login(annotator, base, user)
         annotator.goto(f"{base}/projects/{project.pk}/label")
         first = _draft(user)
         assert first.solution_id == assigned[user][0]
         _label_current(annotator)
-        second = _wait_for(
+        second = wait_for(
             lambda user=user, done=first.solution_id: (
                 Annotation.objects.filter(annotator__username=user, status=AnnotationStatus.DRAFT)
                 .exclude(solution_id=done)

@@ -5,8 +5,6 @@ comment at the top of their labeling page. Screenshots of the queue, the review 
 shortcuts and the dashboard.
 """
 
-import time
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -27,30 +25,13 @@ from labeling.models import (
 from labeling.services.annotations import annotation_submit
 from labeling.services.queue import task_claim_next
 from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.helpers import login, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 DEMO = "Demo: step labeling"
 VIEWPORT = {"width": 1400, "height": 900}
 COMMENT = "Step 3 is fine: the substitution is valid. Please re-check it."
-
-
-def _login(page, base_url: str, username: str) -> None:
-    page.goto(f"{base_url}/login")
-    page.get_by_test_id("login-username").fill(username)
-    page.get_by_test_id("login-password").fill(f"steplab-{username}")
-    page.get_by_test_id("login-submit").click()
-    page.wait_for_url(f"{base_url}/projects")
-
-
-def _wait_for(predicate, timeout: float = 10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("condition not met in time")
 
 
 def _shot(page, name: str, *, full_page: bool = False) -> None:
@@ -147,18 +128,18 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
 
     # Two annotators label the same (next) solution differently: step 2 is −1 for one of them.
     first = browser.new_page(viewport=VIEWPORT)
-    _login(first, base, "annotator")
+    login(first, base, "annotator")
     n_steps = _label_with_keys(first, base, project, ["3", "3", "3"])
-    mine = _wait_for(
+    mine = wait_for(
         lambda: Annotation.objects.filter(
             annotator__username="annotator", status=AnnotationStatus.SUBMITTED
         ).first()
     )
     first.close()
     second = browser.new_page(viewport=VIEWPORT)
-    _login(second, base, "annotator2")
+    login(second, base, "annotator2")
     _label_with_keys(second, base, project, ["3", "1", "2"])
-    theirs = _wait_for(
+    theirs = wait_for(
         lambda: Annotation.objects.filter(
             annotator__username="annotator2", status=AnnotationStatus.SUBMITTED
         ).first()
@@ -172,7 +153,7 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
     # The reviewer opens the queue from the project list: the disagreement is first, although
     # the agreeing solution has the lower id.
     page = browser.new_page(viewport=VIEWPORT)
-    _login(page, base, "reviewer")
+    login(page, base, "reviewer")
     card = page.get_by_test_id("project-card").filter(has_text=DEMO)
     card.get_by_test_id("review-project").click()
     rows = page.get_by_test_id("queue-row")
@@ -242,7 +223,7 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
 
     # The next item of the queue opens (the next disagreement) and the decision is stored.
     page.wait_for_url(f"**/projects/{project.pk}/review/{others[0]}")
-    resolution = _wait_for(
+    resolution = wait_for(
         lambda: Resolution.objects.filter(solution_id=disputed, is_current=True).first()
     )
     assert resolution.provenance == Provenance.REVIEWER
@@ -268,7 +249,7 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
     page.keyboard.type(COMMENT)
     page.keyboard.press("Enter")
     expect(page.get_by_test_id("reject-dialog")).to_have_count(0)
-    rework = _wait_for(
+    rework = wait_for(
         lambda: Annotation.objects.filter(revises=theirs, status=AnnotationStatus.DRAFT).first()
     )
     theirs.refresh_from_db()
@@ -281,7 +262,7 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
     # annotator2 is in the middle of another solution (served after their submit): the
     # comment shows above it, and the rejected annotation comes next.
     back = browser.new_page(viewport=VIEWPORT)
-    _login(back, base, "annotator2")
+    login(back, base, "annotator2")
     back.goto(f"{base}/projects/{project.pk}/label")
     pending = back.get_by_test_id("rework-pending")
     expect(pending).to_contain_text(COMMENT)
@@ -300,7 +281,7 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
 
     # An admin makes the resolved solution a gold question from its page, with the G key.
     admin = browser.new_page(viewport=VIEWPORT)
-    _login(admin, base, "admin")
+    login(admin, base, "admin")
     admin.goto(f"{base}/projects/{project.pk}/review/{disputed}")
     expect(admin.get_by_test_id("gold-set")).to_be_visible()
     admin.keyboard.press("G")
