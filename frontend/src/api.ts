@@ -377,6 +377,21 @@ export const login = (username: string, password: string) =>
   post<User>("/api/auth/login/", { username, password });
 export const logout = () => post<void>("/api/auth/logout/");
 
+/** The signed-in user's API token, for scripts (`Authorization: Token <key>`). */
+export interface ApiToken {
+  /** The key's first 8 characters. */
+  prefix: string;
+  created: string;
+}
+/** A new token: the whole key is in this reply only. */
+export interface ApiTokenCreated extends ApiToken {
+  token: string;
+}
+export const listTokens = () => get<ApiToken[]>("/api/auth/tokens/");
+/** Creates a token; the previous one stops working. */
+export const createToken = () => post<ApiTokenCreated>("/api/auth/tokens/");
+export const revokeToken = () => request<void>("DELETE", "/api/auth/tokens/");
+
 // --- projects ---------------------------------------------------------------------------------
 
 export const listProjects = () => get<Page<Project>>("/api/projects/");

@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { useAuth } from "../auth";
+import { TokenDialog } from "./TokenDialog";
 
-/** Avatar button with the username, a link to projects and Log out. */
+/** Avatar button with the username, a link to projects, the API token dialog and Log out. */
 export function UserMenu() {
   const { user, logout } = useAuth();
   const [open, setOpen] = useState(false);
+  const [tokens, setTokens] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -47,11 +49,24 @@ export function UserMenu() {
           <Link className="menu-item" role="menuitem" to="/projects" onClick={() => setOpen(false)}>
             All projects
           </Link>
+          <button
+            type="button"
+            className="menu-item"
+            role="menuitem"
+            onClick={() => {
+              setOpen(false);
+              setTokens(true);
+            }}
+            data-testid="api-token"
+          >
+            API token
+          </button>
           <button type="button" className="menu-item" role="menuitem" onClick={() => void logout()} data-testid="logout">
             Log out
           </button>
         </div>
       )}
+      {tokens && <TokenDialog onClose={() => setTokens(false)} />}
     </div>
   );
 }

@@ -39,7 +39,9 @@ export function LoginPage() {
       setError(
         apiErr.isNetwork
           ? "Cannot reach the server. Check your connection and try again."
-          : apiErr.status === 400 || apiErr.status === 401 || apiErr.status === 403
+          : apiErr.status === 429 // sign-in throttled: the server says how long to wait
+            ? apiErr.message || "Too many sign-in attempts. Wait a minute and try again."
+            : apiErr.status === 400 || apiErr.status === 401 || apiErr.status === 403
             ? apiErr.message && apiErr.code !== "not_authenticated"
               ? apiErr.message
               : "Wrong username or password."
