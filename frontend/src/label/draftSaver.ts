@@ -5,6 +5,10 @@
  * time), so our own saves never race each other into a 409; a 409 therefore means another tab or
  * window saved, and the saver stops for good: it never sends over someone else's version.
  * Network failures and server errors retry with backoff ("Offline — retrying").
+ *
+ * Every payload is written to localStorage (`draftStorageKey(id)`) before it is sent and removed
+ * once the server has it, so a draft that could not be saved (offline, server or database down)
+ * survives a reload or a crashed tab; the page restores it with `readStoredDraft`.
  */
 import { ApiError, type Annotation, type DraftPayload, type RequestOptions } from "../api";
 
@@ -26,6 +30,45 @@ export interface DraftSaverOptions {
   onVersion?: (version: number) => void;
   debounceMs?: number;
   retryDelaysMs?: number[];
+  /** Where unsaved payloads are kept; localStorage by default, null for none. */
+  storage?: Pick<Storage, "getItem" | "setItem" | "removeItem"> | null;
+}
+
+export interface StoredDraft {
+  annotationId: number;
+  /** The version the payload was written against. */
+  version: number;
+  payload: Omit<DraftPayload, "version">;
+  storedAt: number;
+}
+
+export function draftStorageKey(annotationId: number): string {
+  return `steplab:draft:${annotationId}`;
+}
+
+function defaultStorage(): DraftSaverOptions["storage"] {
+  try {
+    return typeof localStorage === "undefined" ? null : localStorage;
+  } catch {
+    return null; // storage disabled by the browser
+  }
+}
+
+/** A draft the server has not confirmed, for this annotation at this version, if any. */
+export function readStoredDraft(
+  annotationId: number,
+  version: number,
+  storage: DraftSaverOptions["storage"] = defaultStorage(),
+): StoredDraft | null {
+  try {
+    const raw = storage?.getItem(draftStorageKey(annotationId));
+    if (!raw) return null;
+    const stored = JSON.parse(raw) as StoredDraft;
+    // Written against another version: the server moved on (saved elsewhere); not ours to replay.
+    return stored.annotationId === annotationId && stored.version === version ? stored : null;
+  } catch {
+    return null;
+  }
 }
 
 export class DraftSaver {
@@ -38,9 +81,29 @@ export class DraftSaver {
   private stopped = false;
   private info: SaveInfo = { status: "saved" };
 
+  private readonly storage: DraftSaverOptions["storage"];
+
   constructor(opts: DraftSaverOptions) {
     this.opts = opts;
     this.version = opts.version;
+    this.storage = opts.storage === undefined ? defaultStorage() : opts.storage;
+  }
+
+  private store(payload: Omit<DraftPayload, "version">, version: number) {
+    const stored: StoredDraft = { annotationId: this.opts.annotationId, version, payload, storedAt: Date.now() };
+    try {
+      this.storage?.setItem(draftStorageKey(this.opts.annotationId), JSON.stringify(stored));
+    } catch {
+      // Quota or disabled storage: the in-memory retry still holds the labels.
+    }
+  }
+
+  private unstore() {
+    try {
+      this.storage?.removeItem(draftStorageKey(this.opts.annotationId));
+    } catch {
+      // ignore
+    }
   }
 
   get status(): SaveStatus {
@@ -97,6 +160,7 @@ export class DraftSaver {
     this.dirty = false;
     this.set({ status: "saving" });
     const payload: DraftPayload = { ...this.opts.payload(), version: this.version };
+    this.store({ labels: payload.labels, time_spent_ms: payload.time_spent_ms }, this.version);
     let ok = false;
     const run = (async () => {
       try {
@@ -106,7 +170,10 @@ export class DraftSaver {
         this.opts.onVersion?.(annotation.version);
         this.failures = 0;
         ok = true;
-        if (!this.dirty) this.set({ status: "saved", savedAt: Date.now() });
+        if (!this.dirty) {
+          this.unstore();
+          this.set({ status: "saved", savedAt: Date.now() });
+        }
       } catch (e) {
         if (this.stopped) return;
         this.dirty = true;
@@ -167,7 +234,9 @@ export class DraftSaver {
     const wasDirty = this.dirty;
     this.dirty = false;
     try {
-      return await fn(this.version);
+      const result = await fn(this.version);
+      this.unstore(); // the write carried the labels: nothing is left to replay
+      return result;
     } catch (e) {
       if (e instanceof ApiError && (e.code === "conflict" || e.status === 409)) {
         this.stop();

@@ -9,7 +9,7 @@ import { Link, useParams } from "react-router-dom";
 import * as api from "../api";
 import { EmptyState, Spinner } from "../components/ui";
 import { IconCheck } from "../components/icons";
-import { DraftSaver, type SaveInfo } from "../label/draftSaver";
+import { DraftSaver, readStoredDraft, type SaveInfo } from "../label/draftSaver";
 import { FinishBar } from "../label/FinishBar";
 import { commandForKey, isActivationOnControl, isTypingTarget, type Command } from "../label/keyboard";
 import { LabelTopBar } from "../label/LabelTopBar";
@@ -135,7 +135,12 @@ export function LabelPage() {
         return;
       }
       setTask(next);
-      dispatch({ type: "load", task: next });
+      // Labels this browser kept because the server never confirmed them (offline, server down).
+      const stored = readStoredDraft(next.annotation.id, next.annotation.version);
+      const loaded = stored
+        ? { ...next, annotation: { ...next.annotation, labels: stored.payload.labels } }
+        : next;
+      dispatch({ type: "load", task: loaded });
       resetTimer(next.annotation.time_spent_ms);
       lastSentTime.current = next.annotation.time_spent_ms;
       saverRef.current = new DraftSaver({
@@ -149,6 +154,7 @@ export function LabelPage() {
         save: api.saveDraft,
         onChange: setSaveInfo,
       });
+      if (stored) saverRef.current.schedule();
       setPhase("ready");
       document.title = `${next.project.name} · steplab`;
       window.scrollTo({ top: 0 });
