@@ -29,6 +29,7 @@ from typing import Any
 import torch
 
 from training.data import DataError, Tokenization, TokenizedExample, build_example, read_objects
+from training.kind_cli import add_common_arguments, run
 from training.model import load_model, load_tokenizer, save_prm, token_logits
 from training.packing import collate_padded
 
@@ -247,28 +248,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--learning-rate", type=float, default=1e-4)
     p.add_argument("--num-epochs", type=float, default=1.0)
     p.add_argument("--batch-size", type=int, default=8, help="pairs per step")
-    p.add_argument("--step-separator", default="\n")
-    p.add_argument("--max-length", type=int, default=1024)
-    p.add_argument("--max-prompt-length", type=int, default=512)
-    p.add_argument("--eval-split", default="validation")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--device")
+    add_common_arguments(p)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = vars(build_parser().parse_args(argv))
-    args["step_separator"] = args["step_separator"].encode().decode("unicode_escape")
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    try:
-        result = train_pairwise(PairwiseConfig(**args))
-    except DataError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    report = {"out": str(result.out_dir), "steps": result.steps, "train_before": result.before}
-    report |= {"train": result.after, "eval": result.eval}
-    print(json.dumps(report, indent=2))
-    return 0
+    return run(build_parser(), PairwiseConfig, train_pairwise, argv)
 
 
 if __name__ == "__main__":
