@@ -1,6 +1,7 @@
 """One error format for the whole API: {"error": {"code", "message", "details"}}."""
 
 from django.core.exceptions import PermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -29,6 +30,17 @@ def error_response(code: str, message: str, status_code: int, details: object = 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, DomainError):
         return error_response(exc.code, exc.message, exc.status, exc.details)
+    if isinstance(exc, OperationalError | InterfaceError):
+        # PostgreSQL is down or restarting: a clear, retryable answer instead of an HTML 500.
+        # Nothing was written; the labeling page keeps the draft and retries.
+        response = error_response(
+            "database_unavailable",
+            "The database is unavailable right now; nothing was saved. Retrying will work "
+            "once it is back.",
+            status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
+        response["Retry-After"] = "2"
+        return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
