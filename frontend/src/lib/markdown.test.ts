@@ -119,3 +119,45 @@ describe("markdown and sanitizing", () => {
     expect(dom(html).querySelector(".katex")).not.toBeNull();
   });
 });
+
+describe("hostile step texts", () => {
+  const HOSTILE = [
+    '<img src=x onerror="alert(1)">',
+    "<script>alert(1)</script>",
+    "[x](javascript:alert(1))",
+    "[x](JaVaScRiPt:alert(1))",
+    "[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+    "$\\href{javascript:alert(1)}{x}$",
+    "$\\url{javascript:alert(1)}$",
+    "$$\\href{data:text/html,<script>alert(1)</script>}{y}$$",
+    "$\\htmlData{onclick=alert(1)}{x}$ $\\htmlStyle{background:url(https://evil/t)}{x}$",
+    '<svg><a xlink:href="javascript:alert(1)"><text>x</text></a></svg>',
+    '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph></table></mtext></math>',
+    '<div style="background:url(https://evil.example/track)">t</div>',
+    '<span style="background-image:url(javascript:alert(1))">t</span>',
+    '<object data="javascript:alert(1)"></object><embed src="javascript:alert(1)">',
+    '<form action="javascript:alert(1)"><button>go</button></form>',
+    "<details open ontoggle=alert(1)>",
+    "```\n<script>alert(1)</script>\n```",
+  ];
+
+  for (const text of HOSTILE) {
+    for (const options of [{}, { inline: true }, { prose: true }]) {
+      it(`renders ${JSON.stringify(text).slice(0, 50)} ${JSON.stringify(options)} inert`, () => {
+        const el = dom(renderMarkdown(`Step 1: ${text}`, options));
+        expect(dangerous(el)).toEqual([]);
+        for (const node of Array.from(el.querySelectorAll("[style]"))) {
+          expect(node.getAttribute("style")).not.toMatch(/url\s*\(/i);
+        }
+        for (const a of Array.from(el.querySelectorAll("a"))) {
+          expect(a.getAttribute("href") ?? "").not.toMatch(/^\s*(javascript|data|vbscript):/i);
+        }
+      });
+    }
+  }
+
+  it("keeps KaTeX's own layout styles", () => {
+    const el = dom(renderMarkdown("$\\frac{a}{b}$"));
+    expect(el.querySelectorAll(".katex [style]").length).toBeGreaterThan(0);
+  });
+});

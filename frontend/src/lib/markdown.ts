@@ -143,6 +143,12 @@ function installHooks() {
   if (hooksInstalled) return;
   hooksInstalled = true;
   DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+    // Style attributes stay (KaTeX lays out formulas with them), but never with a URL: a
+    // `background:url(...)` would fetch from anywhere (tracking, javascript: URLs).
+    const style = node.getAttribute?.("style");
+    if (style && /url\s*\(|image-set|expression\s*\(|@import|behavior\s*:/i.test(style)) {
+      node.removeAttribute("style");
+    }
     if (node.tagName === "A" && node.getAttribute("href")) {
       node.setAttribute("target", "_blank");
       node.setAttribute("rel", "noopener noreferrer");
