@@ -30,8 +30,10 @@ PAYLOADS = [
     "$\\href{javascript:window.__xss=4}{x}$ and $\\url{javascript:window.__xss=5}$",
     '<svg onload="window.__xss=6"><circle r=5 /></svg>',
     '<iframe srcdoc="<script>parent.__xss=7</script>"></iframe>',
-    '<a href="javascript:window.__xss=8">link</a> <form action="javascript:1"><button>b</button></form>',
-    '<div style="background:url(javascript:window.__xss=9)" onmouseover="window.__xss=10">hover</div>',
+    '<a href="javascript:window.__xss=8">link</a>',
+    '<form action="javascript:1"><button>b</button></form>',
+    '<div style="background:url(javascript:window.__xss=9)">bg</div>',
+    '<div onmouseover="window.__xss=10">hover</div>',
     "```html\n<script>window.__xss=11</script>\n```",
 ]
 WATCH = """
