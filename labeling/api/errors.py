@@ -35,8 +35,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         # Nothing was written; the labeling page keeps the draft and retries.
         response = error_response(
             "database_unavailable",
-            "The database is unavailable right now; nothing was saved. Retrying will work "
-            "once it is back.",
+            "The database is unavailable.",
             status.HTTP_503_SERVICE_UNAVAILABLE,
         )
         response["Retry-After"] = "2"
@@ -70,3 +69,14 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         if header in response:
             body[header] = response[header]
     return body
+
+
+def not_found(request, exception=None):
+    """Django's 404 for URLs no view matched: the API's error format under /api/, else HTML."""
+    from django.http import JsonResponse
+    from django.views.defaults import page_not_found
+
+    if request.path.startswith("/api/"):
+        body = {"error": {"code": "not_found", "message": "No such URL.", "details": {}}}
+        return JsonResponse(body, status=404)
+    return page_not_found(request, exception)

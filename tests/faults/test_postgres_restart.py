@@ -23,7 +23,7 @@ from labeling.models import Project, ProjectMembership
 from labeling.services.imports import import_file
 project = Project.objects.create(name="pg restart")
 import_file(project=project, path=PATH, fmt="processbench", labels_as="none")
-user = get_user_model().objects.create_user("ann", password="x")
+user = get_user_model().objects.create_user("ann", password="ann-password-1")
 ProjectMembership.objects.create(project=project, user=user, role="annotator")
 print(json.dumps({"project": project.pk, "token": Token.objects.create(user=user).key}))
 """
