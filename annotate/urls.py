@@ -14,3 +14,6 @@ urlpatterns = [
     path("", spa, name="spa-home"),
     re_path(r"^(?:login|projects)(?:/.*)?$", spa, name="spa"),
 ]
+
+# A URL no pattern matches (e.g. a negative id) answers the API's JSON error under /api/.
+handler404 = "labeling.api.errors.not_found"

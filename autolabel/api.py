@@ -13,6 +13,7 @@ from autolabel.registry import ENGINES
 from autolabel.services import autolabel_run_cancel, autolabel_run_create
 from autolabel.tasks import autolabel_run_start_task
 from labeling.api.access import project_for
+from labeling.api.schema import paginated
 from labeling.models import Role
 
 
@@ -51,7 +52,9 @@ class RunInput(serializers.Serializer):
 
 
 class RunListApi(APIView):
-    @extend_schema(responses=RunOutput(many=True))
+    @extend_schema(
+        operation_id="autolabel_runs_list", responses=paginated(RunOutput, "PaginatedAutolabelRuns")
+    )
     def get(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.ADMIN)
         paginator = LimitOffsetPagination()

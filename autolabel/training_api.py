@@ -17,6 +17,7 @@ from autolabel.models import PrmModel, QueueOrder, TrainingRun
 from autolabel.tasks import training_run_task
 from autolabel.training_services import prm_model_register, training_run_cancel, training_run_create
 from labeling.api.access import project_for
+from labeling.api.schema import paginated
 from labeling.errors import ValidationFailed
 from labeling.models import Export, Role
 
@@ -79,7 +80,10 @@ class TrainingRunListApi(APIView):
             "batch_size, max_length, head, lora, bf16. data/model/out are set by the run.",
         )
 
-    @extend_schema(responses=TrainingRunSummaryOutput(many=True))
+    @extend_schema(
+        operation_id="training_runs_list",
+        responses=paginated(TrainingRunSummaryOutput, "PaginatedTrainingRuns"),
+    )
     def get(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.REVIEWER)
         runs = project.training_runs.select_related("created_by", "prm_model").order_by("-id")

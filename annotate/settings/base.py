@@ -143,6 +143,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "labeling.api.schema.add_error_responses",
+    ],
     # Several models have a `status` field with different choices: one enum name per choice
     # set (exports and imports share one; training and auto-label runs share another).
     "ENUM_NAME_OVERRIDES": {

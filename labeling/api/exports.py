@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api.access import project_for
+from labeling.api.schema import paginated
 from labeling.errors import Conflict
 from labeling.exporters import FILE_TYPES, FORMATS, Combine, LabelSource, Neutral, SplitMode
 from labeling.exporters import Unsure as UnsureMode
@@ -191,7 +192,9 @@ def _done(export: Export) -> None:
 
 
 class ExportListApi(APIView):
-    @extend_schema(responses=ExportOutput(many=True))
+    @extend_schema(
+        operation_id="exports_list", responses=paginated(ExportOutput, "PaginatedExports")
+    )
     def get(self, request, project_id: int):
         """The project's exports, newest first."""
         project = project_for(request, project_id, at_least=Role.REVIEWER)

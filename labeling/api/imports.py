@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api.access import project_for
+from labeling.api.schema import paginated
 from labeling.importers import FORMATS
 from labeling.models import ImportJob, Role
 from labeling.selectors import import_job_list
@@ -52,7 +53,9 @@ class ImportInput(serializers.Serializer):
 class ImportListApi(APIView):
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(responses=ImportJobOutput(many=True))
+    @extend_schema(
+        operation_id="imports_list", responses=paginated(ImportJobOutput, "PaginatedImportJobs")
+    )
     def get(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.ADMIN)
         paginator = LimitOffsetPagination()

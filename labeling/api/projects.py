@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api.access import project_for
+from labeling.api.schema import paginated
 from labeling.models import Domain, LabelScale, Project, ProjectMembership, Role, StepSplit
 from labeling.selectors import member_list, project_list_for_user, project_stats, solution_list
 from labeling.services.projects import (
@@ -78,7 +79,9 @@ class ProjectInput(serializers.Serializer):
 
 
 class ProjectListApi(APIView):
-    @extend_schema(responses=ProjectOutput(many=True))
+    @extend_schema(
+        operation_id="projects_list", responses=paginated(ProjectOutput, "PaginatedProjects")
+    )
     def get(self, request):
         paginator = LimitOffsetPagination()
         page = paginator.paginate_queryset(project_list_for_user(user=request.user), request)
@@ -178,7 +181,10 @@ class SolutionRowOutput(serializers.Serializer):
 class SolutionListApi(APIView):
     """Solutions of a project, for its admins and reviewers."""
 
-    @extend_schema(responses=SolutionRowOutput(many=True))
+    @extend_schema(
+        operation_id="solutions_list",
+        responses=paginated(SolutionRowOutput, "PaginatedSolutionRows"),
+    )
     def get(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.REVIEWER)
         paginator = LimitOffsetPagination()

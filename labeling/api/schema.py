@@ -1,0 +1,62 @@
+"""OpenAPI postprocessing: every operation documents the one error format
+(labeling/api/errors.py) for the error statuses the API uses."""
+
+from typing import Any
+
+ERROR_STATUSES = {
+    "400": "Invalid input (validation_error, import_error).",
+    "401": "A token was sent and is unknown or revoked.",
+    "403": "Not signed in, no CSRF token on a session write, or the role is too low.",
+    "404": "No such object, or not a member of its project.",
+    "409": "Conflict with the current state (versions, locks, status).",
+    "413": "The request body is too large.",
+    "429": "Too many requests (sign-in attempts); see Retry-After.",
+}
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "error": {
+            "type": "object",
+            "properties": {
+                "code": {"type": "string"},
+                "message": {"type": "string"},
+                "details": {},
+            },
+            "required": ["code", "message", "details"],
+        }
+    },
+    "required": ["error"],
+}
+
+
+def add_error_responses(result: dict[str, Any], generator, request, public) -> dict[str, Any]:
+    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+    ref = {"$ref": "#/components/schemas/Error"}
+    for path, operations in result.get("paths", {}).items():
+        if not path.startswith("/api/") or path.startswith("/api/schema"):
+            continue
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            for code, description in ERROR_STATUSES.items():
+                responses.setdefault(
+                    code,
+                    {"description": description, "content": {"application/json": {"schema": ref}}},
+                )
+    return result
+
+
+def paginated(serializer_class, name: str):
+    """The schema of a LimitOffsetPagination page of `serializer_class` items."""
+    from drf_spectacular.utils import inline_serializer
+    from rest_framework import serializers
+
+    return inline_serializer(
+        name,
+        {
+            "count": serializers.IntegerField(),
+            "next": serializers.CharField(allow_null=True),
+            "previous": serializers.CharField(allow_null=True),
+            "results": serializer_class(many=True),
+        },
+    )
