@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { MemoryRouter } from "react-router-dom";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../App";
 import { FakeApi } from "../test/fakeApi";
 import { makeTask, suggestion } from "../test/fixtures";
@@ -25,6 +25,8 @@ const currentIndex = () => rows().findIndex((r) => r.getAttribute("data-current"
 afterEach(() => {
   vi.unstubAllGlobals();
 });
+// A draft an earlier test left unsaved (the page's last save on unmount) would be restored.
+beforeEach(() => localStorage.clear());
 
 describe("LabelPage", () => {
   it("shows the problem, the steps and the progress", async () => {
@@ -38,6 +40,24 @@ describe("LabelPage", () => {
     expect(currentIndex()).toBe(0);
     expect(screen.getByTestId("save-state").textContent).toBe("Saved");
     expect(within(rows()[0]).getAllByTestId(/rating-button-/)).toHaveLength(3);
+  });
+
+  it("restores a draft this browser kept unsaved (same annotation and version) and saves it", async () => {
+    const task = makeTask();
+    const labels = task.solution.steps.map((st, i) => ({
+      step_id: st.id, rating: i === 1 ? -1 : null, unsure: false, comment: "", alternative_text: "",
+    }));
+    localStorage.setItem(
+      `steplab:draft:${task.annotation.id}`,
+      JSON.stringify({ annotationId: task.annotation.id, version: task.annotation.version, payload: { labels, time_spent_ms: 0 }, storedAt: 0 }),
+    );
+    const api = new FakeApi([task]);
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    expect(ratingsShown()).toEqual(["", "-1", "", ""]);
+    await waitFor(() => expect(api.callsTo("PUT", "/draft/")).toHaveLength(1), { timeout: 2000 });
+    expect(api.callsTo("PUT", "/draft/")[0].body.labels[1].rating).toBe(-1);
+    await waitFor(() => expect(localStorage.getItem(`steplab:draft:${task.annotation.id}`)).toBeNull());
   });
 
   it("rates from the keyboard, advances, and autosaves with the version", async () => {
