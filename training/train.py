@@ -50,6 +50,7 @@ from training.model import (
 from training.packing import Collator, real_tokens
 
 logger = logging.getLogger("training.train")
+TRAINER_STATE = "trainer_state.json"
 
 
 @dataclass
@@ -184,8 +185,14 @@ def _resume_dir(config: TrainConfig) -> Path | None:
         return None
     if config.resume_from != "latest":
         return Path(config.resume_from)
-    found = sorted(Path(config.out).glob("checkpoint-*"), key=lambda p: int(p.name.split("-")[1]))
+    found = sorted(_complete_checkpoints(Path(config.out)), key=lambda p: int(p.name.split("-")[1]))
     return found[-1] if found else None
+
+
+def _complete_checkpoints(out: Path) -> list[Path]:
+    """Checkpoints whose trainer_state.json exists: it is written last, atomically, so a
+    checkpoint a killed process left half-written is never resumed from."""
+    return [p for p in out.glob("checkpoint-*") if (p / TRAINER_STATE).is_file()]
 
 
 def _apply_lora(model: Any, config: TrainConfig) -> Any:
@@ -331,12 +338,15 @@ class Run:
                 "tokens": self.tokens,
                 "total_steps": self.total_steps,
             }
-            (directory / "trainer_state.json").write_text(json.dumps(state, indent=2))
+            partial = directory / (TRAINER_STATE + ".tmp")
+            partial.write_text(json.dumps(state, indent=2))
+            os.replace(partial, directory / TRAINER_STATE)  # the checkpoint is complete now
+            # Half-written checkpoints of a killed run are of no use: drop them.
+            complete = set(_complete_checkpoints(self.out))
+            for stale in set(self.out.glob("checkpoint-*")) - complete:
+                shutil.rmtree(stale, ignore_errors=True)
             # The newest `keep_checkpoints` in the out dir, this run's or a resumed one's.
-            found = sorted(
-                self.out.glob("checkpoint-*"),
-                key=lambda p: ((p / "trainer_state.json").stat().st_mtime_ns, p.name),
-            )
+            found = sorted(complete, key=lambda p: ((p / TRAINER_STATE).stat().st_mtime_ns, p.name))
             keep = max(self.config.keep_checkpoints, 1)
             for old in found[:-keep]:
                 shutil.rmtree(old, ignore_errors=True)
@@ -345,7 +355,7 @@ class Run:
         return directory
 
     def resume(self, directory: Path) -> None:
-        state = json.loads((directory / "trainer_state.json").read_text())
+        state = json.loads((directory / TRAINER_STATE).read_text())
         self.accelerator.load_state(str(directory / "state"))
         self.global_step = state["global_step"]
         self.epoch = state["epoch"]

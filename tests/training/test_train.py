@@ -105,6 +105,9 @@ def test_latest_resume_and_mlp2_head(tiny_lm, toy_export, tmp_path):
     out = tmp_path / "run"
     train(_config(tiny_lm, toy_export, out, max_steps=4, save_every=2, head="mlp2"))
     assert (out / "checkpoint-2").exists()
+    # A worker killed while saving leaves a checkpoint without trainer_state.json (written
+    # last): "latest" must resume from step 4, not from it, and the next save removes it.
+    (out / "checkpoint-9" / "state").mkdir(parents=True)
     result = train(
         _config(
             tiny_lm,
