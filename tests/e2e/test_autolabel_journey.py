@@ -6,7 +6,8 @@ from playwright.sync_api import expect
 
 from autolabel.models import AutolabelRun, RunStatus
 from labeling.models import Project, Suggestion
-from tests.e2e.test_annotator_journey import DEMO, _login
+from tests.e2e.helpers import login
+from tests.e2e.test_annotator_journey import DEMO
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -18,7 +19,7 @@ def test_admin_runs_symbolic_and_answer_check_then_annotator_sees_suggestions(
     project = Project.objects.get(name=DEMO)
 
     admin = browser.new_page(viewport={"width": 1400, "height": 900})
-    _login(admin, live_server.url, "admin", "steplab-admin")
+    login(admin, live_server.url, "admin", "steplab-admin")
     admin.goto(f"{live_server.url}/projects/{project.pk}")
     admin.get_by_role("tab", name="Auto-label").click()
     admin.get_by_test_id("autolabel-source-symbolic").check()
@@ -37,7 +38,7 @@ def test_admin_runs_symbolic_and_answer_check_then_annotator_sees_suggestions(
     assert project.solutions.filter(answer_correct__isnull=False).exists()
 
     annotator = browser.new_page(viewport={"width": 1400, "height": 900})
-    _login(annotator, live_server.url, "annotator", "steplab-annotator")
+    login(annotator, live_server.url, "annotator", "steplab-annotator")
     annotator.goto(f"{live_server.url}/projects/{project.pk}/label")
     expect(annotator.get_by_test_id("step-row")).to_have_count(5)
     first = project.solutions.order_by("id").first()

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from autolabel.models import AutolabelRun, RunStatus
 from labeling.management.commands.load_demo import AGENT_PROJECT, MULTIMODAL_PROJECT, TEXT_PROJECT
 from labeling.models import Annotation, AnnotationStatus, Project, Suggestion
-from tests.e2e.test_annotator_journey import _login
+from tests.e2e.helpers import login
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -17,7 +17,7 @@ def test_agent_project_checks_and_labels_a_trajectory(live_server, browser, cele
     project = Project.objects.get(name=AGENT_PROJECT)
 
     admin = browser.new_page(viewport={"width": 1400, "height": 900})
-    _login(admin, live_server.url, "admin", "steplab-admin")
+    login(admin, live_server.url, "admin", "steplab-admin")
     card = admin.get_by_test_id("project-card").filter(has_text=AGENT_PROJECT)
     expect(card.get_by_test_id("project-domain")).to_have_text("Agent trajectories")
     admin.screenshot(path=str(_shot("domains-01-projects")), full_page=True)
@@ -37,7 +37,7 @@ def test_agent_project_checks_and_labels_a_trajectory(live_server, browser, cele
     assert AutolabelRun.objects.get(project=project).status == RunStatus.DONE
 
     annotator = browser.new_page(viewport={"width": 1400, "height": 1000})
-    _login(annotator, live_server.url, "annotator", "steplab-annotator")
+    login(annotator, live_server.url, "annotator", "steplab-annotator")
     annotator.goto(f"{live_server.url}/projects/{project.pk}/label")
     rows = annotator.get_by_test_id("step-row")
     expect(rows).to_have_count(7)  # agent-tests-1: 3 calls, 3 observations, the answer
@@ -82,7 +82,7 @@ def test_agent_project_checks_and_labels_a_trajectory(live_server, browser, cele
 def test_multimodal_project_shows_images_that_zoom(live_server, page):
     call_command("load_demo")
     project = Project.objects.get(name=MULTIMODAL_PROJECT)
-    _login(page, live_server.url, "annotator", "steplab-annotator")
+    login(page, live_server.url, "annotator", "steplab-annotator")
     page.goto(f"{live_server.url}/projects/{project.pk}/label")
     expect(page.get_by_test_id("step-row")).to_have_count(4)
     problem_image = page.get_by_role("img", name="Problem image 1")
@@ -109,7 +109,7 @@ def test_multimodal_project_shows_images_that_zoom(live_server, page):
 def test_text_project_renders_plain_steps(live_server, page):
     call_command("load_demo")
     project = Project.objects.get(name=TEXT_PROJECT)
-    _login(page, live_server.url, "annotator", "steplab-annotator")
+    login(page, live_server.url, "annotator", "steplab-annotator")
     page.goto(f"{live_server.url}/projects/{project.pk}/label")
     rows = page.get_by_test_id("step-row")
     expect(rows).to_have_count(4)

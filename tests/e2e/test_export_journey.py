@@ -22,7 +22,8 @@ from labeling.models import (
     Suggestion,
 )
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.test_annotator_journey import DEMO, _login
+from tests.e2e.helpers import login
+from tests.e2e.test_annotator_journey import DEMO
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -106,7 +107,7 @@ def test_admin_creates_a_trl_export_watches_it_build_and_downloads_it(
     assert any(-1 in r for r in ratings.values()) and any(-1 not in r for r in ratings.values())
 
     page = browser.new_page(viewport={"width": 1400, "height": 900}, accept_downloads=True)
-    _login(page, live_server.url, "admin", "steplab-admin")
+    login(page, live_server.url, "admin", "steplab-admin")
     page.goto(f"{live_server.url}/projects/{project.pk}")
     page.get_by_role("tab", name="Export").click()
     form = page.get_by_test_id("export-form")
@@ -188,7 +189,7 @@ def test_admin_creates_a_trl_export_watches_it_build_and_downloads_it(
 
     # A reviewer sees the export too, but cannot delete it.
     reviewer = browser.new_page(viewport={"width": 1400, "height": 900})
-    _login(reviewer, live_server.url, "reviewer", "steplab-reviewer")
+    login(reviewer, live_server.url, "reviewer", "steplab-reviewer")
     reviewer.goto(f"{live_server.url}/projects/{project.pk}?tab=export")
     expect(reviewer.get_by_test_id("export-row")).to_have_count(1)
     expect(reviewer.get_by_test_id("export-download")).to_have_count(1)

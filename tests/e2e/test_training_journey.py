@@ -8,7 +8,8 @@ from playwright.sync_api import expect
 from autolabel.models import PrmModel, TrainingRun
 from labeling.models import Project, Suggestion
 from labeling.services.exports import export_build, export_create
-from tests.e2e.test_annotator_journey import DEMO, _login
+from tests.e2e.helpers import login
+from tests.e2e.test_annotator_journey import DEMO
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -57,7 +58,7 @@ def test_admin_trains_a_prm_then_labels_with_it(
     assert export.status == "done" and export.row_count > 0, export.error
 
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    _login(page, live_server.url, "admin", "steplab-admin")
+    login(page, live_server.url, "admin", "steplab-admin")
     page.goto(f"{live_server.url}/projects/{project.pk}")
     page.get_by_role("tab", name="Training").click()
     expect(page.get_by_test_id("training-export")).to_have_value(str(export.pk))
