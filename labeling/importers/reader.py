@@ -25,6 +25,21 @@ class JsonLine:
     data: dict[str, Any]
 
 
+class _NotFinite(Exception):
+    """NaN, Infinity or a float too large for a double: Python reads them, JSON has none."""
+
+
+def _no_constant(name: str) -> float:
+    raise _NotFinite(name)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _NotFinite(text)
+    return value
+
+
 def _too_deep(value: object, limit: int) -> bool:
     stack = [(value, 1)]
     while stack:
@@ -92,7 +107,11 @@ class JsonLinesReader:
 
     def _decode(self, line: bytes) -> dict[str, Any]:
         try:
-            data = json.loads(line)
+            data = json.loads(line, parse_constant=_no_constant, parse_float=_finite_float)
+        except _NotFinite as exc:
+            raise self._error(
+                f"{exc} is not a JSON number (NaN and infinities cannot be stored)"
+            ) from exc
         except json.JSONDecodeError as exc:
             raise self._error(f"invalid JSON: {exc.msg} at column {exc.colno}") from exc
         except UnicodeDecodeError as exc:

@@ -516,3 +516,12 @@ def test_invalid_utf8(tmp_path):
 )
 def test_detect_format_from_keys(row, fmt):
     assert detect_format(row) == fmt
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_non_finite_numbers_are_refused_with_the_line(write_jsonl, number):
+    good = '{"problem": "p", "steps": ["a"]}'
+    bad = '{"problem": "p", "steps": ["a"], "metadata": {"x": ' + number + "}}"
+    with pytest.raises(ImportFileError) as exc:
+        parse(write_jsonl([good, bad]), "steplab")
+    assert exc.value.line == 2 and "NaN and infinities" in exc.value.message

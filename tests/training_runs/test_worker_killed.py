@@ -24,6 +24,8 @@ from .test_end_to_end import _trainer_pids
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
+STEPS = 150
+
 
 def _start_worker(name: str, log: Path, training_root: Path) -> subprocess.Popen:
     db = connection.settings_dict
@@ -67,7 +69,8 @@ def test_a_killed_trainer_worker_is_taken_over_and_resumed(
         pytest.skip("needs Redis (REDIS_URL)")
     with app.connection_for_write() as conn:
         conn.default_channel.queue_purge("gpu")
-    config = {**FAST_CONFIG, "max_steps": 30, "save_every": 4, "keep_checkpoints": 1}
+    # Enough steps that the kill at step 6 lands mid-run on an idle machine too.
+    config = {**FAST_CONFIG, "max_steps": STEPS, "save_every": 4, "keep_checkpoints": 1}
     run = training_run_create(
         project=train_project, export=trl_export, base_model=str(base_model), config=config
     )
@@ -88,7 +91,7 @@ def test_a_killed_trainer_worker_is_taken_over_and_resumed(
         first.wait(10)
         # PR_SET_PDEATHSIG: the trainer does not outlive its worker.
         _wait(lambda: not _trainer_pids(config_path), 10, lambda: "the trainer survived")
-        assert run.step < 30
+        assert run.step < STEPS
         first_worker = run.worker
 
         time.sleep(2.5)  # past the visibility timeout: the killed worker's task is redelivered
@@ -109,5 +112,5 @@ def test_a_killed_trainer_worker_is_taken_over_and_resumed(
     assert run.attempts == 2 and run.worker != first_worker
     train_log = (run_dir(run) / "train.log").read_text()
     assert "resumed from" in train_log and "checkpoint-" in train_log
-    assert run.step == 30 and run.history[-1]["step"] == 30
+    assert run.step == STEPS and run.history[-1]["step"] == STEPS
     assert PrmModel.objects.filter(training_run=run).count() == 1
