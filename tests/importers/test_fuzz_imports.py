@@ -80,7 +80,8 @@ def mutated(draw, seed: dict[str, Any]) -> str:
                 del target[key]
             else:
                 target[key] = draw(json_values)
-    return json.dumps(row, allow_nan=draw(st.booleans()))
+    # NaN / Infinity written as the bare words JSON lacks: the reader must refuse them.
+    return json.dumps(row)
 
 
 def _write(tmp_path: Path, lines: list[str], n: list[int]) -> Path:
