@@ -40,7 +40,7 @@ from typing import Any
 import torch
 
 from training.data import DataError, Tokenization, TokenizedExample, build_example, read_objects
-from training.kind_cli import add_common_arguments, run
+from training.kind_cli import KindResult, add_common_arguments, run
 from training.model import load_tokenizer
 from training.packing import collate_padded
 
@@ -218,15 +218,6 @@ class ImplicitConfig:
     history: list[dict] = field(default_factory=list, repr=False)
 
 
-@dataclass
-class ImplicitResult:
-    out_dir: Path
-    steps: int
-    before: dict[str, float]
-    after: dict[str, float]
-    eval: dict[str, float] | None
-
-
 @torch.no_grad()
 def evaluate_outcomes(
     policy: Any,
@@ -253,7 +244,7 @@ def evaluate_outcomes(
     return {"loss": loss / n, "accuracy": hits / n, "solutions": len(examples)}
 
 
-def train_implicit(config: ImplicitConfig) -> ImplicitResult:
+def train_implicit(config: ImplicitConfig) -> KindResult:
     torch.manual_seed(config.seed)
     rng = random.Random(config.seed)
     device = torch.device(config.device or ("cuda" if torch.cuda.is_available() else "cpu"))
@@ -304,7 +295,7 @@ def train_implicit(config: ImplicitConfig) -> ImplicitResult:
         settings=settings,
         extra={"training_config.json": saved, "metrics.json": metrics},
     )
-    return ImplicitResult(Path(config.output_dir), total, before, after, held_metrics)
+    return KindResult(Path(config.output_dir), total, before, after, held_metrics)
 
 
 def save_implicit(

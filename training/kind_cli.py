@@ -5,9 +5,22 @@ import json
 import logging
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from training.data import DataError
+
+
+@dataclass
+class KindResult:
+    """What a single-device PRM kind's training returns (and its CLI reports)."""
+
+    out_dir: Path
+    steps: int
+    before: dict[str, float]
+    after: dict[str, float]
+    eval: dict[str, float] | None
 
 
 def add_common_arguments(p: argparse.ArgumentParser) -> None:
@@ -23,7 +36,7 @@ def add_common_arguments(p: argparse.ArgumentParser) -> None:
 def run(
     parser: argparse.ArgumentParser,
     make_config: Callable[..., Any],
-    train: Callable[[Any], Any],
+    train: Callable[[Any], KindResult],
     argv: list[str] | None,
 ) -> int:
     """Parse, train, print the before/after report as JSON; exit 2 on bad data."""

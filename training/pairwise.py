@@ -29,7 +29,7 @@ from typing import Any
 import torch
 
 from training.data import DataError, Tokenization, TokenizedExample, build_example, read_objects
-from training.kind_cli import add_common_arguments, run
+from training.kind_cli import KindResult, add_common_arguments, run
 from training.model import load_model, load_tokenizer, save_prm, token_logits
 from training.packing import collate_padded
 
@@ -160,16 +160,7 @@ class PairwiseConfig:
     history: list[dict] = field(default_factory=list, repr=False)
 
 
-@dataclass
-class PairwiseResult:
-    out_dir: Path
-    steps: int
-    before: dict[str, float]
-    after: dict[str, float]
-    eval: dict[str, float] | None
-
-
-def train_pairwise(config: PairwiseConfig) -> PairwiseResult:
+def train_pairwise(config: PairwiseConfig) -> KindResult:
     torch.manual_seed(config.seed)
     rng = random.Random(config.seed)
     device = torch.device(config.device or ("cuda" if torch.cuda.is_available() else "cpu"))
@@ -218,7 +209,7 @@ def train_pairwise(config: PairwiseConfig) -> PairwiseResult:
         card=_card(config.model, saved_config, metrics),
         extra={"training_config.json": saved_config, "metrics.json": metrics},
     )
-    return PairwiseResult(out, total, before, after, held_metrics)
+    return KindResult(out, total, before, after, held_metrics)
 
 
 def _card(base: str, config: dict, metrics: dict) -> str:
