@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { SHORTCUTS, commandForKey, isActivationOnControl, isTypingTarget } from "./keyboard";
+import { reviewCommandForKey } from "../review/keyboard";
+import {
+  SHORTCUTS,
+  commandForKey,
+  isActivationOnControl,
+  isTypingTarget,
+  ratingShortcuts,
+  sharedCommandForKey,
+  type KeyLike,
+} from "./keyboard";
 
 describe("commandForKey", () => {
   it.each([
@@ -58,6 +67,68 @@ describe("commandForKey", () => {
     expect(commandForKey({ key: "Enter", shiftKey: true })).toBeNull();
     expect(commandForKey({ key: "q" })).toBeNull();
     expect(commandForKey({ key: "F5" })).toBeNull();
+  });
+});
+
+describe("sharedCommandForKey", () => {
+  const shared: Array<[string, unknown]> = [
+    ["1", { type: "rate", value: -1 }],
+    ["-", { type: "rate", value: -1 }],
+    ["_", { type: "rate", value: -1 }],
+    ["2", { type: "rate", value: 0 }],
+    ["0", { type: "rate", value: 0 }],
+    ["3", { type: "rate", value: 1 }],
+    ["+", { type: "rate", value: 1 }],
+    ["=", { type: "rate", value: 1 }],
+    ["x", { type: "clear" }],
+    ["Backspace", { type: "clear" }],
+    ["Delete", { type: "clear" }],
+    ["j", { type: "move", delta: 1 }],
+    ["ArrowDown", { type: "move", delta: 1 }],
+    ["k", { type: "move", delta: -1 }],
+    ["ArrowUp", { type: "move", delta: -1 }],
+    ["Home", { type: "first" }],
+    ["End", { type: "last" }],
+    ["Enter", { type: "submit" }],
+    ["t", { type: "toggleAnswer" }],
+    ["?", { type: "toggleHelp" }],
+    ["Escape", { type: "escape" }],
+  ];
+
+  it.each(shared)("maps %s", (key, command) => {
+    expect(sharedCommandForKey({ key })).toEqual(command);
+  });
+
+  it("means the same on the labeling and the review page", () => {
+    for (const [key, command] of shared) {
+      expect(commandForKey({ key })).toEqual(command);
+      expect(reviewCommandForKey({ key })).toEqual(command);
+    }
+  });
+
+  it("has no neutral on a binary scale, and no new line as submit", () => {
+    expect(sharedCommandForKey({ key: "2" }, [-1, 1])).toBeNull();
+    expect(sharedCommandForKey({ key: "0" }, [-1, 1])).toBeNull();
+    expect(sharedCommandForKey({ key: "1" }, [-1, 1])).toEqual({ type: "rate", value: -1 });
+    expect(sharedCommandForKey({ key: "Enter", shiftKey: true })).toBeNull();
+  });
+
+  it("leaves modified keys and each page's own keys alone", () => {
+    const modified: KeyLike[] = [
+      { key: "1", ctrlKey: true },
+      { key: "j", metaKey: true },
+      { key: "x", altKey: true },
+    ];
+    for (const e of modified) expect(sharedCommandForKey(e)).toBeNull();
+    for (const key of ["u", "a", "A", "c", "s", "g", "b", "l", "h", "p", "P", "r", "n", "G", "z", "q"]) {
+      expect(sharedCommandForKey({ key })).toBeNull();
+    }
+  });
+
+  it("documents the rating keys once for both pages", () => {
+    expect(ratingShortcuts("decision").map((i) => i.keys[0])).toEqual(["1", "2", "3", "x"]);
+    expect(ratingShortcuts("decision")[3].label).toBe("Clear the decision");
+    expect(SHORTCUTS[0].items.slice(0, 4)).toEqual(ratingShortcuts("rating"));
   });
 });
 

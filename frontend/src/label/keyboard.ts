@@ -1,28 +1,37 @@
 /**
- * The labeling page's keyboard map, in one place: key event -> command. The shortcuts overlay is
- * generated from `SHORTCUTS`, so the help can't drift from what the keys do.
+ * The labeling page's keyboard map, in one place: key event -> command. The keys it shares with
+ * the review page (src/review/keyboard.ts) are mapped once, by `sharedCommandForKey`. The
+ * shortcuts overlay is generated from `SHORTCUTS`, so the help can't drift from what the keys do.
  */
 import type { Rating } from "../api";
 
-export type Command =
+/**
+ * The commands the labeling and review pages share, on the same keys: rate (1/2/3, −/0/+), clear
+ * (x, Backspace, Delete), move (j/k, ↓/↑), first/last (Home/End), submit (Enter), toggle the
+ * reference answer (t), help (?), escape.
+ */
+export type SharedCommand =
   | { type: "rate"; value: Rating }
-  | { type: "clearRating" }
+  | { type: "clear" }
   | { type: "move"; delta: number }
   | { type: "first" }
   | { type: "last" }
+  | { type: "submit" }
+  | { type: "toggleAnswer" }
+  | { type: "toggleHelp" }
+  | { type: "escape" };
+
+export type Command =
+  | SharedCommand
   | { type: "toggleUnsure" }
   | { type: "editAlternative" }
   | { type: "editComment" }
-  | { type: "submit" }
   | { type: "skip" }
   | { type: "giveUp" }
   | { type: "badProblem" }
   | { type: "undo" }
-  | { type: "toggleAnswer" }
-  | { type: "toggleHelp" }
   | { type: "toggleGuidelines" }
-  | { type: "acceptSuggestions" }
-  | { type: "escape" };
+  | { type: "acceptSuggestions" };
 
 export interface KeyLike {
   key: string;
@@ -32,18 +41,14 @@ export interface KeyLike {
   shiftKey?: boolean;
 }
 
-/** Which command a key press means, or null (the key is left to the browser). */
-export function commandForKey(e: KeyLike, ratingValues: readonly Rating[] = [-1, 0, 1]): Command | null {
-  const mod = !!(e.ctrlKey || e.metaKey);
-  if (mod) {
-    if (!e.altKey && !e.shiftKey && (e.key === "z" || e.key === "Z")) return { type: "undo" };
-    return null; // leave ctrl/cmd+anything else (copy, reload, find...) to the browser
-  }
-  if (e.altKey) return null;
-
-  const rate = (value: Rating): Command | null =>
-    ratingValues.includes(value) ? { type: "rate", value } : null;
-
+/**
+ * The shared command a key press means, or null: a key neither page gives a shared meaning, a
+ * rating the project's scale does not have (2 or 0 on a binary scale), shift+Enter (a new line),
+ * or any key with Ctrl, ⌘ or Alt (those are each page's or the browser's).
+ */
+export function sharedCommandForKey(e: KeyLike, ratingValues: readonly Rating[] = [-1, 0, 1]): SharedCommand | null {
+  if (e.ctrlKey || e.metaKey || e.altKey) return null;
+  const rate = (value: Rating): SharedCommand | null => (ratingValues.includes(value) ? { type: "rate", value } : null);
   switch (e.key) {
     case "1":
     case "-":
@@ -56,10 +61,10 @@ export function commandForKey(e: KeyLike, ratingValues: readonly Rating[] = [-1,
     case "+":
     case "=":
       return rate(1);
+    case "x":
     case "Backspace":
     case "Delete":
-    case "x":
-      return { type: "clearRating" };
+      return { type: "clear" };
     case "j":
     case "ArrowDown":
       return { type: "move", delta: 1 };
@@ -70,6 +75,28 @@ export function commandForKey(e: KeyLike, ratingValues: readonly Rating[] = [-1,
       return { type: "first" };
     case "End":
       return { type: "last" };
+    case "Enter":
+      return e.shiftKey ? null : { type: "submit" };
+    case "t":
+      return { type: "toggleAnswer" };
+    case "?":
+      return { type: "toggleHelp" };
+    case "Escape":
+      return { type: "escape" };
+    default:
+      return null;
+  }
+}
+
+/** Which command a key press on the labeling page means, or null (the key is left to the browser). */
+export function commandForKey(e: KeyLike, ratingValues: readonly Rating[] = [-1, 0, 1]): Command | null {
+  const mod = !!(e.ctrlKey || e.metaKey);
+  if (mod) {
+    if (!e.altKey && !e.shiftKey && (e.key === "z" || e.key === "Z")) return { type: "undo" };
+    return null; // leave ctrl/cmd+anything else (copy, reload, find...) to the browser
+  }
+  if (e.altKey) return null;
+  switch (e.key) {
     case "u":
       return { type: "toggleUnsure" };
     case "a":
@@ -78,24 +105,16 @@ export function commandForKey(e: KeyLike, ratingValues: readonly Rating[] = [-1,
       return { type: "acceptSuggestions" };
     case "c":
       return { type: "editComment" };
-    case "Enter":
-      return e.shiftKey ? null : { type: "submit" };
     case "s":
       return { type: "skip" };
     case "g":
       return { type: "giveUp" };
     case "b":
       return { type: "badProblem" };
-    case "t":
-      return { type: "toggleAnswer" };
     case "l":
       return { type: "toggleGuidelines" };
-    case "?":
-      return { type: "toggleHelp" };
-    case "Escape":
-      return { type: "escape" };
     default:
-      return null;
+      return sharedCommandForKey(e, ratingValues);
   }
 }
 
@@ -121,19 +140,32 @@ export function isActivationOnControl(e: KeyLike & { target: EventTarget | null 
   return tag === "button" || tag === "a" || tag === "summary" || el.getAttribute("role") === "button";
 }
 
+export interface ShortcutItem {
+  keys: string[];
+  label: string;
+  neutralOnly?: boolean;
+}
+
 export interface ShortcutGroup {
   title: string;
-  items: Array<{ keys: string[]; label: string; neutralOnly?: boolean }>;
+  items: ShortcutItem[];
+}
+
+/** The help rows of the shared rating keys; `cleared` is what x clears ("rating", "decision"). */
+export function ratingShortcuts(cleared: string): ShortcutItem[] {
+  return [
+    { keys: ["1", "−"], label: "Wrong (−1)" },
+    { keys: ["2", "0"], label: "Neutral (0)", neutralOnly: true },
+    { keys: ["3", "+"], label: "Correct (+1)" },
+    { keys: ["x", "⌫"], label: `Clear the ${cleared}` },
+  ];
 }
 
 export const SHORTCUTS: ShortcutGroup[] = [
   {
     title: "Rate the current step",
     items: [
-      { keys: ["1", "−"], label: "Wrong (−1)" },
-      { keys: ["2", "0"], label: "Neutral (0)", neutralOnly: true },
-      { keys: ["3", "+"], label: "Correct (+1)" },
-      { keys: ["x", "⌫"], label: "Clear the rating" },
+      ...ratingShortcuts("rating"),
       { keys: ["u"], label: "Toggle unsure" },
       { keys: ["A"], label: "Accept suggestions on unrated steps" },
       { keys: ["click"], label: "Accept one suggestion (on its chip)" },

@@ -370,7 +370,7 @@ export function LabelPage() {
         case "rate":
           dispatch({ type: "rate", value: cmd.value });
           return true;
-        case "clearRating":
+        case "clear":
           dispatch({ type: "clearRating" });
           return true;
         case "toggleUnsure":
