@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import TokenProxy
 
 from labeling import models
 
@@ -68,3 +70,66 @@ class ImportJobAdmin(admin.ModelAdmin):
 class TaskLockAdmin(admin.ModelAdmin):
     list_display = ["id", "solution", "user", "expires_at"]
     raw_id_fields = ["solution"]
+
+
+@admin.register(models.ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Users' API tokens: searchable by username, revocable; never the secret (only its hash is
+    stored), so none can be added here: a user creates them in the app."""
+
+    list_display = [
+        "name",
+        "user",
+        "prefix",
+        "created_at",
+        "expires_at",
+        "last_used_at",
+        "revoked_at",
+    ]
+    list_filter = [("revoked_at", admin.EmptyFieldListFilter), "created_at"]
+    search_fields = ["user__username", "name", "prefix"]
+    readonly_fields = ["user", "name", "prefix", "created_at", "last_used_at", "revoked_at"]
+    fields = ["user", "name", "prefix", "created_at", "expires_at", "last_used_at", "revoked_at"]
+    actions = ["revoke"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.action(description="Revoke the selected tokens")
+    def revoke(self, request, queryset) -> None:
+        from labeling.services.tokens import token_revoke
+
+        for token in queryset.filter(revoked_at__isnull=True):
+            token_revoke(token=token)
+
+
+class ApiTokenInline(admin.TabularInline):
+    model = models.ApiToken
+    extra = 0
+    can_delete = False
+    fields = readonly_fields = [
+        "name",
+        "prefix",
+        "created_at",
+        "expires_at",
+        "last_used_at",
+        "revoked_at",
+    ]
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+# The user page lists the user's API tokens.
+User = get_user_model()
+if admin.site.is_registered(User):
+    _user_admin = type(admin.site._registry[User])
+    admin.site.unregister(User)
+    admin.site.register(
+        User, type("UserAdmin", (_user_admin,), {"inlines": [*_user_admin.inlines, ApiTokenInline]})
+    )
+# DRF's authtoken tables stay only for the data migration (labeling 0012): its admin page would
+# create tokens that authenticate nothing.
+if admin.site.is_registered(TokenProxy):
+    admin.site.unregister(TokenProxy)

@@ -28,6 +28,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    # Only so that labeling's migration 0012 can convert legacy DRF tokens to ApiToken rows;
+    # nothing authenticates with it (labeling/api/tokens_auth.py does).
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
@@ -118,7 +120,8 @@ IMPORT_MAX_BYTES = env.int("IMPORT_MAX_BYTES", default=2 * 1024 * 1024 * 1024)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        # API tokens (labeling.models.ApiToken): "Token <secret>" or "Bearer <secret>".
+        "labeling.api.tokens_auth.ApiTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

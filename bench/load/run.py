@@ -40,7 +40,6 @@ def main() -> int:
 
     django.setup()
     from django.core.management import call_command
-    from rest_framework.authtoken.models import Token
 
     from bench.load.annotators import (
         client_side_violations,
@@ -54,6 +53,7 @@ def main() -> int:
     from bench.load.procs import stop as stop_proc
     from labeling.models import Project, ProjectMembership, Role
     from labeling.services.imports import import_file
+    from labeling.services.tokens import token_create
 
     call_command("migrate", verbosity=0)
     from django.contrib.auth import get_user_model
@@ -72,8 +72,8 @@ def main() -> int:
     for i in range(args.annotators):
         user = User.objects.create_user(f"load{i}-{stamp}", password="x")
         ProjectMembership.objects.create(project=project, user=user, role=Role.ANNOTATOR)
-        tokens[user.username] = Token.objects.create(user=user).key
-    admin_token = Token.objects.create(user=admin).key
+        tokens[user.username] = token_create(user=user).key
+    admin_token = token_create(user=admin).key
     total = project.solutions.count()
     print(f"project {project.pk}: {total} solutions, overlap {args.overlap}, "
           f"{args.annotators} annotators, {args.duration:.0f} s")  # fmt: skip

@@ -1,14 +1,21 @@
 from django.contrib.auth import authenticate, login, logout
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
 from labeling.errors import ValidationFailed
-from labeling.services.tokens import token_create, token_get, token_revoke
+from labeling.models import ApiToken
+from labeling.services.tokens import (
+    EXPIRY_MAX_DAYS,
+    PASSWORD_LOGIN_EXPIRY_DAYS,
+    PASSWORD_LOGIN_NAME,
+    token_create,
+    token_revoke,
+)
+from labeling.token_selectors import token_get_for_user, token_list_for_user
 
 
 class UserOutput(serializers.Serializer):
@@ -69,51 +76,101 @@ class LogoutApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class PasswordTokenInput(Credentials):
+    name = serializers.CharField(
+        max_length=100, required=False, default=PASSWORD_LOGIN_NAME, help_text="The token's name."
+    )
+    expires_in_days = serializers.IntegerField(
+        min_value=1,
+        max_value=EXPIRY_MAX_DAYS,
+        allow_null=True,
+        required=False,
+        default=PASSWORD_LOGIN_EXPIRY_DAYS,
+        help_text=f"Days until it expires (default {PASSWORD_LOGIN_EXPIRY_DAYS}); null: never.",
+    )
+
+
 class TokenApi(_PasswordThrottled, APIView):
-    """Exchange a username and password for an API token (for scripts)."""
+    """Exchange a username and password for a new API token (for scripts).
+
+    Every call creates another token (named "API token (password login)" unless `name` says
+    otherwise, expiring in 30 days unless `expires_in_days` says otherwise): only hashes are
+    stored, so an existing token cannot be handed out again.
+    """
 
     permission_classes = [AllowAny]
     authentication_classes: list = []
 
     @extend_schema(
-        request=Credentials,
+        request=PasswordTokenInput,
         responses=inline_serializer("TokenOutput", {"token": serializers.CharField()}),
     )
     def post(self, request):
         user = _authenticate(request, request.data)
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        data = PasswordTokenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        new = token_create(
+            user=user,
+            name=data.validated_data["name"],
+            expires_in_days=data.validated_data["expires_in_days"],
+        )
+        return Response({"token": new.key})
 
 
 class ApiTokenOutput(serializers.Serializer):
-    prefix = serializers.CharField(help_text="The token's first 8 characters.")
-    created = serializers.DateTimeField()
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    prefix = serializers.CharField(help_text="The secret's first 8 characters, to tell it apart.")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(allow_null=True, help_text="null: never expires.")
+    last_used_at = serializers.DateTimeField(
+        allow_null=True, help_text="Accurate to a minute; null: never used."
+    )
+    expired = serializers.SerializerMethodField()
+
+    def get_expired(self, token: ApiToken) -> bool:
+        return token.is_expired()
 
 
 class ApiTokenCreatedOutput(ApiTokenOutput):
-    token = serializers.CharField(help_text="The whole token; shown only in this reply.")
+    token = serializers.CharField(help_text="The secret; shown only in this reply.")
 
 
-def _token_out(token: Token) -> dict:
-    return {"prefix": token.key[:8], "created": token.created}
+class MyTokenListApi(APIView):
+    """The signed-in user's API tokens: list them (never the secret), create one."""
 
-
-class MyTokenApi(APIView):
-    """The signed-in user's API token: see it (prefix only), create a new one, revoke it."""
+    class Input(serializers.Serializer):
+        name = serializers.CharField(max_length=100, help_text="What the token is for.")
+        expires_in_days = serializers.IntegerField(
+            min_value=1,
+            max_value=EXPIRY_MAX_DAYS,
+            allow_null=True,
+            required=False,
+            default=None,
+            help_text="Days until it expires; null or absent: never.",
+        )
 
     @extend_schema(responses=ApiTokenOutput(many=True))
     def get(self, request):
-        token = token_get(user=request.user)
-        return Response([_token_out(token)] if token else [])
+        return Response(ApiTokenOutput(token_list_for_user(user=request.user), many=True).data)
 
-    @extend_schema(request=None, responses={201: ApiTokenCreatedOutput})
+    @extend_schema(request=Input, responses={201: ApiTokenCreatedOutput})
     def post(self, request):
-        """Create a token; the previous one stops working."""
-        token = token_create(user=request.user)
-        return Response({**_token_out(token), "token": token.key}, status=status.HTTP_201_CREATED)
+        """Create a token; the secret is in this reply only. Other tokens keep working."""
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        new = token_create(user=request.user, **data.validated_data)
+        return Response(
+            {**ApiTokenOutput(new.token).data, "token": new.key}, status=status.HTTP_201_CREATED
+        )
 
+
+class MyTokenDetailApi(APIView):
     @extend_schema(request=None, responses={204: None})
-    def delete(self, request):
-        """Revoke the token: requests that send it get 401 from now on."""
-        token_revoke(user=request.user)
+    def delete(self, request, token_id: int):
+        """Revoke one token: requests that send it get 401 from now on."""
+        token = token_get_for_user(user=request.user, token_id=token_id)
+        if token is None:
+            raise exceptions.NotFound("No such token.")
+        token_revoke(token=token)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -17,7 +17,8 @@ urlpatterns = [
     path("auth/login/", auth.LoginApi.as_view(), name="auth-login"),
     path("auth/logout/", auth.LogoutApi.as_view(), name="auth-logout"),
     path("auth/token/", auth.TokenApi.as_view(), name="auth-token"),
-    path("auth/tokens/", auth.MyTokenApi.as_view(), name="auth-tokens"),
+    path("auth/tokens/", auth.MyTokenListApi.as_view(), name="auth-tokens"),
+    path("auth/tokens/<int:token_id>/", auth.MyTokenDetailApi.as_view(), name="auth-token-detail"),
     path("projects/", projects.ProjectListApi.as_view(), name="project-list"),
     path("projects/<int:project_id>/", projects.ProjectDetailApi.as_view(), name="project-detail"),
     path(

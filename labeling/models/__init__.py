@@ -27,8 +27,10 @@ from .review import (
     ReviewActionKind,
 )
 from .suggestion import Suggestion, SuggestionSource
+from .tokens import ApiToken
 
 __all__ = [
+    "ApiToken",
     "DOMAIN_SOURCES",
     "Domain",
     "Annotation",

@@ -1,24 +1,102 @@
-"""API tokens (DRF authtoken, one per user): create a new one, revoke it.
+"""API tokens (personal access tokens): create one, revoke one, note when one was used.
 
-A token is checked against the table on every request, so a deleted token is refused at once.
+A user has any number of tokens, each with a name and an optional expiry. Only the sha256 of a
+secret is stored (labeling.models.tokens.key_hash): the secret is returned once, by
+`token_create`. Every request looks its token up by hash, so a revoked one is refused at once
+(labeling/api/tokens_auth.py).
 """
 
-from django.db import transaction
-from rest_framework.authtoken.models import Token
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
+from django.utils import timezone
+
+from labeling.errors import ValidationFailed
+from labeling.models import ApiToken
+from labeling.models.tokens import DISPLAY_CHARS, KEY_PREFIX, key_hash
+
+NAME_MAX = ApiToken._meta.get_field("name").max_length
+EXPIRY_MAX_DAYS = 3650
+# last_used_at is written at most once per this interval: not one write per request.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+PASSWORD_LOGIN_NAME = "API token (password login)"
+PASSWORD_LOGIN_EXPIRY_DAYS = 30
 
 
-@transaction.atomic
-def token_create(*, user) -> Token:
-    """A fresh token for the user; the old one, if any, stops working."""
-    Token.objects.filter(user=user).delete()
-    return Token.objects.create(user=user)
+@dataclass(frozen=True)
+class NewToken:
+    """A token just created, with its secret: the only time the secret is known."""
+
+    token: ApiToken
+    key: str
 
 
-def token_revoke(*, user) -> int:
-    """Delete the user's token; returns how many were deleted (0 or 1)."""
-    deleted, _ = Token.objects.filter(user=user).delete()
-    return deleted
+def _expiry(expires_in_days: int | None, now: datetime) -> datetime | None:
+    if expires_in_days is None:
+        return None
+    if isinstance(expires_in_days, bool) or not isinstance(expires_in_days, int):
+        raise ValidationFailed(
+            "expires_in_days: a whole number of days, or null for never.", field="expires_in_days"
+        )
+    if not 1 <= expires_in_days <= EXPIRY_MAX_DAYS:
+        raise ValidationFailed(
+            f"expires_in_days: between 1 and {EXPIRY_MAX_DAYS}, or null for never.",
+            field="expires_in_days",
+        )
+    return now + timedelta(days=expires_in_days)
 
 
-def token_get(*, user) -> Token | None:
-    return Token.objects.filter(user=user).first()
+def token_create(
+    *, user: AbstractBaseUser, name: str = "API token", expires_in_days: int | None = None
+) -> NewToken:
+    """A new token for the user; the user's other tokens keep working."""
+    name = (name or "").strip()
+    if not name:
+        raise ValidationFailed("name: give the token a name.", field="name")
+    if len(name) > NAME_MAX:
+        raise ValidationFailed(f"name: at most {NAME_MAX} characters.", field="name")
+    now = timezone.now()
+    expires_at = _expiry(expires_in_days, now)
+    key = KEY_PREFIX + secrets.token_urlsafe(30)
+    token = ApiToken.objects.create(
+        user=user,
+        name=name,
+        key_hash=key_hash(key),
+        prefix=key[:DISPLAY_CHARS],
+        created_at=now,
+        expires_at=expires_at,
+    )
+    return NewToken(token=token, key=key)
+
+
+def token_revoke(*, token: ApiToken) -> ApiToken:
+    """Revoke the token: requests that send it get 401 from now on. Revoking twice is a no-op."""
+    if token.revoked_at is None:
+        now = timezone.now()
+        # Conditional update: two concurrent revokes keep the first time.
+        ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=now)
+        token.refresh_from_db(fields=["revoked_at"])
+    return token
+
+
+def token_mark_used(*, token: ApiToken, now: datetime | None = None) -> bool:
+    """Record that the token authenticated a request, at most once per LAST_USED_RESOLUTION.
+
+    Returns whether a row was written. The condition is in the UPDATE itself, so concurrent
+    requests with the same token write once between them, not once each.
+    """
+    now = now or timezone.now()
+    cutoff = now - LAST_USED_RESOLUTION
+    if token.last_used_at is not None and token.last_used_at > cutoff:
+        return False
+    written = (
+        ApiToken.objects.filter(pk=token.pk)
+        .filter(Q(last_used_at__isnull=True) | Q(last_used_at__lte=cutoff))
+        .update(last_used_at=now)
+    )
+    if written:
+        token.last_used_at = now
+    return bool(written)

@@ -18,8 +18,12 @@ WRITES = [
         lambda w: {},
     ),
     ("post", lambda w: f"/api/projects/{w['project'].pk}/exports/", lambda w: {"format": "trl"}),
-    ("post", lambda w: "/api/auth/tokens/", lambda w: {}),
-    ("delete", lambda w: "/api/auth/tokens/", lambda w: {}),
+    ("post", lambda w: "/api/auth/tokens/", lambda w: {"name": "csrf"}),
+    (
+        "delete",
+        lambda w: f"/api/auth/tokens/{token_create(user=w['users']['admin']).token.pk}/",
+        lambda w: {},
+    ),
     ("post", lambda w: "/api/auth/logout/", lambda w: {}),
 ]
 IDS = [f"{m}-{i}" for i, (m, *_rest) in enumerate(WRITES)]

@@ -399,20 +399,33 @@ def _pid(w):
     return w["project"].pk
 
 
+def _annotator_token(w):
+    from labeling.services.tokens import token_create
+
+    return token_create(user=w["users"]["annotator"], name="matrix").token.pk
+
+
 # Exports (reviewers and admins; delete is for admins; a pending export's file answers 409),
 # auto-label runs (admins), training runs and PRM models (reviewers read, admins write; the
 # writes below are refused by validation, which runs after the access check), the queue
 # priority, and stored images (upload: admins; read: every member).
 ENDPOINTS += [
     ("my-tokens", "get", lambda w: "/api/auth/tokens/", None, None, [403, 200, 200, 200, 200]),
-    ("token-create", "post", lambda w: "/api/auth/tokens/", None, None, [403, 201, 201, 201, 201]),
     (
+        "token-create",
+        "post",
+        lambda w: "/api/auth/tokens/",
+        lambda w: {"name": "matrix", "expires_in_days": 7},
+        "json",
+        [403, 201, 201, 201, 201],
+    ),
+    (  # the annotator's token: anyone else's id answers 404
         "token-revoke",
         "delete",
-        lambda w: "/api/auth/tokens/",
+        lambda w: f"/api/auth/tokens/{_annotator_token(w)}/",
         None,
         None,
-        [403, 204, 204, 204, 204],
+        [403, 204, 404, 404, 404],
     ),
     (
         "exports",

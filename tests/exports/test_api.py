@@ -5,11 +5,11 @@ import time
 
 import pytest
 from django.core.files.storage import default_storage
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from labeling.models import Export
 from labeling.services.exports import export_build, export_create
+from labeling.services.tokens import token_create
 from tests.exports.conftest import annotate
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 
@@ -140,7 +140,7 @@ def _wait(client, export_id: int, timeout: float = 30.0) -> dict:
 
 def test_create_poll_download_with_a_token_through_a_worker(world, exports_worker):
     reviewer = world["users"]["reviewer"]
-    token = Token.objects.create(user=reviewer)
+    token = token_create(user=reviewer)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     response = client.post(

@@ -18,14 +18,14 @@ from bench.load.procs import ROOT, PrivatePostgres, free_port, start_server, ste
 SEED = """
 import json
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from labeling.services.tokens import token_create
 from labeling.models import Project, ProjectMembership
 from labeling.services.imports import import_file
 project = Project.objects.create(name="pg restart")
 import_file(project=project, path=PATH, fmt="processbench", labels_as="none")
 user = get_user_model().objects.create_user("ann", password="ann-password-1")
 ProjectMembership.objects.create(project=project, user=user, role="annotator")
-print(json.dumps({"project": project.pk, "token": Token.objects.create(user=user).key}))
+print(json.dumps({"project": project.pk, "token": token_create(user=user).key}))
 """
 
 

@@ -8,7 +8,6 @@ run and export both finish. `bench/load/run.py` is the long version (50 annotato
 
 import pytest
 from django.db import connection
-from rest_framework.authtoken.models import Token
 
 from bench.load.annotators import (
     client_side_violations,
@@ -19,6 +18,7 @@ from bench.load.annotators import (
     wait_background,
 )
 from bench.load.procs import PrivateRedis, free_port, start_server, start_worker, steplab_env, stop
+from labeling.services.tokens import token_create
 from tests.factories import MembershipFactory, UserFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -36,8 +36,8 @@ def test_annotators_under_load_lose_nothing_and_never_share_a_solution(pb_projec
     for i in range(ANNOTATORS):
         user = UserFactory(username=f"load{i}")
         MembershipFactory(project=pb_project, user=user, role="annotator")
-        tokens[user.username] = Token.objects.create(user=user).key
-    admin_token = Token.objects.create(user=pb_project.admin).key
+        tokens[user.username] = token_create(user=user).key
+    admin_token = token_create(user=pb_project.admin).key
 
     db = connection.settings_dict
     redis = PrivateRedis(tmp_path / "redis")
