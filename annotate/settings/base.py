@@ -104,6 +104,7 @@ FRONTEND_DIST = BASE_DIR / "frontend" / "dist"
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
 MEDIA_ROOT = env("MEDIA_ROOT", default=str(VAR_DIR / "media"))
 MEDIA_URL = "/media/"
+MEDIA_FETCH_ALLOW_PRIVATE = env.bool("MEDIA_FETCH_ALLOW_PRIVATE", default=False)  # SSRF guard off
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},

@@ -1,6 +1,7 @@
 """The `images` field of a problem or step: data: URIs decoded and checked here, URLs kept.
 
-Each entry is a string: a `data:image/...;base64,...` URI or an `http(s)://` URL. A data URI
+Each entry is a string: a `data:image/...;base64,...` URI or an `http(s)://` URL, or an object
+`{"media": "<sha256>.<ext>"}` naming an image already uploaded to the project. A data URI
 is decoded now (its type must be one of IMAGE_TYPES, its bytes must look like that type and
 fit MAX_IMAGE_BYTES) and leaves a reference `{"media": "<sha256>.<ext>", "content_type"}`
 with its bytes in `ParsedRow.media`; a URL leaves `{"url": ..., "field": ...}`, which the
@@ -73,6 +74,8 @@ def parse_images(row: Row, data: dict[str, Any], at: str, media: dict[str, bytes
 
 def parse_image(row: Row, item: Any, path: str, media: dict[str, bytes]) -> dict:
     """One image entry (a URL or a data: URI) as a reference; `path` names it in errors."""
+    if isinstance(item, dict) and "media" in item:
+        return _stored(row, item, path)
     if not isinstance(item, str):
         raise row.error(path, f"expected a URL or a data: URI, got {json_type(item)}")
     if item.startswith("data:"):
@@ -103,3 +106,23 @@ def _data_uri(row: Row, uri: str, path: str, media: dict[str, bytes]) -> dict:
     name = media_name(blob, content_type)
     media[name] = blob
     return {"media": name, "content_type": content_type}
+
+
+_MEDIA_NAME = re.compile(r"^[0-9a-f]{64}\.(?:png|jpg|gif|webp)$")
+
+
+def _stored(row: Row, item: dict, path: str) -> dict:
+    """`{"media": "<sha256>.<ext>"}`: an image already stored in the project (uploaded through
+    POST /api/projects/<id>/media/); the import service checks that it is there."""
+    name = item["media"]
+    if set(item) - {"media", "content_type"}:
+        extra = ", ".join(sorted(set(item) - {"media", "content_type"}))
+        raise row.error(path, f'unexpected keys {extra}; a stored image is {{"media": name}}')
+    if not isinstance(name, str) or not _MEDIA_NAME.match(name):
+        raise row.error(
+            f"{path}.media",
+            "expected a stored image's name, <sha256>.png|jpg|gif|webp, as the upload returns it",
+        )
+    ext = name.rsplit(".", 1)[1]
+    content_type = next(t for t, e in IMAGE_TYPES.items() if e == ext)
+    return {"media": name, "content_type": content_type, "field": path}

@@ -18,6 +18,7 @@ from labeling.errors import ValidationFailed
 from labeling.importers import ImportFileError, ParsedRow
 from labeling.importers.images import IMAGE_TYPES, MAX_IMAGE_BYTES, check_image, media_name
 from labeling.models import Project
+from labeling.services.url_guard import guarded_get
 
 NAME = re.compile(r"^[0-9a-f]{64}\.(?:png|jpg|gif|webp)$")
 CONTENT_TYPES = {ext: content_type for content_type, ext in IMAGE_TYPES.items()}
@@ -56,10 +57,13 @@ def media_delete_project(*, project_id: int) -> int:
 
 
 def media_fetch(url: str) -> tuple[bytes, str | None]:
-    """Download an image URL under the size limit; raises ValueError with the reason."""
+    """Download an image URL under the size limit; raises ValueError with the reason.
+
+    Only global addresses are fetched, redirects included (services/url_guard.py), unless
+    settings.MEDIA_FETCH_ALLOW_PRIVATE is set."""
     timeout = getattr(settings, "MEDIA_FETCH_TIMEOUT_S", 10.0)
     try:
-        with httpx.stream("GET", url, timeout=timeout, follow_redirects=True) as response:
+        with guarded_get(url, timeout=timeout) as response:
             if response.status_code != 200:
                 raise ValueError(f"GET {url} answered HTTP {response.status_code}")
             declared = response.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -98,6 +102,17 @@ def media_store_rows(*, project: Project, rows: list[ParsedRow], filename: str) 
                 stored += 1
         for refs in _refs(row):
             for i, ref in enumerate(refs):
+                if "media" in ref and "field" in ref:  # `{"media": name}` in the file
+                    field = ref.pop("field")
+                    if not default_storage.exists(media_path(project.pk, ref["media"])):
+                        raise ImportFileError(
+                            file=filename,
+                            line=row.line,
+                            field=f"{field}.media",
+                            message=f"{ref['media']} is not an image of this project; upload it"
+                            f" first (POST /api/projects/{project.pk}/media/)",
+                        )
+                    continue
                 if "url" not in ref:
                     continue
                 field = ref.pop("field", None)

@@ -64,7 +64,9 @@ class _Images(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def image_server():
+def image_server(settings):
+    # The server is on 127.0.0.1, which media_fetch refuses unless told to (the SSRF guard).
+    settings.MEDIA_FETCH_ALLOW_PRIVATE = True
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Images)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
