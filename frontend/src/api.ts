@@ -377,20 +377,31 @@ export const login = (username: string, password: string) =>
   post<User>("/api/auth/login/", { username, password });
 export const logout = () => post<void>("/api/auth/logout/");
 
-/** The signed-in user's API token, for scripts (`Authorization: Token <key>`). */
+/** One of the signed-in user's API tokens (personal access tokens), for scripts
+ * (`Authorization: Token <secret>` or `Bearer <secret>`). Never the secret itself. */
 export interface ApiToken {
-  /** The key's first 8 characters. */
+  id: number;
+  name: string;
+  /** The secret's first 8 characters, to tell tokens apart. */
   prefix: string;
-  created: string;
+  created_at: string;
+  /** null: never expires. */
+  expires_at: string | null;
+  /** Accurate to a minute; null: never used. */
+  last_used_at: string | null;
+  expired: boolean;
 }
-/** A new token: the whole key is in this reply only. */
+/** A new token: the secret is in this reply only. */
 export interface ApiTokenCreated extends ApiToken {
   token: string;
 }
+/** The user's tokens that are not revoked (expired ones included), newest first. */
 export const listTokens = () => get<ApiToken[]>("/api/auth/tokens/");
-/** Creates a token; the previous one stops working. */
-export const createToken = () => post<ApiTokenCreated>("/api/auth/tokens/");
-export const revokeToken = () => request<void>("DELETE", "/api/auth/tokens/");
+/** Creates a token; the others keep working. `expiresInDays` null: never expires. */
+export const createToken = (name: string, expiresInDays: number | null) =>
+  post<ApiTokenCreated>("/api/auth/tokens/", { name, expires_in_days: expiresInDays });
+/** Revokes one token: scripts that send it get 401 from now on. */
+export const revokeToken = (id: number) => request<void>("DELETE", `/api/auth/tokens/${id}/`);
 
 // --- projects ---------------------------------------------------------------------------------
 

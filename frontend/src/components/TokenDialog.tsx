@@ -1,23 +1,64 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import * as api from "../api";
+import "../styles/tokens.css";
 import { formatDate } from "./ui";
 
-/** The user's API token: create (the key is shown once, with Copy), replace, revoke. */
+/** Expiry choices offered; the API takes any 1–3650 days or null (never). */
+export const EXPIRY_CHOICES: { label: string; days: number | null }[] = [
+  { label: "7 days", days: 7 },
+  { label: "30 days", days: 30 },
+  { label: "90 days", days: 90 },
+  { label: "Never", days: null },
+];
+const DEFAULT_EXPIRY = "30";
+const NAME_MAX = 100;
+
+function formatDay(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "—";
+  return d.toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric" });
+}
+
+function Expiry({ token }: { token: api.ApiToken }) {
+  if (token.expired) {
+    return (
+      <span className="badge badge-red" title={token.expires_at ? formatDate(token.expires_at) : undefined}>
+        Expired {token.expires_at ? formatDay(token.expires_at) : ""}
+      </span>
+    );
+  }
+  if (!token.expires_at) return <span className="muted">Never</span>;
+  return <span title={formatDate(token.expires_at)}>{formatDay(token.expires_at)}</span>;
+}
+
+/** The user's API tokens: list (name, prefix, dates), create one (the secret is shown once, with
+ * Copy), revoke one (after a confirmation in its row). */
 export function TokenDialog({ onClose }: { onClose: () => void }) {
-  const [token, setToken] = useState<api.ApiToken | null>(null);
-  const [created, setCreated] = useState<string | null>(null);
+  const [tokens, setTokens] = useState<api.ApiToken[]>([]);
   const [loading, setLoading] = useState(true);
   const [busy, setBusy] = useState(false);
-  const [copied, setCopied] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [name, setName] = useState("");
+  const [expiry, setExpiry] = useState(DEFAULT_EXPIRY);
+  const [created, setCreated] = useState<api.ApiTokenCreated | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     api
       .listTokens()
-      .then((list) => setToken(list[0] ?? null))
+      .then(setTokens)
       .catch((e: api.ApiError) => setError(e.message))
       .finally(() => setLoading(false));
+    nameRef.current?.focus();
   }, []);
+
+  useEffect(() => {
+    const esc = (e: KeyboardEvent) => e.key === "Escape" && onClose();
+    document.addEventListener("keydown", esc);
+    return () => document.removeEventListener("keydown", esc);
+  }, [onClose]);
 
   async function act(action: () => Promise<void>) {
     setBusy(true);
@@ -30,23 +71,30 @@ export function TokenDialog({ onClose }: { onClose: () => void }) {
       setBusy(false);
     }
   }
+
   const create = () =>
     act(async () => {
-      const t = await api.createToken();
-      setToken({ prefix: t.prefix, created: t.created });
-      setCreated(t.token);
+      const days = expiry === "never" ? null : Number(expiry);
+      const t = await api.createToken(name.trim(), days);
+      const { token: _secret, ...listed } = t;
+      setTokens((list) => [listed, ...list]);
+      setCreated(t);
       setCopied(false);
+      setName("");
     });
-  const revoke = () =>
+
+  const revoke = (token: api.ApiToken) =>
     act(async () => {
-      await api.revokeToken();
-      setToken(null);
-      setCreated(null);
+      await api.revokeToken(token.id);
+      setTokens((list) => list.filter((t) => t.id !== token.id));
+      setConfirming(null);
+      if (created?.id === token.id) setCreated(null);
     });
+
   const copy = async () => {
     if (!created) return;
     try {
-      await navigator.clipboard.writeText(created);
+      await navigator.clipboard.writeText(created.token);
       setCopied(true);
     } catch {
       setError("Copying failed: select the token and copy it by hand.");
@@ -55,49 +103,172 @@ export function TokenDialog({ onClose }: { onClose: () => void }) {
 
   return (
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="token-title" data-testid="token-dialog">
-        <h2 className="dialog-title" id="token-title">
-          API token
-        </h2>
-        <p className="muted">
-          Scripts send it as <code>Authorization: Token &lt;key&gt;</code>. Creating a new token replaces the old one;
-          revoking it stops every script that uses it at once.
+      <div
+        className="dialog token-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="token-title"
+        data-testid="token-dialog"
+      >
+        <div className="dialog-head">
+          <h2 className="dialog-title" id="token-title">
+            API tokens
+          </h2>
+        </div>
+        <p className="muted token-intro">
+          Scripts send a token as <code>Authorization: Token &lt;token&gt;</code> (or <code>Bearer</code>). Each works until
+          it expires or you revoke it; revoking one leaves the others working.
         </p>
+
         {error && (
           <div className="callout callout-error" role="alert" data-testid="token-error">
             {error}
           </div>
         )}
-        {loading ? (
-          <p className="muted">Loading…</p>
-        ) : token ? (
-          <p data-testid="token-current">
-            Active token <code>{token.prefix}…</code> created {formatDate(token.created)}
-          </p>
-        ) : (
-          <p className="muted" data-testid="token-none">
-            You have no API token.
-          </p>
-        )}
+
         {created && (
-          <div className="field">
-            <span className="field-label">Copy it now: it is not shown again.</span>
-            <input className="input" readOnly value={created} data-testid="token-value" onFocus={(e) => e.target.select()} />
-            <button type="button" className="btn" onClick={() => void copy()} data-testid="token-copy">
-              {copied ? "Copied" : "Copy"}
-            </button>
+          <div className="callout callout-success token-created" data-testid="token-created">
+            <div className="callout-title">
+              Token “{created.name}” created. Copy it now: it will not be shown again.
+            </div>
+            <div className="token-secret">
+              <input
+                className="input mono"
+                readOnly
+                value={created.token}
+                aria-label="New token"
+                data-testid="token-value"
+                onFocus={(e) => e.target.select()}
+              />
+              <button type="button" className="btn" onClick={() => void copy()} data-testid="token-copy">
+                {copied ? "Copied" : "Copy"}
+              </button>
+            </div>
           </div>
         )}
+
+        <form
+          className="token-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (name.trim()) void create();
+          }}
+        >
+          <label className="field token-name">
+            <span className="field-label">Name</span>
+            <input
+              ref={nameRef}
+              className="input"
+              value={name}
+              maxLength={NAME_MAX}
+              placeholder="e.g. training box, CI export"
+              onChange={(e) => setName(e.target.value)}
+              data-testid="token-name"
+            />
+          </label>
+          <label className="field token-expiry">
+            <span className="field-label">Expires in</span>
+            <select
+              className="input"
+              value={expiry}
+              onChange={(e) => setExpiry(e.target.value)}
+              data-testid="token-expiry"
+            >
+              {EXPIRY_CHOICES.map((c) => (
+                <option key={c.label} value={c.days === null ? "never" : String(c.days)}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={busy || loading || !name.trim()}
+            data-testid="token-create"
+          >
+            Create token
+          </button>
+        </form>
+
+        {loading ? (
+          <p className="muted">Loading…</p>
+        ) : tokens.length === 0 ? (
+          <p className="muted token-none" data-testid="token-none">
+            You have no API tokens.
+          </p>
+        ) : (
+          <div className="token-table-wrap">
+            <table className="table token-table" data-testid="token-list">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Token</th>
+                  <th>Created</th>
+                  <th>Expires</th>
+                  <th>Last used</th>
+                  <th aria-label="Actions" />
+                </tr>
+              </thead>
+              <tbody>
+                {tokens.map((t) => (
+                  <tr key={t.id} data-testid="token-row" className={t.expired ? "token-row-expired" : undefined}>
+                    <td className="token-cell-name" title={t.name}>
+                      {t.name}
+                    </td>
+                    <td>
+                      <code className="mono">{t.prefix}…</code>
+                    </td>
+                    <td>{formatDate(t.created_at)}</td>
+                    <td>
+                      <Expiry token={t} />
+                    </td>
+                    <td>{t.last_used_at ? formatDate(t.last_used_at) : <span className="muted">Never</span>}</td>
+                    <td className="token-actions">
+                      {confirming === t.id ? (
+                        <span className="token-confirm">
+                          <span className="small">Revoke?</span>
+                          <button
+                            type="button"
+                            className="btn btn-sm btn-danger-ghost"
+                            disabled={busy}
+                            onClick={() => void revoke(t)}
+                            data-testid="token-revoke-confirm"
+                          >
+                            Revoke
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn-sm"
+                            onClick={() => setConfirming(null)}
+                            data-testid="token-revoke-cancel"
+                          >
+                            Cancel
+                          </button>
+                        </span>
+                      ) : (
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-danger-ghost"
+                          disabled={busy}
+                          onClick={() => setConfirming(t.id)}
+                          aria-label={`Revoke ${t.name}`}
+                          data-testid="token-revoke"
+                        >
+                          Revoke
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+
         <div className="dialog-actions">
+          <span className="muted small">Last used is updated at most once a minute.</span>
           <div className="dialog-buttons">
-            {token && (
-              <button type="button" className="btn btn-danger-ghost" disabled={busy} onClick={() => void revoke()} data-testid="token-revoke">
-                Revoke
-              </button>
-            )}
-            <button type="button" className="btn btn-primary" disabled={busy || loading} onClick={() => void create()} data-testid="token-create">
-              {token ? "Create a new token" : "Create token"}
-            </button>
             <button type="button" className="btn" onClick={onClose} data-testid="token-close">
               Close
             </button>

@@ -3,7 +3,7 @@ import { Link } from "react-router-dom";
 import { useAuth } from "../auth";
 import { TokenDialog } from "./TokenDialog";
 
-/** Avatar button with the username, a link to projects, the API token dialog and Log out. */
+/** Avatar button with the username, a link to projects, the API tokens dialog and Log out. */
 export function UserMenu() {
   const { user, logout } = useAuth();
   const [open, setOpen] = useState(false);
@@ -59,7 +59,7 @@ export function UserMenu() {
             }}
             data-testid="api-token"
           >
-            API token
+            API tokens
           </button>
           <button type="button" className="menu-item" role="menuitem" onClick={() => void logout()} data-testid="logout">
             Log out
