@@ -333,14 +333,15 @@ async function request<T>(
   body?: unknown,
   options: RequestOptions = {},
 ): Promise<T> {
+  const form = body instanceof FormData; // multipart: the browser sets Content-Type
   const init: RequestInit = {
     method,
     credentials: "same-origin",
-    headers: method === "GET" ? { Accept: "application/json" } : writeHeaders(body !== undefined),
+    headers: method === "GET" ? { Accept: "application/json" } : writeHeaders(body !== undefined && !form),
     keepalive: options.keepalive,
     signal: options.signal,
   };
-  if (body !== undefined) init.body = JSON.stringify(body);
+  if (body !== undefined) init.body = form ? body : JSON.stringify(body);
   let response: Response;
   try {
     response = await fetch(url, init);
@@ -477,6 +478,22 @@ export function uploadImport(
     xhr.send(form);
   });
   return { promise, abort: () => xhr.abort() };
+}
+
+// --- media ------------------------------------------------------------------------------------
+
+/** A stored image of a project: `media` is its name in an import's `images` ({"media": name}). */
+export interface MediaRef {
+  media: string;
+  content_type: string;
+  /** Where members read it (GET, authenticated). */
+  url: string;
+}
+/** Stores an image (PNG, JPEG, GIF, WebP; at most 5 MB) in the project; admins only. */
+export function uploadMedia(projectId: number, file: File): Promise<MediaRef> {
+  const form = new FormData();
+  form.append("file", file);
+  return post<MediaRef>(`/api/projects/${projectId}/media/`, form);
 }
 
 // --- labeling ---------------------------------------------------------------------------------

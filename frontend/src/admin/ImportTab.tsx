@@ -3,6 +3,7 @@ import * as api from "../api";
 import { IconUpload } from "../components/icons";
 import { ErrorBox, ProgressBar, formatBytes, formatDate, formatNumber } from "../components/ui";
 import { FORMATS, LABELS_AS, formatImportError, importFraction, isFinished } from "./importFormat";
+import { MediaUpload } from "./MediaUpload";
 
 const POLL_MS = 700;
 
@@ -205,6 +206,8 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
           </div>
         )}
       </form>
+
+      {project.domain === "multimodal" && <MediaUpload project={project} />}
 
       <div className="card card-flush">
         <div className="card-row card-pad">
