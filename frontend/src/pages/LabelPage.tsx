@@ -11,7 +11,7 @@ import { EmptyState, Spinner } from "../components/ui";
 import { IconCheck } from "../components/icons";
 import { DraftSaver, readStoredDraft, type SaveInfo } from "../label/draftSaver";
 import { FinishBar } from "../label/FinishBar";
-import { commandForKey, isActivationOnControl, isTypingTarget, type Command } from "../label/keyboard";
+import { commandForKey, type Command } from "../label/keyboard";
 import { LabelTopBar } from "../label/LabelTopBar";
 import {
   finishReasonFor,
@@ -31,6 +31,7 @@ import { ReasonDialog, type ReasonKind } from "../label/ReasonDialog";
 import { PendingRework, ReworkBanner } from "../label/ReworkBanner";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
 import { StepRow, type EditorKind } from "../label/StepRow";
+import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
 import { useWorkTimer } from "../label/useWorkTimer";
 
 const EMPTY: LabelState = {
@@ -407,32 +408,8 @@ export function LabelPage() {
     [notice, phase, readOnly, reason, showHelp, skip, submit],
   );
 
-  const handleRef = useRef(handle);
-  useLayoutEffect(() => {
-    handleRef.current = handle;
-  });
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.isComposing) return;
-      if (isTypingTarget(e.target) || isActivationOnControl(e)) return;
-      const cmd = commandForKey(e, stateRef.current.ratingValues);
-      if (!cmd) return;
-      if (e.repeat && cmd.type !== "move") {
-        e.preventDefault();
-        return;
-      }
-      if (handleRef.current(cmd)) e.preventDefault();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
-
-  /** Clicking a button must not leave it focused, or the next Enter would click it again. */
-  const keepKeyboardFlow = (e: MouseEvent) => {
-    const active = document.activeElement;
-    if (active && isTypingTarget(active)) return; // let an open editor blur (and save)
-    if ((e.target as HTMLElement).closest(".label-main button, .finish-bar button")) e.preventDefault();
-  };
+  useKeyCommands((e) => commandForKey(e, stateRef.current.ratingValues), handle);
+  const onMouseDown = (e: MouseEvent) => keepKeyboardFlow(e, ".label-main button, .finish-bar button");
 
   // --- render ---------------------------------------------------------------------------------
   const fe = firstErrorIndex(state);
@@ -440,7 +417,7 @@ export function LabelPage() {
   const hasSuggestions = !!task?.project.show_suggestions && state.suggested.some((v, i) => v !== null && state.labels[i]?.rating === null);
 
   return (
-    <div className="label-page" onMouseDown={keepKeyboardFlow}>
+    <div className="label-page" onMouseDown={onMouseDown}>
       <LabelTopBar
         projectId={projectId}
         projectName={task?.project.name ?? projectName}

@@ -10,9 +10,9 @@ import * as api from "../api";
 import { AppHeader } from "../components/AppHeader";
 import { IconCheck } from "../components/icons";
 import { EmptyState, Spinner } from "../components/ui";
-import { isActivationOnControl, isTypingTarget } from "../label/keyboard";
 import { ProblemPanel } from "../label/ProblemPanel";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
+import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
 import "../styles/review.css";
 import { AnnotatorHeader, SelectedAnnotationBar } from "./AnnotatorBar";
 import { REVIEW_SHORTCUTS, reviewCommandForKey, type ReviewCommand } from "./keyboard";
@@ -357,32 +357,8 @@ export function ReviewPage() {
     },
     [accept, adjudicate, goNext, notice, phase, readOnly, rejecting, showHelp, startReject, toggleGold],
   );
-  const handleRef = useRef(handle);
-  useLayoutEffect(() => {
-    handleRef.current = handle;
-  });
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.isComposing) return;
-      if (isTypingTarget(e.target) || isActivationOnControl(e)) return;
-      const cmd = reviewCommandForKey(e, stateRef.current.ratingValues);
-      if (!cmd) return;
-      if (e.repeat && cmd.type !== "move") {
-        e.preventDefault();
-        return;
-      }
-      if (handleRef.current(cmd)) e.preventDefault();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
-
-  /** Clicking a button must not leave it focused, or the next Enter would click it again. */
-  const keepKeyboardFlow = (e: MouseEvent) => {
-    const active = document.activeElement;
-    if (active && isTypingTarget(active)) return;
-    if ((e.target as HTMLElement).closest(".review-grid button, .selected-bar button")) e.preventDefault();
-  };
+  useKeyCommands((e) => reviewCommandForKey(e, stateRef.current.ratingValues), handle);
+  const onMouseDown = (e: MouseEvent) => keepKeyboardFlow(e, ".review-grid button, .selected-bar button");
 
   // --- render ---------------------------------------------------------------------------------
   const onSelect = useCallback((index: number) => dispatch({ type: "goto", index }), []);
@@ -400,7 +376,7 @@ export function ReviewPage() {
   const drafts = detail?.annotations.filter((a) => a.status === "draft") ?? [];
 
   return (
-    <div className="review-page" onMouseDown={keepKeyboardFlow}>
+    <div className="review-page" onMouseDown={onMouseDown}>
       <AppHeader
         crumbs={[
           { label: "Projects", to: "/projects" },
