@@ -144,6 +144,13 @@ def test_reviewer_adjudicates_a_disagreement_with_the_keyboard(live_server, brow
             annotator__username="annotator2", status=AnnotationStatus.SUBMITTED
         ).first()
     )
+    # The page claims the next solution after the submit: wait for that draft before closing,
+    # or annotator2 is not "in the middle of another solution" below.
+    wait_for(
+        lambda: Annotation.objects.filter(
+            annotator__username="annotator2", status=AnnotationStatus.DRAFT
+        ).first()
+    )
     second.close()
     disputed = mine.solution_id
     assert theirs.solution_id == disputed != agreed_id
