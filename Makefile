@@ -40,10 +40,12 @@ run: install
 	$(MAKE) --no-print-directory serve
 
 # Web server and two Celery workers (one for the short queues, one for training and PRM
-# scoring on the `gpu` queue, so a training run never blocks auto-labeling); Ctrl-C stops all.
+# scoring on the `gpu` queue, so a training run never blocks auto-labeling); the first also runs
+# beat (-B: the recovery sweep of autolabel.recovery); Ctrl-C stops all.
 serve:
 	mkdir -p var
 	$(BIN)/celery -A annotate worker -n main@%h -Q default,rollouts,exports -l info --concurrency 2 \
+		-B -s var/celerybeat-schedule \
 		& worker=$$!; \
 	$(BIN)/celery -A annotate worker -n gpu@%h -Q gpu -l info --concurrency 1 \
 		& gpu=$$!; trap 'kill $$worker $$gpu 2>/dev/null; wait $$worker $$gpu' EXIT INT TERM; \

@@ -9,6 +9,7 @@ from django.conf import settings
 from annotate.queues import Queue
 from autolabel.errors import BackendUnavailable
 from autolabel.models import AutolabelRun, RunStatus
+from autolabel.recovery import lost_work_requeue
 from autolabel.registry import ENGINES
 from autolabel.services import (
     autolabel_chunk_prefetch,
@@ -23,7 +24,7 @@ MAX_RETRIES = 5
 QUEUE_RANK = [Queue.DEFAULT, Queue.ROLLOUTS, Queue.GPU]
 
 
-def _queue_for(run: AutolabelRun) -> str:
+def chunk_queue(run: AutolabelRun) -> str:
     """A chunk runs on the most specialised queue any of its sources needs."""
     return max((ENGINES[s].queue for s in run.sources), key=QUEUE_RANK.index)
 
@@ -34,7 +35,7 @@ def autolabel_run_start_task(run_id: int) -> int:
     if run.status == RunStatus.CANCELLED:
         return 0
     chunks = autolabel_run_chunks(run=run, size=int(run.params.get("chunk_size", 20)))
-    queue = _queue_for(run)
+    queue = chunk_queue(run)
     for chunk in chunks:
         autolabel_chunk_task.apply_async((run_id, chunk), queue=queue)
     autolabel_run_refresh(run=run)
@@ -90,3 +91,9 @@ def training_run_task(self, run_id: int) -> str:
     if outcome == Outcome.BUSY and self.request.retries == 0:
         raise self.retry(countdown=heartbeat_stale_s() + 5)
     return outcome
+
+
+@shared_task(ignore_result=True)
+def lost_work_requeue_task() -> dict[str, list[int]]:
+    """Beat, every RECOVERY_SWEEP_S: send again the jobs a broker lost (autolabel.recovery)."""
+    return lost_work_requeue()

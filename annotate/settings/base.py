@@ -196,6 +196,18 @@ CELERY_TASK_ROUTES = {
     "autolabel.tasks.training_run_task": {"queue": "gpu"},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Jobs whose message a broker lost (a Redis restarted empty) are sent again by a beat task
+# (autolabel.recovery) once they showed no sign of life for RECOVERY_STALL_S and no worker
+# holds them. Beat runs in `make run`'s main worker (-B) and as compose's `beat` service.
+RECOVERY_STALL_S = env.int("RECOVERY_STALL_S", default=120)
+RECOVERY_SWEEP_S = env.float("RECOVERY_SWEEP_S", default=60.0)
+CELERY_BEAT_SCHEDULE = {
+    "lost-work-requeue": {
+        "task": "autolabel.tasks.lost_work_requeue_task",
+        "schedule": RECOVERY_SWEEP_S,
+        "options": {"queue": "default", "expires": RECOVERY_SWEEP_S},
+    }
+}
 CELERY_TASK_TIME_LIMIT = 3600
 CELERY_TASK_SOFT_TIME_LIMIT = 3500
 # PRM training runs (autolabel.training_services): where their outputs go, how long one may run.

@@ -190,11 +190,21 @@ def start_server(env: dict[str, str], port: int, log: Path, *, threads: int = 8)
     raise TimeoutError(f"server did not answer: {log.read_text()[-3000:]}")
 
 
-def start_worker(env: dict[str, str], log: Path, *, name: str = "load", concurrency: int = 2):
+def start_worker(
+    env: dict[str, str],
+    log: Path,
+    *,
+    name: str = "load",
+    concurrency: int = 2,
+    beat_schedule: Path | None = None,
+):
+    """A worker on the default and exports queues; with `beat_schedule`, beat runs in it too
+    (the recovery sweep), keeping its schedule in that file."""
+    beat = ["-B", "-s", str(beat_schedule)] if beat_schedule else []
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "annotate", "worker", "-Q",
          "default,exports", "--concurrency", str(concurrency), "-n", f"{name}@%h", "-l", "info",
-         "--without-gossip", "--without-mingle", "--without-heartbeat"],
+         "--without-gossip", "--without-mingle", "--without-heartbeat", *beat],
         cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
         start_new_session=True,
     )  # fmt: skip

@@ -1,0 +1,155 @@
+"""Send again the jobs whose Celery message was lost, so no run stalls for ever.
+
+A Redis that restarts without persistence (or with its data lost) forgets every message it
+held: queued chunks of an auto-label run, a queued export, import or training run, and the
+unacked messages of a worker that died meanwhile. Their rows still say pending or running,
+and nothing would ever move them again. Every job here is idempotent (an auto-label item is
+processed once, an export or import rebuilds, a training run takes over a stale lease), so the
+cure is to send the job's first task again, once nobody holds it:
+
+- it is unfinished and showed no sign of life (progress, heartbeat, start) for `stall_s`;
+- no worker holds a task for it (running, prefetched, or waiting for a retry), asked over the
+  broker (annotate.inflight); when no worker answers, nothing is sent;
+- its queues are empty: a message still waiting there may be its own.
+
+`lost_work_requeue` runs every RECOVERY_SWEEP_S from Celery beat (CELERY_BEAT_SCHEDULE).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import F, Max, QuerySet
+from django.db.models.functions import Coalesce, Greatest
+from django.utils import timezone
+
+from annotate.inflight import InFlight, in_flight, queue_depth
+from annotate.queues import Queue
+from autolabel.models import AutolabelRun, RunStatus, TrainingRun
+from autolabel.models.training import TrainingStatus
+from labeling.models import Export, ImportJob
+from labeling.models.exports import ExportStatus
+from labeling.models.imports import ImportStatus
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class JobKind:
+    """One kind of background job: its unfinished rows with their last sign of life, the
+    task that (re)starts one from its id, and every task name that works on it."""
+
+    name: str
+    task: str
+    tasks: tuple[str, ...]
+    unfinished: Callable[[], QuerySet]
+    queues: Callable[[object], set[str]]
+
+
+def _autolabel_runs() -> QuerySet:
+    return AutolabelRun.objects.filter(status__in=[RunStatus.PENDING, RunStatus.RUNNING]).annotate(
+        alive_at=Greatest(
+            Coalesce("started_at", "created_at"),
+            Coalesce(Max("items__updated_at"), "created_at"),
+        )
+    )
+
+
+def _autolabel_queues(run: AutolabelRun) -> set[str]:
+    from autolabel.tasks import chunk_queue  # autolabel.tasks imports this module
+
+    return {Queue.DEFAULT, chunk_queue(run)}
+
+
+def _exports() -> QuerySet:
+    return Export.objects.filter(status__in=[ExportStatus.PENDING, ExportStatus.RUNNING]).annotate(
+        alive_at=Coalesce("started_at", "created_at")
+    )
+
+
+def _imports() -> QuerySet:
+    return ImportJob.objects.filter(
+        status__in=[ImportStatus.PENDING, ImportStatus.RUNNING]
+    ).annotate(alive_at=F("created_at"))
+
+
+def _training_runs() -> QuerySet:
+    return TrainingRun.objects.filter(
+        status__in=[TrainingStatus.PENDING, TrainingStatus.RUNNING]
+    ).annotate(alive_at=Coalesce("heartbeat_at", "started_at", "created_at"))
+
+
+KINDS = (
+    JobKind(
+        name="autolabel run",
+        task="autolabel.tasks.autolabel_run_start_task",
+        tasks=("autolabel.tasks.autolabel_run_start_task", "autolabel.tasks.autolabel_chunk_task"),
+        unfinished=_autolabel_runs,
+        queues=_autolabel_queues,
+    ),
+    JobKind(
+        name="export",
+        task="labeling.tasks.export_build_task",
+        tasks=("labeling.tasks.export_build_task",),
+        unfinished=_exports,
+        queues=lambda _: {Queue.EXPORTS},
+    ),
+    JobKind(
+        name="import",
+        task="labeling.tasks.import_job_run_task",
+        tasks=("labeling.tasks.import_job_run_task",),
+        unfinished=_imports,
+        queues=lambda _: {Queue.DEFAULT},
+    ),
+    JobKind(
+        name="training run",
+        task="autolabel.tasks.training_run_task",
+        tasks=("autolabel.tasks.training_run_task",),
+        unfinished=_training_runs,
+        queues=lambda _: {Queue.GPU},
+    ),
+)
+
+
+def stall_s() -> float:
+    return float(getattr(settings, "RECOVERY_STALL_S", 120))
+
+
+def lost_jobs(*, held: InFlight, depth: Callable[[str], int]) -> list[tuple[JobKind, object]]:
+    """The unfinished jobs nobody holds and no queue may still hold (a selector)."""
+    cutoff = timezone.now() - timedelta(seconds=stall_s())
+    lost = []
+    for kind in KINDS:
+        for job in kind.unfinished().filter(alive_at__lt=cutoff).order_by("pk"):
+            if any(held.holds(task, job.pk) for task in kind.tasks):
+                continue
+            if any(depth(queue) for queue in kind.queues(job)):
+                continue
+            lost.append((kind, job))
+    return lost
+
+
+def lost_work_requeue() -> dict[str, list[int]]:
+    """Send again each lost job's first task; returns {kind name: [ids sent]}."""
+    from annotate.celery import app
+
+    held = in_flight()
+    if held is None:
+        return {}
+    depths: dict[str, int] = {}
+
+    def depth(queue: str) -> int:
+        if queue not in depths:
+            depths[queue] = queue_depth(queue)
+        return depths[queue]
+
+    sent: dict[str, list[int]] = {}
+    for kind, job in lost_jobs(held=held, depth=depth):
+        log.warning("%s %s was lost by the broker; sending it again", kind.name, job.pk)
+        app.send_task(kind.task, args=[job.pk])  # routed by CELERY_TASK_ROUTES
+        sent.setdefault(kind.name, []).append(job.pk)
+    return sent

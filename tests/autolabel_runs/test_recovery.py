@@ -1,0 +1,150 @@
+"""The recovery sweep's choice of lost jobs (autolabel.recovery.lost_jobs), one rule at a time.
+
+The end-to-end proof with a real worker and a Redis that loses its data is
+tests/faults/test_redis_lost.py; here each rule that keeps a job from being sent twice is
+checked on its own.
+"""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from annotate.inflight import InFlight
+from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus, TrainingRun
+from autolabel.models.training import TrainingStatus
+from autolabel.recovery import lost_jobs
+from labeling.models import Export, ImportJob
+from labeling.models.exports import ExportStatus
+from tests.factories import ProjectFactory, SolutionFactory
+
+pytestmark = pytest.mark.django_db
+
+NOBODY = InFlight(held=frozenset(), workers=1)
+START = "autolabel.tasks.autolabel_run_start_task"
+CHUNK = "autolabel.tasks.autolabel_chunk_task"
+
+
+def _empty(queue: str) -> int:
+    return 0
+
+
+def _ago(seconds: float):
+    return timezone.now() - timedelta(seconds=seconds)
+
+
+def _lost(held: InFlight = NOBODY, depth=_empty) -> list[tuple[str, int]]:
+    return [(kind.name, job.pk) for kind, job in lost_jobs(held=held, depth=depth)]
+
+
+@pytest.fixture
+def stale_run(settings):
+    settings.RECOVERY_STALL_S = 60
+    project = ProjectFactory()
+    solutions = [SolutionFactory(problem__project=project) for _ in range(3)]
+    run = AutolabelRun.objects.create(project=project, sources=["answer"], total=3)
+    AutolabelRun.objects.filter(pk=run.pk).update(
+        status=RunStatus.RUNNING, created_at=_ago(600), started_at=_ago(600)
+    )
+    for solution in solutions:
+        AutolabelItem.objects.create(run=run, solution=solution)
+    AutolabelItem.objects.filter(run=run).update(updated_at=_ago(300))
+    return run
+
+
+def test_a_running_run_with_no_sign_of_life_and_nobody_holding_it_is_lost(stale_run):
+    assert _lost() == [("autolabel run", stale_run.pk)]
+
+
+def test_recent_progress_keeps_a_run(stale_run):
+    item = AutolabelItem.objects.filter(run=stale_run).first()
+    item.status = ItemStatus.DONE
+    item.save()  # updated_at = now
+    assert _lost() == []
+
+
+@pytest.mark.parametrize("task", [START, CHUNK])
+def test_a_worker_holding_any_task_of_the_run_keeps_it(stale_run, task):
+    held = InFlight(held=frozenset({(task, stale_run.pk)}), workers=1)
+    assert _lost(held) == []
+    other = InFlight(held=frozenset({(task, stale_run.pk + 1)}), workers=1)
+    assert _lost(other) == [("autolabel run", stale_run.pk)]
+
+
+def test_messages_waiting_in_its_queue_keep_a_run(stale_run):
+    assert _lost(depth=lambda queue: 1 if queue == "default" else 0) == []
+    assert _lost(depth=lambda queue: 1 if queue == "gpu" else 0) == [
+        ("autolabel run", stale_run.pk)
+    ]
+
+
+@pytest.mark.parametrize("status", [RunStatus.DONE, RunStatus.FAILED, RunStatus.CANCELLED])
+def test_finished_runs_are_never_sent_again(stale_run, status):
+    AutolabelRun.objects.filter(pk=stale_run.pk).update(status=status)
+    assert _lost() == []
+
+
+def test_a_pending_run_whose_start_message_was_lost_is_sent_again(settings):
+    settings.RECOVERY_STALL_S = 60
+    run = AutolabelRun.objects.create(project=ProjectFactory(), sources=["answer"])
+    assert _lost() == []  # just created: its start message may be on its way
+    AutolabelRun.objects.filter(pk=run.pk).update(created_at=_ago(120))
+    assert _lost() == [("autolabel run", run.pk)]
+
+
+def test_exports_imports_and_training_runs(settings):
+    settings.RECOVERY_STALL_S = 60
+    project = ProjectFactory()
+    export = Export.objects.create(project=project, format="trl")
+    Export.objects.filter(pk=export.pk).update(
+        status=ExportStatus.RUNNING, created_at=_ago(900), started_at=_ago(900)
+    )
+    job = ImportJob.objects.create(project=project, filename="a.jsonl")
+    ImportJob.objects.filter(pk=job.pk).update(created_at=_ago(900))
+    live = TrainingRun.objects.create(project=project, base_model="/m")
+    TrainingRun.objects.filter(pk=live.pk).update(
+        status=TrainingStatus.RUNNING, created_at=_ago(900), heartbeat_at=_ago(5)
+    )
+    stale = TrainingRun.objects.create(project=project, base_model="/m")
+    TrainingRun.objects.filter(pk=stale.pk).update(
+        status=TrainingStatus.RUNNING, created_at=_ago(900), heartbeat_at=_ago(600)
+    )
+    assert sorted(_lost()) == sorted(
+        [("export", export.pk), ("import", job.pk), ("training run", stale.pk)]
+    )
+    busy_exports = _lost(depth=lambda queue: 3 if queue == "exports" else 0)
+    assert ("export", export.pk) not in busy_exports
+    held = InFlight(held=frozenset({("labeling.tasks.export_build_task", export.pk)}), workers=1)
+    assert ("export", export.pk) not in _lost(held)
+
+
+class _Inspect:
+    def __init__(self, active=None, reserved=None, scheduled=None):
+        self.replies = {"active": active, "reserved": reserved, "scheduled": scheduled}
+
+    def active(self):
+        return self.replies["active"]
+
+    def reserved(self):
+        return self.replies["reserved"]
+
+    def scheduled(self):
+        return self.replies["scheduled"]
+
+
+def test_in_flight_reads_running_prefetched_and_retrying_tasks(monkeypatch):
+    from annotate import inflight
+
+    fake = _Inspect(
+        active={"w1@h": [{"name": CHUNK, "args": [7, [1, 2]]}]},
+        reserved={"w2@h": [{"name": START, "args": [8]}]},
+        scheduled={"w1@h": [{"eta": "…", "request": {"name": CHUNK, "args": [9, [3]]}}]},
+    )
+    monkeypatch.setattr(inflight.app.control, "inspect", lambda timeout: fake)
+    held = inflight.in_flight()
+    assert held.workers == 2
+    assert held.holds(CHUNK, 7) and held.holds(START, 8) and held.holds(CHUNK, 9)
+    assert not held.holds(START, 7)
+
+    monkeypatch.setattr(inflight.app.control, "inspect", lambda timeout: _Inspect())
+    assert inflight.in_flight() is None  # nobody answered: nothing can be called lost
