@@ -14,7 +14,7 @@ DISPLAY_CHARS = 8
 def key_hash(key: str) -> str:
     """sha256 of the secret, hex: the only form of it the database holds.
 
-    A plain hash (no salt, no slow KDF) is enough: the secret is 30 random bytes, not a password,
+    A plain hash (no salt, no slow KDF) is enough: the secret is 238 random bits, not a password,
     and a lookup by hash must stay one indexed query per request.
     """
     return hashlib.sha256(key.encode()).hexdigest()

@@ -57,7 +57,7 @@ def test_create_list_use_and_revoke():
     assert created.status_code == 201, created.content
     body = created.json()
     key = body["token"]
-    assert key.startswith("stp_") and len(key) > 40
+    assert key.startswith("stp_") and len(key) == 44 and key[4:].isalnum()
     assert body["name"] == "training box"
     assert body["prefix"] == key[:8]
     assert body["last_used_at"] is None and body["expired"] is False

@@ -66,6 +66,7 @@ describe("TokenDialog", () => {
     const [first, second, third] = rows().map((r) => r.textContent ?? "");
     expect(first).toContain("training box");
     expect(first).toContain("stp_0001…");
+    expect(first).toContain("Nov 20, 2026"); // created
     expect(first).toContain("Jan 15, 2027");
     expect(first).toContain("Dec 1");
     expect(second).toContain("CI export");
@@ -120,21 +121,23 @@ describe("TokenDialog", () => {
     expect(bodies).toEqual([{ name: "ci", expires_in_days: 30 }]);
   });
 
-  it("revokes one token after confirming in its row; Cancel keeps it", async () => {
+  it("revokes one token after confirming; Cancel keeps it", async () => {
     const { calls } = serve([token(1, "laptop"), token(2, "CI export")]);
     render(<TokenDialog onClose={() => {}} />);
     await screen.findByTestId("token-list");
 
     fireEvent.click(within(rows()[1]).getByTestId("token-revoke"));
-    expect(within(rows()[1]).getByText("Revoke?")).toBeTruthy();
-    fireEvent.click(within(rows()[1]).getByTestId("token-revoke-cancel"));
-    expect(within(rows()[1]).queryByTestId("token-revoke-confirm")).toBeNull();
+    expect(screen.getByTestId("token-confirm").textContent).toContain("Revoke “CI export” (stp_0002…)?");
+    fireEvent.click(screen.getByTestId("token-revoke-cancel"));
+    expect(screen.queryByTestId("token-confirm")).toBeNull();
+    expect(rows()).toHaveLength(2);
     expect(calls).toEqual(["GET /api/auth/tokens/"]);
 
     fireEvent.click(within(rows()[1]).getByTestId("token-revoke"));
-    fireEvent.click(within(rows()[1]).getByTestId("token-revoke-confirm"));
+    fireEvent.click(screen.getByTestId("token-revoke-confirm"));
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(rows()[0].textContent).toContain("laptop");
+    expect(screen.queryByTestId("token-confirm")).toBeNull();
     expect(calls).toEqual(["GET /api/auth/tokens/", "DELETE /api/auth/tokens/2/"]);
   });
 

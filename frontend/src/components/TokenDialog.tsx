@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import * as api from "../api";
 import "../styles/tokens.css";
 import { formatDate } from "./ui";
@@ -83,6 +84,8 @@ export function TokenDialog({ onClose }: { onClose: () => void }) {
       setName("");
     });
 
+  const confirmingToken = tokens.find((t) => t.id === confirming) ?? null;
+
   const revoke = (token: api.ApiToken) =>
     act(async () => {
       await api.revokeToken(token.id);
@@ -101,7 +104,9 @@ export function TokenDialog({ onClose }: { onClose: () => void }) {
     }
   };
 
-  return (
+  // In a portal: the header's backdrop-filter would otherwise be the containing block of the
+  // fixed overlay, and the dialog would be centred on the header instead of the window.
+  return createPortal(
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         className="dialog token-dialog"
@@ -191,6 +196,27 @@ export function TokenDialog({ onClose }: { onClose: () => void }) {
           </button>
         </form>
 
+        {confirmingToken && (
+          <div className="callout callout-warn token-confirm" role="alertdialog" aria-label="Revoke token" data-testid="token-confirm">
+            <span className="grow">
+              Revoke “{confirmingToken.name}” (<code>{confirmingToken.prefix}…</code>)? Scripts that use it get 401 at once.
+              This cannot be undone.
+            </span>
+            <button
+              type="button"
+              className="btn btn-sm btn-danger-ghost"
+              disabled={busy}
+              onClick={() => void revoke(confirmingToken)}
+              data-testid="token-revoke-confirm"
+            >
+              Revoke
+            </button>
+            <button type="button" className="btn btn-sm" onClick={() => setConfirming(null)} data-testid="token-revoke-cancel">
+              Cancel
+            </button>
+          </div>
+        )}
+
         {loading ? (
           <p className="muted">Loading…</p>
         ) : tokens.length === 0 ? (
@@ -212,52 +238,35 @@ export function TokenDialog({ onClose }: { onClose: () => void }) {
               </thead>
               <tbody>
                 {tokens.map((t) => (
-                  <tr key={t.id} data-testid="token-row" className={t.expired ? "token-row-expired" : undefined}>
+                  <tr
+                    key={t.id}
+                    data-testid="token-row"
+                    className={[t.expired && "token-row-expired", confirming === t.id && "token-row-confirming"]
+                      .filter(Boolean)
+                      .join(" ")}
+                  >
                     <td className="token-cell-name" title={t.name}>
                       {t.name}
                     </td>
                     <td>
                       <code className="mono">{t.prefix}…</code>
                     </td>
-                    <td>{formatDate(t.created_at)}</td>
+                    <td title={formatDate(t.created_at)}>{formatDay(t.created_at)}</td>
                     <td>
                       <Expiry token={t} />
                     </td>
                     <td>{t.last_used_at ? formatDate(t.last_used_at) : <span className="muted">Never</span>}</td>
                     <td className="token-actions">
-                      {confirming === t.id ? (
-                        <span className="token-confirm">
-                          <span className="small">Revoke?</span>
-                          <button
-                            type="button"
-                            className="btn btn-sm btn-danger-ghost"
-                            disabled={busy}
-                            onClick={() => void revoke(t)}
-                            data-testid="token-revoke-confirm"
-                          >
-                            Revoke
-                          </button>
-                          <button
-                            type="button"
-                            className="btn btn-sm"
-                            onClick={() => setConfirming(null)}
-                            data-testid="token-revoke-cancel"
-                          >
-                            Cancel
-                          </button>
-                        </span>
-                      ) : (
-                        <button
-                          type="button"
-                          className="btn btn-sm btn-danger-ghost"
-                          disabled={busy}
-                          onClick={() => setConfirming(t.id)}
-                          aria-label={`Revoke ${t.name}`}
-                          data-testid="token-revoke"
-                        >
-                          Revoke
-                        </button>
-                      )}
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-danger-ghost"
+                        disabled={busy || confirming === t.id}
+                        onClick={() => setConfirming(t.id)}
+                        aria-label={`Revoke ${t.name}`}
+                        data-testid="token-revoke"
+                      >
+                        Revoke
+                      </button>
                     </td>
                   </tr>
                 ))}
@@ -275,6 +284,7 @@ export function TokenDialog({ onClose }: { onClose: () => void }) {
           </div>
         </div>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
