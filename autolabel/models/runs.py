@@ -31,6 +31,11 @@ class AutolabelRun(models.Model):
     failed = models.PositiveIntegerField(default=0)
     suggestions_written = models.PositiveIntegerField(default=0)
     errors = models.JSONField(default=list, blank=True, help_text="The first errors, for display.")
+    inline = models.BooleanField(
+        default=False,
+        help_text="Processed by the CLI in its own process (--inline), not by workers: the "
+        "recovery sweep never sends it to them.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -64,6 +64,9 @@ class Export(models.Model):
     error = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="Last progress written by whoever builds it."
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
