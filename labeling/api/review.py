@@ -10,6 +10,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serial
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -31,7 +32,7 @@ from labeling.selectors import ROLE_RANK, annotation_get_for_user
 from labeling.services.comments import comment_create
 from labeling.services.gold import gold_set, gold_unset
 from labeling.services.metrics import metrics_get
-from labeling.services.review import ANY, review_accept, review_adjudicate, review_reject
+from labeling.services.review import review_accept, review_adjudicate, review_reject
 
 
 def _solution_for(request, solution_id: int, *, at_least: str = Role.REVIEWER) -> Solution:
@@ -46,9 +47,16 @@ def _annotation_for_review(request, annotation_id: int) -> Annotation:
     return annotation
 
 
-def _expected(data: dict) -> int | None:
-    """The resolution the reviewer saw; omitted means "do not check"."""
-    return data.get("expected_resolution_id", ANY)
+def _valid(input_class: type[serializers.Serializer], request: Request) -> dict:
+    """The request body validated by the view's `Input` (400 naming the field otherwise).
+
+    The writes below pass it on as the service's keyword arguments: each Input's fields are
+    named after them, and a field left out keeps the service's default (an omitted
+    `expected_resolution_id` means "do not check").
+    """
+    data = input_class(data=request.data)
+    data.is_valid(raise_exception=True)
+    return data.validated_data
 
 
 class RatingLabel(serializers.Serializer):
@@ -306,14 +314,8 @@ class AcceptApi(APIView):
     @extend_schema(request=Input, responses=ResolutionOutput)
     def post(self, request, annotation_id: int):
         annotation = _annotation_for_review(request, annotation_id)
-        data = self.Input(data=request.data)
-        data.is_valid(raise_exception=True)
-        resolution = review_accept(
-            annotation=annotation,
-            reviewer=request.user,
-            comment=data.validated_data["comment"],
-            expected_resolution_id=_expected(data.validated_data),
-        )
+        data = _valid(self.Input, request)
+        resolution = review_accept(annotation=annotation, reviewer=request.user, **data)
         return Response(_resolution_body(resolution))
 
 
@@ -337,11 +339,8 @@ class RejectApi(APIView):
     @extend_schema(request=Input, responses=Output)
     def post(self, request, annotation_id: int):
         annotation = _annotation_for_review(request, annotation_id)
-        data = self.Input(data=request.data)
-        data.is_valid(raise_exception=True)
-        rework = review_reject(
-            annotation=annotation, reviewer=request.user, comment=data.validated_data["comment"]
-        )
+        data = _valid(self.Input, request)
+        rework = review_reject(annotation=annotation, reviewer=request.user, **data)
         return Response(
             {
                 "rejected_id": annotation.pk,
@@ -365,15 +364,8 @@ class AdjudicateApi(APIView):
     @extend_schema(request=Input, responses=ResolutionOutput)
     def post(self, request, solution_id: int):
         solution = _solution_for(request, solution_id)
-        data = self.Input(data=request.data)
-        data.is_valid(raise_exception=True)
-        resolution = review_adjudicate(
-            solution=solution,
-            reviewer=request.user,
-            labels=data.validated_data["labels"],
-            comment=data.validated_data["comment"],
-            expected_resolution_id=_expected(data.validated_data),
-        )
+        data = _valid(self.Input, request)
+        resolution = review_adjudicate(solution=solution, reviewer=request.user, **data)
         return Response(_resolution_body(resolution))
 
 
@@ -418,14 +410,8 @@ class CommentListApi(APIView):
     @extend_schema(request=Input, responses={201: CommentOutput})
     def post(self, request, solution_id: int):
         solution = self._solution(request, solution_id)
-        data = self.Input(data=request.data)
-        data.is_valid(raise_exception=True)
-        comment = comment_create(
-            solution=solution,
-            author=request.user,
-            body=data.validated_data["body"],
-            step_id=data.validated_data.get("step_id"),
-        )
+        data = _valid(self.Input, request)
+        comment = comment_create(solution=solution, author=request.user, **data)
         body = {
             "id": comment.id,
             "step_id": comment.step_id,
@@ -435,6 +421,10 @@ class CommentListApi(APIView):
             "created_at": comment.created_at,
         }
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+def _gold_body(solution: Solution) -> dict:
+    return {"solution_id": solution.pk, "is_gold": solution.is_gold}
 
 
 class GoldApi(APIView):
@@ -456,18 +446,13 @@ class GoldApi(APIView):
     @extend_schema(request=Input, responses=Output)
     def put(self, request, solution_id: int):
         solution = _solution_for(request, solution_id, at_least=Role.ADMIN)
-        data = self.Input(data=request.data)
-        data.is_valid(raise_exception=True)
-        solution = gold_set(
-            solution=solution, labels=data.validated_data["labels"], user=request.user
-        )
-        return Response({"solution_id": solution.pk, "is_gold": solution.is_gold})
+        data = _valid(self.Input, request)
+        return Response(_gold_body(gold_set(solution=solution, user=request.user, **data)))
 
     @extend_schema(responses=Output)
     def delete(self, request, solution_id: int):
         solution = _solution_for(request, solution_id, at_least=Role.ADMIN)
-        solution = gold_unset(solution=solution)
-        return Response({"solution_id": solution.pk, "is_gold": solution.is_gold})
+        return Response(_gold_body(gold_unset(solution=solution)))
 
 
 class MetricsApi(APIView):
