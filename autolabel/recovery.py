@@ -7,7 +7,8 @@ and nothing would ever move them again. Every job here is idempotent (an auto-la
 processed once, an export or import rebuilds, a training run takes over a stale lease), so the
 cure is to send the job's first task again, once nobody holds it:
 
-- it is unfinished and showed no sign of life (progress, heartbeat, start) for `stall_s`;
+- it is unfinished, not run inline by the CLI, and showed no sign of life (progress, heartbeat,
+  start) for `stall_s` (an export the CLI builds writes its heartbeat with its progress);
 - no worker holds a task for it (running, prefetched, or waiting for a retry), asked over the
   broker (annotate.inflight); when no worker answers, nothing is sent;
 - its queues are empty: a message still waiting there may be its own.
@@ -51,7 +52,8 @@ class JobKind:
 
 
 def _autolabel_runs() -> QuerySet:
-    return AutolabelRun.objects.filter(status__in=[RunStatus.PENDING, RunStatus.RUNNING]).annotate(
+    running = [RunStatus.PENDING, RunStatus.RUNNING]
+    return AutolabelRun.objects.filter(status__in=running, inline=False).annotate(
         alive_at=Greatest(
             Coalesce("started_at", "created_at"),
             Coalesce(Max("items__updated_at"), "created_at"),
@@ -67,7 +69,7 @@ def _autolabel_queues(run: AutolabelRun) -> set[str]:
 
 def _exports() -> QuerySet:
     return Export.objects.filter(status__in=[ExportStatus.PENDING, ExportStatus.RUNNING]).annotate(
-        alive_at=Coalesce("started_at", "created_at")
+        alive_at=Coalesce("heartbeat_at", "started_at", "created_at")
     )
 
 

@@ -111,7 +111,9 @@ def _publisher(export: Export, *, side: bool) -> Iterator[Callable[[int], None]]
     if not side:
 
         def same(done: int) -> None:
-            Export.objects.filter(pk=export.pk).update(solutions_done=done)
+            Export.objects.filter(pk=export.pk).update(
+                solutions_done=done, heartbeat_at=timezone.now()
+            )
 
         yield same
         return
@@ -123,7 +125,8 @@ def _publisher(export: Export, *, side: bool) -> Iterator[Callable[[int], None]]
             with other.cursor() as cursor:
                 cursor.execute("SET lock_timeout = '2s'")
                 cursor.execute(
-                    f"UPDATE {table} SET solutions_done = %s WHERE id = %s", [done, export.pk]
+                    f"UPDATE {table} SET solutions_done = %s, heartbeat_at = %s WHERE id = %s",
+                    [done, timezone.now(), export.pk],
                 )
         except DatabaseError:  # progress is best effort; the export goes on
             logger.warning("could not publish progress of export %s", export.pk, exc_info=True)
@@ -231,6 +234,7 @@ def export_build(
     Export.objects.filter(pk=export.pk).update(
         status=ExportStatus.RUNNING,
         started_at=timezone.now(),
+        heartbeat_at=timezone.now(),
         finished_at=None,
         solutions_total=total,
         solutions_done=0,

@@ -148,3 +148,53 @@ def test_in_flight_reads_running_prefetched_and_retrying_tasks(monkeypatch):
 
     monkeypatch.setattr(inflight.app.control, "inspect", lambda timeout: _Inspect())
     assert inflight.in_flight() is None  # nobody answered: nothing can be called lost
+
+
+def test_a_run_the_cli_processes_inline_is_never_sent_to_workers(stale_run):
+    AutolabelRun.objects.filter(pk=stale_run.pk).update(inline=True)
+    assert _lost() == []
+
+
+def test_an_export_that_writes_progress_is_alive(settings):
+    """The CLI builds an export in its own process: no worker holds it, its heartbeat does."""
+    settings.RECOVERY_STALL_S = 60
+    export = Export.objects.create(project=ProjectFactory(), format="trl")
+    Export.objects.filter(pk=export.pk).update(
+        status=ExportStatus.RUNNING, created_at=_ago(900), started_at=_ago(900)
+    )
+    assert _lost() == [("export", export.pk)]
+    Export.objects.filter(pk=export.pk).update(heartbeat_at=_ago(5))
+    assert _lost() == []
+
+
+def test_building_an_export_writes_its_heartbeat_with_its_progress():
+    from labeling.services.exports import export_build, export_create
+    from labeling.services.imports import import_file
+    from tests.conftest import PROCESSBENCH
+
+    project = ProjectFactory()
+    import_file(project=project, path=PROCESSBENCH, fmt="processbench", labels_as="annotations")
+    export = export_create(project=project, created_by=None, format="processbench")
+    beats = []
+    export_build(
+        export=export,
+        chunk_size=10,
+        progress=lambda done, total: beats.append(
+            Export.objects.values_list("heartbeat_at", flat=True).get(pk=export.pk)
+        ),
+    )
+    assert len(beats) >= 2 and None not in beats
+    assert beats == sorted(beats) and beats[0] < beats[-1]
+
+
+def test_the_cli_marks_a_run_it_processes_inline(settings):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    project = ProjectFactory()
+    SolutionFactory(problem__project=project)
+    call_command(
+        "autolabel", project=str(project.pk), sources="answer", inline=True, stdout=StringIO()
+    )
+    assert AutolabelRun.objects.get(project=project).inline

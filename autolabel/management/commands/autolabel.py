@@ -83,6 +83,7 @@ class Command(BaseCommand):
         )
 
     def _inline(self, run: AutolabelRun) -> None:
+        AutolabelRun.objects.filter(pk=run.pk).update(inline=True)  # not the workers' to resume
         with tqdm(total=run.total, unit="solution") as bar:
             for chunk in autolabel_run_chunks(run=run):
                 autolabel_chunk_prefetch(run=run, solution_ids=chunk)
