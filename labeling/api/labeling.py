@@ -153,10 +153,18 @@ class AnnotationDetailApi(APIView):
         return Response(task_payload(annotation=annotation, lock_expires_at=None))
 
 
+REQUEST_ID_HELP = (
+    "A UUID the client makes once per write and sends again on every retry of it. A retry of "
+    "the write last applied to this annotation applies nothing and gets the success answer "
+    "(the annotation as it is), not a 409."
+)
+
+
 class DraftInput(serializers.Serializer):
     version = serializers.IntegerField(min_value=1)
     labels = LabelInputSerializer(many=True, max_length=2000)
     time_spent_ms = serializers.IntegerField(min_value=0, required=False)
+    request_id = serializers.UUIDField(required=False, help_text=REQUEST_ID_HELP)
 
 
 class AnnotationDraftApi(APIView):
@@ -190,9 +198,15 @@ class AnnotationSubmitApi(APIView):
         return Response(annotation_payload(annotation=annotation))
 
 
+class SkipInput(serializers.Serializer):
+    request_id = serializers.UUIDField(required=False, help_text=REQUEST_ID_HELP)
+
+
 class AnnotationSkipApi(APIView):
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(request=SkipInput, responses={204: None})
     def post(self, request, annotation_id: int):
         annotation = _own_annotation(request, annotation_id)
-        annotation_skip(annotation=annotation, user=request.user)
+        data = SkipInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        annotation_skip(annotation=annotation, user=request.user, **data.validated_data)
         return Response(status=status.HTTP_204_NO_CONTENT)

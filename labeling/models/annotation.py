@@ -40,6 +40,9 @@ class Annotation(models.Model):
     time_spent_ms = models.PositiveBigIntegerField(default=0)
     # Optimistic concurrency: every save names the version it read; a stale one is refused.
     version = models.PositiveIntegerField(default=1)
+    # The client's id of the last write applied (draft save, submit, skip). A retry whose
+    # response was lost carries the same id and is answered as a success, not a false 409.
+    last_request_id = models.UUIDField(null=True, blank=True, editable=False)
     imported = models.BooleanField(default=False)
     # The machine suggestions the annotator was shown ({step_id, source, agent, value, score}),
     # so agreement with each source can be measured; empty for blind projects.

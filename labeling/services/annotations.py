@@ -3,10 +3,18 @@
 Every write names the version it read (optimistic concurrency): the version check and the
 increment are one conditional UPDATE, so of two tabs saving at once exactly one wins and the
 other gets a Conflict instead of silently overwriting.
+
+Writes are idempotent when the client names them: a `request_id` (a UUID the client makes once
+per logical write and reuses on every retry of it) is stored with the write it applied. A retry
+whose response was lost (connection reset, proxy timeout) arrives with the old version; if its
+request id is the annotation's last applied one, nothing is applied and the caller gets the
+annotation as it is, which is what the lost success answered. Without a request id nothing
+changes: a stale version is a Conflict.
 """
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from uuid import UUID
 
 from django.db import transaction
 from django.db.models import F
@@ -40,9 +48,13 @@ def _labels_from(raw: Iterable[Mapping | LabelInput]) -> list[LabelInput]:
     return [item if isinstance(item, LabelInput) else LabelInput(**item) for item in raw]
 
 
-def _check_editable(annotation: Annotation, user) -> None:
+def _check_owner(annotation: Annotation, user) -> None:
     if annotation.annotator_id != user.pk:
         raise NotAllowed("This annotation belongs to another annotator.")
+
+
+def _check_editable(annotation: Annotation, user) -> None:
+    _check_owner(annotation, user)
     if annotation.status != AnnotationStatus.DRAFT:
         raise Conflict(
             f"This annotation is already {annotation.status}.",
@@ -51,9 +63,35 @@ def _check_editable(annotation: Annotation, user) -> None:
         )
 
 
-def _bump_version(annotation: Annotation, version: int, **fields: object) -> None:
+def _replayed(
+    *, annotation: Annotation, user, request_id: UUID | None, leaves: Iterable[str]
+) -> Annotation | None:
+    """The annotation as it is now if `request_id` is the write it last applied, else None.
+
+    `leaves` are the statuses this kind of write leaves behind: an id that a client reused for
+    another kind of write (a draft save's id on a submit) is not a replay, and the write runs.
+    Locks the annotation row (callers that also lock the solution lock it first, the order every
+    writer uses): a retry that arrives while its original is still committing waits for that
+    commit and then sees the id, instead of failing the version check with a false Conflict.
+    """
+    if request_id is None:
+        return None
+    _check_owner(annotation, user)
+    current = Annotation.objects.select_for_update().get(pk=annotation.pk)
+    if current.last_request_id == request_id and current.status in leaves:
+        return current
+    return None
+
+
+def _bump_version(
+    annotation: Annotation, version: int, *, request_id: UUID | None, **fields: object
+) -> None:
+    """Apply `fields` if `version` is current; records `request_id` as the last applied write."""
     updated = Annotation.objects.filter(pk=annotation.pk, version=version).update(
-        version=F("version") + 1, updated_at=timezone.now(), **fields
+        version=F("version") + 1,
+        updated_at=timezone.now(),
+        last_request_id=request_id,
+        **fields,
     )
     if not updated:
         current = Annotation.objects.filter(pk=annotation.pk).values_list("version", flat=True)
@@ -130,12 +168,21 @@ def annotation_save_draft(
     version: int,
     labels: Iterable[Mapping | LabelInput],
     time_spent_ms: int | None = None,
+    request_id: UUID | None = None,
 ) -> Annotation:
-    """Autosave: replace the draft's labels if `version` is current; extends the user's lock."""
+    """Autosave: replace the draft's labels if `version` is current; extends the user's lock.
+
+    A retry of the save last applied (same `request_id`) changes nothing and returns the draft.
+    """
+    replayed = _replayed(
+        annotation=annotation, user=user, request_id=request_id, leaves=[AnnotationStatus.DRAFT]
+    )
+    if replayed is not None:
+        return replayed
     _check_editable(annotation, user)
     project = annotation.solution.project
     extra = {} if time_spent_ms is None else {"time_spent_ms": max(0, int(time_spent_ms))}
-    _bump_version(annotation, version, **extra)
+    _bump_version(annotation, version, request_id=request_id, **extra)
     _write_labels(annotation, _labels_from(labels), project, user=user, action=LabelAction.DRAFT)
     task_lock_extend(annotation=annotation, project=project)
     annotation.refresh_from_db()
@@ -176,19 +223,31 @@ def annotation_submit(
     finish_reason: str = FinishReason.SOLUTION,
     finish_reason_text: str = "",
     time_spent_ms: int | None = None,
+    request_id: UUID | None = None,
 ) -> Annotation:
     """Submit an annotation; it then counts toward the solution's overlap.
 
     Locks the solution row first so that the overlap check and the counter increment are not
     raced by another submitter. A submitter whose lock expired while others filled the overlap
-    gets a Conflict and keeps the draft: nothing they labeled is lost.
+    gets a Conflict and keeps the draft: nothing they labeled is lost. A retry of the submit
+    that was applied (same `request_id`) returns the submitted annotation; it is counted once.
     """
-    _check_editable(annotation, user)
+    _check_owner(annotation, user)
     solution = (
         Solution.objects.select_for_update()
         .select_related("project")
         .get(pk=annotation.solution_id)
     )
+    # A reviewer may have rejected it since: the submit was still applied.
+    replayed = _replayed(
+        annotation=annotation,
+        user=user,
+        request_id=request_id,
+        leaves=[AnnotationStatus.SUBMITTED, AnnotationStatus.REJECTED],
+    )
+    if replayed is not None:
+        return replayed
+    _check_editable(annotation, user)
     project = solution.project
     parsed = _labels_from(labels)
     if finish_reason not in FinishReason.values:
@@ -215,6 +274,7 @@ def annotation_submit(
     _bump_version(
         annotation,
         version,
+        request_id=request_id,
         status=AnnotationStatus.SUBMITTED,
         finish_reason=reason,
         finish_reason_text=finish_reason_text.strip(),
@@ -232,14 +292,23 @@ def annotation_submit(
 
 
 @transaction.atomic
-def annotation_skip(*, annotation: Annotation, user) -> Annotation:
+def annotation_skip(*, annotation: Annotation, user, request_id: UUID | None = None) -> Annotation:
     """Put the solution back for others; the skipper sees it again only after everything else.
 
-    Labels of a skipped draft are kept on the discarded annotation, never deleted.
+    Labels of a skipped draft are kept on the discarded annotation, never deleted. A retry of
+    the skip that was applied (same `request_id`) returns the discarded annotation.
     """
+    replayed = _replayed(
+        annotation=annotation, user=user, request_id=request_id, leaves=[AnnotationStatus.DISCARDED]
+    )
+    if replayed is not None:
+        return replayed
     _check_editable(annotation, user)
     Annotation.objects.filter(pk=annotation.pk).update(
-        status=AnnotationStatus.DISCARDED, updated_at=timezone.now(), version=F("version") + 1
+        status=AnnotationStatus.DISCARDED,
+        updated_at=timezone.now(),
+        version=F("version") + 1,
+        last_request_id=request_id,
     )
     task_release(solution_id=annotation.solution_id, user=user)
     annotation.refresh_from_db()
