@@ -41,3 +41,13 @@ def project_metrics_refresh_task(project_id: int) -> str:
     if project is None:
         return "deleted"
     return metrics_refresh(project=project).computed_at.isoformat()
+
+
+@shared_task(ignore_result=True)
+def tokens_prune_task() -> int:
+    """Beat, daily: forget API tokens revoked or expired over TOKENS_KEEP_DEAD_DAYS ago."""
+    from django.conf import settings
+
+    from labeling.services.tokens import tokens_prune
+
+    return tokens_prune(keep_days=settings.TOKENS_KEEP_DEAD_DAYS)

@@ -206,8 +206,16 @@ CELERY_BEAT_SCHEDULE = {
         "task": "autolabel.tasks.lost_work_requeue_task",
         "schedule": RECOVERY_SWEEP_S,
         "options": {"queue": "default", "expires": RECOVERY_SWEEP_S},
-    }
+    },
+    "tokens-prune": {
+        "task": "labeling.tasks.tokens_prune_task",
+        "schedule": 24 * 3600.0,
+        "options": {"queue": "default", "expires": 3600},
+    },
 }
+# API tokens revoked or expired this many days ago are deleted (until then they get a 401
+# saying "revoked" / "expired on ..." rather than "Invalid token.").
+TOKENS_KEEP_DEAD_DAYS = env.int("TOKENS_KEEP_DEAD_DAYS", default=90)
 CELERY_TASK_TIME_LIMIT = 3600
 CELERY_TASK_SOFT_TIME_LIMIT = 3500
 # PRM training runs (autolabel.training_services): where their outputs go, how long one may run.

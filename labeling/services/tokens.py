@@ -104,3 +104,17 @@ def token_mark_used(*, token: ApiToken, now: datetime | None = None) -> bool:
     if written:
         token.last_used_at = now
     return bool(written)
+
+
+def tokens_prune(*, keep_days: int, now: datetime | None = None) -> int:
+    """Delete tokens revoked or expired more than `keep_days` ago; returns how many went.
+
+    They are kept that long so that a script still sending one gets the clear "revoked" or
+    "expired on ..." 401 rather than "Invalid token."; a script that logs in with its password
+    on every run would otherwise leave a row per run behind for ever.
+    """
+    cutoff = (now or timezone.now()) - timedelta(days=keep_days)
+    deleted, _ = ApiToken.objects.filter(
+        Q(revoked_at__lt=cutoff) | Q(expires_at__lt=cutoff)
+    ).delete()
+    return deleted

@@ -303,3 +303,24 @@ def test_an_admin_sees_and_revokes_a_users_tokens_in_the_django_admin(client):
         {"action": "revoke", "_selected_action": [new.token.pk]},
     )
     _refused(_with_token(new.key).get("/api/auth/me/"), "This token was revoked.")
+
+
+def test_tokens_dead_for_longer_than_the_keep_period_are_pruned():
+    from labeling.services.tokens import token_revoke, tokens_prune
+
+    user = UserFactory()
+    now = timezone.now()
+    live = token_create(user=user, name="live").token
+    never = token_create(user=user, name="never expires").token
+    old_revoked = token_revoke(token=token_create(user=user, name="old revoked").token)
+    recent_revoked = token_revoke(token=token_create(user=user, name="recent revoked").token)
+    old_expired = token_create(user=user, name="old expired", expires_in_days=1).token
+    recent_expired = token_create(user=user, name="recent expired", expires_in_days=1).token
+    ApiToken.objects.filter(pk=old_revoked.pk).update(revoked_at=now - timedelta(days=91))
+    ApiToken.objects.filter(pk=recent_revoked.pk).update(revoked_at=now - timedelta(days=89))
+    ApiToken.objects.filter(pk=old_expired.pk).update(expires_at=now - timedelta(days=91))
+    ApiToken.objects.filter(pk=recent_expired.pk).update(expires_at=now - timedelta(days=2))
+
+    assert tokens_prune(keep_days=90, now=now) == 2
+    left = set(ApiToken.objects.values_list("pk", flat=True))
+    assert left == {live.pk, never.pk, recent_revoked.pk, recent_expired.pk}
