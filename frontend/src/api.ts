@@ -226,6 +226,8 @@ export interface DraftPayload {
   version: number;
   labels: StepLabel[];
   time_spent_ms: number;
+  /** Made once per write and sent again on its retries: a retry of an applied write is not a 409. */
+  request_id?: string;
 }
 
 export interface SubmitPayload extends DraftPayload {
@@ -505,8 +507,8 @@ export const saveDraft = (annotationId: number, payload: DraftPayload, options?:
   request<Annotation>("PUT", `/api/annotations/${annotationId}/draft/`, payload, options);
 export const submitAnnotation = (annotationId: number, payload: SubmitPayload) =>
   post<Annotation>(`/api/annotations/${annotationId}/submit/`, payload);
-export const skipAnnotation = (annotationId: number) =>
-  post<void>(`/api/annotations/${annotationId}/skip/`);
+export const skipAnnotation = (annotationId: number, requestId?: string) =>
+  post<void>(`/api/annotations/${annotationId}/skip/`, requestId ? { request_id: requestId } : undefined);
 export const getProgress = (projectId: number) =>
   get<Progress>(`/api/projects/${projectId}/progress/`);
 

@@ -217,3 +217,133 @@ describe("DraftSaver.close", () => {
     expect(calls).toEqual([{ keepalive: true }]);
   });
 });
+
+/**
+ * A server that applies each write once: a retry of the write it last applied (same request_id)
+ * is answered as its success; a stale version is a 409. `lose` drops the answer of the next
+ * call after applying it, as a connection reset or a proxy timeout does.
+ */
+function idempotentServer() {
+  const server = { version: 1, lastRequestId: undefined as string | undefined, applied: 0, lose: 0 };
+  const save = async (payload: DraftPayload): Promise<Annotation> => {
+    let answer: Annotation;
+    if (payload.request_id && payload.request_id === server.lastRequestId) {
+      answer = annotation(server.version);
+    } else if (payload.version !== server.version) {
+      throw new ApiError(409, "conflict", "This solution was changed in another tab or window.");
+    } else {
+      server.version += 1;
+      server.applied += 1;
+      server.lastRequestId = payload.request_id;
+      answer = annotation(server.version);
+    }
+    if (server.lose > 0) {
+      server.lose -= 1;
+      throw new ApiError(0, "network_error", "You appear to be offline.");
+    }
+    return answer;
+  };
+  return { server, save };
+}
+
+describe("DraftSaver request ids (a save whose answer was lost)", () => {
+  it("sends a retry as the same write with the same request_id; a new write gets a new id", async () => {
+    let fail = 1;
+    const { saver, calls, bump } = setup(async (p) => {
+      if (fail-- > 0) throw new ApiError(0, "network_error", "offline");
+      return annotation(p.version + 1);
+    });
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(600);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(calls).toHaveLength(2);
+    expect(calls[0].request_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(calls[1]).toEqual(calls[0]); // same id, version, labels and timer
+    bump();
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(600);
+    expect(calls).toHaveLength(3);
+    expect(calls[2].version).toBe(2);
+    expect(calls[2].request_id).not.toBe(calls[0].request_id);
+  });
+
+  it("a save that landed but whose answer was lost is not a conflict on retry", async () => {
+    const { server, save } = idempotentServer();
+    const { saver, states } = setup(save);
+    server.lose = 1;
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(600);
+    expect(saver.status).toBe("offline");
+    expect(server.applied).toBe(1); // it reached the server
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(saver.status).toBe("saved");
+    expect(states).not.toContain("conflict");
+    expect(saver.version).toBe(2);
+    expect(server.applied).toBe(1); // the retry applied nothing
+  });
+
+  it("labels changed meanwhile follow the resent write, as a new write", async () => {
+    const { server, save } = idempotentServer();
+    const { saver, calls, bump } = setup(save);
+    server.lose = 1;
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(600);
+    bump(); // the annotator rates another step while the answer is missing
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(calls).toHaveLength(3);
+    expect(calls[1]).toEqual(calls[0]);
+    expect(calls[2]).toMatchObject({ version: 2, labels: [{ step_id: 1 }] });
+    expect(calls[2].request_id).not.toBe(calls[0].request_id);
+    expect(saver.status).toBe("saved");
+    expect(server.version).toBe(3);
+  });
+
+  it("a refused save (400) is not retried as the same write", async () => {
+    let refuse = true;
+    const { saver, calls } = setup(async (p) => {
+      if (refuse) throw new ApiError(400, "validation_error", "bad label");
+      return annotation(p.version + 1);
+    });
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(600);
+    refuse = false;
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(600);
+    expect(calls).toHaveLength(2);
+    expect(calls[1].request_id).not.toBe(calls[0].request_id);
+  });
+
+  it("a submit right after a lost save settles that save first, then retries itself with one id", async () => {
+    const { server, save } = idempotentServer();
+    const { saver, states } = setup(save);
+    server.lose = 1;
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(600); // the save landed; its answer was lost
+    const submits: { version: number; requestId: string }[] = [];
+    let lostSubmit = true;
+    const retries: number[] = [];
+    const submitted = saver.exclusive(
+      async (version) => {
+        submits.push({ version, requestId: "submit-1" });
+        if (lostSubmit) {
+          lostSubmit = false;
+          throw new ApiError(0, "network_error", "You appear to be offline.");
+        }
+        return "submitted";
+      },
+      { delaysMs: [500], onRetry: (_e, attempt) => retries.push(attempt) },
+    );
+    await vi.advanceTimersByTimeAsync(500);
+    await expect(submitted).resolves.toBe("submitted");
+    expect(submits).toEqual([
+      { version: 2, requestId: "submit-1" },
+      { version: 2, requestId: "submit-1" },
+    ]);
+    expect(retries).toEqual([1]);
+    expect(server.applied).toBe(1);
+    expect(states).not.toContain("conflict");
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(server.applied).toBe(1); // no autosave after the submit
+  });
+});

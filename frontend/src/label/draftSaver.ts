@@ -6,11 +6,17 @@
  * window saved, and the saver stops for good: it never sends over someone else's version.
  * Network failures and server errors retry with backoff ("Offline — retrying").
  *
+ * A save whose answer never came may still have been applied, so its retries send that same
+ * write again (same payload, same `request_id`): the server answers a retry of the write it
+ * applied as the success it was, never as a 409 from our own save. Labels changed meanwhile go
+ * out in the next write, once that one is settled.
+ *
  * Every payload is written to localStorage (`draftStorageKey(id)`) before it is sent and removed
  * once the server has it, so a draft that could not be saved (offline, server or database down)
  * survives a reload or a crashed tab; the page restores it with `readStoredDraft`.
  */
 import { ApiError, type Annotation, type DraftPayload, type RequestOptions } from "../api";
+import { isRetryable, newRequestId, retrySameWrite, type RetryOptions } from "./idempotentWrite";
 
 export type SaveStatus = "saved" | "pending" | "saving" | "offline" | "error" | "conflict";
 
@@ -80,6 +86,8 @@ export class DraftSaver {
   private failures = 0;
   private stopped = false;
   private info: SaveInfo = { status: "saved" };
+  /** The write sent without an answer (it may have been applied); retries resend it as is. */
+  private unconfirmed: DraftPayload | null = null;
 
   private readonly storage: DraftSaverOptions["storage"];
 
@@ -159,13 +167,24 @@ export class DraftSaver {
   private saveOnce(requestOptions: RequestOptions): Promise<boolean> {
     this.dirty = false;
     this.set({ status: "saving" });
-    const payload: DraftPayload = { ...this.opts.payload(), version: this.version };
-    this.store({ labels: payload.labels, time_spent_ms: payload.time_spent_ms }, this.version);
+    const current = this.opts.payload();
+    let payload: DraftPayload;
+    if (this.unconfirmed && this.unconfirmed.version === this.version) {
+      // A retry: the same write again. Newer labels follow once it is settled.
+      payload = this.unconfirmed;
+      if (JSON.stringify(current.labels) !== JSON.stringify(payload.labels)) this.dirty = true;
+    } else {
+      payload = { ...current, version: this.version, request_id: newRequestId() };
+    }
+    this.unconfirmed = payload;
+    // The newest labels, so a reload restores them if the server never gets them.
+    this.store({ labels: current.labels, time_spent_ms: current.time_spent_ms }, this.version);
     let ok = false;
     const run = (async () => {
       try {
         const annotation = await this.opts.save(this.opts.annotationId, payload, requestOptions);
         if (this.stopped) return;
+        this.unconfirmed = null;
         this.version = annotation.version;
         this.opts.onVersion?.(annotation.version);
         this.failures = 0;
@@ -188,12 +207,14 @@ export class DraftSaver {
 
   private handleFailure(e: unknown) {
     const err = e instanceof ApiError ? e : new ApiError(0, "network_error", String(e));
+    const retryable = isRetryable(err);
+    // A definite refusal: the write was not applied; the next one is a new write.
+    if (!retryable) this.unconfirmed = null;
     if (err.code === "conflict" || err.status === 409) {
       this.stop();
       this.set({ status: "conflict", message: err.message });
       return;
     }
-    const retryable = err.isNetwork || err.status >= 500 || err.status === 429;
     if (!retryable) {
       // Validation or permission problems: retrying the same payload cannot help.
       this.set({ status: "error", message: err.message });
@@ -221,11 +242,37 @@ export class DraftSaver {
   }
 
   /**
+   * Before a write that names the version: a save that got no answer is sent again (same write,
+   * same request_id) so that its answer says which version is current. Throws what that save
+   * got (a retryable error leaves it pending).
+   */
+  private async settlePending(): Promise<void> {
+    const payload = this.unconfirmed;
+    if (!payload || this.stopped) return;
+    try {
+      const annotation = await this.opts.save(this.opts.annotationId, payload);
+      this.unconfirmed = null;
+      this.failures = 0;
+      this.version = annotation.version;
+      this.opts.onVersion?.(annotation.version);
+    } catch (e) {
+      if (!isRetryable(e)) this.unconfirmed = null;
+      throw e;
+    }
+  }
+
+  /**
    * Runs a write that must follow every save in flight (submit, skip) with the current version.
    * The write carries the labels itself, so pending changes are not saved first; if it fails
    * they are autosaved again as usual (a 409 stops the saver instead).
+   *
+   * A save still unanswered is settled first (sent again as the same write), so `fn` gets the
+   * version the server has. With `retry`, `fn` is called again after a network or server error
+   * until it gets an answer, with no autosave in between: `fn` must send the same write each
+   * time (same request_id); a write that landed but whose answer was lost is then answered as
+   * its success.
    */
-  async exclusive<T>(fn: (version: number) => Promise<T>): Promise<T> {
+  async exclusive<T>(fn: (version: number) => Promise<T>, retry?: RetryOptions): Promise<T> {
     this.clearTimer();
     while (this.inFlight) await this.inFlight;
     if (this.stopped && this.info.status === "conflict") {
@@ -233,8 +280,18 @@ export class DraftSaver {
     }
     const wasDirty = this.dirty;
     this.dirty = false;
+    // Keep the labels this write carries: if it never gets an answer and the page is reloaded,
+    // the draft is restored from them.
+    if (wasDirty) {
+      const current = this.opts.payload();
+      this.store({ labels: current.labels, time_spent_ms: current.time_spent_ms }, this.version);
+    }
     try {
-      const result = await fn(this.version);
+      const attempt = async () => {
+        await this.settlePending();
+        return fn(this.version);
+      };
+      const result = retry ? await retrySameWrite(attempt, retry) : await attempt();
       this.unstore(); // the write carried the labels: nothing is left to replay
       return result;
     } catch (e) {

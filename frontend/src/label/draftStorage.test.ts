@@ -78,12 +78,14 @@ describe("DraftSaver keeps unsaved drafts in localStorage", () => {
   });
 
   it("a submit through exclusive() clears the stored draft", async () => {
+    let down = true;
     const saver = new DraftSaver({
       annotationId: 9,
       version: 1,
       payload: () => ({ labels: label(0), time_spent_ms: 0 }),
-      save: async () => {
-        throw new ApiError(0, "network_error", "offline");
+      save: async (_id, p) => {
+        if (down) throw new ApiError(0, "network_error", "offline");
+        return annotation(p.version + 1);
       },
       onChange: () => undefined,
       debounceMs: 10,
@@ -92,7 +94,14 @@ describe("DraftSaver keeps unsaved drafts in localStorage", () => {
     saver.schedule();
     await vi.advanceTimersByTimeAsync(20);
     expect(readStoredDraft(9, 1)).not.toBeNull();
-    await saver.exclusive(async () => annotation(2));
+    down = false;
+    // The unanswered save is settled first (it may have landed), then the submit runs.
+    const versions: number[] = [];
+    await saver.exclusive(async (version) => {
+      versions.push(version);
+      return annotation(version + 1);
+    });
+    expect(versions).toEqual([2]);
     expect(readStoredDraft(9, 1)).toBeNull();
     saver.stop();
   });

@@ -134,6 +134,43 @@ describe("LabelPage", () => {
     expect(screen.getByRole("link", { name: "Back to projects" }).getAttribute("href")).toBe("/projects");
   });
 
+  it("a submit whose answer was lost says it is checking, retries the same write and moves on", async () => {
+    const api = new FakeApi([makeTask({ steps: 2 }), makeTask({ steps: 3, annotationId: 8 })]);
+    let lost = 0;
+    api.loseResponse = (c) => c.path.includes("/submit/") && lost++ === 0; // applied, answer lost
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    key("3");
+    key("3");
+    key("Enter");
+    await waitFor(() =>
+      expect(screen.getByTestId("notice").textContent).toBe("The connection dropped; checking whether it was submitted…"),
+    );
+    expect(screen.getByTestId("notice").getAttribute("data-tone")).toBe("pending");
+    await waitFor(() => expect(rows()).toHaveLength(3), { timeout: 3000 });
+    const submits = api.callsTo("POST", "/annotations/7/submit/");
+    expect(submits).toHaveLength(2);
+    expect(submits[1].body).toEqual(submits[0].body); // same version, labels and request_id
+    expect(submits[0].body.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(screen.getByTestId("notice").textContent).toBe("Submitted");
+    expect(screen.queryByTestId("conflict-banner")).toBeNull();
+    await waitFor(() => expect(screen.getByTestId("progress").textContent).toContain("13 done today"));
+  });
+
+  it("a skip whose answer was lost is retried with the same request_id", async () => {
+    const api = new FakeApi([makeTask(), makeTask({ annotationId: 9, steps: 2 })]);
+    let lost = 0;
+    api.loseResponse = (c) => c.path.includes("/skip/") && lost++ === 0;
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    key("s");
+    await waitFor(() => expect(screen.getByTestId("notice").textContent).toContain("checking whether it was skipped"));
+    await waitFor(() => expect(rows()).toHaveLength(2), { timeout: 3000 });
+    const skips = api.callsTo("POST", "/annotations/7/skip/");
+    expect(skips).toHaveLength(2);
+    expect(skips[1].body.request_id).toBe(skips[0].body.request_id);
+  });
+
   it("submits right after an autosave without a stale version", async () => {
     const api = new FakeApi([makeTask({ steps: 2 })]);
     mount(api);

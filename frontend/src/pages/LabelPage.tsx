@@ -26,6 +26,7 @@ import {
   requiredCount,
   type LabelState,
 } from "../label/labelState";
+import { newRequestId } from "../label/idempotentWrite";
 import { GuidelinesPanel, ProblemPanel } from "../label/ProblemPanel";
 import { ReasonDialog, type ReasonKind } from "../label/ReasonDialog";
 import { PendingRework, ReworkBanner } from "../label/ReworkBanner";
@@ -47,7 +48,8 @@ const EMPTY: LabelState = {
 
 type Phase = "loading" | "ready" | "empty" | "error";
 interface Notice {
-  tone: "error" | "success" | "info";
+  /** `pending`: a write whose answer was lost is being retried; it stays until it settles. */
+  tone: "error" | "success" | "info" | "pending";
   text: string;
 }
 
@@ -84,6 +86,23 @@ export function LabelPage() {
   const stateRef = useRef(state);
   const taskRef = useRef(task);
   const lastSentTime = useRef(0);
+  // Submit and skip retry a write whose answer was lost; the wait ends early when the network
+  // is back, and the retries stop when the page goes away.
+  const wakeRetry = useRef<(() => void) | null>(null);
+  const unmounted = useRef(false);
+  const retryWait = useCallback(
+    (ms: number) =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          if (wakeRetry.current === done) wakeRetry.current = null;
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        wakeRetry.current = done;
+      }),
+    [],
+  );
   useLayoutEffect(() => {
     stateRef.current = state;
     taskRef.current = task;
@@ -184,6 +203,7 @@ export function LabelPage() {
 
   // Save with keepalive when the page is hidden or closed; retry as soon as the network is back.
   useEffect(() => {
+    unmounted.current = false; // StrictMode mounts, unmounts and mounts again in development
     const hide = () => {
       const saver = saverRef.current;
       if (!saver) return;
@@ -191,7 +211,10 @@ export function LabelPage() {
       saver.flushOnHide();
     };
     const onVisibility = () => document.hidden && hide();
-    const online = () => saverRef.current?.retryNow();
+    const online = () => {
+      saverRef.current?.retryNow();
+      wakeRetry.current?.();
+    };
     document.addEventListener("visibilitychange", onVisibility);
     window.addEventListener("pagehide", hide);
     window.addEventListener("online", online);
@@ -200,11 +223,12 @@ export function LabelPage() {
       window.removeEventListener("pagehide", hide);
       window.removeEventListener("online", online);
       saverRef.current?.close();
+      unmounted.current = true;
     };
   }, [elapsedMs]);
 
   useEffect(() => {
-    if (!notice || notice.tone === "error") return;
+    if (!notice || notice.tone === "error" || notice.tone === "pending") return;
     const t = setTimeout(() => setNotice(null), 2500);
     return () => clearTimeout(t);
   }, [notice]);
@@ -230,16 +254,28 @@ export function LabelPage() {
       }
       setBusy("submit");
       setNotice(null);
+      // One submit, one id: a retry after a lost answer sends the same write, which the server
+      // answers as the success it was if the first one landed.
+      const requestId = newRequestId();
+      const body = {
+        labels: labelsForSubmit(s),
+        finish_reason: reasonCode,
+        finish_reason_text: text,
+        time_spent_ms: elapsedMs(),
+        request_id: requestId,
+      };
       try {
-        await saver.exclusive((version) =>
-          api.submitAnnotation(t.annotation.id, {
-            version,
-            labels: labelsForSubmit(s),
-            finish_reason: reasonCode,
-            finish_reason_text: text,
-            time_spent_ms: elapsedMs(),
-          }),
-        );
+        await saver.exclusive((version) => api.submitAnnotation(t.annotation.id, { ...body, version }), {
+          wait: retryWait,
+          cancelled: () => unmounted.current,
+          onRetry: (err) =>
+            setNotice({
+              tone: "pending",
+              text: err.isNetwork
+                ? "The connection dropped; checking whether it was submitted…"
+                : `${err.message} Checking whether it was submitted…`,
+            }),
+        });
         saver.stop();
         setReason(null);
         setBusy(null);
@@ -261,15 +297,10 @@ export function LabelPage() {
           setReason(null);
           return;
         }
-        setNotice({
-          tone: "error",
-          text: err.isNetwork
-            ? "You are offline: nothing was submitted. Your labels are kept; try again when the connection is back."
-            : `Not submitted: ${err.message}`,
-        });
+        setNotice({ tone: "error", text: `Not submitted: ${err.message}` });
       }
     },
-    [busy, loadNext, elapsedMs],
+    [busy, loadNext, elapsedMs, retryWait],
   );
 
   const skip = useCallback(async () => {
@@ -278,8 +309,19 @@ export function LabelPage() {
     if (!t || !saver || busy || saver.status === "conflict") return;
     setBusy("skip");
     setNotice(null);
+    const requestId = newRequestId(); // the same on every retry of this skip
     try {
-      await saver.exclusive(() => api.skipAnnotation(t.annotation.id));
+      await saver.exclusive(() => api.skipAnnotation(t.annotation.id, requestId), {
+        wait: retryWait,
+        cancelled: () => unmounted.current,
+        onRetry: (err) =>
+          setNotice({
+            tone: "pending",
+            text: err.isNetwork
+              ? "The connection dropped; checking whether it was skipped…"
+              : `${err.message} Checking whether it was skipped…`,
+          }),
+      });
       saver.stop();
       setBusy(null);
       setNotice({ tone: "info", text: "Skipped" });
@@ -288,10 +330,10 @@ export function LabelPage() {
       const err = e as api.ApiError;
       setBusy(null);
       if (err.status !== 409 && err.code !== "not_authenticated") {
-        setNotice({ tone: "error", text: err.isNetwork ? "You are offline: not skipped." : `Not skipped: ${err.message}` });
+        setNotice({ tone: "error", text: `Not skipped: ${err.message}` });
       }
     }
-  }, [busy, loadNext]);
+  }, [busy, loadNext, retryWait]);
 
   // --- row callbacks (stable, so StepRow's memo holds) --------------------------------------
   const onRate = useCallback((index: number, value: api.Rating) => dispatch({ type: "rate", index, value }), []);
@@ -559,7 +601,13 @@ export function LabelPage() {
       )}
 
       {notice && (
-        <div className={`toast toast-${notice.tone}`} role={notice.tone === "error" ? "alert" : "status"} data-testid="notice">
+        <div
+          className={`toast toast-${notice.tone}`}
+          role={notice.tone === "error" ? "alert" : "status"}
+          data-testid="notice"
+          data-tone={notice.tone}
+        >
+          {notice.tone === "pending" && <span className="toast-spinner" aria-hidden="true" />}
           <span>{notice.text}</span>
           {notice.tone === "error" && (
             <button type="button" className="toast-close" onClick={() => setNotice(null)} aria-label="Dismiss">

@@ -19,6 +19,10 @@ export class FakeApi {
   progress: Progress = { done_today: 12, submitted_total: 40, remaining: 34, project_total: 100 };
   user: { id: number; username: string; is_staff: boolean } | null = { id: 1, username: "annotator", is_staff: false };
   overrides: Handler[] = [];
+  /** The request_id of the write last applied per annotation (a retry of it is a replay). */
+  lastRequestId = new Map<number, string>();
+  /** Calls for which the write is applied but the answer never arrives (a connection reset). */
+  loseResponse: (call: Call) => boolean = () => false;
   /** Served at GET /api/projects/{id}/ when set. */
   project: Project | null = null;
   /** Auto-label runs, newest first. Each GET of a running run advances it by `autolabelStep`. */
@@ -50,6 +54,7 @@ export class FakeApi {
         if (r) return respond(r.status, r.body);
       }
       const r = this.route(call);
+      if (this.loseResponse(call)) throw new TypeError("Failed to fetch");
       return respond(r.status, r.body);
     });
     vi.stubGlobal("fetch", fetchMock);
@@ -80,7 +85,14 @@ export class FakeApi {
     if (m) {
       const id = Number(m[1]);
       const current = this.version.get(id) ?? 1;
+      const requestId: string | undefined = call.body?.request_id;
+      if (requestId && this.lastRequestId.get(id) === requestId) {
+        // A retry of the write last applied: answered as its success, nothing applied again.
+        if (m[2] === "skip") return { status: 204 };
+        return { status: 200, body: { id, version: current, labels: call.body.labels, status: m[2] === "submit" ? "submitted" : "draft" } };
+      }
       if (m[2] === "skip") {
+        if (requestId) this.lastRequestId.set(id, requestId);
         this.queue = this.queue.filter((t) => t.annotation.id !== id);
         return { status: 204 };
       }
@@ -88,6 +100,8 @@ export class FakeApi {
         return { status: 409, body: { error: { code: "conflict", message: "This solution was changed in another tab or window.", details: {} } } };
       }
       this.version.set(id, current + 1);
+      if (requestId) this.lastRequestId.set(id, requestId);
+      else this.lastRequestId.delete(id);
       if (m[2] === "submit") {
         this.queue = this.queue.filter((t) => t.annotation.id !== id);
         this.progress = { ...this.progress, done_today: this.progress.done_today + 1, remaining: this.progress.remaining - 1 };
