@@ -1,6 +1,7 @@
 """Implicit PRM from outcome labels only ("free process rewards", Yuan et al. 2024).
 
     python -m training.implicit --data outcomes.jsonl --model CAUSAL_LM --out DIR [--beta 0.05]
+    accelerate launch [--config_file CFG] -m training.implicit ...   # every GPU (training.loop)
 
 An outcome reward model parameterised as a log-likelihood ratio,
 `r(y) = beta * log(pi(y|x) / pi_ref(y|x))`, is trained with the paper's cross-entropy loss on
@@ -29,18 +30,18 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import random
 import shutil
 import sys
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import torch
 
 from training.data import DataError, Tokenization, TokenizedExample, build_example, read_objects
-from training.kind_cli import KindResult, add_common_arguments, run
+from training.kind_cli import KindConfig, KindResult, kind_parser, run
+from training.loop import KindLoop, split_train_held
 from training.model import load_tokenizer
 from training.packing import collate_padded
 
@@ -200,101 +201,92 @@ def load_causal_lm(path: str | Path, *, dtype: torch.dtype | None = None) -> Any
 
 
 @dataclass
-class ImplicitConfig:
-    model: str
-    data: list[str]
-    output_dir: str
+class ImplicitConfig(KindConfig):
     reference: str | None = None  # default: the same checkpoint as the policy
     beta: float = 0.05
     learning_rate: float = 5e-6
-    num_epochs: float = 1.0
     batch_size: int = 4
-    step_separator: str = "\n"
-    max_length: int | None = 1024
-    max_prompt_length: int | None = 512
-    eval_split: str = "validation"
-    seed: int = 0
-    device: str | None = None
-    history: list[dict] = field(default_factory=list, repr=False)
 
 
-@torch.no_grad()
 def evaluate_outcomes(
     policy: Any,
     reference: Any,
-    examples: Sequence[Example],
-    labels: Sequence[bool],
+    items: Sequence[tuple[Example, bool]],
     *,
     beta: float,
     pad_id: int,
-    batch_size: int,
+    loop: KindLoop,
 ) -> dict[str, float]:
-    """Mean outcome loss and accuracy of sign(r(y)) against the outcome."""
-    was = policy.training
-    policy.eval()
-    loss = hits = 0.0
-    for start in range(0, len(examples), batch_size):
-        chunk = examples[start : start + batch_size]
-        target = torch.tensor(labels[start : start + batch_size], dtype=torch.float32)
-        rewards = beta * log_ratios(policy, reference, chunk, pad_id).sum(-1).cpu()
-        loss += float(outcome_loss(rewards, target)) * len(chunk)
-        hits += float(((rewards > 0).float() == target).sum())
-    policy.train(was)
-    n = max(len(examples), 1)
-    return {"loss": loss / n, "accuracy": hits / n, "solutions": len(examples)}
+    """Mean outcome loss and accuracy of sign(r(y)) against the outcome, over every
+    process's share of the (example, outcome) items."""
+
+    def measure(chunk: Sequence[tuple[Example, bool]]):
+        target = torch.tensor([y for _, y in chunk], dtype=torch.float32)
+        examples = [e for e, _ in chunk]
+        rewards = beta * log_ratios(policy, reference, examples, pad_id).sum(-1).cpu()
+        return outcome_loss(rewards, target), ((rewards > 0).float() == target).sum()
+
+    return loop.evaluate(policy, items, measure)
 
 
 def train_implicit(config: ImplicitConfig) -> KindResult:
-    torch.manual_seed(config.seed)
-    rng = random.Random(config.seed)
-    device = torch.device(config.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    """Train (on every process of an `accelerate launch`), save on the main process."""
+    loop = KindLoop(
+        batch_size=config.batch_size,
+        grad_accum=config.grad_accum,
+        seed=config.seed,
+        device=config.device,
+        out=config.output_dir,
+        unit="solutions",
+    )
     tokenizer = load_tokenizer(config.model)
     settings = Tokenization(config.step_separator, config.max_length, config.max_prompt_length)
-    rows = read_outcomes(config.data)
-    train_rows = [r for r in rows if r.split in (None, "train")]
-    held_rows = [r for r in rows if r.split == config.eval_split]
+    train_rows, held_rows = split_train_held(read_outcomes(config.data), config.eval_split)
     if not train_rows:
         raise DataError("no training rows with an outcome")
-    train = tokenize_outcomes([(r.prompt, r.steps) for r in train_rows], tokenizer, settings)
-    held = tokenize_outcomes([(r.prompt, r.steps) for r in held_rows], tokenizer, settings)
-    train_y = [r.correct for r in train_rows]
-    held_y = [r.correct for r in held_rows]
-    policy = load_causal_lm(config.model).to(device).train()
-    reference = load_causal_lm(config.reference or config.model).to(device).eval()
+
+    def items(rows: Sequence[OutcomeRow]) -> list[tuple[Example, bool]]:
+        examples = tokenize_outcomes([(r.prompt, r.steps) for r in rows], tokenizer, settings)
+        return list(zip(examples, [r.correct for r in rows], strict=True))
+
+    train, held = items(train_rows), items(held_rows)
+    policy = load_causal_lm(config.model)
+    reference = load_causal_lm(config.reference or config.model).to(loop.device).eval()
     reference.requires_grad_(False)
-    pad = tokenizer.pad_token_id
-    common = {"beta": config.beta, "pad_id": pad, "batch_size": config.batch_size}
-    before = evaluate_outcomes(policy, reference, train, train_y, **common)
     optimizer = torch.optim.AdamW(policy.parameters(), lr=config.learning_rate)
-    total = max(1, round(config.num_epochs * len(train) / config.batch_size))
-    order: list[int] = []
-    for step in range(1, total + 1):
-        if len(order) < config.batch_size:
-            more = list(range(len(train)))
-            rng.shuffle(more)
-            order += more
-        picked, order = order[: config.batch_size], order[config.batch_size :]
+    policy, optimizer = loop.prepare(policy, optimizer)
+    pad = tokenizer.pad_token_id
+    common = {"beta": config.beta, "pad_id": pad, "loop": loop}
+    before = evaluate_outcomes(policy, reference, train, **common)
+    total = loop.steps_for(config.num_epochs, len(train))
+
+    def loss_of(picked: list[int]) -> torch.Tensor:
         chunk = [train[i] for i in picked]
-        target = torch.tensor([train_y[i] for i in picked], dtype=torch.float32, device=device)
-        rewards = config.beta * log_ratios(policy, reference, chunk, pad).sum(-1)
-        loss = outcome_loss(rewards, target)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        config.history.append({"step": step, "loss": float(loss.detach())})
-    after = evaluate_outcomes(policy, reference, train, train_y, **common)
-    held_metrics = evaluate_outcomes(policy, reference, held, held_y, **common) if held else None
+        target = torch.tensor([y for _, y in chunk], dtype=torch.float32, device=loop.device)
+        ratios = log_ratios(policy, reference, [e for e, _ in chunk], pad)
+        return outcome_loss(config.beta * ratios.sum(-1), target)
+
+    loop.fit(
+        policy, optimizer, size=len(train), steps=total, loss_of=loss_of, history=config.history
+    )
+    after = evaluate_outcomes(policy, reference, train, **common)
+    held_metrics = evaluate_outcomes(policy, reference, held, **common) if held else None
     saved = {k: v for k, v in asdict(config).items() if k != "history"}
     metrics = {"train_before": before, "train": after, "eval": held_metrics}
+    bare, state_dict = loop.save_state(policy)
     save_implicit(
-        policy,
+        bare,
         reference,
         tokenizer,
         config.output_dir,
         beta=config.beta,
         settings=settings,
         extra={"training_config.json": saved, "metrics.json": metrics},
+        state_dict=state_dict,
+        is_main_process=loop.main,
+        save_function=loop.accelerator.save,
     )
+    loop.done()
     return KindResult(Path(config.output_dir), total, before, after, held_metrics)
 
 
@@ -307,10 +299,17 @@ def save_implicit(
     beta: float,
     settings: Tokenization,
     extra: dict[str, Any] | None = None,
+    state_dict: dict[str, torch.Tensor] | None = None,
+    is_main_process: bool = True,
+    save_function: Any = torch.save,
 ) -> Path:
+    """The policy (with `state_dict`, gathered from every process, when given), tokenizer,
+    reference and implicit_prm.json; only the main process writes."""
     out = Path(out)
     policy.config.prm_kind = "implicit"
-    policy.save_pretrained(str(out))
+    if not is_main_process:
+        return out
+    policy.save_pretrained(str(out), state_dict=state_dict, save_function=save_function)
     tokenizer.save_pretrained(str(out))
     if (out / REFERENCE).exists():
         shutil.rmtree(out / REFERENCE)
@@ -403,20 +402,17 @@ class ImplicitPRMScorer:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m training.implicit",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = kind_parser(
+        "python -m training.implicit",
+        __doc__,
+        data="outcome rows, JSONL/Parquet",
+        model="causal LM checkpoint (policy init)",
+        learning_rate=5e-6,
+        batch_size=4,
+        unit="solutions",
     )
-    p.add_argument("--data", nargs="+", required=True, help="outcome rows, JSONL/Parquet")
-    p.add_argument("--model", required=True, help="causal LM checkpoint (policy init)")
     p.add_argument("--reference", help="reference causal LM (default: --model)")
-    p.add_argument("--out", required=True, dest="output_dir")
     p.add_argument("--beta", type=float, default=0.05)
-    p.add_argument("--learning-rate", type=float, default=5e-6)
-    p.add_argument("--num-epochs", type=float, default=1.0)
-    p.add_argument("--batch-size", type=int, default=4)
-    add_common_arguments(p)
     return p
 
 

@@ -1,6 +1,7 @@
 """Train a PRM on step preferences with a Bradley-Terry loss.
 
     python -m training.pairwise --data pairs.jsonl --model PATH --out DIR [options]
+    accelerate launch [--config_file CFG] -m training.pairwise ...   # every GPU (training.loop)
 
 Rows come from steplab's pairwise export: `{prompt, prefix: [step, ...], chosen, rejected}`
 (optional `split`). A pair is two examples, prompt + prefix + chosen and prompt + prefix +
@@ -19,17 +20,17 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import random
 import sys
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import torch
 
 from training.data import DataError, Tokenization, TokenizedExample, build_example, read_objects
-from training.kind_cli import KindResult, add_common_arguments, run
+from training.kind_cli import KindConfig, KindResult, kind_parser, run
+from training.loop import KindLoop, split_train_held
 from training.model import load_model, load_tokenizer, save_prm, token_logits
 from training.packing import collate_padded
 
@@ -123,92 +124,79 @@ def bradley_terry_loss(chosen: torch.Tensor, rejected: torch.Tensor) -> torch.Te
     return -torch.nn.functional.logsigmoid(chosen - rejected).mean()
 
 
-@torch.no_grad()
 def evaluate_pairs(
-    model: Any, pairs: Sequence[tuple[TokenizedExample, TokenizedExample]], pad_id: int, bs: int
+    model: Any,
+    pairs: Sequence[tuple[TokenizedExample, TokenizedExample]],
+    pad_id: int,
+    loop: KindLoop,
 ) -> dict[str, float]:
-    """Mean Bradley-Terry loss and pairwise accuracy (chosen scored above rejected)."""
-    was_training = model.training
-    model.eval()
-    loss = hits = 0.0
-    for start in range(0, len(pairs), bs):
-        chunk = pairs[start : start + bs]
+    """Mean Bradley-Terry loss and pairwise accuracy (chosen scored above rejected), over
+    every process's share of the pairs."""
+
+    def measure(chunk: Sequence[tuple[TokenizedExample, TokenizedExample]]):
         c, r = pair_scores(model, chunk, pad_id)
-        loss += float(bradley_terry_loss(c, r)) * len(chunk)
-        hits += float((c > r).sum())
-    model.train(was_training)
-    n = max(len(pairs), 1)
-    return {"loss": loss / n, "accuracy": hits / n, "pairs": len(pairs)}
+        return bradley_terry_loss(c, r), (c > r).sum()
+
+    return loop.evaluate(model, pairs, measure)
 
 
 @dataclass
-class PairwiseConfig:
-    model: str
-    data: list[str]
-    output_dir: str
+class PairwiseConfig(KindConfig):
     head: str = "linear"
-    learning_rate: float = 1e-4
-    num_epochs: float = 1.0
-    batch_size: int = 8
     weight_decay: float = 0.0
-    step_separator: str = "\n"
-    max_length: int | None = 1024
-    max_prompt_length: int | None = 512
-    eval_split: str = "validation"
-    seed: int = 0
-    device: str | None = None
-    history: list[dict] = field(default_factory=list, repr=False)
 
 
 def train_pairwise(config: PairwiseConfig) -> KindResult:
-    torch.manual_seed(config.seed)
-    rng = random.Random(config.seed)
-    device = torch.device(config.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    """Train (on every process of an `accelerate launch`), save on the main process."""
+    loop = KindLoop(
+        batch_size=config.batch_size,
+        grad_accum=config.grad_accum,
+        seed=config.seed,
+        device=config.device,
+        out=config.output_dir,
+        unit="pairs",
+    )
     tokenizer = load_tokenizer(config.model)
     settings = Tokenization(config.step_separator, config.max_length, config.max_prompt_length)
-    rows = read_pairs(config.data)
-    train_rows = [r for r in rows if r.split in (None, "train")]
-    held_rows = [r for r in rows if r.split == config.eval_split]
+    train_rows, held_rows = split_train_held(read_pairs(config.data), config.eval_split)
     train = tokenize_pairs(train_rows, tokenizer, settings)
     held = tokenize_pairs(held_rows, tokenizer, settings)
     if not train:
         raise DataError("no trainable pairs")
-    model = load_model(config.model, head=config.head).to(device)
-    model.train()
     pad = tokenizer.pad_token_id
+    model = load_model(config.model, head=config.head)
     optimizer = torch.optim.AdamW(
         model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
     )
-    before = evaluate_pairs(model, train, pad, config.batch_size)
-    total = max(1, round(config.num_epochs * len(train) / config.batch_size))
-    order: list[int] = []
-    for step in range(1, total + 1):
-        if len(order) < config.batch_size:
-            more = list(range(len(train)))
-            rng.shuffle(more)
-            order += more
-        chunk = [train[i] for i in order[: config.batch_size]]
-        del order[: config.batch_size]
-        chosen, rejected = pair_scores(model, chunk, pad)
-        loss = bradley_terry_loss(chosen, rejected)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        config.history.append({"step": step, "loss": float(loss.detach())})
-    after = evaluate_pairs(model, train, pad, config.batch_size)
-    held_metrics = evaluate_pairs(model, held, pad, config.batch_size) if held else None
+    model, optimizer = loop.prepare(model, optimizer)
+    before = evaluate_pairs(model, train, pad, loop)
+    total = loop.steps_for(config.num_epochs, len(train))
+
+    def loss_of(picked: list[int]) -> torch.Tensor:
+        return bradley_terry_loss(*pair_scores(model, [train[i] for i in picked], pad))
+
+    loop.fit(
+        model, optimizer, size=len(train), steps=total, loss_of=loss_of, history=config.history
+    )
+    after = evaluate_pairs(model, train, pad, loop)
+    held_metrics = evaluate_pairs(model, held, pad, loop) if held else None
     out = Path(config.output_dir)
-    model.config.prm_kind = "pairwise"
+    bare, state_dict = loop.save_state(model)
+    bare.config.prm_kind = "pairwise"
     saved_config = {k: v for k, v in asdict(config).items() if k != "history"}
     metrics = {"train_before": before, "train": after, "eval": held_metrics}
     save_prm(
-        model,
+        bare,
         tokenizer,
         out,
         settings=settings,
         card=_card(config.model, saved_config, metrics),
         extra={"training_config.json": saved_config, "metrics.json": metrics},
+        state_dict=state_dict,
+        is_main_process=loop.main,
+        save_function=loop.accelerator.save,
     )
+    loop.done()
     return KindResult(out, total, before, after, held_metrics)
 
 
@@ -231,15 +219,16 @@ def _card(base: str, config: dict, metrics: dict) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m training.pairwise", description=__doc__)
-    p.add_argument("--data", nargs="+", required=True, help="pairwise export(s), JSONL/Parquet")
-    p.add_argument("--model", required=True, help="causal LM checkpoint or a saved PRM")
-    p.add_argument("--out", required=True, dest="output_dir")
+    p = kind_parser(
+        "python -m training.pairwise",
+        __doc__,
+        data="pairwise export(s), JSONL/Parquet",
+        model="causal LM checkpoint or a saved PRM",
+        learning_rate=1e-4,
+        batch_size=8,
+        unit="pairs",
+    )
     p.add_argument("--head", default="linear", choices=["linear", "mlp2"])
-    p.add_argument("--learning-rate", type=float, default=1e-4)
-    p.add_argument("--num-epochs", type=float, default=1.0)
-    p.add_argument("--batch-size", type=int, default=8, help="pairs per step")
-    add_common_arguments(p)
     return p
 
 

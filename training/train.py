@@ -37,6 +37,7 @@ from training.data import (
     split_rows,
     tokenize_rows,
 )
+from training.loop import make_accelerator, sharded_sums
 from training.metrics import MetricsLog, StepCounts, plot_metrics
 from training.model import (
     load_model,
@@ -155,29 +156,20 @@ def evaluate_examples(
     accelerator: Any,
     batch_size: int,
 ) -> dict[str, float]:
-    """Loss, accuracy and F1 over examples, sharded over processes and summed exactly.
+    """Loss, accuracy and F1 over examples, sharded over processes and summed exactly
+    (training.loop.sharded_sums)."""
 
-    Every process runs the same number of forward passes (FSDP and ZeRO gather parameters
-    in each one); a process with fewer examples runs its last batches with no labels."""
-    shard = list(examples[accelerator.process_index :: accelerator.num_processes])
-    rounds = math.ceil(math.ceil(len(examples) / accelerator.num_processes) / batch_size)
-    counts = StepCounts()
-    was_training = model.training
-    model.eval()
-    with torch.no_grad():
-        for r in range(rounds):
-            part = shard[r * batch_size : (r + 1) * batch_size]
-            batch = collator(part or examples[:1])
-            batch = {k: v.to(accelerator.device) for k, v in batch.items()}
-            logits = token_logits(model, batch)
-            if not part:
-                continue
-            loss = step_loss(logits, batch["labels"], batch.get("soft_labels"))
-            counts.add(logits, batch["labels"], float(loss) * len(part))
-            counts.batches += len(part) - 1  # the loss is averaged per example
-    model.train(was_training)
-    total = accelerator.reduce(counts.as_tensor().to(accelerator.device), reduction="sum")
-    return StepCounts.from_tensor(total.cpu()).summary()
+    def measure(part: Sequence[TokenizedExample]) -> torch.Tensor:
+        batch = {k: v.to(accelerator.device) for k, v in collator(part).items()}
+        logits = token_logits(model, batch)
+        loss = step_loss(logits, batch["labels"], batch.get("soft_labels"))
+        counts = StepCounts()
+        counts.add(logits, batch["labels"], float(loss) * len(part))
+        counts.batches += len(part) - 1  # the loss is averaged per example
+        return counts.as_tensor()
+
+    total = sharded_sums(model, examples, batch_size, accelerator, measure)
+    return StepCounts.from_tensor(total).summary()
 
 
 def _resume_dir(config: TrainConfig) -> Path | None:
@@ -222,25 +214,14 @@ class Run:
     """One training run: built from a config, executed by `fit()`."""
 
     def __init__(self, config: TrainConfig, on_log: Callable[[dict], None] | None = None) -> None:
-        from accelerate import Accelerator
         from accelerate.utils import set_seed
 
         self.config = config.validate()
         self.on_log = on_log
         self.out = Path(config.out)
-        self.accelerator = Accelerator(
-            gradient_accumulation_steps=config.grad_accum,
-            mixed_precision="bf16" if config.bf16 else "no",
+        self.accelerator = make_accelerator(
+            grad_accum=config.grad_accum, mixed_precision="bf16" if config.bf16 else "no"
         )
-        launched = int(os.environ.get("WORLD_SIZE", "1"))
-        if launched != self.accelerator.num_processes:
-            # e.g. an FSDP or DeepSpeed launch config on a machine without GPUs: accelerate
-            # falls back to independent processes that would all write the same out dir.
-            raise RuntimeError(
-                f"{launched} processes were launched but accelerate runs "
-                f"{self.accelerator.num_processes} ({self.accelerator.distributed_type}); "
-                "on CPUs launch with ACCELERATE_USE_CPU=true torchrun --nproc_per_node N"
-            )
         set_seed(config.seed)
         self.main = self.accelerator.is_main_process
         if self.main:
