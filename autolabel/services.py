@@ -20,6 +20,8 @@ from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, PrmModel, 
 from autolabel.registry import ENGINES
 from labeling.errors import Conflict, ValidationFailed
 from labeling.models import Project, Solution, Suggestion
+from labeling.review_selectors import AUTO_CONFLICT_SOURCES
+from labeling.services.review_reasons import review_reasons_refresh
 
 log = logging.getLogger(__name__)
 MAX_STORED_ERRORS = 50
@@ -200,6 +202,8 @@ def suggestions_upsert(*, solution: Solution, result: EngineResult) -> int:
         ).delete()
     if updates:
         Solution.objects.filter(pk=solution.pk).update(**updates)
+    if result.source in AUTO_CONFLICT_SOURCES:  # a refuted step is a review reason
+        review_reasons_refresh(solution_ids=[solution.pk])
     return len(rows)
 
 

@@ -1,7 +1,11 @@
 """Reads for review: the queue ordered by need, one solution's review page, feedback.
 
-The queue's reasons are computed by the database, per solution, with correlated subqueries
-over the submitted labels; nothing loads labels into Python to decide what needs review.
+The queue's reasons are computed by the database with subqueries over the submitted labels
+(`reasons_mask`); nothing loads labels into Python to decide what needs review. Computing them
+for a whole project on every page load takes seconds past ~10k solutions, so a project with
+`review_reasons_stored` reads the mask the services store on each solution
+(`Solution.review_reasons`, labeling/services/review_reasons.py) instead: the same expression,
+evaluated when the inputs change rather than when a reviewer opens a page.
 """
 
 from datetime import datetime
@@ -138,8 +142,8 @@ def _reason_conditions(scope: dict) -> dict[str, Q]:
     return conditions
 
 
-def with_review_reasons(qs: QuerySet[Solution], *, scope: dict) -> QuerySet[Solution]:
-    """Annotate solutions with `reasons`, a bit mask (REASON_BITS), and queue columns.
+def reasons_mask(scope: dict) -> ExpressionWrapper:
+    """The reason bit mask (REASON_BITS) of each solution in `scope`, computed live.
 
     One expression holds every reason so the database builds each reason's id set once;
     separate boolean columns plus a CASE over them would build each set twice.
@@ -151,12 +155,29 @@ def with_review_reasons(qs: QuerySet[Solution], *, scope: dict) -> QuerySet[Solu
         ),
         start=Value(0),
     )
+    return ExpressionWrapper(mask, output_field=IntegerField())
+
+
+def masks_with(reason: str) -> list[int]:
+    """Every mask value that has `reason` ("rest": none), for a filter on the stored mask."""
+    if reason == "rest":
+        return [0]
+    return [m for m in range(1 << len(REASONS)) if m & REASON_BITS[reason]]
+
+
+def with_review_reasons(
+    qs: QuerySet[Solution], *, scope: dict, stored: bool = False
+) -> QuerySet[Solution]:
+    """Annotate solutions with `reasons`, a bit mask (REASON_BITS), and queue columns.
+
+    `stored`: read Solution.review_reasons instead of computing the mask over `scope`.
+    """
     submitted = Annotation.objects.filter(
         solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
     ).order_by()
     current = Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True)
     return qs.annotate(
-        reasons=ExpressionWrapper(mask, output_field=IntegerField()),
+        reasons=F("review_reasons") if stored else reasons_mask(scope),
         annotations_submitted=Subquery(
             submitted.values("solution_id").annotate(n=Count("*")).values("n")
         ),
@@ -185,7 +206,8 @@ def review_queue(
     gold label), human-vs-auto conflicts (a submitted +1 on a step a symbolic check refuted),
     then the rest; oldest solution first within each. `state`: unresolved (no current
     resolution, default), resolved or all. Filters: a submitting annotator, the problem's
-    source, the submission time, one reason.
+    source, the submission time, one reason. The reasons are the stored ones when the project
+    has `review_reasons_stored` (the same values, see the module docstring).
     """
     submitted = Annotation.objects.filter(
         solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
@@ -206,7 +228,14 @@ def review_queue(
         qs = qs.filter(~Exists(current))
     elif state == "resolved":
         qs = qs.filter(Exists(current))
-    qs = with_review_reasons(qs.select_related("problem"), scope={"project": project})
+    stored = project.review_reasons_stored
+    qs = with_review_reasons(
+        qs.select_related("problem"), scope={"project": project}, stored=stored
+    )
+    if stored:
+        if reason in REASONS or reason == "rest":
+            qs = qs.filter(review_reasons__in=masks_with(reason))
+        return qs.order_by("-reasons", "id")
     conditions = _reason_conditions({"project": project})
     if reason in REASONS:
         qs = qs.filter(conditions[reason])

@@ -42,6 +42,10 @@ class Solution(models.Model):
     submitted_count = models.PositiveIntegerField(default=0)
     # Gold question: admins know its labels (GoldLabel rows, one per step).
     is_gold = models.BooleanField(default=False)
+    # The review queue's reason bit mask (labeling.review_selectors.REASON_BITS), stored by
+    # labeling.services.review_reasons.review_reasons_refresh in every service that changes
+    # its inputs; read by the queue of a project with `review_reasons_stored`.
+    review_reasons = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -53,7 +57,10 @@ class Solution(models.Model):
                 name="solution_unique_external_id",
             )
         ]
-        indexes = [models.Index(fields=["project", "submitted_count"], name="solution_queue_idx")]
+        indexes = [
+            models.Index(fields=["project", "submitted_count"], name="solution_queue_idx"),
+            models.Index(fields=["project", "review_reasons", "id"], name="solution_review_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"Solution {self.pk} of problem {self.problem_id}"

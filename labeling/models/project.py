@@ -98,6 +98,11 @@ class Project(models.Model):
         help_text="Resolve a solution without review when its overlap annotators all agree.",
     )
     show_suggestions = models.BooleanField(default=True)
+    # The review queue reads Solution.review_reasons (kept by the services) instead of
+    # computing the reasons per page load. Set by project_create and by the
+    # `review_reasons_refresh` command once it has filled the project's rows; until then the
+    # queue computes them live (always exact, slow past a few thousand solutions).
+    review_reasons_stored = models.BooleanField(default=False, editable=False)
     step_split = models.CharField(max_length=20, choices=StepSplit.choices, default=StepSplit.LINE)
     step_split_regex = models.CharField(max_length=500, blank=True)
     created_by = models.ForeignKey(

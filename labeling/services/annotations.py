@@ -33,6 +33,7 @@ from labeling.models import (
 from labeling.services.history import label_history_write, label_state
 from labeling.services.queue import overlap_holders, task_lock_extend, task_release
 from labeling.services.resolutions import resolution_auto
+from labeling.services.review_reasons import review_reasons_refresh
 
 
 @dataclass(frozen=True)
@@ -283,6 +284,7 @@ def annotation_submit(
     )
     _write_labels(annotation, parsed, project, user=user, action=LabelAction.SUBMIT)
     Solution.objects.filter(pk=solution.pk).update(submitted_count=F("submitted_count") + 1)
+    review_reasons_refresh(solution_ids=[solution.pk])
     task_release(solution_id=solution.pk, user=user)
     # Same transaction, solution row still locked: the k-th agreeing submission resolves it.
     if project.auto_resolve and not solution.is_gold:

@@ -18,6 +18,7 @@ from labeling.models import (
     StepLabel,
 )
 from labeling.selectors import gold_claimable_for_user
+from labeling.services.review_reasons import review_reasons_refresh
 
 
 @transaction.atomic
@@ -36,6 +37,7 @@ def gold_set(*, solution: Solution, labels: Iterable[Mapping], user=None) -> Sol
             step_id=step_id, defaults={"rating": rating, "set_by": user}
         )
     Solution.objects.filter(pk=solution.pk).update(is_gold=True)
+    review_reasons_refresh(solution_ids=[solution.pk])
     solution.is_gold = True
     return solution
 
@@ -44,6 +46,7 @@ def gold_set(*, solution: Solution, labels: Iterable[Mapping], user=None) -> Sol
 def gold_unset(*, solution: Solution) -> Solution:
     """Stop treating the solution as gold (its gold labels are kept for the record)."""
     Solution.objects.filter(pk=solution.pk).update(is_gold=False)
+    review_reasons_refresh(solution_ids=[solution.pk])
     solution.is_gold = False
     return solution
 

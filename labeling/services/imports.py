@@ -53,6 +53,7 @@ from labeling.models import (
     SuggestionSource,
 )
 from labeling.services.media import media_store_rows
+from labeling.services.review_reasons import review_reasons_refresh
 
 logger = logging.getLogger(__name__)
 
@@ -307,6 +308,10 @@ class _BatchWriter:
             self._suggestions(steps, now)
         elif self.labels_as == "annotations":
             self._annotations(solutions, steps, now)
+        if self.labels_as != "none" and solutions:
+            # Imported annotations count as submitted and suggestions may refute a step.
+            ids = [s.pk for s in solutions]
+            review_reasons_refresh(project=self.project, id_range=(min(ids), max(ids)))
 
     def _existing(self, model: type[Model], external_ids: list[str]) -> dict[str, int]:
         found: dict[str, int] = {}

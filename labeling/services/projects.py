@@ -56,7 +56,10 @@ def project_create(*, created_by, name: str, **settings: object) -> Project:
     unknown = set(settings) - set(PROJECT_FIELDS)
     if unknown:
         raise ValidationFailed(f"Unknown project settings: {sorted(unknown)}.")
-    project = Project(name=name.strip(), created_by=created_by, **settings)
+    # A new project has no rows to fill: the services keep its stored review reasons.
+    project = Project(
+        name=name.strip(), created_by=created_by, review_reasons_stored=True, **settings
+    )
     if not project.name:
         raise ValidationFailed("A project needs a name.", field="name")
     _validate(project)

@@ -34,6 +34,7 @@ from labeling.services.resolutions import (
     resolution_current,
     resolution_withdraw,
 )
+from labeling.services.review_reasons import review_reasons_refresh
 
 ANY: Any = object()  # expected_resolution_id not given: do not check
 
@@ -127,6 +128,7 @@ def review_reject(*, annotation: Annotation, reviewer, comment: str) -> Annotati
         status=AnnotationStatus.REJECTED, version=F("version") + 1, updated_at=now
     )
     Solution.objects.filter(pk=solution.pk).update(submitted_count=F("submitted_count") - 1)
+    review_reasons_refresh(solution_ids=[solution.pk])
     current = resolution_current(solution_id=solution.pk)
     # An accepted or consensus resolution rests on this annotation; an adjudication does not.
     if (

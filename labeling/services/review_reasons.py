@@ -1,0 +1,57 @@
+"""The review queue's stored reasons: Solution.review_reasons, refreshed by the services.
+
+Every service that changes a reason's inputs (a submitted annotation's labels, the solution's
+gold flag and gold labels, a symbolic suggestion) calls `review_reasons_refresh` for the
+solutions it touched, in its own transaction. The refresh recomputes the mask in SQL with the
+same expressions the live queue uses (`review_selectors.reasons_mask`), so stored and live
+reasons cannot drift apart by formula, only by a missed call: tests/review/test_stored_reasons.py
+replays random service sequences and compares the two after every step.
+"""
+
+from collections.abc import Iterable
+
+from django.db import transaction
+
+from labeling.models import Project, Solution
+from labeling.review_selectors import reasons_mask
+
+
+@transaction.atomic
+def review_reasons_refresh(
+    *,
+    solution_ids: Iterable[int] | None = None,
+    project: Project | None = None,
+    id_range: tuple[int, int] | None = None,
+) -> int:
+    """Recompute and store the reasons of the given solutions, or of a project's (those with
+    ids in `id_range` when given: a bulk import's new rows, without thousands of parameters).
+
+    Locks the rows first (`SELECT ... FOR UPDATE`, in id order) and computes in a later
+    statement: under READ COMMITTED the UPDATE's subqueries read the snapshot taken when the
+    statement starts, so two writers racing on one solution (a submit and a symbolic
+    suggestion) would otherwise each store a mask without the other's rows. With the lock,
+    the second one waits for the first to commit and then reads both. Returns the rows updated.
+    """
+    if (solution_ids is None) == (project is None):
+        raise TypeError("Pass solution_ids or project.")
+    if project is not None:
+        scope: dict = {"project": project}
+        if id_range is not None:
+            scope["pk__range"] = id_range
+    else:
+        scope = {"pk__in": sorted(set(solution_ids))}
+        if not scope["pk__in"]:
+            return 0
+    targets = Solution.objects.filter(**scope).order_by("pk")
+    list(targets.select_for_update().values_list("pk", flat=True))
+    return targets.update(review_reasons=reasons_mask(scope))
+
+
+def review_reasons_fill(*, project: Project) -> int:
+    """Compute every solution's stored reasons, then let the queue read them (the command
+    `review_reasons_refresh` runs this for projects made before the column existed)."""
+    with transaction.atomic():
+        updated = review_reasons_refresh(project=project)
+        Project.objects.filter(pk=project.pk).update(review_reasons_stored=True)
+    project.review_reasons_stored = True
+    return updated
