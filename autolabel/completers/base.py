@@ -85,6 +85,81 @@ class ChatCompleter(Protocol):
     ) -> list[list[str]]: ...
 
 
+@dataclass(frozen=True)
+class Sampling:
+    """One ``complete`` / ``chat`` call's settings as the caller gave them (``stop`` as a list
+    or None). Not validated: that is SamplingParams' job for what a run stores."""
+
+    n: int
+    temperature: float
+    top_p: float
+    max_tokens: int
+    stop: list[str] | None
+    seed: int | None
+
+
+def _sampling(
+    n: int,
+    temperature: float,
+    top_p: float,
+    max_tokens: int,
+    stop: list[str] | tuple[str, ...] | None,
+    seed: int | None,
+) -> Sampling:
+    return Sampling(n, temperature, top_p, max_tokens, list(stop) if stop else None, seed)
+
+
+class SamplingCompleter:
+    """The Completer protocol's ``complete`` signature and defaults, written once.
+
+    A backend implements ``_complete(prompts, sampling)``; callers keep passing keywords.
+    """
+
+    id: str
+
+    def complete(
+        self,
+        prompts: list[str],
+        *,
+        n: int = 1,
+        temperature: float = 0.7,
+        top_p: float = 1.0,
+        max_tokens: int = 256,
+        stop: list[str] | None = None,
+        seed: int | None = None,
+    ) -> list[list[str]]:
+        return self._complete(prompts, _sampling(n, temperature, top_p, max_tokens, stop, seed))
+
+    def _complete(self, prompts: list[str], sampling: Sampling) -> list[list[str]]:
+        raise NotImplementedError
+
+
+class SamplingChatCompleter(SamplingCompleter):
+    """Adds ChatCompleter's ``chat`` (greedy and longer by default, for a judge's critique).
+
+    A backend implements ``_chat(conversations, sampling)`` as well.
+    """
+
+    def chat(
+        self,
+        conversations: list[list[dict[str, str]]],
+        *,
+        n: int = 1,
+        temperature: float = 0.0,
+        top_p: float = 1.0,
+        max_tokens: int = 1024,
+        stop: list[str] | None = None,
+        seed: int | None = None,
+    ) -> list[list[str]]:
+        sampling = _sampling(n, temperature, top_p, max_tokens, stop, seed)
+        return self._chat(conversations, sampling)
+
+    def _chat(
+        self, conversations: list[list[dict[str, str]]], sampling: Sampling
+    ) -> list[list[str]]:
+        raise NotImplementedError
+
+
 def truncate_at_stop(text: str, stop: list[str] | tuple[str, ...] | None) -> str:
     """``text`` cut before the earliest stop string (servers that leave it in, local decode)."""
     if not stop:

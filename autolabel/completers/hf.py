@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .base import derive_seed, truncate_at_stop
+from .base import Sampling, SamplingChatCompleter, derive_seed, truncate_at_stop
 
 _DTYPES = ("float32", "float16", "bfloat16", "auto")
 
@@ -20,7 +20,7 @@ def _fingerprint(model_config_json: str, files: list[Path]) -> str:
     return h.hexdigest()[:12]
 
 
-class TransformersCompleter:
+class TransformersCompleter(SamplingChatCompleter):
     """Sampling from a causal LM loaded with AutoTokenizer / AutoModelForCausalLM.
 
     ``path`` is a checkpoint directory, or a ``.gguf`` file (or its directory with
@@ -80,25 +80,18 @@ class TransformersCompleter:
             prompts, return_tensors="pt", padding=True, add_special_tokens=add_special
         ).to(self.device)
 
-    def _generate(
-        self,
-        prompts: list[str],
-        *,
-        n: int,
-        temperature: float,
-        top_p: float,
-        max_tokens: int,
-        stop: list[str] | None,
-    ) -> list[list[str]]:
+    def _generate(self, prompts: list[str], sampling: Sampling) -> list[list[str]]:
+        """``sampling.n`` texts per prompt; the caller seeds torch."""
+        n, temperature, stop = sampling.n, sampling.temperature, sampling.stop
         enc = self._encode(prompts)
         kwargs: dict[str, Any] = {
-            "max_new_tokens": max_tokens,
+            "max_new_tokens": sampling.max_tokens,
             "num_return_sequences": n,
             "pad_token_id": self.tokenizer.pad_token_id,
             "do_sample": temperature > 0,
         }
         if temperature > 0:
-            kwargs.update(temperature=temperature, top_p=top_p, top_k=0)
+            kwargs.update(temperature=temperature, top_p=sampling.top_p, top_k=0)
         if stop:
             kwargs.update(stop_strings=list(stop), tokenizer=self.tokenizer)
         out = self.model.generate(**enc, **kwargs)
@@ -107,26 +100,10 @@ class TransformersCompleter:
         texts = [truncate_at_stop(t, stop) for t in texts]
         return [texts[i * n : (i + 1) * n] for i in range(len(prompts))]
 
-    def complete(
-        self,
-        prompts: list[str],
-        *,
-        n: int = 1,
-        temperature: float = 0.7,
-        top_p: float = 1.0,
-        max_tokens: int = 256,
-        stop: list[str] | None = None,
-        seed: int | None = None,
-    ) -> list[list[str]]:
+    def _complete(self, prompts: list[str], sampling: Sampling) -> list[list[str]]:
         import torch
 
-        settings = {
-            "n": n,
-            "temperature": temperature,
-            "top_p": top_p,
-            "max_tokens": max_tokens,
-            "stop": list(stop) if stop else None,
-        }
+        seed = sampling.seed
         results: list[list[str]] = []
         step = 1 if seed is not None else self.batch_size
         with self._lock, torch.inference_mode():
@@ -134,29 +111,13 @@ class TransformersCompleter:
                 group = prompts[start : start + step]
                 if seed is not None:
                     torch.manual_seed(derive_seed(seed, group[0]))
-                results.extend(self._generate(group, **settings))
+                results.extend(self._generate(group, sampling))
         return results
 
-    def chat(
-        self,
-        conversations: list[list[dict[str, str]]],
-        *,
-        n: int = 1,
-        temperature: float = 0.0,
-        top_p: float = 1.0,
-        max_tokens: int = 1024,
-        stop: list[str] | None = None,
-        seed: int | None = None,
+    def _chat(
+        self, conversations: list[list[dict[str, str]]], sampling: Sampling
     ) -> list[list[str]]:
         from autolabel.prompts import render_chat
 
         prompts = [render_chat(c, tokenizer=self.tokenizer) for c in conversations]
-        return self.complete(
-            prompts,
-            n=n,
-            temperature=temperature,
-            top_p=top_p,
-            max_tokens=max_tokens,
-            stop=stop,
-            seed=seed,
-        )
+        return self._complete(prompts, sampling)

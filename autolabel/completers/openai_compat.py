@@ -21,13 +21,14 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 import httpx
 
 from autolabel.errors import BackendUnavailable
 
-from .base import CompletionError, truncate_at_stop
+from .base import CompletionError, Sampling, SamplingChatCompleter, truncate_at_stop
 
 _Request = Callable[[int, int | None], list[str]]  # (n, seed) -> texts
 
@@ -50,7 +51,7 @@ def normalize_base_url(base_url: str) -> str:
     return url[: -len("/v1")] if url.endswith("/v1") else url
 
 
-class OpenAICompatibleCompleter:
+class OpenAICompatibleCompleter(SamplingChatCompleter):
     def __init__(
         self,
         base_url: str,
@@ -122,28 +123,19 @@ class OpenAICompatibleCompleter:
             f"completion backend {url} unavailable after {tries} tries: {last}"
         )
 
-    def _sampling_body(
-        self,
-        *,
-        n: int,
-        temperature: float,
-        top_p: float,
-        max_tokens: int,
-        stop: list[str] | None,
-        seed: int | None,
-    ) -> dict[str, Any]:
+    def _sampling_body(self, sampling: Sampling) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": self.model,
-            "temperature": temperature,
-            "top_p": top_p,
-            "max_tokens": max_tokens,
+            "temperature": sampling.temperature,
+            "top_p": sampling.top_p,
+            "max_tokens": sampling.max_tokens,
         }
-        if n > 1:
-            body["n"] = n
-        if stop:
-            body["stop"] = list(stop)
-        if seed is not None:
-            body["seed"] = seed
+        if sampling.n > 1:
+            body["n"] = sampling.n
+        if sampling.stop:
+            body["stop"] = list(sampling.stop)
+        if sampling.seed is not None:
+            body["seed"] = sampling.seed
         return body
 
     # --- n choices per prompt, absorbing servers that ignore n ---------------------------
@@ -183,17 +175,14 @@ class OpenAICompatibleCompleter:
         field: str,
         payloads: list[Any],
         text_of: Callable[[dict[str, Any]], str],
-        *,
-        n: int,
-        stop: list[str] | None,
-        seed: int | None,
-        **sampling: Any,
+        sampling: Sampling,
     ) -> list[list[str]]:
         """n texts per payload (a prompt or a conversation) sent as `field` to `route`."""
+        stop = sampling.stop
 
         def for_payload(payload: Any) -> _Request:
             def request(k: int, request_seed: int | None) -> list[str]:
-                body = self._sampling_body(n=k, stop=stop, seed=request_seed, **sampling)
+                body = self._sampling_body(replace(sampling, n=k, seed=request_seed))
                 body[field] = payload
                 data = self._post(route, body)
                 choices = sorted(data.get("choices") or [], key=lambda c: c.get("index", 0))
@@ -201,90 +190,37 @@ class OpenAICompatibleCompleter:
 
             return request
 
-        return self._run([for_payload(p) for p in payloads], n=n, seed=seed)
+        return self._run([for_payload(p) for p in payloads], n=sampling.n, seed=sampling.seed)
 
-    # --- public API ------------------------------------------------------------------------
+    # --- the Completer and ChatCompleter calls (signatures in SamplingChatCompleter) -------
 
-    def complete(
-        self,
-        prompts: list[str],
-        *,
-        n: int = 1,
-        temperature: float = 0.7,
-        top_p: float = 1.0,
-        max_tokens: int = 256,
-        stop: list[str] | None = None,
-        seed: int | None = None,
-    ) -> list[list[str]]:
-        sampling = {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens}
-        return self._sample(
-            "/v1/completions",
-            "prompt",
-            prompts,
-            _choice_text,
-            n=n,
-            stop=stop,
-            seed=seed,
-            **sampling,
-        )
+    def _complete(self, prompts: list[str], sampling: Sampling) -> list[list[str]]:
+        return self._sample("/v1/completions", "prompt", prompts, _choice_text, sampling)
 
-    def chat(
-        self,
-        conversations: list[list[dict[str, str]]],
-        *,
-        n: int = 1,
-        temperature: float = 0.0,
-        top_p: float = 1.0,
-        max_tokens: int = 1024,
-        stop: list[str] | None = None,
-        seed: int | None = None,
+    def _chat(
+        self, conversations: list[list[dict[str, str]]], sampling: Sampling
     ) -> list[list[str]]:
         """Chat completions; falls back to completions over a rendered prompt when the
         server has no chat route (or the model no chat template)."""
         if self._chat_supported is False:
-            return self._chat_via_completions(
-                conversations,
-                n=n,
-                temperature=temperature,
-                top_p=top_p,
-                max_tokens=max_tokens,
-                stop=stop,
-                seed=seed,
-            )
-
-        sampling = {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens}
+            return self._chat_via_completions(conversations, sampling)
         try:
             result = self._sample(
-                "/v1/chat/completions",
-                "messages",
-                conversations,
-                _message_text,
-                n=n,
-                stop=stop,
-                seed=seed,
-                **sampling,
+                "/v1/chat/completions", "messages", conversations, _message_text, sampling
             )
         except CompletionError as exc:
             if self._chat_supported or exc.status not in _NO_CHAT_STATUS:
                 raise
             self._chat_supported = False
-            return self.chat(
-                conversations,
-                n=n,
-                temperature=temperature,
-                top_p=top_p,
-                max_tokens=max_tokens,
-                stop=stop,
-                seed=seed,
-            )
+            return self._chat(conversations, sampling)
         self._chat_supported = True
         return result
 
     def _chat_via_completions(
-        self, conversations: list[list[dict[str, str]]], **sampling: Any
+        self, conversations: list[list[dict[str, str]]], sampling: Sampling
     ) -> list[list[str]]:
         from autolabel.prompts import default_stop, render_chat
 
         prompts = [render_chat(c, tokenizer=self.tokenizer) for c in conversations]
-        stop = list(sampling.pop("stop") or default_stop(self.tokenizer) or []) or None
-        return self.complete(prompts, stop=stop, **sampling)
+        stop = list(sampling.stop or default_stop(self.tokenizer) or []) or None
+        return self._complete(prompts, replace(sampling, stop=stop))

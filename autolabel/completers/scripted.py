@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .base import derive_seed, short_hash, truncate_at_stop
+from .base import Sampling, SamplingCompleter, derive_seed, short_hash, truncate_at_stop
 
 DEFAULT_WRONG = "-7919"
 
@@ -31,7 +31,7 @@ def rule_success(rules: Sequence[Sequence[Any]], default: float) -> Callable[[st
     return success
 
 
-class ScriptedCompleter:
+class ScriptedCompleter(SamplingCompleter):
     def __init__(
         self,
         success: Callable[[str], float],
@@ -63,17 +63,8 @@ class ScriptedCompleter:
             return f"We finish the computation.\nThe final answer is $\\boxed{{{self.gold}}}$."
         return f"We finish the computation.\nThe final answer is $\\boxed{{{self.wrong}}}$."
 
-    def complete(
-        self,
-        prompts: list[str],
-        *,
-        n: int = 1,
-        temperature: float = 0.7,
-        top_p: float = 1.0,
-        max_tokens: int = 256,
-        stop: list[str] | None = None,
-        seed: int | None = None,
-    ) -> list[list[str]]:
+    def _complete(self, prompts: list[str], sampling: Sampling) -> list[list[str]]:
+        n, seed = sampling.n, sampling.seed
         with self._lock:
             self.calls += 1
             self.samples += n * len(prompts)
@@ -83,6 +74,6 @@ class ScriptedCompleter:
             texts = []
             for j in range(n):
                 rng = random.Random(derive_seed(seed, prompt, str(j)) if seed is not None else None)
-                texts.append(truncate_at_stop(self._text(prompt, rng), stop))
+                texts.append(truncate_at_stop(self._text(prompt, rng), sampling.stop))
             out.append(texts)
         return out
