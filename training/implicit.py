@@ -231,16 +231,8 @@ def evaluate_outcomes(
 
 def train_implicit(config: ImplicitConfig) -> KindResult:
     """Train (on every process of an `accelerate launch`), save on the main process."""
-    loop = KindLoop(
-        batch_size=config.batch_size,
-        grad_accum=config.grad_accum,
-        seed=config.seed,
-        device=config.device,
-        out=config.output_dir,
-        unit="solutions",
-    )
-    tokenizer = load_tokenizer(config.model)
-    settings = Tokenization(config.step_separator, config.max_length, config.max_prompt_length)
+    loop = KindLoop.of(config, unit="solutions")
+    tokenizer, settings = load_tokenizer(config.model), config.tokenization()
     train_rows, held_rows = split_train_held(read_outcomes(config.data), config.eval_split)
     if not train_rows:
         raise DataError("no training rows with an outcome")

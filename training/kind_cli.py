@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from training.data import DataError
+from training.data import DataError, Tokenization
 from training.loop import SettingError
 
 
@@ -44,6 +44,9 @@ class KindConfig:
     seed: int = 0
     device: str | None = None  # one process only; a launcher places each of several
     history: list[dict] = field(default_factory=list, repr=False)
+
+    def tokenization(self) -> Tokenization:
+        return Tokenization(self.step_separator, self.max_length, self.max_prompt_length)
 
 
 def _positive(text: str) -> int:

@@ -16,9 +16,12 @@ import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import torch
+
+if TYPE_CHECKING:
+    from training.kind_cli import KindConfig
 
 logger = logging.getLogger("training.loop")
 T = TypeVar("T")
@@ -133,6 +136,17 @@ class KindLoop:
         self.out = Path(out)
         self.unit = unit
         torch.manual_seed(seed)
+
+    @classmethod
+    def of(cls, config: KindConfig, *, unit: str) -> KindLoop:
+        return cls(
+            batch_size=config.batch_size,
+            grad_accum=config.grad_accum,
+            seed=config.seed,
+            device=config.device,
+            out=config.output_dir,
+            unit=unit,
+        )
 
     @property
     def global_batch(self) -> int:

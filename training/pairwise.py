@@ -148,16 +148,8 @@ class PairwiseConfig(KindConfig):
 
 def train_pairwise(config: PairwiseConfig) -> KindResult:
     """Train (on every process of an `accelerate launch`), save on the main process."""
-    loop = KindLoop(
-        batch_size=config.batch_size,
-        grad_accum=config.grad_accum,
-        seed=config.seed,
-        device=config.device,
-        out=config.output_dir,
-        unit="pairs",
-    )
-    tokenizer = load_tokenizer(config.model)
-    settings = Tokenization(config.step_separator, config.max_length, config.max_prompt_length)
+    loop = KindLoop.of(config, unit="pairs")
+    tokenizer, settings = load_tokenizer(config.model), config.tokenization()
     train_rows, held_rows = split_train_held(read_pairs(config.data), config.eval_split)
     train = tokenize_pairs(train_rows, tokenizer, settings)
     held = tokenize_pairs(held_rows, tokenizer, settings)
