@@ -41,43 +41,22 @@ def _examples(tokenizer, rng: random.Random, count: int) -> list[tuple[str, str]
 
 def build_tiny_model(directory: Path, *, train_steps: int = 150, vocab_size: int = 600) -> Path:
     import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import AutoConfig, AutoModelForCausalLM, PreTrainedTokenizerFast
+
+    from tests.training.tiny import tiny_causal_lm, tiny_tokenizer
 
     # A few KB of local math text, plus the training texts themselves, so that BPE merges
     # make the training sequences short (the training cost scales with their length).
     own = rollout_prompt(PROBLEM, [*GOOD_STEPS, BAD_STEP]).text + "The answer is \\boxed{4}."
     text = CORPUS.read_text(encoding="utf-8")[:4000] + "\n" + "\n".join([own] * 30)
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    bpe.train_from_iterator(
-        [text],
-        trainers.BpeTrainer(
-            vocab_size=vocab_size,
-            special_tokens=["<|endoftext|>", "<|im_start|>", "<|im_end|>"],
-            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        ),
-    )
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=bpe, eos_token="<|im_end|>", pad_token="<|endoftext|>"
+    tokenizer = tiny_tokenizer(
+        text,
+        vocab_size=vocab_size,
+        special_tokens=["<|endoftext|>", "<|im_start|>", "<|im_end|>"],
+        eos_token="<|im_end|>",
+        pad_token="<|endoftext|>",
     )
     tokenizer.chat_template = CHAT_TEMPLATE
-    config = AutoConfig.for_model(
-        "qwen2",
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        vocab_size=len(tokenizer),
-        max_position_embeddings=512,
-        eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=tokenizer.pad_token_id,
-        tie_word_embeddings=True,
-    )
-    torch.manual_seed(0)
-    model = AutoModelForCausalLM.from_config(config)
+    model = tiny_causal_lm(tokenizer, max_positions=512)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
     rng = random.Random(0)
     model.train()

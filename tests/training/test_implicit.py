@@ -14,7 +14,7 @@ from training.implicit import (
 )
 from training.model import load_tokenizer
 
-from .tiny import MARKER, WORDS, write_jsonl
+from .tiny import MARKER, toy_step, write_jsonl
 
 PROBLEM = "Problem 3: what is 3 + 3?"
 SOLUTIONS = [["add the two numbers 3.", "so we get 6."], ["oops check result 7."], []]
@@ -78,11 +78,9 @@ def _outcome_rows(count, seed=0, split=None):
     for i in range(count):
         steps, wrong = [], False
         for _ in range(rng.randint(2, 3)):
-            words = rng.sample(WORDS, 4)
-            if rng.random() < 0.3:
-                words.insert(rng.randint(0, 4), MARKER)
-                wrong = True
-            steps.append(" ".join(words) + f" {rng.randint(1, 99)}.")
+            text, bad = toy_step(rng, 0.3)
+            steps.append(text)
+            wrong = wrong or bad
         row = {
             "problem": f"Problem {i}: what is {i} + {i}?",
             "steps": steps,

@@ -16,14 +16,11 @@ from training.pairwise import (
 )
 from training.score import PRMScorer
 
-from .tiny import MARKER, WORDS, write_jsonl
+from .tiny import toy_step, write_jsonl
 
 
 def _step(rng: random.Random, wrong: bool) -> str:
-    words = rng.sample(WORDS, 4)
-    if wrong:
-        words.insert(rng.randint(0, 4), MARKER)
-    return " ".join(words) + f" {rng.randint(1, 99)}."
+    return toy_step(rng, wrong)[0]
 
 
 def toy_pairs(count: int, *, seed: int = 0, split: str | None = None) -> list[dict]:

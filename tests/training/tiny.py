@@ -1,11 +1,14 @@
 """Tiny causal LMs (Qwen2 or Llama) built from a config, with a byte-level BPE tokenizer
-trained here on toy step text: the same directory layout a real checkpoint has."""
+trained here on toy step text: the same directory layout a real checkpoint has.
+`tiny_tokenizer` and `tiny_causal_lm` are the builder every test's tiny model uses
+(tests/autolabel_rollouts/tiny_model.py trains one further)."""
 
 from __future__ import annotations
 
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 MARKER = "oops"  # steps containing it are wrong in the toy data
 WORDS = [
@@ -27,19 +30,28 @@ WORDS = [
 ]
 
 
+def toy_step(rng: random.Random, wrong: bool | float) -> tuple[str, bool]:
+    """Four WORDS and a number; it says MARKER if `wrong` is True, or with that probability."""
+    words = rng.sample(WORDS, 4)
+    if not isinstance(wrong, bool):
+        wrong = rng.random() < wrong
+    if wrong:
+        words.insert(rng.randint(0, 4), MARKER)
+    return " ".join(words) + f" {rng.randint(1, 99)}.", wrong
+
+
+def toy_solution(rng: random.Random) -> tuple[list[str], list[bool]]:
+    """2 to 4 steps, each wrong with probability 0.4; the labels say which are correct."""
+    steps = [toy_step(rng, 0.4) for _ in range(rng.randint(2, 4))]
+    return [text for text, _ in steps], [not wrong for _, wrong in steps]
+
+
 def toy_rows(count: int, *, seed: int = 0) -> list[dict]:
     """TRL stepwise rows whose labels are learnable: a step is wrong iff it says MARKER."""
     rng = random.Random(seed)
     rows = []
     for i in range(count):
-        steps, labels = [], []
-        for _ in range(rng.randint(2, 4)):
-            words = rng.sample(WORDS, 4)
-            wrong = rng.random() < 0.4
-            if wrong:
-                words.insert(rng.randint(0, 4), MARKER)
-            steps.append(" ".join(words) + f" {rng.randint(1, 99)}.")
-            labels.append(not wrong)
+        steps, labels = toy_solution(rng)
         rows.append(
             {"prompt": f"Problem {i}: what is {i} + {i}?", "completions": steps, "labels": labels}
         )
@@ -51,29 +63,31 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
     return path
 
 
-def build_tiny_lm(directory: Path, *, arch: str = "qwen2", bos: bool = False) -> Path:
-    import torch
+def tiny_tokenizer(text: str, *, vocab_size: int, special_tokens: list[str], **named: Any) -> Any:
+    """A byte-level BPE trained on `text`, as a PreTrainedTokenizerFast; `named` gives its
+    eos/pad/bos tokens."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import AutoConfig, AutoModelForCausalLM, PreTrainedTokenizerFast
+    from transformers import PreTrainedTokenizerFast
 
-    text = "\n".join(" ".join(r["completions"]) + " " + r["prompt"] for r in toy_rows(200, seed=1))
     bpe = Tokenizer(models.BPE())
     bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     bpe.decoder = decoders.ByteLevel()
     bpe.train_from_iterator(
         [text],
         trainers.BpeTrainer(
-            vocab_size=400,
-            special_tokens=["<|endoftext|>", "<s>"],
+            vocab_size=vocab_size,
+            special_tokens=special_tokens,
             initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         ),
     )
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=bpe,
-        eos_token="<|endoftext|>",
-        pad_token="<|endoftext|>",
-        bos_token="<s>" if bos else None,
-    )
+    return PreTrainedTokenizerFast(tokenizer_object=bpe, **named)
+
+
+def tiny_causal_lm(tokenizer: Any, *, arch: str = "qwen2", max_positions: int = 4096) -> Any:
+    """A 2-layer, 32-wide causal LM for the tokenizer, initialised from seed 0."""
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM
+
     config = AutoConfig.for_model(
         arch,
         hidden_size=32,
@@ -82,12 +96,25 @@ def build_tiny_lm(directory: Path, *, arch: str = "qwen2", bos: bool = False) ->
         num_attention_heads=4,
         num_key_value_heads=2,
         vocab_size=len(tokenizer),
-        max_position_embeddings=4096,
+        max_position_embeddings=max_positions,
         eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id,
         tie_word_embeddings=True,
     )
     torch.manual_seed(0)
-    AutoModelForCausalLM.from_config(config).save_pretrained(directory)
+    return AutoModelForCausalLM.from_config(config)
+
+
+def build_tiny_lm(directory: Path, *, arch: str = "qwen2", bos: bool = False) -> Path:
+    text = "\n".join(" ".join(r["completions"]) + " " + r["prompt"] for r in toy_rows(200, seed=1))
+    tokenizer = tiny_tokenizer(
+        text,
+        vocab_size=400,
+        special_tokens=["<|endoftext|>", "<s>"],
+        eos_token="<|endoftext|>",
+        pad_token="<|endoftext|>",
+        bos_token="<s>" if bos else None,
+    )
+    tiny_causal_lm(tokenizer, arch=arch).save_pretrained(directory)
     tokenizer.save_pretrained(directory)
     return directory

@@ -16,7 +16,7 @@ from tests.factories import MembershipFactory, ProjectFactory, UserFactory
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from tests.training.tiny import MARKER, WORDS, build_tiny_lm  # noqa: E402
+from tests.training.tiny import build_tiny_lm, toy_solution  # noqa: E402
 
 # Small and fast on a shared 2-core CPU; every run of the tests trains with these.
 FAST_CONFIG = {"max_steps": 3, "batch_size": 4, "log_every": 1, "lr": 1e-3, "max_length": 128}
@@ -27,14 +27,8 @@ def solution_rows(count: int, *, labeled: bool, seed: int) -> list[dict]:
     rng = random.Random(seed)
     rows = []
     for i in range(count):
-        steps, labels = [], []
-        for _ in range(rng.randint(2, 4)):
-            words = rng.sample(WORDS, 4)
-            wrong = rng.random() < 0.4
-            if wrong:
-                words.insert(rng.randint(0, 4), MARKER)
-            steps.append(" ".join(words) + f" {rng.randint(1, 99)}.")
-            labels.append(-1 if wrong else 1)
+        steps, correct = toy_solution(rng)
+        labels = [1 if ok else -1 for ok in correct]
         p = i % 6
         row = {
             "id": f"{'l' if labeled else 'u'}{seed}-{i}",
