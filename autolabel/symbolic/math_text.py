@@ -21,6 +21,7 @@ from autolabel.symbolic.tokens import (
     SEP,
     SPACE,
     Token,
+    Unwrapper,
     tokenize,
 )
 
@@ -91,8 +92,7 @@ def _preprocess(tokens: list[Token]) -> list[Token] | None:
     """Drop spacing and markup, unwrap \\boxed{}, mark text separators. None: skip segment."""
     out: list[Token] = []
     i = 0
-    pending_close: list[int] = []  # depths of unwrapped groups whose RB must be dropped
-    depth = 0
+    braces = Unwrapper(_UNWRAP)
     while i < len(tokens):
         tok = tokens[i]
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
@@ -112,9 +112,7 @@ def _preprocess(tokens: list[Token]) -> list[Token] | None:
             out.append(Token(SEP, "\\\\", tok.start, tokens[end - 1].end, "\\\\"))
             i = end
             continue
-        if tok.kind == CMD and tok.value in _UNWRAP and nxt is not None and nxt.kind == LB:
-            pending_close.append(depth + 1)
-            depth += 1
+        if braces.opens(tokens, i):
             i += 2
             continue
         if tok.kind == CMD and tok.value in _DROP_WITH_ARG and nxt is not None and nxt.kind == LB:
@@ -144,16 +142,8 @@ def _preprocess(tokens: list[Token]) -> list[Token] | None:
             out.extend(tokens[i:end])
             i = end
             continue
-        if tok.kind == LB:
-            depth += 1
-        elif tok.kind == RB:
-            if pending_close and pending_close[-1] == depth:
-                pending_close.pop()
-                depth -= 1
-                i += 1
-                continue
-            depth -= 1
-        out.append(tok)
+        if braces.keeps(tok):
+            out.append(tok)
         i += 1
     return out
 

@@ -34,6 +34,7 @@ from autolabel.symbolic.tokens import (
     UNIT,
     WORD,
     Token,
+    Unwrapper,
     tokenize,
 )
 from autolabel.symbolic.units import CONNECTORS, CONNECTORS_AFTER, NOT_UNITS, normalize_unit
@@ -46,8 +47,7 @@ _CLAUSE_END = {".", "?", "!", ":", ";", ","}
 def _significant(tokens: list[Token]) -> list[Token]:
     """Drop spaces; a line break becomes a barrier token; unwrap \\boxed{...}."""
     out: list[Token] = []
-    skip_rb: list[int] = []
-    depth = 0
+    braces = Unwrapper(("boxed", "textbf", "mathbf"))
     i = 0
     while i < len(tokens):
         tok = tokens[i]
@@ -56,22 +56,11 @@ def _significant(tokens: list[Token]) -> list[Token]:
                 out.append(Token(SEP, "\n", tok.start, tok.end, "\n"))
             i += 1
             continue
-        unwrap = tok.kind == CMD and tok.value in ("boxed", "textbf", "mathbf")
-        if unwrap and i + 1 < len(tokens) and tokens[i + 1].kind == LB:
-            depth += 1
-            skip_rb.append(depth)
+        if braces.opens(tokens, i):
             i += 2
             continue
-        if tok.kind == LB:
-            depth += 1
-        elif tok.kind == RB:
-            if skip_rb and skip_rb[-1] == depth:
-                skip_rb.pop()
-                depth -= 1
-                i += 1
-                continue
-            depth -= 1
-        out.append(tok)
+        if braces.keeps(tok):
+            out.append(tok)
         i += 1
     return out
 

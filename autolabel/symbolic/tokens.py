@@ -13,6 +13,7 @@ is a currency sign, not a math delimiter. They keep string positions unchanged.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -296,3 +297,36 @@ def _command(text: str, i: int, space: bool) -> Token:
             return Token(OTHER, raw + text[end : end + 2], i, end + 2, "set", space_before=space)
         return Token(CMD, raw, i, end, name, space_before=space)
     return Token(CMD, raw, i, end, name, space_before=space)
+
+
+class Unwrapper:
+    """Drops the ``\\cmd{`` and matching ``}`` of unwrapped groups (``\\boxed{x}`` reads ``x``)
+    for a loop that walks tokens once, keeping track of brace depth."""
+
+    def __init__(self, commands: Collection[str]) -> None:
+        self.commands = commands
+        self.depth = 0
+        self._closes: list[int] = []  # depths of unwrapped groups whose RB must be dropped
+
+    def opens(self, tokens: list[Token], i: int) -> bool:
+        """Whether ``tokens[i]`` starts an unwrapped group (then skip it and its LB)."""
+        tok = tokens[i]
+        if tok.kind != CMD or tok.value not in self.commands:
+            return False
+        if i + 1 >= len(tokens) or tokens[i + 1].kind != LB:
+            return False
+        self.depth += 1
+        self._closes.append(self.depth)
+        return True
+
+    def keeps(self, tok: Token) -> bool:
+        """Counts a brace; False for the RB that closes an unwrapped group."""
+        if tok.kind == LB:
+            self.depth += 1
+        elif tok.kind == RB:
+            if self._closes and self._closes[-1] == self.depth:
+                self._closes.pop()
+                self.depth -= 1
+                return False
+            self.depth -= 1
+        return True
