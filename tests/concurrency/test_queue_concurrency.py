@@ -4,39 +4,17 @@ import threading
 from collections import Counter
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.db.models import Count, Q
 from django.utils import timezone
 
 from labeling.models import Annotation, AnnotationStatus, Solution, TaskLock
 from labeling.services.annotations import annotation_submit
 from labeling.services.queue import task_claim_next
+from tests.concurrency.threads import run_threads
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def _run_threads(n: int, target) -> list:
-    barrier = threading.Barrier(n)
-    results: list = [None] * n
-    errors: list[BaseException] = []
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = target(i)
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    assert not errors, errors
-    return results
 
 
 def _members(project, n: int) -> list:
@@ -53,7 +31,7 @@ def test_32_threads_overlap_1_get_32_distinct_solutions():
         SolutionFactory(problem__project=project, steps=2)
     users = _members(project, 32)
 
-    claimed = _run_threads(
+    claimed = run_threads(
         32, lambda i: task_claim_next(project=project, user=users[i]).annotation.solution_id
     )
     assert len(set(claimed)) == 32
@@ -98,7 +76,7 @@ def test_overlap_2_never_exceeded_while_claiming_and_submitting():
             )
             done += 1
 
-    done = _run_threads(16, work)
+    done = run_threads(16, work)
     assert sum(done) == 24  # 12 solutions x overlap 2, every one completed
     assert max(worst_holders) <= 2
     per_solution = Counter(

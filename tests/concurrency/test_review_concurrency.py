@@ -7,7 +7,7 @@ from labeling.errors import Conflict
 from labeling.models import Annotation, AnnotationStatus, Resolution, ReviewAction, Solution
 from labeling.services.queue import task_claim_next
 from labeling.services.review import review_accept, review_adjudicate, review_reject
-from tests.concurrency.test_queue_concurrency import _run_threads
+from tests.concurrency.threads import run_threads
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 from tests.review.conftest import label
 
@@ -41,7 +41,7 @@ def _outcome(call):
 def test_concurrent_rejects_of_one_annotation_make_one_rework():
     assert connection.vendor == "postgresql"
     project, solution, users, reviewers, first, _ = _setup(8)
-    outcomes = _run_threads(
+    outcomes = run_threads(
         8,
         lambda i: _outcome(
             lambda: review_reject(annotation=first, reviewer=reviewers[i], comment=f"r{i}")
@@ -74,7 +74,7 @@ def test_concurrent_adjudications_from_the_same_view_resolve_once():
             expected_resolution_id=None,
         )
 
-    outcomes = _run_threads(8, lambda i: _outcome(act(i)))
+    outcomes = run_threads(8, lambda i: _outcome(act(i)))
     assert sorted(outcomes) == ["conflict"] * 7 + ["ok"]
     assert Resolution.objects.count() == 1
     assert Resolution.objects.filter(is_current=True).count() == 1
@@ -95,7 +95,7 @@ def _accept_or_reject(first, reviewers):
 def test_reject_racing_accept_never_leaves_a_resolution_on_a_rejected_annotation():
     for _ in range(5):
         _, solution, _, reviewers, first, _ = _setup(2)
-        _run_threads(2, _accept_or_reject(first, reviewers))
+        run_threads(2, _accept_or_reject(first, reviewers))
         first.refresh_from_db()
         assert first.status == AnnotationStatus.REJECTED
         current = Resolution.objects.filter(solution=solution, is_current=True)
