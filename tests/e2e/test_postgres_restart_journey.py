@@ -5,47 +5,28 @@ never touched); the built frontend is served by it as in production.
 """
 
 import json
-import subprocess
 
 import httpx
 import pytest
 from playwright.sync_api import expect
 
-from bench.load.procs import ROOT, PrivatePostgres, free_port, start_server, steplab_env, stop
-from tests.faults.test_postgres_restart import SEED, _manage
+from bench.load.procs import ROOT
+from tests.faults.private_stack import seeded_server
 
 pytestmark = [pytest.mark.e2e]
 
 
 def test_label_page_rides_out_a_postgres_restart(page, tmp_path, screenshot):
-    if reason := PrivatePostgres.available():
-        pytest.skip(reason)
     if not (ROOT / "frontend" / "dist" / "index.html").exists():
         pytest.skip("the frontend is not built (make frontend)")
-    pg = PrivatePostgres(tmp_path / "pg")
-    pg.init()
-    pg.start()
-    server = None
-    try:
-        subprocess.run(
-            ["psql", "-h", "127.0.0.1", "-p", str(pg.port), "-U", "postgres", "-c",
-             "CREATE DATABASE steplab"], check=True, capture_output=True, timeout=60,
-        )  # fmt: skip
-        env = steplab_env(pg.url("steplab"), "")
-        _manage(env, "migrate", "--noinput")
-        sample = ROOT.parent / "shared" / "data" / "processbench_sample.jsonl"
-        seed = SEED.replace("PATH", repr(str(sample)))
-        seeded = json.loads(_manage(env, "shell", stdin=seed).splitlines()[-1])
-        port = free_port()
-        server = start_server(env, port, tmp_path / "server.log", threads=4)
-        base = f"http://127.0.0.1:{port}"
-
+    with seeded_server(tmp_path, threads=4) as stack:
+        base = stack.base
         page.goto(f"{base}/login")
         page.get_by_test_id("login-username").fill("ann")
         page.get_by_test_id("login-password").fill("ann-password-1")
         page.get_by_test_id("login-submit").click()
         page.wait_for_url(f"{base}/projects")
-        page.goto(f"{base}/projects/{seeded['project']}/label")
+        page.goto(f"{base}/projects/{stack.project}/label")
         rows = page.get_by_test_id("step-row")
         expect(rows.first).to_be_visible()
         n = rows.count()
@@ -54,7 +35,7 @@ def test_label_page_rides_out_a_postgres_restart(page, tmp_path, screenshot):
         annotation_id = int(saved.value.url.rstrip("/").split("/")[-2])
         key = f"steplab:draft:{annotation_id}"
 
-        pg.stop()
+        stack.pg.stop()
         for _ in range(n - 1):
             page.keyboard.press("3")
         save_state = page.get_by_test_id("save-state")
@@ -65,7 +46,7 @@ def test_label_page_rides_out_a_postgres_restart(page, tmp_path, screenshot):
         stored = json.loads(page.evaluate(f"localStorage.getItem('{key}')"))
         assert [lb["rating"] for lb in stored["payload"]["labels"]] == [1] * n
 
-        pg.start()
+        stack.pg.start()
         expect(save_state).to_have_attribute("data-status", "saved", timeout=40_000)
         assert page.evaluate(f"localStorage.getItem('{key}')") is None
         screenshot("postgres-back-saved")
@@ -73,10 +54,7 @@ def test_label_page_rides_out_a_postgres_restart(page, tmp_path, screenshot):
             page.keyboard.press("Enter")
         assert submitted.value.status == 200, submitted.value.text()
 
-        headers = {"Authorization": f"Token {seeded['token']}"}
+        headers = {"Authorization": f"Token {stack.token}"}
         got = httpx.get(f"{base}/api/annotations/{annotation_id}/", headers=headers).json()
         assert got["annotation"]["status"] == "submitted"
         assert [lb["rating"] for lb in got["annotation"]["labels"]] == [1] * n
-    finally:
-        stop(server)
-        pg.stop("immediate")
