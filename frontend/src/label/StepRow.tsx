@@ -1,20 +1,13 @@
-import { memo, useEffect, useMemo, useRef } from "react";
+import { memo, useMemo } from "react";
 import type { Rating, StepLabel, TaskStep } from "../api";
 import { Markdown } from "../components/Markdown";
 import { IconBranch, IconComment, IconEdit, IconFlag } from "../components/icons";
-import { AgentStepBody, isAgentStep } from "./AgentStep";
-import { ImageStrip } from "./ImageStrip";
 import { InlineEditor } from "./InlineEditor";
+import { RATING_META, RatingButtons, StepContent, classNames, selectOnClick, useScrollIntoView } from "./StepParts";
 import { SuggestionChip, SuggestionNotes } from "./SuggestionChip";
 import { orderSuggestions } from "./suggestions";
 
 export type EditorKind = "comment" | "alternative";
-
-export const RATING_META: Record<string, { sign: string; label: string; keys: string; tone: string }> = {
-  "-1": { sign: "−", label: "Wrong", keys: "1 or −", tone: "neg" },
-  "0": { sign: "0", label: "Neutral", keys: "2 or 0", tone: "neu" },
-  "1": { sign: "+", label: "Correct", keys: "3 or +", tone: "pos" },
-};
 
 export interface StepRowProps {
   step: TaskStep;
@@ -39,26 +32,20 @@ export interface StepRowProps {
 
 export const StepRow = memo(function StepRow(props: StepRowProps) {
   const { step, label, index, isCurrent, dimmed, ratingValues, editor, readOnly } = props;
-  const ref = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (isCurrent) ref.current?.scrollIntoView({ block: "nearest" });
-  }, [isCurrent]);
+  const ref = useScrollIntoView<HTMLDivElement>(isCurrent);
 
   const rating = label.rating;
   const suggestions = useMemo(
     () => (props.showSuggestions ? orderSuggestions(step.suggestions ?? []) : []),
     [props.showSuggestions, step.suggestions],
   );
-  const classes = [
+  const classes = classNames(
     "step-row",
     isCurrent && "is-current",
     dimmed && "is-dimmed",
     rating !== null && `rated-${RATING_META[String(rating)]?.tone}`,
     props.isFirstError && "is-first-error",
-  ]
-    .filter(Boolean)
-    .join(" ");
+  );
 
   return (
     <div
@@ -71,19 +58,14 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
       data-current={isCurrent ? "true" : undefined}
       data-dimmed={dimmed ? "true" : undefined}
       aria-current={isCurrent ? "step" : undefined}
-      onClick={(e) => {
-        const t = e.target as HTMLElement;
-        if (t.closest("button, a, textarea, input")) return;
-        props.onSelect(index);
-      }}
+      onClick={selectOnClick(props.onSelect, index)}
     >
       <div className="step-num" aria-label={`Step ${index + 1}`}>
         {index + 1}
       </div>
 
       <div className="step-body">
-        {isAgentStep(step) ? <AgentStepBody step={step} /> : <Markdown source={step.text} className="step-text" />}
-        {step.images && step.images.length > 0 && <ImageStrip urls={step.images} label={`Step ${index + 1}`} />}
+        <StepContent step={step} index={index} />
         {suggestions.length > 0 && <SuggestionNotes suggestions={suggestions} />}
         {label.unsure && (
           <div className="step-tags">
@@ -154,27 +136,15 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
           </div>
         )}
         <div className="step-controls">
-          <div className="rating-group" role="group" aria-label={`Rate step ${index + 1}`}>
-            {ratingValues.map((v) => {
-              const meta = RATING_META[String(v)];
-              const selected = rating === v;
-              return (
-                <button
-                  key={v}
-                  type="button"
-                  className={`rating-btn rating-${meta.tone}${selected ? " is-selected" : ""}`}
-                  aria-pressed={selected}
-                  title={`${meta.label} (${meta.keys})`}
-                  aria-label={`${meta.label}, step ${index + 1}`}
-                  disabled={readOnly || dimmed}
-                  onClick={() => props.onRate(index, v)}
-                  data-testid={`rating-button-${v}`}
-                >
-                  {meta.sign}
-                </button>
-              );
-            })}
-          </div>
+          <RatingButtons
+            values={ratingValues}
+            selected={rating}
+            index={index}
+            verb="Rate"
+            disabled={readOnly || dimmed}
+            testId={(v) => `rating-button-${v}`}
+            onRate={props.onRate}
+          />
           <div className="step-flags">
             <button
               type="button"

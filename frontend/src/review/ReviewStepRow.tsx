@@ -1,10 +1,8 @@
-import { memo, useEffect, useMemo, useRef } from "react";
+import { memo, useMemo } from "react";
 import type { Rating, ReviewAnnotation, ReviewStep } from "../api";
 import { Markdown } from "../components/Markdown";
-import { AgentStepBody, isAgentStep } from "../label/AgentStep";
-import { ImageStrip } from "../label/ImageStrip";
 import { IconComment, IconEdit, IconFlag } from "../components/icons";
-import { RATING_META } from "../label/StepRow";
+import { RATING_META, RatingButtons, StepContent, classNames, selectOnClick, useScrollIntoView } from "../label/StepParts";
 import { SuggestionChip, SuggestionNotes } from "../label/SuggestionChip";
 import { orderSuggestions } from "../label/suggestions";
 import type { DecisionOrigin, StepFacts } from "./reviewState";
@@ -46,22 +44,17 @@ export interface ReviewStepRowProps {
 
 export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowProps) {
   const { step, index, columns, facts, decision, isCurrent, selectedColumn, ratingValues, readOnly } = props;
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (isCurrent) ref.current?.scrollIntoView({ block: "nearest" });
-  }, [isCurrent]);
+  const ref = useScrollIntoView<HTMLDivElement>(isCurrent);
   const suggestions = useMemo(() => orderSuggestions(step.suggestions ?? []), [step.suggestions]);
   const cells = columns.map((a) => ({ a, cell: step.labels.find((c) => c.annotation_id === a.id) }));
   const notes = cells.filter(({ cell }) => cell && (cell.comment || cell.alternative_text));
-  const classes = [
+  const classes = classNames(
     "review-step",
     isCurrent && "is-current",
     facts.disagrees && "disagrees",
     props.dimmed && "is-dimmed",
     decision !== null && `decided-${RATING_META[String(decision)].tone}`,
-  ]
-    .filter(Boolean)
-    .join(" ");
+  );
 
   return (
     <div
@@ -74,17 +67,13 @@ export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowPro
       data-disagrees={facts.disagrees ? "true" : undefined}
       data-decision={decision === null ? "" : String(decision)}
       aria-current={isCurrent ? "step" : undefined}
-      onClick={(e) => {
-        if ((e.target as HTMLElement).closest("button, a, textarea, input")) return;
-        props.onSelect(index);
-      }}
+      onClick={selectOnClick(props.onSelect, index)}
     >
       <div className="review-step-num" role="rowheader">
         <span className="step-num">{index + 1}</span>
       </div>
       <div className="review-step-body" role="cell">
-        {isAgentStep(step) ? <AgentStepBody step={step} /> : <Markdown source={step.text} className="step-text" />}
-        {step.images && step.images.length > 0 && <ImageStrip urls={step.images} label={`Step ${index + 1}`} />}
+        <StepContent step={step} index={index} />
         {(facts.disagrees || facts.unsure || step.gold_rating !== null || facts.firstErrorSplit) && (
           <div className="step-tags">
             {facts.disagrees && <span className="tag tag-disagree">Ratings differ</span>}
@@ -159,27 +148,16 @@ export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowPro
         );
       })}
       <div className="review-decision" role="cell">
-        <div className="rating-group" role="group" aria-label={`Decide step ${index + 1}`}>
-          {ratingValues.map((v) => {
-            const meta = RATING_META[String(v)];
-            const selected = decision === v;
-            return (
-              <button
-                key={v}
-                type="button"
-                className={`rating-btn rating-btn-sm rating-${meta.tone}${selected ? " is-selected" : ""}`}
-                aria-pressed={selected}
-                title={`${meta.label} (${meta.keys})`}
-                aria-label={`${meta.label}, step ${index + 1}`}
-                disabled={readOnly}
-                onClick={() => props.onRate(index, v)}
-                data-testid={`decide-${v}`}
-              >
-                {meta.sign}
-              </button>
-            );
-          })}
-        </div>
+        <RatingButtons
+          values={ratingValues}
+          selected={decision}
+          index={index}
+          verb="Decide"
+          small
+          disabled={readOnly}
+          testId={(v) => `decide-${v}`}
+          onRate={props.onRate}
+        />
         <span className="decision-origin">
           {props.dimmed ? "after the first error" : props.origin ? ORIGIN_TEXT[props.origin] : facts.rated ? "to decide" : "nobody rated"}
         </span>

@@ -1,0 +1,90 @@
+import { useEffect, useRef, type MouseEvent } from "react";
+import type { Rating, TaskStep } from "../api";
+import { Markdown } from "../components/Markdown";
+import { AgentStepBody, isAgentStep } from "./AgentStep";
+import { ImageStrip } from "./ImageStrip";
+
+/** What the labeling page's step rows and the review page's share. */
+
+export const RATING_META: Record<string, { sign: string; label: string; keys: string; tone: string }> = {
+  "-1": { sign: "−", label: "Wrong", keys: "1 or −", tone: "neg" },
+  "0": { sign: "0", label: "Neutral", keys: "2 or 0", tone: "neu" },
+  "1": { sign: "+", label: "Correct", keys: "3 or +", tone: "pos" },
+};
+
+/** The class names that are set, joined. */
+export function classNames(...names: (string | false | null | undefined)[]): string {
+  return names.filter(Boolean).join(" ");
+}
+
+/** A row's ref that scrolls it into view whenever it becomes the current one. */
+export function useScrollIntoView<T extends HTMLElement>(isCurrent: boolean) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (isCurrent) ref.current?.scrollIntoView({ block: "nearest" });
+  }, [isCurrent]);
+  return ref;
+}
+
+/** A click on a row selects it, unless it was on a control inside the row. */
+export function selectOnClick(onSelect: (index: number) => void, index: number) {
+  return (e: MouseEvent) => {
+    if ((e.target as HTMLElement).closest("button, a, textarea, input")) return;
+    onSelect(index);
+  };
+}
+
+/** The step itself: an agent step's card or the Markdown text, then its images. */
+export function StepContent({ step, index }: { step: Pick<TaskStep, "text" | "meta" | "images">; index: number }) {
+  return (
+    <>
+      {isAgentStep(step) ? <AgentStepBody step={step} /> : <Markdown source={step.text} className="step-text" />}
+      {step.images && step.images.length > 0 && <ImageStrip urls={step.images} label={`Step ${index + 1}`} />}
+    </>
+  );
+}
+
+/** One button per value of the scale; `verb` names the group ("Rate step 2"). */
+export function RatingButtons({
+  values,
+  selected,
+  index,
+  verb,
+  small = false,
+  disabled,
+  testId,
+  onRate,
+}: {
+  values: Rating[];
+  selected: Rating | null;
+  index: number;
+  verb: string;
+  small?: boolean;
+  disabled: boolean;
+  testId: (value: Rating) => string;
+  onRate: (index: number, value: Rating) => void;
+}) {
+  return (
+    <div className="rating-group" role="group" aria-label={`${verb} step ${index + 1}`}>
+      {values.map((v) => {
+        const meta = RATING_META[String(v)];
+        const on = selected === v;
+        return (
+          <button
+            key={v}
+            type="button"
+            className={`rating-btn${small ? " rating-btn-sm" : ""} rating-${meta.tone}${on ? " is-selected" : ""}`}
+            aria-pressed={on}
+            title={`${meta.label} (${meta.keys})`}
+            aria-label={`${meta.label}, step ${index + 1}`}
+            disabled={disabled}
+            onClick={() => onRate(index, v)}
+            data-testid={testId(v)}
+          >
+            {meta.sign}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
