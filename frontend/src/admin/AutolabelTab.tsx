@@ -3,6 +3,7 @@ import * as api from "../api";
 import { ErrorBox, ProgressBar, formatDate, formatNumber } from "../components/ui";
 import { domainLabel } from "../lib/domains";
 import { PrmSourcePicker } from "./PrmSourcePicker";
+import { requestWhileMounted } from "./whileMounted";
 import {
   DEFAULT_PARAMS,
   DEFAULT_PRM,
@@ -344,18 +345,17 @@ export function AutolabelTab({ project }: { project: api.Project }) {
   async function start(e: FormEvent) {
     e.preventDefault();
     if (selected.size === 0) return;
-    setStarting(true);
     setRequestError(null);
-    try {
-      const created = await api.startAutolabelRun(project.id, buildRunRequest(selected, params, onlyUnlabeled));
-      if (!alive.current) return;
-      setHistoryCount((c) => c + 1);
-      follow(created);
-    } catch (err) {
-      if (alive.current) setRequestError(errorLines(err as api.ApiError));
-    } finally {
-      if (alive.current) setStarting(false);
-    }
+    await requestWhileMounted(
+      alive,
+      setStarting,
+      () => api.startAutolabelRun(project.id, buildRunRequest(selected, params, onlyUnlabeled)),
+      (created) => {
+        setHistoryCount((c) => c + 1);
+        follow(created);
+      },
+      (err) => setRequestError(errorLines(err)),
+    );
   }
 
   async function cancel() {

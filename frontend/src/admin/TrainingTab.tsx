@@ -16,6 +16,7 @@ import {
   trainingFraction,
   type TrainingForm,
 } from "./training";
+import { requestWhileMounted } from "./whileMounted";
 import "../styles/training.css";
 
 const KIND_HELP: Record<string, string> = {
@@ -207,19 +208,18 @@ export function TrainingTab({ project }: { project: api.Project }) {
   async function start(e: FormEvent) {
     e.preventDefault();
     if (problem) return;
-    setStarting(true);
     setError(null);
-    try {
-      const created = await api.startTrainingRun(project.id, buildTrainingRequest(form));
-      if (!alive.current) return;
-      setRuns((all) => [created, ...(all ?? [])]);
-      setRun(created);
-      follow(created.id);
-    } catch (err) {
-      if (alive.current) setError((err as api.ApiError).message);
-    } finally {
-      if (alive.current) setStarting(false);
-    }
+    await requestWhileMounted(
+      alive,
+      setStarting,
+      () => api.startTrainingRun(project.id, buildTrainingRequest(form)),
+      (created) => {
+        setRuns((all) => [created, ...(all ?? [])]);
+        setRun(created);
+        follow(created.id);
+      },
+      (err) => setError(err.message),
+    );
   }
 
   async function cancel() {
