@@ -31,14 +31,19 @@ PROBLEM = "Problem 3: what is 3 + 3?"
 SOLUTIONS = [["add the two numbers 3.", "so we get 6."], ["add oops the two 3."]]
 
 
-def launch_two(module: str, *args: str) -> tuple[dict, str]:
-    """`python -m module args` on 2 CPU processes; the report the main process prints."""
+def run_two(module: str, *args: str) -> subprocess.CompletedProcess:
+    """`python -m module args` on 2 CPU processes."""
     command = [
         sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
         "-m", module, *args,
     ]  # fmt: skip
     env = {**os.environ, "ACCELERATE_USE_CPU": "true", "OMP_NUM_THREADS": "1"}
-    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300, env=env)
+    return subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300, env=env)
+
+
+def launch_two(module: str, *args: str) -> tuple[dict, str]:
+    """`python -m module args` on 2 CPU processes; the report the main process prints."""
+    done = run_two(module, *args)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.count('"out":') == 1  # one report, from the main process
     return json.loads(done.stdout[done.stdout.index("{") :]), done.stderr
@@ -179,3 +184,13 @@ def test_bad_batch_settings_are_refused_by_name(tiny_lm, tmp_path, capsys):
     assert exit_.value.code == 2
     assert "--batch-size: at least 1" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_device_is_refused_under_several_processes(tiny_lm, tmp_path):
+    data = write_jsonl(tmp_path / "pairs.jsonl", toy_pairs(4))
+    out = tmp_path / "o"
+    args = ["--data", str(data), "--model", str(tiny_lm), "--out", str(out), "--device", "cpu"]
+    done = run_two("training.pairwise", *args)
+    assert done.returncode != 0
+    assert "error: device: 2 processes were launched" in done.stderr
+    assert not out.exists()
