@@ -117,6 +117,7 @@ SOLUTION_COLUMNS = (
     "submitted_count",
     "is_gold",
     "created_at",
+    "review_reasons",  # 0 here; refreshed after the batch's labels are written
 )
 STEP_COLUMNS = ("solution_id", "index", "text", "metadata")
 ALTERNATIVE_COLUMNS = (
@@ -154,6 +155,7 @@ ANNOTATION_COLUMNS = (
     "created_at",
     "updated_at",
     "submitted_at",
+    "last_request_id",
 )
 STEP_LABEL_COLUMNS = ("annotation_id", "step_id", "rating", "unsure", "comment", "alternative_text")
 
@@ -384,6 +386,7 @@ class _BatchWriter:
                     0,
                     False,
                     now,
+                    0,
                 )
                 for row, s in new
             ],
@@ -458,6 +461,7 @@ class _BatchWriter:
                     now,
                     now,
                     new.parsed.labeled_at or now,
+                    None,
                 )
                 for new in labeled
             ],
