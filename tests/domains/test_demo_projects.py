@@ -44,3 +44,16 @@ def test_load_demo_reset_deletes_the_old_projects_images(settings, tmp_path):
     assert new.pk != old.pk
     assert default_storage.listdir(f"media/{old.pk}")[1] == []
     assert len(default_storage.listdir(f"media/{new.pk}")[1]) == 4
+
+
+@pytest.mark.django_db
+def test_demo_projects_review_queues_read_the_stored_reasons():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from labeling.models import Project
+
+    call_command("load_demo", stdout=StringIO())
+    assert Project.objects.exists()
+    assert not Project.objects.filter(review_reasons_stored=False).exists()

@@ -15,6 +15,7 @@ from django.db import transaction
 from labeling.models import Project, ProjectMembership, Role
 from labeling.services.imports import import_file
 from labeling.services.media import media_delete_project
+from labeling.services.review_reasons import review_reasons_fill
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 STEP_PROJECT = "Demo: step labeling"
@@ -167,6 +168,8 @@ class Command(BaseCommand):
                 f"{result.labels_created} labels created "
                 f"({result.solutions_skipped} solutions already there)"
             )
+        for project in projects.values():  # the review queue then reads the stored reasons
+            review_reasons_fill(project=project)
         self.stdout.write("Logins (username / password):")
         for username, password, role, _ in USERS:
             self.stdout.write(f"  {username} / {password}  ({role})")
