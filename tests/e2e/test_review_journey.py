@@ -102,6 +102,10 @@ def _seed_history(project: Project, agreed_id: int) -> list[int]:
         Solution.objects.filter(pk=solution.pk).update(submitted_count=F("submitted_count") + 2)
         if k % 2 == 0:
             disagreeing.append(solution.pk)
+    # Written past the services, as an import of past work is: refresh what the queue reads.
+    from labeling.services.review_reasons import review_reasons_refresh
+
+    review_reasons_refresh(project=project)
     return disagreeing
 
 
