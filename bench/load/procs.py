@@ -167,6 +167,16 @@ def steplab_env(database_url: str, redis_url: str, **extra: str) -> dict[str, st
     }
 
 
+def enqueue(env: dict[str, str], task: str, *args: object) -> None:
+    """Send `task` ("module.name") from another process, so the message goes to the broker
+    `env` names (a private Redis), not the test process's own."""
+    module, name = task.rsplit(".", 1)
+    code = (
+        f"import django; django.setup(); from {module} import {name} as t; t.delay(*{list(args)!r})"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, timeout=60)
+
+
 def start_server(env: dict[str, str], port: int, log: Path, *, threads: int = 8):
     """gunicorn (2 processes x `threads` threads) on 127.0.0.1:port; ready when it answers."""
     proc = subprocess.Popen(

@@ -10,7 +10,6 @@ exactly one suggestion per step and source, and the export is built.
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
@@ -19,7 +18,7 @@ from django.db.models import Count
 
 from autolabel.models import AutolabelItem, ItemStatus, RunStatus
 from autolabel.services import autolabel_run_create
-from bench.load.procs import ROOT, PrivateRedis, start_worker, steplab_env, stop
+from bench.load.procs import PrivateRedis, enqueue, start_worker, steplab_env, stop
 from labeling.models import Export, Suggestion
 from labeling.models.exports import ExportStatus
 from labeling.services.exports import export_create
@@ -56,12 +55,7 @@ def test_jobs_whose_messages_redis_lost_are_sent_again_and_finish(pb_project, tm
     log = tmp_path / "worker.log"
     try:
         # No worker yet: the start task, and (once it ran) the chunks, wait in Redis.
-        subprocess.run(
-            [sys.executable, "-c", "import django; django.setup(); "
-             "from autolabel.tasks import autolabel_run_start_task as t; "
-             f"t.delay({run.pk})"],
-            cwd=ROOT, env=env, check=True, timeout=60,
-        )  # fmt: skip
+        enqueue(env, "autolabel.tasks.autolabel_run_start_task", run.pk)
         worker = start_worker(env, log, concurrency=1, beat_schedule=tmp_path / "beat")
         deadline = time.monotonic() + 90
         while _done(run) < 6 and time.monotonic() < deadline:
@@ -72,12 +66,7 @@ def test_jobs_whose_messages_redis_lost_are_sent_again_and_finish(pb_project, tm
         # run's remaining chunks and the export are now only in Redis.
         os.killpg(worker.pid, signal.SIGSTOP)
         export = export_create(project=pb_project, created_by=None, format="trl")
-        subprocess.run(
-            [sys.executable, "-c", "import django; django.setup(); "
-             "from labeling.tasks import export_build_task as t; "
-             f"t.delay({export.pk})"],
-            cwd=ROOT, env=env, check=True, timeout=60,
-        )  # fmt: skip
+        enqueue(env, "labeling.tasks.export_build_task", export.pk)
         assert int(_redis(redis.port, "llen", "default") or 0) > 0, "no chunk was queued"
         assert _redis(redis.port, "llen", "exports") == "1"
 

@@ -7,7 +7,6 @@ step and source.
 """
 
 import subprocess
-import sys
 import time
 
 import pytest
@@ -17,7 +16,7 @@ from django.db.models import Count
 from autolabel.models import AutolabelItem, ItemStatus, RunStatus
 from autolabel.services import autolabel_run_create
 from autolabel.symbolic import check_step
-from bench.load.procs import ROOT, PrivateRedis, start_worker, steplab_env, stop, wait_port
+from bench.load.procs import PrivateRedis, enqueue, start_worker, steplab_env, stop, wait_port
 from labeling.models import Solution, Suggestion
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -42,12 +41,7 @@ def test_worker_reconnects_after_redis_restart_and_the_run_completes(pb_project,
     try:
         worker = start_worker(env, log, concurrency=1)
         # Enqueue from another process so the message goes to the private broker.
-        subprocess.run(
-            [sys.executable, "-c", "import django; django.setup(); "
-             "from autolabel.tasks import autolabel_run_start_task as t; "
-             f"t.delay({run.pk})"],
-            cwd=ROOT, env=env, check=True, timeout=60,
-        )  # fmt: skip
+        enqueue(env, "autolabel.tasks.autolabel_run_start_task", run.pk)
         deadline = time.monotonic() + 90
         while _done(run) < 6 and time.monotonic() < deadline:
             time.sleep(0.05)
