@@ -1,20 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError, type Annotation, type DraftPayload } from "../api";
+import { draftAnnotation } from "../test/draftAnnotation";
 import { DraftSaver, type SaveInfo } from "./draftSaver";
 
-function annotation(version: number): Annotation {
-  return {
-    id: 7,
-    solution_id: 1,
-    status: "draft",
-    version,
-    finish_reason: "",
-    finish_reason_text: "",
-    time_spent_ms: 0,
-    labels: [],
-    updated_at: "",
-  };
-}
+const annotation = (version: number): Annotation => draftAnnotation(7, version);
 
 function setup(save: (payload: DraftPayload) => Promise<Annotation>) {
   const states: SaveInfo["status"][] = [];

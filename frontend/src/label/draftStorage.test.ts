@@ -1,20 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError, type Annotation, type DraftPayload } from "../api";
+import { draftAnnotation } from "../test/draftAnnotation";
 import { DraftSaver, draftStorageKey, readStoredDraft, type SaveInfo } from "./draftSaver";
 
-function annotation(version: number): Annotation {
-  return {
-    id: 9,
-    solution_id: 1,
-    status: "draft",
-    version,
-    finish_reason: "",
-    finish_reason_text: "",
-    time_spent_ms: 0,
-    labels: [],
-    updated_at: "",
-  };
-}
+const annotation = (version: number): Annotation => draftAnnotation(9, version);
 
 const label = (rating: -1 | 0 | 1) => [{ step_id: 5, rating, unsure: false, comment: "", alternative_text: "" }];
 
