@@ -6,8 +6,10 @@ It returns None when the pair cannot be decided: a side that does not parse, a t
 a multiple-choice letter against a value.
 
 Before math-verify, both sides are normalized: ``\\boxed{}`` and ``$`` removed, ``\\dfrac``
-made ``\\frac``, degrees, ``\\$``, ``\\text{cm}``/"5 dollars" units and ``\\left/\\right``
-dropped. Then:
+made ``\\frac``, degrees, ``\\$``, ``\\text{cm}``/"5 dollars" units (with an exponent:
+``864 \\mbox{ inches}^2`` is 864) and ``\\left/\\right`` dropped; digits grouped with thin
+spaces (``11,\\! 111,\\! 100``, ``11\\,111\\,100``) are read as one number, groups of exactly
+three digits only, so ``(1,\\! 2)`` stays a pair. Then:
 
 * multiple choice: letters are compared as letters ("(B)", "\\text{(B)}", "B");
 * two plain numbers (integers, decimals, ``a/b``, ``\\frac{a}{b}``, with ``1,000`` commas) are
@@ -125,6 +127,23 @@ _UNIT_WORDS = (
 )
 
 
+# Digits grouped in threes with LaTeX thin spaces: "11,\! 111,\! 100" (a comma, then a
+# negative thin space that cancels math mode's space after it) and "11\,111\,100". A group
+# is exactly three digits, so "(1,\! 2)" stays a pair; ",\," and ", " may separate a list.
+_THIN_GROUPED = re.compile(r"(?<=\d),\s*(?:\\!\s*)+(?=\d{3}(?!\d))")
+_THIN_SPACED = re.compile(r"(?<=\d)(?:\\[!,])+(?=\d{3}(?!\d))")
+# A unit in \text{...}/\mbox{...}, one or more unit words, with an optional exponent:
+# "864 \mbox{ inches}^2", "12\text{ sq ft}", "5\,\text{cm}^{3}".
+_TEXT_UNIT = re.compile(
+    r"\\(?:text|mbox|mathrm|textbf)\s*\{\s*"
+    + _UNIT_WORDS
+    + r"(?:\s+"
+    + _UNIT_WORDS
+    + r")*\s*\}(?:\s*\^\s*(?:\{\s*\d\s*\}|\d))?"
+)
+_TRAILING_SPACE = re.compile(r"(?:\s|\\[!,;: ]|~)+$")  # left where a unit was dropped
+
+
 def normalize_answer(answer: str) -> str:
     s = answer.strip()
     boxed = last_boxed(s)
@@ -133,10 +152,14 @@ def normalize_answer(answer: str) -> str:
     s = s.strip().strip("$").strip()
     s = re.sub(r"^\\\(|\\\)$|^\\\[|\\\]$", "", s).strip()
     s = s.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
-    s = s.replace("\\left", "").replace("\\right", "").replace("\\!", "").replace("{,}", ",")
+    s = s.replace("\\left", "").replace("\\right", "").replace("{,}", ",")
+    s = _THIN_GROUPED.sub(",", s)  # 11,\! 111,\! 100 -> 11,111,100
+    s = _THIN_SPACED.sub("", s)  # 11\,111\,100 -> 11111100
+    s = s.replace("\\!", "")
     s = re.sub(r"\^\s*\{?\\circ\}?|°|\\degree", "", s)
     s = s.replace("\\$", "").replace("$", "")
-    s = re.sub(r"\\(?:text|mbox|mathrm|textbf)\s*\{\s*" + _UNIT_WORDS + r"\s*\}", "", s)
+    s = _TEXT_UNIT.sub("", s)
+    s = _TRAILING_SPACE.sub("", s)
     s = re.sub(r"(?<=[\d}])\s*(?:\\ |~|\\,)*" + _UNIT_WORDS + r"\b(?:\^?\d)?\s*$", "", s)
     s = re.sub(r"\s+", " ", s).strip()
     s = re.sub(r"\.$", "", s).strip()
