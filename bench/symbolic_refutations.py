@@ -1,0 +1,214 @@
+"""How many steps the symbolic engine refutes on the public samples, and how many rightly.
+
+    .venv/bin/python bench/symbolic_refutations.py              # the numbers
+    .venv/bin/python bench/symbolic_refutations.py --show       # and every refutation
+    .venv/bin/python bench/symbolic_refutations.py --save r.json  # refutations, for a diff
+
+Runs autolabel.engines.symbolic.SymbolicEngine (the code the Celery workers run, on an
+unsaved SolutionInput) over every solution of processbench_sample.jsonl and the modified
+processes of prmbench_sample.jsonl (problem: ``modified_question``).
+
+Truth is known only up to the first error: steps before it are correct, the first wrong
+step is wrong. ProcessBench's ``label`` is that index (-1: every step correct); PRMBench's
+is ``min(error_steps) - 1`` (1-based there; ``multi_solutions`` rows have no error step).
+So precision counts refutations at or before the first error; refutations after it are
+reported apart (for PRMBench, split by whether the step is one of ``error_steps``).
+Recall of first errors: the share of erroneous solutions whose first wrong step is refuted.
+Refutations are also counted by the kind of their failed claims (ClaimResult.kind).
+
+Labels judge whole steps, and a labeller who reads on to the conclusion can leave a false
+computation unmarked. REVIEWED lists the refutations of steps the labels call correct that
+were read by hand and hold a false computation; precision is printed both by the labels and
+with these counted as right.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+DATA = Path(os.environ.get("STEPLAB_SHARED_DATA", REPO.parent / "shared" / "data"))
+if not DATA.exists():
+    DATA = Path("/work/shared/data")
+
+
+# (dataset, ref, step) -> why the refuted step is wrong although the label says correct
+REVIEWED = {
+    ("processbench", "math-106", 10): "(9*8*7*6*5*4)/(7*6*5*4*3*2*1) is 12, written = 36",
+    ("processbench", "math-106", 11): "(9*8*7*6*5*4)/(8*7*6*5*4*3*2*1) is 3/2, written = 9",
+}
+
+
+@dataclass
+class Sample:
+    dataset: str
+    ref: str
+    problem: str
+    steps: tuple[str, ...]
+    first_error: int  # 0-based; -1: no wrong step
+    error_steps: frozenset[int] = frozenset()  # 0-based, where known beyond the first
+
+
+@dataclass
+class Tally:
+    solutions: int = 0
+    erroneous: int = 0
+    first_error_refuted: int = 0
+    refuted_known: int = 0  # at or before the first error
+    refuted_right: int = 0  # ... and the step is the first wrong one
+    refuted_reviewed: int = 0  # ... or a step the labels call correct, wrong by REVIEWED
+    refuted_after: int = 0
+    refuted_after_marked: int = 0  # after the first error, on a step the data marks wrong
+    verified_known: int = 0
+    verified_wrong: int = 0  # verified the first wrong step
+    steps: int = 0
+    kinds: Counter = field(default_factory=Counter)  # kind -> refutations at/before first error
+    kinds_right: Counter = field(default_factory=Counter)
+
+
+def _read(name: str) -> list[dict]:
+    with open(DATA / name, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def samples() -> list[Sample]:
+    out = [
+        Sample("processbench", r["id"], r["problem"], tuple(r["steps"]), r["label"])
+        for r in _read("processbench_sample.jsonl")
+    ]
+    for r in _read("prmbench_sample.jsonl"):
+        errors = frozenset(i - 1 for i in r["error_steps"])
+        out.append(
+            Sample(
+                "prmbench",
+                f"{r['classification']}-{r['idx']}",
+                r["modified_question"],
+                tuple(r["modified_process"]),
+                min(errors) if errors else -1,
+                errors,
+            )
+        )
+    return out
+
+
+def run(show: bool) -> tuple[dict[str, Tally], list[dict]]:
+    from autolabel import timeouts
+    from autolabel.engines.base import SolutionInput
+    from autolabel.engines.symbolic import SymbolicEngine
+
+    timeouts.warm_up()
+    engine = SymbolicEngine()
+    tallies: dict[str, Tally] = {}
+    refutations: list[dict] = []
+    for sample in samples():
+        tally = tallies.setdefault(sample.dataset, Tally())
+        result = engine(
+            SolutionInput(problem=sample.problem, gold_answer="", steps=sample.steps), {}
+        )
+        tally.solutions += 1
+        tally.steps += len(sample.steps)
+        tally.erroneous += sample.first_error >= 0
+        first = sample.first_error if sample.first_error >= 0 else len(sample.steps)
+        for s in result.suggestions:
+            known = s.step_index <= first
+            wrong = s.step_index == sample.first_error
+            if s.value == 1 and known:
+                tally.verified_known += 1
+                tally.verified_wrong += wrong
+            if s.value != -1:
+                continue
+            failed = s.evidence["failed"]
+            kinds = sorted({c["kind"] for c in failed})
+            if known:
+                tally.refuted_known += 1
+                tally.refuted_right += wrong
+                tally.first_error_refuted += wrong
+                for kind in kinds:
+                    tally.kinds[kind] += 1
+                    tally.kinds_right[kind] += wrong
+                reviewed = REVIEWED.get((sample.dataset, sample.ref, s.step_index))
+                tally.refuted_reviewed += wrong or reviewed is not None
+                truth = "wrong" if wrong else f"labelled correct; reviewed: {reviewed}"
+                if not wrong and reviewed is None:
+                    truth = "CORRECT"
+            else:
+                tally.refuted_after += 1
+                marked = s.step_index in sample.error_steps
+                tally.refuted_after_marked += marked
+                truth = "after first error" + (" (marked wrong)" if marked else "")
+            refutations.append(
+                {
+                    "dataset": sample.dataset,
+                    "ref": sample.ref,
+                    "step": s.step_index,
+                    "first_error": sample.first_error,
+                    "truth": truth,
+                    "kinds": kinds,
+                    "claims": [
+                        f"{c['text']}  [{c['lhs_value']} | {c['rhs_value']}]" for c in failed
+                    ],
+                    "reasons": [c["reason"] for c in failed],
+                }
+            )
+            if show:
+                r = refutations[-1]
+                print(f"-- {r['dataset']} {r['ref']} step {r['step']} ({truth}; {','.join(kinds)})")
+                print("   " + sample.steps[s.step_index][:600].replace("\n", "\n   "))
+                for claim, reason in zip(r["claims"], r["reasons"], strict=True):
+                    print(f"   => {claim}: {reason}")
+    return tallies, refutations
+
+
+def report(tallies: dict[str, Tally]) -> None:
+    total = Tally()
+    for name, t in [*tallies.items(), ("all", total)]:
+        if name != "all":
+            for key, value in vars(t).items():
+                if isinstance(value, Counter):
+                    getattr(total, key).update(value)
+                else:
+                    setattr(total, key, getattr(total, key) + value)
+        precision = t.refuted_right / t.refuted_known if t.refuted_known else float("nan")
+        reviewed = t.refuted_reviewed / t.refuted_known if t.refuted_known else float("nan")
+        recall = t.first_error_refuted / t.erroneous if t.erroneous else float("nan")
+        print(
+            f"{name:12s} solutions {t.solutions:3d} (erroneous {t.erroneous:3d}), "
+            f"steps {t.steps:4d}\n"
+            f"  refuted at/before first error {t.refuted_known:3d}, truly wrong "
+            f"{t.refuted_right:3d}: precision {precision:.3f} by the labels, "
+            f"{reviewed:.3f} with the {t.refuted_reviewed - t.refuted_right} hand-reviewed\n"
+            f"  first errors refuted {t.first_error_refuted:3d}/{t.erroneous}: "
+            f"recall {recall:.3f}\n"
+            f"  refuted after the first error {t.refuted_after:3d} "
+            f"(on steps the data marks wrong: {t.refuted_after_marked})\n"
+            f"  verified at/before first error {t.verified_known:3d} "
+            f"(of them the first wrong step: {t.verified_wrong})"
+        )
+    print("refutations at/before the first error by failed-claim kind (truly wrong / all):")
+    for kind, n in total.kinds.most_common():
+        print(f"  {kind:16s} {total.kinds_right[kind]:3d} / {n:3d}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--show", action="store_true", help="print every refutation")
+    parser.add_argument("--save", type=Path, help="write the refutations as JSON here")
+    args = parser.parse_args()
+    start = time.perf_counter()
+    tallies, refutations = run(args.show)
+    report(tallies)
+    print(f"({time.perf_counter() - start:.1f} s)")
+    if args.save:
+        args.save.write_text(json.dumps(refutations, indent=1, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
