@@ -16,6 +16,11 @@ reported apart (for PRMBench, split by whether the step is one of ``error_steps`
 Recall of first errors: the share of erroneous solutions whose first wrong step is refuted.
 Refutations are also counted by the kind of their failed claims (ClaimResult.kind).
 
+A second pass runs the same engine over steps known to be correct: GSM8K reference answers
+(one step a line), MATH reference solutions (one step a paragraph), PRM800K steps rated 0 or
++1 (the raw rows and the MR-MATH sample, whose solutions have no -1 step). Every refutation
+there is printed; each is a false refutation unless the step really holds a false computation.
+
 Labels judge whole steps, and a labeller who reads on to the conclusion can leave a false
 computation unmarked. REVIEWED lists the refutations of steps the labels call correct that
 were read by hand and hold a false computation; precision is printed both by the labels and
@@ -27,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from collections import Counter
@@ -44,6 +50,7 @@ if not DATA.exists():
 REVIEWED = {
     ("processbench", "math-106", 10): "(9*8*7*6*5*4)/(7*6*5*4*3*2*1) is 12, written = 36",
     ("processbench", "math-106", 11): "(9*8*7*6*5*4)/(8*7*6*5*4*3*2*1) is 3/2, written = 9",
+    ("prm800k_rated_ok", "mrmath-0", 5): "-81 + 1 = (-80) + 1: -80 is not -79",
 }
 
 
@@ -97,6 +104,68 @@ def samples() -> list[Sample]:
             )
         )
     return out
+
+
+def correct_samples() -> list[Sample]:
+    """Solutions whose every step is taken as correct (first_error -1)."""
+    out = []
+    for n, r in enumerate(_read("gsm8k_sample.jsonl")):
+        lines = [s for s in r["answer"].split("\n") if s.strip() and not s.startswith("####")]
+        out.append(Sample("gsm8k_reference", str(n), r["question"], tuple(lines), -1))
+    for r in _read("math500_sample.jsonl"):
+        paragraphs = [p for p in re.split(r"\n\s*\n", r["solution"]) if p.strip()]
+        out.append(Sample("math_reference", r["unique_id"], r["problem"], tuple(paragraphs), -1))
+    for n, r in enumerate(_read("prm800k_mrmath_redundant_sample.jsonl")):
+        steps = tuple(s[0] for s in r["model_output_step_format"])
+        out.append(Sample("prm800k_rated_ok", f"mrmath-{n}", r["question"], steps, -1))
+    for n, r in enumerate(_read("prm800k_sample.jsonl")):
+        chosen: list[str] = []
+        for step in r["label"]["steps"]:
+            for c in step["completions"] or []:
+                if c["rating"] in (0, 1):
+                    out.append(
+                        Sample(
+                            "prm800k_rated_ok",
+                            f"raw-{n}",
+                            r["question"]["problem"],
+                            (*chosen, c["text"]),
+                            -1,
+                        )
+                    )
+            index = step.get("chosen_completion")
+            if index is not None and step["completions"]:
+                chosen.append(step["completions"][index]["text"])
+    return out
+
+
+def run_correct(show: bool) -> Counter:
+    """Refutations over steps known correct, per dataset (only the last step of a raw
+    PRM800K sample, the rated completion, is counted there)."""
+    from autolabel.engines.base import SolutionInput
+    from autolabel.engines.symbolic import SymbolicEngine
+
+    engine = SymbolicEngine()
+    counts: Counter = Counter()
+    for sample in correct_samples():
+        result = engine(
+            SolutionInput(problem=sample.problem, gold_answer="", steps=sample.steps), {}
+        )
+        last_only = sample.ref.startswith("raw-")
+        steps = [len(sample.steps) - 1] if last_only else range(len(sample.steps))
+        counts[f"{sample.dataset} steps"] += len(steps)
+        for s in result.suggestions:
+            if last_only and s.step_index != len(sample.steps) - 1:
+                continue
+            counts[f"{sample.dataset} {'refuted' if s.value == -1 else 'verified'}"] += 1
+            reviewed = REVIEWED.get((sample.dataset, sample.ref, s.step_index))
+            counts[f"{sample.dataset} reviewed"] += s.value == -1 and reviewed is not None
+            if s.value == -1 and show:
+                truth = f"reviewed: {reviewed}" if reviewed else "labelled correct"
+                print(f"-- {sample.dataset} {sample.ref} step {s.step_index} ({truth})")
+                print("   " + sample.steps[s.step_index][:600].replace("\n", "\n   "))
+                for c in s.evidence["failed"]:
+                    print(f"   => {c['text']} [{c['lhs_value']} | {c['rhs_value']}]: {c['reason']}")
+    return counts
 
 
 def run(show: bool) -> tuple[dict[str, Tally], list[dict]]:
@@ -201,10 +270,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", action="store_true", help="print every refutation")
     parser.add_argument("--save", type=Path, help="write the refutations as JSON here")
+    parser.add_argument(
+        "--no-correct", action="store_true", help="skip the pass over known-correct steps"
+    )
     args = parser.parse_args()
     start = time.perf_counter()
     tallies, refutations = run(args.show)
     report(tallies)
+    if not args.no_correct:
+        counts = run_correct(args.show)
+        print("known-correct steps (every refutation here is a false one unless reviewed):")
+        for name in sorted({k.rsplit(" ", 1)[0] for k in counts}):
+            print(
+                f"  {name:18s} steps {counts[name + ' steps']:5d}, "
+                f"refuted {counts[name + ' refuted']:3d} (hand-reviewed wrong "
+                f"{counts[name + ' reviewed']}), verified {counts[name + ' verified']:4d}"
+            )
     print(f"({time.perf_counter() - start:.1f} s)")
     if args.save:
         args.save.write_text(json.dumps(refutations, indent=1, ensure_ascii=False))
