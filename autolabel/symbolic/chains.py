@@ -29,6 +29,7 @@ class Chain:
     notes: list[str] = field(default_factory=list)
     claim_text: str | None = None  # for made-up two-side chains: how to show the claim
     pattern: bool = False  # has "..." ("S = a + b = a^2 + b^2 = ..."): a pattern, not algebra
+    kind: str | None = None  # the claim kind when the finder knows it better ("verbal")
 
 
 def display(text: str) -> str:

@@ -21,6 +21,7 @@ from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
 from autolabel.symbolic.restate import restatement_chains
 from autolabel.symbolic.segments import looks_like_prose, prepare, split_segments
+from autolabel.symbolic.verbal import verbal_chains
 from autolabel.symbolic.verdicts import ClaimResult, StepVerdict, aggregate, unknown
 
 timeouts.register_preload("autolabel.symbolic")
@@ -109,12 +110,14 @@ def find_chains(step_text: str) -> tuple[list[Chain], str]:
     chains = annotation_chains(step_text)
     prepared = prepare(strip_annotations(step_text))
     found: list[Chain] = []
-    for segment in split_segments(prepared):
+    segments = split_segments(prepared)
+    for segment in segments:
         if segment.kind == "math" and not looks_like_prose(segment.text):
             found.extend(math_chains(segment, prepared))
         else:
             found.extend(prose_chains(segment, prepared))
     found.extend(restatement_chains(found, prepared))
+    found.extend(verbal_chains(segments, prepared))
     return chains + found, prepared
 
 

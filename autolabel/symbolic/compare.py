@@ -13,8 +13,9 @@ The rules, in order (precision first: a false "fails" misleads annotators):
    non-zero at every one of six random positive rational points. Anything else ("2x + 3 =
    7", "x = 5", "f(x) = 2x") is a condition or a definition: undecided.
 3. Units are positive symbols. With units on the left only, equal numbers hold but unequal
-   ones stay undecided ("2 dozen = 24"). With units on both sides they must agree
-   dimensionally ("550 cups / 110 cups/bag = 5 bags"); otherwise undecided.
+   ones stay undecided ("2 dozen = 24"); so do units on the right only with a bare fraction
+   or percentage on the left ("1/4 is 15 minutes": of an hour). With units on both sides they
+   must agree dimensionally ("550 cups / 110 cups/bag = 5 bags"); otherwise undecided.
 4. A bare ``%`` is read both as /100 and as a plain number ("0.2 x 100 = 20%"); the claim
    holds if either reading holds and fails only if both fail.
 5. Numbers are compared exactly (rationals as written). When they differ:
@@ -76,6 +77,8 @@ def claim_kind(left: Side, right: Side, chain: Chain) -> str:
     assert li is not None and ri is not None
     if chain.source == "annotation":
         return "gsm8k_calc"
+    if chain.kind is not None:
+        return chain.kind
     if li.symbols or ri.symbols:
         return "algebraic"
     if li.bare_percent or ri.bare_percent or li.percent_of or ri.percent_of:
@@ -102,12 +105,14 @@ def decide(left: Side, right: Side, chain: Chain, index: int, context: Context) 
         # "Day 1 = 5", "1 hour = 60 minutes": labels and conversions. Inside a math chain
         # ("2 + 3 = 5 = 6") a later link between two numbers is a claim like any other.
         return Decision(None, "two plain numbers; nothing computed")
-    verify_only = False
+    verify_only = ""
     if li.units and ri.units and li.units != ri.units:
         if not _dimensions_agree(left.node, right.node):
             return Decision(None, "units differ")
     elif li.units and not ri.units:
-        verify_only = True  # "2 dozen = 24": a conversion we cannot see
+        verify_only = "units on the left only; may be a conversion"  # "2 dozen = 24"
+    elif ri.units and not li.units and _part_of_something(left.node):
+        verify_only = "a fraction or percentage of a quantity not written"  # "1/4 is 15 min"
     modes = ["divide", "drop"] if (li.bare_percent or ri.bare_percent) else ["divide"]
     results = [_numeric(left, right, mode, context) for mode in modes]
     for mode, result in zip(modes, results, strict=True):
@@ -117,10 +122,24 @@ def decide(left: Side, right: Side, chain: Chain, index: int, context: Context) 
             return result
     if all(r.holds is False for r in results):
         if verify_only:
-            return _undecided(results[0], "units on the left only; may be a conversion")
+            return _undecided(results[0], verify_only)
         return results[0]
     undecided = next(r for r in results if r.holds is None)
     return undecided
+
+
+def _part_of_something(node: ast.Node) -> bool:
+    """A bare fraction or percentage: "1/4 = 15 minutes" may mean a quarter of an hour."""
+    while isinstance(node, ast.Neg):
+        node = node.x
+    if isinstance(node, ast.Percent):
+        return True
+    return (
+        isinstance(node, ast.Bin)
+        and node.op == "/"
+        and isinstance(node.a, ast.Num)
+        and isinstance(node.b, ast.Num)
+    )
 
 
 def _undecided(result: Decision, reason: str) -> Decision:

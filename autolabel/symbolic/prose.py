@@ -38,6 +38,9 @@ from autolabel.symbolic.tokens import (
     tokenize,
 )
 from autolabel.symbolic.units import CONNECTORS, CONNECTORS_AFTER, NOT_UNITS, normalize_unit
+from autolabel.symbolic.verbal import KIND as VERBAL
+from autolabel.symbolic.verbal import ends_clause, is_verbal, relation_word
+from autolabel.symbolic.verbal import operator_word as verbal_operator
 
 _MATHY = {NUM, OP, POW, FACT, PCT, CUR, LP, RP, LB, RB, UNIT, IDENT}
 _MATHY_CMDS = {"frac", "dfrac", "tfrac", "sqrt", "pi", "binom", "dbinom", "circ"}
@@ -84,6 +87,11 @@ def _classify_words(toks: list[Token]) -> list[Token]:
         pk = prev.kind if prev else None
         nk = nxt.kind if nxt else None
         symmetric = nxt is not None and tok.space_before == nxt.space_before  # "2 x 3", "2x3"
+        verbal = verbal_operator(toks, i, out) or relation_word(toks, i, out)
+        if verbal is not None:
+            out.append(verbal[0])
+            i += verbal[1]
+            continue
         if w == "x" and pk in (NUM, UNIT, RP, PCT) and nk in (NUM, CUR, LP) and symmetric:
             out.append(Token(OP, tok.text, tok.start, tok.end, "*", space_before=tok.space_before))
         elif w == "percent" and pk == NUM:
@@ -326,12 +334,15 @@ def prose_chains(segment: Segment, source_text: str) -> list[Chain]:
             keep[0] = None
         if not _last_side_ok(keep[-1] or [], toks, end):
             keep[-1] = None
+        verbal = any(is_verbal(t) for t in run)
+        if verbal and not ends_clause(toks, end):
+            keep[-1] = None  # "5 + 3 is 2 less than 10"
         sides: list[Side | None] = [make_side(s, "prose", source_text) if s else None for s in keep]
-        chains.extend(_contiguous(sides))
+        chains.extend(_contiguous(sides, VERBAL if verbal else None))
     return chains
 
 
-def _contiguous(sides: list[Side | None]) -> list[Chain]:
+def _contiguous(sides: list[Side | None], kind: str | None) -> list[Chain]:
     """Chains made of consecutive usable sides (a dropped side breaks the chain)."""
     chains: list[Chain] = []
     current: list[Side] = []
@@ -341,7 +352,12 @@ def _contiguous(sides: list[Side | None]) -> list[Chain]:
             continue
         if len(current) >= 2:
             chains.append(
-                Chain(sides=current, relations=["="] * (len(current) - 1), source="prose")
+                Chain(
+                    sides=current,
+                    relations=["="] * (len(current) - 1),
+                    source="prose",
+                    kind=kind,
+                )
             )
         current = []
     return chains

@@ -1,0 +1,54 @@
+"""The claim kinds added for issue 14, one block per kind: steps each must refute (with the
+kind of the failed claim), and tricky true or undecidable statements it must not refute."""
+
+import pytest
+
+from autolabel.symbolic import check_step
+
+# (kind, step text that must be refuted)
+REFUTED = [
+    # verbal: equalities and operators in words (PRMBench confidence rows)
+    ("verbal", "Yes, and 210 + 91 is 300. So $S_{14} = 7 * 300$."),
+    ("verbal", "Multiplying 7 by 6, I should get 43 inches."),
+    ("verbal", "So 30 times 6 equals 190."),
+    ("verbal", "$2^{10}$ is 1000, so that is too small."),
+    ("verbal", "This simplifies to $-6 + 0 - 35$, which is $-42$."),
+    ("verbal", "12 is 25% of 50 apples, and 2 + 2 is equal to 5."),
+    ("verbal", "Subtracting 3 from 10 gives 8 apples."),
+]
+
+# (kind, step text that must not be refuted, the verdict expected)
+NOT_REFUTED = [
+    ("verbal", "So, 9*4 is 36.", "verified"),
+    ("verbal", "30 times 6 is 180, and 30 times 0.5 is 15, so 180 + 15 equals 195.", "verified"),
+    ("verbal", "5 + 3 is 2 less than 10.", "unknown"),
+    ("verbal", "Then 4 x 3 is 2 times 6.", "verified"),
+    ("verbal", "Then 4 x 3 is 2 times as many as 6.", "unknown"),
+    ("verbal", "the answer is 5", "unknown"),
+    ("verbal", "Day 3 is 12 miles.", "unknown"),
+    ("verbal", "1/4 is 15 minutes, so the rest is 45 minutes.", "unknown"),
+    ("verbal", "Dividing 60 by 8, we get 7 with a remainder of 4.", "unknown"),
+    ("verbal", "Dividing 100 by 3 gives 33.33.", "verified"),
+    ("verbal", "the reciprocal of $\\frac56$, which is $\\frac65$.", "unknown"),
+    ("verbal", "$x + 3$ is 5, so $x = 2$.", "unknown"),
+    ("verbal", "If 3 + 4 is 8, something is off.", "unknown"),
+    ("verbal", "$\\frac{10}{49} \\cdot 7$, which is about 1.", "unknown"),
+]
+
+
+@pytest.mark.parametrize(("kind", "text"), REFUTED)
+def test_refutes(kind, text):
+    verdict = check_step(text)
+    assert verdict.verdict == "refuted", [c.as_dict() for c in verdict.claims]
+    assert kind in {c.kind for c in verdict.failed}, [c.as_dict() for c in verdict.failed]
+
+
+@pytest.mark.parametrize(("kind", "text", "expected"), NOT_REFUTED)
+def test_does_not_refute(kind, text, expected):
+    verdict = check_step(text)
+    assert verdict.verdict == expected, [c.as_dict() for c in verdict.claims]
+
+
+def test_every_kind_has_both_lists():
+    kinds = {k for k, _ in REFUTED}
+    assert kinds == {k for k, _, _ in NOT_REFUTED}
