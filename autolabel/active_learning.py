@@ -14,16 +14,15 @@ solutions assigned to the user (an explicit assignment always comes first: the q
 3. solutions the PRM has not scored.
 Skipped solutions stay last, and ties keep the default order (started ones, then by id).
 `answer_correct` is read from the column at claim time, so an answer check that ran after
-the PRM still counts.
+the PRM still counts. The keys are labeling.claim_keys', which an index serves.
 """
 
 from __future__ import annotations
 
-from django.db.models import Case, F, FloatField, IntegerField, Q, QuerySet, Value, When
-from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
+from django.db.models import F, QuerySet
 
 from autolabel.models import QueueOrder, QueuePriority
+from labeling.claim_keys import PRM_KEY, PRM_RANK
 from labeling.models import Project
 
 
@@ -44,25 +43,11 @@ def queue_order_set(*, project: Project, order: str) -> QueuePriority:
 
 
 def prm_active_order(candidates: QuerySet) -> QuerySet:
-    """The candidates ordered for active learning (see the module docstring)."""
-    scored = Q(metadata__prm__has_key="min_probability")
-    convincing = scored & Q(answer_correct=False, metadata__prm__first_error=None)
-    lowest = Cast(KT("metadata__prm__min_probability"), FloatField())
-    uncertainty = Cast(KT("metadata__prm__uncertainty"), FloatField())
-    return candidates.alias(
-        prm_rank=Case(
-            When(convincing, then=Value(0)),
-            When(scored, then=Value(1)),
-            default=Value(2),
-            output_field=IntegerField(),
-        ),
-        prm_key=Case(
-            When(convincing, then=-lowest),
-            When(scored, then=uncertainty),
-            default=Value(0.0),
-            output_field=FloatField(),
-        ),
-    ).order_by("skipped", "prm_rank", "prm_key", F("submitted_count").desc(), "id")
+    """The candidates ordered for active learning (see the module docstring); the queue puts
+    assigned-to-the-user and skipped-by-the-user before and after these keys."""
+    return candidates.alias(prm_rank=PRM_RANK, prm_key=PRM_KEY).order_by(
+        "prm_rank", "prm_key", F("submitted_count").desc(), "id"
+    )
 
 
 def candidate_order(*, project: Project, candidates: QuerySet) -> QuerySet | None:

@@ -80,16 +80,9 @@ def project_stats(*, project: Project) -> dict[str, int]:
     }
 
 
-def solution_claimable_for_user(
-    *, project: Project, user: AbstractBaseUser, now: datetime
-) -> QuerySet[Solution]:
-    """Solutions the user could claim now: not touched by them, overlap not taken by others.
-
-    Annotated with `skipped` (the user discarded it before) and `assigned` (assigned to the
-    user) for ordering. A solution assigned to others only is not claimable.
-    """
-    assignments = Assignment.objects.filter(solution_id=OuterRef("pk"))
-    mine = Annotation.objects.filter(solution_id=OuterRef("pk"), annotator=user)
+def _held_by_others(*, user: AbstractBaseUser, now: datetime):
+    """Per solution (OuterRef "pk"): other annotators holding a slot besides submissions:
+    live locks (of users without a rework draft there) plus rework drafts."""
     rework_users = Annotation.objects.filter(
         solution_id=OuterRef("solution_id"), status=AnnotationStatus.DRAFT, revises__isnull=False
     ).values("annotator_id")
@@ -113,14 +106,27 @@ def solution_claimable_for_user(
         .annotate(n=Count("*"))
         .values("n")
     )
+    return Coalesce(Subquery(others_live), 0) + Coalesce(Subquery(reworks), 0)
+
+
+def solution_claimable_for_user(
+    *, project: Project, user: AbstractBaseUser, now: datetime
+) -> QuerySet[Solution]:
+    """Solutions the user could claim now: not touched by them, overlap not taken by others.
+
+    Annotated with `skipped` (the user discarded it before) and `assigned` (assigned to the
+    user) for ordering. A solution assigned to others only is not claimable. This is the
+    queue's rule, computed for every row (the progress count and the tests' reference order
+    read it); a claim reads the same rule in bounded pieces (labeling.services.queue).
+    """
+    assignments = Assignment.objects.filter(solution_id=OuterRef("pk"))
+    mine = Annotation.objects.filter(solution_id=OuterRef("pk"), annotator=user)
     return (
         # Gold questions are served by their own rule (labeling.services.queue), not as work.
         Solution.objects.filter(project=project, submitted_count__lt=project.overlap, is_gold=False)
         .alias(
             touched=Exists(mine.exclude(status=AnnotationStatus.DISCARDED)),
-            holders=F("submitted_count")
-            + Coalesce(Subquery(others_live), 0)
-            + Coalesce(Subquery(reworks), 0),
+            holders=F("submitted_count") + _held_by_others(user=user, now=now),
         )
         .annotate(
             skipped=Exists(mine.filter(status=AnnotationStatus.DISCARDED)),
@@ -129,6 +135,26 @@ def solution_claimable_for_user(
         )
         .filter(touched=False, holders__lt=project.overlap)
         .filter(Q(assigned=True) | ~Exists(assignments))
+    )
+
+
+def solution_pool_for_user(
+    *, project: Project, user: AbstractBaseUser, now: datetime
+) -> QuerySet[Solution]:
+    """The claimable solutions nobody is assigned to that the user never touched (not even
+    skipped): the open pool, read through the partial index on `queue_open`. Filters are the
+    live rule's, checked only on the rows the claim's index scan reads."""
+    return (
+        Solution.objects.filter(
+            project=project,
+            queue_open=True,
+            is_gold=False,
+            submitted_count__lt=project.overlap,
+        )
+        .alias(holders=F("submitted_count") + _held_by_others(user=user, now=now))
+        .filter(holders__lt=project.overlap)
+        .filter(~Exists(Annotation.objects.filter(solution_id=OuterRef("pk"), annotator=user)))
+        .filter(~Exists(Assignment.objects.filter(solution_id=OuterRef("pk"))))
     )
 
 

@@ -46,6 +46,11 @@ class Solution(models.Model):
     # labeling.services.review_reasons.review_reasons_refresh in every service that changes
     # its inputs; read by the queue of a project with `review_reasons_stored`.
     review_reasons = models.PositiveSmallIntegerField(default=0)
+    # In the claim pool: not gold, nobody assigned, fewer submissions than the project's
+    # overlap. Kept by labeling.services.queue_open.queue_open_refresh in every service that
+    # changes one of those; the claim reads open work through a partial index on it
+    # (labeling.services.queue), so a claim costs the same at any project size.
+    queue_open = models.BooleanField(default=True, db_default=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -60,6 +65,12 @@ class Solution(models.Model):
         indexes = [
             models.Index(fields=["project", "submitted_count"], name="solution_queue_idx"),
             models.Index(fields=["project", "review_reasons", "id"], name="solution_review_idx"),
+            # The default claim order (overlap first, then by id) over open work only.
+            models.Index(
+                fields=["project", "-submitted_count", "id"],
+                name="solution_claim_idx",
+                condition=models.Q(queue_open=True),
+            ),
         ]
 
     def __str__(self) -> str:

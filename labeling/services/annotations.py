@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import BooleanField, ExpressionWrapper, F, Q
 from django.utils import timezone
 
 from labeling.errors import Conflict, NotAllowed, ValidationFailed
@@ -28,6 +28,7 @@ from labeling.models import (
     LabelAction,
     Project,
     Solution,
+    Step,
     StepLabel,
 )
 from labeling.services.history import label_history_write, label_state
@@ -103,11 +104,25 @@ def _bump_version(
         )
 
 
+def _step_ids(solution_id: int) -> list[tuple[int, int]]:
+    """The solution's (step id, index) pairs in order."""
+    return list(
+        Step.objects.filter(solution_id=solution_id).order_by("index").values_list("id", "index")
+    )
+
+
 def _write_labels(
-    annotation: Annotation, labels: list[LabelInput], project: Project, *, user, action: str
+    annotation: Annotation,
+    labels: list[LabelInput],
+    project: Project,
+    *,
+    user,
+    action: str,
+    steps: list[tuple[int, int]] | None = None,
 ) -> None:
-    """Replace the annotation's labels; one LabelHistory row per label that changes."""
-    step_ids = set(annotation.solution.steps.values_list("id", flat=True))
+    """Replace the annotation's labels; one LabelHistory row per label that changes.
+    `steps`: the solution's (id, index) pairs when the caller has read them already."""
+    step_ids = {step_id for step_id, _ in (steps or _step_ids(annotation.solution_id))}
     allowed = set(project.rating_values)
     seen: set[int] = set()
     for i, label in enumerate(labels):
@@ -142,7 +157,8 @@ def _write_labels(
         before=before,
         after=after,
     )
-    StepLabel.objects.filter(annotation=annotation).exclude(step_id__in=seen).delete()
+    if set(before) - seen:
+        StepLabel.objects.filter(annotation=annotation).exclude(step_id__in=seen).delete()
     StepLabel.objects.bulk_create(
         [
             StepLabel(
@@ -191,11 +207,15 @@ def annotation_save_draft(
 
 
 def _check_complete(
-    *, labels: list[LabelInput], project: Project, solution: Solution, finish_reason: str
+    *,
+    labels: list[LabelInput],
+    project: Project,
+    ordered: list[tuple[int, int]],
+    finish_reason: str,
 ) -> str:
-    """Validate a submission and return its finish reason (found_error when it stopped)."""
+    """Validate a submission against the solution's (step id, index) pairs in order and
+    return its finish reason (found_error when it stopped)."""
     by_step = {label.step_id: label for label in labels}
-    ordered = list(solution.steps.order_by("index").values_list("id", "index"))
     if finish_reason in (FinishReason.GIVE_UP, FinishReason.BAD_PROBLEM):
         return finish_reason
     for step_id, index in ordered:
@@ -257,8 +277,9 @@ def annotation_submit(
         finish_reason_text.strip()
     ):
         raise ValidationFailed("Say why: a reason is required.", field="finish_reason_text")
+    steps = _step_ids(solution.pk)
     reason = _check_complete(
-        labels=parsed, project=project, solution=solution, finish_reason=finish_reason
+        labels=parsed, project=project, ordered=steps, finish_reason=finish_reason
     )
     if (
         not solution.is_gold  # gold questions have no overlap: everyone answers them
@@ -282,9 +303,17 @@ def annotation_submit(
         submitted_at=now,
         **extra,
     )
-    _write_labels(annotation, parsed, project, user=user, action=LabelAction.SUBMIT)
-    Solution.objects.filter(pk=solution.pk).update(submitted_count=F("submitted_count") + 1)
-    review_reasons_refresh(solution_ids=[solution.pk])
+    _write_labels(annotation, parsed, project, user=user, action=LabelAction.SUBMIT, steps=steps)
+    # A submission can only close the solution's place in the claim pool (queue_open): the
+    # SET reads the row as it was, so the new count is submitted_count + 1.
+    Solution.objects.filter(pk=solution.pk).update(
+        submitted_count=F("submitted_count") + 1,
+        queue_open=ExpressionWrapper(
+            Q(queue_open=True) & Q(submitted_count__lt=project.overlap - 1),
+            output_field=BooleanField(),
+        ),
+    )
+    review_reasons_refresh(solution_ids=[solution.pk], locked=True)
     task_release(solution_id=solution.pk, user=user)
     # Same transaction, solution row still locked: the k-th agreeing submission resolves it.
     if project.auto_resolve and not solution.is_gold:

@@ -24,6 +24,7 @@ from labeling.models import (
     ProjectMembership,
     Solution,
 )
+from labeling.services.queue_open import queue_open_refresh
 
 STRATEGIES = ("each", "round_robin", "weighted")
 
@@ -165,6 +166,7 @@ def assignment_create(*, project: Project, user_ids: Sequence[int], **options) -
     returns new assignments per user id (existing ones are kept)."""
     plan = assignment_plan(project=project, user_ids=user_ids, **options)
     Assignment.objects.bulk_create(plan.rows, batch_size=2000)
+    queue_open_refresh(solution_ids=[row.solution_id for row in plan.rows])
     return plan.per_user(list(dict.fromkeys(user_ids)))
 
 
@@ -181,7 +183,9 @@ def assignment_clear(
         qs = qs.filter(user_id__in=user_ids)
     if solution_ids is not None:
         qs = qs.filter(solution_id__in=solution_ids)
+    solution_ids = list(qs.values_list("solution_id", flat=True).distinct())
     deleted, _ = qs.delete()
+    queue_open_refresh(solution_ids=solution_ids)
     return deleted
 
 

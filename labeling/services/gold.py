@@ -18,6 +18,7 @@ from labeling.models import (
     StepLabel,
 )
 from labeling.selectors import gold_claimable_for_user
+from labeling.services.queue_open import queue_open_refresh
 from labeling.services.review_reasons import review_reasons_refresh
 
 
@@ -38,6 +39,7 @@ def gold_set(*, solution: Solution, labels: Iterable[Mapping], user=None) -> Sol
         )
     Solution.objects.filter(pk=solution.pk).update(is_gold=True)
     review_reasons_refresh(solution_ids=[solution.pk])
+    queue_open_refresh(solution_ids=[solution.pk])
     solution.is_gold = True
     return solution
 
@@ -47,6 +49,7 @@ def gold_unset(*, solution: Solution) -> Solution:
     """Stop treating the solution as gold (its gold labels are kept for the record)."""
     Solution.objects.filter(pk=solution.pk).update(is_gold=False)
     review_reasons_refresh(solution_ids=[solution.pk])
+    queue_open_refresh(solution_ids=[solution.pk])
     solution.is_gold = False
     return solution
 

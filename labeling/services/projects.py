@@ -5,6 +5,7 @@ from django.db import transaction
 
 from labeling.errors import ValidationFailed
 from labeling.models import Domain, Project, ProjectMembership, Role
+from labeling.services.queue_open import queue_open_refresh
 
 PROJECT_FIELDS = (
     "name",
@@ -71,12 +72,16 @@ def project_create(*, created_by, name: str, **settings: object) -> Project:
 
 @transaction.atomic
 def project_update(*, project: Project, **changes: object) -> Project:
+    overlap = project.overlap
     for field, value in changes.items():
         if field not in PROJECT_FIELDS:
             raise ValidationFailed(f"{field} cannot be changed.", field=field)
         setattr(project, field, value)
     _validate(project)
     project.save()
+    if project.overlap != overlap:
+        # Every solution's place in the claim pool depends on it: one UPDATE of the project.
+        queue_open_refresh(project=project)
     return project
 
 

@@ -10,10 +10,20 @@ Claims run inside a transaction that row-locks the candidate solution with
 `SELECT ... FOR UPDATE SKIP LOCKED`, so concurrent claimers never wait on each other, and then
 re-count the solution's holders in a fresh statement: under READ COMMITTED a claimer whose
 candidate query started before another claim committed could otherwise see a stale count.
+
+A claim costs the same at any project size: it never computes the order over the project.
+Regular work comes from three bounded reads, in order (`_claim_phases`): the user's own
+assignments; the open pool (Solution.queue_open) walked in the order's index, where the
+per-user exclusions (touched, held by others, assigned) are checked only on the rows the walk
+reads, which are about as many as there are annotators working; and last, what the user
+skipped. The first row that passes is row-locked in the same statement
+(`FOR UPDATE SKIP LOCKED ... LIMIT 1`). tests/concurrency/test_claim_plan.py proves the bound
+from PostgreSQL's plan; tests/services/test_claim_order.py that the three reads serve the
+order `candidates_ordered` defines over the whole project.
 """
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -25,6 +35,7 @@ from django.utils import timezone
 from labeling.models import (
     Annotation,
     AnnotationStatus,
+    Assignment,
     Project,
     ProjectMembership,
     Role,
@@ -32,7 +43,11 @@ from labeling.models import (
     Solution,
     TaskLock,
 )
-from labeling.selectors import gold_claimable_for_user, solution_claimable_for_user
+from labeling.selectors import (
+    gold_claimable_for_user,
+    solution_claimable_for_user,
+    solution_pool_for_user,
+)
 from labeling.services.gold import screening_answers, screening_evaluate
 
 CANDIDATE_BATCH = 16
@@ -44,29 +59,51 @@ class Claim:
     lock: TaskLock
 
 
+_HOLDS = "(a.status = %s OR (a.status = %s AND a.revises_id IS NOT NULL))"
+_SLOTS_SQL = f"""
+SELECT
+  (SELECT COUNT(*) FROM labeling_annotation a
+    WHERE a.solution_id = %s AND a.annotator_id <> %s AND {_HOLDS})
++ (SELECT COUNT(*) FROM labeling_tasklock l
+    WHERE l.solution_id = %s AND l.user_id <> %s AND l.expires_at > %s
+      AND NOT EXISTS (SELECT 1 FROM labeling_annotation a
+        WHERE a.solution_id = l.solution_id AND a.annotator_id = l.user_id AND {_HOLDS})),
+  EXISTS (SELECT 1 FROM labeling_annotation a
+    WHERE a.solution_id = %s AND a.annotator_id = %s AND a.status <> %s)
+"""
+
+
+def _slots(solution_id: int, *, user_id: int, now) -> tuple[int, bool]:
+    """(holders, mine) in one statement: the annotators counted against overlap other than
+    the user (submitted ones, rework drafts, which keep a rejected submission's slot for its
+    annotator, and live lock holders without either), and whether the user has a live
+    (not skipped) annotation of the solution."""
+    holds = (AnnotationStatus.SUBMITTED, AnnotationStatus.DRAFT)
+    params = (
+        (solution_id, user_id, *holds)
+        + (solution_id, user_id, now, *holds)
+        + (solution_id, user_id, AnnotationStatus.DISCARDED)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(_SLOTS_SQL, params)
+        holders, mine = cursor.fetchone()
+    return holders, bool(mine)
+
+
 def overlap_holders(solution_id: int, *, exclude_user_id: int, now) -> int:
     """Annotators counted against overlap, minus one user: submitted ones, rework drafts
     (a rejected submission's slot stays reserved for its annotator) and live lock holders."""
-    submitted = Annotation.objects.filter(
-        solution_id=solution_id, status=AnnotationStatus.SUBMITTED, annotator__isnull=False
-    ).exclude(annotator_id=exclude_user_id)
-    rework = Annotation.objects.filter(
-        solution_id=solution_id, status=AnnotationStatus.DRAFT, revises__isnull=False
-    ).exclude(annotator_id=exclude_user_id)
-    locked = (
-        TaskLock.objects.filter(solution_id=solution_id, expires_at__gt=now)
-        .exclude(user_id=exclude_user_id)
-        .exclude(user_id__in=submitted.values("annotator_id"))
-        .exclude(user_id__in=rework.values("annotator_id"))
-    )
-    return submitted.count() + rework.count() + locked.count()
+    return _slots(solution_id, user_id=exclude_user_id, now=now)[0]
 
 
 def _lock(*, solution_id: int, user: AbstractBaseUser, ttl: int, now) -> TaskLock:
-    lock, _ = TaskLock.objects.update_or_create(
-        solution_id=solution_id,
-        user=user,
-        defaults={"expires_at": now + timedelta(seconds=ttl)},
+    """Take or extend the user's lock on the solution: one upsert."""
+    lock = TaskLock(solution_id=solution_id, user=user, expires_at=now + timedelta(seconds=ttl))
+    TaskLock.objects.bulk_create(
+        [lock],
+        update_conflicts=True,
+        unique_fields=["solution", "user"],
+        update_fields=["expires_at"],
     )
     return lock
 
@@ -108,30 +145,69 @@ def _resume_draft(*, project: Project, user: AbstractBaseUser, now) -> Claim | N
     return None
 
 
-def _candidates(*, project: Project, user: AbstractBaseUser, now) -> QuerySet:
-    claimable = solution_claimable_for_user(project=project, user=user, now=now)
-    return candidates_ordered(project=project, candidates=claimable).values_list("pk", flat=True)
-
-
 # Opt-in claim orders from other apps (autolabel's PRM active learning registers one in its
 # AppConfig.ready): each returns the candidates ordered, or None when the project has not
-# opted in. Only the order changes; which solutions are claimable never does, and solutions
-# assigned to the user still come first (candidates_ordered puts them before the hook's
-# order). Gold questions and rework are served before any candidate, whatever the order.
+# opted in. Only the order changes; which solutions are claimable never does: solutions
+# assigned to the user still come first and skipped ones last (the queue puts `-assigned`,
+# `skipped` around the hook's keys). Gold questions and rework are served before any
+# candidate, whatever the order. A hook's keys should be served by an index over the open
+# pool (as labeling.claim_keys' are), or a claim in that order sorts the pool.
 CANDIDATE_ORDERINGS: list[Callable[..., QuerySet | None]] = []
 
 
-def candidates_ordered(*, project: Project, candidates: QuerySet) -> QuerySet:
-    """The claim order: solutions assigned to the user first, always; then an opted-in order
-    from CANDIDATE_ORDERINGS, else overlap-first (finish partly labeled solutions before opening
-    new ones) with skipped ones last."""
+def _claim_order(*, project: Project, candidates: QuerySet) -> tuple[QuerySet, list]:
+    """The candidates with the active order's aliases, and its keys: an opted-in order from
+    CANDIDATE_ORDERINGS, else overlap-first (finish partly labeled solutions before opening
+    new ones), then by id."""
     for ordering in CANDIDATE_ORDERINGS:
         ordered = ordering(project=project, candidates=candidates)
         if ordered is not None:
-            # An explicit assignment outranks any other priority: the hook's keys come second.
-            keys = ordered.query.order_by or ordered.model._meta.ordering
-            return ordered.order_by("-assigned", *keys)
-    return candidates.order_by("-assigned", "skipped", "-submitted_count", "id")
+            return ordered, list(ordered.query.order_by or ordered.model._meta.ordering)
+    return candidates, [F("submitted_count").desc(), "id"]
+
+
+def candidates_ordered(*, project: Project, candidates: QuerySet) -> QuerySet:
+    """The claim order over `solution_claimable_for_user`: solutions assigned to the user
+    first, always; skipped ones last; the order's keys (`_claim_order`) between."""
+    ordered, keys = _claim_order(project=project, candidates=candidates)
+    return ordered.order_by("-assigned", "skipped", *keys)
+
+
+def _claim_phases(*, project: Project, user: AbstractBaseUser, now) -> Iterator[QuerySet]:
+    """Regular work's candidates in `candidates_ordered`'s order, as three queries that each
+    read a bounded number of rows (see the module docstring)."""
+    claimable = solution_claimable_for_user(project=project, user=user, now=now)
+    assigned = Assignment.objects.filter(user=user).values("solution_id")
+    yield candidates_ordered(project=project, candidates=claimable.filter(pk__in=assigned))
+    pool = solution_pool_for_user(project=project, user=user, now=now)
+    ordered, keys = _claim_order(project=project, candidates=pool)
+    yield ordered.order_by(*keys)
+    skipped = Annotation.objects.filter(
+        annotator=user, status=AnnotationStatus.DISCARDED, solution__project=project
+    ).values("solution_id")
+    yield candidates_ordered(
+        project=project, candidates=claimable.filter(pk__in=skipped, assigned=False)
+    )
+
+
+def _claim_first(
+    candidates: QuerySet, *, project: Project, user: AbstractBaseUser, now
+) -> Claim | None:
+    """Lock and claim the first candidate still claimable once locked (`SKIP LOCKED`: rows a
+    concurrent claimer holds are passed over, never waited on)."""
+    passed: list[int] = []
+    while True:
+        remaining = candidates.exclude(pk__in=passed) if passed else candidates
+        found = list(_select_for_update(remaining).values_list("pk", flat=True)[:1])
+        if not found:
+            return None
+        solution_id = found[0]
+        holders, mine = _slots(solution_id, user_id=user.pk, now=now)
+        if holders < project.overlap and not mine:
+            lock = _lock(solution_id=solution_id, user=user, ttl=project.lock_ttl_seconds, now=now)
+            annotation = Annotation.objects.create(solution_id=solution_id, annotator=user)
+            return Claim(annotation=annotation, lock=lock)
+        passed.append(solution_id)  # taken between the candidate read and the lock
 
 
 def _claim_gold(*, project: Project, user: AbstractBaseUser, now) -> Claim | None:
@@ -204,29 +280,11 @@ def task_claim_next(*, project: Project, user: AbstractBaseUser) -> Claim | None
         if gold is not None:
             return gold
 
-    seen: set[int] = set()
-    while True:
-        batch = list(
-            _candidates(project=project, user=user, now=now).exclude(pk__in=seen)[:CANDIDATE_BATCH]
-        )
-        if not batch:
-            return None
-        for solution_id in batch:
-            seen.add(solution_id)
-            locked = _select_for_update(Solution.objects.filter(pk=solution_id)).first()
-            if locked is None:
-                continue  # row-locked by a concurrent claimer: skip it
-            if overlap_holders(solution_id, exclude_user_id=user.pk, now=now) >= project.overlap:
-                continue
-            if (
-                Annotation.objects.filter(solution_id=solution_id, annotator=user)
-                .exclude(status=AnnotationStatus.DISCARDED)
-                .exists()
-            ):
-                continue
-            lock = _lock(solution_id=solution_id, user=user, ttl=project.lock_ttl_seconds, now=now)
-            annotation = Annotation.objects.create(solution_id=solution_id, annotator=user)
-            return Claim(annotation=annotation, lock=lock)
+    for candidates in _claim_phases(project=project, user=user, now=now):
+        claim = _claim_first(candidates, project=project, user=user, now=now)
+        if claim is not None:
+            return claim
+    return None
 
 
 def task_lock_extend(*, annotation: Annotation, project: Project) -> TaskLock:

@@ -29,6 +29,7 @@ from labeling.models import (
     StepLabel,
 )
 from labeling.services.history import label_history_write, label_state
+from labeling.services.queue_open import queue_open_refresh
 from labeling.services.resolutions import (
     resolution_create,
     resolution_current,
@@ -129,6 +130,7 @@ def review_reject(*, annotation: Annotation, reviewer, comment: str) -> Annotati
     )
     Solution.objects.filter(pk=solution.pk).update(submitted_count=F("submitted_count") - 1)
     review_reasons_refresh(solution_ids=[solution.pk])
+    queue_open_refresh(solution_ids=[solution.pk])
     current = resolution_current(solution_id=solution.pk)
     # An accepted or consensus resolution rests on this annotation; an adjudication does not.
     if (

@@ -16,12 +16,13 @@ from labeling.models import Project, Solution
 from labeling.review_selectors import reasons_mask
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def review_reasons_refresh(
     *,
     solution_ids: Iterable[int] | None = None,
     project: Project | None = None,
     id_range: tuple[int, int] | None = None,
+    locked: bool = False,
 ) -> int:
     """Recompute and store the reasons of the given solutions, or of a project's (those with
     ids in `id_range` when given: a bulk import's new rows, without thousands of parameters).
@@ -31,6 +32,7 @@ def review_reasons_refresh(
     statement starts, so two writers racing on one solution (a submit and a symbolic
     suggestion) would otherwise each store a mask without the other's rows. With the lock,
     the second one waits for the first to commit and then reads both. Returns the rows updated.
+    `locked`: the caller holds the rows' locks already (a submit locks its solution first).
     """
     if (solution_ids is None) == (project is None):
         raise TypeError("Pass solution_ids or project.")
@@ -43,7 +45,8 @@ def review_reasons_refresh(
         if not scope["pk__in"]:
             return 0
     targets = Solution.objects.filter(**scope).order_by("pk")
-    list(targets.select_for_update().values_list("pk", flat=True))
+    if not locked:
+        list(targets.select_for_update().values_list("pk", flat=True))
     return targets.update(review_reasons=reasons_mask(scope))
 
 

@@ -1,0 +1,54 @@
+"""The claim pool's stored flag: Solution.queue_open, refreshed by the services.
+
+A solution is in the pool when it is not gold, nobody is assigned to it, and it has fewer
+submissions than its project's overlap. Every service that changes one of those (submit,
+a reviewer's reject, gold set/unset, assignments, the project's overlap) calls
+`queue_open_refresh` for the solutions it touched, inside its own transaction; new rows get
+the column's database default (open), which imports rely on. The claim's pool query keeps the
+live conditions too, so a flag left open by a write past the services costs a skipped row,
+never a wrong claim; one left closed would hide work, which tests/services/test_queue_open.py
+guards by replaying random service sequences against the live rule.
+`manage.py queue_refresh` recomputes whole projects after edits past the services (admin,
+raw SQL).
+"""
+
+from collections.abc import Iterable
+
+from django.db.models import Exists, ExpressionWrapper, OuterRef, Q, Subquery
+from django.db.models.fields import BooleanField
+
+from labeling.models import Assignment, Project, Solution
+
+CHUNK = 5000  # ids per UPDATE: SQLite caps the parameters of one statement
+
+
+def queue_open_expression() -> ExpressionWrapper:
+    """The live rule, as SQL over a Solution row."""
+    overlap = Subquery(Project.objects.filter(pk=OuterRef("project_id")).values("overlap")[:1])
+    return ExpressionWrapper(
+        Q(is_gold=False)
+        & Q(submitted_count__lt=overlap)
+        & ~Exists(Assignment.objects.filter(solution_id=OuterRef("pk"))),
+        output_field=BooleanField(),
+    )
+
+
+def queue_open_refresh(
+    *, solution_ids: Iterable[int] | None = None, project: Project | None = None
+) -> int:
+    """Recompute the flag of the given solutions, or of all of a project's; returns rows.
+
+    Callers hold the solution rows' locks where a race matters (submit and reject lock the
+    solution first); the UPDATE itself reads the committed state of the other inputs.
+    """
+    if (solution_ids is None) == (project is None):
+        raise TypeError("Pass solution_ids or project.")
+    if project is not None:
+        return Solution.objects.filter(project=project).update(queue_open=queue_open_expression())
+    ids = sorted(set(solution_ids))
+    return sum(
+        Solution.objects.filter(pk__in=ids[i : i + CHUNK]).update(
+            queue_open=queue_open_expression()
+        )
+        for i in range(0, len(ids), CHUNK)
+    )
