@@ -59,6 +59,8 @@ _APPROXIMATE_TASK = re.compile(
     r"nearest|round(ed|ing)?\b|approximat|decimal place|significant (digit|figure)|estimate",
     re.IGNORECASE,
 )
+# A map, model or drawing: "1 inch = 50 miles" is a scale, not a conversion.
+_SCALE = re.compile(r"\bscale|\bmaps?\b|represent|\bmodel|drawing|blueprint", re.IGNORECASE)
 _MODULAR = re.compile(
     r"\bmod(ulo|ular)?\b|\\pmod|\\bmod|\\equiv|\u2261|congruen|remainder",
     re.IGNORECASE,
@@ -78,6 +80,7 @@ def _context(
         hedged=hedged or task.hedged,
         approximate=chain.approximate or task.approximate or bool(_APPROXIMATE.search(window)),
         constrained=constrained,
+        scaled=task.scaled,
     )
 
 
@@ -102,7 +105,8 @@ def _task_context(step_text: str, problem: str | None) -> Context:
     """Whole-step facts: a modular-arithmetic setting makes every '=' suspect."""
     modular = bool(_MODULAR.search(step_text) or (problem and _MODULAR.search(problem)))
     approximate = bool(problem and _APPROXIMATE_TASK.search(problem))
-    return Context(hedged=modular, approximate=approximate)
+    scaled = bool(_SCALE.search(step_text) or (problem and _SCALE.search(problem)))
+    return Context(hedged=modular, approximate=approximate, scaled=scaled)
 
 
 def find_chains(step_text: str) -> tuple[list[Chain], str]:
@@ -129,7 +133,9 @@ def _show_claim(raw: str) -> str:
 
 
 def _claim(left: Side, right: Side, chain: Chain, decision: Decision, text: str) -> ClaimResult:
-    kind = claim_kind(left, right, chain) if left.info and right.info else "arithmetic"
+    kind = decision.kind or (
+        claim_kind(left, right, chain) if left.info and right.info else "arithmetic"
+    )
     return ClaimResult(
         text=text,
         kind=kind,

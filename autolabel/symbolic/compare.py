@@ -2,6 +2,8 @@
 
 The rules, in order (precision first: a false "fails" misleads annotators):
 
+0. Units on both sides that convert exactly within one system ("2 hours = 120 minutes",
+   "3 feet = 36 inches"): decided by :mod:`conversions` (kind ``unit_conversion``).
 1. Named quantities (``\\text{Total}``) and two bare numbers ("1 hour = 60 minutes", "Day
    1 = 5") are not computations: undecided (except a later link of a math chain, "2 + 3 =
    5 = 6").
@@ -42,7 +44,7 @@ from fractions import Fraction
 
 import sympy
 
-from autolabel.symbolic import ast
+from autolabel.symbolic import ast, conversions
 from autolabel.symbolic.chains import Chain, Side
 from autolabel.symbolic.evaluate import (
     EvalError,
@@ -62,12 +64,14 @@ class Decision:
     reason: str
     lhs_value: str = ""
     rhs_value: str = ""
+    kind: str | None = None  # set by rules that know the claim's kind better than its sides
 
 
 @dataclass(frozen=True)
 class Context:
     hedged: bool = False  # "if", "?", "wrong" around the claim, or modular arithmetic
     approximate: bool = False  # decimals may be rounded ("≈", "about 3.5", "nearest tenth")
+    scaled: bool = False  # a map or model scale: "1 inch = 50 miles" is a definition
     # symbols that other equations (this step's, earlier steps', the problem's) constrain
     constrained: frozenset[str] = frozenset()
 
@@ -97,6 +101,10 @@ def decide(left: Side, right: Side, chain: Chain, index: int, context: Context) 
         return Decision(None, "names a quantity in words; nothing to compute")
     if symbols:
         return _algebraic(left, right, chain, index, context)
+    if li.units and ri.units and li.units != ri.units:
+        converted = conversions.decide(left, right, context)
+        if converted is not None:
+            return converted
     if (
         li.ops == 0
         and ri.ops == 0
@@ -186,7 +194,7 @@ def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
     if same is None:
         return Decision(None, "could not decide equality", *shown)
     for lit_side, other in ((right, a), (left, b)):
-        rounded = _rounding(lit_side, other)
+        rounded = rounding(lit_side, other)
         if rounded is not None:
             return Decision(rounded[0], rounded[1], *shown)
     li, ri = left.info, right.info
@@ -217,7 +225,7 @@ def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
     return Decision(False, f"{shown[0]} \u2260 {shown[1]}", *shown)
 
 
-def _rounding(lit_side: Side, other: sympy.Expr) -> tuple[bool | None, str] | None:
+def rounding(lit_side: Side, other: sympy.Expr) -> tuple[bool | None, str] | None:
     """Rounding rules for a side that is one number; None when they do not apply."""
     info = lit_side.info
     assert info is not None

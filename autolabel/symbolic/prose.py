@@ -45,6 +45,10 @@ from autolabel.symbolic.verbal import operator_word as verbal_operator
 _MATHY = {NUM, OP, POW, FACT, PCT, CUR, LP, RP, LB, RB, UNIT, IDENT}
 _MATHY_CMDS = {"frac", "dfrac", "tfrac", "sqrt", "pi", "binom", "dbinom", "circ"}
 _CLAUSE_END = {".", "?", "!", ":", ";", ","}
+# Words before a lone number that start a clause rather than name it ("Day 1", "Step 2").
+_CLAUSE_WORDS = frozenset(
+    {"so", "thus", "then", "hence", "therefore", "and", "but", "that", "means", "since"}
+)
 
 
 def _significant(tokens: list[Token]) -> list[Token]:
@@ -249,8 +253,8 @@ def _first_side_ok(side: list[Token], toks: list[Token], start: int) -> bool:
         return False  # "... + 10 = 55", "11 < 30 / 11 = 11", an unknown sign
     if before.kind == WORD and before.value in CONNECTORS:
         return False
-    if before.kind == WORD and _bare(side):
-        return False  # "Day 1 = ...", "Step 2 = ..."
+    if before.kind == WORD and _bare(side) and before.value not in _CLAUSE_WORDS:
+        return False  # "Day 1 = ...", "Step 2 = ..." (but "So 2 hours = 120 minutes")
     if before.kind == WORD and len(before.value) == 1:
         return False  # "$3.5/gallon x 2/5": a times sign we could not place
     if before.kind == WORD and _has_range(side) and _spaced_relation(toks, start):

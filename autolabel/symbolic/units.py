@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -93,3 +95,44 @@ def normalize_unit(word: str) -> str:
     if len(w) > 2 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
         return w[:-1]
     return w
+
+
+# Exact conversions, by definition, within one system of units per quantity: unit ->
+# (quantity, factor to the quantity's base unit). Across systems ("1 kg = 2.2 pounds") people
+# write approximations, days and weeks have working-day readings ("1 day = 8 hours") and coins
+# are counted as things, so none of these is here: such claims stay undecided.
+_F = Fraction
+CONVERSIONS: dict[str, tuple[str, Fraction]] = {
+    **{u: ("metric length", _F(1, 1000)) for u in ("mm", "millimeter", "millimetre")},
+    **{u: ("metric length", _F(1, 100)) for u in ("cm", "centimeter", "centimetre")},
+    **{u: ("metric length", _F(1)) for u in ("m", "meter", "metre")},
+    **{u: ("metric length", _F(1000)) for u in ("km", "kilometer", "kilometre")},
+    "inch": ("imperial length", _F(1)),
+    "foot": ("imperial length", _F(12)),
+    "yard": ("imperial length", _F(36)),
+    "mile": ("imperial length", _F(63360)),
+    "second": ("time", _F(1)),
+    "minute": ("time", _F(60)),
+    "hour": ("time", _F(3600)),
+    **{u: ("metric mass", _F(1, 1000)) for u in ("mg", "milligram")},
+    "gram": ("metric mass", _F(1)),
+    **{u: ("metric mass", _F(1000)) for u in ("kg", "kilogram")},
+    "ounce": ("imperial mass", _F(1)),
+    "pound": ("imperial mass", _F(16)),
+    **{u: ("metric volume", _F(1)) for u in ("ml", "milliliter", "millilitre")},
+    **{u: ("metric volume", _F(1000)) for u in ("liter", "litre")},
+    "teaspoon": ("us volume", _F(1, 48)),
+    "tablespoon": ("us volume", _F(1, 16)),
+    "cup": ("us volume", _F(1)),
+    "pint": ("us volume", _F(2)),
+    "quart": ("us volume", _F(4)),
+    "gallon": ("us volume", _F(16)),
+    # not coins: "120 pennies / 3 nickels per penny = 40 nickels" counts coins
+    "cent": ("money", _F(1)),
+    "dollar": ("money", _F(100)),
+}
+
+
+def conversion(unit: str) -> tuple[str, Fraction] | None:
+    """(quantity, factor) of a unit name, or None when it is not a unit we convert."""
+    return CONVERSIONS.get(unit)

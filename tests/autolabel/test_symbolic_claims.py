@@ -15,6 +15,12 @@ REFUTED = [
     ("verbal", "This simplifies to $-6 + 0 - 35$, which is $-42$."),
     ("verbal", "12 is 25% of 50 apples, and 2 + 2 is equal to 5."),
     ("verbal", "Subtracting 3 from 10 gives 8 apples."),
+    # unit conversions within one system of units
+    ("unit_conversion", "So 2 hours = 100 minutes."),
+    ("unit_conversion", "1 mile = 5000 feet, so the race is long."),
+    ("unit_conversion", "3 cups = 1 pint"),
+    ("unit_conversion", "$5 \\text{ km} = 500 \\text{ m}$"),
+    ("unit_conversion", "The walk took 2 hours + 30 minutes = 140 minutes."),
 ]
 
 # (kind, step text that must not be refuted, the verdict expected)
@@ -33,6 +39,17 @@ NOT_REFUTED = [
     ("verbal", "$x + 3$ is 5, so $x = 2$.", "unknown"),
     ("verbal", "If 3 + 4 is 8, something is off.", "unknown"),
     ("verbal", "$\\frac{10}{49} \\cdot 7$, which is about 1.", "unknown"),
+    ("unit_conversion", "So 2 hours = 120 minutes.", "verified"),
+    ("unit_conversion", "60 miles/hour = 88 feet/second", "verified"),
+    ("unit_conversion", "25 minutes = 0.42 hours", "verified"),
+    ("unit_conversion", "$2 = 200 cents", "verified"),
+    ("unit_conversion", "12 inches = 1 foot", "verified"),
+    ("unit_conversion", "On the map, 1 inch = 50 miles.", "unknown"),
+    ("unit_conversion", "He works 8 hours a day, so 1 day = 8 hours.", "unknown"),
+    ("unit_conversion", "1 kg = 2.2 pounds", "unknown"),
+    ("unit_conversion", "40 inches is about 3 feet", "unknown"),
+    ("unit_conversion", "120 pennies / 3 nickels per penny = 40 nickels", "unknown"),
+    ("unit_conversion", "1 hour = 60 miles", "unknown"),
 ]
 
 
