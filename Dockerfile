@@ -20,10 +20,10 @@ COPY training/ training/
 # transformers, accelerate. The web and worker images stay without them.
 ARG PIP_EXTRAS=""
 RUN pip install --no-cache-dir ".${PIP_EXTRAS}"
-COPY manage.py ./
+COPY manage.py gunicorn.conf.py ./
 COPY --from=frontend /app/frontend/dist frontend/dist
 RUN SECRET_KEY=build-only python manage.py collectstatic --noinput \
     && mkdir -p /app/var && chown -R steplab /app/var
 USER steplab
 EXPOSE 8000
-CMD ["gunicorn", "annotate.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "120"]
+CMD ["gunicorn", "annotate.wsgi:application"]

@@ -39,7 +39,7 @@ run: install
 	$(BIN)/python manage.py load_demo
 	$(MAKE) --no-print-directory serve
 
-# Web server and two Celery workers (one for the short queues, one for training and PRM
+# Web server (gunicorn with gunicorn.conf.py: 2 processes per core x 4 threads) and two Celery workers (one for the short queues, one for training and PRM
 # scoring on the `gpu` queue, so a training run never blocks auto-labeling); the first also runs
 # beat (-B: the recovery sweep of autolabel.recovery); Ctrl-C stops all.
 serve:
@@ -50,7 +50,7 @@ serve:
 	$(BIN)/celery -A annotate worker -n gpu@%h -Q gpu -l info --concurrency 1 \
 		& gpu=$$!; trap 'kill $$worker $$gpu 2>/dev/null; wait $$worker $$gpu' EXIT INT TERM; \
 	echo "steplab: http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/api/docs/)"; \
-	$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload
+	WEB_BIND=$(HOST):$(PORT) $(BIN)/gunicorn annotate.wsgi:application
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,0 +1,105 @@
+"""Solution.queue_open (the claim pool's stored flag) equals the live rule after any sequence
+of service calls: submit, skip, a reviewer's reject, gold set and unset, assignments made and
+cleared, the project's overlap changed; new imports arrive open. A flag left closed would hide
+work from every claim, so this replays random sequences and compares after every step."""
+
+import random
+
+import pytest
+
+from labeling.errors import Conflict
+from labeling.models import Annotation, AnnotationStatus, Solution
+from labeling.services.annotations import annotation_skip, annotation_submit
+from labeling.services.assignments import assignment_clear, assignment_create
+from labeling.services.gold import gold_set, gold_unset
+from labeling.services.imports import import_file
+from labeling.services.projects import project_create, project_update
+from labeling.services.queue import task_claim_next
+from labeling.services.queue_open import queue_open_expression
+from labeling.services.review import review_reject
+from tests.conftest import PROCESSBENCH
+from tests.factories import SolutionFactory, UserFactory
+from tests.review.conftest import member
+
+pytestmark = pytest.mark.django_db
+
+
+def assert_stored_equals_live(project, after: str) -> None:
+    rows = (
+        Solution.objects.filter(project=project)
+        .annotate(live=queue_open_expression())
+        .values_list("pk", "queue_open", "live")
+    )
+    wrong = [(pk, stored, live) for pk, stored, live in rows if stored != live]
+    assert not wrong, f"after {after}: (solution, stored, live) {wrong}"
+
+
+def _gold(solution) -> bool:
+    return Solution.objects.filter(pk=solution.pk, is_gold=True).exists()
+
+
+def _submit(project, user) -> bool:
+    claim = task_claim_next(project=project, user=user)
+    if claim is None:
+        return False
+    labels = [{"step_id": s.id, "rating": 1} for s in claim.annotation.solution.steps.all()]
+    try:
+        annotation_submit(
+            annotation=claim.annotation, user=user, version=claim.annotation.version, labels=labels
+        )
+    except Conflict:  # the overlap was lowered under a resumed draft: refused, draft kept
+        return False
+    return True
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_service_sequences_keep_the_flag_live(seed):
+    rng = random.Random(seed)
+    admin = UserFactory(is_staff=True)
+    project = project_create(name=f"pool {seed}", created_by=admin, overlap=2)
+    solutions = [SolutionFactory(problem__project=project, steps=2) for _ in range(12)]
+    users = [member(project, f"u{seed}-{i}") for i in range(4)]
+    actions = ["submit"] * 6 + ["skip", "reject", "gold", "ungold", "assign", "clear", "overlap"]
+    for step in range(60):
+        action = rng.choice(actions)
+        user = rng.choice(users)
+        if action == "submit":
+            _submit(project, user)
+        elif action == "skip":
+            claim = task_claim_next(project=project, user=user)
+            if claim is not None:
+                annotation_skip(annotation=claim.annotation, user=user)
+        elif action == "reject":
+            submitted = Annotation.objects.filter(
+                solution__project=project, status=AnnotationStatus.SUBMITTED
+            ).first()
+            if submitted is not None:
+                review_reject(annotation=submitted, reviewer=admin, comment="again")
+        elif action == "gold":
+            solution = rng.choice(solutions)
+            labels = [{"step_id": s.id, "rating": 1} for s in solution.steps.all()]
+            gold_set(solution=solution, labels=labels, user=admin)
+        elif action == "ungold":
+            gold_unset(solution=rng.choice(solutions))
+        elif action == "assign":
+            picked = [s for s in rng.sample(solutions, 3) if not _gold(s)]
+            if not picked:
+                continue
+            assignment_create(
+                project=project,
+                user_ids=[user.pk],
+                solution_ids=[s.pk for s in picked],
+                only_open=False,
+            )
+        elif action == "clear":
+            assignment_clear(project=project, user_ids=[user.pk])
+        else:
+            project_update(project=project, overlap=rng.randint(1, 3))
+        assert_stored_equals_live(project, f"step {step}: {action} by {user.username}")
+
+
+def test_imported_solutions_arrive_open(db):
+    project = project_create(name="imported", created_by=UserFactory(), overlap=1)
+    import_file(project=project, path=PROCESSBENCH, fmt="processbench", labels_as="none")
+    assert Solution.objects.filter(project=project, queue_open=True).count() == 100
+    assert_stored_equals_live(project, "import")
