@@ -91,7 +91,7 @@ def big_project(db):
         .values_list("pk", flat=True)[: LOCKED + 8]
     )
     later = timezone.now() + timezone.timedelta(minutes=30)
-    for i, solution_id in enumerate(first_open[:LOCKED]):
+    for solution_id in first_open[:LOCKED]:
         TaskLock.objects.create(solution_id=solution_id, user=UserFactory(), expires_at=later)
     user = UserFactory(username="claimer")
     for solution_id in first_open[LOCKED : LOCKED + 5]:
