@@ -79,6 +79,9 @@ class Tally:
     steps: int = 0
     kinds: Counter = field(default_factory=Counter)  # kind -> refutations at/before first error
     kinds_right: Counter = field(default_factory=Counter)
+    kinds_reviewed: Counter = field(default_factory=Counter)
+    # (kind, "held" | "failed") -> claims, over the steps with a verdict
+    claims: Counter = field(default_factory=Counter)
 
 
 def _read(name: str) -> list[dict]:
@@ -189,6 +192,10 @@ def run(show: bool) -> tuple[dict[str, Tally], list[dict]]:
         for s in result.suggestions:
             known = s.step_index <= first
             wrong = s.step_index == sample.first_error
+            for claim in s.evidence["claims"]:
+                if claim["holds"] is not None:
+                    outcome = "held" if claim["holds"] else "failed"
+                    tally.claims[(claim["kind"], outcome)] += 1
             if s.value == 1 and known:
                 tally.verified_known += 1
                 tally.verified_wrong += wrong
@@ -200,10 +207,11 @@ def run(show: bool) -> tuple[dict[str, Tally], list[dict]]:
                 tally.refuted_known += 1
                 tally.refuted_right += wrong
                 tally.first_error_refuted += wrong
+                reviewed = REVIEWED.get((sample.dataset, sample.ref, s.step_index))
                 for kind in kinds:
                     tally.kinds[kind] += 1
                     tally.kinds_right[kind] += wrong
-                reviewed = REVIEWED.get((sample.dataset, sample.ref, s.step_index))
+                    tally.kinds_reviewed[kind] += wrong or reviewed is not None
                 tally.refuted_reviewed += wrong or reviewed is not None
                 truth = "wrong" if wrong else f"labelled correct; reviewed: {reviewed}"
                 if not wrong and reviewed is None:
@@ -261,9 +269,19 @@ def report(tallies: dict[str, Tally]) -> None:
             f"  verified at/before first error {t.verified_known:3d} "
             f"(of them the first wrong step: {t.verified_wrong})"
         )
-    print("refutations at/before the first error by failed-claim kind (truly wrong / all):")
+    print(
+        "refutations at/before the first error by failed-claim kind "
+        "(wrong by the labels / wrong with the hand-reviewed / all):"
+    )
     for kind, n in total.kinds.most_common():
-        print(f"  {kind:16s} {total.kinds_right[kind]:3d} / {n:3d}")
+        print(
+            f"  {kind:16s} {total.kinds_right[kind]:3d} / {total.kinds_reviewed[kind]:3d} / {n:3d}"
+        )
+    print("decided claims in steps with a verdict, by kind (held / failed):")
+    for kind in sorted({k for k, _ in total.claims}):
+        print(
+            f"  {kind:16s} {total.claims[(kind, 'held')]:4d} / {total.claims[(kind, 'failed')]:3d}"
+        )
 
 
 def main() -> None:

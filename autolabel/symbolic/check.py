@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from autolabel import timeouts
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
@@ -21,6 +21,7 @@ from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
 from autolabel.symbolic.restate import restatement_chains
 from autolabel.symbolic.segments import looks_like_prose, prepare, split_segments
+from autolabel.symbolic.statements import Statement, find_statements
 from autolabel.symbolic.verbal import verbal_chains
 from autolabel.symbolic.verdicts import ClaimResult, StepVerdict, aggregate, unknown
 
@@ -67,17 +68,24 @@ _MODULAR = re.compile(
 )
 
 
-def _context(
-    text: str, start: int, end: int, chain: Chain, task: Context, constrained: frozenset[str]
-) -> Context:
+def _hedged(text: str, start: int, end: int, task: Context) -> bool:
+    """ "if", "?", "wrong" and the like around ``text[start:end]``, or a modular setting."""
     sentence_start = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start), start - 120)
     far = text[max(0, sentence_start) : start]
     near = text[max(0, start - 16) : start]
     after = text[end : end + 80]
-    hedged = bool(_HEDGE_NEAR.search(near) or _HEDGE_FAR.search(far) or _HEDGE_AFTER.search(after))
+    return task.hedged or bool(
+        _HEDGE_NEAR.search(near) or _HEDGE_FAR.search(far) or _HEDGE_AFTER.search(after)
+    )
+
+
+def _context(
+    text: str, start: int, end: int, chain: Chain, task: Context, constrained: frozenset[str]
+) -> Context:
+    hedged = _hedged(text, start, end, task)
     window = text[max(0, start - 60) : end + 40]
     return Context(
-        hedged=hedged or task.hedged,
+        hedged=hedged,
         approximate=chain.approximate or task.approximate or bool(_APPROXIMATE.search(window)),
         constrained=constrained,
         scaled=task.scaled,
@@ -183,20 +191,56 @@ def check_step_local(
                 if chain.source == "annotation"
                 else _context(prepared, left.start, right.end, chain, task, constrained)
             )
-            decision = _decide_limited(left, right, chain, i, context, deadline)
+            decision = _decide_limited(
+                lambda: decide(left, right, chain, i, context),  # noqa: B023 - called now
+                deadline,
+            )
             claims.append(_claim(left, right, chain, decision, text))
+    for statement in _statements(prepared, deadline):
+        if len(claims) >= MAX_CLAIMS:
+            break
+        decision = _decide_limited(statement.decide, deadline)
+        if decision.holds is False and _hedged(prepared, statement.start, statement.end, task):
+            decision = Decision(
+                None,
+                "the text around it questions or qualifies it",
+                decision.lhs_value,
+                decision.rhs_value,
+            )
+        claims.append(
+            ClaimResult(
+                text=statement.text,
+                kind=statement.kind,
+                lhs=statement.lhs,
+                rhs=statement.rhs,
+                lhs_value=decision.lhs_value,
+                rhs_value=decision.rhs_value,
+                holds=decision.holds,
+                reason=decision.reason,
+                source="prose",
+            )
+        )
     return aggregate(claims)
 
 
-def _decide_limited(
-    left: Side, right: Side, chain: Chain, index: int, context: Context, deadline: float
-) -> Decision:
+def _statements(prepared: str, deadline: float) -> list[Statement]:
+    """The step's statements; none when finding them fails or takes too long."""
+    try:
+        with timeouts.soft_time_limit(max(min(deadline - time.monotonic(), 1.0), 0.01)):
+            return find_statements(prepared)
+    except timeouts.TimeLimitExceeded:
+        return []
+    except Exception:  # a finder's bug must not cost the step its other claims
+        return []
+
+
+def _decide_limited(decide_one: Callable[[], Decision], deadline: float) -> Decision:
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         return Decision(None, "time limit (step budget used up)")
     try:
         with timeouts.soft_time_limit(min(remaining, PER_CLAIM_MAX_S)):
-            return decide(left, right, chain, index, context)
+            return decide_one()
     except timeouts.TimeLimitExceeded:
         return Decision(None, "time limit")
     except TooLarge as exc:

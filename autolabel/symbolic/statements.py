@@ -1,0 +1,77 @@
+"""Claims that are not an equality between two expressions: "91 is prime", "the divisors of
+12 are 1, 2, 3, 4, 6, 12", "there are 5 such numbers".
+
+A finder reads the step's prepared text (positions unchanged) through :func:`plain_view`,
+where math delimiters are blanked, so "$91$ is prime" and "91 is prime" read the same. Each
+claim is a :class:`Statement` whose ``decide`` computes exactly (integers, sympy) and returns
+a :class:`compare.Decision`; check.py runs it under the same soft limit as an equality and
+does not refute it where the text around it hedges ("if 91 is prime").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from autolabel.symbolic.compare import Decision
+
+
+@dataclass
+class Statement:
+    kind: str
+    text: str  # the claim as written
+    start: int  # its span in the prepared text, for the hedge rules
+    end: int
+    lhs: str  # what the claim is about ("91", "divisors of 12")
+    rhs: str  # what it says ("prime", "1, 2, 3, 4, 6, 12")
+    decide: Callable[[], Decision]
+
+
+_DELIMITER = re.compile(r"(?<!\\)\$|\\\(|\\\)|\\\[|\\\]")
+
+
+def plain_view(prepared: str) -> str:
+    """``prepared`` with math delimiters replaced by spaces (same length, same positions)."""
+    return _DELIMITER.sub(lambda m: " " * len(m.group(0)), prepared)
+
+
+def shown(plain: str, start: int, end: int) -> str:
+    return " ".join(plain[start:end].split())
+
+
+# A whole number standing alone: "91", "1,000", not "3.5", "x2", "2^3" or "10_2".
+NUMBER = r"(?<![\w.^_{}\\])(?:\d{1,3}(?:,\d{3})+|\d+)(?![\w^_]|[.,]\d)"
+# Words right before a number that make it part of a larger phrase ("half of 12", "2 times 6").
+_TIED_BEFORE = frozenset(
+    re.findall(
+        r"\w+",
+        "of than by plus minus times over into divided multiplied to from between with as per "
+        "the a an",
+    )
+)
+
+
+def standalone(plain: str, start: int) -> bool:
+    """Nothing before the number at ``start`` makes it part of an expression or a phrase."""
+    before = plain[:start].rstrip()
+    if before and before[-1] in "+-*/=^_×·(<>{|":
+        return False
+    if re.search(r"\\(?:times|cdot|div|frac|sqrt)\s*$", before):
+        return False
+    if re.search(r"\d\s+(?:and|or)$", before, re.IGNORECASE):
+        return False  # "2 and 91 is ...": a compound subject
+    word = re.search(r"([A-Za-z]+)$", before)
+    return not (word and word.group(1).lower() in _TIED_BEFORE)
+
+
+def as_int(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def find_statements(prepared: str) -> list[Statement]:
+    """Every statement the finders read in a step's prepared text, in text order."""
+    from autolabel.symbolic.numbers import number_statements  # the finders import this module
+
+    plain = plain_view(prepared)
+    return sorted(number_statements(plain), key=lambda s: s.start)
