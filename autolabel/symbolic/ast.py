@@ -22,6 +22,7 @@ class Num(Node):
     value: Fraction
     decimals: int | None  # digits written after the point; None for an integer literal
     text: str
+    base: int | None = None  # a numeral written with a base subscript: 101_2, 3.5_{10}
 
 
 @dataclass(eq=False)
@@ -120,6 +121,7 @@ class SideInfo:
     negated_literal: bool = False
     ops: int = 0
     leading_number: Fraction | None = None  # first number of the side (running totals)
+    base_numeral: bool = False  # a numeral with a base subscript (101_2)
     notes: list[str] = field(default_factory=list)
 
 
@@ -132,8 +134,9 @@ def side_info(node: Node, call_like: bool = False) -> SideInfo:
             symbols.add(sub.name)
         elif isinstance(sub, Unit):
             units.add(sub.unit)
-        elif isinstance(sub, Num) and sub.decimals is not None:
-            info.has_decimal = True
+        elif isinstance(sub, Num) and (sub.decimals is not None or sub.base is not None):
+            info.has_decimal = info.has_decimal or sub.decimals is not None
+            info.base_numeral = info.base_numeral or sub.base is not None
         elif isinstance(sub, Percent):
             if sub.of:
                 info.percent_of = True
@@ -141,6 +144,8 @@ def side_info(node: Node, call_like: bool = False) -> SideInfo:
                 info.bare_percent = True
         if isinstance(sub, Bin | Pow | Fact | Root | Binom | Percent | Pi):
             info.ops += 1
+        elif isinstance(sub, Num) and sub.base not in (None, 10):
+            info.ops += 1  # reading 101_2 is a computation: "101_2 = 5" is a claim
     info.symbols = frozenset(symbols)
     info.units = frozenset(units)
     core, negated = _strip_units_and_sign(node)

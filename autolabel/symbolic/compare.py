@@ -83,6 +83,8 @@ def claim_kind(left: Side, right: Side, chain: Chain) -> str:
         return "gsm8k_calc"
     if chain.kind is not None:
         return chain.kind
+    if li.base_numeral or ri.base_numeral:
+        return "base_conversion"
     if li.symbols or ri.symbols:
         return "algebraic"
     if li.bare_percent or ri.bare_percent or li.percent_of or ri.percent_of:

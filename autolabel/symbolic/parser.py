@@ -1,8 +1,9 @@
 """Recursive-descent parser: tokens of one side of a claim -> expression tree.
 
 It accepts the arithmetic that steps actually write (``+ - * / \\times \\cdot \\div ^ !``,
-``\\frac \\dfrac \\sqrt \\binom``, ``%``, ``\\pi``, groups, units, ``$``) and raises
-:class:`ParseError` on everything else (functions, sets, absolute values, ``\\pm``, bases,
+``\\frac \\dfrac \\sqrt \\binom``, ``%``, ``\\pi``, groups, units, ``$``, numerals in bases 2
+to 10 such as ``101_2``) and raises :class:`ParseError` on everything else (functions, sets,
+absolute values, ``\\pm``, other subscripts on numbers, digits too large for their base,
 matrices), so that an unreadable side is skipped rather than misread. :class:`Ambiguous` is
 raised where two readings exist and they can differ: a mixed number ``3\\frac12`` (3.5 or
 1.5?) and juxtaposed numbers ``2 3``.
@@ -235,7 +236,8 @@ class Parser:
         assert tok.number is not None
         nxt = self.peek()
         if nxt is not None and nxt.kind == SUB:
-            raise ParseError("a number with a subscript (a base?)")
+            self.i += 1
+            return _base_numeral(tok, _script_text(self))
         return ast.Num(tok.number, tok.decimals, tok.text)
 
     def atom(self) -> ast.Node:
@@ -362,6 +364,20 @@ def _script_text(p: Parser) -> str:
     if tok is not None and tok.kind == LB:
         return _group_text(p)
     return p.next().text
+
+
+def _base_numeral(tok: Token, subscript: str) -> ast.Num:
+    """``101_2`` (5), ``3.5_{10}`` (3.5); a base from 2 to 10 with valid digits, else no parse."""
+    base_text = subscript.strip()
+    if not base_text.isdigit() or not 2 <= int(base_text) <= 10:
+        raise ParseError(f"a number with the subscript {subscript!r}")
+    base, digits = int(base_text), tok.value
+    if base == 10:
+        assert tok.number is not None
+        return ast.Num(tok.number, tok.decimals, f"{tok.text}_{base}", base)
+    if not digits.isdigit() or any(int(d) >= base for d in digits):
+        raise ParseError(f"{digits} is not a numeral in base {base}")
+    return ast.Num(Fraction(int(digits, base)), None, f"{tok.text}_{base}", base)
 
 
 def _looks_like_unit(text: str) -> bool:

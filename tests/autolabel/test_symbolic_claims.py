@@ -40,6 +40,13 @@ REFUTED = [
     # fraction simplification
     ("simplification", "So the probability is $\\frac{6}{8}$, which is in lowest terms."),
     ("simplification", "6/8 cannot be simplified further."),
+    # numerals with a base subscript (ProcessBench math-147, step 0)
+    (
+        "base_conversion",
+        r"First: \(3.5_{10} = 3 \times 2 + 0 \times 1 + 5 \times 0.1 + 0 \times 0.01 = 15_5\).",
+    ),
+    ("base_conversion", "$101_2 = 6$"),
+    ("base_conversion", "$2 \\times 25 + 4 \\times 5 + 2 \\times 1 = 62_{10}$"),
 ]
 
 # (kind, step text that must not be refuted, the verdict expected)
@@ -95,6 +102,11 @@ NOT_REFUTED = [
     ("divisors", "The divisors of 12 are 1, 2, 3, and so on.", "unknown"),
     ("simplification", "$\\frac{6}{8} = \\frac{3}{4}$, which is in lowest terms.", "verified"),
     ("simplification", "Is 6/8 in lowest terms? No, 6/8 = 3/4.", "verified"),
+    ("base_conversion", "$1556_7 = 1\\cdot 7^3 + 5 \\cdot 7^2 + 5\\cdot 7 + 6 = 629$", "verified"),
+    ("base_conversion", "$101_2 = 5$ and $3.5_{10} = 3.5$", "verified"),
+    ("base_conversion", "$15_5 = 1 \\cdot 5 + 5$ has a digit too large.", "unknown"),
+    ("base_conversion", "$x_2 = 5 + 1$ and $2_{x} = 4$", "unknown"),
+    ("base_conversion", "$A3_{16} = 163$", "unknown"),
 ]
 
 
