@@ -3,6 +3,7 @@
 from datetime import UTC, datetime, time
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
 from django.db.models import (
     Count,
     DateTimeField,
@@ -174,7 +175,20 @@ def screening_status(*, project: Project, user: AbstractBaseUser) -> str:
     return membership.screening or "pending"
 
 
-def project_progress_for_user(*, project: Project, user: AbstractBaseUser) -> dict[str, int]:
+# The progress bar counts the user's remaining work up to this many; past it, "1,000+ left"
+# (counting a 1M-solution project on every claim would cost more than the claim).
+REMAINING_CAP = 1000
+PROJECT_TOTAL_TTL_S = 60
+
+
+def _count_upto(qs: QuerySet, cap: int) -> int:
+    return qs.order_by()[: cap + 1].count()
+
+
+def project_progress_for_user(*, project: Project, user: AbstractBaseUser) -> dict:
+    """The labeling page's top bar. Bounded like a claim: `remaining` counts the claim's three
+    reads (labeling.services.queue) up to REMAINING_CAP (then `remaining_capped`), and the
+    project's size is cached for a minute."""
     now = timezone.now()
     start_of_day = timezone.make_aware(
         datetime.combine(timezone.localdate(), time.min), timezone.get_current_timezone()
@@ -182,15 +196,36 @@ def project_progress_for_user(*, project: Project, user: AbstractBaseUser) -> di
     mine = Annotation.objects.filter(
         solution__project=project, annotator=user, status=AnnotationStatus.SUBMITTED
     )
-    remaining = solution_claimable_for_user(project=project, user=user, now=now).count()
-    drafts = Annotation.objects.filter(
-        solution__project=project, annotator=user, status=AnnotationStatus.DRAFT
-    ).count()
+    claimable = solution_claimable_for_user(project=project, user=user, now=now)
+    parts = (
+        claimable.filter(pk__in=Assignment.objects.filter(user=user).values("solution_id")),
+        solution_pool_for_user(project=project, user=user, now=now),
+        claimable.filter(
+            pk__in=Annotation.objects.filter(
+                annotator=user, status=AnnotationStatus.DISCARDED, solution__project=project
+            ).values("solution_id"),
+            assigned=False,
+        ),
+        Annotation.objects.filter(
+            solution__project=project, annotator=user, status=AnnotationStatus.DRAFT
+        ),
+    )
+    remaining = 0
+    for qs in parts:
+        remaining += _count_upto(qs, REMAINING_CAP - remaining)
+        if remaining > REMAINING_CAP:
+            break
+    total = cache.get_or_set(
+        f"steplab:project-total:{project.pk}",
+        lambda: Solution.objects.filter(project=project).count(),
+        PROJECT_TOTAL_TTL_S,
+    )
     return {
         "done_today": mine.filter(submitted_at__gte=start_of_day).count(),
         "submitted_total": mine.count(),
-        "remaining": remaining + drafts,
-        "project_total": Solution.objects.filter(project=project).count(),
+        "remaining": min(remaining, REMAINING_CAP),
+        "remaining_capped": remaining > REMAINING_CAP,
+        "project_total": total,
         "screening": screening_status(project=project, user=user),
     }
 

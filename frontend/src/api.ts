@@ -219,6 +219,8 @@ export interface Progress {
   done_today: number;
   submitted_total: number;
   remaining: number;
+  /** More than `remaining` are left: the server counts up to a cap (1,000). */
+  remaining_capped?: boolean;
   project_total: number;
 }
 

@@ -126,8 +126,13 @@ class QueueNextApi(APIView):
 class ProgressOutput(serializers.Serializer):
     done_today = serializers.IntegerField()
     submitted_total = serializers.IntegerField()
-    remaining = serializers.IntegerField()
-    project_total = serializers.IntegerField()
+    remaining = serializers.IntegerField(
+        help_text="Solutions left for the user, counted up to 1,000 (see remaining_capped)."
+    )
+    remaining_capped = serializers.BooleanField(
+        help_text="More than `remaining` are left: the count stopped at its cap."
+    )
+    project_total = serializers.IntegerField(help_text="Solutions in the project (cached 60 s).")
     screening = serializers.ChoiceField(choices=["not_required", "pending", "passed", "failed"])
 
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from autolabel.active_learning import queue_order_set
 from labeling.models import Annotation, AnnotationStatus, Solution, TaskLock
+from labeling.selectors import REMAINING_CAP, project_progress_for_user
 from labeling.services.queue import task_claim_next
 from tests.factories import ProblemFactory, ProjectFactory, UserFactory
 
@@ -58,12 +59,11 @@ def _explain(sql: str) -> dict:
     return (json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]
 
 
-def _claim_cost(project, user) -> tuple[int, int, list[str]]:
+def _cost(call) -> tuple[int, int, list[str]]:
     """(solution rows read, buffers touched, node types on labeling_solution) over every
-    SELECT the claim ran, each replayed under EXPLAIN ANALYZE."""
+    SELECT that `call` ran, each replayed under EXPLAIN ANALYZE."""
     with CaptureQueriesContext(connection) as queries:
-        claim = task_claim_next(project=project, user=user)
-    assert claim is not None
+        assert call() is not None
     rows = buffers = 0
     scans: list[str] = []
     for query in queries.captured_queries:
@@ -102,7 +102,7 @@ def big_project(db):
 
 
 def _assert_bounded(project, user, expected: int | None) -> None:
-    rows, buffers, scans = _claim_cost(project, user)
+    rows, buffers, scans = _cost(lambda: task_claim_next(project=project, user=user))
     assert "Seq Scan" not in scans, scans
     assert rows <= MAX_SOLUTION_ROWS, (rows, scans)
     assert buffers <= MAX_BUFFERS, buffers
@@ -147,3 +147,18 @@ def test_skipped_ones_come_last_and_stay_bounded(big_project):
     assert claim.annotation.solution_id == first_open[LOCKED]
     last = [q["sql"] for q in queries.captured_queries if "labeling_solution" in q["sql"]][-4:]
     assert any("discarded" in sql for sql in last)
+
+
+def test_progress_counts_a_bounded_number_of_rows(big_project):
+    """The labeling page's top bar (fetched after every claim) counts up to its cap; the
+    project's size is counted once a minute (cached), so only the first call scans."""
+    project, user, _ = big_project
+    assert project_progress_for_user(project=project, user=user)["project_total"] == N
+    progress = {}
+    rows, buffers, scans = _cost(
+        lambda: progress.update(project_progress_for_user(project=project, user=user)) or 1
+    )
+    assert progress["remaining"] == REMAINING_CAP and progress["remaining_capped"]
+    assert "Seq Scan" not in scans, scans
+    assert rows <= REMAINING_CAP + MAX_SOLUTION_ROWS, rows
+    assert progress["project_total"] == N

@@ -42,7 +42,11 @@ export function LabelTopBar({
               </span>
               <span className="dot-sep">·</span>
               <span>
-                <strong>{formatNumber(progress.remaining)}</strong> left
+                <strong>
+                  {formatNumber(progress.remaining)}
+                  {progress.remaining_capped ? "+" : ""}
+                </strong>{" "}
+                left
               </span>
             </>
           ) : (
