@@ -17,6 +17,7 @@ from autolabel.symbolic.annotations import annotation_chains, strip_annotations
 from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Context, Decision, claim_kind, decide
 from autolabel.symbolic.evaluate import EvalError, TooLarge
+from autolabel.symbolic.inequalities import ORDER, decide_order
 from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
 from autolabel.symbolic.restate import restatement_chains
@@ -173,7 +174,7 @@ def check_step_local(
     for chain_index, chain in enumerate(chains):
         constrained = _constrained(chains, chain_index, outside)
         for i, relation in enumerate(chain.relations):
-            if relation != "=" or len(claims) >= MAX_CLAIMS:
+            if relation not in ORDER and relation != "=" or len(claims) >= MAX_CLAIMS:
                 continue
             left, right = chain.sides[i], chain.sides[i + 1]
             if left.node is None or right.node is None:
@@ -191,10 +192,16 @@ def check_step_local(
                 if chain.source == "annotation"
                 else _context(prepared, left.start, right.end, chain, task, constrained)
             )
-            decision = _decide_limited(
-                lambda: decide(left, right, chain, i, context),  # noqa: B023 - called now
-                deadline,
-            )
+            if relation in ORDER:
+                decision = _decide_limited(
+                    lambda: decide_order(left, right, relation, context),  # noqa: B023
+                    deadline,
+                )
+            else:
+                decision = _decide_limited(
+                    lambda: decide(left, right, chain, i, context),  # noqa: B023 - called now
+                    deadline,
+                )
             claims.append(_claim(left, right, chain, decision, text))
     for statement in _statements(prepared, deadline):
         if len(claims) >= MAX_CLAIMS:

@@ -3,13 +3,15 @@
 A segment is cut into lines at ``\\\\`` (``&`` dropped; a line that starts with a relation
 continues the previous line's chain, as in ``a &= b \\\\ &= c``), then into chains at
 separators outside groups (``,`` ``;`` ``\\quad`` ``\\Rightarrow`` ``\\text{and}`` ...), then into
-sides at relations. A chain with an order relation, ``\\ne``, ``\\equiv``, ``\\in`` or the like
-is dropped whole: its equalities are usually conditions, not computations.
+sides at relations. A chain with ``\\ne``, ``\\equiv``, ``\\in`` or the like is dropped whole: its
+equalities are usually conditions, not computations; so is a chain with an order relation
+unless every side is a number (then it compares numbers: see :mod:`inequalities`).
 """
 
 from __future__ import annotations
 
 from autolabel.symbolic.chains import Chain, Side, depth_split, make_side
+from autolabel.symbolic.inequalities import ORDER, numeric_sides, relation_of
 from autolabel.symbolic.segments import Segment
 from autolabel.symbolic.tokens import (
     CMD,
@@ -179,12 +181,14 @@ def _chain(tokens: list[Token], source_text: str) -> Chain | None:
         return None
     parts = depth_split(tokens, lambda t: t.kind == REL)
     # Relations inside groups are not cuts; count only top-level ones.
-    top = [t.value for t in _top_level_relations(tokens)]
+    top = [relation_of(t) for t in _top_level_relations(tokens)]
     if len(top) != len(parts) - 1:
         return None
-    if any(r not in ("=", "~") for r in top):
-        return None  # inequalities, \ne, \equiv, \in: conditions, not computations
+    if any(r not in ("=", "~") and r not in ORDER for r in top):
+        return None  # \ne, \equiv, \in: conditions, not computations
     sides: list[Side] = [make_side(p, "math", source_text) for p in parts]
+    if any(r in ORDER for r in top) and not numeric_sides(sides):
+        return None  # "n > 5", "1 \le k \le 9": conditions and ranges
     return Chain(
         sides=sides,
         relations=top,

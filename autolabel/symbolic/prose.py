@@ -12,6 +12,7 @@ part of an expression is how a correct step gets refuted.
 from __future__ import annotations
 
 from autolabel.symbolic.chains import Chain, Side, balanced, make_side
+from autolabel.symbolic.inequalities import ORDER, numeric_sides, relation_of
 from autolabel.symbolic.segments import Segment
 from autolabel.symbolic.tokens import (
     CMD,
@@ -186,12 +187,23 @@ def _unit_phrase(toks: list[Token], i: int) -> tuple[str, int]:
     return normalize_unit(word), 1
 
 
+def _order_between_numbers(toks: list[Token], j: int) -> bool:
+    """``16 > 15``: an order relation with a number on each side (not "=>" or "->")."""
+    if relation_of(toks[j]) not in ORDER or j == 0 or j + 1 >= len(toks):
+        return False
+    prev, nxt = toks[j - 1], toks[j + 1]
+    if nxt.kind == OP and nxt.value == "-" and j + 2 < len(toks):
+        nxt = toks[j + 2]
+    return prev.kind in (NUM, RP, UNIT, PCT) and nxt.kind in (NUM, CUR, LP)
+
+
 def _runs(toks: list[Token]) -> list[tuple[int, int]]:
     runs, start = [], None
     for j, tok in enumerate(toks):
         mathy = (
             tok.kind in _MATHY
             or (tok.kind == REL and tok.value == "=")
+            or (tok.kind == REL and _order_between_numbers(toks, j))
             or (tok.kind == CMD and tok.value in _MATHY_CMDS)
         )
         if mathy and start is None:
@@ -215,12 +227,14 @@ def _bare(tokens: list[Token]) -> bool:
 
 def _split_sides(run: list[Token]) -> tuple[list[list[Token]], list[str]]:
     sides: list[list[Token]] = [[]]
+    relations: list[str] = []
     for tok in run:
         if tok.kind == REL:
             sides.append([])
+            relations.append(relation_of(tok))
         else:
             sides[-1].append(tok)
-    return sides, ["="] * (len(sides) - 1)
+    return sides, relations
 
 
 def _trim_first(side: list[Token]) -> list[Token]:
@@ -330,7 +344,7 @@ def prose_chains(segment: Segment, source_text: str) -> list[Chain]:
         run = toks[start:end]
         if not any(t.kind == REL for t in run):
             continue
-        raw_sides, _ = _split_sides(run)
+        raw_sides, relations = _split_sides(run)
         keep: list[list[Token] | None] = list(raw_sides)
         keep[0] = _trim_first(raw_sides[0])
         keep[-1] = _trim_last(raw_sides[-1])
@@ -342,26 +356,24 @@ def prose_chains(segment: Segment, source_text: str) -> list[Chain]:
         if verbal and not ends_clause(toks, end):
             keep[-1] = None  # "5 + 3 is 2 less than 10"
         sides: list[Side | None] = [make_side(s, "prose", source_text) if s else None for s in keep]
-        chains.extend(_contiguous(sides, VERBAL if verbal else None))
+        chains.extend(_contiguous(sides, relations, VERBAL if verbal else None))
     return chains
 
 
-def _contiguous(sides: list[Side | None], kind: str | None) -> list[Chain]:
-    """Chains made of consecutive usable sides (a dropped side breaks the chain)."""
+def _contiguous(sides: list[Side | None], relations: list[str], kind: str | None) -> list[Chain]:
+    """Chains made of consecutive usable sides (a dropped side breaks the chain); a chain
+    with an order relation is kept only when it compares numbers."""
     chains: list[Chain] = []
     current: list[Side] = []
-    for side in sides + [None]:
+    links: list[str] = []
+    for n, side in enumerate(sides + [None]):
         if side is not None and side.tokens:
+            if current:
+                links.append(relations[n - 1])
             current.append(side)
             continue
-        if len(current) >= 2:
-            chains.append(
-                Chain(
-                    sides=current,
-                    relations=["="] * (len(current) - 1),
-                    source="prose",
-                    kind=kind,
-                )
-            )
-        current = []
+        ordered = any(r in ORDER for r in links)
+        if len(current) >= 2 and (not ordered or numeric_sides(current)):
+            chains.append(Chain(sides=current, relations=links, source="prose", kind=kind))
+        current, links = [], []
     return chains

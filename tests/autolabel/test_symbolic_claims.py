@@ -47,6 +47,12 @@ REFUTED = [
     ),
     ("base_conversion", "$101_2 = 6$"),
     ("base_conversion", "$2 \\times 25 + 4 \\times 5 + 2 \\times 1 = 62_{10}$"),
+    # order claims between numbers (PRMBench domain_inconsistency p1_33, step 18)
+    ("inequality", "But we also have 2+1 > 3"),
+    ("inequality", "$2^{10} = 1024 < 1000$, so ten doublings are not enough."),
+    ("inequality", "Since $7^2 = 49 > 50$, we stop."),
+    ("inequality", "We know $3.15 < \\pi$."),
+    ("inequality", "So $\\frac{1}{3} \\ge \\frac{1}{2}$."),
 ]
 
 # (kind, step text that must not be refuted, the verdict expected)
@@ -107,6 +113,15 @@ NOT_REFUTED = [
     ("base_conversion", "$15_5 = 1 \\cdot 5 + 5$ has a digit too large.", "unknown"),
     ("base_conversion", "$x_2 = 5 + 1$ and $2_{x} = 4$", "unknown"),
     ("base_conversion", "$A3_{16} = 163$", "unknown"),
+    ("inequality", "$2^{10} = 1024 > 1000$", "verified"),
+    ("inequality", "The discriminant is $(-1)^2 - 4(1)(-1) = 5 > 0$.", "verified"),
+    ("inequality", "Since $49 < 50 < 64$, the root is between 7 and 8.", "verified"),
+    ("inequality", "$3.14 < \\pi$ and $\\sqrt{2} > 1.41$ and 5 <= 5", "verified"),
+    ("inequality", "$3.1416 < \\pi$ to four places", "unknown"),
+    ("inequality", "We need $n > 5$ and $1 \\le k \\le 9$.", "unknown"),
+    ("inequality", "Check if 8 + 8 > 17.", "unknown"),
+    ("inequality", "So x => 5 and 3 -> 2.", "unknown"),
+    ("inequality", "Then 5 cm > 3 m, by length.", "unknown"),
 ]
 
 
