@@ -23,6 +23,7 @@ from autolabel.symbolic.prose import prose_chains
 from autolabel.symbolic.restate import restatement_chains
 from autolabel.symbolic.segments import looks_like_prose, prepare, split_segments
 from autolabel.symbolic.statements import Statement, find_statements
+from autolabel.symbolic.substitution import substitution_statements
 from autolabel.symbolic.verbal import verbal_chains
 from autolabel.symbolic.verdicts import ClaimResult, StepVerdict, aggregate, unknown
 
@@ -203,7 +204,7 @@ def check_step_local(
                     deadline,
                 )
             claims.append(_claim(left, right, chain, decision, text))
-    for statement in _statements(prepared, deadline):
+    for statement in _statements(prepared, chains, deadline):
         if len(claims) >= MAX_CLAIMS:
             break
         decision = _decide_limited(statement.decide, deadline)
@@ -230,11 +231,11 @@ def check_step_local(
     return aggregate(claims)
 
 
-def _statements(prepared: str, deadline: float) -> list[Statement]:
+def _statements(prepared: str, chains: list[Chain], deadline: float) -> list[Statement]:
     """The step's statements; none when finding them fails or takes too long."""
     try:
         with timeouts.soft_time_limit(max(min(deadline - time.monotonic(), 1.0), 0.01)):
-            return find_statements(prepared)
+            return find_statements(prepared) + substitution_statements(chains, prepared)
     except timeouts.TimeLimitExceeded:
         return []
     except Exception:  # a finder's bug must not cost the step its other claims

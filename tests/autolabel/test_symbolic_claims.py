@@ -53,6 +53,12 @@ REFUTED = [
     ("inequality", "Since $7^2 = 49 > 50$, we stop."),
     ("inequality", "We know $3.15 < \\pi$."),
     ("inequality", "So $\\frac{1}{3} \\ge \\frac{1}{2}$."),
+    # a stated solution put back into its equation
+    ("substitution", "We have $2x + 3 = 7$, so $x = 5$."),
+    ("substitution", "$x^2 - 5x + 6 = 0$ gives $x = 2$ or $x = 4$."),
+    ("substitution", r"\begin{align*} 2x + 3 &= 7 \\ 2x &= 4 \\ x &= 3 \end{align*}"),
+    ("substitution", "$\\sqrt{x + 2} = x$, so $x = -1$."),
+    ("substitution", "That gives us 8x=60, so x=8.5."),
 ]
 
 # (kind, step text that must not be refuted, the verdict expected)
@@ -122,6 +128,25 @@ NOT_REFUTED = [
     ("inequality", "Check if 8 + 8 > 17.", "unknown"),
     ("inequality", "So x => 5 and 3 -> 2.", "unknown"),
     ("inequality", "Then 5 cm > 3 m, by length.", "unknown"),
+    ("substitution", "That gives us 8x=60, so x=7.5.", "verified"),
+    ("substitution", "$x^2 - 5x + 6 = 0$ gives $x = 2$ or $x = 3$.", "verified"),
+    (
+        "substitution",
+        "Case 1: $x - 1 = 0$, so $x = 1$. Case 2: $x + 2 = 0$, so $x = -2$.",
+        "verified",
+    ),
+    (
+        "substitution",
+        "$\\frac{x}{4} = 1$, so $x = 4$, and $2x = 4 \\Rightarrow x = 2$.",
+        "verified",
+    ),
+    ("substitution", "$3x = 10$, so $x = 3.33$", "unknown"),
+    ("substitution", "$3x = 10$, so $x = 3$ people", "unknown"),
+    ("substitution", "$\\sqrt{x + 2} = x$, so $x = -1$, which is extraneous.", "unknown"),
+    ("substitution", "If $2x + 3 = 9$, then $x = 5$.", "unknown"),
+    ("substitution", "$x + y = 5$, so $x = 2$.", "unknown"),
+    ("substitution", "For $x = 3$: $2x = 6$; for $x = 4$: $2x = 8$.", "unknown"),
+    ("substitution", "Suppose $2x = 5$; so $x = 3$ would be wrong.", "unknown"),
 ]
 
 

@@ -1,0 +1,195 @@
+"""A stated solution put back into its equation: "$2x + 3 = 7$, so $x = 5$" fails (13 != 7).
+
+An equation is a two-sided chain in one variable (a single letter, not ``i`` or ``e``; no
+units, no ``f(x)``-like call, not itself ``x = number``). A solution statement is a later
+chain ``x = value`` with a number on the right. They are paired when the statement follows
+the nearest earlier chain in that variable after a conclusion ("so", "thus", "gives",
+"we get", "solving", ``\\Rightarrow``, an aligned line break), possibly after other
+solutions ("x = 2 or x = 3"), within a short stretch of text. Then the value must satisfy
+the equation, exactly for a whole number or fraction. A value written with decimals holds
+when a root of the equation rounds or truncates to it (polynomial equations only; others
+stay undecided); a whole number within 1 of a non-integer root may be a rounding and stays
+undecided ("3x = 10, so x = 3 people").
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import sympy
+
+from autolabel.symbolic import ast
+from autolabel.symbolic.chains import Chain, Side, display
+from autolabel.symbolic.compare import Decision, equal_values
+from autolabel.symbolic.evaluate import exact, show
+from autolabel.symbolic.statements import Statement
+
+KIND = "substitution"
+MAX_GAP = 90  # characters between the equation and its solution
+MAX_DEGREE = 8
+
+_CONCLUSION = re.compile(
+    r"\b(?:so|thus|hence|therefore|gives?|giving|get|gets|yields?|we\s+have|"
+    r"(?:which|this|that)\s+means|solving|solve|solution\s+is|find)\b|"
+    r"\\Rightarrow|\\implies|\\therefore|\\Longrightarrow|\\longrightarrow|\\to\b|"
+    r"\u21d2|\u2192|\\\\",
+    re.IGNORECASE,
+)
+_ANOTHER_ROOT = re.compile(r"^[\s$,]*(?:or|and|,)[\s$]*$|^\s*(?:\\quad|\\text\{\s*or\s*\})\s*$")
+_CASES = re.compile(r"\b(?:if|case|when|suppose|assum\w*|for)\b", re.IGNORECASE)
+
+
+def _variable(chain: Chain) -> str | None:
+    """The chain's only symbol, when it is one plain letter."""
+    names: set[str] = set()
+    for side in chain.sides:
+        if side.node is None or side.info is None:
+            return None
+        if side.info.units or side.info.call_like:
+            return None
+        names |= side.info.symbols
+    if len(names) != 1:
+        return None
+    name = next(iter(names))
+    if len(name) != 1 or name in "ie" or not name.isalpha():
+        return None
+    return name
+
+
+def _solution(chain: Chain, name: str) -> Side | None:
+    """``x = value`` (then more numeric sides, "x = 7/2 = 3.5"): the value's side."""
+    first = chain.sides[0]
+    if not (isinstance(first.node, ast.Sym) and first.node.name == name):
+        return None
+    if any(r != "=" for r in chain.relations):
+        return None
+    rest = chain.sides[1:]
+    if any(s.info is None or s.info.symbols for s in rest):
+        return None
+    return rest[0]
+
+
+def _equation(chain: Chain, name: str) -> tuple[Side, Side] | None:
+    if len(chain.sides) != 2 or chain.relations != ["="] or _solution(chain, name) is not None:
+        return None
+    left, right = chain.sides
+    if isinstance(right.node, ast.Sym) and left.info is not None and not left.info.symbols:
+        return None  # "5 = x": a solution written the other way; say nothing
+    return chain.sides[0], chain.sides[1]
+
+
+def substitution_statements(chains: list[Chain], prepared: str) -> list[Statement]:
+    ordered = sorted(
+        (c for c in chains if c.source in ("math", "prose") and c.sides),
+        key=lambda c: c.sides[0].start,
+    )
+    found: list[Statement] = []
+    for k, chain in enumerate(ordered):
+        name = _variable(chain)
+        value = _solution(chain, name) if name else None
+        if name is None or value is None:
+            continue
+        equation = _paired_equation(ordered, k, name, prepared)
+        if equation is None:
+            continue
+        lhs, rhs = equation
+        found.append(_statement(lhs, rhs, name, chain.sides[0], value, prepared))
+    return found
+
+
+def _paired_equation(
+    ordered: list[Chain], k: int, name: str, prepared: str
+) -> tuple[Side, Side] | None:
+    start = ordered[k].sides[0].start
+    j = k - 1
+    while j >= 0:
+        earlier = ordered[j]
+        if _variable(earlier) != name:
+            if earlier.sides[-1].end > start - MAX_GAP:
+                j -= 1
+                continue
+            return None
+        gap = prepared[earlier.sides[-1].end : start]
+        if len(gap) > MAX_GAP:
+            return None
+        if _solution(earlier, name) is not None:
+            if not _ANOTHER_ROOT.match(gap):
+                return None
+            start = earlier.sides[0].start
+            j -= 1
+            continue
+        equation = _equation(earlier, name)
+        if equation is None or not _CONCLUSION.search(gap) or _CASES.search(gap):
+            return None
+        return equation
+    return None
+
+
+def _statement(lhs: Side, rhs: Side, name: str, var: Side, value: Side, prepared: str) -> Statement:
+    equation = f"{display(lhs.text)} = {display(rhs.text)}"
+    solution = f"{name} = {display(value.text)}"
+
+    def decide() -> Decision:
+        return _decide(lhs, rhs, name, value)
+
+    return Statement(
+        KIND,
+        f"{equation}, so {solution}",
+        lhs.start,
+        value.end,
+        equation,
+        solution,
+        decide,
+    )
+
+
+def _decide(lhs: Side, rhs: Side, name: str, value: Side) -> Decision:
+    assert lhs.node is not None and rhs.node is not None and value.node is not None
+    symbol = sympy.Symbol(name)
+    f = exact(lhs.node) - exact(rhs.node)
+    v = exact(value.node)
+    if not v.is_real:
+        return Decision(None, "not a real value", kind=KIND)
+    at_v = f.subs(symbol, v)
+    left_v, right_v = exact(lhs.node).subs(symbol, v), exact(rhs.node).subs(symbol, v)
+    shown = (show(left_v), show(right_v))
+    if at_v.has(sympy.zoo, sympy.nan) or not at_v.is_number:
+        return Decision(None, "undefined at the stated value", *shown, KIND)
+    same = equal_values(at_v, sympy.Integer(0))
+    if same is True:
+        return Decision(True, f"{name} = {show(v)} satisfies it", *shown, KIND)
+    if same is None:
+        return Decision(None, "could not decide", *shown, KIND)
+    roots = _real_roots(f, symbol)
+    literal = value.info.literal if value.info else None
+    if literal is not None and literal.decimals is not None:
+        if roots is None or not v.is_Rational:
+            return Decision(None, "a decimal value; not a polynomial equation", *shown, KIND)
+        unit = Fraction(1, 10**literal.decimals)
+        low = Fraction(int(v.p), int(v.q)) - unit / 2
+        if any(low <= r <= low + unit * 3 / 2 for r in roots):  # rounded or truncated
+            return Decision(None, "a root rounds or truncates to it", *shown, KIND)
+    elif v.is_Integer and roots and any(0 < abs(r - int(v)) < 1 for r in roots):
+        return Decision(None, "a root may be rounded to it", *shown, KIND)
+    reason = f"{name} = {show(v)} gives {shown[0]} \u2260 {shown[1]}"
+    return Decision(False, reason, *shown, KIND)
+
+
+def _real_roots(f: sympy.Expr, symbol: sympy.Symbol) -> list[Fraction] | None:
+    """The real roots of a polynomial equation, as fractions close to them; None otherwise."""
+    try:
+        numerator, denominator = sympy.fraction(sympy.together(f))
+        if symbol in denominator.free_symbols:
+            return None
+        poly = sympy.Poly(numerator, symbol)
+    except sympy.PolynomialError:
+        return None
+    if poly.degree() < 1 or poly.degree() > MAX_DEGREE:
+        return None
+    roots = []
+    for r in poly.nroots(n=30):
+        if abs(sympy.im(r)) < 1e-20:
+            q = sympy.Rational(sympy.re(r))
+            roots.append(Fraction(int(q.p), int(q.q)))
+    return roots
