@@ -15,9 +15,9 @@ The rules, in order (precision first: a false "fails" misleads annotators):
    non-zero at every one of six random positive rational points. Anything else ("2x + 3 =
    7", "x = 5", "f(x) = 2x") is a condition or a definition: undecided.
 3. Units are positive symbols. With units on the left only, equal numbers hold but unequal
-   ones stay undecided ("2 dozen = 24"); so do units on the right only with a bare fraction
-   or percentage on the left ("1/4 is 15 minutes": of an hour). With units on both sides they
-   must agree dimensionally ("550 cups / 110 cups/bag = 5 bags"); otherwise undecided.
+   ones stay undecided ("2 dozen = 24"); so do units on the right only with a bare proper
+   fraction or percentage on the left ("1/4 is 15 minutes": of an hour). With units on both
+   sides they must agree dimensionally ("550 cups / 110 cups/bag = 5 bags"); otherwise undecided.
 4. A bare ``%`` is read both as /100 and as a plain number ("0.2 x 100 = 20%"); the claim
    holds if either reading holds and fails only if both fail.
 5. Numbers are compared exactly (rationals as written). When they differ:
@@ -139,9 +139,8 @@ def decide(left: Side, right: Side, chain: Chain, index: int, context: Context) 
 
 
 def _part_of_something(node: ast.Node) -> bool:
-    """A bare fraction or percentage: "1/4 = 15 minutes" may mean a quarter of an hour."""
-    while isinstance(node, ast.Neg):
-        node = node.x
+    """A bare proper fraction of whole numbers or a percentage: "1/4 = 15 minutes" may mean
+    a quarter of an hour (but "0.0375/0.75 = 0.04 days" is a division)."""
     if isinstance(node, ast.Percent):
         return True
     return (
@@ -149,6 +148,9 @@ def _part_of_something(node: ast.Node) -> bool:
         and node.op == "/"
         and isinstance(node.a, ast.Num)
         and isinstance(node.b, ast.Num)
+        and node.a.decimals is None
+        and node.b.decimals is None
+        and 0 < node.a.value < node.b.value
     )
 
 

@@ -36,7 +36,9 @@ _CONCLUSION = re.compile(
     r"\u21d2|\u2192|\\\\",
     re.IGNORECASE,
 )
-_ANOTHER_ROOT = re.compile(r"^[\s$,]*(?:or|and|,)[\s$]*$|^\s*(?:\\quad|\\text\{\s*or\s*\})\s*$")
+_ANOTHER_ROOT = re.compile(
+    r"^(?:[\s$,]|\\[()])*(?:or|and|,)(?:[\s$]|\\[()])*$|^\s*(?:\\quad|\\text\{\s*or\s*\})\s*$"
+)
 _CASES = re.compile(r"\b(?:if|case|when|suppose|assum\w*|for)\b", re.IGNORECASE)
 
 

@@ -311,8 +311,8 @@ CASES: list[Case] = [
         "processbench_sample.jsonl",
         "id math-89, step 9 (label 14)",
         "From \\(d^2 = 1\\), we have \\(d = 1\\) or \\(d = -1\\). If \\(d = 1\\), then:\n\\[ c^2 + 2(1) = 1 \\]\n\\[ c^2 + 2 = 1 \\]\n\\[ c^2 = -1 \\]",
-        "unknown",
-        "c^2 + 2(1) = 1 is a condition",
+        "verified",
+        "d = 1 and d = -1 satisfy d^2 = 1 (substitution); c^2 + 2(1) = 1 is a condition",
     ),
     Case(
         "processbench_sample.jsonl",
@@ -353,8 +353,8 @@ CASES: list[Case] = [
         "prm800k_sample.jsonl",
         "line 1, step 4, completion 0 (rating 1)",
         "This simplifies to $2p=0.58$. So $p=0.29$.",
-        "unknown",
-        "2p = 0.58, p = 0.29: conditions",
+        "verified",
+        "p = 0.29 satisfies 2p = 0.58 (substitution)",
     ),
     Case(
         "prm800k_sample.jsonl",
