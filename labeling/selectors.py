@@ -274,8 +274,11 @@ def tool_names(metadata: dict | None) -> list[str]:
     return names
 
 
-def task_payload(*, annotation: Annotation, lock_expires_at: datetime | None) -> dict:
-    """Everything the labeling page needs for one solution, in one round of queries."""
+def task_payload(
+    *, annotation: Annotation, lock_expires_at: datetime | None, created: bool = False
+) -> dict:
+    """Everything the labeling page needs for one solution, in one round of queries
+    (`created`: the annotation was just made, so it has no labels to read)."""
     solution = Solution.objects.select_related("problem", "project").get(pk=annotation.solution_id)
     project = solution.project
     steps_qs = solution.steps.annotate(alternatives_count=Count("alternatives")).order_by("index")
@@ -306,7 +309,7 @@ def task_payload(*, annotation: Annotation, lock_expires_at: datetime | None) ->
     ]
     problem = solution.problem
     return {
-        "annotation": annotation_payload(annotation=annotation),
+        "annotation": annotation_payload(annotation=annotation, labels=[] if created else None),
         "solution": {
             "id": solution.id,
             "generator": solution.generator,
@@ -354,10 +357,11 @@ def rework_payload(*, annotation: Annotation) -> dict | None:
     }
 
 
-def annotation_payload(*, annotation: Annotation) -> dict:
-    labels = annotation.labels.order_by("step__index").values(
-        "step_id", "rating", "unsure", "comment", "alternative_text"
-    )
+def annotation_payload(*, annotation: Annotation, labels: list | None = None) -> dict:
+    if labels is None:
+        labels = annotation.labels.order_by("step__index").values(
+            "step_id", "rating", "unsure", "comment", "alternative_text"
+        )
     return {
         "id": annotation.id,
         "solution_id": annotation.solution_id,

@@ -118,7 +118,11 @@ class QueueNextApi(APIView):
         claim = task_claim_next(project=project, user=request.user)
         if claim is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
-        task = task_payload(annotation=claim.annotation, lock_expires_at=claim.lock.expires_at)
+        task = task_payload(
+            annotation=claim.annotation,
+            lock_expires_at=claim.lock.expires_at,
+            created=claim.created,
+        )
         annotation_record_shown(annotation=claim.annotation, task=task)
         return Response(task)
 

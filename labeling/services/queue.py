@@ -57,6 +57,7 @@ CANDIDATE_BATCH = 16
 class Claim:
     annotation: Annotation
     lock: TaskLock
+    created: bool = False  # a new, empty annotation (not a resumed draft)
 
 
 _HOLDS = "(a.status = %s OR (a.status = %s AND a.revises_id IS NOT NULL))"
@@ -173,21 +174,40 @@ def candidates_ordered(*, project: Project, candidates: QuerySet) -> QuerySet:
     return ordered.order_by("-assigned", "skipped", *keys)
 
 
+_HAS_WORK_AT_EDGES_SQL = """
+SELECT
+  EXISTS (SELECT 1 FROM labeling_assignment a JOIN labeling_solution s ON s.id = a.solution_id
+          WHERE a.user_id = %s AND s.project_id = %s),
+  EXISTS (SELECT 1 FROM labeling_annotation n JOIN labeling_solution s ON s.id = n.solution_id
+          WHERE n.annotator_id = %s AND n.status = %s AND s.project_id = %s)
+"""
+
+
 def _claim_phases(*, project: Project, user: AbstractBaseUser, now) -> Iterator[QuerySet]:
     """Regular work's candidates in `candidates_ordered`'s order, as three queries that each
-    read a bounded number of rows (see the module docstring)."""
-    claimable = solution_claimable_for_user(project=project, user=user, now=now)
-    assigned = Assignment.objects.filter(user=user).values("solution_id")
-    yield candidates_ordered(project=project, candidates=claimable.filter(pk__in=assigned))
+    read a bounded number of rows (see the module docstring). The first and last are built
+    only for a user with assignments or skips in the project (one query tells)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _HAS_WORK_AT_EDGES_SQL,
+            [user.pk, project.pk, user.pk, AnnotationStatus.DISCARDED, project.pk],
+        )
+        has_assigned, has_skipped = cursor.fetchone()
+    if has_assigned or has_skipped:
+        claimable = solution_claimable_for_user(project=project, user=user, now=now)
+    if has_assigned:
+        assigned = Assignment.objects.filter(user=user).values("solution_id")
+        yield candidates_ordered(project=project, candidates=claimable.filter(pk__in=assigned))
     pool = solution_pool_for_user(project=project, user=user, now=now)
     ordered, keys = _claim_order(project=project, candidates=pool)
     yield ordered.order_by(*keys)
-    skipped = Annotation.objects.filter(
-        annotator=user, status=AnnotationStatus.DISCARDED, solution__project=project
-    ).values("solution_id")
-    yield candidates_ordered(
-        project=project, candidates=claimable.filter(pk__in=skipped, assigned=False)
-    )
+    if has_skipped:
+        skipped = Annotation.objects.filter(
+            annotator=user, status=AnnotationStatus.DISCARDED, solution__project=project
+        ).values("solution_id")
+        yield candidates_ordered(
+            project=project, candidates=claimable.filter(pk__in=skipped, assigned=False)
+        )
 
 
 def _claim_first(
@@ -206,7 +226,7 @@ def _claim_first(
         if holders < project.overlap and not mine:
             lock = _lock(solution_id=solution_id, user=user, ttl=project.lock_ttl_seconds, now=now)
             annotation = Annotation.objects.create(solution_id=solution_id, annotator=user)
-            return Claim(annotation=annotation, lock=lock)
+            return Claim(annotation=annotation, lock=lock, created=True)
         passed.append(solution_id)  # taken between the candidate read and the lock
 
 
@@ -221,7 +241,7 @@ def _claim_gold(*, project: Project, user: AbstractBaseUser, now) -> Claim | Non
             continue
         lock = _lock(solution_id=solution_id, user=user, ttl=project.lock_ttl_seconds, now=now)
         annotation = Annotation.objects.create(solution_id=solution_id, annotator=user)
-        return Claim(annotation=annotation, lock=lock)
+        return Claim(annotation=annotation, lock=lock, created=True)
     return None
 
 
