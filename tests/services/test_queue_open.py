@@ -3,9 +3,11 @@ of service calls: submit, skip, a reviewer's reject, gold set and unset, assignm
 cleared, the project's overlap changed; new imports arrive open. A flag left closed would hide
 work from every claim, so this replays random sequences and compares after every step."""
 
+import io
 import random
 
 import pytest
+from django.core.management import call_command
 
 from labeling.errors import Conflict
 from labeling.models import Annotation, AnnotationStatus, Solution
@@ -103,3 +105,13 @@ def test_imported_solutions_arrive_open(db):
     import_file(project=project, path=PROCESSBENCH, fmt="processbench", labels_as="none")
     assert Solution.objects.filter(project=project, queue_open=True).count() == 100
     assert_stored_equals_live(project, "import")
+
+
+def test_queue_refresh_command_repairs_a_flag_changed_behind_the_services(db):
+    project = project_create(name="edited", created_by=UserFactory(), overlap=1)
+    solution = SolutionFactory(problem__project=project)
+    Solution.objects.filter(pk=solution.pk).update(queue_open=False)  # e.g. an admin edit
+    out = io.StringIO()
+    call_command("queue_refresh", "--project", str(project.pk), stdout=out)
+    assert Solution.objects.get(pk=solution.pk).queue_open
+    assert f"project {project.pk} (edited): 1 solutions" in out.getvalue()

@@ -23,6 +23,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("--project", type=int, action="append", help="project id (repeat)")
 
+    def refresh(self, project: Project) -> int:
+        return review_reasons_fill(project=project)
+
     def handle(self, *args, **options) -> None:
         projects = Project.objects.order_by("pk")
         if options["project"]:
@@ -32,7 +35,7 @@ class Command(BaseCommand):
                 raise CommandError(f"--project: no project with id {sorted(missing)}")
         for project in projects:
             started = time.perf_counter()
-            n = review_reasons_fill(project=project)
+            n = self.refresh(project)
             self.stdout.write(
                 f"project {project.pk} ({project.name}): {n} solutions "
                 f"in {time.perf_counter() - started:.1f} s"

@@ -1,0 +1,20 @@
+"""Recompute the claim pool's stored flag (Solution.queue_open) of projects.
+
+    manage.py queue_refresh              # every project
+    manage.py queue_refresh --project 3 --project 7
+
+The services keep the flag; run this after changing what it depends on (gold, assignments, the
+overlap, submitted counts) past them, e.g. in the Django admin or with SQL. A solution whose flag
+was left closed is not served to anyone until then.
+"""
+
+from labeling.management.commands.review_reasons_refresh import Command as RefreshCommand
+from labeling.models import Project
+from labeling.services.queue_open import queue_open_refresh
+
+
+class Command(RefreshCommand):
+    help = __doc__.split("\n\n")[0]
+
+    def refresh(self, project: Project) -> int:
+        return queue_open_refresh(project=project)
