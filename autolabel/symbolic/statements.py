@@ -71,7 +71,10 @@ def as_int(text: str) -> int:
 
 def find_statements(prepared: str) -> list[Statement]:
     """Every statement the finders read in a step's prepared text, in text order."""
-    from autolabel.symbolic.numbers import number_statements  # the finders import this module
+    # the finders import this module
+    from autolabel.symbolic.counts import count_statements
+    from autolabel.symbolic.numbers import number_statements
 
     plain = plain_view(prepared)
-    return sorted(number_statements(plain), key=lambda s: s.start)
+    found = [*number_statements(plain), *count_statements(plain)]
+    return sorted(found, key=lambda s: s.start)

@@ -59,6 +59,14 @@ REFUTED = [
     ("substitution", r"\begin{align*} 2x + 3 &= 7 \\ 2x &= 4 \\ x &= 3 \end{align*}"),
     ("substitution", "$\\sqrt{x + 2} = x$, so $x = -1$."),
     ("substitution", "That gives us 8x=60, so x=8.5."),
+    # counts of listed items (ProcessBench olympiadbench-940, step 1)
+    (
+        "count",
+        "the possible values of \\( n \\) are all the numbers that are not multiples of 3, i.e., "
+        "1, 2, 4, 5, 7, 8, 10, ..., 97, 98. There are 32 such numbers.",
+    ),
+    ("count", "The divisors are 1, 2, 4, 71, and 142. There are 6 of them."),
+    ("count", "The terms are 5, 10, 15, \\ldots, 100, so there are 21 terms."),
 ]
 
 # (kind, step text that must not be refuted, the verdict expected)
@@ -147,6 +155,18 @@ NOT_REFUTED = [
     ("substitution", "$x + y = 5$, so $x = 2$.", "unknown"),
     ("substitution", "For $x = 3$: $2x = 6$; for $x = 4$: $2x = 8$.", "unknown"),
     ("substitution", "Suppose $2x = 5$; so $x = 3$ would be wrong.", "unknown"),
+    (
+        "count",
+        "The multiples of 3 are 3, 6, 9, 12, ..., 99. There are 33 such numbers.",
+        "verified",
+    ),
+    ("count", "The divisors are 1, 2, 4, 71, and 142. There are 5 of them.", "verified"),
+    ("count", "The numbers are 1, 2, 3. There are 6 ways to arrange them.", "unknown"),
+    ("count", "The primes are 2, 3, 5, 7, 11, 13, ..., 97. There are 25 such primes.", "unknown"),
+    ("count", "The even numbers are 2, 4, ..., 100. There are 50 such numbers.", "unknown"),
+    ("count", "The numbers are 1, 2, 2, 3. There are 4 numbers.", "unknown"),
+    ("count", "For example: 1, 2, 3. There are 10 such numbers in all.", "unknown"),
+    ("count", "Some of them are 1, 2, 4. There are 7 such numbers.", "unknown"),
 ]
 
 
