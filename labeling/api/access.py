@@ -11,8 +11,11 @@ from labeling.models import Project, Role
 from labeling.selectors import ROLE_RANK, project_role
 
 
-def project_for(request, project_id: int, *, at_least: str = Role.ANNOTATOR) -> Project:
-    project = get_object_or_404(Project, pk=project_id)
+def project_for(request, project_id: int | Project, *, at_least: str = Role.ANNOTATOR) -> Project:
+    """The project (an id, or an instance already loaded) if the user's role allows."""
+    project = (
+        project_id if isinstance(project_id, Project) else get_object_or_404(Project, pk=project_id)
+    )
     role = project_role(project=project, user=request.user)
     if role is None:
         raise NotFound("No such project.")

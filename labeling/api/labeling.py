@@ -151,7 +151,7 @@ def _own_annotation(request, annotation_id: int):
     annotation = annotation_get_for_user(annotation_id=annotation_id, user=request.user)
     if annotation is None:
         raise NotFound("No such annotation.")
-    project_for(request, annotation.solution.project_id)  # still a member?
+    project_for(request, annotation.solution.project)  # still a member?
     return annotation
 
 
