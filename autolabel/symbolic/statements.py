@@ -74,7 +74,13 @@ def find_statements(prepared: str) -> list[Statement]:
     # the finders import this module
     from autolabel.symbolic.counts import count_statements
     from autolabel.symbolic.numbers import number_statements
+    from autolabel.symbolic.ratios import percentage_statements, ratio_statements
 
     plain = plain_view(prepared)
-    found = [*number_statements(plain), *count_statements(plain)]
+    found = [
+        *number_statements(plain),
+        *count_statements(plain),
+        *ratio_statements(plain),
+        *percentage_statements(plain),
+    ]
     return sorted(found, key=lambda s: s.start)

@@ -67,6 +67,14 @@ REFUTED = [
     ),
     ("count", "The divisors are 1, 2, 4, 71, and 142. There are 6 of them."),
     ("count", "The terms are 5, 10, 15, \\ldots, 100, so there are 21 terms."),
+    # percentages and ratios
+    ("verbal", "So 12 is 30% of 50."),
+    ("percentage", "$50 discounted by 20% gives $45."),
+    ("percentage", "80 increased by 25 percent is 110."),
+    ("percentage", "From 3 to 4 is a 30% increase."),
+    ("percentage", "That is a 20% decrease from 50 to 45."),
+    ("ratio", "So 12:18 = 3:4."),
+    ("ratio", "The ratio 6:4, which is in simplest form, gives 6 parts."),
 ]
 
 # (kind, step text that must not be refuted, the verdict expected)
@@ -167,6 +175,16 @@ NOT_REFUTED = [
     ("count", "The numbers are 1, 2, 2, 3. There are 4 numbers.", "unknown"),
     ("count", "For example: 1, 2, 3. There are 10 such numbers in all.", "unknown"),
     ("count", "Some of them are 1, 2, 4. There are 7 such numbers.", "unknown"),
+    ("percentage", "80 increased by 25% is 100, and 20% of 50 is 10.", "verified"),
+    ("percentage", "The price of $80 increased by 25% to $100.", "verified"),
+    ("percentage", "From 3 to 4 is a 33.3% increase.", "verified"),
+    ("percentage", "From 3 to 4 is a 33% increase.", "unknown"),
+    ("percentage", "From 20% to 25% is a 5% increase.", "unknown"),
+    ("percentage", "80 increased by 10% each year for 2 years is 96.8.", "unknown"),
+    ("ratio", "The ratio of boys to girls is 12:18 = 2:3, and 6:4 simplifies to 3:2.", "verified"),
+    ("ratio", "$1.5:2 = 3:4$ and 2:3 is in simplest form", "verified"),
+    ("ratio", "The train leaves at 3:30 = 3:30 pm, not 3:15.", "unknown"),
+    ("ratio", "At 3:05 = 3:50 the bell rings.", "unknown"),
 ]
 
 
