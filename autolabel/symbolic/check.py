@@ -23,7 +23,7 @@ from autolabel.symbolic.prose import prose_chains
 from autolabel.symbolic.restate import restatement_chains
 from autolabel.symbolic.segments import looks_like_prose, prepare, split_segments
 from autolabel.symbolic.statements import Statement, find_statements
-from autolabel.symbolic.substitution import substitution_statements
+from autolabel.symbolic.substitution import root_statements, substitution_statements
 from autolabel.symbolic.verbal import verbal_chains
 from autolabel.symbolic.verdicts import ClaimResult, StepVerdict, aggregate, unknown
 
@@ -204,7 +204,8 @@ def check_step_local(
                     deadline,
                 )
             claims.append(_claim(left, right, chain, decision, text))
-    for statement in _statements(prepared, chains, deadline):
+    previous = find_chains(previous_steps[-1])[0] if previous_steps else []
+    for statement in _statements(prepared, chains, previous, deadline):
         if len(claims) >= MAX_CLAIMS:
             break
         decision = _decide_limited(statement.decide, deadline)
@@ -231,11 +232,18 @@ def check_step_local(
     return aggregate(claims)
 
 
-def _statements(prepared: str, chains: list[Chain], deadline: float) -> list[Statement]:
-    """The step's statements; none when finding them fails or takes too long."""
+def _statements(
+    prepared: str, chains: list[Chain], previous: list[Chain], deadline: float
+) -> list[Statement]:
+    """The step's statements; none when finding them fails or takes too long. ``previous``:
+    the chains of the step before (an equation that "x = 3 is a root" may name)."""
     try:
         with timeouts.soft_time_limit(max(min(deadline - time.monotonic(), 1.0), 0.01)):
-            return find_statements(prepared) + substitution_statements(chains, prepared)
+            return [
+                *find_statements(prepared),
+                *substitution_statements(chains, prepared),
+                *root_statements(chains, prepared, previous),
+            ]
     except timeouts.TimeLimitExceeded:
         return []
     except Exception:  # a finder's bug must not cost the step its other claims

@@ -10,6 +10,13 @@ the equation, exactly for a whole number or fraction. A value written with decim
 when a root of the equation rounds or truncates to it (polynomial equations only; others
 stay undecided); a whole number within 1 of a non-integer root may be a rounding and stays
 undecided ("3x = 10, so x = 3 people").
+
+Root claims use the same decision: "$x = 3$ is a root of the equation", "2 is not a solution
+of the quadratic", "$(x - 3)$ is a factor of the polynomial" name the equation in words;
+it is the one written right after those words, or the last one-variable equation in that
+variable earlier in the step, or else the last "P(x) = 0" in the step before (the only
+one read). A root claim
+is exact: no whole number stands for a rounded root there.
 """
 
 from __future__ import annotations
@@ -20,10 +27,11 @@ from fractions import Fraction
 import sympy
 
 from autolabel.symbolic import ast
-from autolabel.symbolic.chains import Chain, Side, display
+from autolabel.symbolic.chains import Chain, Side, display, make_side
 from autolabel.symbolic.compare import Decision, equal_values
 from autolabel.symbolic.evaluate import exact, show
-from autolabel.symbolic.statements import Statement
+from autolabel.symbolic.statements import Statement, plain_view, shown
+from autolabel.symbolic.tokens import SPACE, tokenize
 
 KIND = "substitution"
 MAX_GAP = 90  # characters between the equation and its solution
@@ -146,7 +154,8 @@ def _statement(lhs: Side, rhs: Side, name: str, var: Side, value: Side, prepared
     )
 
 
-def _decide(lhs: Side, rhs: Side, name: str, value: Side) -> Decision:
+def _decide(lhs: Side, rhs: Side, name: str, value: Side, rounded: bool = True) -> Decision:
+    """``rounded``: a whole number may stand for a rounded root ("so x = 3 people")."""
     assert lhs.node is not None and rhs.node is not None and value.node is not None
     symbol = sympy.Symbol(name)
     f = exact(lhs.node) - exact(rhs.node)
@@ -172,7 +181,7 @@ def _decide(lhs: Side, rhs: Side, name: str, value: Side) -> Decision:
         low = Fraction(int(v.p), int(v.q)) - unit / 2
         if any(low <= r <= low + unit * 3 / 2 for r in roots):  # rounded or truncated
             return Decision(None, "a root rounds or truncates to it", *shown, KIND)
-    elif v.is_Integer and roots and any(0 < abs(r - int(v)) < 1 for r in roots):
+    elif rounded and v.is_Integer and roots and any(0 < abs(r - int(v)) < 1 for r in roots):
         return Decision(None, "a root may be rounded to it", *shown, KIND)
     reason = f"{name} = {show(v)} gives {shown[0]} \u2260 {shown[1]}"
     return Decision(False, reason, *shown, KIND)
@@ -195,3 +204,100 @@ def _real_roots(f: sympy.Expr, symbol: sympy.Symbol) -> list[Fraction] | None:
             q = sympy.Rational(sympy.re(r))
             roots.append(Fraction(int(q.p), int(q.q)))
     return roots
+
+
+_VALUE = r"-?\d+(?:\.\d+)?|\\[dt]?frac\s*\{\s*-?\d+\s*\}\s*\{\s*\d+\s*\}|-?\d+\s*/\s*\d+"
+_EQUATION_WORDS = (
+    r"(?:the|this|our|that)\s+(?:given\s+|original\s+|above\s+)?"
+    r"(?:cubic|quadratic|polynomial)?\s*(?:equation|polynomial|cubic|quadratic)\b"
+)
+_ROOT = re.compile(
+    rf"(?<![\w.])(?:(?P<var>[a-z])\s*=\s*)?(?P<v>{_VALUE})\s+is\s+(?P<neg>not\s+)?"
+    r"(?:a|the|one|another|also\s+a|indeed\s+a|clearly\s+a)\s+"
+    r"(?:(?:real|rational|integer|valid|possible)\s+)?(?:root|solution|zero)\s+(?:of|to)\s+"
+    + _EQUATION_WORDS,
+    re.IGNORECASE,
+)
+_FACTOR = re.compile(
+    r"\(\s*(?P<var>[a-z])\s*(?P<sign>[-+])\s*(?P<v>\d+(?:\.\d+)?)\s*\)\s+is\s+(?P<neg>not\s+)?"
+    r"(?:a|one|also\s+a)\s+(?:linear\s+)?factor\s+of\s+" + _EQUATION_WORDS,
+    re.IGNORECASE,
+)
+
+
+def root_statements(chains: list[Chain], prepared: str, previous: list[Chain]) -> list[Statement]:
+    """ "x = 3 is a root of the equation": the named value put into the last equation."""
+    plain = plain_view(prepared)
+    found: list[Statement] = []
+    for m in [*_ROOT.finditer(plain), *_FACTOR.finditer(plain)]:
+        value_text = m.group("v")
+        if m.re is _FACTOR and m.group("sign") == "-":
+            pass  # (x - 3): the root is 3
+        elif m.re is _FACTOR:
+            value_text = "-" + value_text  # (x + 3): the root is -3
+        equation = _named_equation(chains, m.start(), m.end(), m.group("var"), previous)
+        if equation is None:
+            continue
+        name, lhs, rhs = equation
+        value = _value_side(value_text)
+        if value is None:
+            continue
+        negated = bool(m.group("neg"))
+        found.append(_root_statement(plain, m, name, lhs, rhs, value, negated))
+    return found
+
+
+def _named_equation(
+    chains: list[Chain], before: int, after: int, var: str | None, previous: list[Chain]
+) -> tuple[str, Side, Side] | None:
+    """The equation "the equation" names: written right after the words, else the last one
+    before them in this step, else the last one in the step before."""
+    readable = [c for c in chains if c.source in ("math", "prose")]
+    right_after = [c for c in readable if after <= c.sides[0].start <= after + 3]
+    here = [c for c in readable if c.sides[-1].end <= before]
+    for pool in (right_after, here, previous):
+        for chain in sorted(pool, key=lambda c: c.sides[0].start, reverse=True):
+            name = _variable(chain)
+            if name is None or (var is not None and name != var):
+                continue
+            equation = _equation(chain, name)
+            if equation is None:
+                continue
+            if pool is previous and not any(_is_zero(side) for side in equation):
+                continue  # from the step before, only "P(x) = 0" is surely "the equation"
+            return name, equation[0], equation[1]
+    return None
+
+
+def _is_zero(side: Side) -> bool:
+    return isinstance(side.node, ast.Num) and side.node.value == 0
+
+
+def _value_side(text: str) -> Side | None:
+    tokens = [t for t in tokenize(text, "math") if t.kind != SPACE]
+    side = make_side(tokens, "math", text)
+    if side.node is None or side.info is None or side.info.symbols:
+        return None
+    return side
+
+
+def _root_statement(
+    plain: str,
+    m: re.Match[str],
+    name: str,
+    lhs: Side,
+    rhs: Side,
+    value: Side,
+    negated: bool,
+) -> Statement:
+    equation = f"{display(lhs.text)} = {display(rhs.text)}"
+
+    def decide() -> Decision:
+        decision = _decide(lhs, rhs, name, value, rounded=False)
+        if negated and decision.holds is not None:
+            decision.holds = not decision.holds
+            decision.reason = "not a root: " + decision.reason
+        return decision
+
+    text = shown(plain, m.start(), m.end())
+    return Statement(KIND, text, m.start(), m.end(), equation, f"{name} = {value.text}", decide)

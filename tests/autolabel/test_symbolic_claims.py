@@ -59,6 +59,8 @@ REFUTED = [
     ("substitution", r"\begin{align*} 2x + 3 &= 7 \\ 2x &= 4 \\ x &= 3 \end{align*}"),
     ("substitution", "$\\sqrt{x + 2} = x$, so $x = -1$."),
     ("substitution", "That gives us 8x=60, so x=8.5."),
+    ("substitution", "Then 3 is a root of the equation $x^2 - 4 = 0$."),
+    ("substitution", "Then 2 is not a root of the equation $x^2 - 4 = 0$."),
     # counts of listed items (ProcessBench olympiadbench-940, step 1)
     (
         "count",
@@ -186,6 +188,35 @@ NOT_REFUTED = [
     ("ratio", "The train leaves at 3:30 = 3:30 pm, not 3:15.", "unknown"),
     ("ratio", "At 3:05 = 3:50 the bell rings.", "unknown"),
 ]
+
+
+# (step before, step): the equation a root claim names is in the step before
+# (ProcessBench olympiadbench-173, steps 7 and 8)
+CUBIC = r"Rearranging the terms, we have: \(x^3 - 4x^2 + 3 = 0\)."
+
+
+def test_root_claims_read_the_equation_of_the_step_before():
+    refuted = [
+        r"By inspection, we can see that \(x=3\) is a root of the equation.",
+        r"So $(x + 1)$ is a factor of the polynomial.",
+    ]
+    for text in refuted:
+        verdict = check_step(text, previous_steps=[CUBIC])
+        assert verdict.verdict == "refuted", [c.as_dict() for c in verdict.claims]
+        assert {c.kind for c in verdict.failed} == {"substitution"}
+    for text in (
+        r"By inspection, \(x=1\) is a root of the equation.",
+        r"So $(x - 1)$ is a factor of the polynomial.",
+    ):
+        assert check_step(text, previous_steps=[CUBIC]).verdict == "verified"
+    hedged = r"We check whether $x = 3$ is a root of the equation."
+    assert check_step(hedged, previous_steps=[CUBIC]).verdict == "unknown"
+    # only "P(x) = 0" in the step before is surely the equation named
+    other = r"We have $2x + 1 = 7$."
+    assert check_step(r"So $x = 5$ is a root of the equation.", previous_steps=[other]).verdict == (
+        "unknown"
+    )
+    assert check_step(r"So $x = 5$ is a root of the equation.").verdict == "unknown"
 
 
 @pytest.mark.parametrize(("kind", "text"), REFUTED)
