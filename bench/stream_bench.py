@@ -214,6 +214,7 @@ class Level:
     bare: CycleLog
     checks: Checks
     server_cpu_s: float
+    postgres_cpu_s: float  # backends connected to the bench database, during the HTTP part
     machine_busy: float  # share of all cores busy during the HTTP part
     timings: dict[str, float]
 
@@ -235,6 +236,24 @@ def _server_cpu_s(proc) -> float:
             total += times.user + times.system
     except psutil.Error:
         pass
+    return total
+
+
+def _postgres_cpu_s(database: str) -> float:
+    """CPU of the PostgreSQL backends serving `database` (their title names it); gunicorn's
+    connections are persistent, so the same backends live through a level."""
+    import psutil
+
+    total = 0.0
+    for p in psutil.process_iter(["name", "cmdline"]):
+        try:
+            title = " ".join(p.info["cmdline"] or [])
+            is_postgres = p.info["name"] == "postgres" or title.startswith("postgres:")
+            if is_postgres and f" {database} " in f" {title} ":
+                times = p.cpu_times()
+                total += times.user + times.system
+        except psutil.Error:
+            continue
     return total
 
 
@@ -305,12 +324,15 @@ def run_bench(
             started = time.perf_counter()
             level_dir = profile_dir / f"level{count}" if profile_dir else None
             recorders = profile.start(server.pid, level_dir) if level_dir else []
+            database = urlsplit(database_url).path.lstrip("/")
             cpu0, busy0 = _server_cpu_s(server), psutil.cpu_times()
+            pg0 = _postgres_cpu_s(database)
             http = run_cycles(
                 base_url=base, tokens=tokens, project_id=project.pk, cycles=cycles,
                 processes=processes, seed=i,
             )  # fmt: skip
             server_cpu = _server_cpu_s(server) - cpu0
+            postgres_cpu = _postgres_cpu_s(database) - pg0
             busy = _machine_busy(busy0, psutil.cpu_times())
             profile.stop(recorders)
             timings["steplab"] = time.perf_counter() - started
@@ -341,7 +363,9 @@ def run_bench(
             )
             checks.labels += bare_problems(database_url, claims=bare_claims, overlap=OVERLAP)
             timings["checks"] = time.perf_counter() - started
-            level = Level(count, processes, http, bare, checks, server_cpu, busy, timings)
+            level = Level(
+                count, processes, http, bare, checks, server_cpu, postgres_cpu, busy, timings
+            )
             results.append(level)
             out(level_report(level, cycles))
             if level_dir:
@@ -397,7 +421,9 @@ def level_report(level: Level, cycles: int) -> str:
         f"{client_cpu / max(len(http.cycle_s), 1) * 1000:.1f} ms per cycle); gunicorn "
         f"{level.server_cpu_s:.1f} s = {level.server_cpu_s / http.wall_s / cores:.0%} "
         f"({level.server_cpu_s / max(len(http.cycle_s), 1) * 1000:.0f} ms per cycle); "
-        f"machine busy {level.machine_busy:.0%} (PostgreSQL and anything else running)"
+        f"PostgreSQL {level.postgres_cpu_s:.1f} s "
+        f"({level.postgres_cpu_s / max(len(http.cycle_s), 1) * 1000:.0f} ms per cycle); "
+        f"machine busy {level.machine_busy:.0%} (anything else running included)"
     )
     c = level.checks
     lines.append(

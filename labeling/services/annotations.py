@@ -88,14 +88,20 @@ def _replayed(
 def _bump_version(
     annotation: Annotation, version: int, *, request_id: UUID | None, **fields: object
 ) -> None:
-    """Apply `fields` if `version` is current; records `request_id` as the last applied write."""
+    """Apply `fields` if `version` is current; records `request_id` as the last applied write.
+    The instance then holds what the row holds (no re-read needed)."""
+    now = timezone.now()
     updated = Annotation.objects.filter(pk=annotation.pk, version=version).update(
         version=F("version") + 1,
-        updated_at=timezone.now(),
+        updated_at=now,
         last_request_id=request_id,
         **fields,
     )
-    if not updated:
+    if updated:
+        fields.update(version=version + 1, updated_at=now, last_request_id=request_id)
+        for name, value in fields.items():
+            setattr(annotation, name, value)
+    else:
         current = Annotation.objects.filter(pk=annotation.pk).values_list("version", flat=True)
         raise Conflict(
             "This solution was changed in another tab or window. Reload to get the latest "
@@ -202,7 +208,6 @@ def annotation_save_draft(
     _bump_version(annotation, version, request_id=request_id, **extra)
     _write_labels(annotation, _labels_from(labels), project, user=user, action=LabelAction.DRAFT)
     task_lock_extend(annotation=annotation, project=project)
-    annotation.refresh_from_db()
     return annotation
 
 
@@ -318,7 +323,7 @@ def annotation_submit(
     # Same transaction, solution row still locked: the k-th agreeing submission resolves it.
     if project.auto_resolve and not solution.is_gold:
         resolution_auto(solution_id=solution.pk)
-    annotation.refresh_from_db()
+        annotation.refresh_from_db()
     return annotation
 
 

@@ -174,8 +174,10 @@ def candidates_ordered(*, project: Project, candidates: QuerySet) -> QuerySet:
     return ordered.order_by("-assigned", "skipped", *keys)
 
 
-_HAS_WORK_AT_EDGES_SQL = """
+_EDGES_SQL = """
 SELECT
+  EXISTS (SELECT 1 FROM labeling_annotation n JOIN labeling_solution s ON s.id = n.solution_id
+          WHERE n.annotator_id = %s AND n.status = %s AND s.project_id = %s),
   EXISTS (SELECT 1 FROM labeling_assignment a JOIN labeling_solution s ON s.id = a.solution_id
           WHERE a.user_id = %s AND s.project_id = %s),
   EXISTS (SELECT 1 FROM labeling_annotation n JOIN labeling_solution s ON s.id = n.solution_id
@@ -183,16 +185,35 @@ SELECT
 """
 
 
-def _claim_phases(*, project: Project, user: AbstractBaseUser, now) -> Iterator[QuerySet]:
-    """Regular work's candidates in `candidates_ordered`'s order, as three queries that each
-    read a bounded number of rows (see the module docstring). The first and last are built
-    only for a user with assignments or skips in the project (one query tells)."""
+@dataclass(frozen=True)
+class Edges:
+    """What the user has in the project besides the open pool (one query tells): a claim
+    builds the reads for drafts, assignments and skips only when there are any."""
+
+    drafts: bool
+    assigned: bool
+    skipped: bool
+
+
+def _edges(*, project: Project, user: AbstractBaseUser) -> Edges:
     with connection.cursor() as cursor:
         cursor.execute(
-            _HAS_WORK_AT_EDGES_SQL,
-            [user.pk, project.pk, user.pk, AnnotationStatus.DISCARDED, project.pk],
+            _EDGES_SQL,
+            [user.pk, AnnotationStatus.DRAFT, project.pk]
+            + [user.pk, project.pk]
+            + [user.pk, AnnotationStatus.DISCARDED, project.pk],
         )
-        has_assigned, has_skipped = cursor.fetchone()
+        return Edges(*cursor.fetchone())
+
+
+def _claim_phases(
+    *, project: Project, user: AbstractBaseUser, now, edges: Edges | None = None
+) -> Iterator[QuerySet]:
+    """Regular work's candidates in `candidates_ordered`'s order, as three queries that each
+    read a bounded number of rows (see the module docstring). The first and last are built
+    only for a user with assignments or skips in the project (`edges`)."""
+    edges = edges or _edges(project=project, user=user)
+    has_assigned, has_skipped = edges.assigned, edges.skipped
     if has_assigned or has_skipped:
         claimable = solution_claimable_for_user(project=project, user=user, now=now)
     if has_assigned:
@@ -287,9 +308,11 @@ def task_claim_next(*, project: Project, user: AbstractBaseUser) -> Claim | None
     then a gold question when one is due at the project's `gold_rate`.
     """
     now = timezone.now()
-    resumed = _resume_draft(project=project, user=user, now=now)
-    if resumed is not None:
-        return resumed
+    edges = _edges(project=project, user=user)
+    if edges.drafts:
+        resumed = _resume_draft(project=project, user=user, now=now)
+        if resumed is not None:
+            return resumed
     blocked, screening_claim = _screening(project=project, user=user, now=now)
     if blocked:
         return None
@@ -300,7 +323,7 @@ def task_claim_next(*, project: Project, user: AbstractBaseUser) -> Claim | None
         if gold is not None:
             return gold
 
-    for candidates in _claim_phases(project=project, user=user, now=now):
+    for candidates in _claim_phases(project=project, user=user, now=now, edges=edges):
         claim = _claim_first(candidates, project=project, user=user, now=now)
         if claim is not None:
             return claim
