@@ -75,6 +75,7 @@ def find_statements(prepared: str) -> list[Statement]:
     from autolabel.symbolic.counts import count_statements
     from autolabel.symbolic.numbers import number_statements
     from autolabel.symbolic.ratios import percentage_statements, ratio_statements
+    from autolabel.symbolic.rewriting import rewriting_statements
 
     plain = plain_view(prepared)
     found = [
@@ -82,5 +83,6 @@ def find_statements(prepared: str) -> list[Statement]:
         *count_statements(plain),
         *ratio_statements(plain),
         *percentage_statements(plain),
+        *rewriting_statements(prepared),
     ]
     return sorted(found, key=lambda s: s.start)

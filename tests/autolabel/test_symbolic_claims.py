@@ -77,6 +77,20 @@ REFUTED = [
     ("percentage", "That is a 20% decrease from 50 to 45."),
     ("ratio", "So 12:18 = 3:4."),
     ("ratio", "The ratio 6:4, which is in simplest form, gives 6 parts."),
+    # rewritings in words (PRMBench deception p1_396 step 11, ProcessBench math-181 step 0)
+    (
+        "rewriting",
+        "Now let's simplify. $4(x^2 - 6x + 9) - 36 - 25(y^2 - 10y + 25) + 625 - 489 = 0$ "
+        "becomes $4(x - 3)^2 + 25(y - 5)^2 - 100 = 0$.",
+    ),
+    (
+        "rewriting",
+        "To simplify the expression \\(\\frac{(10r^3)(4r^6)}{8r^4}\\), we multiply the "
+        "coefficients:\n\\[ 10 \\times 4 = 40 \\]\nSo the expression becomes:\n"
+        "\\[ \\frac{40r^3}{8r^4} \\]",
+    ),
+    ("rewriting", "$x^2 - 5x + 6$ factors as $(x - 2)(x - 4)$."),
+    ("rewriting", "$2x + 3x$ simplifies to $6x$"),
 ]
 
 # (kind, step text that must not be refuted, the verdict expected)
@@ -187,6 +201,24 @@ NOT_REFUTED = [
     ("ratio", "$1.5:2 = 3:4$ and 2:3 is in simplest form", "verified"),
     ("ratio", "The train leaves at 3:30 = 3:30 pm, not 3:15.", "unknown"),
     ("ratio", "At 3:05 = 3:50 the bell rings.", "unknown"),
+    (
+        "rewriting",
+        "Divide by 100: $4(x - 3)^2 + 25(y - 5)^2 - 100 = 0$ becomes "
+        "$\\frac{4(x - 3)^2}{100} + \\frac{25(y - 5)^2}{100} = 1$.",
+        "verified",
+    ),
+    ("rewriting", "$x^2 - 5x + 6$ factors as $(x - 2)(x - 3)$.", "verified"),
+    ("rewriting", "$2x = 4$ becomes $x = 2$", "verified"),
+    ("rewriting", "Dividing by x, $x^2 = 3x$ becomes $x = 3$.", "unknown"),
+    ("rewriting", "Multiplying by x, $x + 1/x = 2$ becomes $x^2 + 1 = 2x$.", "unknown"),
+    ("rewriting", "Substituting $u = x^2$, $x^2 + y$ becomes $u + y$.", "unknown"),
+    ("rewriting", "$\\sqrt{x^2}$ simplifies to $x$ for positive x.", "unknown"),
+    ("rewriting", "If $2x + 3x$ simplifies to $6x$, we are wrong.", "unknown"),
+    (
+        "rewriting",
+        "Evaluating the expression $x^2 + 1$ at 2, the expression becomes $5$.",
+        "unknown",
+    ),
 ]
 
 

@@ -1,0 +1,174 @@
+"""Rewritings said in words between two math segments (kind ``rewriting``).
+
+* "$x^2 - 5x + 6$ factors as $(x - 2)(x - 4)$", "$2x + 3x$ simplifies to $6x$": two
+  expressions joined by "becomes", "simplifies to", "reduces to", "factors as", "expands
+  to", "can be written as", "is equivalent to" must be identical;
+* "$A = 0$ becomes $B = 0$": two equations so joined must be the same polynomial equation up
+  to a constant factor (both sides polynomial, the same variables, the same degree: "x^2 = 3x
+  becomes x = 3" divides by x and reads nothing, as does "x + 1/x = 2 becomes x^2 + 1 = 2x");
+* "To simplify the expression $E_1$ ... the expression becomes $E_2$": the first expression
+  the step names is identical to what it says it becomes.
+
+Identities are decided as in compare.py: 0 after expansion holds; a difference that is not 0
+at six random positive rational points fails. Both sides must have the same variables
+(a substitution "becomes" something in other letters), none ``i`` or ``e``, no units, no
+``f(x)``-like call.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import sympy
+
+from autolabel.symbolic.chains import Side, depth_split, display, make_side
+from autolabel.symbolic.compare import CONSTANT_LIKE, Decision, equal_values
+from autolabel.symbolic.evaluate import exact, show
+from autolabel.symbolic.segments import Segment, looks_like_prose, split_segments
+from autolabel.symbolic.statements import Statement
+from autolabel.symbolic.tokens import PUNCT, REL, SPACE, tokenize
+
+KIND = "rewriting"
+POINTS = 6
+
+_JOIN = re.compile(
+    r"^\s*(?:\$\$|\$|\\\)|\\\])?\s*,?\s*(?:which\s+|this\s+|it\s+|then\s+)?"
+    r"(?:becomes|simplifies\s+to|reduces\s+to|factors\s+(?:as|into|to)|expands\s+to|"
+    r"can\s+be\s+(?:re)?written\s+as|is\s+equivalent\s+to|turns\s+into)\s*:?\s*"
+    r"(?:\$\$|\$|\\\(|\\\[)?\s*$",
+    re.IGNORECASE,
+)
+_NAMED = re.compile(r"the\s+(?:given\s+|original\s+)?expression\s*(?:\$\$|\$|\\\(|\\\[)?\s*$", re.I)
+_BECOMES = re.compile(
+    r"the\s+expression\s+(?:now\s+)?(?:becomes|simplifies\s+to|reduces\s+to|is\s+now)\s*:?\s*"
+    r"(?:\$\$|\$|\\\(|\\\[)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def rewriting_statements(prepared: str) -> list[Statement]:
+    segments = [
+        s for s in split_segments(prepared) if s.kind == "math" and not looks_like_prose(s.text)
+    ]
+    found: list[Statement] = []
+    for first, second in zip(segments, segments[1:], strict=False):
+        gap = prepared[first.offset + len(first.text) : second.offset]
+        if _JOIN.match(gap):
+            statement = _pair(first, second, prepared)
+            if statement is not None:
+                found.append(statement)
+    named = next(
+        (s for s in segments if _NAMED.search(prepared[max(0, s.offset - 40) : s.offset])), None
+    )
+    if named is not None:
+        for later in segments:
+            if later.offset > named.offset and _BECOMES.search(
+                prepared[max(0, later.offset - 60) : later.offset]
+            ):
+                statement = _pair(named, later, prepared)
+                if statement is not None:
+                    found.append(statement)
+                break
+    return found
+
+
+def _sides(segment: Segment, prepared: str) -> list[Side] | None:
+    tokens = [t for t in tokenize(segment.text, "math") if t.kind != SPACE]
+    while tokens and tokens[-1].kind == PUNCT:
+        tokens.pop()
+    for tok in tokens:
+        tok.start += segment.offset
+        tok.end += segment.offset
+    parts = depth_split(tokens, lambda t: t.kind == REL)
+    relations = [t for t in tokens if t.kind == REL]
+    if len(parts) > 2 or any(t.value != "=" for t in relations) or len(parts) != len(relations) + 1:
+        return None
+    sides = [make_side(p, "math", prepared) for p in parts]
+    if any(s.node is None or s.info is None for s in sides):
+        return None
+    if any(s.info.units or s.info.call_like for s in sides if s.info):
+        return None
+    return sides
+
+
+def _symbols(sides: list[Side]) -> frozenset[str]:
+    return frozenset().union(*(s.info.symbols for s in sides if s.info))
+
+
+def _pair(first: Segment, second: Segment, prepared: str) -> Statement | None:
+    a, b = _sides(first, prepared), _sides(second, prepared)
+    if a is None or b is None or len(a) != len(b):
+        return None
+    names = _symbols(a)
+    if names != _symbols(b) or names & CONSTANT_LIKE or any(n.startswith("text:") for n in names):
+        return None
+    if len(a) == 1 and not names:
+        return None  # numbers: the '=' and 'is' rules read those
+    if len(a) == 2 and not names:
+        return None
+    lhs = " = ".join(display(s.text) for s in a)
+    rhs = " = ".join(display(s.text) for s in b)
+
+    def decide() -> Decision:
+        if len(a) == 1:
+            return _same_expression(exact(a[0].node), exact(b[0].node))  # type: ignore[arg-type]
+        return _same_equation(a, b)
+
+    return Statement(KIND, f"{lhs} becomes {rhs}", a[0].start, b[-1].end, lhs, rhs, decide)
+
+
+def _points(symbols: list[sympy.Symbol], seed: int) -> list[dict[sympy.Symbol, sympy.Expr]]:
+    rng = random.Random(seed)
+    return [
+        {s: sympy.Rational(rng.randint(1, 97), rng.randint(1, 13)) for s in symbols}
+        for _ in range(POINTS)
+    ]
+
+
+def _same_expression(a: sympy.Expr, b: sympy.Expr) -> Decision:
+    shown = (show(a), show(b))
+    diff = a - b
+    if diff == 0 or sympy.expand(diff) == 0:
+        return Decision(True, "identical (the difference expands to 0)", *shown, KIND)
+    symbols = sorted(diff.free_symbols, key=lambda s: s.name)
+    witness = ""
+    for point in _points(symbols, 20251202):
+        value = diff.subs(point)
+        if not value.is_number or equal_values(value, sympy.Integer(0)) is not False:
+            if sympy.simplify(diff) == 0:
+                return Decision(True, "identical (simplifies to 0)", *shown, KIND)
+            return Decision(None, "the difference vanishes at a sample point", *shown, KIND)
+        if not witness:
+            at = ", ".join(f"{s}={v}" for s, v in point.items())
+            witness = f"{at}: {show(a.subs(point))} vs {show(b.subs(point))}"
+    return Decision(False, f"not the same expression ({witness})", *shown, KIND)
+
+
+def _polynomial_degree(f: sympy.Expr, symbols: list[sympy.Symbol]) -> int | None:
+    numerator, denominator = sympy.fraction(sympy.together(f))
+    if denominator.free_symbols:
+        return None
+    try:
+        return sympy.Poly(numerator, *symbols).total_degree()
+    except sympy.PolynomialError:
+        return None
+
+
+def _same_equation(a: list[Side], b: list[Side]) -> Decision:
+    f = exact(a[0].node) - exact(a[1].node)  # type: ignore[arg-type]
+    g = exact(b[0].node) - exact(b[1].node)  # type: ignore[arg-type]
+    shown = (f"{show(f)} = 0", f"{show(g)} = 0")
+    symbols = sorted(f.free_symbols | g.free_symbols, key=lambda s: s.name)
+    df, dg = _polynomial_degree(f, symbols), _polynomial_degree(g, symbols)
+    if df is None or dg is None or df != dg or df == 0:
+        return Decision(None, "not two polynomial equations of one degree", *shown, KIND)
+    ratios = []
+    for point in _points(symbols, 20251203):
+        fv, gv = f.subs(point), g.subs(point)
+        if not (fv.is_Rational and gv.is_Rational) or gv == 0:
+            return Decision(None, "could not compare at a sample point", *shown, KIND)
+        ratios.append(fv / gv)
+    if all(r == ratios[0] for r in ratios) and ratios[0] != 0:
+        return Decision(True, f"the same equation (factor {ratios[0]})", *shown, KIND)
+    return Decision(False, "not the same equation: no constant factor relates them", *shown, KIND)
