@@ -4,19 +4,31 @@ A project the user is not a member of answers 404, so its existence does not lea
 whose role is too low gets 403.
 """
 
+from django.db.models import OuterRef, Subquery
 from django.shortcuts import get_object_or_404
 from rest_framework.exceptions import NotFound, PermissionDenied
 
-from labeling.models import Project, Role
+from labeling.models import Project, ProjectMembership, Role
 from labeling.selectors import ROLE_RANK, project_role
 
 
 def project_for(request, project_id: int | Project, *, at_least: str = Role.ANNOTATOR) -> Project:
-    """The project (an id, or an instance already loaded) if the user's role allows."""
-    project = (
-        project_id if isinstance(project_id, Project) else get_object_or_404(Project, pk=project_id)
-    )
-    role = project_role(project=project, user=request.user)
+    """The project (an id, or an instance already loaded) if the user's role allows. By id, the
+    project and the user's membership role come in one query."""
+    user = request.user
+    if isinstance(project_id, Project):
+        project = project_id
+        role = project_role(project=project, user=user)
+    elif user.is_authenticated and not user.is_staff:
+        member_role = ProjectMembership.objects.filter(project=OuterRef("pk"), user=user)
+        project = get_object_or_404(
+            Project.objects.annotate(member_role=Subquery(member_role.values("role")[:1])),
+            pk=project_id,
+        )
+        role = project.member_role
+    else:
+        project = get_object_or_404(Project, pk=project_id)
+        role = project_role(project=project, user=user)
     if role is None:
         raise NotFound("No such project.")
     if ROLE_RANK[role] < ROLE_RANK[at_least]:
