@@ -87,7 +87,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # reuse) save a connect per request; JIT compilation is off because it costs a claim more
     # than the whole query (it once took 796 of 919 ms); a statement timeout (gunicorn.conf.py
     # sets 30 s for the web; 0 = none, as for workers' long exports) bounds a stuck request.
-    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
+    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=600))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "options",
