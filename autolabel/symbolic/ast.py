@@ -81,6 +81,14 @@ class Root(Node):
 
 
 @dataclass(eq=False)
+class Abs(Node):
+    x: Node
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.x,)
+
+
+@dataclass(eq=False)
 class Binom(Node):
     n: Node
     k: Node
@@ -142,7 +150,7 @@ def side_info(node: Node, call_like: bool = False) -> SideInfo:
                 info.percent_of = True
             else:
                 info.bare_percent = True
-        if isinstance(sub, Bin | Pow | Fact | Root | Binom | Percent | Pi):
+        if isinstance(sub, Bin | Pow | Fact | Root | Binom | Percent | Pi | Abs):
             info.ops += 1
         elif isinstance(sub, Num) and sub.base not in (None, 10):
             info.ops += 1  # reading 101_2 is a computation: "101_2 = 5" is a claim

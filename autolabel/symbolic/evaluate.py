@@ -124,6 +124,8 @@ def _exact(node: ast.Node, percent: str, units: bool) -> sympy.Expr:
         if not n.is_Integer or not (2 <= n <= MAX_ROOT_INDEX):
             raise EvalError("unsupported root index")
         return _power(x, sympy.Rational(1, int(n)))
+    if isinstance(node, ast.Abs):
+        return sympy.Abs(_exact(node.x, percent, units))
     raise EvalError(f"cannot evaluate {type(node).__name__}")
 
 
@@ -200,6 +202,13 @@ def interval(node: ast.Node, *, percent: str = "divide") -> iv.mpf:
             return iv.sqrt(x)
         n = exact(node.n, percent=percent)
         return x ** (iv.mpf(1) / iv.mpf(int(n)))
+    if isinstance(node, ast.Abs):
+        x = interval(node.x, percent=percent)
+        if x.a >= 0:
+            return x
+        if x.b <= 0:
+            return -x
+        return iv.mpf([0, max(-x.a, x.b)])
     raise EvalError(f"no interval for {type(node).__name__}")
 
 

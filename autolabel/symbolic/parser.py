@@ -2,11 +2,12 @@
 
 It accepts the arithmetic that steps actually write (``+ - * / \\times \\cdot \\div ^ !``,
 ``\\frac \\dfrac \\sqrt \\binom``, ``%``, ``\\pi``, groups, units, ``$``, numerals in bases 2
-to 10 such as ``101_2``) and raises :class:`ParseError` on everything else (functions, sets,
-absolute values, ``\\pm``, other subscripts on numbers, digits too large for their base,
-matrices), so that an unreadable side is skipped rather than misread. :class:`Ambiguous` is
-raised where two readings exist and they can differ: a mixed number ``3\\frac12`` (3.5 or
-1.5?) and juxtaposed numbers ``2 3``.
+to 10 such as ``101_2``, one absolute value ``|x|`` per side) and raises :class:`ParseError`
+on everything else (functions, sets, nested or several absolute values, ``\\pm``, other
+subscripts on numbers, digits too large for their base, matrices), so that an unreadable
+side is skipped rather than misread. :class:`Ambiguous` is raised where two readings exist
+and they can differ: a mixed number ``3\\frac12`` (3.5 or 1.5?) and juxtaposed numbers
+``2 3``.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class Parser:
         self.i = 0
         self.mode = mode
         self.call_like = False
+        self.in_abs = False  # inside |...|: a bar closes it
 
     # -- helpers --------------------------------------------------------------------------
     def peek(self, k: int = 0) -> Token | None:
@@ -107,7 +109,7 @@ class Parser:
                         raise ParseError("'of' after something other than a % or a fraction")
                 node = ast.Bin(op, node, self.unary())
                 after_slash = op == "/"
-            elif tok.kind in _ATOM_START or tok.kind == CUR:
+            elif tok.kind in _ATOM_START or tok.kind == CUR or (_is_bar(tok) and not self.in_abs):
                 if after_slash:
                     raise Ambiguous("a/bc: is it a/(bc) or (a/b)c?")
                 self._check_implicit(node, tok)
@@ -263,6 +265,14 @@ class Parser:
             return self.group()
         if tok.kind == CMD:
             return self.command(tok)
+        if _is_bar(tok) and not self.in_abs:
+            self.in_abs = True
+            node = self.expr()
+            self.in_abs = False
+            close = self.next()
+            if not _is_bar(close):
+                raise ParseError("unclosed absolute value")
+            return ast.Abs(node)
         raise ParseError(f"unexpected {tok.text!r}")
 
     def command(self, tok: Token) -> ast.Node:
@@ -320,6 +330,36 @@ class Parser:
             else:
                 return node
         return node
+
+
+_BAR_COMMANDS = {"lvert", "rvert", "vert"}
+_SIZE_COMMANDS = {"left", "right", "bigl", "bigr", "Bigl", "Bigr", "big", "Big", "bigg", "Bigg"}
+
+
+def _is_bar(tok: Token) -> bool:
+    """``|`` (not the norm ``\\|``), ``\\vert``, ``\\lvert``, ``\\rvert``."""
+    return (tok.kind == "OTHER" and tok.text == "|") or (
+        tok.kind == CMD and tok.value in _BAR_COMMANDS
+    )
+
+
+def _absolute_bars(tokens: list[Token]) -> list[Token]:
+    """Drop ``\\left``/``\\right`` before a bar; more than one pair of bars is ambiguous
+    (``|a|b|c|``), and so is a lone bar (``3 | 12``: divides)."""
+    out = [
+        t
+        for k, t in enumerate(tokens)
+        if not (
+            t.kind == CMD
+            and t.value in _SIZE_COMMANDS
+            and k + 1 < len(tokens)
+            and _is_bar(tokens[k + 1])
+        )
+    ]
+    bars = sum(_is_bar(t) for t in out)
+    if bars not in (0, 2):
+        raise Ambiguous("bars: an absolute value we cannot delimit, or 'divides'")
+    return out
 
 
 def _rightmost(node: ast.Node) -> ast.Node:
@@ -387,6 +427,6 @@ def _looks_like_unit(text: str) -> bool:
 
 def parse_side(tokens: list[Token], mode: str) -> tuple[ast.Node, bool]:
     """Parse one side; returns the tree and whether it has an ``x(...)`` ambiguity."""
-    parser = Parser(tokens, mode)
+    parser = Parser(_absolute_bars(tokens), mode)
     node = parser.parse()
     return node, parser.call_like

@@ -21,7 +21,8 @@ Across segments (:func:`verbal_chains`):
 * "multiplying A by B", "dividing A by B", "adding A and B", "subtracting A from B" followed
   by "gives", "is", "we get", "I should get" and a number ("Multiplying 7 by 6, I should get
   43 inches"). A division whose stated result is a whole number is skipped (quotient and
-  remainder: "dividing 60 by 8, we get 7 with a remainder of 4").
+  remainder: "dividing 60 by 8, we get 7 with a remainder of 4");
+* "the absolute value of $-35$ is $70$".
 """
 
 from __future__ import annotations
@@ -191,7 +192,10 @@ def ends_clause(toks: list[Token], end: int) -> bool:
 # --- across segments --------------------------------------------------------------------
 
 _NUMBER = r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.,]\d)"
-_VALUE = rf"(?P<value>{_NUMBER})(?:\s+(?P<unit>[a-z]+))?(?=\s*(?:[.,;:!?)]|$|\s+(?P<next>[a-z]+)))"
+_VALUE = (
+    rf"(?P<value>{_NUMBER})(?:\s+(?P<unit>[a-z]+))?"
+    r"(?=(?:\$|\\\))?\s*(?:[.,;:!?)]|$|\s+(?P<next>[a-z]+)))"
+)
 _AFTER_MATH = re.compile(
     r"\s*(?:,\s*which\s+|\s+)(?:is(?:\s+equal\s+to)?|equals|gives(?:\s+us)?|makes)"
     r"(?P<adverbs>(?:\s+(?:" + "|".join(sorted(ADVERBS)) + r"))*)\s+",
@@ -210,8 +214,34 @@ _VERBAL_OP = re.compile(
 _REMAINDER = re.compile(r"remainder|\bR\s*\d|\brem\b|left ?over|quotient", re.IGNORECASE)
 
 
+_ABSOLUTE = re.compile(
+    r"\babsolute\s+value\s+of\s+(?:\$|\\\()?\s*(?P<x>-?\s*\d[\d,]*(?:\.\d+)?)\s*"
+    r"(?:\$|\\\))?\s*,?\s*(?:is|equals)(?:\s+(?:" + "|".join(sorted(ADVERBS)) + r"))*\s+"
+    r"(?:\$|\\\()?\s*" + _VALUE,
+    re.IGNORECASE,
+)
+
+
+def _absolute_values(prepared: str) -> list[Chain]:
+    """ "the absolute value of $-35$ is $70$"."""
+    chains = []
+    for m in _ABSOLUTE.finditer(prepared):
+        if (m.group("next") or "").lower() in STOP_AFTER:
+            continue
+        inner = m.group("x").replace(" ", "").replace(",", "")
+        left = _synthetic_side(f"|{inner}|", m.start("x"), m.end("x"), mode="math")
+        right = _prose_value(prepared, m)
+        if left.node is None or right.node is None:
+            continue
+        text = prepared[m.start() : right.end].replace("$", "")
+        chains.append(
+            Chain(sides=[left, right], relations=["="], source="prose", kind=KIND, claim_text=text)
+        )
+    return chains
+
+
 def verbal_chains(segments: list[Segment], prepared: str) -> list[Chain]:
-    chains: list[Chain] = []
+    chains: list[Chain] = _absolute_values(prepared)
     for n, segment in enumerate(segments):
         if segment.kind == "math":
             nxt = segments[n + 1] if n + 1 < len(segments) else None
@@ -354,8 +384,8 @@ def _verbal_operations(segment: Segment, prepared: str) -> list[Chain]:
     return chains
 
 
-def _synthetic_side(expr: str, start: int, end: int) -> Side:
-    tokens = [t for t in tokenize(expr, "prose") if t.kind != SPACE]
-    side = make_side(tokens, "prose", expr)
+def _synthetic_side(expr: str, start: int, end: int, mode: str = "prose") -> Side:
+    tokens = [t for t in tokenize(expr, mode) if t.kind != SPACE]
+    side = make_side(tokens, mode, expr)
     side.start, side.end = start, end
     return side
