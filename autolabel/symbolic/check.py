@@ -204,7 +204,10 @@ def check_step_local(
                     deadline,
                 )
             claims.append(_claim(left, right, chain, decision, text))
-    previous = find_chains(previous_steps[-1])[0] if previous_steps else []
+
+    def previous() -> list[Chain]:
+        return find_chains(previous_steps[-1])[0] if previous_steps else []
+
     for statement in _statements(prepared, chains, previous, deadline):
         if len(claims) >= MAX_CLAIMS:
             break
@@ -233,10 +236,10 @@ def check_step_local(
 
 
 def _statements(
-    prepared: str, chains: list[Chain], previous: list[Chain], deadline: float
+    prepared: str, chains: list[Chain], previous: Callable[[], list[Chain]], deadline: float
 ) -> list[Statement]:
-    """The step's statements; none when finding them fails or takes too long. ``previous``:
-    the chains of the step before (an equation that "x = 3 is a root" may name)."""
+    """The step's statements; none when finding them fails or takes too long. ``previous``
+    gives the chains of the step before (an equation that "x = 3 is a root" may name)."""
     try:
         with timeouts.soft_time_limit(max(min(deadline - time.monotonic(), 1.0), 0.01)):
             return [

@@ -12,6 +12,7 @@ LaTeX comment, which would swallow the rest of the line; it is replaced the same
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -89,6 +90,15 @@ def prepare(text: str) -> str:
 
 def split_segments(text: str) -> list[Segment]:
     """Math segments and prose pieces of a prepared text, in order."""
+    return list(_split_segments(text))
+
+
+@functools.lru_cache(maxsize=8)  # the chain and statement finders both read a step's segments
+def _split_segments(text: str) -> tuple[Segment, ...]:
+    return tuple(_split(text))
+
+
+def _split(text: str) -> list[Segment]:
     if not _MATH_MARK.search(text):
         return [Segment("prose", text, 0)]  # no delimiters: skip the LaTeX parser
     spans: list[tuple[int, int]] = []

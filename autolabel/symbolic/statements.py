@@ -54,7 +54,7 @@ _TIED_BEFORE = frozenset(
 
 def standalone(plain: str, start: int) -> bool:
     """Nothing before the number at ``start`` makes it part of an expression or a phrase."""
-    before = plain[:start].rstrip()
+    before = plain[max(0, start - 40) : start].rstrip()  # a window: no copy of the whole text
     if before and before[-1] in "+-*/=^_×·(<>{|":
         return False
     if re.search(r"\\(?:times|cdot|div|frac|sqrt)\s*$", before):

@@ -22,6 +22,7 @@ is exact: no whole number stands for a rounded root there.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 
 import sympy
@@ -225,17 +226,22 @@ _FACTOR = re.compile(
 )
 
 
-def root_statements(chains: list[Chain], prepared: str, previous: list[Chain]) -> list[Statement]:
-    """ "x = 3 is a root of the equation": the named value put into the last equation."""
+def root_statements(
+    chains: list[Chain], prepared: str, previous: Callable[[], list[Chain]]
+) -> list[Statement]:
+    """ "x = 3 is a root of the equation": the named value put into the last equation.
+    ``previous`` gives the chains of the step before (read only when a claim needs them)."""
     plain = plain_view(prepared)
     found: list[Statement] = []
-    for m in [*_ROOT.finditer(plain), *_FACTOR.finditer(plain)]:
+    matches = [*_ROOT.finditer(plain), *_FACTOR.finditer(plain)]
+    before = previous() if matches else []
+    for m in matches:
         value_text = m.group("v")
         if m.re is _FACTOR and m.group("sign") == "-":
             pass  # (x - 3): the root is 3
         elif m.re is _FACTOR:
             value_text = "-" + value_text  # (x + 3): the root is -3
-        equation = _named_equation(chains, m.start(), m.end(), m.group("var"), previous)
+        equation = _named_equation(chains, m.start(), m.end(), m.group("var"), before)
         if equation is None:
             continue
         name, lhs, rhs = equation

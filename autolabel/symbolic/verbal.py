@@ -281,7 +281,7 @@ def _math_then_value(segment: Segment, nxt: Segment | None, prepared: str) -> Ch
     m = _AFTER_MATH.match(prepared, end + len(close))
     if m is None:
         return None
-    before = re.search(r"([A-Za-z]+)\W*$", prepared[: segment.offset])
+    before = re.search(r"([A-Za-z]+)\W*$", prepared[max(0, segment.offset - 40) : segment.offset])
     if before and before.group(1).lower() in CONNECTORS | {"the", "a", "an"}:
         return None  # "the reciprocal of $\frac56$, which is $\frac65$"
     left_tokens = _last_expression(segment)

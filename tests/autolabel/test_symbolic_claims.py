@@ -1,6 +1,8 @@
 """The claim kinds added for issue 14, one block per kind: steps each must refute (with the
 kind of the failed claim), and tricky true or undecidable statements it must not refute."""
 
+import time
+
 import pytest
 
 from autolabel.symbolic import check_step
@@ -283,3 +285,22 @@ def test_does_not_refute(kind, text, expected):
 def test_every_kind_has_both_lists():
     kinds = {k for k, _ in REFUTED}
     assert kinds == {k for k, _, _ in NOT_REFUTED}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        " ".join(f"{i} is prime." for i in range(2000)),
+        "The values are " + ", ".join(str(i) for i in range(3000)) + ". There are 5 such numbers.",
+        "are 1, 2, 4, 5, 7, 8, ..., 99999998. There are 3 such numbers.",
+        ":".join("1" for _ in range(3000)) + " = " + ":".join("2" for _ in range(3000)),
+        " ".join(f"$x_{{{i}}}$ is" for i in range(3000)),
+        "$x^{40} + 1$ becomes $(x+1)^{40}$, and $x^8 - 3x + 1 = 0$, so $x = 123456789$.",
+    ],
+    ids=["many-primes", "long-list", "long-cycle", "long-ratio", "many-segments", "big-powers"],
+)
+def test_long_inputs_stay_within_the_time_limit(text):
+    start = time.monotonic()
+    verdict = check_step(text, timeout_s=2.0)
+    assert time.monotonic() - start < 4.0
+    assert verdict.verdict in ("verified", "refuted", "unknown")
