@@ -260,7 +260,9 @@ def annotation_submit(
     """
     _check_owner(annotation, user)
     solution = (
-        Solution.objects.select_for_update()
+        # of=self: the solution's row only. Without it the joined project row is locked too,
+        # and every submit in the project waits for the one before it.
+        Solution.objects.select_for_update(of=("self",))
         .select_related("project")
         .get(pk=annotation.solution_id)
     )

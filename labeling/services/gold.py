@@ -25,7 +25,11 @@ from labeling.services.review_reasons import review_reasons_refresh
 @transaction.atomic
 def gold_set(*, solution: Solution, labels: Iterable[Mapping], user=None) -> Solution:
     """Mark the solution gold with one known rating per step ([{step_id, rating}], all steps)."""
-    solution = Solution.objects.select_for_update().select_related("project").get(pk=solution.pk)
+    solution = (
+        Solution.objects.select_for_update(of=("self",))
+        .select_related("project")
+        .get(pk=solution.pk)
+    )
     allowed = set(solution.project.rating_values)
     step_ids = set(solution.steps.values_list("id", flat=True))
     ratings = {label["step_id"]: label.get("rating") for label in labels}

@@ -41,7 +41,11 @@ ANY: Any = object()  # expected_resolution_id not given: do not check
 
 
 def _lock_solution(solution_id: int) -> Solution:
-    return Solution.objects.select_for_update().select_related("project").get(pk=solution_id)
+    return (
+        Solution.objects.select_for_update(of=("self",))
+        .select_related("project")
+        .get(pk=solution_id)
+    )
 
 
 def _check_expected(solution_id: int, expected_resolution_id: int | None) -> Resolution | None:

@@ -93,3 +93,42 @@ def test_overlap_2_never_exceeded_while_claiming_and_submitting():
     )
     assert not Solution.objects.exclude(submitted_count=2).exists()
     assert not Solution.objects.filter(~Q(submitted_count=2)).exists()
+
+
+def test_a_submit_never_waits_for_another_solutions_submit():
+    """Submits of different solutions share no lock: while one submit's transaction is still
+    open, another annotator's submit in the same project commits (it once waited: the submit's
+    row lock took the joined project row too, so a project's submits went one at a time)."""
+    from django.db import transaction
+
+    project = ProjectFactory(overlap=1)
+    for _ in range(2):
+        SolutionFactory(problem__project=project, steps=2)
+    a, b = _members(project, 2)
+    claims = [task_claim_next(project=project, user=u) for u in (a, b)]
+    holding, release = threading.Event(), threading.Event()
+
+    def submit(user, claim):
+        labels = [{"step_id": s.id, "rating": 1} for s in claim.annotation.solution.steps.all()]
+        return annotation_submit(
+            annotation=claim.annotation, user=user, version=claim.annotation.version, labels=labels
+        )
+
+    def first(_):
+        with transaction.atomic():
+            submit(a, claims[0])
+            holding.set()
+            release.wait(30)  # the transaction (and every lock it took) stays open
+
+    def second(_):
+        assert holding.wait(30)
+        try:
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL lock_timeout = '3s'")
+                return submit(b, claims[1]).status
+        finally:
+            release.set()
+
+    results = run_threads(2, lambda i: (first, second)[i](i))
+    assert results[1] == AnnotationStatus.SUBMITTED
