@@ -53,8 +53,12 @@ def decide(left: Side, right: Side, context: compare.Context) -> compare.Decisio
     assert left.node is not None and right.node is not None
     if not (_every_number_has_a_unit(left.node) and _every_number_has_a_unit(right.node)):
         return None
-    a = _in_base_units(exact(left.node, units=True))
-    b = _in_base_units(exact(right.node, units=True))
+    with_units = exact(left.node, units=True), exact(right.node, units=True)
+    if not any(
+        is_unit_symbol(s) for s in sympy.simplify(with_units[0] / with_units[1]).free_symbols
+    ):
+        return None  # the same units once they cancel ("200 sections * 400 pounds/section")
+    a, b = _in_base_units(with_units[0]), _in_base_units(with_units[1])
     if a is None or b is None or a.is_zero or b.is_zero:
         return None
     ratio = sympy.simplify(a / b)
