@@ -42,6 +42,14 @@ describe("LabelPage", () => {
     expect(within(rows()[0]).getAllByTestId(/rating-button-/)).toHaveLength(3);
   });
 
+  it("shows a capped remaining count with a plus (the server counts up to 1,000)", async () => {
+    const api = new FakeApi([makeTask()]);
+    api.progress = { ...api.progress, remaining: 1000, remaining_capped: true };
+    mount(api);
+    await screen.findAllByTestId("step-row");
+    await waitFor(() => expect(screen.getByTestId("progress").textContent).toContain("1,000+ left"));
+  });
+
   it("restores a draft this browser kept unsaved (same annotation and version) and saves it", async () => {
     const task = makeTask();
     const labels = task.solution.steps.map((st, i) => ({
