@@ -6,24 +6,24 @@ chain ``x = value`` with a number on the right. They are paired when the stateme
 the nearest earlier chain in that variable after a conclusion ("so", "thus", "gives",
 "we get", "solving", ``\\Rightarrow``, an aligned line break), possibly after other
 solutions ("x = 2 or x = 3"), within a short stretch of text. Then the value must satisfy
-the equation, exactly for a whole number or fraction. A value written with decimals holds
-when a root of the equation rounds or truncates to it (polynomial equations only; others
-stay undecided); a whole number within 1 of a non-integer root may be a rounding and stays
-undecided ("3x = 10, so x = 3 people").
+the equation exactly. A value written with d decimals is not refuted when the equation has
+a root in [v - 5*10^-(d+1), v + 10^-d) (it rounds or truncates to v; polynomial equations
+with rational coefficients only, roots counted exactly with Sturm sequences; other
+equations stay undecided). A whole number with a non-integer root within 1 of it may be a
+rounding and stays undecided ("3x = 10, so x = 3 people"; for other equations: a change of
+sign between v - 1 and v + 1).
 
 Root claims use the same decision: "$x = 3$ is a root of the equation", "2 is not a solution
 of the quadratic", "$(x - 3)$ is a factor of the polynomial" name the equation in words;
 it is the one written right after those words, or the last one-variable equation in that
 variable earlier in the step, or else the last "P(x) = 0" in the step before (the only
-one read). A root claim
-is exact: no whole number stands for a rounded root there.
+one read). A root claim is exact: no whole number stands for a rounded root there.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from fractions import Fraction
 
 import sympy
 
@@ -173,23 +173,23 @@ def _decide(lhs: Side, rhs: Side, name: str, value: Side, rounded: bool = True) 
         return Decision(True, f"{name} = {show(v)} satisfies it", *shown, KIND)
     if same is None:
         return Decision(None, "could not decide", *shown, KIND)
-    roots = _real_roots(f, symbol)
+    poly = _polynomial(f, symbol)
     literal = value.info.literal if value.info else None
     if literal is not None and literal.decimals is not None:
-        if roots is None or not v.is_Rational:
+        if poly is None or not v.is_Rational:
             return Decision(None, "a decimal value; not a polynomial equation", *shown, KIND)
-        unit = Fraction(1, 10**literal.decimals)
-        low = Fraction(int(v.p), int(v.q)) - unit / 2
-        if any(low <= r <= low + unit * 3 / 2 for r in roots):  # rounded or truncated
+        unit = sympy.Rational(1, 10**literal.decimals)
+        # a root in [v - unit/2, v + unit): rounds or truncates to v
+        if poly.count_roots(v - unit / 2, v + unit) - (poly.eval(v + unit) == 0) > 0:
             return Decision(None, "a root rounds or truncates to it", *shown, KIND)
-    elif rounded and v.is_Integer and roots and any(0 < abs(r - int(v)) < 1 for r in roots):
+    elif rounded and v.is_Integer and _root_near(f, poly, symbol, v):
         return Decision(None, "a root may be rounded to it", *shown, KIND)
     reason = f"{name} = {show(v)} gives {shown[0]} \u2260 {shown[1]}"
     return Decision(False, reason, *shown, KIND)
 
 
-def _real_roots(f: sympy.Expr, symbol: sympy.Symbol) -> list[Fraction] | None:
-    """The real roots of a polynomial equation, as fractions close to them; None otherwise."""
+def _polynomial(f: sympy.Expr, symbol: sympy.Symbol) -> sympy.Poly | None:
+    """``f`` as a polynomial with rational coefficients (its numerator), or None."""
     try:
         numerator, denominator = sympy.fraction(sympy.together(f))
         if symbol in denominator.free_symbols:
@@ -197,14 +197,24 @@ def _real_roots(f: sympy.Expr, symbol: sympy.Symbol) -> list[Fraction] | None:
         poly = sympy.Poly(numerator, symbol)
     except sympy.PolynomialError:
         return None
-    if poly.degree() < 1 or poly.degree() > MAX_DEGREE:
+    if not 1 <= poly.degree() <= MAX_DEGREE or not (poly.domain.is_ZZ or poly.domain.is_QQ):
         return None
-    roots = []
-    for r in poly.nroots(n=30):
-        if abs(sympy.im(r)) < 1e-20:
-            q = sympy.Rational(sympy.re(r))
-            roots.append(Fraction(int(q.p), int(q.q)))
-    return roots
+    return poly
+
+
+def _root_near(f: sympy.Expr, poly: sympy.Poly | None, symbol: sympy.Symbol, v: sympy.Expr) -> bool:
+    """A root other than a whole number within 1 of ``v`` (``f(v)`` is not 0): counted
+    exactly for a polynomial, else a change of sign (or no value) between ``v - 1`` and
+    ``v + 1``."""
+    if poly is not None:
+        inside = poly.count_roots(v - 1, v + 1)
+        ends = sum(poly.eval(end) == 0 for end in (v - 1, v + 1))
+        return inside - ends > 0
+    values = [f.subs(symbol, end) for end in (v - 1, v, v + 1)]
+    if any(not x.is_real or x.has(sympy.zoo, sympy.nan) for x in values):
+        return True
+    signs = {bool(x > 0) for x in values if x != 0}
+    return len(signs) > 1 or any(x == 0 for x in values)
 
 
 _VALUE = r"-?\d+(?:\.\d+)?|\\[dt]?frac\s*\{\s*-?\d+\s*\}\s*\{\s*\d+\s*\}|-?\d+\s*/\s*\d+"

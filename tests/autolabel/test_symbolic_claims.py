@@ -65,6 +65,8 @@ REFUTED = [
     ("substitution", r"\begin{align*} 2x + 3 &= 7 \\ 2x &= 4 \\ x &= 3 \end{align*}"),
     ("substitution", "$\\sqrt{x + 2} = x$, so $x = -1$."),
     ("substitution", "That gives us 8x=60, so x=8.5."),
+    ("substitution", "That gives us 8x=60, so x=7.4."),
+    ("substitution", "$x^2 = 2$, so $x = 1.42$."),
     ("substitution", "Then 3 is a root of the equation $x^2 - 4 = 0$."),
     ("substitution", "Then 2 is not a root of the equation $x^2 - 4 = 0$."),
     # counts of listed items (ProcessBench olympiadbench-940, step 1)
@@ -192,6 +194,8 @@ NOT_REFUTED = [
     ),
     ("substitution", "$3x = 10$, so $x = 3.33$", "unknown"),
     ("substitution", "$3x = 10$, so $x = 3$ people", "unknown"),
+    ("substitution", "$x^2 = 2$, so $x = 1.41$.", "unknown"),
+    ("substitution", "$\\sqrt{x} = 3.2$, so $x = 10$.", "unknown"),
     ("substitution", "$\\sqrt{x + 2} = x$, so $x = -1$, which is extraneous.", "unknown"),
     ("substitution", "If $2x + 3 = 9$, then $x = 5$.", "unknown"),
     ("substitution", "$x + y = 5$, so $x = 2$.", "unknown"),
