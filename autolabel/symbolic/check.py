@@ -1,4 +1,4 @@
-"""check_step: find the claimed equalities in a step and decide each one.
+"""check_step: find the claims in a step (equalities, order claims, statements) and decide each.
 
 :func:`check_step` runs :func:`check_step_local` in a worker process under a hard time
 limit (see autolabel.timeouts), so it is safe from any thread and against inputs like
@@ -175,7 +175,7 @@ def check_step_local(
     for chain_index, chain in enumerate(chains):
         constrained = _constrained(chains, chain_index, outside)
         for i, relation in enumerate(chain.relations):
-            if relation not in ORDER and relation != "=" or len(claims) >= MAX_CLAIMS:
+            if (relation != "=" and relation not in ORDER) or len(claims) >= MAX_CLAIMS:
                 continue
             left, right = chain.sides[i], chain.sides[i + 1]
             if left.node is None or right.node is None:
@@ -211,28 +211,33 @@ def check_step_local(
     for statement in _statements(prepared, chains, previous, deadline):
         if len(claims) >= MAX_CLAIMS:
             break
-        decision = _decide_limited(statement.decide, deadline)
-        if decision.holds is False and _hedged(prepared, statement.start, statement.end, task):
-            decision = Decision(
-                None,
-                "the text around it questions or qualifies it",
-                decision.lhs_value,
-                decision.rhs_value,
-            )
-        claims.append(
-            ClaimResult(
-                text=statement.text,
-                kind=statement.kind,
-                lhs=statement.lhs,
-                rhs=statement.rhs,
-                lhs_value=decision.lhs_value,
-                rhs_value=decision.rhs_value,
-                holds=decision.holds,
-                reason=decision.reason,
-                source="prose",
-            )
-        )
+        claims.append(_statement_claim(statement, prepared, task, deadline))
     return aggregate(claims)
+
+
+def _statement_claim(
+    statement: Statement, prepared: str, task: Context, deadline: float
+) -> ClaimResult:
+    """Decide a statement; a failing one is not refuted where the text around it hedges."""
+    decision = _decide_limited(statement.decide, deadline)
+    if decision.holds is False and _hedged(prepared, statement.start, statement.end, task):
+        decision = Decision(
+            None,
+            "the text around it questions or qualifies it",
+            decision.lhs_value,
+            decision.rhs_value,
+        )
+    return ClaimResult(
+        text=statement.text,
+        kind=statement.kind,
+        lhs=statement.lhs,
+        rhs=statement.rhs,
+        lhs_value=decision.lhs_value,
+        rhs_value=decision.rhs_value,
+        holds=decision.holds,
+        reason=decision.reason,
+        source="prose",
+    )
 
 
 def _statements(

@@ -21,7 +21,10 @@ MAX_EVIDENCE_CLAIMS = 40
 @dataclass
 class ClaimResult:
     text: str  # the claim as found in the step
-    kind: str  # arithmetic | algebraic | gsm8k_calc | percentage | chain
+    # arithmetic | algebraic | gsm8k_calc | percentage | chain | verbal | unit_conversion |
+    # base_conversion | inequality | primality | divisibility | factorization | divisors |
+    # simplification | ratio | count | substitution | rewriting
+    kind: str
     lhs: str
     rhs: str
     lhs_value: str
