@@ -213,16 +213,15 @@ def _claim_phases(
     read a bounded number of rows (see the module docstring). The first and last are built
     only for a user with assignments or skips in the project (`edges`)."""
     edges = edges or _edges(project=project, user=user)
-    has_assigned, has_skipped = edges.assigned, edges.skipped
-    if has_assigned or has_skipped:
+    if edges.assigned or edges.skipped:
         claimable = solution_claimable_for_user(project=project, user=user, now=now)
-    if has_assigned:
+    if edges.assigned:
         assigned = Assignment.objects.filter(user=user).values("solution_id")
         yield candidates_ordered(project=project, candidates=claimable.filter(pk__in=assigned))
     pool = solution_pool_for_user(project=project, user=user, now=now)
     ordered, keys = _claim_order(project=project, candidates=pool)
     yield ordered.order_by(*keys)
-    if has_skipped:
+    if edges.skipped:
         skipped = Annotation.objects.filter(
             annotator=user, status=AnnotationStatus.DISCARDED, solution__project=project
         ).values("solution_id")
