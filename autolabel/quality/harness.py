@@ -1,0 +1,91 @@
+"""Run chosen sources over labeled files and tally per source, per file and over all."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from autolabel.registry import ENGINES
+
+from .data import DATA_DIR, DEFAULT_FILES, read_labeled
+from .metrics import Tally
+from .runner import run_sources
+
+MODEL_SOURCES = ("rollout", "judge", "prm")  # need a backend or a model
+STEP_SOURCES = ("symbolic", "code", "agent")
+
+
+def default_files() -> list[Path]:
+    return [DATA_DIR / name for name in DEFAULT_FILES]
+
+
+def consensus_params(sources: Sequence[str]) -> dict[str, Any]:
+    """The worker's default requires rollout and judge; with neither chosen, the chosen
+    step sources are required instead (symbolic: its first refutation, or every step
+    verified), so consensus says something on a CPU-only run."""
+    required = [s for s in sources if s in MODEL_SOURCES] or [
+        s for s in sources if s in STEP_SOURCES
+    ]
+    return {"required": required} if required else {}
+
+
+def check_sources(sources: Sequence[str], params: dict[str, dict[str, Any]]) -> None:
+    unknown = [s for s in sources if s not in ENGINES]
+    if unknown:
+        raise ValueError(f"unknown sources {unknown}; known: {sorted(ENGINES)}")
+    unwired = [
+        s for s in sources if s in ("rollout", "judge") and "backend" not in params.get(s, {})
+    ]
+    if unwired:
+        raise ValueError(f"{unwired} need a model: pass --model DIR or --backend JSON")
+
+
+def evaluate(
+    files: Sequence[Path],
+    sources: Sequence[str],
+    *,
+    params: dict[str, dict[str, Any]] | None = None,
+    limit: int | None = None,
+    progress: Any = None,
+) -> dict[str, Any]:
+    """The report: for each source, metrics over all files and per file (data/metrics.py)."""
+    params = {name: dict(p) for name, p in (params or {}).items()}
+    if "consensus" in sources and "consensus" not in params:
+        params["consensus"] = consensus_params(sources)
+    check_sources(sources, params)
+    tallies: dict[str, dict[str, Tally]] = {s: {} for s in sources}
+    start = time.perf_counter()
+    for path in files:
+        solutions = read_labeled(path, limit=limit)
+        for solution in solutions:
+            runs = run_sources(solution.as_input(), sources, params)
+            for name, run in runs.items():
+                result = run.result
+                tallies[name].setdefault(Path(path).name, Tally()).add(
+                    solution,
+                    result.suggestions if result else [],
+                    seconds=run.seconds,
+                    answer_correct=result.answer_correct if result else None,
+                    error=run.error,
+                )
+            if progress:
+                progress(solution)
+    results: dict[str, Any] = {}
+    for name, by_file in tallies.items():
+        total = Tally()
+        for tally in by_file.values():
+            total.merge(tally)
+        results[name] = {
+            "all": total.report(),
+            "by_data": {file: tally.report() for file, tally in by_file.items()},
+        }
+    return {
+        "data": [str(p) for p in files],
+        "limit": limit,
+        "sources": list(sources),
+        "params": params,
+        "seconds": time.perf_counter() - start,
+        "results": results,
+    }

@@ -1,0 +1,95 @@
+"""The harness report as Markdown tables (the README's table)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}"
+
+
+def _pair(a: float | None, b: float | None) -> str:
+    return f"{_pct(a)} / {_pct(b)}"
+
+
+def _margin(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:+.1f}"
+
+
+def _rows(report: dict[str, Any], *, rating: bool = False) -> list[tuple[str, str, dict[str, Any]]]:
+    """(source, file, metrics) per file and over all; with `rating`, only sources that rated
+    some step (answer rates none: its verdicts are the solution's)."""
+    rows = []
+    for source, result in report["results"].items():
+        if rating and not result["all"]["coverage"]:
+            continue
+        for data, metrics in result["by_data"].items():
+            rows.append((source, data.removesuffix(".jsonl"), metrics))
+        if len(result["by_data"]) > 1:
+            rows.append((source, "**all**", result["all"]))
+    return rows
+
+
+def markdown(report: dict[str, Any]) -> str:
+    lines = [
+        "| source | data | solutions | F1 (acc. erroneous / correct) | −1 P / R | +1 P / R "
+        "| correct base rate | +1 margin | coverage | s / solution |",
+        "|---|---|---:|---|---|---|---:|---:|---:|---:|",
+    ]
+    for source, data, m in _rows(report, rating=True):
+        f1 = f"{_pct(m['f1'])} ({_pair(m['acc_erroneous'], m['acc_correct'])})"
+        seconds = m["seconds_per_solution"]
+        lines.append(
+            f"| {source} | {data} | {m['solutions']} | {f1} "
+            f"| {_pair(m['neg']['precision'], m['neg']['recall'])} "
+            f"| {_pair(m['pos']['precision'], m['pos']['recall'])} "
+            f"| {_pct(m['base_rate'])} | {_margin(m['pos_margin'])} | {_pct(m['coverage'])} "
+            f"| {'–' if seconds is None else f'{seconds:.3f}'} |"
+        )
+    answers = [
+        (source, data, m["answer"])
+        for source, data, m in _rows(report)
+        if m["answer"]["judged_wrong"] or m["answer"]["judged_right"]
+    ]
+    if answers:
+        lines += [
+            "",
+            "| source | data | answers judged wrong | of them erroneous | judged right "
+            "| of them with no wrong step |",
+            "|---|---|---:|---:|---:|---:|",
+        ]
+        for source, data, a in answers:
+            lines.append(
+                f"| {source} | {data} | {a['judged_wrong']} | {_pct(a['wrong_is_erroneous'])} "
+                f"| {a['judged_right']} | {_pct(a['right_is_correct'])} |"
+            )
+    calibration = [
+        (source, cell)
+        for source, result in report["results"].items()
+        for cell in result["all"]["calibration"]
+    ]
+    if calibration:
+        lines += [
+            "",
+            "| source | score bin | verdicts | mean score | verdict right | step correct |",
+            "|---|---|---:|---:|---:|---:|",
+        ]
+        for source, cell in calibration:
+            mean = cell["mean_score"]
+            lines.append(
+                f"| {source} | {cell['bin']} | {cell['verdicts']} "
+                f"| {'–' if mean is None else f'{mean:.2f}'} | {_pct(cell['verdict_right'])} "
+                f"| {_pct(cell['step_correct'])} |"
+            )
+    silent = [s for s, r in report["results"].items() if not r["all"]["coverage"]]
+    if silent:
+        lines.append(f"\nNo step ratings from: {', '.join(silent)}.")
+    errors = [
+        (source, error, n)
+        for source, result in report["results"].items()
+        for error, n in result["all"]["errors"].items()
+    ]
+    for source, error, n in errors:
+        lines.append(f"\n{source}: {n} solutions failed: {error}")
+    return "\n".join(lines)

@@ -1,0 +1,90 @@
+"""Label quality of the auto-label sources on labeled public data (issue 14).
+
+    .venv/bin/python bench/label_quality.py                          # answer,symbolic,consensus
+    .venv/bin/python bench/label_quality.py --limit 10 --sources symbolic
+    .venv/bin/python bench/label_quality.py --markdown               # the README table
+    .venv/bin/python bench/label_quality.py --json report.json
+    .venv/bin/python bench/label_quality.py --sources symbolic,judge,rollout,consensus \\
+        --model /models/Qwen2.5-7B-Instruct --device cuda            # a GPU, an open 7B model
+
+Reads each --data file (ProcessBench, PRMBench, PRM800K raw or MR-MATH; default the public
+samples in shared/data) through the importers' parsers, runs the sources on every solution
+with the engine code the Celery workers run (autolabel/quality/runner.py: the same order,
+consensus on what the others returned; no database), and prints per source and file:
+ProcessBench first-error F1, precision and recall of −1 and +1 on steps whose truth is known,
+the base rate of correct steps and the +1 margin over it, coverage, seconds per solution, a
+calibration table and the answer verdicts. Metrics: autolabel/quality/metrics.py.
+
+--model DIR (a checkpoint or GGUF file, through transformers) or --backend JSON (any
+autolabel.completers backend, e.g. an OpenAI-compatible vLLM server) is the backend of the
+judge and rollout sources; --params JSON overrides any source's params, as a run's would.
+Consensus requires rollout and judge when either is chosen, else the chosen step sources.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", nargs="+", type=Path, help="labeled JSONL files")
+    parser.add_argument("--sources", default="answer,symbolic,consensus")
+    parser.add_argument("--limit", type=int, help="first N solutions of each file")
+    parser.add_argument("--model", help="model dir or GGUF file for judge and rollout")
+    parser.add_argument("--device", default="cpu", help="with --model: cpu or cuda")
+    parser.add_argument("--backend", type=json.loads, help="backend config (JSON)")
+    parser.add_argument("--params", type=json.loads, default={}, help='{"source": {...}}')
+    parser.add_argument("--markdown", action="store_true", help="print the Markdown tables")
+    parser.add_argument("--json", type=Path, help="write the full report here")
+    return parser.parse_args(argv)
+
+
+def source_params(args: argparse.Namespace) -> dict[str, dict]:
+    params = {name: dict(p) for name, p in args.params.items()}
+    backend = args.backend
+    if args.model:
+        backend = {"kind": "transformers", "path": args.model, "device": args.device}
+    if backend:
+        for name in ("judge", "rollout"):
+            params.setdefault(name, {}).setdefault("backend", backend)
+    return params
+
+
+def main(argv: list[str] | None = None) -> dict:
+    args = parse_args(argv)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
+    import django
+
+    django.setup()
+    from autolabel import timeouts
+    from autolabel.quality.harness import default_files, evaluate
+    from autolabel.quality.markdown import markdown
+
+    timeouts.warm_up()
+    sources = [s.strip() for s in args.sources.split(",") if s.strip()]
+    report = evaluate(
+        args.data or default_files(),
+        sources,
+        params=source_params(args),
+        limit=args.limit,
+    )
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+    if args.markdown:
+        print(markdown(report))
+    else:
+        print(json.dumps({s: r["all"] for s, r in report["results"].items()}, indent=1))
+        print(f"({report['seconds']:.1f} s)")
+    return report
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""The label-quality harness (autolabel/quality, bench/label_quality.py): the sources run as
+the workers run them, on unsaved solutions, and the metrics on a hand-checkable file."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from autolabel.quality.data import DATA_DIR, read_labeled
+from autolabel.quality.harness import evaluate
+
+REPO = Path(__file__).resolve().parent.parent.parent
+PROCESSBENCH = DATA_DIR / "processbench_sample.jsonl"
+
+# Three ProcessBench rows. The symbolic engine verifies "2 + 3 = 5", "5 * 4 = 20",
+# "6 * 2 = 12", "21 + 1 = 22" and refutes "5 * 4 = 21", "7 - 2 = 6"; it says nothing on
+# "The answer is ...". Truth: A all correct; B, C first error at step 1 (step 2 unknown).
+HAND = [
+    {
+        "id": "t-a",
+        "label": -1,
+        "steps": ["First, 2 + 3 = 5.", "Then 5 * 4 = 20.", "The answer is 20."],
+    },
+    {
+        "id": "t-b",
+        "label": 1,
+        "steps": ["First, 2 + 3 = 5.", "Then 5 * 4 = 21.", "So 21 + 1 = 22."],
+    },
+    {
+        "id": "t-c",
+        "label": 1,
+        "steps": ["First, 7 - 2 = 6.", "Then 6 * 2 = 12.", "The answer is 12."],
+    },
+]
+# One MR-MATH row with a gold answer, so the answer source judges it (wrong: 21 is not 20).
+MRMATH = {
+    "id": 7,
+    "question": "What is (2 + 3) * 4?",
+    "ground_truth_answer": "20",
+    "model_output_step_format": [["2 + 3 = 5."], ["So the answer is \\boxed{21}."]],
+    "rating": [1, -1],
+}
+
+
+@pytest.fixture
+def hand_files(tmp_path):
+    processbench = tmp_path / "hand_processbench.jsonl"
+    processbench.write_text(
+        "".join(json.dumps({"problem": "Compute.", "generator": "t", **row}) + "\n" for row in HAND)
+    )
+    mrmath = tmp_path / "hand_mrmath.jsonl"
+    mrmath.write_text(json.dumps(MRMATH) + "\n")
+    return processbench, mrmath
+
+
+def test_truth_from_the_importers(hand_files):
+    processbench, mrmath = hand_files
+    a, b, c = read_labeled(processbench)
+    assert (a.dataset, a.ref) == ("processbench", "processbench:t-a")
+    assert a.truth == (1, 1, 1) and a.first_error == -1
+    assert b.truth == (1, -1, None) and b.first_error == 1
+    (m,) = read_labeled(mrmath)
+    assert (m.gold_answer, m.truth, m.first_error) == ("20", (1, -1), 1)
+    assert len(read_labeled(PROCESSBENCH, limit=4)) == 4
+
+
+def test_metrics_by_hand(hand_files):
+    processbench, mrmath = hand_files
+    report = evaluate([processbench, mrmath], ["answer", "symbolic", "consensus"])
+    assert report["params"]["consensus"] == {"required": ["symbolic"]}
+    sym = report["results"]["symbolic"]["by_data"]["hand_processbench.jsonl"]
+    # Known steps: A 3 correct; B, C one correct and one wrong: 7 known, 5 correct.
+    assert (sym["solutions"], sym["steps"], sym["known_steps"]) == (3, 9, 7)
+    assert sym["base_rate"] == pytest.approx(5 / 7)
+    # −1: B step 1 (right), C step 0 (wrong). +1 on known steps: A 0, A 1, B 0 right;
+    # C 1 wrong. B step 2 (+1) has no truth and does not count.
+    assert sym["neg"] == {"rated": 2, "precision": 0.5, "recall": 0.5}
+    assert sym["pos"] == {"rated": 4, "precision": 0.75, "recall": pytest.approx(3 / 5)}
+    assert sym["pos_margin"] == pytest.approx(0.75 - 5 / 7)
+    assert sym["coverage"] == pytest.approx(7 / 9)
+    # First errors: B found, C predicted at 0 (truth 1), A no error predicted.
+    assert (sym["acc_erroneous"], sym["acc_correct"]) == (0.5, 1.0)
+    assert sym["f1"] == pytest.approx(2 / 3)
+    (cell,) = sym["calibration"]
+    assert cell["bin"] == "0.9-1.0" and cell["verdicts"] == 6
+    assert cell["verdict_right"] == pytest.approx(4 / 6)
+    assert cell["step_correct"] == pytest.approx(4 / 6)
+
+    # Consensus on symbolic alone: A has an unverified step (no first error: nothing);
+    # B gets +1, −1; C gets −1 on step 0.
+    cons = report["results"]["consensus"]["by_data"]["hand_processbench.jsonl"]
+    assert cons["neg"] == {"rated": 2, "precision": 0.5, "recall": 0.5}
+    assert cons["pos"] == {"rated": 1, "precision": 1.0, "recall": pytest.approx(1 / 5)}
+    assert cons["coverage"] == pytest.approx(3 / 9)
+    assert cons["pos_margin"] == pytest.approx(2 / 7)
+
+    # The answer source rates no step; it judged the MR-MATH answer wrong, rightly.
+    answer = report["results"]["answer"]
+    assert answer["all"]["coverage"] == 0
+    assert answer["by_data"]["hand_mrmath.jsonl"]["answer"] == {
+        "judged_wrong": 1,
+        "wrong_is_erroneous": 1.0,
+        "judged_right": 0,
+        "right_is_correct": None,
+    }
+    assert report["results"]["symbolic"]["all"]["solutions"] == 4
+
+
+def test_small_slice_of_processbench():
+    report = evaluate([PROCESSBENCH], ["answer", "symbolic", "consensus"], limit=10)
+    for source in ("answer", "symbolic", "consensus"):
+        result = report["results"][source]
+        assert set(result["by_data"]) == {"processbench_sample.jsonl"}
+        m = result["all"]
+        assert m["solutions"] == 10 and m["erroneous"] + m["correct"] == 10
+        assert m["errors"] == {}
+        assert 0 <= m["coverage"] <= 1 and m["seconds_per_solution"] >= 0
+        for key in ("f1", "acc_erroneous", "acc_correct", "base_rate"):
+            assert m[key] is None or 0 <= m[key] <= 1
+    # ProcessBench has no gold answers: the answer source judges nothing there.
+    assert report["results"]["answer"]["all"]["answer"]["judged_wrong"] == 0
+    assert report["results"]["symbolic"]["all"]["coverage"] > 0
+
+
+def test_unwired_model_sources_say_so():
+    with pytest.raises(ValueError, match="need a model"):
+        evaluate([PROCESSBENCH], ["judge"], limit=1)
+
+
+def test_cli_markdown(hand_files, capsys):
+    sys.path.insert(0, str(REPO / "bench"))
+    import label_quality
+
+    processbench, _ = hand_files
+    label_quality.main(["--data", str(processbench), "--sources", "symbolic", "--markdown"])
+    out = capsys.readouterr().out
+    assert "| symbolic | hand_processbench | 3 | 66.7 (50.0 / 100.0) | 50.0 / 50.0 " in out
+    assert "| symbolic | 0.9-1.0 | 6 | 1.00 | 66.7 | 66.7 |" in out
