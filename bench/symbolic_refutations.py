@@ -6,7 +6,8 @@
 
 Runs autolabel.engines.symbolic.SymbolicEngine (the code the Celery workers run, on an
 unsaved SolutionInput) over every solution of processbench_sample.jsonl and the modified
-processes of prmbench_sample.jsonl (problem: ``modified_question``).
+processes of prmbench_sample.jsonl (problem: ``modified_question``), read by the importers'
+parsers through autolabel/quality/data.py (shared with bench/label_quality.py).
 
 Truth is known only up to the first error: steps before it are correct, the first wrong
 step is wrong. ProcessBench's ``label`` is that index (-1: every step correct); PRMBench's
@@ -41,10 +42,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-DATA = Path(os.environ.get("STEPLAB_SHARED_DATA", REPO.parent / "shared" / "data"))
-if not DATA.exists():
-    DATA = Path("/work/shared/data")
-
+from autolabel.quality.data import DATA_DIR as DATA  # noqa: E402
+from autolabel.quality.data import LabeledSolution, read_labeled  # noqa: E402
 
 # (dataset, ref, step) -> why the refuted step is wrong although the label says correct
 REVIEWED = {
@@ -90,23 +89,21 @@ def _read(name: str) -> list[dict]:
 
 
 def samples() -> list[Sample]:
-    out = [
-        Sample("processbench", r["id"], r["problem"], tuple(r["steps"]), r["label"])
-        for r in _read("processbench_sample.jsonl")
-    ]
-    for r in _read("prmbench_sample.jsonl"):
-        errors = frozenset(i - 1 for i in r["error_steps"])
-        out.append(
-            Sample(
-                "prmbench",
-                f"{r['classification']}-{r['idx']}",
-                r["modified_question"],
-                tuple(r["modified_process"]),
-                min(errors) if errors else -1,
-                errors,
-            )
-        )
+    """ProcessBench and PRMBench solutions as the importers read them (the steps the workers
+    see); PRMBench's error step numbers past the end of the process are dropped there."""
+    out = []
+    for solution in read_labeled(DATA / "processbench_sample.jsonl"):
+        ref = str(solution.metadata["processbench"]["id"])
+        out.append(_sample("processbench", ref, solution))
+    for solution in read_labeled(DATA / "prmbench_sample.jsonl"):
+        meta = solution.metadata["prmbench"]
+        out.append(_sample("prmbench", f"{meta['classification']}-{meta['idx']}", solution))
     return out
+
+
+def _sample(dataset: str, ref: str, solution: LabeledSolution) -> Sample:
+    errors = frozenset(i for i, truth in enumerate(solution.truth) if truth == -1)
+    return Sample(dataset, ref, solution.problem, solution.steps, solution.first_error, errors)
 
 
 def correct_samples() -> list[Sample]:
@@ -118,9 +115,8 @@ def correct_samples() -> list[Sample]:
     for r in _read("math500_sample.jsonl"):
         paragraphs = [p for p in re.split(r"\n\s*\n", r["solution"]) if p.strip()]
         out.append(Sample("math_reference", r["unique_id"], r["problem"], tuple(paragraphs), -1))
-    for n, r in enumerate(_read("prm800k_mrmath_redundant_sample.jsonl")):
-        steps = tuple(s[0] for s in r["model_output_step_format"])
-        out.append(Sample("prm800k_rated_ok", f"mrmath-{n}", r["question"], steps, -1))
+    for n, s in enumerate(read_labeled(DATA / "prm800k_mrmath_redundant_sample.jsonl")):
+        out.append(Sample("prm800k_rated_ok", f"mrmath-{n}", s.problem, s.steps, -1))
     for n, r in enumerate(_read("prm800k_sample.jsonl")):
         chosen: list[str] = []
         for step in r["label"]["steps"]:
@@ -292,6 +288,10 @@ def main() -> None:
         "--no-correct", action="store_true", help="skip the pass over known-correct steps"
     )
     args = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
+    import django
+
+    django.setup()  # the importers' parsers need Django's apps
     start = time.perf_counter()
     tallies, refutations = run(args.show)
     report(tallies)
