@@ -1,30 +1,44 @@
-"""Import throughput: labeling.services.imports.import_file against one-.create()-per-row.
+"""Import throughput: `manage.py import` against PostgreSQL's own COPY and one .create() per row.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/import_bench.py
-    .venv/bin/python bench/import_bench.py --n 20000          # SQLite, a temporary file
+    .venv/bin/python bench/import_bench.py --n 20000          # SQLite: no COPY baseline
 
 Builds N solutions in steplab's JSON Lines format by recombining real problems and real step
 texts from shared/data (each problem gets a variant number, each of its solutions another
-generator, so every row has its own content-hash id; labels are first-error style), imports
-them with import_file (labels as suggestions), then imports a smaller subset the naive way
-(get_or_create the problem, .create() the solution, each step and each suggestion, all in
-one transaction, which is the naive code's best case) and extrapolates its rate.
+generator, so every row has its own content-hash id; labels are first-error style). Then, in
+this one process:
 
-Runs on a throwaway database: on PostgreSQL it creates and finally drops `steplab_bench` next
-to the database DATABASE_URL names; otherwise a temporary SQLite file. Migrations are run
-programmatically.
+1. steplab: `manage.py import FILE --project ID --labels-as suggestions` (call_command, so the
+   same code the CLI runs: import_file inside the command), timed, in rows/s of every table
+   it writes (problems, solutions, steps, suggestions; annotations and step labels with
+   `--labels-as annotations`); then the same file again (every row already there).
+2. The physical limit (PostgreSQL only): the very rows step 1 wrote, read back with
+   `COPY (SELECT * ...) TO` files beforehand, then timed: `COPY ... FROM STDIN` of them into
+   empty scratch tables of the same shape (`LIKE ... INCLUDING ALL`: columns, defaults,
+   checks, unique and other indexes; plus the same foreign keys, pointing at each other), in
+   one transaction, commit included. Row counts are compared after.
+3. A smaller subset the naive way (get_or_create the problem, .create() the solution, each
+   step and each suggestion, all in one transaction, which is the naive code's best case),
+   its rate extrapolated.
+
+Runs on a throwaway database: on PostgreSQL it creates and finally drops `--db` (default
+`steplab_bench`) next to the database DATABASE_URL names; otherwise a temporary SQLite file.
+Migrations are run programmatically.
 """
 
 import argparse
+import io
 import json
 import os
 import random
+import re
 import resource
 import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 REPO = Path(__file__).resolve().parent.parent
@@ -130,6 +144,123 @@ def throwaway_database() -> tuple[str, callable]:
     return f"SQLite file {name} (removed afterwards)", remove
 
 
+def imported_tables(project_id: int) -> list[tuple[Any, str]]:
+    """(model, WHERE clause) for every table an import writes, parents first."""
+    from labeling.models import (
+        Annotation,
+        Problem,
+        Solution,
+        Step,
+        StepAlternative,
+        StepLabel,
+        Suggestion,
+    )
+
+    p = int(project_id)
+    solutions = f"SELECT id FROM labeling_solution WHERE project_id = {p}"
+    steps = f"SELECT id FROM labeling_step WHERE solution_id IN ({solutions})"
+    annotations = f"SELECT id FROM labeling_annotation WHERE solution_id IN ({solutions})"
+    return [
+        (Problem, f"project_id = {p}"),
+        (Solution, f"project_id = {p}"),
+        (Step, f"solution_id IN ({solutions})"),
+        (StepAlternative, f"step_id IN ({steps})"),
+        (Suggestion, f"step_id IN ({steps})"),
+        (Annotation, f"solution_id IN ({solutions})"),
+        (StepLabel, f"annotation_id IN ({annotations})"),
+    ]
+
+
+def copy_baseline(project_id: int, tmp: Path) -> tuple[dict[str, int], float]:
+    """COPY FROM STDIN of the rows the import wrote into empty tables of the same shape.
+
+    Returns {table: rows} and the seconds of the timed part (the COPYs and the commit).
+    """
+    import psycopg
+    from django.db import connection
+
+    tables = [(m._meta.db_table, where) for m, where in imported_tables(project_id)]
+    scratch = {table: f"ie_copy_{table}" for table, _ in tables}
+    files: dict[str, Path] = {}
+    with connection.cursor() as cursor:
+        for table, where in tables:
+            files[table] = tmp / f"{table}.copy"
+            with (
+                open(files[table], "wb") as f,
+                cursor.cursor.copy(
+                    f"COPY (SELECT * FROM {table} WHERE {where} ORDER BY id) TO STDOUT"
+                ) as copy,
+            ):
+                for block in copy:
+                    f.write(block)
+            cursor.execute(f"DROP TABLE IF EXISTS {scratch[table]} CASCADE")
+            cursor.execute(f"CREATE TABLE {scratch[table]} (LIKE {table} INCLUDING ALL)")
+        for table, _ in tables:
+            # The same foreign keys (Django's are DEFERRABLE INITIALLY DEFERRED: checked at
+            # commit), re-pointed at the scratch tables where the target is one of them.
+            cursor.execute(
+                "SELECT pg_get_constraintdef(oid) FROM pg_constraint "
+                "WHERE conrelid = %s::regclass AND contype = 'f'",
+                [table],
+            )
+            for (definition,) in cursor.fetchall():
+                for target, copy_of in scratch.items():
+                    definition = re.sub(
+                        rf"REFERENCES {target}\(", f"REFERENCES {copy_of}(", definition
+                    )
+                cursor.execute(f"ALTER TABLE {scratch[table]} ADD {definition}")
+    connection.close()
+    dsn = os.environ["DATABASE_URL"]
+    with psycopg.connect(dsn) as conn:  # a fresh connection, one transaction
+        started = time.perf_counter()
+        with conn.cursor() as cursor:
+            for table, _ in tables:
+                with (
+                    open(files[table], "rb") as f,
+                    cursor.copy(f"COPY {scratch[table]} FROM STDIN") as copy,
+                ):
+                    while block := f.read(1 << 20):
+                        copy.write(block)
+        conn.commit()
+        elapsed = time.perf_counter() - started
+        counts = {}
+        for table, _ in tables:
+            counts[table] = conn.execute(f"SELECT count(*) FROM {scratch[table]}").fetchone()[0]
+            conn.execute(f"DROP TABLE {scratch[table]} CASCADE")
+        conn.commit()
+    for path in files.values():
+        path.unlink()
+    return counts, elapsed
+
+
+def table_counts(project_id: int) -> dict[str, int]:
+    from django.db import connection
+
+    counts = {}
+    with connection.cursor() as cursor:
+        for model, where in imported_tables(project_id):
+            table = model._meta.db_table
+            cursor.execute(f"SELECT count(*) FROM {table} WHERE {where}")
+            counts[table] = cursor.fetchone()[0]
+    return counts
+
+
+def command_import(project, path: Path, labels_as: str) -> str:
+    """`manage.py import FILE --project ID --labels-as ...`, as the CLI runs it."""
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command(
+        "import",
+        str(path),
+        project=str(project.pk),
+        labels_as=labels_as,
+        no_progress=True,
+        stdout=out,
+    )
+    return out.getvalue()
+
+
 def naive_import(project, path: Path, limit: int) -> int:
     """One query per object: the code one writes first."""
     from django.db import transaction
@@ -166,11 +297,19 @@ def naive_import(project, path: Path, limit: int) -> int:
 
 
 def main() -> None:
+    global BENCH_DB
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=100_000, help="solutions to import")
     parser.add_argument("--baseline-n", type=int, default=2_000, help="solutions, naive way")
+    parser.add_argument(
+        "--labels-as", default="suggestions", choices=("suggestions", "annotations", "none")
+    )
+    parser.add_argument(
+        "--db", default=BENCH_DB, help="throwaway PostgreSQL database (created, then dropped)"
+    )
     args = parser.parse_args()
 
+    BENCH_DB = args.db
     where, cleanup = throwaway_database()
     os.environ["DEBUG"] = "False"  # DEBUG would keep every query in memory
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
@@ -182,7 +321,6 @@ def main() -> None:
     from django.db import connection
 
     from labeling.models import Project, Solution, Step, Suggestion
-    from labeling.services.imports import import_file
 
     try:
         call_command("migrate", verbosity=0)
@@ -197,27 +335,47 @@ def main() -> None:
                 f"in {time.perf_counter() - started:.1f} s"
             )
 
-            fast = Project.objects.create(name="bench: import_file")
+            # 1. manage.py import.
+            fast = Project.objects.create(name="bench: manage.py import")
             started = time.perf_counter()
-            result = import_file(project=fast, path=path, labels_as="suggestions")
+            command_import(fast, path, args.labels_as)
             elapsed = time.perf_counter() - started
-            rate = result.solutions_created / elapsed
+            counts = table_counts(fast.pk)
+            rows = sum(counts.values())
+            solutions = counts[Solution._meta.db_table]
+            rate = rows / elapsed
+            per_table = ", ".join(f"{t.removeprefix('labeling_')} {n:,}" for t, n in counts.items())
             print(
-                f"import_file: {result.solutions_created} solutions, {result.steps_created} "
-                f"steps, {result.labels_created} suggestions, {result.problems_created} "
-                f"problems in {elapsed:.1f} s = {rate:,.0f} solutions/s "
-                f"({result.steps_created / elapsed:,.0f} steps/s)"
+                f"manage.py import --labels-as {args.labels_as}: {rows:,} rows "
+                f"({per_table})"
+                f" in {elapsed:.1f} s = {rate:,.0f} rows/s ({solutions / elapsed:,.0f} "
+                f"solutions/s, {counts[Step._meta.db_table] / elapsed:,.0f} steps/s)"
             )
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-            print(f"peak RSS of this process: {rss:.0f} MB (file: {size / 1e6:.0f} MB)")
+            print(f"  peak RSS of this process: {rss:.0f} MB (file: {size / 1e6:.0f} MB)")
 
             started = time.perf_counter()
-            again = import_file(project=fast, path=path)
+            command_import(fast, path, args.labels_as)
+            again = table_counts(fast.pk)
             print(
-                f"re-import: {again.solutions_created} created, {again.solutions_skipped} "
-                f"skipped in {time.perf_counter() - started:.1f} s"
+                f"  re-import: {sum(again.values()) - rows} rows written in "
+                f"{time.perf_counter() - started:.1f} s (every solution already there)"
             )
 
+            # 2. COPY FROM STDIN of the same rows.
+            if connection.vendor == "postgresql":
+                copied, copy_s = copy_baseline(fast.pk, Path(tmp))
+                assert copied == counts, (copied, counts)
+                copy_rate = rows / copy_s
+                print(
+                    f"COPY ... FROM STDIN of the same {rows:,} rows into empty tables of the "
+                    f"same shape: {copy_s:.1f} s = {copy_rate:,.0f} rows/s"
+                )
+                print(f"  import / COPY: {rate / copy_rate:.2f} of the physical limit")
+            else:
+                print("COPY baseline: PostgreSQL only (set DATABASE_URL)")
+
+            # 3. One .create() per object.
             naive = Project.objects.create(name="bench: naive")
             started = time.perf_counter()
             count = naive_import(naive, path, args.baseline_n)
@@ -230,8 +388,8 @@ def main() -> None:
                 f"suggestions in {naive_elapsed:.1f} s = {naive_rate:,.0f} solutions/s "
                 f"(extrapolated to {args.n}: {args.n / naive_rate:,.0f} s)"
             )
-            assert Solution.objects.filter(project=fast).count() == args.n
-            print(f"speed-up: {rate / naive_rate:.1f}x")
+            assert solutions == args.n
+            print(f"  import / naive: {solutions / elapsed / naive_rate:.1f}x faster")
     finally:
         cleanup()
 

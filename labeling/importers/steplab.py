@@ -36,6 +36,8 @@ def _id(row: Row, data: dict[str, Any], key: str) -> str:
 
 def _trim(text: str) -> str:
     """Drop blank lines and outer space around a step, but keep a code line's indentation."""
+    if text and not text[0].isspace():  # no blank first line, no indentation: the usual step
+        return text.strip()
     lines = text.rstrip().splitlines()
     while lines and not lines[0].strip():
         lines.pop(0)
@@ -73,7 +75,8 @@ def _steps(row: Row, data: dict[str, Any], media: dict[str, bytes]) -> list[tupl
                 text = row.string(item, "text", f"steps[{i}]")
                 steps.append((_trim(text), parse_images(row, item, f"steps[{i}]", media)))
             else:
-                steps.append((_trim(row.text(item, f"steps[{i}]")), []))
+                text = item if isinstance(item, str) else row.text(item, f"steps[{i}]")
+                steps.append((_trim(text), []))
         return steps
     if data.get("solution") is None:
         raise row.error("steps", "missing field (give `steps` or `solution`)")
@@ -93,7 +96,10 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     labels: list[Any] = row.array(data, "labels") if data.get("labels") is not None else []
     if len(labels) > len(texts):
         raise row.error("labels", f"{len(labels)} labels for {len(texts)} steps")
-    values = [row.rating(v, f"labels[{i}]") for i, v in enumerate(labels)]
+    values = [
+        v if v is None or (type(v) is int and -1 <= v <= 1) else row.rating(v, f"labels[{i}]")
+        for i, v in enumerate(labels)
+    ]
     values += [None] * (len(texts) - len(values))
     metadata = data.get("metadata") or {}
     if not isinstance(metadata, dict):
@@ -104,8 +110,8 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     sid = _id(row, data, "id")
     solution = ParsedSolution(
         external_id=sid or solution_id(text, texts, generator),
-        steps=[
-            ParsedStep(text=t, label=v, metadata={"images": images} if images else {})
+        steps=[  # positional, one per step: half the time of keywords
+            ParsedStep(t, v, [], {"images": images} if images else {})
             for (t, images), v in zip(steps, values, strict=True)
         ],
         generator=generator,

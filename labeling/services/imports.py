@@ -4,7 +4,9 @@
 line with the format's parser (labeling.importers), and writes batches of about a thousand
 solutions with one multi-row insert per table (COPY on PostgreSQL, executemany on SQLite,
 bulk_create as the fallback; see _Inserter). The whole file is one transaction: a bad line
-raises ImportFileError naming file, line and field, and nothing of the file stays.
+raises ImportFileError naming file, line and field, and nothing of the file stays. Three
+things overlap (see _write_all): the next batches are parsed on one thread, a batch is built
+on the caller's, and on PostgreSQL the batch before it is written on a third.
 
 Re-importing is a no-op: problems and solutions carry stable external ids (the dataset's
 own id where it has one, else a sha256 of the normalized content), each batch looks up
@@ -19,6 +21,7 @@ import json
 import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime
@@ -29,13 +32,16 @@ from django.db.models import DateTimeField, JSONField, Model
 from django.utils import timezone
 
 from labeling.errors import DomainError, ValidationFailed
+from labeling.gc_pause import gc_paused
 from labeling.importers import (
     FORMATS,
     ImportFileError,
+    ParsedProblem,
     ParsedRow,
     ParsedSolution,
     ParsedStep,
     ParseOptions,
+    RowStream,
     open_rows,
 )
 from labeling.models import (
@@ -52,6 +58,7 @@ from labeling.models import (
     Suggestion,
     SuggestionSource,
 )
+from labeling.read_ahead import read_ahead
 from labeling.services.media import media_store_rows
 from labeling.services.review_reasons import review_reasons_refresh
 
@@ -158,6 +165,15 @@ ANNOTATION_COLUMNS = (
     "last_request_id",
 )
 STEP_LABEL_COLUMNS = ("annotation_id", "step_id", "rating", "unsure", "comment", "alternative_text")
+TABLES: dict[type[Model], tuple[str, ...]] = {
+    Problem: PROBLEM_COLUMNS,
+    Solution: SOLUTION_COLUMNS,
+    Step: STEP_COLUMNS,
+    StepAlternative: ALTERNATIVE_COLUMNS,
+    Suggestion: SUGGESTION_COLUMNS,
+    Annotation: ANNOTATION_COLUMNS,
+    StepLabel: STEP_LABEL_COLUMNS,
+}
 
 
 @dataclass(slots=True)
@@ -165,6 +181,7 @@ class _NewSolution:
     pk: int
     parsed: ParsedSolution
     line: int
+    problem_pk: int
 
 
 @dataclass(slots=True)
@@ -174,6 +191,26 @@ class _NewStep:
     parsed: ParsedStep
     solution: ParsedSolution
     line: int
+
+
+@dataclass
+class _Reserved:
+    """A batch after its lookups: its new rows, with ids allocated for every row to write."""
+
+    now: datetime
+    problems: list[tuple[int, ParsedProblem]]
+    solutions: list[_NewSolution]
+    ids: dict[type[Model], list[int]]  # allocated for the steps and the rows below them
+
+
+@dataclass
+class _Write:
+    """One table's rows of a batch, ids included, ready to be written."""
+
+    model: type[Model]
+    columns: tuple[str, ...]
+    ids: list[int]
+    rows: list[tuple]
 
 
 def _chunks(items: list[str], size: int = LOOKUP_CHUNK) -> Iterator[list[str]]:
@@ -205,8 +242,15 @@ def _batches(rows: Iterable[ParsedRow]) -> Iterator[list[ParsedRow]]:
         yield batch
 
 
+def _batches_read(rows: RowStream) -> Iterator[tuple[list[ParsedRow], int, int]]:
+    """Each batch with the stream's position after it (for progress, read ahead of time)."""
+    for batch in _batches(rows):
+        yield batch, rows.bytes_done, rows.rows
+
+
 class _Inserter:
-    """INSERTs many rows of one table, with primary keys allocated first and returned.
+    """INSERTs many rows of one table, with primary keys allocated first (`allocate`), so a
+    batch's rows can be built with their foreign keys before any of them is written (`write`).
 
     PostgreSQL: ids from the table's sequence in one query, then one COPY. SQLite: ids
     after the table's highest id (and its AUTOINCREMENT sequence), then one executemany;
@@ -215,13 +259,16 @@ class _Inserter:
     the read and the insert would make the insert fail, never duplicate an id. Both are
     three to four times faster than bulk_create, whose per-value SQL compilation dominates
     an import. The rows must give every column of the table; if the model has grown a
-    column this module does not know, bulk_create is used instead, so Python-side defaults
-    still apply (tests/importers checks that every table takes the fast path).
+    column this module does not know, bulk_create (with the allocated ids) is used instead,
+    so Python-side defaults still apply (tests/importers checks that every table takes the
+    fast path).
     """
 
     def __init__(self) -> None:
         self.vendor = connection.vendor
         self.now = timezone.now()
+        self._sequences: dict[str, str] = {}
+        self._statements: dict[tuple[type[Model], tuple[str, ...]], str] = {}
 
     def _fast(self, model: type[Model], columns: tuple[str, ...]) -> bool:
         known = {f.attname for f in model._meta.concrete_fields if not f.primary_key}
@@ -231,9 +278,14 @@ class _Inserter:
         qn = connection.ops.quote_name
         with connection.cursor() as cursor:
             if self.vendor == "postgresql":
+                if table not in self._sequences:
+                    # Once per table: inside the nextval() call it would be looked up again
+                    # for every id (seven times the cost of the nextval itself).
+                    cursor.execute("SELECT pg_get_serial_sequence(%s, %s)", [qn(table), pk])
+                    self._sequences[table] = cursor.fetchone()[0]
                 cursor.execute(
-                    "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
-                    [qn(table), pk, count],
+                    "SELECT nextval(%s::regclass) FROM generate_series(1, %s)",
+                    [self._sequences[table], count],
                 )
                 return sorted(row[0] for row in cursor.fetchall())
             cursor.execute(f"SELECT MAX({qn(pk)}) FROM {qn(table)}")
@@ -244,78 +296,170 @@ class _Inserter:
         return list(range(start, start + count))
 
     def _adapt(self, model: type[Model], columns: tuple[str, ...], rows: list[tuple]) -> Iterator:
+        """The rows as the database takes them: JSON as text; times as ISO 8601 text for COPY
+        (what psycopg would write, without its per-value cost) or adapted for SQLite.
+
+        A batch repeats its objects (every row's `now`, one evidence dict per solution):
+        each distinct one is converted once per call. JSON is cached by identity, which holds
+        because `rows` keeps the objects alive until the call ends.
+        """
         fields = {f.attname: f for f in model._meta.concrete_fields}
         json_at = [i for i, c in enumerate(columns) if isinstance(fields[c], JSONField)]
         time_at = [i for i, c in enumerate(columns) if isinstance(fields[c], DateTimeField)]
-        adapt_time = connection.ops.adapt_datetimefield_value if self.vendor == "sqlite" else None
+        adapt_time = (
+            connection.ops.adapt_datetimefield_value
+            if self.vendor == "sqlite"
+            else datetime.isoformat
+        )
+        encoded: dict[int, str] = {}
+        times: dict[datetime, Any] = {}
         for row in rows:
             values = list(row)
             for i in json_at:
-                values[i] = "{}" if values[i] == {} else json.dumps(values[i])
-            if adapt_time:
-                for i in time_at:
-                    values[i] = adapt_time(values[i])
+                value = values[i]
+                if value == {}:
+                    values[i] = "{}"
+                elif (text := encoded.get(id(value))) is not None:
+                    values[i] = text
+                else:
+                    values[i] = encoded[id(value)] = json.dumps(value)
+            for i in time_at:
+                value = values[i]
+                if value is not None:
+                    if (text := times.get(value)) is None:
+                        text = times[value] = adapt_time(value)
+                    values[i] = text
             yield values
 
-    def insert(self, model: type[Model], columns: tuple[str, ...], rows: list[tuple]) -> list[int]:
-        if not rows:
+    def allocate(self, model: type[Model], count: int) -> list[int]:
+        if not count:
             return []
+        return self._allocate(model._meta.db_table, model._meta.pk.column, count)
+
+    def _statement(self, model: type[Model], columns: tuple[str, ...]) -> str:
+        if (model, columns) not in self._statements:
+            meta, qn = model._meta, connection.ops.quote_name
+            fields = {f.attname: f for f in meta.concrete_fields}
+            names = ", ".join(qn(c) for c in (meta.pk.column, *(fields[c].column for c in columns)))
+            self._statements[model, columns] = (
+                f"COPY {qn(meta.db_table)} ({names}) FROM STDIN"
+                if self.vendor == "postgresql"
+                else f"INSERT INTO {qn(meta.db_table)} ({names}) "
+                f"VALUES ({', '.join(['%s'] * (len(columns) + 1))})"
+            )
+        return self._statements[model, columns]
+
+    def prepare(self, item: _Write) -> None:
+        """What `write` needs from this thread's connection, so it can run on another one."""
+        if item.rows and self._fast(item.model, item.columns):
+            self._statement(item.model, item.columns)
+
+    def write(self, item: _Write, *, raw: Any = None) -> None:
+        """Write one table's rows with their ids. `raw`: the psycopg connection to COPY on
+        from another thread (the pipelined import; `prepare` ran first), else this thread's."""
+        model, columns, ids, rows = item.model, item.columns, item.ids, item.rows
+        if not rows:
+            return
         if not self._fast(model, columns):
-            # bulk_create sets primary keys on PostgreSQL and SQLite >= 3.35 (RETURNING).
-            if not connection.features.can_return_rows_from_bulk_insert:
-                raise RuntimeError(f"importing needs PostgreSQL or SQLite >= 3.35 ({model})")
-            objs = [model(**dict(zip(columns, row, strict=True))) for row in rows]
+            # A column this module does not know: bulk_create applies its Python defaults.
+            objs = [
+                model(pk=pk, **dict(zip(columns, row, strict=True)))
+                for pk, row in zip(ids, rows, strict=True)
+            ]
             model._default_manager.bulk_create(objs, batch_size=INSERT_BATCH)
-            return [obj.pk for obj in objs]
-        meta = model._meta
-        qn = connection.ops.quote_name
-        ids = self._allocate(meta.db_table, meta.pk.column, len(rows))
-        fields = {f.attname: f for f in meta.concrete_fields}
-        names = ", ".join(qn(c) for c in (meta.pk.column, *(fields[c].column for c in columns)))
+            return
+        statement = self._statement(model, columns)
         values = self._adapt(model, columns, rows)
-        with connection.cursor() as cursor:
-            if self.vendor == "postgresql":
-                with cursor.cursor.copy(f"COPY {qn(meta.db_table)} ({names}) FROM STDIN") as copy:
-                    for pk, row in zip(ids, values, strict=True):
-                        copy.write_row((pk, *row))
-            else:
-                marks = ", ".join(["%s"] * (len(columns) + 1))
+        if self.vendor != "postgresql":
+            with connection.cursor() as cursor:
                 cursor.executemany(
-                    f"INSERT INTO {qn(meta.db_table)} ({names}) VALUES ({marks})",
-                    [(pk, *row) for pk, row in zip(ids, values, strict=True)],
+                    statement, [(pk, *row) for pk, row in zip(ids, values, strict=True)]
                 )
-        return ids
+            return
+        with (
+            raw.cursor() if raw is not None else connection.cursor().cursor as cursor,
+            cursor.copy(statement) as copy,
+        ):
+            for pk, row in zip(ids, values, strict=True):
+                copy.write_row((pk, *row))
 
 
 class _BatchWriter:
-    """Writes batches of parsed rows: two lookups and one INSERT per table per batch."""
+    """Writes batches of parsed rows in two steps: `reserve` (the batch's two lookups and the
+    ids of every row it will write: all its queries) and `build` (its rows, pure Python); then
+    `_Inserter.write` writes each table's rows (one COPY or INSERT per table per batch)."""
 
     def __init__(self, *, project: Project, labels_as: str, filename: str) -> None:
         self.project = project
         self.labels_as = labels_as
         self.filename = filename
         self.result = ImportResult(format="")
-        self._insert = _Inserter().insert
+        self.inserter = _Inserter()
         self._created_problems: set[int] = set()
         self._existing_problems: set[int] = set()
+        # The last reserved batch's new problems and solutions, which may not be written yet
+        # when the next batch looks its ids up (the pipelined import writes a batch while the
+        # next one is built).
+        self._unwritten_problems: dict[str, int] = {}
+        self._unwritten_solutions: set[str] = set()
 
-    def write(self, rows: list[ParsedRow]) -> None:
+    def reserve(self, rows: list[ParsedRow]) -> _Reserved:
         now = timezone.now()
         media_store_rows(project=self.project, rows=rows, filename=self.filename)
-        problem_pks = self._problems(rows, now)
-        solutions = self._solutions(rows, problem_pks, now)
-        steps = self._steps(solutions)
-        self._alternatives(steps)
+        problems, problem_pks = self._problems(rows)
+        solutions = self._solutions(rows, problem_pks)
+        steps = [step for new in solutions for step in new.parsed.steps]
+        labeled = sum(step.label is not None for step in steps)
+        counts: dict[type[Model], int] = {
+            Step: len(steps),
+            StepAlternative: sum(len(step.alternatives) for step in steps),
+        }
         if self.labels_as == "suggestions":
-            self._suggestions(steps, now)
+            counts[Suggestion] = labeled
         elif self.labels_as == "annotations":
-            self._annotations(solutions, steps, now)
-        if self.labels_as != "none" and solutions:
-            # Imported annotations count as submitted and suggestions may refute a step.
-            ids = [s.pk for s in solutions]
+            counts[Annotation] = sum(bool(new.parsed.label_count) for new in solutions)
+            counts[StepLabel] = labeled
+        ids = {model: self.inserter.allocate(model, n) for model, n in counts.items()}
+        self._unwritten_problems = {p.external_id: pk for pk, p in problems}
+        self._unwritten_solutions = {new.parsed.external_id for new in solutions}
+        return _Reserved(now=now, problems=problems, solutions=solutions, ids=ids)
+
+    def build(self, batch: _Reserved) -> list[_Write]:
+        writes = [self._problem_rows(batch), self._solution_rows(batch)]
+        steps, step_write = self._steps(batch)
+        writes += [step_write, self._alternatives(batch, steps)]
+        if self.labels_as == "suggestions":
+            writes.append(self._suggestions(batch, steps))
+        elif self.labels_as == "annotations":
+            writes += self._annotations(batch, steps)
+        return writes
+
+    def written(self, batch: _Reserved) -> None:
+        """After the batch's rows are written (on this thread's connection)."""
+        if self.labels_as == "annotations" and batch.solutions:
+            # Imported annotations count as submitted. Suggestions alone give no reason: every
+            # reason is about submitted labels (a suggestion can refute one), and the batch's
+            # new solutions have none, so their stored 0 is already right.
+            ids = [s.pk for s in batch.solutions]
             review_reasons_refresh(project=self.project, id_range=(min(ids), max(ids)))
 
     def _existing(self, model: type[Model], external_ids: list[str]) -> dict[str, int]:
+        if connection.vendor == "postgresql":
+            # One index lookup per id, whatever the planner's statistics say: a big import
+            # into a new project grows it inside one transaction, and with the project's size
+            # estimated at a few rows `project_id = %s AND external_id = ANY(...)` was planned
+            # as a scan of all the project's rows, once per batch (quadratic in the file). The
+            # unique index on (project, external_id) is partial: hence `<> ''` (parsed ids
+            # are never empty). The ids go as one array parameter, not quoted one by one.
+            table = connection.ops.quote_name(model._meta.db_table)
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"SELECT u.external_id, (SELECT t.id FROM {table} t WHERE t.project_id = %s"
+                    " AND t.external_id = u.external_id AND t.external_id <> '')"
+                    " FROM unnest(%s::text[]) AS u(external_id)",
+                    [self.project.pk, external_ids],
+                )
+                return {ext: pk for ext, pk in cursor.fetchall() if pk is not None}
         found: dict[str, int] = {}
         for chunk in _chunks(external_ids):
             found.update(
@@ -325,19 +469,49 @@ class _BatchWriter:
             )
         return found
 
-    def _problems(self, rows: list[ParsedRow], now: datetime) -> dict[str, int]:
+    def _problems(
+        self, rows: list[ParsedRow]
+    ) -> tuple[list[tuple[int, ParsedProblem]], dict[str, int]]:
         wanted = {}
         for row in rows:
             wanted.setdefault(row.problem.external_id, row.problem)
         pks = self._existing(Problem, list(wanted))
+        pks.update((e, pk) for e, pk in self._unwritten_problems.items() if e in wanted)
         for pk in pks.values():
             if pk not in self._created_problems and pk not in self._existing_problems:
                 self._existing_problems.add(pk)
                 self.result.problems_existing += 1
         new = [p for ext, p in wanted.items() if ext not in pks]
-        ids = self._insert(
+        ids = self.inserter.allocate(Problem, len(new))
+        pks.update(zip((p.external_id for p in new), ids, strict=True))
+        self._created_problems.update(ids)
+        self.result.problems_created += len(new)
+        return list(zip(ids, new, strict=True)), pks
+
+    def _solutions(self, rows: list[ParsedRow], problem_pks: dict[str, int]) -> list[_NewSolution]:
+        parsed = [(row, s) for row in rows for s in row.solutions]
+        existing = set(self._existing(Solution, [s.external_id for _, s in parsed]))
+        existing.update(self._unwritten_solutions)
+        seen: set[str] = set()
+        new: list[tuple[ParsedRow, ParsedSolution]] = []
+        for row, s in parsed:
+            if s.external_id in existing or s.external_id in seen:
+                self.result.solutions_skipped += 1
+                continue
+            seen.add(s.external_id)
+            new.append((row, s))
+        ids = self.inserter.allocate(Solution, len(new))
+        self.result.solutions_created += len(new)
+        return [
+            _NewSolution(pk, s, row.line, problem_pks[row.problem.external_id])
+            for pk, (row, s) in zip(ids, new, strict=True)
+        ]
+
+    def _problem_rows(self, batch: _Reserved) -> _Write:
+        return _Write(
             Problem,
             PROBLEM_COLUMNS,
+            [pk for pk, _ in batch.problems],
             [
                 (
                     self.project.pk,
@@ -347,78 +521,64 @@ class _BatchWriter:
                     p.source,
                     p.external_id,
                     p.metadata,
-                    now,
+                    batch.now,
                 )
-                for p in new
+                for _, p in batch.problems
             ],
         )
-        pks.update(zip((p.external_id for p in new), ids, strict=True))
-        self._created_problems.update(ids)
-        self.result.problems_created += len(new)
-        return pks
 
-    def _solutions(
-        self, rows: list[ParsedRow], problem_pks: dict[str, int], now: datetime
-    ) -> list[_NewSolution]:
-        parsed = [(row, s) for row in rows for s in row.solutions]
-        existing = self._existing(Solution, [s.external_id for _, s in parsed])
-        seen: set[str] = set()
-        new: list[tuple[ParsedRow, ParsedSolution]] = []
-        for row, s in parsed:
-            if s.external_id in existing or s.external_id in seen:
-                self.result.solutions_skipped += 1
-                continue
-            seen.add(s.external_id)
-            new.append((row, s))
-        ids = self._insert(
+    def _solution_rows(self, batch: _Reserved) -> _Write:
+        now = batch.now
+        return _Write(
             Solution,
             SOLUTION_COLUMNS,
+            [new.pk for new in batch.solutions],
             [
                 (
                     self.project.pk,
-                    problem_pks[row.problem.external_id],
-                    s.generator,
-                    s.final_answer,
-                    s.answer_correct,
-                    s.source,
-                    s.external_id,
-                    s.metadata,
+                    new.problem_pk,
+                    new.parsed.generator,
+                    new.parsed.final_answer,
+                    new.parsed.answer_correct,
+                    new.parsed.source,
+                    new.parsed.external_id,
+                    new.parsed.metadata,
                     0,
                     False,
                     now,
                     0,
                 )
-                for row, s in new
+                for new in batch.solutions
             ],
         )
-        self.result.solutions_created += len(new)
-        return [_NewSolution(pk, s, row.line) for pk, (row, s) in zip(ids, new, strict=True)]
 
-    def _steps(self, solutions: list[_NewSolution]) -> list[_NewStep]:
+    def _steps(self, batch: _Reserved) -> tuple[list[_NewStep], _Write]:
+        pairs = [
+            (new, index, step)
+            for new in batch.solutions
+            for index, step in enumerate(new.parsed.steps)
+        ]
+        ids = batch.ids[Step]
+        rows = [(new.pk, index, step.text, step.metadata) for new, index, step in pairs]
+        self.result.steps_created += len(pairs)
         steps = [
-            (new, index, step) for new in solutions for index, step in enumerate(new.parsed.steps)
-        ]
-        ids = self._insert(
-            Step,
-            STEP_COLUMNS,
-            [(new.pk, index, step.text, step.metadata) for new, index, step in steps],
-        )
-        self.result.steps_created += len(steps)
-        return [
             _NewStep(pk, new.pk, step, new.parsed, new.line)
-            for pk, (new, _, step) in zip(ids, steps, strict=True)
+            for pk, (new, _, step) in zip(ids, pairs, strict=True)
         ]
+        return steps, _Write(Step, STEP_COLUMNS, ids, rows)
 
-    def _alternatives(self, steps: list[_NewStep]) -> None:
+    def _alternatives(self, batch: _Reserved, steps: list[_NewStep]) -> _Write:
         rows = [
             (s.pk, a.position, a.text, a.rating, a.flagged, a.is_chosen, a.is_human, a.metadata)
             for s in steps
             for a in s.parsed.alternatives
         ]
-        self._insert(StepAlternative, ALTERNATIVE_COLUMNS, rows)
         self.result.alternatives_created += len(rows)
+        return _Write(StepAlternative, ALTERNATIVE_COLUMNS, batch.ids[StepAlternative], rows)
 
-    def _suggestions(self, steps: list[_NewStep], now: datetime) -> None:
+    def _suggestions(self, batch: _Reserved, steps: list[_NewStep]) -> _Write:
+        now = batch.now
+        evidence: dict[int, dict[str, Any]] = {}  # one per line, shared by its steps
         rows = [
             (
                 s.pk,
@@ -426,25 +586,27 @@ class _BatchWriter:
                 s.solution.label_agent,
                 s.parsed.label,
                 None,
-                {"file": self.filename, "line": s.line},
+                evidence.get(s.line)
+                or evidence.setdefault(s.line, {"file": self.filename, "line": s.line}),
                 now,
                 now,
             )
             for s in steps
             if s.parsed.label is not None
         ]
-        self._insert(Suggestion, SUGGESTION_COLUMNS, rows)
         self.result.labels_created += len(rows)
+        return _Write(Suggestion, SUGGESTION_COLUMNS, batch.ids[Suggestion], rows)
 
-    def _annotations(
-        self, solutions: list[_NewSolution], steps: list[_NewStep], now: datetime
-    ) -> None:
+    def _annotations(self, batch: _Reserved, steps: list[_NewStep]) -> list[_Write]:
         # Solution.submitted_count is left alone: imported labels are not part of the human
         # queue's overlap (the queue counts annotations by annotators only).
-        labeled = [new for new in solutions if new.parsed.label_count]
-        ids = self._insert(
+        now = batch.now
+        labeled = [new for new in batch.solutions if new.parsed.label_count]
+        ids = batch.ids[Annotation]
+        annotations = _Write(
             Annotation,
             ANNOTATION_COLUMNS,
+            ids,
             [
                 (
                     new.pk,
@@ -472,9 +634,85 @@ class _BatchWriter:
             for s in steps
             if s.parsed.label is not None
         ]
-        self._insert(StepLabel, STEP_LABEL_COLUMNS, rows)
         self.result.annotations_created += len(labeled)
         self.result.labels_created += len(rows)
+        return [annotations, _Write(StepLabel, STEP_LABEL_COLUMNS, batch.ids[StepLabel], rows)]
+
+
+def _write_all(
+    writer: _BatchWriter,
+    batches: Iterable[tuple[list[ParsedRow], int, int]],
+    progress: Progress | None,
+) -> None:
+    """Reserve, build and write every batch, then call `progress` for it.
+
+    On PostgreSQL, when every table takes COPY, a batch is written on a second thread while
+    the next one is built, so building (Python) and writing (the database) overlap: batch k's
+    queries (reserve) run, then batch k-1's COPYs start, then batch k is built. The two share
+    the connection, one statement at a time: the main thread waits for a batch's COPYs before
+    the next reserve. Foreign keys are checked at the end of each COPY instead of all at the
+    commit (SET CONSTRAINTS ALL IMMEDIATE, Django's are deferred; DEFERRED again at the end),
+    so their checks overlap too. A bad line still ends the import after every batch before it
+    was written, as one batch at a time would.
+    """
+    inserter = writer.inserter
+    fast = all(inserter._fast(model, columns) for model, columns in TABLES.items())
+    if connection.vendor != "postgresql" or not fast:
+        for rows, bytes_done, rows_done in batches:
+            batch = writer.reserve(rows)
+            for item in writer.build(batch):
+                inserter.write(item)
+            writer.written(batch)
+            if progress:
+                progress(bytes_done, rows_done)
+        return
+
+    def copy_all(writes: list[_Write], raw: Any) -> None:
+        for item in writes:
+            inserter.write(item, raw=raw)
+
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    raw = connection.connection
+    running: tuple[Future, _Reserved, int, int] | None = None
+    built: tuple[list[_Write], _Reserved, int, int] | None = None
+
+    def wait_running() -> None:
+        nonlocal running
+        if running:
+            future, batch, bytes_done, rows_done = running
+            running = None
+            future.result()
+            writer.written(batch)
+            if progress:
+                progress(bytes_done, rows_done)
+
+    def start_built() -> None:
+        nonlocal running, built
+        if built:
+            writes, batch, bytes_done, rows_done = built
+            built = None
+            for item in writes:
+                inserter.prepare(item)
+            running = (pool.submit(copy_all, writes, raw), batch, bytes_done, rows_done)
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-copy") as pool:
+        bad_line = None
+        try:
+            for rows, bytes_done, rows_done in batches:
+                wait_running()
+                batch = writer.reserve(rows)
+                start_built()
+                built = (writer.build(batch), batch, bytes_done, rows_done)
+        except ImportFileError as exc:
+            bad_line = exc
+        wait_running()
+        start_built()
+        wait_running()
+        if bad_line:
+            raise bad_line
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
 
 
 def _check_args(*, fmt: str, labels_as: str) -> None:
@@ -514,10 +752,9 @@ def import_file(
     ):
         Project.objects.select_for_update(no_key=True).filter(pk=project.pk).first()
         writer = _BatchWriter(project=project, labels_as=labels_as, filename=name)
-        for batch in _batches(rows):
-            writer.write(batch)
-            if progress:
-                progress(rows.bytes_done, rows.rows)
+        # The next batches are parsed on a thread while this one is written.
+        with gc_paused(), read_ahead(_batches_read(rows)) as batches:  # see labeling.gc_pause
+            _write_all(writer, batches, progress)
     result = writer.result
     result.format, result.rows = rows.format, rows.rows
     return result

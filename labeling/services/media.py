@@ -84,10 +84,13 @@ def media_fetch(url: str) -> tuple[bytes, str | None]:
 
 
 def _refs(row: ParsedRow) -> Iterator[list[dict]]:
-    yield row.problem.metadata.get("images") or []
+    """The row's lists of image references (a batch has thousands of steps, few with any)."""
+    if images := row.problem.metadata.get("images"):
+        yield images
     for solution in row.solutions:
         for step in solution.steps:
-            yield step.metadata.get("images") or []
+            if step.metadata and (images := step.metadata.get("images")):
+                yield images
 
 
 def media_store_rows(*, project: Project, rows: list[ParsedRow], filename: str) -> int:

@@ -139,3 +139,52 @@ def test_concurrent_imports_of_one_file_into_one_project_do_not_collide():
     assert sorted(r.solutions_skipped for r in results) == [0, 100]
     assert Solution.objects.filter(project=project).count() == 100
     assert connection.vendor == "postgresql"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("labels_as", ["suggestions", "annotations"])
+def test_one_solution_per_batch_writes_the_same_rows(monkeypatch, write_jsonl, labels_as):
+    """On PostgreSQL a batch is written while the next is built and looked up: a problem or
+    solution of the batch before, not written yet, must still be found, not made twice."""
+    rows = [
+        {"problem": "p", "steps": ["a", "b"], "labels": [1, -1]},
+        {"problem": "p", "steps": ["c"], "labels": [1]},  # the problem of the batch before
+        {"problem": "p", "steps": ["a", "b"], "labels": [1, -1]},  # a solution of batch 1
+        {"problem": "q", "steps": ["d"]},
+        {"problem": "p", "steps": ["c"], "labels": [1]},  # two batches back
+    ]
+    path = write_jsonl(rows)
+    whole = ProjectFactory()
+    reference = import_file(project=whole, path=path, labels_as=labels_as)
+    monkeypatch.setattr(imports, "BATCH_SOLUTIONS", 1)
+    split = ProjectFactory()
+    progress = []
+    result = import_file(
+        project=split, path=path, labels_as=labels_as, progress=lambda b, r: progress.append(r)
+    )
+    assert result == reference
+    assert (result.problems_created, result.solutions_created) == (2, 3)
+    assert result.solutions_skipped == 2
+    assert snapshot(split) == snapshot(whole)
+    assert progress == [1, 2, 3, 4, 5]
+    ids = list(Solution.objects.filter(project=split).order_by("id").values_list("id", flat=True))
+    steps = Step.objects.filter(solution__project=split).order_by("id")
+    assert [s.solution_id for s in steps] == [ids[0], ids[0], ids[1], ids[2]]
+
+
+@pytest.mark.django_db
+def test_suggestion_imports_leave_the_stored_review_reasons_right(write_jsonl):
+    """Imports with suggestions skip the reasons refresh: new solutions have no submitted
+    labels, so no reason; the stored mask (0) must equal the live one."""
+    from labeling.review_selectors import reasons_mask
+
+    project = ProjectFactory()
+    rows = [
+        {"problem": f"p{i}", "steps": ["a", "b", "c"], "labels": [1, -1, None]} for i in range(4)
+    ]
+    import_file(project=project, path=write_jsonl(rows), labels_as="suggestions")
+    live = Solution.objects.filter(project=project).annotate(
+        live=reasons_mask({"project": project})
+    )
+    assert [(s.review_reasons, s.live) for s in live] == [(0, 0)] * 4
+    assert Suggestion.objects.filter(step__solution__project=project, value=-1).count() == 4
