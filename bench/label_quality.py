@@ -44,6 +44,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--params", type=json.loads, default={}, help='{"source": {...}}')
     parser.add_argument("--markdown", action="store_true", help="print the Markdown tables")
     parser.add_argument("--json", type=Path, help="write the full report here")
+    parser.add_argument("--progress", action="store_true", help="a line per solution (stderr)")
     return parser.parse_args(argv)
 
 
@@ -70,11 +71,19 @@ def main(argv: list[str] | None = None) -> dict:
 
     timeouts.warm_up()
     sources = [s.strip() for s in args.sources.split(",") if s.strip()]
+    done = 0
+
+    def progress(solution) -> None:
+        nonlocal done
+        done += 1
+        print(f"{done} {solution.ref}", file=sys.stderr, flush=True)
+
     report = evaluate(
         args.data or default_files(),
         sources,
         params=source_params(args),
         limit=args.limit,
+        progress=progress if args.progress else None,
     )
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))

@@ -85,6 +85,12 @@ def markdown(report: dict[str, Any]) -> str:
     silent = [s for s, r in report["results"].items() if not r["all"]["coverage"]]
     if silent:
         lines.append(f"\nNo step ratings from: {', '.join(silent)}.")
+    for source, result in report["results"].items():
+        m = result["all"]
+        if m["coverage"] and m["rated_solutions"] < m["solutions"]:
+            lines.append(
+                f"\n{source}: rated steps of {m['rated_solutions']} of {m['solutions']} solutions."
+            )
     errors = [
         (source, error, n)
         for source, result in report["results"].items()

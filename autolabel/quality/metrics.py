@@ -6,7 +6,8 @@
 - Per step, only where the truth is known: precision and recall of −1 and of +1; the base rate
   of correct steps and the +1 margin (+1 precision minus that base rate: what a +1 adds over
   labeling every step correct).
-- Coverage: the share of all steps the source rated. Seconds per solution: its wall time.
+- Coverage: the share of all steps the source rated (and the solutions with a rated step).
+  Seconds per solution: its wall time.
 - Calibration: a rated known step's score in bins, against whether the verdict was right and
   whether the step is correct.
 - Answer verdicts (the solution's answer_correct): how often an answer judged wrong belongs to
@@ -61,6 +62,7 @@ class Tally:
     solutions: int = 0
     steps: int = 0
     rated: int = 0
+    rated_solutions: int = 0  # solutions with a rated step (a judge reply unread: none)
     seconds: float = 0.0
     errors: Counter = field(default_factory=Counter)  # engine error -> solutions
     erroneous: int = 0
@@ -96,6 +98,7 @@ class Tally:
             self.errors[error[:200]] += 1
         by_step = merged(suggestions, len(solution.steps))
         self.rated += len(by_step)
+        self.rated_solutions += bool(by_step)
         first = solution.first_error
         predicted = min((i for i, s in by_step.items() if s.value == -1), default=-1)
         if first is not None and first >= 0:
@@ -153,6 +156,7 @@ class Tally:
             "solutions": self.solutions,
             "steps": self.steps,
             "known_steps": self.known,
+            "rated_solutions": self.rated_solutions,
             "coverage": ratio(self.rated, self.steps),
             "seconds_per_solution": ratio(self.seconds, self.solutions),
             "errors": dict(self.errors.most_common()),
