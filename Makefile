@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 FRONT_SRC := $(shell find frontend/src frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: install frontend run test lint bench-import chromium serve clean
+.PHONY: install frontend run test lint bench-import bench-label-quality chromium serve clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -64,6 +64,9 @@ test: install chromium
 
 bench-import: $(STAMP)
 	$(BIN)/python bench/import_bench.py
+
+bench-label-quality: $(STAMP)  # the README's label-quality tables
+	$(BIN)/python bench/label_quality.py --markdown
 
 clean:
 	rm -rf var frontend/dist
