@@ -125,6 +125,7 @@ SOLUTION_COLUMNS = (
     "is_gold",
     "created_at",
     "review_reasons",  # 0 here; refreshed after the batch's labels are written
+    "queue_open",  # a new solution is open work (not gold, unassigned, nothing submitted)
 )
 STEP_COLUMNS = ("solution_id", "index", "text", "metadata")
 ALTERNATIVE_COLUMNS = (
@@ -547,6 +548,7 @@ class _BatchWriter:
                     False,
                     now,
                     0,
+                    True,
                 )
                 for new in batch.solutions
             ],
