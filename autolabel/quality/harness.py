@@ -11,7 +11,7 @@ from autolabel.registry import ENGINES
 
 from .data import DATA_DIR, DEFAULT_FILES, read_labeled
 from .metrics import Tally
-from .runner import run_sources
+from .runner import offline_engines, run_sources
 
 MODEL_SOURCES = ("rollout", "judge", "prm")  # need a backend or a model
 STEP_SOURCES = ("symbolic", "code", "agent")
@@ -55,12 +55,13 @@ def evaluate(
     if "consensus" in sources and "consensus" not in params:
         params["consensus"] = consensus_params(sources)
     check_sources(sources, params)
+    engines = offline_engines()  # one per evaluation: the rollout cache lives as long
     tallies: dict[str, dict[str, Tally]] = {s: {} for s in sources}
     start = time.perf_counter()
     for path in files:
         solutions = read_labeled(path, limit=limit)
         for solution in solutions:
-            runs = run_sources(solution.as_input(), sources, params)
+            runs = run_sources(solution.as_input(), sources, params, engines=engines)
             for name, run in runs.items():
                 result = run.result
                 tallies[name].setdefault(Path(path).name, Tally()).add(

@@ -14,9 +14,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from autolabel.engines.base import EngineResult, SolutionInput
+from autolabel.engines.base import Engine, EngineResult, SolutionInput
+from autolabel.engines.rollout import RolloutEngine
 from autolabel.errors import BackendUnavailable
 from autolabel.registry import ENGINES
+from autolabel.rollouts import MemoryRolloutCache
+
+
+def offline_engines() -> dict[str, Engine]:
+    """The registry's engines, but rollouts cached in memory: with Django set up the rollout
+    engine would read and write the database's cache (RolloutCacheEntry)."""
+    return {**ENGINES, "rollout": RolloutEngine(cache=MemoryRolloutCache())}
 
 
 @dataclass
@@ -50,11 +58,15 @@ def _store(solution: SolutionInput, results: Sequence[EngineResult]) -> Solution
 
 
 def run_sources(
-    solution: SolutionInput, sources: Sequence[str], params: Mapping[str, dict[str, Any]]
+    solution: SolutionInput,
+    sources: Sequence[str],
+    params: Mapping[str, dict[str, Any]],
+    *,
+    engines: Mapping[str, Engine],
 ) -> dict[str, SourceRun]:
     """Each source's result and wall time. An engine that raises fails only itself (the
     worker fails the item); BackendUnavailable propagates, as the worker retries on it."""
-    first = [n for n in sources if not getattr(ENGINES[n], "needs_suggestions", False)]
+    first = [n for n in sources if not getattr(engines[n], "needs_suggestions", False)]
     last = [n for n in sources if n not in first]
     runs: dict[str, SourceRun] = {}
     data = solution
@@ -64,7 +76,7 @@ def run_sources(
         for name in group:
             start = time.perf_counter()
             try:
-                result: EngineResult | None = ENGINES[name](data, dict(params.get(name, {})))
+                result: EngineResult | None = engines[name](data, dict(params.get(name, {})))
                 error = ""
             except BackendUnavailable:
                 raise

@@ -137,3 +137,43 @@ def test_cli_markdown(hand_files, capsys):
     out = capsys.readouterr().out
     assert "| symbolic | hand_processbench | 3 | 66.7 (50.0 / 100.0) | 50.0 / 50.0 " in out
     assert "| symbolic | 0.9-1.0 | 6 | 1.00 | 66.7 | 66.7 |" in out
+
+
+def test_rollouts_through_a_backend(tmp_path):
+    """A model source runs through its backend: a scripted completer whose continuations
+    never reach the gold answer once the prefix holds the wrong step. No django_db mark: the
+    harness must not touch the database (the rollout cache is in memory)."""
+    rows = [
+        ("t1", ["2 + 3 = 5.", "Then 5 * 4 = 20.", "# Answer\n\n20"], [1, 1, 1]),
+        ("t2", ["2 + 3 = 5.", "Then 5 * 4 = 21.", "# Answer\n\n21"], [1, -1, -1]),
+    ]
+    path = tmp_path / "hand_rollouts.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "id": ref,
+                    "question": "What is (2 + 3) * 4?",
+                    "ground_truth_answer": "20",
+                    "model_output_step_format": [[s] for s in steps],
+                    "rating": ratings,
+                }
+            )
+            + "\n"
+            for ref, steps, ratings in rows
+        )
+    )
+    backend = {"kind": "scripted", "rules": [["5 * 4 = 21", 0.0]], "default": 1.0}
+    report = evaluate(
+        [path], ["rollout", "consensus"], params={"rollout": {"backend": backend, "n": 2}}
+    )
+    assert report["params"]["consensus"] == {"required": ["rollout"]}
+    rollout = report["results"]["rollout"]["all"]
+    assert rollout["errors"] == {}
+    assert rollout["neg"] == {"rated": 2, "precision": 1.0, "recall": 1.0}
+    assert rollout["pos"] == {"rated": 4, "precision": 1.0, "recall": 1.0}
+    assert (rollout["f1"], rollout["coverage"]) == (1.0, 1.0)
+    assert rollout["answer"]["judged_wrong"] == 1 and rollout["answer"]["judged_right"] == 1
+    consensus = report["results"]["consensus"]["all"]
+    assert consensus["neg"] == {"rated": 1, "precision": 1.0, "recall": 0.5}
+    assert consensus["coverage"] == pytest.approx(5 / 6)
