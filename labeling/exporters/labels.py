@@ -80,14 +80,24 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def _step(base: BaseStep, **label: Any) -> StepRecord:
+def _step(
+    base: BaseStep,
+    rating: int | None = None,
+    unsure: bool = False,
+    soft: float | None = None,
+    source: str = "",
+) -> StepRecord:
+    # Positional, built once per exported step: a third of the time of keywords and **label.
     return StepRecord(
-        index=base.index,
-        text=base.text,
-        human_written=base.human_written,
-        alternatives=base.alternatives,
-        images=base.images,
-        **label,
+        base.index,
+        base.text,
+        rating,
+        unsure,
+        soft,
+        source,
+        base.human_written,
+        base.alternatives,
+        base.images,
     )
 
 
@@ -112,15 +122,18 @@ def from_annotations(
     single = annotations[0] if len(annotations) == 1 else None
     tag = ("imported" if single.imported else "human") if single else "majority"
     out, shares = [], []
-    if single is not None:  # the common case, without the voting
+    if single is not None:  # the common case, without the voting: one loop per exported step
+        labels, unlabeled, softs = single.labels, (None, False), {}
         for base in steps:
-            rating, unsure = single.labels.get(base.id, (None, False))
+            rating, unsure = labels.get(base.id, unlabeled)
             if rating is None:
-                out.append(_step(base, unsure=unsure))
+                out.append(_step(base, None, unsure))
                 continue
-            shares.append(1.0)
-            soft = float(positive(rating))
-            out.append(_step(base, rating=rating, unsure=unsure, soft=soft, source=tag))
+            if (soft := softs.get(rating)) is None:
+                soft = softs[rating] = float(positive(rating))
+            out.append(_step(base, rating, unsure, soft, tag))
+        # Each rated step agrees with itself: the mean of its shares is 1.0.
+        shares = [1.0] if softs else []
     for base in steps if single is None else ():
         marks = [a.labels[base.id] for a in annotations if base.id in a.labels]
         ratings = [r for r, _ in marks if r is not None]

@@ -10,8 +10,12 @@
   is below `min_agreement`.
 """
 
+from operator import attrgetter
+
 from .options import Filters, LabelPolicy, Neutral, Unsure
 from .records import SolutionRecord, StepRecord
+
+_unsure = attrgetter("unsure")
 
 
 def positive_rating(rating: int, policy: LabelPolicy) -> bool:
@@ -48,7 +52,7 @@ def labeled_prefix(
 
 def skip_reason(record: SolutionRecord, filters: Filters) -> str | None:
     """Why the whole record is left out, or None."""
-    if filters.unsure == Unsure.DROP and any(step.unsure for step in record.steps):
+    if filters.unsure == Unsure.DROP and any(map(_unsure, record.steps)):
         return "unsure"
     if record.agreement is not None and record.agreement < filters.min_agreement:
         return "agreement"

@@ -65,7 +65,8 @@ class JsonlWriter:
 
     def _flush(self) -> None:
         if self._buffer:
-            self._out.write(("\n".join(self._buffer) + "\n").encode())
+            self._buffer.append("")  # the last line's newline, without copying the text again
+            self._out.write("\n".join(self._buffer).encode())
             self._buffer, self._buffered = [], 0
 
     def close(self) -> tuple[str, int]:

@@ -16,7 +16,7 @@ import logging
 import re
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,7 @@ from labeling.exporters import (
 )
 from labeling.exporters.policy import skip_reason
 from labeling.exporters.source import CHUNK, matching_solutions, solution_records
+from labeling.gc_pause import gc_paused
 from labeling.models import Domain, Export, ExportStatus, Project
 
 logger = logging.getLogger(__name__)
@@ -144,6 +145,7 @@ def _write(
     path: Path,
     on_chunk: Callable[[int], None],
     chunk_size: int,
+    read_ahead_chunks: bool,
 ) -> tuple[Stats, str, int]:
     stats = Stats()
     fmt = FORMATS[export.format](options, stats)
@@ -160,26 +162,29 @@ def _write(
         on_chunk(stats.solutions_read)
 
     split_key, split = None, None
+    records = solution_records(
+        project=export.project,
+        options=options,
+        alternatives=fmt.needs_alternatives,
+        chunk_size=chunk_size,
+        on_chunk=chunk_done,
+        read_ahead_chunks=read_ahead_chunks,
+    )
     try:
-        records = solution_records(
-            project=export.project,
-            options=options,
-            alternatives=fmt.needs_alternatives,
-            chunk_size=chunk_size,
-            on_chunk=chunk_done,
-        )
-        for record in records:
-            if reason := skip_reason(record, options.filters):
-                stats.skipped[reason] += 1
-                continue
-            if record.problem_key != split_key:
-                split_key, split = (
-                    record.problem_key,
-                    split_of(record.problem_key, options.split_policy),
-                )
-            stats.licences.update(licences_of(source=record.source, metadata=record.metadata))
-            emit(fmt.feed(record, split))
-        emit(fmt.finish())
+        # closing: a read-ahead thread stops before the snapshot's transaction ends.
+        with closing(records), gc_paused():  # see labeling.gc_pause
+            for record in records:
+                if reason := skip_reason(record, options.filters):
+                    stats.skipped[reason] += 1
+                    continue
+                if record.problem_key != split_key:
+                    split_key, split = (
+                        record.problem_key,
+                        split_of(record.problem_key, options.split_policy),
+                    )
+                stats.licences.update(licences_of(source=record.source, metadata=record.metadata))
+                emit(fmt.feed(record, split))
+            emit(fmt.finish())
     finally:
         sha256, size = writer.close()
     return stats, sha256, size
@@ -258,6 +263,10 @@ def export_build(
                     path=path,
                     on_chunk=on_chunk,
                     chunk_size=chunk_size,
+                    # In the snapshot nothing else queries this connection while it reads
+                    # (progress goes out on the second one): the next chunks are read on a
+                    # thread while this one is formatted.
+                    read_ahead_chunks=opened,
                 )
             stored = _store(export, path, name)
     except DomainError as exc:

@@ -101,3 +101,49 @@ def test_postgres_reads_one_snapshot_and_publishes_progress_on_the_side(imported
     assert StepLabel.objects.filter(rating=1).count() == 0
     # The file is the snapshot taken before the relabel, also for the chunks read after it.
     assert export.sha256 == reference.sha256
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("fmt", "filters"),
+    [
+        ("trl", {"label_source": "imported"}),
+        ("prm800k", {"label_source": "imported"}),
+        ("pairwise", {"label_source": "imported"}),
+        ("processbench", {"label_source": "auto_any"}),
+        ("math_shepherd", {"label_source": "auto_any"}),
+    ],
+)
+def test_reading_ahead_in_the_snapshot_gives_the_same_bytes(project, monkeypatch, fmt, filters):
+    """In its own snapshot the build reads the next chunks on a second thread; inside a
+    caller's transaction it reads one chunk at a time. Same file either way."""
+    from django.db import transaction
+
+    from labeling.exporters import source
+    from labeling.services.imports import import_file
+    from tests.exports.conftest import DATA
+
+    import_file(project=project, path=DATA / "prm800k_sample.jsonl", labels_as="annotations")
+    import_file(project=project, path=DATA / "processbench_sample.jsonl", labels_as="suggestions")
+    threads = []
+    real = source.read_ahead
+
+    def spy(items, **kwargs):
+        threads.append(True)
+        return real(items, **kwargs)
+
+    monkeypatch.setattr(source, "read_ahead", spy)
+    options = {"format": fmt, "filters": filters, "label_policy": {"soft_labels": True}}
+    with transaction.atomic():
+        plain = export_build(
+            export=export_create(project=project, created_by=None, **options), chunk_size=3
+        )
+    assert threads == []
+    ahead = export_build(
+        export=export_create(project=project, created_by=None, **options), chunk_size=3
+    )
+    assert threads == [True]
+    assert plain.status == ahead.status == "done"
+    assert ahead.row_count > 0 and file_bytes(ahead) == file_bytes(plain)
+    assert ahead.stats == plain.stats

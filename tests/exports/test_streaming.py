@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.db.models import QuerySet
 
+from labeling.exporters import source
 from labeling.models import Solution
 from labeling.services.exports import export_build, export_create
 from labeling.services.imports import import_file
@@ -29,6 +30,7 @@ def test_solutions_are_streamed_and_no_query_holds_more_than_a_chunk(
     solutions(25)
     iterated, fetched = [], []
     real_iterator, real_fetch = QuerySet.iterator, QuerySet._fetch_all
+    real_rows = source._ChunkQuery.rows
 
     def iterator(self, chunk_size=None):
         iterated.append((self.model, chunk_size))
@@ -38,8 +40,14 @@ def test_solutions_are_streamed_and_no_query_holds_more_than_a_chunk(
         real_fetch(self)
         fetched.append((self.model.__name__, len(self._result_cache)))
 
+    def rows(self, ids):  # a chunk's steps, annotations and labels: compiled once, run raw
+        result = real_rows(self, ids)
+        fetched.append(("chunk query", len(result)))
+        return result
+
     monkeypatch.setattr(QuerySet, "iterator", iterator)
     monkeypatch.setattr(QuerySet, "_fetch_all", fetch_all)
+    monkeypatch.setattr(source._ChunkQuery, "rows", rows)
     progress = []
     export = export_create(project=project, created_by=None, format="trl")
     export = export_build(
@@ -49,6 +57,9 @@ def test_solutions_are_streamed_and_no_query_holds_more_than_a_chunk(
     assert iterated == [(Solution, 4)]
     assert "Solution" not in {model for model, _ in fetched}  # never materialized
     assert max(n for _, n in fetched) <= 4 * 4  # a chunk's steps (4 solutions × 4 steps)
+    chunk_queries = [n for query, n in fetched if query == "chunk query"]
+    assert len(chunk_queries) == 7 * 3  # steps, annotations, labels of each of 7 chunks
+    assert chunk_queries[:2] == [16, 4]
     assert progress == [(d, 25) for d in (4, 8, 12, 16, 20, 24, 25)]
 
 

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 Row = dict[str, Any]
+_RATING_KEYS = {-1: "-1", 0: "0", 1: "1"}
 
 
 @dataclass
@@ -42,11 +43,18 @@ class Stats:
             self.split_problems[split or "all"] += 1
 
     def step(self, step: StepRecord, label: bool | None) -> None:
-        self.steps += 1
-        self.ratings["null" if step.rating is None else str(step.rating)] += 1
-        if label is not None:
-            self.labels["positive" if label else "negative"] += 1
-        self.label_sources[step.source or ("human_written" if step.human_written else "none")] += 1
+        self.steps_of([(step, label)])
+
+    def steps_of(self, steps: list[tuple[StepRecord, bool | None]]) -> None:
+        """`step` for each (step, training label) of a row, in one call."""
+        self.steps += len(steps)
+        ratings, labels, sources = self.ratings, self.labels, self.label_sources
+        for step, label in steps:
+            rating = step.rating
+            ratings["null" if rating is None else _RATING_KEYS.get(rating) or str(rating)] += 1
+            if label is not None:
+                labels["positive" if label else "negative"] += 1
+            sources[step.source or ("human_written" if step.human_written else "none")] += 1
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -34,8 +34,7 @@ class TrlFormat(Format):
             # The problem's images, then the written steps' (TRL's vision datasets: `images`).
             row["images"] = record.problem_images + [i for s, _ in prefix for i in s.images]
             self.stats.images += len(row["images"])
-        for step, label in prefix:
-            self.stats.step(step, label)
+        self.stats.steps_of(prefix)
         self.count_row(record, split)
         return [self.with_split(row, split)]
 
