@@ -31,8 +31,8 @@ class BaseStep:
     index: int
     text: str
     human_written: bool
-    alternatives: list[AlternativeRecord] = field(default_factory=list)
-    images: list[str] = field(default_factory=list)
+    alternatives: Sequence[AlternativeRecord] = field(default_factory=list)
+    images: Sequence[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -119,22 +119,11 @@ def from_annotations(
     agreement: float | None = None,
 ) -> Resolved:
     """One record's labels from `annotations` (all of a solution's, or just one)."""
-    single = annotations[0] if len(annotations) == 1 else None
-    tag = ("imported" if single.imported else "human") if single else "majority"
+    if len(annotations) == 1:
+        return _from_one(steps, annotations[0], positive=positive, agreement=agreement)
+    tag = "majority"
     out, shares = [], []
-    if single is not None:  # the common case, without the voting: one loop per exported step
-        labels, unlabeled, softs = single.labels, (None, False), {}
-        for base in steps:
-            rating, unsure = labels.get(base.id, unlabeled)
-            if rating is None:
-                out.append(_step(base, None, unsure))
-                continue
-            if (soft := softs.get(rating)) is None:
-                soft = softs[rating] = float(positive(rating))
-            out.append(_step(base, rating, unsure, soft, tag))
-        # Each rated step agrees with itself: the mean of its shares is 1.0.
-        shares = [1.0] if softs else []
-    for base in steps if single is None else ():
+    for base in steps:
         marks = [a.labels[base.id] for a in annotations if base.id in a.labels]
         ratings = [r for r, _ in marks if r is not None]
         unsure = any(u for _, u in marks)
@@ -156,9 +145,54 @@ def from_annotations(
         labeler=",".join(sorted({a.name for a in annotations})),
         labeled_at=max(times) if times else None,
         time_spent_ms=sum(a.time_spent_ms for a in annotations),
-        finish_reason=single.finish_reason if single else "",
-        from_import=bool(single and single.imported),
+        finish_reason="",
+        from_import=False,
         annotations=len(annotations),
+    )
+
+
+def _from_one(
+    steps: list[BaseStep],
+    single: AnnotationLabels,
+    *,
+    positive: Positive,
+    agreement: float | None,
+) -> Resolved:
+    """from_annotations with one annotation, the common case: no voting; one loop per step
+    of the export."""
+    tag = "imported" if single.imported else "human"
+    labels, unlabeled, softs, out = single.labels, (None, False), {}, []
+    for base in steps:  # _step, inlined
+        rating, unsure = labels.get(base.id, unlabeled)
+        if rating is None:
+            soft, source = None, ""
+        elif (soft := softs.get(rating)) is None:
+            soft, source = softs.setdefault(rating, float(positive(rating))), tag
+        else:
+            source = tag
+        out.append(
+            StepRecord(
+                base.index,
+                base.text,
+                rating,
+                unsure,
+                soft,
+                source,
+                base.human_written,
+                base.alternatives,
+                base.images,
+            )
+        )
+    return Resolved(
+        steps=out,
+        # Each rated step agrees with itself: the mean of the shares is 1.0.
+        agreement=agreement if agreement is not None else (1.0 if softs else None),
+        labeler=single.name,
+        labeled_at=single.submitted_at or None,
+        time_spent_ms=single.time_spent_ms,
+        finish_reason=single.finish_reason,
+        from_import=bool(single.imported),
+        annotations=1,
     )
 
 

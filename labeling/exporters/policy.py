@@ -34,16 +34,34 @@ def soft_label(step: StepRecord, label: bool) -> float:
     return step.soft if step.soft is not None else float(label)
 
 
+_last_rated: tuple[LabelPolicy | None, dict[int | None, bool]] = (None, {})
+
+
+def _rated(policy: LabelPolicy) -> dict[int | None, bool]:
+    """training_label of a step rated -1, 0 or +1 (what every rated step is), for the policy
+    of the last call (an export asks with one policy object for every row)."""
+    global _last_rated
+    last, rated = _last_rated
+    if last is not policy:
+        rated = {rating: positive_rating(rating, policy) for rating in (-1, 0, 1)}
+        _last_rated = (policy, rated)
+    return rated
+
+
 def labeled_prefix(
     record: SolutionRecord, policy: LabelPolicy, filters: Filters
 ) -> list[tuple[StepRecord, bool]]:
     out: list[tuple[StepRecord, bool]] = []
+    truncate_unsure = filters.unsure == Unsure.TRUNCATE
+    rated = _rated(policy)
     for step in record.steps:
-        if step.unsure and filters.unsure == Unsure.TRUNCATE:
+        if step.unsure and truncate_unsure:
             break
-        label = training_label(step, policy)
+        label = rated.get(step.rating)
         if label is None:
-            break
+            label = training_label(step, policy)
+            if label is None:
+                break
         out.append((step, label))
         if not label and policy.truncate_after_first_error:
             break

@@ -5,6 +5,7 @@ the chosen label source (labeling.exporters.labels); the format modules turn rec
 rows. With `combine=per_annotation` one solution gives one record per annotation.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -32,8 +33,8 @@ class StepRecord:
     soft: float | None = None  # P(step is good): MC fraction, else share of positive votes
     source: str = ""  # where the label came from: "human", "imported", "rollout:agent", ...
     human_written: bool = False  # the labeler wrote this step (PRM800K human_completion)
-    alternatives: list[AlternativeRecord] = field(default_factory=list)
-    images: list[str] = field(default_factory=list)  # references (see source.image_refs)
+    alternatives: Sequence[AlternativeRecord] = field(default_factory=list)
+    images: Sequence[str] = field(default_factory=list)  # references (see source.image_refs)
 
 
 @dataclass(slots=True)

@@ -1,25 +1,24 @@
 """Reading an export's records from the database: the one module here that queries, and
 the exports' selectors (`export_list`).
 
-Solutions that match the filters come from one ordered query read with
-`.iterator(chunk_size=...)` (a server-side cursor on PostgreSQL, fetchmany on SQLite), so the
-whole set is never in memory. For each chunk, a few bounded queries fetch the chunk's steps,
-labels (or suggestions) and, for formats that need them, alternatives; then the chunk's
-records are yielded and `on_chunk(n)` is told. Order: problem external id, problem id,
-solution external id, solution id, with byte-wise collation ("C" on PostgreSQL, BINARY on
-SQLite) so it does not depend on the database's locale.
+Solutions that match the filters come from one ordered query read a chunk at a time with
+fetchmany (a server-side cursor on PostgreSQL, as QuerySet.iterator), so the whole set is
+never in memory. For each chunk, a few bounded queries fetch the chunk's steps, labels (or
+suggestions) and, for formats that need them, alternatives; then the chunk's records are
+yielded and `on_chunk(n)` is told. Order: problem external id, problem id, solution external
+id, solution id, with byte-wise collation ("C" on PostgreSQL, BINARY on SQLite) so it does
+not depend on the database's locale.
 
-The chunk queries are built with the ORM (the filters live in annotation_q and friends) but
-compiled once per export and run once per chunk with the chunk's ids as one parameter
-(`_ChunkQuery`): compiling an `IN (...)` of thousands of ids, and turning every row into
-Django's values, cost more than the database's work for them.
+Every query is built with the ORM (the filters live in annotation_q and friends) but
+compiled once per export (`_Compiled`); the chunk queries run once per chunk with the chunk's
+ids as one parameter (`_ChunkQuery`): compiling an `IN (...)` of thousands of ids, and
+turning every row into Django's values, cost more than the database's work for them.
 """
 
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any
 
 from django.db import connection, connections
@@ -163,12 +162,6 @@ def matching_solutions(*, project: Project, filters: Filters) -> QuerySet[Soluti
     return qs.filter(Exists(labels))
 
 
-def _chunks(rows: Iterable[tuple], size: int) -> Iterator[list[tuple]]:
-    it = iter(rows)
-    while chunk := list(islice(it, size)):
-        yield chunk
-
-
 def _timestamptz_loader() -> Any:
     """psycopg's own timestamptz loader (its C one with psycopg[binary]): Django's connection
     loader subclasses the pure-Python one to set its time zone, about seven times slower."""
@@ -178,31 +171,20 @@ def _timestamptz_loader() -> Any:
     return adapters.get_loader(postgres.types["timestamptz"].oid, Format.TEXT)
 
 
-class _ChunkQuery:
-    """A values_list query for one chunk's rows, compiled once and run once per chunk.
+class _Compiled:
+    """A values_list query compiled once, its rows read as plain tuples: the fields' database
+    converters (JSON decoding; SQLite's booleans) are applied to the values that are not
+    NULL, which is all they change; on PostgreSQL timestamps are read by psycopg's loader,
+    then given the connection's time zone as Django's loader does. Django's own iterator
+    spends more on each row than the database does."""
 
-    `column` takes the chunk's ids as one parameter (`= ANY(array)` on PostgreSQL, written as
-    one array literal; a JSON array on SQLite) instead of an `IN (...)` compiled and quoted id
-    by id. Rows come back as tuples with the fields' database converters applied (JSON
-    decoding; SQLite's booleans) to the values that are not NULL, which is all they change.
-    On PostgreSQL timestamps are read by psycopg's loader, then given the connection's time
-    zone as Django's loader does.
-    """
-
-    def __init__(self, qs: QuerySet, column: str) -> None:
-        marker = object()
-        qn = connection.ops.quote_name
-        target = f"{qn(qs.model._meta.db_table)}.{qn(column)}"
-        self.vendor = connection.vendor
-        if self.vendor == "postgresql":
-            condition = f"{target} = ANY(%s::bigint[])"
-        else:
-            condition = f"{target} IN (SELECT value FROM json_each(%s))"
-        qs = qs.filter(RawSQL(condition, [marker], output_field=BooleanField()))
-        compiler = qs.query.get_compiler(using=qs.db)
+    def __init__(self, qs: QuerySet, marker: object = None) -> None:
+        self.alias = qs.db
+        self.vendor = connections[self.alias].vendor
+        compiler = qs.query.get_compiler(using=self.alias)
         self.sql, params = compiler.as_sql()
         self.params = list(params)
-        self.at = [i for i, p in enumerate(self.params) if p is marker]
+        self.at = [i for i, p in enumerate(self.params) if marker is not None and p is marker]
         fields = [s[0] for s in compiler.select[: compiler.col_count]]
         self.converters = [
             (pos, convs, expression)
@@ -214,6 +196,57 @@ class _ChunkQuery:
             if self.vendor == "postgresql" and isinstance(field.output_field, DateTimeField)
         ]
 
+    def execute(self, cursor: Any, params: list[Any]) -> None:
+        if self.times:
+            cursor.cursor.adapters.register_loader("timestamptz", _timestamptz_loader())
+        cursor.execute(self.sql, params)
+
+    def convert(self, rows: list[tuple], wrapper: BaseDatabaseWrapper) -> list[tuple]:
+        for pos, convs, expression in self.converters:
+            for n, row in enumerate(rows):
+                if (value := row[pos]) is not None:
+                    for convert in convs:
+                        value = convert(value, expression, wrapper)
+                    rows[n] = (*row[:pos], value, *row[pos + 1 :])
+        # psycopg reads times in the session's time zone, which Django sets to its own (UTC):
+        # mostly the very tzinfo Django's loader gives them already.
+        tz = wrapper.timezone
+        for pos in self.times:
+            for n, row in enumerate(rows):
+                if (value := row[pos]) is not None and value.tzinfo is not tz:
+                    rows[n] = (*row[:pos], value.replace(tzinfo=tz), *row[pos + 1 :])
+        return rows
+
+    def chunks(self, size: int) -> Iterator[list[tuple]]:
+        """All rows, `size` at a time, through a server-side cursor where the connection
+        allows one (as QuerySet.iterator)."""
+        wrapper = connections[self.alias]
+        chunked = not wrapper.settings_dict.get("DISABLE_SERVER_SIDE_CURSORS")
+        cursor = wrapper.chunked_cursor() if chunked else wrapper.cursor()
+        try:
+            self.execute(cursor, self.params)
+            while rows := cursor.fetchmany(size):
+                yield self.convert(list(rows), wrapper)
+        finally:
+            cursor.close()
+
+
+class _ChunkQuery(_Compiled):
+    """A chunk's related rows: compiled once, run once per chunk, `column` taking the chunk's
+    ids as one parameter (`= ANY(array)` on PostgreSQL, written as one array literal; a JSON
+    array on SQLite) instead of an `IN (...)` compiled and quoted id by id."""
+
+    def __init__(self, qs: QuerySet, column: str) -> None:
+        marker = object()
+        qn = connections[qs.db].ops.quote_name
+        target = f"{qn(qs.model._meta.db_table)}.{qn(column)}"
+        if connections[qs.db].vendor == "postgresql":
+            condition = f"{target} = ANY(%s::bigint[])"
+        else:
+            condition = f"{target} IN (SELECT value FROM json_each(%s))"
+        ids = RawSQL(condition, [marker], output_field=BooleanField())
+        super().__init__(qs.filter(ids), marker)
+
     def rows(self, ids: list[int]) -> list[tuple]:
         if not ids:
             return []
@@ -224,25 +257,11 @@ class _ChunkQuery:
         params = list(self.params)
         for i in self.at:
             params[i] = value
-        with connection.cursor() as cursor:
-            if self.times:
-                cursor.cursor.adapters.register_loader("timestamptz", _timestamptz_loader())
-            cursor.execute(self.sql, params)
+        wrapper = connections[self.alias]  # this thread's, not the proxy: read per value
+        with wrapper.cursor() as cursor:
+            self.execute(cursor, params)
             rows = cursor.fetchall()
-        changes = self.converters + [(pos, [_in_time_zone], None) for pos in self.times]
-        for pos, convs, expression in changes:
-            for n, row in enumerate(rows):
-                value = row[pos]
-                if value is None:
-                    continue
-                for convert in convs:
-                    value = convert(value, expression, connection)
-                rows[n] = (*row[:pos], value, *row[pos + 1 :])
-        return rows
-
-
-def _in_time_zone(value: Any, expression: Any, conn: Any) -> Any:
-    return value.replace(tzinfo=conn.timezone)
+        return self.convert(rows, wrapper)
 
 
 class _Queries:
@@ -372,19 +391,23 @@ class _Chunk:
         self.steps: dict[int, list[BaseStep]] = defaultdict(list)
         steps, by_id = self.steps, {}
         for solution_id, step_id, index, text, via, images in rows.steps:
-            # Positional, built once per step: half the time of keywords.
+            # Positional, built once per step: half the time of keywords; most steps have no
+            # alternatives and no images, and share one empty tuple for each.
             step = BaseStep(
                 step_id,
                 index,
                 text,
                 via == "human",
-                [],
-                image_refs(project_id, images) if images is not None else [],
+                (),
+                image_refs(project_id, images) if images is not None else (),
             )
             steps[solution_id].append(step)
             by_id[step_id] = step
+        alternatives: dict[int, list[AlternativeRecord]] = defaultdict(list)
         for step_id, *fields in rows.alternatives:
-            by_id[step_id].alternatives.append(AlternativeRecord(*fields))
+            alternatives[step_id].append(AlternativeRecord(*fields))
+        for step_id, found in alternatives.items():
+            by_id[step_id].alternatives = found
         self.annotations: dict[int, list[AnnotationLabels]] = defaultdict(list)
         self.suggestions: dict[int, list[SuggestionLabel]] = defaultdict(list)
         self.resolutions: dict[int, ResolutionLabels] = {}
@@ -434,28 +457,28 @@ def _record(row: tuple, resolved: Resolved, project_id: int) -> SolutionRecord:
     (pk, p_ext, p_text, p_answer, p_ref, p_source, ext, generator, final, correct, source, meta) = (
         row[:12]
     )
-    return SolutionRecord(
-        solution_id=pk,
-        problem_key=p_ext or problem_id(p_text),
-        problem_text=p_text,
-        problem_answer=p_answer,
-        problem_reference=p_ref,
-        problem_source=p_source,
-        external_id=ext,
-        generator=generator,
-        final_answer=final,
-        answer_correct=correct,
-        source=source,
-        metadata=meta if isinstance(meta, dict) else {},
-        steps=resolved.steps,
-        agreement=resolved.agreement,
-        labeler=resolved.labeler,
-        labeled_at=resolved.labeled_at,
-        time_spent_ms=resolved.time_spent_ms,
-        finish_reason=resolved.finish_reason,
-        from_import=resolved.from_import,
-        annotations=resolved.annotations,
-        problem_images=image_refs(project_id, row[12]),
+    return SolutionRecord(  # positional, in the fields' order: one per exported row
+        pk,
+        p_ext or problem_id(p_text),
+        p_text,
+        p_answer,
+        p_ref,
+        p_source,
+        ext,
+        generator,
+        final,
+        correct,
+        source,
+        meta if isinstance(meta, dict) else {},
+        resolved.steps,
+        resolved.agreement,
+        resolved.labeler,
+        resolved.labeled_at,
+        resolved.time_spent_ms,
+        resolved.finish_reason,
+        resolved.from_import,
+        resolved.annotations,
+        image_refs(project_id, row[12]) if row[12] is not None else [],
     )
 
 
@@ -463,14 +486,15 @@ def _per_annotation_order(a: AnnotationLabels) -> tuple:
     return (a.imported, a.name, a.id)
 
 
-def _chunk_rows(
+def _chunk_reads(
     solutions: QuerySet,
     options: ExportOptions,
     *,
+    project_id: int,
     alternatives: bool,
     chunk_size: int,
     shared: BaseDatabaseWrapper | None,
-) -> Iterator[tuple[list[tuple], _ChunkRows]]:
+) -> Iterator[tuple[list[tuple], _Chunk]]:
     """Each chunk of solution rows with its related rows: every database read of an export.
 
     `shared`: the connection to read on, when this runs on the read-ahead thread (inside the
@@ -479,8 +503,9 @@ def _chunk_rows(
     if shared is not None:
         connections[shared.alias] = shared
     queries = _Queries(options, alternatives=alternatives)
-    for chunk in _chunks(solutions.iterator(chunk_size=chunk_size), chunk_size):
-        yield chunk, queries.fetch([row[0] for row in chunk])
+    for chunk in _Compiled(solutions).chunks(chunk_size):
+        rows = queries.fetch([row[0] for row in chunk])
+        yield chunk, _Chunk(rows, project_id=project_id)
 
 
 def solution_records(
@@ -511,16 +536,26 @@ def solution_records(
         .values_list(*SOLUTION_FIELDS)
     )
     if not read_ahead_chunks:
-        chunks = _chunk_rows(
-            solutions, options, alternatives=alternatives, chunk_size=chunk_size, shared=None
+        chunks = _chunk_reads(
+            solutions,
+            options,
+            project_id=project.pk,
+            alternatives=alternatives,
+            chunk_size=chunk_size,
+            shared=None,
         )
         yield from _records(chunks, project=project, options=options, on_chunk=on_chunk)
         return
     shared = connections[solutions.db]
     shared.inc_thread_sharing()
     try:
-        chunks = _chunk_rows(
-            solutions, options, alternatives=alternatives, chunk_size=chunk_size, shared=shared
+        chunks = _chunk_reads(
+            solutions,
+            options,
+            project_id=project.pk,
+            alternatives=alternatives,
+            chunk_size=chunk_size,
+            shared=shared,
         )
         with read_ahead(chunks) as ahead:
             yield from _records(ahead, project=project, options=options, on_chunk=on_chunk)
@@ -529,7 +564,7 @@ def solution_records(
 
 
 def _records(
-    chunks: Iterable[tuple[list[tuple], _ChunkRows]],
+    chunks: Iterable[tuple[list[tuple], _Chunk]],
     *,
     project: Project,
     options: ExportOptions,
@@ -543,8 +578,7 @@ def _records(
     per_annotation = options.label_policy.combine == Combine.PER_ANNOTATION
     reviewed = filters.label_source == LabelSource.REVIEWED
     uses_annotations = filters.label_source.uses_annotations
-    for chunk, rows in chunks:
-        related = _Chunk(rows, project_id=project.pk)
+    for chunk, related in chunks:
         for row in chunk:
             steps = related.steps.get(row[0], [])
             if reviewed:

@@ -162,6 +162,7 @@ def _write(
         on_chunk(stats.solutions_read)
 
     split_key, split = None, None
+    licensed: set[str] = set()  # sources whose records without metadata were counted
     records = solution_records(
         project=export.project,
         options=options,
@@ -182,7 +183,11 @@ def _write(
                         record.problem_key,
                         split_of(record.problem_key, options.split_policy),
                     )
-                stats.licences.update(licences_of(source=record.source, metadata=record.metadata))
+                source, metadata = record.source, record.metadata
+                if metadata or source not in licensed:
+                    stats.licences.update(licences_of(source=source, metadata=metadata))
+                    if not metadata:  # the same for every such record of the source
+                        licensed.add(source)
                 emit(fmt.feed(record, split))
             emit(fmt.finish())
     finally:

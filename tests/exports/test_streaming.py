@@ -1,4 +1,5 @@
-"""The exporter reads solutions through `.iterator(chunk_size=...)`: never the whole set."""
+"""The exporter reads solutions through one (server-side) cursor, a chunk at a time: never
+the whole set."""
 
 import tracemalloc
 
@@ -7,7 +8,6 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from labeling.exporters import source
-from labeling.models import Solution
 from labeling.services.exports import export_build, export_create
 from labeling.services.imports import import_file
 from tests.exports.conftest import steplab_file
@@ -28,13 +28,22 @@ def test_solutions_are_streamed_and_no_query_holds_more_than_a_chunk(
     project, solutions, monkeypatch
 ):
     solutions(25)
-    iterated, fetched = [], []
-    real_iterator, real_fetch = QuerySet.iterator, QuerySet._fetch_all
+    cursors, fetched = [], []
+    real_chunked, real_fetch = connection.chunked_cursor, QuerySet._fetch_all
     real_rows = source._ChunkQuery.rows
 
-    def iterator(self, chunk_size=None):
-        iterated.append((self.model, chunk_size))
-        return real_iterator(self, chunk_size=chunk_size)
+    def chunked_cursor():  # the solutions: one cursor, read a chunk at a time
+        cursor = real_chunked()
+        real_fetchmany = cursor.fetchmany
+
+        def fetchmany(size):
+            rows = real_fetchmany(size)
+            fetched.append(("solutions cursor", len(rows)))
+            return rows
+
+        cursor.fetchmany = fetchmany
+        cursors.append(cursor)
+        return cursor
 
     def fetch_all(self):
         real_fetch(self)
@@ -45,7 +54,7 @@ def test_solutions_are_streamed_and_no_query_holds_more_than_a_chunk(
         fetched.append(("chunk query", len(result)))
         return result
 
-    monkeypatch.setattr(QuerySet, "iterator", iterator)
+    monkeypatch.setattr(connection, "chunked_cursor", chunked_cursor)
     monkeypatch.setattr(QuerySet, "_fetch_all", fetch_all)
     monkeypatch.setattr(source._ChunkQuery, "rows", rows)
     progress = []
@@ -54,7 +63,8 @@ def test_solutions_are_streamed_and_no_query_holds_more_than_a_chunk(
         export=export, chunk_size=4, progress=lambda d, t: progress.append((d, t))
     )
     assert export.status == "done" and export.row_count == 25
-    assert iterated == [(Solution, 4)]
+    assert len(cursors) == 1
+    assert [n for query, n in fetched if query == "solutions cursor"] == [4] * 6 + [1, 0]
     assert "Solution" not in {model for model, _ in fetched}  # never materialized
     assert max(n for _, n in fetched) <= 4 * 4  # a chunk's steps (4 solutions × 4 steps)
     chunk_queries = [n for query, n in fetched if query == "chunk query"]
