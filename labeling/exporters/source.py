@@ -59,7 +59,9 @@ from .options import Combine, ExportOptions, Filters, LabelSource
 from .policy import positive_rating
 from .records import AlternativeRecord, SolutionRecord
 
-CHUNK = 1000
+# Solutions per chunk: each chunk costs three queries and a progress write; at 100k solutions
+# 5000 exported 15-20% faster than 1000 (bench/export_bench.py), for tens of MB more memory.
+CHUNK = 5000
 
 SOLUTION_FIELDS = (
     "id",
