@@ -4,6 +4,12 @@ Qwen's "Lessons of developing PRMs": Monte-Carlo labels measure recoverability, 
 keep a sample when MC and an LLM judge agree on the first error (consensus filtering). Here a
 solution is `consensus` when every required source gave a first error and they all agree, and
 no symbolic refutation contradicts it (a refuted step before the agreed first error breaks it).
+
+The steps before the agreed first error become +1 only when a required source rates steps
+correct (rollout, judge, prm). Sources that only refute (symbolic, code, agent: their "checks
+out" and "tests pass" are evidence, not ratings) agree on where an error is, not that the steps
+before it are right: on the public samples those +1s were below the base rate of correct steps
+(bench/label_quality.py), so a consensus of refuters keeps only its −1.
 Pure Python: no Django.
 """
 
@@ -12,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DEFAULT_REQUIRED = ("rollout", "judge")
+# Sources whose only rating is −1: they never vouch for a step being correct.
+REFUTERS = frozenset({"symbolic", "code", "agent"})
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,7 @@ def combine(
                 False, None, first_errors, f"symbolic refutes step {refuted[0] + 1}"
             )
     end = steps if agreed == -1 else agreed
-    labels: list[int | None] = [1] * end + ([-1] if agreed != -1 else [])
+    vouched = not set(policy.required) <= REFUTERS
+    labels: list[int | None] = [1 if vouched else None] * end + ([-1] if agreed != -1 else [])
     labels += [None] * (steps - len(labels))
     return ConsensusResult(True, agreed, first_errors, "sources agree", labels)

@@ -23,6 +23,15 @@ class SolutionInput:
     problem_metadata: dict[str, Any] = field(default_factory=dict)
 
 
+# Evidence-only suggestions (value None, `evidence["kind"]` one of these): what a check found,
+# shown on the step, never a rating. A value is a rating only where the label-quality harness
+# (bench/label_quality.py) measured it to predict the label; a symbolic "verified" step is
+# correct no more often than steps overall, and passing tests are unmeasured on labeled data.
+CHECKS_OUT = "checks out"
+TESTS_PASS = "tests pass"
+EVIDENCE_KINDS = (CHECKS_OUT, TESTS_PASS)
+
+
 @dataclass(frozen=True)
 class StepSuggestion:
     step_index: int

@@ -14,10 +14,12 @@ Verdicts (conservative: only what a run shows):
   crash. Prefixes run with the first stdin test's input (none for assert tests); an
   ``EOFError`` with no input to give is inconclusive. The first crash ends the prefix
   checks; a SyntaxError that more code cannot fix counts as a crash.
-* **Tests, on the last step**: the full program against the problem's tests: +1 when every
-  test passes, −1 with the failures otherwise (unless an earlier step crashed: that is the
-  first error, and the tests then only fill ``answer_correct``). Steps that merely ran get
-  nothing.
+* **Tests, on the last step**: the full program against the problem's tests: −1 with the
+  failures when one fails (unless an earlier step crashed: that is the first error, and the
+  tests then only fill ``answer_correct``). When every test passes, evidence only (value
+  None, evidence kind "tests pass"): passing tests have not been measured to predict a
+  step's label (the labeled public samples are math), so they are not a +1. Steps that
+  merely ran get nothing.
 
 The tests come from ``SolutionInput.tests`` (the orchestrator fills it from
 ``Problem.metadata["tests"]``, the steplab importer's ``tests`` field) unless
@@ -38,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from annotate.queues import Queue
-from autolabel.engines.base import EngineResult, SolutionInput, StepSuggestion
+from autolabel.engines.base import TESTS_PASS, EngineResult, SolutionInput, StepSuggestion
 from autolabel.engines.params import check_keys, float_param, int_param
 from autolabel.sandbox import SandboxResult, Status, run_python
 from autolabel.sandbox.judge import TestReport, parse_tests, run_tests
@@ -223,18 +225,20 @@ def _tests_verdict(index: int, report: TestReport) -> StepSuggestion:
         "tests_run": len(report.outcomes),
         "failures": [f.evidence() for f in failures[:MAX_FAILURES_IN_EVIDENCE]],
     }
-    value = 1 if report.passed else -1
-    return StepSuggestion(step_index=index, value=value, score=1.0, evidence=evidence)
+    if report.passed:
+        evidence["kind"] = TESTS_PASS
+        return StepSuggestion(step_index=index, value=None, score=None, evidence=evidence)
+    return StepSuggestion(step_index=index, value=-1, score=1.0, evidence=evidence)
 
 
 def _merge(earlier: StepSuggestion | None, tests: StepSuggestion) -> StepSuggestion:
     if earlier is None:
         return tests
-    # A crash verdict on the last step: both say -1; keep both records.
+    # A crash verdict on the last step: it is the step's −1 (tests that pass after a crash
+    # on the input of a prefix run do not undo it); keep both records.
     evidence = {**tests.evidence, "prefix": earlier.evidence}
-    return StepSuggestion(
-        tests.step_index, min(earlier.value or 0, tests.value or 0), 1.0, evidence
-    )
+    evidence.pop("kind", None)
+    return StepSuggestion(tests.step_index, -1, earlier.score, evidence)
 
 
 __all__ = ["CodeEngine", "Program", "extract_program", "prefix_state"]

@@ -1,12 +1,18 @@
-"""Symbolic step check: arithmetic and algebraic claims in each step, decided exactly."""
+"""Symbolic step check: arithmetic and algebraic claims in each step, decided exactly.
+
+A refuted step is a −1 rating. A verified step is evidence only (value None, evidence kind
+"checks out", with the checked claims): on the public labeled samples a verified step is
+correct no more often than any step (bench/label_quality.py), so it is not a +1.
+"""
 
 from typing import Any
 
 from annotate.queues import Queue
-from autolabel.engines.base import EngineResult, SolutionInput, StepSuggestion
+from autolabel.engines.base import CHECKS_OUT, EngineResult, SolutionInput, StepSuggestion
 from autolabel.symbolic import CHECKER_VERSION, check_step
+from autolabel.symbolic.verdicts import REFUTED, VERIFIED
 
-VALUE = {"verified": 1, "refuted": -1}
+AGENT = f"sympy/{CHECKER_VERSION}"
 
 
 class SymbolicEngine:
@@ -15,7 +21,7 @@ class SymbolicEngine:
 
     def __call__(self, solution: SolutionInput, params: dict[str, Any]) -> EngineResult:
         timeout_s = float(params.get("timeout_s", 2.0))
-        result = EngineResult(source="symbolic", agent=f"sympy/{CHECKER_VERSION}")
+        result = EngineResult(source="symbolic", agent=AGENT)
         for index, text in enumerate(solution.steps):
             verdict = check_step(
                 text,
@@ -23,14 +29,14 @@ class SymbolicEngine:
                 problem=solution.problem,
                 timeout_s=timeout_s,
             )
-            if verdict.verdict not in VALUE:
+            evidence = verdict.as_evidence()
+            if verdict.verdict == REFUTED:
+                value = -1
+            elif verdict.verdict == VERIFIED:
+                value, evidence["kind"] = None, CHECKS_OUT
+            else:
                 continue  # unknown: say nothing rather than guess
             result.suggestions.append(
-                StepSuggestion(
-                    step_index=index,
-                    value=VALUE[verdict.verdict],
-                    score=1.0,
-                    evidence=verdict.as_evidence(),
-                )
+                StepSuggestion(step_index=index, value=value, score=None, evidence=evidence)
             )
         return result

@@ -70,6 +70,7 @@ def evaluate(
                     seconds=run.seconds,
                     answer_correct=result.answer_correct if result else None,
                     error=run.error,
+                    agent=result.agent if result else "",
                 )
             if progress:
                 progress(solution)

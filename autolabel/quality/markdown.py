@@ -64,6 +64,24 @@ def markdown(report: dict[str, Any]) -> str:
                 f"| {source} | {data} | {a['judged_wrong']} | {_pct(a['wrong_is_erroneous'])} "
                 f"| {a['judged_right']} | {_pct(a['right_is_correct'])} |"
             )
+    evidence = [
+        (source, kind, cell, result["all"]["base_rate"])
+        for source, result in report["results"].items()
+        for kind, cell in result["all"].get("verdicts", {}).items()
+        if "margin" in cell
+    ]
+    if evidence:
+        lines += [
+            "",
+            "| source | evidence (no rating) | known steps | step correct | correct base rate "
+            "| margin |",
+            "|---|---|---:|---:|---:|---:|",
+        ]
+        for source, kind, cell, base in evidence:
+            lines.append(
+                f"| {source} | {kind} | {cell['n']} | {_pct(cell['right'])} | {_pct(base)} "
+                f"| {_margin(cell['margin'])} |"
+            )
     calibration = [
         (source, cell)
         for source, result in report["results"].items()

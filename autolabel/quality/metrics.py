@@ -10,6 +10,10 @@
   Seconds per solution: its wall time.
 - Calibration: a rated known step's score in bins, against whether the verdict was right and
   whether the step is correct.
+- Verdicts per kind (−1, +1, and each evidence kind, e.g. symbolic's "checks out"), on known
+  steps: how many and how often right. For an evidence-only suggestion (value None) "right"
+  is the step being correct, with its margin over the base rate: evidence that predicts
+  nothing has a margin near 0. These are what autolabel/calibration stores.
 - Answer verdicts (the solution's answer_correct): how often an answer judged wrong belongs to
   an erroneous solution, and one judged right to a solution with no wrong step.
 
@@ -51,6 +55,19 @@ def merged(suggestions: list[StepSuggestion], steps: int) -> dict[int, StepSugge
     return by_step
 
 
+def evidence_only(suggestions: list[StepSuggestion], steps: int) -> dict[int, str]:
+    """Step -> evidence kind, for evidence-only suggestions (value None with a kind)."""
+    return {
+        s.step_index: str(s.evidence["kind"])
+        for s in suggestions
+        if s.value is None and 0 <= s.step_index < steps and s.evidence.get("kind")
+    }
+
+
+def verdict_kind(value: int) -> str:
+    return "+1" if value > 0 else ("−1" if value < 0 else "0")
+
+
 def score_bin(score: float | None) -> int | None:
     if score is None:
         return None
@@ -81,6 +98,9 @@ class Tally:
     answer_right_correct: int = 0
     # bin (None: no score) -> [verdicts, right verdicts, correct steps, sum of scores]
     calibration: dict[int | None, list[float]] = field(default_factory=dict)
+    # verdict kind ("−1", "+1", an evidence kind) -> [known steps, right (evidence: correct)]
+    verdicts: dict[str, list[float]] = field(default_factory=dict)
+    agents: Counter = field(default_factory=Counter)  # agent -> solutions
 
     def add(
         self,
@@ -90,13 +110,17 @@ class Tally:
         seconds: float,
         answer_correct: bool | None = None,
         error: str = "",
+        agent: str = "",
     ) -> None:
         self.solutions += 1
+        if agent:
+            self.agents[agent] += 1
         self.steps += len(solution.steps)
         self.seconds += seconds
         if error:
             self.errors[error[:200]] += 1
         by_step = merged(suggestions, len(solution.steps))
+        evidence = evidence_only(suggestions, len(solution.steps))
         self.rated += len(by_step)
         self.rated_solutions += bool(by_step)
         first = solution.first_error
@@ -113,9 +137,16 @@ class Tally:
             self.known += 1
             self.known_correct += truth == 1
             s = by_step.get(i)
+            if s is None and i in evidence:
+                cell = self.verdicts.setdefault(evidence[i], [0, 0])
+                cell[0] += 1
+                cell[1] += truth == 1
             if s is None or s.value not in (-1, 1):
                 continue
             right = s.value == truth
+            cell = self.verdicts.setdefault(verdict_kind(s.value), [0, 0])
+            cell[0] += 1
+            cell[1] += right
             if s.value == -1:
                 self.neg += 1
                 self.neg_right += right
@@ -139,8 +170,9 @@ class Tally:
             if isinstance(value, Counter):
                 getattr(self, name).update(value)
             elif isinstance(value, dict):
+                table = getattr(self, name)
                 for key, cell in value.items():
-                    mine = self.calibration.setdefault(key, [0, 0, 0, 0.0])
+                    mine = table.setdefault(key, [0] * len(cell))
                     for k, v in enumerate(cell):
                         mine[k] += v
             else:
@@ -176,6 +208,19 @@ class Tally:
                 "recall": ratio(self.pos_right, self.known_correct),
             },
             "base_rate": base_rate,
+            "verdicts": {
+                kind: {
+                    "n": int(n),
+                    "right": ratio(right, n),
+                    **(
+                        {}
+                        if kind in ("−1", "+1", "0") or base_rate is None
+                        else {"margin": right / n - base_rate}
+                    ),
+                }
+                for kind, (n, right) in sorted(self.verdicts.items())
+            },
+            "agents": sorted(self.agents),
             "pos_margin": (
                 None if pos_precision is None or base_rate is None else pos_precision - base_rate
             ),

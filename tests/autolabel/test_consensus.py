@@ -52,3 +52,18 @@ def test_policy_params_are_checked():
     )
     with pytest.raises(ValueError):
         ConsensusPolicy.from_params({"nope": 1})
+
+
+def test_refuters_alone_agree_on_an_error_but_vouch_for_no_step():
+    """symbolic / code / agent never rate a step correct: their consensus keeps the −1 only,
+    not +1s on the steps before it."""
+    policy = ConsensusPolicy(required=("symbolic", "code"))
+    result = combine(
+        {"symbolic:s": [None, None, -1, None], "code:c": [None, None, -1, None]},
+        steps=4,
+        policy=policy,
+    )
+    assert (result.agreed, result.first_error, result.labels) == (True, 2, [None, None, -1, None])
+    mixed = ConsensusPolicy(required=("rollout", "symbolic"))
+    result = combine({"rollout:m": [1, -1], "symbolic:s": [None, -1]}, steps=2, policy=mixed)
+    assert result.labels == [1, -1]

@@ -73,27 +73,29 @@ def test_metrics_by_hand(hand_files):
     # Known steps: A 3 correct; B, C one correct and one wrong: 7 known, 5 correct.
     assert (sym["solutions"], sym["steps"], sym["known_steps"]) == (3, 9, 7)
     assert sym["base_rate"] == pytest.approx(5 / 7)
-    # −1: B step 1 (right), C step 0 (wrong). +1 on known steps: A 0, A 1, B 0 right;
-    # C 1 wrong. B step 2 (+1) has no truth and does not count.
+    # −1: B step 1 (right), C step 0 (wrong). Verified steps are evidence, not +1: "checks
+    # out" on known steps A 0, A 1, B 0 (correct) and C 1 (wrong); B step 2 has no truth.
     assert sym["neg"] == {"rated": 2, "precision": 0.5, "recall": 0.5}
-    assert sym["pos"] == {"rated": 4, "precision": 0.75, "recall": pytest.approx(3 / 5)}
-    assert sym["pos_margin"] == pytest.approx(0.75 - 5 / 7)
-    assert sym["coverage"] == pytest.approx(7 / 9)
+    assert sym["pos"] == {"rated": 0, "precision": None, "recall": 0.0}
+    assert sym["pos_margin"] is None
+    assert sym["verdicts"] == {
+        "checks out": {"n": 4, "right": 0.75, "margin": pytest.approx(0.75 - 5 / 7)},
+        "−1": {"n": 2, "right": 0.5},
+    }
+    assert sym["agents"] == ["sympy/symbolic-1.0"]
+    assert sym["coverage"] == pytest.approx(2 / 9)
     # First errors: B found, C predicted at 0 (truth 1), A no error predicted.
     assert (sym["acc_erroneous"], sym["acc_correct"]) == (0.5, 1.0)
     assert sym["f1"] == pytest.approx(2 / 3)
     (cell,) = sym["calibration"]
-    assert cell["bin"] == "0.9-1.0" and cell["verdicts"] == 6
-    assert cell["verdict_right"] == pytest.approx(4 / 6)
-    assert cell["step_correct"] == pytest.approx(4 / 6)
+    assert cell["verdicts"] == 2 and cell["verdict_right"] == 0.5
 
-    # Consensus on symbolic alone: A has an unverified step (no first error: nothing);
-    # B gets +1, −1; C gets −1 on step 0.
+    # Consensus on symbolic alone: A has no refutation (no first error: nothing); B gets −1
+    # on step 1 and C on step 0, and no +1 before them (symbolic vouches for no step).
     cons = report["results"]["consensus"]["by_data"]["hand_processbench.jsonl"]
     assert cons["neg"] == {"rated": 2, "precision": 0.5, "recall": 0.5}
-    assert cons["pos"] == {"rated": 1, "precision": 1.0, "recall": pytest.approx(1 / 5)}
-    assert cons["coverage"] == pytest.approx(3 / 9)
-    assert cons["pos_margin"] == pytest.approx(2 / 7)
+    assert cons["pos"] == {"rated": 0, "precision": None, "recall": 0.0}
+    assert cons["coverage"] == pytest.approx(2 / 9)
 
     # The answer source rates no step; it judged the MR-MATH answer wrong, rightly.
     answer = report["results"]["answer"]
@@ -136,7 +138,7 @@ def test_cli_markdown(hand_files, capsys):
     label_quality.main(["--data", str(processbench), "--sources", "symbolic", "--markdown"])
     out = capsys.readouterr().out
     assert "| symbolic | hand_processbench | 3 | 66.7 (50.0 / 100.0) | 50.0 / 50.0 " in out
-    assert "| symbolic | 0.9-1.0 | 6 | 1.00 | 66.7 | 66.7 |" in out
+    assert "| symbolic | checks out | 4 | 75.0 | 71.4 | +3.6 |" in out
 
 
 def test_rollouts_through_a_backend(tmp_path):

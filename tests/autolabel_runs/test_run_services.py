@@ -37,15 +37,23 @@ def test_symbolic_and_answer_run_fills_suggestions_and_answers(pb_project):
     assert (run.status, run.done, run.failed) == (RunStatus.DONE, 100, 0)
 
     # Every verified/refuted step verdict became exactly one suggestion, nothing else.
-    expected = 0
+    # A verified step is evidence ("checks out", no rating), a refuted one a −1.
+    expected: dict[str, int] = {"verified": 0, "refuted": 0}
     for solution in Solution.objects.filter(project=pb_project).prefetch_related("steps"):
         texts = [s.text for s in solution.steps.order_by("index")]
         for i, text in enumerate(texts):
             verdict = check_step(text, previous_steps=texts[:i], problem=solution.problem.text)
-            expected += verdict.verdict in ("verified", "refuted")
+            if verdict.verdict in expected:
+                expected[verdict.verdict] += 1
     symbolic = Suggestion.objects.filter(step__solution__project=pb_project, source="symbolic")
-    assert symbolic.count() == expected == run.suggestions_written
-    assert set(symbolic.values_list("value", flat=True)) <= {-1, 1}
+    assert symbolic.count() == sum(expected.values()) == run.suggestions_written
+    assert expected["verified"] > 0
+    checks_out = symbolic.filter(value__isnull=True)
+    assert checks_out.count() == expected["verified"]
+    assert {s.evidence["kind"] for s in checks_out} == {"checks out"}
+    assert all(s.evidence["claims"] for s in checks_out)
+    assert symbolic.filter(value=-1).count() == expected["refuted"]
+    assert not symbolic.filter(value=1).exists()
     refuted = symbolic.filter(value=-1).first()
     assert refuted is None or refuted.evidence["failed"]
 

@@ -33,14 +33,15 @@ def test_a_crashing_step_gets_minus_one_with_its_traceback(run):
     assert crash.evidence["error_in_step"] == 2 and result.answer_correct is None
 
 
-def test_passing_tests_put_plus_one_on_the_last_step_only(run):
+def test_passing_tests_are_evidence_on_the_last_step_not_a_rating(run):
     tests = [{"input": "3\n", "output": "6\n"}, {"input": "10\n", "output": "20\n"}]
     result = _solve(
         "Read n.", _py("n = int(input())"), "Double it.", _py("print(2 * n)"), "Done.",
         tests=tests,
     )  # fmt: skip
     [verdict] = result.suggestions
-    assert verdict.step_index == 4 and verdict.value == 1
+    assert verdict.step_index == 4 and verdict.value is None and verdict.score is None
+    assert verdict.evidence["kind"] == "tests pass"
     assert verdict.evidence["summary"] == "2/2 tests passed" and result.answer_correct is True
 
 
@@ -58,7 +59,7 @@ def test_failing_tests_put_minus_one_on_the_last_step_with_the_failure(run):
 def test_assert_tests_and_unfenced_steps(run):
     steps = ("def add(a, b):", "    return a + b", "print(add(1, 2))")
     good = _solve(*steps, tests="assert add(2, 2) == 4")
-    assert [(s.step_index, s.value) for s in good.suggestions] == [(2, 1)]
+    assert [(s.step_index, s.value) for s in good.suggestions] == [(2, None)]
     bad = _solve(*steps, tests={"code": "assert add(2, 2) == 5"})
     assert [(s.step_index, s.value) for s in bad.suggestions] == [(2, -1)]
 
@@ -71,7 +72,7 @@ def test_a_block_split_across_steps_is_not_a_crash(run):
         _py("print(total)"),
     )
     result = _solve(*steps, tests=[{"input": "1\n2\nend\n", "output": "3\n"}])
-    assert [(s.step_index, s.value) for s in result.suggestions] == [(2, 1)]
+    assert [(s.step_index, s.value) for s in result.suggestions] == [(2, None)]
 
 
 def test_a_timeout_in_a_prefix_is_a_crash(run):

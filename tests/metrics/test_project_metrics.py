@@ -122,6 +122,15 @@ def test_auto_source_agreement(mw):
     SuggestionFactory(step=mw["s1"].steps.get(index=1), source="rollout", agent="r", value=1)
     SuggestionFactory(step=mw["s1"].steps.get(index=2), source="rollout", agent="r", value=1)
     SuggestionFactory(step=mw["s1"].steps.get(index=0), source="judge", value=None)  # abstains
+    # A symbolic "checks out" is evidence, not a rating: no rater is compared with it.
+    SuggestionFactory(
+        step=mw["s1"].steps.get(index=0),
+        source="symbolic",
+        agent="sympy/symbolic-1.0",
+        value=None,
+        score=None,
+        evidence={"kind": "checks out"},
+    )
     rows = {(r["annotator"], r["source"]): r for r in auto_source_agreement(mw["project"])}
     assert set(rows) == {
         ("ma", "symbolic"),
