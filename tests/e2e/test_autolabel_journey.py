@@ -42,9 +42,13 @@ def test_admin_runs_symbolic_and_answer_check_then_annotator_sees_suggestions(
     annotator.goto(f"{live_server.url}/projects/{project.pk}/label")
     expect(annotator.get_by_test_id("step-row")).to_have_count(5)
     first = project.solutions.order_by("id").first()
+    # Refutations are rating chips; verified steps are evidence chips ("checks out").
     expected = symbolic.filter(step__solution=first).count()
+    ratings = symbolic.filter(step__solution=first, value__isnull=False).count()
     chips = annotator.locator('[data-testid="suggestion-chip"][data-source="symbolic"]')
-    expect(chips).to_have_count(expected)
+    evidence = annotator.locator('[data-testid="evidence-chip"][data-source="symbolic"]')
+    expect(chips).to_have_count(ratings)
+    expect(evidence).to_have_count(expected - ratings)
     assert expected > 0
     annotator.screenshot(path=str(_shot("09-suggestions-for-annotator")), full_page=False)
 

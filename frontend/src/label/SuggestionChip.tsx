@@ -2,7 +2,14 @@ import { useState } from "react";
 import type { Rating, Suggestion } from "../api";
 import { Markdown } from "../components/Markdown";
 import { IconCheck, IconX } from "../components/icons";
-import { describeSuggestion, looksLikeTex, texSource, type RefutedClaim } from "./suggestions";
+import {
+  describeSuggestion,
+  looksLikeTex,
+  texSource,
+  type EvidenceView,
+  type RefutedClaim,
+  type SuggestionView,
+} from "./suggestions";
 
 export interface ChipProps {
   suggestion: Suggestion;
@@ -22,6 +29,7 @@ export interface ChipProps {
  */
 export function SuggestionChip({ suggestion, acceptable, agrees, offScale, onAccept }: ChipProps) {
   const view = describeSuggestion(suggestion);
+  if (view.evidence) return <EvidenceChip suggestion={suggestion} view={view} />;
   const value = suggestion.value;
   const clickable = acceptable && value !== null;
   const title = clickable
@@ -53,6 +61,52 @@ export function SuggestionChip({ suggestion, acceptable, agrees, offScale, onAcc
         )}
       </span>
     </button>
+  );
+}
+
+/**
+ * Evidence beside a step, not a rating ("∑ arithmetic checks out"): outlined and dashed, no
+ * value mark, never accepted (neither by click nor by "accept suggestions"). Hover shows the
+ * checked claims; a click opens them as a list under the chip.
+ */
+function EvidenceChip({ suggestion, view }: { suggestion: Suggestion; view: SuggestionView }) {
+  const [open, setOpen] = useState(false);
+  const evidence = view.evidence as EvidenceView;
+  const expandable = evidence.items.length > 0;
+  return (
+    <span className="chip-evidence-wrap">
+      <button
+        type="button"
+        className={`chip chip-evidence chip-src-${suggestion.source}${expandable ? " chip-expandable" : ""}`}
+        title={view.title}
+        aria-label={view.title.replace(/\n/g, ". ")}
+        aria-expanded={expandable ? open : undefined}
+        onClick={() => expandable && setOpen((v) => !v)}
+        data-testid="evidence-chip"
+        data-source={suggestion.source}
+        data-kind={String((suggestion.evidence as { kind?: unknown }).kind ?? "")}
+      >
+        <span className="chip-source">{view.badge}</span>
+        <span className="chip-evidence-label">{evidence.label}</span>
+        {expandable && (
+          <span className="chip-evidence-caret" aria-hidden="true">
+            ▾
+          </span>
+        )}
+      </button>
+      {open && (
+        <div className="evidence-popover" role="note" data-testid="evidence-items">
+          <div className="evidence-popover-head">Checked · evidence, not a rating</div>
+          <ul>
+            {evidence.items.map((item, i) => (
+              <li key={i}>
+                <MathText text={item} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </span>
   );
 }
 

@@ -236,6 +236,14 @@ describe("complete", () => {
     expect(s.current).toBe(2);
   });
 
+  it("accept suggestions ignores evidence: a symbolic 'checks out' is not a +1", () => {
+    const checksOut = { ...suggestion(null, "symbolic"), evidence: { kind: "checks out", claims: [] } };
+    const s0 = initialState(makeTask({ suggestions: [[checksOut], [checksOut, suggestion(-1, "judge")], [], []] }));
+    expect(s0.suggested).toEqual([null, -1, null, null]);
+    const s = run(s0, { type: "acceptSuggestions" });
+    expect(ratings(s)).toEqual([null, -1, null, null]);
+  });
+
   it("suggestions are not offered when the project hides them", () => {
     const s0 = initialState(makeTask({ showSuggestions: false, suggestions: [[suggestion(1)], [], [], []] }));
     expect(run(s0, { type: "acceptSuggestions" })).toBe(s0);

@@ -17,6 +17,33 @@ describe("describeSuggestion", () => {
     expect(bad.title).toContain("Refuted: 3 \\cdot 7 = 20 — 3 \\cdot 7 = 21 ≠ 20");
   });
 
+  it("evidence-only suggestions: a label and the checked claims, no mark, no tone", () => {
+    const view = describeSuggestion(
+      sug({
+        source: "symbolic",
+        agent: "sympy/symbolic-1.0",
+        evidence: {
+          kind: "checks out",
+          checked: 2,
+          claims: [
+            { text: "2 + 3 = 5", lhs: "2 + 3", rhs: "5", lhs_value: "5", holds: true },
+            { text: "x = 21 / 3", lhs: "x", rhs: "21 / 3", lhs_value: "7", holds: true },
+            { text: "y = 2", holds: null },
+          ],
+        },
+      }),
+    );
+    expect(view).toMatchObject({ badge: "∑", mark: "", tone: "none", refuted: null });
+    expect(view.evidence).toEqual({ label: "arithmetic checks out", items: ["2 + 3 = 5", "x = 21 / 3  (= 7)"], checked: 2 });
+    expect(view.title).toContain("arithmetic checks out: evidence, not a rating");
+    expect(view.title).toContain("Checked 2 claims");
+    const tests = describeSuggestion(sug({ source: "code", evidence: { kind: "tests pass", check: "tests", summary: "3/3 tests passed" } }));
+    expect(tests.evidence).toEqual({ label: "tests pass", items: ["3/3 tests passed"], checked: null });
+    // A value makes it a rating, whatever the evidence says; no kind, no evidence view.
+    expect(describeSuggestion(sug({ source: "symbolic", value: -1, evidence: { kind: "checks out" } })).evidence).toBeNull();
+    expect(describeSuggestion(sug({ source: "judge", evidence: { rationale: "?" } })).evidence).toBeNull();
+  });
+
   it("rollout: MC correct/total, else the score as a percentage", () => {
     expect(describeSuggestion(sug({ source: "rollout", value: 1, score: 0.375, evidence: { correct: 3, total: 8 } }))).toMatchObject({
       badge: "MC",

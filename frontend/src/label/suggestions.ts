@@ -45,6 +45,25 @@ export interface RefutedClaim {
   rhsValue: string | null;
 }
 
+/**
+ * What an evidence-only suggestion (no value, `evidence.kind` set by the engine) says: a check
+ * that passed, shown on the step but never a rating. A symbolic "verified" is one: on labeled
+ * data a step whose arithmetic checks out is correct no more often than any step.
+ */
+export interface EvidenceView {
+  /** "arithmetic checks out", "tests pass". */
+  label: string;
+  /** The checked claims (or the test summary), for hover and the expanded list. */
+  items: string[];
+  /** How many claims were checked, when the engine says. */
+  checked: number | null;
+}
+
+export const EVIDENCE_LABEL: Record<string, string> = {
+  "checks out": "arithmetic checks out",
+  "tests pass": "tests pass",
+};
+
 export interface SuggestionView {
   badge: string;
   /** Short text after the badge: "3/8", "62%", "0.82"; null when there is nothing to add. */
@@ -54,6 +73,8 @@ export interface SuggestionView {
   tone: Tone;
   refuted: RefutedClaim | null;
   rationale: string | null;
+  /** Set for evidence-only suggestions: shown as evidence, never accepted as a rating. */
+  evidence: EvidenceView | null;
   /** Hover text: what it is, who made it, what it says. */
   title: string;
 }
@@ -131,6 +152,39 @@ export function evidenceText(evidence: unknown): string {
   return clip(String(evidence), 600);
 }
 
+/**
+ * One checked claim as text: its two sides ("52 - 8 = 44"; the found text may carry a note,
+ * "52 - 8 = 44 (both equal …)"), with the computed value when it adds one.
+ */
+function claimText(c: Obj): string | null {
+  const lhs = str(c.lhs);
+  const rhs = str(c.rhs);
+  const text = (lhs && rhs ? `${lhs} = ${rhs}` : null) ?? str(c.text) ?? str(c.claim);
+  if (!text) return null;
+  const value = str(c.lhs_value);
+  return value != null && value !== rhs && !text.includes(value) ? `${text}  (= ${value})` : text;
+}
+
+/** The evidence view of an evidence-only suggestion; null when it is a rating (or no kind). */
+export function evidenceOf(s: Suggestion): EvidenceView | null {
+  const e = asObj(s.evidence);
+  const kind = e ? str(e.kind) : null;
+  if (s.value !== null || !e || !kind) return null;
+  const items: string[] = [];
+  if (Array.isArray(e.claims)) {
+    for (const c of e.claims) {
+      const claim = asObj(c);
+      if (claim && claim.holds === true) {
+        const text = claimText(claim);
+        if (text) items.push(clip(text, 200));
+      }
+    }
+  }
+  const summary = str(e.summary);
+  if (items.length === 0 && summary) items.push(summary);
+  return { label: EVIDENCE_LABEL[kind] ?? kind, items, checked: num(e.checked) };
+}
+
 function scoreText(score: number | null, percentWhenUnit: boolean): string | null {
   if (score == null || !Number.isFinite(score)) return null;
   if (percentWhenUnit && score >= 0 && score <= 1) return `${Math.round(score * 100)}%`;
@@ -146,6 +200,7 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
   let mark = sign;
   let refuted: RefutedClaim | null = null;
   let rationale: string | null = null;
+  const evidence = evidenceOf(s);
   const extra: string[] = [];
 
   switch (source) {
@@ -217,10 +272,21 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
   }
 
   const who = `${SOURCE_NAME[source] ?? source}${s.agent ? ` · ${s.agent}` : ""}`;
+  if (evidence) {
+    const count = evidence.checked ?? evidence.items.length;
+    const lines = [
+      `${who}: ${evidence.label}: evidence, not a rating`,
+      ...(source === "symbolic" && count ? [`Checked ${count} ${count === 1 ? "claim" : "claims"}:`] : []),
+      ...evidence.items.slice(0, 12).map((item) => `  ${item}`),
+      ...(evidence.items.length > 12 ? [`  … and ${evidence.items.length - 12} more`] : []),
+      "Correct arithmetic does not make a step right: rate the reasoning.",
+    ];
+    return { badge: SOURCE_BADGE[source] ?? source, detail: null, mark: "", tone: "none", refuted: null, rationale: null, evidence, title: lines.join("\n") };
+  }
   const says = s.value === null ? "no rating" : VALUE_WORD[String(s.value)];
   const score = source !== "rollout" && s.score != null && !detail ? ` (score ${scoreText(s.score, false)})` : "";
   const title = [`${who}: ${says}${score}`, ...extra].join("\n");
-  return { badge: SOURCE_BADGE[source] ?? source, detail, mark, tone, refuted, rationale, title };
+  return { badge: SOURCE_BADGE[source] ?? source, detail, mark, tone, refuted, rationale, evidence: null, title };
 }
 
 /** True when a string should go through KaTeX rather than print as code-ish text. */
