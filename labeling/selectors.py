@@ -358,6 +358,10 @@ def rework_payload(*, annotation: Annotation) -> dict | None:
 
 
 def annotation_payload(*, annotation: Annotation, labels: list | None = None) -> dict:
+    """The annotation as the API answers it. Its labels: `labels`, else those a service just
+    wrote (`written_labels`, in step order: labeling.services.annotations), else read."""
+    if labels is None:
+        labels = getattr(annotation, "written_labels", None)
     if labels is None:
         labels = annotation.labels.order_by("step__index").values(
             "step_id", "rating", "unsure", "comment", "alternative_text"
@@ -376,10 +380,13 @@ def annotation_payload(*, annotation: Annotation, labels: list | None = None) ->
 
 
 def annotation_get_for_user(*, annotation_id: int, user: AbstractBaseUser) -> Annotation | None:
-    """Annotators only ever see their own annotations."""
+    """Annotators only ever see their own annotations. With its solution and project, and
+    `member_role`: the user's membership role in that project (None: not a member)."""
+    role = ProjectMembership.objects.filter(project=OuterRef("solution__project_id"), user=user)
     return (
         Annotation.objects.filter(pk=annotation_id, annotator=user)
         .select_related("solution__project")
+        .annotate(member_role=Subquery(role.values("role")[:1]))
         .first()
     )
 

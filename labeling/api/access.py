@@ -11,14 +11,26 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from labeling.models import Project, ProjectMembership, Role
 from labeling.selectors import ROLE_RANK, project_role
 
+_UNREAD = object()
 
-def project_for(request, project_id: int | Project, *, at_least: str = Role.ANNOTATOR) -> Project:
+
+def project_for(
+    request,
+    project_id: int | Project,
+    *,
+    at_least: str = Role.ANNOTATOR,
+    member_role: str | None | object = _UNREAD,
+) -> Project:
     """The project (an id, or an instance already loaded) if the user's role allows. By id, the
-    project and the user's membership role come in one query."""
+    project and the user's membership role come in one query; with an instance, `member_role`
+    is the user's membership role when the caller read it already (None: not a member)."""
     user = request.user
     if isinstance(project_id, Project):
         project = project_id
-        role = project_role(project=project, user=user)
+        if member_role is _UNREAD or user.is_staff or not user.is_authenticated:
+            role = project_role(project=project, user=user)
+        else:
+            role = member_role
     elif user.is_authenticated and not user.is_staff:
         member_role = ProjectMembership.objects.filter(project=OuterRef("pk"), user=user)
         project = get_object_or_404(

@@ -151,7 +151,8 @@ def _own_annotation(request, annotation_id: int):
     annotation = annotation_get_for_user(annotation_id=annotation_id, user=request.user)
     if annotation is None:
         raise NotFound("No such annotation.")
-    project_for(request, annotation.solution.project)  # still a member?
+    # Still a member? (the role came with the annotation)
+    project_for(request, annotation.solution.project, member_role=annotation.member_role)
     return annotation
 
 

@@ -16,10 +16,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from uuid import UUID
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import BooleanField, ExpressionWrapper, F, Q
+from django.db.models.sql import UpdateQuery
 from django.utils import timezone
 
+from labeling.compiled import compile_once
 from labeling.errors import Conflict, NotAllowed, ValidationFailed
 from labeling.models import (
     Annotation,
@@ -31,10 +33,10 @@ from labeling.models import (
     Step,
     StepLabel,
 )
+from labeling.review_selectors import reasons_mask
 from labeling.services.history import label_history_write, label_state
 from labeling.services.queue import overlap_holders, task_lock_extend, task_release
 from labeling.services.resolutions import resolution_auto
-from labeling.services.review_reasons import review_reasons_refresh
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,82 @@ def _step_ids(solution_id: int) -> list[tuple[int, int]]:
     )
 
 
+_LOCK_FOR_SUBMIT_SQL = """
+SELECT s.is_gold, st.id, st.index, l.step_id, l.rating, l.unsure, l.comment, l.alternative_text
+FROM labeling_solution s
+LEFT JOIN labeling_step st ON st.solution_id = s.id
+LEFT JOIN labeling_steplabel l ON l.step_id = st.id AND l.annotation_id = %s
+WHERE s.id = %s
+ORDER BY st.index
+"""
+
+
+@dataclass(frozen=True)
+class _Locked:
+    """What a submit reads once it holds the solution's row lock."""
+
+    is_gold: bool
+    steps: list[tuple[int, int]]  # (step id, index) in order
+    labels: dict[int, dict]  # the annotation's stored labels by step id (label_state)
+
+
+def _lock_for_submit(*, solution_id: int, annotation_id: int) -> _Locked:
+    """Lock the solution's row and read, in the same statement, its gold flag, its steps and
+    the annotation's labels so far. `FOR UPDATE OF s`: the solution's row only; without `OF`
+    every row joined would be locked, and submits of one project would wait on each other."""
+    sql = _LOCK_FOR_SUBMIT_SQL
+    if connection.features.has_select_for_update_of:
+        sql += " FOR UPDATE OF s"  # SQLite: the IMMEDIATE transaction serializes writers
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [annotation_id, solution_id])
+        rows = cursor.fetchall()
+    if not rows:
+        raise Solution.DoesNotExist(f"Solution {solution_id} does not exist.")
+    steps, labels = [], {}
+    for _, step_id, index, label_step, rating, unsure, comment, alternative in rows:
+        if step_id is None:
+            continue  # a solution without steps: the outer join's one empty row
+        steps.append((step_id, index))
+        if label_step is not None:
+            labels[step_id] = label_state(
+                {
+                    "rating": rating,
+                    "unsure": bool(unsure),
+                    "comment": comment,
+                    "alternative_text": alternative,
+                }
+            )
+    return _Locked(is_gold=bool(rows[0][0]), steps=steps, labels=labels)
+
+
+def _count_submission_sql(stand_ins: dict) -> tuple[str, list]:
+    """One UPDATE for what a submission changes on its solution: the submitted count, its
+    place in the claim pool (a submission can only close it; the SET reads the row as it was,
+    so the new count is submitted_count + 1) and the review queue's stored reasons
+    (labeling.services.review_reasons; its subqueries see this transaction's new labels)."""
+    scope = {"pk__in": [stand_ins["solution"]]}
+    query = Solution.objects.filter(**scope).query.chain(UpdateQuery)
+    query.add_update_values(
+        {
+            "submitted_count": F("submitted_count") + 1,
+            "queue_open": ExpressionWrapper(
+                Q(queue_open=True) & Q(submitted_count__lt=stand_ins["open_below"]),
+                output_field=BooleanField(),
+            ),
+            "review_reasons": reasons_mask(scope),
+        }
+    )
+    return query.get_compiler(connection.alias).as_sql()
+
+
+def _count_submission(*, solution_id: int, project: Project) -> None:
+    statement = compile_once(
+        ("count submission",), _count_submission_sql, ints=("solution", "open_below")
+    )
+    with connection.cursor() as cursor:
+        statement.execute(cursor, {"solution": solution_id, "open_below": project.overlap - 1})
+
+
 def _write_labels(
     annotation: Annotation,
     labels: list[LabelInput],
@@ -125,10 +203,16 @@ def _write_labels(
     user,
     action: str,
     steps: list[tuple[int, int]] | None = None,
+    before: dict[int, dict] | None = None,
 ) -> None:
     """Replace the annotation's labels; one LabelHistory row per label that changes.
-    `steps`: the solution's (id, index) pairs when the caller has read them already."""
-    step_ids = {step_id for step_id, _ in (steps or _step_ids(annotation.solution_id))}
+    `steps`: the solution's (id, index) pairs, `before`: the annotation's stored labels
+    (label_state by step id), when the caller has read them already.
+
+    Leaves the labels as stored, in step order, in `annotation.written_labels` (what
+    labeling.selectors.annotation_payload answers with, without reading them back)."""
+    steps = steps if steps is not None else _step_ids(annotation.solution_id)
+    step_ids = {step_id for step_id, _ in steps}
     allowed = set(project.rating_values)
     seen: set[int] = set()
     for i, label in enumerate(labels):
@@ -148,12 +232,13 @@ def _write_labels(
                 f"{sorted(allowed)}.",
                 field=f"labels[{i}].rating",
             )
-    before = {
-        row["step_id"]: label_state(row)
-        for row in StepLabel.objects.filter(annotation=annotation).values(
-            "step_id", "rating", "unsure", "comment", "alternative_text"
-        )
-    }
+    if before is None:
+        before = {
+            row["step_id"]: label_state(row)
+            for row in StepLabel.objects.filter(annotation=annotation).values(
+                "step_id", "rating", "unsure", "comment", "alternative_text"
+            )
+        }
     after = {label.step_id: label_state(label.__dict__) for label in labels}
     label_history_write(
         annotation=annotation,
@@ -181,6 +266,9 @@ def _write_labels(
         unique_fields=["annotation", "step"],
         update_fields=["rating", "unsure", "comment", "alternative_text"],
     )
+    annotation.written_labels = [
+        {"step_id": step_id, **after[step_id]} for step_id, _ in steps if step_id in after
+    ]
 
 
 @transaction.atomic
@@ -259,13 +347,7 @@ def annotation_submit(
     that was applied (same `request_id`) returns the submitted annotation; it is counted once.
     """
     _check_owner(annotation, user)
-    solution = (
-        # of=self: the solution's row only. Without it the joined project row is locked too,
-        # and every submit in the project waits for the one before it.
-        Solution.objects.select_for_update(of=("self",))
-        .select_related("project")
-        .get(pk=annotation.solution_id)
-    )
+    locked = _lock_for_submit(solution_id=annotation.solution_id, annotation_id=annotation.pk)
     # A reviewer may have rejected it since: the submit was still applied.
     replayed = _replayed(
         annotation=annotation,
@@ -276,7 +358,8 @@ def annotation_submit(
     if replayed is not None:
         return replayed
     _check_editable(annotation, user)
-    project = solution.project
+    project = annotation.solution.project
+    solution_id = annotation.solution_id
     parsed = _labels_from(labels)
     if finish_reason not in FinishReason.values:
         raise ValidationFailed(f"Unknown finish reason {finish_reason!r}.", field="finish_reason")
@@ -284,13 +367,12 @@ def annotation_submit(
         finish_reason_text.strip()
     ):
         raise ValidationFailed("Say why: a reason is required.", field="finish_reason_text")
-    steps = _step_ids(solution.pk)
     reason = _check_complete(
-        labels=parsed, project=project, ordered=steps, finish_reason=finish_reason
+        labels=parsed, project=project, ordered=locked.steps, finish_reason=finish_reason
     )
     if (
-        not solution.is_gold  # gold questions have no overlap: everyone answers them
-        and overlap_holders(solution.pk, exclude_user_id=user.pk, now=timezone.now())
+        not locked.is_gold  # gold questions have no overlap: everyone answers them
+        and overlap_holders(solution_id, exclude_user_id=user.pk, now=timezone.now())
         >= project.overlap
     ):
         raise Conflict(
@@ -310,21 +392,20 @@ def annotation_submit(
         submitted_at=now,
         **extra,
     )
-    _write_labels(annotation, parsed, project, user=user, action=LabelAction.SUBMIT, steps=steps)
-    # A submission can only close the solution's place in the claim pool (queue_open): the
-    # SET reads the row as it was, so the new count is submitted_count + 1.
-    Solution.objects.filter(pk=solution.pk).update(
-        submitted_count=F("submitted_count") + 1,
-        queue_open=ExpressionWrapper(
-            Q(queue_open=True) & Q(submitted_count__lt=project.overlap - 1),
-            output_field=BooleanField(),
-        ),
+    _write_labels(
+        annotation,
+        parsed,
+        project,
+        user=user,
+        action=LabelAction.SUBMIT,
+        steps=locked.steps,
+        before=locked.labels,
     )
-    review_reasons_refresh(solution_ids=[solution.pk], locked=True)
-    task_release(solution_id=solution.pk, user=user)
+    _count_submission(solution_id=solution_id, project=project)
+    task_release(solution_id=solution_id, user=user)
     # Same transaction, solution row still locked: the k-th agreeing submission resolves it.
-    if project.auto_resolve and not solution.is_gold:
-        resolution_auto(solution_id=solution.pk)
+    if project.auto_resolve and not locked.is_gold:
+        resolution_auto(solution_id=solution_id)
         annotation.refresh_from_db()
     return annotation
 

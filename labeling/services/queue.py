@@ -27,11 +27,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from labeling.compiled import compile_once
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -156,15 +158,34 @@ def _resume_draft(*, project: Project, user: AbstractBaseUser, now) -> Claim | N
 CANDIDATE_ORDERINGS: list[Callable[..., QuerySet | None]] = []
 
 
-def _claim_order(*, project: Project, candidates: QuerySet) -> tuple[QuerySet, list]:
+def _claim_order(
+    *, project: Project, candidates: QuerySet, hook: int | None | bool = False
+) -> tuple[QuerySet, list]:
     """The candidates with the active order's aliases, and its keys: an opted-in order from
     CANDIDATE_ORDERINGS, else overlap-first (finish partly labeled solutions before opening
-    new ones), then by id."""
-    for ordering in CANDIDATE_ORDERINGS:
+    new ones), then by id. `hook`: the CANDIDATE_ORDERINGS index that applies (None: none),
+    when the caller knows it already (`_order_hook`)."""
+    orderings = (
+        enumerate(CANDIDATE_ORDERINGS)
+        if hook is False
+        else []
+        if hook is None
+        else [(hook, CANDIDATE_ORDERINGS[hook])]
+    )
+    for _, ordering in orderings:
         ordered = ordering(project=project, candidates=candidates)
         if ordered is not None:
             return ordered, list(ordered.query.order_by or ordered.model._meta.ordering)
     return candidates, [F("submitted_count").desc(), "id"]
+
+
+def _order_hook(project: Project) -> int | None:
+    """Which CANDIDATE_ORDERINGS entry orders the project's claims (None: the default)."""
+    probe = Solution.objects.none()
+    for index, ordering in enumerate(CANDIDATE_ORDERINGS):
+        if ordering(project=project, candidates=probe) is not None:
+            return index
+    return None
 
 
 def candidates_ordered(*, project: Project, candidates: QuerySet) -> QuerySet:
@@ -208,7 +229,7 @@ def _edges(*, project: Project, user: AbstractBaseUser) -> Edges:
 
 def _claim_phases(
     *, project: Project, user: AbstractBaseUser, now, edges: Edges | None = None
-) -> Iterator[QuerySet]:
+) -> "Iterator[QuerySet | _Pool]":
     """Regular work's candidates in `candidates_ordered`'s order, as three queries that each
     read a bounded number of rows (see the module docstring). The first and last are built
     only for a user with assignments or skips in the project (`edges`)."""
@@ -218,9 +239,7 @@ def _claim_phases(
     if edges.assigned:
         assigned = Assignment.objects.filter(user=user).values("solution_id")
         yield candidates_ordered(project=project, candidates=claimable.filter(pk__in=assigned))
-    pool = solution_pool_for_user(project=project, user=user, now=now)
-    ordered, keys = _claim_order(project=project, candidates=pool)
-    yield ordered.order_by(*keys)
+    yield _Pool()
     if edges.skipped:
         skipped = Annotation.objects.filter(
             annotator=user, status=AnnotationStatus.DISCARDED, solution__project=project
@@ -230,15 +249,54 @@ def _claim_phases(
         )
 
 
+class _Pool:
+    """The open pool's phase: `solution_pool_for_user` in the claim order, whose first read
+    runs as SQL compiled once per order (labeling.compiled); a retry (the first row was taken
+    between the read and the lock) builds the query with the rows to pass over."""
+
+    def queryset(self, *, project: Project, user: AbstractBaseUser, now) -> QuerySet:
+        pool = solution_pool_for_user(project=project, user=user, now=now)
+        ordered, keys = _claim_order(project=project, candidates=pool)
+        return ordered.order_by(*keys)
+
+    def first_id(self, *, project: Project, user: AbstractBaseUser, now) -> int | None:
+        hook = _order_hook(project)
+
+        def build(s: dict) -> tuple[str, list]:
+            pool = solution_pool_for_user(
+                project=Project(pk=s["project"], overlap=s["overlap"]),
+                user=get_user_model()(pk=s["user"]),
+                now=s["now"],
+            )
+            ordered, keys = _claim_order(project=project, candidates=pool, hook=hook)
+            first = _select_for_update(ordered.order_by(*keys)).values_list("pk", flat=True)[:1]
+            return first.query.sql_with_params()
+
+        statement = compile_once(
+            ("claim pool", hook), build, ints=("project", "overlap", "user"), times=("now",)
+        )
+        values = {"project": project.pk, "overlap": project.overlap, "user": user.pk, "now": now}
+        with connection.cursor() as cursor:
+            statement.execute(cursor, values)
+            row = cursor.fetchone()
+        return row[0] if row else None
+
+
 def _claim_first(
-    candidates: QuerySet, *, project: Project, user: AbstractBaseUser, now
+    candidates: "QuerySet | _Pool", *, project: Project, user: AbstractBaseUser, now
 ) -> Claim | None:
     """Lock and claim the first candidate still claimable once locked (`SKIP LOCKED`: rows a
     concurrent claimer holds are passed over, never waited on)."""
     passed: list[int] = []
     while True:
-        remaining = candidates.exclude(pk__in=passed) if passed else candidates
-        found = list(_select_for_update(remaining).values_list("pk", flat=True)[:1])
+        if isinstance(candidates, _Pool) and not passed:
+            first = candidates.first_id(project=project, user=user, now=now)
+            found = [] if first is None else [first]
+        else:
+            if isinstance(candidates, _Pool):
+                candidates = candidates.queryset(project=project, user=user, now=now)
+            remaining = candidates.exclude(pk__in=passed) if passed else candidates
+            found = list(_select_for_update(remaining).values_list("pk", flat=True)[:1])
         if not found:
             return None
         solution_id = found[0]
