@@ -9,11 +9,11 @@ replays random service sequences and compares the two after every step.
 """
 
 from collections.abc import Iterable
-from functools import lru_cache
 
 from django.db import connection, transaction
 from django.db.models.sql import UpdateQuery
 
+from labeling.compiled import compile_once
 from labeling.models import Project, Solution
 from labeling.review_selectors import reasons_mask
 
@@ -56,25 +56,19 @@ def review_reasons_refresh(
     return targets.update(review_reasons=reasons_mask(scope))
 
 
-# The one-solution UPDATE (every submit runs it), compiled once per database vendor with a
-# stand-in id: building the mask's dozen subqueries through the ORM cost more CPU than the
-# statement itself. The stand-in is a number no other parameter of the statement can be.
-_STAND_IN = -7_340_032_101
-
-
-@lru_cache(maxsize=4)
-def _one_solution_update(vendor: str) -> tuple[str, tuple]:
-    scope = {"pk__in": [_STAND_IN]}
+def _one_solution_update(stand_ins: dict) -> tuple[str, list]:
+    """The one-solution UPDATE, compiled once (labeling.compiled): building the mask's dozen
+    subqueries through the ORM costs more CPU than the statement itself."""
+    scope = {"pk__in": [stand_ins["solution"]]}
     query = Solution.objects.filter(**scope).query.chain(UpdateQuery)
     query.add_update_values({"review_reasons": reasons_mask(scope)})
-    sql, params = query.get_compiler(connection.alias).as_sql()
-    return sql, tuple(params)
+    return query.get_compiler(connection.alias).as_sql()
 
 
 def _refresh_one(solution_id: int) -> int:
-    sql, params = _one_solution_update(connection.vendor)
+    statement = compile_once(("review reasons of one",), _one_solution_update, ints=("solution",))
     with connection.cursor() as cursor:
-        cursor.execute(sql, [solution_id if p == _STAND_IN else p for p in params])
+        statement.execute(cursor, {"solution": solution_id})
         return cursor.rowcount
 
 
