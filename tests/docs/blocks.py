@@ -72,7 +72,7 @@ def blocks_in(path: Path) -> list[Block]:
             body.append(lines[j][indent:] if lines[j][:indent].strip() == "" else lines[j])
             j += 1
         if j == len(lines):
-            raise AssertionError(f"{path.relative_to(REPO)}:{i + 1}: unclosed code fence")
+            raise AssertionError(f"{path}:{i + 1}: unclosed code fence")
         found.append(Block(path, i + 1, lang, tags, "\n".join(body) + "\n"))
         i = j + 1
     return found
@@ -85,12 +85,20 @@ def all_blocks() -> list[Block]:
 def commands(text: str) -> list[str]:
     """The commands of a shell block: continuation lines joined, comments and blanks dropped."""
     joined = re.sub(r"\\\n\s*", " ", text)
-    out = []
+    out: list[str] = []
+    pending = ""
     for line in joined.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
+        if not pending and (not line.strip() or line.strip().startswith("#")):
             continue
-        out.append(line)
+        pending = f"{pending}\n{line}" if pending else line.strip()
+        try:
+            split_command(pending)
+        except ValueError:  # a quoted string goes on over the next line
+            continue
+        out.append(pending)
+        pending = ""
+    if pending:
+        raise ValueError(f"unclosed quote in {pending!r}")
     return out
 
 

@@ -19,6 +19,9 @@ from typing import Any
 from tests.docs.blocks import REPO
 
 LAUNCHERS = {"accelerate", "torchrun"}
+# `docker compose exec|run` options that take a value (the word after them is not the service).
+COMPOSE_VALUE_OPTIONS = {"-v", "--volume", "-e", "--env", "-u", "--user", "-w", "--workdir"}
+COMPOSE_VALUE_OPTIONS |= {"--entrypoint", "--name", "-p", "--publish", "--index"}
 
 
 class _Parsed(Exception):
@@ -123,9 +126,8 @@ def _launcher(words: list[str]) -> str:
     at = words.index("-m")
     options = words[1:at]
     for i, word in enumerate(options):
-        if word in ("--config_file", "--config-file"):
-            if not (REPO / options[i + 1]).is_file():
-                raise AssertionError(f"no config file {options[i + 1]}")
+        if word in ("--config_file", "--config-file") and not (REPO / options[i + 1]).is_file():
+            raise AssertionError(f"no config file {options[i + 1]}")
     parse_program(words[at + 1], words[at + 2 :], module=True)
     return f"{words[0]} -m {words[at + 1]}"
 
@@ -146,9 +148,11 @@ def check(command_words: list[str]) -> str | None:
     if program in ("docker", "docker-compose"):
         for verb in ("exec", "run"):
             if verb in words:
-                rest = [w for w in words[words.index(verb) + 1 :]]
+                rest = words[words.index(verb) + 1 :]
                 while rest and rest[0].startswith("-"):
-                    rest.pop(0)
+                    option = rest.pop(0)
+                    if option in COMPOSE_VALUE_OPTIONS:
+                        rest.pop(0)
                 if rest[0] not in compose_services():
                     raise AssertionError(f"no compose service {rest[0]!r}")
                 return check(rest[1:]) or "docker compose"

@@ -7,7 +7,8 @@ with the same address replaced. A ```json response block must match what the blo
 it printed last: every key it shows is there, lists item by item, text equal (\"...\" stands
 for any, a timestamp for any timestamp), booleans equal, numbers of the same type.
 The state they run on is `docs_world` (conftest.py): the demo logins and the example file
-imported as "My project", as api.md says.
+imported as "My project", as api.md says; plus the demo projects for a file whose blocks name
+one (the README's tour).
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ def matches(shown: Any, real: Any, at: str = "$") -> list[str]:
             return [f"{at}: a list in the docs, {type(real).__name__} in the response"]
         if shown and not real:
             return [f"{at}: items in the docs, none in the response"]
-        return [p for i, (s, r) in enumerate(zip(shown, real)) for p in matches(s, r, f"{at}[{i}]")]
+        pairs = enumerate(zip(shown, real, strict=False))
+        return [p for i, (s, r) in pairs for p in matches(s, r, f"{at}[{i}]")]
     if shown is None or real is None:
         return []
     if isinstance(shown, str) and isinstance(real, str):
@@ -133,6 +135,8 @@ def test_runnable_blocks_run(
     secret = token_create(user=docs_world["admin"], name="docs tests").key
     env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "TOKEN": secret}
     (tmp_path / "docs").symlink_to(REPO / "docs")
+    if any("Demo: " in b.text for b in blocks_in(path) if runnable(b)):
+        call_command("load_demo", stdout=io.StringIO())  # what `make run` serves
     monkeypatch.chdir(tmp_path)
     output, ran = "", 0
     for block in blocks_in(path):
