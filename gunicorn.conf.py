@@ -6,7 +6,7 @@ process serves several at once while others wait on PostgreSQL. Size it from the
 WEB_WORKERS processes (default: 2 per core) x WEB_THREADS threads (default 4) is how many
 requests run at once; each thread holds one persistent database connection (CONN_MAX_AGE),
 so PostgreSQL needs max_connections above WEB_WORKERS x WEB_THREADS x web replicas plus the
-workers' (or PgBouncer in transaction mode in front of it). README's "Serving and sizing"
+workers' (or PgBouncer in transaction mode in front of it). docs/operators.md's "Serving and sizing"
 has the numbers measured with bench/stream_bench.py.
 """
 

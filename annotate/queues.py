@@ -1,4 +1,4 @@
-"""Celery queue names, in one place. Worker commands are documented in README.md."""
+"""Celery queue names, in one place. Worker commands are documented in docs/operators.md."""
 
 from enum import StrEnum
 

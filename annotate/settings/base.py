@@ -89,7 +89,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # sets 30 s for the web; 0 = none, as for workers' long exports) bounds a stuck request.
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=600))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-    # Behind PgBouncer in transaction mode (README → Serving and sizing).
+    # Behind PgBouncer in transaction mode (docs/operators.md → Scaling out).
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool(
         "DB_DISABLE_SERVER_SIDE_CURSORS", default=False
     )
