@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 FRONT_SRC := $(shell find frontend/src frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: install frontend run test lint bench-import bench-label-quality chromium serve clean
+.PHONY: install frontend run test lint docs-test bench-import bench-label-quality chromium serve clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -61,6 +61,10 @@ test: install chromium
 	cd frontend && npm run --silent typecheck
 	$(BIN)/ruff check .
 	$(BIN)/pytest
+
+# Only the checks of README.md and docs/ (every code block run or parsed, links, examples).
+docs-test: $(STAMP)
+	$(BIN)/pytest tests/docs -q
 
 bench-import: $(STAMP)
 	$(BIN)/python bench/import_bench.py

@@ -249,3 +249,47 @@ def test_export_examples_are_real_output(block: Block) -> None:
     for shown in rows_of(block):
         shown.pop("timestamp", None)
         assert shown in real, f"{block.where}: not in the export:\n{shown}\nreal: {real}"
+
+
+# --- commands named in the prose ---------------------------------------------------------------
+
+
+def inline_code(path: Path) -> list[str]:
+    """The `code spans` of a page outside its fenced blocks, joined over line breaks."""
+    text = re.sub(r"^ *(`{3,}).*?^ *\1", "", path.read_text(encoding="utf-8"), flags=re.M | re.S)
+    return re.findall(r"`([^`]+)`", re.sub(r"\n(?!\n)", " ", text))
+
+
+def manage_options(name: str) -> set[str]:
+    from django.core.management import get_commands, load_command_class
+
+    from tests.docs.commands import parse_manage  # noqa: F401  (Django's command registry)
+
+    command = load_command_class(get_commands()[name], name)
+    return set(command.create_parser("manage.py", name)._option_string_actions)
+
+
+@pytest.mark.parametrize("path", doc_files(), ids=[str(p.relative_to(REPO)) for p in doc_files()])
+def test_commands_named_in_the_prose_exist(path: Path) -> None:
+    """A synopsis (`manage.py import FILE [--format auto]`) cannot be parsed as a command, but
+    its command, its flags, its make target or its script must exist."""
+    from django.core.management import get_commands
+
+    from tests.docs.commands import make_targets
+
+    problems = []
+    for span in inline_code(path):
+        if manage := re.match(r"(?:\.venv/bin/python )?manage\.py (\w+)(.*)", span):
+            name, rest = manage.groups()
+            if name not in get_commands():
+                problems.append(f"{span}: no manage.py command {name}")
+                continue
+            unknown = set(re.findall(r"(?<![\w-])--[a-z][\w-]*", rest)) - manage_options(name)
+            problems += [f"{span}: manage.py {name} has no {flag}" for flag in sorted(unknown)]
+        make = re.fullmatch(r"make ([\w-]+)", span)
+        if make and make[1] not in make_targets():
+            problems.append(f"{span}: no make target")
+        script = re.match(r"(bench/[\w/]+\.py)\b", span)
+        if script and not (REPO / script[1]).is_file():
+            problems.append(f"{span}: no such script")
+    assert not problems, "\n".join(problems)
