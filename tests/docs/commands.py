@@ -12,6 +12,7 @@ import io
 import re
 import runpy
 import sys
+import warnings
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -78,7 +79,9 @@ def parse_program(target: str, args: list[str], *, module: bool) -> argparse.Nam
     sys.argv = [target, *args]
     argparse.ArgumentParser.parse_known_args = intercept  # type: ignore[method-assign]
     try:
-        with contextlib.redirect_stderr(stderr):
+        with contextlib.redirect_stderr(stderr), warnings.catch_warnings():
+            # runpy warns when the module was imported before (by an earlier check): harmless.
+            warnings.simplefilter("ignore", RuntimeWarning)
             if module:
                 runpy.run_module(target, run_name="__main__", alter_sys=True)
             else:
