@@ -10,15 +10,22 @@ values where the stand-ins were.
 
 A stand-in that the ORM put into the SQL text instead of the parameters (a LIMIT, a literal)
 could not be swapped: `compile_once` refuses such a statement when it is built.
+
+`compile_queryset_once` does the same for a queryset of model instances (select_related and
+annotations included) and turns rows into instances as the queryset would (Django's
+ModelIterable, with the compiler's column layout and converters kept from the build).
+Statements are kept per thread: a compiler holds the thread's database connection.
 """
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from threading import Lock
+from threading import local
 from typing import Any
 
 from django.db import connection
+from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators
 
 # Stand-ins fit every integer column's range, small and positive ones included: Django turns a
 # comparison with a value outside the column's range into "no rows" before compiling it. They
@@ -54,8 +61,42 @@ class Compiled:
         cursor.execute(self.sql, self.bind(values))
 
 
-_built: dict[tuple, Compiled] = {}
-_building = Lock()
+@dataclass(frozen=True)
+class CompiledQuerySet:
+    """A queryset's SQL compiled once, and what turns its rows into model instances."""
+
+    statement: Compiled
+    compiler: Any  # the SQLCompiler of the build: column layout and converters
+    init_list: tuple[str, ...]
+    populators: tuple
+    annotations: tuple[tuple[str, int], ...]
+
+    def fetch(self, values: Mapping[str, Any]) -> list[Model]:
+        """The instances the queryset would give with `values` in place of the stand-ins."""
+        with connection.cursor() as cursor:
+            self.statement.execute(cursor, values)
+            rows = cursor.fetchall()
+        klass = self.compiler.klass_info
+        model, start = klass["model"], klass["select_fields"][0]
+        end = start + len(self.init_list)
+        instances = []
+        for row in self.compiler.results_iter(results=[rows]):
+            obj = model.from_db(connection.alias, self.init_list, row[start:end])
+            for populator in self.populators:
+                populator.populate(row, obj)
+            for name, position in self.annotations:
+                setattr(obj, name, row[position])
+            instances.append(obj)
+        return instances
+
+
+_threads = local()
+
+
+def _built() -> dict[tuple, Any]:
+    if not hasattr(_threads, "built"):
+        _threads.built = {}
+    return _threads.built
 
 
 def compile_once(
@@ -64,34 +105,82 @@ def compile_once(
     *,
     ints: tuple[str, ...] = (),
     times: tuple[str, ...] = (),
+    strs: tuple[str, ...] = (),
 ) -> Compiled:
     """The statement `build` makes for this vendor and `key`, compiled on first use.
 
-    `build(stand_ins)` gets a stand-in per name (an int for `ints`, STAND_IN_TIME for the one
-    name in `times`) and returns the compiled (sql, params), e.g. from
+    `build(stand_ins)` gets a stand-in per name (an int for `ints`, a string for `strs`,
+    STAND_IN_TIME for the one name in `times`) and returns the compiled (sql, params), e.g. from
     `queryset.query.sql_with_params()` or a compiler's `as_sql()`.
     """
     full_key = (connection.vendor, *key)
-    found = _built.get(full_key)
+    found = _built().get(full_key)
+    if found is None:
+        found = _built()[full_key] = _compile(key, build, ints=ints, times=times, strs=strs)
+    return found
+
+
+def compile_queryset_once(
+    key: tuple,
+    build: Callable[[dict[str, Any]], QuerySet],
+    *,
+    ints: tuple[str, ...] = (),
+    times: tuple[str, ...] = (),
+    strs: tuple[str, ...] = (),
+) -> CompiledQuerySet:
+    """`compile_once` for a queryset of model instances: `build(stand_ins)` returns the
+    queryset; `.fetch(values)` runs it and returns its instances."""
+    full_key = (connection.vendor, "queryset", *key)
+    found = _built().get(full_key)
     if found is not None:
         return found
+    holder: dict[str, Any] = {}
+
+    def sql_of(stand_ins: dict[str, Any]) -> tuple[str, list | tuple]:
+        queryset = build(stand_ins)
+        holder["compiler"] = compiler = queryset.query.get_compiler(connection.alias)
+        return compiler.as_sql()
+
+    statement = _compile(key, sql_of, ints=ints, times=times, strs=strs)
+    compiler = holder["compiler"]
+    klass = compiler.klass_info
+    fields = klass["select_fields"]
+    found = CompiledQuerySet(
+        statement=statement,
+        compiler=compiler,
+        init_list=tuple(f[0].target.attname for f in compiler.select[fields[0] : fields[-1] + 1]),
+        populators=tuple(get_related_populators(klass, compiler.select, connection.alias)),
+        annotations=tuple(compiler.annotation_col_map.items()),
+    )
+    _built()[full_key] = found
+    return found
+
+
+def _compile(
+    key: tuple,
+    build: Callable[[dict[str, Any]], tuple[str, list | tuple]],
+    *,
+    ints: tuple[str, ...],
+    times: tuple[str, ...],
+    strs: tuple[str, ...] = (),
+) -> Compiled:
     if len(times) > 1:
         raise ValueError("One time stand-in per statement: the positions would be ambiguous.")
     stand_ins: dict[str, Any] = {name: stand_in(i) for i, name in enumerate(ints)}
     by_value: dict[Any, str] = {v: name for name, v in stand_ins.items()}
+    for name in strs:
+        stand_ins[name] = f"stand-in {name} {_INT_BASE}"
+        by_value[stand_ins[name]] = name
     for name in times:
         stand_ins[name] = STAND_IN_TIME
         by_value[connection.ops.adapt_datetimefield_value(STAND_IN_TIME)] = name
     sql, params = build(stand_ins)
     names = tuple(by_value.get(p) if _hashable(p) else None for p in params)
     for name, value in stand_ins.items():
-        literal = str(value) if name in ints else str(STAND_IN_TIME.year)
+        literal = str(STAND_IN_TIME.year) if name in times else str(value)
         if literal in sql:
             raise ValueError(f"{key}: the stand-in for {name!r} is in the SQL, not a parameter")
-    compiled = Compiled(sql=sql, params=tuple(params), names=names, times=frozenset(times))
-    with _building:
-        _built.setdefault(full_key, compiled)
-    return _built[full_key]
+    return Compiled(sql=sql, params=tuple(params), names=names, times=frozenset(times))
 
 
 def _hashable(value: object) -> bool:

@@ -10,7 +10,6 @@ from django.db.models import (
     Exists,
     F,
     OuterRef,
-    Prefetch,
     Q,
     QuerySet,
     Subquery,
@@ -19,6 +18,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from labeling.compiled import compile_queryset_once
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -274,18 +274,50 @@ def tool_names(metadata: dict | None) -> list[str]:
     return names
 
 
+# The labeling page's reads of one solution, compiled once (labeling.compiled): every claim
+# makes them.
+def _payload_solution():
+    return compile_queryset_once(
+        ("payload solution",),
+        lambda s: Solution.objects.select_related("problem", "project").filter(pk=s["solution"]),
+        ints=("solution",),
+    )
+
+
+def _payload_steps():
+    return compile_queryset_once(
+        ("payload steps",),
+        lambda s: (
+            Step.objects.filter(solution_id=s["solution"])
+            .annotate(alternatives_count=Count("alternatives"))
+            .order_by("index")
+        ),
+        ints=("solution",),
+    )
+
+
+def _payload_suggestions():
+    return compile_queryset_once(
+        ("payload suggestions",),
+        lambda s: Suggestion.objects.filter(step__solution_id=s["solution"]).order_by(
+            "step_id", "source", "agent"
+        ),
+        ints=("solution",),
+    )
+
+
 def task_payload(
     *, annotation: Annotation, lock_expires_at: datetime | None, created: bool = False
 ) -> dict:
     """Everything the labeling page needs for one solution, in one round of queries
     (`created`: the annotation was just made, so it has no labels to read)."""
-    solution = Solution.objects.select_related("problem", "project").get(pk=annotation.solution_id)
+    values = {"solution": annotation.solution_id}
+    (solution,) = _payload_solution().fetch(values)
     project = solution.project
-    steps_qs = solution.steps.annotate(alternatives_count=Count("alternatives")).order_by("index")
+    suggestions: dict[int, list[Suggestion]] = {}
     if project.show_suggestions:
-        steps_qs = steps_qs.prefetch_related(
-            Prefetch("suggestions", queryset=Suggestion.objects.order_by("source", "agent"))
-        )
+        for suggestion in _payload_suggestions().fetch(values):
+            suggestions.setdefault(suggestion.step_id, []).append(suggestion)
     steps = [
         {
             "id": step.id,
@@ -302,10 +334,10 @@ def task_payload(
                     "score": s.score,
                     "evidence": s.evidence,
                 }
-                for s in (step.suggestions.all() if project.show_suggestions else [])
+                for s in suggestions.get(step.id, [])
             ],
         }
-        for step in steps_qs
+        for step in _payload_steps().fetch(values)
     ]
     problem = solution.problem
     return {
@@ -382,13 +414,20 @@ def annotation_payload(*, annotation: Annotation, labels: list | None = None) ->
 def annotation_get_for_user(*, annotation_id: int, user: AbstractBaseUser) -> Annotation | None:
     """Annotators only ever see their own annotations. With its solution and project, and
     `member_role`: the user's membership role in that project (None: not a member)."""
-    role = ProjectMembership.objects.filter(project=OuterRef("solution__project_id"), user=user)
-    return (
-        Annotation.objects.filter(pk=annotation_id, annotator=user)
-        .select_related("solution__project")
-        .annotate(member_role=Subquery(role.values("role")[:1]))
-        .first()
-    )
+
+    def build(s: dict) -> QuerySet[Annotation]:
+        role = ProjectMembership.objects.filter(
+            project=OuterRef("solution__project_id"), user_id=s["user"]
+        )
+        return (
+            Annotation.objects.filter(pk=s["annotation"], annotator_id=s["user"])
+            .select_related("solution__project")
+            .annotate(member_role=Subquery(role.values("role")[:1]))
+        )
+
+    statement = compile_queryset_once(("annotation for user",), build, ints=("annotation", "user"))
+    found = statement.fetch({"annotation": annotation_id, "user": user.pk})
+    return found[0] if found else None
 
 
 def import_job_list(*, project: Project) -> QuerySet[ImportJob]:

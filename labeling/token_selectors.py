@@ -3,6 +3,7 @@
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
+from labeling.compiled import compile_queryset_once
 from labeling.models import ApiToken
 from labeling.models.tokens import key_hash
 
@@ -22,5 +23,12 @@ def token_get_for_user(*, user: AbstractBaseUser, token_id: int) -> ApiToken | N
 
 def token_for_key(*, key: str) -> ApiToken | None:
     """The token whose secret is `key` (revoked and expired ones too: the caller says why it
-    refuses), with its user. One indexed lookup by hash."""
-    return ApiToken.objects.select_related("user").filter(key_hash=key_hash(key)).first()
+    refuses), with its user. One indexed lookup by hash, compiled once (every API request
+    makes it: labeling.compiled)."""
+    statement = compile_queryset_once(
+        ("token by hash",),
+        lambda s: ApiToken.objects.select_related("user").filter(key_hash=s["hash"]),
+        strs=("hash",),
+    )
+    found = statement.fetch({"hash": key_hash(key)})
+    return found[0] if found else None

@@ -120,12 +120,12 @@ def _step_ids(solution_id: int) -> list[tuple[int, int]]:
 
 
 _LOCK_FOR_SUBMIT_SQL = """
-SELECT s.is_gold, st.id, st.index, l.step_id, l.rating, l.unsure, l.comment, l.alternative_text
+SELECT s.is_gold, st.id, st."index", l.step_id, l.rating, l.unsure, l.comment, l.alternative_text
 FROM labeling_solution s
 LEFT JOIN labeling_step st ON st.solution_id = s.id
 LEFT JOIN labeling_steplabel l ON l.step_id = st.id AND l.annotation_id = %s
 WHERE s.id = %s
-ORDER BY st.index
+ORDER BY st."index"
 """
 
 
