@@ -4,6 +4,7 @@
     .venv/bin/python bench/label_quality.py --limit 10 --sources symbolic
     .venv/bin/python bench/label_quality.py --markdown               # the README table
     .venv/bin/python bench/label_quality.py --json report.json
+    .venv/bin/python bench/label_quality.py --calibrate              # autolabel/calibration/*.json
     .venv/bin/python bench/label_quality.py --sources symbolic,judge,rollout,consensus \\
         --model /models/Qwen2.5-7B-Instruct --device cuda            # a GPU, an open 7B model
 
@@ -19,6 +20,10 @@ calibration table and the answer verdicts. Metrics: autolabel/quality/metrics.py
 autolabel.completers backend, e.g. an OpenAI-compatible vLLM server) is the backend of the
 judge and rollout sources; --params JSON overrides any source's params, as a run's would.
 Consensus requires rollout and judge when either is chosen, else the chosen step sources.
+
+--calibrate writes what was measured into autolabel/calibration/<source>.json (per agent, so
+per engine version, and per verdict kind: how often right, out of n known steps, --on what
+data), which the engines read for their scores (autolabel/calibration/__init__.py).
 """
 
 from __future__ import annotations
@@ -45,6 +50,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--markdown", action="store_true", help="print the Markdown tables")
     parser.add_argument("--json", type=Path, help="write the full report here")
     parser.add_argument("--progress", action="store_true", help="a line per solution (stderr)")
+    parser.add_argument(
+        "--calibrate", action="store_true", help="write autolabel/calibration/<source>.json"
+    )
+    parser.add_argument(
+        "--on",
+        help="with --calibrate: what the data is called in the UI (default: the public "
+        "samples, or the file's name)",
+    )
     return parser.parse_args(argv)
 
 
@@ -57,6 +70,13 @@ def source_params(args: argparse.Namespace) -> dict[str, dict]:
         for name in ("judge", "rollout"):
             params.setdefault(name, {}).setdefault("backend", backend)
     return params
+
+
+def data_name(files: list[Path] | None) -> str:
+    if not files:
+        return "the public samples (ProcessBench, PRMBench, PRM800K)"
+    names = [f.stem.replace("_", " ") for f in files]
+    return names[0] if len(names) == 1 else ", ".join(names)
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -87,6 +107,12 @@ def main(argv: list[str] | None = None) -> dict:
     )
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
+    if args.calibrate:
+        from autolabel.calibration import tables_from_report, write_tables
+
+        tables = tables_from_report(report, on=args.on or data_name(args.data))
+        for path in write_tables(tables):
+            print(f"wrote {path}", file=sys.stderr)
     if args.markdown:
         print(markdown(report))
     else:

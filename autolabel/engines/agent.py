@@ -24,6 +24,7 @@ import re
 from typing import Any
 
 from annotate.queues import Queue
+from autolabel.calibration import calibrate
 from autolabel.engines.base import EngineResult, SolutionInput, StepSuggestion
 from autolabel.engines.params import check_keys
 
@@ -218,4 +219,4 @@ class AgentEngine:
                 result.suggestions.append(
                     StepSuggestion(step_index=index, value=-1, evidence=evidence)
                 )
-        return result
+        return calibrate(result)

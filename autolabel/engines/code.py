@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from annotate.queues import Queue
+from autolabel.calibration import calibrate
 from autolabel.engines.base import TESTS_PASS, EngineResult, SolutionInput, StepSuggestion
 from autolabel.engines.params import check_keys, float_param, int_param
 from autolabel.sandbox import SandboxResult, Status, run_python
@@ -165,7 +166,7 @@ class CodeEngine:
                 verdicts[last] = _merge(verdicts.get(last), _tests_verdict(last, report))
             result.answer_correct = report.passed
         result.suggestions = [verdicts[i] for i in sorted(verdicts)]
-        return result
+        return calibrate(result)  # no table yet (no labeled code data): scores None
 
     def _check_prefixes(
         self,

@@ -3,6 +3,7 @@
 from typing import Any
 
 from annotate.queues import Queue
+from autolabel.calibration import calibrate
 from autolabel.consensus import ConsensusPolicy, combine
 from autolabel.engines.base import EngineResult, SolutionInput, StepSuggestion
 
@@ -23,9 +24,9 @@ class ConsensusEngine:
             "required": list(policy.required),
         }
         result.suggestions = [
-            StepSuggestion(step_index=i, value=value, score=1.0, evidence=evidence)
+            StepSuggestion(step_index=i, value=value, evidence=evidence)
             for i, value in enumerate(outcome.labels)
             if value is not None
         ]
         result.solution_evidence = evidence
-        return result
+        return calibrate(result)  # measured per required set: the agent names it

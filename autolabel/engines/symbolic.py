@@ -2,12 +2,14 @@
 
 A refuted step is a −1 rating. A verified step is evidence only (value None, evidence kind
 "checks out", with the checked claims): on the public labeled samples a verified step is
-correct no more often than any step (bench/label_quality.py), so it is not a +1.
+correct no more often than any step (bench/label_quality.py), so it is not a +1. Scores
+and their provenance come from the measured table (autolabel/calibration/symbolic.json).
 """
 
 from typing import Any
 
 from annotate.queues import Queue
+from autolabel.calibration import calibrate
 from autolabel.engines.base import CHECKS_OUT, EngineResult, SolutionInput, StepSuggestion
 from autolabel.symbolic import CHECKER_VERSION, check_step
 from autolabel.symbolic.verdicts import REFUTED, VERIFIED
@@ -39,4 +41,4 @@ class SymbolicEngine:
             result.suggestions.append(
                 StepSuggestion(step_index=index, value=value, score=None, evidence=evidence)
             )
-        return result
+        return calibrate(result)  # a −1's score: how often symbolic −1s were right

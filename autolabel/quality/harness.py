@@ -23,8 +23,8 @@ def default_files() -> list[Path]:
 
 def consensus_params(sources: Sequence[str]) -> dict[str, Any]:
     """The worker's default requires rollout and judge; with neither chosen, the chosen
-    step sources are required instead (symbolic: its first refutation, or every step
-    verified), so consensus says something on a CPU-only run."""
+    step sources are required instead (symbolic: its first refutation; a verified step is
+    evidence, not +1), so consensus says something on a CPU-only run."""
     required = [s for s in sources if s in MODEL_SOURCES] or [
         s for s in sources if s in STEP_SOURCES
     ]

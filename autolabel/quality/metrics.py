@@ -65,7 +65,7 @@ def evidence_only(suggestions: list[StepSuggestion], steps: int) -> dict[int, st
 
 
 def verdict_kind(value: int) -> str:
-    return "+1" if value > 0 else ("−1" if value < 0 else "0")
+    return "+1" if value > 0 else ("-1" if value < 0 else "0")
 
 
 def score_bin(score: float | None) -> int | None:
@@ -98,7 +98,7 @@ class Tally:
     answer_right_correct: int = 0
     # bin (None: no score) -> [verdicts, right verdicts, correct steps, sum of scores]
     calibration: dict[int | None, list[float]] = field(default_factory=dict)
-    # verdict kind ("−1", "+1", an evidence kind) -> [known steps, right (evidence: correct)]
+    # verdict kind ("-1", "+1", an evidence kind) -> [known steps, right (evidence: correct)]
     verdicts: dict[str, list[float]] = field(default_factory=dict)
     agents: Counter = field(default_factory=Counter)  # agent -> solutions
 
@@ -214,7 +214,7 @@ class Tally:
                     "right": ratio(right, n),
                     **(
                         {}
-                        if kind in ("−1", "+1", "0") or base_rate is None
+                        if kind in ("-1", "+1", "0") or base_rate is None
                         else {"margin": right / n - base_rate}
                     ),
                 }

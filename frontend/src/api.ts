@@ -542,6 +542,8 @@ export interface ExportFilters {
   annotators?: string[];
   problem_sources?: string[];
   include_gold?: boolean;
+  /** Machine label sources only: the lowest calibrated score (0–1) a suggestion may have. */
+  min_score?: number | null;
 }
 
 export interface ExportLabelPolicy {

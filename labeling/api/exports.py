@@ -71,6 +71,14 @@ class FiltersInput(_Strict):
     include_gold = serializers.BooleanField(
         required=False, help_text="Gold questions are excluded by default once they exist."
     )
+    min_score = serializers.FloatField(
+        min_value=0,
+        max_value=1,
+        required=False,
+        allow_null=True,
+        help_text="auto_consensus / auto_any: leave out machine labels whose score (the "
+        "measured probability that the verdict is right) is below this or unknown.",
+    )
 
 
 class LabelPolicyInput(_Strict):

@@ -138,6 +138,9 @@ class Filters:
     problem_sources: tuple[str, ...] = ()  # Problem.source values; () = all
     # Gold questions arrive with the review issue; until then there are none to exclude.
     include_gold: bool = False
+    # Machine labels only: leave out suggestions whose score (the measured probability that
+    # the verdict is right, autolabel/calibration) is below this or unknown; None keeps all.
+    min_score: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -219,6 +222,15 @@ def filters_from(raw: dict[str, Any] | None) -> Filters:
             "('human', 'imported', 'annotations').",
             field="filters.annotators",
         )
+    min_score = raw.get("min_score")
+    if min_score is not None:
+        min_score = _fraction(raw, "min_score", 0.0, at)
+        if source.uses_annotations or source == LabelSource.REVIEWED:
+            raise ValidationFailed(
+                "filters.min_score only applies to machine label sources "
+                "('auto_consensus', 'auto_any').",
+                field="filters.min_score",
+            )
     after = _moment(raw, "labeled_after", at)
     before = _moment(raw, "labeled_before", at)
     if after and before and after >= before:
@@ -236,6 +248,7 @@ def filters_from(raw: dict[str, Any] | None) -> Filters:
         annotators=annotators,
         problem_sources=_strings(raw, "problem_sources", at),
         include_gold=_bool(raw, "include_gold", False, at),
+        min_score=min_score,
     )
 
 

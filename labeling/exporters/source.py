@@ -129,7 +129,10 @@ def suggestion_q(filters: Filters, prefix: str = "") -> Q:
     def q(**lookups: Any) -> Q:
         return Q(**{prefix + key: value for key, value in lookups.items()})
 
+    # value None: evidence only ("checks out", "tests pass"), never a label.
     cond = q(source__in=list(auto_sources(filters)), value__isnull=False)
+    if filters.min_score is not None:  # an unknown score (NULL) is not >= anything
+        cond &= q(score__gte=filters.min_score)
     if filters.labeled_after:
         cond &= q(updated_at__gte=filters.labeled_after)
     if filters.labeled_before:

@@ -80,7 +80,7 @@ def test_metrics_by_hand(hand_files):
     assert sym["pos_margin"] is None
     assert sym["verdicts"] == {
         "checks out": {"n": 4, "right": 0.75, "margin": pytest.approx(0.75 - 5 / 7)},
-        "−1": {"n": 2, "right": 0.5},
+        "-1": {"n": 2, "right": 0.5},
     }
     assert sym["agents"] == ["sympy/symbolic-1.0"]
     assert sym["coverage"] == pytest.approx(2 / 9)

@@ -47,7 +47,13 @@ def test_checks_out_is_evidence_and_accept_all_does_not_rate_it(live_server, pag
     expect(chip).to_have_count(1)
     expect(chip).to_contain_text("arithmetic checks out")
     expect(chip).to_have_attribute("data-kind", "checks out")
-    assert claims[0] in chip.get_attribute("title")
+    title = chip.get_attribute("title")
+    assert claims[0] in title
+    # What "checks out" was measured to be worth (autolabel/calibration/symbolic.json).
+    measured = evidence["calibration"]
+    assert f"the step was correct {round(100 * measured['step_correct'])}% of {measured['n']}" in (
+        title
+    )
     # No rating chip for it, on any step.
     expect(page.locator('[data-testid="suggestion-chip"][data-source="symbolic"]')).to_have_count(
         Suggestion.objects.filter(step__solution=first, source="symbolic", value=-1).count()
@@ -55,6 +61,7 @@ def test_checks_out_is_evidence_and_accept_all_does_not_rate_it(live_server, pag
     chip.click()
     expect(row.get_by_test_id("evidence-items")).to_be_visible()
     expect(row.get_by_test_id("evidence-items")).to_contain_text("not a rating")
+    expect(row.get_by_test_id("evidence-items")).to_contain_text("the step was correct")
     expect(row).to_have_attribute("data-rating", "")  # clicking evidence rates nothing
     screenshot("evidence-checks-out")
 

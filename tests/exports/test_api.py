@@ -88,6 +88,13 @@ def test_validation_errors_have_the_one_error_shape(world):
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == "validation_error" and "label_source" in error["message"]
+    response = client.post(
+        url, {"format": "trl", "filters": {"label_source": "auto_any", "min_score": 2}}, "json"
+    )
+    assert response.status_code == 400 and "min_score" in response.json()["error"]["message"]
+    response = client.post(url, {"format": "trl", "filters": {"min_score": 0.5}}, "json")
+    assert response.status_code == 400  # annotations carry no machine score
+    assert response.json()["error"]["message"].startswith("filters.min_score only applies")
     response = client.post(url, {"format": "csv"}, "json")
     assert response.status_code == 400 and response.json()["error"]["message"].startswith("format")
     response = client.post(url, {"format": "trl", "label_policy": {"neutal": "x"}}, "json")

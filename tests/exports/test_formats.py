@@ -150,6 +150,27 @@ def test_evidence_only_suggestions_are_never_exported_as_labels(project, build):
     assert read_rows(only_symbolic) == []
 
 
+def test_min_score_leaves_out_machine_labels_measured_below_it(project, build):
+    """Scores are the calibrated probability that a verdict is right: min_score keeps the
+    labels measured at or above it; an unmeasured one (score None) is left out too."""
+    solution = SolutionFactory(problem__project=project, steps=["a", "b"])
+    first, second = solution.steps.order_by("index")
+    Suggestion.objects.create(step=first, source="rollout", agent="mc", value=1, score=0.95)
+    Suggestion.objects.create(step=second, source="rollout", agent="mc", value=-1, score=0.6)
+    other = SolutionFactory(problem__project=project, steps=["c"])
+    Suggestion.objects.create(step=other.steps.get(), source="judge", agent="j", value=1)
+    everything = build("trl", filters={"label_source": "auto_any"})
+    assert sorted(r["labels"] for r in read_rows(everything)) == [[True], [True, False]]
+    strict = build(
+        "trl",
+        filters={"label_source": "auto_any", "min_score": 0.9},
+        label_policy={"label_sources": True},
+    )
+    (row,) = read_rows(strict)
+    assert row["completions"] == ["a"] and row["labels"] == [True]
+    assert strict.filters["min_score"] == 0.9
+
+
 def test_pairwise_pairs_alternatives_and_solutions_sharing_a_prefix(project, load, build, people):
     load("prm800k_sample.jsonl", fmt="prm800k")
     problem = ProblemFactory(project=project, text="Sum?")

@@ -53,12 +53,25 @@ def test_unknown_label_source_names_the_field():
         ({"label_source": "auto_any", "annotators": ["ann"]}, "filters.annotators"),
         ({"auto_sources": ["oracle"]}, "filters.auto_sources"),
         ({"colour": "red"}, "filters.colour"),
+        ({"label_source": "auto_any", "min_score": 1.2}, "filters.min_score"),
+        ({"label_source": "auto_any", "min_score": "high"}, "filters.min_score"),
+        ({"label_source": "annotations", "min_score": 0.5}, "filters.min_score"),
+        ({"label_source": "reviewed", "min_score": 0.5}, "filters.min_score"),
     ],
 )
 def test_bad_filters_name_the_field(filters, field):
     with pytest.raises(ValidationFailed) as exc:
         filters_from(filters)
     assert exc.value.details["field"] == field
+
+
+def test_min_score_is_a_machine_label_filter_stored_with_the_options():
+    assert filters_from({}).min_score is None
+    assert filters_from({}).as_dict()["min_score"] is None
+    filters = filters_from({"label_source": "auto_consensus", "min_score": 0.9})
+    assert filters.min_score == 0.9 and filters.as_dict()["min_score"] == 0.9
+    assert filters_from(filters.as_dict()) == filters
+    assert filters_from({"label_source": "annotations", "min_score": None}).min_score is None
 
 
 def test_split_fractions_must_add_up_and_missing_ones_share_the_rest():

@@ -11,6 +11,7 @@ import {
   UNSURE,
   hasExtraColumns,
   usesAnnotations,
+  usesSuggestions,
   type Choice,
   type ExportForm,
 } from "./exportOptions";
@@ -116,6 +117,7 @@ export function ExportOptionsForm({
   const invalid = (path: string) => !!problems[path] || serverField === path;
   const cls = (path: string, extra = "") => `input${extra}${invalid(path) ? " input-invalid" : ""}`;
   const annotations = usesAnnotations(form.labelSource);
+  const machine = usesSuggestions(form.labelSource);
   const trl = hasExtraColumns(form.format);
   const toggleAuto = (value: string, on: boolean) =>
     set("autoSources", on ? [...form.autoSources, value] : form.autoSources.filter((v) => v !== value));
@@ -172,6 +174,28 @@ export function ExportOptionsForm({
               disabled={disabled}
               onChange={(e) => set("minAgreement", e.target.value)}
               data-testid="export-min-agreement"
+            />
+          </Field>
+          <Field
+            label="Minimum machine-label score"
+            help={
+              machine
+                ? "0–1: leave out suggestions whose score (the measured probability that the verdict is right) is lower, or unknown. Empty keeps all."
+                : "Applies to machine label sources (auto)."
+            }
+            error={problems["filters.min_score"] ?? (serverField === "filters.min_score" ? "Not accepted." : null)}
+          >
+            <input
+              className={cls("filters.min_score")}
+              type="number"
+              min={0}
+              max={1}
+              step={0.05}
+              placeholder="none"
+              value={machine ? form.minScore : ""}
+              disabled={disabled || !machine}
+              onChange={(e) => set("minScore", e.target.value)}
+              data-testid="export-min-score"
             />
           </Field>
           <Field label="Unsure steps" help={helpOf(UNSURE, form.unsure)}>

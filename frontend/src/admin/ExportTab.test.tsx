@@ -130,6 +130,23 @@ describe("Export tab", () => {
     expect(download.hasAttribute("download")).toBe(true);
   });
 
+  it("takes a minimum machine-label score for machine label sources only", async () => {
+    const { api, server } = setup();
+    mount(api, server);
+    await screen.findByTestId("export-form");
+    const minScore = () => screen.getByTestId("export-min-score") as HTMLInputElement;
+    expect(minScore().disabled).toBe(true); // annotations: no machine score
+    fireEvent.change(screen.getByTestId("export-label-source"), { target: { value: "auto_consensus" } });
+    expect(minScore().disabled).toBe(false);
+    fireEvent.change(minScore(), { target: { value: "0.9" } });
+    fireEvent.click(screen.getByTestId("export-create"));
+    await waitFor(() => expect(posted(api)).toHaveLength(1));
+    expect((posted(api)[0].body as { filters: Record<string, unknown> }).filters).toMatchObject({
+      label_source: "auto_consensus",
+      min_score: 0.9,
+    });
+  });
+
   it("sends every option the form sets", async () => {
     const { api, server } = setup();
     mount(api, server);

@@ -11,6 +11,18 @@ describe("export options", () => {
     expect(formProblems(DEFAULT_FORM)).toEqual({});
   });
 
+  it("sends a minimum machine-label score only for machine label sources", () => {
+    const auto = { ...DEFAULT_FORM, labelSource: "auto_consensus" as const, minScore: "0.9" };
+    expect(buildExportRequest(auto).filters?.min_score).toBe(0.9);
+    expect(buildExportRequest({ ...auto, minScore: "" }).filters).not.toHaveProperty("min_score");
+    // Annotations carry no machine score: the field is not sent (the server would refuse it).
+    expect(buildExportRequest({ ...auto, labelSource: "human" }).filters).not.toHaveProperty("min_score");
+    expect(formProblems({ ...auto, minScore: "1.5" })).toHaveProperty(["filters.min_score"]);
+    expect(formProblems({ ...auto, minScore: "-0.1" })).toHaveProperty(["filters.min_score"]);
+    expect(formProblems({ ...auto, labelSource: "human", minScore: "1.5" })).toEqual({});
+    expect(optionsSummary(makeExport({ filters: { label_source: "auto_any", min_score: 0.8 } }))).toContain("machine score ≥ 0.8");
+  });
+
   it("flags what the server would refuse", () => {
     expect(formProblems({ ...DEFAULT_FORM, minAgreement: "1.5" })).toHaveProperty(["filters.min_agreement"]);
     expect(formProblems({ ...DEFAULT_FORM, minAgreement: "" })).toHaveProperty(["filters.min_agreement"]);

@@ -101,6 +101,8 @@ export interface ExportForm {
   labelSource: ExportLabelSource;
   autoSources: string[];
   minAgreement: string;
+  /** Machine label sources only; empty: no threshold. */
+  minScore: string;
   unsure: "drop" | "truncate" | "keep";
   /** datetime-local values ("2025-06-01T10:00"), local time; empty: no bound. */
   labeledAfter: string;
@@ -129,6 +131,7 @@ export const DEFAULT_FORM: ExportForm = {
   labelSource: "annotations",
   autoSources: AUTO_SOURCES.map((s) => s.value),
   minAgreement: "0",
+  minScore: "",
   unsure: "drop",
   labeledAfter: "",
   labeledBefore: "",
@@ -150,6 +153,9 @@ export const DEFAULT_FORM: ExportForm = {
 
 export const usesAnnotations = (source: ExportLabelSource) =>
   source === "human" || source === "imported" || source === "annotations";
+
+/** Labels from machine suggestions: the ones that carry a score. */
+export const usesSuggestions = (source: ExportLabelSource) => source === "auto_consensus" || source === "auto_any";
 
 /** The soft_labels and label_sources columns exist in the TRL format only. */
 export const hasExtraColumns = (format: ExportFormat) => format === "trl";
@@ -175,6 +181,8 @@ export function isoFromLocal(value: string): string | null {
 export function formProblems(form: ExportForm): Record<string, string> {
   const problems: Record<string, string> = {};
   if (fraction(form.minAgreement) === null) problems["filters.min_agreement"] = "A number from 0 to 1.";
+  if (usesSuggestions(form.labelSource) && form.minScore.trim() !== "" && fraction(form.minScore) === null)
+    problems["filters.min_score"] = "A number from 0 to 1, or empty for none.";
   if (form.labelSource === "auto_any" && form.autoSources.length === 0)
     problems["filters.auto_sources"] = "Tick at least one source.";
   const after = isoFromLocal(form.labeledAfter);
@@ -199,6 +207,8 @@ export function buildExportRequest(form: ExportForm): ExportRequest {
     unsure: form.unsure,
     include_gold: form.includeGold,
   };
+  const minScore = fraction(form.minScore);
+  if (usesSuggestions(form.labelSource) && minScore !== null) filters.min_score = minScore;
   if (form.labelSource === "auto_any") {
     filters.auto_sources = AUTO_SOURCES.map((s) => s.value).filter((v) => form.autoSources.includes(v));
   }
@@ -272,6 +282,7 @@ export function optionsSummary(e: Export): string {
   const source = LABEL_SOURCES.find((c) => c.value === f.label_source);
   if (source) parts.push(source.label.toLowerCase());
   if (f.min_agreement) parts.push(`agreement ≥ ${f.min_agreement}`);
+  if (f.min_score != null) parts.push(`machine score ≥ ${f.min_score}`);
   if (f.unsure && f.unsure !== "drop") parts.push(`unsure: ${f.unsure}`);
   if (f.annotators?.length) parts.push(`${f.annotators.length} annotator${f.annotators.length === 1 ? "" : "s"}`);
   if (f.problem_sources?.length) parts.push(`sources: ${f.problem_sources.join(", ")}`);

@@ -104,6 +104,7 @@ function EvidenceChip({ suggestion, view }: { suggestion: Suggestion; view: Sugg
               </li>
             ))}
           </ul>
+          {evidence.measured && <div className="evidence-popover-foot">{evidence.measured}</div>}
         </div>
       )}
     </span>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Suggestion } from "../api";
-import { describeSuggestion, looksLikeTex, orderSuggestions, refutedClaim, texSource, valuesText } from "./suggestions";
+import { calibrationText, describeSuggestion, looksLikeTex, orderSuggestions, refutedClaim, texSource, valuesText } from "./suggestions";
 
 const sug = (o: Partial<Suggestion>): Suggestion => ({ source: "import", agent: "", value: null, score: null, evidence: {}, ...o });
 
@@ -34,14 +34,37 @@ describe("describeSuggestion", () => {
       }),
     );
     expect(view).toMatchObject({ badge: "∑", mark: "", tone: "none", refuted: null });
-    expect(view.evidence).toEqual({ label: "arithmetic checks out", items: ["2 + 3 = 5", "x = 21 / 3  (= 7)"], checked: 2 });
+    expect(view.evidence).toEqual({ label: "arithmetic checks out", items: ["2 + 3 = 5", "x = 21 / 3  (= 7)"], checked: 2, measured: null });
     expect(view.title).toContain("arithmetic checks out: evidence, not a rating");
     expect(view.title).toContain("Checked 2 claims");
     const tests = describeSuggestion(sug({ source: "code", evidence: { kind: "tests pass", check: "tests", summary: "3/3 tests passed" } }));
-    expect(tests.evidence).toEqual({ label: "tests pass", items: ["3/3 tests passed"], checked: null });
+    expect(tests.evidence).toEqual({ label: "tests pass", items: ["3/3 tests passed"], checked: null, measured: null });
     // A value makes it a rating, whatever the evidence says; no kind, no evidence view.
     expect(describeSuggestion(sug({ source: "symbolic", value: -1, evidence: { kind: "checks out" } })).evidence).toBeNull();
     expect(describeSuggestion(sug({ source: "judge", evidence: { rationale: "?" } })).evidence).toBeNull();
+  });
+
+  it("calibrated verdicts say how often they were right, and on what", () => {
+    const refuted = sug({
+      source: "symbolic",
+      value: -1,
+      score: 0.8,
+      evidence: { failed: [{ text: "5 * 4 = 21" }], calibration: { right: 0.8, n: 25, on: "ProcessBench sample" } },
+    });
+    const view = describeSuggestion(refuted);
+    expect(calibrationText(refuted)).toBe("refutes: right 80% of 25 times on ProcessBench sample");
+    expect(view.detail).toBe("80%");
+    expect(view.title.split("\n")[1]).toBe("refutes: right 80% of 25 times on ProcessBench sample");
+    const checks = sug({
+      source: "symbolic",
+      evidence: { kind: "checks out", claims: [], calibration: { step_correct: 0.908, base_rate: 0.916, n: 499, on: "the public samples" } },
+    });
+    expect(describeSuggestion(checks).title).toContain(
+      "arithmetic checks out: the step was correct 91% of 499 times (all steps: 92%) on the public samples",
+    );
+    // Not measured: nothing claimed.
+    expect(calibrationText(sug({ source: "judge", value: -1, score: 0.67 }))).toBeNull();
+    expect(describeSuggestion(sug({ source: "symbolic", value: -1, evidence: { failed: ["x"] } })).detail).toBeNull();
   });
 
   it("rollout: MC correct/total, else the score as a percentage", () => {

@@ -57,6 +57,8 @@ export interface EvidenceView {
   items: string[];
   /** How many claims were checked, when the engine says. */
   checked: number | null;
+  /** What this kind of evidence was measured to be worth (`calibrationText`), if measured. */
+  measured?: string | null;
 }
 
 export const EVIDENCE_LABEL: Record<string, string> = {
@@ -185,6 +187,36 @@ export function evidenceOf(s: Suggestion): EvidenceView | null {
   return { label: EVIDENCE_LABEL[kind] ?? kind, items, checked: num(e.checked) };
 }
 
+const VERDICT_VERB: Record<string, string> = { "-1": "refutes", "0": "neutral", "1": "supports" };
+
+function pct(v: number): string {
+  return `${Math.round(v * 100)}%`;
+}
+
+/**
+ * What the verdict was measured to be worth (`evidence.calibration`, autolabel/calibration):
+ * "refutes: right 80% of 25 times on ProcessBench sample"; for evidence without a rating,
+ * "the step was correct 91% of 499 times (all steps: 92%) on …". Null when not measured.
+ */
+export function calibrationText(s: Suggestion, label?: string): string | null {
+  const c = asObj(asObj(s.evidence)?.calibration);
+  if (!c) return null;
+  const n = num(c.n);
+  const on = str(c.on);
+  const where = on ? ` on ${on}` : "";
+  const right = num(c.right);
+  if (s.value !== null && right != null && n != null) {
+    return `${VERDICT_VERB[String(s.value)] ?? "rates"}: right ${pct(right)} of ${n} times${where}`;
+  }
+  const correct = num(c.step_correct);
+  if (s.value === null && correct != null && n != null) {
+    const base = num(c.base_rate);
+    const all = base != null ? ` (all steps: ${pct(base)})` : "";
+    return `${label ?? "evidence"}: the step was correct ${pct(correct)} of ${n} times${all}${where}`;
+  }
+  return null;
+}
+
 function scoreText(score: number | null, percentWhenUnit: boolean): string | null {
   if (score == null || !Number.isFinite(score)) return null;
   if (percentWhenUnit && score >= 0 && score <= 1) return `${Math.round(score * 100)}%`;
@@ -274,8 +306,11 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
   const who = `${SOURCE_NAME[source] ?? source}${s.agent ? ` · ${s.agent}` : ""}`;
   if (evidence) {
     const count = evidence.checked ?? evidence.items.length;
+    const measured = calibrationText(s, evidence.label);
+    evidence.measured = measured;
     const lines = [
       `${who}: ${evidence.label}: evidence, not a rating`,
+      ...(measured ? [measured] : []),
       ...(source === "symbolic" && count ? [`Checked ${count} ${count === 1 ? "claim" : "claims"}:`] : []),
       ...evidence.items.slice(0, 12).map((item) => `  ${item}`),
       ...(evidence.items.length > 12 ? [`  … and ${evidence.items.length - 12} more`] : []),
@@ -284,6 +319,12 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
     return { badge: SOURCE_BADGE[source] ?? source, detail: null, mark: "", tone: "none", refuted: null, rationale: null, evidence, title: lines.join("\n") };
   }
   const says = s.value === null ? "no rating" : VALUE_WORD[String(s.value)];
+  const measured = calibrationText(s);
+  if (measured) {
+    extra.unshift(measured);
+    const right = num(asObj(e.calibration)?.right);
+    if (!detail && right != null) detail = pct(right);
+  }
   const score = source !== "rollout" && s.score != null && !detail ? ` (score ${scoreText(s.score, false)})` : "";
   const title = [`${who}: ${says}${score}`, ...extra].join("\n");
   return { badge: SOURCE_BADGE[source] ?? source, detail, mark, tone, refuted, rationale, evidence: null, title };

@@ -60,6 +60,9 @@ class Command(BaseCommand):
         parser.add_argument("--output", required=True, help="directory for the file and card")
         parser.add_argument("--label-source", choices=[s.value for s in LabelSource])
         parser.add_argument("--min-agreement", type=float)
+        parser.add_argument(
+            "--min-score", type=float, help="machine labels: minimum calibrated score (0-1)"
+        )
         parser.add_argument("--unsure", choices=[u.value for u in Unsure])
         parser.add_argument("--annotator", action="append", dest="annotators")
         parser.add_argument("--problem-source", action="append", dest="problem_sources")
@@ -87,6 +90,7 @@ class Command(BaseCommand):
         for key in (
             "label_source",
             "min_agreement",
+            "min_score",
             "unsure",
             "annotators",
             "problem_sources",
