@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 FRONT_SRC := $(shell find frontend/src frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: install frontend run test lint docs-test bench-import bench-label-quality chromium serve clean
+.PHONY: install frontend run test lint docs-test docs-site docs-serve bench-import bench-label-quality chromium serve clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -65,6 +65,19 @@ test: install chromium
 # Only the checks of README.md and docs/ (every code block run or parsed, links, examples).
 docs-test: $(STAMP)
 	$(BIN)/pytest tests/docs -q
+
+# The docs site (mkdocs-material, in its own venv: not an app dependency), built into var/site
+# from README.md, docs/, ARCHITECTURE.md and RELIABILITY.md; docs-serve serves it read-only.
+DOCS_VENV := var/docs-venv
+docs-site:
+	test -x $(DOCS_VENV)/bin/mkdocs || { $(PY) -m venv $(DOCS_VENV) && \
+		$(DOCS_VENV)/bin/pip install -q mkdocs-material==9.8.1; }
+	$(PY) docs/build_site.py var/docs-src
+	NO_MKDOCS_2_WARNING=1 $(DOCS_VENV)/bin/mkdocs build -q -f mkdocs.yml
+
+docs-serve: docs-site
+	@echo "steplab docs: http://$(HOST):8001/index.html"
+	$(PY) -m http.server 8001 --bind $(HOST) --directory var/site
 
 bench-import: $(STAMP)
 	$(BIN)/python bench/import_bench.py
