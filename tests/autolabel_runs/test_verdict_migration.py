@@ -52,3 +52,24 @@ def test_verified_and_passing_tests_become_evidence_and_back():
     assert _state(verified) == (1, 1.0, None)
     assert _state(passed) == (1, 1.0, None)
     assert _state(refuted) == (-1, 1.0, None)
+
+
+def test_unmeasured_scores_are_cleared():
+    """0007: the fixed 1.0 of symbolic, code and consensus verdicts is not a probability."""
+    cleared = importlib.import_module("autolabel.migrations.0007_suggestion_unmeasured_scores")
+    a, b, c = SolutionFactory(steps=3).steps.order_by("index")
+    symbolic = SuggestionFactory(step=a, agent="sympy/symbolic-1.0", value=-1)
+    crash = SuggestionFactory(step=b, source="code", agent="sandbox/python", value=-1)
+    consensus = SuggestionFactory(step=c, source="consensus", agent="consensus:rollout+judge")
+    measured = SuggestionFactory(
+        step=b, agent="sympy/symbolic-2", value=-1, score=1.0,
+        evidence={"calibration": {"right": 1.0, "n": 30, "on": "x"}},
+    )  # fmt: skip
+    rollout = SuggestionFactory(step=a, source="rollout", agent="mc", value=1, score=1.0)
+    cleared.forwards(django_apps, None)
+    for row in (symbolic, crash, consensus):
+        row.refresh_from_db()
+        assert row.score is None and row.value in (-1, 1)
+    for row in (measured, rollout):  # measured, or the source's own estimate (8/8 rollouts)
+        row.refresh_from_db()
+        assert row.score == 1.0
