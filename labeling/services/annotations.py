@@ -34,7 +34,8 @@ from labeling.models import (
     StepLabel,
 )
 from labeling.review_selectors import reasons_mask
-from labeling.services.history import label_history_write, label_state
+from labeling.rows_insert import insert_rows
+from labeling.services.history import LABEL_FIELDS, label_history_write, label_state
 from labeling.services.queue import overlap_holders, task_lock_extend, task_release
 from labeling.services.resolutions import resolution_auto
 
@@ -250,21 +251,22 @@ def _write_labels(
     )
     if set(before) - seen:
         StepLabel.objects.filter(annotation=annotation).exclude(step_id__in=seen).delete()
-    StepLabel.objects.bulk_create(
+    insert_rows(
+        StepLabel._meta.db_table,
+        ("annotation_id", "step_id", *LABEL_FIELDS),
         [
-            StepLabel(
-                annotation=annotation,
-                step_id=label.step_id,
-                rating=label.rating,
-                unsure=label.unsure,
-                comment=label.comment,
-                alternative_text=label.alternative_text,
+            (
+                annotation.pk,
+                label.step_id,
+                label.rating,
+                label.unsure,
+                label.comment,
+                label.alternative_text,
             )
             for label in labels
         ],
-        update_conflicts=True,
-        unique_fields=["annotation", "step"],
-        update_fields=["rating", "unsure", "comment", "alternative_text"],
+        conflict=("annotation_id", "step_id"),
+        update=LABEL_FIELDS,
     )
     annotation.written_labels = [
         {"step_id": step_id, **after[step_id]} for step_id, _ in steps if step_id in after

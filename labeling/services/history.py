@@ -6,9 +6,23 @@ inside their transaction; never from signals, so bulk paths cannot skip it silen
 
 from collections.abc import Mapping
 
+from django.utils import timezone
+
 from labeling.models import Annotation, LabelHistory, Resolution
+from labeling.rows_insert import insert_rows, json_value, time_value
 
 LABEL_FIELDS = ("rating", "unsure", "comment", "alternative_text")
+HISTORY_COLUMNS = (
+    "annotation_id",
+    "resolution_id",
+    "solution_id",
+    "step_id",
+    "user_id",
+    "action",
+    "before",
+    "after",
+    "at",
+)
 
 
 def label_state(row: Mapping) -> dict:
@@ -25,26 +39,26 @@ def label_history_write(
     after: Mapping[int, dict | None],
     annotation: Annotation | None = None,
     resolution: Resolution | None = None,
-) -> list[LabelHistory]:
+) -> None:
     """Write a row for every step whose state differs between `before` and `after`.
 
     A step missing from `after` was removed (after = null); missing from `before`, created.
     """
-    rows = []
-    for step_id in sorted(set(before) | set(after)):
-        old, new = before.get(step_id), after.get(step_id)
-        if old == new:
-            continue
-        rows.append(
-            LabelHistory(
-                annotation=annotation,
-                resolution=resolution,
-                solution_id=solution_id,
-                step_id=step_id,
-                user=user if getattr(user, "pk", None) else None,
-                action=action,
-                before=old,
-                after=new,
-            )
+    user_id = user.pk if getattr(user, "pk", None) else None
+    at = time_value(timezone.now())
+    rows = [
+        (
+            annotation.pk if annotation else None,
+            resolution.pk if resolution else None,
+            solution_id,
+            step_id,
+            user_id,
+            action,
+            json_value(before.get(step_id)),
+            json_value(after.get(step_id)),
+            at,
         )
-    return LabelHistory.objects.bulk_create(rows)
+        for step_id in sorted(set(before) | set(after))
+        if before.get(step_id) != after.get(step_id)
+    ]
+    insert_rows(LabelHistory._meta.db_table, HISTORY_COLUMNS, rows)
