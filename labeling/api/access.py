@@ -5,13 +5,28 @@ whose role is too low gets 403.
 """
 
 from django.db.models import OuterRef, Subquery
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from rest_framework.exceptions import NotFound, PermissionDenied
 
+from labeling.compiled import compile_queryset_once
 from labeling.models import Project, ProjectMembership, Role
 from labeling.selectors import ROLE_RANK, project_role
 
 _UNREAD = object()
+
+
+def _project_with_role():
+    """The project and the user's membership role in one query, compiled once (every
+    labeling request makes it: labeling.compiled)."""
+
+    def build(s: dict):
+        role = ProjectMembership.objects.filter(project=OuterRef("pk"), user_id=s["user"])
+        return Project.objects.annotate(member_role=Subquery(role.values("role")[:1])).filter(
+            pk=s["project"]
+        )
+
+    return compile_queryset_once(("project with role",), build, ints=("project", "user"))
 
 
 def project_for(
@@ -32,11 +47,10 @@ def project_for(
         else:
             role = member_role
     elif user.is_authenticated and not user.is_staff:
-        member_role = ProjectMembership.objects.filter(project=OuterRef("pk"), user=user)
-        project = get_object_or_404(
-            Project.objects.annotate(member_role=Subquery(member_role.values("role")[:1])),
-            pk=project_id,
-        )
+        found = _project_with_role().fetch({"project": int(project_id), "user": user.pk})
+        if not found:
+            raise Http404("No such project.")
+        project = found[0]
         role = project.member_role
     else:
         project = get_object_or_404(Project, pk=project_id)

@@ -34,7 +34,7 @@ from labeling.models import (
     StepLabel,
 )
 from labeling.review_selectors import reasons_mask
-from labeling.rows_insert import insert_rows
+from labeling.rows_insert import insert_rows, json_value
 from labeling.services.history import LABEL_FIELDS, label_history_write, label_state
 from labeling.services.queue import overlap_holders, task_lock_extend, task_release
 from labeling.services.resolutions import resolution_auto
@@ -450,5 +450,9 @@ def annotation_record_shown(*, annotation: Annotation, task: Mapping) -> None:
         for s in step["suggestions"]
     ]
     if shown != annotation.shown_suggestions and annotation.status == AnnotationStatus.DRAFT:
-        Annotation.objects.filter(pk=annotation.pk).update(shown_suggestions=shown)
+        with connection.cursor() as cursor:  # every claim: no ORM update to build
+            cursor.execute(
+                "UPDATE labeling_annotation SET shown_suggestions = %s WHERE id = %s",
+                [json_value(shown), annotation.pk],
+            )
         annotation.shown_suggestions = shown

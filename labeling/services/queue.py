@@ -45,6 +45,7 @@ from labeling.models import (
     Solution,
     TaskLock,
 )
+from labeling.rows_insert import insert_rows, time_value
 from labeling.selectors import (
     gold_claimable_for_user,
     solution_claimable_for_user,
@@ -102,11 +103,12 @@ def overlap_holders(solution_id: int, *, exclude_user_id: int, now) -> int:
 def _lock(*, solution_id: int, user: AbstractBaseUser, ttl: int, now) -> TaskLock:
     """Take or extend the user's lock on the solution: one upsert."""
     lock = TaskLock(solution_id=solution_id, user=user, expires_at=now + timedelta(seconds=ttl))
-    TaskLock.objects.bulk_create(
-        [lock],
-        update_conflicts=True,
-        unique_fields=["solution", "user"],
-        update_fields=["expires_at"],
+    insert_rows(
+        TaskLock._meta.db_table,
+        ("solution_id", "user_id", "expires_at", "created_at"),
+        [(solution_id, user.pk, time_value(lock.expires_at), time_value(now))],
+        conflict=("solution_id", "user_id"),
+        update=("expires_at",),
     )
     return lock
 
