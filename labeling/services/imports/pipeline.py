@@ -14,14 +14,7 @@ from labeling.models import Project
 from labeling.read_ahead import read_ahead
 
 from .batches import BatchWriter, ImportResult, Reserved
-from .parsing import (
-    PathOrFile,
-    Progress,
-    check_args,
-    filename_of,
-    parse_options,
-    row_batches_read,
-)
+from .parsing import PathOrFile, Progress, check_args, filename_of, parse_options, row_batches_read
 from .tables import TABLES, Write
 
 
