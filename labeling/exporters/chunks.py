@@ -18,9 +18,9 @@ from labeling.models import (
     Suggestion,
 )
 
-from .compiled import ChunkQuery
 from .labels import AnnotationLabels, BaseStep, ResolutionLabels, SuggestionLabel
 from .options import ExportOptions, LabelSource
+from .raw import ChunkQuery
 from .records import AlternativeRecord, image_refs
 from .selection import annotation_q, resolution_q, suggestion_q
 

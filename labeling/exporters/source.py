@@ -1,7 +1,7 @@
 """Reading an export's records from the database (`solution_records`), and the exports'
 selectors (`export_list`). The exporter's database reads are this module's and those of the
 three it uses: selection.py (what the label source and filters admit), chunks.py (a chunk's
-related rows) and compiled.py (how those queries run).
+related rows) and raw.py (how those queries run).
 
 Solutions that match the filters come from one ordered query read a chunk at a time with
 fetchmany (a server-side cursor on PostgreSQL, as QuerySet.iterator), so the whole set is
@@ -12,7 +12,7 @@ id, solution id, with byte-wise collation ("C" on PostgreSQL, BINARY on SQLite) 
 not depend on the database's locale.
 
 Every query is built with the ORM (the filters live in selection.py) but
-compiled once per export (`Compiled`); the chunk queries run once per chunk with the chunk's
+compiled once per export (`RawQuery`); the chunk queries run once per chunk with the chunk's
 ids as one parameter (`ChunkQuery`): compiling an `IN (...)` of thousands of ids, and
 turning every row into Django's values, cost more than the database's work for them.
 """
@@ -29,7 +29,6 @@ from labeling.models import Export, Project
 from labeling.read_ahead import read_ahead
 
 from .chunks import Chunk, ChunkQueries
-from .compiled import Compiled
 from .labels import (
     AnnotationLabels,
     Resolved,
@@ -40,6 +39,7 @@ from .labels import (
 )
 from .options import Combine, ExportOptions, LabelSource
 from .policy import positive_rating
+from .raw import RawQuery
 from .records import SolutionRecord, image_refs
 from .selection import auto_sources, matching_solutions
 
@@ -118,7 +118,7 @@ def _chunk_reads(
     if shared is not None:
         connections[shared.alias] = shared
     queries = ChunkQueries(options, alternatives=alternatives)
-    for chunk in Compiled(solutions).chunks(chunk_size):
+    for chunk in RawQuery(solutions).chunks(chunk_size):
         rows = queries.fetch([row[0] for row in chunk])
         yield chunk, Chunk(rows, project_id=project_id)
 

@@ -1,5 +1,5 @@
 """Reading rows raw: a values_list query compiled once by the ORM and run with plain
-cursors (`Compiled`), and a chunk's query taking the chunk's ids as one parameter
+cursors (`RawQuery`), and a chunk's query taking the chunk's ids as one parameter
 (`ChunkQuery`). Compiling an `IN (...)` of thousands of ids, and turning every row into
 Django's values, cost more than the database's work for them."""
 
@@ -22,7 +22,7 @@ def _timestamptz_loader() -> Any:
     return adapters.get_loader(postgres.types["timestamptz"].oid, Format.TEXT)
 
 
-class Compiled:
+class RawQuery:
     """A values_list query compiled once, its rows read as plain tuples: the fields' database
     converters (JSON decoding; SQLite's booleans) are applied to the values that are not
     NULL, which is all they change; on PostgreSQL timestamps are read by psycopg's loader,
@@ -82,7 +82,7 @@ class Compiled:
             cursor.close()
 
 
-class ChunkQuery(Compiled):
+class ChunkQuery(RawQuery):
     """A chunk's related rows: compiled once, run once per chunk, `column` taking the chunk's
     ids as one parameter (`= ANY(array)` on PostgreSQL, written as one array literal; a JSON
     array on SQLite) instead of an `IN (...)` compiled and quoted id by id."""
