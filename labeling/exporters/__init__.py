@@ -1,7 +1,7 @@
 """Exporting labeled steps as training sets: options, label resolution, formats, writers.
 
     options = options_from(filters=..., label_policy=..., split_policy=...)
-    records = solution_records(project=..., options=options)   # source.py: the only DB reads
+    records = solution_records(project=..., options=options)   # source.py: the DB reads
     fmt = FORMATS["trl"](options, stats)                        # records -> rows
     writer = open_writer(path, file_type="jsonl", schema=fmt.schema())
 

@@ -34,7 +34,7 @@ class StepRecord:
     source: str = ""  # where the label came from: "human", "imported", "rollout:agent", ...
     human_written: bool = False  # the labeler wrote this step (PRM800K human_completion)
     alternatives: Sequence[AlternativeRecord] = field(default_factory=list)
-    images: Sequence[str] = field(default_factory=list)  # references (see source.image_refs)
+    images: Sequence[str] = field(default_factory=list)  # references (see image_refs)
 
 
 @dataclass(slots=True)
@@ -61,4 +61,16 @@ class SolutionRecord:
     # (PRM800K labeler, timestamp, total time) still describes them.
     from_import: bool = False
     annotations: int = 0  # how many annotations contributed
-    problem_images: list[str] = field(default_factory=list)  # references (source.image_refs)
+    problem_images: list[str] = field(default_factory=list)  # references (image_refs)
+
+
+def image_refs(project_id: int, images: Any) -> list[str]:
+    """A problem's or step's stored images as the API paths that serve them to members
+    (`/api/projects/<id>/media/<sha256>.<ext>`): what exports write as image references."""
+    if not isinstance(images, list):
+        return []
+    return [
+        f"/api/projects/{project_id}/media/{ref['media']}"
+        for ref in images
+        if isinstance(ref, dict) and isinstance(ref.get("media"), str)
+    ]

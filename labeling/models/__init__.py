@@ -1,6 +1,6 @@
 from .annotation import Annotation, AnnotationStatus, FinishReason, StepLabel
 from .assignment import Assignment
-from .data import Problem, Solution, Step, StepAlternative
+from .data import STEP_ALTERNATIVE_COLUMNS, Problem, Solution, Step, StepAlternative
 from .exports import Export, ExportFileType, ExportFormat, ExportStatus
 from .imports import ImportJob, ImportStatus
 from .project import (
@@ -58,6 +58,7 @@ __all__ = [
     "ReviewAction",
     "ReviewActionKind",
     "Role",
+    "STEP_ALTERNATIVE_COLUMNS",
     "Screening",
     "Solution",
     "Step",

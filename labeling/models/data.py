@@ -93,6 +93,21 @@ class Step(models.Model):
         return f"Step {self.index} of solution {self.solution_id}"
 
 
+# StepAlternative's columns other than its id, in one order: the importer writes its rows in
+# it (labeling.services.imports) and the exporter reads them in it, building AlternativeRecord
+# positionally from all but step_id (labeling.exporters).
+STEP_ALTERNATIVE_COLUMNS = (
+    "step_id",
+    "position",
+    "text",
+    "rating",
+    "flagged",
+    "is_chosen",
+    "is_human",
+    "metadata",
+)
+
+
 class StepAlternative(models.Model):
     """A candidate step at one position (PRM800K phase 1 rates several, continues with one).
 

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.db.models import QuerySet
 
-from labeling.exporters import source
+from labeling.exporters import raw
 from labeling.services.exports import export_build, export_create
 from labeling.services.imports import import_file
 from tests.exports.conftest import steplab_file
@@ -30,7 +30,7 @@ def test_solutions_are_streamed_and_no_query_holds_more_than_a_chunk(
     solutions(25)
     cursors, fetched = [], []
     real_chunked, real_fetch = connection.chunked_cursor, QuerySet._fetch_all
-    real_rows = source._ChunkQuery.rows
+    real_rows = raw.ChunkQuery.rows
 
     def chunked_cursor():  # the solutions: one cursor, read a chunk at a time
         cursor = real_chunked()
@@ -56,7 +56,7 @@ def test_solutions_are_streamed_and_no_query_holds_more_than_a_chunk(
 
     monkeypatch.setattr(connection, "chunked_cursor", chunked_cursor)
     monkeypatch.setattr(QuerySet, "_fetch_all", fetch_all)
-    monkeypatch.setattr(source._ChunkQuery, "rows", rows)
+    monkeypatch.setattr(raw.ChunkQuery, "rows", rows)
     progress = []
     export = export_create(project=project, created_by=None, format="trl")
     export = export_build(

@@ -15,7 +15,7 @@ from labeling.models import (
     Suggestion,
 )
 from labeling.services import imports
-from labeling.services.imports import import_file
+from labeling.services.imports import import_file, inserter, parsing
 from tests.factories import ProjectFactory
 
 from .conftest import DATA, raw_rows
@@ -36,7 +36,7 @@ IGNORED = {"id", "created_at", "updated_at", "submitted_at"}
 @pytest.mark.parametrize("model", list(COLUMNS), ids=lambda m: m.__name__)
 def test_every_table_takes_the_fast_path(model):
     """Fails when a model gains a column the importer does not write (update *_COLUMNS)."""
-    assert imports._Inserter()._fast(model, COLUMNS[model])
+    assert inserter.Inserter().fast(model, COLUMNS[model])
 
 
 def snapshot(project) -> dict[str, list[tuple]]:
@@ -64,7 +64,7 @@ def snapshot(project) -> dict[str, list[tuple]]:
 def test_bulk_create_fallback_writes_the_same_rows(monkeypatch, labels_as):
     fast = ProjectFactory()
     import_file(project=fast, path=DATA / "prm800k_sample.jsonl", labels_as=labels_as)
-    monkeypatch.setattr(imports._Inserter, "_fast", lambda self, model, columns: False)
+    monkeypatch.setattr(inserter.Inserter, "fast", lambda self, model, columns: False)
     slow = ProjectFactory()
     import_file(project=slow, path=DATA / "prm800k_sample.jsonl", labels_as=labels_as)
     a, b = snapshot(fast), snapshot(slow)
@@ -74,7 +74,7 @@ def test_bulk_create_fallback_writes_the_same_rows(monkeypatch, labels_as):
 
 @pytest.mark.django_db
 def test_ids_follow_the_file_order_and_steps_are_linked(monkeypatch):
-    monkeypatch.setattr(imports, "BATCH_SOLUTIONS", 7)
+    monkeypatch.setattr(parsing, "BATCH_SOLUTIONS", 7)
     project = ProjectFactory()
     import_file(project=project, path=DATA / "processbench_sample.jsonl")
     raws = raw_rows("processbench_sample.jsonl")
@@ -156,7 +156,7 @@ def test_one_solution_per_batch_writes_the_same_rows(monkeypatch, write_jsonl, l
     path = write_jsonl(rows)
     whole = ProjectFactory()
     reference = import_file(project=whole, path=path, labels_as=labels_as)
-    monkeypatch.setattr(imports, "BATCH_SOLUTIONS", 1)
+    monkeypatch.setattr(parsing, "BATCH_SOLUTIONS", 1)
     split = ProjectFactory()
     progress = []
     result = import_file(

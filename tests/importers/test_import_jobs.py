@@ -4,8 +4,7 @@ import pytest
 from django.core.files.base import ContentFile
 
 from labeling.models import ImportJob, ImportStatus, Solution
-from labeling.services import imports
-from labeling.services.imports import import_job_run
+from labeling.services.imports import import_job_run, jobs, parsing
 from tests.factories import ProjectFactory
 
 from .conftest import DATA, table_counts
@@ -30,11 +29,11 @@ def make_job(content: bytes, **fields) -> ImportJob:
 
 @pytest.mark.django_db
 def test_job_runs_validates_then_writes(monkeypatch):
-    monkeypatch.setattr(imports, "BATCH_SOLUTIONS", 10)
+    monkeypatch.setattr(parsing, "BATCH_SOLUTIONS", 10)
     published = []
-    real = imports._job_progress
+    real = jobs._job_progress
     monkeypatch.setattr(
-        imports, "_job_progress", lambda pk, b, r: (published.append((b, r)), real(pk, b, r))
+        jobs, "_job_progress", lambda pk, b, r: (published.append((b, r)), real(pk, b, r))
     )
     content = (DATA / "processbench_sample.jsonl").read_bytes()
     job = make_job(content, labels_as="annotations")
@@ -86,7 +85,7 @@ def test_a_failed_job_can_be_run_again():
 @pytest.mark.django_db
 def test_write_pass_progress_is_off_inside_a_transaction():
     job = make_job(b"")
-    with imports._write_pass_progress(job, 0) as publish:
+    with jobs._write_pass_progress(job, 0) as publish:
         assert publish is None  # pytest-django wraps the test in a transaction
 
 
@@ -94,7 +93,7 @@ def test_write_pass_progress_is_off_inside_a_transaction():
 @pytest.mark.django_db(transaction=True)
 def test_write_pass_progress_goes_out_on_a_second_connection():
     job = make_job(b'{"problem": "p", "steps": ["a"]}\n' * 10)
-    with imports._write_pass_progress(job, 1000) as publish:
+    with jobs._write_pass_progress(job, 1000) as publish:
         assert publish is not None
         publish(40, 7)
         job.refresh_from_db()

@@ -17,8 +17,7 @@ from labeling.models import (
     StepLabel,
     Suggestion,
 )
-from labeling.services import imports
-from labeling.services.imports import ImportResult, import_file
+from labeling.services.imports import ImportResult, import_file, parsing
 from tests.factories import ProjectFactory
 
 from .conftest import DATA, raw_rows, table_counts
@@ -284,7 +283,7 @@ def test_problem_counts_existing_and_duplicates_within_a_file(write_jsonl):
 def test_a_bad_line_imports_nothing_even_after_batches_were_written(
     write_jsonl, monkeypatch, labels_as, bad, field
 ):
-    monkeypatch.setattr(imports, "BATCH_SOLUTIONS", 1)  # every good line is written first
+    monkeypatch.setattr(parsing, "BATCH_SOLUTIONS", 1)  # every good line is written first
     project = ProjectFactory()
     good = [{"problem": f"p{i}", "steps": ["a", "b"], "labels": [1, -1]} for i in range(2)]
     path = write_jsonl([*good, bad, *good])
@@ -327,7 +326,7 @@ def test_gzip_is_sniffed_not_guessed_from_the_name(tmp_path):
 
 
 def test_file_object_and_progress(write_jsonl, monkeypatch):
-    monkeypatch.setattr(imports, "BATCH_SOLUTIONS", 2)
+    monkeypatch.setattr(parsing, "BATCH_SOLUTIONS", 2)
     path = write_jsonl([{"problem": f"p{i}", "steps": ["a"]} for i in range(5)])
     calls = []
     with open(path, "rb") as f:
@@ -364,7 +363,7 @@ def test_batch_size_does_not_change_the_result(monkeypatch):
     reference = import_file(
         project=ProjectFactory(), path=DATA / "prm800k_sample.jsonl", labels_as="annotations"
     )
-    monkeypatch.setattr(imports, "BATCH_SOLUTIONS", 2)
+    monkeypatch.setattr(parsing, "BATCH_SOLUTIONS", 2)
     small = import_file(
         project=ProjectFactory(), path=DATA / "prm800k_sample.jsonl", labels_as="annotations"
     )

@@ -1,0 +1,67 @@
+"""What the review endpoints share: the solution or annotation a request may review, the
+body validated by a view's Input, and the outputs several endpoints return."""
+
+from django.shortcuts import get_object_or_404
+from rest_framework import serializers
+from rest_framework.request import Request
+
+from labeling.api.access import project_for
+from labeling.models import Annotation, Role, Solution
+
+
+def solution_for(request, solution_id: int, *, at_least: str = Role.REVIEWER) -> Solution:
+    solution = get_object_or_404(Solution.objects.select_related("project"), pk=solution_id)
+    solution.project = project_for(request, solution.project_id, at_least=at_least)
+    return solution
+
+
+def annotation_for_review(request, annotation_id: int) -> Annotation:
+    annotation = get_object_or_404(Annotation.objects.select_related("solution"), pk=annotation_id)
+    project_for(request, annotation.solution.project_id, at_least=Role.REVIEWER)
+    return annotation
+
+
+def validated_input(input_class: type[serializers.Serializer], request: Request) -> dict:
+    """The request body validated by the view's `Input` (400 naming the field otherwise).
+
+    The review writes pass it on as the service's keyword arguments: each Input's fields are
+    named after them, and a field left out keeps the service's default (an omitted
+    `expected_resolution_id` means "do not check").
+    """
+    data = input_class(data=request.data)
+    data.is_valid(raise_exception=True)
+    return data.validated_data
+
+
+class RatingLabel(serializers.Serializer):
+    step_id = serializers.IntegerField()
+    rating = serializers.IntegerField(allow_null=True, min_value=-1, max_value=1)
+
+
+class ResolutionOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    provenance = serializers.CharField()
+    first_error_index = serializers.IntegerField(allow_null=True)
+    resolved_by = serializers.CharField(allow_null=True)
+    annotation_ids = serializers.ListField(child=serializers.IntegerField())
+    is_current = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    labels = RatingLabel(many=True)
+
+
+class CommentOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    step_id = serializers.IntegerField(allow_null=True)
+    author = serializers.CharField()
+    body = serializers.CharField()
+    review_id = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class ReviewActionOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    action = serializers.CharField()
+    annotation_id = serializers.IntegerField(allow_null=True)
+    reviewer = serializers.CharField()
+    comment = serializers.CharField()
+    created_at = serializers.DateTimeField()

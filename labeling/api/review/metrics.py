@@ -1,0 +1,53 @@
+"""The project's review metrics: agreement, gold accuracy, machine sources, throughput."""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from labeling.api.access import project_for
+from labeling.models import Role
+from labeling.services.metrics import metrics_get
+
+
+class MetricsApi(APIView):
+    """Agreement, gold accuracy, agreement with machine sources and throughput.
+
+    Small projects are computed on request; large ones come from the last snapshot
+    (`cached: true`), refreshed by a Celery task when stale or when `?refresh=1`. 202 while
+    the first snapshot of a large project is being computed.
+    """
+
+    @extend_schema(
+        parameters=[OpenApiParameter("refresh", bool, required=False)],
+        responses={
+            200: inline_serializer(
+                "ProjectMetrics",
+                {
+                    "step_ratings": serializers.JSONField(),
+                    "pairs": serializers.JSONField(),
+                    "first_error": serializers.JSONField(),
+                    "gold": serializers.JSONField(),
+                    "auto_sources": serializers.JSONField(),
+                    "throughput": serializers.JSONField(),
+                    "label_distribution": serializers.JSONField(),
+                    "computed_at": serializers.DateTimeField(),
+                    "cached": serializers.BooleanField(),
+                    "refreshing": serializers.BooleanField(),
+                },
+            ),
+            202: inline_serializer("MetricsComputing", {"status": serializers.CharField()}),
+        },
+    )
+    def get(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.REVIEWER)
+        refresh = request.query_params.get("refresh") in ("1", "true")
+        answer = metrics_get(project=project, refresh=refresh)
+        if answer.data is None:
+            return Response({"status": "computing"}, status=status.HTTP_202_ACCEPTED)
+        meta = {
+            "computed_at": answer.computed_at,
+            "cached": answer.cached,
+            "refreshing": answer.refreshing,
+        }
+        return Response({**answer.data, **meta})

@@ -1,0 +1,101 @@
+"""The review queue: solutions most in need of review first, with their reasons, filters
+and per-reason counts."""
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.views import APIView
+
+from labeling.api.access import project_for
+from labeling.models import Role, Solution
+from labeling.review_selectors import (
+    QUEUE_STATES,
+    REASONS,
+    item_reasons,
+    review_annotator_list,
+    review_queue,
+    review_queue_counts,
+)
+
+
+class QueueItemOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    problem_id = serializers.IntegerField()
+    problem_text = serializers.CharField(source="problem.text")
+    problem_source = serializers.CharField(source="problem.source")
+    generator = serializers.CharField()
+    is_gold = serializers.BooleanField()
+    reasons = serializers.SerializerMethodField()
+    reason = serializers.SerializerMethodField()
+    annotations_submitted = serializers.IntegerField()
+    last_submitted_at = serializers.DateTimeField(allow_null=True)
+    resolution_id = serializers.IntegerField(allow_null=True)
+    resolution_provenance = serializers.CharField(allow_null=True)
+
+    def get_reasons(self, solution: Solution) -> list[str]:
+        return item_reasons(solution)
+
+    def get_reason(self, solution: Solution) -> str:
+        reasons = item_reasons(solution)
+        return reasons[0] if reasons else "rest"
+
+
+class QueueCountsOutput(serializers.Serializer):
+    total = serializers.IntegerField()
+    disagreement = serializers.IntegerField()
+    unsure = serializers.IntegerField()
+    gold_failure = serializers.IntegerField()
+    auto_conflict = serializers.IntegerField()
+    rest = serializers.IntegerField()
+
+
+class ReviewQueueApi(APIView):
+    """Solutions with submitted labels, most in need of review first, with the reasons."""
+
+    class FilterInput(serializers.Serializer):
+        annotator = serializers.IntegerField(required=False, help_text="User id of a submitter.")
+        source = serializers.CharField(required=False, help_text="The problem's source.")
+        submitted_from = serializers.DateTimeField(required=False)
+        submitted_to = serializers.DateTimeField(required=False)
+        state = serializers.ChoiceField(choices=QUEUE_STATES, default="unresolved")
+        reason = serializers.ChoiceField(choices=[*REASONS, "rest"], required=False)
+
+    @extend_schema(
+        parameters=[FilterInput],
+        responses=inline_serializer(
+            "ReviewQueuePage",
+            {
+                "count": serializers.IntegerField(),
+                "next": serializers.URLField(allow_null=True),
+                "previous": serializers.URLField(allow_null=True),
+                "results": QueueItemOutput(many=True),
+                "counts": QueueCountsOutput(),
+                "annotators": inline_serializer(
+                    "QueueAnnotator",
+                    {"id": serializers.IntegerField(), "username": serializers.CharField()},
+                    many=True,
+                    help_text="Everyone the `annotator` filter can name (submitters).",
+                ),
+            },
+        ),
+    )
+    def get(self, request, project_id: int):
+        project = project_for(request, project_id, at_least=Role.REVIEWER)
+        filters = self.FilterInput(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        f = filters.validated_data
+        qs = review_queue(
+            project=project,
+            annotator_id=f.get("annotator"),
+            source=f.get("source"),
+            submitted_from=f.get("submitted_from"),
+            submitted_to=f.get("submitted_to"),
+            state=f["state"],
+            reason=f.get("reason"),
+        )
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(qs, request)
+        response = paginator.get_paginated_response(QueueItemOutput(page, many=True).data)
+        response.data["counts"] = review_queue_counts(project=project, state=f["state"])
+        response.data["annotators"] = review_annotator_list(project=project)
+        return response

@@ -1,0 +1,130 @@
+"""The review queue: solutions with submitted labels, most in need of review first, its
+filters and per-reason counts, and who can be filtered by."""
+
+from datetime import datetime
+
+from django.db.models import Count, Exists, F, Max, OuterRef, QuerySet, Subquery
+
+from labeling.models import Annotation, AnnotationStatus, Project, Resolution, Solution
+
+from .reasons import REASON_BITS, REASONS, masks_with, reason_conditions, reasons_mask
+
+QUEUE_STATES = ("unresolved", "resolved", "all")
+
+
+def with_review_reasons(
+    qs: QuerySet[Solution], *, scope: dict, stored: bool = False
+) -> QuerySet[Solution]:
+    """Annotate solutions with `reasons`, a bit mask (REASON_BITS), and queue columns.
+
+    `stored`: read Solution.review_reasons instead of computing the mask over `scope`.
+    """
+    submitted = Annotation.objects.filter(
+        solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
+    ).order_by()
+    current = Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True)
+    return qs.annotate(
+        reasons=F("review_reasons") if stored else reasons_mask(scope),
+        annotations_submitted=Subquery(
+            submitted.values("solution_id").annotate(n=Count("*")).values("n")
+        ),
+        last_submitted_at=Subquery(
+            submitted.values("solution_id").annotate(m=Max("submitted_at")).values("m")
+        ),
+        resolution_id=Subquery(current.values("pk")[:1]),
+        resolution_provenance=Subquery(current.values("provenance")[:1]),
+    )
+
+
+def review_queue(
+    *,
+    project: Project,
+    annotator_id: int | None = None,
+    source: str | None = None,
+    submitted_from: datetime | None = None,
+    submitted_to: datetime | None = None,
+    state: str = "unresolved",
+    reason: str | None = None,
+) -> QuerySet[Solution]:
+    """Solutions with submitted labels, most in need of review first.
+
+    Order: disagreement (a step's ratings or the first-error index differ between submitted
+    annotations), unsure steps, gold failures (a rated step or the first error differs from the
+    gold label), human-vs-auto conflicts (a submitted +1 on a step a symbolic check refuted),
+    then the rest; oldest solution first within each. `state`: unresolved (no current
+    resolution, default), resolved or all. Filters: a submitting annotator, the problem's
+    source, the submission time, one reason. The reasons are the stored ones when the project
+    has `review_reasons_stored` (the same values, see the module docstring).
+    """
+    submitted = Annotation.objects.filter(
+        solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
+    )
+    if annotator_id is not None:
+        submitted_by = submitted.filter(annotator_id=annotator_id)
+    else:
+        submitted_by = submitted
+    if submitted_from is not None:
+        submitted_by = submitted_by.filter(submitted_at__gte=submitted_from)
+    if submitted_to is not None:
+        submitted_by = submitted_by.filter(submitted_at__lt=submitted_to)
+    qs = Solution.objects.filter(project=project).filter(Exists(submitted_by))
+    if source:
+        qs = qs.filter(problem__source=source)
+    current = Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True)
+    if state == "unresolved":
+        qs = qs.filter(~Exists(current))
+    elif state == "resolved":
+        qs = qs.filter(Exists(current))
+    stored = project.review_reasons_stored
+    qs = with_review_reasons(
+        qs.select_related("problem"), scope={"project": project}, stored=stored
+    )
+    if stored:
+        if reason in REASONS or reason == "rest":
+            qs = qs.filter(review_reasons__in=masks_with(reason))
+        return qs.order_by("-reasons", "id")
+    conditions = reason_conditions({"project": project})
+    if reason in REASONS:
+        qs = qs.filter(conditions[reason])
+    elif reason == "rest":
+        for condition in conditions.values():
+            qs = qs.exclude(condition)
+    return qs.order_by("-reasons", "id")
+
+
+def review_queue_counts(*, project: Project, state: str = "unresolved") -> dict[str, int]:
+    """How many queued solutions have each reason (one solution can count under several).
+
+    One GROUP BY over the reason mask: at most 2^len(REASONS) rows.
+    """
+    rows = (
+        review_queue(project=project, state=state)
+        .order_by()
+        .values("reasons")
+        .annotate(n=Count("id"))
+        .values_list("reasons", "n")
+    )
+    counts = {"total": 0, **{name: 0 for name in REASONS}, "rest": 0}
+    for mask, n in rows:
+        counts["total"] += n
+        for name, bit in REASON_BITS.items():
+            if mask & bit:
+                counts[name] += n
+        if not mask:
+            counts["rest"] += n
+    return counts
+
+
+def review_annotator_list(*, project: Project) -> list[dict]:
+    """The people whose submitted (or rejected) annotations the queue can be filtered by."""
+    rows = (
+        Annotation.objects.filter(
+            solution__project=project,
+            annotator__isnull=False,
+            status__in=[AnnotationStatus.SUBMITTED, AnnotationStatus.REJECTED],
+        )
+        .order_by("annotator__username")
+        .values_list("annotator_id", "annotator__username")
+        .distinct()
+    )
+    return [{"id": user_id, "username": username} for user_id, username in rows]
