@@ -94,11 +94,8 @@ def _bump_version(
     """Apply `fields` if `version` is current; records `request_id` as the last applied write.
     The instance then holds what the row holds (no re-read needed)."""
     now = timezone.now()
-    updated = Annotation.objects.filter(pk=annotation.pk, version=version).update(
-        version=F("version") + 1,
-        updated_at=now,
-        last_request_id=request_id,
-        **fields,
+    updated = _update_if_version(
+        annotation.pk, version, {"updated_at": now, "last_request_id": request_id, **fields}
     )
     if updated:
         fields.update(version=version + 1, updated_at=now, last_request_id=request_id)
@@ -111,6 +108,26 @@ def _bump_version(
             "version; your change was not saved over it.",
             current_version=current.first(),
         )
+
+
+def _update_if_version(annotation_id: int, version: int, fields: Mapping[str, object]) -> int:
+    """UPDATE the annotation's `fields` and increment its version where the version is still
+    `version`; the rows updated (0 or 1). Written directly, with each field's own conversion to
+    the database's form: every draft save and submit runs it."""
+    quote = connection.ops.quote_name
+    columns, params = [], []
+    for name, value in fields.items():
+        field = Annotation._meta.get_field(name)
+        columns.append(f"{quote(field.column)} = %s")
+        params.append(field.get_db_prep_save(value, connection))
+    sql = (
+        f"UPDATE {quote(Annotation._meta.db_table)} SET {quote('version')} = "
+        f"{quote('version')} + 1, {', '.join(columns)} WHERE {quote('id')} = %s "
+        f"AND {quote('version')} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, annotation_id, version])
+        return cursor.rowcount
 
 
 def _step_ids(solution_id: int) -> list[tuple[int, int]]:
