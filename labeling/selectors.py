@@ -306,6 +306,17 @@ def _payload_suggestions():
     )
 
 
+def suggestion_payload(suggestion: Suggestion) -> dict:
+    """A machine suggestion as the labeling and review pages get it."""
+    return {
+        "source": suggestion.source,
+        "agent": suggestion.agent,
+        "value": suggestion.value,
+        "score": suggestion.score,
+        "evidence": suggestion.evidence,
+    }
+
+
 def task_payload(
     *, annotation: Annotation, lock_expires_at: datetime | None, created: bool = False
 ) -> dict:
@@ -326,16 +337,7 @@ def task_payload(
             "alternatives_count": step.alternatives_count,
             "meta": step_meta(step.metadata),
             "images": media_urls(project_id=project.id, metadata=step.metadata),
-            "suggestions": [
-                {
-                    "source": s.source,
-                    "agent": s.agent,
-                    "value": s.value,
-                    "score": s.score,
-                    "evidence": s.evidence,
-                }
-                for s in suggestions.get(step.id, [])
-            ],
+            "suggestions": [suggestion_payload(s) for s in suggestions.get(step.id, [])],
         }
         for step in _payload_steps().fetch(values)
     ]

@@ -13,7 +13,7 @@ from labeling.models import (
     StepLabel,
     Suggestion,
 )
-from labeling.selectors import media_urls, step_meta, tool_names
+from labeling.selectors import media_urls, step_meta, suggestion_payload, tool_names
 
 from .feedback import comment_rows, label_history_rows, review_action_rows
 from .queue import with_review_reasons
@@ -144,16 +144,7 @@ def review_detail(*, solution: Solution) -> dict:
                     for a in annotations
                     for lab in [by_annotation[a.pk].get(step.id)]
                 ],
-                "suggestions": [
-                    {
-                        "source": s.source,
-                        "agent": s.agent,
-                        "value": s.value,
-                        "score": s.score,
-                        "evidence": s.evidence,
-                    }
-                    for s in step.suggestions.all()
-                ],
+                "suggestions": [suggestion_payload(s) for s in step.suggestions.all()],
             }
             for step in steps
         ],
