@@ -15,14 +15,22 @@ could not be swapped: `compile_once` refuses such a statement when it is built.
 annotations included) and turns rows into instances as the queryset would (Django's
 ModelIterable, with the compiler's column layout and converters kept from the build).
 Statements are kept per thread: a compiler holds the thread's database connection.
+
+On PostgreSQL they run through `hot_cursor()`: a cursor that binds parameters on the server,
+so psycopg prepares a statement the connection has run a few times (`prepare_threshold`) and
+PostgreSQL stops planning it on every call (the submit's UPDATE with its review-reason
+subqueries spends more time being planned than running). `DB_PREPARED_STATEMENTS=false`
+(settings.PREPARED_STATEMENTS) turns that off, for PgBouncer in transaction mode before 1.21.
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from threading import local
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
@@ -32,6 +40,28 @@ from django.db.models.query import get_related_populators
 # only need to differ from the constants the ORM itself puts among the parameters.
 _INT_BASE = 32_700
 STAND_IN_TIME = datetime(1901, 2, 3, 4, 5, 6, 789012, tzinfo=UTC)
+
+
+@contextmanager
+def hot_cursor() -> Iterator[Any]:
+    """A cursor for the loop's fixed statements: Django's (query logging, error wrapping and
+    execute wrappers as usual) over a server-binding psycopg cursor on PostgreSQL, so that
+    psycopg prepares what the connection runs again and again; the usual cursor elsewhere."""
+    with connection.cursor() as cursor:
+        # Where queries are logged (DEBUG, tests that capture them) Django logs what the
+        # client sent, and a server-bound statement has only $1 placeholders: bind there on
+        # the client, as everywhere else.
+        plain = not settings.PREPARED_STATEMENTS or connection.queries_logged
+        if connection.vendor != "postgresql" or plain:
+            yield cursor
+            return
+        import psycopg  # the PostgreSQL backend's driver
+
+        inner = psycopg.Cursor(cursor.cursor.connection)
+        try:
+            yield type(cursor)(inner, connection)
+        finally:
+            inner.close()
 
 
 def stand_in(slot: int) -> int:
@@ -73,7 +103,7 @@ class CompiledQuerySet:
 
     def fetch(self, values: Mapping[str, Any]) -> list[Model]:
         """The instances the queryset would give with `values` in place of the stand-ins."""
-        with connection.cursor() as cursor:
+        with hot_cursor() as cursor:
             self.statement.execute(cursor, values)
             rows = cursor.fetchall()
         klass = self.compiler.klass_info

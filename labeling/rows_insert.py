@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from django.db import connection
 
+from labeling.compiled import hot_cursor
+
 BATCH_ROWS = 1000  # SQLite allows 32,766 parameters a statement; rows here have <= 9
 
 
@@ -33,7 +35,7 @@ def insert_rows(
         sets = ", ".join(f"{quote(c)} = excluded.{quote(c)}" for c in update)
         tail = f" ON CONFLICT ({', '.join(quote(c) for c in conflict)}) DO UPDATE SET {sets}"
     one = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    with connection.cursor() as cursor:
+    with hot_cursor() as cursor:
         for start in range(0, len(rows), BATCH_ROWS):
             batch = rows[start : start + BATCH_ROWS]
             params = [value for row in batch for value in row]

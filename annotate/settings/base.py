@@ -97,6 +97,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "options",
         f"-c jit=off -c statement_timeout={env.int('DB_STATEMENT_TIMEOUT_MS', default=0)}",
     )
+# The labeling loop's fixed statements run prepared on PostgreSQL (labeling/compiled.py's
+# hot_cursor); false for PgBouncer in transaction mode before 1.21 (no prepared statements).
+PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
+if PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # psycopg prepares a statement on its 5th run on a connection; Django's default (None)
+    # turns that off. Only server-binding cursors prepare: Django's own queries bind on the
+    # client and are not affected.
+    DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", 5)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A worker and the web server share the file: wait for the write lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {}).update(

@@ -21,7 +21,7 @@ from django.db.models import BooleanField, ExpressionWrapper, F, Q
 from django.db.models.sql import UpdateQuery
 from django.utils import timezone
 
-from labeling.compiled import compile_once
+from labeling.compiled import compile_once, hot_cursor
 from labeling.errors import Conflict, NotAllowed, ValidationFailed
 from labeling.models import (
     Annotation,
@@ -125,7 +125,7 @@ def _update_if_version(annotation_id: int, version: int, fields: Mapping[str, ob
         f"{quote('version')} + 1, {', '.join(columns)} WHERE {quote('id')} = %s "
         f"AND {quote('version')} = %s"
     )
-    with connection.cursor() as cursor:
+    with hot_cursor() as cursor:
         cursor.execute(sql, [*params, annotation_id, version])
         return cursor.rowcount
 
@@ -163,7 +163,7 @@ def _lock_for_submit(*, solution_id: int, annotation_id: int) -> _Locked:
     sql = _LOCK_FOR_SUBMIT_SQL
     if connection.features.has_select_for_update_of:
         sql += " FOR UPDATE OF s"  # SQLite: the IMMEDIATE transaction serializes writers
-    with connection.cursor() as cursor:
+    with hot_cursor() as cursor:
         cursor.execute(sql, [annotation_id, solution_id])
         rows = cursor.fetchall()
     if not rows:
@@ -209,7 +209,7 @@ def _count_submission(*, solution_id: int, project: Project) -> None:
     statement = compile_once(
         ("count submission",), _count_submission_sql, ints=("solution", "open_below")
     )
-    with connection.cursor() as cursor:
+    with hot_cursor() as cursor:
         statement.execute(cursor, {"solution": solution_id, "open_below": project.overlap - 1})
 
 
@@ -467,7 +467,7 @@ def annotation_record_shown(*, annotation: Annotation, task: Mapping) -> None:
         for s in step["suggestions"]
     ]
     if shown != annotation.shown_suggestions and annotation.status == AnnotationStatus.DRAFT:
-        with connection.cursor() as cursor:  # every claim: no ORM update to build
+        with hot_cursor() as cursor:  # every claim: no ORM update to build
             cursor.execute(
                 "UPDATE labeling_annotation SET shown_suggestions = %s WHERE id = %s",
                 [json_value(shown), annotation.pk],

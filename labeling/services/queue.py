@@ -33,7 +33,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from labeling.compiled import compile_once
+from labeling.compiled import compile_once, hot_cursor
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -88,7 +88,7 @@ def _slots(solution_id: int, *, user_id: int, now) -> tuple[int, bool]:
         + (solution_id, user_id, now, *holds)
         + (solution_id, user_id, AnnotationStatus.DISCARDED)
     )
-    with connection.cursor() as cursor:
+    with hot_cursor() as cursor:
         cursor.execute(_SLOTS_SQL, params)
         holders, mine = cursor.fetchone()
     return holders, bool(mine)
@@ -219,7 +219,7 @@ class Edges:
 
 
 def _edges(*, project: Project, user: AbstractBaseUser) -> Edges:
-    with connection.cursor() as cursor:
+    with hot_cursor() as cursor:
         cursor.execute(
             _EDGES_SQL,
             [user.pk, AnnotationStatus.DRAFT, project.pk]
@@ -278,7 +278,7 @@ class _Pool:
             ("claim pool", hook), build, ints=("project", "overlap", "user"), times=("now",)
         )
         values = {"project": project.pk, "overlap": project.overlap, "user": user.pk, "now": now}
-        with connection.cursor() as cursor:
+        with hot_cursor() as cursor:
             statement.execute(cursor, values)
             row = cursor.fetchone()
         return row[0] if row else None
@@ -401,7 +401,7 @@ def task_lock_extend(*, annotation: Annotation, project: Project) -> TaskLock:
 
 def task_release(*, solution_id: int, user: AbstractBaseUser) -> None:
     # A plain DELETE: nothing refers to a lock, and every submit runs it.
-    with connection.cursor() as cursor:
+    with hot_cursor() as cursor:
         cursor.execute(
             "DELETE FROM labeling_tasklock WHERE solution_id = %s AND user_id = %s",
             [solution_id, user.pk],

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from labeling.compiled import compile_once
+from labeling.compiled import compile_once, hot_cursor
 from labeling.models import TaskLock
 from tests.factories import SolutionFactory, UserFactory
 
@@ -47,3 +47,37 @@ def test_a_stand_in_written_into_the_sql_is_refused():
 
     with pytest.raises(ValueError, match="'n' is in the SQL"):
         compile_once(("test inlined",), build, ints=("n",))
+
+
+@pytest.mark.django_db
+def test_hot_statements_are_prepared_on_postgresql(settings):
+    """Run often on one connection, a compiled statement is prepared once by psycopg and
+    PostgreSQL no longer plans it per call (Django's own queries stay client-bound)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    solution = SolutionFactory()
+    statement = compile_once(
+        ("test prepared",), _live_locks, ints=("solution", "user"), times=("now",)
+    )
+    for _ in range(8):
+        with hot_cursor() as cursor:
+            statement.execute(cursor, {"solution": solution.pk, "user": 0, "now": timezone.now()})
+            assert cursor.fetchall() == []
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("labeling_tasklock" in sql and "$1" in sql for sql in prepared), prepared
+
+    settings.PREPARED_STATEMENTS = False  # PgBouncer before 1.21: nothing new is prepared
+
+    def ordered(s: dict) -> tuple[str, list]:
+        sql, params = _live_locks(s)
+        return sql + " ORDER BY 1", params
+
+    other = compile_once(("test not prepared",), ordered, ints=("solution", "user"), times=("now",))
+    for _ in range(8):
+        with hot_cursor() as cursor:
+            other.execute(cursor, {"solution": solution.pk, "user": 0, "now": timezone.now()})
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        assert not any("ORDER BY 1" in row[0] for row in cursor.fetchall())
