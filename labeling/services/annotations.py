@@ -209,7 +209,10 @@ def _count_submission(*, solution_id: int, project: Project) -> None:
     statement = compile_once(
         ("count submission",), _count_submission_sql, ints=("solution", "open_below")
     )
-    with hot_cursor() as cursor:
+    # Client-bound, planned per call: a prepared statement's generic plan for these
+    # subqueries, made while a new project's label tables are nearly empty, stays slow (tens
+    # of ms) as they fill, until the next ANALYZE.
+    with connection.cursor() as cursor:
         statement.execute(cursor, {"solution": solution_id, "open_below": project.overlap - 1})
 
 

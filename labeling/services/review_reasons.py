@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from django.db import connection, transaction
 from django.db.models.sql import UpdateQuery
 
-from labeling.compiled import compile_once, hot_cursor
+from labeling.compiled import compile_once
 from labeling.models import Project, Solution
 from labeling.review_selectors import reasons_mask
 
@@ -67,7 +67,7 @@ def _one_solution_update(stand_ins: dict) -> tuple[str, list]:
 
 def _refresh_one(solution_id: int) -> int:
     statement = compile_once(("review reasons of one",), _one_solution_update, ints=("solution",))
-    with hot_cursor() as cursor:
+    with connection.cursor() as cursor:  # planned per call (see annotations._count_submission)
         statement.execute(cursor, {"solution": solution_id})
         return cursor.rowcount
 
