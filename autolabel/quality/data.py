@@ -2,7 +2,15 @@
 
 The truth of a step is its imported label folded to two values: −1 wrong, 0 or +1 correct
 (PRM800K's 0 is "not wrong, no progress"), None unknown (ProcessBench steps after the first
-error, unrated PRM800K steps).
+error, unrated PRM800K steps, PRMBench steps after the first error that are not in
+`error_steps`).
+
+PRMBench's importer gives +1 to every step not in `error_steps`, as PRMBench scores them, but
+`error_steps` lists the steps GPT-4o's modification made wrong, not every wrong step: the steps
+after a modified one carry its wrong value on (`prmbench:missing_condition:prm_train_p1_388`:
+step 7 "Which is $9596$" is marked, step 8 "So $98 * 102 = 9596$" is +1). After the first
+error a PRMBench +1 says only "no new error was introduced here", so the harness treats it as
+unknown; a step marked wrong there stays −1 (the dataset does say it is wrong).
 """
 
 from __future__ import annotations
@@ -38,6 +46,15 @@ DEFAULT_FILES = (
 
 def truth_of(label: int | None) -> int | None:
     return None if label is None else (-1 if label < 0 else 1)
+
+
+def known_truth(dataset: str, labels: list[int | None]) -> tuple[int | None, ...]:
+    """Per step −1, +1 or None (see the module's docstring) from the imported labels."""
+    truth = [truth_of(label) for label in labels]
+    if dataset == "prmbench" and -1 in truth:
+        first = truth.index(-1)
+        truth = [t if i <= first or t == -1 else None for i, t in enumerate(truth)]
+    return tuple(truth)
 
 
 @dataclass(frozen=True)
@@ -87,7 +104,7 @@ def read_labeled(
                 problem=row.problem.text,
                 gold_answer=row.problem.answer,
                 steps=tuple(step.text for step in solution.steps),
-                truth=tuple(truth_of(step.label) for step in solution.steps),
+                truth=known_truth(rows.format, [step.label for step in solution.steps]),
                 final_answer=solution.final_answer,
                 answer_correct=solution.answer_correct,
                 metadata=solution.metadata,

@@ -65,6 +65,47 @@ def test_truth_from_the_importers(hand_files):
     assert len(read_labeled(PROCESSBENCH, limit=4)) == 4
 
 
+def prmbench_row(idx: str, process: list[str], errors: list[int]) -> dict:
+    return {
+        "idx": idx,
+        "classification": "missing_condition" if errors else "multi_solutions",
+        "original_question": "What is 98 * 102?",
+        "modified_question": "What is 98 * 102?",
+        "original_process": process,
+        "modified_process": process,
+        "modified_steps": errors,
+        "error_steps": errors,
+        "reason": "",
+        "question": "What is 98 * 102?",
+    }
+
+
+def test_prmbench_steps_after_the_first_error_are_unknown_unless_marked(tmp_path):
+    """PRMBench marks the steps its modification made wrong; a later step that carries the
+    wrong value on is +1 there (prm_train_p1_388: "So $98 * 102 = 9596$"). The harness knows
+    steps up to the first error, and later steps only where they are marked wrong."""
+    process = [
+        "Think of it as $(100-2)(100+2)$.",  # 1
+        "FOILing gives $100^2 - 400 - 2^2$.",  # 2: marked
+        "So we have $10000-400-4$.",  # 3: carries it on, +1 in PRMBench
+        "Which is $9596$.",  # 4: marked
+        "Right. So $98 * 102 = 9596$.",  # 5: +1 in PRMBench, false
+    ]
+    path = tmp_path / "hand_prmbench.jsonl"
+    rows = [prmbench_row("p1", process, [2, 4]), prmbench_row("p2", process[:1], [])]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    wrong, clean = read_labeled(path)
+    assert wrong.dataset == "prmbench"
+    assert wrong.truth == (1, -1, None, -1, None) and wrong.first_error == 1
+    assert clean.truth == (1,) and clean.first_error == -1
+
+    sym = evaluate([path], ["symbolic"])["results"]["symbolic"]["all"]
+    # Symbolic refutes "98 * 102 = 9596" (9996): not a wrong refutation, the step is unknown.
+    assert sym["known_steps"] == 4
+    assert sym["coverage"] == pytest.approx(1 / 6)  # that refutation, on the unknown step
+    assert sym["neg"]["rated"] == 0
+
+
 def test_metrics_by_hand(hand_files):
     processbench, mrmath = hand_files
     report = evaluate([processbench, mrmath], ["answer", "symbolic", "consensus"])
