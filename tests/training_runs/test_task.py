@@ -5,9 +5,10 @@ import pytest
 
 from annotate.celery import app
 from annotate.queues import Queue
-from autolabel import tasks
-from autolabel.tasks import training_run_task
-from autolabel.training_services import HEARTBEAT_STALE_S, Outcome
+from training_runs import tasks
+from training_runs.execution import Outcome
+from training_runs.services import HEARTBEAT_STALE_S
+from training_runs.tasks import training_run_task
 
 
 def test_routed_to_the_gpu_queue():
