@@ -13,7 +13,9 @@ from django.db.migrations.state import ProjectState
 from tests.factories import ProjectFactory
 from training_runs.models import PrmModel, QueuePriority, TrainingRun
 
-BEFORE_MOVE = [("autolabel", "0005_autolabelrun_inline"), ("training_runs", None)]
+# Unapplying training_runs 0001 unapplies what depends on it: autolabel's state-only delete.
+BEFORE_MOVE = [("training_runs", None)]
+MOVE = ("autolabel", "0007_move_training_to_training_runs")
 TABLES = {
     "trainingrun": "autolabel_trainingrun",
     "prmmodel": "autolabel_prmmodel",
@@ -33,9 +35,9 @@ def test_runs_survive_the_move_between_apps():
     project = ProjectFactory()
     executor = _migrate(BEFORE_MOVE)
     applied = executor.loader.applied_migrations
-    assert ("autolabel", "0006_move_training_to_training_runs") not in applied
-    assert ("training_runs", "0001_initial") not in applied
-    old = executor.loader.project_state(BEFORE_MOVE[:1]).apps
+    assert MOVE not in applied and ("training_runs", "0001_initial") not in applied
+    assert ("autolabel", "0005_autolabelrun_inline") in applied
+    old = executor.loader.project_state(list(applied)).apps
     assert not any(m._meta.app_label == "training_runs" for m in old.get_models())
     OldRun = old.get_model("autolabel", "TrainingRun")
     OldPrm = old.get_model("autolabel", "PrmModel")
@@ -68,7 +70,7 @@ def test_runs_survive_the_move_between_apps():
     executor = _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
     applied = executor.loader.applied_migrations
     assert ("training_runs", "0001_initial") in applied
-    assert ("autolabel", "0006_move_training_to_training_runs") in applied
+    assert MOVE in applied
 
     moved = TrainingRun.objects.get(pk=run.pk)
     assert (moved.project_id, moved.status, moved.step, moved.config) == (
