@@ -16,6 +16,12 @@ def test_routed_to_the_gpu_queue():
     assert route["queue"].name == Queue.GPU
 
 
+def test_keeps_the_name_it_had_in_autolabel():
+    """Messages queued before the move to training_runs name the old task; a worker runs them."""
+    assert training_run_task.name == "autolabel.tasks.training_run_task"
+    assert app.tasks["autolabel.tasks.training_run_task"] is training_run_task._get_current_object()
+
+
 def test_survives_a_lost_worker_and_outlives_the_default_time_limit(settings):
     task = training_run_task._get_current_object()
     assert task.acks_late and task.reject_on_worker_lost
