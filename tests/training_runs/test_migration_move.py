@@ -15,7 +15,7 @@ from training_runs.models import PrmModel, QueuePriority, TrainingRun
 
 # Unapplying training_runs 0001 unapplies what depends on it: autolabel's state-only delete.
 BEFORE_MOVE = [("training_runs", None)]
-MOVE = ("autolabel", "0007_move_training_to_training_runs")
+MOVE = ("autolabel", "0008_move_training_to_training_runs")
 TABLES = {
     "trainingrun": "autolabel_trainingrun",
     "prmmodel": "autolabel_prmmodel",

@@ -9,7 +9,7 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("autolabel", "0006_suggestion_verdicts_as_evidence"),
+        ("autolabel", "0007_suggestion_unmeasured_scores"),
         # training_runs must hold the models before they leave this app's state.
         ("training_runs", "0001_initial"),
     ]
