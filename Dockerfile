@@ -15,6 +15,7 @@ COPY pyproject.toml ./
 COPY annotate/ annotate/
 COPY labeling/ labeling/
 COPY autolabel/ autolabel/
+COPY training_runs/ training_runs/
 COPY training/ training/
 # The trainer image (docker-compose.yml's `trainer`) builds with PIP_EXTRAS="[ml]": torch,
 # transformers, accelerate. The web and worker images stay without them.

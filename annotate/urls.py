@@ -11,6 +11,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/", include("labeling.api.urls")),
     path("api/", include("autolabel.urls")),
+    path("api/", include("training_runs.urls")),
     path("", spa, name="spa-home"),
     re_path(r"^(?:login|projects)(?:/.*)?$", spa, name="spa"),
 ]

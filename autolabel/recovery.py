@@ -30,11 +30,12 @@ from django.utils import timezone
 
 from annotate.inflight import InFlight, in_flight, queue_depth
 from annotate.queues import Queue
-from autolabel.models import AutolabelRun, RunStatus, TrainingRun
-from autolabel.models.training import TrainingStatus
+from autolabel.models import AutolabelRun, RunStatus
+from autolabel.registry import chunk_queue
 from labeling.models import Export, ImportJob
 from labeling.models.exports import ExportStatus
 from labeling.models.imports import ImportStatus
+from training_runs.models import TrainingRun, TrainingStatus
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +63,7 @@ def _autolabel_runs() -> QuerySet:
 
 
 def _autolabel_queues(run: AutolabelRun) -> set[str]:
-    from autolabel.tasks import chunk_queue  # autolabel.tasks imports this module
-
-    return {Queue.DEFAULT, chunk_queue(run)}
+    return {Queue.DEFAULT, chunk_queue(run.sources)}
 
 
 def _exports() -> QuerySet:
@@ -109,7 +108,7 @@ KINDS = (
     ),
     JobKind(
         name="training run",
-        task="autolabel.tasks.training_run_task",
+        task="autolabel.tasks.training_run_task",  # training_runs.tasks, its old name kept
         tasks=("autolabel.tasks.training_run_task",),
         unfinished=_training_runs,
         queues=lambda _: {Queue.GPU},

@@ -1,9 +1,11 @@
-"""Engine registry: a run names its sources; each name maps to one engine instance.
+"""Engine registry: a run names its sources; each name maps to one engine instance, and a
+run's chunks go to the most specialised queue its sources need.
 
 Model backends (torch, transformers, httpx) are imported lazily by the engines, so the web
 process can list and validate sources without them.
 """
 
+from annotate.queues import Queue
 from autolabel.engines.agent import AgentEngine
 from autolabel.engines.answer import AnswerEngine
 from autolabel.engines.base import Engine
@@ -27,3 +29,10 @@ ENGINES: dict[str, Engine] = {
         ConsensusEngine(),
     )
 }
+
+QUEUE_RANK = [Queue.DEFAULT, Queue.ROLLOUTS, Queue.GPU]
+
+
+def chunk_queue(sources: list[str]) -> str:
+    """A chunk runs on the most specialised queue any of its sources needs."""
+    return max((ENGINES[s].queue for s in sources), key=QUEUE_RANK.index)

@@ -16,12 +16,13 @@ from django.utils import timezone
 from autolabel.engines.base import EngineResult, SolutionInput
 from autolabel.engines.prm import check_params as prm_check_params
 from autolabel.errors import BackendUnavailable
-from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, PrmModel, RunStatus
+from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
 from autolabel.registry import ENGINES
 from labeling.errors import Conflict, ValidationFailed
 from labeling.models import Project, Solution, Suggestion
 from labeling.review_selectors import AUTO_CONFLICT_SOURCES
 from labeling.services.review_reasons import review_reasons_refresh
+from training_runs.models import PrmModel
 
 log = logging.getLogger(__name__)
 MAX_STORED_ERRORS = 50

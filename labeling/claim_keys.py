@@ -1,6 +1,6 @@
 """Sort keys of the opt-in PRM active-learning claim order, and the index that serves them.
 
-autolabel.active_learning decides when a project uses this order (its QueuePriority) and
+training_runs.active_learning decides when a project uses this order (its QueuePriority) and
 explains it; the keys live here, beside Solution, because an index on Solution serves them:
 `PRM_CLAIM_INDEX` (created on PostgreSQL by migration 0016) holds exactly these expressions
 over the open claim pool, so a claim in this order reads the first few open rows in index

@@ -1,16 +1,17 @@
 """Compare PRM kinds on one ProcessBench file: one table of first-error F1.
 
     python -m training.compare FILE --prm pointwise=runs/prm --prm pairwise=runs/bt \\
-        --prm implicit=runs/implicit [--judge-base-url URL --judge-model NAME] \\
-        [--threshold 0.5] [--out report.json]
+        --prm implicit=runs/implicit [--threshold 0.5] [--out report.json]
+    python -m autolabel.judge.compare FILE --prm ... --judge-base-url URL --judge-model NAME
 
 Every `--prm NAME=DIR` is scored with training.scorers.load_scorer (its kind — pointwise,
 pairwise or implicit — is read from the directory) and evaluated as training.evaluate does:
 F1 at `--threshold` and the best F1 over the 0.05..0.95 sweep with its threshold (scores of
 a pairwise or implicit PRM are calibrated differently, so the sweep column is the fair one).
 With `--judge-*`, the generative PRM (training.generative: the judge source's critic) is a
-row too; it predicts an index directly, so it has no threshold. Prints a Markdown table;
-`--out` writes the full reports as JSON.
+row too; it predicts an index directly, so it has no threshold. training imports no autolabel,
+so the critic comes in as a callable: `main(make_judge=...)`, which autolabel.judge.compare
+passes. Prints a Markdown table; `--out` writes the full reports as JSON.
 """
 
 from __future__ import annotations
@@ -25,10 +26,12 @@ from typing import Any
 from training.data import DataError
 from training.evaluate import evaluate_processbench
 from training.generative import (
+    FirstErrorJudge,
+    JudgeFactory,
     add_judge_arguments,
     evaluate_predictions,
     judge_predictions,
-    openai_backend,
+    judge_settings,
     read_processbench,
 )
 
@@ -39,10 +42,12 @@ def compare_prms(
     *,
     threshold: float = 0.5,
     batch_size: int = 8,
-    judge: dict[str, Any] | None = None,
+    judge: FirstErrorJudge | None = None,
+    judge_name: str = "judge",
+    judge_workers: int = 4,
 ) -> list[dict[str, Any]]:
-    """One entry per model: name, kind, F1 at the threshold, best swept F1, full report.
-    `judge` holds judge_predictions' arguments (`backend` and the sampling ones)."""
+    """One entry per model: name, kind, F1 at the threshold, best swept F1, full report;
+    with `judge`, a last entry for that generative PRM (rows judged `judge_workers` at once)."""
     from training.scorers import load_scorer, prm_kind
 
     items = [(row["problem"], list(row["steps"])) for row in rows]
@@ -63,12 +68,11 @@ def compare_prms(
             }
         )
     if judge is not None:
-        params = {k: v for k, v in judge.items() if k != "name"}
-        report = evaluate_predictions(rows, judge_predictions(rows, **params))
+        report = evaluate_predictions(rows, judge_predictions(rows, judge, workers=judge_workers))
         overall = report["overall"]
         entries.append(
             {
-                "name": judge.get("name", "judge"),
+                "name": judge_name,
                 "kind": "generative",
                 "threshold": None,
                 **{k: overall[k] for k in ("acc_error", "acc_correct", "f1")},
@@ -109,9 +113,9 @@ def _named(value: str) -> tuple[str, str]:
     return name, path
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "python -m training.compare") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m training.compare",
+        prog=prog,
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -125,28 +129,40 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(
+    argv: list[str] | None = None,
+    *,
+    make_judge: JudgeFactory | None = None,
+    prog: str = "python -m training.compare",
+) -> int:
+    """The command line; `make_judge` builds the generative row's judge (autolabel.judge)."""
+    args = build_parser(prog).parse_args(argv)
     if bool(args.judge_base_url) != bool(args.judge_model):
         print("error: --judge-base-url and --judge-model go together", file=sys.stderr)
         return 2
     if not args.prm and not args.judge_base_url:
         print("error: nothing to compare: give --prm NAME=DIR and/or --judge-*", file=sys.stderr)
         return 2
-    judge = None
-    if args.judge_base_url:
-        judge = {
-            "name": args.judge_name,
-            "backend": openai_backend(args.judge_base_url, args.judge_model),
-            "votes": args.judge_votes,
-            "temperature": args.judge_temperature,
-            "max_tokens": args.judge_max_tokens,
-            "workers": args.judge_workers,
-        }
+    if args.judge_base_url and make_judge is None:
+        print(
+            "error: the generative judge is autolabel's critic: run "
+            "python -m autolabel.judge.compare with the same arguments",
+            file=sys.stderr,
+        )
+        return 2
     try:
         rows = read_processbench(args.file)
+        judge = None
+        if make_judge is not None and args.judge_base_url:
+            judge = make_judge(judge_settings(args, prefix="judge-"))
         entries = compare_prms(
-            rows, args.prm, threshold=args.threshold, batch_size=args.batch_size, judge=judge
+            rows,
+            args.prm,
+            threshold=args.threshold,
+            batch_size=args.batch_size,
+            judge=judge,
+            judge_name=args.judge_name,
+            judge_workers=args.judge_workers,
         )
     except (DataError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -1,17 +1,15 @@
-"""A generative PRM (the auto-labeler's judge) as a ProcessBench first-error predictor.
+"""A generative PRM (a critic model) as a ProcessBench first-error predictor.
 
-    python -m training.generative FILE --base-url URL --model NAME [--votes 1]
-        [--temperature 0] [--max-tokens 1024] [--workers 4] [--save-predictions OUT.jsonl]
-        [--out metrics.json]
+Each row of a ProcessBench-format file ({id, problem, steps, label}) goes to a judge: any
+callable `(problem, steps) -> index` of the earliest wrong step (-1: no error, None: its reply
+could not be read). The metric is training.evaluate's: accuracy on erroneous rows (prediction
+== label), on correct rows (prediction == -1), and their harmonic mean, per id subset too. An
+unreadable reply counts as wrong on either kind of row and is counted under `unparsed`.
 
-Each row of a ProcessBench-format file ({id, problem, steps, label}) goes to the critic with
-the judge source's prompt (autolabel.judge: the ProcessBench critique template, majority over
-`--votes` samples); its reply's earliest-error index is the prediction (-1: no error). The
-metric is training.evaluate's: accuracy on erroneous rows (prediction == label), on correct
-rows (prediction == -1), and their harmonic mean, per id subset too. A reply that cannot be
-read counts as wrong on either kind of row and is counted under `unparsed`. The critic is any
-OpenAI-compatible chat server (vLLM, `transformers serve`, an API), or a completer config
-(`backend=` from Python, e.g. a local transformers model).
+training imports neither Django nor autolabel, so the judge comes in as a callable: `main`
+takes a `make_judge` factory, and the command line lives with the critic it builds
+(`python -m autolabel.judge.processbench`: the judge source's prompt and majority vote over
+any OpenAI-compatible chat server).
 """
 
 from __future__ import annotations
@@ -20,12 +18,31 @@ import argparse
 import json
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from training.data import DataError, read_objects
+
+# (problem, steps) -> the earliest wrong step's index, -1 for none, None when unreadable.
+FirstErrorJudge = Callable[[str, list[str]], int | None]
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    """What the command line says about the critic; a JudgeFactory turns it into a judge."""
+
+    base_url: str
+    model: str
+    votes: int = 1
+    temperature: float | None = None  # None: 0 for one vote, 0.7 for several
+    max_tokens: int = 1024
+    seed: int | None = 0
+
+
+JudgeFactory = Callable[[JudgeSettings], FirstErrorJudge]
 
 
 def predictions_f1(labels: Sequence[int], predictions: Sequence[int | None]) -> dict[str, Any]:
@@ -80,50 +97,22 @@ def read_processbench(path: str | Path) -> list[dict]:
     return rows
 
 
-def openai_backend(base_url: str, model: str, *, timeout_s: float | None = None) -> dict:
-    backend: dict[str, Any] = {"kind": "openai", "base_url": base_url, "model": model}
-    if timeout_s is not None:
-        backend["timeout_s"] = timeout_s
-    return backend
-
-
 def judge_predictions(
-    rows: Sequence[dict],
-    backend: dict[str, Any],
-    *,
-    votes: int = 1,
-    temperature: float | None = None,
-    max_tokens: int = 1024,
-    seed: int | None = 0,
-    workers: int = 4,
+    rows: Sequence[dict], judge: FirstErrorJudge, *, workers: int = 4
 ) -> list[int | None]:
-    """The critic's earliest-error index per row (None where no vote could be read)."""
-    from autolabel.completers import completer_from_config
-    from autolabel.judge import judge_solution
-
-    critic = completer_from_config(backend)
-    temp = temperature if temperature is not None else (0.7 if votes > 1 else 0.0)
+    """The judge's earliest-error index per row (None where its reply could not be read)."""
 
     def one(row: dict) -> int | None:
-        verdict = judge_solution(
-            critic,
-            row["problem"],
-            list(row["steps"]),
-            votes=votes,
-            temperature=temp,
-            max_tokens=max_tokens,
-            seed=seed,
-        )
-        return verdict.first_error
+        return judge(row["problem"], list(row["steps"]))
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         return list(pool.map(one, rows))
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str, description: str | None = None) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m training.generative",
-        description=__doc__,
+        prog=prog,
+        description=description or __doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", help="ProcessBench-format JSONL/Parquet")
@@ -143,18 +132,31 @@ def add_judge_arguments(p: argparse.ArgumentParser, *, prefix: str) -> None:
     p.add_argument(f"--{prefix}workers", type=int, default=4, help="rows judged at once")
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def judge_settings(args: argparse.Namespace, *, prefix: str) -> JudgeSettings:
+    """The JudgeSettings of arguments added by add_judge_arguments with this prefix."""
+    key = prefix.replace("-", "_")
+    return JudgeSettings(
+        base_url=getattr(args, f"{key}base_url"),
+        model=getattr(args, f"{key}model"),
+        votes=getattr(args, f"{key}votes"),
+        temperature=getattr(args, f"{key}temperature"),
+        max_tokens=getattr(args, f"{key}max_tokens"),
+    )
+
+
+def main(
+    argv: list[str] | None = None,
+    *,
+    make_judge: JudgeFactory,
+    prog: str = "python -m autolabel.judge.processbench",
+    description: str | None = None,
+) -> int:
+    """The command line over a judge that `make_judge` builds from its settings."""
+    args = build_parser(prog, description).parse_args(argv)
     try:
         rows = read_processbench(args.file)
-        predictions = judge_predictions(
-            rows,
-            openai_backend(args.base_url, args.model),
-            votes=args.votes,
-            temperature=args.temperature,
-            max_tokens=args.max_tokens,
-            workers=args.workers,
-        )
+        judge = make_judge(judge_settings(args, prefix=""))
+        predictions = judge_predictions(rows, judge, workers=args.workers)
     except (DataError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -167,7 +169,3 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         Path(args.out).write_text(text + "\n", encoding="utf-8")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

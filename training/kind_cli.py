@@ -1,52 +1,17 @@
-"""What the PRM kinds training.pairwise and training.implicit share: their config's common
-fields, their command line and its before/after report. Both run under `accelerate launch` /
-`torchrun` (training.loop)."""
+"""What the PRM kinds training.pairwise and training.implicit share: their command line and
+its before/after report (their config's common fields are training.kinds). Both run under
+`accelerate launch` / `torchrun` (training.loop)."""
 
 import argparse
 import json
 import logging
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from training.data import DataError, Tokenization
+from training.data import DataError
+from training.kinds import KindResult
 from training.loop import SettingError
-
-
-@dataclass
-class KindResult:
-    """What a PRM kind's training returns (and its CLI reports)."""
-
-    out_dir: Path
-    steps: int
-    before: dict[str, float]
-    after: dict[str, float]
-    eval: dict[str, float] | None
-
-
-@dataclass
-class KindConfig:
-    """The settings every kind has; a kind's config adds its own (and its own defaults)."""
-
-    model: str
-    data: list[str]
-    output_dir: str
-    learning_rate: float = 1e-4
-    num_epochs: float = 1.0
-    batch_size: int = 8  # items per process per micro-batch
-    grad_accum: int = 1  # micro-batches per optimizer step
-    step_separator: str = "\n"
-    max_length: int | None = 1024
-    max_prompt_length: int | None = 512
-    eval_split: str = "validation"
-    seed: int = 0
-    device: str | None = None  # one process only; a launcher places each of several
-    history: list[dict] = field(default_factory=list, repr=False)
-
-    def tokenization(self) -> Tokenization:
-        return Tokenization(self.step_separator, self.max_length, self.max_prompt_length)
 
 
 def _positive(text: str) -> int:

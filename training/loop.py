@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import torch
 
 if TYPE_CHECKING:
-    from training.kind_cli import KindConfig
+    from training.kinds import KindConfig
 
 logger = logging.getLogger("training.loop")
 T = TypeVar("T")

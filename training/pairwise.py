@@ -29,7 +29,8 @@ from typing import Any
 import torch
 
 from training.data import DataError, Tokenization, TokenizedExample, build_example, read_objects
-from training.kind_cli import KindConfig, KindResult, kind_parser, run
+from training.kind_cli import kind_parser, run
+from training.kinds import KindConfig, KindResult
 from training.loop import KindLoop, split_train_held
 from training.model import load_model, load_tokenizer, save_prm, token_logits
 from training.packing import collate_padded

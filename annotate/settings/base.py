@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "labeling",
     "autolabel",
+    "training_runs",
 ]
 
 MIDDLEWARE = [
@@ -216,6 +217,7 @@ CELERY_TASK_ROUTES = {
     "labeling.tasks.import_job_run_task": {"queue": "default"},
     "labeling.tasks.export_build_task": {"queue": "exports"},
     "autolabel.tasks.autolabel_run_start_task": {"queue": "default"},
+    # training_runs.tasks.training_run_task keeps the name it had in autolabel.tasks.
     "autolabel.tasks.training_run_task": {"queue": "gpu"},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -241,7 +243,7 @@ CELERY_BEAT_SCHEDULE = {
 TOKENS_KEEP_DEAD_DAYS = env.int("TOKENS_KEEP_DEAD_DAYS", default=90)
 CELERY_TASK_TIME_LIMIT = 3600
 CELERY_TASK_SOFT_TIME_LIMIT = 3500
-# PRM training runs (autolabel.training_services): where their outputs go, how long one may run.
+# PRM training runs (training_runs.services): where their outputs go, how long one may run.
 TRAINING_ROOT = env("TRAINING_ROOT", default=str(VAR_DIR / "training"))
 TRAINING_TIME_LIMIT_S = env.int("TRAINING_TIME_LIMIT_S", default=3 * 24 * 3600)
 # A running training run whose worker has not written for this long is taken over.

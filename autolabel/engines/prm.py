@@ -12,7 +12,7 @@ a registered PrmModel, to its ``path`` and ``model`` name; the engine only sees 
 
 A step whose probability of being correct is at least ``threshold`` gets +1, else −1, with the
 probability as the score. The solution's metadata gets a summary under "prm" that the
-active-learning queue order reads (autolabel.active_learning): the minimum step probability,
+active-learning queue order reads (training_runs.active_learning): the minimum step probability,
 the predicted first error, how far the minimum is from the threshold, and whether the answer
 is a "convincing wrong" one (PRM800K): every step rated correct but the final answer wrong.
 """

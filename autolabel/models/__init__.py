@@ -5,25 +5,11 @@ from autolabel.models.runs import (
     RolloutCacheEntry,
     RunStatus,
 )
-from autolabel.models.training import (
-    PrmKind,
-    PrmModel,
-    QueueOrder,
-    QueuePriority,
-    TrainingRun,
-    TrainingStatus,
-)
 
 __all__ = [
     "AutolabelItem",
     "AutolabelRun",
     "ItemStatus",
-    "PrmKind",
-    "PrmModel",
-    "QueueOrder",
-    "QueuePriority",
     "RolloutCacheEntry",
     "RunStatus",
-    "TrainingRun",
-    "TrainingStatus",
 ]

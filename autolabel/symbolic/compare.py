@@ -39,13 +39,12 @@ The rules, in order (precision first: a false "fails" misleads annotators):
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from fractions import Fraction
 
 import sympy
 
 from autolabel.symbolic import ast, conversions
 from autolabel.symbolic.chains import Chain, Side
+from autolabel.symbolic.decisions import Context, Decision, rounding
 from autolabel.symbolic.evaluate import (
     EvalError,
     exact,
@@ -56,24 +55,6 @@ from autolabel.symbolic.evaluate import (
 )
 
 CONSTANT_LIKE = frozenset({"i", "e", "j"})
-
-
-@dataclass
-class Decision:
-    holds: bool | None
-    reason: str
-    lhs_value: str = ""
-    rhs_value: str = ""
-    kind: str | None = None  # set by rules that know the claim's kind better than its sides
-
-
-@dataclass(frozen=True)
-class Context:
-    hedged: bool = False  # "if", "?", "wrong" around the claim, or modular arithmetic
-    approximate: bool = False  # decimals may be rounded ("≈", "about 3.5", "nearest tenth")
-    scaled: bool = False  # a map or model scale: "1 inch = 50 miles" is a definition
-    # symbols that other equations (this step's, earlier steps', the problem's) constrain
-    constrained: frozenset[str] = frozenset()
 
 
 def claim_kind(left: Side, right: Side, chain: Chain) -> str:
@@ -227,33 +208,6 @@ def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
     ):
         return Decision(None, "running total ('=' used as 'then')", *shown)
     return Decision(False, f"{shown[0]} \u2260 {shown[1]}", *shown)
-
-
-def rounding(lit_side: Side, other: sympy.Expr) -> tuple[bool | None, str] | None:
-    """Rounding rules for a side that is one number; None when they do not apply."""
-    info = lit_side.info
-    assert info is not None
-    if info.literal is None or info.ops > 0:
-        return None
-    lit = -info.literal.value if info.negated_literal else info.literal.value
-    value = Fraction(str(sympy.N(other, 50)))
-    err = abs(value - lit)
-    d = info.literal.decimals
-    if d is None:
-        if other.is_Rational and other.q == 1:
-            return None  # an integer that is simply different
-        if err < 1:
-            return None, "may be rounded to a whole number"
-        return None
-    if d >= 10 and err <= Fraction(1, 10**9) * max(1, abs(lit)):
-        return True, "equal up to float rounding"
-    unit = Fraction(1, 10**d)
-    if err <= unit / 2 + Fraction(1, 10**40):
-        return True, f"equal when rounded to {d} decimal place{'s' if d > 1 else ''}"
-    truncated = Fraction(int(value / unit)) * unit  # toward zero
-    if truncated == lit:
-        return True, f"equal when truncated to {d} decimal place{'s' if d > 1 else ''}"
-    return None
 
 
 def _vanishes_at_a_point(diff: sympy.Expr) -> bool:

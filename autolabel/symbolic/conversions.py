@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import sympy
 
-from autolabel.symbolic import ast, compare
+from autolabel.symbolic import ast
 from autolabel.symbolic.chains import Side
+from autolabel.symbolic.decisions import Context, Decision, rounding
 from autolabel.symbolic.evaluate import exact, is_unit_symbol, show
 from autolabel.symbolic.units import conversion
 
@@ -48,7 +49,7 @@ def _every_number_has_a_unit(node: ast.Node) -> bool:
     return all(_every_number_has_a_unit(child) for child in node.children())
 
 
-def decide(left: Side, right: Side, context: compare.Context) -> compare.Decision | None:
+def decide(left: Side, right: Side, context: Context) -> Decision | None:
     """The decision for a conversion claim, or None when it is not one we can read."""
     assert left.node is not None and right.node is not None
     if not (_every_number_has_a_unit(left.node) and _every_number_has_a_unit(right.node)):
@@ -68,21 +69,21 @@ def decide(left: Side, right: Side, context: compare.Context) -> compare.Decisio
     a_value, b_value = exact(left.node), exact(right.node)
     shown = (show(a_value), show(b_value))
     if ratio == 1:
-        return compare.Decision(True, "equal after converting units (exact)", *shown, KIND)
+        return Decision(True, "equal after converting units (exact)", *shown, KIND)
     for side, value, other_ratio in ((right, b_value, ratio), (left, a_value, 1 / ratio)):
         literal = side.info.literal if side.info else None
         if literal is None or literal.decimals is None:
             continue  # whole numbers in a conversion are exact: "1 mile = 5000 feet" fails
         # the other side's value expressed in this side's units
-        rounded = compare.rounding(side, value * other_ratio)
+        rounded = rounding(side, value * other_ratio)
         if rounded is not None:
             reason = rounded[1] + " (units converted)"
-            return compare.Decision(rounded[0], reason, *shown, KIND)
+            return Decision(rounded[0], reason, *shown, KIND)
     li, ri = left.info, right.info
     assert li is not None and ri is not None
     if li.has_decimal or ri.has_decimal or li.bare_percent or ri.bare_percent:
-        return compare.Decision(None, "decimals in a unit conversion", *shown, KIND)
+        return Decision(None, "decimals in a unit conversion", *shown, KIND)
     if context.hedged or context.approximate or context.scaled:
-        return compare.Decision(None, "a scale, an estimate or a hedge around it", *shown, KIND)
+        return Decision(None, "a scale, an estimate or a hedge around it", *shown, KIND)
     reason = f"{shown[0]} \u2260 {shown[1]} after converting units ({ratio} : 1)"
-    return compare.Decision(False, reason, *shown, KIND)
+    return Decision(False, reason, *shown, KIND)

@@ -67,22 +67,3 @@ def standalone(plain: str, start: int) -> bool:
 
 def as_int(text: str) -> int:
     return int(text.replace(",", ""))
-
-
-def find_statements(prepared: str) -> list[Statement]:
-    """Every statement the finders read in a step's prepared text, in text order."""
-    # the finders import this module
-    from autolabel.symbolic.counts import count_statements
-    from autolabel.symbolic.numbers import number_statements
-    from autolabel.symbolic.ratios import percentage_statements, ratio_statements
-    from autolabel.symbolic.rewriting import rewriting_statements
-
-    plain = plain_view(prepared)
-    found = [
-        *number_statements(plain),
-        *count_statements(plain),
-        *ratio_statements(plain),
-        *percentage_statements(plain),
-        *rewriting_statements(prepared),
-    ]
-    return sorted(found, key=lambda s: s.start)

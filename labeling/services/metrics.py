@@ -3,18 +3,24 @@
 Aggregating a large project takes seconds, so past `METRICS_LIVE_MAX_ANNOTATIONS` submitted
 annotations the API answers from `MetricsSnapshot`, and a stale or missing snapshot queues
 `project_metrics_refresh_task` (at most one queued per `METRICS_MAX_AGE_SECONDS`).
+
+Tasks import services, never the reverse: the task is sent by its name (routed by
+CELERY_TASK_ROUTES like any other), so this module does not import labeling.tasks.
 """
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from time import perf_counter
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from labeling.metrics.queries import project_metrics, submitted_annotations
 from labeling.models import MetricsSnapshot, Project
+
+REFRESH_TASK = "labeling.tasks.project_metrics_refresh_task"
 
 
 def _live_max() -> int:
@@ -61,9 +67,7 @@ def metrics_request_refresh(*, project: Project) -> bool:
         return False
     snapshot.requested_at = now
     snapshot.save(update_fields=["requested_at"])
-    from labeling.tasks import project_metrics_refresh_task
-
-    transaction.on_commit(lambda: project_metrics_refresh_task.delay(project.pk))
+    transaction.on_commit(lambda: current_app.send_task(REFRESH_TASK, args=[project.pk]))
     return True
 
 

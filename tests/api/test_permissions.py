@@ -372,8 +372,8 @@ def _autolabel_run(w):
 
 
 def _training_run(w):
-    from autolabel.models import TrainingRun
     from labeling.models import Export
+    from training_runs.models import TrainingRun
 
     export = Export.objects.create(project=w["project"], format="trl", status="done")
     return TrainingRun.objects.create(project=w["project"], export=export, base_model="/m").pk

@@ -11,12 +11,12 @@ import pytest
 from django.utils import timezone
 
 from annotate.inflight import InFlight
-from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus, TrainingRun
-from autolabel.models.training import TrainingStatus
+from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
 from autolabel.recovery import lost_jobs
 from labeling.models import Export, ImportJob
 from labeling.models.exports import ExportStatus
 from tests.factories import ProjectFactory, SolutionFactory
+from training_runs.models import TrainingRun, TrainingStatus
 
 pytestmark = pytest.mark.django_db
 

@@ -5,11 +5,11 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from autolabel.models import PrmModel, TrainingRun
 from labeling.models import Project, Suggestion
 from labeling.services.exports import export_build, export_create
 from tests.e2e.helpers import login
 from tests.e2e.test_annotator_journey import DEMO
+from training_runs.models import PrmModel, TrainingRun
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -73,3 +73,24 @@ def test_api_refreshes_through_a_real_worker(settings, celery_worker_live):
     assert response.status_code == 200, body
     assert body["cached"] is True and body["pairs"][0]["steps"] == 2
     assert body["computed_at"]
+
+
+@pytest.mark.django_db
+def test_the_refresh_sends_the_task_by_its_registered_name(
+    settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The service does not import labeling.tasks (tasks import services): it sends the task
+    by name, which must be the name the task is registered under."""
+    from celery import current_app
+
+    from labeling import tasks
+    from labeling.services import metrics
+
+    assert tasks.project_metrics_refresh_task.name == metrics.REFRESH_TASK
+    sent = []
+    monkeypatch.setattr(current_app, "send_task", lambda name, args: sent.append((name, args)))
+    settings.METRICS_LIVE_MAX_ANNOTATIONS = 1
+    project, _ = _labeled_project()
+    with django_capture_on_commit_callbacks(execute=True):
+        metrics_get(project=project)
+    assert sent == [(tasks.project_metrics_refresh_task.name, [project.pk])]

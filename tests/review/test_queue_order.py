@@ -4,12 +4,12 @@ and solutions assigned to others never served."""
 
 import pytest
 
-from autolabel.active_learning import queue_order_set
 from labeling.services.assignments import assignment_create
 from labeling.services.queue import task_claim_next
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import member
 from tests.review.test_gold_serving import _answer, _gold
+from training_runs.active_learning import queue_order_set
 
 pytestmark = pytest.mark.django_db
 

@@ -13,12 +13,12 @@ import pytest
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from autolabel.active_learning import queue_order_set
 from labeling.models import Annotation, AnnotationStatus, Assignment, Solution, TaskLock
 from labeling.selectors import solution_claimable_for_user
 from labeling.services.queue import _claim_first, _claim_phases, candidates_ordered
 from labeling.services.queue_open import queue_open_refresh
 from tests.factories import ProjectFactory, SolutionFactory, UserFactory
+from training_runs.active_learning import queue_order_set
 
 pytestmark = pytest.mark.django_db
 

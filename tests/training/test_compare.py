@@ -1,16 +1,21 @@
-"""The generative PRM (the judge's critic) and the trained kinds in one ProcessBench table."""
+"""The generative PRM (the judge's critic) and the trained kinds in one ProcessBench table.
+
+training imports no autolabel: the critic comes in as a callable, and the command lines that
+build it are autolabel.judge.processbench and autolabel.judge.compare."""
 
 import json
 
 import pytest
 import torch
 
+from autolabel.judge.compare import main as judge_compare_main
+from autolabel.judge.processbench import main as generative_main
 from tests.autolabel_rollouts.servers import StubServer
+from training.compare import compare_prms
 from training.compare import main as compare_main
 from training.data import Tokenization
 from training.evaluate import evaluate_processbench
-from training.generative import main as generative_main
-from training.generative import predictions_f1
+from training.generative import judge_predictions, predictions_f1
 from training.implicit import load_causal_lm, save_implicit
 from training.model import load_model, load_tokenizer, save_prm
 from training.scorers import load_scorer
@@ -97,7 +102,7 @@ def test_compare_prints_one_table_for_all_kinds(three_kinds, tmp_path, capsys):
     bench = write_jsonl(tmp_path / "pb.jsonl", ROWS)
     out = tmp_path / "report.json"
     with StubServer(critic) as stub:
-        code = compare_main(
+        code = judge_compare_main(
             [
                 str(bench),
                 "--prm",
@@ -140,3 +145,22 @@ def test_compare_needs_something_to_compare(tmp_path, capsys):
     assert compare_main([str(bench)]) == 2
     assert compare_main([str(bench), "--judge-model", "x"]) == 2
     assert "together" in capsys.readouterr().err
+    # Without a judge factory (training alone), the generative row points to autolabel's CLI.
+    assert compare_main([str(bench), "--judge-base-url", "u", "--judge-model", "m"]) == 2
+    assert "python -m autolabel.judge.compare" in capsys.readouterr().err
+
+
+def test_any_callable_is_a_judge():
+    """The pure side: a judge is (problem, steps) -> index; rows are judged on threads."""
+    answers = {"case A": -1, "case B": 1, "case C": 1, "case D": None}
+    seen = []
+
+    def judge(problem, steps):
+        seen.append((problem, steps))
+        return next(v for case, v in answers.items() if case in problem)
+
+    assert judge_predictions(ROWS, judge, workers=3) == [-1, 1, 1, None]
+    assert sorted(seen) == sorted((r["problem"], r["steps"]) for r in ROWS)
+    (entry,) = compare_prms(ROWS, [], judge=judge, judge_name="oracle")
+    assert (entry["name"], entry["kind"], entry["unparsed"]) == ("oracle", "generative", 1)
+    assert entry["f1"] == pytest.approx(0.5)

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from autolabel.models import PrmModel, TrainingRun
+from training_runs.models import PrmModel, TrainingRun
 
 from .conftest import FAST_CONFIG
 
@@ -29,7 +29,7 @@ def test_train_inline_registers_the_model(train_project, trl_export, base_model,
 
 
 def test_no_wait_queues_the_task(train_project, trl_export, base_model, monkeypatch):
-    from autolabel.management.commands import train
+    from training_runs.management.commands import train
 
     queued = []
     monkeypatch.setattr(train.training_run_task, "delay", queued.append)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from rest_framework.test import APIClient
 
-from autolabel.models import PrmModel, TrainingRun
 from labeling.models import Solution, Suggestion
+from training_runs.models import PrmModel, TrainingRun
 
 from .conftest import FAST_CONFIG
 

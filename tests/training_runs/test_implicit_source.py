@@ -6,13 +6,13 @@ import pytest
 from django.core.management import call_command
 
 from autolabel.engines.prm import clear_scorer_cache
-from autolabel.models import PrmModel
-from autolabel.outcomes import solution_outcome_rows
 from autolabel.services import autolabel_item_process, autolabel_run_create
-from autolabel.training_services import prm_model_register
 from labeling.models import Annotation, Suggestion
 from tests.factories import ProblemFactory, ProjectFactory, SolutionFactory
 from tests.training.tiny import MARKER, WORDS
+from training_runs.models import PrmModel
+from training_runs.outcomes import solution_outcome_rows
+from training_runs.services import prm_model_register
 
 
 @pytest.fixture

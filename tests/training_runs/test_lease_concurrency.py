@@ -7,9 +7,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from autolabel.models import TrainingRun
-from autolabel.training_services import HEARTBEAT_STALE_S, Outcome, _claim
 from tests.concurrency.threads import run_threads
+from training_runs.execution import Outcome, _claim
+from training_runs.models import TrainingRun
+from training_runs.services import HEARTBEAT_STALE_S
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -4,10 +4,10 @@ import pytest
 
 from autolabel.engines.base import SolutionInput
 from autolabel.engines.prm import PrmEngine, clear_scorer_cache, scorer_for, summary
-from autolabel.models import PrmModel
 from autolabel.services import autolabel_item_process, autolabel_run_create
 from labeling.errors import ValidationFailed
 from labeling.models import Suggestion
+from training_runs.models import PrmModel
 
 STEPS = ("add the two numbers 3.", "then oops multiply by 4.", "check result so we 5.")
 

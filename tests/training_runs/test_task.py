@@ -5,14 +5,21 @@ import pytest
 
 from annotate.celery import app
 from annotate.queues import Queue
-from autolabel import tasks
-from autolabel.tasks import training_run_task
-from autolabel.training_services import HEARTBEAT_STALE_S, Outcome
+from training_runs import tasks
+from training_runs.execution import Outcome
+from training_runs.services import HEARTBEAT_STALE_S
+from training_runs.tasks import training_run_task
 
 
 def test_routed_to_the_gpu_queue():
     route = app.amqp.router.route({}, training_run_task.name, args=(1,), kwargs={})
     assert route["queue"].name == Queue.GPU
+
+
+def test_keeps_the_name_it_had_in_autolabel():
+    """Messages queued before the move to training_runs name the old task; a worker runs them."""
+    assert training_run_task.name == "autolabel.tasks.training_run_task"
+    assert app.tasks["autolabel.tasks.training_run_task"] is training_run_task._get_current_object()
 
 
 def test_survives_a_lost_worker_and_outlives_the_default_time_limit(settings):

@@ -3,8 +3,8 @@
 import pytest
 from rest_framework.test import APIClient
 
-from autolabel.models import PrmModel, TrainingRun
 from tests.factories import UserFactory
+from training_runs.models import PrmModel, TrainingRun
 
 
 def _client(user=None) -> APIClient:
@@ -36,7 +36,7 @@ MATRIX = {
 
 @pytest.mark.parametrize("role", list(MATRIX))
 def test_permissions(role, train_project, trl_export, base_model, trained_prm, monkeypatch):
-    from autolabel import training_api
+    from training_runs import api as training_api
 
     queued = []
     monkeypatch.setattr(training_api.training_run_task, "delay", queued.append)
@@ -74,7 +74,7 @@ def test_permissions(role, train_project, trl_export, base_model, trained_prm, m
 def test_create_queues_the_task_on_commit_and_reads_back(
     train_project, trl_export, base_model, monkeypatch
 ):
-    from autolabel import training_api
+    from training_runs import api as training_api
 
     queued = []
     monkeypatch.setattr(training_api.training_run_task, "delay", queued.append)

@@ -1,4 +1,4 @@
-"""autolabel.training_child: the trainer and everything it starts die with the worker; its
+"""training_runs.child: the trainer and everything it starts die with the worker; its
 exit status (a signal included) reaches the worker; the launcher setting builds the command."""
 
 import os
@@ -9,7 +9,7 @@ import time
 import uuid
 from pathlib import Path
 
-from autolabel.training_services import trainer_command
+from training_runs.execution import trainer_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,7 +48,7 @@ def test_the_trainer_and_its_ranks_die_with_the_worker():
             sys.executable,
             "-c",
             "import os, subprocess, sys;"
-            "p = subprocess.Popen([sys.executable, '-m', 'autolabel.training_child',"
+            "p = subprocess.Popen([sys.executable, '-m', 'training_runs.child',"
             f" str(os.getpid()), '--', 'sh', '-c', {launcher!r}], start_new_session=True);"
             "p.wait()",
         ],
@@ -66,7 +66,7 @@ def test_the_trainer_and_its_ranks_die_with_the_worker():
 
 def _child(*command: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "autolabel.training_child", str(os.getpid()), "--", *command],
+        [sys.executable, "-m", "training_runs.child", str(os.getpid()), "--", *command],
         cwd=ROOT,
         timeout=60,
     )
@@ -81,7 +81,7 @@ def test_the_exit_status_and_a_killing_signal_reach_the_worker():
 
 def test_a_wrong_parent_refuses_to_start():
     result = subprocess.run(
-        [sys.executable, "-m", "autolabel.training_child", "1", "--", "true"], cwd=ROOT
+        [sys.executable, "-m", "training_runs.child", "1", "--", "true"], cwd=ROOT
     )
     assert result.returncode == 1
 
@@ -89,7 +89,7 @@ def test_a_wrong_parent_refuses_to_start():
 def test_the_launcher_setting(settings, tmp_path):
     config = tmp_path / "c.json"
     plain = trainer_command(config)
-    assert plain[:5] == [sys.executable, "-m", "autolabel.training_child", str(os.getpid()), "--"]
+    assert plain[:5] == [sys.executable, "-m", "training_runs.child", str(os.getpid()), "--"]
     assert plain[5:] == [sys.executable, "-m", "training.train", "--config", str(config)]
     settings.TRAINING_LAUNCHER = "accelerate launch --config_file 'my configs/fsdp.yaml'"
     launched = trainer_command(config)

@@ -8,23 +8,25 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from autolabel.models import PrmModel, TrainingRun, TrainingStatus
-from autolabel.training_services import (
-    HEARTBEAT_STALE_S,
-    Outcome,
-    _claim,
-    _failure_message,
-    prm_model_register,
-    read_progress,
-    run_dir,
-    training_config,
-    training_run_cancel,
-    training_run_create,
-    training_run_execute,
-)
 from labeling.errors import Conflict, ValidationFailed
 from labeling.services.exports import export_build, export_create
 from tests.factories import ProjectFactory
+from training_runs.execution import (
+    Outcome,
+    _claim,
+    _failure_message,
+    training_config,
+    training_run_execute,
+)
+from training_runs.models import PrmModel, TrainingRun, TrainingStatus
+from training_runs.progress import read_progress
+from training_runs.services import (
+    HEARTBEAT_STALE_S,
+    prm_model_register,
+    run_dir,
+    training_run_cancel,
+    training_run_create,
+)
 
 from .conftest import FAST_CONFIG
 
@@ -212,7 +214,7 @@ def test_register_by_path_checks_the_directory_and_the_name(train_project, train
 
 
 def test_a_long_history_is_thinned_evenly_keeping_the_last_record():
-    from autolabel.training_services import thin
+    from training_runs.progress import thin
 
     history = [{"step": i} for i in range(1, 10_001)]
     kept = thin(history, limit=1000)
@@ -296,12 +298,12 @@ def test_the_trainer_gets_the_runs_full_config(
 
 def _interrupted_run(train_project, trl_export, base_model, settings, tmp_path, monkeypatch, exc):
     """A run whose follow loop is interrupted by `exc` while a stand-in trainer sleeps."""
-    from autolabel import training_services
+    from training_runs import execution
 
     _launcher(settings, tmp_path, "import time\nprint('training', flush=True)\ntime.sleep(60)\n")
     run = _create(train_project, trl_export, base_model)
     calls = {"n": 0}
-    real = training_services._holds
+    real = execution._holds
 
     def holds(run_id, worker):
         calls["n"] += 1
@@ -309,7 +311,7 @@ def _interrupted_run(train_project, trl_export, base_model, settings, tmp_path, 
             raise exc
         return real(run_id, worker)
 
-    monkeypatch.setattr(training_services, "_holds", holds)
+    monkeypatch.setattr(execution, "_holds", holds)
     with pytest.raises(type(exc)):
         training_run_execute(run_id=run.pk, poll_s=0.1)
     run.refresh_from_db()

@@ -14,9 +14,9 @@ from django.conf import settings
 from django.db import connection
 
 from annotate.celery import app
-from autolabel.models import PrmModel, TrainingRun
-from autolabel.tasks import training_run_task
-from autolabel.training_services import run_dir, training_run_create
+from training_runs.models import PrmModel, TrainingRun
+from training_runs.services import run_dir, training_run_create
+from training_runs.tasks import training_run_task
 
 from .conftest import FAST_CONFIG
 from .test_end_to_end import _trainer_pids

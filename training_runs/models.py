@@ -1,4 +1,8 @@
-"""PRM training runs, the PRMs they produce, and the queue priority those PRMs drive."""
+"""PRM training runs, the PRMs they produce, and the queue priority those PRMs drive.
+
+The models moved here from autolabel (migration training_runs 0001); their tables kept their
+names (`db_table`), so the rows never moved.
+"""
 
 from django.conf import settings
 from django.db import models
@@ -19,7 +23,7 @@ class TrainingRun(models.Model):
 
     `worker` and `heartbeat_at` form a lease: the process running the trainer refreshes the
     heartbeat while it streams progress, so a redelivered task sees a live run and leaves it
-    alone, and takes over only a run whose heartbeat went stale (autolabel.training_services).
+    alone, and takes over only a run whose heartbeat went stale (training_runs.execution).
     """
 
     FINISHED = (TrainingStatus.DONE, TrainingStatus.FAILED, TrainingStatus.CANCELLED)
@@ -53,6 +57,7 @@ class TrainingRun(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "autolabel_trainingrun"
         ordering = ["-id"]
 
     def __str__(self) -> str:
@@ -91,6 +96,7 @@ class PrmModel(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "autolabel_prmmodel"
         ordering = ["-id"]
         constraints = [
             models.UniqueConstraint(fields=["project", "name"], name="prmmodel_unique_name")
@@ -111,6 +117,9 @@ class QueuePriority(models.Model):
     project = models.OneToOneField(Project, on_delete=models.CASCADE, related_name="queue_priority")
     order = models.CharField(max_length=20, choices=QueueOrder.choices, default=QueueOrder.DEFAULT)
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "autolabel_queuepriority"
 
     def __str__(self) -> str:
         return f"Queue order of project {self.project_id}: {self.order}"

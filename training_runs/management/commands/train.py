@@ -11,11 +11,12 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from autolabel.models import TrainingRun
-from autolabel.tasks import training_run_task
-from autolabel.training_services import training_run_create, training_run_execute
 from labeling.errors import DomainError
 from labeling.models import Export, Project
+from training_runs.execution import training_run_execute
+from training_runs.models import TrainingRun
+from training_runs.services import training_run_create
+from training_runs.tasks import training_run_task
 
 
 def _config(path: str | None) -> dict:

@@ -1,7 +1,7 @@
-"""PRM training runs: create, execute (the trainer as a subprocess), cancel; PRM registration.
+"""Executing a PRM training run: the trainer as a subprocess, followed to the end.
 
 `training_run_execute` runs `python -m training.train` in a child process (its own process
-group, killed with the worker through PR_SET_PDEATHSIG, see autolabel.training_child), so an
+group, killed with the worker through PR_SET_PDEATHSIG, see training_runs.child), so an
 OOM or a crash in torch fails the run instead of the worker, and a cancel can kill it. While
 the child runs, the parent streams metrics.jsonl and the log into the row and refreshes the
 run's heartbeat. The heartbeat is a lease: a redelivered task (acks_late, a worker lost, or
@@ -11,7 +11,6 @@ went stale, with one conditional UPDATE, so one run never trains twice at the sa
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import os
@@ -23,7 +22,6 @@ import socket
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -35,18 +33,14 @@ from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from autolabel.models import PrmModel, TrainingRun, TrainingStatus
-from labeling.errors import Conflict, ValidationFailed
-from labeling.models import Export, ExportFormat, ExportStatus, Project
+from labeling.models import Export
+from training_runs.models import TrainingRun, TrainingStatus
+from training_runs.progress import Progress, read_progress
+from training_runs.services import free_model_name, heartbeat_stale_s, prm_model_register, run_dir
 
 log = logging.getLogger(__name__)
 
-# Settings the app decides for every run; a user's config may not set them.
-RESERVED = ("data", "model", "out", "resume_from", "progress")
-HEARTBEAT_STALE_S = 60
 HEARTBEAT_EVERY_S = 10.0  # the row is rewritten at least this often, else only on new output
-LOG_TAIL_CHARS = 8000
-MAX_HISTORY = 1000  # evenly thinned beyond this: enough for a chart, small to poll
 KILL_GRACE_S = 10.0
 
 
@@ -58,131 +52,6 @@ class Outcome:
     CANCELLED = "cancelled"
     BUSY = "busy"  # another live process holds the run's lease
     FINISHED = "finished"  # already finished before this call
-
-
-def heartbeat_stale_s() -> int:
-    """A lease whose heartbeat is older than this was held by a lost worker."""
-    return int(getattr(settings, "TRAINING_HEARTBEAT_STALE_S", HEARTBEAT_STALE_S))
-
-
-def training_root() -> Path:
-    return Path(getattr(settings, "TRAINING_ROOT", Path(settings.MEDIA_ROOT) / "training"))
-
-
-def run_dir(run: TrainingRun) -> Path:
-    return training_root() / f"run-{run.pk}"
-
-
-def _check_config(config: dict[str, Any]) -> dict[str, Any]:
-    from training.config import TrainConfig
-
-    reserved = sorted(set(config) & set(RESERVED))
-    if reserved:
-        raise ValidationFailed(
-            f"config may not set {', '.join(reserved)}: the run decides them.", field="config"
-        )
-    try:
-        TrainConfig.from_dict({**config, "data": ["x"], "model": "x", "out": "x"}).validate()
-    except (TypeError, ValueError) as exc:
-        raise ValidationFailed(f"config: {exc}", field="config") from exc
-    return config
-
-
-def _check_model_dir(path: str, *, field: str) -> str:
-    directory = Path(path).expanduser()
-    if not directory.is_absolute():
-        raise ValidationFailed(f"{field} must be an absolute path, got {path!r}.", field=field)
-    if not (directory / "config.json").is_file():
-        raise ValidationFailed(
-            f"{field}: {path} is not a model directory (no config.json there).", field=field
-        )
-    return str(directory)
-
-
-def _check_export(project: Project, export: Export) -> None:
-    if export.project_id != project.pk:
-        raise ValidationFailed("The export belongs to another project.", field="export")
-    if export.format != ExportFormat.TRL:
-        raise ValidationFailed(
-            f"Training needs a TRL stepwise export; export {export.pk} is {export.format}.",
-            field="export",
-        )
-    if export.status != ExportStatus.DONE or not export.file:
-        raise ValidationFailed(
-            f"Export {export.pk} is {export.status}; training needs a finished export.",
-            field="export",
-        )
-
-
-@transaction.atomic
-def training_run_create(
-    *,
-    project: Project,
-    export: Export,
-    base_model: str,
-    config: dict[str, Any] | None = None,
-    created_by: Any = None,
-) -> TrainingRun:
-    """Validate and store a pending run; the caller queues `training_run_task` on commit."""
-    _check_export(project, export)
-    base_model = _check_model_dir(base_model, field="base_model")
-    return TrainingRun.objects.create(
-        project=project,
-        export=export,
-        base_model=base_model,
-        config=_check_config(dict(config or {})),
-        created_by=created_by,
-    )
-
-
-@transaction.atomic
-def training_run_cancel(*, run: TrainingRun) -> TrainingRun:
-    """Mark the run cancelled; the process running it sees that and kills the trainer."""
-    updated = TrainingRun.objects.filter(
-        pk=run.pk, status__in=(TrainingStatus.PENDING, TrainingStatus.RUNNING)
-    ).update(status=TrainingStatus.CANCELLED, finished_at=timezone.now())
-    run.refresh_from_db()
-    if not updated:
-        raise Conflict(f"The run is already {run.status}.")
-    return run
-
-
-@transaction.atomic
-def prm_model_register(
-    *,
-    project: Project,
-    name: str,
-    path: str,
-    created_by: Any = None,
-    training_run: TrainingRun | None = None,
-    base_model: str = "",
-    metrics: dict[str, Any] | None = None,
-) -> PrmModel:
-    path = _check_model_dir(path, field="path")
-    name = name.strip()
-    if not name:
-        raise ValidationFailed("A model needs a name.", field="name")
-    if PrmModel.objects.filter(project=project, name=name).exists():
-        raise ValidationFailed(f"This project already has a model named {name!r}.", field="name")
-    if not base_model:
-        card = Path(path) / "training_config.json"
-        if card.is_file():
-            base_model = str(json.loads(card.read_text()).get("model", ""))
-    from training.scorers import prm_kind
-
-    return PrmModel.objects.create(
-        project=project,
-        name=name,
-        path=path,
-        created_by=created_by,
-        training_run=training_run,
-        base_model=base_model,
-        kind=prm_kind(path),
-        metrics=metrics or {},
-    )
-
-
-# -- execution -------------------------------------------------------------------------------
 
 
 def _worker_id() -> str:
@@ -238,79 +107,7 @@ def trainer_command(config_path: Path) -> list[str]:
     python = sys.executable
     launcher = shlex.split(getattr(settings, "TRAINING_LAUNCHER", "") or "") or [python]
     train = [*launcher, "-m", "training.train", "--config", str(config_path)]
-    return [python, "-m", "autolabel.training_child", str(os.getpid()), "--", *train]
-
-
-@dataclass
-class Progress:
-    """What the parent has read from the trainer's files so far."""
-
-    step: int = 0
-    total: int = 0
-    history: list[dict[str, Any]] = dataclasses.field(default_factory=list)
-    metrics: dict[str, Any] = dataclasses.field(default_factory=dict)
-    log_tail: str = ""
-
-
-TOTAL_RE = re.compile(r"training \d+ examples \(\d+ eval\), (\d+) steps")
-BAR_RE = re.compile(r"training:\s+\d+%\|[^|]*\|\s*(\d+)/(\d+)")
-# training.data's report on the training set, logged once before the first step.
-TRUNCATION_RE = re.compile(
-    r"^.*?((?:truncation dropped|tokenized) \d+ [^\n]*?(?:raise max_length to keep them|no step "
-    r"truncated))",
-    re.MULTILINE,
-)
-
-
-def read_progress(out: Path, log_path: Path) -> Progress:
-    """Parse metrics.jsonl (complete lines only) and the log (tqdm bar, the steps line)."""
-    progress = Progress()
-    metrics_file = out / "metrics.jsonl"
-    if metrics_file.exists():
-        text = metrics_file.read_text(encoding="utf-8", errors="replace")
-        for line in text.splitlines(keepends=True):
-            if not line.endswith("\n"):
-                break  # being written
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            progress.history.append(record)
-            progress.metrics[str(record.get("split", "train"))] = record
-            progress.step = max(progress.step, int(record.get("step", 0)))
-        progress.history = thin(progress.history)
-    if log_path.exists():
-        with log_path.open("rb") as fh:
-            head = fh.read(64_000).decode("utf-8", errors="replace")
-            fh.seek(max(0, log_path.stat().st_size - 64_000))
-            raw = fh.read().decode("utf-8", errors="replace")
-        train = [m for m in TRUNCATION_RE.finditer(head) if "eval set" not in m.group(0)]
-        if train:
-            progress.metrics["truncation"] = train[0].group(1)
-        if found := TOTAL_RE.findall(raw):
-            progress.total = int(found[-1])
-        if bars := BAR_RE.findall(raw):
-            step, total = bars[-1]
-            progress.step = max(progress.step, int(step))
-            progress.total = progress.total or int(total)
-        # tqdm redraws with \r: keep the last state of each line.
-        lines = [segment.split("\r")[-1] for segment in raw.split("\n")]
-        progress.log_tail = "\n".join(lines)[-LOG_TAIL_CHARS:]
-    return progress
-
-
-def thin(history: list[dict[str, Any]], limit: int = MAX_HISTORY) -> list[dict[str, Any]]:
-    """At most about `limit` records of each split, evenly spread over the run, the last one
-    kept; the records keep their order (a split logged rarely, eval, keeps all of its)."""
-    splits: dict[Any, list[dict[str, Any]]] = {}
-    for record in history:
-        splits.setdefault(record.get("split"), []).append(record)
-    kept: set[int] = set()
-    for records in splits.values():
-        stride = -(-len(records) // limit)
-        kept.update(id(r) for r in records[::stride])
-        kept.add(id(records[-1]))
-    return [r for r in history if id(r) in kept]
+    return [python, "-m", "training_runs.child", str(os.getpid()), "--", *train]
 
 
 def _holds(run_id: int, worker: str) -> bool:
@@ -372,16 +169,6 @@ def _finish(run_id: int, worker: str, **fields: Any) -> bool:
             **fields
         )
     )
-
-
-def _free_name(project: Project, name: str) -> str:
-    """`name`, or `name-2`, `name-3`... when a model registered by hand already has it."""
-    taken = set(PrmModel.objects.filter(project=project).values_list("name", flat=True))
-    candidate, n = name, 1
-    while candidate in taken:
-        n += 1
-        candidate = f"{name}-{n}"
-    return candidate
 
 
 def training_run_execute(*, run_id: int, poll_s: float = 1.0) -> str:
@@ -491,7 +278,7 @@ def training_run_execute(*, run_id: int, poll_s: float = 1.0) -> str:
         run.refresh_from_db()
         prm_model_register(
             project=run.project,
-            name=_free_name(run.project, f"run-{run.pk}"),
+            name=free_model_name(run.project, f"run-{run.pk}"),
             path=str(out),
             created_by=run.created_by,
             training_run=run,

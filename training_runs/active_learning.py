@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from django.db.models import F, QuerySet
 
-from autolabel.models import QueueOrder, QueuePriority
 from labeling.claim_keys import PRM_KEY, PRM_RANK
 from labeling.models import Project
+from training_runs.models import QueueOrder, QueuePriority
 
 
 def queue_order_get(*, project: Project) -> str:

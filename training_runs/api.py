@@ -12,14 +12,14 @@ from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from autolabel.active_learning import queue_order_get, queue_order_set
-from autolabel.models import PrmModel, QueueOrder, TrainingRun
-from autolabel.tasks import training_run_task
-from autolabel.training_services import prm_model_register, training_run_cancel, training_run_create
 from labeling.api.access import project_for
 from labeling.api.schema import paginated
 from labeling.errors import ValidationFailed
 from labeling.models import Export, Role
+from training_runs.active_learning import queue_order_get, queue_order_set
+from training_runs.models import PrmModel, QueueOrder, TrainingRun
+from training_runs.services import prm_model_register, training_run_cancel, training_run_create
+from training_runs.tasks import training_run_task
 
 
 class TrainingRunOutput(serializers.ModelSerializer):

@@ -1,7 +1,7 @@
 """Run the trainer so that it, and every process it starts, dies with the worker. No Django.
 
-    python -m autolabel.training_child PARENT_PID -- python -m training.train --config FILE
-    python -m autolabel.training_child PARENT_PID -- accelerate launch -m training.train ...
+    python -m training_runs.child PARENT_PID -- python -m training.train --config FILE
+    python -m training_runs.child PARENT_PID -- accelerate launch -m training.train ...
 
 The worker starts this in a new session, so this process leads a process group that holds
 the trainer and, under `accelerate launch` / `torchrun`, all its ranks. Linux's

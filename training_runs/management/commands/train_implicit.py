@@ -10,10 +10,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from autolabel.outcomes import write_outcome_rows
-from autolabel.training_services import prm_model_register
 from labeling.errors import DomainError
 from labeling.models import Project
+from training_runs.outcomes import write_outcome_rows
+from training_runs.services import prm_model_register
 
 
 class Command(BaseCommand):

@@ -1,0 +1,155 @@
+"""PRM training runs: create and cancel them, register the PRMs they (or a user) produce.
+
+Running a run is training_runs.execution (the trainer as a subprocess under a lease);
+reading its files is training_runs.progress.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from labeling.errors import Conflict, ValidationFailed
+from labeling.models import Export, ExportFormat, ExportStatus, Project
+from training_runs.models import PrmModel, TrainingRun, TrainingStatus
+
+# Settings the app decides for every run; a user's config may not set them.
+RESERVED = ("data", "model", "out", "resume_from", "progress")
+HEARTBEAT_STALE_S = 60
+
+
+def heartbeat_stale_s() -> int:
+    """A lease whose heartbeat is older than this was held by a lost worker."""
+    return int(getattr(settings, "TRAINING_HEARTBEAT_STALE_S", HEARTBEAT_STALE_S))
+
+
+def training_root() -> Path:
+    return Path(getattr(settings, "TRAINING_ROOT", Path(settings.MEDIA_ROOT) / "training"))
+
+
+def run_dir(run: TrainingRun) -> Path:
+    return training_root() / f"run-{run.pk}"
+
+
+def _check_config(config: dict[str, Any]) -> dict[str, Any]:
+    from training.config import TrainConfig
+
+    reserved = sorted(set(config) & set(RESERVED))
+    if reserved:
+        raise ValidationFailed(
+            f"config may not set {', '.join(reserved)}: the run decides them.", field="config"
+        )
+    try:
+        TrainConfig.from_dict({**config, "data": ["x"], "model": "x", "out": "x"}).validate()
+    except (TypeError, ValueError) as exc:
+        raise ValidationFailed(f"config: {exc}", field="config") from exc
+    return config
+
+
+def _check_model_dir(path: str, *, field: str) -> str:
+    directory = Path(path).expanduser()
+    if not directory.is_absolute():
+        raise ValidationFailed(f"{field} must be an absolute path, got {path!r}.", field=field)
+    if not (directory / "config.json").is_file():
+        raise ValidationFailed(
+            f"{field}: {path} is not a model directory (no config.json there).", field=field
+        )
+    return str(directory)
+
+
+def _check_export(project: Project, export: Export) -> None:
+    if export.project_id != project.pk:
+        raise ValidationFailed("The export belongs to another project.", field="export")
+    if export.format != ExportFormat.TRL:
+        raise ValidationFailed(
+            f"Training needs a TRL stepwise export; export {export.pk} is {export.format}.",
+            field="export",
+        )
+    if export.status != ExportStatus.DONE or not export.file:
+        raise ValidationFailed(
+            f"Export {export.pk} is {export.status}; training needs a finished export.",
+            field="export",
+        )
+
+
+@transaction.atomic
+def training_run_create(
+    *,
+    project: Project,
+    export: Export,
+    base_model: str,
+    config: dict[str, Any] | None = None,
+    created_by: Any = None,
+) -> TrainingRun:
+    """Validate and store a pending run; the caller queues `training_run_task` on commit."""
+    _check_export(project, export)
+    base_model = _check_model_dir(base_model, field="base_model")
+    return TrainingRun.objects.create(
+        project=project,
+        export=export,
+        base_model=base_model,
+        config=_check_config(dict(config or {})),
+        created_by=created_by,
+    )
+
+
+@transaction.atomic
+def training_run_cancel(*, run: TrainingRun) -> TrainingRun:
+    """Mark the run cancelled; the process running it sees that and kills the trainer."""
+    updated = TrainingRun.objects.filter(
+        pk=run.pk, status__in=(TrainingStatus.PENDING, TrainingStatus.RUNNING)
+    ).update(status=TrainingStatus.CANCELLED, finished_at=timezone.now())
+    run.refresh_from_db()
+    if not updated:
+        raise Conflict(f"The run is already {run.status}.")
+    return run
+
+
+@transaction.atomic
+def prm_model_register(
+    *,
+    project: Project,
+    name: str,
+    path: str,
+    created_by: Any = None,
+    training_run: TrainingRun | None = None,
+    base_model: str = "",
+    metrics: dict[str, Any] | None = None,
+) -> PrmModel:
+    path = _check_model_dir(path, field="path")
+    name = name.strip()
+    if not name:
+        raise ValidationFailed("A model needs a name.", field="name")
+    if PrmModel.objects.filter(project=project, name=name).exists():
+        raise ValidationFailed(f"This project already has a model named {name!r}.", field="name")
+    if not base_model:
+        card = Path(path) / "training_config.json"
+        if card.is_file():
+            base_model = str(json.loads(card.read_text()).get("model", ""))
+    from training.scorers import prm_kind
+
+    return PrmModel.objects.create(
+        project=project,
+        name=name,
+        path=path,
+        created_by=created_by,
+        training_run=training_run,
+        base_model=base_model,
+        kind=prm_kind(path),
+        metrics=metrics or {},
+    )
+
+
+def free_model_name(project: Project, name: str) -> str:
+    """`name`, or `name-2`, `name-3`... when a model registered by hand already has it."""
+    taken = set(PrmModel.objects.filter(project=project).values_list("name", flat=True))
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{name}-{n}"
+    return candidate
