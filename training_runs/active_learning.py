@@ -22,13 +22,28 @@ from __future__ import annotations
 from django.db.models import F, QuerySet
 
 from labeling.claim_keys import PRM_KEY, PRM_RANK
+from labeling.compiled import compile_once, hot_cursor
 from labeling.models import Project
 from training_runs.models import QueueOrder, QueuePriority
 
 
 def queue_order_get(*, project: Project) -> str:
-    found = QueuePriority.objects.filter(project=project).values_list("order", flat=True).first()
-    return found or QueueOrder.DEFAULT
+    """The project's claim order. Every claim asks (through the queue's hook): compiled once
+    and prepared (labeling.compiled)."""
+    statement = compile_once(
+        ("queue order",),
+        lambda s: (
+            QueuePriority.objects.filter(project_id=s["project"])
+            .order_by("pk")
+            .values_list("order", flat=True)[:1]
+            .query.sql_with_params()
+        ),
+        ints=("project",),
+    )
+    with hot_cursor() as cursor:
+        statement.execute(cursor, {"project": project.pk})
+        found = cursor.fetchone()
+    return (found and found[0]) or QueueOrder.DEFAULT
 
 
 def queue_order_set(*, project: Project, order: str) -> QueuePriority:

@@ -150,7 +150,7 @@ def _resume_draft(*, project: Project, user: AbstractBaseUser, now) -> Claim | N
     return None
 
 
-# Opt-in claim orders from other apps (autolabel's PRM active learning registers one in its
+# Opt-in claim orders from other apps (training_runs' PRM active learning registers one in its
 # AppConfig.ready): each returns the candidates ordered, or None when the project has not
 # opted in. Only the order changes; which solutions are claimable never does: solutions
 # assigned to the user still come first and skipped ones last (the queue puts `-assigned`,
