@@ -6,7 +6,8 @@ expressions), ``math_text``/``prose``/``annotations``/``restate``/``verbal`` (fi
 equalities and order claims, in symbols and in words), ``evaluate`` (exact values, intervals,
 size guards), ``compare`` (the rules for one equality), ``conversions``/``units`` (unit
 conversions), ``inequalities`` (order claims), ``statements`` (claims that are not an
-equality: ``numbers``, ``counts``, ``ratios``, ``rewriting``, ``substitution``), ``verdicts``
+equality: ``numbers``, ``counts``, ``ratios``, ``rewriting``, ``substitution``,
+``congruences``), ``verdicts``
 (results), ``check`` (orchestration under time limits). Each ClaimResult names its ``kind``.
 """
 

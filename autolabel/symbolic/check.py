@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from autolabel import timeouts
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
@@ -221,6 +222,8 @@ def _statement_claim(
 ) -> ClaimResult:
     """Decide a statement; a failing one is not refuted where the text around it hedges."""
     decision = _decide_limited(statement.decide, deadline)
+    if statement.kind == "congruence":
+        task = replace(task, hedged=False)  # the modular setting is what it decides
     if decision.holds is False and _hedged(prepared, statement.start, statement.end, task):
         decision = Decision(
             None,

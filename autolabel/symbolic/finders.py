@@ -1,11 +1,12 @@
 """Every finder of statements (claims that are not equalities) run over one step's text.
 
-The finders (numbers, counts, ratios, rewriting) build on statements.py; this module sits
-above them all, so statements.py never imports a finder back.
+The finders (numbers, counts, ratios, rewriting, congruences) build on statements.py;
+this module sits above them all, so statements.py never imports a finder back.
 """
 
 from __future__ import annotations
 
+from autolabel.symbolic.congruences import congruence_statements
 from autolabel.symbolic.counts import count_statements
 from autolabel.symbolic.numbers import number_statements
 from autolabel.symbolic.ratios import percentage_statements, ratio_statements
@@ -22,5 +23,6 @@ def find_statements(prepared: str) -> list[Statement]:
         *ratio_statements(plain),
         *percentage_statements(plain),
         *rewriting_statements(prepared),
+        *congruence_statements(prepared),
     ]
     return sorted(found, key=lambda s: s.start)

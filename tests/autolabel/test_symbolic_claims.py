@@ -99,11 +99,43 @@ REFUTED = [
     ),
     ("rewriting", "$x^2 - 5x + 6$ factors as $(x - 2)(x - 4)$."),
     ("rewriting", "$2x + 3x$ simplifies to $6x$"),
+    # congruences between numbers, with a literal modulus
+    ("congruence", "We have $53\\equiv 6 \\pmod{8}$, so we need $7x \\equiv 2$."),
+    ("congruence", "Since $2^{10} \\equiv 3 \\pmod 7$, the cycle has length 3."),
+    ("congruence", "Then $-4 \\equiv -1 \\equiv 1 \\pmod{3}$."),
+    ("congruence", "So $10 - 4 \\equiv 7 \\ (\\text{mod } 5)$."),
+    ("congruence", "So 10 - 4 = 6 and 6 \\equiv 7 (mod 5)."),
+    ("congruence", "Thus \\[ 3 \\cdot 7^{2} + 1 \\equiv 2 \\pmod{10} \\]"),
 ]
 
 # (kind, step text that must not be refuted, the verdict expected)
 NOT_REFUTED = [
     ("verbal", "So, 9*4 is 36.", "verified"),
+    # congruences: true ones, symbols, hedges, \not, a term that continues an expression
+    (
+        "congruence",
+        "We have $53\\equiv5\\mod{8}$. So, we must have $7x\\equiv-5\\mod{8}$.",
+        "verified",
+    ),
+    ("congruence", "Thus, \\[ -5 \\equiv 32 \\pmod{37} \\]", "verified"),
+    (
+        "congruence",
+        "\\[ (1+i)^4 = (2i)^2 = 4i^2 = 4(-1) = -4 \\equiv -1 \\equiv 2 \\pmod{3} \\]",
+        "verified",
+    ),
+    ("congruence", "By Fermat, $2^{100} \\equiv 1 \\pmod{101}$.", "verified"),
+    ("congruence", "Since $7\\equiv-1\\mod{8}$, we get $x \\equiv -3 \\pmod 8$.", "verified"),
+    ("congruence", "So $2k \\equiv 46 \\pmod{100}$ and $ts \\equiv 1 \\pmod{23}$.", "unknown"),
+    ("congruence", "Then $x - 4 \\equiv 1 \\pmod{3}$, and $xy - 5 \\equiv 2 \\pmod 7$.", "unknown"),
+    ("congruence", "If $5 \\equiv 2 \\pmod 4$, then something is off.", "unknown"),
+    ("congruence", "Note that $3 \\not\\equiv 1 \\pmod{4}$.", "unknown"),
+    (
+        "congruence",
+        "So $a - b \\equiv 16 - 21 \\pmod{37}$ and $i \\not\\equiv j \\pmod{n}$.",
+        "unknown",
+    ),
+    ("congruence", "We get $2(3) \\equiv 1 \\pmod 5$ and $2^{-1} \\equiv 3 \\pmod 5$.", "unknown"),
+    ("congruence", "The units digit: $7^{4} \\equiv 1 \\pmod{10}$, as 2401 ends in 1.", "verified"),
     ("verbal", "30 times 6 is 180, and 30 times 0.5 is 15, so 180 + 15 equals 195.", "verified"),
     ("verbal", "5 + 3 is 2 less than 10.", "unknown"),
     ("verbal", "Then 4 x 3 is 2 times 6.", "verified"),
@@ -300,8 +332,17 @@ def test_every_kind_has_both_lists():
         ":".join("1" for _ in range(3000)) + " = " + ":".join("2" for _ in range(3000)),
         " ".join(f"$x_{{{i}}}$ is" for i in range(3000)),
         "$x^{40} + 1$ becomes $(x+1)^{40}$, and $x^8 - 3x + 1 = 0$, so $x = 123456789$.",
+        "$" + " \\equiv ".join(f"{9**9}^{{{10**6}}}" for _ in range(500)) + " \\pmod{1000003}$",
     ],
-    ids=["many-primes", "long-list", "long-cycle", "long-ratio", "many-segments", "big-powers"],
+    ids=[
+        "many-primes",
+        "long-list",
+        "long-cycle",
+        "long-ratio",
+        "many-segments",
+        "big-powers",
+        "long-congruence",
+    ],
 )
 def test_long_inputs_stay_within_the_time_limit(text):
     start = time.monotonic()

@@ -65,7 +65,8 @@ UNKNOWN = [
     r"$x \approx 3.14$",
     r"$\pi \approx 3.14$",
     r"$x \neq 3$",
-    r"$7 \equiv 1 \pmod 3$",
+    r"$7 \equiv x \pmod 3$",  # a congruence with a symbol (numbers only: congruence claims)
+    r"In modular arithmetic, $7 = 1$ when working mod 3.",
     "1 + 2 + ... + 10 = 55",
     "Day 1 = 5 + 3",
     "1 1/2 = 1.5",
