@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from autolabel.engines.base import TESTS_PASS
 from autolabel.models import RunStatus
 from autolabel.services import (
     autolabel_item_process,
@@ -66,10 +67,13 @@ def test_code_run_labels_each_solution_from_the_problems_tests(tmp_path, sandbox
     assert (run.status, run.done, run.failed) == (RunStatus.DONE, 4, 0)
 
     by_id = {s.external_id: s for s in Solution.objects.filter(project=project)}
-    assert _values(by_id["right"]) == {2: 1} and by_id["right"].answer_correct is True
+    # Passing tests are evidence on the last step ("tests pass"), not a +1 rating.
+    assert _values(by_id["right"]) == {2: None} and by_id["right"].answer_correct is True
     assert _values(by_id["wrong"]) == {1: -1} and by_id["wrong"].answer_correct is False
     assert _values(by_id["crash"]) == {1: -1} and by_id["crash"].answer_correct is False
-    assert _values(by_id["split"]) == {2: 1}
+    assert _values(by_id["split"]) == {2: None}
+    passed = Suggestion.objects.get(step__solution=by_id["right"], source="code")
+    assert passed.evidence["kind"] == TESTS_PASS
 
     crash = Suggestion.objects.get(step__solution=by_id["crash"], source="code")
     assert crash.agent == "sandbox/python" and crash.evidence["error_in_step"] == 1
