@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import * as api from "./api";
+import * as api from ".";
+import { getExportCard } from "./exports";
+import { uploadImport } from "./imports";
 
 function stubFetch(status: number, body?: unknown) {
   const fn = vi.fn(async () =>
@@ -76,5 +78,46 @@ describe("api", () => {
     const fetchMock = stubFetch(200, { version: 2 });
     await api.saveDraft(1, { version: 1, labels: [], time_spent_ms: 0 }, { keepalive: true });
     expect((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].keepalive).toBe(true);
+  });
+
+  it("tells the unauthenticated handler from the export card's text fetch", async () => {
+    const handler = vi.fn();
+    api.setUnauthenticatedHandler(handler);
+    vi.stubGlobal("fetch", vi.fn(async () => new Response("# Card\n", { status: 200 })));
+    await expect(getExportCard(4)).resolves.toBe("# Card\n");
+    expect(handler).not.toHaveBeenCalled();
+    stubFetch(403, { error: { code: "not_authenticated", message: "Log in", details: {} } });
+    await expect(getExportCard(4)).rejects.toMatchObject({ status: 403, code: "not_authenticated", message: "Log in" });
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it("tells the unauthenticated handler from an upload's XMLHttpRequest", async () => {
+    const handler = vi.fn();
+    api.setUnauthenticatedHandler(handler);
+    class FakeXhr {
+      status = 0;
+      responseText = "";
+      withCredentials = false;
+      upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      onabort: (() => void) | null = null;
+      headers: Record<string, string> = {};
+      open() {}
+      setRequestHeader(name: string, value: string) {
+        this.headers[name] = value;
+      }
+      send() {
+        this.status = 403;
+        this.responseText = JSON.stringify({ error: { code: "not_authenticated", message: "Log in", details: {} } });
+        this.onload?.();
+      }
+      abort() {}
+    }
+    vi.stubGlobal("XMLHttpRequest", FakeXhr);
+    const file = new File(["{}"], "rows.jsonl");
+    const { promise } = uploadImport(1, file, "auto", "suggestions", () => undefined);
+    await expect(promise).rejects.toMatchObject({ status: 403, code: "not_authenticated" });
+    expect(handler).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,0 +1,41 @@
+/** Auto-label runs: the engines that pre-fill suggestions. */
+import { get, post, type Page, type RequestOptions } from "./client";
+
+export type AutolabelSource = "answer" | "symbolic" | "rollout" | "judge" | "code" | "agent" | "prm" | "consensus";
+export type AutolabelStatus = "pending" | "running" | "done" | "failed" | "cancelled";
+
+export type ModelBackend =
+  | { kind: "openai"; base_url?: string; model?: string }
+  | { kind: "transformers"; path?: string; gguf_file?: string };
+
+export interface AutolabelRunRequest {
+  sources: AutolabelSource[];
+  params?: Partial<Record<AutolabelSource, Record<string, unknown>>>;
+  filter?: { only_unlabeled?: boolean };
+}
+
+export interface AutolabelRun {
+  id: number;
+  sources: string[];
+  params: Record<string, unknown>;
+  filter: { only_unlabeled?: boolean } & Record<string, unknown>;
+  status: AutolabelStatus;
+  total: number;
+  done: number;
+  failed: number;
+  /** 0..1 */
+  progress: number;
+  suggestions_written: number;
+  errors: Array<{ solution_id: number | null; error: string }>;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export const listAutolabelRuns = (projectId: number) =>
+  get<Page<AutolabelRun>>(`/api/projects/${projectId}/autolabel-runs/`);
+export const startAutolabelRun = (projectId: number, data: AutolabelRunRequest) =>
+  post<AutolabelRun>(`/api/projects/${projectId}/autolabel-runs/`, data);
+export const getAutolabelRun = (id: number, options?: RequestOptions) =>
+  get<AutolabelRun>(`/api/autolabel-runs/${id}/`, options);
+export const cancelAutolabelRun = (id: number) => post<AutolabelRun>(`/api/autolabel-runs/${id}/cancel/`);

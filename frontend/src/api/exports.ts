@@ -1,0 +1,103 @@
+/** Export snapshots: options, status, the file and its dataset card. */
+import { ApiError, failure, get, post, request, type Page, type RequestOptions } from "./client";
+
+export type ExportFormat = "trl" | "prm800k" | "math_shepherd" | "processbench" | "pairwise";
+export type ExportFileType = "jsonl" | "jsonl.gz" | "parquet";
+export type ExportStatus = "pending" | "running" | "done" | "failed";
+export type ExportLabelSource = "reviewed" | "human" | "imported" | "annotations" | "auto_consensus" | "auto_any";
+
+/** Options as the API takes them (labeling/api/exports.py ExportInput); omitted keys take the defaults. */
+export interface ExportFilters {
+  label_source?: ExportLabelSource;
+  auto_sources?: string[];
+  min_agreement?: number;
+  unsure?: "drop" | "truncate" | "keep";
+  labeled_after?: string | null;
+  labeled_before?: string | null;
+  annotators?: string[];
+  problem_sources?: string[];
+  include_gold?: boolean;
+  /** Machine label sources only: the lowest calibrated score (0–1) a suggestion may have. */
+  min_score?: number | null;
+}
+
+export interface ExportLabelPolicy {
+  neutral?: "positive" | "negative";
+  truncate_after_first_error?: boolean;
+  human_written_positive?: boolean;
+  soft_labels?: boolean;
+  label_sources?: boolean;
+  combine?: "majority" | "per_annotation";
+}
+
+export interface ExportSplitPolicy {
+  mode?: "hash" | "none";
+  train?: number;
+  validation?: number;
+  test?: number;
+  seed?: string;
+}
+
+export interface ExportRequest {
+  format: ExportFormat;
+  file_type?: ExportFileType;
+  filters?: ExportFilters;
+  label_policy?: ExportLabelPolicy;
+  split_policy?: ExportSplitPolicy;
+}
+
+/** An export snapshot; the stored options are normalized (every default filled in). */
+export interface Export {
+  id: number;
+  project: number;
+  format: ExportFormat;
+  file_type: ExportFileType;
+  filters: ExportFilters;
+  label_policy: ExportLabelPolicy;
+  split_policy: ExportSplitPolicy;
+  status: ExportStatus;
+  progress: { solutions_done: number; solutions_total: number; fraction: number };
+  row_count: number;
+  step_count: number;
+  stats: Record<string, unknown>;
+  sha256: string;
+  size_bytes: number;
+  file_name: string | null;
+  download_url: string | null;
+  card_url: string | null;
+  error: { message?: string };
+  created_by: { id: number; username: string } | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export const listExports = (projectId: number) => get<Page<Export>>(`/api/projects/${projectId}/exports/`);
+export const createExport = (projectId: number, data: ExportRequest) =>
+  post<Export>(`/api/projects/${projectId}/exports/`, data);
+export const getExport = (id: number, options?: RequestOptions) => get<Export>(`/api/exports/${id}/`, options);
+export const deleteExport = (id: number) => request<void>("DELETE", `/api/exports/${id}/`);
+/** The data file (a plain link: the browser streams it to disk with the session cookie). */
+export const exportDownloadUrl = (id: number) => `/api/exports/${id}/download/`;
+
+/** The export's dataset card (Markdown). Errors come back as JSON, like every other call. */
+export async function getExportCard(id: number): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(`/api/exports/${id}/card/`, {
+      credentials: "same-origin",
+      headers: { Accept: "text/markdown, application/json" },
+    });
+  } catch {
+    throw new ApiError(0, "network_error", "You appear to be offline.");
+  }
+  const text = await response.text();
+  if (response.ok) return text;
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  throw failure(response.status, data);
+}

@@ -1,0 +1,96 @@
+/** File imports: the jobs, and the upload with progress. */
+import { ApiError, csrfToken, failure, get, type Page } from "./client";
+
+export type ImportFormat =
+  | "auto"
+  | "prm800k"
+  | "processbench"
+  | "prmbench"
+  | "math_shepherd"
+  | "trl"
+  | "gsm8k"
+  | "math"
+  | "steplab"
+  | "messages";
+export type LabelsAs = "suggestions" | "annotations" | "none";
+
+export interface ImportResult {
+  format: string;
+  rows: number;
+  problems_created: number;
+  problems_existing: number;
+  solutions_created: number;
+  solutions_skipped: number;
+  steps_created: number;
+  labels_created: number;
+}
+
+export interface ImportErrorInfo {
+  message?: string;
+  file?: string;
+  line?: number | null;
+  field?: string;
+}
+
+export interface ImportJob {
+  id: number;
+  filename: string;
+  format: ImportFormat;
+  detected_format: string;
+  status: "pending" | "running" | "done" | "failed";
+  bytes_total: number;
+  bytes_done: number;
+  rows_done: number;
+  result: Partial<ImportResult>;
+  error: ImportErrorInfo;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export const listImports = (projectId: number) =>
+  get<Page<ImportJob>>(`/api/projects/${projectId}/imports/`);
+export const getImport = (id: number) => get<ImportJob>(`/api/imports/${id}/`);
+
+/**
+ * Uploads an import file with XMLHttpRequest (fetch has no upload progress).
+ * Resolves with the ImportJob the server queued (202).
+ */
+export function uploadImport(
+  projectId: number,
+  file: File,
+  format: ImportFormat,
+  labelsAs: LabelsAs,
+  onProgress: (loaded: number, total: number) => void,
+): { promise: Promise<ImportJob>; abort: () => void } {
+  const xhr = new XMLHttpRequest();
+  const promise = new Promise<ImportJob>((resolve, reject) => {
+    const form = new FormData();
+    form.append("file", file);
+    form.append("format", format);
+    form.append("labels_as", labelsAs);
+    xhr.open("POST", `/api/projects/${projectId}/imports/`);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader("X-CSRFToken", csrfToken());
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded, e.total);
+    };
+    xhr.onerror = () => reject(new ApiError(0, "network_error", "The upload failed: network error."));
+    xhr.onabort = () => reject(new ApiError(0, "aborted", "The upload was cancelled."));
+    xhr.onload = () => {
+      let data: unknown = null;
+      try {
+        data = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      } catch {
+        data = null;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve(data as ImportJob);
+      } else {
+        reject(failure(xhr.status, data));
+      }
+    };
+    xhr.send(form);
+  });
+  return { promise, abort: () => xhr.abort() };
+}

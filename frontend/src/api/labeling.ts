@@ -1,0 +1,140 @@
+/** The annotator's side: tasks from the queue, drafts, submit and skip, progress, rework. */
+import { get, post, request, type RequestOptions } from "./client";
+import type { Domain, Rating } from "./projects";
+
+export type FinishReason = "solution" | "found_error" | "give_up" | "bad_problem";
+
+export interface Suggestion {
+  source: string;
+  agent: string;
+  value: Rating | null;
+  score: number | null;
+  evidence: unknown;
+}
+
+export interface TaskStep {
+  id: number;
+  index: number;
+  text: string;
+  alternatives_count: number;
+  suggestions: Suggestion[];
+  /** Agent steps: what the step is ({} for plain steps). */
+  meta?: StepMeta;
+  /** Authenticated URLs of the step's images. */
+  images?: string[];
+}
+
+export interface StepMeta {
+  kind?: "tool_call" | "observation" | "message";
+  role?: string;
+  name?: string;
+  /** A tool call's arguments as the model wrote them (JSON, or not). */
+  arguments?: string;
+  tool_call_id?: string;
+}
+
+export interface StepLabel {
+  step_id: number;
+  rating: Rating | null;
+  unsure: boolean;
+  comment: string;
+  alternative_text: string;
+}
+
+export interface Annotation {
+  id: number;
+  solution_id: number;
+  status: string;
+  version: number;
+  finish_reason: FinishReason | "";
+  finish_reason_text: string;
+  time_spent_ms: number;
+  labels: StepLabel[];
+  updated_at: string;
+}
+
+export interface Task {
+  annotation: Annotation;
+  solution: {
+    id: number;
+    generator: string;
+    final_answer: string;
+    answer_correct: boolean | null;
+    steps: TaskStep[];
+  };
+  problem: {
+    id: number;
+    text: string;
+    answer: string;
+    source: string;
+    images?: string[];
+    /** An agent problem's tool names. */
+    tools?: string[];
+  };
+  lock_expires_at: string;
+  /** Set when a reviewer sent this annotation back (see `Rework`). */
+  rework?: Rework | null;
+  project: {
+    id: number;
+    name: string;
+    guidelines: string;
+    domain?: Domain;
+    first_error_mode: boolean;
+    rating_values: Rating[];
+    show_suggestions: boolean;
+  };
+}
+
+export interface Progress {
+  done_today: number;
+  submitted_total: number;
+  remaining: number;
+  /** More than `remaining` are left: the server counts up to a cap (1,000). */
+  remaining_capped?: boolean;
+  project_total: number;
+}
+
+export interface DraftPayload {
+  version: number;
+  labels: StepLabel[];
+  time_spent_ms: number;
+  /** Made once per write and sent again on its retries: a retry of an applied write is not a 409. */
+  request_id?: string;
+}
+
+export interface SubmitPayload extends DraftPayload {
+  finish_reason: FinishReason;
+  finish_reason_text: string;
+}
+
+export interface Rework {
+  rejected_annotation_id: number;
+  comment: string;
+  reviewer: string | null;
+  rejected_at: string | null;
+}
+
+/** One of the user's own rejected annotations (GET /api/projects/{id}/rejections/). */
+export interface Rejection {
+  id: number;
+  solution_id: number;
+  comment: string | null;
+  reviewer: string | null;
+  rejected_at: string | null;
+  rework_id: number | null;
+  rework_status: string | null;
+}
+
+/** The next task for this annotator (their own unexpired draft first), or null when done. */
+export const nextTask = async (projectId: number): Promise<Task | null> =>
+  (await post<Task | undefined>(`/api/projects/${projectId}/queue/next/`)) ?? null;
+export const saveDraft = (annotationId: number, payload: DraftPayload, options?: RequestOptions) =>
+  request<Annotation>("PUT", `/api/annotations/${annotationId}/draft/`, payload, options);
+export const submitAnnotation = (annotationId: number, payload: SubmitPayload) =>
+  post<Annotation>(`/api/annotations/${annotationId}/submit/`, payload);
+export const skipAnnotation = (annotationId: number, requestId?: string) =>
+  post<void>(`/api/annotations/${annotationId}/skip/`, requestId ? { request_id: requestId } : undefined);
+export const getProgress = (projectId: number) =>
+  get<Progress>(`/api/projects/${projectId}/progress/`);
+
+export const listRejections = (projectId: number) => get<Rejection[]>(`/api/projects/${projectId}/rejections/`);

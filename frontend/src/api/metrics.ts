@@ -1,0 +1,56 @@
+/** Agreement, throughput and label metrics for the dashboard. */
+import { get } from "./client";
+
+export interface MetricsPair {
+  a: string;
+  b: string;
+  steps: number;
+  agreement: number | null;
+  cohen_kappa: number | null;
+}
+
+export interface ThroughputRow {
+  annotator?: string;
+  day?: string;
+  solutions: number;
+  steps: number;
+  hours: number;
+  solutions_per_hour: number | null;
+  steps_per_hour: number | null;
+  median_seconds_per_solution: number | null;
+}
+
+export interface ProjectMetrics {
+  step_ratings: {
+    steps: number;
+    alpha_ordinal: number | null;
+    fleiss_kappa: number | null;
+    fleiss_raters: number;
+    fleiss_steps: number;
+    pairwise_agreement: number | null;
+  };
+  pairs: MetricsPair[];
+  first_error: { solutions: number; alpha_nominal: number | null; pairwise_agreement: number | null };
+  gold: Array<{
+    annotator: string;
+    steps: number;
+    step_accuracy: number | null;
+    solutions: number;
+    first_error_accuracy: number | null;
+  }>;
+  auto_sources: Array<{ annotator: string; source: string; steps: number; agreement: number; cohen_kappa: number | null }>;
+  throughput: { by_annotator: ThroughputRow[]; by_day: ThroughputRow[]; by_annotator_day: ThroughputRow[] };
+  label_distribution: Array<{ annotator: string; wrong: number; neutral: number; correct: number; unrated: number; unsure: number }>;
+  /** Large projects are served from a snapshot (`cached`), refreshed in the background. */
+  computed_at?: string | null;
+  cached?: boolean;
+  refreshing?: boolean;
+}
+
+/** 202 from the metrics endpoint: a large project's first snapshot is being computed. */
+export interface MetricsComputing {
+  status: "computing";
+}
+
+export const getMetrics = (projectId: number, refresh = false) =>
+  get<ProjectMetrics | MetricsComputing>(`/api/projects/${projectId}/metrics/${refresh ? "?refresh=1" : ""}`);

@@ -1,0 +1,93 @@
+/** Projects, their settings and members, and the solutions table. */
+import { get, post, request, type Page } from "./client";
+
+export type Rating = -1 | 0 | 1;
+export type Role = "annotator" | "reviewer" | "admin";
+export type LabelScale = "prm800k" | "binary";
+export type StepSplit = "line" | "paragraph" | "step_marker" | "regex";
+
+/** What a project's steps are: decides the labeling page's rendering and the checkers. */
+export type Domain = "math" | "code" | "agent" | "multimodal" | "text";
+
+export interface ProjectStats {
+  problems: number;
+  solutions: number;
+  steps: number;
+  submitted_annotations: number;
+  complete_solutions: number;
+}
+
+export interface ProjectSettings {
+  name: string;
+  description: string;
+  /** Default "math" (older fixtures and servers omit it). */
+  domain?: Domain;
+  guidelines: string;
+  label_scale: LabelScale;
+  first_error_mode: boolean;
+  overlap: number;
+  lock_ttl_seconds: number;
+  show_suggestions: boolean;
+  step_split: StepSplit;
+  step_split_regex: string;
+  /** Resolve a solution without review when its overlap annotators all agree. */
+  auto_resolve: boolean;
+  /** Share of claims that serve a gold question (0..1). */
+  gold_rate: number;
+  /** Gold questions a new annotator answers first (0: no screening). */
+  screening_size: number;
+  /** Share of screening steps that must match gold (0..1). */
+  screening_pass_rate: number;
+}
+
+export interface Project extends ProjectSettings {
+  id: number;
+  /** The auto-label sources the domain allows, in display order. */
+  domain_sources?: string[];
+  rating_values: Rating[];
+  role: Role;
+  stats: ProjectStats;
+  created_at: string;
+}
+
+export type ScreeningVerdict = "" | "passed" | "failed";
+
+export interface Member {
+  user: { id: number; username: string };
+  role: Role;
+  /** "" until judged (or after a reset), then "passed" or "failed". */
+  screening?: ScreeningVerdict;
+  /** Gold answers that count for the screening (since the last reset). */
+  screening_answered?: number;
+}
+
+export interface SolutionRow {
+  id: number;
+  problem_text: string;
+  generator: string;
+  steps_count: number;
+  submitted_count: number;
+  answer_correct: boolean | null;
+}
+
+export const listProjects = () => get<Page<Project>>("/api/projects/");
+export const getProject = (id: number) => get<Project>(`/api/projects/${id}/`);
+export const createProject = (data: Partial<ProjectSettings> & { name: string }) =>
+  post<Project>("/api/projects/", data);
+export const updateProject = (id: number, data: Partial<ProjectSettings>) =>
+  request<Project>("PATCH", `/api/projects/${id}/`, data);
+
+export const listMembers = (projectId: number) =>
+  get<Member[]>(`/api/projects/${projectId}/members/`);
+export const addMember = (projectId: number, username: string, role: Role) =>
+  post<Member>(`/api/projects/${projectId}/members/`, { username, role });
+export const updateMember = (projectId: number, userId: number, role: Role) =>
+  request<Member>("PATCH", `/api/projects/${projectId}/members/${userId}/`, { role });
+export const removeMember = (projectId: number, userId: number) =>
+  request<void>("DELETE", `/api/projects/${projectId}/members/${userId}/`);
+
+export const resetScreening = (projectId: number, userId: number) =>
+  post<Member>(`/api/projects/${projectId}/members/${userId}/screening/reset/`);
+
+export const listSolutions = (projectId: number, limit: number, offset: number) =>
+  get<Page<SolutionRow>>(`/api/projects/${projectId}/solutions/?limit=${limit}&offset=${offset}`);

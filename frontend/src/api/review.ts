@@ -1,0 +1,188 @@
+/** The reviewer's side: the queue, one solution's review page, decisions and comments. */
+import { get, post, type Page } from "./client";
+import type { StepMeta, Suggestion } from "./labeling";
+import type { Rating } from "./projects";
+
+export type ReviewReason = "disagreement" | "unsure" | "gold_failure" | "auto_conflict";
+export type QueueState = "unresolved" | "resolved" | "all";
+export type Provenance = "reviewer" | "human_consensus" | "auto_consensus";
+
+export interface ReviewQueueFilters {
+  annotator?: number | null;
+  source?: string;
+  submitted_from?: string;
+  submitted_to?: string;
+  state?: QueueState;
+  reason?: ReviewReason | "rest" | "";
+  limit?: number;
+  offset?: number;
+}
+
+export interface ReviewQueueItem {
+  id: number;
+  problem_id: number;
+  problem_text: string;
+  problem_source: string;
+  generator: string;
+  is_gold: boolean;
+  reasons: ReviewReason[];
+  /** The first reason, "rest" when there is none. */
+  reason: ReviewReason | "rest";
+  annotations_submitted: number;
+  last_submitted_at: string | null;
+  resolution_id: number | null;
+  resolution_provenance: Provenance | null;
+}
+
+export interface ReviewQueueCounts {
+  total: number;
+  disagreement: number;
+  unsure: number;
+  gold_failure: number;
+  auto_conflict: number;
+  rest: number;
+}
+
+export interface ReviewQueuePage extends Page<ReviewQueueItem> {
+  counts: ReviewQueueCounts;
+  /** Everyone the `annotator` filter can name (people with submitted labels). */
+  annotators: Array<{ id: number; username: string }>;
+}
+
+export interface RatingLabel {
+  step_id: number;
+  rating: Rating | null;
+}
+
+export interface Resolution {
+  id: number;
+  provenance: Provenance;
+  first_error_index: number | null;
+  resolved_by: string | null;
+  annotation_ids: number[];
+  is_current: boolean;
+  created_at: string;
+  labels: RatingLabel[];
+}
+
+export interface ReviewAnnotation {
+  id: number;
+  annotator: string;
+  annotator_id: number | null;
+  imported: boolean;
+  status: string;
+  revises_id: number | null;
+  finish_reason: string;
+  finish_reason_text: string;
+  time_spent_ms: number;
+  submitted_at: string | null;
+  first_error_index: number | null;
+}
+
+export interface StepLabelCell {
+  annotation_id: number;
+  rating: Rating | null;
+  unsure: boolean;
+  comment: string;
+  alternative_text: string;
+}
+
+export interface ReviewStep {
+  id: number;
+  index: number;
+  text: string;
+  meta?: StepMeta;
+  images?: string[];
+  alternatives_count: number;
+  gold_rating: Rating | null;
+  resolved_rating: Rating | null;
+  labels: StepLabelCell[];
+  suggestions: Suggestion[];
+}
+
+export interface ReviewComment {
+  id: number;
+  step_id: number | null;
+  author: string;
+  body: string;
+  review_id: number | null;
+  created_at: string;
+}
+
+export interface ReviewActionRow {
+  id: number;
+  action: "accept" | "reject" | "adjudicate" | string;
+  annotation_id: number | null;
+  reviewer: string;
+  comment: string;
+  created_at: string;
+}
+
+export interface HistoryRow {
+  id: number;
+  annotation_id: number | null;
+  resolution_id: number | null;
+  step_id: number;
+  step_index: number;
+  user: string | null;
+  action: string;
+  before: unknown;
+  after: unknown;
+  at: string;
+}
+
+export interface ReviewDetail {
+  solution: {
+    id: number;
+    generator: string;
+    final_answer: string;
+    answer_correct: boolean | null;
+    is_gold: boolean;
+    source: string;
+  };
+  problem: {
+    id: number;
+    text: string;
+    answer: string;
+    source: string;
+    images?: string[];
+    tools?: string[];
+  };
+  project: { id: number; name: string; rating_values: Rating[]; first_error_mode: boolean };
+  reasons: ReviewReason[];
+  annotations: ReviewAnnotation[];
+  steps: ReviewStep[];
+  resolution: Resolution | null;
+  resolutions: Resolution[];
+  comments: ReviewComment[];
+  reviews: ReviewActionRow[];
+  history: HistoryRow[];
+}
+
+/** Query string of the review queue's filters (empty values left out). */
+export function reviewQueueQuery(filters: ReviewQueueFilters): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) {
+    if (value === undefined || value === null || value === "") continue;
+    params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `?${qs}` : "";
+}
+
+export const getReviewQueue = (projectId: number, filters: ReviewQueueFilters = {}) =>
+  get<ReviewQueuePage>(`/api/projects/${projectId}/review/queue/${reviewQueueQuery(filters)}`);
+export const getReview = (solutionId: number) => get<ReviewDetail>(`/api/solutions/${solutionId}/review/`);
+export const acceptAnnotation = (annotationId: number, data: { comment?: string; expected_resolution_id: number | null }) =>
+  post<Resolution>(`/api/annotations/${annotationId}/accept/`, data);
+export const rejectAnnotation = (annotationId: number, comment: string) =>
+  post<{ rejected_id: number; rework_id: number; annotator_id: number }>(`/api/annotations/${annotationId}/reject/`, {
+    comment,
+  });
+export const adjudicateSolution = (
+  solutionId: number,
+  data: { labels: RatingLabel[]; comment?: string; expected_resolution_id: number | null },
+) => post<Resolution>(`/api/solutions/${solutionId}/adjudicate/`, data);
+export const listComments = (solutionId: number) => get<ReviewComment[]>(`/api/solutions/${solutionId}/comments/`);
+export const addComment = (solutionId: number, body: string, stepId: number | null = null) =>
+  post<ReviewComment>(`/api/solutions/${solutionId}/comments/`, stepId === null ? { body } : { body, step_id: stepId });
