@@ -9,8 +9,9 @@ import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom"
 import * as api from "../api";
 import { AppHeader } from "../components/AppHeader";
 import { IconCheck } from "../components/icons";
+import { ConflictBanner, Toast, type Notice } from "../components/PageNotices";
+import { ProblemPanel, SolutionPanel } from "../components/SolutionHeader";
 import { EmptyState, Spinner } from "../components/ui";
-import { ProblemPanel } from "../label/ProblemPanel";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
 import "../styles/review.css";
@@ -21,7 +22,6 @@ import { RejectDialog } from "./RejectDialog";
 import { ReasonBadge } from "./ReviewNav";
 import {
   EMPTY_REVIEW,
-  adjudicationLabels,
   isAfterFirstError,
   missingDecisions,
   reviewColumns,
@@ -30,15 +30,10 @@ import {
 } from "./reviewState";
 import { ActivityCard, CommentThread, DecisionCard, GoldCard, ResolutionCard } from "./ReviewSidebar";
 import { ReviewStepRow } from "./ReviewStepRow";
+import { useReviewWrites, type Phase, type ReviewBusy } from "./useReviewWrites";
 
-type Phase = "loading" | "ready" | "error" | "done";
 /** From this many annotation columns the side column moves below the steps (room for text). */
 const WIDE_FROM = 4;
-interface Notice {
-  tone: "error" | "success" | "info";
-  text: string;
-  link?: { to: string; label: string };
-}
 
 export function ReviewPage() {
   const params = useParams();
@@ -54,7 +49,7 @@ export function ReviewPage() {
   const [detail, setDetail] = useState<api.ReviewDetail | null>(null);
   const [role, setRole] = useState<api.Role | null>(null);
   const [state, dispatch] = useReducer(reviewReducer, EMPTY_REVIEW);
-  const [busy, setBusy] = useState<null | "adjudicate" | "accept" | "reject" | "gold" | "next">(null);
+  const [busy, setBusy] = useState<ReviewBusy>(null);
   const [conflict, setConflict] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [rejecting, setRejecting] = useState<api.ReviewAnnotation | null>(null);
@@ -110,171 +105,36 @@ export function ReviewPage() {
     return () => clearTimeout(t);
   }, [notice]);
 
-  const fail = useCallback((e: unknown, what: string) => {
-    const err = e as api.ApiError;
-    if (err.code === "not_authenticated") return;
-    if (err.status === 409) {
-      setConflict(err.message || "Another reviewer changed this solution while you were looking at it.");
-      return;
-    }
-    setNotice({ tone: "error", text: err.isNetwork ? `You are offline: ${what} was not saved.` : `${what}: ${err.message}` });
-  }, []);
-
-  /** The item after this one in the (filtered) queue of unresolved items, wrapping around; after
-   * a decision this one is resolved and left the queue, so that is the queue's first item. */
-  const goNext = useCallback(
-    async (resolvedText: string | null) => {
-      setBusy("next");
-      try {
-        const page = await api.getReviewQueue(projectId, { ...filters, state: "unresolved", limit: 100, offset: 0 });
-        const ids = page.results.map((r) => r.id);
-        const at = ids.indexOf(solutionId);
-        const nextId = at < 0 ? ids[0] : (ids[at + 1] ?? ids[0]);
-        const next = nextId !== undefined && nextId !== solutionId ? nextId : null;
-        setRemaining(page.count);
-        if (!resolvedText && next === null) {
-          setNotice({ tone: "info", text: "No other item in the queue" });
-          return;
-        }
-        if (resolvedText) {
-          setNotice({
-            tone: "success",
-            text: resolvedText,
-            link: { to: `/projects/${projectId}/review/${solutionId}${query}`, label: "View" },
-          });
-        }
-        if (next !== null) navigate(`/projects/${projectId}/review/${next}${query}`);
-        else setPhase("done");
-      } catch (e) {
-        fail(e, "Loading the next item");
-      } finally {
-        setBusy(null);
-      }
-    },
-    [fail, filters, navigate, projectId, query, solutionId],
-  );
-
   const detailRef = useRef(detail);
   const stateRef = useRef(state);
   useLayoutEffect(() => {
     detailRef.current = detail;
     stateRef.current = state;
   });
-
-  const adjudicate = useCallback(async () => {
-    const d = detailRef.current;
-    const s = stateRef.current;
-    if (!d || readOnly) return;
-    const missing = missingDecisions(s);
-    if (missing.length) {
-      setNotice({
-        tone: "error",
-        text: `Step ${missing[0] + 1} has no decision. ${missing.length === 1 ? "1 step is" : `${missing.length} steps are`} left to decide.`,
-      });
-      dispatch({ type: "goto", index: missing[0] });
-      return;
-    }
-    setBusy("adjudicate");
-    try {
-      await api.adjudicateSolution(d.solution.id, {
-        labels: adjudicationLabels(s),
-        comment: comment.trim(),
-        expected_resolution_id: d.resolution?.id ?? null,
-      });
-      setBusy(null);
-      await goNext(`Resolved #${d.solution.id} (adjudicated)`);
-    } catch (e) {
-      setBusy(null);
-      fail(e, "Not resolved");
-    }
-  }, [comment, fail, goNext, readOnly]);
-
   const selected = state.column >= 0 ? (columns[state.column] ?? null) : null;
-
-  const accept = useCallback(async () => {
-    const d = detailRef.current;
-    if (!d || !selected || readOnly) return;
-    if (selected.status !== "submitted") {
-      setNotice({ tone: "error", text: `${selected.annotator}'s annotation is ${selected.status}; only submitted ones can be accepted.` });
-      return;
-    }
-    setBusy("accept");
-    try {
-      await api.acceptAnnotation(selected.id, { comment: comment.trim(), expected_resolution_id: d.resolution?.id ?? null });
-      setBusy(null);
-      await goNext(`Resolved #${d.solution.id} (accepted ${selected.annotator}'s labels)`);
-    } catch (e) {
-      setBusy(null);
-      fail(e, "Not accepted");
-    }
-  }, [comment, fail, goNext, readOnly, selected]);
-
-  const startReject = useCallback(() => {
-    if (!selected || readOnly) return;
-    if (selected.status !== "submitted" || selected.imported) {
-      setNotice({
-        tone: "error",
-        text: selected.imported
-          ? "Imported labels have no annotator to send them back to."
-          : `${selected.annotator}'s annotation is ${selected.status}; only submitted ones can be rejected.`,
-      });
-      return;
-    }
-    setRejecting(selected);
-  }, [readOnly, selected]);
-
-  const reject = useCallback(
-    async (text: string) => {
-      if (!rejecting) return;
-      setBusy("reject");
-      try {
-        await api.rejectAnnotation(rejecting.id, text);
-        setRejecting(null);
-        setNotice({ tone: "success", text: `Sent back to ${rejecting.annotator}` });
-        await load(true);
-      } catch (e) {
-        setRejecting(null);
-        fail(e, "Not rejected");
-      } finally {
-        setBusy(null);
-      }
-    },
-    [fail, load, rejecting],
-  );
-
-  const toggleGold = useCallback(async () => {
-    const d = detailRef.current;
-    if (!d || role !== "admin" || readOnly) return;
-    setBusy("gold");
-    try {
-      if (d.solution.is_gold) {
-        await api.unsetGold(d.solution.id);
-        setNotice({ tone: "info", text: "No longer a gold question" });
-      } else {
-        const missing = missingDecisions(stateRef.current);
-        if (missing.length) {
-          setNotice({ tone: "error", text: `Decide step ${missing[0] + 1} first: gold labels name every step.` });
-          dispatch({ type: "goto", index: missing[0] });
-          return;
-        }
-        await api.setGold(d.solution.id, adjudicationLabels(stateRef.current));
-        setNotice({ tone: "success", text: "Marked as a gold question" });
-      }
-      await load(true);
-    } catch (e) {
-      fail(e, "Gold not changed");
-    } finally {
-      setBusy(null);
-    }
-  }, [fail, load, readOnly, role]);
-
-  const postComment = useCallback(
-    async (body: string, stepId: number | null) => {
-      const created = await api.addComment(solutionId, body, stepId);
-      setDetail((d) => (d ? { ...d, comments: [...d.comments, created] } : d));
-    },
-    [solutionId],
-  );
+  const { goNext, adjudicate, accept, startReject, reject, toggleGold, postComment } = useReviewWrites({
+    projectId,
+    solutionId,
+    filters,
+    query,
+    navigate,
+    detailRef,
+    stateRef,
+    selected,
+    readOnly,
+    role,
+    comment,
+    load,
+    dispatch,
+    setDetail,
+    setPhase,
+    setRemaining,
+    setConflict,
+    setBusy,
+    setNotice,
+    rejecting,
+    setRejecting,
+  });
 
   // --- keyboard -------------------------------------------------------------------------------
   const handle = useCallback(
@@ -399,16 +259,13 @@ export function ReviewPage() {
       />
 
       {conflict && (
-        <div className="conflict-banner" role="alert" data-testid="conflict-banner">
-          <div className="conflict-text">
-            <strong>Another reviewer changed this solution while you were looking at it.</strong> Reload to see what they decided —
-            nothing you do here is sent until then.
-            <div className="conflict-detail">{conflict}</div>
-          </div>
-          <button type="button" className="btn btn-primary" onClick={() => void load()} data-testid="conflict-reload">
-            Reload
-          </button>
-        </div>
+        <ConflictBanner
+          title="Another reviewer changed this solution while you were looking at it."
+          detail={conflict}
+          onReload={() => void load()}
+        >
+          Reload to see what they decided — nothing you do here is sent until then.
+        </ConflictBanner>
       )}
 
       {phase === "loading" && (
@@ -456,17 +313,21 @@ export function ReviewPage() {
         >
           <div className="review-content">
             <ProblemPanel task={{ problem: detail.problem, solution: detail.solution }} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
-            <section className="card steps-panel" aria-label="Annotations per step">
-              <div className="panel-head steps-head">
-                <span className="eyebrow">Solution #{detail.solution.id}</span>
-                {detail.solution.generator && <span className="tag mono">{detail.solution.generator}</span>}
-                {detail.solution.is_gold && <span className="badge badge-amber">Gold</span>}
-                <div className="reason-list">
-                  {detail.reasons.map((r) => (
-                    <ReasonBadge key={r} reason={r} />
-                  ))}
-                </div>
-                <div className="grow" />
+            <SolutionPanel
+              label="Annotations per step"
+              title={`Solution #${detail.solution.id}`}
+              generator={detail.solution.generator}
+              lead={
+                <>
+                  {detail.solution.is_gold && <span className="badge badge-amber">Gold</span>}
+                  <div className="reason-list">
+                    {detail.reasons.map((r) => (
+                      <ReasonBadge key={r} reason={r} />
+                    ))}
+                  </div>
+                </>
+              }
+              trail={
                 <span className="muted small">
                   {detail.steps.length} steps · {columns.length} {columns.length === 1 ? "annotation" : "annotations"}
                   {disagreeing > 0 && (
@@ -478,7 +339,8 @@ export function ReviewPage() {
                     </>
                   )}
                 </span>
-              </div>
+              }
+            >
               {drafts.length > 0 && (
                 <div className="review-drafts muted small">
                   Still labeling: {drafts.map((a) => `${a.annotator}${a.revises_id ? " (reworking)" : ""}`).join(", ")}
@@ -518,7 +380,7 @@ export function ReviewPage() {
                   />
                 ))}
               </div>
-            </section>
+            </SolutionPanel>
           </div>
           <aside className="review-side" aria-label="Resolution, comments and history">
             <ResolutionCard detail={detail} />
@@ -549,21 +411,7 @@ export function ReviewPage() {
         </main>
       )}
 
-      {notice && (
-        <div className={`toast toast-${notice.tone}`} role={notice.tone === "error" ? "alert" : "status"} data-testid="notice">
-          <span>{notice.text}</span>
-          {notice.link && (
-            <Link to={notice.link.to} className="toast-link">
-              {notice.link.label}
-            </Link>
-          )}
-          {notice.tone === "error" && (
-            <button type="button" className="toast-close" onClick={() => setNotice(null)} aria-label="Dismiss">
-              ×
-            </button>
-          )}
-        </div>
-      )}
+      {notice && <Toast notice={notice} onDismiss={() => setNotice(null)} />}
       {showHelp && (
         <ShortcutsOverlay
           binary={binary}

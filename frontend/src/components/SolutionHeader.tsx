@@ -1,8 +1,14 @@
-import type { Task } from "../api";
-import { Markdown } from "../components/Markdown";
-import { IconBook, IconChevron, IconEye, IconEyeOff } from "../components/icons";
-import { Kbd } from "../components/ui";
-import { ImageStrip } from "./ImageStrip";
+/**
+ * What the labeling page and the review page both show above and around a solution's steps:
+ * the problem with its reference answer (and this solution's answer, matched or not), and the
+ * solution panel's head (title, generator, then page-specific tags, counts and actions).
+ */
+import type { ReactNode } from "react";
+import type { Task } from "../api/labeling";
+import { ImageStrip } from "../label/ImageStrip";
+import { Markdown } from "./Markdown";
+import { IconEye, IconEyeOff } from "./icons";
+import { Kbd } from "./ui";
 
 /** Answers like "14", "\frac{1}{2}" or "x^2+1" are typeset; prose answers stay text. */
 export function answerSource(answer: string): string {
@@ -13,13 +19,18 @@ export function answerSource(answer: string): string {
   return a;
 }
 
+/** A labeling task's problem and answers, or the same fields of a review page's detail. */
+export interface ProblemAndAnswer {
+  problem: Task["problem"];
+  solution: Pick<Task["solution"], "final_answer" | "answer_correct">;
+}
+
 export function ProblemPanel({
   task,
   showAnswer,
   onToggleAnswer,
 }: {
-  /** A labeling task, or anything with its problem and the solution's answer (the review page). */
-  task: { problem: Task["problem"]; solution: Pick<Task["solution"], "final_answer" | "answer_correct"> };
+  task: ProblemAndAnswer;
   showAnswer: boolean;
   onToggleAnswer: () => void;
 }) {
@@ -77,26 +88,36 @@ export function ProblemPanel({
   );
 }
 
-export function GuidelinesPanel({
-  guidelines,
-  open,
-  onToggle,
+/**
+ * The card that holds a solution's steps, under its head: `title` ("Solution", "Solution #12"),
+ * the generator's tag, then `lead` (before the spacer) and `trail` (at the right end).
+ */
+export function SolutionPanel({
+  label,
+  title,
+  generator,
+  lead,
+  trail,
+  children,
 }: {
-  guidelines: string;
-  open: boolean;
-  onToggle: () => void;
+  /** The section's accessible name. */
+  label: string;
+  title: string;
+  generator: string;
+  lead?: ReactNode;
+  trail?: ReactNode;
+  children: ReactNode;
 }) {
-  if (!guidelines?.trim()) return null;
   return (
-    <section className={`card guidelines-panel${open ? " is-open" : ""}`}>
-      <button type="button" className="guidelines-toggle" onClick={onToggle} aria-expanded={open} data-testid="guidelines-toggle">
-        <IconChevron className="chevron" />
-        <IconBook />
-        <span>Guidelines</span>
-        <span className="grow" />
-        <Kbd>l</Kbd>
-      </button>
-      {open && <Markdown source={guidelines} className="guidelines-body" prose />}
+    <section className="card steps-panel" aria-label={label}>
+      <div className="panel-head steps-head" data-testid="solution-head">
+        <span className="eyebrow">{title}</span>
+        {generator && <span className="tag mono">{generator}</span>}
+        {lead}
+        <div className="grow" />
+        {trail}
+      </div>
+      {children}
     </section>
   );
 }
