@@ -1,255 +1,25 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import * as api from "../api";
-import { ErrorBox, ProgressBar, formatDate, formatNumber } from "../components/ui";
+import { ErrorBox, formatDate, formatNumber } from "../components/ui";
 import { domainLabel } from "../lib/domains";
+import { RunPanel, RunStatusBadge } from "./AutolabelRunPanel";
+import { SourceOption } from "./AutolabelSourceOption";
 import { PrmSourcePicker } from "./PrmSourcePicker";
 import { requestWhileMounted } from "./whileMounted";
 import {
   DEFAULT_PARAMS,
   DEFAULT_PRM,
   SOURCES,
-  STATUS_TEXT,
   buildRunRequest,
   duration,
   errorLines,
   isActive,
-  paramsProblem,
-  percent,
   processed,
-  groupErrors,
-  runFraction,
-  solutionsText,
   sourcesForDomain,
   sourcesText,
-  type ModelParams,
-  type SourceInfo,
 } from "./autolabel";
 
 export const POLL_MS = 1000;
-const ERRORS_SHOWN = 20;
-
-function RunStatusBadge({ status }: { status: api.AutolabelStatus }) {
-  const cls = { pending: "", running: "badge-blue", done: "badge-green", failed: "badge-red", cancelled: "badge-amber" }[status];
-  return <span className={`badge ${cls}`}>{STATUS_TEXT[status] ?? status}</span>;
-}
-
-function ParamsForm({
-  form,
-  value,
-  onChange,
-  disabled,
-}: {
-  form: "rollout" | "judge";
-  value: ModelParams;
-  onChange: (p: ModelParams) => void;
-  disabled: boolean;
-}) {
-  const set = <K extends keyof ModelParams>(k: K, v: ModelParams[K]) => onChange({ ...value, [k]: v });
-  const local = form === "rollout" && value.kind === "transformers";
-  const id = `al-${form}`;
-  return (
-    <div className="autolabel-params" data-testid={`autolabel-params-${form}`}>
-      {form === "rollout" && (
-        <label className="field">
-          <span className="field-label">Backend</span>
-          <select className="input input-sm" value={value.kind} disabled={disabled} onChange={(e) => set("kind", e.target.value as ModelParams["kind"])}>
-            <option value="openai">OpenAI-compatible server</option>
-            <option value="transformers">Local model (transformers)</option>
-          </select>
-        </label>
-      )}
-      {local ? (
-        <>
-          <label className="field">
-            <span className="field-label">Model path</span>
-            <input className="input input-sm mono" id={`${id}-path`} value={value.path} disabled={disabled} placeholder="/models/qwen2.5-math-1.5b" onChange={(e) => set("path", e.target.value)} />
-          </label>
-          <label className="field">
-            <span className="field-label">GGUF file (optional)</span>
-            <input className="input input-sm mono" value={value.gguf_file} disabled={disabled} placeholder="model-q4_k_m.gguf" onChange={(e) => set("gguf_file", e.target.value)} />
-          </label>
-        </>
-      ) : (
-        <>
-          <label className="field">
-            <span className="field-label">Server URL</span>
-            <input className="input input-sm mono" id={`${id}-url`} value={value.base_url} disabled={disabled} placeholder="http://localhost:8000/v1" onChange={(e) => set("base_url", e.target.value)} data-testid={`autolabel-${form}-url`} />
-          </label>
-          <label className="field">
-            <span className="field-label">Model</span>
-            <input className="input input-sm mono" value={value.model} disabled={disabled} placeholder="Qwen/Qwen2.5-Math-7B-Instruct" onChange={(e) => set("model", e.target.value)} data-testid={`autolabel-${form}-model`} />
-          </label>
-        </>
-      )}
-      {form === "rollout" && (
-        <>
-          <label className="field">
-            <span className="field-label">Method</span>
-            <select className="input input-sm" value={value.method} disabled={disabled} onChange={(e) => set("method", e.target.value as ModelParams["method"])}>
-              <option value="mc">Every step (Monte-Carlo)</option>
-              <option value="binary_search">Binary search for the first error</option>
-            </select>
-          </label>
-          <label className="field">
-            <span className="field-label">{value.method === "binary_search" ? "Rollouts per probed step" : "Rollouts per step"}</span>
-            <input
-              className="input input-sm"
-              type="number"
-              min={1}
-              max={64}
-              value={value.n}
-              disabled={disabled}
-              onChange={(e) => set("n", Math.max(1, Math.min(64, Math.round(Number(e.target.value)) || 1)))}
-            />
-          </label>
-        </>
-      )}
-    </div>
-  );
-}
-
-function SourceOption({
-  info,
-  checked,
-  onToggle,
-  disabled,
-  params,
-  onParams,
-}: {
-  info: SourceInfo;
-  checked: boolean;
-  onToggle: (on: boolean) => void;
-  disabled: boolean;
-  params?: ModelParams;
-  onParams?: (p: ModelParams) => void;
-}) {
-  const [open, setOpen] = useState(false);
-  // The prm source has its own picker (PrmSourcePicker), not this form.
-  const form = info.form === "prm" ? undefined : info.form;
-  const hint = checked && form && params ? paramsProblem(form, params) : null;
-  return (
-    <div className={`source-option${checked ? " is-checked" : ""}`}>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={checked}
-          disabled={disabled}
-          onChange={(e) => onToggle(e.target.checked)}
-          data-testid={`autolabel-source-${info.name}`}
-        />
-        <span className="source-text">
-          <span className="source-title">
-            <strong>{info.label}</strong>
-            <code className="source-code">{info.name}</code>
-            {info.availability === "soon" && <span className="tag">coming soon</span>}
-            {info.availability === "model" && <span className="tag tag-model">needs a model</span>}
-          </span>
-          <span className="muted small">{info.description}</span>
-        </span>
-      </label>
-      {form && params && onParams && (
-        <div className="source-params">
-          <button
-            type="button"
-            className="disclosure"
-            aria-expanded={open}
-            onClick={() => setOpen((v) => !v)}
-            data-testid={`autolabel-params-toggle-${info.name}`}
-          >
-            <span className="disclosure-caret" aria-hidden="true">
-              ▸
-            </span>
-            Parameters
-            {!open && (
-              <span className="subtle small">
-                {info.form === "rollout"
-                  ? ` · ${params.kind === "transformers" ? params.path || "local model" : params.model || "no model set"} · ${params.method === "mc" ? "MC" : "binary search"} · n = ${params.n}`
-                  : ` · ${params.model || "no model set"}`}
-              </span>
-            )}
-          </button>
-          {open && <ParamsForm form={form} value={params} onChange={onParams} disabled={disabled} />}
-          {hint && <div className="field-help text-amber">{hint}</div>}
-        </div>
-      )}
-    </div>
-  );
-}
-
-function RunPanel({ run, onCancel, cancelling }: { run: api.AutolabelRun; onCancel: () => void; cancelling: boolean }) {
-  const fraction = runFraction(run);
-  const active = isActive(run);
-  const tone = run.status === "failed" ? "red" : run.status === "done" ? "green" : "accent";
-  const count = run.status === "done" && run.total > 0 ? run.total : processed(run);
-  const groups = groupErrors(run.errors);
-  const failedCount = Math.max(run.failed, run.errors?.length ?? 0);
-  return (
-    <div className="autolabel-run" data-testid="autolabel-progress" data-status={run.status} data-run-id={run.id}>
-      <div className="card-row">
-        <div className="autolabel-run-title">
-          <RunStatusBadge status={run.status} />
-          <span className="small">
-            Run {run.id} · {sourcesText(run.sources)}
-            {run.filter?.only_unlabeled ? " · unlabeled solutions only" : ""}
-          </span>
-        </div>
-        {active && (
-          <button type="button" className="btn btn-sm" onClick={onCancel} disabled={cancelling} data-testid="autolabel-cancel">
-            {cancelling ? "Cancelling…" : "Cancel"}
-          </button>
-        )}
-      </div>
-      <ProgressBar value={fraction} max={1} tone={tone} label="Auto-label progress" />
-      <div className="autolabel-run-meta small">
-        <span data-testid="autolabel-count">
-          {formatNumber(count)} / {formatNumber(run.total)} solutions
-        </span>
-        <span className="autolabel-pct" data-testid="autolabel-percent">
-          {percent(fraction)}
-        </span>
-        <span className="grow" />
-        {run.status === "pending" && <span className="muted">Waiting for a worker…</span>}
-        {run.status === "running" && <span className="muted">{formatNumber(run.suggestions_written)} suggestions so far</span>}
-        {run.status === "done" && (
-          <span className="text-green" data-testid="autolabel-done">
-            <strong>Done</strong> · {formatNumber(run.suggestions_written)} {run.suggestions_written === 1 ? "suggestion" : "suggestions"} written
-            {run.sources.includes("answer") ? ` · final answers checked` : ""}
-            {run.failed > 0 ? ` · ${formatNumber(run.failed)} failed` : ""}
-          </span>
-        )}
-        {run.status === "cancelled" && (
-          <span className="muted">
-            Cancelled · {formatNumber(run.suggestions_written)} suggestions written before it stopped
-          </span>
-        )}
-        {run.status === "failed" && <span className="text-red">Failed · {formatNumber(run.suggestions_written)} suggestions written</span>}
-        {!active && <span className="muted">· took {duration(run.started_at, run.finished_at)}</span>}
-      </div>
-      {groups.length > 0 && (
-        <div className="autolabel-errors" data-testid="autolabel-errors">
-          <div className="autolabel-errors-title small">
-            {formatNumber(failedCount)} {failedCount === 1 ? "solution" : "solutions"} could not be labeled
-            {run.errors.length < run.failed && <span className="muted"> · the first {formatNumber(run.errors.length)} errors are kept</span>}
-          </div>
-          <ul>
-            {groups.slice(0, ERRORS_SHOWN).map((g) => (
-              <li key={g.error} className="small">
-                <span className="autolabel-error-text">{g.error}</span>
-                <span className="autolabel-error-where muted">
-                  {solutionsText(g.solutionIds)}
-                  {g.solutionIds.length === 0 && g.unattributed > 0 ? "Run" : ""}
-                </span>
-              </li>
-            ))}
-          </ul>
-          {groups.length > ERRORS_SHOWN && (
-            <div className="muted small">and {formatNumber(groups.length - ERRORS_SHOWN)} other errors</div>
-          )}
-        </div>
-      )}
-    </div>
-  );
-}
 
 export function AutolabelTab({ project }: { project: api.Project }) {
   const [selected, setSelected] = useState<Set<api.AutolabelSource>>(() => new Set());
