@@ -70,3 +70,6 @@ def test_checks_out_is_evidence_and_accept_all_does_not_rate_it(live_server, pag
     for index in verified:
         expect(rows.nth(index)).to_have_attribute("data-rating", "")
     screenshot("evidence-after-accept-all")
+    # The accepted rating is autosaved: let it land before the test's database goes away
+    # (an autosave arriving during teardown deadlocked with the flush).
+    expect(page.get_by_test_id("save-state")).to_contain_text("Saved")
