@@ -29,15 +29,18 @@ MAX_MODULUS = 10**12
 MAX_EXPONENT = 10**6
 
 _EQUIV = r"(?:\\equiv|\u2261)"
-# A term: digits, operators, parentheses, braces, \cdot / \times, spaces (checked by parsing).
-_TERM = r"-?\s*[\d({](?:[\d\s+\-*^(){}]|\\cdot|\\times)*?"
+# A term: digits, operators, parentheses, braces, \cdot / \times, spaces (checked by parsing),
+# ending in a digit or a bracket (one way to split "1 \equiv 1" into terms: no backtracking
+# blow-up); at most 62 characters and 8 links, so long runs of digits read in linear time.
+_TERM = r"(?:-[ \t]*)?[\d({](?:(?:[\d\s+\-*^(){}]|\\cdot|\\times){0,60}?[\d)}])?"
 _MODULUS = (
     r"(?:\\[ ,;]|\\q?quad)*\s*\(?\s*"
     r"(?:\\pmod|\\bmod|\\mod|\\text\{\s*mod\s*\}|\\operatorname\{mod\}|modulo|mod)"
     r"\s*(?:\{\s*(?P<m1>\d+)\s*\}|(?P<m2>\d+))(?!\d)\s*\)?"
 )
+_HAS_EQUIV = re.compile(_EQUIV)
 _CHAIN = re.compile(
-    rf"(?P<chain>{_TERM}(?:\s*{_EQUIV}\s*{_TERM})+)\s*,?\s*{_MODULUS}",
+    rf"(?P<chain>{_TERM}(?:\s*{_EQUIV}\s*{_TERM}){{1,8}})\s*,?\s*{_MODULUS}",
 )
 
 
@@ -119,6 +122,8 @@ def _starts_fresh(prepared: str, plain: str, start: int) -> bool:
 
 
 def congruence_statements(prepared: str) -> Iterator[Statement]:
+    if not _HAS_EQUIV.search(prepared):
+        return
     plain = plain_view(prepared)
     for m in _CHAIN.finditer(plain):
         start = m.start("chain")

@@ -332,7 +332,14 @@ def test_every_kind_has_both_lists():
         ":".join("1" for _ in range(3000)) + " = " + ":".join("2" for _ in range(3000)),
         " ".join(f"$x_{{{i}}}$ is" for i in range(3000)),
         "$x^{40} + 1$ becomes $(x+1)^{40}$, and $x^8 - 3x + 1 = 0$, so $x = 123456789$.",
-        "$" + " \\equiv ".join(f"{9**9}^{{{10**6}}}" for _ in range(500)) + " \\pmod{1000003}$",
+        "$"
+        + " \\equiv ".join(f"{9**9}^{{{10**6}}}" for _ in range(500))
+        + " \\pmod{1000003}$"
+        + " and $"
+        + " \\equiv ".join(f"{9**9}^{{{10**6}}}" for _ in range(9))
+        + " \\pmod{1000003}$ and "
+        + "1 " * 20000
+        + "\\equiv 3",
     ],
     ids=[
         "many-primes",
