@@ -139,6 +139,11 @@ class ProjectMembership(models.Model):
     screening = models.CharField(max_length=10, choices=Screening.choices, blank=True)
     # An admin reset a failed screening then: only gold answers submitted since count.
     screening_reset_at = models.DateTimeField(null=True, blank=True)
+    # The member's submitted annotations in the project, and how many are on gold questions:
+    # what the gold rate is paced on (labeling.services.gold_pace). Kept while the project has
+    # a gold rate; NULL when unknown, and then counted again on the next claim.
+    answers = models.PositiveIntegerField(null=True, blank=True)
+    gold_answers = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

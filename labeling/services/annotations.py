@@ -35,6 +35,7 @@ from labeling.models import (
 )
 from labeling.review_selectors import reasons_mask
 from labeling.rows_insert import insert_rows, json_value
+from labeling.services.gold_pace import answers_bump
 from labeling.services.history import LABEL_FIELDS, label_history_write, label_state
 from labeling.services.queue import overlap_holders, task_lock_extend, task_release
 from labeling.services.resolutions import resolution_auto
@@ -424,6 +425,7 @@ def annotation_submit(
         before=locked.labels,
     )
     _count_submission(solution_id=solution_id, project=project)
+    answers_bump(project=project, user_id=user.pk, by=1, gold=locked.is_gold)
     task_release(solution_id=solution_id, user=user)
     # Same transaction, solution row still locked: the k-th agreeing submission resolves it.
     if project.auto_resolve and not locked.is_gold:

@@ -18,6 +18,7 @@ from labeling.models import (
     StepLabel,
 )
 from labeling.selectors import gold_claimable_for_user
+from labeling.services.gold_pace import answerers, answers_forget
 from labeling.services.queue_open import queue_open_refresh
 from labeling.services.review_reasons import review_reasons_refresh
 
@@ -44,6 +45,8 @@ def gold_set(*, solution: Solution, labels: Iterable[Mapping], user=None) -> Sol
     Solution.objects.filter(pk=solution.pk).update(is_gold=True)
     review_reasons_refresh(solution_ids=[solution.pk])
     queue_open_refresh(solution_ids=[solution.pk])
+    # Its answers now count as gold answers: their authors' counts are recounted.
+    answers_forget(project=solution.project, user_ids=answerers(solution_id=solution.pk))
     solution.is_gold = True
     return solution
 
@@ -54,6 +57,7 @@ def gold_unset(*, solution: Solution) -> Solution:
     Solution.objects.filter(pk=solution.pk).update(is_gold=False)
     review_reasons_refresh(solution_ids=[solution.pk])
     queue_open_refresh(solution_ids=[solution.pk])
+    answers_forget(project=solution.project, user_ids=answerers(solution_id=solution.pk))
     solution.is_gold = False
     return solution
 

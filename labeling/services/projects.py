@@ -5,6 +5,7 @@ from django.db import transaction
 
 from labeling.errors import ValidationFailed
 from labeling.models import Domain, Project, ProjectMembership, Role
+from labeling.services.gold_pace import answers_forget
 from labeling.services.queue_open import queue_open_refresh
 
 PROJECT_FIELDS = (
@@ -72,7 +73,7 @@ def project_create(*, created_by, name: str, **settings: object) -> Project:
 
 @transaction.atomic
 def project_update(*, project: Project, **changes: object) -> Project:
-    overlap = project.overlap
+    overlap, gold_rate = project.overlap, project.gold_rate
     for field, value in changes.items():
         if field not in PROJECT_FIELDS:
             raise ValidationFailed(f"{field} cannot be changed.", field=field)
@@ -82,6 +83,9 @@ def project_update(*, project: Project, **changes: object) -> Project:
     if project.overlap != overlap:
         # Every solution's place in the claim pool depends on it: one UPDATE of the project.
         queue_open_refresh(project=project)
+    if project.gold_rate != gold_rate:
+        # Without a gold rate the answer counts are not kept (labeling.services.gold_pace).
+        answers_forget(project=project)
     return project
 
 

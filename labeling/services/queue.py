@@ -30,7 +30,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
 from labeling.compiled import compile_once, hot_cursor
@@ -52,6 +52,7 @@ from labeling.selectors import (
     solution_pool_for_user,
 )
 from labeling.services.gold import screening_answers, screening_evaluate
+from labeling.services.gold_pace import answers_counts
 
 CANDIDATE_BATCH = 16
 
@@ -330,10 +331,8 @@ def _gold_due(*, project: Project, user: AbstractBaseUser) -> bool:
     floor(rate x (answers + 1)). Rate 0.25 gives work, work, work, gold, work, ..."""
     if project.gold_rate <= 0:
         return False
-    counts = Annotation.objects.filter(
-        solution__project=project, annotator=user, status=AnnotationStatus.SUBMITTED
-    ).aggregate(total=Count("id"), gold=Count("id", filter=Q(solution__is_gold=True)))
-    return counts["gold"] < math.floor(project.gold_rate * (counts["total"] + 1))
+    total, gold = answers_counts(project=project, user=user)  # kept counts: one row read
+    return gold < math.floor(project.gold_rate * (total + 1))
 
 
 def _screening(*, project: Project, user: AbstractBaseUser, now) -> tuple[bool, Claim | None]:

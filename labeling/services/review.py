@@ -28,6 +28,7 @@ from labeling.models import (
     Solution,
     StepLabel,
 )
+from labeling.services.gold_pace import answers_bump
 from labeling.services.history import label_history_write, label_state
 from labeling.services.queue_open import queue_open_refresh
 from labeling.services.resolutions import (
@@ -133,6 +134,9 @@ def review_reject(*, annotation: Annotation, reviewer, comment: str) -> Annotati
         status=AnnotationStatus.REJECTED, version=F("version") + 1, updated_at=now
     )
     Solution.objects.filter(pk=solution.pk).update(submitted_count=F("submitted_count") - 1)
+    answers_bump(
+        project=solution.project, user_id=annotation.annotator_id, by=-1, gold=solution.is_gold
+    )
     review_reasons_refresh(solution_ids=[solution.pk])
     queue_open_refresh(solution_ids=[solution.pk])
     current = resolution_current(solution_id=solution.pk)
