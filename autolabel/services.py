@@ -201,6 +201,11 @@ def suggestions_upsert(*, solution: Solution, result: EngineResult) -> int:
         Suggestion.objects.filter(step__solution=solution, source="consensus").exclude(
             step_id__in=[row.step_id for row in rows]
         ).delete()
+    withdrawn = [step_ids[i] for i in result.withdrawn if i in step_ids]
+    if withdrawn:  # the engine no longer says anything there: an old verdict must not stay
+        Suggestion.objects.filter(
+            step_id__in=withdrawn, source=result.source, agent=result.agent
+        ).delete()
     if updates:
         Solution.objects.filter(pk=solution.pk).update(**updates)
     if result.source in AUTO_CONFLICT_SOURCES:  # a refuted step is a review reason

@@ -50,6 +50,10 @@ class EngineResult:
     final_answer: str | None = None
     # Evidence about the whole solution (e.g. whether sources agreed); kept in its metadata.
     solution_evidence: dict[str, Any] = field(default_factory=dict)
+    # Steps this run decided carry nothing from this agent: a row an earlier run left there
+    # (a verdict a newer checker no longer gives) is removed. Steps left out of both lists
+    # keep what they had (an engine that ran out of time on them says nothing new).
+    withdrawn: list[int] = field(default_factory=list)
 
 
 class Engine(Protocol):

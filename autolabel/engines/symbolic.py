@@ -12,7 +12,7 @@ from annotate.queues import Queue
 from autolabel.calibration import calibrate
 from autolabel.engines.base import CHECKS_OUT, EngineResult, SolutionInput, StepSuggestion
 from autolabel.symbolic import CHECKER_VERSION, check_step
-from autolabel.symbolic.verdicts import REFUTED, VERIFIED
+from autolabel.symbolic.verdicts import REFUTED, VERIFIED, undecided_for_now
 
 AGENT = f"sympy/{CHECKER_VERSION}"
 
@@ -36,8 +36,10 @@ class SymbolicEngine:
                 value = -1
             elif verdict.verdict == VERIFIED:
                 value, evidence["kind"] = None, CHECKS_OUT
-            else:
-                continue  # unknown: say nothing rather than guess
+            else:  # unknown: say nothing rather than guess
+                if not undecided_for_now(verdict):
+                    result.withdrawn.append(index)  # an earlier verdict there is withdrawn
+                continue
             result.suggestions.append(
                 StepSuggestion(step_index=index, value=value, score=None, evidence=evidence)
             )

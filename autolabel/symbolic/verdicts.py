@@ -71,5 +71,15 @@ def aggregate(claims: list[ClaimResult], note: str = "") -> StepVerdict:
     return StepVerdict(UNKNOWN, claims, [], note=note)
 
 
+def undecided_for_now(verdict: StepVerdict) -> bool:
+    """An unknown verdict that another run might decide (the checker ran out of time or
+    failed), as opposed to a step the checker read and found nothing to decide in."""
+    if verdict.verdict != UNKNOWN:
+        return False
+    if verdict.note.startswith(("time limit", "checker failed")):
+        return True
+    return any(c.holds is None and "time limit" in c.reason for c in verdict.claims)
+
+
 def unknown(note: str) -> StepVerdict:
     return StepVerdict(UNKNOWN, [], [], note=note)
