@@ -30,7 +30,6 @@ from labeling.models import (
     LabelAction,
     Project,
     Solution,
-    Step,
     StepLabel,
 )
 from labeling.review_selectors import reasons_mask
@@ -131,14 +130,7 @@ def _update_if_version(annotation_id: int, version: int, fields: Mapping[str, ob
         return cursor.rowcount
 
 
-def _step_ids(solution_id: int) -> list[tuple[int, int]]:
-    """The solution's (step id, index) pairs in order."""
-    return list(
-        Step.objects.filter(solution_id=solution_id).order_by("index").values_list("id", "index")
-    )
-
-
-_LOCK_FOR_SUBMIT_SQL = """
+_SOLUTION_STATE_SQL = """
 SELECT s.is_gold, st.id, st."index", l.step_id, l.rating, l.unsure, l.comment, l.alternative_text
 FROM labeling_solution s
 LEFT JOIN labeling_step st ON st.solution_id = s.id
@@ -149,20 +141,21 @@ ORDER BY st."index"
 
 
 @dataclass(frozen=True)
-class _Locked:
-    """What a submit reads once it holds the solution's row lock."""
+class _SolutionState:
+    """What a label write reads of the solution and of the annotation's labels so far."""
 
     is_gold: bool
     steps: list[tuple[int, int]]  # (step id, index) in order
     labels: dict[int, dict]  # the annotation's stored labels by step id (label_state)
 
 
-def _lock_for_submit(*, solution_id: int, annotation_id: int) -> _Locked:
-    """Lock the solution's row and read, in the same statement, its gold flag, its steps and
-    the annotation's labels so far. `FOR UPDATE OF s`: the solution's row only; without `OF`
-    every row joined would be locked, and submits of one project would wait on each other."""
-    sql = _LOCK_FOR_SUBMIT_SQL
-    if connection.features.has_select_for_update_of:
+def _solution_state(*, solution_id: int, annotation_id: int, lock: bool) -> _SolutionState:
+    """The solution's gold flag and steps and the annotation's labels so far, in one
+    statement. `lock` (a submit): the statement also locks the solution's row, `FOR UPDATE
+    OF s`: that row only; without `OF` every row joined would be locked, and submits of one
+    project would wait on each other."""
+    sql = _SOLUTION_STATE_SQL
+    if lock and connection.features.has_select_for_update_of:
         sql += " FOR UPDATE OF s"  # SQLite: the IMMEDIATE transaction serializes writers
     with hot_cursor() as cursor:
         cursor.execute(sql, [annotation_id, solution_id])
@@ -183,7 +176,7 @@ def _lock_for_submit(*, solution_id: int, annotation_id: int) -> _Locked:
                     "alternative_text": alternative,
                 }
             )
-    return _Locked(is_gold=bool(rows[0][0]), steps=steps, labels=labels)
+    return _SolutionState(is_gold=bool(rows[0][0]), steps=steps, labels=labels)
 
 
 def _count_submission_sql(stand_ins: dict) -> tuple[str, list]:
@@ -224,16 +217,14 @@ def _write_labels(
     *,
     user,
     action: str,
-    steps: list[tuple[int, int]] | None = None,
-    before: dict[int, dict] | None = None,
+    state: _SolutionState,
 ) -> None:
     """Replace the annotation's labels; one LabelHistory row per label that changes.
-    `steps`: the solution's (id, index) pairs, `before`: the annotation's stored labels
-    (label_state by step id), when the caller has read them already.
+    `state`: the solution's steps and the annotation's stored labels (`_solution_state`).
 
     Leaves the labels as stored, in step order, in `annotation.written_labels` (what
     labeling.selectors.annotation_payload answers with, without reading them back)."""
-    steps = steps if steps is not None else _step_ids(annotation.solution_id)
+    steps, before = state.steps, state.labels
     step_ids = {step_id for step_id, _ in steps}
     allowed = set(project.rating_values)
     seen: set[int] = set()
@@ -254,13 +245,6 @@ def _write_labels(
                 f"{sorted(allowed)}.",
                 field=f"labels[{i}].rating",
             )
-    if before is None:
-        before = {
-            row["step_id"]: label_state(row)
-            for row in StepLabel.objects.filter(annotation=annotation).values(
-                "step_id", "rating", "unsure", "comment", "alternative_text"
-            )
-        }
     after = {label.step_id: label_state(label.__dict__) for label in labels}
     label_history_write(
         annotation=annotation,
@@ -317,7 +301,13 @@ def annotation_save_draft(
     project = annotation.solution.project
     extra = {} if time_spent_ms is None else {"time_spent_ms": max(0, int(time_spent_ms))}
     _bump_version(annotation, version, request_id=request_id, **extra)
-    _write_labels(annotation, _labels_from(labels), project, user=user, action=LabelAction.DRAFT)
+    # Read after the bump: the annotation's row is this transaction's now, its labels too.
+    state = _solution_state(
+        solution_id=annotation.solution_id, annotation_id=annotation.pk, lock=False
+    )
+    _write_labels(
+        annotation, _labels_from(labels), project, user=user, action=LabelAction.DRAFT, state=state
+    )
     task_lock_extend(annotation=annotation, project=project)
     return annotation
 
@@ -370,7 +360,9 @@ def annotation_submit(
     that was applied (same `request_id`) returns the submitted annotation; it is counted once.
     """
     _check_owner(annotation, user)
-    locked = _lock_for_submit(solution_id=annotation.solution_id, annotation_id=annotation.pk)
+    locked = _solution_state(
+        solution_id=annotation.solution_id, annotation_id=annotation.pk, lock=True
+    )
     # A reviewer may have rejected it since: the submit was still applied.
     replayed = _replayed(
         annotation=annotation,
@@ -421,8 +413,7 @@ def annotation_submit(
         project,
         user=user,
         action=LabelAction.SUBMIT,
-        steps=locked.steps,
-        before=locked.labels,
+        state=locked,
     )
     _count_submission(solution_id=solution_id, project=project)
     answers_bump(project=project, user_id=user.pk, by=1, gold=locked.is_gold)

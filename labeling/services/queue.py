@@ -23,7 +23,7 @@ order `candidates_ordered` defines over the whole project.
 """
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -161,25 +161,22 @@ def _resume_draft(*, project: Project, user: AbstractBaseUser, now) -> Claim | N
 CANDIDATE_ORDERINGS: list[Callable[..., QuerySet | None]] = []
 
 
+# The default claim order: partly labeled solutions first (overlap first), then by id.
+_DEFAULT_KEYS = (F("submitted_count").desc(), "id")
+
+
 def _claim_order(
-    *, project: Project, candidates: QuerySet, hook: int | None | bool = False
+    *, project: Project, candidates: QuerySet, orderings: Sequence[Callable] = ()
 ) -> tuple[QuerySet, list]:
     """The candidates with the active order's aliases, and its keys: an opted-in order from
-    CANDIDATE_ORDERINGS, else overlap-first (finish partly labeled solutions before opening
-    new ones), then by id. `hook`: the CANDIDATE_ORDERINGS index that applies (None: none),
-    when the caller knows it already (`_order_hook`)."""
-    orderings = (
-        enumerate(CANDIDATE_ORDERINGS)
-        if hook is False
-        else []
-        if hook is None
-        else [(hook, CANDIDATE_ORDERINGS[hook])]
-    )
-    for _, ordering in orderings:
+    `orderings` (all of CANDIDATE_ORDERINGS unless the caller knows which applies:
+    `_order_hook`), else overlap-first (finish partly labeled solutions before opening new
+    ones), then by id."""
+    for ordering in orderings or CANDIDATE_ORDERINGS:
         ordered = ordering(project=project, candidates=candidates)
         if ordered is not None:
             return ordered, list(ordered.query.order_by or ordered.model._meta.ordering)
-    return candidates, [F("submitted_count").desc(), "id"]
+    return candidates, list(_DEFAULT_KEYS)
 
 
 def _order_hook(project: Project) -> int | None:
@@ -271,7 +268,11 @@ class _Pool:
                 user=get_user_model()(pk=s["user"]),
                 now=s["now"],
             )
-            ordered, keys = _claim_order(project=project, candidates=pool, hook=hook)
+            if hook is None:  # the default order
+                ordered, keys = pool, list(_DEFAULT_KEYS)
+            else:
+                ordering = CANDIDATE_ORDERINGS[hook]
+                ordered, keys = _claim_order(project=project, candidates=pool, orderings=[ordering])
             first = _select_for_update(ordered.order_by(*keys)).values_list("pk", flat=True)[:1]
             return first.query.sql_with_params()
 
