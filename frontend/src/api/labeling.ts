@@ -12,6 +12,17 @@ export interface Suggestion {
   evidence: unknown;
 }
 
+/** A problem as the labeling and review pages show it. */
+export interface TaskProblem {
+  id: number;
+  text: string;
+  answer: string;
+  source: string;
+  images?: string[];
+  /** An agent problem's tool names. */
+  tools?: string[];
+}
+
 export interface TaskStep {
   id: number;
   index: number;
@@ -62,15 +73,7 @@ export interface Task {
     answer_correct: boolean | null;
     steps: TaskStep[];
   };
-  problem: {
-    id: number;
-    text: string;
-    answer: string;
-    source: string;
-    images?: string[];
-    /** An agent problem's tool names. */
-    tools?: string[];
-  };
+  problem: TaskProblem;
   lock_expires_at: string;
   /** Set when a reviewer sent this annotation back (see `Rework`). */
   rework?: Rework | null;

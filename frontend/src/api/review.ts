@@ -1,6 +1,6 @@
 /** The reviewer's side: the queue, one solution's review page, decisions and comments. */
 import { get, post, type Page } from "./client";
-import type { StepMeta, Suggestion } from "./labeling";
+import type { StepMeta, Suggestion, TaskProblem } from "./labeling";
 import type { Rating } from "./projects";
 
 export type ReviewReason = "disagreement" | "unsure" | "gold_failure" | "auto_conflict";
@@ -140,14 +140,7 @@ export interface ReviewDetail {
     is_gold: boolean;
     source: string;
   };
-  problem: {
-    id: number;
-    text: string;
-    answer: string;
-    source: string;
-    images?: string[];
-    tools?: string[];
-  };
+  problem: TaskProblem;
   project: { id: number; name: string; rating_values: Rating[]; first_error_mode: boolean };
   reasons: ReviewReason[];
   annotations: ReviewAnnotation[];

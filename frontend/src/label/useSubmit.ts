@@ -65,6 +65,16 @@ function useRetryWait() {
   return { wait, cancelled };
 }
 
+/** What the page says while a submit or skip whose answer was lost is tried again. */
+function retryNotice(err: ApiError, done: "submitted" | "skipped"): Notice {
+  return {
+    tone: "pending",
+    text: err.isNetwork
+      ? `The connection dropped; checking whether it was ${done}…`
+      : `${err.message} Checking whether it was ${done}…`,
+  };
+}
+
 export function useSubmit({
   stateRef,
   taskRef,
@@ -125,13 +135,7 @@ export function useSubmit({
         await saver.exclusive((version) => submitAnnotation(t.annotation.id, { ...body, version }), {
           wait,
           cancelled,
-          onRetry: (err) =>
-            setNotice({
-              tone: "pending",
-              text: err.isNetwork
-                ? "The connection dropped; checking whether it was submitted…"
-                : `${err.message} Checking whether it was submitted…`,
-            }),
+          onRetry: (err) => setNotice(retryNotice(err, "submitted")),
         });
         saver.stop();
         setReason(null);
@@ -171,13 +175,7 @@ export function useSubmit({
       await saver.exclusive(() => skipAnnotation(t.annotation.id, requestId), {
         wait,
         cancelled,
-        onRetry: (err) =>
-          setNotice({
-            tone: "pending",
-            text: err.isNetwork
-              ? "The connection dropped; checking whether it was skipped…"
-              : `${err.message} Checking whether it was skipped…`,
-          }),
+        onRetry: (err) => setNotice(retryNotice(err, "skipped")),
       });
       saver.stop();
       setBusy(null);
