@@ -280,8 +280,14 @@ def autolabel_item_fail(*, run: AutolabelRun, solution_ids: list[int], error: st
     ).update(status=ItemStatus.FAILED, error=error[:2000])
 
 
+@transaction.atomic
 def autolabel_run_refresh(*, run: AutolabelRun) -> AutolabelRun:
-    """Recompute the counters from the items; finish the run when nothing is pending."""
+    """Recompute the counters from the items; finish the run when nothing is pending.
+
+    Chunks finish concurrently and each refreshes: the run's row is locked before the items
+    are counted, so a refresh that counted earlier cannot write its older counts over a later
+    one's (a run left "done" at 10 of 12)."""
+    AutolabelRun.objects.select_for_update().filter(pk=run.pk).values_list("pk").first()
     counts = run.items.aggregate(
         done=Count("id", filter=Q(status=ItemStatus.DONE)),
         failed=Count("id", filter=Q(status=ItemStatus.FAILED)),

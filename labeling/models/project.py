@@ -50,6 +50,10 @@ class Domain(models.TextChoices):
     AGENT = "agent", "Agent trajectories"
     MULTIMODAL = "multimodal", "Multimodal (images)"
     TEXT = "text", "Text tasks (QA, translation)"
+    GRAPH = "graph", "Graph reasoning"
+    EMBODIED = "embodied", "Robotics / embodied tasks"
+    EVIDENCE = "evidence", "Evidence-cited (documents, tables)"
+    MIXED = "mixed", "Many domains (each problem names its own)"
 
 
 # The auto-label sources that make sense in each domain, in the order the Auto-label tab shows
@@ -60,6 +64,10 @@ DOMAIN_SOURCES: dict[str, tuple[str, ...]] = {
     Domain.AGENT: ("agent", "judge", "prm"),
     Domain.MULTIMODAL: ("judge", "prm"),
     Domain.TEXT: ("judge", "rollout", "prm"),
+    Domain.GRAPH: ("judge", "prm"),
+    Domain.EMBODIED: ("judge", "prm"),
+    Domain.EVIDENCE: ("judge", "prm"),
+    Domain.MIXED: ("judge", "prm"),
 }
 
 

@@ -12,6 +12,9 @@ class SuggestionSource(models.TextChoices):
     CONSENSUS = "consensus", "Consensus"
     CODE = "code", "Code execution"
     AGENT = "agent", "Agent trajectory checks"
+    GRAPH = "graph", "Graph checker (networkx)"
+    SUBGOAL = "subgoal", "Subgoal log check"
+    CITATION = "citation", "Citation check"
 
 
 class Suggestion(models.Model):

@@ -1,7 +1,18 @@
 /** Auto-label runs: the engines that pre-fill suggestions. */
 import { get, post, type Page, type RequestOptions } from "./client";
 
-export type AutolabelSource = "answer" | "symbolic" | "rollout" | "judge" | "code" | "agent" | "prm" | "consensus";
+export type AutolabelSource =
+  | "answer"
+  | "symbolic"
+  | "rollout"
+  | "judge"
+  | "code"
+  | "agent"
+  | "prm"
+  | "consensus"
+  | "graph"
+  | "subgoal"
+  | "citation";
 export type AutolabelStatus = "pending" | "running" | "done" | "failed" | "cancelled";
 
 export type ModelBackend =

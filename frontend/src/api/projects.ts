@@ -7,7 +7,16 @@ export type LabelScale = "prm800k" | "binary";
 export type StepSplit = "line" | "paragraph" | "step_marker" | "regex";
 
 /** What a project's steps are: decides the labeling page's rendering and the checkers. */
-export type Domain = "math" | "code" | "agent" | "multimodal" | "text";
+export type Domain =
+  | "math"
+  | "code"
+  | "agent"
+  | "multimodal"
+  | "text"
+  | "graph"
+  | "embodied"
+  | "evidence"
+  | "mixed";
 
 export interface ProjectStats {
   problems: number;

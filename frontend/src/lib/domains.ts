@@ -7,6 +7,10 @@ export const DOMAINS: { value: Domain; label: string; help: string }[] = [
   { value: "agent", label: "Agent trajectories", help: "Tool calls and observations shown as a timeline." },
   { value: "multimodal", label: "Multimodal", help: "Problems and steps with images." },
   { value: "text", label: "Text tasks", help: "QA, translation and other prose: judge and rollouts only." },
+  { value: "graph", label: "Graph reasoning", help: "Problems about a given graph; each claim checked exactly." },
+  { value: "embodied", label: "Robotics / embodied", help: "Subgoal trajectories with frames and logged success signals." },
+  { value: "evidence", label: "Evidence-cited", help: "Steps cite passages of source documents and tables." },
+  { value: "mixed", label: "Many domains", help: "Each problem names its domain; metrics per domain." },
 ];
 
 export function domainLabel(domain: Domain | undefined): string {
