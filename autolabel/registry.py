@@ -11,6 +11,7 @@ from autolabel.engines.answer import AnswerEngine
 from autolabel.engines.base import Engine
 from autolabel.engines.code import CodeEngine
 from autolabel.engines.consensus import ConsensusEngine
+from autolabel.engines.graph import GraphEngine
 from autolabel.engines.judge import JudgeEngine
 from autolabel.engines.prm import PrmEngine
 from autolabel.engines.rollout import RolloutEngine
@@ -25,6 +26,7 @@ ENGINES: dict[str, Engine] = {
         JudgeEngine(),
         CodeEngine(),
         AgentEngine(),
+        GraphEngine(),
         PrmEngine(),
         ConsensusEngine(),
     )

@@ -4,7 +4,9 @@
      "id", "problem_id", "generator", "final_answer", "answer_correct", "source",
      "metadata", "labels": [-1 | 0 | 1 | null, ...],
      "tests": str | {"code": str} | [{"input", "output"}] | {"inputs", "outputs"},
-     "images": [URL | data: URI]}        (all but problem and steps/solution optional)
+     "images": [URL | data: URI],
+     "graph": {"directed", "weighted"?, "nodes"?, "edges"}, "task": {"kind", "source"?, "target"?}}
+                                         (all but problem and steps/solution optional)
 
 A step is a string or {"text": str, "images": [URL | data: URI]}; images (of the problem or
 a step) are checked and stored by labeling/importers/images.py and the import service.
@@ -12,7 +14,9 @@ a step) are checked and stored by labeling/importers/images.py and the import se
 `solution` is split into steps by the project's step rule. `labels` has at most one entry
 per step; missing trailing entries are unlabeled steps (first-error style). `tests` are a
 code problem's tests (assert code, or stdin/stdout cases), kept in the problem's metadata for
-the code-execution source. Steps keep their indentation (code); blank lines around are dropped.
+the code-execution source. `graph` and `task` are a graph problem's (labeling/importers/graph.py),
+kept checked and normalized in the problem's metadata for the graph checker and the drawing.
+Steps keep their indentation (code); blank lines around are dropped.
 """
 
 from typing import Any
@@ -20,7 +24,8 @@ from typing import Any
 from labeling.splitting import split_steps
 
 from .fields import Row
-from .ids import problem_id, solution_id
+from .graph import graph_metadata
+from .ids import content_id, problem_id, solution_id
 from .images import parse_images
 from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
 
@@ -108,8 +113,11 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     source = row.string(data, "source", optional=True)
     pid = _id(row, data, "problem_id")
     sid = _id(row, data, "id")
+    graph = graph_metadata(row, data)
+    if graph and not pid:  # the same question about another graph is another problem
+        pid = content_id("problem", text, graph)
     solution = ParsedSolution(
-        external_id=sid or solution_id(text, texts, generator),
+        external_id=sid or solution_id(pid if graph else text, texts, generator),
         steps=[  # positional, one per step: half the time of keywords
             ParsedStep(t, v, [], {"images": images} if images else {})
             for (t, images), v in zip(steps, values, strict=True)
@@ -134,6 +142,7 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         source=source,
         metadata={"tests": tests} if (tests := _tests(row, data)) is not None else {},
     )
+    problem.metadata.update(graph)
     if images := parse_images(row, data, "", media):
         problem.metadata["images"] = images
     return ParsedRow(line=row.line, problem=problem, solutions=[solution], media=media)

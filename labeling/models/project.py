@@ -64,7 +64,7 @@ DOMAIN_SOURCES: dict[str, tuple[str, ...]] = {
     Domain.AGENT: ("agent", "judge", "prm"),
     Domain.MULTIMODAL: ("judge", "prm"),
     Domain.TEXT: ("judge", "rollout", "prm"),
-    Domain.GRAPH: ("judge", "prm"),
+    Domain.GRAPH: ("graph", "judge", "prm"),
     Domain.EMBODIED: ("judge", "prm"),
     Domain.EVIDENCE: ("judge", "prm"),
     Domain.MIXED: ("judge", "prm"),

@@ -29,6 +29,13 @@ SAMPLES = {
 HANDMADE: dict[str, dict[str, Any]] = {
     "steplab": {"problem": "1+1?", "answer": "2", "steps": ["1+1=2", "So 2."], "labels": [1, 1]},
     "trl": {"prompt": "1+1?", "completions": ["1+1=2", "So 2."], "labels": [True, True]},
+    "graphsilo": {
+        "problem": "Given a directed graph:\nNode 0 is connected to nodes 1, 2.\n"
+        "Node 1 is connected to node 2.\nIs there a directed path from node 2 to node 0?",
+        "answer": "False",
+        "solution": "The DFS traversal start from node 2 is [2].\nSo the answer is False.",
+        "task": "connectivity",
+    },
     "messages": {
         "messages": [
             {"role": "user", "content": "1+1?"},
