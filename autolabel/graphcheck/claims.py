@@ -45,10 +45,15 @@ NEG = r"(?P<neg>not\s+|no\s+|un|dis)"
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|suppose|supposing|assume|assuming|whether|check|verify|would|could|might|"
     r"let's see|need to|not yet|tentative|tentatively|update|updated|candidate|current|"
-    r"currently|so\s+far|partial)\b",
+    r"currently|so\s+far|partial|try|trying)\b",
     re.I,
 )
 _QUALIFIERS_OK = {"topo_prefix"}  # "order so far" is itself the claim
+# "= 6 + 1 = 7" after a claimed value: the chain's last value is the claim's.
+_CHAIN = re.compile(
+    r"\s*(?:[-+*/×·]\s*\d+(?:\.\d+)?\s*)+=\s*(\d+(?:\.\d+)?(?:/\d+)?)(?![\d.]*\s*[-+*/×·]\s*\d)"
+)
+_OPERATOR = re.compile(r"\s*[-+*/×·]\s*\d")
 
 
 def _words(text: str) -> list[str]:
@@ -144,7 +149,7 @@ PATTERNS: list[tuple[str, str, Builder]] = [
     ),
     (
         "traversal",
-        rf"(?P<algo>DFS|BFS|depth-first\s+search|breadth-first\s+search)\s+(?:traversal|order)?\s*"
+        rf"(?P<algo>DFS|BFS|depth-first\s+search|breadth-first\s+search)\s+(?:traversal|order)\s*"
         rf"(?:start(?:ing|s)?\s+(?:from|at)|from)\s+{_n('a')}\s*(?:is|:|=)\s*{LIST}",
         lambda m: {
             "algo": "bfs" if m.group("algo").lower().startswith(("b", "breadth")) else "dfs",
@@ -159,7 +164,7 @@ PATTERNS: list[tuple[str, str, Builder]] = [
     ),
     (
         "path_weight",
-        rf"(?:path|route)\s+{PATH}\s*(?:[:=]|costs|is)\s*(?:\d+(?:\.\d+)?\s*\+\s*)*{NUM}(?!\s*\+)",
+        rf"(?:path|route)\s+{PATH}\s*(?:[:=]|costs?|is)\s*{NUM}",
         lambda m: {"path": _path(m), "num": m.group("num")},
     ),
     (
@@ -276,10 +281,10 @@ def normalize(text: str) -> str:
 
 def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
     """Where the sentence around text[start:end] begins and ends (its closing mark included)."""
-    left = max(text.rfind(c, 0, start) for c in "!?\n;") + 1
+    left = max(text.rfind(c, 0, start) for c in "!?\n") + 1
     dot = [m.end() for m in re.finditer(r"\.(?:\s|$)", text[:start])]
     left = max([left, *dot])
-    stops = [i for c in "!?\n;" if (i := text.find(c, end)) >= 0]
+    stops = [i for c in "!?\n" if (i := text.find(c, end)) >= 0]
     if (m := re.search(r"\.(?:\s|$)", text[end:])) is not None:
         stops.append(end + m.start())
     return left, (min(stops) + 1 if stops else len(text))
@@ -314,12 +319,19 @@ def find_claims(step: str, nodes: set[str]) -> list[Claim]:
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
             args = build(m)
+            end = m.end()
+            if args and args.get("num"):
+                rest = text[end:]
+                if chain := _CHAIN.match(rest):  # "dist(P, T) = 6 + 1 = 7": the value is 7
+                    args, end = {**args, "num": chain.group(1)}, end + chain.end()
+                elif _OPERATOR.match(rest):  # "costs 3 + w": an expression, not a value
+                    continue
             if not args or any(name not in nodes for name in _names(args)):
                 continue
             if any(len(p) != 2 for p in args.get("pairs") or []):
                 continue
             if _hypothetical(kind, text, m):
                 continue
-            taken.append((m.start(), m.end()))
-            claims.append(Claim(kind, m.group(0).strip(), args, (m.start(), m.end())))
+            taken.append((m.start(), end))
+            claims.append(Claim(kind, text[m.start() : end].strip(), args, (m.start(), end)))
     return sorted(claims, key=lambda c: c.span)

@@ -68,6 +68,8 @@ class LabeledSolution:
     final_answer: str = ""
     answer_correct: bool | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    # The problem's metadata (a graph problem's graph and task, an agent problem's tools).
+    problem_metadata: dict[str, Any] = field(default_factory=dict)
 
     @property
     def first_error(self) -> int | None:
@@ -86,6 +88,7 @@ class LabeledSolution:
             final_answer=self.final_answer,
             answer_correct=self.answer_correct,
             step_metadata=tuple({} for _ in self.steps),
+            problem_metadata=self.problem_metadata,
         )
 
 
@@ -108,6 +111,7 @@ def read_labeled(
                 final_answer=solution.final_answer,
                 answer_correct=solution.answer_correct,
                 metadata=solution.metadata,
+                problem_metadata=row.problem.metadata,
             )
             for row in rows
             for solution in row.solutions
