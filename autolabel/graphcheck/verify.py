@@ -78,7 +78,7 @@ def _path_weight(pg: ProblemGraph, c: Claim) -> ClaimResult:
     lhs = f"length of {_path_text(pg, path)}"
     said = exact(c.args["num"])
     if total is None:
-        return _result(c, lhs, show(said), "not a path", False, _missing_edge(pg, path))
+        return _result(c, lhs, show(said), "", False, _missing_edge(pg, path))
     return _result(
         c, lhs, show(said), show(total), total == said, f"the path's length is {show(total)}"
     )
@@ -89,10 +89,10 @@ def _shortest_path(pg: ProblemGraph, c: Claim) -> ClaimResult:
     lhs = f"shortest path {a} to {b}"
     said = _path_text(pg, path)
     if path[0] != a or path[-1] != b:
-        return _result(c, lhs, said, "wrong ends", False, f"the path does not run from {a} to {b}")
+        return _result(c, lhs, said, "", False, f"the path does not run from {a} to {b}")
     total = pg.path_weight(path)
     if total is None:
-        return _result(c, lhs, said, "not a path", False, _missing_edge(pg, path))
+        return _result(c, lhs, said, "", False, _missing_edge(pg, path))
     best = pg.distance(a, b)
     if total != best:
         return _result(
@@ -117,17 +117,17 @@ def _cycle(pg: ProblemGraph, c: Claim) -> ClaimResult:
     said = _path_text(pg, path)
     inner = path[:-1]
     if len(set(inner)) != len(inner):
-        return _result(c, "cycle", said, "not simple", False, "the cycle repeats a node")
+        return _result(c, "cycle", said, "", False, "the cycle repeats a node")
     if (
         not pg.directed
         and len(inner) < 3
         and not (len(inner) == 1 and pg.has_edge(inner[0], inner[0]))
     ):
         return _result(
-            c, "cycle", said, "not a cycle", False, "an undirected cycle needs three nodes"
+            c, "cycle", said, "", False, "an undirected cycle needs three nodes"
         )
     missing = _missing_edge(pg, path)
-    return _result(c, "cycle", said, said if not missing else "not a cycle", not missing, missing)
+    return _result(c, "cycle", said, "" if missing else said, not missing, missing)
 
 
 def _topo(pg: ProblemGraph, c: Claim) -> ClaimResult | None:
@@ -143,7 +143,7 @@ def _topo(pg: ProblemGraph, c: Claim) -> ClaimResult | None:
             c,
             "topological sort's result",
             said,
-            "see reason" if why else said,
+            "" if why else said,
             why is None,
             why or "",
         )
@@ -153,7 +153,7 @@ def _topo(pg: ProblemGraph, c: Claim) -> ClaimResult | None:
     if why is None and c.kind == "topo_full" and len(order) != pg.g.number_of_nodes():
         why = f"the order has {len(order)} of the {pg.g.number_of_nodes()} nodes"
     lhs = "topological order" + (" so far" if c.kind == "topo_prefix" else "")
-    return _result(c, lhs, said, "see reason" if why else said, why is None, why or "")
+    return _result(c, lhs, said, "" if why else said, why is None, why or "")
 
 
 def _degree(pg: ProblemGraph, c: Claim) -> ClaimResult | None:
@@ -192,14 +192,14 @@ def _matching(pg: ProblemGraph, c: Claim) -> ClaimResult:
     for u, v in pairs:
         if not (pg.has_edge(u, v) or pg.has_edge(v, u)):
             return _result(
-                c, "matching", said, "not a matching", False, f"there is no edge {u}-{v}"
+                c, "matching", said, "", False, f"there is no edge {u}-{v}"
             )
         if u in used or v in used or u == v:
             return _result(
                 c,
                 "matching",
                 said,
-                "not a matching",
+                "",
                 False,
                 f"{u if u in used else v} is matched twice",
             )
@@ -279,7 +279,7 @@ def check_claim(pg: ProblemGraph, c: Claim) -> ClaimResult | None:
         why = traversal_problem(pg, args["algo"], a, args["order"])
         said = ", ".join(args["order"])
         lhs = f"{args['algo'].upper()} from {a}"
-        return _result(c, lhs, said, "see reason" if why else said, why is None, why or "")
+        return _result(c, lhs, said, "" if why else said, why is None, why or "")
     if kind == "matching":
         return _matching(pg, c)
     if kind == "matching_size":

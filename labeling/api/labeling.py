@@ -78,6 +78,8 @@ class ProblemOutput(serializers.Serializer):
     source = serializers.CharField()
     images = serializers.ListField(child=serializers.CharField())
     tools = serializers.ListField(child=serializers.CharField())  # an agent problem's tool names
+    # A graph problem's {directed, weighted, nodes, edges: [[u, v, w?]], task}; null otherwise.
+    graph = serializers.JSONField(allow_null=True)
 
 
 class TaskProjectOutput(serializers.Serializer):

@@ -56,6 +56,13 @@ export const SOURCES: SourceInfo[] = [
     availability: "now",
   },
   {
+    name: "graph",
+    label: "Graph check",
+    description:
+      "For graph problems: reads each step's claims about the problem's graph (distances, path lengths, edge weights, reachability, cycles, topological orders, traversals, matchings) and decides them exactly with networkx: a false claim → −1 with the true value; all claims true → evidence only, never +1.",
+    availability: "now",
+  },
+  {
     name: "prm",
     label: "Trained PRM",
     description:

@@ -21,6 +21,17 @@ export interface TaskProblem {
   images?: string[];
   /** An agent problem's tool names. */
   tools?: string[];
+  /** A graph problem's graph and task (domain `graph`); null for other problems. */
+  graph?: ProblemGraph | null;
+}
+
+export interface ProblemGraph {
+  directed: boolean;
+  weighted: boolean;
+  nodes: string[];
+  /** [u, v] or [u, v, weight]. */
+  edges: (string | number)[][];
+  task: { kind?: string; source?: string; target?: string };
 }
 
 export interface TaskStep {

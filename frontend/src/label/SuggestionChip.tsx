@@ -117,7 +117,8 @@ export function MathText({ text }: { text: string }) {
   return <span className="math-text mono">{text}</span>;
 }
 
-function Refuted({ refuted }: { refuted: RefutedClaim }) {
+/** A refuted claim under the step; `reason` (the graph checker's words) follows it when given. */
+function Refuted({ refuted, badge, reason }: { refuted: RefutedClaim; badge: string; reason?: string | null }) {
   const hasValues = refuted.lhsValue != null && refuted.rhsValue != null;
   const lhs = refuted.lhs && refuted.lhs !== refuted.lhsValue ? refuted.lhs : null;
   // "lhs = a ≠ b" says all the claim says, so the claim is shown only when there is no lhs.
@@ -129,7 +130,7 @@ function Refuted({ refuted }: { refuted: RefutedClaim }) {
       data-testid="symbolic-refuted"
     >
       <span className="suggestion-note-badge">
-        ∑ <IconX width={10} height={10} strokeWidth={3.5} />
+        {badge} <IconX width={10} height={10} strokeWidth={3.5} />
       </span>
       {showClaim && <MathText text={refuted.claim as string} />}
       {hasValues && (
@@ -141,6 +142,11 @@ function Refuted({ refuted }: { refuted: RefutedClaim }) {
             </>
           )}
           <span className="mono">{refuted.lhsValue}</span>≠<span className="mono">{refuted.rhsValue}</span>
+        </span>
+      )}
+      {reason && (
+        <span className="suggestion-note-reason" data-testid="refuted-reason">
+          <span className="subtle">·</span> {reason}
         </span>
       )}
     </div>
@@ -172,7 +178,7 @@ export function SuggestionNotes({ suggestions }: { suggestions: Suggestion[] }) 
     <div className="suggestion-notes">
       {notes.map(({ s, i, view }) =>
         view.refuted ? (
-          <Refuted key={i} refuted={view.refuted} />
+          <Refuted key={i} refuted={view.refuted} badge={view.badge} reason={s.source === "graph" ? view.refuted.reason : null} />
         ) : (
           <Rationale key={i} text={view.rationale as string} agent={s.agent} />
         ),

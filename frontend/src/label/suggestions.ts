@@ -15,6 +15,7 @@ export const SOURCE_BADGE: Record<string, string> = {
   consensus: "✓✓",
   answer: "answer",
   code: "code",
+  graph: "graph",
 };
 
 export const SOURCE_NAME: Record<string, string> = {
@@ -26,6 +27,7 @@ export const SOURCE_NAME: Record<string, string> = {
   consensus: "Source consensus",
   answer: "Final-answer check",
   code: "Code execution",
+  graph: "Graph check",
 };
 
 export const VALUE_WORD: Record<string, string> = { "-1": "wrong (−1)", "0": "neutral (0)", "1": "correct (+1)" };
@@ -43,6 +45,8 @@ export interface RefutedClaim {
   lhs: string | null;
   lhsValue: string | null;
   rhsValue: string | null;
+  /** Why the claim fails, in words, when the engine says ("F comes before its predecessor D"). */
+  reason?: string | null;
 }
 
 /**
@@ -64,6 +68,11 @@ export interface EvidenceView {
 export const EVIDENCE_LABEL: Record<string, string> = {
   "checks out": "arithmetic checks out",
   "tests pass": "tests pass",
+};
+
+/** A source's own words for an evidence kind ("claims check out" for the graph checker). */
+const SOURCE_EVIDENCE_LABEL: Record<string, Record<string, string>> = {
+  graph: { "checks out": "claims check out" },
 };
 
 export interface SuggestionView {
@@ -128,6 +137,7 @@ export function refutedClaim(evidence: unknown): RefutedClaim | null {
     lhs: hasValues ? lhs : null,
     lhsValue: hasValues ? lhsValue : null,
     rhsValue: hasValues ? rhsValue : null,
+    reason: str(f.reason),
   };
 }
 
@@ -184,7 +194,8 @@ export function evidenceOf(s: Suggestion): EvidenceView | null {
   }
   const summary = str(e.summary);
   if (items.length === 0 && summary) items.push(summary);
-  return { label: EVIDENCE_LABEL[kind] ?? kind, items, checked: num(e.checked) };
+  const label = SOURCE_EVIDENCE_LABEL[s.source]?.[kind] ?? EVIDENCE_LABEL[kind] ?? kind;
+  return { label, items, checked: num(e.checked) };
 }
 
 const VERDICT_VERB: Record<string, string> = { "-1": "refutes", "0": "neutral", "1": "supports" };
@@ -236,6 +247,7 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
   const extra: string[] = [];
 
   switch (source) {
+    case "graph":
     case "symbolic": {
       mark = s.value === 1 ? "✓" : s.value === -1 ? "✗" : sign;
       if (s.value === -1) refuted = refutedClaim(s.evidence);
@@ -311,10 +323,12 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
     const lines = [
       `${who}: ${evidence.label}: evidence, not a rating`,
       ...(measured ? [measured] : []),
-      ...(source === "symbolic" && count ? [`Checked ${count} ${count === 1 ? "claim" : "claims"}:`] : []),
+      ...((source === "symbolic" || source === "graph") && count ? [`Checked ${count} ${count === 1 ? "claim" : "claims"}:`] : []),
       ...evidence.items.slice(0, 12).map((item) => `  ${item}`),
       ...(evidence.items.length > 12 ? [`  … and ${evidence.items.length - 12} more`] : []),
-      "Correct arithmetic does not make a step right: rate the reasoning.",
+      source === "graph"
+        ? "True claims about the graph do not make a step right: rate the reasoning."
+        : "Correct arithmetic does not make a step right: rate the reasoning.",
     ];
     return { badge: SOURCE_BADGE[source] ?? source, detail: null, mark: "", tone: "none", refuted: null, rationale: null, evidence, title: lines.join("\n") };
   }
@@ -346,7 +360,7 @@ export function texSource(s: string): string {
  * estimates. Chips are shown in this order and `A` accepts the first one that fits the scale,
  * so the leftmost chip is what `A` takes.
  */
-export const SOURCE_PRIORITY = ["consensus", "import", "symbolic", "rollout", "prm", "judge", "code"];
+export const SOURCE_PRIORITY = ["consensus", "import", "symbolic", "graph", "rollout", "prm", "judge", "code"];
 
 export function orderSuggestions(list: readonly Suggestion[]): Suggestion[] {
   const rank = (s: Suggestion) => {

@@ -88,6 +88,7 @@ class ReviewDetailOutput(serializers.Serializer):
             "source": serializers.CharField(),
             "images": serializers.ListField(child=serializers.CharField()),
             "tools": serializers.ListField(child=serializers.CharField()),
+            "graph": serializers.JSONField(allow_null=True),
         },
     )
     project = inline_serializer(

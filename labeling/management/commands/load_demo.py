@@ -23,6 +23,7 @@ FIRST_ERROR_PROJECT = "Demo: first-error (PRM800K phase 2)"
 AGENT_PROJECT = "Demo: agent trajectories"
 MULTIMODAL_PROJECT = "Demo: multimodal (charts and figures)"
 TEXT_PROJECT = "Demo: text tasks (QA, translation)"
+GRAPH_PROJECT = "Demo: graph reasoning"
 
 PROJECTS: dict[str, dict[str, Any]] = {
     STEP_PROJECT: {
@@ -58,6 +59,14 @@ PROJECTS: dict[str, dict[str, Any]] = {
         "show_suggestions": True,
         "first_error_mode": False,
     },
+    GRAPH_PROJECT: {
+        "domain": "graph",
+        "description": "Shortest paths, connectivity, cycles, topological orders and matchings "
+        "on a drawn graph; the graph checker decides each claim.",
+        "overlap": 1,
+        "show_suggestions": True,
+        "first_error_mode": False,
+    },
 }
 
 
@@ -80,6 +89,8 @@ FILES = (
     DemoFile(AGENT_PROJECT, "agent_demo.jsonl", "messages", "none"),
     DemoFile(MULTIMODAL_PROJECT, "multimodal_demo.jsonl", "steplab", "none", inline_images=True),
     DemoFile(TEXT_PROJECT, "text_demo.jsonl", "steplab", "none"),
+    DemoFile(GRAPH_PROJECT, "graph_demo.jsonl", "steplab", "none"),
+    DemoFile(GRAPH_PROJECT, "graphsilo_demo.jsonl", "graphsilo", "none"),
 )
 DEMO_IMAGE = re.compile(r"^images/[\w-]+\.png$")
 
