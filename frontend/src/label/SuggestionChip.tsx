@@ -5,6 +5,7 @@ import { IconCheck, IconX } from "../components/icons";
 import {
   describeSuggestion,
   looksLikeTex,
+  refutedReason,
   texSource,
   type EvidenceView,
   type RefutedClaim,
@@ -178,7 +179,7 @@ export function SuggestionNotes({ suggestions }: { suggestions: Suggestion[] }) 
     <div className="suggestion-notes">
       {notes.map(({ s, i, view }) =>
         view.refuted ? (
-          <Refuted key={i} refuted={view.refuted} badge={view.badge} reason={s.source === "graph" ? view.refuted.reason : null} />
+          <Refuted key={i} refuted={view.refuted} badge={view.badge} reason={s.source === "graph" ? refutedReason(s.evidence) : null} />
         ) : (
           <Rationale key={i} text={view.rationale as string} agent={s.agent} />
         ),

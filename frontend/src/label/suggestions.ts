@@ -45,8 +45,6 @@ export interface RefutedClaim {
   lhs: string | null;
   lhsValue: string | null;
   rhsValue: string | null;
-  /** Why the claim fails, in words, when the engine says ("F comes before its predecessor D"). */
-  reason?: string | null;
 }
 
 /**
@@ -137,8 +135,14 @@ export function refutedClaim(evidence: unknown): RefutedClaim | null {
     lhs: hasValues ? lhs : null,
     lhsValue: hasValues ? lhsValue : null,
     rhsValue: hasValues ? rhsValue : null,
-    reason: str(f.reason),
   };
+}
+
+/** Why the first refuted claim fails, in the engine's words ("F comes before its predecessor D"). */
+export function refutedReason(evidence: unknown): string | null {
+  const list = asObj(evidence)?.failed;
+  const first = Array.isArray(list) ? asObj(list[0]) : null;
+  return first ? str(first.reason) : null;
 }
 
 /** "lhs = a ≠ b" (or "a ≠ b" without the lhs) as plain text, for hover text. */
