@@ -123,9 +123,7 @@ def _cycle(pg: ProblemGraph, c: Claim) -> ClaimResult:
         and len(inner) < 3
         and not (len(inner) == 1 and pg.has_edge(inner[0], inner[0]))
     ):
-        return _result(
-            c, "cycle", said, "", False, "an undirected cycle needs three nodes"
-        )
+        return _result(c, "cycle", said, "", False, "an undirected cycle needs three nodes")
     missing = _missing_edge(pg, path)
     return _result(c, "cycle", said, "" if missing else said, not missing, missing)
 
@@ -191,9 +189,7 @@ def _matching(pg: ProblemGraph, c: Claim) -> ClaimResult:
     used: set[str] = set()
     for u, v in pairs:
         if not (pg.has_edge(u, v) or pg.has_edge(v, u)):
-            return _result(
-                c, "matching", said, "", False, f"there is no edge {u}-{v}"
-            )
+            return _result(c, "matching", said, "", False, f"there is no edge {u}-{v}")
         if u in used or v in used or u == v:
             return _result(
                 c,
