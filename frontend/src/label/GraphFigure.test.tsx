@@ -70,13 +70,25 @@ const refuted: Suggestion = {
 };
 
 describe("graph checker suggestions", () => {
-  it("shows a refuted claim with the true value and the reason", () => {
+  it("shows a refuted claim with the true value, or the reason when there is no value", () => {
     render(<SuggestionNotes suggestions={[refuted]} />);
     const note = screen.getByTestId("symbolic-refuted");
     expect(note.textContent).toContain("graph");
     expect(note.textContent).toContain("4≠6");
-    expect(screen.getByTestId("refuted-reason").textContent).toContain("the distance is 4");
+    expect(screen.queryByTestId("refuted-reason")).toBeNull(); // "4 ≠ 6" says it
     expect(describeSuggestion(refuted).title).toContain("Graph check");
+  });
+
+  it("says why an order is wrong", () => {
+    const order: Suggestion = {
+      ...refuted,
+      evidence: {
+        failed: [{ text: "order so far: A, B, E, C, F", kind: "topo_prefix", lhs: "topological order so far", rhs: "A, B, E, C, F", lhs_value: "", rhs_value: "A, B, E, C, F", holds: false, reason: "F comes before its predecessor D" }],
+      },
+    };
+    render(<SuggestionNotes suggestions={[order]} />);
+    expect(screen.getByTestId("symbolic-refuted").textContent).toContain("order so far: A, B, E, C, F");
+    expect(screen.getByTestId("refuted-reason").textContent).toContain("F comes before its predecessor D");
   });
 
   it("shows checked claims as evidence, never a rating", () => {

@@ -118,7 +118,8 @@ export function MathText({ text }: { text: string }) {
   return <span className="math-text mono">{text}</span>;
 }
 
-/** A refuted claim under the step; `reason` (the graph checker's words) follows it when given. */
+/** A refuted claim under the step; `reason` (the graph checker's words) says why when no
+ * "a ≠ b" values do (a traversal, an order, a cycle). */
 function Refuted({ refuted, badge, reason }: { refuted: RefutedClaim; badge: string; reason?: string | null }) {
   const hasValues = refuted.lhsValue != null && refuted.rhsValue != null;
   const lhs = refuted.lhs && refuted.lhs !== refuted.lhsValue ? refuted.lhs : null;
@@ -130,7 +131,7 @@ function Refuted({ refuted, badge, reason }: { refuted: RefutedClaim; badge: str
       title={refuted.claim ? `Refuted: ${refuted.claim}` : undefined}
       data-testid="symbolic-refuted"
     >
-      <span className="suggestion-note-badge">
+      <span className={`suggestion-note-badge${/^\w+$/.test(badge) ? " suggestion-note-badge-word" : ""}`}>
         {badge} <IconX width={10} height={10} strokeWidth={3.5} />
       </span>
       {showClaim && <MathText text={refuted.claim as string} />}
@@ -145,7 +146,7 @@ function Refuted({ refuted, badge, reason }: { refuted: RefutedClaim; badge: str
           <span className="mono">{refuted.lhsValue}</span>≠<span className="mono">{refuted.rhsValue}</span>
         </span>
       )}
-      {reason && (
+      {reason && !hasValues && (
         <span className="suggestion-note-reason" data-testid="refuted-reason">
           <span className="subtle">·</span> {reason}
         </span>
