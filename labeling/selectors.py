@@ -19,7 +19,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from labeling.compiled import compile_queryset_once
-from labeling.graph_selectors import problem_graph
+from labeling.graphs import problem_graph
 from labeling.models import (
     Annotation,
     AnnotationStatus,

@@ -24,6 +24,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import F, QuerySet
 from django.db.models.functions import Collate
 
+from labeling.graphs import with_graph
 from labeling.importers.ids import problem_id
 from labeling.models import Export, Project
 from labeling.read_ahead import read_ahead
@@ -61,6 +62,9 @@ SOLUTION_FIELDS = (
     "source",
     "metadata",
     "problem__metadata__images",
+    "problem__metadata__graph",
+    "problem__metadata__task",
+    "problem__metadata__graph_in_text",
 )
 
 
@@ -72,9 +76,12 @@ def _record(row: tuple, resolved: Resolved, project_id: int) -> SolutionRecord:
     (pk, p_ext, p_text, p_answer, p_ref, p_source, ext, generator, final, correct, source, meta) = (
         row[:12]
     )
+    key = p_ext or problem_id(p_text)
+    if row[13] is not None:  # a graph problem: its prompt states the graph (labeling/graphs.py)
+        p_text = with_graph(p_text, {"graph": row[13], "task": row[14], "graph_in_text": row[15]})
     return SolutionRecord(  # positional, in the fields' order: one per exported row
         pk,
-        p_ext or problem_id(p_text),
+        key,
         p_text,
         p_answer,
         p_ref,

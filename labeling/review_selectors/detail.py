@@ -3,7 +3,7 @@ gold, resolutions, comments, reviews and label history."""
 
 from django.db.models import Count, Prefetch
 
-from labeling.graph_selectors import problem_graph
+from labeling.graphs import problem_graph
 from labeling.models import (
     Annotation,
     AnnotationStatus,

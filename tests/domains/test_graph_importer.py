@@ -225,3 +225,57 @@ def test_load_demo_makes_the_graph_project_and_the_payloads_carry_the_graph():
     detail = client.get(f"/api/solutions/{solution.pk}/review/")
     assert detail.status_code == 200, detail.content
     assert detail.json()["problem"]["graph"]["nodes"] == solution.problem.metadata["graph"]["nodes"]
+
+
+def test_graph_prompt_states_the_graph_in_graphsilos_words():
+    from labeling.graphs import graph_prompt, with_graph
+
+    metadata = {
+        "graph": {
+            "directed": False,
+            "weighted": True,
+            "nodes": ["A", "B", "C", "Z"],
+            "edges": [["A", "B", 4], ["B", "C", 1]],
+        },
+        "task": {"kind": "shortest_path", "source": "A", "target": "C"},
+    }
+    assert graph_prompt(metadata) == (
+        "Given an undirected graph:\n"
+        "Node A is connected to node B (weight: 4).\n"
+        "Node B is connected to nodes A (weight: 4), C (weight: 1).\n"
+        "Node C is connected to node B (weight: 1).\n"
+        "Nodes without edges: Z.\n"
+        "Task: find the shortest path from node A to node C."
+    )
+    assert with_graph("Q?", {**metadata, "graph_in_text": True}) == "Q?"  # GraphSilo's text has it
+    assert with_graph("Q?", {}) == "Q?"
+
+
+@pytest.mark.django_db
+def test_an_export_of_a_graph_project_puts_the_graph_in_the_prompt(tmp_path):
+    from labeling.services.exports import export_build, export_create
+    from tests.exports.conftest import read_rows
+
+    project = ProjectFactory(domain="graph")
+    rows = (
+        ("rows", {**_row(), "labels": [1]}, "steplab"),
+        ("silo", {**SILO, "labels": [1] * 3}, "graphsilo"),
+    )
+    for name, row, fmt in rows:
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text(json.dumps(row) + "\n")
+        import_file(project=project, path=path, fmt=fmt, labels_as="annotations")
+    export = export_build(
+        export=export_create(
+            project=project, created_by=None, format="trl", filters={"label_source": "imported"}
+        )
+    )
+    assert export.status == "done", export.error
+    prompts = sorted(row["prompt"] for row in read_rows(export))
+    assert prompts[1] == (
+        "Shortest path from S to T?\n\nGiven a directed graph:\n"
+        "Node S is connected to nodes A (weight: 3), T (weight: 9).\n"
+        "Node A is connected to node T (weight: 2).\n"
+        "Task: find the shortest path from node S to node T."
+    )
+    assert prompts[0] == SILO["problem"]  # stated in its own text already
