@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from autolabel.models import AutolabelRun, RunStatus
 from labeling.management.commands.load_demo import GRAPH_PROJECT
-from labeling.models import Annotation, AnnotationStatus, Project, Suggestion
+from labeling.models import Annotation, AnnotationStatus, Project, Solution, Suggestion
 from tests.e2e.helpers import login, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -86,6 +86,17 @@ def test_graph_project_checks_draws_and_labels_a_solution(live_server, browser, 
     expect(review_figure.get_by_test_id("graph-node")).to_have_count(5)
     expect(review_figure.get_by_test_id("graph-task")).to_have_text("Shortest path from S to T")
     admin.screenshot(path=str(_shot("graph-04-review")), full_page=True)
+
+    # A GraphSilo row: the graph read from its prose is drawn; the traversal's error says why.
+    silo = Solution.objects.get(external_id="graphsilo-style-connectivity-1")
+    admin.goto(f"{live_server.url}/projects/{project.pk}/review/{silo.pk}")
+    silo_figure = admin.get_by_test_id("graph-figure")
+    expect(silo_figure.get_by_test_id("graph-node")).to_have_count(6)
+    expect(silo_figure.get_by_test_id("graph-task")).to_have_text(
+        "Connectivity: is there a path from 4 to 1?"
+    )
+    expect(admin.get_by_test_id("refuted-reason")).to_have_text("· 2 is not reachable from 4")
+    admin.screenshot(path=str(_shot("graph-05-graphsilo-review")), full_page=True)
 
 
 def _shot(name: str):
