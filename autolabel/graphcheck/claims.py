@@ -45,7 +45,7 @@ NEG = r"(?P<neg>not\s+|no\s+|un|dis)"
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|suppose|supposing|assume|assuming|whether|check|verify|would|could|might|"
     r"let's see|need to|not yet|tentative|tentatively|update|updated|candidate|current|"
-    r"currently|so\s+far|partial|try|trying)\b",
+    r"currently|so\s+far|partial|try|trying|unvisited|unexplored|undiscovered|remaining)\b",
     re.I,
 )
 _QUALIFIERS_OK = {"topo_prefix"}  # "order so far" is itself the claim

@@ -176,6 +176,7 @@ def test_directed_edges_keep_their_direction():
         "Update the distance from A to D to 10 for now.",
         "The current matching size is 1.",
         "Try a DFS from A: A->B->C.",
+        "Visit node C. Unvisited neighbors of node C are [D].",  # GraphSilo's BFS, a state
         "The distance from A to Q is 3.",  # Q is not a node: not a claim about this graph
         "Visit node C and remove it from the graph.",
         "Let's solve it step by step.",
