@@ -34,6 +34,7 @@ TASK_WORDS = {
     "cycle": "whether the graph has a cycle",
     "topological_order": "a topological order of the nodes",
     "bipartite_matching": "a maximum matching",
+    "traversal": "the {algorithm} order of the nodes from node {source}",
 }
 
 
@@ -66,8 +67,12 @@ def graph_prompt(metadata: dict | None) -> str:
         lines.append(f"Nodes without edges: {', '.join(isolated)}.")
     task = graph["task"]
     words = TASK_WORDS.get(str(task.get("kind")))
-    if words and ("{source}" not in words or ("source" in task and "target" in task)):
-        lines.append(f"Task: find {words.format(**task)}.")
+    fields = {"algorithm": "traversal", **task}
+    if fields.get("algorithm") in ("bfs", "dfs"):
+        fields["algorithm"] = fields["algorithm"].upper()
+    needs = [k for k in ("source", "target", "algorithm") if "{" + k + "}" in (words or "")]
+    if words and all(k in fields for k in needs):
+        lines.append(f"Task: find {words.format(**fields)}.")
     return "\n".join(lines)
 
 

@@ -158,6 +158,16 @@ PATTERNS: list[tuple[str, str, Builder]] = [
         },
     ),
     (
+        "traversal",  # "So the BFS traversal is [4, 2, 0]": from the task's source
+        rf"(?P<algo>DFS|BFS|depth-first\s+search|breadth-first\s+search)\s+(?:traversal|order)\s*"
+        rf"(?:is|:|=)\s*{LIST}",
+        lambda m: {
+            "algo": "bfs" if m.group("algo").lower().startswith(("b", "breadth")) else "dfs",
+            "a": None,
+            "order": _items(m),
+        },
+    ),
+    (
         "path_weight",
         rf"{PATH}\s*,?\s*(?:has|with|of)?\s*(?:a\s+)?(?:total\s+)?{LENGTH}\s*(?:of|=|is|:)?\s*{NUM}",
         lambda m: {"path": _path(m), "num": m.group("num")},
@@ -269,6 +279,7 @@ _REPLACE = [
     (re.compile(r"[–—−]"), "-"),
     (re.compile(r"\\[()\[\]]|\$|\*\*|`|\\text\{|\\mathrm\{"), " "),
     (re.compile(r"\\[{}]"), ""),
+    (re.compile(r"\\boxed\{"), ""),
     (re.compile(r"[ \t]+"), " "),
 ]
 

@@ -272,6 +272,10 @@ def check_claim(pg: ProblemGraph, c: Claim) -> ClaimResult | None:
     if kind in ("topo_kahn", "topo_prefix", "topo_full"):
         return _topo(pg, c)
     if kind == "traversal":
+        if a is None:  # no start named: the task's source
+            a = pg.task.get("source")
+            if a not in pg.nodes or pg.task.get("kind") != "traversal":
+                return None
         why = traversal_problem(pg, args["algo"], a, args["order"])
         said = ", ".join(args["order"])
         lhs = f"{args['algo'].upper()} from {a}"

@@ -3,14 +3,16 @@
     "graph": {"directed": bool, "weighted": bool?, "nodes": [name, ...]?,
               "edges": [[u, v], ...] | [[u, v, w], ...]}
     "task":  {"kind": "shortest_path" | "connectivity" | "cycle" | "topological_order"
-                      | "bipartite_matching", "source"?: name, "target"?: name}
+                      | "bipartite_matching" | "traversal", "source"?: name, "target"?: name,
+              "algorithm"?: "bfs" | "dfs"}
 
 Node names are strings or integers (kept as strings). `nodes` lists every node (isolated ones
 too); without it the nodes are those the edges name. `weighted` defaults to whether the edges
 carry a third element; weights are non-negative numbers. An undirected graph may list an edge
 once or in both directions (the same weight); a repeated edge is an error, as is an edge or a
 task endpoint naming a node `nodes` does not list. `shortest_path` and `connectivity` need
-`source` and `target`. The checker (autolabel/graphcheck) reads the normalized form:
+`source` and `target`; `traversal` (a BFS or DFS order, `algorithm`) needs `source`. The
+checker (autolabel/graphcheck) reads the normalized form:
 {"directed", "weighted", "nodes": [str], "edges": [[u, v] | [u, v, w]]}.
 """
 
@@ -18,8 +20,20 @@ from typing import Any
 
 from .fields import Row, json_type
 
-TASK_KINDS = ("shortest_path", "connectivity", "cycle", "topological_order", "bipartite_matching")
-NEEDS_ENDPOINTS = ("shortest_path", "connectivity")
+TASK_KINDS = (
+    "shortest_path",
+    "connectivity",
+    "cycle",
+    "topological_order",
+    "bipartite_matching",
+    "traversal",
+)
+NEEDS = {
+    "shortest_path": ("source", "target"),
+    "connectivity": ("source", "target"),
+    "traversal": ("source",),
+}
+ALGORITHMS = ("bfs", "dfs")
 MAX_NODES = 1000
 MAX_EDGES = 10000
 
@@ -106,13 +120,20 @@ def parse_task(row: Row, data: dict[str, Any], nodes: list[str]) -> dict[str, An
     for key in ("source", "target"):
         value = spec.get(key)
         if value is None:
-            if kind in NEEDS_ENDPOINTS:
+            if key in NEEDS.get(kind, ()):
                 raise row.error(f"task.{key}", f"missing field (a {kind} task needs it)")
             continue
         name = _name(row, value, f"task.{key}")
         if name not in known:
             raise row.error(f"task.{key}", f"unknown node {name!r}: not in the graph")
         task[key] = name
+    if spec.get("algorithm") is not None:
+        algorithm = row.string(spec, "algorithm", "task")
+        if kind != "traversal" or algorithm not in ALGORITHMS:
+            raise row.error(
+                "task.algorithm", f"expected bfs or dfs on a traversal task, got {algorithm!r}"
+            )
+        task["algorithm"] = algorithm
     return task
 
 

@@ -3,15 +3,16 @@
     {"problem": "Given a directed graph:\\nNode 21 is connected to nodes 9, 4.\\n...\\n
                  Is there a directed path from node 10 to node 18? ...",
      "answer": "False", "solution": "Let's solve it step by step. ...\\nThe DFS ...",
-     "task": "connectivity" | "cycle" | "shortest_path", "id"?, "labels"?}
+     "task": "connectivity" | "cycle" | "shortest_path" | "BFS" | "DFS", "id"?, "labels"?}
 
 The graph is read from the problem's prose: "Given a directed graph:" (or "an undirected
 graph"), then one line per node, "Node u is connected to nodes v, w." or, weighted,
 "Node u is connected to nodes v (weight: 3), w (weight: 1)."; an undirected graph lists each
 edge from both ends. The question gives the task's endpoints ("from node a to node b",
-"between node a and node b"). The solution is split into steps at its lines. The problem
-keeps its text; its metadata gets the same {"graph", "task"} a steplab row carries
-(labeling/importers/graph.py), so the graph checker and the drawing read both alike.
+"between node a and node b"; "Start from node a" for a BFS or DFS order). The solution is
+split into steps at its lines. The problem keeps its text; its metadata gets the same
+{"graph", "task"} a steplab row carries (labeling/importers/graph.py), so the graph checker
+and the drawing read both alike.
 """
 
 import re
@@ -22,11 +23,18 @@ from .graph import parse_graph, parse_task
 from .ids import content_id
 from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
 
-TASKS = {"connectivity": "connectivity", "cycle": "cycle", "shortest_path": "shortest_path"}
+TASKS = {
+    "connectivity": "connectivity",
+    "cycle": "cycle",
+    "shortest_path": "shortest_path",
+    "BFS": "traversal",
+    "DFS": "traversal",
+}
 _HEAD = re.compile(r"^Given an? (directed|undirected) graph:\s*$", re.I)
 _NODE_LINE = re.compile(r"^Node (\w+) is connected to nodes? (.+?)\.?\s*$")
 _TARGET = re.compile(r"^(\w+)(?: \(weight: (\d+(?:\.\d+)?)\))?$")
 _ENDPOINTS = re.compile(r"\b(?:from|between) node (\w+) (?:to|and) node (\w+)", re.I)
+_START = re.compile(r"\bStart from node (\w+)", re.I)
 
 
 def _graph(row: Row, text: str) -> tuple[dict[str, Any], str]:
@@ -83,6 +91,13 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
             if name not in graph["nodes"]:
                 graph["nodes"].append(name)  # a node no edge touches
         task.update(source=match.group(1), target=match.group(2))
+    if TASKS[kind] == "traversal":
+        match = _START.search(question)
+        if match is None:
+            raise row.error("problem", "the question names no 'Start from node a'")
+        if match.group(1) not in graph["nodes"]:
+            graph["nodes"].append(match.group(1))
+        task.update(source=match.group(1), algorithm=kind.lower())
     task = parse_task(row, {"task": task}, graph["nodes"])
     texts = [line.strip() for line in row.string(data, "solution").splitlines() if line.strip()]
     if not texts:

@@ -286,3 +286,18 @@ def test_a_graph_run_on_the_demo_problems():
     checks_out = Suggestion.objects.filter(source="graph", value=None)
     assert checks_out.count() == 20
     assert {s.evidence["kind"] for s in checks_out} == {CHECKS_OUT}
+
+
+def test_a_traversal_without_a_start_is_read_from_the_traversal_tasks_source():
+    edges = [["0", "1"], ["0", "2"], ["1", "3"], ["2", "4"], ["4", "5"]]
+    task = {"kind": "traversal", "source": "0", "algorithm": "bfs"}
+    pg = _graph(edges, task=task)
+    # GraphSilo's BFS answer step, \\boxed{} and all.
+    assert _verdict("So the BFS traversal is \\boxed{[0, 1, 2, 3, 4, 5]}", pg)[0] == "verified"
+    # 2 before 1 is a BFS order too (then 2's child before 1's); 3 before 2 is not.
+    assert _verdict("So the BFS traversal is \\boxed{[0, 2, 1, 4, 3, 5]}", pg)[0] == "verified"
+    verdict = check_step("So the BFS traversal is \\boxed{[0, 1, 3, 2, 4, 5]}", pg)
+    assert verdict.verdict == "refuted"
+    assert verdict.failed[0].reason == "after 0, 1 the search visits 2, not 3"
+    # Without a traversal task there is no start to check it from.
+    assert check_step("So the BFS traversal is [0, 1, 2, 3, 4, 5].", TREE).verdict == "unknown"

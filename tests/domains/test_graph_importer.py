@@ -97,6 +97,8 @@ def test_the_same_question_on_another_graph_is_another_problem():
         ({"task": {"kind": "coloring"}}, "task.kind", "unknown task kind 'coloring'"),
         ({"task": {"kind": "shortest_path", "source": "S"}}, "task.target", "missing field"),
         ({"task": {**TASK, "target": "Z"}}, "task.target", "unknown node 'Z'"),
+        ({"task": {"kind": "traversal"}}, "task.source", "missing field"),
+        ({"task": {**TASK, "algorithm": "bfs"}}, "task.algorithm", "expected bfs or dfs"),
         ({"task": None}, "task", "needs its task"),
         ({"graph": None}, "graph", "needs its graph"),
     ],
@@ -160,6 +162,15 @@ def test_a_graphsilo_row_gets_its_graph_from_the_prose():
         "(weight: 1).\nCalculate the distance of the shortest path from node 1 to node 2.",
         "task": "shortest_path",
     }
+    bfs = {
+        **SILO,
+        "problem": "Given an undirected graph:\nNode 3 is connected to nodes 2, 1.\nNode 2 is "
+        "connected to nodes 3, 1.\nStart from node 3, output a sequence of traversal in "
+        "breadth-first search (BFS) order.",
+        "task": "BFS",
+    }
+    [row] = _parse([bfs], fmt="graphsilo")
+    assert row.problem.metadata["task"] == {"kind": "traversal", "source": "3", "algorithm": "bfs"}
     [row] = _parse([weighted], fmt="graphsilo")
     assert row.problem.metadata["graph"]["edges"] == [["0", "1", 7], ["0", "2", 1]]
     assert row.problem.metadata["task"]["source"] == "1"
@@ -247,6 +258,8 @@ def test_graph_prompt_states_the_graph_in_graphsilos_words():
         "Nodes without edges: Z.\n"
         "Task: find the shortest path from node A to node C."
     )
+    bfs = {**metadata, "task": {"kind": "traversal", "source": "B", "algorithm": "bfs"}}
+    assert graph_prompt(bfs).endswith("\nTask: find the BFS order of the nodes from node B.")
     assert with_graph("Q?", {**metadata, "graph_in_text": True}) == "Q?"  # GraphSilo's text has it
     assert with_graph("Q?", {}) == "Q?"
 

@@ -31,7 +31,7 @@ export interface ProblemGraph {
   nodes: string[];
   /** [u, v] or [u, v, weight]. */
   edges: (string | number)[][];
-  task: { kind?: string; source?: string; target?: string };
+  task: { kind?: string; source?: string; target?: string; algorithm?: string };
 }
 
 export interface TaskStep {

@@ -89,6 +89,7 @@ describe("graph layout", () => {
     expect(taskText(dijkstra.task)).toBe("Shortest path from A to F");
     expect(taskText({ kind: "connectivity", source: "4", target: "1" })).toBe("Connectivity: is there a path from 4 to 1?");
     expect(taskText({ kind: "bipartite_matching" })).toBe("Bipartite matching");
+    expect(taskText({ kind: "traversal", source: "17", algorithm: "bfs" })).toBe("BFS order from 17");
     expect(taskText(undefined)).toBe("");
   });
 });

@@ -11,7 +11,7 @@ export interface GraphSpec {
   nodes: string[];
   /** [u, v] or [u, v, weight]. */
   edges: (string | number)[][];
-  task?: { kind?: string; source?: string; target?: string };
+  task?: { kind?: string; source?: string; target?: string; algorithm?: string };
 }
 
 export interface Point {
@@ -172,6 +172,10 @@ export function taskText(task: GraphSpec["task"]): string {
       return "Topological order";
     case "bipartite_matching":
       return "Bipartite matching";
+    case "traversal": {
+      const algo = task?.algorithm ? task.algorithm.toUpperCase() : "Traversal";
+      return from ? `${algo} order from ${from}` : `${algo} order`;
+    }
     default:
       return kind ? kind.replace(/_/g, " ") : "";
   }
