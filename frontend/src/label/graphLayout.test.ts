@@ -47,6 +47,18 @@ describe("graph layout", () => {
     }
   });
 
+  it("keeps the circles of a dense 24-node graph apart and uses the box's width", () => {
+    const nodes = Array.from({ length: 24 }, (_, i) => String(i));
+    const edges = nodes.flatMap((n, i) => [1, 5, 11].map((d) => [n, String((i * 7 + d) % 24)])).filter(([a, b]) => a !== b);
+    const { width, radius, positions } = layoutGraph({ directed: true, weighted: false, nodes, edges });
+    const pts = Object.values(positions);
+    for (let i = 0; i < pts.length; i++) {
+      for (let j = i + 1; j < pts.length; j++) expect(dist(pts[i], pts[j])).toBeGreaterThan(2 * radius);
+    }
+    const xs = pts.map((p) => p.x);
+    expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThan(width / 2);
+  });
+
   it("puts joined nodes nearer than unjoined ones on a path graph", () => {
     const path: GraphSpec = { directed: false, weighted: false, nodes: ["1", "2", "3", "4", "5", "6"], edges: [["1", "2"], ["2", "3"], ["3", "4"], ["4", "5"], ["5", "6"]] };
     const { positions: p } = layoutGraph(path);

@@ -89,6 +89,9 @@ function forceLayout(nodes: string[], edges: [string, string][], width: number, 
           dy = 0.01 * (j + 1);
           d = Math.hypot(dx, dy);
         }
+        // Repulsion only nearby (FR's grid variant): far parts, other components, do not fly
+        // apart and leave each one squeezed when the drawing is fitted to the box.
+        if (d > 2.5 * k) continue;
         const f = (k * k) / d;
         disp[nodes[i]].x += (dx / d) * f;
         disp[nodes[i]].y += (dy / d) * f;
@@ -111,8 +114,8 @@ function forceLayout(nodes: string[], edges: [string, string][], width: number, 
     }
     for (const n of nodes) {
       // A weak pull to the centre keeps separate components in the box.
-      disp[n].x += (width / 2 - pos[n].x) * 0.02 * (k / 10);
-      disp[n].y += (height / 2 - pos[n].y) * 0.02 * (k / 10);
+      disp[n].x += (width / 2 - pos[n].x) * 0.05;
+      disp[n].y += (height / 2 - pos[n].y) * 0.05;
       const d = Math.max(0.01, Math.hypot(disp[n].x, disp[n].y));
       const step = Math.min(d, temperature);
       pos[n] = { x: pos[n].x + (disp[n].x / d) * step, y: pos[n].y + (disp[n].y / d) * step };
@@ -122,7 +125,10 @@ function forceLayout(nodes: string[], edges: [string, string][], width: number, 
   return pos;
 }
 
-/** Scale and centre the points into the box, `margin` from every side (aspect kept). */
+/**
+ * Scale and centre the points into the box, `margin` from every side. Each axis is scaled on
+ * its own (up to 1.6 times the other's scale), so a tall layout still uses a wide box.
+ */
 function fit(pos: Record<string, Point>, width: number, height: number, margin: number): Record<string, Point> {
   const pts = Object.values(pos);
   if (pts.length === 0) return pos;
@@ -132,28 +138,71 @@ function fit(pos: Record<string, Point>, width: number, height: number, margin: 
   const maxY = Math.max(...pts.map((p) => p.y));
   const spanX = Math.max(maxX - minX, 1e-6);
   const spanY = Math.max(maxY - minY, 1e-6);
-  const scale = Math.min((width - 2 * margin) / spanX, (height - 2 * margin) / spanY);
-  const offX = (width - scale * spanX) / 2;
-  const offY = (height - scale * spanY) / 2;
+  const fitX = (width - 2 * margin) / spanX;
+  const fitY = (height - 2 * margin) / spanY;
+  const scaleX = Math.min(fitX, 1.6 * fitY);
+  const scaleY = Math.min(fitY, 1.6 * fitX);
+  const offX = (width - scaleX * spanX) / 2;
+  const offY = (height - scaleY * spanY) / 2;
   const out: Record<string, Point> = {};
   for (const [n, p] of Object.entries(pos)) {
     out[n] = {
-      x: pts.length === 1 ? width / 2 : Math.round((offX + (p.x - minX) * scale) * 10) / 10,
-      y: pts.length === 1 ? height / 2 : Math.round((offY + (p.y - minY) * scale) * 10) / 10,
+      x: pts.length === 1 ? width / 2 : offX + (p.x - minX) * scaleX,
+      y: pts.length === 1 ? height / 2 : offY + (p.y - minY) * scaleY,
     };
   }
   return out;
 }
 
+/**
+ * Push apart circles closer than `gap` (a few rounds, fixed order), kept `margin` inside the
+ * box: the force layout leaves dense graphs' nodes touching.
+ */
+function separate(pos: Record<string, Point>, nodes: string[], gap: number, width: number, height: number, margin: number): void {
+  for (let round = 0; round < 60; round++) {
+    let moved = false;
+    for (let i = 0; i < nodes.length; i++) {
+      for (let j = i + 1; j < nodes.length; j++) {
+        const a = pos[nodes[i]];
+        const b = pos[nodes[j]];
+        let dx = b.x - a.x;
+        let dy = b.y - a.y;
+        let d = Math.hypot(dx, dy);
+        if (d >= gap) continue;
+        if (d < 1e-6) {
+          dx = 1;
+          dy = (j - i) % 2 ? 1 : -1;
+          d = Math.hypot(dx, dy);
+        }
+        const push = (gap - d) / 2;
+        a.x -= (dx / d) * push;
+        a.y -= (dy / d) * push;
+        b.x += (dx / d) * push;
+        b.y += (dy / d) * push;
+        moved = true;
+      }
+    }
+    for (const n of nodes) {
+      pos[n].x = Math.min(width - margin, Math.max(margin, pos[n].x));
+      pos[n].y = Math.min(height - margin, Math.max(margin, pos[n].y));
+    }
+    if (!moved) break;
+  }
+}
+
 export function layoutGraph(graph: GraphSpec): Layout {
   const nodes = graphNodes(graph);
   const width = 560;
-  const height = nodes.length > 12 ? 400 : 300;
-  const radius = nodeRadius(nodes);
+  const height = nodes.length > 12 ? 420 : 300;
+  // Dense drawings get smaller circles (a two-digit name still fits).
+  const radius = nodes.length > 16 ? Math.min(nodeRadius(nodes), 15) : nodeRadius(nodes);
   const margin = radius + 14;
   const edges = graph.edges.map((e) => [String(e[0]), String(e[1])] as [string, string]);
   const raw = nodes.length <= 3 ? circleLayout(nodes, width, height, margin) : forceLayout(nodes, edges, width, height, margin);
-  return { width, height, radius, positions: fit(raw, width, height, margin) };
+  const positions = fit(raw, width, height, margin);
+  separate(positions, nodes, 2 * radius + 8, width, height, margin);
+  for (const n of nodes) positions[n] = { x: Math.round(positions[n].x * 10) / 10, y: Math.round(positions[n].y * 10) / 10 };
+  return { width, height, radius, positions };
 }
 
 /** One sentence for the task: "Shortest path from A to F". */
