@@ -31,10 +31,12 @@ def _n(name: str) -> str:
 
 NUM = r"(?P<num>\d+(?:\.\d+)?(?:/\d+)?)"
 PATH = r"(?P<path>\w+(?:\s*(?:->|-)\s*\w+)+)"
-# A bracketed list, or a bare one that runs to the end of its sentence.
+# A bracketed list, or a bare one that runs to the end of its sentence. The bare list's
+# repetition is possessive (*+): where the sentence goes on, it fails at once instead of
+# retrying every shorter list (exponential in the list's length).
 LIST = (
     r"(?:\[(?P<blist>[^\]]*)\]"
-    r"|(?P<list>\w+(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+|->)\s*\w+)*)(?=\s*(?:[.;]|$)))"
+    r"|(?P<list>\w+(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*->\s*)\w+)*+)(?=\s*(?:[.;]|$)))"
 )
 EDGE = (
     r"(?P<edge>\(\s*\w+\s*,\s*\w+\s*\)|\w+\s*(?:->|-)\s*\w+|from\s+(?:node\s+)?\w+\s+to\s+"

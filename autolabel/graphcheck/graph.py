@@ -6,7 +6,7 @@ compare exactly. An unweighted graph's edges weigh 1 (lengths count edges).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -19,6 +19,8 @@ class ProblemGraph:
     directed: bool
     weighted: bool
     task: dict[str, Any]
+    # Whole-graph answers computed once per problem (the maximum matching's size).
+    cache: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def nodes(self) -> set[str]:
@@ -169,6 +171,18 @@ def traversal_problem(pg: ProblemGraph, algo: str, start: str, order: list[str])
 
 
 def max_matching_size(pg: ProblemGraph) -> int:
-    g = pg.g.to_undirected() if pg.directed else pg.g
-    simple = nx.Graph((u, v) for u, v in g.edges if u != v)
-    return len(nx.max_weight_matching(simple, maxcardinality=True))
+    """The maximum matching's size (edges as undirected, self-loops ignored): Hopcroft-Karp on
+    a bipartite graph (the matching tasks'), Edmonds' blossoms otherwise. Once per graph."""
+    if pg.cache.get("matching") is None:
+        g = pg.g.to_undirected() if pg.directed else pg.g
+        simple = nx.Graph()
+        simple.add_nodes_from(g.nodes)
+        simple.add_edges_from((u, v) for u, v in g.edges if u != v)
+        if nx.is_bipartite(simple):
+            colour = nx.bipartite.color(simple)
+            top = {n for n, c in colour.items() if c == 0}
+            size = len(nx.bipartite.hopcroft_karp_matching(simple, top_nodes=top)) // 2
+        else:
+            size = len(nx.max_weight_matching(simple, maxcardinality=True))
+        pg.cache["matching"] = size
+    return pg.cache["matching"]

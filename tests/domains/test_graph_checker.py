@@ -301,3 +301,33 @@ def test_a_traversal_without_a_start_is_read_from_the_traversal_tasks_source():
     assert verdict.failed[0].reason == "after 0, 1 the search visits 2, not 3"
     # Without a traversal task there is no start to check it from.
     assert check_step("So the BFS traversal is [0, 1, 2, 3, 4, 5].", TREE).verdict == "unknown"
+
+
+def test_a_large_bipartite_matching_is_decided_quickly():
+    import time
+
+    # 400 workers, 400 jobs, each worker joined to three jobs: a perfect matching exists.
+    edges = [[f"w{i}", f"j{(i + d) % 400}"] for i in range(400) for d in (0, 7, 31)]
+    pg = _graph(edges)
+    start = time.perf_counter()
+    assert _verdict("The maximum matching has size 400.", pg)[0] == "verified"
+    assert _verdict("So the maximum matching has size 399.", pg)[0] == "refuted"
+    assert time.perf_counter() - start < 5
+
+
+def test_long_lists_that_do_not_end_the_sentence_take_no_time():
+    """A bare list's repetition is possessive: retrying every shorter list was exponential
+    (a 60-item "order so far" that the sentence went on after ran for minutes)."""
+    import time
+
+    nodes = [str(i) for i in range(300)]
+    pg = _graph([[str(i), str(i + 1)] for i in range(299)], directed=True)
+    start = time.perf_counter()
+    for text in (
+        "Order so far: " + ", ".join(nodes) + " and then more words",
+        "The DFS traversal from 0 is " + ", ".join(nodes) + " x",
+        "The neighbours of 0 are " + ", ".join(nodes * 5) + " and",
+    ):
+        assert check_step(text, pg).verdict == "unknown"
+    assert check_step("Order so far: " + ", ".join(nodes) + ".", pg).verdict == "verified"
+    assert time.perf_counter() - start < 2
