@@ -32,6 +32,7 @@ from labeling.models import (
     Step,
     Suggestion,
     TaskLock,
+    problem_domain,
 )
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -358,6 +359,9 @@ def task_payload(
             "source": problem.source,
             "images": media_urls(project_id=project.id, metadata=problem.metadata),
             "tools": tool_names(problem.metadata),
+            # What renders the steps and which checkers apply: the problem's own domain in a
+            # many-domains project, else the project's (read in the same statement).
+            "domain": problem_domain(problem.domain, project.domain),
         },
         "lock_expires_at": lock_expires_at,
         "rework": rework_payload(annotation=annotation),

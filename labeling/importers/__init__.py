@@ -25,6 +25,7 @@ from . import (
     trl,
 )
 from .detect import detect_format
+from .domains import settle as settle_domain
 from .errors import ImportFileError
 from .fields import Row
 from .limits import check_lengths
@@ -94,6 +95,7 @@ class RowStream:
             row = Row(file=reader.filename, line=line.number, options=options)
             parsed = parse(line.data, row)
             check_lengths(parsed, row)
+            settle_domain(parsed, row)
             yield parsed
         if self.rows == 0:
             raise ImportFileError(

@@ -4,7 +4,7 @@
      "id", "problem_id", "generator", "final_answer", "answer_correct", "source",
      "metadata", "labels": [-1 | 0 | 1 | null, ...],
      "tests": str | {"code": str} | [{"input", "output"}] | {"inputs", "outputs"},
-     "images": [URL | data: URI]}        (all but problem and steps/solution optional)
+     "images": [URL | data: URI], "domain": str}  (all but problem and steps/solution optional)
 
 A step is a string or {"text": str, "images": [URL | data: URI]}; images (of the problem or
 a step) are checked and stored by labeling/importers/images.py and the import service.
@@ -13,6 +13,8 @@ a step) are checked and stored by labeling/importers/images.py and the import se
 per step; missing trailing entries are unlabeled steps (first-error style). `tests` are a
 code problem's tests (assert code, or stdin/stdout cases), kept in the problem's metadata for
 the code-execution source. Steps keep their indentation (code); blank lines around are dropped.
+`domain` names the problem's domain (math, code, text, agent, ...): a many-domains (`mixed`)
+project needs it on every row, or the import's domain option (labeling/importers/domains.py).
 """
 
 from typing import Any
@@ -133,6 +135,7 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         reference_solution=row.string(data, "reference_solution", optional=True),
         source=source,
         metadata={"tests": tests} if (tests := _tests(row, data)) is not None else {},
+        domain=row.string(data, "domain", optional=True),
     )
     if images := parse_images(row, data, "", media):
         problem.metadata["images"] = images

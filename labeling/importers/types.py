@@ -55,6 +55,7 @@ class ParsedProblem:
     reference_solution: str = ""
     source: str = ""
     metadata: dict[str, Any] = field(default_factory=dict)
+    domain: str = ""  # the row's own domain (steplab's `domain`), settled by domains.settle
 
 
 @dataclass(slots=True)
@@ -70,7 +71,11 @@ class ParsedRow:
 
 @dataclass(frozen=True, slots=True)
 class ParseOptions:
-    """Project settings a parser needs: how to split a solution given as one string."""
+    """Project settings a parser needs: how to split a solution given as one string, and
+    which domain a row may name (labeling/importers/domains.py)."""
 
     step_split: str = "line"
     step_split_regex: str = ""
+    project_domain: str = ""  # "" : rows are not checked (a parser's own tests)
+    domain: str = ""  # the domain of rows that name none (an import option)
+    domains: tuple[str, ...] = ()  # the domains a problem may have

@@ -12,6 +12,7 @@ from labeling.models import (
     Solution,
     StepLabel,
     Suggestion,
+    problem_domain,
 )
 from labeling.selectors import media_urls, step_meta, suggestion_payload, tool_names
 
@@ -99,6 +100,7 @@ def review_detail(*, solution: Solution) -> dict:
                 project_id=solution.project_id, metadata=solution.problem.metadata
             ),
             "tools": tool_names(solution.problem.metadata),
+            "domain": problem_domain(solution.problem.domain, solution.project.domain),
         },
         "project": {
             "id": solution.project.id,

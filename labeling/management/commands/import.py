@@ -9,7 +9,7 @@ from tqdm import tqdm
 
 from labeling.errors import DomainError
 from labeling.importers import FORMATS, ImportFileError
-from labeling.models import Project
+from labeling.models import PROBLEM_DOMAINS, Project
 from labeling.services.imports import LABELS_AS, import_file
 from labeling.services.projects import project_create
 
@@ -32,6 +32,12 @@ class Command(BaseCommand):
         parser.add_argument("--project", required=True, help="project name or id")
         parser.add_argument("--format", default="auto", choices=FORMATS)
         parser.add_argument("--labels-as", default="suggestions", choices=LABELS_AS)
+        parser.add_argument(
+            "--domain",
+            default="",
+            choices=PROBLEM_DOMAINS,
+            help="the domain of rows that name none (a many-domains project's dataset files)",
+        )
         parser.add_argument(
             "--create-project", action="store_true", help="create the project if missing"
         )
@@ -63,6 +69,7 @@ class Command(BaseCommand):
                 fmt=options["format"],
                 labels_as=options["labels_as"],
                 progress=progress,
+                domain=options["domain"],
             )
         except ImportFileError as exc:
             bar.close()

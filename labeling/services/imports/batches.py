@@ -230,6 +230,7 @@ class BatchWriter:
                     p.external_id,
                     p.metadata,
                     batch.now,
+                    p.domain,
                 )
                 for _, p in batch.problems
             ],

@@ -26,6 +26,7 @@ PROBLEM_COLUMNS = (
     "external_id",
     "metadata",
     "created_at",
+    "domain",
 )
 SOLUTION_COLUMNS = (
     "project_id",
