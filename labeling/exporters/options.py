@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from labeling.errors import ValidationFailed
-from labeling.models import SuggestionSource
+from labeling.models import PROBLEM_DOMAINS, SuggestionSource
 
 
 class LabelSource(StrEnum):
@@ -136,6 +136,7 @@ class Filters:
     labeled_before: datetime | None = None  # ... < this
     annotators: tuple[str, ...] = ()  # usernames or external annotator names; () = all
     problem_sources: tuple[str, ...] = ()  # Problem.source values; () = all
+    domains: tuple[str, ...] = ()  # problem domains (a many-domains project's); () = all
     # Gold questions arrive with the review issue; until then there are none to exclude.
     include_gold: bool = False
     # Machine labels only: leave out suggestions whose score (the measured probability that
@@ -150,6 +151,7 @@ class Filters:
             auto_sources=list(self.auto_sources),
             annotators=list(self.annotators),
             problem_sources=list(self.problem_sources),
+            domains=list(self.domains),
             labeled_after=self.labeled_after.isoformat() if self.labeled_after else None,
             labeled_before=self.labeled_before.isoformat() if self.labeled_before else None,
         )
@@ -191,6 +193,17 @@ class ExportOptions:
     filters: Filters = field(default_factory=Filters)
     label_policy: LabelPolicy = field(default_factory=LabelPolicy)
     split_policy: SplitPolicy = field(default_factory=SplitPolicy)
+
+
+def _domains(raw: dict[str, Any], at: str) -> tuple[str, ...]:
+    domains = _strings(raw, "domains", at)
+    bad = [d for d in domains if d not in PROBLEM_DOMAINS]
+    if bad:
+        raise ValidationFailed(
+            f"{at}.domains: unknown domain {bad[0]!r}; known: {', '.join(PROBLEM_DOMAINS)}.",
+            field=f"{at}.domains",
+        )
+    return tuple(sorted(set(domains)))  # equal options compare equal
 
 
 def filters_from(raw: dict[str, Any] | None) -> Filters:
@@ -247,6 +260,7 @@ def filters_from(raw: dict[str, Any] | None) -> Filters:
         labeled_before=before,
         annotators=annotators,
         problem_sources=_strings(raw, "problem_sources", at),
+        domains=_domains(raw, at),
         include_gold=_bool(raw, "include_gold", False, at),
         min_score=min_score,
     )

@@ -62,6 +62,7 @@ class SolutionRecord:
     from_import: bool = False
     annotations: int = 0  # how many annotations contributed
     problem_images: list[str] = field(default_factory=list)  # references (image_refs)
+    domain: str = ""  # the problem's own domain; "" = the project's (Format.domain)
 
 
 def image_refs(project_id: int, images: Any) -> list[str]:

@@ -61,6 +61,7 @@ SOLUTION_FIELDS = (
     "source",
     "metadata",
     "problem__metadata__images",
+    "problem__domain",
 )
 
 
@@ -94,6 +95,7 @@ def _record(row: tuple, resolved: Resolved, project_id: int) -> SolutionRecord:
         resolved.from_import,
         resolved.annotations,
         image_refs(project_id, row[12]) if row[12] is not None else [],
+        row[13],
     )
 
 

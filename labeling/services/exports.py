@@ -150,6 +150,8 @@ def _write(
     stats = Stats()
     fmt = FORMATS[export.format](options, stats)
     fmt.with_images = export.project.domain == Domain.MULTIMODAL
+    fmt.domain = export.project.domain
+    fmt.with_domain = export.project.domain == Domain.MIXED
     parquet = export.file_type == "parquet"
     writer = open_writer(path, file_type=export.file_type, schema=fmt.schema() if parquet else None)
 

@@ -3,6 +3,7 @@
 The shape of trl-lib/math_shepherd and trl-lib/prm800k that TRL's PRMTrainer reads. TRL
 casts labels with int(), so soft labels go in a column of their own (`soft_labels`, floats
 in [0, 1]) and so do the label sources (`label_sources`), each only when the policy asks.
+A many-domains project's rows carry their problem's `domain` (training evaluates per domain).
 """
 
 from labeling.exporters.policy import labeled_prefix, soft_label
@@ -30,6 +31,8 @@ class TrlFormat(Format):
             row["label_sources"] = [
                 step.source or ("human_written" if step.human_written else "") for step, _ in prefix
             ]
+        if self.with_domain:
+            row["domain"] = self.domain_of(record)
         if self.with_images:
             # The problem's images, then the written steps' (TRL's vision datasets: `images`).
             row["images"] = record.problem_images + [i for s, _ in prefix for i in s.images]
@@ -50,6 +53,8 @@ class TrlFormat(Format):
             columns.append(pa.field("soft_labels", pa.list_(pa.float64())))
         if self.policy.label_sources:
             columns.append(pa.field("label_sources", pa.list_(pa.string())))
+        if self.with_domain:
+            columns.append(pa.field("domain", pa.string()))
         if self.with_images:
             columns.append(pa.field("images", pa.list_(pa.string())))
         return pa.schema(columns + self.split_field())
