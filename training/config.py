@@ -32,6 +32,9 @@ class TrainConfig:
     # Without a split column or eval_data: this fraction of problems (by a hash of the prompt).
     eval_fraction: float = 0.0
     label_column: Literal["labels", "soft_labels"] = "labels"
+    # Only rows whose `domain` is one of these (a many-domains export; [] = every row): a
+    # math-only PRM trains on the same export as the multi-domain one (training.domains).
+    domains: list[str] = field(default_factory=list)
 
     # Model: a causal LM (or PRM) checkpoint directory; the PRM goes to `out`.
     model: str = ""

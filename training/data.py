@@ -1,7 +1,8 @@
 """Read TRL stepwise exports and tokenize them the way TRL's PRMTrainer did.
 
 A row is `{prompt, completions: [step, ...], labels: [bool, ...]}`, optionally with
-`soft_labels` (floats in [0, 1]), `label_sources` and `split` (steplab's export writes them).
+`soft_labels` (floats in [0, 1]), `label_sources`, `split` and `domain` (steplab's export
+writes them; training.domains evaluates per domain).
 Tokens: [bos] + prompt, then for each step its tokens followed by the separator's tokens; the
 step's label sits on the last of those tokens, every other position is -100. Truncation keeps
 whole steps only and counts what it drops (`TokenizeStats`), it never drops them silently.
@@ -37,6 +38,7 @@ class StepwiseRow:
     soft_labels: list[float] | None = None
     split: str | None = None
     where: str = ""  # "file:line", for messages
+    domain: str | None = None  # the problem's domain (a many-domains project's export)
 
 
 def _open_lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -104,6 +106,9 @@ def parse_row(raw: Any, where: str) -> StepwiseRow:
     split = raw.get("split")
     if split is not None and not isinstance(split, str):
         raise bad("split", "expected a string")
+    domain = raw.get("domain")
+    if domain is not None and not isinstance(domain, str):
+        raise bad("domain", "expected a string")
     return StepwiseRow(
         prompt=prompt,
         completions=steps,
@@ -111,6 +116,7 @@ def parse_row(raw: Any, where: str) -> StepwiseRow:
         soft_labels=[float(v) for v in soft] if soft is not None else None,
         split=split,
         where=where,
+        domain=domain,
     )
 
 

@@ -107,6 +107,7 @@ def review_detail(*, solution: Solution) -> dict:
             "name": solution.project.name,
             "rating_values": list(solution.project.rating_values),
             "first_error_mode": solution.project.first_error_mode,
+            "domain": solution.project.domain,
         },
         "reasons": item_reasons(solution),
         "annotations": [

@@ -21,6 +21,8 @@ export interface TaskProblem {
   images?: string[];
   /** An agent problem's tool names. */
   tools?: string[];
+  /** The problem's domain: its own in a many-domains project, else the project's. */
+  domain?: Domain;
 }
 
 export interface TaskStep {

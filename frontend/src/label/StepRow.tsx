@@ -1,5 +1,5 @@
 import { memo, useMemo } from "react";
-import type { Rating, StepLabel, TaskStep } from "../api";
+import type { Domain, Rating, StepLabel, TaskStep } from "../api";
 import { Markdown } from "../components/Markdown";
 import { IconBranch, IconComment, IconEdit, IconFlag } from "../components/icons";
 import { InlineEditor } from "./InlineEditor";
@@ -17,6 +17,8 @@ export interface StepRowProps {
   dimmed: boolean;
   isFirstError: boolean;
   ratingValues: Rating[];
+  /** The problem's domain (decides how the step is rendered). */
+  domain?: Domain;
   showSuggestions: boolean;
   editor: EditorKind | null;
   readOnly: boolean;
@@ -54,6 +56,7 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
       role="listitem"
       data-testid="step-row"
       data-index={index}
+      data-domain={props.domain}
       data-rating={rating === null ? "" : String(rating)}
       data-current={isCurrent ? "true" : undefined}
       data-dimmed={dimmed ? "true" : undefined}
@@ -65,7 +68,7 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
       </div>
 
       <div className="step-body">
-        <StepContent step={step} index={index} />
+        <StepContent step={step} index={index} domain={props.domain} />
         {suggestions.length > 0 && <SuggestionNotes suggestions={suggestions} />}
         {label.unsure && (
           <div className="step-tags">

@@ -268,7 +268,7 @@ export function LabelPage() {
             <PendingRework
               items={rejections.filter((r) => r.rework_status === "draft" && r.rework_id !== task.annotation.id)}
             />
-            <ProblemPanel task={task} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
+            <ProblemPanel task={task} showDomain={task.project.domain === "mixed"} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
             <GuidelinesPanel
               guidelines={task.project.guidelines}
               open={guidelinesOpen}
@@ -309,6 +309,7 @@ export function LabelPage() {
                     dimmed={isDimmed(state, i)}
                     isFirstError={fe === i}
                     ratingValues={state.ratingValues}
+                    domain={task.problem.domain ?? task.project.domain}
                     showSuggestions={task.project.show_suggestions}
                     editor={editor?.index === i ? editor.kind : null}
                     readOnly={readOnly}

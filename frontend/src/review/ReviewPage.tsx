@@ -312,7 +312,7 @@ export function ReviewPage() {
           className={`review-main review-layout${columns.length >= WIDE_FROM ? " review-layout-wide" : ""}${busy === "next" ? " is-loading" : ""}`}
         >
           <div className="review-content">
-            <ProblemPanel task={{ problem: detail.problem, solution: detail.solution }} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
+            <ProblemPanel task={{ problem: detail.problem, solution: detail.solution }} showDomain={detail.project.domain === "mixed"} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
             <SolutionPanel
               label="Annotations per step"
               title={`Solution #${detail.solution.id}`}
@@ -373,6 +373,7 @@ export function ReviewPage() {
                     selectedColumn={state.column}
                     dimmed={isAfterFirstError(state, i)}
                     ratingValues={state.ratingValues}
+                    domain={detail.problem.domain ?? detail.project.domain}
                     readOnly={readOnly}
                     onSelect={onSelect}
                     onRate={onRate}

@@ -1,5 +1,5 @@
 import { memo, useMemo } from "react";
-import type { Rating, ReviewAnnotation, ReviewStep } from "../api";
+import type { Domain, Rating, ReviewAnnotation, ReviewStep } from "../api";
 import { Markdown } from "../components/Markdown";
 import { IconComment, IconEdit, IconFlag } from "../components/icons";
 import { RATING_META, RatingButtons, StepContent, classNames, selectOnClick, useScrollIntoView } from "../label/StepParts";
@@ -36,6 +36,8 @@ export interface ReviewStepRowProps {
   /** After the adjudicated first error (first-error projects): sent as unrated. */
   dimmed: boolean;
   ratingValues: Rating[];
+  /** The problem's domain (decides how the step is rendered). */
+  domain?: Domain;
   readOnly: boolean;
   onSelect: (index: number) => void;
   onRate: (index: number, value: Rating) => void;
@@ -73,7 +75,7 @@ export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowPro
         <span className="step-num">{index + 1}</span>
       </div>
       <div className="review-step-body" role="cell">
-        <StepContent step={step} index={index} />
+        <StepContent step={step} index={index} domain={props.domain} />
         {(facts.disagrees || facts.unsure || step.gold_rating !== null || facts.firstErrorSplit) && (
           <div className="step-tags">
             {facts.disagrees && <span className="tag tag-disagree">Ratings differ</span>}
