@@ -23,6 +23,7 @@ FIRST_ERROR_PROJECT = "Demo: first-error (PRM800K phase 2)"
 AGENT_PROJECT = "Demo: agent trajectories"
 MULTIMODAL_PROJECT = "Demo: multimodal (charts and figures)"
 TEXT_PROJECT = "Demo: text tasks (QA, translation)"
+MIXED_PROJECT = "Demo: many domains"
 
 PROJECTS: dict[str, dict[str, Any]] = {
     STEP_PROJECT: {
@@ -58,6 +59,14 @@ PROJECTS: dict[str, dict[str, Any]] = {
         "show_suggestions": True,
         "first_error_mode": False,
     },
+    MIXED_PROJECT: {
+        "domain": "mixed",
+        "description": "Math, text and agent problems in one project; each problem names its "
+        "domain, which picks its rendering, its checkers and its row in the metrics.",
+        "overlap": 2,
+        "show_suggestions": True,
+        "first_error_mode": False,
+    },
 }
 
 
@@ -69,6 +78,8 @@ class DemoFile:
     labels_as: str
     # `images` entries naming a file in demo/images/ become data: URIs before the import.
     inline_images: bool = False
+    # The problem domain of the file's rows (the many-domains project's import option).
+    domain: str = ""
 
 
 # In this order: the step project's first solution (lowest id) is a 5-step ProcessBench one.
@@ -80,6 +91,12 @@ FILES = (
     DemoFile(AGENT_PROJECT, "agent_demo.jsonl", "messages", "none"),
     DemoFile(MULTIMODAL_PROJECT, "multimodal_demo.jsonl", "steplab", "none", inline_images=True),
     DemoFile(TEXT_PROJECT, "text_demo.jsonl", "steplab", "none"),
+    # The same files again, one domain each, in one many-domains project.
+    DemoFile(
+        MIXED_PROJECT, "processbench_demo.jsonl", "processbench", "suggestions", domain="math"
+    ),
+    DemoFile(MIXED_PROJECT, "text_demo.jsonl", "steplab", "none", domain="text"),
+    DemoFile(MIXED_PROJECT, "agent_demo.jsonl", "messages", "none", domain="agent"),
 )
 DEMO_IMAGE = re.compile(r"^images/[\w-]+\.png$")
 
@@ -161,6 +178,7 @@ class Command(BaseCommand):
                     path=path,
                     fmt=demo.fmt,
                     labels_as=demo.labels_as,
+                    domain=demo.domain,
                 )
             self.stdout.write(
                 f"  {demo.name}: {result.problems_created} problems, "
