@@ -6,7 +6,7 @@ import { fmt, pct } from "./charts";
 
 export function DomainTable({ rows }: { rows: DomainMetrics[] }) {
   return (
-    <section className="card card-flush throughput-card" data-testid="domain-table">
+    <section className="card card-flush throughput-card domain-card" data-testid="domain-table">
       <div className="card-row card-pad">
         <h2 className="card-title">Per domain</h2>
         <span className="muted small">Each problem names its domain; agreement is over steps rated by 2+ annotators</span>
