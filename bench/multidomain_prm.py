@@ -125,8 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--export", help="a TRL export of a mixed project (domain, split)")
     parser.add_argument("--model", help="base checkpoint directory (default: a tiny Qwen2)")
     parser.add_argument("--problems", type=int, default=40, help="synthetic: per domain")
-    parser.add_argument("--steps", type=int, default=60, help="optimizer steps per PRM")
+    parser.add_argument("--steps", type=int, default=300, help="optimizer steps per PRM")
     parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--bf16", action="store_true", help="bf16 training (GPUs)")
     parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--math-domain", default="math", help="the single-domain PRM's domain")
     parser.add_argument("--threshold", type=float, default=0.5)
@@ -154,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             domains=domains,
             eval_split="validation",
             lr=args.lr,
+            bf16=args.bf16,
             batch_size=args.batch_size,
             max_steps=args.steps,
             log_every=max(args.steps // 4, 1),
