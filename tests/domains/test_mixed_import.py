@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.db.models import Count
 from rest_framework.test import APIClient
 
 from labeling.errors import ValidationFailed
 from labeling.importers import ImportFileError
-from labeling.models import ImportJob, Problem
+from labeling.models import ImportJob, Problem, Project, Suggestion
 from labeling.services.imports import import_file, import_file_validate, import_job_run
 from tests.factories import MembershipFactory, ProjectFactory, UserFactory
 
@@ -129,3 +130,18 @@ def test_the_cli_and_the_api_take_the_domain_option(tmp_path):
     job = import_job_run(job=ImportJob.objects.get(pk=made.json()["id"]))
     assert job.status == "done", job.error
     assert Problem.objects.get(project=project, text="Write f").domain == "code"
+
+
+def test_the_demo_mixes_the_demo_files_domains():
+    from labeling.management.commands.load_demo import MIXED_PROJECT
+
+    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", stdout=io.StringIO())  # idempotent
+    project = Project.objects.get(name=MIXED_PROJECT)
+    assert project.domain == "mixed"
+    counts = dict(
+        project.problems.values_list("domain").annotate(n=Count("id")).values_list("domain", "n")
+    )
+    assert counts == {"math": 12, "text": 4, "agent": 4}
+    # The math rows' ProcessBench labels came along as suggestions.
+    assert Suggestion.objects.filter(step__solution__project=project, source="import").exists()
