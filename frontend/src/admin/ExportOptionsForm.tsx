@@ -313,6 +313,16 @@ export function ExportOptionsForm({
               data-testid="export-problem-sources"
             />
           </Field>
+          <Field label="Problem domains" help="Only problems of these domains (math, text, agent, ...), comma-separated; empty: all. A many-domains project's TRL rows carry a domain column.">
+            <input
+              className={cls("filters.domains", " mono")}
+              value={form.domains}
+              placeholder="math"
+              disabled={disabled}
+              onChange={(e) => set("domains", e.target.value)}
+              data-testid="export-domains"
+            />
+          </Field>
         </div>
       </section>
 

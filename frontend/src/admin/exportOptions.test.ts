@@ -71,6 +71,13 @@ describe("export options", () => {
     expect(shortSha("abcdef0123456789")).toBe("abcdef012345");
   });
 
+  it("sends a problem domain filter and summarizes it", () => {
+    const request = buildExportRequest({ ...DEFAULT_FORM, domains: "math, text" });
+    expect(request.filters?.domains).toEqual(["math", "text"]);
+    expect(buildExportRequest(DEFAULT_FORM).filters?.domains).toBeUndefined();
+    expect(optionsSummary(makeExport({ filters: { label_source: "annotations", domains: ["math"] } }))).toBe("all annotations · domains: math");
+  });
+
   it("takes the YAML front matter off a card", () => {
     expect(splitFrontMatter("---\nlicense: mit\n---\n\n# Title\n")).toEqual({ meta: "license: mit", body: "\n# Title\n" });
     expect(splitFrontMatter("# No meta\n---\n")).toEqual({ meta: null, body: "# No meta\n---\n" });

@@ -110,6 +110,8 @@ export interface ExportForm {
   /** Comma-separated. */
   annotators: string;
   problemSources: string;
+  /** Comma-separated problem domains (math, text, ...); empty: all. */
+  domains: string;
   includeGold: boolean;
   neutral: "positive" | "negative";
   truncateAfterFirstError: boolean;
@@ -137,6 +139,7 @@ export const DEFAULT_FORM: ExportForm = {
   labeledBefore: "",
   annotators: "",
   problemSources: "",
+  domains: "",
   includeGold: false,
   neutral: "positive",
   truncateAfterFirstError: true,
@@ -220,6 +223,8 @@ export function buildExportRequest(form: ExportForm): ExportRequest {
   if (annotators.length && usesAnnotations(form.labelSource)) filters.annotators = annotators;
   const sources = listOf(form.problemSources);
   if (sources.length) filters.problem_sources = sources;
+  const domains = listOf(form.domains);
+  if (domains.length) filters.domains = domains;
 
   const label_policy: ExportLabelPolicy = {
     neutral: form.neutral,
@@ -286,6 +291,7 @@ export function optionsSummary(e: Export): string {
   if (f.unsure && f.unsure !== "drop") parts.push(`unsure: ${f.unsure}`);
   if (f.annotators?.length) parts.push(`${f.annotators.length} annotator${f.annotators.length === 1 ? "" : "s"}`);
   if (f.problem_sources?.length) parts.push(`sources: ${f.problem_sources.join(", ")}`);
+  if (f.domains?.length) parts.push(`domains: ${f.domains.join(", ")}`);
   if (f.labeled_after || f.labeled_before) parts.push("date range");
   if (p.neutral === "negative") parts.push("neutral → wrong");
   if (p.truncate_after_first_error === false) parts.push("not truncated");

@@ -16,6 +16,8 @@ export interface ExportFilters {
   labeled_before?: string | null;
   annotators?: string[];
   problem_sources?: string[];
+  /** Problem domains (a many-domains project's); empty: all. */
+  domains?: string[];
   include_gold?: boolean;
   /** Machine label sources only: the lowest calibrated score (0–1) a suggestion may have. */
   min_score?: number | null;
