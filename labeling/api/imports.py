@@ -13,8 +13,7 @@ from labeling.api.schema import paginated
 from labeling.importers import FORMATS
 from labeling.models import PROBLEM_DOMAINS, ImportJob, Role
 from labeling.selectors import import_job_list
-from labeling.services.imports import LABELS_AS
-from labeling.services.imports.parsing import parse_options
+from labeling.services.imports import LABELS_AS, parse_options
 from labeling.tasks import import_job_run_task
 
 
