@@ -119,3 +119,11 @@ def test_one_project_renders_each_problem_by_its_domain(live_server, browser, tm
     expect(reviewer.get_by_test_id("queue-domain")).to_have_text("Text tasks")
     assert "domain=text" in reviewer.url
     reviewer.screenshot(path=str(_shot("mixed-03-review-queue")), full_page=True)
+
+    # The review page renders the text problem as prose too, beside both annotators' ratings.
+    reviewer.get_by_test_id("review-first").click()
+    expect(reviewer.get_by_test_id("problem-domain")).to_have_attribute("data-domain", "text")
+    expect(reviewer.get_by_test_id("review-step")).to_have_count(2)
+    expect(reviewer.get_by_test_id("review-step").first).to_contain_text("Le pain coûte $5")
+    expect(reviewer.locator(".katex")).to_have_count(0)
+    reviewer.screenshot(path=str(_shot("mixed-04-review-text")), full_page=True)
