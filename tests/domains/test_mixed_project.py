@@ -168,3 +168,20 @@ def test_the_review_queue_filters_by_domain(mixed):
     only = client.get(url, {"domain": "text"}).json()["results"]
     assert [r["id"] for r in only] == [mixed["text"].pk]
     assert client.get(url, {"domain": "poetry"}).status_code == 400
+
+
+def test_a_domain_change_keeps_each_problems_domain():
+    from labeling.services.projects import project_update
+
+    project = ProjectFactory(domain="text")
+    SolutionFactory(problem__project=project, steps=1)  # domain "" = the project's
+    project_update(project=project, domain="mixed")
+    assert list(project.problems.values_list("domain", flat=True)) == ["text"]
+    SolutionFactory(problem__project=project, problem__domain="math", steps=1)
+    with pytest.raises(ValidationFailed, match="1 problems name another domain"):
+        project_update(project=project, domain="text")
+    project.refresh_from_db()
+    assert project.domain == "mixed"
+    project.problems.filter(domain="math").delete()
+    project_update(project=project, domain="text")
+    assert list(project.problems.values_list("domain", flat=True)) == [""]
