@@ -114,17 +114,24 @@ class QueueNextApi(APIView):
         responses={200: TaskOutput, 204: OpenApiResponse(description="Nothing left to label.")},
     )
     def post(self, request, project_id: int):
-        project = project_for(request, project_id)
-        claim = task_claim_next(project=project, user=request.user)
-        if claim is None:
+        task = _next_task(project_for(request, project_id), request.user)
+        if task is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
-        task = task_payload(
-            annotation=claim.annotation,
-            lock_expires_at=claim.lock.expires_at,
-            created=claim.created,
-        )
-        annotation_record_shown(annotation=claim.annotation, task=task)
         return Response(task)
+
+
+def _next_task(project, user) -> dict | None:
+    """Claim the user's next task in the project and answer it (None: nothing left)."""
+    claim = task_claim_next(project=project, user=user)
+    if claim is None:
+        return None
+    task = task_payload(
+        annotation=claim.annotation,
+        lock_expires_at=claim.lock.expires_at,
+        created=claim.created,
+    )
+    annotation_record_shown(annotation=claim.annotation, task=task)
+    return task
 
 
 class ProgressOutput(serializers.Serializer):
@@ -194,18 +201,35 @@ class SubmitInput(DraftInput):
         choices=FinishReason.choices, default=FinishReason.SOLUTION
     )
     finish_reason_text = serializers.CharField(allow_blank=True, default="", max_length=5000)
+    next = serializers.BooleanField(
+        default=False,
+        help_text="Also claim the annotator's next task in the project and answer it as "
+        "`next_task` (null: nothing left), so the labeling loop is one request per task. A "
+        "retry with the same request_id answers the task claimed the first time (the user's "
+        "own draft is served first).",
+    )
+
+
+class SubmitOutput(AnnotationOutput):
+    next_task = TaskOutput(
+        allow_null=True, required=False, help_text="Present when the submit asked for `next`."
+    )
 
 
 class AnnotationSubmitApi(APIView):
-    @extend_schema(request=SubmitInput, responses=AnnotationOutput)
+    @extend_schema(request=SubmitInput, responses=SubmitOutput)
     def post(self, request, annotation_id: int):
         annotation = _own_annotation(request, annotation_id)
         data = SubmitInput(data=request.data)
         data.is_valid(raise_exception=True)
-        annotation = annotation_submit(
-            annotation=annotation, user=request.user, **data.validated_data
-        )
-        return Response(annotation_payload(annotation=annotation))
+        fields = dict(data.validated_data)
+        claim_next = fields.pop("next")
+        project = annotation.solution.project  # with the role _own_annotation checked
+        annotation = annotation_submit(annotation=annotation, user=request.user, **fields)
+        answer = annotation_payload(annotation=annotation)
+        if claim_next:
+            answer["next_task"] = _next_task(project, request.user)
+        return Response(answer)
 
 
 class SkipInput(serializers.Serializer):

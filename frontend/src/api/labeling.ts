@@ -108,6 +108,13 @@ export interface DraftPayload {
 export interface SubmitPayload extends DraftPayload {
   finish_reason: FinishReason;
   finish_reason_text: string;
+  /** Also claim the next task and answer it as `next_task`: one request per task. */
+  next?: boolean;
+}
+
+/** A submit's answer; `next_task` when the submit asked for `next` (null: nothing left). */
+export interface Submitted extends Annotation {
+  next_task?: Task | null;
 }
 
 export interface Rework {
@@ -134,7 +141,7 @@ export const nextTask = async (projectId: number): Promise<Task | null> =>
 export const saveDraft = (annotationId: number, payload: DraftPayload, options?: RequestOptions) =>
   request<Annotation>("PUT", `/api/annotations/${annotationId}/draft/`, payload, options);
 export const submitAnnotation = (annotationId: number, payload: SubmitPayload) =>
-  post<Annotation>(`/api/annotations/${annotationId}/submit/`, payload);
+  post<Submitted>(`/api/annotations/${annotationId}/submit/`, payload);
 export const skipAnnotation = (annotationId: number, requestId?: string) =>
   post<void>(`/api/annotations/${annotationId}/skip/`, requestId ? { request_id: requestId } : undefined);
 export const getProgress = (projectId: number) =>
