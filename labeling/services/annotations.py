@@ -81,9 +81,15 @@ def _replayed(
     if request_id is None:
         return None
     _check_owner(annotation, user)
-    current = Annotation.objects.select_for_update().get(pk=annotation.pk)
-    if current.last_request_id == request_id and current.status in leaves:
-        return current
+    sql = "SELECT last_request_id, status FROM labeling_annotation WHERE id = %s"
+    if connection.features.has_select_for_update:
+        sql += " FOR UPDATE"  # SQLite: the IMMEDIATE transaction serializes writers
+    with hot_cursor() as cursor:
+        cursor.execute(sql, [annotation.pk])
+        last, status = cursor.fetchone()
+    # psycopg answers a UUID, SQLite its 32 hex digits.
+    if last is not None and UUID(str(last)) == request_id and status in leaves:
+        return Annotation.objects.get(pk=annotation.pk)  # a retry: rare, the whole row
     return None
 
 
