@@ -247,7 +247,20 @@ def solution_list(*, project: Project) -> QuerySet[Solution]:
     )
 
 
-STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id")
+# Agent steps (kind, role, name, arguments, tool_call_id) and embodied ones (kind, success,
+# preconditions, effects, timestamp).
+STEP_META_KEYS = (
+    "kind",
+    "role",
+    "name",
+    "arguments",
+    "tool_call_id",
+    "success",
+    "preconditions",
+    "effects",
+    "timestamp",
+)
+EPISODE_KEYS = ("goal", "initial_state")
 
 
 def media_urls(*, project_id: int, metadata: dict | None) -> list[str]:
@@ -263,6 +276,12 @@ def media_urls(*, project_id: int, metadata: dict | None) -> list[str]:
 def step_meta(metadata: dict | None) -> dict:
     """What the labeling and review pages need of a step's metadata (agent steps' kind...)."""
     return {k: metadata[k] for k in STEP_META_KEYS if k in (metadata or {})}
+
+
+def episode(metadata: dict | None) -> dict | None:
+    """An embodied problem's goal and initial state (predicate lists), or None."""
+    found = {k: (metadata or {})[k] for k in EPISODE_KEYS if k in (metadata or {})}
+    return found or None
 
 
 def tool_names(metadata: dict | None) -> list[str]:
@@ -358,6 +377,7 @@ def task_payload(
             "source": problem.source,
             "images": media_urls(project_id=project.id, metadata=problem.metadata),
             "tools": tool_names(problem.metadata),
+            "episode": episode(problem.metadata),
         },
         "lock_expires_at": lock_expires_at,
         "rework": rework_payload(annotation=annotation),
