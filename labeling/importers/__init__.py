@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from . import (
+    alfworld,
     embodied,
     gsm8k,
     math_dataset,
@@ -53,6 +54,7 @@ PARSERS: dict[str, Parser] = {
     "steplab": steplab.parse,
     "messages": messages.parse,
     "embodied": embodied.parse,
+    "alfworld": alfworld.parse,
 }
 FORMATS = ("auto", *PARSERS)
 

@@ -153,7 +153,9 @@ def test_the_demo_imports_with_frames_and_outcomes(tmp_path):
     call_command("load_demo", stdout=io.StringIO())
     project = Project.objects.get(name=EMBODIED_PROJECT)
     assert project.domain == "embodied"
-    assert project.solutions.count() == 6
+    # The six episodes written for steplab, then six real ALFWorld logs (alfworld format).
+    assert project.solutions.count() == 12
+    assert project.solutions.filter(source="alfworld/react-prompts").count() == 6
     outcomes = dict(project.solutions.values_list("external_id", "answer_correct"))
     assert outcomes["ep-mug-drawer-1"] is True and outcomes["ep-mug-drawer-2"] is False
     kinds = set(

@@ -90,6 +90,7 @@ FILES = (
     DemoFile(MULTIMODAL_PROJECT, "multimodal_demo.jsonl", "steplab", "none", inline_images=True),
     DemoFile(TEXT_PROJECT, "text_demo.jsonl", "steplab", "none"),
     DemoFile(EMBODIED_PROJECT, "embodied_demo.jsonl", "embodied", "none", inline_images=True),
+    DemoFile(EMBODIED_PROJECT, "alfworld_react_demo.jsonl", "alfworld", "none"),
 )
 DEMO_IMAGE = re.compile(r"^images/[\w-]+\.png$")
 
