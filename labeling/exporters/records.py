@@ -13,6 +13,7 @@ from typing import Any
 # What of a step's metadata an export can read (embodied episodes' signals).
 STEP_RECORD_META = ("kind", "success", "timestamp", "preconditions", "effects")
 
+
 @dataclass(slots=True)
 class AlternativeRecord:
     """A candidate step at one position (StepAlternative), as imported."""

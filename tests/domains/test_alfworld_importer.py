@@ -131,8 +131,10 @@ def test_bad_rows_name_line_and_field(tmp_path, row, field, message):
     path = tmp_path / "alf.jsonl"
     good = {"transcript": "Your task is to: x.\n> look\nYou are in the middle of a room."}
     path.write_text(json.dumps(good) + "\n" + json.dumps(row) + "\n")
-    with pytest.raises(ImportFileError) as info:
-        with open_rows(path, fmt="alfworld", filename="alf.jsonl") as stream:
-            list(stream)
+    with (
+        pytest.raises(ImportFileError) as info,
+        open_rows(path, fmt="alfworld", filename="alf.jsonl") as stream,
+    ):
+        list(stream)
     assert (info.value.file, info.value.line, info.value.field) == ("alf.jsonl", 2, field)
     assert message in info.value.message
