@@ -24,7 +24,7 @@ const KIND_LABEL: Record<EmbodiedKind, string> = {
 export function isEmbodiedStep(step: Pick<TaskStep, "meta">): boolean {
   const meta = step.meta;
   if (!meta?.kind || !(EMBODIED_KINDS as readonly string[]).includes(meta.kind)) return false;
-  return meta.kind !== "observation" || !meta.role;
+  return meta.kind !== "observation" || (!meta.role && !meta.tool_call_id);
 }
 
 /** "t = 12.5 s", "t = 1 min 04 s". */
