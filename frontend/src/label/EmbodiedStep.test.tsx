@@ -90,7 +90,7 @@ describe("embodied timeline", () => {
     row(step("place(mug, drawer)", { kind: "action", success: true }, [], [minus]));
     expect(screen.getByTestId("checker-note").textContent).toContain("open(drawer) not satisfied");
     const checks = describeSuggestion({ ...minus, value: null, evidence: { kind: "checks out", check: "verified", message: "logged successful" } });
-    expect(checks.evidence?.label).toBe("subgoal checks out");
+    expect(checks.evidence?.label).toBe("log checks out");
     expect(checks.title).toContain("A logged success does not make the step a good one");
     const flag = describeSuggestion({ ...minus, value: null, evidence: { kind: "contradicts outcome", message: "yet the episode is logged as failed" } });
     expect(flag.evidence?.label).toBe("contradicts the outcome");

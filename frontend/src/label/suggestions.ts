@@ -71,7 +71,7 @@ export const EVIDENCE_LABEL: Record<string, string> = {
 
 /** Where a source's evidence means something else than the symbolic check's. */
 const SOURCE_EVIDENCE_LABEL: Record<string, Record<string, string>> = {
-  subgoal: { "checks out": "subgoal checks out" },
+  subgoal: { "checks out": "log checks out" },
 };
 
 /** The last line of an evidence chip's hover text: what the evidence does not prove. */
