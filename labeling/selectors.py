@@ -19,6 +19,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from labeling.compiled import compile_queryset_once
+from labeling.embodied_selectors import EMBODIED_STEP_KEYS, episode
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -247,20 +248,8 @@ def solution_list(*, project: Project) -> QuerySet[Solution]:
     )
 
 
-# Agent steps (kind, role, name, arguments, tool_call_id) and embodied ones (kind, success,
-# preconditions, effects, timestamp).
-STEP_META_KEYS = (
-    "kind",
-    "role",
-    "name",
-    "arguments",
-    "tool_call_id",
-    "success",
-    "preconditions",
-    "effects",
-    "timestamp",
-)
-EPISODE_KEYS = ("goal", "initial_state")
+# Agent steps' keys, then embodied steps' (labeling/embodied_selectors.py).
+STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id", *EMBODIED_STEP_KEYS)
 
 
 def media_urls(*, project_id: int, metadata: dict | None) -> list[str]:
@@ -276,12 +265,6 @@ def media_urls(*, project_id: int, metadata: dict | None) -> list[str]:
 def step_meta(metadata: dict | None) -> dict:
     """What the labeling and review pages need of a step's metadata (agent steps' kind...)."""
     return {k: metadata[k] for k in STEP_META_KEYS if k in (metadata or {})}
-
-
-def episode(metadata: dict | None) -> dict | None:
-    """An embodied problem's goal and initial state (predicate lists), or None."""
-    found = {k: (metadata or {})[k] for k in EPISODE_KEYS if k in (metadata or {})}
-    return found or None
 
 
 def tool_names(metadata: dict | None) -> list[str]:

@@ -3,6 +3,7 @@ gold, resolutions, comments, reviews and label history."""
 
 from django.db.models import Count, Prefetch
 
+from labeling.embodied_selectors import episode
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -13,7 +14,7 @@ from labeling.models import (
     StepLabel,
     Suggestion,
 )
-from labeling.selectors import episode, media_urls, step_meta, suggestion_payload, tool_names
+from labeling.selectors import media_urls, step_meta, suggestion_payload, tool_names
 
 from .feedback import comment_rows, label_history_rows, review_action_rows
 from .queue import with_review_reasons
