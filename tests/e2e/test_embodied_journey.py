@@ -115,6 +115,20 @@ def test_robotics_episode_checked_labeled_and_exported_as_dense_rewards(
     expect(admin.get_by_test_id("embodied-step")).to_have_count(9)
     admin.screenshot(path=_shot("embodied-04-review"), full_page=True)
 
+    # A real ALFWorld log on the same timeline: thoughts as plans, the game's answers as
+    # observations, the command the game refused marked failed.
+    alfworld = project.solutions.get(external_id="react_puttwo_2")
+    admin.goto(f"{live_server.url}/projects/{project.pk}/review/{alfworld.pk}")
+    steps = admin.get_by_test_id("embodied-step")
+    expect(steps).to_have_count(55)
+    expect(steps.nth(0).get_by_test_id("emb-kind")).to_have_text("Plan")
+    refused = admin.locator('[data-testid="embodied-step"]:has([data-success="false"])')
+    expect(refused).to_have_count(1)
+    expect(refused).to_contain_text("go to cabinet 2")
+    expect(steps.nth(2)).to_contain_text("go to drawer 1")
+    expect(steps.nth(3).get_by_test_id("emb-effects")).to_contain_text("not open(drawer 1)")
+    admin.screenshot(path=_shot("embodied-06-alfworld"), full_page=False)
+
     admin.goto(f"{live_server.url}/projects/{project.pk}")
     admin.get_by_role("tab", name="Export").click()
     admin.get_by_test_id("export-format").select_option("dense_rewards")

@@ -173,7 +173,7 @@ export function SuggestionNotes({ suggestions }: { suggestions: Suggestion[] }) 
       {notes.map(({ s, i, view }) =>
         view.note ? (
           <div key={i} className="suggestion-note suggestion-note-neg" data-testid="checker-note">
-            <span className="suggestion-note-badge">
+            <span className="suggestion-note-badge checker-note-badge">
               {view.badge} <IconX width={10} height={10} strokeWidth={3.5} />
             </span>
             <span>{view.note}</span>
