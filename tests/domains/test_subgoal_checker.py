@@ -206,3 +206,28 @@ def test_the_engine_is_registered_for_embodied_projects_only():
     assert all(
         "subgoal" not in sources for d, sources in DOMAIN_SOURCES.items() if d != Domain.EMBODIED
     )
+
+
+def test_the_measured_precision_on_the_demo_episodes(tmp_path):
+    """The numbers docs/benchmarks.md and docs/admins.md report, from the label-quality
+    harness on the demo's labeled files (labels by the checker's author: see the docs)."""
+    from autolabel.quality.harness import evaluate
+    from labeling.management.commands.load_demo import DEMO_DIR, _with_inline_images
+
+    written = _with_inline_images(DEMO_DIR / "embodied_demo.jsonl", tmp_path)
+    report = evaluate([written, DEMO_DIR / "alfworld_react_demo.jsonl"], ["subgoal"])
+    by_file = report["results"]["subgoal"]["by_data"]
+    mine, real = by_file["embodied_demo.jsonl"], by_file["alfworld_react_demo.jsonl"]
+    assert (mine["known_steps"], round(mine["base_rate"] * 48)) == (48, 37)
+    assert mine["verdicts"]["-1"] == {"n": 7, "right": pytest.approx(4 / 7)}
+    assert mine["neg"]["recall"] == pytest.approx(4 / 11)
+    assert mine["verdicts"]["checks out"]["n"] == 23
+    assert mine["verdicts"]["checks out"]["right"] == pytest.approx(21 / 23)
+    assert mine["verdicts"]["contradicts outcome"] == {
+        "n": 3,
+        "right": 0.0,
+        "margin": pytest.approx(-37 / 48),
+    }
+    assert real["known_steps"] == 165
+    assert real["verdicts"]["-1"] == {"n": 2, "right": 0.0}
+    assert real["verdicts"]["checks out"]["n"] == 65
