@@ -108,6 +108,8 @@ def test_unlabeled_episodes_are_skipped_and_unlabeled_steps_get_zero(project, bu
     assert row["episode_id"] == "b"
     assert [(s["label"], s["reward"]) for s in row["steps"]] == [(-1, -1.0), (None, 0.0)]
     assert export.row_count == 1  # "a" has no label from this source: no row of zeros
+    parquet = build("dense_rewards", file_type="parquet", filters={"label_source": "annotations"})
+    assert read_rows(parquet) == [row]  # null labels, signals and times survive Parquet
 
 
 def test_other_formats_do_not_read_step_metadata(episodes, build):
