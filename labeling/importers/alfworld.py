@@ -117,7 +117,7 @@ def _episode(row: Row, transcript: str) -> tuple[str, list[ParsedStep]]:
     at: str | None = None
     i = first
     while i < len(lines):
-        command = lines[i][1:].strip()
+        command, number = lines[i][1:].strip(), i + 1
         answer: list[str] = []
         i += 1
         while i < len(lines) and not lines[i].startswith(">"):
@@ -125,7 +125,7 @@ def _episode(row: Row, transcript: str) -> tuple[str, list[ParsedStep]]:
             i += 1
         reply = "\n".join(answer).strip()
         if not command:
-            raise row.error("transcript", f"line {first + len(steps) + 1} of it: an empty command")
+            raise row.error("transcript", f"line {number} of the transcript: a command is empty")
         if command.lower().startswith("think:"):
             steps.append(ParsedStep(command[6:].strip(), metadata={"kind": "plan"}))
             reply = re.sub(r"^OK\.[ \t]*\n?", "", reply).strip()  # the game's "OK." to a thought

@@ -119,6 +119,11 @@ def test_observations_report_state(text, facts):
         ),
         ({"transcript": "Your task is to: x.\n"}, "transcript", "no command"),
         ({"transcript": 3}, "transcript", "expected a string"),
+        (
+            {"transcript": "Your task is to: x.\n> look\nok\n>\nok"},
+            "transcript",
+            "line 4 of the transcript: a command is empty",
+        ),
         ({"transcript": "Your task is to: x.\n> look\nok", "won": "yes"}, "won", "expected a bool"),
         (
             {"transcript": "Your task is to: x.\n> look\nok", "labels": [1, 1, 1]},
