@@ -21,6 +21,8 @@ export interface TaskProblem {
   images?: string[];
   /** An agent problem's tool names. */
   tools?: string[];
+  /** An embodied episode's goal and initial state (predicates), when the import gave them. */
+  episode?: { goal?: string[]; initial_state?: string[] } | null;
 }
 
 export interface TaskStep {
@@ -36,12 +38,18 @@ export interface TaskStep {
 }
 
 export interface StepMeta {
-  kind?: "tool_call" | "observation" | "message";
+  /** Agent steps: tool_call, observation, message; embodied steps: plan, action, observation, subgoal. */
+  kind?: "tool_call" | "observation" | "message" | "plan" | "action" | "subgoal";
   role?: string;
   name?: string;
   /** A tool call's arguments as the model wrote them (JSON, or not). */
   arguments?: string;
   tool_call_id?: string;
+  /** Embodied steps: the logged success signal, predicates and time (seconds into the episode). */
+  success?: boolean;
+  preconditions?: string[];
+  effects?: string[];
+  timestamp?: number;
 }
 
 export interface StepLabel {
