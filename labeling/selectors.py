@@ -19,6 +19,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from labeling.compiled import compile_queryset_once
+from labeling.embodied_selectors import EMBODIED_STEP_KEYS, episode
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -248,7 +249,8 @@ def solution_list(*, project: Project) -> QuerySet[Solution]:
     )
 
 
-STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id")
+# Agent steps' keys, then embodied steps' (labeling/embodied_selectors.py).
+STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id", *EMBODIED_STEP_KEYS)
 
 
 def media_urls(*, project_id: int, metadata: dict | None) -> list[str]:
@@ -359,6 +361,7 @@ def task_payload(
             "source": problem.source,
             "images": media_urls(project_id=project.id, metadata=problem.metadata),
             "tools": tool_names(problem.metadata),
+            "episode": episode(problem.metadata),
             # What renders the steps and which checkers apply: the problem's own domain in a
             # many-domains project, else the project's (read in the same statement).
             "domain": problem_domain(problem.domain, project.domain),

@@ -84,6 +84,10 @@ class LabeledSolution:
     final_answer: str = ""
     answer_correct: bool | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    # Step.metadata per step and Problem.metadata as the import would store them (agent and
+    # embodied checkers read them).
+    step_metadata: tuple[dict[str, Any], ...] = ()
+    problem_metadata: dict[str, Any] = field(default_factory=dict)
     domain: str = NO_DOMAIN  # the problem's (domain_of)
 
     @property
@@ -102,7 +106,8 @@ class LabeledSolution:
             steps=self.steps,
             final_answer=self.final_answer,
             answer_correct=self.answer_correct,
-            step_metadata=tuple({} for _ in self.steps),
+            step_metadata=self.step_metadata or tuple({} for _ in self.steps),
+            problem_metadata=self.problem_metadata,
         )
 
 
@@ -126,6 +131,8 @@ def read_labeled(
                 final_answer=solution.final_answer,
                 answer_correct=solution.answer_correct,
                 metadata=solution.metadata,
+                step_metadata=tuple(step.metadata for step in solution.steps),
+                problem_metadata=row.problem.metadata,
                 domain=domain_of(rows.format, row.problem.domain, domain),
             )
             for row in rows

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('labeling', '0018_domains_graph_embodied_evidence_mixed'),
+        ('labeling', '0019_export_format_dense_rewards'),
     ]
 
     operations = [

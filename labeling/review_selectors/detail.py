@@ -3,6 +3,7 @@ gold, resolutions, comments, reviews and label history."""
 
 from django.db.models import Count, Prefetch
 
+from labeling.embodied_selectors import episode
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -100,6 +101,7 @@ def review_detail(*, solution: Solution) -> dict:
                 project_id=solution.project_id, metadata=solution.problem.metadata
             ),
             "tools": tool_names(solution.problem.metadata),
+            "episode": episode(solution.problem.metadata),
             "domain": problem_domain(solution.problem.domain, solution.project.domain),
         },
         "project": {

@@ -2,6 +2,7 @@ import { useEffect, useRef, type MouseEvent } from "react";
 import type { Domain, Rating, TaskStep } from "../api";
 import { Markdown } from "../components/Markdown";
 import { AgentStepBody, isAgentStep } from "./AgentStep";
+import { EmbodiedStepBody, isEmbodiedStep } from "./EmbodiedStep";
 import { ImageStrip } from "./ImageStrip";
 
 /** What the labeling page's step rows and the review page's share. */
@@ -43,8 +44,9 @@ export function rendersMath(domain: Domain | undefined): boolean {
   return domain !== "text";
 }
 
-/** The step itself, as its problem's domain shows it: an agent step's card or the Markdown
- * text (math typeset unless a text task), then its images. */
+/** The step itself, as its problem's domain shows it: an embodied step on its timeline, an agent
+ * step's card or the Markdown text (math typeset unless a text task), then its images (an
+ * embodied step's frames). */
 export function StepContent({
   step,
   index,
@@ -56,7 +58,9 @@ export function StepContent({
 }) {
   return (
     <>
-      {isAgentStep(step) ? (
+      {isEmbodiedStep(step) ? (
+        <EmbodiedStepBody step={step} />
+      ) : isAgentStep(step) ? (
         <AgentStepBody step={step} />
       ) : (
         <Markdown source={step.text} className="step-text" math={rendersMath(domain)} />

@@ -23,6 +23,7 @@ FIRST_ERROR_PROJECT = "Demo: first-error (PRM800K phase 2)"
 AGENT_PROJECT = "Demo: agent trajectories"
 MULTIMODAL_PROJECT = "Demo: multimodal (charts and figures)"
 TEXT_PROJECT = "Demo: text tasks (QA, translation)"
+EMBODIED_PROJECT = "Demo: robotics subgoals"
 MIXED_PROJECT = "Demo: many domains"
 
 PROJECTS: dict[str, dict[str, Any]] = {
@@ -59,6 +60,14 @@ PROJECTS: dict[str, dict[str, Any]] = {
         "show_suggestions": True,
         "first_error_mode": False,
     },
+    EMBODIED_PROJECT: {
+        "domain": "embodied",
+        "description": "Robot episodes as timelines of plans, actions, observations and subgoals, "
+        "with camera frames and logged success signals.",
+        "overlap": 1,
+        "show_suggestions": True,
+        "first_error_mode": False,
+    },
     MIXED_PROJECT: {
         "domain": "mixed",
         "description": "Math, text and agent problems in one project; each problem names its "
@@ -91,6 +100,8 @@ FILES = (
     DemoFile(AGENT_PROJECT, "agent_demo.jsonl", "messages", "none"),
     DemoFile(MULTIMODAL_PROJECT, "multimodal_demo.jsonl", "steplab", "none", inline_images=True),
     DemoFile(TEXT_PROJECT, "text_demo.jsonl", "steplab", "none"),
+    DemoFile(EMBODIED_PROJECT, "embodied_demo.jsonl", "embodied", "none", inline_images=True),
+    DemoFile(EMBODIED_PROJECT, "alfworld_react_demo.jsonl", "alfworld", "none"),
     # The same files again, one domain each, in one many-domains project.
     DemoFile(
         MIXED_PROJECT, "processbench_demo.jsonl", "processbench", "suggestions", domain="math"
