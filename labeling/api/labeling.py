@@ -29,6 +29,14 @@ class LabelInputSerializer(serializers.Serializer):
     unsure = serializers.BooleanField(default=False)
     comment = serializers.CharField(allow_blank=True, default="", max_length=10000)
     alternative_text = serializers.CharField(allow_blank=True, default="", max_length=20000)
+    uses = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        allow_null=True,
+        default=None,
+        max_length=200,
+        help_text="The earlier steps (0-based indices) this step uses, as the annotator marked "
+        "them; null: not marked (the step's own `uses` stand).",
+    )
 
 
 class AnnotationOutput(serializers.Serializer):
@@ -61,6 +69,11 @@ class StepOutput(serializers.Serializer):
     # tool_call_id}; {} for plain steps.
     meta = serializers.JSONField()
     images = serializers.ListField(child=serializers.CharField())  # authenticated URLs
+    uses = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The earlier steps (0-based) it uses, as imported or detected.",
+    )
+    uses_source = serializers.CharField(help_text='"import", "detected" or "" (none).')
 
 
 class SolutionOutput(serializers.Serializer):

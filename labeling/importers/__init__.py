@@ -24,6 +24,7 @@ from . import (
     steplab,
     trl,
 )
+from .dependencies import detect_uses
 from .detect import detect_format
 from .errors import ImportFileError
 from .fields import Row
@@ -94,11 +95,28 @@ class RowStream:
             row = Row(file=reader.filename, line=line.number, options=options)
             parsed = parse(line.data, row)
             check_lengths(parsed, row)
+            fill_uses(parsed)
             yield parsed
         if self.rows == 0:
             raise ImportFileError(
                 file=reader.filename, line=None, field=None, message="the file has no rows"
             )
+
+
+def fill_uses(parsed: ParsedRow) -> None:
+    """Each step's `uses`: the file's where it gave any for the solution (steps it left out
+    use nothing), else what the detector finds in the text."""
+    for solution in parsed.solutions:
+        steps = solution.steps
+        if any(step.uses is not None for step in steps):
+            for step in steps:
+                if step.uses is None:
+                    step.uses = []
+                step.uses_source = "import"
+            continue
+        for step, uses in zip(steps, detect_uses([s.text for s in steps], parsed.problem.text)):
+            step.uses = uses
+            step.uses_source = "detected" if uses else ""
 
 
 @contextmanager

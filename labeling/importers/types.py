@@ -24,6 +24,10 @@ class ParsedStep:
     label: int | None = None  # the dataset's −1 / 0 / +1 for this step; None = unlabeled
     alternatives: list[ParsedAlternative] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    # The earlier steps (0-based) this one uses; None = the file did not say (the import
+    # then runs the detector: labeling.importers.dependencies).
+    uses: list[int] | None = None
+    uses_source: str = ""  # "import" (the file's) or "detected"; "" = none
 
 
 @dataclass(slots=True)
