@@ -19,7 +19,7 @@ from labeling.models import (
 )
 
 from .labels import AnnotationLabels, BaseStep, ResolutionLabels, SuggestionLabel
-from .options import ExportOptions, LabelSource
+from .options import DependencyPolicy, ExportOptions, LabelSource
 from .raw import ChunkQuery
 from .records import AlternativeRecord, image_refs
 from .selection import annotation_q, resolution_q, suggestion_q
@@ -30,12 +30,16 @@ class ChunkQueries:
 
     def __init__(self, options: ExportOptions, *, alternatives: bool) -> None:
         filters = options.filters
+        # Step dependencies (Step.uses, StepLabel.uses) only when the export writes them: a
+        # JSON value more to decode per step and label otherwise.
+        self.uses = options.label_policy.dependency_policy != DependencyPolicy.NONE
+        step_columns = ["solution_id", "id", "index", "text", "via", "metadata__images"]
         # Only the step metadata's "via" (PRM800K: the labeler wrote this step), as text: no
         # JSON decoding per step.
         self.steps = ChunkQuery(
             Step.objects.annotate(via=KeyTextTransform("via", "metadata"))
             .order_by("solution_id", "index")
-            .values_list("solution_id", "id", "index", "text", "via", "metadata__images"),
+            .values_list(*step_columns, *(["uses"] if self.uses else [])),
             "solution_id",
         )
         self.alternatives = (
@@ -92,7 +96,7 @@ class ChunkQueries:
             # order_by(): StepLabel's default ordering joins Step to sort by its index.
             self.labels = ChunkQuery(
                 StepLabel.objects.order_by().values_list(
-                    "annotation_id", "step_id", "rating", "unsure"
+                    "annotation_id", "step_id", "rating", "unsure", *(["uses"] if self.uses else [])
                 ),
                 "annotation_id",
             )
@@ -143,7 +147,7 @@ class Chunk:
     def __init__(self, rows: ChunkRows, *, project_id: int) -> None:
         self.steps: dict[int, list[BaseStep]] = defaultdict(list)
         steps, by_id = self.steps, {}
-        for solution_id, step_id, index, text, via, images in rows.steps:
+        for solution_id, step_id, index, text, via, images, *uses in rows.steps:
             # Positional, built once per step: half the time of keywords; most steps have no
             # alternatives and no images, and share one empty tuple for each.
             step = BaseStep(
@@ -153,6 +157,7 @@ class Chunk:
                 via == "human",
                 (),
                 image_refs(project_id, images) if images is not None else (),
+                uses[0] if uses and uses[0] else (),
             )
             steps[solution_id].append(step)
             by_id[step_id] = step
@@ -191,8 +196,11 @@ class Chunk:
             )
             self.annotations[solution_id].append(item)
             by_id[pk] = item
-        for annotation_id, step_id, rating, unsure in rows.labels:
-            by_id[annotation_id].labels[step_id] = (rating, unsure)
+        for annotation_id, step_id, rating, unsure, *uses in rows.labels:
+            item = by_id[annotation_id]
+            item.labels[step_id] = (rating, unsure)
+            if uses and uses[0] is not None:
+                item.uses[step_id] = uses[0]
 
     def _resolutions(self, rows: ChunkRows) -> None:
         by_id: dict[int, ResolutionLabels] = {}

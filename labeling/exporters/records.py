@@ -35,6 +35,12 @@ class StepRecord:
     human_written: bool = False  # the labeler wrote this step (PRM800K human_completion)
     alternatives: Sequence[AlternativeRecord] = field(default_factory=list)
     images: Sequence[str] = field(default_factory=list)  # references (see image_refs)
+    # The earlier steps (0-based indices) it uses: an annotator's marks, else the step's own
+    # (imported or detected); read only when the export asks for dependencies.
+    uses: Sequence[int] = ()
+    # dependency_policy=inherit made it -1 because it uses a -1 step (labeling.exporters.
+    # dependencies.inherit_errors).
+    inherited: bool = False
 
 
 @dataclass(slots=True)

@@ -114,7 +114,8 @@ def fill_uses(parsed: ParsedRow) -> None:
                     step.uses = []
                 step.uses_source = "import"
             continue
-        for step, uses in zip(steps, detect_uses([s.text for s in steps], parsed.problem.text)):
+        found = detect_uses([s.text for s in steps], parsed.problem.text)
+        for step, uses in zip(steps, found, strict=True):
             step.uses = uses
             step.uses_source = "detected" if uses else ""
 

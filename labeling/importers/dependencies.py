@@ -72,11 +72,10 @@ def _step_refs(text: str, j: int) -> set[int]:
     for match in _STEP_REF.finditer(body):
         numbers = [int(match.group(1))]
         numbers += [int(n) for n in _MORE_NUMBERS.findall(match.group(2) or "")]
-        if "-" in (match.group(2) or "") or "–" in (match.group(2) or "") or " to " in (
-            match.group(2) or ""
-        ):
-            if len(numbers) == 2 and numbers[0] < numbers[1] <= numbers[0] + 20:
-                numbers = list(range(numbers[0], numbers[1] + 1))
+        joiners = match.group(2) or ""
+        is_range = "-" in joiners or "–" in joiners or " to " in joiners
+        if is_range and len(numbers) == 2 and numbers[0] < numbers[1] <= numbers[0] + 20:
+            numbers = list(range(numbers[0], numbers[1] + 1))
         found.update(n - 1 for n in numbers if 1 <= n <= j)  # step n (1-based) is index n-1 < j
     if j > 0 and _PREVIOUS.search(body):
         found.add(j - 1)

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from labeling.compiled import compile_once, hot_cursor
 from labeling.errors import Conflict, NotAllowed, ValidationFailed
+from labeling.importers.dependencies import uses_normal, uses_problem
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -36,7 +37,6 @@ from labeling.models import (
 from labeling.review_selectors import reasons_mask
 from labeling.rows_insert import insert_rows, json_value
 from labeling.services.gold_pace import answers_bump
-from labeling.importers.dependencies import uses_normal, uses_problem
 from labeling.services.history import (
     LABEL_FIELDS,
     USES_FIELD,

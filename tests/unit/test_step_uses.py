@@ -21,7 +21,10 @@ GOLD = Path(__file__).parent / "data" / "step_uses_gold.jsonl"
         # A step's own heading is not a reference, nor is a later step.
         (["Step 1: a", "Step 2: b, then see step 3"], [[], []]),
         # Equation labels: introduced by \tag or a trailing "(k)", used later.
-        (["$x + y = 10 \\tag{1}$", "$x - y = 2$ (2)", "Adding (1) and (2): 2x = 12"], [[], [], [0, 1]]),
+        (
+            ["$x + y = 10 \\tag{1}$", "$x - y = 2$ (2)", "Adding (1) and (2): 2x = 12"],
+            [[], [], [0, 1]],
+        ),
         (["We have a = b + c (1)", "Hence, using equation (1), b = a - c"], [[], [0]]),
         # Results reused: 150 is computed in step 1, written again in step 2.
         (

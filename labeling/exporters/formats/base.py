@@ -31,6 +31,7 @@ class Stats:
     skipped: Counter = field(default_factory=Counter)
     licences: dict[str, str] = field(default_factory=dict)
     images: int = 0  # image references written (multimodal projects)
+    inherited: int = 0  # steps written as -1 by dependency_policy=inherit
     _last_problem: str | None = None
 
     def row(self, *, problem_key: str, problem_source: str, split: str | None) -> None:
@@ -70,6 +71,7 @@ class Stats:
             "skipped": dict(sorted(self.skipped.items())),
             "licences": dict(sorted(self.licences.items())),
             **({"images": self.images} if self.images else {}),
+            **({"inherited": self.inherited} if self.inherited else {}),
         }
 
 
