@@ -182,7 +182,7 @@ export const SHORTCUTS: ShortcutGroup[] = [
       ...ratingShortcuts("rating"),
       { keys: ["u"], label: "Toggle unsure" },
       { keys: ["A"], label: "Accept suggestions on unrated steps" },
-      { keys: ["d", "1…9"], label: "This step uses step N (again: no longer); ⏎ after two digits" },
+      { keys: ["d  N"], label: "This step uses step N (again: no longer; ⏎ after a 2-digit N)" },
       { keys: ["click"], label: "Accept one suggestion (on its chip)" },
       { keys: ["Ctrl Z", "⌘ Z"], label: "Undo the last change" },
     ],
