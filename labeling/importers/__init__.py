@@ -95,7 +95,7 @@ class RowStream:
             row = Row(file=reader.filename, line=line.number, options=options)
             parsed = parse(line.data, row)
             check_lengths(parsed, row)
-            fill_uses(parsed)
+            fill_uses(parsed, detect=options.detect_uses)
             yield parsed
         if self.rows == 0:
             raise ImportFileError(
@@ -103,9 +103,9 @@ class RowStream:
             )
 
 
-def fill_uses(parsed: ParsedRow) -> None:
+def fill_uses(parsed: ParsedRow, *, detect: bool = True) -> None:
     """Each step's `uses`: the file's where it gave any for the solution (steps it left out
-    use nothing), else what the detector finds in the text."""
+    use nothing), else what the detector finds in the text (`detect`), else none."""
     for solution in parsed.solutions:
         steps = solution.steps
         if any(step.uses is not None for step in steps):
@@ -113,6 +113,8 @@ def fill_uses(parsed: ParsedRow) -> None:
                 if step.uses is None:
                     step.uses = []
                 step.uses_source = "import"
+            continue
+        if not detect:
             continue
         found = detect_uses([s.text for s in steps], parsed.problem.text)
         for step, uses in zip(steps, found, strict=True):

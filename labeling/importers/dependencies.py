@@ -39,21 +39,25 @@ _PREVIOUS = re.compile(
 # Equation labels a step introduces, and references to them.
 _TAG = re.compile(r"\\tag\{(\d{1,3})\}")
 _LINE_LABEL = re.compile(r"\((\d{1,3})\)\s*(?:\$\$|\\\]|\$)?\s*$", re.MULTILINE)
-_LABEL_REF = re.compile(
+_PAREN_NUMBER = re.compile(r"\((\d{1,3})\)")
+# The word just before "(k)" that makes it a reference.
+_REF_WORD = re.compile(
     r"\b(?:equations?|eqs?\.?|eqn\.?|by|from|using|use|into|substitut\w*|combining|"
-    r"plugging|adding|subtracting|multiplying|dividing|and|with|of)\s*\((\d{1,3})\)",
+    r"plugging|adding|subtracting|multiplying|dividing|and|with|of)\s*$",
     re.IGNORECASE,
 )
 # Results: the right side of "=" (also "is", "gives" would be too loose: not used).
 _RESULT = re.compile(r"=\s*\\?\$?\s*(-?\d[\d,]*(?:\.\d+)?)(?![\d.,]*\d)")
-_NUMBER = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)(?![\w]|\.\d)")
+# Cheap, case-blind enough substring tests before each regex (imports run this on every step).
+_PREVIOUS_WORDS = ("revious", "receding", "rior", "ast ")
 
 
 def _norm(number: str) -> str:
-    value = number.replace(",", "")
-    if "." in value:
-        value = value.rstrip("0").rstrip(".")
-    return value
+    if "," in number:
+        number = number.replace(",", "")
+    if "." in number:
+        number = number.rstrip("0").rstrip(".")
+    return number
 
 
 def _significant(number: str) -> bool:
@@ -62,13 +66,29 @@ def _significant(number: str) -> bool:
     return len(digits) >= 2 or "." in number
 
 
-def _numbers(text: str) -> set[str]:
-    return {_norm(m.group(1)) for m in _NUMBER.finditer(text)}
+def _written(number: str, text: str) -> bool:
+    """`number` is written in `text` as a number of its own (not a part of 1500 or 15.5)."""
+    start = text.find(number)
+    while start >= 0:
+        end = start + len(number)
+        before = text[start - 1] if start else " "
+        after = text[end : end + 2]
+        if not (before.isalnum() or before in "_.") and not (
+            after[:1].isalnum() or after[:1] == "_" or (after[:1] == "." and after[1:].isdigit())
+        ):
+            return True
+        start = text.find(number, start + 1)
+    return False
 
 
 def _step_refs(text: str, j: int) -> set[int]:
-    body = _HEADING.sub("", text, count=1)
+    """Explicit references: "step 2", "the previous step"."""
     found: set[int] = set()
+    if j > 0 and any(word in text for word in _PREVIOUS_WORDS) and _PREVIOUS.search(text):
+        found.add(j - 1)
+    if "tep" not in text and "TEP" not in text:
+        return found
+    body = _HEADING.sub("", text, count=1)
     for match in _STEP_REF.finditer(body):
         numbers = [int(match.group(1))]
         numbers += [int(n) for n in _MORE_NUMBERS.findall(match.group(2) or "")]
@@ -77,39 +97,41 @@ def _step_refs(text: str, j: int) -> set[int]:
         if is_range and len(numbers) == 2 and numbers[0] < numbers[1] <= numbers[0] + 20:
             numbers = list(range(numbers[0], numbers[1] + 1))
         found.update(n - 1 for n in numbers if 1 <= n <= j)  # step n (1-based) is index n-1 < j
-    if j > 0 and _PREVIOUS.search(body):
-        found.add(j - 1)
     return found
 
 
 def detect_uses(steps: Sequence[str], problem: str = "") -> list[list[int]]:
     """For each step, the earlier steps its text refers to (0-based, ascending)."""
-    given = _numbers(problem)
     labels: dict[str, int] = {}  # equation label -> the step that introduced it
     results: dict[str, int] = {}  # a computed number -> the step that first computed it
-    seen: set[str] = set(given)  # numbers written so far (problem included)
     out: list[list[int]] = []
     for j, text in enumerate(steps):
         uses = _step_refs(text, j)
-        for match in _LABEL_REF.finditer(text):
-            k = labels.get(match.group(1))
-            if k is not None and k < j:
-                uses.add(k)
-        numbers = _numbers(text)
-        for number in numbers:
-            k = results.get(number)
-            if k is not None and k < j:
-                uses.add(k)
+        if labels and "(" in text:
+            for match in _PAREN_NUMBER.finditer(text):
+                k = labels.get(match.group(1))
+                start = match.start()
+                if k is not None and k < j and _REF_WORD.search(text, max(0, start - 24), start):
+                    uses.add(k)
+        # Substring tests first: a solution computes a handful of results.
+        uses.update(k for number, k in results.items() if _written(number, text))
         out.append(sorted(uses))
-        for match in _TAG.finditer(text):
-            labels.setdefault(match.group(1), j)
-        for match in _LINE_LABEL.finditer(text):
-            labels.setdefault(match.group(1), j)
-        for match in _RESULT.finditer(text):
-            number = _norm(match.group(1))
-            if _significant(number) and number not in seen:
-                results.setdefault(number, j)
-        seen |= numbers
+        if "\\tag" in text:
+            for match in _TAG.finditer(text):
+                labels.setdefault(match.group(1), j)
+        if ")" in text:
+            for match in _LINE_LABEL.finditer(text):
+                labels.setdefault(match.group(1), j)
+        if "=" in text:
+            for match in _RESULT.finditer(text):
+                number = _norm(match.group(1))
+                if (
+                    _significant(number)
+                    and number not in results
+                    and not _written(number, problem)
+                    and not any(_written(number, earlier) for earlier in steps[:j])
+                ):
+                    results[number] = j
     return out
 
 

@@ -80,3 +80,20 @@ def test_detected_when_the_file_gives_none():
     # gsm8k-35's total (step 3) adds the results of steps 0, 1 and 2.
     total = steps.get(solution__external_id="processbench:gsm8k-35", index=3)
     assert total.uses == [0, 1, 2]
+
+
+def test_detection_can_be_turned_off_and_a_files_uses_still_count(write_jsonl):
+    from django.core.management import call_command
+
+    project = ProjectFactory()
+    rows = [
+        {"problem": "p", "steps": ["2 x 75 = 150 beans", "So 150 / 3 = 50"]},
+        {"problem": "q", "steps": ["a", "b"], "uses": [[], [0]]},
+    ]
+    call_command(
+        "import", str(write_jsonl(rows)), project=str(project.pk), no_detect_uses=True, verbosity=0
+    )
+    assert _uses(project) == [(0, [], ""), (1, [], ""), (0, [], "import"), (1, [0], "import")]
+    again = ProjectFactory()
+    import_file(project=again, path=write_jsonl(rows[:1], name="one.jsonl"))
+    assert _uses(again) == [(0, [], ""), (1, [0], "detected")]

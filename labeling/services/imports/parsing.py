@@ -40,8 +40,12 @@ def filename_of(path: PathOrFile, filename: str | None) -> str:
     return os.path.basename(os.fspath(name)) or "upload"
 
 
-def parse_options(project: Project) -> ParseOptions:
-    return ParseOptions(step_split=project.step_split, step_split_regex=project.step_split_regex)
+def parse_options(project: Project, *, detect_uses: bool = True) -> ParseOptions:
+    return ParseOptions(
+        step_split=project.step_split,
+        step_split_regex=project.step_split_regex,
+        detect_uses=detect_uses,
+    )
 
 
 def row_batches(rows: Iterable[ParsedRow]) -> Iterator[list[ParsedRow]]:
