@@ -4,25 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('labeling', '0018_domains_graph_embodied_evidence_mixed'),
+        ("labeling", "0018_domains_graph_embodied_evidence_mixed"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='step',
-            name='uses',
+            model_name="step",
+            name="uses",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='step',
-            name='uses_source',
+            model_name="step",
+            name="uses_source",
             field=models.CharField(blank=True, max_length=10),
         ),
         migrations.AddField(
-            model_name='steplabel',
-            name='uses',
+            model_name="steplabel",
+            name="uses",
             field=models.JSONField(blank=True, null=True),
         ),
     ]
