@@ -14,6 +14,7 @@ from autolabel.engines.consensus import ConsensusEngine
 from autolabel.engines.judge import JudgeEngine
 from autolabel.engines.prm import PrmEngine
 from autolabel.engines.rollout import RolloutEngine
+from autolabel.engines.subgoal import SubgoalEngine
 from autolabel.engines.symbolic import SymbolicEngine
 
 ENGINES: dict[str, Engine] = {
@@ -25,6 +26,7 @@ ENGINES: dict[str, Engine] = {
         JudgeEngine(),
         CodeEngine(),
         AgentEngine(),
+        SubgoalEngine(),
         PrmEngine(),
         ConsensusEngine(),
     )

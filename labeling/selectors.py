@@ -19,6 +19,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from labeling.compiled import compile_queryset_once
+from labeling.embodied_selectors import EMBODIED_STEP_KEYS, episode
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -247,7 +248,8 @@ def solution_list(*, project: Project) -> QuerySet[Solution]:
     )
 
 
-STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id")
+# Agent steps' keys, then embodied steps' (labeling/embodied_selectors.py).
+STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id", *EMBODIED_STEP_KEYS)
 
 
 def media_urls(*, project_id: int, metadata: dict | None) -> list[str]:
@@ -360,6 +362,7 @@ def task_payload(
             "source": problem.source,
             "images": media_urls(project_id=project.id, metadata=problem.metadata),
             "tools": tool_names(problem.metadata),
+            "episode": episode(problem.metadata),
         },
         "lock_expires_at": lock_expires_at,
         "rework": rework_payload(annotation=annotation),

@@ -33,6 +33,7 @@ class BaseStep:
     human_written: bool
     alternatives: Sequence[AlternativeRecord] = field(default_factory=list)
     images: Sequence[str] = field(default_factory=list)
+    meta: dict[str, Any] | None = None  # STEP_RECORD_META keys, for formats that read them
     uses: Sequence[int] = ()  # the step's own (Step.uses), when the export reads them
 
 
@@ -104,6 +105,7 @@ def _step(
         base.human_written,
         base.alternatives,
         base.images,
+        base.meta,
         base.uses if uses is None else uses,
     )
 

@@ -114,6 +114,7 @@ def _chunk_reads(
     alternatives: bool,
     chunk_size: int,
     shared: BaseDatabaseWrapper | None,
+    step_meta: bool = False,
 ) -> Iterator[tuple[list[tuple], Chunk]]:
     """Each chunk of solution rows with its related rows: every database read of an export.
 
@@ -122,7 +123,7 @@ def _chunk_reads(
     """
     if shared is not None:
         connections[shared.alias] = shared
-    queries = ChunkQueries(options, alternatives=alternatives)
+    queries = ChunkQueries(options, alternatives=alternatives, step_meta=step_meta)
     for chunk in RawQuery(solutions).chunks(chunk_size):
         rows = queries.fetch([row[0] for row in chunk])
         yield chunk, Chunk(rows, project_id=project_id)
@@ -133,6 +134,7 @@ def solution_records(
     project: Project,
     options: ExportOptions,
     alternatives: bool = False,
+    step_meta: bool = False,
     chunk_size: int = CHUNK,
     on_chunk: Callable[[int], None] | None = None,
     read_ahead_chunks: bool = False,
@@ -163,6 +165,7 @@ def solution_records(
             alternatives=alternatives,
             chunk_size=chunk_size,
             shared=None,
+            step_meta=step_meta,
         )
         yield from _records(chunks, project=project, options=options, on_chunk=on_chunk)
         return
@@ -176,6 +179,7 @@ def solution_records(
             alternatives=alternatives,
             chunk_size=chunk_size,
             shared=shared,
+            step_meta=step_meta,
         )
         with read_ahead(chunks) as ahead:
             yield from _records(ahead, project=project, options=options, on_chunk=on_chunk)

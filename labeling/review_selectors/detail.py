@@ -3,6 +3,7 @@ gold, resolutions, comments, reviews and label history."""
 
 from django.db.models import Count, Prefetch
 
+from labeling.embodied_selectors import episode
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -99,6 +100,7 @@ def review_detail(*, solution: Solution) -> dict:
                 project_id=solution.project_id, metadata=solution.problem.metadata
             ),
             "tools": tool_names(solution.problem.metadata),
+            "episode": episode(solution.problem.metadata),
         },
         "project": {
             "id": solution.project.id,

@@ -2,6 +2,7 @@ import { useEffect, useRef, type MouseEvent } from "react";
 import type { Rating, TaskStep } from "../api";
 import { Markdown } from "../components/Markdown";
 import { AgentStepBody, isAgentStep } from "./AgentStep";
+import { EmbodiedStepBody, isEmbodiedStep } from "./EmbodiedStep";
 import { ImageStrip } from "./ImageStrip";
 
 /** What the labeling page's step rows and the review page's share. */
@@ -34,11 +35,18 @@ export function selectOnClick(onSelect: (index: number) => void, index: number) 
   };
 }
 
-/** The step itself: an agent step's card or the Markdown text, then its images. */
+/** The step itself: an embodied step on its timeline, an agent step's card or the Markdown text,
+ * then its images (an embodied step's frames). */
 export function StepContent({ step, index }: { step: Pick<TaskStep, "text" | "meta" | "images">; index: number }) {
   return (
     <>
-      {isAgentStep(step) ? <AgentStepBody step={step} /> : <Markdown source={step.text} className="step-text" />}
+      {isEmbodiedStep(step) ? (
+        <EmbodiedStepBody step={step} />
+      ) : isAgentStep(step) ? (
+        <AgentStepBody step={step} />
+      ) : (
+        <Markdown source={step.text} className="step-text" />
+      )}
       {step.images && step.images.length > 0 && <ImageStrip urls={step.images} label={`Step ${index + 1}`} />}
     </>
   );

@@ -23,6 +23,7 @@ FIRST_ERROR_PROJECT = "Demo: first-error (PRM800K phase 2)"
 AGENT_PROJECT = "Demo: agent trajectories"
 MULTIMODAL_PROJECT = "Demo: multimodal (charts and figures)"
 TEXT_PROJECT = "Demo: text tasks (QA, translation)"
+EMBODIED_PROJECT = "Demo: robotics subgoals"
 
 PROJECTS: dict[str, dict[str, Any]] = {
     STEP_PROJECT: {
@@ -58,6 +59,14 @@ PROJECTS: dict[str, dict[str, Any]] = {
         "show_suggestions": True,
         "first_error_mode": False,
     },
+    EMBODIED_PROJECT: {
+        "domain": "embodied",
+        "description": "Robot episodes as timelines of plans, actions, observations and subgoals, "
+        "with camera frames and logged success signals.",
+        "overlap": 1,
+        "show_suggestions": True,
+        "first_error_mode": False,
+    },
 }
 
 
@@ -80,6 +89,8 @@ FILES = (
     DemoFile(AGENT_PROJECT, "agent_demo.jsonl", "messages", "none"),
     DemoFile(MULTIMODAL_PROJECT, "multimodal_demo.jsonl", "steplab", "none", inline_images=True),
     DemoFile(TEXT_PROJECT, "text_demo.jsonl", "steplab", "none"),
+    DemoFile(EMBODIED_PROJECT, "embodied_demo.jsonl", "embodied", "none", inline_images=True),
+    DemoFile(EMBODIED_PROJECT, "alfworld_react_demo.jsonl", "alfworld", "none"),
 )
 DEMO_IMAGE = re.compile(r"^images/[\w-]+\.png$")
 
