@@ -53,9 +53,7 @@ def test_draft_and_submit_keep_the_marked_uses(world, client_for):
     )
     assert done.status_code == 200, done.content
     assert [label["uses"] for label in done.json()["labels"]] == [None, None, [0, 1], None, [3]]
-    stored = dict(
-        StepLabel.objects.filter(annotation_id=aid).values_list("step__index", "uses")
-    )
+    stored = dict(StepLabel.objects.filter(annotation_id=aid).values_list("step__index", "uses"))
     assert stored == {0: None, 1: None, 2: [0, 1], 3: None, 4: [3]}
     # Audited: the submit's history row of step 4 records the dependency it added.
     step4 = Step.objects.get(solution=world["annotation"].solution, index=4)
