@@ -158,4 +158,5 @@ def test_mark_a_dependency_see_it_review_it_export_it(
     # Step 2 is wrong; 3 uses it (the mark), 4 uses it, 5 uses 4: all exported wrong.
     assert exported["labels"] == [True, False, False, False, False]
     assert exported["inherited"] == [False, False, True, True, True]
-    _shot(admin, "07-export-done")
+    row.scroll_into_view_if_needed()
+    _shot(admin, "07-export-done", full_page=False)  # full page: the sticky header mid-page
