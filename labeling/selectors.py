@@ -340,6 +340,8 @@ def task_payload(
             "alternatives_count": step.alternatives_count,
             "meta": step_meta(step.metadata),
             "images": media_urls(project_id=project.id, metadata=step.metadata),
+            "uses": step.uses,
+            "uses_source": step.uses_source,
             "suggestions": [suggestion_payload(s) for s in suggestions.get(step.id, [])],
         }
         for step in _payload_steps().fetch(values)
@@ -405,7 +407,7 @@ def annotation_payload(*, annotation: Annotation, labels: list | None = None) ->
         labels = getattr(annotation, "written_labels", None)
     if labels is None:
         labels = annotation.labels.order_by("step__index").values(
-            "step_id", "rating", "unsure", "comment", "alternative_text"
+            "step_id", "rating", "unsure", "comment", "alternative_text", "uses"
         )
     return {
         "id": annotation.id,

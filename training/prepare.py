@@ -73,6 +73,7 @@ def tokenization_settings(config: TrainConfig) -> Tokenization:
         step_separator=config.step_separator,
         max_length=config.max_length,
         max_prompt_length=config.max_prompt_length,
+        dependencies=config.dependencies,
     )
 
 

@@ -46,6 +46,14 @@ class Combine(StrEnum):
     PER_ANNOTATION = "per_annotation"  # one row per annotation
 
 
+class DependencyPolicy(StrEnum):
+    """Step dependencies (`uses`) in the export, and what a -1 does to the steps that use it."""
+
+    NONE = "none"  # not written (the files as before dependencies existed)
+    KEEP = "keep"  # `uses` per step written; labels as given
+    INHERIT = "inherit"  # ...and a step that uses a -1 step (transitively) is exported as -1
+
+
 class SplitMode(StrEnum):
     HASH = "hash"  # train/validation/test by a hash of the problem; a `split` column
     NONE = "none"  # no split column (the dataset's own layout, e.g. for round trips)
@@ -167,10 +175,15 @@ class LabelPolicy:
     soft_labels: bool = False  # a soft_labels column (MC fraction) in the TRL format
     label_sources: bool = False  # a label_sources column in the TRL format
     combine: Combine = Combine.MAJORITY
+    dependency_policy: DependencyPolicy = DependencyPolicy.NONE
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        data.update(neutral=self.neutral.value, combine=self.combine.value)
+        data.update(
+            neutral=self.neutral.value,
+            combine=self.combine.value,
+            dependency_policy=self.dependency_policy.value,
+        )
         return data
 
 
@@ -277,6 +290,9 @@ def label_policy_from(raw: dict[str, Any] | None) -> LabelPolicy:
         soft_labels=_bool(raw, "soft_labels", False, at),
         label_sources=_bool(raw, "label_sources", False, at),
         combine=_choice(raw, "combine", Combine, LabelPolicy.combine, at),
+        dependency_policy=_choice(
+            raw, "dependency_policy", DependencyPolicy, LabelPolicy.dependency_policy, at
+        ),
     )
 
 

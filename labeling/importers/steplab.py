@@ -4,10 +4,15 @@
      "id", "problem_id", "generator", "final_answer", "answer_correct", "source",
      "metadata", "labels": [-1 | 0 | 1 | null, ...],
      "tests": str | {"code": str} | [{"input", "output"}] | {"inputs", "outputs"},
-     "images": [URL | data: URI], "domain": str}  (all but problem and steps/solution optional)
+     "images": [URL | data: URI], "domain": str, "uses": [[int, ...], ...]}
+                                         (all but problem and steps/solution optional)
 
-A step is a string or {"text": str, "images": [URL | data: URI]}; images (of the problem or
-a step) are checked and stored by labeling/importers/images.py and the import service.
+A step is a string or {"text": str, "images": [URL | data: URI], "uses": [int, ...]}; images
+(of the problem or a step) are checked and stored by labeling/importers/images.py and the
+import service. `uses` names the earlier steps (0-based indices) a step builds on, either per
+step or as one list per step beside `labels`; a forward or self reference, or an index out of
+range, fails the line. Without `uses` the import detects them (labeling/importers/
+dependencies.py).
 
 `solution` is split into steps by the project's step rule. `labels` has at most one entry
 per step; missing trailing entries are unlabeled steps (first-error style). `tests` are a
@@ -21,6 +26,7 @@ from typing import Any
 
 from labeling.splitting import split_steps
 
+from .dependencies import uses_normal, uses_problem
 from .fields import Row
 from .ids import problem_id, solution_id
 from .images import parse_images
@@ -69,6 +75,32 @@ def _tests(row: Row, data: dict[str, Any]) -> Any:
     raise row.error("tests", "expected assert code (a string), an object or a list of cases")
 
 
+def _uses(row: Row, data: dict[str, Any], count: int) -> list[list[int] | None]:
+    """Each step's `uses` from the line (a step object's, or the top-level list), or None."""
+    out: list[list[int] | None] = [None] * count
+    items = data.get("steps")
+    if isinstance(items, list):
+        for i, item in enumerate(items):
+            if isinstance(item, dict) and item.get("uses") is not None:
+                if why := uses_problem(item["uses"], i, count):
+                    raise row.error(f"steps[{i}].uses", why)
+                out[i] = uses_normal(item["uses"])
+    if data.get("uses") is None:
+        return out
+    given = row.array(data, "uses")
+    if len(given) > count:
+        raise row.error("uses", f"{len(given)} entries for {count} steps")
+    for i, uses in enumerate(given):
+        if uses is None:
+            continue
+        if why := uses_problem(uses, i, count):
+            raise row.error(f"uses[{i}]", why)
+        if out[i] is not None:
+            raise row.error(f"uses[{i}]", "given twice (here and in the step object)")
+        out[i] = uses_normal(uses)
+    return out
+
+
 def _steps(row: Row, data: dict[str, Any], media: dict[str, bytes]) -> list[tuple[str, list]]:
     if data.get("steps") is not None:
         steps = []
@@ -103,6 +135,7 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         for i, v in enumerate(labels)
     ]
     values += [None] * (len(texts) - len(values))
+    uses = _uses(row, data, len(texts))
     metadata = data.get("metadata") or {}
     if not isinstance(metadata, dict):
         row.mapping(data, "metadata")
@@ -113,8 +146,8 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     solution = ParsedSolution(
         external_id=sid or solution_id(text, texts, generator),
         steps=[  # positional, one per step: half the time of keywords
-            ParsedStep(t, v, [], {"images": images} if images else {})
-            for (t, images), v in zip(steps, values, strict=True)
+            ParsedStep(t, v, [], {"images": images} if images else {}, u)
+            for (t, images), v, u in zip(steps, values, uses, strict=True)
         ],
         generator=generator,
         final_answer=row.string(data, "final_answer", optional=True),

@@ -24,6 +24,10 @@ class ParsedStep:
     label: int | None = None  # the dataset's −1 / 0 / +1 for this step; None = unlabeled
     alternatives: list[ParsedAlternative] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    # The earlier steps (0-based) this one uses; None = the file did not say (the import
+    # then runs the detector: labeling.importers.dependencies).
+    uses: list[int] | None = None
+    uses_source: str = ""  # "import" (the file's) or "detected"; "" = none
 
 
 @dataclass(slots=True)
@@ -79,3 +83,6 @@ class ParseOptions:
     project_domain: str = ""  # "" : rows are not checked (a parser's own tests)
     domain: str = ""  # the domain of rows that name none (an import option)
     domains: tuple[str, ...] = ()  # the domains a problem may have
+    # Run the step-reference detector on solutions whose line gives no `uses`
+    # (labeling/importers/dependencies.py; about 45 µs a step).
+    detect_uses: bool = True

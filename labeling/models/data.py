@@ -92,6 +92,11 @@ class Step(models.Model):
     index = models.PositiveIntegerField(help_text="0-based position in the solution.")
     text = models.TextField()
     metadata = models.JSONField(default=dict, blank=True)
+    # The earlier steps this one builds on (0-based indices, ascending), as the import file
+    # gave them (`uses_source` "import") or as labeling.importers.dependencies found them
+    # ("detected"); an annotator's own marks are per annotation (StepLabel.uses).
+    uses = models.JSONField(default=list, blank=True)
+    uses_source = models.CharField(max_length=10, blank=True)
 
     class Meta:
         ordering = ["solution_id", "index"]

@@ -136,6 +136,8 @@ def review_detail(*, solution: Solution) -> dict:
                 "meta": step_meta(step.metadata),
                 "images": media_urls(project_id=solution.project_id, metadata=step.metadata),
                 "alternatives_count": step.alternatives_count,
+                "uses": step.uses,
+                "uses_source": step.uses_source,
                 "gold_rating": gold_rating(step),
                 "resolved_rating": resolved.get(step.id),
                 "labels": [
@@ -145,6 +147,7 @@ def review_detail(*, solution: Solution) -> dict:
                         "unsure": lab.unsure if lab else False,
                         "comment": lab.comment if lab else "",
                         "alternative_text": lab.alternative_text if lab else "",
+                        "uses": lab.uses if lab else None,
                     }
                     for a in annotations
                     for lab in [by_annotation[a.pk].get(step.id)]

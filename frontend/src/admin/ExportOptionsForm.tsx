@@ -3,6 +3,7 @@ import type { ExportFileType, ExportFormat, ExportLabelSource } from "../api";
 import {
   AUTO_SOURCES,
   COMBINE,
+  DEPENDENCY_POLICIES,
   FILE_TYPES,
   FORMATS,
   LABEL_SOURCES,
@@ -206,6 +207,15 @@ export function ExportOptionsForm({
           </Field>
           <Field label="Several annotators" help={annotations ? helpOf(COMBINE, form.combine) : "Applies to annotation label sources."}>
             <Select value={form.combine} choices={COMBINE} onChange={(v) => set("combine", v)} disabled={disabled || !annotations} testId="export-combine" />
+          </Field>
+          <Field label="Step dependencies" help={helpOf(DEPENDENCY_POLICIES, form.dependencyPolicy)}>
+            <Select
+              value={form.dependencyPolicy}
+              choices={DEPENDENCY_POLICIES}
+              onChange={(v) => set("dependencyPolicy", v)}
+              disabled={disabled}
+              testId="export-dependency-policy"
+            />
           </Field>
           {form.labelSource === "auto_any" && (
             <div className="field field-wide">

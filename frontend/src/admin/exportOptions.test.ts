@@ -83,3 +83,13 @@ describe("export options", () => {
     expect(splitFrontMatter("# No meta\n---\n")).toEqual({ meta: null, body: "# No meta\n---\n" });
   });
 });
+
+describe("step dependencies option", () => {
+  it("is sent only when asked for, and summarized", () => {
+    expect(buildExportRequest(DEFAULT_FORM).label_policy?.dependency_policy).toBeUndefined();
+    const body = buildExportRequest({ ...DEFAULT_FORM, dependencyPolicy: "inherit" });
+    expect(body.label_policy?.dependency_policy).toBe("inherit");
+    const summary = optionsSummary({ filters: {}, label_policy: { dependency_policy: "inherit" }, split_policy: {} } as never);
+    expect(summary).toContain("errors passed on");
+  });
+});

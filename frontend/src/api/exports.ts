@@ -30,6 +30,8 @@ export interface ExportLabelPolicy {
   soft_labels?: boolean;
   label_sources?: boolean;
   combine?: "majority" | "per_annotation";
+  /** Step dependencies: not written, `uses` per step (TRL), or -1 passed on to the steps that use a -1 step. */
+  dependency_policy?: "none" | "keep" | "inherit";
 }
 
 export interface ExportSplitPolicy {

@@ -37,6 +37,10 @@ export interface TaskStep {
   meta?: StepMeta;
   /** Authenticated URLs of the step's images. */
   images?: string[];
+  /** The earlier steps (0-based) it uses, as imported or detected. */
+  uses?: number[];
+  /** "import", "detected" or "" (none). */
+  uses_source?: string;
 }
 
 export interface StepMeta {
@@ -60,6 +64,8 @@ export interface StepLabel {
   unsure: boolean;
   comment: string;
   alternative_text: string;
+  /** The earlier steps (0-based) the annotator marked this step as using; null: not marked. */
+  uses?: number[] | null;
 }
 
 export interface Annotation {

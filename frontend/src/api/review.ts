@@ -87,6 +87,8 @@ export interface StepLabelCell {
   unsure: boolean;
   comment: string;
   alternative_text: string;
+  /** The annotator's marked dependencies (0-based); null: not marked. */
+  uses?: number[] | null;
 }
 
 export interface ReviewStep {
@@ -98,6 +100,9 @@ export interface ReviewStep {
   alternatives_count: number;
   gold_rating: Rating | null;
   resolved_rating: Rating | null;
+  /** The earlier steps (0-based) it uses, as imported or detected. */
+  uses?: number[];
+  uses_source?: string;
   labels: StepLabelCell[];
   suggestions: Suggestion[];
 }

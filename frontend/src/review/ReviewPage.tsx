@@ -52,6 +52,8 @@ export function ReviewPage() {
   const [busy, setBusy] = useState<ReviewBusy>(null);
   const [conflict, setConflict] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
+  // The steps a hovered "uses" chip names: highlighted.
+  const [hoverUses, setHoverUses] = useState<number[] | null>(null);
   const [rejecting, setRejecting] = useState<api.ReviewAnnotation | null>(null);
   const [showHelp, setShowHelp] = useState(false);
   const [showAnswer, setShowAnswer] = useState(false);
@@ -378,6 +380,8 @@ export function ReviewPage() {
                     onSelect={onSelect}
                     onRate={onRate}
                     onTake={onTake}
+                    highlighted={!!hoverUses?.includes(i)}
+                    onHoverUses={setHoverUses}
                   />
                 ))}
               </div>

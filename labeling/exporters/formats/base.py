@@ -32,6 +32,7 @@ class Stats:
     skipped: Counter = field(default_factory=Counter)
     licences: dict[str, str] = field(default_factory=dict)
     images: int = 0  # image references written (multimodal projects)
+    inherited: int = 0  # steps written as -1 by dependency_policy=inherit
     _last_problem: str | None = None
 
     def row(
@@ -76,6 +77,7 @@ class Stats:
             "skipped": dict(sorted(self.skipped.items())),
             "licences": dict(sorted(self.licences.items())),
             **({"images": self.images} if self.images else {}),
+            **({"inherited": self.inherited} if self.inherited else {}),
         }
 
 

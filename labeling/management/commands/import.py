@@ -42,6 +42,11 @@ class Command(BaseCommand):
             "--create-project", action="store_true", help="create the project if missing"
         )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+        parser.add_argument(
+            "--no-detect-uses",
+            action="store_true",
+            help="do not look for step dependencies in the text (a `uses` field is still read)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
@@ -70,6 +75,7 @@ class Command(BaseCommand):
                 labels_as=options["labels_as"],
                 progress=progress,
                 domain=options["domain"],
+                detect_uses=not options["no_detect_uses"],
             )
         except ImportFileError as exc:
             bar.close()

@@ -41,14 +41,16 @@ def filename_of(path: PathOrFile, filename: str | None) -> str:
     return os.path.basename(os.fspath(name)) or "upload"
 
 
-def parse_options(project: Project, domain: str = "") -> ParseOptions:
-    """The project's splitting and domain rules; `domain`: that of rows that name none."""
+def parse_options(project: Project, domain: str = "", *, detect_uses: bool = True) -> ParseOptions:
+    """The project's splitting and domain rules; `domain`: that of rows that name none;
+    `detect_uses`: run the step-reference detector on solutions whose line gives no `uses`."""
     options = ParseOptions(
         step_split=project.step_split,
         step_split_regex=project.step_split_regex,
         project_domain=project.domain,
         domain=domain,
         domains=PROBLEM_DOMAINS,
+        detect_uses=detect_uses,
     )
     if message := option_error(options):
         raise ValidationFailed(message, field="domain")
