@@ -19,6 +19,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from labeling.compiled import compile_queryset_once
+from labeling.embodied_selectors import EMBODIED_STEP_KEYS, episode
 from labeling.graphs import problem_graph
 from labeling.models import (
     Annotation,
@@ -33,6 +34,7 @@ from labeling.models import (
     Step,
     Suggestion,
     TaskLock,
+    problem_domain,
 )
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -248,7 +250,8 @@ def solution_list(*, project: Project) -> QuerySet[Solution]:
     )
 
 
-STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id")
+# Agent steps' keys, then embodied steps' (labeling/embodied_selectors.py).
+STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id", *EMBODIED_STEP_KEYS)
 
 
 def media_urls(*, project_id: int, metadata: dict | None) -> list[str]:
@@ -338,6 +341,8 @@ def task_payload(
             "alternatives_count": step.alternatives_count,
             "meta": step_meta(step.metadata),
             "images": media_urls(project_id=project.id, metadata=step.metadata),
+            "uses": step.uses,
+            "uses_source": step.uses_source,
             "suggestions": [suggestion_payload(s) for s in suggestions.get(step.id, [])],
         }
         for step in _payload_steps().fetch(values)
@@ -360,6 +365,10 @@ def task_payload(
             "images": media_urls(project_id=project.id, metadata=problem.metadata),
             "tools": tool_names(problem.metadata),
             "graph": problem_graph(problem.metadata),
+            "episode": episode(problem.metadata),
+            # What renders the steps and which checkers apply: the problem's own domain in a
+            # many-domains project, else the project's (read in the same statement).
+            "domain": problem_domain(problem.domain, project.domain),
         },
         "lock_expires_at": lock_expires_at,
         "rework": rework_payload(annotation=annotation),
@@ -400,7 +409,7 @@ def annotation_payload(*, annotation: Annotation, labels: list | None = None) ->
         labels = getattr(annotation, "written_labels", None)
     if labels is None:
         labels = annotation.labels.order_by("step__index").values(
-            "step_id", "rating", "unsure", "comment", "alternative_text"
+            "step_id", "rating", "unsure", "comment", "alternative_text", "uses"
         )
     return {
         "id": annotation.id,

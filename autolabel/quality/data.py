@@ -44,6 +44,22 @@ DEFAULT_FILES = (
 )
 
 
+NO_DOMAIN = "(none)"
+# The domain of a dataset format's rows when a row names none (steplab rows may name theirs).
+FORMAT_DOMAINS = {
+    **dict.fromkeys(
+        ("prm800k", "prm800k_mrmath", "processbench", "prmbench", "math_shepherd", "gsm8k", "math"),
+        "math",
+    ),
+    "messages": "agent",
+}
+
+
+def domain_of(fmt: str, row_domain: str, default: str = "") -> str:
+    """A row's own domain, else the caller's default, else its format's, else NO_DOMAIN."""
+    return row_domain or default or FORMAT_DOMAINS.get(fmt, NO_DOMAIN)
+
+
 def truth_of(label: int | None) -> int | None:
     return None if label is None else (-1 if label < 0 else 1)
 
@@ -68,8 +84,11 @@ class LabeledSolution:
     final_answer: str = ""
     answer_correct: bool | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
-    # The problem's metadata (a graph problem's graph and task, an agent problem's tools).
+    # Step.metadata per step and Problem.metadata as the import would store them (agent and
+    # embodied checkers read them).
+    step_metadata: tuple[dict[str, Any], ...] = ()
     problem_metadata: dict[str, Any] = field(default_factory=dict)
+    domain: str = NO_DOMAIN  # the problem's (domain_of)
 
     @property
     def first_error(self) -> int | None:
@@ -87,15 +106,16 @@ class LabeledSolution:
             steps=self.steps,
             final_answer=self.final_answer,
             answer_correct=self.answer_correct,
-            step_metadata=tuple({} for _ in self.steps),
+            step_metadata=self.step_metadata or tuple({} for _ in self.steps),
             problem_metadata=self.problem_metadata,
         )
 
 
 def read_labeled(
-    path: str | os.PathLike[str], *, limit: int | None = None
+    path: str | os.PathLike[str], *, limit: int | None = None, domain: str = ""
 ) -> list[LabeledSolution]:
-    """The first `limit` solutions of a file in any format the importers read."""
+    """The first `limit` solutions of a file in any format the importers read; `domain`:
+    that of rows that name none (else their format's, see domain_of)."""
     from labeling.importers import open_rows  # needs Django's apps (PRM800K's FinishReason)
 
     path = Path(path)
@@ -111,7 +131,9 @@ def read_labeled(
                 final_answer=solution.final_answer,
                 answer_correct=solution.answer_correct,
                 metadata=solution.metadata,
+                step_metadata=tuple(step.metadata for step in solution.steps),
                 problem_metadata=row.problem.metadata,
+                domain=domain_of(rows.format, row.problem.domain, domain),
             )
             for row in rows
             for solution in row.solutions

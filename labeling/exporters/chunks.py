@@ -19,25 +19,39 @@ from labeling.models import (
 )
 
 from .labels import AnnotationLabels, BaseStep, ResolutionLabels, SuggestionLabel
-from .options import ExportOptions, LabelSource
+from .options import DependencyPolicy, ExportOptions, LabelSource
 from .raw import ChunkQuery
-from .records import AlternativeRecord, image_refs
+from .records import STEP_RECORD_META, AlternativeRecord, image_refs
 from .selection import annotation_q, resolution_q, suggestion_q
 
 
 class ChunkQueries:
     """The chunk queries of one export, compiled once."""
 
-    def __init__(self, options: ExportOptions, *, alternatives: bool) -> None:
+    def __init__(
+        self, options: ExportOptions, *, alternatives: bool, step_meta: bool = False
+    ) -> None:
         filters = options.filters
+        # Step dependencies (Step.uses, StepLabel.uses) only when the export writes them: a
+        # JSON value more to decode per step and label otherwise.
+        self.uses = options.label_policy.dependency_policy != DependencyPolicy.NONE
         # Only the step metadata's "via" (PRM800K: the labeler wrote this step), as text: no
-        # JSON decoding per step.
+        # JSON decoding per step; the whole metadata only for formats that read it (`meta`).
         self.steps = ChunkQuery(
             Step.objects.annotate(via=KeyTextTransform("via", "metadata"))
             .order_by("solution_id", "index")
-            .values_list("solution_id", "id", "index", "text", "via", "metadata__images"),
+            .values_list(
+                "solution_id",
+                "id",
+                "index",
+                "text",
+                "via",
+                "metadata" if step_meta else "metadata__images",
+                *(["uses"] if self.uses else []),
+            ),
             "solution_id",
         )
+        self.step_meta = step_meta
         self.alternatives = (
             ChunkQuery(
                 # In AlternativeRecord's order after step_id (tests/exports checks it).
@@ -92,7 +106,7 @@ class ChunkQueries:
             # order_by(): StepLabel's default ordering joins Step to sort by its index.
             self.labels = ChunkQuery(
                 StepLabel.objects.order_by().values_list(
-                    "annotation_id", "step_id", "rating", "unsure"
+                    "annotation_id", "step_id", "rating", "unsure", *(["uses"] if self.uses else [])
                 ),
                 "annotation_id",
             )
@@ -106,7 +120,7 @@ class ChunkQueries:
 
     def fetch(self, ids: list[int]) -> "ChunkRows":
         """The related rows of the solutions `ids`: one query per table."""
-        rows = ChunkRows(steps=self.steps.rows(ids))
+        rows = ChunkRows(steps=self.steps.rows(ids), step_meta=self.step_meta)
         step_ids = [row[1] for row in rows.steps]
         if self.alternatives:
             rows.alternatives = self.alternatives.rows(step_ids)
@@ -128,6 +142,7 @@ class ChunkRows:
     """What `ChunkQueries.fetch` read for one chunk, as plain rows."""
 
     steps: list[tuple]
+    step_meta: bool = False  # the steps' last column is their whole metadata, not its images
     alternatives: list[tuple] = field(default_factory=list)
     annotations: list[tuple] = field(default_factory=list)
     labels: list[tuple] = field(default_factory=list)
@@ -143,7 +158,12 @@ class Chunk:
     def __init__(self, rows: ChunkRows, *, project_id: int) -> None:
         self.steps: dict[int, list[BaseStep]] = defaultdict(list)
         steps, by_id = self.steps, {}
-        for solution_id, step_id, index, text, via, images in rows.steps:
+        for solution_id, step_id, index, text, via, images, *uses in rows.steps:
+            meta = None
+            if rows.step_meta:
+                metadata = images or {}
+                meta = {k: metadata[k] for k in STEP_RECORD_META if k in metadata}
+                images = metadata.get("images")
             # Positional, built once per step: half the time of keywords; most steps have no
             # alternatives and no images, and share one empty tuple for each.
             step = BaseStep(
@@ -153,6 +173,8 @@ class Chunk:
                 via == "human",
                 (),
                 image_refs(project_id, images) if images is not None else (),
+                meta,
+                uses[0] if uses and uses[0] else (),
             )
             steps[solution_id].append(step)
             by_id[step_id] = step
@@ -191,8 +213,11 @@ class Chunk:
             )
             self.annotations[solution_id].append(item)
             by_id[pk] = item
-        for annotation_id, step_id, rating, unsure in rows.labels:
-            by_id[annotation_id].labels[step_id] = (rating, unsure)
+        for annotation_id, step_id, rating, unsure, *uses in rows.labels:
+            item = by_id[annotation_id]
+            item.labels[step_id] = (rating, unsure)
+            if uses and uses[0] is not None:
+                item.uses[step_id] = uses[0]
 
     def _resolutions(self, rows: ChunkRows) -> None:
         by_id: dict[int, ResolutionLabels] = {}

@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+# What of a step's metadata an export can read (embodied episodes' signals).
+STEP_RECORD_META = ("kind", "success", "timestamp", "preconditions", "effects")
+
 
 @dataclass(slots=True)
 class AlternativeRecord:
@@ -35,6 +38,14 @@ class StepRecord:
     human_written: bool = False  # the labeler wrote this step (PRM800K human_completion)
     alternatives: Sequence[AlternativeRecord] = field(default_factory=list)
     images: Sequence[str] = field(default_factory=list)  # references (see image_refs)
+    # Step.metadata's STEP_RECORD_META keys, read only for a format with needs_step_meta.
+    meta: dict[str, Any] | None = None
+    # The earlier steps (0-based indices) it uses: an annotator's marks, else the step's own
+    # (imported or detected); read only when the export asks for dependencies.
+    uses: Sequence[int] = ()
+    # dependency_policy=inherit made it -1 because it uses a -1 step (labeling.exporters.
+    # dependencies.inherit_errors).
+    inherited: bool = False
 
 
 @dataclass(slots=True)
@@ -62,6 +73,7 @@ class SolutionRecord:
     from_import: bool = False
     annotations: int = 0  # how many annotations contributed
     problem_images: list[str] = field(default_factory=list)  # references (image_refs)
+    domain: str = ""  # the problem's own domain; "" = the project's (Format.domain)
 
 
 def image_refs(project_id: int, images: Any) -> list[str]:

@@ -30,6 +30,7 @@ from labeling.models import Export, Project
 from labeling.read_ahead import read_ahead
 
 from .chunks import Chunk, ChunkQueries
+from .dependencies import inherit_errors
 from .labels import (
     AnnotationLabels,
     Resolved,
@@ -38,7 +39,7 @@ from .labels import (
     from_resolution,
     from_suggestions,
 )
-from .options import Combine, ExportOptions, LabelSource
+from .options import Combine, DependencyPolicy, ExportOptions, LabelSource
 from .policy import positive_rating
 from .raw import RawQuery
 from .records import SolutionRecord, image_refs
@@ -62,6 +63,7 @@ SOLUTION_FIELDS = (
     "source",
     "metadata",
     "problem__metadata__images",
+    "problem__domain",
     "problem__metadata__graph",
     "problem__metadata__task",
     "problem__metadata__graph_in_text",
@@ -72,13 +74,17 @@ def _bytewise(name: str) -> Collate:
     return Collate(F(name), "C" if connection.vendor == "postgresql" else "BINARY")
 
 
-def _record(row: tuple, resolved: Resolved, project_id: int) -> SolutionRecord:
+def _record(
+    row: tuple, resolved: Resolved, project_id: int, inherit: bool = False
+) -> SolutionRecord:
     (pk, p_ext, p_text, p_answer, p_ref, p_source, ext, generator, final, correct, source, meta) = (
         row[:12]
     )
     key = p_ext or problem_id(p_text)
-    if row[13] is not None:  # a graph problem: its prompt states the graph (labeling/graphs.py)
-        p_text = with_graph(p_text, {"graph": row[13], "task": row[14], "graph_in_text": row[15]})
+    if row[14] is not None:  # a graph problem: its prompt states the graph (labeling/graphs.py)
+        p_text = with_graph(p_text, {"graph": row[14], "task": row[15], "graph_in_text": row[16]})
+    if inherit:
+        inherit_errors(resolved.steps)
     return SolutionRecord(  # positional, in the fields' order: one per exported row
         pk,
         key,
@@ -101,6 +107,7 @@ def _record(row: tuple, resolved: Resolved, project_id: int) -> SolutionRecord:
         resolved.from_import,
         resolved.annotations,
         image_refs(project_id, row[12]) if row[12] is not None else [],
+        row[13],
     )
 
 
@@ -116,6 +123,7 @@ def _chunk_reads(
     alternatives: bool,
     chunk_size: int,
     shared: BaseDatabaseWrapper | None,
+    step_meta: bool = False,
 ) -> Iterator[tuple[list[tuple], Chunk]]:
     """Each chunk of solution rows with its related rows: every database read of an export.
 
@@ -124,7 +132,7 @@ def _chunk_reads(
     """
     if shared is not None:
         connections[shared.alias] = shared
-    queries = ChunkQueries(options, alternatives=alternatives)
+    queries = ChunkQueries(options, alternatives=alternatives, step_meta=step_meta)
     for chunk in RawQuery(solutions).chunks(chunk_size):
         rows = queries.fetch([row[0] for row in chunk])
         yield chunk, Chunk(rows, project_id=project_id)
@@ -135,6 +143,7 @@ def solution_records(
     project: Project,
     options: ExportOptions,
     alternatives: bool = False,
+    step_meta: bool = False,
     chunk_size: int = CHUNK,
     on_chunk: Callable[[int], None] | None = None,
     read_ahead_chunks: bool = False,
@@ -165,6 +174,7 @@ def solution_records(
             alternatives=alternatives,
             chunk_size=chunk_size,
             shared=None,
+            step_meta=step_meta,
         )
         yield from _records(chunks, project=project, options=options, on_chunk=on_chunk)
         return
@@ -178,6 +188,7 @@ def solution_records(
             alternatives=alternatives,
             chunk_size=chunk_size,
             shared=shared,
+            step_meta=step_meta,
         )
         with read_ahead(chunks) as ahead:
             yield from _records(ahead, project=project, options=options, on_chunk=on_chunk)
@@ -198,6 +209,7 @@ def _records(
         return positive_rating(rating, options.label_policy)
 
     per_annotation = options.label_policy.combine == Combine.PER_ANNOTATION
+    inherit = options.label_policy.dependency_policy == DependencyPolicy.INHERIT
     reviewed = filters.label_source == LabelSource.REVIEWED
     uses_annotations = filters.label_source.uses_annotations
     for chunk, related in chunks:
@@ -206,25 +218,28 @@ def _records(
             if reviewed:
                 resolution = related.resolutions[row[0]]
                 yield _record(
-                    row, from_resolution(steps, resolution, positive=positive), project.pk
+                    row, from_resolution(steps, resolution, positive=positive), project.pk, inherit
                 )
                 continue
             if not uses_annotations:
                 resolved = from_suggestions(
                     steps, related.suggestions, priority=auto_sources(filters), positive=positive
                 )
-                yield _record(row, resolved, project.pk)
+                yield _record(row, resolved, project.pk, inherit)
                 continue
             annotations = related.annotations.get(row[0], [])
             if not per_annotation:
                 yield _record(
-                    row, from_annotations(steps, annotations, positive=positive), project.pk
+                    row,
+                    from_annotations(steps, annotations, positive=positive),
+                    project.pk,
+                    inherit,
                 )
                 continue
             agreement = agreement_of(steps, annotations)
             for one in sorted(annotations, key=_per_annotation_order):
                 resolved = from_annotations(steps, [one], positive=positive, agreement=agreement)
-                yield _record(row, resolved, project.pk)
+                yield _record(row, resolved, project.pk, inherit)
         if on_chunk:
             on_chunk(len(chunk))
 

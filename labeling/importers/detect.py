@@ -26,6 +26,12 @@ def detect_format(data: dict[str, Any]) -> str | None:
         return "math"
     if {"problem", "solution"} <= keys and isinstance(data.get("task"), str):
         return "graphsilo"
+    if "problem" in keys and isinstance(data.get("graph"), dict):
+        return "steplab"  # a graph problem's `task` is not an embodied task
+    if isinstance(data.get("transcript"), str) and "Your task is to:" in data["transcript"]:
+        return "alfworld"
+    if "task" in keys and isinstance(data.get("steps"), list):
+        return "embodied"
     if "problem" in keys and ("steps" in keys or "solution" in keys):
         return "steplab"
     return None

@@ -4,25 +4,32 @@
      "id", "problem_id", "generator", "final_answer", "answer_correct", "source",
      "metadata", "labels": [-1 | 0 | 1 | null, ...],
      "tests": str | {"code": str} | [{"input", "output"}] | {"inputs", "outputs"},
-     "images": [URL | data: URI],
+     "images": [URL | data: URI], "domain": str, "uses": [[int, ...], ...],
      "graph": {"directed", "weighted"?, "nodes"?, "edges"}, "task": {"kind", "source"?, "target"?}}
                                          (all but problem and steps/solution optional)
 
-A step is a string or {"text": str, "images": [URL | data: URI]}; images (of the problem or
-a step) are checked and stored by labeling/importers/images.py and the import service.
+A step is a string or {"text": str, "images": [URL | data: URI], "uses": [int, ...]}; images
+(of the problem or a step) are checked and stored by labeling/importers/images.py and the
+import service. `uses` names the earlier steps (0-based indices) a step builds on, either per
+step or as one list per step beside `labels`; a forward or self reference, or an index out of
+range, fails the line. Without `uses` the import detects them (labeling/importers/
+dependencies.py).
 
 `solution` is split into steps by the project's step rule. `labels` has at most one entry
 per step; missing trailing entries are unlabeled steps (first-error style). `tests` are a
 code problem's tests (assert code, or stdin/stdout cases), kept in the problem's metadata for
-the code-execution source. `graph` and `task` are a graph problem's (labeling/importers/graph.py),
-kept checked and normalized in the problem's metadata for the graph checker and the drawing.
-Steps keep their indentation (code); blank lines around are dropped.
+the code-execution source. Steps keep their indentation (code); blank lines around are dropped.
+`domain` names the problem's domain (math, code, text, agent, ...): a many-domains (`mixed`)
+project needs it on every row, or the import's domain option (labeling/importers/domains.py).
+`graph` and `task` are a graph problem's (labeling/importers/graph.py), kept checked and
+normalized in the problem's metadata for the graph checker and the drawing.
 """
 
 from typing import Any
 
 from labeling.splitting import split_steps
 
+from .dependencies import uses_normal, uses_problem
 from .fields import Row
 from .graph import graph_metadata
 from .ids import content_id, problem_id, solution_id
@@ -72,6 +79,32 @@ def _tests(row: Row, data: dict[str, Any]) -> Any:
     raise row.error("tests", "expected assert code (a string), an object or a list of cases")
 
 
+def _uses(row: Row, data: dict[str, Any], count: int) -> list[list[int] | None]:
+    """Each step's `uses` from the line (a step object's, or the top-level list), or None."""
+    out: list[list[int] | None] = [None] * count
+    items = data.get("steps")
+    if isinstance(items, list):
+        for i, item in enumerate(items):
+            if isinstance(item, dict) and item.get("uses") is not None:
+                if why := uses_problem(item["uses"], i, count):
+                    raise row.error(f"steps[{i}].uses", why)
+                out[i] = uses_normal(item["uses"])
+    if data.get("uses") is None:
+        return out
+    given = row.array(data, "uses")
+    if len(given) > count:
+        raise row.error("uses", f"{len(given)} entries for {count} steps")
+    for i, uses in enumerate(given):
+        if uses is None:
+            continue
+        if why := uses_problem(uses, i, count):
+            raise row.error(f"uses[{i}]", why)
+        if out[i] is not None:
+            raise row.error(f"uses[{i}]", "given twice (here and in the step object)")
+        out[i] = uses_normal(uses)
+    return out
+
+
 def _steps(row: Row, data: dict[str, Any], media: dict[str, bytes]) -> list[tuple[str, list]]:
     if data.get("steps") is not None:
         steps = []
@@ -106,6 +139,7 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         for i, v in enumerate(labels)
     ]
     values += [None] * (len(texts) - len(values))
+    uses = _uses(row, data, len(texts))
     metadata = data.get("metadata") or {}
     if not isinstance(metadata, dict):
         row.mapping(data, "metadata")
@@ -119,8 +153,8 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     solution = ParsedSolution(
         external_id=sid or solution_id(pid if graph else text, texts, generator),
         steps=[  # positional, one per step: half the time of keywords
-            ParsedStep(t, v, [], {"images": images} if images else {})
-            for (t, images), v in zip(steps, values, strict=True)
+            ParsedStep(t, v, [], {"images": images} if images else {}, u)
+            for (t, images), v, u in zip(steps, values, uses, strict=True)
         ],
         generator=generator,
         final_answer=row.string(data, "final_answer", optional=True),
@@ -141,6 +175,7 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         reference_solution=row.string(data, "reference_solution", optional=True),
         source=source,
         metadata={"tests": tests} if (tests := _tests(row, data)) is not None else {},
+        domain=row.string(data, "domain", optional=True),
     )
     problem.metadata.update(graph)
     if images := parse_images(row, data, "", media):

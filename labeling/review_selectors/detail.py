@@ -3,6 +3,7 @@ gold, resolutions, comments, reviews and label history."""
 
 from django.db.models import Count, Prefetch
 
+from labeling.embodied_selectors import episode
 from labeling.graphs import problem_graph
 from labeling.models import (
     Annotation,
@@ -13,6 +14,7 @@ from labeling.models import (
     Solution,
     StepLabel,
     Suggestion,
+    problem_domain,
 )
 from labeling.selectors import media_urls, step_meta, suggestion_payload, tool_names
 
@@ -101,12 +103,15 @@ def review_detail(*, solution: Solution) -> dict:
             ),
             "tools": tool_names(solution.problem.metadata),
             "graph": problem_graph(solution.problem.metadata),
+            "episode": episode(solution.problem.metadata),
+            "domain": problem_domain(solution.problem.domain, solution.project.domain),
         },
         "project": {
             "id": solution.project.id,
             "name": solution.project.name,
             "rating_values": list(solution.project.rating_values),
             "first_error_mode": solution.project.first_error_mode,
+            "domain": solution.project.domain,
         },
         "reasons": item_reasons(solution),
         "annotations": [
@@ -133,6 +138,8 @@ def review_detail(*, solution: Solution) -> dict:
                 "meta": step_meta(step.metadata),
                 "images": media_urls(project_id=solution.project_id, metadata=step.metadata),
                 "alternatives_count": step.alternatives_count,
+                "uses": step.uses,
+                "uses_source": step.uses_source,
                 "gold_rating": gold_rating(step),
                 "resolved_rating": resolved.get(step.id),
                 "labels": [
@@ -142,6 +149,7 @@ def review_detail(*, solution: Solution) -> dict:
                         "unsure": lab.unsure if lab else False,
                         "comment": lab.comment if lab else "",
                         "alternative_text": lab.alternative_text if lab else "",
+                        "uses": lab.uses if lab else None,
                     }
                     for a in annotations
                     for lab in [by_annotation[a.pk].get(step.id)]

@@ -12,17 +12,18 @@ annotation as it is, which is what the lost success answered. Without a request 
 changes: a stale version is a Conflict.
 """
 
+import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from uuid import UUID
 
 from django.db import connection, transaction
-from django.db.models import BooleanField, ExpressionWrapper, F, Q
-from django.db.models.sql import UpdateQuery
+from django.db.models import F
 from django.utils import timezone
 
-from labeling.compiled import compile_once, hot_cursor
+from labeling.compiled import hot_cursor
 from labeling.errors import Conflict, NotAllowed, ValidationFailed
+from labeling.importers.dependencies import uses_normal, uses_problem
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -32,12 +33,17 @@ from labeling.models import (
     Solution,
     StepLabel,
 )
-from labeling.review_selectors import reasons_mask
 from labeling.rows_insert import insert_rows, json_value
 from labeling.services.gold_pace import answers_bump
-from labeling.services.history import LABEL_FIELDS, label_history_write, label_state
+from labeling.services.history import (
+    LABEL_FIELDS,
+    USES_FIELD,
+    label_history_write,
+    label_state,
+)
 from labeling.services.queue import overlap_holders, task_lock_extend, task_release
 from labeling.services.resolutions import resolution_auto
+from labeling.services.submission_count import submission_count
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,9 @@ class LabelInput:
     unsure: bool = False
     comment: str = ""
     alternative_text: str = ""
+    # The earlier steps (0-based indices) the annotator marked this step as using; None: none
+    # marked (the step's imported or detected `uses` stand).
+    uses: list[int] | None = None
 
 
 def _labels_from(raw: Iterable[Mapping | LabelInput]) -> list[LabelInput]:
@@ -82,9 +91,15 @@ def _replayed(
     if request_id is None:
         return None
     _check_owner(annotation, user)
-    current = Annotation.objects.select_for_update().get(pk=annotation.pk)
-    if current.last_request_id == request_id and current.status in leaves:
-        return current
+    sql = "SELECT last_request_id, status FROM labeling_annotation WHERE id = %s"
+    if connection.features.has_select_for_update:
+        sql += " FOR UPDATE"  # SQLite: the IMMEDIATE transaction serializes writers
+    with hot_cursor() as cursor:
+        cursor.execute(sql, [annotation.pk])
+        last, status = cursor.fetchone()
+    # psycopg answers a UUID, SQLite its 32 hex digits.
+    if last is not None and UUID(str(last)) == request_id and status in leaves:
+        return Annotation.objects.get(pk=annotation.pk)  # a retry: rare, the whole row
     return None
 
 
@@ -131,7 +146,8 @@ def _update_if_version(annotation_id: int, version: int, fields: Mapping[str, ob
 
 
 _SOLUTION_STATE_SQL = """
-SELECT s.is_gold, st.id, st."index", l.step_id, l.rating, l.unsure, l.comment, l.alternative_text
+SELECT s.is_gold, st.id, st."index", l.step_id, l.rating, l.unsure, l.comment, l.alternative_text,
+  l.uses
 FROM labeling_solution s
 LEFT JOIN labeling_step st ON st.solution_id = s.id
 LEFT JOIN labeling_steplabel l ON l.step_id = st.id AND l.annotation_id = %s
@@ -163,7 +179,7 @@ def _solution_state(*, solution_id: int, annotation_id: int, lock: bool) -> _Sol
     if not rows:
         raise Solution.DoesNotExist(f"Solution {solution_id} does not exist.")
     steps, labels = [], {}
-    for _, step_id, index, label_step, rating, unsure, comment, alternative in rows:
+    for _, step_id, index, label_step, rating, unsure, comment, alternative, uses in rows:
         if step_id is None:
             continue  # a solution without steps: the outer join's one empty row
         steps.append((step_id, index))
@@ -174,40 +190,11 @@ def _solution_state(*, solution_id: int, annotation_id: int, lock: bool) -> _Sol
                     "unsure": bool(unsure),
                     "comment": comment,
                     "alternative_text": alternative,
+                    # JSON text from a raw cursor (both backends), parsed for the audit.
+                    "uses": json.loads(uses) if isinstance(uses, str) else uses,
                 }
             )
     return _SolutionState(is_gold=bool(rows[0][0]), steps=steps, labels=labels)
-
-
-def _count_submission_sql(stand_ins: dict) -> tuple[str, list]:
-    """One UPDATE for what a submission changes on its solution: the submitted count, its
-    place in the claim pool (a submission can only close it; the SET reads the row as it was,
-    so the new count is submitted_count + 1) and the review queue's stored reasons
-    (labeling.services.review_reasons; its subqueries see this transaction's new labels)."""
-    scope = {"pk__in": [stand_ins["solution"]]}
-    query = Solution.objects.filter(**scope).query.chain(UpdateQuery)
-    query.add_update_values(
-        {
-            "submitted_count": F("submitted_count") + 1,
-            "queue_open": ExpressionWrapper(
-                Q(queue_open=True) & Q(submitted_count__lt=stand_ins["open_below"]),
-                output_field=BooleanField(),
-            ),
-            "review_reasons": reasons_mask(scope),
-        }
-    )
-    return query.get_compiler(connection.alias).as_sql()
-
-
-def _count_submission(*, solution_id: int, project: Project) -> None:
-    statement = compile_once(
-        ("count submission",), _count_submission_sql, ints=("solution", "open_below")
-    )
-    # Client-bound, planned per call: a prepared statement's generic plan for these
-    # subqueries, made while a new project's label tables are nearly empty, stays slow (tens
-    # of ms) as they fill, until the next ANALYZE.
-    with connection.cursor() as cursor:
-        statement.execute(cursor, {"solution": solution_id, "open_below": project.overlap - 1})
 
 
 def _write_labels(
@@ -225,7 +212,7 @@ def _write_labels(
     Leaves the labels as stored, in step order, in `annotation.written_labels` (what
     labeling.selectors.annotation_payload answers with, without reading them back)."""
     steps, before = state.steps, state.labels
-    step_ids = {step_id for step_id, _ in steps}
+    step_ids = dict(steps)  # step id -> index
     allowed = set(project.rating_values)
     seen: set[int] = set()
     for i, label in enumerate(labels):
@@ -245,6 +232,13 @@ def _write_labels(
                 f"{sorted(allowed)}.",
                 field=f"labels[{i}].rating",
             )
+        if label.uses is not None:
+            index = step_ids[label.step_id]
+            if why := uses_problem(label.uses, index, len(steps)):
+                raise ValidationFailed(
+                    f"labels[{i}].uses: {why}.", field=f"labels[{i}].uses", step_index=index
+                )
+            labels[i] = replace(label, uses=uses_normal(label.uses))
     after = {label.step_id: label_state(label.__dict__) for label in labels}
     label_history_write(
         annotation=annotation,
@@ -258,7 +252,7 @@ def _write_labels(
         StepLabel.objects.filter(annotation=annotation).exclude(step_id__in=seen).delete()
     insert_rows(
         StepLabel._meta.db_table,
-        ("annotation_id", "step_id", *LABEL_FIELDS),
+        ("annotation_id", "step_id", *LABEL_FIELDS, USES_FIELD),
         [
             (
                 annotation.pk,
@@ -267,14 +261,17 @@ def _write_labels(
                 label.unsure,
                 label.comment,
                 label.alternative_text,
+                json_value(label.uses),
             )
             for label in labels
         ],
         conflict=("annotation_id", "step_id"),
-        update=LABEL_FIELDS,
+        update=(*LABEL_FIELDS, USES_FIELD),
     )
     annotation.written_labels = [
-        {"step_id": step_id, **after[step_id]} for step_id, _ in steps if step_id in after
+        {"step_id": step_id, USES_FIELD: None, **after[step_id]}
+        for step_id, _ in steps
+        if step_id in after
     ]
 
 
@@ -415,7 +412,12 @@ def annotation_submit(
         action=LabelAction.SUBMIT,
         state=locked,
     )
-    _count_submission(solution_id=solution_id, project=project)
+    submission_count(
+        solution_id=solution_id,
+        annotation_id=annotation.pk,
+        overlap=project.overlap,
+        unsure=any(label.unsure for label in parsed),
+    )
     answers_bump(project=project, user_id=user.pk, by=1, gold=locked.is_gold)
     task_release(solution_id=solution_id, user=user)
     # Same transaction, solution row still locked: the k-th agreeing submission resolves it.

@@ -150,6 +150,8 @@ def _write(
     stats = Stats()
     fmt = FORMATS[export.format](options, stats)
     fmt.with_images = export.project.domain == Domain.MULTIMODAL
+    fmt.domain = export.project.domain
+    fmt.with_domain = export.project.domain == Domain.MIXED
     parquet = export.file_type == "parquet"
     writer = open_writer(path, file_type=export.file_type, schema=fmt.schema() if parquet else None)
 
@@ -167,6 +169,7 @@ def _write(
         project=export.project,
         options=options,
         alternatives=fmt.needs_alternatives,
+        step_meta=fmt.needs_step_meta,
         chunk_size=chunk_size,
         on_chunk=chunk_done,
         read_ahead_chunks=read_ahead_chunks,

@@ -173,7 +173,9 @@ export function AutolabelTab({ project }: { project: api.Project }) {
           <legend className="field-label">Sources</legend>
           {project.domain_sources && (
             <p className="muted small" data-testid="autolabel-domain-note">
-              A {domainLabel(project.domain).toLowerCase()} project: the sources that apply to it.
+              {project.domain === "mixed"
+                ? "A many-domains project: every domain's sources; each runs only on the problems of the domains it applies to."
+                : `A ${domainLabel(project.domain).toLowerCase()} project: the sources that apply to it.`}
             </p>
           )}
           {sourcesForDomain(SOURCES, project.domain_sources).map((info) => {

@@ -21,6 +21,10 @@ export interface TaskProblem {
   images?: string[];
   /** An agent problem's tool names. */
   tools?: string[];
+  /** An embodied episode's goal and initial state (predicates), when the import gave them. */
+  episode?: { goal?: string[]; initial_state?: string[] } | null;
+  /** The problem's domain: its own in a many-domains project, else the project's. */
+  domain?: Domain;
   /** A graph problem's graph and task (domain `graph`); null for other problems. */
   graph?: ProblemGraph | null;
 }
@@ -44,15 +48,25 @@ export interface TaskStep {
   meta?: StepMeta;
   /** Authenticated URLs of the step's images. */
   images?: string[];
+  /** The earlier steps (0-based) it uses, as imported or detected. */
+  uses?: number[];
+  /** "import", "detected" or "" (none). */
+  uses_source?: string;
 }
 
 export interface StepMeta {
-  kind?: "tool_call" | "observation" | "message";
+  /** Agent steps: tool_call, observation, message; embodied steps: plan, action, observation, subgoal. */
+  kind?: "tool_call" | "observation" | "message" | "plan" | "action" | "subgoal";
   role?: string;
   name?: string;
   /** A tool call's arguments as the model wrote them (JSON, or not). */
   arguments?: string;
   tool_call_id?: string;
+  /** Embodied steps: the logged success signal, predicates and time (seconds into the episode). */
+  success?: boolean;
+  preconditions?: string[];
+  effects?: string[];
+  timestamp?: number;
 }
 
 export interface StepLabel {
@@ -61,6 +75,8 @@ export interface StepLabel {
   unsure: boolean;
   comment: string;
   alternative_text: string;
+  /** The earlier steps (0-based) the annotator marked this step as using; null: not marked. */
+  uses?: number[] | null;
 }
 
 export interface Annotation {
@@ -119,6 +135,13 @@ export interface DraftPayload {
 export interface SubmitPayload extends DraftPayload {
   finish_reason: FinishReason;
   finish_reason_text: string;
+  /** Also claim the next task and answer it as `next_task`: one request per task. */
+  next?: boolean;
+}
+
+/** A submit's answer; `next_task` when the submit asked for `next` (null: nothing left). */
+export interface Submitted extends Annotation {
+  next_task?: Task | null;
 }
 
 export interface Rework {
@@ -145,7 +168,7 @@ export const nextTask = async (projectId: number): Promise<Task | null> =>
 export const saveDraft = (annotationId: number, payload: DraftPayload, options?: RequestOptions) =>
   request<Annotation>("PUT", `/api/annotations/${annotationId}/draft/`, payload, options);
 export const submitAnnotation = (annotationId: number, payload: SubmitPayload) =>
-  post<Annotation>(`/api/annotations/${annotationId}/submit/`, payload);
+  post<Submitted>(`/api/annotations/${annotationId}/submit/`, payload);
 export const skipAnnotation = (annotationId: number, requestId?: string) =>
   post<void>(`/api/annotations/${annotationId}/skip/`, requestId ? { request_id: requestId } : undefined);
 export const getProgress = (projectId: number) =>

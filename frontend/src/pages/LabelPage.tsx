@@ -16,7 +16,16 @@ import { FinishBar } from "../label/FinishBar";
 import { GuidelinesPanel } from "../label/GuidelinesPanel";
 import { commandForKey, type Command } from "../label/keyboard";
 import { LabelTopBar } from "../label/LabelTopBar";
-import { firstErrorIndex, isDimmed, labelReducer, ratedCount, requiredCount, type LabelState } from "../label/labelState";
+import { typeDigit } from "../label/dependencies";
+import {
+  firstErrorIndex,
+  isDimmed,
+  labelReducer,
+  ratedCount,
+  requiredCount,
+  usesOf,
+  type LabelState,
+} from "../label/labelState";
 import { ReasonDialog, type ReasonKind } from "../label/ReasonDialog";
 import { PendingRework, ReworkBanner } from "../label/ReworkBanner";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
@@ -46,6 +55,12 @@ export function LabelPage() {
   const [editor, setEditor] = useState<{ index: number; kind: EditorKind } | null>(null);
   const [reason, setReason] = useState<ReasonKind | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
+  // The `d` prompt: the step number typed so far ("" just opened); null when closed.
+  const [usePrompt, setUsePrompt] = useState<string | null>(null);
+  const usePromptRef = useRef(usePrompt);
+  usePromptRef.current = usePrompt;
+  // The steps a hovered "uses" chip names: highlighted.
+  const [hoverUses, setHoverUses] = useState<number[] | null>(null);
 
   const { elapsed: elapsedMs, reset: resetTimer, display: timerDisplay } = useWorkTimer();
   const stateRef = useRef(state);
@@ -54,6 +69,8 @@ export function LabelPage() {
   });
 
   const onClaim = useCallback(() => {
+    setUsePrompt(null);
+    setHoverUses(null);
     setEditor(null);
     setReason(null);
     setShowAnswer(false);
@@ -110,8 +127,41 @@ export function LabelPage() {
   );
 
   // --- keyboard -------------------------------------------------------------------------------
+  /** The `d` prompt's step number (1-based) for the current step: toggled, or refused. */
+  const markUse = useCallback((typed: string) => {
+    setUsePrompt(null);
+    const index = stateRef.current.current;
+    const target = Number(typed) - 1;
+    if (!typed || target < 0) return;
+    if (target >= index) {
+      setNotice({ tone: "error", text: `Step ${index + 1} can only use earlier steps (1–${index}).` });
+      return;
+    }
+    dispatch({ type: "toggleUse", target });
+  }, []);
+  const handleUsePrompt = useCallback(
+    (cmd: Command): boolean | null => {
+      const typed = usePromptRef.current;
+      if (typed === null) return null;
+      if (cmd.type === "useDigit") {
+        const next = typeDigit(typed, cmd.digit, stateRef.current.current);
+        if (next.done) markUse(next.buffer);
+        else setUsePrompt(next.buffer);
+        return true;
+      }
+      if (cmd.type === "submit") {
+        markUse(typed);
+        return true;
+      }
+      setUsePrompt(null);
+      return cmd.type === "escape" || cmd.type === "startUse" ? true : null;
+    },
+    [markUse],
+  );
   const handle = useCallback(
     (cmd: Command): boolean => {
+      const prompted = handleUsePrompt(cmd);
+      if (prompted !== null) return prompted;
       if (showHelp) {
         if (cmd.type === "toggleHelp" || cmd.type === "escape") {
           setShowHelp(false);
@@ -190,14 +240,22 @@ export function LabelPage() {
         case "badProblem":
           setReason("bad_problem");
           return true;
+        case "startUse":
+          if (readOnly) return true;
+          if (stateRef.current.current === 0) {
+            setNotice({ tone: "info", text: "The first step has no earlier step to use." });
+            return true;
+          }
+          setUsePrompt("");
+          return true;
         default:
           return false;
       }
     },
-    [notice, phase, readOnly, reason, showHelp, skip, submit],
+    [handleUsePrompt, notice, phase, readOnly, reason, showHelp, skip, submit],
   );
 
-  useKeyCommands((e) => commandForKey(e, stateRef.current.ratingValues), handle);
+  useKeyCommands((e) => commandForKey(e, stateRef.current.ratingValues, usePromptRef.current !== null), handle);
   const onMouseDown = (e: MouseEvent) => keepKeyboardFlow(e, ".label-main button, .finish-bar button");
 
   // --- render ---------------------------------------------------------------------------------
@@ -268,7 +326,7 @@ export function LabelPage() {
             <PendingRework
               items={rejections.filter((r) => r.rework_status === "draft" && r.rework_id !== task.annotation.id)}
             />
-            <ProblemPanel task={task} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
+            <ProblemPanel task={task} showDomain={task.project.domain === "mixed"} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
             <GuidelinesPanel
               guidelines={task.project.guidelines}
               open={guidelinesOpen}
@@ -308,7 +366,12 @@ export function LabelPage() {
                     isCurrent={state.current === i}
                     dimmed={isDimmed(state, i)}
                     isFirstError={fe === i}
+                    uses={usesOf(state, i)}
+                    usesMarked={state.labels[i]?.uses != null}
+                    highlighted={!!hoverUses?.includes(i)}
+                    onHoverUses={setHoverUses}
                     ratingValues={state.ratingValues}
+                    domain={task.problem.domain ?? task.project.domain}
                     showSuggestions={task.project.show_suggestions}
                     editor={editor?.index === i ? editor.kind : null}
                     readOnly={readOnly}
@@ -345,6 +408,12 @@ export function LabelPage() {
         </>
       )}
 
+      {usePrompt !== null && phase === "ready" && (
+        <div className="uses-prompt" role="status" data-testid="uses-prompt">
+          Step {state.current + 1} uses step <span className="uses-prompt-typed">{usePrompt || "…"}</span>
+          <span className="muted small"> type its number · ⏎ confirm · Esc cancel</span>
+        </div>
+      )}
       {notice && <Toast notice={notice} onDismiss={() => setNotice(null)} />}
       {showHelp && <ShortcutsOverlay binary={binary} onClose={() => setShowHelp(false)} />}
       {reason && (

@@ -52,6 +52,8 @@ export function ReviewPage() {
   const [busy, setBusy] = useState<ReviewBusy>(null);
   const [conflict, setConflict] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
+  // The steps a hovered "uses" chip names: highlighted.
+  const [hoverUses, setHoverUses] = useState<number[] | null>(null);
   const [rejecting, setRejecting] = useState<api.ReviewAnnotation | null>(null);
   const [showHelp, setShowHelp] = useState(false);
   const [showAnswer, setShowAnswer] = useState(false);
@@ -312,7 +314,7 @@ export function ReviewPage() {
           className={`review-main review-layout${columns.length >= WIDE_FROM ? " review-layout-wide" : ""}${busy === "next" ? " is-loading" : ""}`}
         >
           <div className="review-content">
-            <ProblemPanel task={{ problem: detail.problem, solution: detail.solution }} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
+            <ProblemPanel task={{ problem: detail.problem, solution: detail.solution }} showDomain={detail.project.domain === "mixed"} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
             <SolutionPanel
               label="Annotations per step"
               title={`Solution #${detail.solution.id}`}
@@ -373,10 +375,13 @@ export function ReviewPage() {
                     selectedColumn={state.column}
                     dimmed={isAfterFirstError(state, i)}
                     ratingValues={state.ratingValues}
+                    domain={detail.problem.domain ?? detail.project.domain}
                     readOnly={readOnly}
                     onSelect={onSelect}
                     onRate={onRate}
                     onTake={onTake}
+                    highlighted={!!hoverUses?.includes(i)}
+                    onHoverUses={setHoverUses}
                   />
                 ))}
               </div>

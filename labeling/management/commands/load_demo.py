@@ -24,6 +24,8 @@ AGENT_PROJECT = "Demo: agent trajectories"
 MULTIMODAL_PROJECT = "Demo: multimodal (charts and figures)"
 TEXT_PROJECT = "Demo: text tasks (QA, translation)"
 GRAPH_PROJECT = "Demo: graph reasoning"
+EMBODIED_PROJECT = "Demo: robotics subgoals"
+MIXED_PROJECT = "Demo: many domains"
 
 PROJECTS: dict[str, dict[str, Any]] = {
     STEP_PROJECT: {
@@ -59,11 +61,27 @@ PROJECTS: dict[str, dict[str, Any]] = {
         "show_suggestions": True,
         "first_error_mode": False,
     },
+    EMBODIED_PROJECT: {
+        "domain": "embodied",
+        "description": "Robot episodes as timelines of plans, actions, observations and subgoals, "
+        "with camera frames and logged success signals.",
+        "overlap": 1,
+        "show_suggestions": True,
+        "first_error_mode": False,
+    },
     GRAPH_PROJECT: {
         "domain": "graph",
         "description": "Shortest paths, connectivity, cycles, topological orders and matchings "
         "on a drawn graph; the graph checker decides each claim.",
         "overlap": 1,
+        "show_suggestions": True,
+        "first_error_mode": False,
+    },
+    MIXED_PROJECT: {
+        "domain": "mixed",
+        "description": "Math, text and agent problems in one project; each problem names its "
+        "domain, which picks its rendering, its checkers and its row in the metrics.",
+        "overlap": 2,
         "show_suggestions": True,
         "first_error_mode": False,
     },
@@ -78,6 +96,8 @@ class DemoFile:
     labels_as: str
     # `images` entries naming a file in demo/images/ become data: URIs before the import.
     inline_images: bool = False
+    # The problem domain of the file's rows (the many-domains project's import option).
+    domain: str = ""
 
 
 # In this order: the step project's first solution (lowest id) is a 5-step ProcessBench one.
@@ -91,6 +111,14 @@ FILES = (
     DemoFile(TEXT_PROJECT, "text_demo.jsonl", "steplab", "none"),
     DemoFile(GRAPH_PROJECT, "graph_demo.jsonl", "steplab", "none"),
     DemoFile(GRAPH_PROJECT, "graphsilo_demo.jsonl", "graphsilo", "none"),
+    DemoFile(EMBODIED_PROJECT, "embodied_demo.jsonl", "embodied", "none", inline_images=True),
+    DemoFile(EMBODIED_PROJECT, "alfworld_react_demo.jsonl", "alfworld", "none"),
+    # The same files again, one domain each, in one many-domains project.
+    DemoFile(
+        MIXED_PROJECT, "processbench_demo.jsonl", "processbench", "suggestions", domain="math"
+    ),
+    DemoFile(MIXED_PROJECT, "text_demo.jsonl", "steplab", "none", domain="text"),
+    DemoFile(MIXED_PROJECT, "agent_demo.jsonl", "messages", "none", domain="agent"),
 )
 DEMO_IMAGE = re.compile(r"^images/[\w-]+\.png$")
 
@@ -172,6 +200,7 @@ class Command(BaseCommand):
                     path=path,
                     fmt=demo.fmt,
                     labels_as=demo.labels_as,
+                    domain=demo.domain,
                 )
             self.stdout.write(
                 f"  {demo.name}: {result.problems_created} problems, "
