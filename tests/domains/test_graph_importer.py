@@ -36,6 +36,8 @@ def _parse(rows, fmt="steplab"):
 
 
 def test_a_steplab_row_keeps_its_graph_normalized_in_the_problems_metadata():
+    # A graph row has `task` and `steps`, as an embodied episode does: it is still steplab's.
+    assert detect_format(_row()) == "steplab"
     [row] = _parse([_row(graph={**GRAPH, "nodes": ["S", "A", "T", 7]})])
     graph = row.problem.metadata["graph"]
     assert graph == {
