@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from . import (
+    finqa,
     gsm8k,
     math_dataset,
     math_shepherd,
@@ -51,6 +52,7 @@ PARSERS: dict[str, Parser] = {
     "math": math_dataset.parse,
     "steplab": steplab.parse,
     "messages": messages.parse,
+    "finqa": finqa.parse,
 }
 FORMATS = ("auto", *PARSERS)
 

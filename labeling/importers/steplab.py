@@ -4,10 +4,14 @@
      "id", "problem_id", "generator", "final_answer", "answer_correct", "source",
      "metadata", "labels": [-1 | 0 | 1 | null, ...],
      "tests": str | {"code": str} | [{"input", "output"}] | {"inputs", "outputs"},
-     "images": [URL | data: URI]}        (all but problem and steps/solution optional)
+     "images": [URL | data: URI],
+     "documents": [{"id", "title", "text"}], "tables": [{"id", "title", "columns", "rows"}]}
+                                         (all but problem and steps/solution optional)
 
-A step is a string or {"text": str, "images": [URL | data: URI]}; images (of the problem or
-a step) are checked and stored by labeling/importers/images.py and the import service.
+A step is a string or {"text": str, "images": [URL | data: URI], "citations": [...]}; images
+(of the problem or a step) are checked and stored by labeling/importers/images.py and the
+import service. Documents, tables and citations (evidence-cited steps) are read by
+labeling/importers/evidence.py.
 
 `solution` is split into steps by the project's step rule. `labels` has at most one entry
 per step; missing trailing entries are unlabeled steps (first-error style). `tests` are a
@@ -19,10 +23,13 @@ from typing import Any
 
 from labeling.splitting import split_steps
 
+from .evidence import Sources
 from .fields import Row
 from .ids import problem_id, solution_id
 from .images import parse_images
 from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
+
+Step = tuple[str, dict[str, Any]]  # a step's text and metadata
 
 
 def _id(row: Row, data: dict[str, Any], key: str) -> str:
@@ -67,23 +74,37 @@ def _tests(row: Row, data: dict[str, Any]) -> Any:
     raise row.error("tests", "expected assert code (a string), an object or a list of cases")
 
 
-def _steps(row: Row, data: dict[str, Any], media: dict[str, bytes]) -> list[tuple[str, list]]:
+def _step_object(
+    row: Row, item: dict[str, Any], at: str, media: dict[str, bytes], sources: Sources
+) -> Step:
+    text = row.string(item, "text", at)
+    metadata: dict[str, Any] = {}
+    if images := parse_images(row, item, at, media):
+        metadata["images"] = images
+    if item.get("citations") is not None:
+        if not sources:
+            raise row.error(f"{at}.citations", "the row has no `documents` or `tables` to cite")
+        if citations := sources.citations(row, item["citations"], f"{at}.citations"):
+            metadata["citations"] = citations
+    return _trim(text), metadata
+
+
+def _steps(row: Row, data: dict[str, Any], media: dict[str, bytes], sources: Sources) -> list[Step]:
     if data.get("steps") is not None:
-        steps = []
+        steps: list[Step] = []
         for i, item in enumerate(row.array(data, "steps")):
             if isinstance(item, dict):
-                text = row.string(item, "text", f"steps[{i}]")
-                steps.append((_trim(text), parse_images(row, item, f"steps[{i}]", media)))
+                steps.append(_step_object(row, item, f"steps[{i}]", media, sources))
             else:
                 text = item if isinstance(item, str) else row.text(item, f"steps[{i}]")
-                steps.append((_trim(text), []))
+                steps.append((_trim(text), {}))
         return steps
     if data.get("solution") is None:
         raise row.error("steps", "missing field (give `steps` or `solution`)")
     text = row.string(data, "solution")
     try:
         texts = split_steps(text, row.options.step_split, row.options.step_split_regex)
-        return [(t, []) for t in texts]
+        return [(t, {}) for t in texts]
     except ValueError as exc:
         raise row.error("solution", str(exc)) from exc
 
@@ -91,7 +112,8 @@ def _steps(row: Row, data: dict[str, Any], media: dict[str, bytes]) -> list[tupl
 def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     text = row.string(data, "problem")
     media: dict[str, bytes] = {}
-    steps = _steps(row, data, media)
+    sources = Sources(row, data)
+    steps = _steps(row, data, media, sources)
     texts = [t for t, _ in steps]
     labels: list[Any] = row.array(data, "labels") if data.get("labels") is not None else []
     if len(labels) > len(texts):
@@ -111,8 +133,7 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     solution = ParsedSolution(
         external_id=sid or solution_id(text, texts, generator),
         steps=[  # positional, one per step: half the time of keywords
-            ParsedStep(t, v, [], {"images": images} if images else {})
-            for (t, images), v in zip(steps, values, strict=True)
+            ParsedStep(t, v, [], meta) for (t, meta), v in zip(steps, values, strict=True)
         ],
         generator=generator,
         final_answer=row.string(data, "final_answer", optional=True),
@@ -136,4 +157,5 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     )
     if images := parse_images(row, data, "", media):
         problem.metadata["images"] = images
+    problem.metadata.update(sources.metadata())
     return ParsedRow(line=row.line, problem=problem, solutions=[solution], media=media)
