@@ -66,7 +66,7 @@ DOMAIN_SOURCES: dict[str, tuple[str, ...]] = {
     Domain.TEXT: ("judge", "rollout", "prm"),
     Domain.GRAPH: ("judge", "prm"),
     Domain.EMBODIED: ("judge", "prm"),
-    Domain.EVIDENCE: ("judge", "prm"),
+    Domain.EVIDENCE: ("citation", "judge", "prm"),
     Domain.MIXED: ("judge", "prm"),
 }
 
