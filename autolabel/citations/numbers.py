@@ -78,42 +78,45 @@ def parse_numbers(text: str) -> list[Number]:
     return out
 
 
-def cell_number(cell: object) -> Number | None:
-    """The number a table cell holds ("$ 2,457", "$ -181 ( 181 )", "5.0", "12.5%"), or None."""
+def cell_numbers(cell: object) -> list[Number]:
+    """The numbers a table cell holds ("$ 2,457", "5.0", "12.5%"; "9 (4.3%)" holds two; in
+    FinQA's "$ -181 ( 181 )" the second is the first's accounting form)."""
     if isinstance(cell, bool) or cell is None:
-        return None
-    numbers = parse_numbers(str(cell))
-    return numbers[0] if numbers else None
+        return []
+    return parse_numbers(str(cell))
 
 
-def _values(n: Number, *, stated: bool) -> list[Decimal]:
-    base = [n.value, abs(n.value)]
+def _forms(n: Number, *, stated: bool) -> list[tuple[Decimal, Decimal]]:
+    """(value, scale of its precision) for each way the number may be read."""
+    one, hundred = Decimal(1), Decimal(100)
+    forms = [(n.value, one), (abs(n.value), one)]
     if n.percent:
-        base += [v / 100 for v in base]
+        forms += [(v / hundred, one / hundred) for v, _ in forms]
     elif not stated:
-        base += [v * 100 for v in base]  # a cell 0.56 stated as "56%"
-    return base
+        forms += [(v * hundred, hundred) for v, _ in forms]  # a cell 0.56 stated as "56%"
+    return forms
 
 
 def matches(stated: Number, cell: Number) -> bool:
     """Does the step's number state this cell's value (see the module's docstring)?"""
     tolerance = Decimal(5) * Decimal(10) ** -(stated.decimals + 1)
     scales = [0] if not stated.scale else [0, *(stated.scale - k for k in (0, 3, 6, 9, 12))]
-    for s in _values(stated, stated=True):
-        for c in _values(cell, stated=False):
+    for s, precision in _forms(stated, stated=True):
+        for c, _ in _forms(cell, stated=False):
             for k in scales:
-                if abs(s * Decimal(10) ** k - c) <= tolerance * Decimal(10) ** k + Decimal("1e-9"):
+                step = Decimal(10) ** k
+                if abs(s * step - c) <= tolerance * precision * step + Decimal("1e-9"):
                     return True
     return False
 
 
 def near(stated: Number, cell: Number) -> bool:
-    """The same size as the cell but not it (within a factor of 1.5, or its digits
+    """The same size as the cell but not it (within a factor of 2, or its digits
     transposed): a number the step most likely meant to copy from the cell."""
     a, b = abs(stated.value), abs(cell.value)
     if a == 0 or b == 0:
         return False
-    if Decimal("0.67") <= a / b <= Decimal("1.5"):
+    if Decimal("0.5") <= a / b <= 2:
         return True
     digits_a = sorted(ch for ch in stated.text if ch.isdigit())
     return len(digits_a) > 2 and digits_a == sorted(ch for ch in cell.text if ch.isdigit())

@@ -28,7 +28,7 @@ from typing import Any
 
 from annotate.queues import Queue
 from autolabel.calibration import calibrate
-from autolabel.citations.numbers import Number, cell_number, matches, near, parse_numbers
+from autolabel.citations.numbers import Number, cell_numbers, matches, near, parse_numbers
 from autolabel.citations.quotes import closest_passage, find_quote
 from autolabel.engines.base import CHECKS_OUT, EngineResult, SolutionInput, StepSuggestion
 from autolabel.engines.params import check_keys
@@ -123,7 +123,7 @@ class _Step:
             }
         )
 
-    def cell(self, citation: dict[str, Any]) -> tuple[dict[str, Any], Number] | None:
+    def cell(self, citation: dict[str, Any]) -> tuple[dict[str, Any], list[Number]] | None:
         table_id = str(citation.get("table"))
         table = self.tables.get(table_id)
         if table is None:
@@ -152,19 +152,22 @@ class _Step:
         value = rows[r][c]
         label = f"{rows[r][0]} · {columns[c]}" if c else str(rows[r][0])
         where = {"table": table_id, "row": r, "column": c, "cell": str(value), "label": label}
-        number = cell_number(value)
-        if number is None:
+        numbers = cell_numbers(value)
+        if not numbers:
             self.unchecked.append({**where, "reason": "the cell holds no number"})
             return None
-        return where, number
+        return where, numbers
 
-    def cells(self, cells: list[tuple[dict[str, Any], Number]]) -> None:
+    def cells(self, cells: list[tuple[dict[str, Any], list[Number]]]) -> None:
         used: set[int] = set()
         pending = []
-        for where, number in cells:
-            hit = next((i for i, n in enumerate(self.numbers) if matches(n, number)), None)
+        for where, numbers in cells:
+            hit = next(
+                (i for i, n in enumerate(self.numbers) if any(matches(n, c) for c in numbers)),
+                None,
+            )
             if hit is None:
-                pending.append((where, number))
+                pending.append((where, numbers))
                 continue
             used.add(hit)
             stated = self.numbers[hit].text
@@ -178,8 +181,8 @@ class _Step:
             )
         # Numbers that state no cited cell and were not computed in the step.
         free = [n for i, n in enumerate(self.numbers) if i not in used and not n.result]
-        for where, number in pending:
-            wrong = next((n for n in free if near(n, number)), None)
+        for where, numbers in pending:
+            wrong = next((n for n in free if any(near(n, c) for c in numbers)), None)
             if wrong is None:
                 self.unchecked.append({**where, "reason": "the step does not state this value"})
                 continue

@@ -23,6 +23,7 @@ FIRST_ERROR_PROJECT = "Demo: first-error (PRM800K phase 2)"
 AGENT_PROJECT = "Demo: agent trajectories"
 MULTIMODAL_PROJECT = "Demo: multimodal (charts and figures)"
 TEXT_PROJECT = "Demo: text tasks (QA, translation)"
+EVIDENCE_PROJECT = "Demo: evidence-cited (finance, medicine)"
 
 PROJECTS: dict[str, dict[str, Any]] = {
     STEP_PROJECT: {
@@ -58,6 +59,14 @@ PROJECTS: dict[str, dict[str, Any]] = {
         "show_suggestions": True,
         "first_error_mode": False,
     },
+    EVIDENCE_PROJECT: {
+        "domain": "evidence",
+        "description": "Steps cite a trial report, an annual report and FinQA filings: "
+        "rate each step supported, unsupported or wrong.",
+        "overlap": 1,
+        "show_suggestions": True,
+        "first_error_mode": False,
+    },
 }
 
 
@@ -80,6 +89,8 @@ FILES = (
     DemoFile(AGENT_PROJECT, "agent_demo.jsonl", "messages", "none"),
     DemoFile(MULTIMODAL_PROJECT, "multimodal_demo.jsonl", "steplab", "none", inline_images=True),
     DemoFile(TEXT_PROJECT, "text_demo.jsonl", "steplab", "none"),
+    DemoFile(EVIDENCE_PROJECT, "evidence_demo.jsonl", "steplab", "none"),
+    DemoFile(EVIDENCE_PROJECT, "finqa_demo.jsonl", "finqa", "suggestions"),
 )
 DEMO_IMAGE = re.compile(r"^images/[\w-]+\.png$")
 
