@@ -247,7 +247,7 @@ def solution_list(*, project: Project) -> QuerySet[Solution]:
     )
 
 
-STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id")
+STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id", "citations")
 
 
 def media_urls(*, project_id: int, metadata: dict | None) -> list[str]:
@@ -263,6 +263,12 @@ def media_urls(*, project_id: int, metadata: dict | None) -> list[str]:
 def step_meta(metadata: dict | None) -> dict:
     """What the labeling and review pages need of a step's metadata (agent steps' kind...)."""
     return {k: metadata[k] for k in STEP_META_KEYS if k in (metadata or {})}
+
+
+def evidence_sources(metadata: dict | None) -> dict:
+    """An evidence-cited problem's documents and tables, as imported ([] when none)."""
+    metadata = metadata or {}
+    return {key: metadata.get(key) or [] for key in ("documents", "tables")}
 
 
 def tool_names(metadata: dict | None) -> list[str]:
@@ -358,6 +364,7 @@ def task_payload(
             "source": problem.source,
             "images": media_urls(project_id=project.id, metadata=problem.metadata),
             "tools": tool_names(problem.metadata),
+            **evidence_sources(problem.metadata),
         },
         "lock_expires_at": lock_expires_at,
         "rework": rework_payload(annotation=annotation),

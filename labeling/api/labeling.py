@@ -58,7 +58,7 @@ class StepOutput(serializers.Serializer):
     alternatives_count = serializers.IntegerField()
     suggestions = SuggestionOutput(many=True)
     # Agent steps: {kind: tool_call | observation | message, role, name, arguments,
-    # tool_call_id}; {} for plain steps.
+    # tool_call_id}; evidence-cited steps: {citations: [...]}; {} for plain steps.
     meta = serializers.JSONField()
     images = serializers.ListField(child=serializers.CharField())  # authenticated URLs
 
@@ -78,6 +78,9 @@ class ProblemOutput(serializers.Serializer):
     source = serializers.CharField()
     images = serializers.ListField(child=serializers.CharField())
     tools = serializers.ListField(child=serializers.CharField())  # an agent problem's tool names
+    # An evidence-cited problem's sources: [{id, title, text}] and [{id, title, columns, rows}].
+    documents = serializers.ListField(child=serializers.DictField())
+    tables = serializers.ListField(child=serializers.DictField())
 
 
 class TaskProjectOutput(serializers.Serializer):

@@ -13,7 +13,13 @@ from labeling.models import (
     StepLabel,
     Suggestion,
 )
-from labeling.selectors import media_urls, step_meta, suggestion_payload, tool_names
+from labeling.selectors import (
+    evidence_sources,
+    media_urls,
+    step_meta,
+    suggestion_payload,
+    tool_names,
+)
 
 from .feedback import comment_rows, label_history_rows, review_action_rows
 from .queue import with_review_reasons
@@ -99,6 +105,7 @@ def review_detail(*, solution: Solution) -> dict:
                 project_id=solution.project_id, metadata=solution.problem.metadata
             ),
             "tools": tool_names(solution.problem.metadata),
+            **evidence_sources(solution.problem.metadata),
         },
         "project": {
             "id": solution.project.id,

@@ -21,7 +21,29 @@ export interface TaskProblem {
   images?: string[];
   /** An agent problem's tool names. */
   tools?: string[];
+  /** An evidence-cited problem's source documents and tables (steps cite them). */
+  documents?: EvidenceDocument[];
+  tables?: EvidenceTable[];
 }
+
+export interface EvidenceDocument {
+  id: string;
+  title: string;
+  text: string;
+}
+
+export interface EvidenceTable {
+  id: string;
+  title: string;
+  columns: string[];
+  rows: (string | number | null)[][];
+}
+
+/** What a step cites: a quote or a character span of a document, or a table cell (0-based). */
+export type Citation =
+  | { doc: string; quote: string }
+  | { doc: string; start: number; end: number }
+  | { table: string; row: number; column: number };
 
 export interface TaskStep {
   id: number;
@@ -42,6 +64,8 @@ export interface StepMeta {
   /** A tool call's arguments as the model wrote them (JSON, or not). */
   arguments?: string;
   tool_call_id?: string;
+  /** Evidence-cited steps: what the step cites in the problem's documents and tables. */
+  citations?: Citation[];
 }
 
 export interface StepLabel {

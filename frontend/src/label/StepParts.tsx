@@ -2,7 +2,9 @@ import { useEffect, useRef, type MouseEvent } from "react";
 import type { Rating, TaskStep } from "../api";
 import { Markdown } from "../components/Markdown";
 import { AgentStepBody, isAgentStep } from "./AgentStep";
+import { CitedEvidence } from "./CitedEvidence";
 import { ImageStrip } from "./ImageStrip";
+import { useRatingNames } from "./ratingNames";
 
 /** What the labeling page's step rows and the review page's share. */
 
@@ -34,12 +36,14 @@ export function selectOnClick(onSelect: (index: number) => void, index: number) 
   };
 }
 
-/** The step itself: an agent step's card or the Markdown text, then its images. */
+/** The step itself: an agent step's card or the Markdown text, then its images and what it
+ * cites (evidence-cited problems, inside a SourcesProvider). */
 export function StepContent({ step, index }: { step: Pick<TaskStep, "text" | "meta" | "images">; index: number }) {
   return (
     <>
       {isAgentStep(step) ? <AgentStepBody step={step} /> : <Markdown source={step.text} className="step-text" />}
       {step.images && step.images.length > 0 && <ImageStrip urls={step.images} label={`Step ${index + 1}`} />}
+      <CitedEvidence citations={step.meta?.citations} />
     </>
   );
 }
@@ -64,10 +68,12 @@ export function RatingButtons({
   testId: (value: Rating) => string;
   onRate: (index: number, value: Rating) => void;
 }) {
+  const names = useRatingNames();
   return (
     <div className="rating-group" role="group" aria-label={`${verb} step ${index + 1}`}>
       {values.map((v) => {
         const meta = RATING_META[String(v)];
+        const name = names[String(v)] ?? meta.label;
         const on = selected === v;
         return (
           <button
@@ -75,8 +81,8 @@ export function RatingButtons({
             type="button"
             className={`rating-btn${small ? " rating-btn-sm" : ""} rating-${meta.tone}${on ? " is-selected" : ""}`}
             aria-pressed={on}
-            title={`${meta.label} (${meta.keys})`}
-            aria-label={`${meta.label}, step ${index + 1}`}
+            title={`${name} (${meta.keys})`}
+            aria-label={`${name}, step ${index + 1}`}
             disabled={disabled}
             onClick={() => onRate(index, v)}
             data-testid={testId(v)}

@@ -15,6 +15,7 @@ export const SOURCE_BADGE: Record<string, string> = {
   consensus: "✓✓",
   answer: "answer",
   code: "code",
+  citation: "cite",
 };
 
 export const SOURCE_NAME: Record<string, string> = {
@@ -26,6 +27,7 @@ export const SOURCE_NAME: Record<string, string> = {
   consensus: "Source consensus",
   answer: "Final-answer check",
   code: "Code execution",
+  citation: "Citation check",
 };
 
 export const VALUE_WORD: Record<string, string> = { "-1": "wrong (−1)", "0": "neutral (0)", "1": "correct (+1)" };
@@ -184,7 +186,9 @@ export function evidenceOf(s: Suggestion): EvidenceView | null {
   }
   const summary = str(e.summary);
   if (items.length === 0 && summary) items.push(summary);
-  return { label: EVIDENCE_LABEL[kind] ?? kind, items, checked: num(e.checked) };
+  // The citation checker's "checks out" is about the sources, not arithmetic.
+  const label = s.source === "citation" && kind === "checks out" ? "citations check out" : (EVIDENCE_LABEL[kind] ?? kind);
+  return { label, items, checked: num(e.checked) };
 }
 
 const VERDICT_VERB: Record<string, string> = { "-1": "refutes", "0": "neutral", "1": "supports" };

@@ -5,7 +5,7 @@
  * is the only path for writes, so submit/skip never race a save. Keys are mapped in keyboard.ts.
  * useClaim holds the task, its saver and the progress; useSubmit submits and skips.
  */
-import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState, type MouseEvent } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type MouseEvent } from "react";
 import { Link, useParams } from "react-router-dom";
 import type { Rating } from "../api/projects";
 import { ConflictBanner, Toast, type Notice } from "../components/PageNotices";
@@ -14,12 +14,16 @@ import { EmptyState, Spinner } from "../components/ui";
 import { IconCheck } from "../components/icons";
 import { FinishBar } from "../label/FinishBar";
 import { GuidelinesPanel } from "../label/GuidelinesPanel";
-import { commandForKey, type Command } from "../label/keyboard";
+import { commandForKey, labelShortcuts, type Command } from "../label/keyboard";
 import { LabelTopBar } from "../label/LabelTopBar";
 import { firstErrorIndex, isDimmed, labelReducer, ratedCount, requiredCount, type LabelState } from "../label/labelState";
 import { ReasonDialog, type ReasonKind } from "../label/ReasonDialog";
 import { PendingRework, ReworkBanner } from "../label/ReworkBanner";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
+import { sourcesOf } from "../label/evidence";
+import { RatingNamesContext, ratingNamesFor } from "../label/ratingNames";
+import { SourcesPanel } from "../label/SourcesPanel";
+import { SourcesProvider } from "../label/SourcesContext";
 import { StepRow, type EditorKind } from "../label/StepRow";
 import { useClaim } from "../label/useClaim";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
@@ -204,157 +208,167 @@ export function LabelPage() {
   const fe = firstErrorIndex(state);
   const binary = !state.ratingValues.includes(0);
   const hasSuggestions = !!task?.project.show_suggestions && state.suggested.some((v, i) => v !== null && state.labels[i]?.rating === null);
+  // Evidence-cited problems: their documents and tables, the words of the scale.
+  const sources = useMemo(() => (task ? sourcesOf(task.problem) : null), [task]);
+  const cited = useMemo(() => (task?.solution.steps ?? []).flatMap((s) => s.meta?.citations ?? []), [task]);
+  const ratingNames = ratingNamesFor(task?.project.domain);
+  const shortcuts = useMemo(() => labelShortcuts(ratingNames), [ratingNames]);
 
   return (
-    <div className="label-page" onMouseDown={onMouseDown}>
-      <LabelTopBar
-        projectId={projectId}
-        projectName={task?.project.name ?? projectName}
-        progress={progress}
-        timeMs={phase === "ready" ? timerDisplay : null}
-        onHelp={() => setShowHelp(true)}
-      />
-
-      {conflict && (
-        <ConflictBanner
-          title="This solution was changed in another tab or window."
-          detail={saveInfo.message && !/another tab/i.test(saveInfo.message) ? saveInfo.message : null}
-          onReload={() => window.location.reload()}
-        >
-          Reload to get the latest version — nothing here will be saved over it.
-        </ConflictBanner>
-      )}
-
-      {phase === "loading" && (
-        <main className="label-main">
-          <Spinner label="Loading the next solution…" />
-        </main>
-      )}
-
-      {phase === "error" && (
-        <main className="label-main">
-          <EmptyState title="Could not load a solution">
-            <p>{loadError}</p>
-            <button type="button" className="btn" onClick={() => void loadNext()}>
-              Try again
-            </button>
-          </EmptyState>
-        </main>
-      )}
-
-      {phase === "empty" && (
-        <main className="label-main">
-          <EmptyState
-            title="All done — nothing left to label in this project"
-            icon={<IconCheck width={28} height={28} />}
-            testId="queue-empty"
-          >
-            <p>
-              {progress
-                ? `You submitted ${progress.done_today} ${progress.done_today === 1 ? "solution" : "solutions"} today. New work appears here when it is imported.`
-                : "New work appears here when it is imported."}
-            </p>
-            <Link to="/projects" className="btn btn-primary">
-              Back to projects
-            </Link>
-          </EmptyState>
-        </main>
-      )}
-
-      {phase === "ready" && task && (
-        <>
-          <main className={`label-main${busy === "next" ? " is-loading" : ""}`}>
-            {task.rework && <ReworkBanner rework={task.rework} />}
-            <PendingRework
-              items={rejections.filter((r) => r.rework_status === "draft" && r.rework_id !== task.annotation.id)}
-            />
-            <ProblemPanel task={task} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
-            <GuidelinesPanel
-              guidelines={task.project.guidelines}
-              open={guidelinesOpen}
-              onToggle={() => setGuidelinesOpen((v) => !v)}
-            />
-            <SolutionPanel
-              label="Solution steps"
-              title="Solution"
-              generator={task.solution.generator}
-              lead={
-                <span className="muted small">
-                  {state.labels.length} steps
-                  {state.firstErrorMode && " · stop at the first wrong step"}
-                </span>
-              }
-              trail={
-                hasSuggestions && (
-                  <button
-                    type="button"
-                    className="btn btn-sm"
-                    onClick={() => dispatch({ type: "acceptSuggestions" })}
-                    disabled={readOnly}
-                    data-testid="accept-suggestions"
-                  >
-                    Accept suggestions <span className="kbd">A</span>
-                  </button>
-                )
-              }
-            >
-              <div className="steps" role="list">
-                {task.solution.steps.map((step, i) => (
-                  <StepRow
-                    key={step.id}
-                    step={step}
-                    label={state.labels[i]}
-                    index={i}
-                    isCurrent={state.current === i}
-                    dimmed={isDimmed(state, i)}
-                    isFirstError={fe === i}
-                    ratingValues={state.ratingValues}
-                    showSuggestions={task.project.show_suggestions}
-                    editor={editor?.index === i ? editor.kind : null}
-                    readOnly={readOnly}
-                    onRate={onRate}
-                    onAcceptSuggestion={onAcceptSuggestion}
-                    onSelect={onSelect}
-                    onToggleUnsure={onToggleUnsure}
-                    onOpenEditor={onOpenEditor}
-                    onSaveEditor={onSaveEditor}
-                    onCancelEditor={closeEditor}
-                  />
-                ))}
-              </div>
-              {fe >= 0 && fe < state.labels.length - 1 && (
-                <div className="stopped-note">
-                  Stopped at step {fe + 1}: the steps after the first wrong one are not rated.
-                </div>
-              )}
-            </SolutionPanel>
-          </main>
-          <FinishBar
-            saveInfo={saveInfo}
-            rated={ratedCount(state)}
-            required={requiredCount(state)}
-            stoppedAt={fe}
-            binary={binary}
-            busy={busy}
-            disabled={readOnly}
-            onSubmit={() => void submit(null)}
-            onSkip={() => void skip()}
-            onGiveUp={() => setReason("give_up")}
-            onBadProblem={() => setReason("bad_problem")}
+    <RatingNamesContext.Provider value={ratingNames}>
+      <SourcesProvider sources={phase === "ready" ? sources : null}>
+        <div className={`label-page${phase === "ready" && sources ? " has-sources" : ""}`} onMouseDown={onMouseDown}>
+          <LabelTopBar
+            projectId={projectId}
+            projectName={task?.project.name ?? projectName}
+            progress={progress}
+            timeMs={phase === "ready" ? timerDisplay : null}
+            onHelp={() => setShowHelp(true)}
           />
-        </>
-      )}
 
-      {notice && <Toast notice={notice} onDismiss={() => setNotice(null)} />}
-      {showHelp && <ShortcutsOverlay binary={binary} onClose={() => setShowHelp(false)} />}
-      {reason && (
-        <ReasonDialog
-          kind={reason}
-          busy={busy === "submit"}
-          onCancel={() => setReason(null)}
-          onConfirm={(text) => void submit(reason, text)}
-        />
-      )}
-    </div>
+          {conflict && (
+            <ConflictBanner
+              title="This solution was changed in another tab or window."
+              detail={saveInfo.message && !/another tab/i.test(saveInfo.message) ? saveInfo.message : null}
+              onReload={() => window.location.reload()}
+            >
+              Reload to get the latest version — nothing here will be saved over it.
+            </ConflictBanner>
+          )}
+
+          {phase === "loading" && (
+            <main className="label-main">
+              <Spinner label="Loading the next solution…" />
+            </main>
+          )}
+
+          {phase === "error" && (
+            <main className="label-main">
+              <EmptyState title="Could not load a solution">
+                <p>{loadError}</p>
+                <button type="button" className="btn" onClick={() => void loadNext()}>
+                  Try again
+                </button>
+              </EmptyState>
+            </main>
+          )}
+
+          {phase === "empty" && (
+            <main className="label-main">
+              <EmptyState
+                title="All done — nothing left to label in this project"
+                icon={<IconCheck width={28} height={28} />}
+                testId="queue-empty"
+              >
+                <p>
+                  {progress
+                    ? `You submitted ${progress.done_today} ${progress.done_today === 1 ? "solution" : "solutions"} today. New work appears here when it is imported.`
+                    : "New work appears here when it is imported."}
+                </p>
+                <Link to="/projects" className="btn btn-primary">
+                  Back to projects
+                </Link>
+              </EmptyState>
+            </main>
+          )}
+
+          {phase === "ready" && task && (
+            <>
+              <main className={`label-main${busy === "next" ? " is-loading" : ""}`}>
+                {task.rework && <ReworkBanner rework={task.rework} />}
+                <PendingRework
+                  items={rejections.filter((r) => r.rework_status === "draft" && r.rework_id !== task.annotation.id)}
+                />
+                <ProblemPanel task={task} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
+                <GuidelinesPanel
+                  guidelines={task.project.guidelines}
+                  open={guidelinesOpen}
+                  onToggle={() => setGuidelinesOpen((v) => !v)}
+                />
+                <SolutionPanel
+                  label="Solution steps"
+                  title="Solution"
+                  generator={task.solution.generator}
+                  lead={
+                    <span className="muted small">
+                      {state.labels.length} steps
+                      {state.firstErrorMode && " · stop at the first wrong step"}
+                    </span>
+                  }
+                  trail={
+                    hasSuggestions && (
+                      <button
+                        type="button"
+                        className="btn btn-sm"
+                        onClick={() => dispatch({ type: "acceptSuggestions" })}
+                        disabled={readOnly}
+                        data-testid="accept-suggestions"
+                      >
+                        Accept suggestions <span className="kbd">A</span>
+                      </button>
+                    )
+                  }
+                >
+                  <div className="steps" role="list">
+                    {task.solution.steps.map((step, i) => (
+                      <StepRow
+                        key={step.id}
+                        step={step}
+                        label={state.labels[i]}
+                        index={i}
+                        isCurrent={state.current === i}
+                        dimmed={isDimmed(state, i)}
+                        isFirstError={fe === i}
+                        ratingValues={state.ratingValues}
+                        showSuggestions={task.project.show_suggestions}
+                        editor={editor?.index === i ? editor.kind : null}
+                        readOnly={readOnly}
+                        onRate={onRate}
+                        onAcceptSuggestion={onAcceptSuggestion}
+                        onSelect={onSelect}
+                        onToggleUnsure={onToggleUnsure}
+                        onOpenEditor={onOpenEditor}
+                        onSaveEditor={onSaveEditor}
+                        onCancelEditor={closeEditor}
+                      />
+                    ))}
+                  </div>
+                  {fe >= 0 && fe < state.labels.length - 1 && (
+                    <div className="stopped-note">
+                      Stopped at step {fe + 1}: the steps after the first wrong one are not rated.
+                    </div>
+                  )}
+                </SolutionPanel>
+              </main>
+              {sources && <SourcesPanel key={task.solution.id} cited={cited} />}
+              <FinishBar
+                saveInfo={saveInfo}
+                rated={ratedCount(state)}
+                required={requiredCount(state)}
+                stoppedAt={fe}
+                binary={binary}
+                busy={busy}
+                disabled={readOnly}
+                onSubmit={() => void submit(null)}
+                onSkip={() => void skip()}
+                onGiveUp={() => setReason("give_up")}
+                onBadProblem={() => setReason("bad_problem")}
+              />
+            </>
+          )}
+
+          {notice && <Toast notice={notice} onDismiss={() => setNotice(null)} />}
+          {showHelp && <ShortcutsOverlay binary={binary} groups={shortcuts} onClose={() => setShowHelp(false)} />}
+          {reason && (
+            <ReasonDialog
+              kind={reason}
+              busy={busy === "submit"}
+              onCancel={() => setReason(null)}
+              onConfirm={(text) => void submit(reason, text)}
+            />
+          )}
+        </div>
+      </SourcesProvider>
+    </RatingNamesContext.Provider>
   );
 }

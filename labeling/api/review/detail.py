@@ -88,6 +88,8 @@ class ReviewDetailOutput(serializers.Serializer):
             "source": serializers.CharField(),
             "images": serializers.ListField(child=serializers.CharField()),
             "tools": serializers.ListField(child=serializers.CharField()),
+            "documents": serializers.ListField(child=serializers.DictField()),
+            "tables": serializers.ListField(child=serializers.DictField()),
         },
     )
     project = inline_serializer(

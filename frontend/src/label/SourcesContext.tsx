@@ -1,0 +1,30 @@
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import type { Citation } from "../api";
+import type { Sources } from "./evidence";
+
+/** The citation the side panel shows (`null`: the panel's first source, nothing marked). */
+export interface Focus {
+  citation: Citation;
+  /** Bumped on every open, so opening the same citation again scrolls to it again. */
+  seq: number;
+}
+
+interface SourcesState {
+  sources: Sources | null;
+  focus: Focus | null;
+  open: (citation: Citation) => void;
+}
+
+const SourcesContext = createContext<SourcesState>({ sources: null, focus: null, open: () => {} });
+
+/** An evidence-cited problem's documents and tables, and which citation the panel shows. */
+export function SourcesProvider({ sources, children }: { sources: Sources | null; children: ReactNode }) {
+  const [focus, setFocus] = useState<Focus | null>(null);
+  const open = useCallback((citation: Citation) => setFocus((f) => ({ citation, seq: (f?.seq ?? 0) + 1 })), []);
+  const value = useMemo(() => ({ sources, focus, open }), [sources, focus, open]);
+  return <SourcesContext.Provider value={value}>{children}</SourcesContext.Provider>;
+}
+
+export function useSources(): SourcesState {
+  return useContext(SourcesContext);
+}
