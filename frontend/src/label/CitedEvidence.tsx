@@ -1,19 +1,22 @@
-import type { Citation } from "../api";
+import type { Citation, EvidenceTable } from "../api";
 import { IconBook } from "../components/icons";
-import { isCellCitation, passageContext, resolveCitation, rowWindow, type CitationTarget } from "./evidence";
+import { isCellCitation, passageContext, resolveCitation, rowWindow } from "./evidence";
 import { useSources } from "./SourcesContext";
 
-/** A cited cell in its table: the header, the rows around it, the cell marked. */
-export function CellTable({ target, compact }: { target: Extract<CitationTarget, { kind: "cell" }>; compact: boolean }) {
-  const { table, row, column } = target;
-  const rows = compact ? rowWindow(table, [row]) : table.rows.map((_, i) => i);
+/** A table with its cited cells marked (their rows and columns tinted); `compact` shows only
+ * the rows around them when the table is long. */
+export function CellTable({ table, cells, compact }: { table: EvidenceTable; cells: [number, number][]; compact: boolean }) {
+  const rows = compact ? rowWindow(table, cells.map(([r]) => r)) : table.rows.map((_, i) => i);
+  const citedRows = new Set(cells.map(([r]) => r));
+  const citedCols = new Set(cells.map(([, c]) => c));
+  const isCited = (r: number, c: number) => cells.some(([cr, cc]) => cr === r && cc === c);
   return (
     <div className="cite-table-wrap">
       <table className="cite-table">
         <thead>
           <tr>
             {table.columns.map((c, i) => (
-              <th key={i} className={i === column ? "is-cited-col" : undefined}>
+              <th key={i} className={citedCols.has(i) ? "is-cited-col" : undefined}>
                 {c}
               </th>
             ))}
@@ -21,9 +24,9 @@ export function CellTable({ target, compact }: { target: Extract<CitationTarget,
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={r} className={r === row ? "is-cited-row" : undefined}>
+            <tr key={r} className={citedRows.has(r) ? "is-cited-row" : undefined}>
               {table.rows[r].map((cell, c) => {
-                const cited = r === row && c === column;
+                const cited = isCited(r, c);
                 return (
                   <td key={c} className={cited ? "is-cited" : undefined} data-testid={cited ? "cited-cell" : undefined}>
                     {cell === null ? "" : String(cell)}
@@ -38,15 +41,13 @@ export function CellTable({ target, compact }: { target: Extract<CitationTarget,
   );
 }
 
-function CitationCard({ citation }: { citation: Citation }) {
-  const { sources, open } = useSources();
-  if (!sources) return null;
-  const target = resolveCitation(citation, sources);
-  const openButton = (title: string) => (
+function OpenSource({ citation, group, title }: { citation: Citation; group?: Citation[]; title: string }) {
+  const { open } = useSources();
+  return (
     <button
       type="button"
       className="cite-source"
-      onClick={() => open(citation)}
+      onClick={() => open(citation, group)}
       title={`Open ${title} in the sources panel`}
       data-testid="cite-open"
     >
@@ -54,22 +55,32 @@ function CitationCard({ citation }: { citation: Citation }) {
       {title}
     </button>
   );
-  if (target.kind === "unknown") {
+}
+
+/** A step's cited cells of one table, in one rendering of the table. */
+function TableCard({ table, cited }: { table: EvidenceTable; cited: { table: string; row: number; column: number }[] }) {
+  const cells = cited.map((c) => [c.row, c.column] as [number, number]);
+  return (
+    <div className="cite-card" data-testid="citation" data-kind="cell">
+      <div className="cite-head">
+        <OpenSource citation={cited[0]} group={cited} title={table.title} />
+        <span className="cite-where">
+          {cited.map((c) => `${table.rows[c.row][0] ?? ""} · ${table.columns[c.column]}`).join("; ")}
+        </span>
+      </div>
+      <CellTable table={table} cells={cells} compact />
+    </div>
+  );
+}
+
+function PassageCard({ citation }: { citation: Citation }) {
+  const { sources } = useSources();
+  if (!sources) return null;
+  const target = resolveCitation(citation, sources);
+  if (target.kind === "unknown" || target.kind === "cell") {
     return (
       <div className="cite-card cite-missing" data-testid="citation">
-        <span className="badge badge-red">cites {target.id}, which this problem does not have</span>
-      </div>
-    );
-  }
-  if (target.kind === "cell") {
-    const label = `${target.table.rows[target.row][0] ?? ""} · ${target.table.columns[target.column]}`;
-    return (
-      <div className="cite-card" data-testid="citation" data-kind="cell">
-        <div className="cite-head">
-          {openButton(target.table.title)}
-          <span className="cite-where">{label}</span>
-        </div>
-        <CellTable target={target} compact />
+        <span className="badge badge-red">cites {target.kind === "cell" ? target.table.id : target.id}, which this problem does not have</span>
       </div>
     );
   }
@@ -77,7 +88,7 @@ function CitationCard({ citation }: { citation: Citation }) {
     return (
       <div className="cite-card cite-missing" data-testid="citation" data-kind="quote-missing">
         <div className="cite-head">
-          {openButton(target.doc.title)}
+          <OpenSource citation={citation} title={target.doc.title} />
           <span className="badge badge-red" data-testid="quote-missing">
             quote not found in the document
           </span>
@@ -90,7 +101,7 @@ function CitationCard({ citation }: { citation: Citation }) {
   return (
     <div className="cite-card" data-testid="citation" data-kind="passage">
       <div className="cite-head">
-        {openButton(target.doc.title)}
+        <OpenSource citation={citation} title={target.doc.title} />
         <span className="cite-where">{target.quote !== null ? "quote" : `characters ${target.start}–${target.end}`}</span>
       </div>
       <p className="cite-passage">
@@ -108,7 +119,15 @@ function CitationCard({ citation }: { citation: Citation }) {
 export function CitedEvidence({ citations }: { citations: Citation[] | undefined }) {
   const { sources } = useSources();
   if (!sources || !citations || citations.length === 0) return null;
-  const cells = citations.filter(isCellCitation).length;
+  const cellCitations = citations.filter(isCellCitation);
+  const cells = cellCitations.length;
+  // Cells of one table are shown in one copy of it, in the order the tables are first cited.
+  const tables: { table: EvidenceTable | undefined; cited: typeof cellCitations }[] = [];
+  for (const c of cellCitations) {
+    const group = tables.find((g) => g.cited[0].table === c.table);
+    if (group) group.cited.push(c);
+    else tables.push({ table: sources.tables.find((t) => t.id === c.table), cited: [c] });
+  }
   return (
     <div className="cite-list" data-testid="cited-evidence" aria-label="Cited evidence">
       <div className="cite-eyebrow">
@@ -116,9 +135,16 @@ export function CitedEvidence({ citations }: { citations: Citation[] | undefined
         {citations.length - cells > 0 && cells > 0 && " and "}
         {cells > 0 && `${cells} table cell${cells === 1 ? "" : "s"}`}
       </div>
-      {citations.map((c, i) => (
-        <CitationCard key={i} citation={c} />
-      ))}
+      {citations.map((c, i) => (!isCellCitation(c) ? <PassageCard key={i} citation={c} /> : null))}
+      {tables.map(({ table, cited }) =>
+        table ? (
+          <TableCard key={table.id} table={table} cited={cited} />
+        ) : (
+          <div key={cited[0].table} className="cite-card cite-missing" data-testid="citation">
+            <span className="badge badge-red">cites a table {cited[0].table}, which this problem does not have</span>
+          </div>
+        ),
+      )}
     </div>
   );
 }

@@ -5,6 +5,8 @@ import type { Sources } from "./evidence";
 /** The citation the side panel shows (`null`: the panel's first source, nothing marked). */
 export interface Focus {
   citation: Citation;
+  /** The step's citations opened with it (its cells of the same table), marked together. */
+  group: Citation[];
   /** Bumped on every open, so opening the same citation again scrolls to it again. */
   seq: number;
 }
@@ -12,7 +14,7 @@ export interface Focus {
 interface SourcesState {
   sources: Sources | null;
   focus: Focus | null;
-  open: (citation: Citation) => void;
+  open: (citation: Citation, group?: Citation[]) => void;
 }
 
 const SourcesContext = createContext<SourcesState>({ sources: null, focus: null, open: () => {} });
@@ -20,7 +22,11 @@ const SourcesContext = createContext<SourcesState>({ sources: null, focus: null,
 /** An evidence-cited problem's documents and tables, and which citation the panel shows. */
 export function SourcesProvider({ sources, children }: { sources: Sources | null; children: ReactNode }) {
   const [focus, setFocus] = useState<Focus | null>(null);
-  const open = useCallback((citation: Citation) => setFocus((f) => ({ citation, seq: (f?.seq ?? 0) + 1 })), []);
+  const open = useCallback(
+    (citation: Citation, group?: Citation[]) =>
+      setFocus((f) => ({ citation, group: group ?? [citation], seq: (f?.seq ?? 0) + 1 })),
+    [],
+  );
   const value = useMemo(() => ({ sources, focus, open }), [sources, focus, open]);
   return <SourcesContext.Provider value={value}>{children}</SourcesContext.Provider>;
 }

@@ -65,11 +65,15 @@ export function SourcesPanel({ cited }: { cited: Citation[] }) {
   }
   const focusedSpan: [number, number] | null =
     focused && focused.kind === "passage" && doc && focused.doc.id === doc.id ? [focused.start, focused.end] : null;
-  const cell =
-    table &&
-    (focused && focused.kind === "cell" && focused.table.id === table.id
-      ? focused
-      : { kind: "cell" as const, table, row: -1, column: -1 });
+  // The table with every cell the solution cites in it marked.
+  const cells: [number, number][] = [];
+  if (table) {
+    for (const c of cited) if (isCellCitation(c) && c.table === table.id) cells.push([c.row, c.column]);
+  }
+  const focusedCell: [number, number][] = [];
+  if (focused?.kind === "cell" && table && focused.table.id === table.id) {
+    for (const c of focus?.group ?? []) if (isCellCitation(c) && c.table === table.id) focusedCell.push([c.row, c.column]);
+  }
   return (
     <aside className="sources-panel card" aria-label="Sources" data-testid="sources-panel">
       <div className="panel-head">
@@ -109,10 +113,10 @@ export function SourcesPanel({ cited }: { cited: Citation[] }) {
       </div>
       <div className="source-body" role="tabpanel">
         {doc && <DocumentView doc={doc} marks={marks} focused={focusedSpan} />}
-        {cell && (
+        {table && (
           <>
-            <div className="source-table-title">{cell.table.title}</div>
-            <CellTable target={cell} compact={false} />
+            <div className="source-table-title">{table.title}</div>
+            <CellTable table={table} cells={focusedCell.length ? focusedCell : cells} compact={false} />
           </>
         )}
       </div>
