@@ -33,6 +33,7 @@ class BaseStep:
     human_written: bool
     alternatives: Sequence[AlternativeRecord] = field(default_factory=list)
     images: Sequence[str] = field(default_factory=list)
+    citations: Sequence[dict] = field(default_factory=list)  # evidence-cited steps
 
 
 @dataclass(slots=True)
@@ -99,6 +100,7 @@ def _step(
         base.human_written,
         base.alternatives,
         base.images,
+        base.citations,
     )
 
 

@@ -35,6 +35,8 @@ class StepRecord:
     human_written: bool = False  # the labeler wrote this step (PRM800K human_completion)
     alternatives: Sequence[AlternativeRecord] = field(default_factory=list)
     images: Sequence[str] = field(default_factory=list)  # references (see image_refs)
+    # What an evidence-cited step cites: {doc, quote} | {doc, start, end} | {table, row, column}.
+    citations: Sequence[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -62,6 +64,9 @@ class SolutionRecord:
     from_import: bool = False
     annotations: int = 0  # how many annotations contributed
     problem_images: list[str] = field(default_factory=list)  # references (image_refs)
+    # An evidence-cited problem's sources: [{id, title, text}], [{id, title, columns, rows}].
+    problem_documents: list[dict[str, Any]] = field(default_factory=list)
+    problem_tables: list[dict[str, Any]] = field(default_factory=list)
 
 
 def image_refs(project_id: int, images: Any) -> list[str]:

@@ -61,6 +61,8 @@ SOLUTION_FIELDS = (
     "source",
     "metadata",
     "problem__metadata__images",
+    "problem__metadata__documents",
+    "problem__metadata__tables",
 )
 
 
@@ -94,6 +96,8 @@ def _record(row: tuple, resolved: Resolved, project_id: int) -> SolutionRecord:
         resolved.from_import,
         resolved.annotations,
         image_refs(project_id, row[12]) if row[12] is not None else [],
+        row[13] if isinstance(row[13], list) else [],
+        row[14] if isinstance(row[14], list) else [],
     )
 
 

@@ -150,6 +150,7 @@ def _write(
     stats = Stats()
     fmt = FORMATS[export.format](options, stats)
     fmt.with_images = export.project.domain == Domain.MULTIMODAL
+    fmt.with_evidence = export.project.domain == Domain.EVIDENCE
     parquet = export.file_type == "parquet"
     writer = open_writer(path, file_type=export.file_type, schema=fmt.schema() if parquet else None)
 

@@ -50,8 +50,9 @@ def test_evidence_project_checks_citations_and_labels_steps(
     # The checker's verdicts on the written rows: the two copied-wrong numbers and the
     # misquote are −1; everything else that cites checks out (evidence, no rating).
     wrong = set(
-        Suggestion.objects.filter(step__solution__project=project, source="citation", value=-1)
-        .values_list("step__solution__external_id", "step__index")
+        Suggestion.objects.filter(
+            step__solution__project=project, source="citation", value=-1
+        ).values_list("step__solution__external_id", "step__index")
     )
     assert wrong == {
         ("evidence-demo-med-2", 1),
@@ -84,8 +85,8 @@ def test_evidence_project_checks_citations_and_labels_steps(
     expect(checks).to_have_count(1)
     expect(checks).to_contain_text("citations check out")
     # The scale reads supported / unsupported / wrong, on the buttons and in the help.
-    expect(rows.nth(0).get_by_role("button", name="Supported, step 1", exact=True)).to_be_visible()
-    expect(rows.nth(0).get_by_role("button", name="Unsupported, step 1", exact=True)).to_be_visible()
+    for name in ("Supported, step 1", "Unsupported, step 1", "Wrong, step 1"):
+        expect(rows.nth(0).get_by_role("button", name=name, exact=True)).to_be_visible()
     page.screenshot(path=_shot("evidence-02-label-page"))
     rows.nth(1).get_by_role("button", name="Wrong, step 2").hover()
     page.keyboard.press("?")

@@ -30,6 +30,7 @@ class TrlFormat(Format):
             row["label_sources"] = [
                 step.source or ("human_written" if step.human_written else "") for step, _ in prefix
             ]
+        row.update(self.evidence_columns(record, [step for step, _ in prefix]))
         if self.with_images:
             # The problem's images, then the written steps' (TRL's vision datasets: `images`).
             row["images"] = record.problem_images + [i for s, _ in prefix for i in s.images]
@@ -52,4 +53,7 @@ class TrlFormat(Format):
             columns.append(pa.field("label_sources", pa.list_(pa.string())))
         if self.with_images:
             columns.append(pa.field("images", pa.list_(pa.string())))
-        return pa.schema(columns + self.split_field())
+        return pa.schema(columns + self.evidence_fields() + self.split_field())
+
+    def parquet_row(self, row: Row) -> Row:
+        return self.evidence_parquet(row)
