@@ -29,6 +29,18 @@ SAMPLES = {
 HANDMADE: dict[str, dict[str, Any]] = {
     "steplab": {"problem": "1+1?", "answer": "2", "steps": ["1+1=2", "So 2."], "labels": [1, 1]},
     "trl": {"prompt": "1+1?", "completions": ["1+1=2", "So 2."], "labels": [True, True]},
+    "finqa": {
+        "id": "ABC/2020/page_1.pdf-1",
+        "pre_text": ["revenue was $ 120 in 2020 ."],
+        "post_text": ["."],
+        "table": [["", "2020", "2019"], ["revenue", "$ 120", "$ 100"]],
+        "qa": {
+            "question": "what was the growth?",
+            "program": "subtract(120, 100), divide(#0, 100)",
+            "gold_inds": {"table_1": "the revenue of 2020 is $ 120 ;", "text_0": "revenue"},
+            "exe_ans": 0.2,
+        },
+    },
     "messages": {
         "messages": [
             {"role": "user", "content": "1+1?"},
