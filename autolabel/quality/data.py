@@ -68,6 +68,9 @@ class LabeledSolution:
     final_answer: str = ""
     answer_correct: bool | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    # Step.metadata per step and Problem.metadata, as imported (agent steps, citations).
+    step_metadata: tuple[dict[str, Any], ...] = ()
+    problem_metadata: dict[str, Any] = field(default_factory=dict)
 
     @property
     def first_error(self) -> int | None:
@@ -85,7 +88,8 @@ class LabeledSolution:
             steps=self.steps,
             final_answer=self.final_answer,
             answer_correct=self.answer_correct,
-            step_metadata=tuple({} for _ in self.steps),
+            step_metadata=self.step_metadata or tuple({} for _ in self.steps),
+            problem_metadata=self.problem_metadata,
         )
 
 
@@ -108,6 +112,8 @@ def read_labeled(
                 final_answer=solution.final_answer,
                 answer_correct=solution.answer_correct,
                 metadata=solution.metadata,
+                step_metadata=tuple(step.metadata for step in solution.steps),
+                problem_metadata=row.problem.metadata,
             )
             for row in rows
             for solution in row.solutions
