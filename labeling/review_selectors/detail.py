@@ -110,6 +110,7 @@ def review_detail(*, solution: Solution) -> dict:
         "project": {
             "id": solution.project.id,
             "name": solution.project.name,
+            "domain": solution.project.domain,
             "rating_values": list(solution.project.rating_values),
             "first_error_mode": solution.project.first_error_mode,
         },

@@ -119,3 +119,15 @@ def test_evidence_project_checks_citations_and_labels_steps(
     rows.nth(1).get_by_test_id("cite-open").click()
     expect(panel.get_by_test_id("cited-cell")).to_have_text(["$2,905", "$2,611"])
     page.screenshot(path=_shot("evidence-05-quote-missing"), full_page=True)
+
+    # The reviewer sees the same cited passages and cells under the steps, with the same words.
+    first = Annotation.objects.get(
+        solution__external_id="evidence-demo-med-1", status=AnnotationStatus.SUBMITTED
+    )
+    admin.goto(f"{live_server.url}/projects/{project.pk}/review/{first.solution_id}")
+    expect(admin.get_by_test_id("cited-passage").first).to_have_text(
+        "we randomly assigned 412 adults aged 65 years or older"
+    )
+    expect(admin.get_by_test_id("cited-cell")).to_have_count(2)
+    expect(admin.get_by_role("button", name="Supported, step 1", exact=True)).to_be_visible()
+    admin.screenshot(path=_shot("evidence-06-review"), full_page=True)

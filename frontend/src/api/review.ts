@@ -1,7 +1,7 @@
 /** The reviewer's side: the queue, one solution's review page, decisions and comments. */
 import { get, post, type Page } from "./client";
 import type { StepMeta, Suggestion, TaskProblem } from "./labeling";
-import type { Rating } from "./projects";
+import type { Domain, Rating } from "./projects";
 
 export type ReviewReason = "disagreement" | "unsure" | "gold_failure" | "auto_conflict";
 export type QueueState = "unresolved" | "resolved" | "all";
@@ -141,7 +141,7 @@ export interface ReviewDetail {
     source: string;
   };
   problem: TaskProblem;
-  project: { id: number; name: string; rating_values: Rating[]; first_error_mode: boolean };
+  project: { id: number; name: string; domain?: Domain; rating_values: Rating[]; first_error_mode: boolean };
   reasons: ReviewReason[];
   annotations: ReviewAnnotation[];
   steps: ReviewStep[];

@@ -42,7 +42,15 @@ export function CellTable({ table, cells, compact }: { table: EvidenceTable; cel
 }
 
 function OpenSource({ citation, group, title }: { citation: Citation; group?: Citation[]; title: string }) {
-  const { open } = useSources();
+  const { open, panel } = useSources();
+  if (!panel) {
+    return (
+      <span className="cite-source cite-source-static">
+        <IconBook width={12} height={12} />
+        {title}
+      </span>
+    );
+  }
   return (
     <button
       type="button"

@@ -13,21 +13,31 @@ export interface Focus {
 
 interface SourcesState {
   sources: Sources | null;
+  /** Whether a sources panel is on the page (a citation's source link opens it there). */
+  panel: boolean;
   focus: Focus | null;
   open: (citation: Citation, group?: Citation[]) => void;
 }
 
-const SourcesContext = createContext<SourcesState>({ sources: null, focus: null, open: () => {} });
+const SourcesContext = createContext<SourcesState>({ sources: null, panel: false, focus: null, open: () => {} });
 
 /** An evidence-cited problem's documents and tables, and which citation the panel shows. */
-export function SourcesProvider({ sources, children }: { sources: Sources | null; children: ReactNode }) {
+export function SourcesProvider({
+  sources,
+  panel = true,
+  children,
+}: {
+  sources: Sources | null;
+  panel?: boolean;
+  children: ReactNode;
+}) {
   const [focus, setFocus] = useState<Focus | null>(null);
   const open = useCallback(
     (citation: Citation, group?: Citation[]) =>
       setFocus((f) => ({ citation, group: group ?? [citation], seq: (f?.seq ?? 0) + 1 })),
     [],
   );
-  const value = useMemo(() => ({ sources, focus, open }), [sources, focus, open]);
+  const value = useMemo(() => ({ sources, panel, focus, open }), [sources, panel, focus, open]);
   return <SourcesContext.Provider value={value}>{children}</SourcesContext.Provider>;
 }
 

@@ -97,6 +97,7 @@ class ReviewDetailOutput(serializers.Serializer):
         {
             "id": serializers.IntegerField(),
             "name": serializers.CharField(),
+            "domain": serializers.CharField(),
             "rating_values": serializers.ListField(child=serializers.IntegerField()),
             "first_error_mode": serializers.BooleanField(),
         },
