@@ -11,7 +11,8 @@ export type ImportFormat =
   | "gsm8k"
   | "math"
   | "steplab"
-  | "messages";
+  | "messages"
+  | "finqa";
 export type LabelsAs = "suggestions" | "annotations" | "none";
 
 export interface ImportResult {
