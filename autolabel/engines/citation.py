@@ -42,6 +42,12 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_EXCERPT else text[: MAX_EXCERPT - 1] + "…"
 
 
+def _year(n: Number) -> bool:
+    """1900–2100 written bare ("fiscal 2023"): a date, not a copied amount."""
+    bare = n.text.isdigit()
+    return bare and not n.percent and not n.scale and 1900 <= n.value <= 2100
+
+
 def _by_id(items: Any) -> dict[str, dict[str, Any]]:
     if not isinstance(items, list):
         return {}
@@ -158,7 +164,7 @@ class _Step:
             return None
         return where, numbers
 
-    def cells(self, cells: list[tuple[dict[str, Any], list[Number]]]) -> None:
+    def cells(self, cells: list[tuple[dict[str, Any], list[Number]]], problem: str) -> None:
         used: set[int] = set()
         pending = []
         for where, numbers in cells:
@@ -179,8 +185,17 @@ class _Step:
                     "text": f"{stated} is {where['label']} ({where['cell']})",
                 }
             )
-        # Numbers that state no cited cell and were not computed in the step.
-        free = [n for i, n in enumerate(self.numbers) if i not in used and not n.result]
+        # Numbers that state no cited cell, were not computed in the step, are not years and
+        # are not given in the problem: the ones that may have been copied wrong.
+        given = parse_numbers(problem)
+        free = [
+            n
+            for i, n in enumerate(self.numbers)
+            if i not in used
+            and not n.result
+            and not _year(n)
+            and not any(matches(n, g) for g in given)
+        ]
         for where, numbers in pending:
             wrong = next((n for n in free if any(near(n, c) for c in numbers)), None)
             if wrong is None:
@@ -211,7 +226,7 @@ class _Step:
         given = parse_numbers(problem)
         sources = [(title, n) for title, text in self.passages for n in parse_numbers(text)]
         for n in self.numbers:
-            if n.result or id(n) in claimed or any(matches(n, g) for g in given):
+            if n.result or _year(n) or id(n) in claimed or any(matches(n, g) for g in given):
                 continue
             if any(matches(n, m) for _, m in sources):
                 continue
@@ -272,7 +287,7 @@ class CitationEngine:
                             cells.append(cell)
                     else:
                         step.passage(citation)
-                step.cells(cells)
+                step.cells(cells, solution.problem)
                 step.passage_numbers(solution.problem)
                 suggestion = step.suggestion(index)
             if suggestion is None:

@@ -95,6 +95,14 @@ def test_a_number_copied_wrong_from_a_cited_cell_is_minus_one_with_the_cell():
     )
 
 
+def test_years_and_numbers_from_the_problem_are_not_taken_for_copied_cells():
+    # 2023 is the size of the unstated 2022 cell ($2,611), but it is the fiscal year.
+    _, by_step = _run(
+        [("In fiscal 2023 Americas revenue was $2,905 million.", [cell(0, 1), cell(0, 2)])]
+    )
+    assert by_step == {}  # the 2022 cell is cited but not stated: unchecked, not wrong
+
+
 def test_a_quote_not_in_its_document_is_minus_one_with_the_closest_sentence():
     _, by_step = _run([("It says so.", [{"doc": "mdna", "quote": "an increase of $337 million"}])])
     s = by_step[0]
