@@ -173,7 +173,8 @@ export function AutolabelTab({ project }: { project: api.Project }) {
           <legend className="field-label">Sources</legend>
           {project.domain_sources && (
             <p className="muted small" data-testid="autolabel-domain-note">
-              A {domainLabel(project.domain).toLowerCase()} project: the sources that apply to it.
+              {/^[aeiou]/i.test(domainLabel(project.domain)) ? "An" : "A"} {domainLabel(project.domain).toLowerCase()} project: the
+              sources that apply to it.
             </p>
           )}
           {sourcesForDomain(SOURCES, project.domain_sources).map((info) => {
