@@ -96,6 +96,9 @@ def test_evidence_project_checks_citations_and_labels_steps(
     page.screenshot(path=_shot("evidence-03-shortcuts"))
     page.keyboard.press("Escape")
 
+    # Browsing the sources with the mouse keeps the keys on the steps.
+    panel.get_by_test_id("source-tab").nth(1).click()
+    expect(panel.get_by_role("table")).to_contain_text("Discontinued for adverse events")
     for key in ["3", "3", "3", "1"]:
         page.keyboard.press(key)
     page.keyboard.press("Enter")

@@ -202,7 +202,7 @@ export function LabelPage() {
   );
 
   useKeyCommands((e) => commandForKey(e, stateRef.current.ratingValues), handle);
-  const onMouseDown = (e: MouseEvent) => keepKeyboardFlow(e, ".label-main button, .finish-bar button");
+  const onMouseDown = (e: MouseEvent) => keepKeyboardFlow(e, ".label-main button, .finish-bar button, .sources-panel button");
 
   // --- render ---------------------------------------------------------------------------------
   const fe = firstErrorIndex(state);
