@@ -134,3 +134,5 @@ def test_evidence_project_checks_citations_and_labels_steps(
     expect(admin.get_by_test_id("cited-cell")).to_have_count(2)
     expect(admin.get_by_role("button", name="Supported, step 1", exact=True)).to_be_visible()
     admin.screenshot(path=_shot("evidence-06-review"), full_page=True)
+    admin.keyboard.press("?")
+    expect(admin.get_by_test_id("shortcuts-overlay")).to_contain_text("Unsupported (0)")

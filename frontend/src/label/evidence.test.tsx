@@ -4,6 +4,7 @@ import type { Citation, Rating, TaskStep } from "../api";
 import { SOURCES as AUTOLABEL_SOURCES, sourcesForDomain } from "../admin/autolabel";
 import { describeSuggestion } from "./suggestions";
 import { locateQuote, passageContext, resolveCitation, rowWindow, sourcesOf, type Sources } from "./evidence";
+import { reviewShortcuts } from "../review/keyboard";
 import { labelShortcuts } from "./keyboard";
 import { EVIDENCE_RATING_NAMES, RatingNamesContext, ratingNamesFor } from "./ratingNames";
 import { SourcesPanel } from "./SourcesPanel";
@@ -129,6 +130,9 @@ describe("the evidence scale's words", () => {
     expect(screen.getByRole("button", { name: "Wrong, step 1" })).toBeTruthy();
     const help = labelShortcuts(EVIDENCE_RATING_NAMES)[0].items.map((i) => i.label);
     expect(help.slice(0, 3)).toEqual(["Wrong (−1)", "Unsupported (0)", "Supported (+1)"]);
+    const review = reviewShortcuts(EVIDENCE_RATING_NAMES)[0].items.map((i) => i.label);
+    expect(review.slice(0, 3)).toEqual(["Wrong (−1)", "Unsupported (0)", "Supported (+1)"]);
+    expect(reviewShortcuts()[0].items[2].label).toBe("Correct (+1)");
   });
 
   it("offers the citation check in evidence projects and says what a check that holds means", () => {

@@ -19,7 +19,7 @@ import { SourcesProvider } from "../label/SourcesContext";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
 import "../styles/review.css";
 import { AnnotatorHeader, SelectedAnnotationBar } from "./AnnotatorBar";
-import { REVIEW_SHORTCUTS, reviewCommandForKey, type ReviewCommand } from "./keyboard";
+import { reviewCommandForKey, reviewShortcuts, type ReviewCommand } from "./keyboard";
 import { filterQuery, filtersFromParams } from "./queueFilters";
 import { RejectDialog } from "./RejectDialog";
 import { ReasonBadge } from "./ReviewNav";
@@ -425,7 +425,7 @@ export function ReviewPage() {
       {showHelp && (
         <ShortcutsOverlay
           binary={binary}
-          groups={REVIEW_SHORTCUTS}
+          groups={reviewShortcuts(ratingNamesFor(detail?.project.domain))}
           foot="Decisions start from the current resolution, else from the steps all annotators agree on. Rating a step moves to the next undecided one. Accepting or adjudicating opens the next item in the queue; rejecting keeps you here."
           onClose={() => setShowHelp(false)}
         />
