@@ -15,6 +15,7 @@ from autolabel.engines.consensus import ConsensusEngine
 from autolabel.engines.judge import JudgeEngine
 from autolabel.engines.prm import PrmEngine
 from autolabel.engines.rollout import RolloutEngine
+from autolabel.engines.subgoal import SubgoalEngine
 from autolabel.engines.symbolic import SymbolicEngine
 
 ENGINES: dict[str, Engine] = {
@@ -27,6 +28,7 @@ ENGINES: dict[str, Engine] = {
         CodeEngine(),
         AgentEngine(),
         CitationEngine(),
+        SubgoalEngine(),
         PrmEngine(),
         ConsensusEngine(),
     )

@@ -5,6 +5,8 @@
     .venv/bin/python bench/label_quality.py --markdown               # the README table
     .venv/bin/python bench/label_quality.py --json report.json
     .venv/bin/python bench/label_quality.py --calibrate              # autolabel/calibration/*.json
+    .venv/bin/python bench/label_quality.py --sources subgoal --demo-images \\
+        --data labeling/demo/embodied_demo.jsonl --markdown           # embodied episodes
     .venv/bin/python bench/label_quality.py --sources symbolic,judge,rollout,consensus \\
         --model /models/Qwen2.5-7B-Instruct --device cuda            # a GPU, an open 7B model
 
@@ -50,6 +52,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--markdown", action="store_true", help="print the Markdown tables")
     parser.add_argument("--json", type=Path, help="write the full report here")
     parser.add_argument("--progress", action="store_true", help="a line per solution (stderr)")
+    parser.add_argument(
+        "--demo-images",
+        action="store_true",
+        help="--data files are labeling/demo files: their images/<name>.png entries become "
+        "data: URIs first, as load_demo does",
+    )
     parser.add_argument(
         "--calibrate", action="store_true", help="write autolabel/calibration/<source>.json"
     )
@@ -98,8 +106,16 @@ def main(argv: list[str] | None = None) -> dict:
         done += 1
         print(f"{done} {solution.ref}", file=sys.stderr, flush=True)
 
+    files = args.data or default_files()
+    if args.demo_images:
+        import tempfile
+
+        from labeling.management.commands.load_demo import _with_inline_images
+
+        folder = Path(tempfile.mkdtemp(prefix="label-quality-"))
+        files = [_with_inline_images(Path(f), folder) for f in files]
     report = evaluate(
-        args.data or default_files(),
+        files,
         sources,
         params=source_params(args),
         limit=args.limit,

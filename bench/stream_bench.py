@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/stream_bench.py                   # N = 10,000 solutions
     .venv/bin/python bench/stream_bench.py --n 100000        # the same at 100k
+    .venv/bin/python bench/stream_bench.py --submit-next     # the labeling page's loop
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python \
         bench/stream_bench.py --n 10000 --levels 1,8,32 --cycles 320
 
@@ -22,10 +23,13 @@ Redis; the cache is then per process). Each level (1, 8, 32 annotators by defaul
 annotator accounts with API tokens; they loop claim -> submit with a random rating on every
 step, no think time, until the level's `--cycles` are done, as threads spread over several
 processes (`--client-processes`, default one per 8 annotators) so that the client is not what
-limits; the client's CPU is reported. After a short warm-up (not reported) each level is
-followed by the bare-SQL cycle (bench/load/bare.py) on the same PostgreSQL, same N, same number
-of annotators. `--profile DIR` samples the gunicorn workers with py-spy during each level and
-prints where their time went (it costs them some CPU: leave it off for the numbers).
+limits; the client's CPU is reported. `--submit-next` runs the labeling page's loop instead:
+the submit asks for `next` and its answer brings the next task, one request a cycle after each
+annotator's first claim (its latency shows as submit and cycle). After a short warm-up (not
+reported) each level is followed by the bare-SQL cycle (bench/load/bare.py) on the same
+PostgreSQL, same N, same number of annotators. `--profile DIR` samples the gunicorn workers
+with py-spy during each level and prints where their time went (it costs them some CPU: leave
+it off for the numbers).
 
 Prints per level p50/p95/p99 of claim, submit and the whole cycle, cycles/s, the ratios
 steplab/bare, CPU of clients, server and machine, and the checks: from the database, no
@@ -150,18 +154,21 @@ def run_bench(
     warmup: int = 16,
     workdir: Path,
     profile_dir: Path | None = None,
+    submit_next: bool = False,
     out=print,
 ) -> BenchResult:
     """Start gunicorn on `database_url` (which holds `project`), then per level the HTTP
     cycles, the bare-SQL cycles and the checks. `client_processes` None: one per 8 annotators.
-    With `profile_dir`, py-spy samples the workers during each level's HTTP part."""
+    With `profile_dir`, py-spy samples the workers during each level's HTTP part.
+    `submit_next`: the labeling page's loop, one request a cycle (bench.load.cycles)."""
     import psutil
 
     from bench.load import profile
     from bench.load.bare import bare_problems, bare_setup, bare_teardown, run_bare
     from bench.load.procs import free_port, start_server, steplab_env, stop
 
-    needed = warmup + cycles * len(levels)
+    # submit_next: each annotator ends holding the task the last submit's answer claimed.
+    needed = warmup + cycles * len(levels) + (4 + sum(levels) if submit_next else 0)
     if project.solutions.count() < needed:
         raise ValueError(f"{needed} solutions needed for the warm-up and the levels")
     env = steplab_env(database_url, "", **settings_env(database_url, secrets.token_urlsafe(40)))
@@ -181,7 +188,10 @@ def run_bench(
         )
         started = time.perf_counter()
         tokens = annotators_create(project=project, count=4, prefix="warmup")
-        warm = run_cycles(base_url=base, tokens=tokens, project_id=project.pk, cycles=warmup)
+        warm = run_cycles(
+            base_url=base, tokens=tokens, project_id=project.pk, cycles=warmup,
+            submit_next=submit_next,
+        )  # fmt: skip
         http_claims += warm.claims
         warm_bare = run_bare(
             database_url, project_id=project.pk, overlap=OVERLAP, annotators=4, cycles=warmup,
@@ -206,7 +216,7 @@ def run_bench(
             pg0 = _postgres_cpu_s(database)
             http = run_cycles(
                 base_url=base, tokens=tokens, project_id=project.pk, cycles=cycles,
-                processes=processes, seed=i,
+                processes=processes, seed=i, submit_next=submit_next,
             )  # fmt: skip
             server_cpu = _server_cpu_s(server) - cpu0
             postgres_cpu = _postgres_cpu_s(database) - pg0
@@ -348,6 +358,11 @@ def main() -> int:
     parser.add_argument("--labels-as", choices=("suggestions", "none"), default="suggestions")
     parser.add_argument("--keep-db", action="store_true", help="do not drop the scratch database")
     parser.add_argument(
+        "--submit-next",
+        action="store_true",
+        help="the labeling page's loop: the submit's answer brings the next task (one request)",
+    )
+    parser.add_argument(
         "--profile", type=Path, help="py-spy the gunicorn workers per level; files go to DIR"
     )
     args = parser.parse_args()
@@ -382,6 +397,7 @@ def main() -> int:
                 database_url=database_url, project=seeded.project, levels=levels,
                 cycles=args.cycles, client_processes=args.client_processes,
                 warmup=args.warmup, workdir=Path(tmp), profile_dir=args.profile,
+                submit_next=args.submit_next,
             )  # fmt: skip
         print(summary(result, args.n))
     finally:

@@ -19,6 +19,8 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from labeling.compiled import compile_queryset_once
+from labeling.embodied_selectors import EMBODIED_STEP_KEYS, episode
+from labeling.evidence_selectors import EVIDENCE_STEP_KEYS, evidence_sources
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -247,7 +249,9 @@ def solution_list(*, project: Project) -> QuerySet[Solution]:
     )
 
 
-STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id", "citations")
+# Agent steps' keys, then embodied steps' and evidence-cited steps' (their *_selectors.py).
+STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id")
+STEP_META_KEYS += EMBODIED_STEP_KEYS + EVIDENCE_STEP_KEYS
 
 
 def media_urls(*, project_id: int, metadata: dict | None) -> list[str]:
@@ -263,12 +267,6 @@ def media_urls(*, project_id: int, metadata: dict | None) -> list[str]:
 def step_meta(metadata: dict | None) -> dict:
     """What the labeling and review pages need of a step's metadata (agent steps' kind...)."""
     return {k: metadata[k] for k in STEP_META_KEYS if k in (metadata or {})}
-
-
-def evidence_sources(metadata: dict | None) -> dict:
-    """An evidence-cited problem's documents and tables, as imported ([] when none)."""
-    metadata = metadata or {}
-    return {key: metadata.get(key) or [] for key in ("documents", "tables")}
 
 
 def tool_names(metadata: dict | None) -> list[str]:
@@ -364,6 +362,7 @@ def task_payload(
             "source": problem.source,
             "images": media_urls(project_id=project.id, metadata=problem.metadata),
             "tools": tool_names(problem.metadata),
+            "episode": episode(problem.metadata),
             **evidence_sources(problem.metadata),
         },
         "lock_expires_at": lock_expires_at,

@@ -29,7 +29,9 @@ class SolutionInput:
 # correct no more often than steps overall, and passing tests are unmeasured on labeled data.
 CHECKS_OUT = "checks out"
 TESTS_PASS = "tests pass"
-EVIDENCE_KINDS = (CHECKS_OUT, TESTS_PASS)
+# A logged signal the rest of the log contradicts (subgoal: a success in a failed episode).
+CONTRADICTS_OUTCOME = "contradicts outcome"
+EVIDENCE_KINDS = (CHECKS_OUT, TESTS_PASS, CONTRADICTS_OUTCOME)
 
 
 @dataclass(frozen=True)

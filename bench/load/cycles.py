@@ -6,6 +6,10 @@ scale), until a budget of cycles shared by all annotators of the run is spent. A
 threads; `processes > 1` spreads them over forked processes so that the client's own CPU and
 GIL are not what limits the run. Every process reports the CPU it used.
 
+With `submit_next` the loop is the labeling page's: the submit asks for `next` and its answer
+carries the next task, so after each annotator's first claim a cycle is one request (its
+latency is recorded as the submit's and the cycle's; claim_s holds the first claims only).
+
 Claims are recorded as bench.load.annotators.Claim windows (claim answered .. submit sent), so
 its double-hold check applies unchanged.
 """
@@ -102,22 +106,27 @@ def _annotate(
     log: CycleLog,
     lock: threading.Lock,
     rng: random.Random,
+    submit_next: bool = False,
 ) -> None:
+    task, arrived = None, 0.0  # with submit_next: the task the last submit's answer brought
     while budget.take():
         t0 = time.monotonic()
-        r = client.post(f"/api/projects/{project_id}/queue/next/")
+        claimed_here = task is None
+        if claimed_here:
+            r = client.post(f"/api/projects/{project_id}/queue/next/")
+            arrived = time.monotonic()
+            if r.status_code != 200:
+                budget.give_back()
+                with lock:
+                    log.errors[f"claim {r.status_code}"] += 1
+                return  # 204: nothing left for this user; anything else: the run is broken
+            task = r.json()
         t1 = time.monotonic()
-        if r.status_code != 200:
-            budget.give_back()
-            with lock:
-                log.errors[f"claim {r.status_code}"] += 1
-            return  # 204: nothing left for this user; anything else: the run is broken
-        task = r.json()
         claim = Claim(
             user=user,
             solution_id=task["solution"]["id"],
             annotation_id=task["annotation"]["id"],
-            held_from=t1,
+            held_from=arrived,
         )
         values = task["project"]["rating_values"]
         labels = {step["id"]: rng.choice(values) for step in task["solution"]["steps"]}
@@ -125,13 +134,18 @@ def _annotate(
             "version": task["annotation"]["version"],
             "labels": [{"step_id": s, "rating": v} for s, v in labels.items()],
             "request_id": str(uuid.uuid4()),
+            "next": submit_next,
         }
         claim.held_until = t2 = time.monotonic()
         r = client.post(f"/api/annotations/{claim.annotation_id}/submit/", json=body)
         t3 = time.monotonic()
+        task = r.json().get("next_task") if submit_next and r.status_code == 200 else None
+        arrived = t3
+        nothing_left = submit_next and r.status_code == 200 and task is None
         with lock:
             log.claims.append(claim)
-            log.claim_s.append(t1 - t0)
+            if claimed_here:
+                log.claim_s.append(t1 - t0)
             log.started = min(log.started, t0)
             log.ended = max(log.ended, t3)
             if r.status_code != 200:
@@ -140,6 +154,11 @@ def _annotate(
             claim.submitted_labels = labels
             log.submit_s.append(t3 - t2)
             log.cycle_s.append(t3 - t0)
+        if nothing_left and budget.take():
+            budget.give_back()  # cycles are left but nothing for this user: as a 204 above
+            with lock:
+                log.errors["claim 204"] += 1
+            return
 
 
 def _cpu_s() -> float:
@@ -148,7 +167,13 @@ def _cpu_s() -> float:
 
 
 def _run_threads(
-    *, base_url: str, tokens: list[tuple[str, str]], project_id: int, budget: Budget, seed: int
+    *,
+    base_url: str,
+    tokens: list[tuple[str, str]],
+    project_id: int,
+    budget: Budget,
+    seed: int,
+    submit_next: bool = False,
 ) -> CycleLog:
     log, lock = CycleLog(), threading.Lock()
 
@@ -158,7 +183,7 @@ def _run_threads(
             with httpx.Client(base_url=base_url, headers=headers, timeout=120) as client:
                 _annotate(
                     client=client, user=user, project_id=project_id, budget=budget, log=log,
-                    lock=lock, rng=random.Random(seed * 1000 + index),
+                    lock=lock, rng=random.Random(seed * 1000 + index), submit_next=submit_next,
                 )  # fmt: skip
         except Exception as e:  # noqa: BLE001 - reported with the results
             with lock:
@@ -194,16 +219,19 @@ def run_cycles(
     cycles: int,
     processes: int = 1,
     seed: int = 0,
+    submit_next: bool = False,
 ) -> CycleLog:
     """`cycles` claim -> submit cycles by the annotators `tokens` (username -> API token),
-    one thread each, over `processes` processes (1: threads of this process)."""
+    one thread each, over `processes` processes (1: threads of this process); `submit_next`:
+    the labeling page's loop (module docstring)."""
     budget = Budget(cycles)
     items = list(tokens.items())
     processes = max(1, min(processes, len(items)))
     if processes == 1:
         return _run_threads(
-            base_url=base_url, tokens=items, project_id=project_id, budget=budget, seed=seed
-        )
+            base_url=base_url, tokens=items, project_id=project_id, budget=budget, seed=seed,
+            submit_next=submit_next,
+        )  # fmt: skip
     ctx = multiprocessing.get_context("fork")
     workers = []
     for p in range(processes):
@@ -214,6 +242,7 @@ def run_cycles(
             "project_id": project_id,
             "budget": budget,
             "seed": seed * 100 + p,
+            "submit_next": submit_next,
         }
         proc = ctx.Process(target=_process_main, args=(send, kwargs), daemon=True)
         proc.start()

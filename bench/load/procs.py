@@ -151,7 +151,13 @@ class PrivatePostgres:
         wait_port(self.port)
 
     def stop(self, mode: str = "fast") -> None:
-        self._run("pg_ctl", "-D", str(self.datadir), "-m", mode, "-w", "stop", check=False)
+        """Stop the cluster and wait until it is down (a loaded machine can take a while)."""
+        done = self._run("pg_ctl", "-D", str(self.datadir), "-m", mode, "-w", "-t", "120", "stop",
+                         check=False)  # fmt: skip
+        if done.returncode != 0 and "Is server running?" not in done.stderr:
+            log = self.workdir / "pg.log"
+            tail = log.read_text()[-2000:] if log.exists() else ""
+            raise RuntimeError(f"pg_ctl stop failed: {done.stderr.strip()}\n{tail}")
 
 
 # --- steplab processes -------------------------------------------------------------------

@@ -5,6 +5,7 @@ import "katex/dist/katex.min.css";
 import "highlight.js/styles/github.css";
 import "./styles/base.css";
 import "./styles/label.css";
+import "./styles/embodied.css";
 import "./styles/evidence.css";
 import { App } from "./App";
 

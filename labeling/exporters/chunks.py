@@ -21,17 +21,19 @@ from labeling.models import (
 from .labels import AnnotationLabels, BaseStep, ResolutionLabels, SuggestionLabel
 from .options import ExportOptions, LabelSource
 from .raw import ChunkQuery
-from .records import AlternativeRecord, image_refs
+from .records import STEP_RECORD_META, AlternativeRecord, image_refs
 from .selection import annotation_q, resolution_q, suggestion_q
 
 
 class ChunkQueries:
     """The chunk queries of one export, compiled once."""
 
-    def __init__(self, options: ExportOptions, *, alternatives: bool) -> None:
+    def __init__(
+        self, options: ExportOptions, *, alternatives: bool, step_meta: bool = False
+    ) -> None:
         filters = options.filters
         # Only the step metadata's "via" (PRM800K: the labeler wrote this step), as text: no
-        # JSON decoding per step.
+        # JSON decoding per step; the whole metadata only for formats that read it (`meta`).
         self.steps = ChunkQuery(
             Step.objects.annotate(via=KeyTextTransform("via", "metadata"))
             .order_by("solution_id", "index")
@@ -41,11 +43,12 @@ class ChunkQueries:
                 "index",
                 "text",
                 "via",
-                "metadata__images",
+                "metadata" if step_meta else "metadata__images",
                 "metadata__citations",
             ),
             "solution_id",
         )
+        self.step_meta = step_meta
         self.alternatives = (
             ChunkQuery(
                 # In AlternativeRecord's order after step_id (tests/exports checks it).
@@ -114,7 +117,7 @@ class ChunkQueries:
 
     def fetch(self, ids: list[int]) -> "ChunkRows":
         """The related rows of the solutions `ids`: one query per table."""
-        rows = ChunkRows(steps=self.steps.rows(ids))
+        rows = ChunkRows(steps=self.steps.rows(ids), step_meta=self.step_meta)
         step_ids = [row[1] for row in rows.steps]
         if self.alternatives:
             rows.alternatives = self.alternatives.rows(step_ids)
@@ -136,6 +139,7 @@ class ChunkRows:
     """What `ChunkQueries.fetch` read for one chunk, as plain rows."""
 
     steps: list[tuple]
+    step_meta: bool = False  # the steps' last column is their whole metadata, not its images
     alternatives: list[tuple] = field(default_factory=list)
     annotations: list[tuple] = field(default_factory=list)
     labels: list[tuple] = field(default_factory=list)
@@ -152,6 +156,11 @@ class Chunk:
         self.steps: dict[int, list[BaseStep]] = defaultdict(list)
         steps, by_id = self.steps, {}
         for solution_id, step_id, index, text, via, images, citations in rows.steps:
+            meta = None
+            if rows.step_meta:
+                metadata = images or {}
+                meta = {k: metadata[k] for k in STEP_RECORD_META if k in metadata}
+                images = metadata.get("images")
             # Positional, built once per step: half the time of keywords; most steps have no
             # alternatives and no images, and share one empty tuple for each.
             step = BaseStep(
@@ -161,6 +170,7 @@ class Chunk:
                 via == "human",
                 (),
                 image_refs(project_id, images) if images is not None else (),
+                meta,
                 citations if isinstance(citations, list) else (),
             )
             steps[solution_id].append(step)

@@ -33,6 +33,7 @@ class BaseStep:
     human_written: bool
     alternatives: Sequence[AlternativeRecord] = field(default_factory=list)
     images: Sequence[str] = field(default_factory=list)
+    meta: dict[str, Any] | None = None  # STEP_RECORD_META keys, for formats that read them
     citations: Sequence[dict] = field(default_factory=list)  # evidence-cited steps
 
 
@@ -100,6 +101,7 @@ def _step(
         base.human_written,
         base.alternatives,
         base.images,
+        base.meta,
         base.citations,
     )
 

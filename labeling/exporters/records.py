@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+# What of a step's metadata an export can read (embodied episodes' signals).
+STEP_RECORD_META = ("kind", "success", "timestamp", "preconditions", "effects")
+
 
 @dataclass(slots=True)
 class AlternativeRecord:
@@ -35,6 +38,8 @@ class StepRecord:
     human_written: bool = False  # the labeler wrote this step (PRM800K human_completion)
     alternatives: Sequence[AlternativeRecord] = field(default_factory=list)
     images: Sequence[str] = field(default_factory=list)  # references (see image_refs)
+    # Step.metadata's STEP_RECORD_META keys, read only for a format with needs_step_meta.
+    meta: dict[str, Any] | None = None
     # What an evidence-cited step cites: {doc, quote} | {doc, start, end} | {table, row, column}.
     citations: Sequence[dict[str, Any]] = field(default_factory=list)
 

@@ -113,6 +113,7 @@ def _chunk_reads(
     alternatives: bool,
     chunk_size: int,
     shared: BaseDatabaseWrapper | None,
+    step_meta: bool = False,
 ) -> Iterator[tuple[list[tuple], Chunk]]:
     """Each chunk of solution rows with its related rows: every database read of an export.
 
@@ -121,7 +122,7 @@ def _chunk_reads(
     """
     if shared is not None:
         connections[shared.alias] = shared
-    queries = ChunkQueries(options, alternatives=alternatives)
+    queries = ChunkQueries(options, alternatives=alternatives, step_meta=step_meta)
     for chunk in RawQuery(solutions).chunks(chunk_size):
         rows = queries.fetch([row[0] for row in chunk])
         yield chunk, Chunk(rows, project_id=project_id)
@@ -132,6 +133,7 @@ def solution_records(
     project: Project,
     options: ExportOptions,
     alternatives: bool = False,
+    step_meta: bool = False,
     chunk_size: int = CHUNK,
     on_chunk: Callable[[int], None] | None = None,
     read_ahead_chunks: bool = False,
@@ -162,6 +164,7 @@ def solution_records(
             alternatives=alternatives,
             chunk_size=chunk_size,
             shared=None,
+            step_meta=step_meta,
         )
         yield from _records(chunks, project=project, options=options, on_chunk=on_chunk)
         return
@@ -175,6 +178,7 @@ def solution_records(
             alternatives=alternatives,
             chunk_size=chunk_size,
             shared=shared,
+            step_meta=step_meta,
         )
         with read_ahead(chunks) as ahead:
             yield from _records(ahead, project=project, options=options, on_chunk=on_chunk)

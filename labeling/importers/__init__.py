@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from . import (
+    alfworld,
+    embodied,
     finqa,
     gsm8k,
     math_dataset,
@@ -52,6 +54,8 @@ PARSERS: dict[str, Parser] = {
     "math": math_dataset.parse,
     "steplab": steplab.parse,
     "messages": messages.parse,
+    "embodied": embodied.parse,
+    "alfworld": alfworld.parse,
     "finqa": finqa.parse,
 }
 FORMATS = ("auto", *PARSERS)

@@ -26,6 +26,10 @@ def detect_format(data: dict[str, Any]) -> str | None:
         return "gsm8k"
     if "problem" in keys and ("unique_id" in keys or {"level", "subject"} <= keys):
         return "math"
+    if isinstance(data.get("transcript"), str) and "Your task is to:" in data["transcript"]:
+        return "alfworld"
+    if "task" in keys and isinstance(data.get("steps"), list):
+        return "embodied"
     if "problem" in keys and ("steps" in keys or "solution" in keys):
         return "steplab"
     return None

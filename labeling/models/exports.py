@@ -19,6 +19,7 @@ class ExportFormat(models.TextChoices):
     MATH_SHEPHERD = "math_shepherd", "Math-Shepherd"
     PROCESSBENCH = "processbench", "ProcessBench"
     PAIRWISE = "pairwise", "Pairwise step preferences"
+    DENSE_REWARDS = "dense_rewards", "Dense per-step rewards (RL episodes)"
 
 
 class ExportFileType(models.TextChoices):

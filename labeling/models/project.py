@@ -65,7 +65,7 @@ DOMAIN_SOURCES: dict[str, tuple[str, ...]] = {
     Domain.MULTIMODAL: ("judge", "prm"),
     Domain.TEXT: ("judge", "rollout", "prm"),
     Domain.GRAPH: ("judge", "prm"),
-    Domain.EMBODIED: ("judge", "prm"),
+    Domain.EMBODIED: ("subgoal", "judge", "prm"),
     Domain.EVIDENCE: ("citation", "judge", "prm"),
     Domain.MIXED: ("judge", "prm"),
 }

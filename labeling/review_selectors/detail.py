@@ -3,6 +3,8 @@ gold, resolutions, comments, reviews and label history."""
 
 from django.db.models import Count, Prefetch
 
+from labeling.embodied_selectors import episode
+from labeling.evidence_selectors import evidence_sources
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -14,7 +16,6 @@ from labeling.models import (
     Suggestion,
 )
 from labeling.selectors import (
-    evidence_sources,
     media_urls,
     step_meta,
     suggestion_payload,
@@ -105,6 +106,7 @@ def review_detail(*, solution: Solution) -> dict:
                 project_id=solution.project_id, metadata=solution.problem.metadata
             ),
             "tools": tool_names(solution.problem.metadata),
+            "episode": episode(solution.problem.metadata),
             **evidence_sources(solution.problem.metadata),
         },
         "project": {

@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from django.db import connection, transaction
-from django.db.models import BooleanField, ExpressionWrapper, F, Q
-from django.db.models.sql import UpdateQuery
+from django.db.models import F
 from django.utils import timezone
 
-from labeling.compiled import compile_once, hot_cursor
+from labeling.compiled import hot_cursor
 from labeling.errors import Conflict, NotAllowed, ValidationFailed
 from labeling.models import (
     Annotation,
@@ -32,12 +31,12 @@ from labeling.models import (
     Solution,
     StepLabel,
 )
-from labeling.review_selectors import reasons_mask
 from labeling.rows_insert import insert_rows, json_value
 from labeling.services.gold_pace import answers_bump
 from labeling.services.history import LABEL_FIELDS, label_history_write, label_state
 from labeling.services.queue import overlap_holders, task_lock_extend, task_release
 from labeling.services.resolutions import resolution_auto
+from labeling.services.submission_count import submission_count
 
 
 @dataclass(frozen=True)
@@ -82,9 +81,15 @@ def _replayed(
     if request_id is None:
         return None
     _check_owner(annotation, user)
-    current = Annotation.objects.select_for_update().get(pk=annotation.pk)
-    if current.last_request_id == request_id and current.status in leaves:
-        return current
+    sql = "SELECT last_request_id, status FROM labeling_annotation WHERE id = %s"
+    if connection.features.has_select_for_update:
+        sql += " FOR UPDATE"  # SQLite: the IMMEDIATE transaction serializes writers
+    with hot_cursor() as cursor:
+        cursor.execute(sql, [annotation.pk])
+        last, status = cursor.fetchone()
+    # psycopg answers a UUID, SQLite its 32 hex digits.
+    if last is not None and UUID(str(last)) == request_id and status in leaves:
+        return Annotation.objects.get(pk=annotation.pk)  # a retry: rare, the whole row
     return None
 
 
@@ -177,37 +182,6 @@ def _solution_state(*, solution_id: int, annotation_id: int, lock: bool) -> _Sol
                 }
             )
     return _SolutionState(is_gold=bool(rows[0][0]), steps=steps, labels=labels)
-
-
-def _count_submission_sql(stand_ins: dict) -> tuple[str, list]:
-    """One UPDATE for what a submission changes on its solution: the submitted count, its
-    place in the claim pool (a submission can only close it; the SET reads the row as it was,
-    so the new count is submitted_count + 1) and the review queue's stored reasons
-    (labeling.services.review_reasons; its subqueries see this transaction's new labels)."""
-    scope = {"pk__in": [stand_ins["solution"]]}
-    query = Solution.objects.filter(**scope).query.chain(UpdateQuery)
-    query.add_update_values(
-        {
-            "submitted_count": F("submitted_count") + 1,
-            "queue_open": ExpressionWrapper(
-                Q(queue_open=True) & Q(submitted_count__lt=stand_ins["open_below"]),
-                output_field=BooleanField(),
-            ),
-            "review_reasons": reasons_mask(scope),
-        }
-    )
-    return query.get_compiler(connection.alias).as_sql()
-
-
-def _count_submission(*, solution_id: int, project: Project) -> None:
-    statement = compile_once(
-        ("count submission",), _count_submission_sql, ints=("solution", "open_below")
-    )
-    # Client-bound, planned per call: a prepared statement's generic plan for these
-    # subqueries, made while a new project's label tables are nearly empty, stays slow (tens
-    # of ms) as they fill, until the next ANALYZE.
-    with connection.cursor() as cursor:
-        statement.execute(cursor, {"solution": solution_id, "open_below": project.overlap - 1})
 
 
 def _write_labels(
@@ -415,7 +389,12 @@ def annotation_submit(
         action=LabelAction.SUBMIT,
         state=locked,
     )
-    _count_submission(solution_id=solution_id, project=project)
+    submission_count(
+        solution_id=solution_id,
+        annotation_id=annotation.pk,
+        overlap=project.overlap,
+        unsure=any(label.unsure for label in parsed),
+    )
     answers_bump(project=project, user_id=user.pk, by=1, gold=locked.is_gold)
     task_release(solution_id=solution_id, user=user)
     # Same transaction, solution row still locked: the k-th agreeing submission resolves it.

@@ -168,6 +168,7 @@ def _write(
         project=export.project,
         options=options,
         alternatives=fmt.needs_alternatives,
+        step_meta=fmt.needs_step_meta,
         chunk_size=chunk_size,
         on_chunk=chunk_done,
         read_ahead_chunks=read_ahead_chunks,

@@ -219,6 +219,7 @@ EXPORT_OPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "math_shepherd": ("math_shepherd", {"split_policy": {"mode": "none"}}),
     "processbench": ("processbench", {"split_policy": {"mode": "none"}}),
     "pairwise": ("pairwise", {"split_policy": {"mode": "none"}}),
+    "dense_rewards": ("dense_rewards", {"split_policy": {"mode": "none"}}),
 }
 EXPORTS = of("json", "export")
 

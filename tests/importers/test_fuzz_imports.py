@@ -47,6 +47,20 @@ HANDMADE: dict[str, dict[str, Any]] = {
             {"role": "assistant", "content": "1+1=2"},
         ]
     },
+    "embodied": {
+        "task": "Put the mug in the drawer.",
+        "initial_state": ["on(mug, table)"],
+        "success": True,
+        "steps": [
+            {"kind": "action", "text": "grasp(mug)", "success": True, "effects": ["holding(mug)"]},
+            {"kind": "subgoal", "text": "mug held", "preconditions": ["holding(mug)"]},
+        ],
+        "labels": [1, 1],
+    },
+    "alfworld": {
+        "transcript": "Your task is to: look.\n> look\nYou are in the middle of a room.\n",
+        "won": True,
+    },
 }
 
 

@@ -17,7 +17,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 CYCLES = 20
 
 
-def test_stream_bench_small_run_passes_its_checks(tmp_path):
+@pytest.mark.parametrize("submit_next", [False, True], ids=["claim-then-submit", "submit-next"])
+def test_stream_bench_small_run_passes_its_checks(tmp_path, submit_next):
     seeded = seed_project(n=300, workdir=tmp_path)
     assert seeded.solutions == 300
     db = connection.settings_dict
@@ -26,6 +27,7 @@ def test_stream_bench_small_run_passes_its_checks(tmp_path):
     result = run_bench(
         database_url=url, project=seeded.project, levels=(1, 4), cycles=CYCLES,
         client_processes=2, warmup=4, workdir=tmp_path, out=lambda _: None,
+        submit_next=submit_next,
     )  # fmt: skip
 
     assert result.problems == [], result.problems
@@ -42,6 +44,8 @@ def test_stream_bench_small_run_passes_its_checks(tmp_path):
         solution__project=seeded.project, status="submitted", annotator__isnull=False
     )
     assert submitted.count() == 4 + 2 * CYCLES  # the warm-up's too
+    if submit_next:  # one claim request per annotator; every other task came with a submit
+        assert 2 <= sum(len(level.http.claim_s) for level in result.levels) <= 1 + 4
     assert StepLabel.objects.filter(annotation__in=submitted).count() > 2 * submitted.count()
     assert "OK: every submission stored once" in summary(result, 300)
 

@@ -231,9 +231,13 @@ export function ExportOptionsForm({
             <Check
               checked={form.truncateAfterFirstError}
               onChange={(v) => set("truncateAfterFirstError", v)}
-              disabled={disabled}
+              disabled={disabled || form.format === "dense_rewards"}
               title="Stop after the first wrong step."
-              help="Steps after a mistake are left out, as ProcessBench and first-error labeling assume."
+              help={
+                form.format === "dense_rewards"
+                  ? "Dense rewards keep every step: an RL episode is the whole trajectory."
+                  : "Steps after a mistake are left out, as ProcessBench and first-error labeling assume."
+              }
               testId="export-truncate"
             />
             <Check

@@ -63,6 +63,13 @@ export const SOURCES: SourceInfo[] = [
     availability: "now",
   },
   {
+    name: "subgoal",
+    label: "Subgoal log check",
+    description:
+      "For embodied episodes: replays the logged success signals and predicates. A step logged as failed → −1; an action whose preconditions the state reached so far does not satisfy → −1; a success that contradicts the episode's outcome is flagged; a verified successful subgoal gets “checks out” evidence (not a rating).",
+    availability: "now",
+  },
+  {
     name: "prm",
     label: "Trained PRM",
     description:

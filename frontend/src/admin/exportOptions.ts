@@ -47,6 +47,11 @@ export const FORMATS: Array<Choice<ExportFormat>> = [
     label: "Pairwise preferences",
     help: "prompt, prefix, chosen (a correct next step), rejected (a wrong one) at the same prefix.",
   },
+  {
+    value: "dense_rewards",
+    label: "Dense rewards (RL episodes)",
+    help: "One episode per line: steps with obs, action, reward (−1/0/+1 label), done and the logged success signal; for embodied projects.",
+  },
 ];
 
 export const FILE_TYPES: Array<Choice<ExportFileType>> = [

@@ -11,6 +11,7 @@ export const FORMATS: Array<{ value: ImportFormat; label: string }> = [
   { value: "math", label: "MATH" },
   { value: "steplab", label: "steplab export" },
   { value: "messages", label: "Agent trajectories (OpenAI messages)" },
+  { value: "embodied", label: "Robotics / embodied episodes (subgoal trajectories)" },
   { value: "finqa", label: "FinQA (report text, table and gold program)" },
 ];
 

@@ -1,7 +1,7 @@
 /** Export snapshots: options, status, the file and its dataset card. */
 import { ApiError, failure, get, post, request, type Page, type RequestOptions } from "./client";
 
-export type ExportFormat = "trl" | "prm800k" | "math_shepherd" | "processbench" | "pairwise";
+export type ExportFormat = "trl" | "prm800k" | "math_shepherd" | "processbench" | "pairwise" | "dense_rewards";
 export type ExportFileType = "jsonl" | "jsonl.gz" | "parquet";
 export type ExportStatus = "pending" | "running" | "done" | "failed";
 export type ExportLabelSource = "reviewed" | "human" | "imported" | "annotations" | "auto_consensus" | "auto_any";

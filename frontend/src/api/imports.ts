@@ -12,6 +12,7 @@ export type ImportFormat =
   | "math"
   | "steplab"
   | "messages"
+  | "embodied"
   | "finqa";
 export type LabelsAs = "suggestions" | "annotations" | "none";
 

@@ -21,6 +21,8 @@ export interface TaskProblem {
   images?: string[];
   /** An agent problem's tool names. */
   tools?: string[];
+  /** An embodied episode's goal and initial state (predicates), when the import gave them. */
+  episode?: { goal?: string[]; initial_state?: string[] } | null;
   /** An evidence-cited problem's source documents and tables (steps cite them). */
   documents?: EvidenceDocument[];
   tables?: EvidenceTable[];
@@ -58,12 +60,18 @@ export interface TaskStep {
 }
 
 export interface StepMeta {
-  kind?: "tool_call" | "observation" | "message";
+  /** Agent steps: tool_call, observation, message; embodied steps: plan, action, observation, subgoal. */
+  kind?: "tool_call" | "observation" | "message" | "plan" | "action" | "subgoal";
   role?: string;
   name?: string;
   /** A tool call's arguments as the model wrote them (JSON, or not). */
   arguments?: string;
   tool_call_id?: string;
+  /** Embodied steps: the logged success signal, predicates and time (seconds into the episode). */
+  success?: boolean;
+  preconditions?: string[];
+  effects?: string[];
+  timestamp?: number;
   /** Evidence-cited steps: what the step cites in the problem's documents and tables. */
   citations?: Citation[];
 }
@@ -132,6 +140,13 @@ export interface DraftPayload {
 export interface SubmitPayload extends DraftPayload {
   finish_reason: FinishReason;
   finish_reason_text: string;
+  /** Also claim the next task and answer it as `next_task`: one request per task. */
+  next?: boolean;
+}
+
+/** A submit's answer; `next_task` when the submit asked for `next` (null: nothing left). */
+export interface Submitted extends Annotation {
+  next_task?: Task | null;
 }
 
 export interface Rework {
@@ -158,7 +173,7 @@ export const nextTask = async (projectId: number): Promise<Task | null> =>
 export const saveDraft = (annotationId: number, payload: DraftPayload, options?: RequestOptions) =>
   request<Annotation>("PUT", `/api/annotations/${annotationId}/draft/`, payload, options);
 export const submitAnnotation = (annotationId: number, payload: SubmitPayload) =>
-  post<Annotation>(`/api/annotations/${annotationId}/submit/`, payload);
+  post<Submitted>(`/api/annotations/${annotationId}/submit/`, payload);
 export const skipAnnotation = (annotationId: number, requestId?: string) =>
   post<void>(`/api/annotations/${annotationId}/skip/`, requestId ? { request_id: requestId } : undefined);
 export const getProgress = (projectId: number) =>

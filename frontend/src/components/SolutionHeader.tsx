@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from "react";
 import type { Task } from "../api/labeling";
+import { EpisodeSummary } from "../label/EmbodiedStep";
 import { ImageStrip } from "../label/ImageStrip";
 import { Markdown } from "./Markdown";
 import { IconEye, IconEyeOff } from "./icons";
@@ -54,6 +55,7 @@ export function ProblemPanel({
       </div>
       <Markdown source={problem.text} className="problem-text" />
       {problem.images && problem.images.length > 0 && <ImageStrip urls={problem.images} label="Problem" />}
+      {problem.episode && <EpisodeSummary episode={problem.episode} success={solution.answer_correct} />}
       {problem.tools && problem.tools.length > 0 && (
         <div className="problem-tools" data-testid="problem-tools">
           <span className="answer-label">Tools</span>

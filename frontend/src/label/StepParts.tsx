@@ -3,6 +3,7 @@ import type { Rating, TaskStep } from "../api";
 import { Markdown } from "../components/Markdown";
 import { AgentStepBody, isAgentStep } from "./AgentStep";
 import { CitedEvidence } from "./CitedEvidence";
+import { EmbodiedStepBody, isEmbodiedStep } from "./EmbodiedStep";
 import { ImageStrip } from "./ImageStrip";
 import { useRatingNames } from "./ratingNames";
 
@@ -36,12 +37,19 @@ export function selectOnClick(onSelect: (index: number) => void, index: number) 
   };
 }
 
-/** The step itself: an agent step's card or the Markdown text, then its images and what it
- * cites (evidence-cited problems, inside a SourcesProvider). */
+/** The step itself: an embodied step on its timeline, an agent step's card or the Markdown text,
+ * then its images (an embodied step's frames) and what it cites (evidence-cited problems,
+ * inside a SourcesProvider). */
 export function StepContent({ step, index }: { step: Pick<TaskStep, "text" | "meta" | "images">; index: number }) {
   return (
     <>
-      {isAgentStep(step) ? <AgentStepBody step={step} /> : <Markdown source={step.text} className="step-text" />}
+      {isEmbodiedStep(step) ? (
+        <EmbodiedStepBody step={step} />
+      ) : isAgentStep(step) ? (
+        <AgentStepBody step={step} />
+      ) : (
+        <Markdown source={step.text} className="step-text" />
+      )}
       {step.images && step.images.length > 0 && <ImageStrip urls={step.images} label={`Step ${index + 1}`} />}
       <CitedEvidence citations={step.meta?.citations} />
     </>

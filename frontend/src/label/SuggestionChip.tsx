@@ -166,12 +166,19 @@ function Rationale({ text, agent }: { text: string; agent: string }) {
 export function SuggestionNotes({ suggestions }: { suggestions: Suggestion[] }) {
   const notes = suggestions
     .map((s, i) => ({ s, i, view: describeSuggestion(s) }))
-    .filter(({ view }) => view.refuted || view.rationale);
+    .filter(({ view }) => view.refuted || view.rationale || view.note);
   if (notes.length === 0) return null;
   return (
     <div className="suggestion-notes">
       {notes.map(({ s, i, view }) =>
-        view.refuted ? (
+        view.note ? (
+          <div key={i} className="suggestion-note suggestion-note-neg" data-testid="checker-note">
+            <span className="suggestion-note-badge checker-note-badge">
+              {view.badge} <IconX width={10} height={10} strokeWidth={3.5} />
+            </span>
+            <span>{view.note}</span>
+          </div>
+        ) : view.refuted ? (
           <Refuted key={i} refuted={view.refuted} />
         ) : (
           <Rationale key={i} text={view.rationale as string} agent={s.agent} />

@@ -16,6 +16,7 @@ export const SOURCE_BADGE: Record<string, string> = {
   answer: "answer",
   code: "code",
   citation: "cite",
+  subgoal: "subgoal",
 };
 
 export const SOURCE_NAME: Record<string, string> = {
@@ -28,6 +29,7 @@ export const SOURCE_NAME: Record<string, string> = {
   answer: "Final-answer check",
   code: "Code execution",
   citation: "Citation check",
+  subgoal: "Subgoal log check",
 };
 
 export const VALUE_WORD: Record<string, string> = { "-1": "wrong (−1)", "0": "neutral (0)", "1": "correct (+1)" };
@@ -66,6 +68,20 @@ export interface EvidenceView {
 export const EVIDENCE_LABEL: Record<string, string> = {
   "checks out": "arithmetic checks out",
   "tests pass": "tests pass",
+  "contradicts outcome": "contradicts the outcome",
+};
+
+/** Where a source's evidence means something else than the symbolic check's. */
+const SOURCE_EVIDENCE_LABEL: Record<string, Record<string, string>> = {
+  subgoal: { "checks out": "log checks out" },
+  // The citation checker's "checks out" is about the sources, not arithmetic.
+  citation: { "checks out": "citations check out" },
+};
+
+/** The last line of an evidence chip's hover text: what the evidence does not prove. */
+const EVIDENCE_CAVEAT: Record<string, string> = {
+  subgoal: "A logged success does not make the step a good one: rate the decision.",
+  citation: "A quote that is there does not make the step right: read what it says.",
 };
 
 export interface SuggestionView {
@@ -79,6 +95,8 @@ export interface SuggestionView {
   rationale: string | null;
   /** Set for evidence-only suggestions: shown as evidence, never accepted as a rating. */
   evidence: EvidenceView | null;
+  /** A checker's one-line finding shown under the step (subgoal: "precondition … not satisfied"). */
+  note?: string | null;
   /** Hover text: what it is, who made it, what it says. */
   title: string;
 }
@@ -186,8 +204,8 @@ export function evidenceOf(s: Suggestion): EvidenceView | null {
   }
   const summary = str(e.summary);
   if (items.length === 0 && summary) items.push(summary);
-  // The citation checker's "checks out" is about the sources, not arithmetic.
-  const label = s.source === "citation" && kind === "checks out" ? "citations check out" : (EVIDENCE_LABEL[kind] ?? kind);
+  if (items.length === 0 && typeof e.message === "string" && e.message.trim()) items.push(e.message.trim());
+  const label = SOURCE_EVIDENCE_LABEL[s.source]?.[kind] ?? EVIDENCE_LABEL[kind] ?? kind;
   return { label, items, checked: num(e.checked) };
 }
 
@@ -225,6 +243,14 @@ function scoreText(score: number | null, percentWhenUnit: boolean): string | nul
   if (score == null || !Number.isFinite(score)) return null;
   if (percentWhenUnit && score >= 0 && score <= 1) return `${Math.round(score * 100)}%`;
   return Math.abs(score) >= 10 ? score.toFixed(0) : score.toFixed(2);
+}
+
+/** A −1 whose finding is a sentence (subgoal): the chip as usual, the sentence under the step. */
+function withNote(s: Suggestion, extra: string[], note: string): SuggestionView {
+  const who = `${SOURCE_NAME[s.source] ?? s.source}${s.agent ? ` · ${s.agent}` : ""}`;
+  const measured = calibrationText(s);
+  const title = [`${who}: ${VALUE_WORD[String(s.value)]}`, ...(measured ? [measured] : []), ...extra].join("\n");
+  return { badge: SOURCE_BADGE[s.source] ?? s.source, detail: null, mark: "−", tone: "neg", refuted: null, rationale: null, evidence: null, note, title };
 }
 
 export function describeSuggestion(s: Suggestion): SuggestionView {
@@ -267,6 +293,12 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
       }
       if (e.inferred === true) extra.push("Inferred from the steps around it (binary search), not rolled out");
       if (e.cached === true) extra.push("From the rollout cache");
+      break;
+    }
+    case "subgoal": {
+      const message = str(e.message);
+      if (message) extra.push(message);
+      if (s.value === -1 && message) return withNote(s, extra, message);
       break;
     }
     case "judge": {
@@ -318,7 +350,7 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
       ...(source === "symbolic" && count ? [`Checked ${count} ${count === 1 ? "claim" : "claims"}:`] : []),
       ...evidence.items.slice(0, 12).map((item) => `  ${item}`),
       ...(evidence.items.length > 12 ? [`  … and ${evidence.items.length - 12} more`] : []),
-      "Correct arithmetic does not make a step right: rate the reasoning.",
+      EVIDENCE_CAVEAT[source] ?? "Correct arithmetic does not make a step right: rate the reasoning.",
     ];
     return { badge: SOURCE_BADGE[source] ?? source, detail: null, mark: "", tone: "none", refuted: null, rationale: null, evidence, title: lines.join("\n") };
   }

@@ -71,12 +71,14 @@ export function useClaim({
       .catch(() => undefined);
   }, [projectId]);
 
-  const loadNext = useCallback(async () => {
+  /** Show the next task: `claimed` when a submit's answer brought it (null: none left), else
+   * claimed here. */
+  const loadNext = useCallback(async (claimed?: Task | null) => {
     saverRef.current?.stop();
     saverRef.current = null;
     setBusy("next");
     try {
-      const next = await nextTask(projectId);
+      const next = claimed !== undefined ? claimed : await nextTask(projectId);
       refreshProgress();
       onClaim();
       setSaveInfo({ status: "saved" });

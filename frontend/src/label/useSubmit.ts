@@ -95,7 +95,7 @@ export function useSubmit({
   setNotice: (notice: Notice | null) => void;
   setReason: (reason: ReasonKind | null) => void;
   dispatch: Dispatch<LabelAction>;
-  loadNext: () => Promise<void>;
+  loadNext: (claimed?: Task | null) => Promise<void>;
   elapsedMs: () => number;
 }) {
   const { wait, cancelled } = useRetryWait();
@@ -130,9 +130,10 @@ export function useSubmit({
         finish_reason_text: text,
         time_spent_ms: elapsedMs(),
         request_id: requestId,
+        next: true, // the answer brings the next task: no second request between tasks
       };
       try {
-        await saver.exclusive((version) => submitAnnotation(t.annotation.id, { ...body, version }), {
+        const done = await saver.exclusive((version) => submitAnnotation(t.annotation.id, { ...body, version }), {
           wait,
           cancelled,
           onRetry: (err) => setNotice(retryNotice(err, "submitted")),
@@ -144,7 +145,7 @@ export function useSubmit({
           tone: "success",
           text: reasonCode === "give_up" ? "Gave up on the solution" : reasonCode === "bad_problem" ? "Problem reported" : "Submitted",
         });
-        await loadNext();
+        await loadNext(done.next_task);
       } catch (e) {
         const err = e as ApiError;
         setBusy(null);

@@ -131,6 +131,9 @@ describe("LabelPage", () => {
     expect(submit.body.finish_reason).toBe("solution");
     expect(submit.body.version).toBe(1);
     expect(submit.body.labels.map((l: { rating: number }) => l.rating)).toEqual([1, 1]);
+    // The submit's answer brought the next task: no queue/next request between the tasks.
+    expect(submit.body.next).toBe(true);
+    expect(api.callsTo("POST", "/queue/next/")).toHaveLength(1);
     await waitFor(() => expect(screen.getByTestId("progress").textContent).toContain("13 done today"));
     expect(ratingsShown()).toEqual(["", "", ""]);
     key("1");
@@ -139,6 +142,7 @@ describe("LabelPage", () => {
     key("Enter");
     expect(await screen.findByTestId("queue-empty")).toBeTruthy();
     expect(screen.getByTestId("queue-empty").textContent).toContain("All done — nothing left to label in this project");
+    expect(api.callsTo("POST", "/queue/next/")).toHaveLength(1); // next_task: null said so
     expect(screen.getByRole("link", { name: "Back to projects" }).getAttribute("href")).toBe("/projects");
   });
 

@@ -73,9 +73,8 @@ export class FakeApi {
         : { status: 403, body: { error: { code: "not_authenticated", message: "Log in.", details: {} } } };
     }
     if (method === "POST" && /\/queue\/next\/$/.test(path)) {
-      const task = this.queue[0];
-      if (!task) return { status: 204 };
-      return { status: 200, body: { ...task, annotation: { ...task.annotation, version: this.version.get(task.annotation.id) } } };
+      const task = this.nextTask();
+      return task ? { status: 200, body: task } : { status: 204 };
     }
     if (method === "GET" && /\/progress\/$/.test(path)) return { status: 200, body: this.progress };
     if (method === "GET" && /^\/api\/projects\/\d+\/$/.test(path) && this.project) return { status: 200, body: this.project };
@@ -89,7 +88,7 @@ export class FakeApi {
       if (requestId && this.lastRequestId.get(id) === requestId) {
         // A retry of the write last applied: answered as its success, nothing applied again.
         if (m[2] === "skip") return { status: 204 };
-        return { status: 200, body: { id, version: current, labels: call.body.labels, status: m[2] === "submit" ? "submitted" : "draft" } };
+        return { status: 200, body: this.withNext(call, { id, version: current, labels: call.body.labels, status: m[2] === "submit" ? "submitted" : "draft" }) };
       }
       if (m[2] === "skip") {
         if (requestId) this.lastRequestId.set(id, requestId);
@@ -106,9 +105,20 @@ export class FakeApi {
         this.queue = this.queue.filter((t) => t.annotation.id !== id);
         this.progress = { ...this.progress, done_today: this.progress.done_today + 1, remaining: this.progress.remaining - 1 };
       }
-      return { status: 200, body: { id, version: current + 1, labels: call.body.labels, status: m[2] === "submit" ? "submitted" : "draft" } };
+      return { status: 200, body: this.withNext(call, { id, version: current + 1, labels: call.body.labels, status: m[2] === "submit" ? "submitted" : "draft" }) };
     }
     return { status: 404, body: { error: { code: "not_found", message: `No route ${method} ${path}`, details: {} } } };
+  }
+
+  /** The queue's head as the server serves it (with its current version), or null. */
+  private nextTask(): Task | null {
+    const task = this.queue[0];
+    return task ? { ...task, annotation: { ...task.annotation, version: this.version.get(task.annotation.id) ?? task.annotation.version } } : null;
+  }
+
+  /** A submit that asked for `next` answers the next task as `next_task`, as the server does. */
+  private withNext(call: Call, body: Record<string, unknown>): Record<string, unknown> {
+    return call.body?.next && /\/submit\/$/.test(call.path) ? { ...body, next_task: this.nextTask() } : body;
   }
 
   private autolabel(call: Call): { status: number; body?: unknown } | undefined {

@@ -1,6 +1,7 @@
 """Export formats: each turns SolutionRecords into rows of one dataset layout."""
 
 from .base import Format, Row, Stats
+from .dense_rewards import DenseRewardsFormat
 from .math_shepherd import MathShepherdFormat
 from .pairwise import PairwiseFormat
 from .prm800k import Prm800kFormat
@@ -9,7 +10,14 @@ from .trl import TrlFormat
 
 FORMATS: dict[str, type[Format]] = {
     cls.name: cls
-    for cls in (TrlFormat, Prm800kFormat, MathShepherdFormat, ProcessBenchFormat, PairwiseFormat)
+    for cls in (
+        TrlFormat,
+        Prm800kFormat,
+        MathShepherdFormat,
+        ProcessBenchFormat,
+        PairwiseFormat,
+        DenseRewardsFormat,
+    )
 }
 
 __all__ = ["FORMATS", "Format", "Row", "Stats"]

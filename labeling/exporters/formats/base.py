@@ -78,6 +78,9 @@ class Format:
 
     name: ClassVar[str]
     needs_alternatives: ClassVar[bool] = False
+    # The steps' metadata keys in STEP_META_KEYS (embodied: kind, success, timestamp) on
+    # each StepRecord's `meta`; read only for formats that set this.
+    needs_step_meta: ClassVar[bool] = False
     # Set for multimodal projects before schema(): formats that can add an `images` column do.
     with_images: bool = False
     # Set for evidence-cited projects: formats that can add the steps' `citations` and the

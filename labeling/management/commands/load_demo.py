@@ -23,6 +23,7 @@ FIRST_ERROR_PROJECT = "Demo: first-error (PRM800K phase 2)"
 AGENT_PROJECT = "Demo: agent trajectories"
 MULTIMODAL_PROJECT = "Demo: multimodal (charts and figures)"
 TEXT_PROJECT = "Demo: text tasks (QA, translation)"
+EMBODIED_PROJECT = "Demo: robotics subgoals"
 EVIDENCE_PROJECT = "Demo: evidence-cited (finance, medicine)"
 
 PROJECTS: dict[str, dict[str, Any]] = {
@@ -59,6 +60,14 @@ PROJECTS: dict[str, dict[str, Any]] = {
         "show_suggestions": True,
         "first_error_mode": False,
     },
+    EMBODIED_PROJECT: {
+        "domain": "embodied",
+        "description": "Robot episodes as timelines of plans, actions, observations and subgoals, "
+        "with camera frames and logged success signals.",
+        "overlap": 1,
+        "show_suggestions": True,
+        "first_error_mode": False,
+    },
     EVIDENCE_PROJECT: {
         "domain": "evidence",
         "description": "Steps cite a trial report, an annual report and FinQA filings: "
@@ -89,6 +98,8 @@ FILES = (
     DemoFile(AGENT_PROJECT, "agent_demo.jsonl", "messages", "none"),
     DemoFile(MULTIMODAL_PROJECT, "multimodal_demo.jsonl", "steplab", "none", inline_images=True),
     DemoFile(TEXT_PROJECT, "text_demo.jsonl", "steplab", "none"),
+    DemoFile(EMBODIED_PROJECT, "embodied_demo.jsonl", "embodied", "none", inline_images=True),
+    DemoFile(EMBODIED_PROJECT, "alfworld_react_demo.jsonl", "alfworld", "none"),
     DemoFile(EVIDENCE_PROJECT, "evidence_demo.jsonl", "steplab", "none"),
     DemoFile(EVIDENCE_PROJECT, "finqa_demo.jsonl", "finqa", "suggestions"),
 )
