@@ -19,7 +19,14 @@ from autolabel.errors import BackendUnavailable
 from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
 from autolabel.registry import ENGINES
 from labeling.errors import Conflict, ValidationFailed
-from labeling.models import Project, Solution, Suggestion
+from labeling.models import (
+    DOMAIN_SOURCES,
+    Domain,
+    Project,
+    Solution,
+    Suggestion,
+    sources_for_problem,
+)
 from labeling.review_selectors import AUTO_CONFLICT_SOURCES
 from labeling.services.review_reasons import review_reasons_refresh
 from training_runs.models import PrmModel
@@ -28,8 +35,19 @@ log = logging.getLogger(__name__)
 MAX_STORED_ERRORS = 50
 
 
-def _solutions_for(project: Project, filter_: dict) -> Iterable[int]:
+def _domains_for(sources: list[str]) -> list[str]:
+    """A many-domains project's problem domains some of these sources apply to ("" : none
+    named, which gets the sources every domain has)."""
+    domains = [
+        d for d, own in DOMAIN_SOURCES.items() if d != Domain.MIXED and set(own) & {*sources}
+    ]
+    return domains + ([""] if set(sources_for_problem("", Domain.MIXED)) & {*sources} else [])
+
+
+def _solutions_for(project: Project, filter_: dict, sources: list[str]) -> Iterable[int]:
     qs = Solution.objects.filter(project=project)
+    if project.domain == Domain.MIXED:  # only solutions some source of the run applies to
+        qs = qs.filter(problem__domain__in=_domains_for(sources))
     if filter_.get("solution_ids"):
         qs = qs.filter(pk__in=filter_["solution_ids"])
     if filter_.get("only_unlabeled"):
@@ -119,7 +137,7 @@ def autolabel_run_create(
         filter=filter or {},
         created_by=created_by,
     )
-    solution_ids = list(_solutions_for(project, run.filter))
+    solution_ids = list(_solutions_for(project, run.filter, run.sources))
     AutolabelItem.objects.bulk_create(
         [AutolabelItem(run=run, solution_id=sid) for sid in solution_ids], batch_size=2000
     )
@@ -213,6 +231,15 @@ def suggestions_upsert(*, solution: Solution, result: EngineResult) -> int:
     return len(rows)
 
 
+def _sources_for(run: AutolabelRun, solution: Solution) -> list[str]:
+    """The run's sources that apply to this solution's problem (all of them outside a
+    many-domains project, whose sources all apply to its one domain)."""
+    if run.project.domain != Domain.MIXED:
+        return list(run.sources)
+    own = sources_for_problem(solution.problem.domain, Domain.MIXED)
+    return [name for name in run.sources if name in own]
+
+
 def autolabel_item_process(*, run: AutolabelRun, solution_id: int) -> AutolabelItem | None:
     """Run every source of the run on one solution. A no-op unless the item is pending."""
     with transaction.atomic():
@@ -226,9 +253,11 @@ def autolabel_item_process(*, run: AutolabelRun, solution_id: int) -> AutolabelI
         item.attempts += 1
         item.save(update_fields=["attempts", "updated_at"])
     solution = Solution.objects.select_related("problem").get(pk=solution_id)
+    # In a many-domains project a source runs only on the problems of its domains.
+    sources = _sources_for(run, solution)
     # Engines that combine other sources (consensus) run last, on what the others stored.
-    first = [n for n in run.sources if not getattr(ENGINES[n], "needs_suggestions", False)]
-    last = [n for n in run.sources if n not in first]
+    first = [n for n in sources if not getattr(ENGINES[n], "needs_suggestions", False)]
+    last = [n for n in sources if n not in first]
     written = 0
     try:
         for group in (first, last):
@@ -265,10 +294,14 @@ def autolabel_chunk_prefetch(*, run: AutolabelRun, solution_ids: list[int]) -> N
     solutions = Solution.objects.filter(pk__in=pending.values("solution_id")).select_related(
         "problem"
     )
-    inputs = [_solution_input(solution) for solution in solutions.order_by("id")]
+    solutions = list(solutions.order_by("id"))
+    inputs = {solution.pk: _solution_input(solution) for solution in solutions}
     for name in batching:
+        mine = [inputs[s.pk] for s in solutions if name in _sources_for(run, s)]
+        if not mine:
+            continue
         try:
-            ENGINES[name].prefetch(inputs, run.params.get(name, {}))
+            ENGINES[name].prefetch(mine, run.params.get(name, {}))
         except Exception:
             log.exception("autolabel run %s: %s prefetch", run.pk, name)
 

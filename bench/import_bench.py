@@ -21,6 +21,9 @@ this one process:
    step and each suggestion, all in one transaction, which is the naive code's best case),
    its rate extrapolated.
 
+BENCH_NO_DETECT_USES=1 imports with `--no-detect-uses` (no step-reference detection), to
+measure what the detector costs.
+
 Runs on a throwaway database: on PostgreSQL it creates and finally drops `--db` (default
 `steplab_bench`) next to the database DATABASE_URL names; otherwise a temporary SQLite file.
 Migrations are run programmatically.
@@ -256,6 +259,7 @@ def command_import(project, path: Path, labels_as: str) -> str:
         project=str(project.pk),
         labels_as=labels_as,
         no_progress=True,
+        no_detect_uses=os.environ.get("BENCH_NO_DETECT_USES") == "1",
         stdout=out,
     )
     return out.getvalue()

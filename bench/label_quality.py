@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> dict:
     django.setup()
     from autolabel import timeouts
     from autolabel.quality.harness import default_files, evaluate
-    from autolabel.quality.markdown import markdown
+    from autolabel.quality.markdown import domain_markdown, markdown
 
     timeouts.warm_up()
     sources = [s.strip() for s in args.sources.split(",") if s.strip()]
@@ -131,6 +131,8 @@ def main(argv: list[str] | None = None) -> dict:
             print(f"wrote {path}", file=sys.stderr)
     if args.markdown:
         print(markdown(report))
+        if per_domain := domain_markdown(report):  # files of several problem domains
+            print("\n" + per_domain)
     else:
         print(json.dumps({s: r["all"] for s, r in report["results"].items()}, indent=1))
         print(f"({report['seconds']:.1f} s)")

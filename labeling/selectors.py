@@ -34,6 +34,7 @@ from labeling.models import (
     Step,
     Suggestion,
     TaskLock,
+    problem_domain,
 )
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -341,6 +342,8 @@ def task_payload(
             "alternatives_count": step.alternatives_count,
             "meta": step_meta(step.metadata),
             "images": media_urls(project_id=project.id, metadata=step.metadata),
+            "uses": step.uses,
+            "uses_source": step.uses_source,
             "suggestions": [suggestion_payload(s) for s in suggestions.get(step.id, [])],
         }
         for step in _payload_steps().fetch(values)
@@ -363,6 +366,9 @@ def task_payload(
             "images": media_urls(project_id=project.id, metadata=problem.metadata),
             "tools": tool_names(problem.metadata),
             "episode": episode(problem.metadata),
+            # What renders the steps and which checkers apply: the problem's own domain in a
+            # many-domains project, else the project's (read in the same statement).
+            "domain": problem_domain(problem.domain, project.domain),
             **evidence_sources(problem.metadata),
         },
         "lock_expires_at": lock_expires_at,
@@ -404,7 +410,7 @@ def annotation_payload(*, annotation: Annotation, labels: list | None = None) ->
         labels = getattr(annotation, "written_labels", None)
     if labels is None:
         labels = annotation.labels.order_by("step__index").values(
-            "step_id", "rating", "unsure", "comment", "alternative_text"
+            "step_id", "rating", "unsure", "comment", "alternative_text", "uses"
         )
     return {
         "id": annotation.id,

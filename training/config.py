@@ -32,6 +32,9 @@ class TrainConfig:
     # Without a split column or eval_data: this fraction of problems (by a hash of the prompt).
     eval_fraction: float = 0.0
     label_column: Literal["labels", "soft_labels"] = "labels"
+    # Only rows whose `domain` is one of these (a many-domains export; [] = every row): a
+    # math-only PRM trains on the same export as the multi-domain one (training.domains).
+    domains: list[str] = field(default_factory=list)
 
     # Model: a causal LM (or PRM) checkpoint directory; the PRM goes to `out`.
     model: str = ""
@@ -42,6 +45,9 @@ class TrainConfig:
     step_separator: str = "\n"
     max_length: int = 1024
     max_prompt_length: int | None = 512
+    # Step dependencies (a `uses` column): "prefix" shows them to the model as "[uses 1,3] "
+    # before each step's text (training/graph.py); "none" trains on the text alone.
+    dependencies: Literal["none", "prefix"] = "none"
 
     # Optimisation.
     lr: float = 1e-5
@@ -93,6 +99,8 @@ class TrainConfig:
             problems.append("label_column: 'labels' or 'soft_labels'")
         if self.max_length < 2:
             problems.append("max_length: at least 2")
+        if self.dependencies not in ("none", "prefix"):
+            problems.append("dependencies: 'none' or 'prefix'")
         if self.batch_size < 1 or self.grad_accum < 1:
             problems.append("batch_size and grad_accum: at least 1")
         if not 0.0 <= self.eval_fraction < 1.0:

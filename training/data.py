@@ -1,7 +1,9 @@
 """Read TRL stepwise exports and tokenize them the way TRL's PRMTrainer did.
 
 A row is `{prompt, completions: [step, ...], labels: [bool, ...]}`, optionally with
-`soft_labels` (floats in [0, 1]), `label_sources` and `split` (steplab's export writes them).
+`soft_labels` (floats in [0, 1]), `label_sources`, `split`, `domain` (training.domains
+evaluates per domain) and `uses` / `inherited` (step dependencies: training/graph.py); steplab's
+export writes them.
 Tokens: [bos] + prompt, then for each step its tokens followed by the separator's tokens; the
 step's label sits on the last of those tokens, every other position is -100. Truncation keeps
 whole steps only and counts what it drops (`TokenizeStats`), it never drops them silently.
@@ -20,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from training.graph import uses_error, with_uses
+
 logger = logging.getLogger("training.data")
 
 IGNORE = -100
@@ -37,6 +41,8 @@ class StepwiseRow:
     soft_labels: list[float] | None = None
     split: str | None = None
     where: str = ""  # "file:line", for messages
+    domain: str | None = None  # the problem's domain (a many-domains project's export)
+    uses: list[list[int]] | None = None  # per step, the earlier steps it uses (0-based)
 
 
 def _open_lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -104,6 +110,18 @@ def parse_row(raw: Any, where: str) -> StepwiseRow:
     split = raw.get("split")
     if split is not None and not isinstance(split, str):
         raise bad("split", "expected a string")
+    domain = raw.get("domain")
+    if domain is not None and not isinstance(domain, str):
+        raise bad("domain", "expected a string")
+    uses = raw.get("uses")
+    if uses is not None:
+        uses = (
+            [list(u) if isinstance(u, tuple) else u for u in uses]
+            if isinstance(uses, list | tuple)
+            else uses
+        )
+        if why := uses_error(uses, len(steps)):
+            raise bad("uses", why)
     return StepwiseRow(
         prompt=prompt,
         completions=steps,
@@ -111,6 +129,8 @@ def parse_row(raw: Any, where: str) -> StepwiseRow:
         soft_labels=[float(v) for v in soft] if soft is not None else None,
         split=split,
         where=where,
+        domain=domain,
+        uses=uses,
     )
 
 
@@ -192,6 +212,9 @@ class Tokenization:
     step_separator: str = "\n"
     max_length: int | None = 1024
     max_prompt_length: int | None = 512
+    # "prefix": each step's text starts with "[uses 1,3] " (training/graph.py); rows then
+    # need a `uses` column.
+    dependencies: str = "none"
 
 
 def _encode(tokenizer: Any, texts: list[str]) -> list[list[int]]:
@@ -248,7 +271,14 @@ def tokenize_rows(
     """Tokenize rows in two batched tokenizer calls; examples left with no step are skipped."""
     separator_ids = tokenizer.encode(settings.step_separator, add_special_tokens=False)
     prompts = _encode(tokenizer, [row.prompt for row in rows])
-    flat_steps = _encode(tokenizer, [s for row in rows for s in row.completions])
+    if settings.dependencies == "prefix":
+        for row in rows:
+            if row.uses is None:
+                raise DataError(f"{row.where}: field 'uses': missing (dependencies is prefix)")
+        texts = [s for row in rows for s in with_uses(row.completions, row.uses)]
+    else:
+        texts = [s for row in rows for s in row.completions]
+    flat_steps = _encode(tokenizer, texts)
     stats = TokenizeStats()
     examples = []
     offset = 0

@@ -3,6 +3,8 @@
     python -m training.evaluate processbench FILE [--model DIR | --scores-field step_scores]
         [--threshold 0.5] [--sweep] [--save-scores OUT.jsonl] [--out metrics.json]
     python -m training.evaluate bon FILE [--model DIR] [--n 1 4 16] [--out metrics.json]
+    python -m training.evaluate stepwise FILE [--model DIR [--dependencies prefix] |
+        --scores-field step_scores] [--threshold 0.5] [--sweep] [--out metrics.json]
 
 ProcessBench (Zheng et al. 2024): a row is {id, problem, steps, label}, label = index of the
 first wrong step or -1. The PRM's prediction is the first step whose score is below the
@@ -10,6 +12,12 @@ threshold (-1 if none). Accuracy is measured separately on erroneous solutions (
 label) and on correct ones (prediction == -1); F1 is their harmonic mean. `--sweep` reports it
 for thresholds 0.05..0.95 and the best one. Scores come from a field of the file (a scored
 file) or from `--model` (any kind: training.scorers.load_scorer).
+
+Stepwise: TRL stepwise rows (steplab's export; labels per step, `uses` optional). Reports the
+first-error F1 above twice: `linear` (first wrong step of the row, as ProcessBench) and
+`dependency` (first wrong step within the dependency closure of the last step: an error in a
+step the answer does not rest on is not counted; training/graph.py). Export with
+truncate_after_first_error=false so rows go on past their first error.
 
 Best-of-N: one row per candidate, {problem (or problem_id), steps, answer, correct | gold,
 step_scores?}, or one row per problem with `candidates: [...]`. Reports, over problems, the
@@ -30,7 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from training.data import DataError, read_objects
+from training.data import DataError, StepwiseRow, parse_row, read_objects
+from training.graph import answer_path, with_uses
+from training.graph import first_error as first_wrong
 
 SWEEP = [round(0.05 * k, 2) for k in range(1, 20)]
 
@@ -118,6 +128,69 @@ def evaluate_processbench(
     if sweep:
         report["sweep"] = threshold_sweep(labels, scores)
     return report
+
+
+# -- stepwise rows, linear and along dependencies -------------------------------------------
+
+
+def evaluate_stepwise(
+    rows: Sequence[StepwiseRow],
+    scores: Sequence[Sequence[float]],
+    *,
+    threshold: float = 0.5,
+    sweep: bool = False,
+) -> dict[str, Any]:
+    """First-error F1 in linear order and on the last step's dependency closure."""
+    linear: list[int] = []
+    dependency: list[int] = []
+    on_path: list[list[float]] = []
+    off_path = 0
+    for row, row_scores in zip(rows, scores, strict=True):
+        if len(row_scores) != len(row.labels):
+            raise DataError(f"{row.where}: one score per step expected")
+        linear.append(first_wrong(row.labels))
+        path = answer_path(row.uses, len(row.labels))
+        wrong = first_wrong(row.labels, path)
+        dependency.append(path.index(wrong) if wrong >= 0 else -1)
+        on_path.append([row_scores[k] for k in path])
+        off_path += linear[-1] >= 0 and wrong != linear[-1]
+    report: dict[str, Any] = {
+        "rows": len(linear),
+        "rows_with_uses": sum(row.uses is not None for row in rows),
+        # Rows whose first wrong step is off the answer's closure (or the closure has none).
+        "first_error_off_path": off_path,
+        "linear": processbench_f1(linear, scores, threshold),
+        "dependency": processbench_f1(dependency, on_path, threshold),
+    }
+    if sweep:
+        report["sweep"] = {
+            "linear": threshold_sweep(linear, scores)["best"],
+            "dependency": threshold_sweep(dependency, on_path)["best"],
+        }
+    return report
+
+
+def run_stepwise(args: argparse.Namespace) -> dict[str, Any]:
+    path = Path(args.file)
+    rows, raws = [], []
+    for where, raw in read_objects(path):
+        rows.append(parse_row(raw, where))
+        raws.append(raw)
+    if args.model:
+        if args.dependencies == "prefix" and any(r.uses is None for r in rows):
+            raise DataError(f"{path}: field 'uses': needed by --dependencies prefix")
+        items = [
+            (r.prompt, with_uses(r.completions, r.uses if args.dependencies == "prefix" else None))
+            for r in rows
+        ]
+        scores = _score_with_model(args.model, items, args.batch_size)
+    else:
+        scores = _scores_from(
+            [{**raw, "steps": row.completions} for raw, row in zip(raws, rows, strict=True)],
+            args.scores_field,
+            str(path),
+        )
+    return evaluate_stepwise(rows, scores, threshold=args.threshold, sweep=args.sweep)
 
 
 # -- best-of-N -----------------------------------------------------------------------------
@@ -263,11 +336,23 @@ def build_parser() -> argparse.ArgumentParser:
     pb.add_argument("--threshold", type=float, default=0.5)
     pb.add_argument("--sweep", action="store_true", help="F1 for thresholds 0.05..0.95")
     pb.add_argument("--save-scores", help="write the rows with their scores here (JSONL)")
+    sw = sub.add_parser("stepwise", help="first-error F1, linear and along step dependencies")
+    sw.add_argument("file")
+    sw.add_argument("--model", help="PRM directory to score the steps with")
+    sw.add_argument("--scores-field", default="step_scores")
+    sw.add_argument("--threshold", type=float, default=0.5)
+    sw.add_argument("--sweep", action="store_true", help="best F1 over thresholds 0.05..0.95")
+    sw.add_argument(
+        "--dependencies",
+        choices=["none", "prefix"],
+        default="none",
+        help="prefix: the PRM was trained with dependencies: prefix (steps read '[uses 1,3] ...')",
+    )
     bon = sub.add_parser("bon", help="best-of-N reranking accuracy")
     bon.add_argument("file")
     bon.add_argument("--model", help="PRM directory to score the candidates with")
     bon.add_argument("--n", type=int, nargs="+", help="use the first n candidates per problem")
-    for p in (pb, bon):
+    for p in (pb, sw, bon):
         p.add_argument("--batch-size", type=int, default=8)
         p.add_argument("--out", help="write the report (JSON) here too")
     return parser
@@ -276,7 +361,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        report = run_processbench(args) if args.command == "processbench" else run_bon(args)
+        run = {"processbench": run_processbench, "stepwise": run_stepwise, "bon": run_bon}
+        report = run[args.command](args)
     except (DataError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

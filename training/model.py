@@ -218,6 +218,8 @@ def save_prm(
     out = Path(out)
     model.config.prm_step_separator = settings.step_separator
     model.config.prm_max_prompt_length = settings.max_prompt_length
+    if settings.dependencies != "none":  # steps are read as training/graph.with_uses renders
+        model.config.prm_dependencies = settings.dependencies
     model.save_pretrained(
         str(out),
         state_dict=state_dict,

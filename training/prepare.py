@@ -13,6 +13,7 @@ import torch
 
 from training.config import TrainConfig
 from training.data import Tokenization, TokenizedExample, read_files, split_rows, tokenize_rows
+from training.domains import only_domains
 from training.model import sha256_file
 
 logger = logging.getLogger("training.train")
@@ -72,12 +73,17 @@ def tokenization_settings(config: TrainConfig) -> Tokenization:
         step_separator=config.step_separator,
         max_length=config.max_length,
         max_prompt_length=config.max_prompt_length,
+        dependencies=config.dependencies,
     )
 
 
 def prepare_data(config: TrainConfig, tokenizer: Any) -> PreparedData:
     """Read, split and tokenize; logs (and returns) what truncation dropped."""
     rows = read_files(config.data)
+    if config.domains:
+        rows = only_domains(rows, config.domains)
+        if not rows:
+            raise ValueError(f"no rows of domains {', '.join(config.domains)} in the data")
     train_rows, eval_rows = split_rows(
         rows, eval_split=config.eval_split, eval_fraction=config.eval_fraction
     )

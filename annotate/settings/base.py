@@ -181,6 +181,9 @@ SPECTACULAR_SETTINGS = {
         "JobStatusEnum": "labeling.models.exports.ExportStatus",
         "AnnotationStatusEnum": "labeling.models.annotation.AnnotationStatus",
         "RunStatusEnum": "autolabel.models.runs.RunStatus",
+        "DomainEnum": "labeling.models.project.Domain",
+        # A problem's domain: every project domain but `mixed`.
+        "ProblemDomainEnum": "labeling.models.project.PROBLEM_DOMAINS",
     },
 }
 

@@ -44,6 +44,22 @@ DEFAULT_FILES = (
 )
 
 
+NO_DOMAIN = "(none)"
+# The domain of a dataset format's rows when a row names none (steplab rows may name theirs).
+FORMAT_DOMAINS = {
+    **dict.fromkeys(
+        ("prm800k", "prm800k_mrmath", "processbench", "prmbench", "math_shepherd", "gsm8k", "math"),
+        "math",
+    ),
+    "messages": "agent",
+}
+
+
+def domain_of(fmt: str, row_domain: str, default: str = "") -> str:
+    """A row's own domain, else the caller's default, else its format's, else NO_DOMAIN."""
+    return row_domain or default or FORMAT_DOMAINS.get(fmt, NO_DOMAIN)
+
+
 def truth_of(label: int | None) -> int | None:
     return None if label is None else (-1 if label < 0 else 1)
 
@@ -72,6 +88,7 @@ class LabeledSolution:
     # embodied and citation checkers read them).
     step_metadata: tuple[dict[str, Any], ...] = ()
     problem_metadata: dict[str, Any] = field(default_factory=dict)
+    domain: str = NO_DOMAIN  # the problem's (domain_of)
 
     @property
     def first_error(self) -> int | None:
@@ -95,9 +112,10 @@ class LabeledSolution:
 
 
 def read_labeled(
-    path: str | os.PathLike[str], *, limit: int | None = None
+    path: str | os.PathLike[str], *, limit: int | None = None, domain: str = ""
 ) -> list[LabeledSolution]:
-    """The first `limit` solutions of a file in any format the importers read."""
+    """The first `limit` solutions of a file in any format the importers read; `domain`:
+    that of rows that name none (else their format's, see domain_of)."""
     from labeling.importers import open_rows  # needs Django's apps (PRM800K's FinishReason)
 
     path = Path(path)
@@ -115,6 +133,7 @@ def read_labeled(
                 metadata=solution.metadata,
                 step_metadata=tuple(step.metadata for step in solution.steps),
                 problem_metadata=row.problem.metadata,
+                domain=domain_of(rows.format, row.problem.domain, domain),
             )
             for row in rows
             for solution in row.solutions

@@ -50,13 +50,15 @@ def evaluate(
     limit: int | None = None,
     progress: Any = None,
 ) -> dict[str, Any]:
-    """The report: for each source, metrics over all files and per file (data/metrics.py)."""
+    """The report: for each source, metrics over all files, per file and per problem domain
+    (a row's own `domain`, else its format's: data.domain_of) (data/metrics.py)."""
     params = {name: dict(p) for name, p in (params or {}).items()}
     if "consensus" in sources and "consensus" not in params:
         params["consensus"] = consensus_params(sources)
     check_sources(sources, params)
     engines = offline_engines()  # one per evaluation: the rollout cache lives as long
     tallies: dict[str, dict[str, Tally]] = {s: {} for s in sources}
+    by_domain: dict[str, dict[str, Tally]] = {s: {} for s in sources}
     start = time.perf_counter()
     for path in files:
         solutions = read_labeled(path, limit=limit)
@@ -64,14 +66,18 @@ def evaluate(
             runs = run_sources(solution.as_input(), sources, params, engines=engines)
             for name, run in runs.items():
                 result = run.result
-                tallies[name].setdefault(Path(path).name, Tally()).add(
-                    solution,
-                    result.suggestions if result else [],
-                    seconds=run.seconds,
-                    answer_correct=result.answer_correct if result else None,
-                    error=run.error,
-                    agent=result.agent if result else "",
-                )
+                for tally in (
+                    tallies[name].setdefault(Path(path).name, Tally()),
+                    by_domain[name].setdefault(solution.domain, Tally()),
+                ):
+                    tally.add(
+                        solution,
+                        result.suggestions if result else [],
+                        seconds=run.seconds,
+                        answer_correct=result.answer_correct if result else None,
+                        error=run.error,
+                        agent=result.agent if result else "",
+                    )
             if progress:
                 progress(solution)
     results: dict[str, Any] = {}
@@ -82,6 +88,7 @@ def evaluate(
         results[name] = {
             "all": total.report(),
             "by_data": {file: tally.report() for file, tally in by_file.items()},
+            "by_domain": {d: tally.report() for d, tally in sorted(by_domain[name].items())},
         }
     return {
         "data": [str(p) for p in files],

@@ -31,6 +31,29 @@ def _rows(report: dict[str, Any], *, rating: bool = False) -> list[tuple[str, st
     return rows
 
 
+def domain_markdown(report: dict[str, Any]) -> str:
+    """Per source and problem domain: solutions, first-error F1, −1 precision / recall and
+    coverage ("" when every solution is of one domain, whose numbers are the totals)."""
+    rows = [
+        (source, domain, m)
+        for source, result in report["results"].items()
+        if len(result.get("by_domain", {})) > 1
+        for domain, m in result["by_domain"].items()
+    ]
+    if not rows:
+        return ""
+    lines = [
+        "| source | domain | solutions | F1 | −1 P / R | coverage |",
+        "|---|---|---:|---:|---|---:|",
+    ]
+    for source, domain, m in rows:
+        lines.append(
+            f"| {source} | {domain} | {m['solutions']} | {_pct(m['f1'])} "
+            f"| {_pair(m['neg']['precision'], m['neg']['recall'])} | {_pct(m['coverage'])} |"
+        )
+    return "\n".join(lines)
+
+
 def markdown(report: dict[str, Any]) -> str:
     lines = [
         "| source | data | solutions | F1 (acc. erroneous / correct) | −1 P / R | +1 P / R "

@@ -21,7 +21,15 @@ from rest_framework.views import APIView
 from labeling.api.access import project_for
 from labeling.api.schema import paginated
 from labeling.errors import Conflict
-from labeling.exporters import FILE_TYPES, FORMATS, Combine, LabelSource, Neutral, SplitMode
+from labeling.exporters import (
+    FILE_TYPES,
+    FORMATS,
+    Combine,
+    DependencyPolicy,
+    LabelSource,
+    Neutral,
+    SplitMode,
+)
 from labeling.exporters import Unsure as UnsureMode
 from labeling.exporters.source import export_list
 from labeling.models import Export, ExportStatus, Role, SuggestionSource
@@ -88,6 +96,13 @@ class LabelPolicyInput(_Strict):
     soft_labels = serializers.BooleanField(required=False)
     label_sources = serializers.BooleanField(required=False)
     combine = serializers.ChoiceField(choices=_choices(Combine), required=False)
+    dependency_policy = serializers.ChoiceField(
+        choices=_choices(DependencyPolicy),
+        required=False,
+        help_text="Step dependencies: none (not written), keep (`uses` and `inherited` columns "
+        "in TRL rows, labels as given), inherit (a step that uses a -1 step, transitively, is "
+        "exported as -1 with `inherited: true`).",
+    )
 
 
 class SplitPolicyInput(_Strict):

@@ -11,9 +11,9 @@ from rest_framework.views import APIView
 from labeling.api.access import project_for
 from labeling.api.schema import paginated
 from labeling.importers import FORMATS
-from labeling.models import ImportJob, Role
+from labeling.models import PROBLEM_DOMAINS, ImportJob, Role
 from labeling.selectors import import_job_list
-from labeling.services.imports import LABELS_AS
+from labeling.services.imports import LABELS_AS, parse_options
 from labeling.tasks import import_job_run_task
 
 
@@ -26,6 +26,7 @@ class ImportJobOutput(serializers.ModelSerializer):
             "format",
             "detected_format",
             "labels_as",
+            "domain",
             "status",
             "bytes_total",
             "bytes_done",
@@ -41,6 +42,12 @@ class ImportInput(serializers.Serializer):
     file = serializers.FileField()
     format = serializers.ChoiceField(choices=FORMATS, default="auto")
     labels_as = serializers.ChoiceField(choices=LABELS_AS, default="suggestions")
+    domain = serializers.ChoiceField(
+        choices=PROBLEM_DOMAINS,
+        default="",
+        allow_blank=True,
+        help_text="The domain of rows that name none (a many-domains project's dataset files).",
+    )
 
     def validate_file(self, file):
         if file.size > settings.IMPORT_MAX_BYTES:
@@ -69,6 +76,7 @@ class ImportListApi(APIView):
         data = ImportInput(data=request.data)
         data.is_valid(raise_exception=True)
         upload = data.validated_data["file"]
+        parse_options(project, data.validated_data["domain"])  # the option fits the project
         job = ImportJob.objects.create(
             project=project,
             created_by=request.user,
@@ -76,6 +84,7 @@ class ImportListApi(APIView):
             filename=upload.name[:300],
             format=data.validated_data["format"],
             labels_as=data.validated_data["labels_as"],
+            domain=data.validated_data["domain"],
             bytes_total=upload.size,
         )
         transaction.on_commit(lambda: import_job_run_task.delay(job.pk))

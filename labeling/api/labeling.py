@@ -22,7 +22,8 @@ from labeling.services.annotations import (
 )
 from labeling.services.queue import task_claim_next
 
-_LABEL_KEYS = frozenset({"step_id", "rating", "unsure", "comment", "alternative_text"})
+_LABEL_KEYS = frozenset({"step_id", "rating", "unsure", "comment", "alternative_text", "uses"})
+_MAX_USES = 200  # LabelInputSerializer.uses's max_length
 
 
 def _plain_label(item: object) -> dict | None:
@@ -39,12 +40,20 @@ def _plain_label(item: object) -> dict | None:
         return None
     if item.get("comment", "") != "" or item.get("alternative_text", "") != "":
         return None  # text is trimmed and checked by the fields
+    uses = item.get("uses")
+    if uses is not None and (
+        type(uses) is not list
+        or len(uses) > _MAX_USES
+        or not all(type(k) is int and k >= 0 for k in uses)
+    ):
+        return None
     return {
         "step_id": step_id,
         "rating": rating,
         "unsure": unsure,
         "comment": "",
         "alternative_text": "",
+        "uses": uses,
     }
 
 
@@ -65,6 +74,14 @@ class LabelInputSerializer(serializers.Serializer):
     unsure = serializers.BooleanField(default=False)
     comment = serializers.CharField(allow_blank=True, default="", max_length=10000)
     alternative_text = serializers.CharField(allow_blank=True, default="", max_length=20000)
+    uses = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        allow_null=True,
+        default=None,
+        max_length=200,
+        help_text="The earlier steps (0-based indices) this step uses, as the annotator marked "
+        "them; null: not marked (the step's own `uses` stand).",
+    )
 
     class Meta:
         list_serializer_class = LabelListSerializer
@@ -100,6 +117,11 @@ class StepOutput(serializers.Serializer):
     # tool_call_id}; evidence-cited steps: {citations: [...]}; {} for plain steps.
     meta = serializers.JSONField()
     images = serializers.ListField(child=serializers.CharField())  # authenticated URLs
+    uses = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The earlier steps (0-based) it uses, as imported or detected.",
+    )
+    uses_source = serializers.CharField(help_text='"import", "detected" or "" (none).')
 
 
 class SolutionOutput(serializers.Serializer):

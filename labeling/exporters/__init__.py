@@ -12,6 +12,7 @@ from .card import CardInfo, licences_of, render_card
 from .formats import FORMATS, Format, Stats
 from .options import (
     Combine,
+    DependencyPolicy,
     ExportOptions,
     Filters,
     LabelPolicy,
@@ -34,6 +35,7 @@ __all__ = [
     "FORMATS",
     "CardInfo",
     "Combine",
+    "DependencyPolicy",
     "ExportOptions",
     "Filters",
     "Format",

@@ -19,7 +19,7 @@ from labeling.models import (
 )
 
 from .labels import AnnotationLabels, BaseStep, ResolutionLabels, SuggestionLabel
-from .options import ExportOptions, LabelSource
+from .options import DependencyPolicy, ExportOptions, LabelSource
 from .raw import ChunkQuery
 from .records import STEP_RECORD_META, AlternativeRecord, image_refs
 from .selection import annotation_q, resolution_q, suggestion_q
@@ -32,6 +32,9 @@ class ChunkQueries:
         self, options: ExportOptions, *, alternatives: bool, step_meta: bool = False
     ) -> None:
         filters = options.filters
+        # Step dependencies (Step.uses, StepLabel.uses) only when the export writes them: a
+        # JSON value more to decode per step and label otherwise.
+        self.uses = options.label_policy.dependency_policy != DependencyPolicy.NONE
         # Only the step metadata's "via" (PRM800K: the labeler wrote this step), as text: no
         # JSON decoding per step; the whole metadata only for formats that read it (`meta`).
         self.steps = ChunkQuery(
@@ -45,6 +48,7 @@ class ChunkQueries:
                 "via",
                 "metadata" if step_meta else "metadata__images",
                 "metadata__citations",
+                *(["uses"] if self.uses else []),
             ),
             "solution_id",
         )
@@ -103,7 +107,7 @@ class ChunkQueries:
             # order_by(): StepLabel's default ordering joins Step to sort by its index.
             self.labels = ChunkQuery(
                 StepLabel.objects.order_by().values_list(
-                    "annotation_id", "step_id", "rating", "unsure"
+                    "annotation_id", "step_id", "rating", "unsure", *(["uses"] if self.uses else [])
                 ),
                 "annotation_id",
             )
@@ -155,7 +159,7 @@ class Chunk:
     def __init__(self, rows: ChunkRows, *, project_id: int) -> None:
         self.steps: dict[int, list[BaseStep]] = defaultdict(list)
         steps, by_id = self.steps, {}
-        for solution_id, step_id, index, text, via, images, citations in rows.steps:
+        for solution_id, step_id, index, text, via, images, citations, *uses in rows.steps:
             meta = None
             if rows.step_meta:
                 metadata = images or {}
@@ -171,6 +175,7 @@ class Chunk:
                 (),
                 image_refs(project_id, images) if images is not None else (),
                 meta,
+                uses[0] if uses and uses[0] else (),
                 citations if isinstance(citations, list) else (),
             )
             steps[solution_id].append(step)
@@ -210,8 +215,11 @@ class Chunk:
             )
             self.annotations[solution_id].append(item)
             by_id[pk] = item
-        for annotation_id, step_id, rating, unsure in rows.labels:
-            by_id[annotation_id].labels[step_id] = (rating, unsure)
+        for annotation_id, step_id, rating, unsure, *uses in rows.labels:
+            item = by_id[annotation_id]
+            item.labels[step_id] = (rating, unsure)
+            if uses and uses[0] is not None:
+                item.uses[step_id] = uses[0]
 
     def _resolutions(self, rows: ChunkRows) -> None:
         by_id: dict[int, ResolutionLabels] = {}

@@ -34,6 +34,7 @@ class BaseStep:
     alternatives: Sequence[AlternativeRecord] = field(default_factory=list)
     images: Sequence[str] = field(default_factory=list)
     meta: dict[str, Any] | None = None  # STEP_RECORD_META keys, for formats that read them
+    uses: Sequence[int] = ()  # the step's own (Step.uses), when the export reads them
     citations: Sequence[dict] = field(default_factory=list)  # evidence-cited steps
 
 
@@ -46,6 +47,8 @@ class AnnotationLabels:
     time_spent_ms: int
     submitted_at: datetime | None
     labels: dict[int, tuple[int | None, bool]] = field(default_factory=dict)  # step id →
+    # step id → the earlier steps the annotator marked it as using (only where they did).
+    uses: dict[int, list[int]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -88,9 +91,11 @@ def _step(
     unsure: bool = False,
     soft: float | None = None,
     source: str = "",
+    uses: Sequence[int] | None = None,
 ) -> StepRecord:
     """The exported step: `base` with its resolved label. The one place a StepRecord is built;
-    positional, once per exported step (a third of the time of keywords and **label)."""
+    positional, once per exported step (a third of the time of keywords and **label).
+    `uses`: the annotators' marks, else None for the step's own."""
     return StepRecord(
         base.index,
         base.text,
@@ -102,8 +107,21 @@ def _step(
         base.alternatives,
         base.images,
         base.meta,
+        base.uses if uses is None else uses,
+        False,  # inherited: set by dependencies.inherit_errors when the policy asks
         base.citations,
     )
+
+
+def marked_uses(base: BaseStep, annotations: list["AnnotationLabels"]) -> list[int] | None:
+    """The dependencies the annotators marked on a step: the set most of those who marked it
+    gave (a tie: the earliest annotation's), or None when nobody marked it."""
+    marks = [tuple(a.uses[base.id]) for a in annotations if base.id in a.uses]
+    if not marks:
+        return None
+    counts = Counter(marks)
+    top = max(counts.values())
+    return list(next(m for m in marks if counts[m] == top))
 
 
 def agreement_of(steps: list[BaseStep], annotations: list[AnnotationLabels]) -> float | None:
@@ -132,8 +150,9 @@ def from_annotations(
         marks = [a.labels[base.id] for a in annotations if base.id in a.labels]
         ratings = [r for r, _ in marks if r is not None]
         unsure = any(u for _, u in marks)
+        uses = marked_uses(base, annotations)
         if not ratings:
-            out.append(_step(base, unsure=unsure))
+            out.append(_step(base, unsure=unsure, uses=uses))
             continue
         rating = majority(ratings)
         if len(ratings) == 1:
@@ -142,7 +161,7 @@ def from_annotations(
             soft = sum(positive(r) for r in ratings) / len(ratings)
             share = ratings.count(rating) / len(ratings)
         shares.append(share)
-        out.append(_step(base, rating=rating, unsure=unsure, soft=soft, source=tag))
+        out.append(_step(base, rating=rating, unsure=unsure, soft=soft, source=tag, uses=uses))
     times = [a.submitted_at for a in annotations if a.submitted_at]
     return Resolved(
         steps=out,
@@ -167,6 +186,7 @@ def _from_one(
     of the export."""
     tag = "imported" if single.imported else "human"
     labels, unlabeled, softs, out = single.labels, (None, False), {}, []
+    marked = single.uses
     for base in steps:
         rating, unsure = labels.get(base.id, unlabeled)
         if rating is None:
@@ -175,7 +195,9 @@ def _from_one(
             soft, source = softs.setdefault(rating, float(positive(rating))), tag
         else:
             source = tag
-        out.append(_step(base, rating, unsure, soft, source))
+        out.append(
+            _step(base, rating, unsure, soft, source, marked.get(base.id) if marked else None)
+        )
     return Resolved(
         steps=out,
         # Each rated step agrees with itself: the mean of the shares is 1.0.

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from labeling.errors import ValidationFailed
-from labeling.models import SuggestionSource
+from labeling.models import PROBLEM_DOMAINS, SuggestionSource
 
 
 class LabelSource(StrEnum):
@@ -44,6 +44,14 @@ class Neutral(StrEnum):
 class Combine(StrEnum):
     MAJORITY = "majority"  # one row per solution: per-step majority of its annotations
     PER_ANNOTATION = "per_annotation"  # one row per annotation
+
+
+class DependencyPolicy(StrEnum):
+    """Step dependencies (`uses`) in the export, and what a -1 does to the steps that use it."""
+
+    NONE = "none"  # not written (the files as before dependencies existed)
+    KEEP = "keep"  # `uses` per step written; labels as given
+    INHERIT = "inherit"  # ...and a step that uses a -1 step (transitively) is exported as -1
 
 
 class SplitMode(StrEnum):
@@ -136,6 +144,7 @@ class Filters:
     labeled_before: datetime | None = None  # ... < this
     annotators: tuple[str, ...] = ()  # usernames or external annotator names; () = all
     problem_sources: tuple[str, ...] = ()  # Problem.source values; () = all
+    domains: tuple[str, ...] = ()  # problem domains (a many-domains project's); () = all
     # Gold questions arrive with the review issue; until then there are none to exclude.
     include_gold: bool = False
     # Machine labels only: leave out suggestions whose score (the measured probability that
@@ -150,6 +159,7 @@ class Filters:
             auto_sources=list(self.auto_sources),
             annotators=list(self.annotators),
             problem_sources=list(self.problem_sources),
+            domains=list(self.domains),
             labeled_after=self.labeled_after.isoformat() if self.labeled_after else None,
             labeled_before=self.labeled_before.isoformat() if self.labeled_before else None,
         )
@@ -165,10 +175,15 @@ class LabelPolicy:
     soft_labels: bool = False  # a soft_labels column (MC fraction) in the TRL format
     label_sources: bool = False  # a label_sources column in the TRL format
     combine: Combine = Combine.MAJORITY
+    dependency_policy: DependencyPolicy = DependencyPolicy.NONE
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        data.update(neutral=self.neutral.value, combine=self.combine.value)
+        data.update(
+            neutral=self.neutral.value,
+            combine=self.combine.value,
+            dependency_policy=self.dependency_policy.value,
+        )
         return data
 
 
@@ -191,6 +206,17 @@ class ExportOptions:
     filters: Filters = field(default_factory=Filters)
     label_policy: LabelPolicy = field(default_factory=LabelPolicy)
     split_policy: SplitPolicy = field(default_factory=SplitPolicy)
+
+
+def _domains(raw: dict[str, Any], at: str) -> tuple[str, ...]:
+    domains = _strings(raw, "domains", at)
+    bad = [d for d in domains if d not in PROBLEM_DOMAINS]
+    if bad:
+        raise ValidationFailed(
+            f"{at}.domains: unknown domain {bad[0]!r}; known: {', '.join(PROBLEM_DOMAINS)}.",
+            field=f"{at}.domains",
+        )
+    return tuple(sorted(set(domains)))  # equal options compare equal
 
 
 def filters_from(raw: dict[str, Any] | None) -> Filters:
@@ -247,6 +273,7 @@ def filters_from(raw: dict[str, Any] | None) -> Filters:
         labeled_before=before,
         annotators=annotators,
         problem_sources=_strings(raw, "problem_sources", at),
+        domains=_domains(raw, at),
         include_gold=_bool(raw, "include_gold", False, at),
         min_score=min_score,
     )
@@ -263,6 +290,9 @@ def label_policy_from(raw: dict[str, Any] | None) -> LabelPolicy:
         soft_labels=_bool(raw, "soft_labels", False, at),
         label_sources=_bool(raw, "label_sources", False, at),
         combine=_choice(raw, "combine", Combine, LabelPolicy.combine, at),
+        dependency_policy=_choice(
+            raw, "dependency_policy", DependencyPolicy, LabelPolicy.dependency_policy, at
+        ),
     )
 
 

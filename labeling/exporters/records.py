@@ -40,6 +40,12 @@ class StepRecord:
     images: Sequence[str] = field(default_factory=list)  # references (see image_refs)
     # Step.metadata's STEP_RECORD_META keys, read only for a format with needs_step_meta.
     meta: dict[str, Any] | None = None
+    # The earlier steps (0-based indices) it uses: an annotator's marks, else the step's own
+    # (imported or detected); read only when the export asks for dependencies.
+    uses: Sequence[int] = ()
+    # dependency_policy=inherit made it -1 because it uses a -1 step (labeling.exporters.
+    # dependencies.inherit_errors).
+    inherited: bool = False
     # What an evidence-cited step cites: {doc, quote} | {doc, start, end} | {table, row, column}.
     citations: Sequence[dict[str, Any]] = field(default_factory=list)
 
@@ -72,6 +78,7 @@ class SolutionRecord:
     # An evidence-cited problem's sources: [{id, title, text}], [{id, title, columns, rows}].
     problem_documents: list[dict[str, Any]] = field(default_factory=list)
     problem_tables: list[dict[str, Any]] = field(default_factory=list)
+    domain: str = ""  # the problem's own domain; "" = the project's (Format.domain)
 
 
 def image_refs(project_id: int, images: Any) -> list[str]:

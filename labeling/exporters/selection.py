@@ -73,6 +73,9 @@ def matching_solutions(*, project: Project, filters: Filters) -> QuerySet[Soluti
         qs = qs.filter(is_gold=False)
     if filters.problem_sources:
         qs = qs.filter(problem__source__in=list(filters.problem_sources))
+    if filters.domains:  # a blank problem domain is the project's
+        blank = [""] if project.domain in filters.domains else []
+        qs = qs.filter(problem__domain__in=[*filters.domains, *blank])
     if filters.label_source == LabelSource.REVIEWED:
         labels = Resolution.objects.filter(resolution_q(filters), solution_id=OuterRef("pk"))
     elif filters.label_source.uses_annotations:

@@ -29,6 +29,7 @@ from labeling.models import Export, Project
 from labeling.read_ahead import read_ahead
 
 from .chunks import Chunk, ChunkQueries
+from .dependencies import inherit_errors
 from .labels import (
     AnnotationLabels,
     Resolved,
@@ -37,7 +38,7 @@ from .labels import (
     from_resolution,
     from_suggestions,
 )
-from .options import Combine, ExportOptions, LabelSource
+from .options import Combine, DependencyPolicy, ExportOptions, LabelSource
 from .policy import positive_rating
 from .raw import RawQuery
 from .records import SolutionRecord, image_refs
@@ -61,6 +62,7 @@ SOLUTION_FIELDS = (
     "source",
     "metadata",
     "problem__metadata__images",
+    "problem__domain",
     "problem__metadata__documents",
     "problem__metadata__tables",
 )
@@ -70,10 +72,14 @@ def _bytewise(name: str) -> Collate:
     return Collate(F(name), "C" if connection.vendor == "postgresql" else "BINARY")
 
 
-def _record(row: tuple, resolved: Resolved, project_id: int) -> SolutionRecord:
+def _record(
+    row: tuple, resolved: Resolved, project_id: int, inherit: bool = False
+) -> SolutionRecord:
     (pk, p_ext, p_text, p_answer, p_ref, p_source, ext, generator, final, correct, source, meta) = (
         row[:12]
     )
+    if inherit:
+        inherit_errors(resolved.steps)
     return SolutionRecord(  # positional, in the fields' order: one per exported row
         pk,
         p_ext or problem_id(p_text),
@@ -96,8 +102,9 @@ def _record(row: tuple, resolved: Resolved, project_id: int) -> SolutionRecord:
         resolved.from_import,
         resolved.annotations,
         image_refs(project_id, row[12]) if row[12] is not None else [],
-        row[13] if isinstance(row[13], list) else [],
         row[14] if isinstance(row[14], list) else [],
+        row[15] if isinstance(row[15], list) else [],
+        row[13],
     )
 
 
@@ -199,6 +206,7 @@ def _records(
         return positive_rating(rating, options.label_policy)
 
     per_annotation = options.label_policy.combine == Combine.PER_ANNOTATION
+    inherit = options.label_policy.dependency_policy == DependencyPolicy.INHERIT
     reviewed = filters.label_source == LabelSource.REVIEWED
     uses_annotations = filters.label_source.uses_annotations
     for chunk, related in chunks:
@@ -207,25 +215,28 @@ def _records(
             if reviewed:
                 resolution = related.resolutions[row[0]]
                 yield _record(
-                    row, from_resolution(steps, resolution, positive=positive), project.pk
+                    row, from_resolution(steps, resolution, positive=positive), project.pk, inherit
                 )
                 continue
             if not uses_annotations:
                 resolved = from_suggestions(
                     steps, related.suggestions, priority=auto_sources(filters), positive=positive
                 )
-                yield _record(row, resolved, project.pk)
+                yield _record(row, resolved, project.pk, inherit)
                 continue
             annotations = related.annotations.get(row[0], [])
             if not per_annotation:
                 yield _record(
-                    row, from_annotations(steps, annotations, positive=positive), project.pk
+                    row,
+                    from_annotations(steps, annotations, positive=positive),
+                    project.pk,
+                    inherit,
                 )
                 continue
             agreement = agreement_of(steps, annotations)
             for one in sorted(annotations, key=_per_annotation_order):
                 resolved = from_annotations(steps, [one], positive=positive, agreement=agreement)
-                yield _record(row, resolved, project.pk)
+                yield _record(row, resolved, project.pk, inherit)
         if on_chunk:
             on_chunk(len(chunk))
 

@@ -27,7 +27,9 @@ from . import (
     steplab,
     trl,
 )
+from .dependencies import detect_uses
 from .detect import detect_format
+from .domains import settle as settle_domain
 from .errors import ImportFileError
 from .fields import Row
 from .limits import check_lengths
@@ -100,11 +102,32 @@ class RowStream:
             row = Row(file=reader.filename, line=line.number, options=options)
             parsed = parse(line.data, row)
             check_lengths(parsed, row)
+            settle_domain(parsed, row)
+            fill_uses(parsed, detect=options.detect_uses)
             yield parsed
         if self.rows == 0:
             raise ImportFileError(
                 file=reader.filename, line=None, field=None, message="the file has no rows"
             )
+
+
+def fill_uses(parsed: ParsedRow, *, detect: bool = True) -> None:
+    """Each step's `uses`: the file's where it gave any for the solution (steps it left out
+    use nothing), else what the detector finds in the text (`detect`), else none."""
+    for solution in parsed.solutions:
+        steps = solution.steps
+        if any(step.uses is not None for step in steps):
+            for step in steps:
+                if step.uses is None:
+                    step.uses = []
+                step.uses_source = "import"
+            continue
+        if not detect:
+            continue
+        found = detect_uses([s.text for s in steps], parsed.problem.text)
+        for step, uses in zip(steps, found, strict=True):
+            step.uses = uses
+            step.uses_source = "detected" if uses else ""
 
 
 @contextmanager

@@ -4,25 +4,31 @@
      "id", "problem_id", "generator", "final_answer", "answer_correct", "source",
      "metadata", "labels": [-1 | 0 | 1 | null, ...],
      "tests": str | {"code": str} | [{"input", "output"}] | {"inputs", "outputs"},
-     "images": [URL | data: URI],
+     "images": [URL | data: URI], "domain": str, "uses": [[int, ...], ...],
      "documents": [{"id", "title", "text"}], "tables": [{"id", "title", "columns", "rows"}]}
                                          (all but problem and steps/solution optional)
 
-A step is a string or {"text": str, "images": [URL | data: URI], "citations": [...]}; images
-(of the problem or a step) are checked and stored by labeling/importers/images.py and the
-import service. Documents, tables and citations (evidence-cited steps) are read by
-labeling/importers/evidence.py.
+A step is a string or {"text": str, "images": [URL | data: URI], "uses": [int, ...],
+"citations": [...]}; images (of the problem or a step) are checked and stored by
+labeling/importers/images.py and the import service. `uses` names the earlier steps (0-based
+indices) a step builds on, either per step or as one list per step beside `labels`; a forward
+or self reference, or an index out of range, fails the line. Without `uses` the import detects
+them (labeling/importers/dependencies.py). Documents, tables and citations (evidence-cited
+steps) are read by labeling/importers/evidence.py.
 
 `solution` is split into steps by the project's step rule. `labels` has at most one entry
 per step; missing trailing entries are unlabeled steps (first-error style). `tests` are a
 code problem's tests (assert code, or stdin/stdout cases), kept in the problem's metadata for
 the code-execution source. Steps keep their indentation (code); blank lines around are dropped.
+`domain` names the problem's domain (math, code, text, agent, ...): a many-domains (`mixed`)
+project needs it on every row, or the import's domain option (labeling/importers/domains.py).
 """
 
 from typing import Any
 
 from labeling.splitting import split_steps
 
+from .dependencies import uses_normal, uses_problem
 from .evidence import Sources
 from .fields import Row
 from .ids import problem_id, solution_id
@@ -89,6 +95,32 @@ def _step_object(
     return _trim(text), metadata
 
 
+def _uses(row: Row, data: dict[str, Any], count: int) -> list[list[int] | None]:
+    """Each step's `uses` from the line (a step object's, or the top-level list), or None."""
+    out: list[list[int] | None] = [None] * count
+    items = data.get("steps")
+    if isinstance(items, list):
+        for i, item in enumerate(items):
+            if isinstance(item, dict) and item.get("uses") is not None:
+                if why := uses_problem(item["uses"], i, count):
+                    raise row.error(f"steps[{i}].uses", why)
+                out[i] = uses_normal(item["uses"])
+    if data.get("uses") is None:
+        return out
+    given = row.array(data, "uses")
+    if len(given) > count:
+        raise row.error("uses", f"{len(given)} entries for {count} steps")
+    for i, uses in enumerate(given):
+        if uses is None:
+            continue
+        if why := uses_problem(uses, i, count):
+            raise row.error(f"uses[{i}]", why)
+        if out[i] is not None:
+            raise row.error(f"uses[{i}]", "given twice (here and in the step object)")
+        out[i] = uses_normal(uses)
+    return out
+
+
 def _steps(row: Row, data: dict[str, Any], media: dict[str, bytes], sources: Sources) -> list[Step]:
     if data.get("steps") is not None:
         steps: list[Step] = []
@@ -123,6 +155,7 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         for i, v in enumerate(labels)
     ]
     values += [None] * (len(texts) - len(values))
+    uses = _uses(row, data, len(texts))
     metadata = data.get("metadata") or {}
     if not isinstance(metadata, dict):
         row.mapping(data, "metadata")
@@ -133,7 +166,8 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     solution = ParsedSolution(
         external_id=sid or solution_id(text, texts, generator),
         steps=[  # positional, one per step: half the time of keywords
-            ParsedStep(t, v, [], meta) for (t, meta), v in zip(steps, values, strict=True)
+            ParsedStep(t, v, [], meta, u)
+            for (t, meta), v, u in zip(steps, values, uses, strict=True)
         ],
         generator=generator,
         final_answer=row.string(data, "final_answer", optional=True),
@@ -154,6 +188,7 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         reference_solution=row.string(data, "reference_solution", optional=True),
         source=source,
         metadata={"tests": tests} if (tests := _tests(row, data)) is not None else {},
+        domain=row.string(data, "domain", optional=True),
     )
     if images := parse_images(row, data, "", media):
         problem.metadata["images"] = images

@@ -24,6 +24,10 @@ class ParsedStep:
     label: int | None = None  # the dataset's −1 / 0 / +1 for this step; None = unlabeled
     alternatives: list[ParsedAlternative] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    # The earlier steps (0-based) this one uses; None = the file did not say (the import
+    # then runs the detector: labeling.importers.dependencies).
+    uses: list[int] | None = None
+    uses_source: str = ""  # "import" (the file's) or "detected"; "" = none
 
 
 @dataclass(slots=True)
@@ -55,6 +59,7 @@ class ParsedProblem:
     reference_solution: str = ""
     source: str = ""
     metadata: dict[str, Any] = field(default_factory=dict)
+    domain: str = ""  # the row's own domain (steplab's `domain`), settled by domains.settle
 
 
 @dataclass(slots=True)
@@ -70,7 +75,14 @@ class ParsedRow:
 
 @dataclass(frozen=True, slots=True)
 class ParseOptions:
-    """Project settings a parser needs: how to split a solution given as one string."""
+    """Project settings a parser needs: how to split a solution given as one string, and
+    which domain a row may name (labeling/importers/domains.py)."""
 
     step_split: str = "line"
     step_split_regex: str = ""
+    project_domain: str = ""  # "" : rows are not checked (a parser's own tests)
+    domain: str = ""  # the domain of rows that name none (an import option)
+    domains: tuple[str, ...] = ()  # the domains a problem may have
+    # Run the step-reference detector on solutions whose line gives no `uses`
+    # (labeling/importers/dependencies.py; about 45 µs a step).
+    detect_uses: bool = True

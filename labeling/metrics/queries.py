@@ -56,18 +56,24 @@ def _rater(prefix: str = "") -> Coalesce:
     return Coalesce(f"{prefix}annotator__username", f"{prefix}external_annotator")
 
 
-def submitted_labels(project: Project) -> QuerySet[StepLabel]:
+def _in_domain(prefix: str, domain: str | None) -> Q:
+    """Rows of one problem domain (None: all); "" is problems that name none."""
+    return Q() if domain is None else Q(**{f"{prefix}solution__problem__domain": domain})
+
+
+def submitted_labels(project: Project, domain: str | None = None) -> QuerySet[StepLabel]:
     """Rated labels of submitted annotations in the project (imported ones included)."""
     return StepLabel.objects.filter(
+        _in_domain("annotation__", domain),
         annotation__solution__project=project,
         annotation__status=AnnotationStatus.SUBMITTED,
         rating__isnull=False,
     ).order_by()
 
 
-def submitted_annotations(project: Project) -> QuerySet[Annotation]:
+def submitted_annotations(project: Project, domain: str | None = None) -> QuerySet[Annotation]:
     return Annotation.objects.filter(
-        solution__project=project, status=AnnotationStatus.SUBMITTED
+        _in_domain("", domain), solution__project=project, status=AnnotationStatus.SUBMITTED
     ).order_by()
 
 
@@ -93,13 +99,15 @@ def _gold_first_error() -> Coalesce:
     )
 
 
-def step_rating_profiles(project: Project) -> tuple[np.ndarray, np.ndarray]:
+def step_rating_profiles(
+    project: Project, domain: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Distinct per-step value-count profiles (columns: project.rating_values) among steps
     with ≥ 2 ratings, and how many steps have each. Two GROUP BYs in one statement."""
     values = project.rating_values
     cols = [f"c{i}" for i in range(len(values))]
     per_step = (
-        submitted_labels(project)
+        submitted_labels(project, domain)
         .values("step_id")
         .annotate(
             **{col: Count("id", filter=Q(rating=v)) for col, v in zip(cols, values, strict=True)},
@@ -121,9 +129,10 @@ def step_rating_profiles(project: Project) -> tuple[np.ndarray, np.ndarray]:
     return table[:, :-1], table[:, -1]
 
 
-def step_rating_agreement(project: Project) -> dict:
-    """Krippendorff's alpha (ordinal), Fleiss' kappa and pairwise agreement on step ratings."""
-    profiles, weights = step_rating_profiles(project)
+def step_rating_agreement(project: Project, domain: str | None = None) -> dict:
+    """Krippendorff's alpha (ordinal), Fleiss' kappa and pairwise agreement on step ratings
+    (of one problem domain's solutions when `domain` is given)."""
+    profiles, weights = step_rating_profiles(project, domain)
     units = expand_profiles(profiles, weights)
     m = profiles.sum(axis=1) if len(profiles) else np.zeros(0)
     fleiss = None
@@ -212,7 +221,7 @@ def rater_pairs(project: Project) -> list[dict]:
     return pairs
 
 
-def first_error_agreement(project: Project) -> dict:
+def first_error_agreement(project: Project, domain: str | None = None) -> dict:
     """Agreement on each annotation's first wrong step (none = its own category), over
     solutions with ≥ 2 submitted annotations; bad-problem submissions left out.
 
@@ -220,7 +229,7 @@ def first_error_agreement(project: Project) -> dict:
     coincidence matrix one solution at a time (streamed, constant memory).
     """
     rows = (
-        submitted_annotations(project)
+        submitted_annotations(project, domain)
         .exclude(finish_reason=FinishReason.BAD_PROBLEM)
         .annotate(fe=_first_error())
         .values_list("solution_id", "fe")

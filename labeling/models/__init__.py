@@ -5,6 +5,7 @@ from .exports import Export, ExportFileType, ExportFormat, ExportStatus
 from .imports import ImportJob, ImportStatus
 from .project import (
     DOMAIN_SOURCES,
+    PROBLEM_DOMAINS,
     Domain,
     LabelScale,
     Project,
@@ -12,6 +13,8 @@ from .project import (
     Role,
     Screening,
     StepSplit,
+    problem_domain,
+    sources_for_problem,
 )
 from .queue import TaskLock
 from .review import (
@@ -32,6 +35,9 @@ from .tokens import ApiToken
 __all__ = [
     "ApiToken",
     "DOMAIN_SOURCES",
+    "PROBLEM_DOMAINS",
+    "problem_domain",
+    "sources_for_problem",
     "Domain",
     "Annotation",
     "Assignment",

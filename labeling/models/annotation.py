@@ -81,6 +81,9 @@ class StepLabel(models.Model):
     unsure = models.BooleanField(default=False)
     comment = models.TextField(blank=True)
     alternative_text = models.TextField(blank=True)
+    # The earlier steps (0-based indices) the annotator says this step uses; null: they did
+    # not mark any, so the step's own `uses` (imported or detected) stands.
+    uses = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["annotation_id", "step__index"]

@@ -2,7 +2,7 @@
 
 from django.db import models
 
-from .project import Project
+from .project import PROBLEM_DOMAINS, Project
 
 
 class Problem(models.Model):
@@ -13,6 +13,15 @@ class Problem(models.Model):
     source = models.CharField(max_length=200, blank=True, help_text="Where the problem came from.")
     external_id = models.CharField(max_length=300, blank=True)
     metadata = models.JSONField(default=dict, blank=True)
+    # The problem's own domain in a `mixed` project (blank: the project's). Rendering, the
+    # auto-label sources run on it, metrics, the review filter and exports read it.
+    domain = models.CharField(
+        max_length=20,
+        blank=True,
+        default="",
+        choices=[(d, d) for d in PROBLEM_DOMAINS],
+        help_text="This problem's domain; blank means the project's.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -24,6 +33,7 @@ class Problem(models.Model):
                 name="problem_unique_external_id",
             )
         ]
+        indexes = [models.Index(fields=["project", "domain"], name="problem_domain_idx")]
 
     def __str__(self) -> str:
         return self.text[:60]
@@ -82,6 +92,11 @@ class Step(models.Model):
     index = models.PositiveIntegerField(help_text="0-based position in the solution.")
     text = models.TextField()
     metadata = models.JSONField(default=dict, blank=True)
+    # The earlier steps this one builds on (0-based indices, ascending), as the import file
+    # gave them (`uses_source` "import") or as labeling.importers.dependencies found them
+    # ("detected"); an annotator's own marks are per annotation (StepLabel.uses).
+    uses = models.JSONField(default=list, blank=True)
+    uses_source = models.CharField(max_length=10, blank=True)
 
     class Meta:
         ordering = ["solution_id", "index"]

@@ -22,6 +22,8 @@ class ImportJob(models.Model):
     filename = models.CharField(max_length=300)
     format = models.CharField(max_length=30, default="auto")
     labels_as = models.CharField(max_length=20, default="suggestions")
+    # The domain of rows that do not name one (a `mixed` project's dataset files); "" = none.
+    domain = models.CharField(max_length=20, blank=True, default="")
     status = models.CharField(
         max_length=20, choices=ImportStatus.choices, default=ImportStatus.PENDING
     )

@@ -67,8 +67,32 @@ DOMAIN_SOURCES: dict[str, tuple[str, ...]] = {
     Domain.GRAPH: ("judge", "prm"),
     Domain.EMBODIED: ("subgoal", "judge", "prm"),
     Domain.EVIDENCE: ("citation", "judge", "prm"),
-    Domain.MIXED: ("judge", "prm"),
 }
+# A many-domains project offers every source of the domains its problems may have (in the
+# order the domains list them); a run applies each only to the problems of its domains
+# (sources_for_problem), and those common to all domains to a problem that names none.
+DOMAIN_SOURCES[Domain.MIXED] = tuple(dict.fromkeys(s for v in DOMAIN_SOURCES.values() for s in v))
+COMMON_SOURCES: tuple[str, ...] = tuple(
+    s for s in DOMAIN_SOURCES[Domain.MIXED] if all(s in v for v in DOMAIN_SOURCES.values())
+)
+
+
+# The domains a problem can name (every one but `mixed`, which only a project is).
+PROBLEM_DOMAINS: tuple[str, ...] = tuple(d for d in Domain.values if d != Domain.MIXED)
+
+
+def problem_domain(problem_domain: str, project_domain: str) -> str:
+    """A problem's effective domain: its own, else its project's (blank = the project's)."""
+    return problem_domain or project_domain
+
+
+def sources_for_problem(problem_domain: str, project_domain: str) -> tuple[str, ...]:
+    """The auto-label sources that apply to one problem: its domain's; in a many-domains
+    project, a problem without a domain gets only the sources every domain has."""
+    domain = problem_domain or project_domain
+    if domain == Domain.MIXED:
+        return COMMON_SOURCES
+    return DOMAIN_SOURCES.get(domain, DOMAIN_SOURCES[Domain.MATH])
 
 
 class Project(models.Model):

@@ -14,6 +14,7 @@ from labeling.models import (
     Solution,
     StepLabel,
     Suggestion,
+    problem_domain,
 )
 from labeling.selectors import (
     media_urls,
@@ -107,14 +108,15 @@ def review_detail(*, solution: Solution) -> dict:
             ),
             "tools": tool_names(solution.problem.metadata),
             "episode": episode(solution.problem.metadata),
+            "domain": problem_domain(solution.problem.domain, solution.project.domain),
             **evidence_sources(solution.problem.metadata),
         },
         "project": {
             "id": solution.project.id,
             "name": solution.project.name,
-            "domain": solution.project.domain,
             "rating_values": list(solution.project.rating_values),
             "first_error_mode": solution.project.first_error_mode,
+            "domain": solution.project.domain,
         },
         "reasons": item_reasons(solution),
         "annotations": [
@@ -141,6 +143,8 @@ def review_detail(*, solution: Solution) -> dict:
                 "meta": step_meta(step.metadata),
                 "images": media_urls(project_id=solution.project_id, metadata=step.metadata),
                 "alternatives_count": step.alternatives_count,
+                "uses": step.uses,
+                "uses_source": step.uses_source,
                 "gold_rating": gold_rating(step),
                 "resolved_rating": resolved.get(step.id),
                 "labels": [
@@ -150,6 +154,7 @@ def review_detail(*, solution: Solution) -> dict:
                         "unsure": lab.unsure if lab else False,
                         "comment": lab.comment if lab else "",
                         "alternative_text": lab.alternative_text if lab else "",
+                        "uses": lab.uses if lab else None,
                     }
                     for a in annotations
                     for lab in [by_annotation[a.pk].get(step.id)]

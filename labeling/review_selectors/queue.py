@@ -45,6 +45,7 @@ def review_queue(
     submitted_to: datetime | None = None,
     state: str = "unresolved",
     reason: str | None = None,
+    domain: str | None = None,
 ) -> QuerySet[Solution]:
     """Solutions with submitted labels, most in need of review first.
 
@@ -53,8 +54,9 @@ def review_queue(
     gold label), human-vs-auto conflicts (a submitted +1 on a step a symbolic check refuted),
     then the rest; oldest solution first within each. `state`: unresolved (no current
     resolution, default), resolved or all. Filters: a submitting annotator, the problem's
-    source, the submission time, one reason. The reasons are the stored ones when the project
-    has `review_reasons_stored` (the same values, see the module docstring).
+    source, its domain (a many-domains project's), the submission time, one reason. The
+    reasons are the stored ones when the project has `review_reasons_stored` (the same values,
+    see the module docstring).
     """
     submitted = Annotation.objects.filter(
         solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
@@ -70,6 +72,8 @@ def review_queue(
     qs = Solution.objects.filter(project=project).filter(Exists(submitted_by))
     if source:
         qs = qs.filter(problem__source=source)
+    if domain:  # the problem's domain: its own, else (blank) the project's
+        qs = qs.filter(problem__domain__in=[domain, ""] if domain == project.domain else [domain])
     current = Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True)
     if state == "unresolved":
         qs = qs.filter(~Exists(current))

@@ -12,8 +12,9 @@ annotation as it is, which is what the lost success answered. Without a request 
 changes: a stale version is a Conflict.
 """
 
+import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from uuid import UUID
 
 from django.db import connection, transaction
@@ -22,6 +23,7 @@ from django.utils import timezone
 
 from labeling.compiled import hot_cursor
 from labeling.errors import Conflict, NotAllowed, ValidationFailed
+from labeling.importers.dependencies import uses_normal, uses_problem
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -33,7 +35,12 @@ from labeling.models import (
 )
 from labeling.rows_insert import insert_rows, json_value
 from labeling.services.gold_pace import answers_bump
-from labeling.services.history import LABEL_FIELDS, label_history_write, label_state
+from labeling.services.history import (
+    LABEL_FIELDS,
+    USES_FIELD,
+    label_history_write,
+    label_state,
+)
 from labeling.services.queue import overlap_holders, task_lock_extend, task_release
 from labeling.services.resolutions import resolution_auto
 from labeling.services.submission_count import submission_count
@@ -46,6 +53,9 @@ class LabelInput:
     unsure: bool = False
     comment: str = ""
     alternative_text: str = ""
+    # The earlier steps (0-based indices) the annotator marked this step as using; None: none
+    # marked (the step's imported or detected `uses` stand).
+    uses: list[int] | None = None
 
 
 def _labels_from(raw: Iterable[Mapping | LabelInput]) -> list[LabelInput]:
@@ -136,7 +146,8 @@ def _update_if_version(annotation_id: int, version: int, fields: Mapping[str, ob
 
 
 _SOLUTION_STATE_SQL = """
-SELECT s.is_gold, st.id, st."index", l.step_id, l.rating, l.unsure, l.comment, l.alternative_text
+SELECT s.is_gold, st.id, st."index", l.step_id, l.rating, l.unsure, l.comment, l.alternative_text,
+  l.uses
 FROM labeling_solution s
 LEFT JOIN labeling_step st ON st.solution_id = s.id
 LEFT JOIN labeling_steplabel l ON l.step_id = st.id AND l.annotation_id = %s
@@ -168,7 +179,7 @@ def _solution_state(*, solution_id: int, annotation_id: int, lock: bool) -> _Sol
     if not rows:
         raise Solution.DoesNotExist(f"Solution {solution_id} does not exist.")
     steps, labels = [], {}
-    for _, step_id, index, label_step, rating, unsure, comment, alternative in rows:
+    for _, step_id, index, label_step, rating, unsure, comment, alternative, uses in rows:
         if step_id is None:
             continue  # a solution without steps: the outer join's one empty row
         steps.append((step_id, index))
@@ -179,6 +190,8 @@ def _solution_state(*, solution_id: int, annotation_id: int, lock: bool) -> _Sol
                     "unsure": bool(unsure),
                     "comment": comment,
                     "alternative_text": alternative,
+                    # JSON text from a raw cursor (both backends), parsed for the audit.
+                    "uses": json.loads(uses) if isinstance(uses, str) else uses,
                 }
             )
     return _SolutionState(is_gold=bool(rows[0][0]), steps=steps, labels=labels)
@@ -199,7 +212,7 @@ def _write_labels(
     Leaves the labels as stored, in step order, in `annotation.written_labels` (what
     labeling.selectors.annotation_payload answers with, without reading them back)."""
     steps, before = state.steps, state.labels
-    step_ids = {step_id for step_id, _ in steps}
+    step_ids = dict(steps)  # step id -> index
     allowed = set(project.rating_values)
     seen: set[int] = set()
     for i, label in enumerate(labels):
@@ -219,6 +232,13 @@ def _write_labels(
                 f"{sorted(allowed)}.",
                 field=f"labels[{i}].rating",
             )
+        if label.uses is not None:
+            index = step_ids[label.step_id]
+            if why := uses_problem(label.uses, index, len(steps)):
+                raise ValidationFailed(
+                    f"labels[{i}].uses: {why}.", field=f"labels[{i}].uses", step_index=index
+                )
+            labels[i] = replace(label, uses=uses_normal(label.uses))
     after = {label.step_id: label_state(label.__dict__) for label in labels}
     label_history_write(
         annotation=annotation,
@@ -232,7 +252,7 @@ def _write_labels(
         StepLabel.objects.filter(annotation=annotation).exclude(step_id__in=seen).delete()
     insert_rows(
         StepLabel._meta.db_table,
-        ("annotation_id", "step_id", *LABEL_FIELDS),
+        ("annotation_id", "step_id", *LABEL_FIELDS, USES_FIELD),
         [
             (
                 annotation.pk,
@@ -241,14 +261,17 @@ def _write_labels(
                 label.unsure,
                 label.comment,
                 label.alternative_text,
+                json_value(label.uses),
             )
             for label in labels
         ],
         conflict=("annotation_id", "step_id"),
-        update=LABEL_FIELDS,
+        update=(*LABEL_FIELDS, USES_FIELD),
     )
     annotation.written_labels = [
-        {"step_id": step_id, **after[step_id]} for step_id, _ in steps if step_id in after
+        {"step_id": step_id, USES_FIELD: None, **after[step_id]}
+        for step_id, _ in steps
+        if step_id in after
     ]
 
 

@@ -150,7 +150,10 @@ def _write(
     stats = Stats()
     fmt = FORMATS[export.format](options, stats)
     fmt.with_images = export.project.domain == Domain.MULTIMODAL
-    fmt.with_evidence = export.project.domain == Domain.EVIDENCE
+    # Evidence columns for evidence projects, and for many-domains ones (their problems may be).
+    fmt.with_evidence = export.project.domain in (Domain.EVIDENCE, Domain.MIXED)
+    fmt.domain = export.project.domain
+    fmt.with_domain = export.project.domain == Domain.MIXED
     parquet = export.file_type == "parquet"
     writer = open_writer(path, file_type=export.file_type, schema=fmt.schema() if parquet else None)
 

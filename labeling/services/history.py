@@ -12,6 +12,9 @@ from labeling.models import Annotation, LabelHistory, Resolution
 from labeling.rows_insert import insert_rows, json_value, time_value
 
 LABEL_FIELDS = ("rating", "unsure", "comment", "alternative_text")
+# Audited too, but only where set: an annotator's marked dependencies (StepLabel.uses; None =
+# not marked), so the history of labels without any reads as it always did.
+USES_FIELD = "uses"
 HISTORY_COLUMNS = (
     "annotation_id",
     "resolution_id",
@@ -27,7 +30,10 @@ HISTORY_COLUMNS = (
 
 def label_state(row: Mapping) -> dict:
     """The audited fields of an annotation's label (a values() row or a LabelInput's dict)."""
-    return {field: row[field] for field in LABEL_FIELDS}
+    state = {field: row[field] for field in LABEL_FIELDS}
+    if (uses := row.get(USES_FIELD)) is not None:
+        state[USES_FIELD] = list(uses)
+    return state
 
 
 def label_history_write(

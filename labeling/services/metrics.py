@@ -17,7 +17,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from labeling.metrics.queries import project_metrics, submitted_annotations
+from labeling.metrics.domains import project_metrics_by_domain as project_metrics
+from labeling.metrics.queries import submitted_annotations
 from labeling.models import MetricsSnapshot, Project
 
 REFRESH_TASK = "labeling.tasks.project_metrics_refresh_task"

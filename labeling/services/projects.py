@@ -4,7 +4,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from labeling.errors import ValidationFailed
-from labeling.models import Domain, Project, ProjectMembership, Role
+from labeling.models import Domain, Problem, Project, ProjectMembership, Role
 from labeling.services.gold_pace import answers_forget
 from labeling.services.queue_open import queue_open_refresh
 
@@ -71,14 +71,35 @@ def project_create(*, created_by, name: str, **settings: object) -> Project:
     return project
 
 
+def _domain_change(*, project: Project, before: str) -> None:
+    """Problems keep the domain they had: becoming `mixed`, those of the old domain (blank)
+    name it; leaving `mixed` is refused while problems name another domain than the new one
+    (they would render and be checked as what they are not), else they go back to blank."""
+    problems = Problem.objects.filter(project=project)
+    if project.domain == Domain.MIXED:
+        problems.filter(domain="").update(domain=before)
+        return
+    if before == Domain.MIXED:
+        others = problems.exclude(domain__in=["", project.domain])
+        if n := others.count():
+            raise ValidationFailed(
+                f"{n} problems name another domain than {project.domain!r}; a project of one "
+                "domain cannot hold them (keep it many-domains, or move them first).",
+                field="domain",
+            )
+        problems.exclude(domain="").update(domain="")
+
+
 @transaction.atomic
 def project_update(*, project: Project, **changes: object) -> Project:
-    overlap, gold_rate = project.overlap, project.gold_rate
+    overlap, gold_rate, domain = project.overlap, project.gold_rate, project.domain
     for field, value in changes.items():
         if field not in PROJECT_FIELDS:
             raise ValidationFailed(f"{field} cannot be changed.", field=field)
         setattr(project, field, value)
     _validate(project)
+    if project.domain != domain:
+        _domain_change(project=project, before=domain)
     project.save()
     if project.overlap != overlap:
         # Every solution's place in the claim pool depends on it: one UPDATE of the project.

@@ -165,7 +165,9 @@ def review_reject(*, annotation: Annotation, reviewer, comment: str) -> Annotati
         shown_suggestions=annotation.shown_suggestions,
     )
     old = list(
-        annotation.labels.values("step_id", "rating", "unsure", "comment", "alternative_text")
+        annotation.labels.values(
+            "step_id", "rating", "unsure", "comment", "alternative_text", "uses"
+        )
     )
     StepLabel.objects.bulk_create(StepLabel(annotation=rework, **row) for row in old)
     label_history_write(

@@ -32,6 +32,8 @@ PLAIN = [
     [{"step_id": 1, "rating": 1}],
     [{"step_id": 1, "rating": None, "unsure": True}, {"step_id": 2, "rating": -1, "comment": ""}],
     [{"step_id": 7, "rating": 0, "unsure": False, "comment": "", "alternative_text": ""}],
+    [{"step_id": 2, "rating": 1, "uses": [0, 1]}, {"step_id": 3, "rating": 1, "uses": None}],
+    [{"step_id": 2, "rating": 1, "uses": []}],
 ]
 OTHER = [
     [{"step_id": "3", "rating": "1"}],  # strings for numbers: the fields convert them
@@ -45,6 +47,11 @@ OTHER = [
     ["not a label"],
     "not a list",
     [{"step_id": 1, "rating": 1, "alternative_text": "x" * 20001}],
+    [{"step_id": 2, "rating": 1, "uses": [-1]}],  # a negative index
+    [{"step_id": 2, "rating": 1, "uses": ["0"]}],  # a string: the fields convert it
+    [{"step_id": 2, "rating": 1, "uses": [True]}],
+    [{"step_id": 2, "rating": 1, "uses": 0}],  # not a list
+    [{"step_id": 2, "rating": 1, "uses": list(range(201))}],  # over max_length
 ]
 
 

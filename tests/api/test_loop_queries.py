@@ -25,7 +25,11 @@ def _counts(client: APIClient, project_id: int) -> tuple[int, int]:
         task = client.post(f"/api/projects/{project_id}/queue/next/")
     assert task.status_code == 200, task.content
     body = task.json()
-    labels = [{"step_id": s["id"], "rating": 1} for s in body["solution"]["steps"]]
+    # Every step after the first marks a dependency (labels[].uses): same statements.
+    labels = [
+        {"step_id": s["id"], "rating": 1, **({"uses": [0]} if s["index"] else {})}
+        for s in body["solution"]["steps"]
+    ]
     assert all(s["suggestions"] for s in body["solution"]["steps"])
     url = f"/api/annotations/{body['annotation']['id']}/submit/"
     with CaptureQueriesContext(connection) as submit:

@@ -220,6 +220,13 @@ EXPORT_OPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "processbench": ("processbench", {"split_policy": {"mode": "none"}}),
     "pairwise": ("pairwise", {"split_policy": {"mode": "none"}}),
     "dense_rewards": ("dense_rewards", {"split_policy": {"mode": "none"}}),
+    "trl-uses": (
+        "trl",
+        {
+            "label_policy": {"dependency_policy": "inherit", "truncate_after_first_error": False},
+            "split_policy": {"mode": "none"},
+        },
+    ),
 }
 EXPORTS = of("json", "export")
 

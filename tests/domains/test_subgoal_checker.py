@@ -7,7 +7,7 @@ from autolabel.engines.base import CHECKS_OUT, CONTRADICTS_OUTCOME, SolutionInpu
 from autolabel.engines.subgoal import SubgoalEngine
 from autolabel.engines.subgoal_state import State, normalize
 from autolabel.registry import ENGINES
-from labeling.models import DOMAIN_SOURCES, Domain
+from labeling.models import DOMAIN_SOURCES, Domain, sources_for_problem
 
 INITIAL = ["at(robot, table)", "on(mug, table)", "closed(drawer)", "hand_empty"]
 GOAL = ["in(mug, drawer)", "closed(drawer)"]
@@ -203,9 +203,14 @@ def test_state_ignores_malformed_lists():
 def test_the_engine_is_registered_for_embodied_projects_only():
     assert isinstance(ENGINES["subgoal"], SubgoalEngine)
     assert DOMAIN_SOURCES[Domain.EMBODIED][0] == "subgoal"
+    # A many-domains project offers every domain's sources, and runs subgoal only on its
+    # embodied problems (autolabel.services._sources_for; tests/domains/test_mixed_project.py).
     assert all(
-        "subgoal" not in sources for d, sources in DOMAIN_SOURCES.items() if d != Domain.EMBODIED
+        "subgoal" not in sources
+        for d, sources in DOMAIN_SOURCES.items()
+        if d not in (Domain.EMBODIED, Domain.MIXED)
     )
+    assert sources_for_problem("text", Domain.MIXED) == DOMAIN_SOURCES[Domain.TEXT]
 
 
 def test_the_measured_precision_on_the_demo_episodes(tmp_path):

@@ -18,6 +18,7 @@ def test_defaults_are_filled_and_stable():
         "soft_labels": False,
         "label_sources": False,
         "combine": "majority",
+        "dependency_policy": "none",
     }
     assert options.split_policy.as_dict() == {
         "mode": "hash",

@@ -270,3 +270,22 @@ def test_group_by_length_batches_similar_lengths_and_stays_a_permutation():
         assert [odd_lengths[k] for k in batch] == sorted(
             (odd_lengths[k] for k in batch), reverse=True
         )
+
+
+def test_dependencies_prefix_trains_and_is_recorded(tiny_lm, tmp_path):
+    """A run on rows with `uses` and dependencies: prefix trains end to end; the saved PRM's
+    config says its steps are read with the prefix."""
+    from .tiny import toy_rows, write_jsonl
+
+    rows = [
+        {**row, "uses": [[k - 1] if k else [] for k in range(len(row["completions"]))]}
+        for row in toy_rows(16)
+    ]
+    data = write_jsonl(tmp_path / "graph.jsonl", rows)
+    config = _config(tiny_lm, data, tmp_path / "run", max_steps=4, dependencies="prefix")
+    result = train(config)
+    assert result.global_step == 4
+    saved = json.loads((tmp_path / "run" / "config.json").read_text())
+    assert saved["prm_dependencies"] == "prefix"
+    with pytest.raises(ValueError, match="dependencies"):
+        TrainConfig(data=["x"], model="m", out="o", dependencies="graph").validate()

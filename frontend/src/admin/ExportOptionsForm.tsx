@@ -3,6 +3,7 @@ import type { ExportFileType, ExportFormat, ExportLabelSource } from "../api";
 import {
   AUTO_SOURCES,
   COMBINE,
+  DEPENDENCY_POLICIES,
   FILE_TYPES,
   FORMATS,
   LABEL_SOURCES,
@@ -207,6 +208,15 @@ export function ExportOptionsForm({
           <Field label="Several annotators" help={annotations ? helpOf(COMBINE, form.combine) : "Applies to annotation label sources."}>
             <Select value={form.combine} choices={COMBINE} onChange={(v) => set("combine", v)} disabled={disabled || !annotations} testId="export-combine" />
           </Field>
+          <Field label="Step dependencies" help={helpOf(DEPENDENCY_POLICIES, form.dependencyPolicy)}>
+            <Select
+              value={form.dependencyPolicy}
+              choices={DEPENDENCY_POLICIES}
+              onChange={(v) => set("dependencyPolicy", v)}
+              disabled={disabled}
+              testId="export-dependency-policy"
+            />
+          </Field>
           {form.labelSource === "auto_any" && (
             <div className="field field-wide">
               <span className="field-label">Suggestion sources, most preferred first</span>
@@ -315,6 +325,16 @@ export function ExportOptionsForm({
               disabled={disabled}
               onChange={(e) => set("problemSources", e.target.value)}
               data-testid="export-problem-sources"
+            />
+          </Field>
+          <Field label="Problem domains" help="Only problems of these domains (math, text, agent, ...), comma-separated; empty: all. A many-domains project's TRL rows carry a domain column.">
+            <input
+              className={cls("filters.domains", " mono")}
+              value={form.domains}
+              placeholder="math"
+              disabled={disabled}
+              onChange={(e) => set("domains", e.target.value)}
+              data-testid="export-domains"
             />
           </Field>
         </div>

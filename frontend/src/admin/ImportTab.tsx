@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from "react"
 import * as api from "../api";
 import { IconUpload } from "../components/icons";
 import { ErrorBox, ProgressBar, formatBytes, formatDate, formatNumber } from "../components/ui";
+import { DOMAINS } from "../lib/domains";
 import { FORMATS, LABELS_AS, formatImportError, importFraction, isFinished } from "./importFormat";
 import { MediaUpload } from "./MediaUpload";
 
@@ -38,6 +39,7 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
   const [file, setFile] = useState<File | null>(null);
   const [format, setFormat] = useState<api.ImportFormat>("auto");
   const [labelsAs, setLabelsAs] = useState<api.LabelsAs>("suggestions");
+  const [rowDomain, setRowDomain] = useState("");
   const [phase, setPhase] = useState<"idle" | "upload" | "server" | "finished">("idle");
   const [uploaded, setUploaded] = useState(0);
   const [job, setJob] = useState<api.ImportJob | null>(null);
@@ -93,8 +95,13 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
     setUploaded(0);
     setPhase("upload");
     try {
-      const queued = await api.uploadImport(project.id, file, format, labelsAs, (loaded, total) =>
-        setUploaded(total > 0 ? loaded / total : 0),
+      const queued = await api.uploadImport(
+        project.id,
+        file,
+        format,
+        labelsAs,
+        (loaded, total) => setUploaded(total > 0 ? loaded / total : 0),
+        rowDomain,
       ).promise;
       setUploaded(1);
       setJob(queued);
@@ -162,6 +169,19 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
               ))}
             </select>
           </label>
+          {project.domain === "mixed" && (
+            <label className="field">
+              <span className="field-label">Domain of rows that name none</span>
+              <select className="input" value={rowDomain} onChange={(e) => setRowDomain(e.target.value)} disabled={busy} data-testid="import-domain">
+                <option value="">Every row names its domain</option>
+                {DOMAINS.filter((d) => d.value !== "mixed").map((d) => (
+                  <option key={d.value} value={d.value}>
+                    {d.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
         </div>
         <div className="form-actions">
           <button type="submit" className="btn btn-primary" disabled={busy || !file} data-testid="import-submit">

@@ -71,8 +71,25 @@ describe("export options", () => {
     expect(shortSha("abcdef0123456789")).toBe("abcdef012345");
   });
 
+  it("sends a problem domain filter and summarizes it", () => {
+    const request = buildExportRequest({ ...DEFAULT_FORM, domains: "math, text" });
+    expect(request.filters?.domains).toEqual(["math", "text"]);
+    expect(buildExportRequest(DEFAULT_FORM).filters?.domains).toBeUndefined();
+    expect(optionsSummary(makeExport({ filters: { label_source: "annotations", domains: ["math"] } }))).toBe("all annotations · domains: math");
+  });
+
   it("takes the YAML front matter off a card", () => {
     expect(splitFrontMatter("---\nlicense: mit\n---\n\n# Title\n")).toEqual({ meta: "license: mit", body: "\n# Title\n" });
     expect(splitFrontMatter("# No meta\n---\n")).toEqual({ meta: null, body: "# No meta\n---\n" });
+  });
+});
+
+describe("step dependencies option", () => {
+  it("is sent only when asked for, and summarized", () => {
+    expect(buildExportRequest(DEFAULT_FORM).label_policy?.dependency_policy).toBeUndefined();
+    const body = buildExportRequest({ ...DEFAULT_FORM, dependencyPolicy: "inherit" });
+    expect(body.label_policy?.dependency_policy).toBe("inherit");
+    const summary = optionsSummary({ filters: {}, label_policy: { dependency_policy: "inherit" }, split_policy: {} } as never);
+    expect(summary).toContain("errors passed on");
   });
 });

@@ -95,6 +95,20 @@ export const COMBINE: Array<Choice<"majority" | "per_annotation">> = [
   { value: "per_annotation", label: "One row per annotation", help: "Every annotator's labels as their own row." },
 ];
 
+export const DEPENDENCY_POLICIES: Array<Choice<"none" | "keep" | "inherit">> = [
+  { value: "none", label: "Not exported", help: "No uses column; labels as given." },
+  {
+    value: "keep",
+    label: "Export them",
+    help: "TRL rows get uses (per step, the earlier steps it uses, 0-based) and inherited; labels as given.",
+  },
+  {
+    value: "inherit",
+    label: "Export, and pass errors on",
+    help: "A step that uses a wrong step (directly or through others) is exported as wrong, with inherited: true. Untick \"stop after the first wrong step\" to see it.",
+  },
+];
+
 export const SPLIT_MODES: Array<Choice<"hash" | "none">> = [
   { value: "hash", label: "Train / validation / test", help: "By a hash of the problem: one problem never lands in two splits." },
   { value: "none", label: "No split", help: "No split column (e.g. to round-trip a dataset)." },
@@ -115,6 +129,8 @@ export interface ExportForm {
   /** Comma-separated. */
   annotators: string;
   problemSources: string;
+  /** Comma-separated problem domains (math, text, ...); empty: all. */
+  domains: string;
   includeGold: boolean;
   neutral: "positive" | "negative";
   truncateAfterFirstError: boolean;
@@ -122,6 +138,7 @@ export interface ExportForm {
   softLabels: boolean;
   labelSources: boolean;
   combine: "majority" | "per_annotation";
+  dependencyPolicy: "none" | "keep" | "inherit";
   splitMode: "hash" | "none";
   train: string;
   validation: string;
@@ -142,6 +159,7 @@ export const DEFAULT_FORM: ExportForm = {
   labeledBefore: "",
   annotators: "",
   problemSources: "",
+  domains: "",
   includeGold: false,
   neutral: "positive",
   truncateAfterFirstError: true,
@@ -149,6 +167,7 @@ export const DEFAULT_FORM: ExportForm = {
   softLabels: false,
   labelSources: false,
   combine: "majority",
+  dependencyPolicy: "none",
   splitMode: "hash",
   train: "0.9",
   validation: "0.05",
@@ -225,6 +244,8 @@ export function buildExportRequest(form: ExportForm): ExportRequest {
   if (annotators.length && usesAnnotations(form.labelSource)) filters.annotators = annotators;
   const sources = listOf(form.problemSources);
   if (sources.length) filters.problem_sources = sources;
+  const domains = listOf(form.domains);
+  if (domains.length) filters.domains = domains;
 
   const label_policy: ExportLabelPolicy = {
     neutral: form.neutral,
@@ -232,6 +253,7 @@ export function buildExportRequest(form: ExportForm): ExportRequest {
     human_written_positive: form.humanWrittenPositive,
   };
   if (usesAnnotations(form.labelSource)) label_policy.combine = form.combine;
+  if (form.dependencyPolicy !== "none") label_policy.dependency_policy = form.dependencyPolicy;
   if (hasExtraColumns(form.format)) {
     label_policy.soft_labels = form.softLabels;
     label_policy.label_sources = form.labelSources;
@@ -291,12 +313,15 @@ export function optionsSummary(e: Export): string {
   if (f.unsure && f.unsure !== "drop") parts.push(`unsure: ${f.unsure}`);
   if (f.annotators?.length) parts.push(`${f.annotators.length} annotator${f.annotators.length === 1 ? "" : "s"}`);
   if (f.problem_sources?.length) parts.push(`sources: ${f.problem_sources.join(", ")}`);
+  if (f.domains?.length) parts.push(`domains: ${f.domains.join(", ")}`);
   if (f.labeled_after || f.labeled_before) parts.push("date range");
   if (p.neutral === "negative") parts.push("neutral → wrong");
   if (p.truncate_after_first_error === false) parts.push("not truncated");
   if (p.soft_labels) parts.push("soft labels");
   if (p.label_sources) parts.push("label sources");
   if (p.combine === "per_annotation") parts.push("per annotation");
+  if (p.dependency_policy === "keep") parts.push("step dependencies");
+  if (p.dependency_policy === "inherit") parts.push("dependencies, errors passed on");
   if (s.mode === "none") parts.push("no split");
   else if (s.train !== undefined && (s.train !== 0.9 || s.validation !== 0.05 || s.test !== 0.05))
     parts.push(`split ${s.train}/${s.validation}/${s.test}`);

@@ -16,6 +16,8 @@ export interface ExportFilters {
   labeled_before?: string | null;
   annotators?: string[];
   problem_sources?: string[];
+  /** Problem domains (a many-domains project's); empty: all. */
+  domains?: string[];
   include_gold?: boolean;
   /** Machine label sources only: the lowest calibrated score (0–1) a suggestion may have. */
   min_score?: number | null;
@@ -28,6 +30,8 @@ export interface ExportLabelPolicy {
   soft_labels?: boolean;
   label_sources?: boolean;
   combine?: "majority" | "per_annotation";
+  /** Step dependencies: not written, `uses` per step (TRL), or -1 passed on to the steps that use a -1 step. */
+  dependency_policy?: "none" | "keep" | "inherit";
 }
 
 export interface ExportSplitPolicy {

@@ -63,6 +63,8 @@ export function uploadImport(
   format: ImportFormat,
   labelsAs: LabelsAs,
   onProgress: (loaded: number, total: number) => void,
+  /** A many-domains project: the domain of rows that name none ("" : every row names one). */
+  domain = "",
 ): { promise: Promise<ImportJob>; abort: () => void } {
   const xhr = new XMLHttpRequest();
   const promise = new Promise<ImportJob>((resolve, reject) => {
@@ -70,6 +72,7 @@ export function uploadImport(
     form.append("file", file);
     form.append("format", format);
     form.append("labels_as", labelsAs);
+    if (domain) form.append("domain", domain);
     xhr.open("POST", `/api/projects/${projectId}/imports/`);
     xhr.withCredentials = true;
     xhr.setRequestHeader("X-CSRFToken", csrfToken());

@@ -26,6 +26,8 @@ export interface TaskProblem {
   /** An evidence-cited problem's source documents and tables (steps cite them). */
   documents?: EvidenceDocument[];
   tables?: EvidenceTable[];
+  /** The problem's domain: its own in a many-domains project, else the project's. */
+  domain?: Domain;
 }
 
 export interface EvidenceDocument {
@@ -57,6 +59,10 @@ export interface TaskStep {
   meta?: StepMeta;
   /** Authenticated URLs of the step's images. */
   images?: string[];
+  /** The earlier steps (0-based) it uses, as imported or detected. */
+  uses?: number[];
+  /** "import", "detected" or "" (none). */
+  uses_source?: string;
 }
 
 export interface StepMeta {
@@ -82,6 +88,8 @@ export interface StepLabel {
   unsure: boolean;
   comment: string;
   alternative_text: string;
+  /** The earlier steps (0-based) the annotator marked this step as using; null: not marked. */
+  uses?: number[] | null;
 }
 
 export interface Annotation {

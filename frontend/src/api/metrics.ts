@@ -1,5 +1,6 @@
 /** Agreement, throughput and label metrics for the dashboard. */
 import { get } from "./client";
+import type { Domain } from "./projects";
 
 export interface MetricsPair {
   a: string;
@@ -18,6 +19,22 @@ export interface ThroughputRow {
   solutions_per_hour: number | null;
   steps_per_hour: number | null;
   median_seconds_per_solution: number | null;
+}
+
+/** One problem domain of a many-domains project: progress and agreement. */
+export interface DomainMetrics {
+  domain: Domain | "";
+  problems: number;
+  solutions: number;
+  started: number;
+  done: number;
+  progress: number | null;
+  annotations: number;
+  rated_steps: number;
+  alpha_ordinal: number | null;
+  pairwise_agreement: number | null;
+  first_error_alpha: number | null;
+  first_error_solutions: number;
 }
 
 export interface ProjectMetrics {
@@ -41,6 +58,8 @@ export interface ProjectMetrics {
   auto_sources: Array<{ annotator: string; source: string; steps: number; agreement: number; cohen_kappa: number | null }>;
   throughput: { by_annotator: ThroughputRow[]; by_day: ThroughputRow[]; by_annotator_day: ThroughputRow[] };
   label_distribution: Array<{ annotator: string; wrong: number; neutral: number; correct: number; unrated: number; unsure: number }>;
+  /** Per problem domain of a many-domains project (empty otherwise). */
+  domains?: DomainMetrics[];
   /** Large projects are served from a snapshot (`cached`), refreshed in the background. */
   computed_at?: string | null;
   cached?: boolean;

@@ -10,6 +10,7 @@ export type Provenance = "reviewer" | "human_consensus" | "auto_consensus";
 export interface ReviewQueueFilters {
   annotator?: number | null;
   source?: string;
+  domain?: Domain | "";
   submitted_from?: string;
   submitted_to?: string;
   state?: QueueState;
@@ -23,6 +24,7 @@ export interface ReviewQueueItem {
   problem_id: number;
   problem_text: string;
   problem_source: string;
+  problem_domain?: Domain;
   generator: string;
   is_gold: boolean;
   reasons: ReviewReason[];
@@ -85,6 +87,8 @@ export interface StepLabelCell {
   unsure: boolean;
   comment: string;
   alternative_text: string;
+  /** The annotator's marked dependencies (0-based); null: not marked. */
+  uses?: number[] | null;
 }
 
 export interface ReviewStep {
@@ -96,6 +100,9 @@ export interface ReviewStep {
   alternatives_count: number;
   gold_rating: Rating | null;
   resolved_rating: Rating | null;
+  /** The earlier steps (0-based) it uses, as imported or detected. */
+  uses?: number[];
+  uses_source?: string;
   labels: StepLabelCell[];
   suggestions: Suggestion[];
 }
@@ -141,7 +148,7 @@ export interface ReviewDetail {
     source: string;
   };
   problem: TaskProblem;
-  project: { id: number; name: string; domain?: Domain; rating_values: Rating[]; first_error_mode: boolean };
+  project: { id: number; name: string; rating_values: Rating[]; first_error_mode: boolean; domain?: Domain };
   reasons: ReviewReason[];
   annotations: ReviewAnnotation[];
   steps: ReviewStep[];

@@ -7,6 +7,8 @@ import type { ReactNode } from "react";
 import type { Task } from "../api/labeling";
 import { EpisodeSummary } from "../label/EmbodiedStep";
 import { ImageStrip } from "../label/ImageStrip";
+import { rendersMath } from "../label/StepParts";
+import { domainLabel } from "../lib/domains";
 import { Markdown } from "./Markdown";
 import { IconEye, IconEyeOff } from "./icons";
 import { Kbd } from "./ui";
@@ -30,16 +32,25 @@ export function ProblemPanel({
   task,
   showAnswer,
   onToggleAnswer,
+  showDomain = false,
 }: {
   task: ProblemAndAnswer;
   showAnswer: boolean;
   onToggleAnswer: () => void;
+  /** A many-domains project: tag the problem with its domain. */
+  showDomain?: boolean;
 }) {
   const { problem, solution } = task;
+  const math = rendersMath(problem.domain);
   return (
     <section className="card problem-panel" aria-label="Problem">
       <div className="panel-head">
         <span className="eyebrow">Problem</span>
+        {showDomain && problem.domain && (
+          <span className="tag tag-domain" data-testid="problem-domain" data-domain={problem.domain}>
+            {domainLabel(problem.domain)}
+          </span>
+        )}
         {problem.source && <span className="tag">{problem.source}</span>}
         <div className="grow" />
         <button
@@ -53,7 +64,7 @@ export function ProblemPanel({
           {showAnswer ? "Hide answer" : "Show answer"} <Kbd>t</Kbd>
         </button>
       </div>
-      <Markdown source={problem.text} className="problem-text" />
+      <Markdown source={problem.text} className="problem-text" math={math} />
       {problem.images && problem.images.length > 0 && <ImageStrip urls={problem.images} label="Problem" />}
       {problem.episode && <EpisodeSummary episode={problem.episode} success={solution.answer_correct} />}
       {problem.tools && problem.tools.length > 0 && (

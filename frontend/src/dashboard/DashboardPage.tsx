@@ -12,6 +12,7 @@ import { EmptyState, ErrorBox, Spinner, formatDate, formatNumber } from "../comp
 import { ReviewNav } from "../review/ReviewNav";
 import { REASON_LABEL } from "../review/reviewState";
 import "../styles/review.css";
+import { DomainTable } from "./DomainTable";
 import { Heatmap, HeatLegend, Legend, LineChart, ShareBars, StackedBars } from "./Charts";
 import { RATING_COLORS, SERIES_COLORS, dailySeries, fmt, pairMatrix, pct } from "./charts";
 
@@ -168,6 +169,8 @@ export function DashboardPage() {
                 help="Pairs that chose the same first wrong step"
               />
             </div>
+
+            {m.domains && m.domains.length > 0 && <DomainTable rows={m.domains} />}
 
             <div className="dashboard-charts">
               <ChartCard title="Review progress" sub="Solutions with submitted labels" testId="chart-queue">

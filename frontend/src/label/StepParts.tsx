@@ -1,5 +1,5 @@
 import { useEffect, useRef, type MouseEvent } from "react";
-import type { Rating, TaskStep } from "../api";
+import type { Domain, Rating, TaskStep } from "../api";
 import { Markdown } from "../components/Markdown";
 import { AgentStepBody, isAgentStep } from "./AgentStep";
 import { CitedEvidence } from "./CitedEvidence";
@@ -37,10 +37,28 @@ export function selectOnClick(onSelect: (index: number) => void, index: number) 
   };
 }
 
-/** The step itself: an embodied step on its timeline, an agent step's card or the Markdown text,
- * then its images (an embodied step's frames) and what it cites (evidence-cited problems,
- * inside a SourcesProvider). */
-export function StepContent({ step, index }: { step: Pick<TaskStep, "text" | "meta" | "images">; index: number }) {
+/**
+ * Whether a domain's text is typeset as math: everything but prose tasks (`text`) and
+ * evidence-cited steps (reports, filings), where a `$` is a currency sign. The problem's domain
+ * decides, so a many-domains project renders a math problem with KaTeX and a text problem as
+ * plain prose.
+ */
+export function rendersMath(domain: Domain | undefined): boolean {
+  return domain !== "text" && domain !== "evidence";
+}
+
+/** The step itself, as its problem's domain shows it: an embodied step on its timeline, an agent
+ * step's card or the Markdown text (math typeset unless a text task), then its images (an
+ * embodied step's frames) and what it cites (evidence-cited problems, inside a SourcesProvider). */
+export function StepContent({
+  step,
+  index,
+  domain,
+}: {
+  step: Pick<TaskStep, "text" | "meta" | "images">;
+  index: number;
+  domain?: Domain;
+}) {
   return (
     <>
       {isEmbodiedStep(step) ? (
@@ -48,7 +66,7 @@ export function StepContent({ step, index }: { step: Pick<TaskStep, "text" | "me
       ) : isAgentStep(step) ? (
         <AgentStepBody step={step} />
       ) : (
-        <Markdown source={step.text} className="step-text" />
+        <Markdown source={step.text} className="step-text" math={rendersMath(domain)} />
       )}
       {step.images && step.images.length > 0 && <ImageStrip urls={step.images} label={`Step ${index + 1}`} />}
       <CitedEvidence citations={step.meta?.citations} />

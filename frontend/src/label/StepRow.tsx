@@ -1,8 +1,9 @@
 import { memo, useMemo } from "react";
-import type { Rating, StepLabel, TaskStep } from "../api";
+import type { Domain, Rating, StepLabel, TaskStep } from "../api";
 import { Markdown } from "../components/Markdown";
 import { IconBranch, IconComment, IconEdit, IconFlag } from "../components/icons";
 import { InlineEditor } from "./InlineEditor";
+import { UsesChips } from "./UsesChips";
 import { RATING_META, RatingButtons, StepContent, classNames, selectOnClick, useScrollIntoView } from "./StepParts";
 import { SuggestionChip, SuggestionNotes } from "./SuggestionChip";
 import { orderSuggestions } from "./suggestions";
@@ -16,7 +17,16 @@ export interface StepRowProps {
   isCurrent: boolean;
   dimmed: boolean;
   isFirstError: boolean;
+  /** The earlier steps (0-based) it uses: the annotator's marks, else its own. */
+  uses?: number[];
+  /** `uses` are the annotator's marks (not the imported or detected ones). */
+  usesMarked?: boolean;
+  /** A hovered "uses" chip names this step. */
+  highlighted?: boolean;
+  onHoverUses?: (steps: number[] | null) => void;
   ratingValues: Rating[];
+  /** The problem's domain (decides how the step is rendered). */
+  domain?: Domain;
   showSuggestions: boolean;
   editor: EditorKind | null;
   readOnly: boolean;
@@ -45,6 +55,7 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
     dimmed && "is-dimmed",
     rating !== null && `rated-${RATING_META[String(rating)]?.tone}`,
     props.isFirstError && "is-first-error",
+    props.highlighted && "is-uses-highlight",
   );
 
   return (
@@ -54,6 +65,7 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
       role="listitem"
       data-testid="step-row"
       data-index={index}
+      data-domain={props.domain}
       data-rating={rating === null ? "" : String(rating)}
       data-current={isCurrent ? "true" : undefined}
       data-dimmed={dimmed ? "true" : undefined}
@@ -65,7 +77,14 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
       </div>
 
       <div className="step-body">
-        <StepContent step={step} index={index} />
+        <StepContent step={step} index={index} domain={props.domain} />
+        {props.uses && props.uses.length > 0 && (
+          <UsesChips
+            uses={props.uses}
+            origin={props.usesMarked ? "marked" : (step.uses_source ?? "")}
+            onHover={props.onHoverUses}
+          />
+        )}
         {suggestions.length > 0 && <SuggestionNotes suggestions={suggestions} />}
         {label.unsure && (
           <div className="step-tags">

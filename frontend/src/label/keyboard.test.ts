@@ -166,3 +166,14 @@ describe("help", () => {
     }
   });
 });
+
+describe("the d prompt (step dependencies)", () => {
+  it("d opens it; while open, digits are a step number, not a rating", () => {
+    expect(commandForKey({ key: "d" })).toEqual({ type: "startUse" });
+    expect(commandForKey({ key: "1" })).toEqual({ type: "rate", value: -1 });
+    expect(commandForKey({ key: "1" }, [-1, 0, 1], true)).toEqual({ type: "useDigit", digit: "1" });
+    expect(commandForKey({ key: "0" }, [-1, 1], true)).toEqual({ type: "useDigit", digit: "0" });
+    expect(commandForKey({ key: "Enter" }, [-1, 0, 1], true)).toEqual({ type: "submit" });
+    expect(commandForKey({ key: "1", ctrlKey: true }, [-1, 0, 1], true)).toBeNull();
+  });
+});

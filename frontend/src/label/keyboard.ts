@@ -32,7 +32,11 @@ export type Command =
   | { type: "badProblem" }
   | { type: "undo" }
   | { type: "toggleGuidelines" }
-  | { type: "acceptSuggestions" };
+  | { type: "acceptSuggestions" }
+  /** `d`: the next step number typed is a step the current one uses (toggled). */
+  | { type: "startUse" }
+  /** A digit while the `d` prompt is open. */
+  | { type: "useDigit"; digit: string };
 
 export interface KeyLike {
   key: string;
@@ -89,9 +93,17 @@ export function sharedCommandForKey(e: KeyLike, ratingValues: readonly Rating[] 
   }
 }
 
-/** Which command a key press on the labeling page means, or null (the key is left to the browser). */
-export function commandForKey(e: KeyLike, ratingValues: readonly Rating[] = [-1, 0, 1]): Command | null {
+/**
+ * Which command a key press on the labeling page means, or null (the key is left to the browser).
+ * `usePrompt`: the `d` prompt is open, so digits are a step number, not a rating.
+ */
+export function commandForKey(
+  e: KeyLike,
+  ratingValues: readonly Rating[] = [-1, 0, 1],
+  usePrompt = false,
+): Command | null {
   const mod = !!(e.ctrlKey || e.metaKey);
+  if (usePrompt && !mod && !e.altKey && /^[0-9]$/.test(e.key)) return { type: "useDigit", digit: e.key };
   if (mod) {
     if (!e.altKey && !e.shiftKey && (e.key === "z" || e.key === "Z")) return { type: "undo" };
     return null; // leave ctrl/cmd+anything else (copy, reload, find...) to the browser
@@ -114,6 +126,8 @@ export function commandForKey(e: KeyLike, ratingValues: readonly Rating[] = [-1,
       return { type: "badProblem" };
     case "l":
       return { type: "toggleGuidelines" };
+    case "d":
+      return { type: "startUse" };
     default:
       return sharedCommandForKey(e, ratingValues);
   }
@@ -172,6 +186,7 @@ export function labelShortcuts(names: Record<string, string> = RATING_NAMES): Sh
       ...ratingShortcuts("rating", names),
       { keys: ["u"], label: "Toggle unsure" },
       { keys: ["A"], label: "Accept suggestions on unrated steps" },
+      { keys: ["d  N"], label: "This step uses step N (again: no longer; ⏎ after a 2-digit N)" },
       { keys: ["click"], label: "Accept one suggestion (on its chip)" },
       { keys: ["Ctrl Z", "⌘ Z"], label: "Undo the last change" },
     ],

@@ -9,6 +9,7 @@
  * `found_error`.
  */
 import type { FinishReason, Rating, StepLabel, Task } from "../api";
+import { effectiveUses, toggleUse } from "./dependencies";
 import { orderSuggestions } from "./suggestions";
 
 export interface Snapshot {
@@ -25,6 +26,8 @@ export interface LabelState {
   current: number;
   firstErrorMode: boolean;
   ratingValues: Rating[];
+  /** Per step, the earlier steps it uses as imported or detected (the annotator's marks go in its label). */
+  stepUses?: number[][];
   history: Snapshot[];
   revision: number;
 }
@@ -41,6 +44,8 @@ export type LabelAction =
   | { type: "acceptSuggestions" }
   /** One suggestion, clicked: rates that step like a rating button does (undoable). */
   | { type: "acceptSuggestion"; index: number; value: Rating }
+  /** `d` then a step number: the step at `index` (default: current) uses `target` (0-based), or no longer. */
+  | { type: "toggleUse"; target: number; index?: number }
   | { type: "undo" };
 
 export const HISTORY_LIMIT = 200;
@@ -62,6 +67,7 @@ export function initialState(task: Task): LabelState {
           unsure: !!l.unsure,
           comment: l.comment ?? "",
           alternative_text: l.alternative_text ?? "",
+          ...(l.uses != null ? { uses: [...l.uses] } : {}),
         }
       : emptyLabel(s.id);
   });
@@ -77,6 +83,7 @@ export function initialState(task: Task): LabelState {
     current: 0,
     firstErrorMode: !!task.project.first_error_mode,
     ratingValues,
+    stepUses: steps.map((s) => s.uses ?? []),
     history: [],
     revision: 0,
   };
@@ -85,6 +92,11 @@ export function initialState(task: Task): LabelState {
 }
 
 // --- selectors --------------------------------------------------------------------------------
+
+/** The earlier steps step `index` uses: the annotator's marks, else the step's own. */
+export function usesOf(state: Pick<LabelState, "labels" | "stepUses">, index: number): number[] {
+  return effectiveUses(state.labels[index]?.uses, state.stepUses?.[index]);
+}
 
 /** Index of the first step rated −1 in first-error mode, else −1. */
 export function firstErrorIndex(state: Pick<LabelState, "labels" | "firstErrorMode">): number {
@@ -230,6 +242,13 @@ export function labelReducer(state: LabelState, action: LabelAction): LabelState
       const fe = firstErrorIndex(next);
       const cursor = unrated >= 0 ? unrated : fe >= 0 ? fe : state.current;
       return withChange(state, labels, cursor, changed);
+    }
+    case "toggleUse": {
+      const index = action.index ?? state.current;
+      if (!state.labels[index]) return state;
+      const uses = toggleUse(usesOf(state, index), action.target, index);
+      if (uses === null) return state;
+      return withChange(state, update(state, index, { uses }), index);
     }
     case "undo": {
       const last = state.history[state.history.length - 1];

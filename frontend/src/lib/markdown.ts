@@ -123,10 +123,10 @@ function highlight(code: string, lang: string | undefined): { html: string; lang
   return { html: escapeHtml(code), language: name || "plaintext" };
 }
 
-const markedOptions = (breaks: boolean) => ({
+const markedOptions = (breaks: boolean, math = true) => ({
   gfm: true,
   breaks,
-  extensions: [mathBlock, mathInline],
+  extensions: math ? [mathBlock, mathInline] : [],
   renderer: {
     code({ text, lang }: Tokens.Code) {
       const { html, language } = highlight(text.replace(/\n$/, ""), lang);
@@ -137,6 +137,8 @@ const markedOptions = (breaks: boolean) => ({
 // Model output (steps, problems): a single newline is a line break. Prose (guidelines): Markdown's rule.
 const markedBreaks = new Marked(markedOptions(true));
 const markedProse = new Marked(markedOptions(false));
+// Prose tasks (the text domain): no math, so "$5 and $10" or a stray backslash stay as written.
+const markedText = new Marked(markedOptions(true, false));
 
 let hooksInstalled = false;
 function installHooks() {
@@ -167,9 +169,12 @@ export function sanitize(html: string): string {
 }
 
 /** Markdown with math, highlighted code and sanitized HTML, ready for innerHTML. */
-export function renderMarkdown(source: string, options: { inline?: boolean; prose?: boolean } = {}): string {
+export function renderMarkdown(
+  source: string,
+  options: { inline?: boolean; prose?: boolean; math?: boolean } = {},
+): string {
   const text = source ?? "";
-  const marked = options.prose ? markedProse : markedBreaks;
+  const marked = options.math === false ? markedText : options.prose ? markedProse : markedBreaks;
   const html = options.inline
     ? (marked.parseInline(text, { async: false }) as string)
     : (marked.parse(text, { async: false }) as string);

@@ -16,14 +16,23 @@ import { FinishBar } from "../label/FinishBar";
 import { GuidelinesPanel } from "../label/GuidelinesPanel";
 import { commandForKey, labelShortcuts, type Command } from "../label/keyboard";
 import { LabelTopBar } from "../label/LabelTopBar";
-import { firstErrorIndex, isDimmed, labelReducer, ratedCount, requiredCount, type LabelState } from "../label/labelState";
+import { typeDigit } from "../label/dependencies";
+import {
+  firstErrorIndex,
+  isDimmed,
+  labelReducer,
+  ratedCount,
+  requiredCount,
+  usesOf,
+  type LabelState,
+} from "../label/labelState";
 import { ReasonDialog, type ReasonKind } from "../label/ReasonDialog";
 import { PendingRework, ReworkBanner } from "../label/ReworkBanner";
-import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
+import { EvidenceScope } from "../label/EvidenceScope";
 import { sourcesOf } from "../label/evidence";
-import { RatingNamesContext, ratingNamesFor } from "../label/ratingNames";
+import { ratingNamesFor } from "../label/ratingNames";
+import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
 import { SourcesPanel } from "../label/SourcesPanel";
-import { SourcesProvider } from "../label/SourcesContext";
 import { StepRow, type EditorKind } from "../label/StepRow";
 import { useClaim } from "../label/useClaim";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
@@ -50,6 +59,12 @@ export function LabelPage() {
   const [editor, setEditor] = useState<{ index: number; kind: EditorKind } | null>(null);
   const [reason, setReason] = useState<ReasonKind | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
+  // The `d` prompt: the step number typed so far ("" just opened); null when closed.
+  const [usePrompt, setUsePrompt] = useState<string | null>(null);
+  const usePromptRef = useRef(usePrompt);
+  usePromptRef.current = usePrompt;
+  // The steps a hovered "uses" chip names: highlighted.
+  const [hoverUses, setHoverUses] = useState<number[] | null>(null);
 
   const { elapsed: elapsedMs, reset: resetTimer, display: timerDisplay } = useWorkTimer();
   const stateRef = useRef(state);
@@ -58,6 +73,8 @@ export function LabelPage() {
   });
 
   const onClaim = useCallback(() => {
+    setUsePrompt(null);
+    setHoverUses(null);
     setEditor(null);
     setReason(null);
     setShowAnswer(false);
@@ -114,8 +131,41 @@ export function LabelPage() {
   );
 
   // --- keyboard -------------------------------------------------------------------------------
+  /** The `d` prompt's step number (1-based) for the current step: toggled, or refused. */
+  const markUse = useCallback((typed: string) => {
+    setUsePrompt(null);
+    const index = stateRef.current.current;
+    const target = Number(typed) - 1;
+    if (!typed || target < 0) return;
+    if (target >= index) {
+      setNotice({ tone: "error", text: `Step ${index + 1} can only use earlier steps (1–${index}).` });
+      return;
+    }
+    dispatch({ type: "toggleUse", target });
+  }, []);
+  const handleUsePrompt = useCallback(
+    (cmd: Command): boolean | null => {
+      const typed = usePromptRef.current;
+      if (typed === null) return null;
+      if (cmd.type === "useDigit") {
+        const next = typeDigit(typed, cmd.digit, stateRef.current.current);
+        if (next.done) markUse(next.buffer);
+        else setUsePrompt(next.buffer);
+        return true;
+      }
+      if (cmd.type === "submit") {
+        markUse(typed);
+        return true;
+      }
+      setUsePrompt(null);
+      return cmd.type === "escape" || cmd.type === "startUse" ? true : null;
+    },
+    [markUse],
+  );
   const handle = useCallback(
     (cmd: Command): boolean => {
+      const prompted = handleUsePrompt(cmd);
+      if (prompted !== null) return prompted;
       if (showHelp) {
         if (cmd.type === "toggleHelp" || cmd.type === "escape") {
           setShowHelp(false);
@@ -194,181 +244,196 @@ export function LabelPage() {
         case "badProblem":
           setReason("bad_problem");
           return true;
+        case "startUse":
+          if (readOnly) return true;
+          if (stateRef.current.current === 0) {
+            setNotice({ tone: "info", text: "The first step has no earlier step to use." });
+            return true;
+          }
+          setUsePrompt("");
+          return true;
         default:
           return false;
       }
     },
-    [notice, phase, readOnly, reason, showHelp, skip, submit],
+    [handleUsePrompt, notice, phase, readOnly, reason, showHelp, skip, submit],
   );
 
-  useKeyCommands((e) => commandForKey(e, stateRef.current.ratingValues), handle);
+  useKeyCommands((e) => commandForKey(e, stateRef.current.ratingValues, usePromptRef.current !== null), handle);
   const onMouseDown = (e: MouseEvent) => keepKeyboardFlow(e, ".label-main button, .finish-bar button, .sources-panel button");
 
   // --- render ---------------------------------------------------------------------------------
   const fe = firstErrorIndex(state);
   const binary = !state.ratingValues.includes(0);
   const hasSuggestions = !!task?.project.show_suggestions && state.suggested.some((v, i) => v !== null && state.labels[i]?.rating === null);
-  // Evidence-cited problems: their documents and tables, the words of the scale.
+  // Evidence-cited problems: their documents and tables (a side panel), the words of the scale.
+  const domain = task ? (task.problem.domain ?? task.project.domain) : undefined;
   const sources = useMemo(() => (task ? sourcesOf(task.problem) : null), [task]);
   const cited = useMemo(() => (task?.solution.steps ?? []).flatMap((s) => s.meta?.citations ?? []), [task]);
-  const ratingNames = ratingNamesFor(task?.project.domain);
-  const shortcuts = useMemo(() => labelShortcuts(ratingNames), [ratingNames]);
+  const shortcuts = useMemo(() => labelShortcuts(ratingNamesFor(domain)), [domain]);
 
   return (
-    <RatingNamesContext.Provider value={ratingNames}>
-      <SourcesProvider sources={phase === "ready" ? sources : null}>
-        <div className={`label-page${phase === "ready" && sources ? " has-sources" : ""}`} onMouseDown={onMouseDown}>
-          <LabelTopBar
-            projectId={projectId}
-            projectName={task?.project.name ?? projectName}
-            progress={progress}
-            timeMs={phase === "ready" ? timerDisplay : null}
-            onHelp={() => setShowHelp(true)}
-          />
+    <div className={`label-page${phase === "ready" && sources ? " has-sources" : ""}`} onMouseDown={onMouseDown}>
+      <LabelTopBar
+        projectId={projectId}
+        projectName={task?.project.name ?? projectName}
+        progress={progress}
+        timeMs={phase === "ready" ? timerDisplay : null}
+        onHelp={() => setShowHelp(true)}
+      />
 
-          {conflict && (
-            <ConflictBanner
-              title="This solution was changed in another tab or window."
-              detail={saveInfo.message && !/another tab/i.test(saveInfo.message) ? saveInfo.message : null}
-              onReload={() => window.location.reload()}
-            >
-              Reload to get the latest version — nothing here will be saved over it.
-            </ConflictBanner>
-          )}
+      {conflict && (
+        <ConflictBanner
+          title="This solution was changed in another tab or window."
+          detail={saveInfo.message && !/another tab/i.test(saveInfo.message) ? saveInfo.message : null}
+          onReload={() => window.location.reload()}
+        >
+          Reload to get the latest version — nothing here will be saved over it.
+        </ConflictBanner>
+      )}
 
-          {phase === "loading" && (
-            <main className="label-main">
-              <Spinner label="Loading the next solution…" />
-            </main>
-          )}
+      {phase === "loading" && (
+        <main className="label-main">
+          <Spinner label="Loading the next solution…" />
+        </main>
+      )}
 
-          {phase === "error" && (
-            <main className="label-main">
-              <EmptyState title="Could not load a solution">
-                <p>{loadError}</p>
-                <button type="button" className="btn" onClick={() => void loadNext()}>
-                  Try again
-                </button>
-              </EmptyState>
-            </main>
-          )}
+      {phase === "error" && (
+        <main className="label-main">
+          <EmptyState title="Could not load a solution">
+            <p>{loadError}</p>
+            <button type="button" className="btn" onClick={() => void loadNext()}>
+              Try again
+            </button>
+          </EmptyState>
+        </main>
+      )}
 
-          {phase === "empty" && (
-            <main className="label-main">
-              <EmptyState
-                title="All done — nothing left to label in this project"
-                icon={<IconCheck width={28} height={28} />}
-                testId="queue-empty"
-              >
-                <p>
-                  {progress
-                    ? `You submitted ${progress.done_today} ${progress.done_today === 1 ? "solution" : "solutions"} today. New work appears here when it is imported.`
-                    : "New work appears here when it is imported."}
-                </p>
-                <Link to="/projects" className="btn btn-primary">
-                  Back to projects
-                </Link>
-              </EmptyState>
-            </main>
-          )}
+      {phase === "empty" && (
+        <main className="label-main">
+          <EmptyState
+            title="All done — nothing left to label in this project"
+            icon={<IconCheck width={28} height={28} />}
+            testId="queue-empty"
+          >
+            <p>
+              {progress
+                ? `You submitted ${progress.done_today} ${progress.done_today === 1 ? "solution" : "solutions"} today. New work appears here when it is imported.`
+                : "New work appears here when it is imported."}
+            </p>
+            <Link to="/projects" className="btn btn-primary">
+              Back to projects
+            </Link>
+          </EmptyState>
+        </main>
+      )}
 
-          {phase === "ready" && task && (
-            <>
-              <main className={`label-main${busy === "next" ? " is-loading" : ""}`}>
-                {task.rework && <ReworkBanner rework={task.rework} />}
-                <PendingRework
-                  items={rejections.filter((r) => r.rework_status === "draft" && r.rework_id !== task.annotation.id)}
-                />
-                <ProblemPanel task={task} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
-                <GuidelinesPanel
-                  guidelines={task.project.guidelines}
-                  open={guidelinesOpen}
-                  onToggle={() => setGuidelinesOpen((v) => !v)}
-                />
-                <SolutionPanel
-                  label="Solution steps"
-                  title="Solution"
-                  generator={task.solution.generator}
-                  lead={
-                    <span className="muted small">
-                      {state.labels.length} steps
-                      {state.firstErrorMode && " · stop at the first wrong step"}
-                    </span>
-                  }
-                  trail={
-                    hasSuggestions && (
-                      <button
-                        type="button"
-                        className="btn btn-sm"
-                        onClick={() => dispatch({ type: "acceptSuggestions" })}
-                        disabled={readOnly}
-                        data-testid="accept-suggestions"
-                      >
-                        Accept suggestions <span className="kbd">A</span>
-                      </button>
-                    )
-                  }
-                >
-                  <div className="steps" role="list">
-                    {task.solution.steps.map((step, i) => (
-                      <StepRow
-                        key={step.id}
-                        step={step}
-                        label={state.labels[i]}
-                        index={i}
-                        isCurrent={state.current === i}
-                        dimmed={isDimmed(state, i)}
-                        isFirstError={fe === i}
-                        ratingValues={state.ratingValues}
-                        showSuggestions={task.project.show_suggestions}
-                        editor={editor?.index === i ? editor.kind : null}
-                        readOnly={readOnly}
-                        onRate={onRate}
-                        onAcceptSuggestion={onAcceptSuggestion}
-                        onSelect={onSelect}
-                        onToggleUnsure={onToggleUnsure}
-                        onOpenEditor={onOpenEditor}
-                        onSaveEditor={onSaveEditor}
-                        onCancelEditor={closeEditor}
-                      />
-                    ))}
-                  </div>
-                  {fe >= 0 && fe < state.labels.length - 1 && (
-                    <div className="stopped-note">
-                      Stopped at step {fe + 1}: the steps after the first wrong one are not rated.
-                    </div>
-                  )}
-                </SolutionPanel>
-              </main>
-              {sources && <SourcesPanel key={task.solution.id} cited={cited} />}
-              <FinishBar
-                saveInfo={saveInfo}
-                rated={ratedCount(state)}
-                required={requiredCount(state)}
-                stoppedAt={fe}
-                binary={binary}
-                busy={busy}
-                disabled={readOnly}
-                onSubmit={() => void submit(null)}
-                onSkip={() => void skip()}
-                onGiveUp={() => setReason("give_up")}
-                onBadProblem={() => setReason("bad_problem")}
-              />
-            </>
-          )}
-
-          {notice && <Toast notice={notice} onDismiss={() => setNotice(null)} />}
-          {showHelp && <ShortcutsOverlay binary={binary} groups={shortcuts} onClose={() => setShowHelp(false)} />}
-          {reason && (
-            <ReasonDialog
-              kind={reason}
-              busy={busy === "submit"}
-              onCancel={() => setReason(null)}
-              onConfirm={(text) => void submit(reason, text)}
+      {phase === "ready" && task && (
+        <EvidenceScope domain={domain} problem={task.problem} panel>
+          <main className={`label-main${busy === "next" ? " is-loading" : ""}`}>
+            {task.rework && <ReworkBanner rework={task.rework} />}
+            <PendingRework
+              items={rejections.filter((r) => r.rework_status === "draft" && r.rework_id !== task.annotation.id)}
             />
-          )}
+            <ProblemPanel task={task} showDomain={task.project.domain === "mixed"} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
+            <GuidelinesPanel
+              guidelines={task.project.guidelines}
+              open={guidelinesOpen}
+              onToggle={() => setGuidelinesOpen((v) => !v)}
+            />
+            <SolutionPanel
+              label="Solution steps"
+              title="Solution"
+              generator={task.solution.generator}
+              lead={
+                <span className="muted small">
+                  {state.labels.length} steps
+                  {state.firstErrorMode && " · stop at the first wrong step"}
+                </span>
+              }
+              trail={
+                hasSuggestions && (
+                  <button
+                    type="button"
+                    className="btn btn-sm"
+                    onClick={() => dispatch({ type: "acceptSuggestions" })}
+                    disabled={readOnly}
+                    data-testid="accept-suggestions"
+                  >
+                    Accept suggestions <span className="kbd">A</span>
+                  </button>
+                )
+              }
+            >
+              <div className="steps" role="list">
+                {task.solution.steps.map((step, i) => (
+                  <StepRow
+                    key={step.id}
+                    step={step}
+                    label={state.labels[i]}
+                    index={i}
+                    isCurrent={state.current === i}
+                    dimmed={isDimmed(state, i)}
+                    isFirstError={fe === i}
+                    uses={usesOf(state, i)}
+                    usesMarked={state.labels[i]?.uses != null}
+                    highlighted={!!hoverUses?.includes(i)}
+                    onHoverUses={setHoverUses}
+                    ratingValues={state.ratingValues}
+                    domain={task.problem.domain ?? task.project.domain}
+                    showSuggestions={task.project.show_suggestions}
+                    editor={editor?.index === i ? editor.kind : null}
+                    readOnly={readOnly}
+                    onRate={onRate}
+                    onAcceptSuggestion={onAcceptSuggestion}
+                    onSelect={onSelect}
+                    onToggleUnsure={onToggleUnsure}
+                    onOpenEditor={onOpenEditor}
+                    onSaveEditor={onSaveEditor}
+                    onCancelEditor={closeEditor}
+                  />
+                ))}
+              </div>
+              {fe >= 0 && fe < state.labels.length - 1 && (
+                <div className="stopped-note">
+                  Stopped at step {fe + 1}: the steps after the first wrong one are not rated.
+                </div>
+              )}
+            </SolutionPanel>
+          </main>
+          {sources && <SourcesPanel key={task.solution.id} cited={cited} />}
+          <FinishBar
+            saveInfo={saveInfo}
+            rated={ratedCount(state)}
+            required={requiredCount(state)}
+            stoppedAt={fe}
+            binary={binary}
+            busy={busy}
+            disabled={readOnly}
+            onSubmit={() => void submit(null)}
+            onSkip={() => void skip()}
+            onGiveUp={() => setReason("give_up")}
+            onBadProblem={() => setReason("bad_problem")}
+          />
+        </EvidenceScope>
+      )}
+
+      {usePrompt !== null && phase === "ready" && (
+        <div className="uses-prompt" role="status" data-testid="uses-prompt">
+          Step {state.current + 1} uses step <span className="uses-prompt-typed">{usePrompt || "…"}</span>
+          <span className="muted small"> type its number · ⏎ confirm · Esc cancel</span>
         </div>
-      </SourcesProvider>
-    </RatingNamesContext.Provider>
+      )}
+      {notice && <Toast notice={notice} onDismiss={() => setNotice(null)} />}
+      {showHelp && <ShortcutsOverlay binary={binary} groups={shortcuts} onClose={() => setShowHelp(false)} />}
+      {reason && (
+        <ReasonDialog
+          kind={reason}
+          busy={busy === "submit"}
+          onCancel={() => setReason(null)}
+          onConfirm={(text) => void submit(reason, text)}
+        />
+      )}
+    </div>
   );
 }

@@ -12,10 +12,9 @@ import { IconCheck } from "../components/icons";
 import { ConflictBanner, Toast, type Notice } from "../components/PageNotices";
 import { ProblemPanel, SolutionPanel } from "../components/SolutionHeader";
 import { EmptyState, Spinner } from "../components/ui";
-import { sourcesOf } from "../label/evidence";
-import { RatingNamesContext, ratingNamesFor } from "../label/ratingNames";
+import { EvidenceScope } from "../label/EvidenceScope";
+import { ratingNamesFor } from "../label/ratingNames";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
-import { SourcesProvider } from "../label/SourcesContext";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
 import "../styles/review.css";
 import { AnnotatorHeader, SelectedAnnotationBar } from "./AnnotatorBar";
@@ -55,6 +54,8 @@ export function ReviewPage() {
   const [busy, setBusy] = useState<ReviewBusy>(null);
   const [conflict, setConflict] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
+  // The steps a hovered "uses" chip names: highlighted.
+  const [hoverUses, setHoverUses] = useState<number[] | null>(null);
   const [rejecting, setRejecting] = useState<api.ReviewAnnotation | null>(null);
   const [showHelp, setShowHelp] = useState(false);
   const [showAnswer, setShowAnswer] = useState(false);
@@ -64,7 +65,6 @@ export function ReviewPage() {
   const commentRef = useRef<HTMLTextAreaElement>(null);
 
   const columns = useMemo(() => (detail ? reviewColumns(detail) : []), [detail]);
-  const sources = useMemo(() => (detail ? sourcesOf(detail.problem) : null), [detail]);
   const facts = useMemo(() => (detail ? stepFacts(detail) : []), [detail]);
   const readOnly = conflict !== null || busy !== null || phase !== "ready";
 
@@ -312,120 +312,121 @@ export function ReviewPage() {
       )}
 
       {phase === "ready" && detail && (
-        // Evidence-cited problems: each step's passages and cells under it (no sources panel
-        // here: the sidebar holds the resolution), and the scale's own words.
-        <RatingNamesContext.Provider value={ratingNamesFor(detail.project.domain)}>
-          <SourcesProvider sources={sources} panel={false}>
-            <main
-              className={`review-main review-layout${columns.length >= WIDE_FROM ? " review-layout-wide" : ""}${busy === "next" ? " is-loading" : ""}`}
-            >
-              <div className="review-content">
-                <ProblemPanel task={{ problem: detail.problem, solution: detail.solution }} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
-                <SolutionPanel
-                  label="Annotations per step"
-                  title={`Solution #${detail.solution.id}`}
-                  generator={detail.solution.generator}
-                  lead={
-                    <>
-                      {detail.solution.is_gold && <span className="badge badge-amber">Gold</span>}
-                      <div className="reason-list">
-                        {detail.reasons.map((r) => (
-                          <ReasonBadge key={r} reason={r} />
-                        ))}
-                      </div>
-                    </>
-                  }
-                  trail={
-                    <span className="muted small">
-                      {detail.steps.length} steps · {columns.length} {columns.length === 1 ? "annotation" : "annotations"}
-                      {disagreeing > 0 && (
-                        <>
-                          {" · "}
-                          <span className="text-red" data-testid="disagreeing-steps">
-                            {disagreeing} disagreeing
-                          </span>
-                        </>
-                      )}
-                    </span>
-                  }
-                >
-                  {drafts.length > 0 && (
-                    <div className="review-drafts muted small">
-                      Still labeling: {drafts.map((a) => `${a.annotator}${a.revises_id ? " (reworking)" : ""}`).join(", ")}
-                    </div>
-                  )}
-                  <SelectedAnnotationBar
-                    annotation={selected}
-                    readOnly={readOnly}
-                    onAccept={() => void accept()}
-                    onReject={startReject}
-                    onTakeColumn={() => dispatch({ type: "takeColumn" })}
-                  />
-                  <div className="review-grid" role="table" style={{ ["--cols" as string]: String(columns.length) }} data-testid="review-grid">
-                    <AnnotatorHeader
-                      columns={columns}
-                      selected={state.column}
-                      acceptedIds={detail.resolution?.annotation_ids ?? []}
-                      onSelect={(column) => dispatch({ type: "setColumn", column })}
-                    />
-                    {detail.steps.map((step, i) => (
-                      <ReviewStepRow
-                        key={step.id}
-                        step={step}
-                        index={i}
-                        columns={columns}
-                        facts={facts[i]}
-                        decision={state.decisions[i] ?? null}
-                        origin={state.origins[i] ?? null}
-                        isCurrent={state.current === i}
-                        selectedColumn={state.column}
-                        dimmed={isAfterFirstError(state, i)}
-                        ratingValues={state.ratingValues}
-                        readOnly={readOnly}
-                        onSelect={onSelect}
-                        onRate={onRate}
-                        onTake={onTake}
-                      />
+        // The problem's domain decides the scale's words; an evidence-cited problem's steps show
+        // what they cite (no sources panel here: the sidebar holds the resolution).
+        <EvidenceScope domain={detail.problem.domain ?? detail.project.domain} problem={detail.problem} panel={false}>
+        <main
+          className={`review-main review-layout${columns.length >= WIDE_FROM ? " review-layout-wide" : ""}${busy === "next" ? " is-loading" : ""}`}
+        >
+          <div className="review-content">
+            <ProblemPanel task={{ problem: detail.problem, solution: detail.solution }} showDomain={detail.project.domain === "mixed"} showAnswer={showAnswer} onToggleAnswer={() => setShowAnswer((v) => !v)} />
+            <SolutionPanel
+              label="Annotations per step"
+              title={`Solution #${detail.solution.id}`}
+              generator={detail.solution.generator}
+              lead={
+                <>
+                  {detail.solution.is_gold && <span className="badge badge-amber">Gold</span>}
+                  <div className="reason-list">
+                    {detail.reasons.map((r) => (
+                      <ReasonBadge key={r} reason={r} />
                     ))}
                   </div>
-                </SolutionPanel>
+                </>
+              }
+              trail={
+                <span className="muted small">
+                  {detail.steps.length} steps · {columns.length} {columns.length === 1 ? "annotation" : "annotations"}
+                  {disagreeing > 0 && (
+                    <>
+                      {" · "}
+                      <span className="text-red" data-testid="disagreeing-steps">
+                        {disagreeing} disagreeing
+                      </span>
+                    </>
+                  )}
+                </span>
+              }
+            >
+              {drafts.length > 0 && (
+                <div className="review-drafts muted small">
+                  Still labeling: {drafts.map((a) => `${a.annotator}${a.revises_id ? " (reworking)" : ""}`).join(", ")}
+                </div>
+              )}
+              <SelectedAnnotationBar
+                annotation={selected}
+                readOnly={readOnly}
+                onAccept={() => void accept()}
+                onReject={startReject}
+                onTakeColumn={() => dispatch({ type: "takeColumn" })}
+              />
+              <div className="review-grid" role="table" style={{ ["--cols" as string]: String(columns.length) }} data-testid="review-grid">
+                <AnnotatorHeader
+                  columns={columns}
+                  selected={state.column}
+                  acceptedIds={detail.resolution?.annotation_ids ?? []}
+                  onSelect={(column) => dispatch({ type: "setColumn", column })}
+                />
+                {detail.steps.map((step, i) => (
+                  <ReviewStepRow
+                    key={step.id}
+                    step={step}
+                    index={i}
+                    columns={columns}
+                    facts={facts[i]}
+                    decision={state.decisions[i] ?? null}
+                    origin={state.origins[i] ?? null}
+                    isCurrent={state.current === i}
+                    selectedColumn={state.column}
+                    dimmed={isAfterFirstError(state, i)}
+                    ratingValues={state.ratingValues}
+                    domain={detail.problem.domain ?? detail.project.domain}
+                    readOnly={readOnly}
+                    onSelect={onSelect}
+                    onRate={onRate}
+                    onTake={onTake}
+                    highlighted={!!hoverUses?.includes(i)}
+                    onHoverUses={setHoverUses}
+                  />
+                ))}
               </div>
-              <aside className="review-side" aria-label="Resolution, comments and history">
-                <ResolutionCard detail={detail} />
-                <DecisionCard
-                  title={detail.resolution ? "Change the resolution" : "Adjudicate"}
-                  decided={needed - missing.length}
-                  needed={needed}
-                  missing={missing}
-                  comment={comment}
-                  busy={busy === "adjudicate"}
-                  readOnly={readOnly}
-                  onComment={setComment}
-                  onSubmit={() => void adjudicate()}
-                />
-                {role === "admin" && (
-                  <GoldCard isGold={detail.solution.is_gold} busy={busy === "gold"} onSet={() => void toggleGold()} onUnset={() => void toggleGold()} />
-                )}
-                <CommentThread
-                  ref={commentRef}
-                  detail={detail}
-                  step={detail.steps[state.current] ?? null}
-                  onStep={commentOnStep}
-                  onTarget={setCommentOnStep}
-                  onPost={postComment}
-                />
-                <ActivityCard detail={detail} />
-              </aside>
-            </main>
-          </SourcesProvider>
-        </RatingNamesContext.Provider>
+            </SolutionPanel>
+          </div>
+          <aside className="review-side" aria-label="Resolution, comments and history">
+            <ResolutionCard detail={detail} />
+            <DecisionCard
+              title={detail.resolution ? "Change the resolution" : "Adjudicate"}
+              decided={needed - missing.length}
+              needed={needed}
+              missing={missing}
+              comment={comment}
+              busy={busy === "adjudicate"}
+              readOnly={readOnly}
+              onComment={setComment}
+              onSubmit={() => void adjudicate()}
+            />
+            {role === "admin" && (
+              <GoldCard isGold={detail.solution.is_gold} busy={busy === "gold"} onSet={() => void toggleGold()} onUnset={() => void toggleGold()} />
+            )}
+            <CommentThread
+              ref={commentRef}
+              detail={detail}
+              step={detail.steps[state.current] ?? null}
+              onStep={commentOnStep}
+              onTarget={setCommentOnStep}
+              onPost={postComment}
+            />
+            <ActivityCard detail={detail} />
+          </aside>
+        </main>
+        </EvidenceScope>
       )}
 
       {notice && <Toast notice={notice} onDismiss={() => setNotice(null)} />}
       {showHelp && (
         <ShortcutsOverlay
           binary={binary}
-          groups={reviewShortcuts(ratingNamesFor(detail?.project.domain))}
+          groups={reviewShortcuts(ratingNamesFor(detail?.problem.domain ?? detail?.project.domain))}
           foot="Decisions start from the current resolution, else from the steps all annotators agree on. Rating a step moves to the next undecided one. Accepting or adjudicating opens the next item in the queue; rejecting keeps you here."
           onClose={() => setShowHelp(false)}
         />

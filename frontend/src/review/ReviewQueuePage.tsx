@@ -10,6 +10,7 @@ import { AppHeader } from "../components/AppHeader";
 import { Markdown } from "../components/Markdown";
 import { EmptyState, ErrorBox, Spinner, formatDate, formatNumber } from "../components/ui";
 import { isTypingTarget } from "../label/keyboard";
+import { DOMAINS, domainLabel } from "../lib/domains";
 import "../styles/review.css";
 import { FILTER_KEYS, PAGE_SIZE, REASONS, filterQuery, filtersFromParams } from "./queueFilters";
 import { ReasonBadge, ReviewNav } from "./ReviewNav";
@@ -213,6 +214,24 @@ export function ReviewQueuePage() {
               ))}
             </datalist>
           </label>
+          {project?.domain === "mixed" && (
+            <label className="filter">
+              <span className="filter-label">Domain</span>
+              <select
+                className="input input-sm"
+                value={filters.domain ?? ""}
+                onChange={(e) => setFilter("domain", e.target.value)}
+                data-testid="filter-domain"
+              >
+                <option value="">Any</option>
+                {DOMAINS.filter((d) => d.value !== "mixed").map((d) => (
+                  <option key={d.value} value={d.value}>
+                    {d.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           <label className="filter">
             <span className="filter-label">Submitted from</span>
             <input
@@ -284,6 +303,11 @@ export function ReviewQueuePage() {
                       </Link>
                       <div className="queue-meta">
                         <span className="mono">#{item.id}</span>
+                        {project?.domain === "mixed" && item.problem_domain && (
+                          <span className="tag tag-domain" data-testid="queue-domain">
+                            {domainLabel(item.problem_domain)}
+                          </span>
+                        )}
                         {item.problem_source && <span className="tag">{item.problem_source}</span>}
                         {item.generator && <span className="tag mono">{item.generator}</span>}
                         {item.is_gold && <span className="badge badge-amber">Gold</span>}

@@ -1,10 +1,11 @@
 import { memo, useMemo } from "react";
-import type { Rating, ReviewAnnotation, ReviewStep } from "../api";
+import type { Domain, Rating, ReviewAnnotation, ReviewStep } from "../api";
 import { Markdown } from "../components/Markdown";
 import { IconComment, IconEdit, IconFlag } from "../components/icons";
 import { RATING_META, RatingButtons, StepContent, classNames, selectOnClick, useScrollIntoView } from "../label/StepParts";
 import { SuggestionChip, SuggestionNotes } from "../label/SuggestionChip";
 import { orderSuggestions } from "../label/suggestions";
+import { UsesChips } from "../label/UsesChips";
 import type { DecisionOrigin, StepFacts } from "./reviewState";
 
 const SIGN: Record<string, string> = { "-1": "−", "0": "0", "1": "+" };
@@ -36,10 +37,19 @@ export interface ReviewStepRowProps {
   /** After the adjudicated first error (first-error projects): sent as unrated. */
   dimmed: boolean;
   ratingValues: Rating[];
+  /** The problem's domain (decides how the step is rendered). */
+  domain?: Domain;
   readOnly: boolean;
   onSelect: (index: number) => void;
   onRate: (index: number, value: Rating) => void;
   onTake: (index: number, annotationId: number, column: number) => void;
+  /** A hovered "uses" chip names this step. */
+  highlighted?: boolean;
+  onHoverUses?: (steps: number[] | null) => void;
+}
+
+function sameUses(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
 export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowProps) {
@@ -48,12 +58,16 @@ export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowPro
   const suggestions = useMemo(() => orderSuggestions(step.suggestions ?? []), [step.suggestions]);
   const cells = columns.map((a) => ({ a, cell: step.labels.find((c) => c.annotation_id === a.id) }));
   const notes = cells.filter(({ cell }) => cell && (cell.comment || cell.alternative_text));
+  // The step's own dependencies, then each annotator's marks that differ from them.
+  const own = step.uses ?? [];
+  const marks = cells.filter(({ cell }) => cell?.uses != null && !sameUses(cell.uses, own));
   const classes = classNames(
     "review-step",
     isCurrent && "is-current",
     facts.disagrees && "disagrees",
     props.dimmed && "is-dimmed",
     decision !== null && `decided-${RATING_META[String(decision)].tone}`,
+    props.highlighted && "is-uses-highlight",
   );
 
   return (
@@ -73,7 +87,15 @@ export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowPro
         <span className="step-num">{index + 1}</span>
       </div>
       <div className="review-step-body" role="cell">
-        <StepContent step={step} index={index} />
+        <StepContent step={step} index={index} domain={props.domain} />
+        {(own.length > 0 || marks.length > 0) && (
+          <div className="review-uses">
+            {own.length > 0 && <UsesChips uses={own} origin={step.uses_source ?? ""} onHover={props.onHoverUses} />}
+            {marks.map(({ a, cell }) => (
+              <UsesChips key={a.id} uses={cell!.uses!} origin="marked" who={a.annotator} onHover={props.onHoverUses} />
+            ))}
+          </div>
+        )}
         {(facts.disagrees || facts.unsure || step.gold_rating !== null || facts.firstErrorSplit) && (
           <div className="step-tags">
             {facts.disagrees && <span className="tag tag-disagree">Ratings differ</span>}

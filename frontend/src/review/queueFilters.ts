@@ -1,5 +1,6 @@
 /** The review queue's filters, kept in the page's URL (so Back and the review page keep them). */
-import type { QueueState, ReviewQueueFilters, ReviewReason } from "../api";
+import type { Domain, QueueState, ReviewQueueFilters, ReviewReason } from "../api";
+import { DOMAINS } from "../lib/domains";
 
 export const PAGE_SIZE = 25;
 export const REASONS: Array<ReviewReason | "rest"> = ["disagreement", "unsure", "gold_failure", "auto_conflict", "rest"];
@@ -21,6 +22,11 @@ export function dayEnd(day: string): string | undefined {
   return d.toISOString();
 }
 
+/** A problem domain named in the URL, or "" (any) for anything else. */
+function problemDomain(value: string | null): Domain | "" {
+  return DOMAINS.some((d) => d.value === value && value !== "mixed") ? (value as Domain) : "";
+}
+
 export function filtersFromParams(params: URLSearchParams): ReviewQueueFilters {
   const state = params.get("state") as QueueState | null;
   const reason = params.get("reason") as ReviewReason | "rest" | null;
@@ -31,6 +37,7 @@ export function filtersFromParams(params: URLSearchParams): ReviewQueueFilters {
     reason: reason && REASONS.includes(reason) ? reason : "",
     annotator: Number.isInteger(annotator) && annotator > 0 ? annotator : null,
     source: params.get("source") ?? "",
+    domain: problemDomain(params.get("domain")),
     submitted_from: dayStart(params.get("from") ?? ""),
     submitted_to: dayEnd(params.get("to") ?? ""),
     limit: PAGE_SIZE,
@@ -39,7 +46,7 @@ export function filtersFromParams(params: URLSearchParams): ReviewQueueFilters {
 }
 
 /** The URL keys the page keeps (days as typed, not ISO). */
-export const FILTER_KEYS = ["state", "reason", "annotator", "source", "from", "to"] as const;
+export const FILTER_KEYS = ["state", "reason", "annotator", "source", "domain", "from", "to"] as const;
 
 /** Only the filter keys of `params` (no offset), for links between queue and review pages. */
 export function filterQuery(params: URLSearchParams): string {

@@ -31,6 +31,7 @@ class StepLabelCell(serializers.Serializer):
     unsure = serializers.BooleanField()
     comment = serializers.CharField()
     alternative_text = serializers.CharField()
+    uses = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
 
 
 class ReviewSuggestionOutput(serializers.Serializer):
@@ -48,6 +49,10 @@ class ReviewStepOutput(serializers.Serializer):
     meta = serializers.JSONField()  # agent steps: kind, name, arguments, tool_call_id
     images = serializers.ListField(child=serializers.CharField())
     alternatives_count = serializers.IntegerField()
+    uses = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Earlier steps (0-based) it uses."
+    )
+    uses_source = serializers.CharField(help_text='"import", "detected" or "".')
     gold_rating = serializers.IntegerField(allow_null=True)
     resolved_rating = serializers.IntegerField(allow_null=True)
     labels = StepLabelCell(many=True)

@@ -31,6 +31,10 @@ class MetricsApi(APIView):
                     "auto_sources": serializers.JSONField(),
                     "throughput": serializers.JSONField(),
                     "label_distribution": serializers.JSONField(),
+                    "domains": serializers.JSONField(
+                        help_text="Per problem domain of a many-domains project: progress "
+                        "and agreement (empty otherwise)."
+                    ),
                     "computed_at": serializers.DateTimeField(),
                     "cached": serializers.BooleanField(),
                     "refreshing": serializers.BooleanField(),

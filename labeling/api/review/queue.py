@@ -7,7 +7,7 @@ from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.views import APIView
 
 from labeling.api.access import project_for
-from labeling.models import Role, Solution
+from labeling.models import PROBLEM_DOMAINS, Role, Solution, problem_domain
 from labeling.review_selectors import (
     QUEUE_STATES,
     REASONS,
@@ -23,6 +23,7 @@ class QueueItemOutput(serializers.Serializer):
     problem_id = serializers.IntegerField()
     problem_text = serializers.CharField(source="problem.text")
     problem_source = serializers.CharField(source="problem.source")
+    problem_domain = serializers.SerializerMethodField()
     generator = serializers.CharField()
     is_gold = serializers.BooleanField()
     reasons = serializers.SerializerMethodField()
@@ -31,6 +32,9 @@ class QueueItemOutput(serializers.Serializer):
     last_submitted_at = serializers.DateTimeField(allow_null=True)
     resolution_id = serializers.IntegerField(allow_null=True)
     resolution_provenance = serializers.CharField(allow_null=True)
+
+    def get_problem_domain(self, solution: Solution) -> str:
+        return problem_domain(solution.problem.domain, self.context["project_domain"])
 
     def get_reasons(self, solution: Solution) -> list[str]:
         return item_reasons(solution)
@@ -55,6 +59,9 @@ class ReviewQueueApi(APIView):
     class FilterInput(serializers.Serializer):
         annotator = serializers.IntegerField(required=False, help_text="User id of a submitter.")
         source = serializers.CharField(required=False, help_text="The problem's source.")
+        domain = serializers.ChoiceField(
+            choices=PROBLEM_DOMAINS, required=False, help_text="The problem's domain."
+        )
         submitted_from = serializers.DateTimeField(required=False)
         submitted_to = serializers.DateTimeField(required=False)
         state = serializers.ChoiceField(choices=QUEUE_STATES, default="unresolved")
@@ -92,10 +99,13 @@ class ReviewQueueApi(APIView):
             submitted_to=f.get("submitted_to"),
             state=f["state"],
             reason=f.get("reason"),
+            domain=f.get("domain"),
         )
         paginator = LimitOffsetPagination()
         page = paginator.paginate_queryset(qs, request)
-        response = paginator.get_paginated_response(QueueItemOutput(page, many=True).data)
+        response = paginator.get_paginated_response(
+            QueueItemOutput(page, many=True, context={"project_domain": project.domain}).data
+        )
         response.data["counts"] = review_queue_counts(project=project, state=f["state"])
         response.data["annotators"] = review_annotator_list(project=project)
         return response

@@ -28,13 +28,19 @@ class Stats:
     ratings: Counter = field(default_factory=Counter)  # -1 / 0 / 1 / null of written steps
     label_sources: Counter = field(default_factory=Counter)
     problem_sources: Counter = field(default_factory=Counter)
+    domains: Counter = field(default_factory=Counter)  # rows per problem domain
     skipped: Counter = field(default_factory=Counter)
     licences: dict[str, str] = field(default_factory=dict)
     images: int = 0  # image references written (multimodal projects)
+    inherited: int = 0  # steps written as -1 by dependency_policy=inherit
     _last_problem: str | None = None
 
-    def row(self, *, problem_key: str, problem_source: str, split: str | None) -> None:
+    def row(
+        self, *, problem_key: str, problem_source: str, split: str | None, domain: str = ""
+    ) -> None:
         self.rows += 1
+        if domain:
+            self.domains[domain] += 1
         self.split_rows[split or "all"] += 1
         self.problem_sources[problem_source or "(none)"] += 1
         # Records come ordered by problem, so a change of key is a new problem.
@@ -67,9 +73,11 @@ class Stats:
             "ratings": dict(sorted(self.ratings.items())),
             "label_sources": dict(sorted(self.label_sources.items())),
             "problem_sources": dict(sorted(self.problem_sources.items())),
+            **({"domains": dict(sorted(self.domains.items()))} if self.domains else {}),
             "skipped": dict(sorted(self.skipped.items())),
             "licences": dict(sorted(self.licences.items())),
             **({"images": self.images} if self.images else {}),
+            **({"inherited": self.inherited} if self.inherited else {}),
         }
 
 
@@ -86,6 +94,10 @@ class Format:
     # Set for evidence-cited projects: formats that can add the steps' `citations` and the
     # problem's `documents` and `tables` columns do (evidence_columns).
     with_evidence: bool = False
+    # The project's domain (a blank problem domain is it); with `with_domain` (many-domains
+    # projects) formats that can add a `domain` column do.
+    domain: str = ""
+    with_domain: bool = False
 
     def __init__(self, options: ExportOptions, stats: Stats) -> None:
         self.options = options
@@ -109,9 +121,15 @@ class Format:
     def positive(self, rating: int) -> bool:
         return positive_rating(rating, self.policy)
 
+    def domain_of(self, record: SolutionRecord) -> str:
+        return record.domain or self.domain
+
     def count_row(self, record: SolutionRecord, split: str | None) -> None:
         self.stats.row(
-            problem_key=record.problem_key, problem_source=record.problem_source, split=split
+            problem_key=record.problem_key,
+            problem_source=record.problem_source,
+            split=split,
+            domain=self.domain_of(record) if self.with_domain else "",
         )
 
     def with_split(self, row: Row, split: str | None) -> Row:

@@ -3,8 +3,12 @@
 The shape of trl-lib/math_shepherd and trl-lib/prm800k that TRL's PRMTrainer reads. TRL
 casts labels with int(), so soft labels go in a column of their own (`soft_labels`, floats
 in [0, 1]) and so do the label sources (`label_sources`), each only when the policy asks.
+A many-domains project's rows carry their problem's `domain` (training evaluates per domain).
+With a `dependency_policy` other than "none", `uses` (per step, the earlier steps it uses,
+0-based within the row) and `inherited` (per step: made -1 by `inherit`) are written too.
 """
 
+from labeling.exporters.options import DependencyPolicy
 from labeling.exporters.policy import labeled_prefix, soft_label
 from labeling.exporters.records import SolutionRecord
 
@@ -30,6 +34,12 @@ class TrlFormat(Format):
             row["label_sources"] = [
                 step.source or ("human_written" if step.human_written else "") for step, _ in prefix
             ]
+        if self.with_domain:
+            row["domain"] = self.domain_of(record)
+        if self.policy.dependency_policy != DependencyPolicy.NONE:
+            row["uses"] = [list(step.uses) for step, _ in prefix]
+            row["inherited"] = [step.inherited for step, _ in prefix]
+            self.stats.inherited += sum(row["inherited"])
         row.update(self.evidence_columns(record, [step for step, _ in prefix]))
         if self.with_images:
             # The problem's images, then the written steps' (TRL's vision datasets: `images`).
@@ -51,6 +61,11 @@ class TrlFormat(Format):
             columns.append(pa.field("soft_labels", pa.list_(pa.float64())))
         if self.policy.label_sources:
             columns.append(pa.field("label_sources", pa.list_(pa.string())))
+        if self.with_domain:
+            columns.append(pa.field("domain", pa.string()))
+        if self.policy.dependency_policy != DependencyPolicy.NONE:
+            columns.append(pa.field("uses", pa.list_(pa.list_(pa.int64()))))
+            columns.append(pa.field("inherited", pa.list_(pa.bool_())))
         if self.with_images:
             columns.append(pa.field("images", pa.list_(pa.string())))
         return pa.schema(columns + self.evidence_fields() + self.split_field())

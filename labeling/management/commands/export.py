@@ -66,6 +66,9 @@ class Command(BaseCommand):
         parser.add_argument("--unsure", choices=[u.value for u in Unsure])
         parser.add_argument("--annotator", action="append", dest="annotators")
         parser.add_argument("--problem-source", action="append", dest="problem_sources")
+        parser.add_argument(
+            "--domain", action="append", dest="domains", help="only problems of this domain"
+        )
         parser.add_argument("--labeled-after")
         parser.add_argument("--labeled-before")
         parser.add_argument("--neutral", choices=[n.value for n in Neutral])
@@ -94,6 +97,7 @@ class Command(BaseCommand):
             "unsure",
             "annotators",
             "problem_sources",
+            "domains",
             "labeled_after",
             "labeled_before",
         ):

@@ -9,7 +9,7 @@ from tqdm import tqdm
 
 from labeling.errors import DomainError
 from labeling.importers import FORMATS, ImportFileError
-from labeling.models import Project
+from labeling.models import PROBLEM_DOMAINS, Project
 from labeling.services.imports import LABELS_AS, import_file
 from labeling.services.projects import project_create
 
@@ -33,9 +33,20 @@ class Command(BaseCommand):
         parser.add_argument("--format", default="auto", choices=FORMATS)
         parser.add_argument("--labels-as", default="suggestions", choices=LABELS_AS)
         parser.add_argument(
+            "--domain",
+            default="",
+            choices=PROBLEM_DOMAINS,
+            help="the domain of rows that name none (a many-domains project's dataset files)",
+        )
+        parser.add_argument(
             "--create-project", action="store_true", help="create the project if missing"
         )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+        parser.add_argument(
+            "--no-detect-uses",
+            action="store_true",
+            help="do not look for step dependencies in the text (a `uses` field is still read)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
@@ -63,6 +74,8 @@ class Command(BaseCommand):
                 fmt=options["format"],
                 labels_as=options["labels_as"],
                 progress=progress,
+                domain=options["domain"],
+                detect_uses=not options["no_detect_uses"],
             )
         except ImportFileError as exc:
             bar.close()

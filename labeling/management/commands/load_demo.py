@@ -24,6 +24,7 @@ AGENT_PROJECT = "Demo: agent trajectories"
 MULTIMODAL_PROJECT = "Demo: multimodal (charts and figures)"
 TEXT_PROJECT = "Demo: text tasks (QA, translation)"
 EMBODIED_PROJECT = "Demo: robotics subgoals"
+MIXED_PROJECT = "Demo: many domains"
 EVIDENCE_PROJECT = "Demo: evidence-cited (finance, medicine)"
 
 PROJECTS: dict[str, dict[str, Any]] = {
@@ -76,6 +77,14 @@ PROJECTS: dict[str, dict[str, Any]] = {
         "show_suggestions": True,
         "first_error_mode": False,
     },
+    MIXED_PROJECT: {
+        "domain": "mixed",
+        "description": "Math, text and agent problems in one project; each problem names its "
+        "domain, which picks its rendering, its checkers and its row in the metrics.",
+        "overlap": 2,
+        "show_suggestions": True,
+        "first_error_mode": False,
+    },
 }
 
 
@@ -87,6 +96,8 @@ class DemoFile:
     labels_as: str
     # `images` entries naming a file in demo/images/ become data: URIs before the import.
     inline_images: bool = False
+    # The problem domain of the file's rows (the many-domains project's import option).
+    domain: str = ""
 
 
 # In this order: the step project's first solution (lowest id) is a 5-step ProcessBench one.
@@ -100,6 +111,12 @@ FILES = (
     DemoFile(TEXT_PROJECT, "text_demo.jsonl", "steplab", "none"),
     DemoFile(EMBODIED_PROJECT, "embodied_demo.jsonl", "embodied", "none", inline_images=True),
     DemoFile(EMBODIED_PROJECT, "alfworld_react_demo.jsonl", "alfworld", "none"),
+    # The same files again, one domain each, in one many-domains project.
+    DemoFile(
+        MIXED_PROJECT, "processbench_demo.jsonl", "processbench", "suggestions", domain="math"
+    ),
+    DemoFile(MIXED_PROJECT, "text_demo.jsonl", "steplab", "none", domain="text"),
+    DemoFile(MIXED_PROJECT, "agent_demo.jsonl", "messages", "none", domain="agent"),
     DemoFile(EVIDENCE_PROJECT, "evidence_demo.jsonl", "steplab", "none"),
     DemoFile(EVIDENCE_PROJECT, "finqa_demo.jsonl", "finqa", "suggestions"),
 )
@@ -183,6 +200,7 @@ class Command(BaseCommand):
                     path=path,
                     fmt=demo.fmt,
                     labels_as=demo.labels_as,
+                    domain=demo.domain,
                 )
             self.stdout.write(
                 f"  {demo.name}: {result.problems_created} problems, "

@@ -35,7 +35,14 @@ from labeling.importers import ImportFileError
 
 from .batches import ImportResult
 from .jobs import import_job_run
-from .parsing import LABELS_AS, FileSummary, PathOrFile, Progress, import_file_validate
+from .parsing import (
+    LABELS_AS,
+    FileSummary,
+    PathOrFile,
+    Progress,
+    import_file_validate,
+    parse_options,
+)
 from .pipeline import import_file
 from .tables import (
     ALTERNATIVE_COLUMNS,
@@ -66,4 +73,5 @@ __all__ = [
     "import_file",
     "import_file_validate",
     "import_job_run",
+    "parse_options",
 ]

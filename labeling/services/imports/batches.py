@@ -230,6 +230,7 @@ class BatchWriter:
                     p.external_id,
                     p.metadata,
                     batch.now,
+                    p.domain,
                 )
                 for _, p in batch.problems
             ],
@@ -268,7 +269,10 @@ class BatchWriter:
             for index, step in enumerate(new.parsed.steps)
         ]
         ids = batch.ids[Step]
-        rows = [(new.pk, index, step.text, step.metadata) for new, index, step in pairs]
+        rows = [
+            (new.pk, index, step.text, step.metadata, step.uses or [], step.uses_source)
+            for new, index, step in pairs
+        ]
         self.result.steps_created += len(pairs)
         steps = [
             _NewStep(pk, new.pk, step, new.parsed, new.line)
@@ -339,7 +343,8 @@ class BatchWriter:
         )
         annotation_of = {new.pk: pk for new, pk in zip(labeled, ids, strict=True)}
         rows = [
-            (annotation_of[s.solution_pk], s.pk, s.parsed.label, False, "", "")
+            # uses None: the file's dependencies are the step's (Step.uses), not this labeler's.
+            (annotation_of[s.solution_pk], s.pk, s.parsed.label, False, "", "", None)
             for s in steps
             if s.parsed.label is not None
         ]

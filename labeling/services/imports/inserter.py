@@ -83,8 +83,12 @@ class Inserter:
             values = list(row)
             for i in json_at:
                 value = values[i]
+                if value is None:
+                    continue  # SQL NULL (a nullable JSON column), not JSON null
                 if value == {}:
                     values[i] = "{}"
+                elif value == []:
+                    values[i] = "[]"
                 elif (text := encoded.get(id(value))) is not None:
                     values[i] = text
                 else:

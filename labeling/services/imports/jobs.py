@@ -94,7 +94,12 @@ def import_job_run(*, job: ImportJob) -> ImportJob:
             "finished_at",
         ]
     )
-    args = {"project": job.project, "fmt": job.format, "filename": job.filename}
+    args = {
+        "project": job.project,
+        "fmt": job.format,
+        "filename": job.filename,
+        "domain": job.domain,
+    }
     try:
         with _job_source(job) as source:
             summary = import_file_validate(

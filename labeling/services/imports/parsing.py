@@ -13,7 +13,8 @@ from typing import IO
 
 from labeling.errors import ValidationFailed
 from labeling.importers import FORMATS, ParsedRow, ParseOptions, RowStream, open_rows
-from labeling.models import Project
+from labeling.importers.domains import option_error
+from labeling.models import PROBLEM_DOMAINS, Project
 
 LABELS_AS = ("suggestions", "annotations", "none")
 BATCH_SOLUTIONS = 1000  # a batch ends after this many solutions...
@@ -40,8 +41,20 @@ def filename_of(path: PathOrFile, filename: str | None) -> str:
     return os.path.basename(os.fspath(name)) or "upload"
 
 
-def parse_options(project: Project) -> ParseOptions:
-    return ParseOptions(step_split=project.step_split, step_split_regex=project.step_split_regex)
+def parse_options(project: Project, domain: str = "", *, detect_uses: bool = True) -> ParseOptions:
+    """The project's splitting and domain rules; `domain`: that of rows that name none;
+    `detect_uses`: run the step-reference detector on solutions whose line gives no `uses`."""
+    options = ParseOptions(
+        step_split=project.step_split,
+        step_split_regex=project.step_split_regex,
+        project_domain=project.domain,
+        domain=domain,
+        domains=PROBLEM_DOMAINS,
+        detect_uses=detect_uses,
+    )
+    if message := option_error(options):
+        raise ValidationFailed(message, field="domain")
+    return options
 
 
 def row_batches(rows: Iterable[ParsedRow]) -> Iterator[list[ParsedRow]]:
@@ -82,11 +95,13 @@ def import_file_validate(
     fmt: str = "auto",
     filename: str | None = None,
     progress: Progress | None = None,
+    domain: str = "",
 ) -> FileSummary:
     """Parse the whole file without writing anything; raises ImportFileError like import_file."""
     check_args(fmt=fmt, labels_as="none")
     name = filename_of(path, filename)
-    with open_rows(path, fmt=fmt, filename=name, options=parse_options(project)) as rows:
+    options = parse_options(project, domain)
+    with open_rows(path, fmt=fmt, filename=name, options=options) as rows:
         summary = FileSummary(format=fmt)
         for batch in row_batches(rows):
             for row in batch:

@@ -102,19 +102,24 @@ def import_file(
     labels_as: str = "suggestions",
     filename: str | None = None,
     progress: Progress | None = None,
+    domain: str = "",
+    detect_uses: bool = True,
 ) -> ImportResult:
     """Import a JSON Lines file (or .gz) into `project`, all or nothing.
 
     `labels_as`: the dataset's step labels become Suggestion rows (source "import"), imported
     submitted Annotation rows with StepLabels (annotator None, `external_annotator` the
     labeler or dataset), or are dropped ("none"). `progress(bytes_done, rows_done)` is called
-    after every batch; bytes are of the file as stored (compressed for .gz).
+    after every batch; bytes are of the file as stored (compressed for .gz). `domain`: the
+    problem domain of rows that name none (a `mixed` project's dataset files). `detect_uses`:
+    find step dependencies in the text of solutions whose line gives none (Step.uses).
     Raises ImportFileError for a bad line; then nothing is written.
     """
     check_args(fmt=fmt, labels_as=labels_as)
     name = filename_of(path, filename)
+    options = parse_options(project, domain, detect_uses=detect_uses)
     with (
-        open_rows(path, fmt=fmt, filename=name, options=parse_options(project)) as rows,
+        open_rows(path, fmt=fmt, filename=name, options=options) as rows,
         transaction.atomic(),
     ):
         Project.objects.select_for_update(no_key=True).filter(pk=project.pk).first()

@@ -26,6 +26,7 @@ PROBLEM_COLUMNS = (
     "external_id",
     "metadata",
     "created_at",
+    "domain",
 )
 SOLUTION_COLUMNS = (
     "project_id",
@@ -42,7 +43,7 @@ SOLUTION_COLUMNS = (
     "review_reasons",  # 0 here; refreshed after the batch's labels are written
     "queue_open",  # a new solution is open work (not gold, unassigned, nothing submitted)
 )
-STEP_COLUMNS = ("solution_id", "index", "text", "metadata")
+STEP_COLUMNS = ("solution_id", "index", "text", "metadata", "uses", "uses_source")
 ALTERNATIVE_COLUMNS = STEP_ALTERNATIVE_COLUMNS  # shared with the exporter
 SUGGESTION_COLUMNS = (
     "step_id",
@@ -71,7 +72,15 @@ ANNOTATION_COLUMNS = (
     "submitted_at",
     "last_request_id",
 )
-STEP_LABEL_COLUMNS = ("annotation_id", "step_id", "rating", "unsure", "comment", "alternative_text")
+STEP_LABEL_COLUMNS = (
+    "annotation_id",
+    "step_id",
+    "rating",
+    "unsure",
+    "comment",
+    "alternative_text",
+    "uses",
+)
 TABLES: dict[type[Model], tuple[str, ...]] = {
     Problem: PROBLEM_COLUMNS,
     Solution: SOLUTION_COLUMNS,

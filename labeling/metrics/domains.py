@@ -1,0 +1,64 @@
+"""A many-domains project's metrics per problem domain: progress (solutions done, started,
+annotations) from two GROUP BYs, and agreement (step-rating alpha, first-error alpha) from
+the same count-table queries as the project's totals, filtered to the domain's problems.
+
+A domain is the problem's own (`Problem.domain`); "" gathers problems that name none.
+"""
+
+from django.db.models import Count, F, Q
+
+from labeling.models import Domain, Project, Solution
+
+from .queries import (
+    first_error_agreement,
+    project_metrics,
+    step_rating_agreement,
+    submitted_annotations,
+)
+
+
+def project_metrics_by_domain(project: Project) -> dict:
+    """project_metrics plus `domains`: per problem domain in a many-domains project (empty
+    for a project of one domain, whose totals are those numbers)."""
+    data = project_metrics(project)
+    data["domains"] = per_domain(project) if project.domain == Domain.MIXED else []
+    return data
+
+
+def per_domain(project: Project) -> list[dict]:
+    """One row per problem domain present in the project, in name order."""
+    solutions = (
+        Solution.objects.filter(project=project, is_gold=False)
+        .order_by()
+        .values(domain=F("problem__domain"))
+        .annotate(
+            problems=Count("problem_id", distinct=True),
+            solutions=Count("id"),
+            started=Count("id", filter=Q(submitted_count__gt=0)),
+            done=Count("id", filter=Q(submitted_count__gte=project.overlap)),
+        )
+    )
+    annotations = dict(
+        submitted_annotations(project)
+        .values_list("solution__problem__domain")
+        .annotate(n=Count("id"))
+        .values_list("solution__problem__domain", "n")
+    )
+    rows = []
+    for row in sorted(solutions, key=lambda r: r["domain"]):
+        domain = row["domain"]
+        steps = step_rating_agreement(project, domain)
+        first = first_error_agreement(project, domain)
+        rows.append(
+            {
+                **row,
+                "annotations": annotations.get(domain, 0),
+                "progress": row["done"] / row["solutions"] if row["solutions"] else None,
+                "rated_steps": steps["steps"],
+                "alpha_ordinal": steps["alpha_ordinal"],
+                "pairwise_agreement": steps["pairwise_agreement"],
+                "first_error_alpha": first["alpha_nominal"],
+                "first_error_solutions": first["solutions"],
+            }
+        )
+    return rows
