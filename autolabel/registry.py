@@ -9,6 +9,7 @@ from annotate.queues import Queue
 from autolabel.engines.agent import AgentEngine
 from autolabel.engines.answer import AnswerEngine
 from autolabel.engines.base import Engine
+from autolabel.engines.citation import CitationEngine
 from autolabel.engines.code import CodeEngine
 from autolabel.engines.consensus import ConsensusEngine
 from autolabel.engines.graph import GraphEngine
@@ -28,6 +29,7 @@ ENGINES: dict[str, Engine] = {
         CodeEngine(),
         AgentEngine(),
         GraphEngine(),
+        CitationEngine(),
         SubgoalEngine(),
         PrmEngine(),
         ConsensusEngine(),

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from labeling.compiled import compile_queryset_once
 from labeling.embodied_selectors import EMBODIED_STEP_KEYS, episode
+from labeling.evidence_selectors import EVIDENCE_STEP_KEYS, evidence_sources
 from labeling.graphs import problem_graph
 from labeling.models import (
     Annotation,
@@ -250,8 +251,9 @@ def solution_list(*, project: Project) -> QuerySet[Solution]:
     )
 
 
-# Agent steps' keys, then embodied steps' (labeling/embodied_selectors.py).
-STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id", *EMBODIED_STEP_KEYS)
+# Agent steps' keys, then embodied steps' and evidence-cited steps' (their *_selectors.py).
+STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id")
+STEP_META_KEYS += EMBODIED_STEP_KEYS + EVIDENCE_STEP_KEYS
 
 
 def media_urls(*, project_id: int, metadata: dict | None) -> list[str]:
@@ -369,6 +371,7 @@ def task_payload(
             # What renders the steps and which checkers apply: the problem's own domain in a
             # many-domains project, else the project's (read in the same statement).
             "domain": problem_domain(problem.domain, project.domain),
+            **evidence_sources(problem.metadata),
         },
         "lock_expires_at": lock_expires_at,
         "rework": rework_payload(annotation=annotation),

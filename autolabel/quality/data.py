@@ -84,8 +84,8 @@ class LabeledSolution:
     final_answer: str = ""
     answer_correct: bool | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
-    # Step.metadata per step and Problem.metadata as the import would store them (agent and
-    # embodied checkers read them).
+    # Step.metadata per step and Problem.metadata as the import would store them (agent,
+    # embodied and citation checkers read them).
     step_metadata: tuple[dict[str, Any], ...] = ()
     problem_metadata: dict[str, Any] = field(default_factory=dict)
     domain: str = NO_DOMAIN  # the problem's (domain_of)

@@ -14,7 +14,7 @@ from .metrics import Tally
 from .runner import offline_engines, run_sources
 
 MODEL_SOURCES = ("rollout", "judge", "prm")  # need a backend or a model
-STEP_SOURCES = ("symbolic", "code", "agent")
+STEP_SOURCES = ("symbolic", "code", "agent", "citation")
 
 
 def default_files() -> list[Path]:

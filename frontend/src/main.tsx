@@ -6,6 +6,7 @@ import "highlight.js/styles/github.css";
 import "./styles/base.css";
 import "./styles/label.css";
 import "./styles/embodied.css";
+import "./styles/evidence.css";
 import { App } from "./App";
 
 createRoot(document.getElementById("root")!).render(

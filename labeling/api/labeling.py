@@ -114,7 +114,7 @@ class StepOutput(serializers.Serializer):
     alternatives_count = serializers.IntegerField()
     suggestions = SuggestionOutput(many=True)
     # Agent steps: {kind: tool_call | observation | message, role, name, arguments,
-    # tool_call_id}; {} for plain steps.
+    # tool_call_id}; evidence-cited steps: {citations: [...]}; {} for plain steps.
     meta = serializers.JSONField()
     images = serializers.ListField(child=serializers.CharField())  # authenticated URLs
     uses = serializers.ListField(
@@ -141,6 +141,9 @@ class ProblemOutput(serializers.Serializer):
     tools = serializers.ListField(child=serializers.CharField())  # an agent problem's tool names
     # A graph problem's {directed, weighted, nodes, edges: [[u, v, w?]], task}; null otherwise.
     graph = serializers.JSONField(allow_null=True)
+    # An evidence-cited problem's sources: [{id, title, text}] and [{id, title, columns, rows}].
+    documents = serializers.ListField(child=serializers.DictField())
+    tables = serializers.ListField(child=serializers.DictField())
 
 
 class TaskProjectOutput(serializers.Serializer):

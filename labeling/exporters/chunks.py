@@ -47,6 +47,7 @@ class ChunkQueries:
                 "text",
                 "via",
                 "metadata" if step_meta else "metadata__images",
+                "metadata__citations",
                 *(["uses"] if self.uses else []),
             ),
             "solution_id",
@@ -158,7 +159,7 @@ class Chunk:
     def __init__(self, rows: ChunkRows, *, project_id: int) -> None:
         self.steps: dict[int, list[BaseStep]] = defaultdict(list)
         steps, by_id = self.steps, {}
-        for solution_id, step_id, index, text, via, images, *uses in rows.steps:
+        for solution_id, step_id, index, text, via, images, citations, *uses in rows.steps:
             meta = None
             if rows.step_meta:
                 metadata = images or {}
@@ -175,6 +176,7 @@ class Chunk:
                 image_refs(project_id, images) if images is not None else (),
                 meta,
                 uses[0] if uses and uses[0] else (),
+                citations if isinstance(citations, list) else (),
             )
             steps[solution_id].append(step)
             by_id[step_id] = step

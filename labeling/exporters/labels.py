@@ -35,6 +35,7 @@ class BaseStep:
     images: Sequence[str] = field(default_factory=list)
     meta: dict[str, Any] | None = None  # STEP_RECORD_META keys, for formats that read them
     uses: Sequence[int] = ()  # the step's own (Step.uses), when the export reads them
+    citations: Sequence[dict] = field(default_factory=list)  # evidence-cited steps
 
 
 @dataclass(slots=True)
@@ -107,6 +108,8 @@ def _step(
         base.images,
         base.meta,
         base.uses if uses is None else uses,
+        False,  # inherited: set by dependencies.inherit_errors when the policy asks
+        base.citations,
     )
 
 

@@ -46,6 +46,8 @@ class StepRecord:
     # dependency_policy=inherit made it -1 because it uses a -1 step (labeling.exporters.
     # dependencies.inherit_errors).
     inherited: bool = False
+    # What an evidence-cited step cites: {doc, quote} | {doc, start, end} | {table, row, column}.
+    citations: Sequence[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -73,6 +75,9 @@ class SolutionRecord:
     from_import: bool = False
     annotations: int = 0  # how many annotations contributed
     problem_images: list[str] = field(default_factory=list)  # references (image_refs)
+    # An evidence-cited problem's sources: [{id, title, text}], [{id, title, columns, rows}].
+    problem_documents: list[dict[str, Any]] = field(default_factory=list)
+    problem_tables: list[dict[str, Any]] = field(default_factory=list)
     domain: str = ""  # the problem's own domain; "" = the project's (Format.domain)
 
 

@@ -67,6 +67,8 @@ SOLUTION_FIELDS = (
     "problem__metadata__graph",
     "problem__metadata__task",
     "problem__metadata__graph_in_text",
+    "problem__metadata__documents",
+    "problem__metadata__tables",
 )
 
 
@@ -107,6 +109,8 @@ def _record(
         resolved.from_import,
         resolved.annotations,
         image_refs(project_id, row[12]) if row[12] is not None else [],
+        row[14] if isinstance(row[14], list) else [],
+        row[15] if isinstance(row[15], list) else [],
         row[13],
     )
 

@@ -15,6 +15,7 @@ from typing import Any
 from . import (
     alfworld,
     embodied,
+    finqa,
     graphsilo,
     gsm8k,
     math_dataset,
@@ -59,6 +60,7 @@ PARSERS: dict[str, Parser] = {
     "graphsilo": graphsilo.parse,
     "embodied": embodied.parse,
     "alfworld": alfworld.parse,
+    "finqa": finqa.parse,
 }
 FORMATS = ("auto", *PARSERS)
 

@@ -8,6 +8,8 @@ def detect_format(data: dict[str, Any]) -> str | None:
     label = data.get("label")
     if isinstance(data.get("messages"), list):
         return "messages"
+    if {"pre_text", "post_text", "table", "qa"} <= keys:
+        return "finqa"
     if "question" in keys and isinstance(label, dict) and "steps" in label:
         return "prm800k"
     if "model_output_step_format" in keys:

@@ -5,15 +5,17 @@
      "metadata", "labels": [-1 | 0 | 1 | null, ...],
      "tests": str | {"code": str} | [{"input", "output"}] | {"inputs", "outputs"},
      "images": [URL | data: URI], "domain": str, "uses": [[int, ...], ...],
-     "graph": {"directed", "weighted"?, "nodes"?, "edges"}, "task": {"kind", "source"?, "target"?}}
+     "graph": {"directed", "weighted"?, "nodes"?, "edges"}, "task": {"kind", "source"?, "target"?},
+     "documents": [{"id", "title", "text"}], "tables": [{"id", "title", "columns", "rows"}]}
                                          (all but problem and steps/solution optional)
 
-A step is a string or {"text": str, "images": [URL | data: URI], "uses": [int, ...]}; images
-(of the problem or a step) are checked and stored by labeling/importers/images.py and the
-import service. `uses` names the earlier steps (0-based indices) a step builds on, either per
-step or as one list per step beside `labels`; a forward or self reference, or an index out of
-range, fails the line. Without `uses` the import detects them (labeling/importers/
-dependencies.py).
+A step is a string or {"text": str, "images": [URL | data: URI], "uses": [int, ...],
+"citations": [...]}; images (of the problem or a step) are checked and stored by
+labeling/importers/images.py and the import service. `uses` names the earlier steps (0-based
+indices) a step builds on, either per step or as one list per step beside `labels`; a forward
+or self reference, or an index out of range, fails the line. Without `uses` the import detects
+them (labeling/importers/dependencies.py). Documents, tables and citations (evidence-cited
+steps) are read by labeling/importers/evidence.py.
 
 `solution` is split into steps by the project's step rule. `labels` has at most one entry
 per step; missing trailing entries are unlabeled steps (first-error style). `tests` are a
@@ -30,11 +32,14 @@ from typing import Any
 from labeling.splitting import split_steps
 
 from .dependencies import uses_normal, uses_problem
+from .evidence import Sources
 from .fields import Row
 from .graph import graph_metadata
 from .ids import content_id, problem_id, solution_id
 from .images import parse_images
 from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
+
+Step = tuple[str, dict[str, Any]]  # a step's text and metadata
 
 
 def _id(row: Row, data: dict[str, Any], key: str) -> str:
@@ -79,6 +84,21 @@ def _tests(row: Row, data: dict[str, Any]) -> Any:
     raise row.error("tests", "expected assert code (a string), an object or a list of cases")
 
 
+def _step_object(
+    row: Row, item: dict[str, Any], at: str, media: dict[str, bytes], sources: Sources
+) -> Step:
+    text = row.string(item, "text", at)
+    metadata: dict[str, Any] = {}
+    if images := parse_images(row, item, at, media):
+        metadata["images"] = images
+    if item.get("citations") is not None:
+        if not sources:
+            raise row.error(f"{at}.citations", "the row has no `documents` or `tables` to cite")
+        if citations := sources.citations(row, item["citations"], f"{at}.citations"):
+            metadata["citations"] = citations
+    return _trim(text), metadata
+
+
 def _uses(row: Row, data: dict[str, Any], count: int) -> list[list[int] | None]:
     """Each step's `uses` from the line (a step object's, or the top-level list), or None."""
     out: list[list[int] | None] = [None] * count
@@ -105,23 +125,22 @@ def _uses(row: Row, data: dict[str, Any], count: int) -> list[list[int] | None]:
     return out
 
 
-def _steps(row: Row, data: dict[str, Any], media: dict[str, bytes]) -> list[tuple[str, list]]:
+def _steps(row: Row, data: dict[str, Any], media: dict[str, bytes], sources: Sources) -> list[Step]:
     if data.get("steps") is not None:
-        steps = []
+        steps: list[Step] = []
         for i, item in enumerate(row.array(data, "steps")):
             if isinstance(item, dict):
-                text = row.string(item, "text", f"steps[{i}]")
-                steps.append((_trim(text), parse_images(row, item, f"steps[{i}]", media)))
+                steps.append(_step_object(row, item, f"steps[{i}]", media, sources))
             else:
                 text = item if isinstance(item, str) else row.text(item, f"steps[{i}]")
-                steps.append((_trim(text), []))
+                steps.append((_trim(text), {}))
         return steps
     if data.get("solution") is None:
         raise row.error("steps", "missing field (give `steps` or `solution`)")
     text = row.string(data, "solution")
     try:
         texts = split_steps(text, row.options.step_split, row.options.step_split_regex)
-        return [(t, []) for t in texts]
+        return [(t, {}) for t in texts]
     except ValueError as exc:
         raise row.error("solution", str(exc)) from exc
 
@@ -129,7 +148,8 @@ def _steps(row: Row, data: dict[str, Any], media: dict[str, bytes]) -> list[tupl
 def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     text = row.string(data, "problem")
     media: dict[str, bytes] = {}
-    steps = _steps(row, data, media)
+    sources = Sources(row, data)
+    steps = _steps(row, data, media, sources)
     texts = [t for t, _ in steps]
     labels: list[Any] = row.array(data, "labels") if data.get("labels") is not None else []
     if len(labels) > len(texts):
@@ -153,8 +173,8 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     solution = ParsedSolution(
         external_id=sid or solution_id(pid if graph else text, texts, generator),
         steps=[  # positional, one per step: half the time of keywords
-            ParsedStep(t, v, [], {"images": images} if images else {}, u)
-            for (t, images), v, u in zip(steps, values, uses, strict=True)
+            ParsedStep(t, v, [], meta, u)
+            for (t, meta), v, u in zip(steps, values, uses, strict=True)
         ],
         generator=generator,
         final_answer=row.string(data, "final_answer", optional=True),
@@ -180,4 +200,5 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     problem.metadata.update(graph)
     if images := parse_images(row, data, "", media):
         problem.metadata["images"] = images
+    problem.metadata.update(sources.metadata())
     return ParsedRow(line=row.line, problem=problem, solutions=[solution], media=media)

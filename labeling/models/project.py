@@ -66,7 +66,7 @@ DOMAIN_SOURCES: dict[str, tuple[str, ...]] = {
     Domain.TEXT: ("judge", "rollout", "prm"),
     Domain.GRAPH: ("graph", "judge", "prm"),
     Domain.EMBODIED: ("subgoal", "judge", "prm"),
-    Domain.EVIDENCE: ("judge", "prm"),
+    Domain.EVIDENCE: ("citation", "judge", "prm"),
 }
 # A many-domains project offers every source of the domains its problems may have (in the
 # order the domains list them); a run applies each only to the problems of its domains

@@ -4,6 +4,7 @@ gold, resolutions, comments, reviews and label history."""
 from django.db.models import Count, Prefetch
 
 from labeling.embodied_selectors import episode
+from labeling.evidence_selectors import evidence_sources
 from labeling.graphs import problem_graph
 from labeling.models import (
     Annotation,
@@ -16,7 +17,12 @@ from labeling.models import (
     Suggestion,
     problem_domain,
 )
-from labeling.selectors import media_urls, step_meta, suggestion_payload, tool_names
+from labeling.selectors import (
+    media_urls,
+    step_meta,
+    suggestion_payload,
+    tool_names,
+)
 
 from .feedback import comment_rows, label_history_rows, review_action_rows
 from .queue import with_review_reasons
@@ -105,6 +111,7 @@ def review_detail(*, solution: Solution) -> dict:
             "graph": problem_graph(solution.problem.metadata),
             "episode": episode(solution.problem.metadata),
             "domain": problem_domain(solution.problem.domain, solution.project.domain),
+            **evidence_sources(solution.problem.metadata),
         },
         "project": {
             "id": solution.project.id,

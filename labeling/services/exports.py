@@ -150,6 +150,8 @@ def _write(
     stats = Stats()
     fmt = FORMATS[export.format](options, stats)
     fmt.with_images = export.project.domain == Domain.MULTIMODAL
+    # Evidence columns for evidence projects, and for many-domains ones (their problems may be).
+    fmt.with_evidence = export.project.domain in (Domain.EVIDENCE, Domain.MIXED)
     fmt.domain = export.project.domain
     fmt.with_domain = export.project.domain == Domain.MIXED
     parquet = export.file_type == "parquet"

@@ -36,6 +36,18 @@ HANDMADE: dict[str, dict[str, Any]] = {
         "solution": "The DFS traversal start from node 2 is [2].\nSo the answer is False.",
         "task": "connectivity",
     },
+    "finqa": {
+        "id": "ABC/2020/page_1.pdf-1",
+        "pre_text": ["revenue was $ 120 in 2020 ."],
+        "post_text": ["."],
+        "table": [["", "2020", "2019"], ["revenue", "$ 120", "$ 100"]],
+        "qa": {
+            "question": "what was the growth?",
+            "program": "subtract(120, 100), divide(#0, 100)",
+            "gold_inds": {"table_1": "the revenue of 2020 is $ 120 ;", "text_0": "revenue"},
+            "exe_ans": 0.2,
+        },
+    },
     "messages": {
         "messages": [
             {"role": "user", "content": "1+1?"},

@@ -175,7 +175,7 @@ export function AutolabelTab({ project }: { project: api.Project }) {
             <p className="muted small" data-testid="autolabel-domain-note">
               {project.domain === "mixed"
                 ? "A many-domains project: every domain's sources; each runs only on the problems of the domains it applies to."
-                : `A ${domainLabel(project.domain).toLowerCase()} project: the sources that apply to it.`}
+                : `${/^[aeiou]/i.test(domainLabel(project.domain)) ? "An" : "A"} ${domainLabel(project.domain).toLowerCase()} project: the sources that apply to it.`}
             </p>
           )}
           {sourcesForDomain(SOURCES, project.domain_sources).map((info) => {

@@ -63,6 +63,13 @@ export const SOURCES: SourceInfo[] = [
     availability: "now",
   },
   {
+    name: "citation",
+    label: "Citation check",
+    description:
+      "For evidence-cited steps: a cited quote must be in its document (case and spacing aside), a cited span inside it, and numbers the step states from a cited table cell or passage must match it (currency, thousands separators, %, scale words, rounding). A failure is −1 with the evidence; a step whose every citation checks out gets evidence only, never +1.",
+    availability: "now",
+  },
+  {
     name: "subgoal",
     label: "Subgoal log check",
     description:

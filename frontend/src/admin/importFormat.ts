@@ -13,6 +13,7 @@ export const FORMATS: Array<{ value: ImportFormat; label: string }> = [
   { value: "messages", label: "Agent trajectories (OpenAI messages)" },
   { value: "embodied", label: "Robotics / embodied episodes (subgoal trajectories)" },
   { value: "graphsilo", label: "GraphSilo (graph problems in prose)" },
+  { value: "finqa", label: "FinQA (report text, table and gold program)" },
 ];
 
 export const LABELS_AS: Array<{ value: LabelsAs; label: string }> = [

@@ -13,7 +13,8 @@ export type ImportFormat =
   | "steplab"
   | "messages"
   | "embodied"
-  | "graphsilo";
+  | "graphsilo"
+  | "finqa";
 export type LabelsAs = "suggestions" | "annotations" | "none";
 
 export interface ImportResult {

@@ -23,6 +23,9 @@ export interface TaskProblem {
   tools?: string[];
   /** An embodied episode's goal and initial state (predicates), when the import gave them. */
   episode?: { goal?: string[]; initial_state?: string[] } | null;
+  /** An evidence-cited problem's source documents and tables (steps cite them). */
+  documents?: EvidenceDocument[];
+  tables?: EvidenceTable[];
   /** The problem's domain: its own in a many-domains project, else the project's. */
   domain?: Domain;
   /** A graph problem's graph and task (domain `graph`); null for other problems. */
@@ -37,6 +40,25 @@ export interface ProblemGraph {
   edges: (string | number)[][];
   task: { kind?: string; source?: string; target?: string; algorithm?: string };
 }
+
+export interface EvidenceDocument {
+  id: string;
+  title: string;
+  text: string;
+}
+
+export interface EvidenceTable {
+  id: string;
+  title: string;
+  columns: string[];
+  rows: (string | number | null)[][];
+}
+
+/** What a step cites: a quote or a character span of a document, or a table cell (0-based). */
+export type Citation =
+  | { doc: string; quote: string }
+  | { doc: string; start: number; end: number }
+  | { table: string; row: number; column: number };
 
 export interface TaskStep {
   id: number;
@@ -67,6 +89,8 @@ export interface StepMeta {
   preconditions?: string[];
   effects?: string[];
   timestamp?: number;
+  /** Evidence-cited steps: what the step cites in the problem's documents and tables. */
+  citations?: Citation[];
 }
 
 export interface StepLabel {

@@ -2,8 +2,10 @@ import { useEffect, useRef, type MouseEvent } from "react";
 import type { Domain, Rating, TaskStep } from "../api";
 import { Markdown } from "../components/Markdown";
 import { AgentStepBody, isAgentStep } from "./AgentStep";
+import { CitedEvidence } from "./CitedEvidence";
 import { EmbodiedStepBody, isEmbodiedStep } from "./EmbodiedStep";
 import { ImageStrip } from "./ImageStrip";
+import { useRatingNames } from "./ratingNames";
 
 /** What the labeling page's step rows and the review page's share. */
 
@@ -36,17 +38,18 @@ export function selectOnClick(onSelect: (index: number) => void, index: number) 
 }
 
 /**
- * Whether a domain's text is typeset as math: everything but prose tasks (`text`), where a `$`
- * is a currency sign. The problem's domain decides, so a many-domains project renders a math
- * problem with KaTeX and a text problem as plain prose.
+ * Whether a domain's text is typeset as math: everything but prose tasks (`text`) and
+ * evidence-cited steps (reports, filings), where a `$` is a currency sign. The problem's domain
+ * decides, so a many-domains project renders a math problem with KaTeX and a text problem as
+ * plain prose.
  */
 export function rendersMath(domain: Domain | undefined): boolean {
-  return domain !== "text";
+  return domain !== "text" && domain !== "evidence";
 }
 
 /** The step itself, as its problem's domain shows it: an embodied step on its timeline, an agent
  * step's card or the Markdown text (math typeset unless a text task), then its images (an
- * embodied step's frames). */
+ * embodied step's frames) and what it cites (evidence-cited problems, inside a SourcesProvider). */
 export function StepContent({
   step,
   index,
@@ -66,6 +69,7 @@ export function StepContent({
         <Markdown source={step.text} className="step-text" math={rendersMath(domain)} />
       )}
       {step.images && step.images.length > 0 && <ImageStrip urls={step.images} label={`Step ${index + 1}`} />}
+      <CitedEvidence citations={step.meta?.citations} />
     </>
   );
 }
@@ -90,10 +94,12 @@ export function RatingButtons({
   testId: (value: Rating) => string;
   onRate: (index: number, value: Rating) => void;
 }) {
+  const names = useRatingNames();
   return (
     <div className="rating-group" role="group" aria-label={`${verb} step ${index + 1}`}>
       {values.map((v) => {
         const meta = RATING_META[String(v)];
+        const name = names[String(v)] ?? meta.label;
         const on = selected === v;
         return (
           <button
@@ -101,8 +107,8 @@ export function RatingButtons({
             type="button"
             className={`rating-btn${small ? " rating-btn-sm" : ""} rating-${meta.tone}${on ? " is-selected" : ""}`}
             aria-pressed={on}
-            title={`${meta.label} (${meta.keys})`}
-            aria-label={`${meta.label}, step ${index + 1}`}
+            title={`${name} (${meta.keys})`}
+            aria-label={`${name}, step ${index + 1}`}
             disabled={disabled}
             onClick={() => onRate(index, v)}
             data-testid={testId(v)}

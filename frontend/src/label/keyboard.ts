@@ -4,6 +4,7 @@
  * shortcuts overlay is generated from `SHORTCUTS`, so the help can't drift from what the keys do.
  */
 import type { Rating } from "../api";
+import { RATING_NAMES } from "./ratingNames";
 
 /**
  * The commands the labeling and review pages share, on the same keys: rate (1/2/3, −/0/+), clear
@@ -165,21 +166,24 @@ export interface ShortcutGroup {
   items: ShortcutItem[];
 }
 
-/** The help rows of the shared rating keys; `cleared` is what x clears ("rating", "decision"). */
-export function ratingShortcuts(cleared: string): ShortcutItem[] {
+/** The help rows of the shared rating keys; `cleared` is what x clears ("rating", "decision");
+ * `names` the scale's words (ratingNames.ts: evidence projects say supported / unsupported). */
+export function ratingShortcuts(cleared: string, names: Record<string, string> = RATING_NAMES): ShortcutItem[] {
   return [
-    { keys: ["1", "−"], label: "Wrong (−1)" },
-    { keys: ["2", "0"], label: "Neutral (0)", neutralOnly: true },
-    { keys: ["3", "+"], label: "Correct (+1)" },
+    { keys: ["1", "−"], label: `${names["-1"]} (−1)` },
+    { keys: ["2", "0"], label: `${names["0"]} (0)`, neutralOnly: true },
+    { keys: ["3", "+"], label: `${names["1"]} (+1)` },
     { keys: ["x", "⌫"], label: `Clear the ${cleared}` },
   ];
 }
 
-export const SHORTCUTS: ShortcutGroup[] = [
+/** The labeling page's keys, with the project's rating words. */
+export function labelShortcuts(names: Record<string, string> = RATING_NAMES): ShortcutGroup[] {
+  return [
   {
     title: "Rate the current step",
     items: [
-      ...ratingShortcuts("rating"),
+      ...ratingShortcuts("rating", names),
       { keys: ["u"], label: "Toggle unsure" },
       { keys: ["A"], label: "Accept suggestions on unrated steps" },
       { keys: ["d  N"], label: "This step uses step N (again: no longer; ⏎ after a 2-digit N)" },
@@ -221,4 +225,7 @@ export const SHORTCUTS: ShortcutGroup[] = [
       { keys: ["?"], label: "This help" },
     ],
   },
-];
+  ];
+}
+
+export const SHORTCUTS: ShortcutGroup[] = labelShortcuts();

@@ -16,6 +16,7 @@ export const SOURCE_BADGE: Record<string, string> = {
   answer: "answer",
   code: "code",
   graph: "graph",
+  citation: "cite",
   subgoal: "subgoal",
 };
 
@@ -29,6 +30,7 @@ export const SOURCE_NAME: Record<string, string> = {
   answer: "Final-answer check",
   code: "Code execution",
   graph: "Graph check",
+  citation: "Citation check",
   subgoal: "Subgoal log check",
 };
 
@@ -75,12 +77,15 @@ export const EVIDENCE_LABEL: Record<string, string> = {
 const SOURCE_EVIDENCE_LABEL: Record<string, Record<string, string>> = {
   subgoal: { "checks out": "log checks out" },
   graph: { "checks out": "claims check out" },
+  // The citation checker's "checks out" is about the sources, not arithmetic.
+  citation: { "checks out": "citations check out" },
 };
 
 /** The last line of an evidence chip's hover text: what the evidence does not prove. */
 const EVIDENCE_CAVEAT: Record<string, string> = {
   subgoal: "A logged success does not make the step a good one: rate the decision.",
   graph: "True claims about the graph do not make a step right: rate the reasoning.",
+  citation: "A quote that is there does not make the step right: read what it says.",
 };
 
 export interface SuggestionView {

@@ -5,7 +5,7 @@
  * is the only path for writes, so submit/skip never race a save. Keys are mapped in keyboard.ts.
  * useClaim holds the task, its saver and the progress; useSubmit submits and skips.
  */
-import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState, type MouseEvent } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type MouseEvent } from "react";
 import { Link, useParams } from "react-router-dom";
 import type { Rating } from "../api/projects";
 import { ConflictBanner, Toast, type Notice } from "../components/PageNotices";
@@ -14,7 +14,7 @@ import { EmptyState, Spinner } from "../components/ui";
 import { IconCheck } from "../components/icons";
 import { FinishBar } from "../label/FinishBar";
 import { GuidelinesPanel } from "../label/GuidelinesPanel";
-import { commandForKey, type Command } from "../label/keyboard";
+import { commandForKey, labelShortcuts, type Command } from "../label/keyboard";
 import { LabelTopBar } from "../label/LabelTopBar";
 import { typeDigit } from "../label/dependencies";
 import {
@@ -28,7 +28,11 @@ import {
 } from "../label/labelState";
 import { ReasonDialog, type ReasonKind } from "../label/ReasonDialog";
 import { PendingRework, ReworkBanner } from "../label/ReworkBanner";
+import { EvidenceScope } from "../label/EvidenceScope";
+import { sourcesOf } from "../label/evidence";
+import { ratingNamesFor } from "../label/ratingNames";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
+import { SourcesPanel } from "../label/SourcesPanel";
 import { StepRow, type EditorKind } from "../label/StepRow";
 import { useClaim } from "../label/useClaim";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
@@ -256,15 +260,20 @@ export function LabelPage() {
   );
 
   useKeyCommands((e) => commandForKey(e, stateRef.current.ratingValues, usePromptRef.current !== null), handle);
-  const onMouseDown = (e: MouseEvent) => keepKeyboardFlow(e, ".label-main button, .finish-bar button");
+  const onMouseDown = (e: MouseEvent) => keepKeyboardFlow(e, ".label-main button, .finish-bar button, .sources-panel button");
 
   // --- render ---------------------------------------------------------------------------------
   const fe = firstErrorIndex(state);
   const binary = !state.ratingValues.includes(0);
   const hasSuggestions = !!task?.project.show_suggestions && state.suggested.some((v, i) => v !== null && state.labels[i]?.rating === null);
+  // Evidence-cited problems: their documents and tables (a side panel), the words of the scale.
+  const domain = task ? (task.problem.domain ?? task.project.domain) : undefined;
+  const sources = useMemo(() => (task ? sourcesOf(task.problem) : null), [task]);
+  const cited = useMemo(() => (task?.solution.steps ?? []).flatMap((s) => s.meta?.citations ?? []), [task]);
+  const shortcuts = useMemo(() => labelShortcuts(ratingNamesFor(domain)), [domain]);
 
   return (
-    <div className="label-page" onMouseDown={onMouseDown}>
+    <div className={`label-page${phase === "ready" && sources ? " has-sources" : ""}`} onMouseDown={onMouseDown}>
       <LabelTopBar
         projectId={projectId}
         projectName={task?.project.name ?? projectName}
@@ -320,7 +329,7 @@ export function LabelPage() {
       )}
 
       {phase === "ready" && task && (
-        <>
+        <EvidenceScope domain={domain} problem={task.problem} panel>
           <main className={`label-main${busy === "next" ? " is-loading" : ""}`}>
             {task.rework && <ReworkBanner rework={task.rework} />}
             <PendingRework
@@ -392,6 +401,7 @@ export function LabelPage() {
               )}
             </SolutionPanel>
           </main>
+          {sources && <SourcesPanel key={task.solution.id} cited={cited} />}
           <FinishBar
             saveInfo={saveInfo}
             rated={ratedCount(state)}
@@ -405,7 +415,7 @@ export function LabelPage() {
             onGiveUp={() => setReason("give_up")}
             onBadProblem={() => setReason("bad_problem")}
           />
-        </>
+        </EvidenceScope>
       )}
 
       {usePrompt !== null && phase === "ready" && (
@@ -415,7 +425,7 @@ export function LabelPage() {
         </div>
       )}
       {notice && <Toast notice={notice} onDismiss={() => setNotice(null)} />}
-      {showHelp && <ShortcutsOverlay binary={binary} onClose={() => setShowHelp(false)} />}
+      {showHelp && <ShortcutsOverlay binary={binary} groups={shortcuts} onClose={() => setShowHelp(false)} />}
       {reason && (
         <ReasonDialog
           kind={reason}

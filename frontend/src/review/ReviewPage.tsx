@@ -12,11 +12,13 @@ import { IconCheck } from "../components/icons";
 import { ConflictBanner, Toast, type Notice } from "../components/PageNotices";
 import { ProblemPanel, SolutionPanel } from "../components/SolutionHeader";
 import { EmptyState, Spinner } from "../components/ui";
+import { EvidenceScope } from "../label/EvidenceScope";
+import { ratingNamesFor } from "../label/ratingNames";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
 import "../styles/review.css";
 import { AnnotatorHeader, SelectedAnnotationBar } from "./AnnotatorBar";
-import { REVIEW_SHORTCUTS, reviewCommandForKey, type ReviewCommand } from "./keyboard";
+import { reviewCommandForKey, reviewShortcuts, type ReviewCommand } from "./keyboard";
 import { filterQuery, filtersFromParams } from "./queueFilters";
 import { RejectDialog } from "./RejectDialog";
 import { ReasonBadge } from "./ReviewNav";
@@ -310,6 +312,9 @@ export function ReviewPage() {
       )}
 
       {phase === "ready" && detail && (
+        // The problem's domain decides the scale's words; an evidence-cited problem's steps show
+        // what they cite (no sources panel here: the sidebar holds the resolution).
+        <EvidenceScope domain={detail.problem.domain ?? detail.project.domain} problem={detail.problem} panel={false}>
         <main
           className={`review-main review-layout${columns.length >= WIDE_FROM ? " review-layout-wide" : ""}${busy === "next" ? " is-loading" : ""}`}
         >
@@ -414,13 +419,14 @@ export function ReviewPage() {
             <ActivityCard detail={detail} />
           </aside>
         </main>
+        </EvidenceScope>
       )}
 
       {notice && <Toast notice={notice} onDismiss={() => setNotice(null)} />}
       {showHelp && (
         <ShortcutsOverlay
           binary={binary}
-          groups={REVIEW_SHORTCUTS}
+          groups={reviewShortcuts(ratingNamesFor(detail?.problem.domain ?? detail?.project.domain))}
           foot="Decisions start from the current resolution, else from the steps all annotators agree on. Rating a step moves to the next undecided one. Accepting or adjudicating opens the next item in the queue; rejecting keeps you here."
           onClose={() => setShowHelp(false)}
         />

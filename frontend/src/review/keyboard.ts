@@ -51,42 +51,47 @@ export function reviewCommandForKey(e: KeyLike, ratingValues: readonly Rating[] 
   }
 }
 
-export const REVIEW_SHORTCUTS: ShortcutGroup[] = [
-  {
-    title: "Decide the current step",
-    items: [
-      ...ratingShortcuts("decision"),
-      { keys: ["p"], label: "Pick the selected annotator's rating" },
-      { keys: ["P"], label: "Take the selected annotator's whole column" },
-    ],
-  },
-  {
-    title: "Move",
-    items: [
-      { keys: ["j", "↓"], label: "Next step" },
-      { keys: ["k", "↑"], label: "Previous step" },
-      { keys: ["h", "←"], label: "Previous annotator column" },
-      { keys: ["l", "→"], label: "Next annotator column" },
-      { keys: ["Home", "End"], label: "First / last step" },
-    ],
-  },
-  {
-    title: "Decide the solution",
-    items: [
-      { keys: ["⏎"], label: "Submit the adjudication, open the next item" },
-      { keys: ["a"], label: "Accept the selected annotation" },
-      { keys: ["r"], label: "Reject the selected annotation (with a comment)" },
-      { keys: ["n"], label: "Skip to the next item in the queue" },
-      { keys: ["G"], label: "Mark / unmark as gold (admins)" },
-    ],
-  },
-  {
-    title: "Other",
-    items: [
-      { keys: ["c"], label: "Comment on the current step" },
-      { keys: ["t"], label: "Show / hide the reference answer" },
-      { keys: ["?"], label: "This help" },
-      { keys: ["Esc"], label: "Close / cancel" },
-    ],
-  },
-];
+/** The review page's keys, with the project's rating words (ratingNames.ts). */
+export function reviewShortcuts(names?: Record<string, string>): ShortcutGroup[] {
+  return [
+    {
+      title: "Decide the current step",
+      items: [
+        ...ratingShortcuts("decision", names),
+        { keys: ["p"], label: "Pick the selected annotator's rating" },
+        { keys: ["P"], label: "Take the selected annotator's whole column" },
+      ],
+    },
+    {
+      title: "Move",
+      items: [
+        { keys: ["j", "↓"], label: "Next step" },
+        { keys: ["k", "↑"], label: "Previous step" },
+        { keys: ["h", "←"], label: "Previous annotator column" },
+        { keys: ["l", "→"], label: "Next annotator column" },
+        { keys: ["Home", "End"], label: "First / last step" },
+      ],
+    },
+    {
+      title: "Decide the solution",
+      items: [
+        { keys: ["⏎"], label: "Submit the adjudication, open the next item" },
+        { keys: ["a"], label: "Accept the selected annotation" },
+        { keys: ["r"], label: "Reject the selected annotation (with a comment)" },
+        { keys: ["n"], label: "Skip to the next item in the queue" },
+        { keys: ["G"], label: "Mark / unmark as gold (admins)" },
+      ],
+    },
+    {
+      title: "Other",
+      items: [
+        { keys: ["c"], label: "Comment on the current step" },
+        { keys: ["t"], label: "Show / hide the reference answer" },
+        { keys: ["?"], label: "This help" },
+        { keys: ["Esc"], label: "Close / cancel" },
+      ],
+    },
+  ];
+}
+
+export const REVIEW_SHORTCUTS: ShortcutGroup[] = reviewShortcuts();

@@ -94,6 +94,8 @@ class ReviewDetailOutput(serializers.Serializer):
             "images": serializers.ListField(child=serializers.CharField()),
             "tools": serializers.ListField(child=serializers.CharField()),
             "graph": serializers.JSONField(allow_null=True),
+            "documents": serializers.ListField(child=serializers.DictField()),
+            "tables": serializers.ListField(child=serializers.DictField()),
         },
     )
     project = inline_serializer(
@@ -101,6 +103,7 @@ class ReviewDetailOutput(serializers.Serializer):
         {
             "id": serializers.IntegerField(),
             "name": serializers.CharField(),
+            "domain": serializers.CharField(),
             "rating_values": serializers.ListField(child=serializers.IntegerField()),
             "first_error_mode": serializers.BooleanField(),
         },

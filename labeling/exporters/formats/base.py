@@ -91,6 +91,9 @@ class Format:
     needs_step_meta: ClassVar[bool] = False
     # Set for multimodal projects before schema(): formats that can add an `images` column do.
     with_images: bool = False
+    # Set for evidence-cited projects: formats that can add the steps' `citations` and the
+    # problem's `documents` and `tables` columns do (evidence_columns).
+    with_evidence: bool = False
     # The project's domain (a blank problem domain is it); with `with_domain` (many-domains
     # projects) formats that can add a `domain` column do.
     domain: str = ""
@@ -133,6 +136,63 @@ class Format:
         if self.split_column:
             row["split"] = split
         return row
+
+    def evidence_columns(self, record: SolutionRecord, steps: list[StepRecord]) -> Row:
+        """The citations of `steps` (one list per step) and the problem's sources."""
+        if not self.with_evidence:
+            return {}
+        return {
+            "citations": [list(step.citations) for step in steps],
+            "documents": record.problem_documents,
+            "tables": record.problem_tables,
+        }
+
+    def evidence_parquet(self, row: Row) -> Row:
+        """Parquet needs one type a column: table cells become strings (null stays null)."""
+        if not self.with_evidence:
+            return row
+        tables = [
+            {**t, "rows": [[None if c is None else str(c) for c in r] for r in t.get("rows", [])]}
+            for t in row["tables"]
+        ]
+        return {**row, "tables": tables}
+
+    def evidence_fields(self) -> list:
+        if not self.with_evidence:
+            return []
+        import pyarrow as pa
+
+        citation = pa.struct(
+            [
+                pa.field("doc", pa.string()),
+                pa.field("quote", pa.string()),
+                pa.field("start", pa.int64()),
+                pa.field("end", pa.int64()),
+                pa.field("table", pa.string()),
+                pa.field("row", pa.int64()),
+                pa.field("column", pa.int64()),
+            ]
+        )
+        document = pa.struct(
+            [
+                pa.field("id", pa.string()),
+                pa.field("title", pa.string()),
+                pa.field("text", pa.string()),
+            ]
+        )
+        table = pa.struct(
+            [
+                pa.field("id", pa.string()),
+                pa.field("title", pa.string()),
+                pa.field("columns", pa.list_(pa.string())),
+                pa.field("rows", pa.list_(pa.list_(pa.string()))),
+            ]
+        )
+        return [
+            pa.field("citations", pa.list_(pa.list_(citation))),
+            pa.field("documents", pa.list_(document)),
+            pa.field("tables", pa.list_(table)),
+        ]
 
     def split_field(self) -> list:
         import pyarrow as pa

@@ -41,6 +41,7 @@ class ProcessBenchFormat(Format):
             "steps": [step.text for step in record.steps],
             "final_answer_correct": record.answer_correct,
             "label": first,
+            **self.evidence_columns(record, record.steps),
         }
         for k, step in enumerate(record.steps):
             judged = first < 0 or k <= first
@@ -49,7 +50,7 @@ class ProcessBenchFormat(Format):
         return [self.with_split(row, split)]
 
     def parquet_row(self, row: Row) -> Row:
-        return {**row, "id": str(row["id"])}
+        return self.evidence_parquet({**row, "id": str(row["id"])})
 
     def schema(self):
         import pyarrow as pa
@@ -62,6 +63,7 @@ class ProcessBenchFormat(Format):
                 pa.field("steps", pa.list_(pa.string())),
                 pa.field("final_answer_correct", pa.bool_()),
                 pa.field("label", pa.int64()),
+                *self.evidence_fields(),
                 *self.split_field(),
             ]
         )

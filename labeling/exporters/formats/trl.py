@@ -40,6 +40,7 @@ class TrlFormat(Format):
             row["uses"] = [list(step.uses) for step, _ in prefix]
             row["inherited"] = [step.inherited for step, _ in prefix]
             self.stats.inherited += sum(row["inherited"])
+        row.update(self.evidence_columns(record, [step for step, _ in prefix]))
         if self.with_images:
             # The problem's images, then the written steps' (TRL's vision datasets: `images`).
             row["images"] = record.problem_images + [i for s, _ in prefix for i in s.images]
@@ -67,4 +68,7 @@ class TrlFormat(Format):
             columns.append(pa.field("inherited", pa.list_(pa.bool_())))
         if self.with_images:
             columns.append(pa.field("images", pa.list_(pa.string())))
-        return pa.schema(columns + self.split_field())
+        return pa.schema(columns + self.evidence_fields() + self.split_field())
+
+    def parquet_row(self, row: Row) -> Row:
+        return self.evidence_parquet(row)

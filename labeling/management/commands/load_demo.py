@@ -26,6 +26,7 @@ TEXT_PROJECT = "Demo: text tasks (QA, translation)"
 GRAPH_PROJECT = "Demo: graph reasoning"
 EMBODIED_PROJECT = "Demo: robotics subgoals"
 MIXED_PROJECT = "Demo: many domains"
+EVIDENCE_PROJECT = "Demo: evidence-cited (finance, medicine)"
 
 PROJECTS: dict[str, dict[str, Any]] = {
     STEP_PROJECT: {
@@ -77,6 +78,14 @@ PROJECTS: dict[str, dict[str, Any]] = {
         "show_suggestions": True,
         "first_error_mode": False,
     },
+    EVIDENCE_PROJECT: {
+        "domain": "evidence",
+        "description": "Steps cite a trial report, an annual report and FinQA filings: "
+        "rate each step supported, unsupported or wrong.",
+        "overlap": 1,
+        "show_suggestions": True,
+        "first_error_mode": False,
+    },
     MIXED_PROJECT: {
         "domain": "mixed",
         "description": "Math, text and agent problems in one project; each problem names its "
@@ -119,6 +128,8 @@ FILES = (
     ),
     DemoFile(MIXED_PROJECT, "text_demo.jsonl", "steplab", "none", domain="text"),
     DemoFile(MIXED_PROJECT, "agent_demo.jsonl", "messages", "none", domain="agent"),
+    DemoFile(EVIDENCE_PROJECT, "evidence_demo.jsonl", "steplab", "none"),
+    DemoFile(EVIDENCE_PROJECT, "finqa_demo.jsonl", "finqa", "suggestions"),
 )
 DEMO_IMAGE = re.compile(r"^images/[\w-]+\.png$")
 
