@@ -5,9 +5,9 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from labeling.admin_selectors import problem_source_list
 from labeling.api.access import project_for
 from labeling.models import Role
-from labeling.selectors import problem_source_list
 from labeling.services.assignments import (
     STRATEGIES,
     assignment_clear,

@@ -8,11 +8,11 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from labeling.admin_selectors import import_job_list
 from labeling.api.access import project_for
 from labeling.api.schema import paginated
 from labeling.importers import FORMATS
 from labeling.models import PROBLEM_DOMAINS, ImportJob, Role
-from labeling.selectors import import_job_list
 from labeling.services.imports import LABELS_AS, parse_options
 from labeling.tasks import import_job_run_task
 

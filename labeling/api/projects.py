@@ -6,10 +6,11 @@ from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from labeling.admin_selectors import member_list
 from labeling.api.access import project_for
 from labeling.api.schema import paginated
 from labeling.models import Domain, LabelScale, Project, ProjectMembership, Role, StepSplit
-from labeling.selectors import member_list, project_list_for_user, project_stats, solution_list
+from labeling.selectors import project_list_for_user, project_stats, solution_list
 from labeling.services.projects import (
     membership_remove,
     membership_set,

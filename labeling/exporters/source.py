@@ -109,9 +109,9 @@ def _record(
         resolved.from_import,
         resolved.annotations,
         image_refs(project_id, row[12]) if row[12] is not None else [],
-        row[14] if isinstance(row[14], list) else [],
-        row[15] if isinstance(row[15], list) else [],
-        row[13],
+        row[17] if isinstance(row[17], list) else [],  # documents
+        row[18] if isinstance(row[18], list) else [],  # tables
+        row[13],  # domain
     )
 
 
