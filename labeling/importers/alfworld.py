@@ -22,7 +22,7 @@ the solution's `answer_correct`. Steps are stored as the embodied importer store
 import re
 from typing import Any
 
-from .fields import Row, json_type
+from .fields import Row
 from .ids import content_id, problem_id
 from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
 
@@ -167,15 +167,11 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     metadata = data.get("metadata") or {}
     if not isinstance(metadata, dict):
         row.mapping(data, "metadata")
-    for key in ("id", "problem_id"):
-        value = data.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
-            raise row.error(key, f"expected a string or an integer, got {json_type(value)}")
+    sid, pid = row.identifier(data, "id"), row.identifier(data, "problem_id")
     generator = row.string(data, "generator", optional=True)
     source = row.string(data, "source", optional=True)
-    sid, pid = data.get("id"), data.get("problem_id")
     solution = ParsedSolution(
-        external_id=str(sid) if sid is not None else content_id("alfworld", transcript),
+        external_id=sid or content_id("alfworld", transcript),
         steps=steps,
         generator=generator,
         answer_correct=row.boolean(data, "won", optional=True),
@@ -187,7 +183,7 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     )
     problem = ParsedProblem(
         text=header,
-        external_id=str(pid) if pid is not None else problem_id(header),
+        external_id=pid or problem_id(header),
         source=source,
         metadata={"initial_state": ["hand_empty"]},
     )

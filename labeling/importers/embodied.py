@@ -120,17 +120,12 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
             problem_metadata[key] = predicates
     if images := parse_images(row, data, "", media):
         problem_metadata["images"] = images
-    for key in ("id", "problem_id"):
-        value = data.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
-            raise row.error(key, "expected a string or an integer")
+    sid, pid = row.identifier(data, "id"), row.identifier(data, "problem_id")
     generator = row.string(data, "generator", optional=True)
     source = row.string(data, "source", optional=True)
-    sid, pid = data.get("id"), data.get("problem_id")
     solution = ParsedSolution(
-        external_id=str(sid)
-        if sid is not None
-        else content_id("embodied", task, generator, [[s.text, s.metadata] for s in steps]),
+        external_id=sid
+        or content_id("embodied", task, generator, [[s.text, s.metadata] for s in steps]),
         steps=steps,
         generator=generator,
         answer_correct=row.boolean(data, "success", optional=True),
@@ -142,7 +137,7 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     )
     problem = ParsedProblem(
         text=task,
-        external_id=str(pid) if pid is not None else problem_id(task),
+        external_id=pid or problem_id(task),
         source=source,
         metadata=problem_metadata,
     )

@@ -64,6 +64,15 @@ class Row:
             return ""
         return self._typed(value, join(at, key), str, "a string")
 
+    def identifier(self, obj: dict[str, Any], key: str) -> str:
+        """An external id: a string or an integer, as a string ("" when missing or null)."""
+        value = obj.get(key)
+        if value is None:
+            return ""
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            raise self.error(key, "expected a string or an integer")
+        return str(value)
+
     def text(self, value: Any, path: str) -> str:
         return self._typed(value, path, str, "a string")
 

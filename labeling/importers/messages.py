@@ -182,15 +182,10 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         problem_metadata["images"] = problem_images
     generator = row.string(data, "generator", optional=True)
     source = row.string(data, "source", optional=True)
-    sid = data.get("id")
-    pid = data.get("problem_id")
-    for key, value in (("id", sid), ("problem_id", pid)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
-            raise row.error(key, "expected a string or an integer")
+    sid, pid = row.identifier(data, "id"), row.identifier(data, "problem_id")
     solution = ParsedSolution(
-        external_id=str(sid)
-        if sid is not None
-        else content_id("messages", text, generator, [[s.text, s.metadata] for s in steps]),
+        external_id=sid
+        or content_id("messages", text, generator, [[s.text, s.metadata] for s in steps]),
         steps=steps,
         generator=generator,
         source=source,
@@ -201,7 +196,7 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     )
     problem = ParsedProblem(
         text=text,
-        external_id=str(pid) if pid is not None else problem_id(text),
+        external_id=pid or problem_id(text),
         answer=row.string(data, "answer", optional=True),
         source=source,
         metadata=problem_metadata,

@@ -42,15 +42,6 @@ from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
 Step = tuple[str, dict[str, Any]]  # a step's text and metadata
 
 
-def _id(row: Row, data: dict[str, Any], key: str) -> str:
-    value = data.get(key)
-    if value is None:
-        return ""
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise row.error(key, "expected a string or an integer")
-    return str(value)
-
-
 def _trim(text: str) -> str:
     """Drop blank lines and outer space around a step, but keep a code line's indentation."""
     if text and not text[0].isspace():  # no blank first line, no indentation: the usual step
@@ -165,8 +156,8 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         row.mapping(data, "metadata")
     generator = row.string(data, "generator", optional=True)
     source = row.string(data, "source", optional=True)
-    pid = _id(row, data, "problem_id")
-    sid = _id(row, data, "id")
+    pid = row.identifier(data, "problem_id")
+    sid = row.identifier(data, "id")
     graph = graph_metadata(row, data)
     if graph and not pid:  # the same question about another graph is another problem
         pid = content_id("problem", text, graph)
