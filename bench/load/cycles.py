@@ -26,9 +26,8 @@ import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-import httpx
-
 from bench.load.annotators import Claim
+from bench.load.lean_http import LeanClient
 
 
 @dataclass
@@ -99,7 +98,7 @@ class Budget:
 
 def _annotate(
     *,
-    client: httpx.Client,
+    client: LeanClient,
     user: str,
     project_id: int,
     budget: Budget,
@@ -180,7 +179,7 @@ def _run_threads(
     def target(user: str, token: str, index: int) -> None:
         headers = {"Authorization": f"Token {token}"}
         try:
-            with httpx.Client(base_url=base_url, headers=headers, timeout=120) as client:
+            with LeanClient(base_url=base_url, headers=headers, timeout=120) as client:
                 _annotate(
                     client=client, user=user, project_id=project_id, budget=budget, log=log,
                     lock=lock, rng=random.Random(seed * 1000 + index), submit_next=submit_next,
