@@ -102,6 +102,9 @@ class CompiledQuerySet:
     init_list: tuple[str, ...]
     populators: tuple
     annotations: tuple[tuple[str, int], ...]
+    # (position, converters, expression) per column that has any: what the compiler's
+    # results_iter would look up again on every fetch
+    converters: tuple[tuple[int, tuple, Any], ...]
 
     def fetch(self, values: Mapping[str, Any]) -> list[Model]:
         """The instances the queryset would give with `values` in place of the stand-ins."""
@@ -112,7 +115,13 @@ class CompiledQuerySet:
         model, start = klass["model"], klass["select_fields"][0]
         end = start + len(self.init_list)
         instances = []
-        for row in self.compiler.results_iter(results=[rows]):
+        for raw in rows:
+            row = list(raw)
+            for position, converters, expression in self.converters:
+                value = row[position]
+                for converter in converters:
+                    value = converter(value, expression, connection)
+                row[position] = value
             obj = model.from_db(connection.alias, self.init_list, row[start:end])
             for populator in self.populators:
                 populator.populate(row, obj)
@@ -183,6 +192,12 @@ def compile_queryset_once(
         init_list=tuple(f[0].target.attname for f in compiler.select[fields[0] : fields[-1] + 1]),
         populators=tuple(get_related_populators(klass, compiler.select, connection.alias)),
         annotations=tuple(compiler.annotation_col_map.items()),
+        converters=tuple(
+            (position, tuple(converters), expression)
+            for position, (converters, expression) in compiler.get_converters(
+                [column[0] for column in compiler.select[: compiler.col_count]]
+            ).items()
+        ),
     )
     _built()[full_key] = found
     return found
