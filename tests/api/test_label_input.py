@@ -68,3 +68,67 @@ def test_over_the_limit_is_refused():
     labels = [{"step_id": i, "rating": 1} for i in range(2001)]
     fast_result, slow_result, _, _ = _both(labels)
     assert fast_result == slow_result and fast_result[0] is False
+
+
+# The whole body of a draft save or submit (labeling/api/labeling.py::_plain_write): where the
+# short path takes a body, it gives exactly what the serializer's validated_data would.
+RID = "0b0e6d9e-5f4a-4c1e-9d7e-7f0a1c2b3d4e"
+BODIES = [
+    {"version": 1, "labels": []},
+    {"version": 3, "labels": [{"step_id": 1, "rating": 1}], "time_spent_ms": 0},
+    {"version": 2, "labels": [{"step_id": 1, "rating": -1}], "request_id": RID},
+    {"version": 2, "labels": [], "request_id": RID.replace("-", "")},  # plain hex: a UUID too
+    {"version": 2, "labels": [], "request_id": RID.upper(), "next": True},
+    {"version": 2, "labels": [], "finish_reason": "found_error", "finish_reason_text": ""},
+    {"version": 2, "labels": [], "finish_reason": "give_up", "next": False},
+]
+ODD_BODIES = [
+    {"version": 0, "labels": []},
+    {"version": True, "labels": []},
+    {"version": "2", "labels": []},
+    {"labels": []},
+    {"version": 1},
+    {"version": 1, "labels": [{"step_id": "1", "rating": 1}]},
+    {"version": 1, "labels": [], "time_spent_ms": -1},
+    {"version": 1, "labels": [], "time_spent_ms": 1.5},
+    {"version": 1, "labels": [], "request_id": "not-a-uuid"},
+    {"version": 1, "labels": [], "request_id": 5},
+    {"version": 1, "labels": [], "finish_reason": "nope"},
+    {"version": 1, "labels": [], "finish_reason_text": "  why  "},
+    {"version": 1, "labels": [], "next": "true"},
+    {"version": 1, "labels": [], "next": 1},
+    {"version": 1, "labels": [], "unknown": 1},
+    ["not", "a", "body"],
+]
+
+
+@pytest.mark.parametrize("submit", [True, False], ids=["submit", "draft"])
+@pytest.mark.parametrize(
+    ("body", "loop"), [(b, True) for b in BODIES] + [(b, False) for b in ODD_BODIES]
+)
+def test_the_short_path_takes_a_body_as_the_serializer_does(body, loop, submit):
+    from labeling.api.labeling import DraftInput, _plain_write, _validated_write
+
+    serializer_class = SubmitInput if submit else DraftInput
+    serializer = serializer_class(data=body)
+    valid = serializer.is_valid()
+    plain = _plain_write(body, submit=submit)
+    if plain is not None:  # taken: only where the serializer takes it too, with the same data
+        assert valid
+        expected = dict(serializer.validated_data)
+        expected["labels"] = [dict(label) for label in expected["labels"]]
+        assert plain == expected
+    if valid:
+        assert _validated_write(serializer_class, body, submit=submit) == {
+            **serializer.validated_data,
+            "labels": list(serializer.validated_data["labels"]),
+        }
+    else:
+        from rest_framework.exceptions import ValidationError
+
+        with pytest.raises(ValidationError) as raised:
+            _validated_write(serializer_class, body, submit=submit)
+        assert raised.value.detail == serializer.errors
+    draft_keys = {"version", "labels", "time_spent_ms", "request_id"}
+    if loop and (submit or body.keys() <= draft_keys):
+        assert plain is not None  # the loop's bodies take the short path
