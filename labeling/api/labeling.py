@@ -17,12 +17,11 @@ from labeling.selectors import (
     task_payload,
 )
 from labeling.services.annotations import (
-    annotation_record_shown,
     annotation_save_draft,
     annotation_skip,
     annotation_submit,
 )
-from labeling.services.queue import task_claim_next
+from labeling.services.next_task import next_task_claim
 
 _FINISH_REASONS = frozenset(FinishReason.values)
 _LABEL_KEYS = frozenset({"step_id", "rating", "unsure", "comment", "alternative_text", "uses"})
@@ -239,24 +238,10 @@ class QueueNextApi(APIView):
         responses={200: TaskOutput, 204: OpenApiResponse(description="Nothing left to label.")},
     )
     def post(self, request, project_id: int):
-        task = _next_task(project_for(request, project_id), request.user)
+        task = next_task_claim(project=project_for(request, project_id), user=request.user)
         if task is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
         return Response(task)
-
-
-def _next_task(project, user) -> dict | None:
-    """Claim the user's next task in the project and answer it (None: nothing left)."""
-    claim = task_claim_next(project=project, user=user)
-    if claim is None:
-        return None
-    task = task_payload(
-        annotation=claim.annotation,
-        lock_expires_at=claim.lock.expires_at,
-        created=claim.created,
-    )
-    annotation_record_shown(annotation=claim.annotation, task=task)
-    return task
 
 
 class ProgressOutput(serializers.Serializer):
@@ -348,7 +333,7 @@ class AnnotationSubmitApi(APIView):
         annotation = annotation_submit(annotation=annotation, user=request.user, **fields)
         answer = annotation_payload(annotation=annotation)
         if claim_next:
-            answer["next_task"] = _next_task(project, request.user)
+            answer["next_task"] = next_task_claim(project=project, user=request.user)
         return Response(answer)
 
 

@@ -357,7 +357,7 @@ def _screening(*, project: Project, user: AbstractBaseUser, now) -> tuple[bool, 
     return verdict == Screening.FAILED, None
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)  # inside a caller's transaction, no savepoint of its own
 def task_claim_next(*, project: Project, user: AbstractBaseUser) -> Claim | None:
     """Return the user's next solution: their own draft first, else claim a fresh one.
 

@@ -1,0 +1,28 @@
+"""The labeling page's next task: claim it, read what the page shows, remember what it showed.
+
+One transaction for the three, so a claim costs one commit (the shown suggestions used to be
+recorded in a commit of their own after the claim's). The claim's rules are
+labeling.services.queue.task_claim_next's; the payload is labeling.selectors.task_payload."""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+
+from labeling.models import Project
+from labeling.selectors import task_payload
+from labeling.services.annotations import annotation_record_shown
+from labeling.services.queue import task_claim_next
+
+
+@transaction.atomic
+def next_task_claim(*, project: Project, user: AbstractBaseUser) -> dict | None:
+    """The user's next task as the API answers it (None: nothing left to label)."""
+    claim = task_claim_next(project=project, user=user)  # joins this transaction
+    if claim is None:
+        return None
+    task = task_payload(
+        annotation=claim.annotation, lock_expires_at=claim.lock.expires_at, created=claim.created
+    )
+    annotation_record_shown(annotation=claim.annotation, task=task)
+    return task
