@@ -15,7 +15,8 @@ bench/import_bench.py from real problems and steps of shared/data repeated as va
 8 steps per solution; their first-error labels become machine suggestions unless
 `--labels-as none`), then runs ANALYZE, as autovacuum would soon after such an import.
 
-Server: gunicorn, 2 processes x 4 threads (gthread), on 127.0.0.1 only (bench/load/procs.py's
+Server: gunicorn, 2 processes x 4 threads (gthread; `--web-workers`, `--web-threads` to size
+it otherwise), on 127.0.0.1 only (bench/load/procs.py's
 flags; they override the bind, workers and threads of a ./gunicorn.conf.py, whose other
 settings apply), with `annotate.settings.production` (DEBUG off) and SECURE_SSL_REDIRECT=false
 (no TLS proxy in front), a random SECRET_KEY, no REDIS_URL (nothing in claim or submit uses
@@ -60,7 +61,7 @@ from bench.load.annotators import Claim, client_side_violations  # noqa: E402
 from bench.load.cycles import CycleLog, percentile_ms, run_cycles  # noqa: E402
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/postgres"
-GUNICORN_THREADS = 4  # x 2 processes (bench.load.procs.start_server)
+GUNICORN_WORKERS, GUNICORN_THREADS = 2, 4  # the issue's set-up; --web-workers/--web-threads
 
 
 def settings_env(database_url: str, secret_key: str) -> dict[str, str]:
@@ -155,6 +156,8 @@ def run_bench(
     workdir: Path,
     profile_dir: Path | None = None,
     submit_next: bool = False,
+    web_workers: int = GUNICORN_WORKERS,
+    web_threads: int = GUNICORN_THREADS,
     out=print,
 ) -> BenchResult:
     """Start gunicorn on `database_url` (which holds `project`), then per level the HTTP
@@ -180,10 +183,12 @@ def run_bench(
     server = None
     try:
         started = time.perf_counter()
-        server = start_server(env, port, workdir / "gunicorn.log", threads=GUNICORN_THREADS)
+        server = start_server(
+            env, port, workdir / "gunicorn.log", threads=web_threads, workers=web_workers
+        )
         bare_rows = bare_setup(database_url, project_id=project.pk, overlap=OVERLAP)
         out(
-            f"gunicorn 2 x {GUNICORN_THREADS} threads on {base} and {bare_rows} bare rows "
+            f"gunicorn {web_workers} x {web_threads} threads on {base} and {bare_rows} bare rows "
             f"ready in {time.perf_counter() - started:.1f} s"
         )
         started = time.perf_counter()
@@ -363,6 +368,12 @@ def main() -> int:
         help="the labeling page's loop: the submit's answer brings the next task (one request)",
     )
     parser.add_argument(
+        "--web-workers", type=int, default=GUNICORN_WORKERS, help="gunicorn processes (2)"
+    )
+    parser.add_argument(
+        "--web-threads", type=int, default=GUNICORN_THREADS, help="threads a process (4)"
+    )
+    parser.add_argument(
         "--profile", type=Path, help="py-spy the gunicorn workers per level; files go to DIR"
     )
     args = parser.parse_args()
@@ -397,7 +408,8 @@ def main() -> int:
                 database_url=database_url, project=seeded.project, levels=levels,
                 cycles=args.cycles, client_processes=args.client_processes,
                 warmup=args.warmup, workdir=Path(tmp), profile_dir=args.profile,
-                submit_next=args.submit_next,
+                submit_next=args.submit_next, web_workers=args.web_workers,
+                web_threads=args.web_threads,
             )  # fmt: skip
         print(summary(result, args.n))
     finally:

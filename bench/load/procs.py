@@ -183,11 +183,12 @@ def enqueue(env: dict[str, str], task: str, *args: object) -> None:
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, timeout=60)
 
 
-def start_server(env: dict[str, str], port: int, log: Path, *, threads: int = 8):
-    """gunicorn (2 processes x `threads` threads) on 127.0.0.1:port; ready when it answers."""
+def start_server(env: dict[str, str], port: int, log: Path, *, threads: int = 8, workers: int = 2):
+    """gunicorn (`workers` processes x `threads` threads) on 127.0.0.1:port; ready when it
+    answers."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "annotate.wsgi:application", "-b",
-         f"127.0.0.1:{port}", "-w", "2", "--threads", str(threads), "--timeout", "60",
+         f"127.0.0.1:{port}", "-w", str(workers), "--threads", str(threads), "--timeout", "60",
          # Longer than a client's pause: an idle keep-alive closed under a request resets it.
          "--keep-alive", "30"],
         cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
