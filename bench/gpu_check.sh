@@ -4,6 +4,7 @@
 #   bench/gpu_check.sh           # on the GPU machine, from the repo root (python3 with torch,
 #                                # transformers, accelerate, tokenizers; no Django needed)
 #   bench/gpu_check.sh --tiny    # a CPU dry run of the same steps with a tiny model
+#   GPUCHECK_BATCH=16 GPUCHECK_MINUTES=2 bench/gpu_check.sh   # smaller batches, shorter run
 #
 # Needs .gpucheck/processbench_trl.jsonl (bench/gpu_check_data.py writes it where ../shared/data
 # is; carry .gpucheck to the GPU machine). Steps, each under its own time limit:
@@ -30,7 +31,8 @@ if [[ "${1:-}" == "--tiny" ]]; then
     LIMITS=(120 240 120)
 else
     SHAPE=qwen2.5-0.5b
-    TRAIN=(--minutes 3 --epochs 1000 --batch-size 32 --max-length 2048 --log-every 5)
+    TRAIN=(--minutes "${GPUCHECK_MINUTES:-3}" --epochs 1000 --batch-size "${GPUCHECK_BATCH:-32}"
+        --max-length 2048 --log-every 5)
     REWARD=(--device cuda --items 2048 --clients 64 --max-batch 64 --max-wait-ms 5 --repeats 1)
     LIMITS=(100 290 150)  # seconds: worst case 540 in all
 fi
