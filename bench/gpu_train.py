@@ -1,13 +1,17 @@
 """One GPU training run of a real 0.5-1.5B model in bf16: tokens/s and MFU, in under 10 minutes.
 
     .venv/bin/python bench/gpu_train.py --model /models/Qwen2.5-Math-1.5B [--data export.jsonl]
-        [--minutes 8] [--batch-size 16] [--max-length 2048] [--gradient-checkpointing]
-        [--attn flash_attention_2|sdpa] [--packing|--no-packing] [--peak-tflops 989]
+        [--epochs 1] [--minutes 8] [--batch-size 16] [--max-length 2048]
+        [--gradient-checkpointing] [--attn flash_attention_2|sdpa] [--packing|--no-packing]
+        [--peak-tflops 989]
 
 Trains the PRM with training.train (accelerate, bf16 mixed precision) on a TRL stepwise export,
 by default the real ProcessBench sample of shared/data turned into TRL rows (train_bench.py's
-conversion) and repeated. It stops after --minutes of training (a log callback raises), then
-reports throughput over the steps after the first logged window (CUDA and allocator warm-up).
+conversion) and repeated; a small --data file (bench/gpu_check.sh's) is gone over --epochs
+times. It stops after --minutes of training (a log callback raises) or at the end of the data,
+then reports throughput over the steps after the first logged window (CUDA and allocator
+warm-up). `--model` may be a random-weight checkpoint (bench/random_checkpoint.py): throughput
+and MFU do not depend on weight values.
 
 MFU = model FLOPs per second / the GPU's peak dense bf16 FLOPs. Model FLOPs per trained token
 are 6 * N + 12 * L * d * T (PaLM's appendix B): N the non-embedding parameters (a PRM computes
@@ -90,6 +94,8 @@ def model_shape(model_dir: str) -> dict[str, int]:
 def default_data(directory: Path, rows: int) -> Path:
     import train_bench
 
+    if not train_bench.PROCESSBENCH.is_file():
+        sys.exit(f"{train_bench.PROCESSBENCH} is missing: pass --data (a TRL stepwise export)")
     path = directory / "processbench_trl.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in train_bench.trl_rows(rows)))
     return path
@@ -100,6 +106,7 @@ def main() -> int:
     parser.add_argument("--model", required=True, help="local causal LM checkpoint directory")
     parser.add_argument("--data", help="TRL stepwise export (default: ProcessBench sample)")
     parser.add_argument("--out", help="keep the run here (default: a temporary directory)")
+    parser.add_argument("--epochs", type=float, default=1.0, help="passes over the data")
     parser.add_argument("--minutes", type=float, default=8.0, help="training time budget")
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--grad-accum", type=int, default=1)
@@ -139,7 +146,7 @@ def main() -> int:
             max_length=args.max_length,
             lr=1e-5,
             warmup_ratio=0.0,
-            epochs=1,
+            epochs=args.epochs,
             batch_size=args.batch_size,
             grad_accum=args.grad_accum,
             packing=packing,

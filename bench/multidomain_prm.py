@@ -83,23 +83,17 @@ def synthetic_export(problems: int, *, seed: int = 0) -> list[dict]:
 
 def build_tiny_model(directory: Path, export: Path) -> Path:
     import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import AutoConfig, AutoModelForCausalLM, PreTrainedTokenizerFast
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    from bench.bpe_tokenizer import train_byte_level_bpe
 
     text = [r.prompt + "\n" + "\n".join(r.completions) for r in read_files([export])]
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    bpe.train_from_iterator(
+    tokenizer = train_byte_level_bpe(
         text,
-        trainers.BpeTrainer(
-            vocab_size=600,
-            special_tokens=["<|endoftext|>"],
-            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        ),
-    )
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=bpe, eos_token="<|endoftext|>", pad_token="<|endoftext|>"
+        vocab_size=600,
+        special_tokens=["<|endoftext|>"],
+        eos_token="<|endoftext|>",
+        pad_token="<|endoftext|>",
     )
     config = AutoConfig.for_model(
         "qwen2",

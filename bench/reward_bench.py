@@ -1,12 +1,14 @@
 """Reward server throughput: micro-batched forward passes vs one item per forward pass.
 
     .venv/bin/python bench/reward_bench.py [--clients 16] [--items 256] [--hidden 256]
-        [--layers 4] [--device cpu] [--model PRM_DIR]
+        [--layers 4] [--device cpu] [--model DIR]
 
 Both servers run in this process (training.serve.prm_server on 127.0.0.1) over the same PRM:
-a small Qwen2 token-classification model built from a config (or ``--model``, a trained PRM
-directory). ``clients`` threads each send requests of one item (a prompt and 3-8 steps of
-10-30 words), as RL workers scoring rollouts one at a time do, until ``items`` are scored.
+a small Qwen2 token-classification model built from a config, or ``--model``: a trained PRM
+directory, or a causal LM checkpoint (bench/random_checkpoint.py's, say) made into a PRM once
+here, so that every server scores with the same head. ``clients`` threads each send requests
+of one item (a prompt and 3-8 steps of 10-30 words), as RL workers scoring rollouts one at a
+time do, until ``items`` are scored.
 Micro-batched: up to ``--max-batch`` items per pass, waiting at most ``--max-wait-ms``;
 baseline: ``max_batch=1``. Prints items/s, steps/s, passes and the ratio; the two runs
 alternate ``--repeats`` times and each keeps its best.
@@ -36,27 +38,18 @@ WORDS = _TEXT.split()
 
 def build_prm(directory: Path, *, hidden: int, layers: int) -> Path:
     import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import AutoConfig, AutoModelForTokenClassification, PreTrainedTokenizerFast
+    from transformers import AutoConfig, AutoModelForTokenClassification
 
-    from training.data import Tokenization
-    from training.model import load_model, save_prm
+    from bench.bpe_tokenizer import train_byte_level_bpe
 
     rng = random.Random(0)
     text = "\n".join(" ".join(rng.choice(WORDS) for _ in range(30)) for _ in range(300))
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    bpe.train_from_iterator(
+    tokenizer = train_byte_level_bpe(
         [text],
-        trainers.BpeTrainer(
-            vocab_size=1000,
-            special_tokens=["<|endoftext|>"],
-            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        ),
-    )
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=bpe, eos_token="<|endoftext|>", pad_token="<|endoftext|>"
+        vocab_size=1000,
+        special_tokens=["<|endoftext|>"],
+        eos_token="<|endoftext|>",
+        pad_token="<|endoftext|>",
     )
     config = AutoConfig.for_model(
         "qwen2",
@@ -75,9 +68,28 @@ def build_prm(directory: Path, *, hidden: int, layers: int) -> Path:
     base = directory / "base"
     AutoModelForTokenClassification.from_config(config).save_pretrained(base)
     tokenizer.save_pretrained(base)
-    out = directory / "prm"
-    save_prm(load_model(base), tokenizer, out, settings=Tokenization(step_separator="\n"))
-    return out
+    return as_prm(base, directory / "prm")
+
+
+def is_prm(model: Path) -> bool:
+    """A PRM directory (training's, any kind), not a causal LM checkpoint."""
+    config = model / "config.json"
+    return (model / "implicit_prm.json").exists() or (
+        config.exists() and "prm_head" in json.loads(config.read_text(encoding="utf-8"))
+    )
+
+
+def as_prm(base: Path, out: Path) -> Path:
+    """The PRM of a causal LM checkpoint, its head drawn once (seed 0) and saved: loading the
+    checkpoint itself would draw a new head per server and the two runs would score apart."""
+    import torch
+
+    from training.data import Tokenization
+    from training.model import load_model, load_tokenizer, save_prm
+
+    torch.manual_seed(0)
+    settings = Tokenization(step_separator="\n")
+    return save_prm(load_model(base), load_tokenizer(base), out, settings=settings)
 
 
 def make_items(count: int, seed: int = 0) -> list[dict]:
@@ -143,12 +155,15 @@ def main() -> int:
     parser.add_argument("--max-wait-ms", type=float, default=5.0)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--device", default="cpu")
-    parser.add_argument("--model", type=Path, help="a trained PRM directory instead")
+    parser.add_argument("--model", type=Path, help="a PRM or causal LM directory instead")
     args = parser.parse_args()
     import torch
 
     with tempfile.TemporaryDirectory() as tmp:
-        model = args.model or build_prm(Path(tmp), hidden=args.hidden, layers=args.layers)
+        if args.model is None:
+            model = build_prm(Path(tmp), hidden=args.hidden, layers=args.layers)
+        else:
+            model = args.model if is_prm(args.model) else as_prm(args.model, Path(tmp) / "prm")
         params = sum(
             p.numel()
             for p in __import__("training.model", fromlist=["x"]).load_model(model).parameters()

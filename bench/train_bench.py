@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # bench.bpe_tokenizer when run as a script
 PROCESSBENCH = REPO.parent / "shared" / "data" / "processbench_sample.jsonl"
 TRL_VENV = REPO / "var" / "bench" / "trl-1.13.0"
 TRL_VERSION = "1.13.0"
@@ -48,23 +49,17 @@ def trl_rows(count: int) -> list[dict]:
 
 def build_model(directory: Path, rows: list[dict], *, hidden: int, layers: int) -> Path:
     import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import AutoConfig, AutoModelForCausalLM, PreTrainedTokenizerFast
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    from bench.bpe_tokenizer import train_byte_level_bpe
 
     text = [r["prompt"] + "\n" + "\n".join(r["completions"]) for r in rows]
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    bpe.train_from_iterator(
+    tokenizer = train_byte_level_bpe(
         text,
-        trainers.BpeTrainer(
-            vocab_size=4000,
-            special_tokens=["<|endoftext|>"],
-            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        ),
-    )
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=bpe, eos_token="<|endoftext|>", pad_token="<|endoftext|>"
+        vocab_size=4000,
+        special_tokens=["<|endoftext|>"],
+        eos_token="<|endoftext|>",
+        pad_token="<|endoftext|>",
     )
     config = AutoConfig.for_model(
         "qwen2",

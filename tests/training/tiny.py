@@ -64,23 +64,13 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
 
 
 def tiny_tokenizer(text: str, *, vocab_size: int, special_tokens: list[str], **named: Any) -> Any:
-    """A byte-level BPE trained on `text`, as a PreTrainedTokenizerFast; `named` gives its
-    eos/pad/bos tokens."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
+    """A byte-level BPE trained on `text` (bench/bpe_tokenizer.py), as a
+    PreTrainedTokenizerFast; `named` gives its eos/pad/bos tokens."""
+    from bench.bpe_tokenizer import train_byte_level_bpe
 
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    bpe.train_from_iterator(
-        [text],
-        trainers.BpeTrainer(
-            vocab_size=vocab_size,
-            special_tokens=special_tokens,
-            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        ),
+    return train_byte_level_bpe(
+        [text], vocab_size=vocab_size, special_tokens=special_tokens, **named
     )
-    return PreTrainedTokenizerFast(tokenizer_object=bpe, **named)
 
 
 def tiny_causal_lm(tokenizer: Any, *, arch: str = "qwen2", max_positions: int = 4096) -> Any:
