@@ -8,7 +8,9 @@
     .venv/bin/python bench/label_quality.py --sources subgoal --demo-images \\
         --data labeling/demo/embodied_demo.jsonl --markdown           # embodied episodes
     .venv/bin/python bench/label_quality.py --sources symbolic,judge,rollout,consensus \\
-        --model /models/Qwen2.5-7B-Instruct --device cuda            # a GPU, an open 7B model
+        --model /models/Qwen2.5-7B-Instruct --device cuda --calibrate  # a GPU, an open 7B model
+    .venv/bin/python bench/label_quality.py --sources prm --prm runs/prm --calibrate \\
+        --params '{"prm": {"model": "my-prm"}}'                      # a registered PRM's name
 
 Reads each --data file (ProcessBench, PRMBench, PRM800K raw or MR-MATH; default the public
 samples in shared/data) through the importers' parsers, runs the sources on every solution
@@ -20,12 +22,20 @@ calibration table and the answer verdicts. Metrics: autolabel/quality/metrics.py
 
 --model DIR (a checkpoint or GGUF file, through transformers) or --backend JSON (any
 autolabel.completers backend, e.g. an OpenAI-compatible vLLM server) is the backend of the
-judge and rollout sources; --params JSON overrides any source's params, as a run's would.
+judge and rollout sources; --prm DIR is the prm source's saved PRM (with neither judge nor
+rollout chosen, --model DIR may name it); --params JSON overrides any source's params, as a
+run's would.
 Consensus requires rollout and judge when either is chosen, else the chosen step sources.
 
 --calibrate writes what was measured into autolabel/calibration/<source>.json (per agent, so
-per engine version, and per verdict kind: how often right, out of n known steps, --on what
-data), which the engines read for their scores (autolabel/calibration/__init__.py).
+per engine version or model, and per verdict kind: how often right, out of n known steps, --on
+what data; for rollout, judge and prm also the model's score mapped to how often its verdict
+was right, in monotone score bins), which the engines read for their scores
+(autolabel/calibration/__init__.py). --calibration-dir DIR (or $STEPLAB_CALIBRATION_DIR)
+reads and writes the tables there instead. The agent is the key: a rollout or judge table
+holds for the same backend (the completer id names the model and its weights' fingerprint),
+a prm table for the same `model` name (a run passes the registered PrmModel's name; give it
+in --params, else the agent is the path).
 """
 
 from __future__ import annotations
@@ -46,7 +56,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--sources", default="answer,symbolic,consensus")
     parser.add_argument("--limit", type=int, help="first N solutions of each file")
     parser.add_argument("--model", help="model dir or GGUF file for judge and rollout")
-    parser.add_argument("--device", default="cpu", help="with --model: cpu or cuda")
+    parser.add_argument("--prm", help="saved PRM dir for the prm source (default --model)")
+    parser.add_argument("--device", default="cpu", help="with --model or --prm: cpu or cuda")
     parser.add_argument("--backend", type=json.loads, help="backend config (JSON)")
     parser.add_argument("--params", type=json.loads, default={}, help='{"source": {...}}')
     parser.add_argument("--markdown", action="store_true", help="print the Markdown tables")
@@ -60,6 +71,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--calibrate", action="store_true", help="write autolabel/calibration/<source>.json"
+    )
+    parser.add_argument(
+        "--calibration-dir",
+        type=Path,
+        help="read and write the calibration tables here (default autolabel/calibration/)",
     )
     parser.add_argument(
         "--on",
@@ -77,6 +93,12 @@ def source_params(args: argparse.Namespace) -> dict[str, dict]:
     if backend:
         for name in ("judge", "rollout"):
             params.setdefault(name, {}).setdefault("backend", backend)
+    sources = [s.strip() for s in args.sources.split(",")]
+    # --model is the PRM only when it is no judge's or rollouts' model (a generator is no PRM).
+    prm = args.prm or (args.model if not {"judge", "rollout"} & set(sources) else None)
+    if prm and "prm" in sources:
+        params.setdefault("prm", {}).setdefault("path", prm)
+        params["prm"].setdefault("device", args.device)
     return params
 
 
@@ -90,6 +112,8 @@ def data_name(files: list[Path] | None) -> str:
 def main(argv: list[str] | None = None) -> dict:
     args = parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
+    if args.calibration_dir:  # the engines read their tables there too
+        os.environ["STEPLAB_CALIBRATION_DIR"] = str(args.calibration_dir)
     import django
 
     django.setup()

@@ -10,6 +10,10 @@ Params (all optional but ``backend``, which must be a chat-capable backend: "ope
       "top_p": 1.0, "max_tokens": 1024, "seed": 0
     }
 
+A verdict's score is the share of votes that agree with it (kept in evidence as ``raw_score``)
+mapped to how often such a verdict of this critic was right, when it was measured
+(autolabel.calibration), else that share itself, marked unmeasured.
+
 An unreadable reply gives no suggestions; the result's ``evidence`` keeps the raw replies.
 """
 
@@ -19,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from annotate.queues import Queue
+from autolabel.calibration import calibrate
 from autolabel.completers import completer_from_config
 from autolabel.judge import PROMPT_VERSION, judge_solution, verdict_suggestions
 
@@ -78,9 +83,10 @@ class JudgeEngine:
         if verdict.first_error is None:
             evidence["unparsed"] = True
             evidence["replies"] = [r[:RAW_CHARS] for r in verdict.replies]
-        return JudgeResult(
+        result = JudgeResult(
             source=self.source,
             agent=agent_id("judge", critic.id),
             suggestions=suggestions,
             evidence=evidence,
         )
+        return calibrate(result)  # the vote share mapped to how often such a verdict was right

@@ -10,11 +10,15 @@ a registered PrmModel, to its ``path`` and ``model`` name; the engine only sees 
 
     {"path": "/models/prm", "threshold": 0.5, "batch_size": 8}
 
-A step whose probability of being correct is at least ``threshold`` gets +1, else −1, with the
-probability as the score. The solution's metadata gets a summary under "prm" that the
-active-learning queue order reads (training_runs.active_learning): the minimum step probability,
-the predicted first error, how far the minimum is from the threshold, and whether the answer
-is a "convincing wrong" one (PRM800K): every step rated correct but the final answer wrong.
+A step whose probability of being correct is at least ``threshold`` gets +1, else −1. Its
+score is how often such a verdict of this model was right at that probability, when the model
+was measured (autolabel.calibration: bins written by ``bench/label_quality.py --calibrate
+--sources prm``), else the probability itself, marked unmeasured; the probability is kept in
+the evidence (``probability``, ``raw_score``). The solution's metadata gets a summary under
+"prm" that the active-learning queue order reads (training_runs.active_learning): the minimum
+step probability, the predicted first error, how far the minimum is from the threshold, and
+whether the answer is a "convincing wrong" one (PRM800K): every step rated correct but the
+final answer wrong.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from annotate.queues import Queue
+from autolabel.calibration import calibrate
 
 from .base import EngineResult, SolutionInput, StepSuggestion
 from .params import agent_id, check_keys, int_param
@@ -146,4 +151,6 @@ class PrmEngine:
         result.solution_evidence = summary(
             probabilities, threshold=threshold, answer_correct=solution.answer_correct, model=model
         )
-        return result
+        # The verdict is the model's probability against the threshold; its score is then how
+        # often such a verdict was right (the probability stays in evidence).
+        return calibrate(result)

@@ -13,6 +13,10 @@ Params (all optional but ``backend``)::
       "cache": true                   # reuse rollouts of an identical prefix and sampling
     }
 
+A step's score is the share of its rollouts that reached the gold answer (kept in evidence as
+``raw_score``) mapped to how often such a verdict of this agent was right, when it was measured
+(autolabel.calibration), else that share itself, marked unmeasured.
+
 The cache is the database (autolabel.models.RolloutCacheEntry) when Django is set up, else
 one in-memory cache per engine.
 """
@@ -23,6 +27,7 @@ import functools
 from typing import Any
 
 from annotate.queues import Queue
+from autolabel.calibration import calibrate
 from autolabel.completers import SamplingParams, completer_from_config
 from autolabel.prompts import DEFAULT_SEPARATOR, default_stop, rollout_prompt
 from autolabel.rollouts import (
@@ -135,10 +140,11 @@ class RolloutEngine:
         totals = {"sampled": sampler.sampled, "cached": sampler.from_cache}
         for s in suggestions:
             s.evidence["solution_rollouts"] = totals
-        return EngineResult(
+        result = EngineResult(
             source=self.source,
             agent=agent_id(method, completer.id),
             suggestions=suggestions,
             answer_correct=final.correct,
             final_answer=final.text,
         )
+        return calibrate(result)  # the MC share mapped to how often such a verdict was right

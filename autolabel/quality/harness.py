@@ -40,6 +40,8 @@ def check_sources(sources: Sequence[str], params: dict[str, dict[str, Any]]) -> 
     ]
     if unwired:
         raise ValueError(f"{unwired} need a model: pass --model DIR or --backend JSON")
+    if "prm" in sources and "path" not in params.get("prm", {}):
+        raise ValueError("prm needs a PRM: pass --prm DIR")
 
 
 def evaluate(

@@ -9,7 +9,9 @@
 - Coverage: the share of all steps the source rated (and the solutions with a rated step).
   Seconds per solution: its wall time.
 - Calibration: a rated known step's score in bins, against whether the verdict was right and
-  whether the step is correct.
+  whether the step is correct. The score is the source's own (`evidence["raw_score"]` when
+  calibration replaced it): that is what autolabel/calibration maps. Score bins per verdict
+  kind (`score_bins`) are what it fits for rollout, judge and prm.
 - Verdicts per kind (−1, +1, and each evidence kind, e.g. symbolic's "checks out"), on known
   steps: how many and how often right. For an evidence-only suggestion (value None) "right"
   is the step being correct, with its margin over the base rate: evidence that predicts
@@ -68,6 +70,11 @@ def verdict_kind(value: int) -> str:
     return "+1" if value > 0 else ("-1" if value < 0 else "0")
 
 
+def raw_score(s: StepSuggestion) -> float | None:
+    """The source's own score: kept in evidence when calibration replaced it."""
+    return s.evidence.get("raw_score", s.score)
+
+
 def score_bin(score: float | None) -> int | None:
     if score is None:
         return None
@@ -98,6 +105,8 @@ class Tally:
     answer_right_correct: int = 0
     # bin (None: no score) -> [verdicts, right verdicts, correct steps, sum of scores]
     calibration: dict[int | None, list[float]] = field(default_factory=dict)
+    # (verdict kind, bin) -> [verdicts, right verdicts, sum of scores]; scored verdicts only
+    score_bins: dict[tuple[str, int], list[float]] = field(default_factory=dict)
     # verdict kind ("-1", "+1", an evidence kind) -> [known steps, right (evidence: correct)]
     verdicts: dict[str, list[float]] = field(default_factory=dict)
     agents: Counter = field(default_factory=Counter)  # agent -> solutions
@@ -153,11 +162,18 @@ class Tally:
             else:
                 self.pos += 1
                 self.pos_right += right
-            cell = self.calibration.setdefault(score_bin(s.score), [0, 0, 0, 0.0])
+            score = raw_score(s)
+            key = score_bin(score)
+            cell = self.calibration.setdefault(key, [0, 0, 0, 0.0])
             cell[0] += 1
             cell[1] += right
             cell[2] += truth == 1
-            cell[3] += s.score or 0.0
+            cell[3] += score or 0.0
+            if score is not None and key is not None:
+                cell = self.score_bins.setdefault((verdict_kind(s.value), key), [0, 0, 0.0])
+                cell[0] += 1
+                cell[1] += right
+                cell[2] += score
         if answer_correct is False:
             self.answer_wrong += 1
             self.answer_wrong_erroneous += first is not None and first >= 0
@@ -177,6 +193,21 @@ class Tally:
                         mine[k] += v
             else:
                 setattr(self, name, getattr(self, name) + value)
+
+    def score_bins_report(self) -> dict[str, list[dict[str, Any]]]:
+        """Per verdict kind, its scored verdicts per bin: [lo, hi), n, right (a rate), mean."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for (kind, key), (n, right, total) in sorted(self.score_bins.items()):
+            out.setdefault(kind, []).append(
+                {
+                    "lo": key / BINS,
+                    "hi": (key + 1) / BINS,
+                    "n": int(n),
+                    "right": right / n,
+                    "mean_score": total / n,
+                }
+            )
+        return out
 
     def report(self) -> dict[str, Any]:
         acc_erroneous = ratio(self.erroneous_hit, self.erroneous)
@@ -242,4 +273,5 @@ class Tally:
                     self.calibration.items(), key=lambda kv: -1 if kv[0] is None else kv[0]
                 )
             ],
+            "score_bins": self.score_bins_report(),
         }

@@ -40,6 +40,11 @@ def auto_sources(filters: Filters) -> tuple[str, ...]:
     return filters.auto_sources
 
 
+# Sources whose verdicts carry their model's own score (autolabel/calibration/bins.py
+# RAW_SCORE): it is a measured probability only once calibration mapped it.
+MODEL_SCORED = ("rollout", "judge", "prm")
+
+
 def suggestion_q(filters: Filters, prefix: str = "") -> Q:
     def q(**lookups: Any) -> Q:
         return Q(**{prefix + key: value for key, value in lookups.items()})
@@ -48,6 +53,10 @@ def suggestion_q(filters: Filters, prefix: str = "") -> Q:
     cond = q(source__in=list(auto_sources(filters)), value__isnull=False)
     if filters.min_score is not None:  # an unknown score (NULL) is not >= anything
         cond &= q(score__gte=filters.min_score)
+        # A model's own estimate (a model never measured, or a row stored before
+        # calibration) is not a measured probability: unknown, so left out as well.
+        measured = q(evidence__calibration__has_key="right")
+        cond &= ~q(source__in=MODEL_SCORED) | measured
     if filters.labeled_after:
         cond &= q(updated_at__gte=filters.labeled_after)
     if filters.labeled_before:

@@ -28,10 +28,9 @@ HAND = [
 @pytest.fixture
 def tables(tmp_path, monkeypatch):
     """An empty calibration directory in place of the checked-in one."""
-    monkeypatch.setattr(calibration, "DIR", tmp_path)
-    calibration.table.cache_clear()
+    monkeypatch.setenv(calibration.ENV, str(tmp_path))
     yield tmp_path
-    calibration.table.cache_clear()
+    calibration.clear_cache()
 
 
 @pytest.fixture
@@ -114,7 +113,6 @@ def test_write_keeps_other_agents(tables):
 
 
 def test_the_checked_in_symbolic_table_is_for_this_version():
-    calibration.table.cache_clear()
     cell = calibration.lookup("symbolic", AGENT, "-1")
     assert cell is not None and cell["n"] >= 10 and 0 < cell["right"] <= 1 and cell["on"]
 
@@ -126,3 +124,17 @@ def test_cli_calibrate(tables, hand_file, capsys):
     label_quality.main(["--data", str(hand_file), "--sources", "symbolic", "--calibrate"])
     entry = json.loads((tables / "symbolic.json").read_text())["agents"][AGENT]
     assert entry["on"] == "hand processbench" and entry["verdicts"]["-1"] == {"right": 0.5, "n": 2}
+
+
+def test_cli_prm_model_is_the_prm_only_when_no_generator_is_chosen():
+    sys.path.insert(0, str(REPO / "bench"))
+    import label_quality
+
+    def prm_params(*argv: str) -> dict:
+        return label_quality.source_params(label_quality.parse_args(list(argv))).get("prm", {})
+
+    assert prm_params("--sources", "prm", "--model", "m") == {"path": "m", "device": "cpu"}
+    assert prm_params("--sources", "rollout,prm", "--model", "m") == {}
+    assert prm_params("--sources", "rollout,prm", "--model", "m", "--prm", "p")["path"] == "p"
+    with pytest.raises(ValueError, match="--prm DIR"):
+        evaluate([], ["prm"], params={"prm": {}})

@@ -152,23 +152,61 @@ def test_evidence_only_suggestions_are_never_exported_as_labels(project, build):
 
 def test_min_score_leaves_out_machine_labels_measured_below_it(project, build):
     """Scores are the calibrated probability that a verdict is right: min_score keeps the
-    labels measured at or above it; an unmeasured one (score None) is left out too."""
+    labels measured at or above it; an unmeasured one (score None) is left out too, and so is
+    a model's own estimate that was never measured, however high."""
+
+    def measured(right: float) -> dict:
+        return {"raw_score": 0.5, "calibration": {"right": right, "n": 40, "on": "d", "raw": 0.5}}
+
     solution = SolutionFactory(problem__project=project, steps=["a", "b"])
     first, second = solution.steps.order_by("index")
-    Suggestion.objects.create(step=first, source="rollout", agent="mc", value=1, score=0.95)
-    Suggestion.objects.create(step=second, source="rollout", agent="mc", value=-1, score=0.6)
+    Suggestion.objects.create(
+        step=first, source="rollout", agent="mc", value=1, score=0.95, evidence=measured(0.95)
+    )
+    Suggestion.objects.create(
+        step=second, source="rollout", agent="mc", value=-1, score=0.6, evidence=measured(0.6)
+    )
     other = SolutionFactory(problem__project=project, steps=["c"])
     Suggestion.objects.create(step=other.steps.get(), source="judge", agent="j", value=1)
+    own = SolutionFactory(problem__project=project, steps=["d"])
+    unmeasured = {"raw_score": 0.99, "calibration": {"measured": False}}
+    Suggestion.objects.create(
+        step=own.steps.get(), source="prm", agent="p", value=1, score=0.99, evidence=unmeasured
+    )
+    old = SolutionFactory(problem__project=project, steps=["e"])  # stored before calibration
+    Suggestion.objects.create(step=old.steps.get(), source="judge", agent="j", value=1, score=1)
+    symbolic = SolutionFactory(problem__project=project, steps=["f"])
+    Suggestion.objects.create(
+        step=symbolic.steps.get(),
+        source="symbolic",
+        agent="s",
+        value=-1,
+        score=0.92,
+        evidence={"calibration": {"right": 0.92, "n": 16, "on": "d"}},
+    )
     everything = build("trl", filters={"label_source": "auto_any"})
-    assert sorted(r["labels"] for r in read_rows(everything)) == [[True], [True, False]]
+    assert sorted(r["labels"] for r in read_rows(everything)) == [
+        [False],
+        [True],
+        [True],
+        [True],
+        [True, False],
+    ]
     strict = build(
         "trl",
         filters={"label_source": "auto_any", "min_score": 0.9},
         label_policy={"label_sources": True},
     )
-    (row,) = read_rows(strict)
-    assert row["completions"] == ["a"] and row["labels"] == [True]
+    rows = sorted(read_rows(strict), key=lambda r: r["completions"])
+    assert [(r["completions"], r["labels"]) for r in rows] == [(["a"], [True]), (["f"], [False])]
     assert strict.filters["min_score"] == 0.9
+
+
+def test_model_scored_sources_match_the_calibration_bins():
+    from autolabel.calibration.bins import RAW_SCORE
+    from labeling.exporters.selection import MODEL_SCORED
+
+    assert set(MODEL_SCORED) == set(RAW_SCORE)
 
 
 def test_pairwise_pairs_alternatives_and_solutions_sharing_a_prefix(project, load, build, people):

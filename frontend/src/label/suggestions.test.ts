@@ -67,6 +67,38 @@ describe("describeSuggestion", () => {
     expect(describeSuggestion(sug({ source: "symbolic", value: -1, evidence: { failed: ["x"] } })).detail).toBeNull();
   });
 
+  it("model scores: the measured bin's rate, or the model's own estimate marked unmeasured", () => {
+    const measured = sug({
+      source: "prm",
+      agent: "prm:my-prm",
+      value: 1,
+      score: 0.83,
+      evidence: { probability: 0.93, raw_score: 0.93, calibration: { right: 0.83, n: 120, lo: 0.8, hi: 1, raw: 0.93, on: "the public samples" } },
+    });
+    expect(calibrationText(measured)).toBe("supports: right 83% of 120 times at model scores 0.8–1 on the public samples (model's own: 0.93)");
+    const view = describeSuggestion(measured);
+    expect(view.detail).toBe("83%");
+    expect(view.title.split("\n")[1]).toBe(calibrationText(measured));
+    const unmeasured = sug({ source: "prm", value: -1, score: 0.3, evidence: { raw_score: 0.3, calibration: { measured: false } } });
+    expect(calibrationText(unmeasured)).toBe("refutes: score 0.30 is the model's own estimate, not measured");
+    expect(describeSuggestion(unmeasured).detail).toBe("0.30");
+    expect(describeSuggestion(unmeasured).title).toContain("the model's own estimate, not measured");
+    // Rollouts keep their counts as the detail; the measured rate is in the hover text.
+    const rollout = sug({
+      source: "rollout",
+      value: -1,
+      score: 0.91,
+      evidence: { correct: 0, total: 8, raw_score: 0, calibration: { right: 0.91, n: 57, lo: 0, hi: 0.1, raw: 0, on: "PRM800K" } },
+    });
+    const mc = describeSuggestion(rollout);
+    expect(mc.detail).toBe("0/8");
+    expect(mc.title).toContain("refutes: right 91% of 57 times at model scores 0–0.1 on PRM800K (model's own: 0.00)");
+    // A judge verdict measured without a raw score (none given): the kind's rate alone.
+    const judge = sug({ source: "judge", value: 1, score: 0.7, evidence: { calibration: { right: 0.7, n: 40, on: "d", raw: null } } });
+    expect(calibrationText(judge)).toBe("supports: right 70% of 40 times on d");
+    expect(describeSuggestion(judge).detail).toBe("70%");
+  });
+
   it("rollout: MC correct/total, else the score as a percentage", () => {
     expect(describeSuggestion(sug({ source: "rollout", value: 1, score: 0.375, evidence: { correct: 3, total: 8 } }))).toMatchObject({
       badge: "MC",
@@ -74,6 +106,8 @@ describe("describeSuggestion", () => {
       mark: "+",
     });
     expect(describeSuggestion(sug({ source: "rollout", value: 0, score: 0.5 })).detail).toBe("50%");
+    // Calibrated without counts: the share is the raw score, not the calibrated one.
+    expect(describeSuggestion(sug({ source: "rollout", value: 1, score: 0.9, evidence: { raw_score: 0.25 } })).detail).toBe("25%");
     expect(describeSuggestion(sug({ source: "rollout", value: null, score: null, evidence: { total: 0 } })).detail).toBeNull();
   });
 

@@ -226,20 +226,39 @@ function pct(v: number): string {
   return `${Math.round(v * 100)}%`;
 }
 
+/** "0.8–1" from a score bin's edges. */
+function range(lo: number, hi: number): string {
+  const short = (v: number) => String(Math.round(v * 100) / 100);
+  return `${short(lo)}–${short(hi)}`;
+}
+
 /**
  * What the verdict was measured to be worth (`evidence.calibration`, autolabel/calibration):
- * "refutes: right 80% of 25 times on ProcessBench sample"; for evidence without a rating,
- * "the step was correct 91% of 499 times (all steps: 92%) on …". Null when not measured.
+ * "refutes: right 80% of 25 times on ProcessBench sample"; for a model's score mapped through
+ * its bin (rollout, judge, prm), "supports: right 83% of 120 times at model scores 0.8–1 on …
+ * (model's own: 0.93)"; for evidence without a rating, "the step was correct 91% of 499 times
+ * (all steps: 92%) on …"; for a model never measured (`{"measured": false}`), "supports: score
+ * 0.93 is the model's own estimate, not measured". Null when there is nothing to say.
  */
 export function calibrationText(s: Suggestion, label?: string): string | null {
   const c = asObj(asObj(s.evidence)?.calibration);
   if (!c) return null;
+  const verb = VERDICT_VERB[String(s.value)] ?? "rates";
+  if (c.measured === false) {
+    const own = scoreText(num(asObj(s.evidence)?.raw_score) ?? s.score, false);
+    return `${verb}: ${own != null ? `score ${own} is ` : ""}the model's own estimate, not measured`;
+  }
   const n = num(c.n);
   const on = str(c.on);
   const where = on ? ` on ${on}` : "";
   const right = num(c.right);
   if (s.value !== null && right != null && n != null) {
-    return `${VERDICT_VERB[String(s.value)] ?? "rates"}: right ${pct(right)} of ${n} times${where}`;
+    const lo = num(c.lo);
+    const hi = num(c.hi);
+    const raw = num(c.raw);
+    const bin = lo != null && hi != null ? ` at model scores ${range(lo, hi)}` : "";
+    const own = raw != null ? ` (model's own: ${scoreText(raw, false)})` : "";
+    return `${verb}: right ${pct(right)} of ${n} times${bin}${where}${own}`;
   }
   const correct = num(c.step_correct);
   if (s.value === null && correct != null && n != null) {
@@ -300,7 +319,8 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
         detail = `${correct}/${total}`;
         extra.push(`${correct} of ${total} rollouts from this step reached the right answer`);
       } else {
-        detail = scoreText(s.score, true);
+        // The share itself: once calibrated, `score` is how often such a verdict was right.
+        detail = scoreText(num(e.raw_score) ?? s.score, true);
         if (detail) extra.push(`${detail} of the rollouts from this step reached the right answer`);
       }
       if (e.inferred === true) extra.push("Inferred from the steps around it (binary search), not rolled out");
@@ -371,7 +391,8 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
   if (measured) {
     extra.unshift(measured);
     const right = num(asObj(e.calibration)?.right);
-    if (!detail && right != null) detail = pct(right);
+    // A PRM's detail is its score: once measured, the mapped probability replaces it.
+    if (right != null && (!detail || source === "prm")) detail = pct(right);
   }
   const score = source !== "rollout" && s.score != null && !detail ? ` (score ${scoreText(s.score, false)})` : "";
   const title = [`${who}: ${says}${score}`, ...extra].join("\n");
