@@ -46,24 +46,52 @@ STAND_IN_TIME = datetime(1901, 2, 3, 4, 5, 6, 789012, tzinfo=UTC)
 
 @contextmanager
 def hot_cursor() -> Iterator[Any]:
-    """A cursor for the loop's fixed statements: Django's (query logging, error wrapping and
-    execute wrappers as usual) over a server-binding psycopg cursor on PostgreSQL, so that
-    psycopg prepares what the connection runs again and again; the usual cursor elsewhere."""
-    with connection.cursor() as cursor:
-        # Where queries are logged (DEBUG, tests that capture them) Django logs what the
-        # client sent, and a server-bound statement has only $1 placeholders: bind there on
-        # the client, as everywhere else.
-        plain = not settings.PREPARED_STATEMENTS or connection.queries_logged
-        if connection.vendor != "postgresql" or plain:
+    """A cursor for the loop's fixed statements: Django's wrapper (query logging, error
+    wrapping and execute wrappers as usual) over a server-binding psycopg cursor on PostgreSQL,
+    so that psycopg prepares what the connection runs again and again; the usual cursor
+    elsewhere. The wrapped cursors are kept per connection and reused (a free list, so nested
+    uses get their own): making Django's cursor and a second psycopg one on every use cost more
+    client CPU than the statement itself (320 against 150 us a short SELECT)."""
+    # Where queries are logged (DEBUG, tests that capture them) Django logs what the client
+    # sent, and a server-bound statement has only $1 placeholders: bind there on the client, as
+    # everywhere else.
+    plain = not settings.PREPARED_STATEMENTS or connection.queries_logged
+    if connection.vendor != "postgresql" or plain:
+        with connection.cursor() as cursor:
             yield cursor
-            return
-        import psycopg  # the PostgreSQL backend's driver
+        return
+    cursor = _hot_cursor_take()
+    try:
+        yield cursor
+    finally:
+        _hot_cursor_give_back(cursor)
 
-        inner = psycopg.Cursor(cursor.cursor.connection)
-        try:
-            yield type(cursor)(inner, connection)
-        finally:
-            inner.close()
+
+def _hot_cursor_take() -> Any:
+    """What connection.cursor() does (the request's health check, connecting, the thread
+    check), then a kept cursor of this connection or a new one."""
+    import psycopg  # the PostgreSQL backend's driver
+
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    raw = connection.connection
+    kept = getattr(connection, "_hot_cursors", None)
+    if kept is None or kept[0] is not raw:  # a new connection: the old one's cursors are gone
+        kept = connection._hot_cursors = (raw, [])
+    if kept[1]:
+        return kept[1].pop()
+    with connection.wrap_database_errors:
+        return connection.make_cursor(psycopg.Cursor(raw))
+
+
+def _hot_cursor_give_back(cursor: Any) -> None:
+    kept = getattr(connection, "_hot_cursors", None)
+    raw = cursor.cursor.connection
+    if kept is not None and kept[0] is raw and not raw.closed and len(kept[1]) < 4:
+        kept[1].append(cursor)
+    else:
+        cursor.cursor.close()
 
 
 def stand_in(slot: int) -> int:

@@ -81,3 +81,43 @@ def test_hot_statements_are_prepared_on_postgresql(settings):
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         assert not any("ORDER BY 1" in row[0] for row in cursor.fetchall())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_hot_cursors_are_kept_per_connection_and_nested_uses_get_their_own():
+    """The kept cursors (labeling.compiled._hot_cursor_take): one reused from one use to the
+    next, a second one for a use inside another, none carried over to a new connection, and
+    the database's errors still raised as Django's."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the kept server-binding cursors are PostgreSQL's")
+    from django.db import IntegrityError
+
+    with hot_cursor() as first:
+        first.execute("SELECT 1")
+        with hot_cursor() as inner:
+            assert inner is not first
+            inner.execute("SELECT 2")
+            assert inner.fetchall() == [(2,)]
+        assert first.fetchall() == [(1,)]  # the nested use did not touch its results
+    with hot_cursor() as again:
+        assert again in (first, inner)  # kept, not made anew
+        again.execute("SELECT %s::int", [5])
+        assert again.fetchall() == [(5,)]
+
+    solution = SolutionFactory()
+    # Django's error, as from connection.cursor()
+    with pytest.raises(IntegrityError), hot_cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO labeling_tasklock (solution_id, user_id, expires_at, created_at) "
+            "VALUES (%s, %s, now(), now())",
+            [solution.pk, 2_000_000_000],
+        )
+    with hot_cursor() as cursor:  # usable after the error
+        cursor.execute("SELECT 3")
+        assert cursor.fetchall() == [(3,)]
+
+    connection.close()
+    with hot_cursor() as fresh:  # reconnects, as connection.cursor() would
+        assert fresh not in (first, inner)
+        fresh.execute("SELECT 4")
+        assert fresh.fetchall() == [(4,)]
