@@ -4,7 +4,8 @@
 handful of rows a submit writes (its labels and their history) that cost more CPU than the
 statement. These write the same columns with one statement: on PostgreSQL an INSERT ... SELECT from
 `unnest` of one array a column (fixed text for any number of rows, so it is prepared once),
-on SQLite a multi-row VALUES per batch (`ON CONFLICT ... DO UPDATE` is the syntax of both).
+a single row as plain VALUES, on SQLite a multi-row VALUES per batch (`ON CONFLICT ... DO
+UPDATE` is the syntax of both).
 """
 
 import json
@@ -49,7 +50,8 @@ def insert_rows(
     if conflict:
         sets = ", ".join(f"{quote(c)} = excluded.{quote(c)}" for c in update)
         tail = f" ON CONFLICT ({', '.join(quote(c) for c in conflict)}) DO UPDATE SET {sets}"
-    if connection.vendor == "postgresql":
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    if connection.vendor == "postgresql" and len(rows) > 1:
         # One array a column: the statement's text (and so its prepared plan and psycopg's
         # parsed query) is the same for any number of rows.
         types = _array_types(connection.vendor, table, tuple(columns))
@@ -58,7 +60,8 @@ def insert_rows(
         with hot_cursor() as cursor:
             cursor.execute(sql, [list(values) for values in zip(*rows, strict=True)])
         return
-    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    # A single row (a claim's lock) as VALUES: psycopg dumps four scalars for less than four
+    # one-element arrays (about 450 against 700 us of client CPU here). Fixed text too.
     with hot_cursor() as cursor:
         for start in range(0, len(rows), BATCH_ROWS):
             batch = rows[start : start + BATCH_ROWS]
