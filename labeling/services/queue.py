@@ -33,7 +33,7 @@ from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
-from labeling.compiled import compile_once, hot_cursor
+from labeling.compiled import compile_insert_once, compile_once, hot_cursor
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -112,6 +112,35 @@ def _lock(*, solution_id: int, user: AbstractBaseUser, ttl: int, now) -> TaskLoc
         update=("expires_at",),
     )
     return lock
+
+
+def _annotation_new(*, solution_id: int, user: AbstractBaseUser, now) -> Annotation:
+    """`Annotation.objects.create(solution_id=..., annotator=user)`, its INSERT compiled once
+    (every claim makes one; the ORM's save path cost about 1.3 ms of CPU here, the statement a
+    fraction of that)."""
+    if not connection.features.can_return_columns_from_insert:
+        return Annotation.objects.create(solution_id=solution_id, annotator=user)
+    statement = compile_insert_once(
+        ("new annotation",),
+        Annotation,
+        lambda s: Annotation(
+            solution_id=s["solution"],
+            annotator_id=s["user"],
+            created_at=s["now"],
+            updated_at=s["now"],
+        ),  # fmt: skip
+        ints=("solution", "user"),
+        times=("now",),
+    )
+    with hot_cursor() as cursor:
+        statement.execute(cursor, {"solution": solution_id, "user": user.pk, "now": now})
+        (pk,) = cursor.fetchone()
+    annotation = Annotation(
+        pk=pk, solution_id=solution_id, annotator=user, created_at=now, updated_at=now
+    )
+    annotation._state.adding = False
+    annotation._state.db = connection.alias
+    return annotation
 
 
 def _select_for_update(qs: QuerySet) -> QuerySet:
@@ -307,7 +336,7 @@ def _claim_first(
         holders, mine = _slots(solution_id, user_id=user.pk, now=now)
         if holders < project.overlap and not mine:
             lock = _lock(solution_id=solution_id, user=user, ttl=project.lock_ttl_seconds, now=now)
-            annotation = Annotation.objects.create(solution_id=solution_id, annotator=user)
+            annotation = _annotation_new(solution_id=solution_id, user=user, now=now)
             return Claim(annotation=annotation, lock=lock, created=True)
         passed.append(solution_id)  # taken between the candidate read and the lock
 

@@ -121,3 +121,31 @@ def test_hot_cursors_are_kept_per_connection_and_nested_uses_get_their_own():
         assert fresh not in (first, inner)
         fresh.execute("SELECT 4")
         assert fresh.fetchall() == [(4,)]
+
+
+@pytest.mark.django_db
+def test_a_compiled_insert_writes_what_create_would():
+    """The claim's new annotation (labeling.services.queue._annotation_new, compiled by
+    compile_insert_once): the same row as Annotation.objects.create(), defaults included, and
+    the instance it returns is the saved row."""
+    from django.forms.models import model_to_dict
+
+    from labeling.models import Annotation
+    from labeling.services.queue import _annotation_new
+
+    first, second = SolutionFactory(), SolutionFactory()
+    user = UserFactory()
+    now = timezone.now()
+    made = [_annotation_new(solution_id=s.pk, user=user, now=now) for s in (first, second)]
+    assert made[0].pk != made[1].pk and not made[0]._state.adding
+    orm = Annotation.objects.create(solution=SolutionFactory(), annotator=user)
+
+    def row(annotation) -> dict:
+        fields = model_to_dict(Annotation.objects.get(pk=annotation.pk))
+        return {k: v for k, v in fields.items() if k not in ("id", "solution")}
+
+    assert row(made[0]) == row(orm) == row(made[1])
+    stored = Annotation.objects.get(pk=made[1].pk)
+    assert (stored.solution_id, stored.annotator_id) == (second.pk, user.pk)
+    assert stored.created_at == stored.updated_at == now
+    assert model_to_dict(stored) == model_to_dict(made[1])
