@@ -21,7 +21,7 @@ from labeling.services.annotations import (
     annotation_skip,
     annotation_submit,
 )
-from labeling.services.next_task import next_task_claim
+from labeling.services.next_task import annotation_submit_then_next, next_task_claim
 
 _FINISH_REASONS = frozenset(FinishReason.values)
 _LABEL_KEYS = frozenset({"step_id", "rating", "unsure", "comment", "alternative_text", "uses"})
@@ -329,12 +329,14 @@ class AnnotationSubmitApi(APIView):
         annotation = _own_annotation(request, annotation_id)
         fields = _validated_write(SubmitInput, request.data, submit=True)
         claim_next = fields.pop("next")
+        if not claim_next:
+            annotation = annotation_submit(annotation=annotation, user=request.user, **fields)
+            return Response(annotation_payload(annotation=annotation))
         project = annotation.solution.project  # with the role _own_annotation checked
-        annotation = annotation_submit(annotation=annotation, user=request.user, **fields)
-        answer = annotation_payload(annotation=annotation)
-        if claim_next:
-            answer["next_task"] = next_task_claim(project=project, user=request.user)
-        return Response(answer)
+        annotation, task = annotation_submit_then_next(
+            annotation=annotation, user=request.user, project=project, **fields
+        )
+        return Response({**annotation_payload(annotation=annotation), "next_task": task})
 
 
 class SkipInput(serializers.Serializer):

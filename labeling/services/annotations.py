@@ -337,8 +337,7 @@ def _check_complete(
     return finish_reason
 
 
-@transaction.atomic
-def annotation_submit(
+def annotation_submit_within(
     *,
     annotation: Annotation,
     user,
@@ -425,6 +424,13 @@ def annotation_submit(
         resolution_auto(solution_id=solution_id)
         annotation.refresh_from_db()
     return annotation
+
+
+@transaction.atomic
+def annotation_submit(**fields) -> Annotation:
+    """`annotation_submit_within` in a transaction of its own (a submit that asks for the next
+    task runs it in the claim's: labeling.services.next_task)."""
+    return annotation_submit_within(**fields)
 
 
 @transaction.atomic

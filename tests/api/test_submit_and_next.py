@@ -91,3 +91,41 @@ def test_submit_with_next_sends_fewer_statements_than_submit_and_claim_apart():
     assert counts[0] == counts[1]
     # One token lookup and one project read instead of two of each (22 against 25).
     assert counts[0] <= CLAIM_MAX + SUBMIT_MAX - 3, counts
+
+
+def test_submit_with_next_is_one_transaction_a_failed_claim_takes_the_submit_back(monkeypatch):
+    """The submit and the next claim commit together (services/next_task.py): when the claim
+    fails, the submit is not stored either, the draft keeps its labels, and the page's retry
+    with the same request_id then stores it once and answers the next task."""
+    import labeling.services.next_task as next_task
+
+    project = ProjectFactory()
+    client, user = _client(project)
+    client.raise_request_exception = False
+    first = client.post(f"/api/projects/{project.pk}/queue/next/").json()
+    draft = client.put(
+        f"/api/annotations/{first['annotation']['id']}/draft/",
+        {"version": 1, "labels": [{"step_id": first["solution"]["steps"][0]["id"], "rating": -1}]},
+        format="json",
+    ).json()
+    first["annotation"]["version"] = draft["version"]
+
+    real = next_task.task_payload
+
+    def broken(**kwargs):
+        raise RuntimeError("the claim broke")
+
+    monkeypatch.setattr(next_task, "task_payload", broken)
+    rid = str(uuid.uuid4())
+    failed = _submit(client, first, request_id=rid)
+    assert failed.status_code == 500
+    stored = Annotation.objects.get(pk=first["annotation"]["id"])
+    assert stored.status == AnnotationStatus.DRAFT and stored.version == draft["version"]
+    assert [label.rating for label in stored.labels.all()] == [-1]  # the autosave is intact
+    assert not Annotation.objects.filter(annotator=user).exclude(pk=stored.pk).exists()
+
+    monkeypatch.setattr(next_task, "task_payload", real)
+    retried = _submit(client, first, request_id=rid)
+    assert retried.status_code == 200, retried.content
+    assert retried.json()["status"] == "submitted" and retried.json()["next_task"]
+    assert Annotation.objects.filter(annotator=user, status=AnnotationStatus.SUBMITTED).count() == 1
