@@ -45,16 +45,22 @@ def _training_files() -> list[Path]:
     return sorted((ROOT / "training").rglob("*.py"))
 
 
-def test_every_training_module_imports_without_django_or_the_apps():
+def run_probe(probe: str, *args: str) -> dict:
+    """Run `probe` in a fresh interpreter from the repo root with FORBIDDEN as its first
+    argument; its last line of output, JSON, is the report."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(FORBIDDEN)],
+        [sys.executable, "-c", probe, json.dumps(FORBIDDEN), *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_every_training_module_imports_without_django_or_the_apps():
+    report = run_probe(PROBE)
     assert report["refused"] == [] and report["loaded"] == []
     # Every file was imported (the walk missed none).
     files = {

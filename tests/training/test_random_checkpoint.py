@@ -3,19 +3,14 @@ bench/gpu_train.py measures, built without Django or the app (the GPU machine ha
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from bench import gpu_train, random_checkpoint
 
-from .test_no_django import FORBIDDEN
+from .test_no_django import run_probe
 from .tiny import toy_rows, write_jsonl
-
-ROOT = Path(__file__).resolve().parents[2]
 
 # A fresh interpreter refuses Django and the apps, runs the script as the GPU check does, then
 # imports every bench and training module on the check's path and measures the checkpoint.
@@ -56,15 +51,7 @@ def test_tiny_checkpoint_builds_without_django_loads_and_is_measured(tmp_path: P
     text = write_jsonl(tmp_path / "rows.jsonl", toy_rows(40))
     out = tmp_path / "tiny"
     args = ["--shape", "tiny", "--out", str(out), "--text", str(text), "--dtype", "float32"]
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(FORBIDDEN), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+    report = run_probe(PROBE, *args)
     assert report["loaded"] == []
 
     tokenizer = AutoTokenizer.from_pretrained(out)
