@@ -239,32 +239,24 @@ def compile_insert_once(
     ints: tuple[str, ...] = (),
     times: tuple[str, ...] = (),
 ) -> Compiled:
-    """The INSERT ... RETURNING pk that `model.objects.create()` would send for the unsaved
-    instance `build(stand_ins)` makes, compiled once; `.execute()` then fetchone() gives the new
-    pk. The instance's attributes are written as they are (no pre_save: an auto_now field
-    takes the time given, so pass it), every other field its default, as create() would."""
+    """`compile_once` for the INSERT ... RETURNING pk that `model.objects.create()` would send
+    for the unsaved instance `build(stand_ins)` makes (its other fields at their defaults, as
+    the instance has them); `.execute()` then fetchone() gives the new pk. The attributes are
+    written as they are (no pre_save: an auto_now field takes the time given, so pass it)."""
 
     def sql_of(stand_ins: dict[str, Any]) -> tuple[str, list | tuple]:
         from django.db.models.sql import InsertQuery
 
-        obj = build(stand_ins)
         meta = model._meta
         fields = [f for f in meta.local_concrete_fields if not f.generated and f is not meta.pk]
-        for field in fields:  # the defaults create() would fill in, callables called
-            if getattr(obj, field.attname) is None and field.has_default():
-                setattr(obj, field.attname, field.get_default())
         query = InsertQuery(model)
-        query.insert_values(fields, [obj], raw=True)
+        query.insert_values(fields, [build(stand_ins)], raw=True)
         compiler = query.get_compiler(connection=connection)
         compiler.returning_fields = [meta.pk]
         ((sql, params),) = compiler.as_sql()
         return sql, params
 
-    full_key = (connection.vendor, "insert", *key)
-    found = _built().get(full_key)
-    if found is None:
-        found = _built()[full_key] = _compile(key, sql_of, ints=ints, times=times)
-    return found
+    return compile_once(("insert", *key), sql_of, ints=ints, times=times)
 
 
 def _compile(

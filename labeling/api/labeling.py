@@ -61,7 +61,7 @@ def _plain_label(item: object) -> dict | None:
 
 _DRAFT_KEYS = frozenset({"version", "labels", "time_spent_ms", "request_id"})
 _SUBMIT_KEYS = _DRAFT_KEYS | {"finish_reason", "finish_reason_text", "next"}
-_MAX_LABELS = 2000  # DraftInput.labels's max_length
+_MAX_LABELS = 2000  # a draft's or submit's labels at most
 
 
 def _plain_write(data: object, *, submit: bool) -> dict | None:
@@ -289,7 +289,7 @@ REQUEST_ID_HELP = (
 
 class DraftInput(serializers.Serializer):
     version = serializers.IntegerField(min_value=1)
-    labels = LabelInputSerializer(many=True, max_length=2000)
+    labels = LabelInputSerializer(many=True, max_length=_MAX_LABELS)
     time_spent_ms = serializers.IntegerField(min_value=0, required=False)
     request_id = serializers.UUIDField(required=False, help_text=REQUEST_ID_HELP)
 

@@ -128,7 +128,7 @@ def _annotation_new(*, solution_id: int, user: AbstractBaseUser, now) -> Annotat
             annotator_id=s["user"],
             created_at=s["now"],
             updated_at=s["now"],
-        ),  # fmt: skip
+        ),
         ints=("solution", "user"),
         times=("now",),
     )
@@ -351,7 +351,7 @@ def _claim_gold(*, project: Project, user: AbstractBaseUser, now) -> Claim | Non
         if Annotation.objects.filter(solution_id=solution_id, annotator=user).exists():
             continue
         lock = _lock(solution_id=solution_id, user=user, ttl=project.lock_ttl_seconds, now=now)
-        annotation = Annotation.objects.create(solution_id=solution_id, annotator=user)
+        annotation = _annotation_new(solution_id=solution_id, user=user, now=now)
         return Claim(annotation=annotation, lock=lock, created=True)
     return None
 
