@@ -82,36 +82,14 @@ def synthetic_export(problems: int, *, seed: int = 0) -> list[dict]:
 
 
 def build_tiny_model(directory: Path, export: Path) -> Path:
-    import torch
-    from transformers import AutoConfig, AutoModelForCausalLM
-
-    from bench.bpe_tokenizer import train_byte_level_bpe
+    """bench/train_bench.py's small Qwen2 (hidden 64, 2 layers), its tokenizer on the export."""
+    from bench.train_bench import build_model
 
     text = [r.prompt + "\n" + "\n".join(r.completions) for r in read_files([export])]
-    tokenizer = train_byte_level_bpe(
-        text,
-        vocab_size=600,
-        special_tokens=["<|endoftext|>"],
-        eos_token="<|endoftext|>",
-        pad_token="<|endoftext|>",
-    )
-    config = AutoConfig.for_model(
-        "qwen2",
-        hidden_size=64,
-        intermediate_size=128,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        vocab_size=len(tokenizer),
-        max_position_embeddings=2048,
-        eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=tokenizer.pad_token_id,
-        tie_word_embeddings=True,
-    )
-    torch.manual_seed(0)
-    AutoModelForCausalLM.from_config(config).save_pretrained(directory)
-    tokenizer.save_pretrained(directory)
-    return directory
+    return build_model(
+        directory, text, hidden=64, layers=2, vocab_size=600, intermediate=128, heads=4,
+        kv_heads=2, max_positions=2048,
+    )  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

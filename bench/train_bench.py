@@ -47,16 +47,29 @@ def trl_rows(count: int) -> list[dict]:
     return rows[:count]
 
 
-def build_model(directory: Path, rows: list[dict], *, hidden: int, layers: int) -> Path:
+def build_model(
+    directory: Path,
+    text: list[str],
+    *,
+    hidden: int,
+    layers: int,
+    vocab_size: int = 4000,
+    intermediate: int | None = None,
+    heads: int | None = None,
+    kv_heads: int | None = None,
+    max_positions: int = 8192,
+) -> Path:
+    """A small Qwen2 causal LM from a config (seed 0) with a byte-level BPE trained on `text`,
+    saved in `directory`. Defaults: intermediate 3 x hidden, a head per 32 of hidden, a key/value
+    head per 64 (bench/multidomain_prm.py passes its own)."""
     import torch
     from transformers import AutoConfig, AutoModelForCausalLM
 
     from bench.bpe_tokenizer import train_byte_level_bpe
 
-    text = [r["prompt"] + "\n" + "\n".join(r["completions"]) for r in rows]
     tokenizer = train_byte_level_bpe(
         text,
-        vocab_size=4000,
+        vocab_size=vocab_size,
         special_tokens=["<|endoftext|>"],
         eos_token="<|endoftext|>",
         pad_token="<|endoftext|>",
@@ -64,12 +77,12 @@ def build_model(directory: Path, rows: list[dict], *, hidden: int, layers: int) 
     config = AutoConfig.for_model(
         "qwen2",
         hidden_size=hidden,
-        intermediate_size=hidden * 3,
+        intermediate_size=intermediate or hidden * 3,
         num_hidden_layers=layers,
-        num_attention_heads=max(hidden // 32, 1),
-        num_key_value_heads=max(hidden // 64, 1),
+        num_attention_heads=heads or max(hidden // 32, 1),
+        num_key_value_heads=kv_heads or max(hidden // 64, 1),
         vocab_size=len(tokenizer),
-        max_position_embeddings=8192,
+        max_position_embeddings=max_positions,
         eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id,
         tie_word_embeddings=True,
@@ -181,7 +194,8 @@ def main() -> None:
         rows = trl_rows(args.rows)
         data = tmp / "export.jsonl"
         data.write_text("".join(json.dumps(r) + "\n" for r in rows))
-        model = build_model(tmp / "model", rows, hidden=args.hidden, layers=args.layers)
+        text = [r["prompt"] + "\n" + "\n".join(r["completions"]) for r in rows]
+        model = build_model(tmp / "model", text, hidden=args.hidden, layers=args.layers)
         common = [str(data), str(model)]
         bs, lr = str(args.batch_size), "1e-5"
         ours = [sys.executable, "-c", OURS_SCRIPT, *common]
