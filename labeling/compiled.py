@@ -33,7 +33,7 @@ from threading import local
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 
@@ -55,38 +55,41 @@ def hot_cursor() -> Iterator[Any]:
     # Where queries are logged (DEBUG, tests that capture them) Django logs what the client
     # sent, and a server-bound statement has only $1 placeholders: bind there on the client, as
     # everywhere else.
-    plain = not settings.PREPARED_STATEMENTS or connection.queries_logged
-    if connection.vendor != "postgresql" or plain:
-        with connection.cursor() as cursor:
+    # The thread's connection itself, looked up once: every `connection.x` through Django's
+    # proxy is a thread-local lookup, a dozen of them per statement otherwise.
+    db = connections[DEFAULT_DB_ALIAS]
+    plain = not settings.PREPARED_STATEMENTS or db.queries_logged
+    if db.vendor != "postgresql" or plain:
+        with db.cursor() as cursor:
             yield cursor
         return
-    cursor = _hot_cursor_take()
+    cursor = _hot_cursor_take(db)
     try:
         yield cursor
     finally:
-        _hot_cursor_give_back(cursor)
+        _hot_cursor_give_back(db, cursor)
 
 
-def _hot_cursor_take() -> Any:
+def _hot_cursor_take(db: Any) -> Any:
     """What connection.cursor() does (the request's health check, connecting, the thread
     check), then a kept cursor of this connection or a new one."""
     import psycopg  # the PostgreSQL backend's driver
 
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    raw = connection.connection
-    kept = getattr(connection, "_hot_cursors", None)
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    raw = db.connection
+    kept = getattr(db, "_hot_cursors", None)
     if kept is None or kept[0] is not raw:  # a new connection: the old one's cursors are gone
-        kept = connection._hot_cursors = (raw, [])
+        kept = db._hot_cursors = (raw, [])
     if kept[1]:
         return kept[1].pop()
-    with connection.wrap_database_errors:
-        return connection.make_cursor(psycopg.Cursor(raw))
+    with db.wrap_database_errors:
+        return db.make_cursor(psycopg.Cursor(raw))
 
 
-def _hot_cursor_give_back(cursor: Any) -> None:
-    kept = getattr(connection, "_hot_cursors", None)
+def _hot_cursor_give_back(db: Any, cursor: Any) -> None:
+    kept = getattr(db, "_hot_cursors", None)
     raw = cursor.cursor.connection
     if kept is not None and kept[0] is raw and not raw.closed and len(kept[1]) < 4:
         kept[1].append(cursor)
@@ -139,6 +142,7 @@ class CompiledQuerySet:
         with hot_cursor() as cursor:
             self.statement.execute(cursor, values)
             rows = cursor.fetchall()
+        db = connections[DEFAULT_DB_ALIAS]
         klass = self.compiler.klass_info
         model, start = klass["model"], klass["select_fields"][0]
         end = start + len(self.init_list)
@@ -148,9 +152,9 @@ class CompiledQuerySet:
             for position, converters, expression in self.converters:
                 value = row[position]
                 for converter in converters:
-                    value = converter(value, expression, connection)
+                    value = converter(value, expression, db)
                 row[position] = value
-            obj = model.from_db(connection.alias, self.init_list, row[start:end])
+            obj = model.from_db(db.alias, self.init_list, row[start:end])
             for populator in self.populators:
                 populator.populate(row, obj)
             for name, position in self.annotations:

@@ -84,6 +84,9 @@ DATABASES = {
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend with a health check that skips the round trip on a connection used
+    # within the last second (annotate/db/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "annotate.db.postgresql"
     # The labeling loop is many short transactions. Persistent connections (checked before
     # reuse) save a connect per request; JIT compilation is off because it costs a claim more
     # than the whole query (it once took 796 of 919 ms); a statement timeout (gunicorn.conf.py
@@ -101,7 +104,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # The labeling loop's fixed statements run prepared on PostgreSQL (labeling/compiled.py's
 # hot_cursor); false for PgBouncer in transaction mode before 1.21 (no prepared statements).
 PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
-if PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+if PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "annotate.db.postgresql":
     # psycopg prepares a statement on its 5th run on a connection; Django's default (None)
     # turns that off. Only server-binding cursors prepare: Django's own queries bind on the
     # client and are not affected.
