@@ -41,7 +41,8 @@ def test_a_busy_connection_is_not_pinged_and_an_idle_one_is(pings, monkeypatch):
     assert _request() == first  # reused, no round trip before its query
     assert pings == []
 
-    monkeypatch.setattr(type(connections["default"]), "IDLE_CHECK_S", 0.0)  # every gap counts as idle
+    # every gap counts as idle
+    monkeypatch.setattr(type(connections["default"]), "IDLE_CHECK_S", 0.0)
     assert _request() == first
     assert pings == [True]
 
