@@ -12,7 +12,6 @@ annotation as it is, which is what the lost success answered. Without a request 
 changes: a stale version is a Conflict.
 """
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from uuid import UUID
@@ -30,7 +29,6 @@ from labeling.models import (
     FinishReason,
     LabelAction,
     Project,
-    Solution,
     StepLabel,
 )
 from labeling.rows_insert import insert_rows, json_value
@@ -41,9 +39,12 @@ from labeling.services.history import (
     label_history_write,
     label_state,
 )
-from labeling.services.queue import overlap_holders, task_lock_extend, task_release
+from labeling.services.queue import task_lock_extend, task_release
+from labeling.services.queue_take import overlap_holders
 from labeling.services.resolutions import resolution_auto
+from labeling.services.solution_state import SolutionState, solution_state
 from labeling.services.submission_count import submission_count
+from labeling.writes_joined import writes_joined
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,12 @@ def _check_editable(annotation: Annotation, user) -> None:
 
 
 def _replayed(
-    *, annotation: Annotation, user, request_id: UUID | None, leaves: Iterable[str]
+    *,
+    annotation: Annotation,
+    user,
+    request_id: UUID | None,
+    leaves: Iterable[str],
+    locked: "SolutionState | None" = None,
 ) -> Annotation | None:
     """The annotation as it is now if `request_id` is the write it last applied, else None.
 
@@ -87,16 +93,20 @@ def _replayed(
     Locks the annotation row (callers that also lock the solution lock it first, the order every
     writer uses): a retry that arrives while its original is still committing waits for that
     commit and then sees the id, instead of failing the version check with a false Conflict.
+    `locked`: a `solution_state(..., annotation_row=True)` that already read and locked it.
     """
     if request_id is None:
         return None
     _check_owner(annotation, user)
-    sql = "SELECT last_request_id, status FROM labeling_annotation WHERE id = %s"
-    if connection.features.has_select_for_update:
-        sql += " FOR UPDATE"  # SQLite: the IMMEDIATE transaction serializes writers
-    with hot_cursor() as cursor:
-        cursor.execute(sql, [annotation.pk])
-        last, status = cursor.fetchone()
+    if locked is not None and locked.annotation_row is not None:
+        last, status = locked.annotation_row
+    else:
+        sql = "SELECT last_request_id, status FROM labeling_annotation WHERE id = %s"
+        if connection.features.has_select_for_update:
+            sql += " FOR UPDATE"  # SQLite: the IMMEDIATE transaction serializes writers
+        with hot_cursor() as cursor:
+            cursor.execute(sql, [annotation.pk])
+            last, status = cursor.fetchone()
     # psycopg answers a UUID, SQLite its 32 hex digits.
     if last is not None and UUID(str(last)) == request_id and status in leaves:
         return Annotation.objects.get(pk=annotation.pk)  # a retry: rare, the whole row
@@ -145,58 +155,6 @@ def _update_if_version(annotation_id: int, version: int, fields: Mapping[str, ob
         return cursor.rowcount
 
 
-_SOLUTION_STATE_SQL = """
-SELECT s.is_gold, st.id, st."index", l.step_id, l.rating, l.unsure, l.comment, l.alternative_text,
-  l.uses
-FROM labeling_solution s
-LEFT JOIN labeling_step st ON st.solution_id = s.id
-LEFT JOIN labeling_steplabel l ON l.step_id = st.id AND l.annotation_id = %s
-WHERE s.id = %s
-ORDER BY st."index"
-"""
-
-
-@dataclass(frozen=True)
-class _SolutionState:
-    """What a label write reads of the solution and of the annotation's labels so far."""
-
-    is_gold: bool
-    steps: list[tuple[int, int]]  # (step id, index) in order
-    labels: dict[int, dict]  # the annotation's stored labels by step id (label_state)
-
-
-def _solution_state(*, solution_id: int, annotation_id: int, lock: bool) -> _SolutionState:
-    """The solution's gold flag and steps and the annotation's labels so far, in one
-    statement. `lock` (a submit): the statement also locks the solution's row, `FOR UPDATE
-    OF s`: that row only; without `OF` every row joined would be locked, and submits of one
-    project would wait on each other."""
-    sql = _SOLUTION_STATE_SQL
-    if lock and connection.features.has_select_for_update_of:
-        sql += " FOR UPDATE OF s"  # SQLite: the IMMEDIATE transaction serializes writers
-    with hot_cursor() as cursor:
-        cursor.execute(sql, [annotation_id, solution_id])
-        rows = cursor.fetchall()
-    if not rows:
-        raise Solution.DoesNotExist(f"Solution {solution_id} does not exist.")
-    steps, labels = [], {}
-    for _, step_id, index, label_step, rating, unsure, comment, alternative, uses in rows:
-        if step_id is None:
-            continue  # a solution without steps: the outer join's one empty row
-        steps.append((step_id, index))
-        if label_step is not None:
-            labels[step_id] = label_state(
-                {
-                    "rating": rating,
-                    "unsure": bool(unsure),
-                    "comment": comment,
-                    "alternative_text": alternative,
-                    # JSON text from a raw cursor (both backends), parsed for the audit.
-                    "uses": json.loads(uses) if isinstance(uses, str) else uses,
-                }
-            )
-    return _SolutionState(is_gold=bool(rows[0][0]), steps=steps, labels=labels)
-
-
 def _write_labels(
     annotation: Annotation,
     labels: list[LabelInput],
@@ -204,10 +162,10 @@ def _write_labels(
     *,
     user,
     action: str,
-    state: _SolutionState,
+    state: SolutionState,
 ) -> None:
     """Replace the annotation's labels; one LabelHistory row per label that changes.
-    `state`: the solution's steps and the annotation's stored labels (`_solution_state`).
+    `state`: the solution's steps and the annotation's stored labels (`solution_state`).
 
     Leaves the labels as stored, in step order, in `annotation.written_labels` (what
     labeling.selectors.annotation_payload answers with, without reading them back)."""
@@ -299,13 +257,19 @@ def annotation_save_draft(
     extra = {} if time_spent_ms is None else {"time_spent_ms": max(0, int(time_spent_ms))}
     _bump_version(annotation, version, request_id=request_id, **extra)
     # Read after the bump: the annotation's row is this transaction's now, its labels too.
-    state = _solution_state(
+    state = solution_state(
         solution_id=annotation.solution_id, annotation_id=annotation.pk, lock=False
     )
-    _write_labels(
-        annotation, _labels_from(labels), project, user=user, action=LabelAction.DRAFT, state=state
-    )
-    task_lock_extend(annotation=annotation, project=project)
+    with writes_joined():  # one statement on PostgreSQL: history, labels, the lock extended
+        _write_labels(
+            annotation,
+            _labels_from(labels),
+            project,
+            user=user,
+            action=LabelAction.DRAFT,
+            state=state,
+        )
+        task_lock_extend(annotation=annotation, project=project)
     return annotation
 
 
@@ -356,8 +320,11 @@ def annotation_submit_within(
     that was applied (same `request_id`) returns the submitted annotation; it is counted once.
     """
     _check_owner(annotation, user)
-    locked = _solution_state(
-        solution_id=annotation.solution_id, annotation_id=annotation.pk, lock=True
+    locked = solution_state(
+        solution_id=annotation.solution_id,
+        annotation_id=annotation.pk,
+        lock=True,
+        annotation_row=request_id is not None,
     )
     # A reviewer may have rejected it since: the submit was still applied.
     replayed = _replayed(
@@ -365,6 +332,7 @@ def annotation_submit_within(
         user=user,
         request_id=request_id,
         leaves=[AnnotationStatus.SUBMITTED, AnnotationStatus.REJECTED],
+        locked=locked,
     )
     if replayed is not None:
         return replayed
@@ -403,14 +371,16 @@ def annotation_submit_within(
         submitted_at=now,
         **extra,
     )
-    _write_labels(
-        annotation,
-        parsed,
-        project,
-        user=user,
-        action=LabelAction.SUBMIT,
-        state=locked,
-    )
+    with writes_joined():  # one statement on PostgreSQL: history, labels, the lock dropped
+        _write_labels(
+            annotation,
+            parsed,
+            project,
+            user=user,
+            action=LabelAction.SUBMIT,
+            state=locked,
+        )
+        task_release(solution_id=solution_id, user=user)
     submission_count(
         solution_id=solution_id,
         annotation_id=annotation.pk,
@@ -418,7 +388,6 @@ def annotation_submit_within(
         unsure=any(label.unsure for label in parsed),
     )
     answers_bump(project=project, user_id=user.pk, by=1, gold=locked.is_gold)
-    task_release(solution_id=solution_id, user=user)
     # Same transaction, solution row still locked: the k-th agreeing submission resolves it.
     if project.auto_resolve and not locked.is_gold:
         resolution_auto(solution_id=solution_id)

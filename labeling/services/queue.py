@@ -25,7 +25,6 @@ order `candidates_ordered` defines over the whole project.
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -33,7 +32,7 @@ from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
-from labeling.compiled import compile_insert_once, compile_once, hot_cursor
+from labeling.compiled import compile_once, hot_cursor
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -45,7 +44,6 @@ from labeling.models import (
     Solution,
     TaskLock,
 )
-from labeling.rows_insert import insert_rows, time_value
 from labeling.selectors import (
     gold_claimable_for_user,
     solution_claimable_for_user,
@@ -53,94 +51,16 @@ from labeling.selectors import (
 )
 from labeling.services.gold import screening_answers, screening_evaluate
 from labeling.services.gold_pace import answers_counts
+from labeling.services.queue_take import (
+    Claim,
+    annotation_new,
+    claim_take,
+    lock_take,
+    overlap_holders,
+)
+from labeling.writes_joined import write
 
 CANDIDATE_BATCH = 16
-
-
-@dataclass(frozen=True)
-class Claim:
-    annotation: Annotation
-    lock: TaskLock
-    created: bool = False  # a new, empty annotation (not a resumed draft)
-
-
-_HOLDS = "(a.status = %s OR (a.status = %s AND a.revises_id IS NOT NULL))"
-_SLOTS_SQL = f"""
-SELECT
-  (SELECT COUNT(*) FROM labeling_annotation a
-    WHERE a.solution_id = %s AND a.annotator_id <> %s AND {_HOLDS})
-+ (SELECT COUNT(*) FROM labeling_tasklock l
-    WHERE l.solution_id = %s AND l.user_id <> %s AND l.expires_at > %s
-      AND NOT EXISTS (SELECT 1 FROM labeling_annotation a
-        WHERE a.solution_id = l.solution_id AND a.annotator_id = l.user_id AND {_HOLDS})),
-  EXISTS (SELECT 1 FROM labeling_annotation a
-    WHERE a.solution_id = %s AND a.annotator_id = %s AND a.status <> %s)
-"""
-
-
-def _slots(solution_id: int, *, user_id: int, now) -> tuple[int, bool]:
-    """(holders, mine) in one statement: the annotators counted against overlap other than
-    the user (submitted ones, rework drafts, which keep a rejected submission's slot for its
-    annotator, and live lock holders without either), and whether the user has a live
-    (not skipped) annotation of the solution."""
-    holds = (AnnotationStatus.SUBMITTED, AnnotationStatus.DRAFT)
-    params = (
-        (solution_id, user_id, *holds)
-        + (solution_id, user_id, now, *holds)
-        + (solution_id, user_id, AnnotationStatus.DISCARDED)
-    )
-    with hot_cursor() as cursor:
-        cursor.execute(_SLOTS_SQL, params)
-        holders, mine = cursor.fetchone()
-    return holders, bool(mine)
-
-
-def overlap_holders(solution_id: int, *, exclude_user_id: int, now) -> int:
-    """Annotators counted against overlap, minus one user: submitted ones, rework drafts
-    (a rejected submission's slot stays reserved for its annotator) and live lock holders."""
-    return _slots(solution_id, user_id=exclude_user_id, now=now)[0]
-
-
-def _lock(*, solution_id: int, user: AbstractBaseUser, ttl: int, now) -> TaskLock:
-    """Take or extend the user's lock on the solution: one upsert."""
-    lock = TaskLock(solution_id=solution_id, user=user, expires_at=now + timedelta(seconds=ttl))
-    insert_rows(
-        TaskLock._meta.db_table,
-        ("solution_id", "user_id", "expires_at", "created_at"),
-        [(solution_id, user.pk, time_value(lock.expires_at), time_value(now))],
-        conflict=("solution_id", "user_id"),
-        update=("expires_at",),
-    )
-    return lock
-
-
-def _annotation_new(*, solution_id: int, user: AbstractBaseUser, now) -> Annotation:
-    """`Annotation.objects.create(solution_id=..., annotator=user)`, its INSERT compiled once
-    (every claim makes one; the ORM's save path cost about 1.3 ms of CPU here, the statement a
-    fraction of that)."""
-    if not connection.features.can_return_columns_from_insert:
-        return Annotation.objects.create(solution_id=solution_id, annotator=user)
-    statement = compile_insert_once(
-        ("new annotation",),
-        Annotation,
-        lambda s: Annotation(
-            solution_id=s["solution"],
-            annotator_id=s["user"],
-            created_at=s["now"],
-            updated_at=s["now"],
-        ),
-        ints=("solution", "user"),
-        times=("now",),
-    )
-    with hot_cursor() as cursor:
-        statement.execute(cursor, {"solution": solution_id, "user": user.pk, "now": now})
-        (pk,) = cursor.fetchone()
-    annotation = Annotation(
-        pk=pk, solution_id=solution_id, annotator=user, created_at=now, updated_at=now
-    )
-    annotation._state.adding = False
-    annotation._state.db = connection.alias
-    return annotation
 
 
 def _select_for_update(qs: QuerySet) -> QuerySet:
@@ -175,7 +95,9 @@ def _resume_draft(*, project: Project, user: AbstractBaseUser, now) -> Claim | N
             or solution.is_gold  # gold has no overlap: everyone answers it
             or holders < project.overlap
         ):
-            lock = _lock(solution_id=solution.pk, user=user, ttl=project.lock_ttl_seconds, now=now)
+            lock = lock_take(
+                solution_id=solution.pk, user=user, ttl=project.lock_ttl_seconds, now=now
+            )
             return Claim(annotation=draft, lock=lock)
     return None
 
@@ -333,11 +255,9 @@ def _claim_first(
         if not found:
             return None
         solution_id = found[0]
-        holders, mine = _slots(solution_id, user_id=user.pk, now=now)
-        if holders < project.overlap and not mine:
-            lock = _lock(solution_id=solution_id, user=user, ttl=project.lock_ttl_seconds, now=now)
-            annotation = _annotation_new(solution_id=solution_id, user=user, now=now)
-            return Claim(annotation=annotation, lock=lock, created=True)
+        claim = claim_take(solution_id, project=project, user=user, now=now)
+        if claim is not None:
+            return claim
         passed.append(solution_id)  # taken between the candidate read and the lock
 
 
@@ -350,8 +270,8 @@ def _claim_gold(*, project: Project, user: AbstractBaseUser, now) -> Claim | Non
             continue
         if Annotation.objects.filter(solution_id=solution_id, annotator=user).exists():
             continue
-        lock = _lock(solution_id=solution_id, user=user, ttl=project.lock_ttl_seconds, now=now)
-        annotation = _annotation_new(solution_id=solution_id, user=user, now=now)
+        lock = lock_take(solution_id=solution_id, user=user, ttl=project.lock_ttl_seconds, now=now)
+        annotation = annotation_new(solution_id=solution_id, user=user, now=now)
         return Claim(annotation=annotation, lock=lock, created=True)
     return None
 
@@ -420,7 +340,7 @@ def task_claim_next(*, project: Project, user: AbstractBaseUser) -> Claim | None
 
 def task_lock_extend(*, annotation: Annotation, project: Project) -> TaskLock:
     """Heartbeat: saving a draft keeps the annotator's claim alive."""
-    return _lock(
+    return lock_take(
         solution_id=annotation.solution_id,
         user=annotation.annotator,
         ttl=project.lock_ttl_seconds,
@@ -429,12 +349,12 @@ def task_lock_extend(*, annotation: Annotation, project: Project) -> TaskLock:
 
 
 def task_release(*, solution_id: int, user: AbstractBaseUser) -> None:
-    # A plain DELETE: nothing refers to a lock, and every submit runs it.
-    with hot_cursor() as cursor:
-        cursor.execute(
-            "DELETE FROM labeling_tasklock WHERE solution_id = %s AND user_id = %s",
-            [solution_id, user.pk],
-        )
+    # A plain DELETE: nothing refers to a lock, and every submit runs it (joined to its label
+    # writes: labeling.writes_joined).
+    write(
+        "DELETE FROM labeling_tasklock WHERE solution_id = %s AND user_id = %s",
+        [solution_id, user.pk],
+    )
 
 
 def task_lock_holds(*, solution_id: int, user: AbstractBaseUser) -> bool:

@@ -17,7 +17,9 @@ from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, 
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-CLAIM_MAX, SUBMIT_MAX = 14, 11
+# (claim, submit) statements: on PostgreSQL a claim takes its solution in one statement and a
+# submit joins its label writes (labeling/writes_joined.py); SQLite sends those one by one.
+MOST = {"postgresql": (12, 9), "sqlite": (14, 11)}
 
 
 def _counts(client: APIClient, project_id: int) -> tuple[int, int]:
@@ -56,4 +58,5 @@ def test_claim_and_submit_send_a_fixed_number_of_statements():
     long_then = _counts(client, project.pk)
     assert short == long_then
     claim, submit = short
-    assert claim <= CLAIM_MAX and submit <= SUBMIT_MAX, (claim, submit)
+    claim_most, submit_most = MOST[connection.vendor]
+    assert claim <= claim_most and submit <= submit_most, (claim, submit)

@@ -21,7 +21,8 @@ from labeling.models import (
 from labeling.services.annotations import annotation_save_draft, annotation_submit
 from labeling.services.comments import comment_create
 from labeling.services.gold import gold_set
-from labeling.services.queue import overlap_holders, task_claim_next
+from labeling.services.queue import task_claim_next
+from labeling.services.queue_take import overlap_holders
 from labeling.services.resolutions import resolution_from_suggestions
 from labeling.services.review import review_accept, review_adjudicate, review_reject
 from tests.factories import SolutionFactory, SuggestionFactory
