@@ -34,6 +34,7 @@ from labeling.models import (
     TaskLock,
     problem_domain,
 )
+from labeling.payload_steps import SUGGESTION_KEYS, payload_step_rows
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 ROLE_RANK = {Role.ANNOTATOR: 1, Role.REVIEWER: 2, Role.ADMIN: 3}
@@ -287,37 +288,9 @@ def _payload_solution():
     )
 
 
-def _payload_steps():
-    return compile_queryset_once(
-        ("payload steps",),
-        lambda s: (
-            Step.objects.filter(solution_id=s["solution"])
-            .annotate(alternatives_count=Count("alternatives"))
-            .order_by("index")
-        ),
-        ints=("solution",),
-    )
-
-
-def _payload_suggestions():
-    return compile_queryset_once(
-        ("payload suggestions",),
-        lambda s: Suggestion.objects.filter(step__solution_id=s["solution"]).order_by(
-            "step_id", "source", "agent"
-        ),
-        ints=("solution",),
-    )
-
-
 def suggestion_payload(suggestion: Suggestion) -> dict:
     """A machine suggestion as the labeling and review pages get it."""
-    return {
-        "source": suggestion.source,
-        "agent": suggestion.agent,
-        "value": suggestion.value,
-        "score": suggestion.score,
-        "evidence": suggestion.evidence,
-    }
+    return {key: getattr(suggestion, key) for key in SUGGESTION_KEYS}
 
 
 def task_payload(
@@ -328,23 +301,21 @@ def task_payload(
     values = {"solution": annotation.solution_id}
     (solution,) = _payload_solution().fetch(values)
     project = solution.project
-    suggestions: dict[int, list[Suggestion]] = {}
-    if project.show_suggestions:
-        for suggestion in _payload_suggestions().fetch(values):
-            suggestions.setdefault(suggestion.step_id, []).append(suggestion)
     steps = [
         {
-            "id": step.id,
-            "index": step.index,
-            "text": step.text,
-            "alternatives_count": step.alternatives_count,
-            "meta": step_meta(step.metadata),
-            "images": media_urls(project_id=project.id, metadata=step.metadata),
-            "uses": step.uses,
-            "uses_source": step.uses_source,
-            "suggestions": [suggestion_payload(s) for s in suggestions.get(step.id, [])],
+            "id": step_id,
+            "index": index,
+            "text": text,
+            "alternatives_count": alternatives_count,
+            "meta": step_meta(metadata),
+            "images": media_urls(project_id=project.id, metadata=metadata),
+            "uses": uses,
+            "uses_source": uses_source,
+            "suggestions": suggestions,
         }
-        for step in _payload_steps().fetch(values)
+        for step_id, index, text, metadata, uses, uses_source, alternatives_count, suggestions in (
+            payload_step_rows(solution_id=solution.id, suggestions=project.show_suggestions)
+        )
     ]
     problem = solution.problem
     return {

@@ -1,0 +1,82 @@
+"""The labeling page's steps of one solution with their machine suggestions: every claim reads
+them. On PostgreSQL one statement answers plain rows, each step's suggestions already a JSON
+list (json_agg); building a model instance per step and per suggestion cost the web process
+more than the read. Elsewhere two ORM reads give the same rows (tests compare the two)."""
+
+from django.db import connection
+from django.db.models import Count
+
+from labeling.compiled import compile_queryset_once, hot_cursor
+from labeling.models import Step, Suggestion
+
+# What the pages get of a suggestion, in this order (labeling.selectors.suggestion_payload).
+SUGGESTION_KEYS = ("source", "agent", "value", "score", "evidence")
+
+_SUGGESTIONS = (
+    "(SELECT json_agg(json_build_object("
+    + ", ".join(f"'{key}', g.{key}" for key in SUGGESTION_KEYS)
+    + ") ORDER BY g.source, g.agent) FROM labeling_suggestion g WHERE g.step_id = st.id)"
+)
+_STEPS_SQL = """
+SELECT st.id, st."index", st.text, st.metadata::json, st.uses::json, st.uses_source,
+  (SELECT COUNT(*) FROM labeling_stepalternative a WHERE a.step_id = st.id), {suggestions}
+FROM labeling_step st WHERE st.solution_id = %s ORDER BY st."index"
+"""
+
+StepRow = tuple  # (id, index, text, metadata, uses, uses_source, alternatives, suggestions)
+
+
+def payload_step_rows(*, solution_id: int, suggestions: bool) -> list[StepRow]:
+    """The solution's steps in order, each with its alternatives' count and its suggestions
+    (dicts of SUGGESTION_KEYS ordered by source, agent; an empty list when `suggestions` is
+    false: the project hides them)."""
+    if connection.vendor != "postgresql":
+        return _orm_rows(solution_id=solution_id, suggestions=suggestions)
+    sql = _STEPS_SQL.format(suggestions=_SUGGESTIONS if suggestions else "NULL")
+    with hot_cursor() as cursor:
+        cursor.execute(sql, [solution_id])
+        return [(*row[:7], row[7] or []) for row in cursor.fetchall()]
+
+
+def _orm_rows(*, solution_id: int, suggestions: bool) -> list[StepRow]:
+    values = {"solution": solution_id}
+    by_step: dict[int, list[dict]] = {}
+    if suggestions:
+        for suggestion in _suggestions().fetch(values):
+            row = {key: getattr(suggestion, key) for key in SUGGESTION_KEYS}
+            by_step.setdefault(suggestion.step_id, []).append(row)
+    return [
+        (
+            step.id,
+            step.index,
+            step.text,
+            step.metadata,
+            step.uses,
+            step.uses_source,
+            step.alternatives_count,
+            by_step.get(step.id, []),
+        )
+        for step in _steps().fetch(values)
+    ]
+
+
+def _steps():
+    return compile_queryset_once(
+        ("payload steps",),
+        lambda s: (
+            Step.objects.filter(solution_id=s["solution"])
+            .annotate(alternatives_count=Count("alternatives"))
+            .order_by("index")
+        ),
+        ints=("solution",),
+    )
+
+
+def _suggestions():
+    return compile_queryset_once(
+        ("payload suggestions",),
+        lambda s: Suggestion.objects.filter(step__solution_id=s["solution"]).order_by(
+            "step_id", "source", "agent"
+        ),
+        ints=("solution",),
+    )
