@@ -6,6 +6,7 @@ solution's row lock, so it counts every holder that committed before (READ COMMI
 a snapshot per statement).
 """
 
+import json
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -126,8 +127,12 @@ def claim_take(solution_id: int, *, project: Project, user: AbstractBaseUser, no
         lock = lock_take(solution_id=solution_id, user=user, ttl=ttl, now=now)
         annotation = annotation_new(solution_id=solution_id, user=user, now=now)
         return Claim(annotation=annotation, lock=lock, created=True)
+    show = project.show_suggestions
     statement = compile_once(
-        ("take",), _take_sql, ints=("solution", "user", "overlap", "ttl"), times=("now",)
+        ("take", show),
+        lambda s: _take_sql(s, show=show),
+        ints=("solution", "user", "overlap", "ttl"),
+        times=("now",),
     )
     values = {
         "solution": solution_id,
@@ -138,18 +143,33 @@ def claim_take(solution_id: int, *, project: Project, user: AbstractBaseUser, no
     }
     with hot_cursor() as cursor:
         statement.execute(cursor, values)
-        (pk,) = cursor.fetchone()
+        pk, shown = cursor.fetchone()
     if pk is None:
         return None
     lock = TaskLock(solution_id=solution_id, user=user, expires_at=now + timedelta(seconds=ttl))
     annotation = _annotation_made(pk, solution_id, user, now)
+    annotation.shown_suggestions = json.loads(shown)  # jsonb arrives as text (Django's loader)
     return Claim(annotation=annotation, lock=lock, created=True)
 
 
-def _take_sql(s: dict) -> tuple[str, list]:
+# The suggestions the labeling page will show with the new annotation, as
+# labeling.services.annotations.annotation_record_shown records them (same keys and order):
+# written by the INSERT, so the claim's read of the page finds them recorded and sends no
+# UPDATE (a suggestion written in between still gets its UPDATE there).
+_SHOWN_SQL = (
+    "(SELECT coalesce(json_agg(json_build_object('step_id', g.step_id, 'source', g.source, "
+    "'agent', g.agent, 'value', g.value, 'score', g.score) "
+    "ORDER BY st.\"index\", g.source, g.agent), '[]')::jsonb "
+    "FROM labeling_suggestion g JOIN labeling_step st ON st.id = g.step_id "
+    "WHERE st.solution_id = %s)"
+)
+
+
+def _take_sql(s: dict, *, show: bool) -> tuple[str, list]:
     """`_slots`, `_lock` and `_annotation_new` as one statement (PostgreSQL): the lock is
     upserted and the annotation inserted only where the slots allow; answers the new
-    annotation's id (NULL: not claimed)."""
+    annotation's id (NULL: not claimed) and its shown suggestions (`show`: the project shows
+    them; else none)."""
     holds = [AnnotationStatus.SUBMITTED, AnnotationStatus.DRAFT]
     slots_params = (
         [s["solution"], s["user"], *holds]
@@ -158,7 +178,13 @@ def _take_sql(s: dict) -> tuple[str, list]:
     )
     insert = _annotation_insert()
     head, values = insert.sql.split(" VALUES (", 1)
-    values, returning = values.rsplit(") RETURNING ", 1)
+    values = values.rsplit(") RETURNING ", 1)[0].split(", ")
+    insert_params = insert.bind(s)
+    columns = head.split(" (", 1)[1].rstrip(")").split(", ")
+    if show:  # the default's placeholder becomes the subquery
+        at = columns.index('"shown_suggestions"')
+        assert values[at] == "%s"
+        values[at], insert_params[at] = _SHOWN_SQL, s["solution"]
     sql = (
         f"WITH slots (holders, mine) AS ({_SLOTS_SQL}), "
         "taken AS (INSERT INTO labeling_tasklock (solution_id, user_id, expires_at, created_at) "
@@ -166,8 +192,9 @@ def _take_sql(s: dict) -> tuple[str, list]:
         "WHERE holders < %s AND NOT mine "
         "ON CONFLICT (solution_id, user_id) DO UPDATE SET expires_at = excluded.expires_at "
         "RETURNING 1), "
-        f"made AS ({head} SELECT {values} FROM taken RETURNING {returning}) "
-        "SELECT (SELECT * FROM made)"
+        f"made AS ({head} SELECT {', '.join(values)} FROM taken "
+        "RETURNING id, shown_suggestions) "
+        "SELECT (SELECT id FROM made), (SELECT shown_suggestions FROM made)"
     )
     lock_params = [s["solution"], s["user"], s["now"], s["ttl"], s["now"], s["overlap"]]
-    return sql, slots_params + lock_params + insert.bind(s)
+    return sql, slots_params + lock_params + insert_params

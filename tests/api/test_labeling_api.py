@@ -145,3 +145,43 @@ def test_the_annotation_records_which_suggestions_were_shown(world, client_for):
     assert shown == [
         {"step_id": step.id, "source": "symbolic", "agent": "sympy", "value": -1, "score": 1.0}
     ]
+
+
+@pytest.mark.parametrize("show", [True, False])
+def test_a_fresh_claim_records_the_suggestions_its_page_shows(show, db):
+    """A new claim's annotation records what its page shows (on PostgreSQL the claim's INSERT
+    writes it: labeling.services.queue_take), in the page's order of steps and suggestions."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.test import APIClient
+
+    from labeling.models import Annotation, Role
+    from tests.factories import (
+        MembershipFactory,
+        ProjectFactory,
+        SolutionFactory,
+        SuggestionFactory,
+    )
+
+    project = ProjectFactory(show_suggestions=show)
+    membership = MembershipFactory(project=project, role=Role.ANNOTATOR)
+    solution = SolutionFactory(problem__project=project, steps=3)
+    steps = list(solution.steps.order_by("index"))
+    SuggestionFactory(step=steps[2], source="symbolic", agent="sympy", value=-1, score=1.0)
+    SuggestionFactory(step=steps[0], source="judge", agent="z-judge", value=1, score=0.8125)
+    SuggestionFactory(step=steps[0], source="judge", agent="a-judge", value=None, score=None)
+    client = APIClient()
+    client.force_authenticate(membership.user)
+    with CaptureQueriesContext(connection) as sent:
+        task = client.post(f"/api/projects/{project.pk}/queue/next/").json()
+    updates = [q for q in sent.captured_queries if "SET shown_suggestions" in q["sql"]]
+    assert len(updates) == (0 if connection.vendor == "postgresql" else int(show))
+    page = [
+        {"step_id": step["id"], **{k: g[k] for k in ("source", "agent", "value", "score")}}
+        for step in task["solution"]["steps"]
+        for g in step["suggestions"]
+    ]
+    shown = Annotation.objects.get(pk=task["annotation"]["id"]).shown_suggestions
+    assert shown == page
+    expected = [(steps[0].id, "a-judge"), (steps[0].id, "z-judge"), (steps[2].id, "sympy")]
+    assert [(g["step_id"], g["agent"]) for g in shown] == (expected if show else [])

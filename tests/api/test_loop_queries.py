@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # (claim, submit) statements: on PostgreSQL a claim takes its solution in one statement and a
 # submit joins its label writes (labeling/writes_joined.py); SQLite sends those one by one.
-MOST = {"postgresql": (12, 9), "sqlite": (14, 11)}
+MOST = {"postgresql": (11, 9), "sqlite": (14, 11)}
 
 
 def _counts(client: APIClient, project_id: int) -> tuple[int, int]:
