@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 FRONT_SRC := $(shell find frontend/src frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: install frontend run test lint docs-test docs-site docs-serve bench-import bench-label-quality chromium serve clean
+.PHONY: install frontend run test lint docs-test docs-site docs-serve bench-import bench-label-quality openapi chromium serve clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -61,6 +61,10 @@ test: install chromium
 	cd frontend && npm run --silent typecheck
 	$(BIN)/ruff check .
 	$(BIN)/pytest
+
+# The OpenAPI schema's checked-in copy (tests/api/test_openapi_snapshot.py compares them).
+openapi: $(STAMP)
+	$(BIN)/python manage.py spectacular --file docs/openapi.yaml
 
 # Only the checks of README.md and docs/ (every code block run or parsed, links, examples).
 docs-test: $(STAMP)
