@@ -21,6 +21,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def _claim_orders_fresh():
+    """Each test reads its projects' claim order anew (a web process keeps it 2 s: a
+    rolled-back test's project id can come back in the next test on SQLite)."""
+    from training_runs.active_learning import queue_orders_forget
+
+    queue_orders_forget()
+
+
 @pytest.fixture
 def on_postgres() -> bool:
     return connection.vendor == "postgresql"

@@ -19,6 +19,9 @@ the PRM still counts. The keys are labeling.claim_keys', which an index serves.
 
 from __future__ import annotations
 
+import time
+
+from django.db import transaction
 from django.db.models import F, QuerySet
 
 from labeling.claim_keys import PRM_KEY, PRM_RANK
@@ -54,7 +57,31 @@ def queue_order_set(*, project: Project, order: str) -> QueuePriority:
             f"order must be one of {', '.join(QueueOrder.values)}; got {order!r}.", field="order"
         )
     priority, _ = QueuePriority.objects.update_or_create(project=project, defaults={"order": order})
+    _recent.pop(project.pk, None)
+    transaction.on_commit(lambda: _recent.pop(project.pk, None))
     return priority
+
+
+# Every claim asks its project's order (the hook below). Each process keeps what it read for
+# ORDER_TTL_S: a change reaches this process at once (queue_order_set forgets it here) and
+# the others within that time, and a claim saves a statement.
+ORDER_TTL_S = 2.0
+_recent: dict[int, tuple[float, str]] = {}
+
+
+def queue_orders_forget() -> None:
+    """Forget every order this process read (tests: a rolled-back project's id can return)."""
+    _recent.clear()
+
+
+def _queue_order_recent(project: Project) -> str:
+    now = time.monotonic()
+    hit = _recent.get(project.pk)
+    if hit is not None and now - hit[0] < ORDER_TTL_S:
+        return hit[1]
+    order = queue_order_get(project=project)
+    _recent[project.pk] = (now, order)
+    return order
 
 
 def prm_active_order(candidates: QuerySet) -> QuerySet:
@@ -66,7 +93,8 @@ def prm_active_order(candidates: QuerySet) -> QuerySet:
 
 
 def candidate_order(*, project: Project, candidates: QuerySet) -> QuerySet | None:
-    """The hook labeling.services.queue calls: an ordering when the project opted in."""
-    if queue_order_get(project=project) != QueueOrder.PRM_ACTIVE:
+    """The hook labeling.services.queue calls: an ordering when the project opted in (the
+    order as this process read it at most ORDER_TTL_S ago)."""
+    if _queue_order_recent(project) != QueueOrder.PRM_ACTIVE:
         return None
     return prm_active_order(candidates)

@@ -7,6 +7,7 @@ from labeling.selectors import solution_claimable_for_user
 from labeling.services.queue import candidates_ordered, task_claim_next
 from tests.factories import ProjectFactory, SolutionFactory, UserFactory
 from training_runs.active_learning import queue_order_get, queue_order_set
+from training_runs.models import QueuePriority
 
 
 def _prm(min_probability, first_error=None, threshold=0.5):
@@ -99,3 +100,26 @@ def test_answer_checked_after_scoring_counts(db):
     s["sure_right"].answer_correct = False
     s["sure_right"].save(update_fields=["answer_correct"])
     assert _order(project, UserFactory())[0] == s["sure_right"].pk
+
+
+def test_a_process_keeps_the_order_briefly_and_forgets_it_when_it_sets_one(
+    db, monkeypatch, django_assert_num_queries
+):
+    """Claims ask the order through the hook, which keeps what it read for ORDER_TTL_S: a
+    second ask sends no query; setting the order (here, or once that time has passed in
+    another process) is seen at once."""
+    from labeling.models import Solution
+    from training_runs import active_learning
+
+    project = ProjectFactory()
+    none = Solution.objects.none()
+    assert active_learning.candidate_order(project=project, candidates=none) is None
+    with django_assert_num_queries(0):
+        assert active_learning.candidate_order(project=project, candidates=none) is None
+    queue_order_set(project=project, order="prm_active")
+    assert active_learning.candidate_order(project=project, candidates=none) is not None
+    # Another process's change: this one sees it once its copy is older than the TTL.
+    QueuePriority.objects.filter(project=project).update(order="default")
+    assert active_learning.candidate_order(project=project, candidates=none) is not None
+    monkeypatch.setattr(active_learning, "ORDER_TTL_S", 0.0)
+    assert active_learning.candidate_order(project=project, candidates=none) is None
