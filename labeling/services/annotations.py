@@ -40,7 +40,7 @@ from labeling.services.history import (
     label_state,
 )
 from labeling.services.queue import task_lock_extend, task_release
-from labeling.services.queue_take import overlap_holders
+from labeling.services.queue_take import holders_expression
 from labeling.services.resolutions import resolution_auto
 from labeling.services.solution_state import SolutionState, solution_state
 from labeling.services.submission_count import submission_count
@@ -114,31 +114,58 @@ def _replayed(
 
 
 def _bump_version(
-    annotation: Annotation, version: int, *, request_id: UUID | None, **fields: object
+    annotation: Annotation,
+    version: int,
+    *,
+    request_id: UUID | None,
+    holders_below: int | None = None,
+    **fields: object,
 ) -> None:
     """Apply `fields` if `version` is current; records `request_id` as the last applied write.
-    The instance then holds what the row holds (no re-read needed)."""
+    The instance then holds what the row holds (no re-read needed). `holders_below` (a
+    submit): the same statement counts the solution's other overlap holders, and a Conflict
+    follows when they are not below it (the caller's transaction then undoes the UPDATE)."""
     now = timezone.now()
-    updated = _update_if_version(
-        annotation.pk, version, {"updated_at": now, "last_request_id": request_id, **fields}
+    holders = None
+    if holders_below is not None:
+        holders = holders_expression(
+            annotation.solution_id, exclude_user_id=annotation.annotator_id, now=now
+        )
+    updated, count = _update_if_version(
+        annotation.pk,
+        version,
+        {"updated_at": now, "last_request_id": request_id, **fields},
+        returning=holders,
     )
-    if updated:
-        fields.update(version=version + 1, updated_at=now, last_request_id=request_id)
-        for name, value in fields.items():
-            setattr(annotation, name, value)
-    else:
+    if not updated:
         current = Annotation.objects.filter(pk=annotation.pk).values_list("version", flat=True)
         raise Conflict(
             "This solution was changed in another tab or window. Reload to get the latest "
             "version; your change was not saved over it.",
             current_version=current.first(),
         )
+    if holders_below is not None and count >= holders_below:
+        raise Conflict(
+            "This solution already has all the labels it needs (your claim expired). "
+            "Your draft is kept.",
+            field="solution",
+        )
+    fields.update(version=version + 1, updated_at=now, last_request_id=request_id)
+    for name, value in fields.items():
+        setattr(annotation, name, value)
 
 
-def _update_if_version(annotation_id: int, version: int, fields: Mapping[str, object]) -> int:
+def _update_if_version(
+    annotation_id: int,
+    version: int,
+    fields: Mapping[str, object],
+    *,
+    returning: tuple[str, list] | None = None,
+) -> tuple[bool, object]:
     """UPDATE the annotation's `fields` and increment its version where the version is still
-    `version`; the rows updated (0 or 1). Written directly, with each field's own conversion to
-    the database's form: every draft save and submit runs it."""
+    `version`: (whether it did, and the value of the `returning` expression then). Written
+    directly, with each field's own conversion to the database's form: every draft save and
+    submit runs it."""
     quote = connection.ops.quote_name
     columns, params = [], []
     for name, value in fields.items():
@@ -150,9 +177,12 @@ def _update_if_version(annotation_id: int, version: int, fields: Mapping[str, ob
         f"{quote('version')} + 1, {', '.join(columns)} WHERE {quote('id')} = %s "
         f"AND {quote('version')} = %s"
     )
+    params += [annotation_id, version]
+    expression, extra = returning or ("1", [])
     with hot_cursor() as cursor:
-        cursor.execute(sql, [*params, annotation_id, version])
-        return cursor.rowcount
+        cursor.execute(f"{sql} RETURNING {expression}", [*params, *extra])
+        row = cursor.fetchone()
+    return row is not None, row and row[0]
 
 
 def _write_labels(
@@ -349,22 +379,15 @@ def annotation_submit_within(
     reason = _check_complete(
         labels=parsed, project=project, ordered=locked.steps, finish_reason=finish_reason
     )
-    if (
-        not locked.is_gold  # gold questions have no overlap: everyone answers them
-        and overlap_holders(solution_id, exclude_user_id=user.pk, now=timezone.now())
-        >= project.overlap
-    ):
-        raise Conflict(
-            "This solution already has all the labels it needs (your claim expired). "
-            "Your draft is kept.",
-            field="solution",
-        )
     extra = {} if time_spent_ms is None else {"time_spent_ms": max(0, int(time_spent_ms))}
     now = timezone.now()
     _bump_version(
         annotation,
         version,
         request_id=request_id,
+        # Gold questions have no overlap: everyone answers them. The count runs in the
+        # UPDATE, after the solution's row lock, so it sees every submission committed before.
+        holders_below=None if locked.is_gold else project.overlap,
         status=AnnotationStatus.SUBMITTED,
         finish_reason=reason,
         finish_reason_text=finish_reason_text.strip(),

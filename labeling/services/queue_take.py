@@ -26,17 +26,26 @@ class Claim:
 
 
 _HOLDS = "(a.status = %s OR (a.status = %s AND a.revises_id IS NOT NULL))"
-_SLOTS_SQL = f"""
-SELECT
-  (SELECT COUNT(*) FROM labeling_annotation a
+_HOLDERS_SQL = f"""
+  ((SELECT COUNT(*) FROM labeling_annotation a
     WHERE a.solution_id = %s AND a.annotator_id <> %s AND {_HOLDS})
 + (SELECT COUNT(*) FROM labeling_tasklock l
     WHERE l.solution_id = %s AND l.user_id <> %s AND l.expires_at > %s
       AND NOT EXISTS (SELECT 1 FROM labeling_annotation a
-        WHERE a.solution_id = l.solution_id AND a.annotator_id = l.user_id AND {_HOLDS})),
+        WHERE a.solution_id = l.solution_id AND a.annotator_id = l.user_id AND {_HOLDS})))"""
+_SLOTS_SQL = f"""
+SELECT {_HOLDERS_SQL},
   EXISTS (SELECT 1 FROM labeling_annotation a
     WHERE a.solution_id = %s AND a.annotator_id = %s AND a.status <> %s)
 """
+
+
+def holders_expression(solution_id: int, *, exclude_user_id: int, now) -> tuple[str, list]:
+    """`overlap_holders` as an SQL expression and its parameters, for a statement that has
+    more to do (a submit's version UPDATE answers it: labeling.services.annotations)."""
+    holds = [AnnotationStatus.SUBMITTED, AnnotationStatus.DRAFT]
+    params = [solution_id, exclude_user_id, *holds, solution_id, exclude_user_id, now, *holds]
+    return _HOLDERS_SQL, params
 
 
 def _slots(solution_id: int, *, user_id: int, now) -> tuple[int, bool]:

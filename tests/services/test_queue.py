@@ -112,7 +112,9 @@ def test_submit_after_expired_lock_when_overlap_filled_keeps_the_draft():
     claim_a = task_claim_next(project=project, user=a)
     TaskLock.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
     _submit_all(task_claim_next(project=project, user=b), b)
-    with pytest.raises(Conflict):
+    with pytest.raises(Conflict) as err:
         _submit_all(claim_a, a)
+    assert "all the labels it needs" in str(err.value)  # the overlap's answer, not the version's
     claim_a.annotation.refresh_from_db()
     assert claim_a.annotation.status == AnnotationStatus.DRAFT
+    assert claim_a.annotation.version == 1 and not claim_a.annotation.labels.exists()
