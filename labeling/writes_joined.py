@@ -9,7 +9,8 @@ one of them to completion, whatever the last reads). Elsewhere, and on other dat
 
 The joined statements share one snapshot and do not see each other's rows: join only writes to
 different rows (the label history, the labels, the lock), and read what they wrote only after
-the block.
+the block. `write_counted()` sends what is held with one more statement last, whose row count
+it answers (a submit's count UPDATE, which reads no label on PostgreSQL).
 """
 
 from collections.abc import Iterator, Sequence
@@ -50,9 +51,21 @@ def write(sql: str, params: Sequence[object]) -> None:
         held.append((sql, params))
 
 
-def _send(writes: list[tuple[str, Sequence[object]]]) -> None:
+def write_counted(sql: str, params: Sequence[object]) -> int:
+    """Send the held writes with this statement as their last (or run it alone, outside a block
+    or on other databases): the rows it changed (the held writes' do not count). It cannot see
+    their rows either (one snapshot); what runs after it does."""
+    held = getattr(_held, "writes", None)
+    if held is None:
+        return _send([(sql, params)])
+    writes = [*held, (sql, params)]
+    held.clear()
+    return _send(writes)
+
+
+def _send(writes: list[tuple[str, Sequence[object]]]) -> int:
     if not writes:
-        return
+        return 0
     *first, (last, _) = writes
     sql = last
     if first:
@@ -61,3 +74,4 @@ def _send(writes: list[tuple[str, Sequence[object]]]) -> None:
     params = [value for _, values in writes for value in values]
     with hot_cursor() as cursor:
         cursor.execute(sql, params)
+        return cursor.rowcount

@@ -394,7 +394,8 @@ def annotation_submit_within(
         submitted_at=now,
         **extra,
     )
-    with writes_joined():  # one statement on PostgreSQL: history, labels, the lock dropped
+    # One statement on PostgreSQL: history, labels, the lock dropped and the count.
+    with writes_joined():
         _write_labels(
             annotation,
             parsed,
@@ -404,12 +405,13 @@ def annotation_submit_within(
             state=locked,
         )
         task_release(solution_id=solution_id, user=user)
-    submission_count(
-        solution_id=solution_id,
-        annotation_id=annotation.pk,
-        overlap=project.overlap,
-        unsure=any(label.unsure for label in parsed),
-    )
+        submission_count(
+            solution_id=solution_id,
+            annotation_id=annotation.pk,
+            overlap=project.overlap,
+            unsure=any(label.unsure for label in parsed),
+            plus_steps=[label.step_id for label in parsed if label.rating == 1],
+        )
     answers_bump(project=project, user_id=user.pk, by=1, gold=locked.is_gold)
     # Same transaction, solution row still locked: the k-th agreeing submission resolves it.
     if project.auto_resolve and not locked.is_gold:

@@ -6,7 +6,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from labeling.models import TaskLock
-from labeling.writes_joined import write, writes_joined
+from labeling.writes_joined import write, write_counted, writes_joined
 from tests.factories import SolutionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -52,3 +52,20 @@ def test_a_failing_block_sends_nothing():
     assert _locks() == set()
     write(_LOCK, [solution.pk, user.pk])  # outside a block: at once
     assert _locks() == {(solution.pk, user.pk)}
+
+
+def test_a_counted_write_goes_last_with_the_held_ones_and_answers_its_own_rows(on_postgres):
+    solution, user = SolutionFactory(), UserFactory()
+    with CaptureQueriesContext(connection) as sent, writes_joined():
+        write(_LOCK, [solution.pk, user.pk])
+        changed = write_counted(
+            "UPDATE labeling_solution SET submitted_count = submitted_count + 1 WHERE id = %s",
+            [solution.pk],
+        )
+        assert _locks() == {(solution.pk, user.pk)}  # sent with it
+    assert changed == 1
+    statements = [q["sql"] for q in sent.captured_queries if "labeling_tasklock (" in q["sql"]]
+    assert len(statements) == 1
+    assert statements[0].startswith("WITH w0 AS (INSERT") == on_postgres
+    solution.refresh_from_db()
+    assert solution.submitted_count == 1
