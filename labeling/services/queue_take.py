@@ -48,19 +48,19 @@ def holders_expression(solution_id: int, *, exclude_user_id: int, now) -> tuple[
     return _HOLDERS_SQL, params
 
 
+def _slots_params(solution_id, *, user_id, now) -> list:
+    """_SLOTS_SQL's parameters (stand-ins too, when a statement that holds it is compiled)."""
+    _, params = holders_expression(solution_id, exclude_user_id=user_id, now=now)
+    return [*params, solution_id, user_id, AnnotationStatus.DISCARDED]
+
+
 def _slots(solution_id: int, *, user_id: int, now) -> tuple[int, bool]:
     """(holders, mine) in one statement: the annotators counted against overlap other than
     the user (submitted ones, rework drafts, which keep a rejected submission's slot for its
     annotator, and live lock holders without either), and whether the user has a live
     (not skipped) annotation of the solution."""
-    holds = (AnnotationStatus.SUBMITTED, AnnotationStatus.DRAFT)
-    params = (
-        (solution_id, user_id, *holds)
-        + (solution_id, user_id, now, *holds)
-        + (solution_id, user_id, AnnotationStatus.DISCARDED)
-    )
     with hot_cursor() as cursor:
-        cursor.execute(_SLOTS_SQL, params)
+        cursor.execute(_SLOTS_SQL, _slots_params(solution_id, user_id=user_id, now=now))
         holders, mine = cursor.fetchone()
     return holders, bool(mine)
 
@@ -179,12 +179,7 @@ def _take_sql(s: dict, *, show: bool) -> tuple[str, list]:
     upserted and the annotation inserted only where the slots allow; answers the new
     annotation's id (NULL: not claimed) and its shown suggestions (`show`: the project shows
     them; else none)."""
-    holds = [AnnotationStatus.SUBMITTED, AnnotationStatus.DRAFT]
-    slots_params = (
-        [s["solution"], s["user"], *holds]
-        + [s["solution"], s["user"], s["now"], *holds]
-        + [s["solution"], s["user"], AnnotationStatus.DISCARDED]
-    )
+    slots_params = _slots_params(s["solution"], user_id=s["user"], now=s["now"])
     insert = _annotation_insert()
     head, values = insert.sql.split(" VALUES (", 1)
     values = values.rsplit(") RETURNING ", 1)[0].split(", ")
