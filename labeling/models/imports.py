@@ -24,6 +24,8 @@ class ImportJob(models.Model):
     labels_as = models.CharField(max_length=20, default="suggestions")
     # The domain of rows that do not name one (a `mixed` project's dataset files); "" = none.
     domain = models.CharField(max_length=20, blank=True, default="")
+    # Run the step-reference detector on solutions whose rows give no `uses`.
+    detect_uses = models.BooleanField(default=True)
     status = models.CharField(
         max_length=20, choices=ImportStatus.choices, default=ImportStatus.PENDING
     )

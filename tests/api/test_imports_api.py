@@ -66,3 +66,28 @@ def test_bad_line_fails_the_job_and_imports_nothing(world, admin_client, celery_
     assert job["status"] == "failed"
     assert job["error"]["line"] == 3
     assert (Problem.objects.count(), Solution.objects.count(), Step.objects.count()) == counts
+
+
+@pytest.mark.parametrize("detect", [True, False])
+def test_the_upload_says_whether_step_references_are_detected(
+    detect, world, admin_client, celery_worker_live
+):
+    """`detect_uses` (default on) reaches the worker's parse: off, a row without `uses` keeps
+    none; a row that gives them keeps them either way."""
+    rows = [
+        {"problem": "Beans?", "answer": "50", "steps": ["2 x 75 = 150 beans", "So 150 / 3 = 50"]},
+        {"problem": "Given?", "answer": "1", "steps": ["a = 1", "so a"], "uses": [[], [0]]},
+    ]
+    form = {"file": io.BytesIO(_jsonl(rows)), "format": "steplab"}
+    if not detect:
+        form["detect_uses"] = "false"
+    response = admin_client.post(
+        f"/api/projects/{world['project'].pk}/imports/", form, format="multipart"
+    )
+    assert response.status_code == 202 and response.json()["detect_uses"] is detect
+    job = _wait(admin_client, response.json()["id"])
+    assert job["status"] == "done", job
+    beans = Step.objects.get(solution__problem__text="Beans?", index=1)
+    given = Step.objects.get(solution__problem__text="Given?", index=1)
+    assert (beans.uses, beans.uses_source) == (([0], "detected") if detect else ([], ""))
+    assert given.uses == [0]

@@ -101,6 +101,7 @@ def test_bad_import_shows_the_line_and_imports_nothing(
     page.get_by_role("tab", name="Import").click()
     page.get_by_test_id("import-file").set_input_files(str(bad))
     page.get_by_test_id("import-format").select_option("steplab")
+    expect(page.get_by_test_id("import-detect-uses")).to_be_checked()  # on unless unticked
     page.get_by_test_id("import-submit").click()
     error = page.get_by_test_id("import-error")
     expect(error).to_contain_text("3", timeout=20000)

@@ -120,4 +120,31 @@ describe("api", () => {
     await expect(promise).rejects.toMatchObject({ status: 403, code: "not_authenticated" });
     expect(handler).toHaveBeenCalledTimes(1);
   });
+
+  it("sends detect_uses only when the detector is turned off", async () => {
+    const sent: FormData[] = [];
+    class FakeXhr {
+      status = 0;
+      responseText = "";
+      withCredentials = false;
+      upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      onabort: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      send(form: FormData) {
+        sent.push(form);
+        this.status = 202;
+        this.responseText = JSON.stringify({ id: sent.length });
+        this.onload?.();
+      }
+      abort() {}
+    }
+    vi.stubGlobal("XMLHttpRequest", FakeXhr);
+    const file = new File(["{}"], "rows.jsonl");
+    await uploadImport(1, file, "auto", "suggestions", () => undefined).promise;
+    await uploadImport(1, file, "auto", "suggestions", () => undefined, "", false).promise;
+    expect(sent.map((form) => form.get("detect_uses"))).toEqual([null, "false"]);
+  });
 });

@@ -40,6 +40,8 @@ export interface ImportJob {
   filename: string;
   format: ImportFormat;
   detected_format: string;
+  /** The step-reference detector ran on rows that give no `uses`. */
+  detect_uses: boolean;
   status: "pending" | "running" | "done" | "failed";
   bytes_total: number;
   bytes_done: number;
@@ -66,6 +68,8 @@ export function uploadImport(
   onProgress: (loaded: number, total: number) => void,
   /** A many-domains project: the domain of rows that name none ("" : every row names one). */
   domain = "",
+  /** Detect the earlier steps a step refers to where a row gives no `uses` (the default). */
+  detectUses = true,
 ): { promise: Promise<ImportJob>; abort: () => void } {
   const xhr = new XMLHttpRequest();
   const promise = new Promise<ImportJob>((resolve, reject) => {
@@ -74,6 +78,7 @@ export function uploadImport(
     form.append("format", format);
     form.append("labels_as", labelsAs);
     if (domain) form.append("domain", domain);
+    if (!detectUses) form.append("detect_uses", "false");
     xhr.open("POST", `/api/projects/${projectId}/imports/`);
     xhr.withCredentials = true;
     xhr.setRequestHeader("X-CSRFToken", csrfToken());

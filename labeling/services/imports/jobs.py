@@ -99,6 +99,7 @@ def import_job_run(*, job: ImportJob) -> ImportJob:
         "fmt": job.format,
         "filename": job.filename,
         "domain": job.domain,
+        "detect_uses": job.detect_uses,
     }
     try:
         with _job_source(job) as source:

@@ -96,11 +96,13 @@ def import_file_validate(
     filename: str | None = None,
     progress: Progress | None = None,
     domain: str = "",
+    detect_uses: bool = True,
 ) -> FileSummary:
-    """Parse the whole file without writing anything; raises ImportFileError like import_file."""
+    """Parse the whole file without writing anything; raises ImportFileError like import_file
+    (`detect_uses` as there: the file is parsed as the write will parse it)."""
     check_args(fmt=fmt, labels_as="none")
     name = filename_of(path, filename)
-    options = parse_options(project, domain)
+    options = parse_options(project, domain, detect_uses=detect_uses)
     with open_rows(path, fmt=fmt, filename=name, options=options) as rows:
         summary = FileSummary(format=fmt)
         for batch in row_batches(rows):
