@@ -23,8 +23,9 @@ import re
 from typing import Any
 
 from .fields import Row
-from .ids import content_id, problem_id
-from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
+from .ids import problem_id
+from .trajectory import trajectory_solution
+from .types import ParsedProblem, ParsedRow, ParsedStep
 
 TASK = re.compile(r"^Your task is to:\s*(.+?)\s*$", re.M)
 FAILED = "Nothing happens."
@@ -159,27 +160,13 @@ def _episode(row: Row, transcript: str) -> tuple[str, list[ParsedStep]]:
 def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     transcript = row.string(data, "transcript")
     header, steps = _episode(row, transcript)
-    labels = row.array(data, "labels") if data.get("labels") is not None else []
-    if len(labels) > len(steps):
-        raise row.error("labels", f"{len(labels)} labels for {len(steps)} steps")
-    for i, value in enumerate(labels):
-        steps[i].label = row.rating(value, f"labels[{i}]")
-    metadata = data.get("metadata") or {}
-    if not isinstance(metadata, dict):
-        row.mapping(data, "metadata")
-    sid, pid = row.identifier(data, "id"), row.identifier(data, "problem_id")
-    generator = row.string(data, "generator", optional=True)
-    source = row.string(data, "source", optional=True)
-    solution = ParsedSolution(
-        external_id=sid or content_id("alfworld", transcript),
+    solution, pid, source = trajectory_solution(
+        row,
+        data,
+        fmt="alfworld",
         steps=steps,
-        generator=generator,
-        answer_correct=row.boolean(data, "won", optional=True),
-        source=source,
-        metadata=metadata,
-        label_agent=source or "alfworld",
-        label_annotator=source or "alfworld",
-        finish_reason="solution" if labels else "",
+        content=lambda _generator: (transcript,),
+        correct_key="won",
     )
     problem = ParsedProblem(
         text=header,

@@ -24,9 +24,10 @@ import math
 from typing import Any
 
 from .fields import Row, json_type
-from .ids import content_id, problem_id
+from .ids import problem_id
 from .images import parse_images
-from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
+from .trajectory import trajectory_solution
+from .types import ParsedProblem, ParsedRow, ParsedStep
 
 KINDS = ("plan", "action", "observation", "subgoal")
 MAX_PREDICATES = 200
@@ -106,34 +107,19 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     if not items:
         raise row.error("steps", "an episode needs at least one step")
     steps = [_step(row, item, i, media) for i, item in enumerate(items)]
-    labels = row.array(data, "labels") if data.get("labels") is not None else []
-    if len(labels) > len(steps):
-        raise row.error("labels", f"{len(labels)} labels for {len(steps)} steps")
-    for i, value in enumerate(labels):
-        steps[i].label = row.rating(value, f"labels[{i}]")
-    metadata = data.get("metadata") or {}
-    if not isinstance(metadata, dict):
-        row.mapping(data, "metadata")
     problem_metadata: dict[str, Any] = {}
     for key in ("initial_state", "goal"):
         if (predicates := _predicates(row, data, key)) is not None:
             problem_metadata[key] = predicates
     if images := parse_images(row, data, "", media):
         problem_metadata["images"] = images
-    sid, pid = row.identifier(data, "id"), row.identifier(data, "problem_id")
-    generator = row.string(data, "generator", optional=True)
-    source = row.string(data, "source", optional=True)
-    solution = ParsedSolution(
-        external_id=sid
-        or content_id("embodied", task, generator, [[s.text, s.metadata] for s in steps]),
+    solution, pid, source = trajectory_solution(
+        row,
+        data,
+        fmt="embodied",
         steps=steps,
-        generator=generator,
-        answer_correct=row.boolean(data, "success", optional=True),
-        source=source,
-        metadata=metadata,
-        label_agent=source or "embodied",
-        label_annotator=source or "embodied",
-        finish_reason="solution" if labels else "",
+        content=lambda generator: (task, generator, [[s.text, s.metadata] for s in steps]),
+        correct_key="success",
     )
     problem = ParsedProblem(
         text=task,

@@ -25,9 +25,10 @@ import json
 from typing import Any
 
 from .fields import Row, json_type
-from .ids import content_id, problem_id
+from .ids import problem_id
 from .images import parse_image
-from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
+from .trajectory import trajectory_solution
+from .types import ParsedProblem, ParsedRow, ParsedStep
 
 ROLES = ("system", "user", "assistant", "tool")
 
@@ -164,14 +165,6 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     steps = _steps(row, messages, first_user + 1, images)
     if not steps:
         raise row.error("messages", "no assistant or tool message after the problem")
-    labels = row.array(data, "labels") if data.get("labels") is not None else []
-    if len(labels) > len(steps):
-        raise row.error("labels", f"{len(labels)} labels for {len(steps)} steps")
-    for i, value in enumerate(labels):
-        steps[i].label = row.rating(value, f"labels[{i}]")
-    metadata = data.get("metadata") or {}
-    if not isinstance(metadata, dict):
-        row.mapping(data, "metadata")
     problem_metadata: dict[str, Any] = {}
     system = [_content(row, m, f"messages[{i}]") for i, m in enumerate(messages[:first_user])]
     if any(s.strip() for s in system):
@@ -180,19 +173,12 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         problem_metadata["tools"] = tools
     if problem_images := images.by_message.get(f"messages[{first_user}]"):
         problem_metadata["images"] = problem_images
-    generator = row.string(data, "generator", optional=True)
-    source = row.string(data, "source", optional=True)
-    sid, pid = row.identifier(data, "id"), row.identifier(data, "problem_id")
-    solution = ParsedSolution(
-        external_id=sid
-        or content_id("messages", text, generator, [[s.text, s.metadata] for s in steps]),
+    solution, pid, source = trajectory_solution(
+        row,
+        data,
+        fmt="messages",
         steps=steps,
-        generator=generator,
-        source=source,
-        metadata=metadata,
-        label_agent=source or "messages",
-        label_annotator=source or "messages",
-        finish_reason="solution" if labels else "",
+        content=lambda generator: (text, generator, [[s.text, s.metadata] for s in steps]),
     )
     problem = ParsedProblem(
         text=text,

@@ -94,27 +94,7 @@ describe("api", () => {
   it("tells the unauthenticated handler from an upload's XMLHttpRequest", async () => {
     const handler = vi.fn();
     api.setUnauthenticatedHandler(handler);
-    class FakeXhr {
-      status = 0;
-      responseText = "";
-      withCredentials = false;
-      upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
-      onload: (() => void) | null = null;
-      onerror: (() => void) | null = null;
-      onabort: (() => void) | null = null;
-      headers: Record<string, string> = {};
-      open() {}
-      setRequestHeader(name: string, value: string) {
-        this.headers[name] = value;
-      }
-      send() {
-        this.status = 403;
-        this.responseText = JSON.stringify({ error: { code: "not_authenticated", message: "Log in", details: {} } });
-        this.onload?.();
-      }
-      abort() {}
-    }
-    vi.stubGlobal("XMLHttpRequest", FakeXhr);
+    stubXhr(() => [403, { error: { code: "not_authenticated", message: "Log in", details: {} } }]);
     const file = new File(["{}"], "rows.jsonl");
     const { promise } = uploadImport(1, file, "auto", "suggestions", () => undefined);
     await expect(promise).rejects.toMatchObject({ status: 403, code: "not_authenticated" });
@@ -123,28 +103,36 @@ describe("api", () => {
 
   it("sends detect_uses only when the detector is turned off", async () => {
     const sent: FormData[] = [];
-    class FakeXhr {
-      status = 0;
-      responseText = "";
-      withCredentials = false;
-      upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
-      onload: (() => void) | null = null;
-      onerror: (() => void) | null = null;
-      onabort: (() => void) | null = null;
-      open() {}
-      setRequestHeader() {}
-      send(form: FormData) {
-        sent.push(form);
-        this.status = 202;
-        this.responseText = JSON.stringify({ id: sent.length });
-        this.onload?.();
-      }
-      abort() {}
-    }
-    vi.stubGlobal("XMLHttpRequest", FakeXhr);
+    stubXhr((form) => {
+      sent.push(form);
+      return [202, { id: sent.length }];
+    });
     const file = new File(["{}"], "rows.jsonl");
     await uploadImport(1, file, "auto", "suggestions", () => undefined).promise;
     await uploadImport(1, file, "auto", "suggestions", () => undefined, "", false).promise;
     expect(sent.map((form) => form.get("detect_uses"))).toEqual([null, "false"]);
   });
 });
+
+/** An XMLHttpRequest whose send answers what `answer` returns for the form sent. */
+function stubXhr(answer: (form: FormData) => [number, unknown]) {
+  class FakeXhr {
+    status = 0;
+    responseText = "";
+    withCredentials = false;
+    upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    onabort: (() => void) | null = null;
+    open() {}
+    setRequestHeader() {}
+    send(form: FormData) {
+      const [status, body] = answer(form);
+      this.status = status;
+      this.responseText = JSON.stringify(body);
+      this.onload?.();
+    }
+    abort() {}
+  }
+  vi.stubGlobal("XMLHttpRequest", FakeXhr);
+}
