@@ -9,14 +9,44 @@ from django.db.models import Count
 from labeling.compiled import compile_queryset_once, hot_cursor
 from labeling.models import Step, Suggestion
 
-# What the pages get of a suggestion, in this order (labeling.selectors.suggestion_payload).
+# What the pages get of a suggestion, in this order, and what an annotation records of those
+# its page showed (Annotation.shown_suggestions, each with its step_id first).
 SUGGESTION_KEYS = ("source", "agent", "value", "score", "evidence")
+SHOWN_KEYS = ("source", "agent", "value", "score")
+
+
+def _json_object(keys: tuple[str, ...]) -> str:
+    return "json_build_object(" + ", ".join(f"'{key}', g.{key}" for key in keys) + ")"
+
 
 _SUGGESTIONS = (
-    "(SELECT json_agg(json_build_object("
-    + ", ".join(f"'{key}', g.{key}" for key in SUGGESTION_KEYS)
-    + ") ORDER BY g.source, g.agent) FROM labeling_suggestion g WHERE g.step_id = st.id)"
+    f"(SELECT json_agg({_json_object(SUGGESTION_KEYS)} ORDER BY g.source, g.agent) "
+    "FROM labeling_suggestion g WHERE g.step_id = st.id)"
 )
+# The shown suggestions of a solution (its id the one parameter) as jsonb, in the page's order:
+# steps by index, each step's suggestions by source and agent.
+SHOWN_SQL = (
+    f"(SELECT coalesce(json_agg({_json_object(('step_id', *SHOWN_KEYS))} "
+    "ORDER BY st.\"index\", g.source, g.agent), '[]')::jsonb "
+    "FROM labeling_suggestion g JOIN labeling_step st ON st.id = g.step_id "
+    "WHERE st.solution_id = %s)"
+)
+
+
+def suggestion_payload(suggestion: Suggestion) -> dict:
+    """A machine suggestion as the labeling and review pages get it."""
+    return {key: getattr(suggestion, key) for key in SUGGESTION_KEYS}
+
+
+def shown_record(steps: list[dict]) -> list[dict]:
+    """What an annotation records of the suggestions its page's `steps` show."""
+    return [
+        {"step_id": step["id"], **{key: s[key] for key in SHOWN_KEYS}}
+        for step in steps
+        for s in step["suggestions"]
+    ]
+
+
 _STEPS_SQL = """
 SELECT st.id, st."index", st.text, st.metadata::json, st.uses::json, st.uses_source,
   (SELECT COUNT(*) FROM labeling_stepalternative a WHERE a.step_id = st.id), {suggestions}
@@ -43,8 +73,7 @@ def _orm_rows(*, solution_id: int, suggestions: bool) -> list[StepRow]:
     by_step: dict[int, list[dict]] = {}
     if suggestions:
         for suggestion in _suggestions().fetch(values):
-            row = {key: getattr(suggestion, key) for key in SUGGESTION_KEYS}
-            by_step.setdefault(suggestion.step_id, []).append(row)
+            by_step.setdefault(suggestion.step_id, []).append(suggestion_payload(suggestion))
     return [
         (
             step.id,

@@ -30,11 +30,10 @@ from labeling.models import (
     Role,
     Solution,
     Step,
-    Suggestion,
     TaskLock,
     problem_domain,
 )
-from labeling.payload_steps import SUGGESTION_KEYS, payload_step_rows
+from labeling.payload_steps import payload_step_rows
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 ROLE_RANK = {Role.ANNOTATOR: 1, Role.REVIEWER: 2, Role.ADMIN: 3}
@@ -286,11 +285,6 @@ def _payload_solution():
         lambda s: Solution.objects.select_related("problem", "project").filter(pk=s["solution"]),
         ints=("solution",),
     )
-
-
-def suggestion_payload(suggestion: Suggestion) -> dict:
-    """A machine suggestion as the labeling and review pages get it."""
-    return {key: getattr(suggestion, key) for key in SUGGESTION_KEYS}
 
 
 def task_payload(

@@ -17,12 +17,8 @@ from labeling.models import (
     Suggestion,
     problem_domain,
 )
-from labeling.selectors import (
-    media_urls,
-    step_meta,
-    suggestion_payload,
-    tool_names,
-)
+from labeling.payload_steps import suggestion_payload
+from labeling.selectors import media_urls, step_meta, tool_names
 
 from .feedback import comment_rows, label_history_rows, review_action_rows
 from .queue import with_review_reasons

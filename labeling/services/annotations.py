@@ -31,6 +31,7 @@ from labeling.models import (
     Project,
     StepLabel,
 )
+from labeling.payload_steps import shown_record
 from labeling.rows_insert import insert_rows, json_value
 from labeling.services.gold_pace import answers_bump
 from labeling.services.history import (
@@ -84,7 +85,7 @@ def _replayed(
     user,
     request_id: UUID | None,
     leaves: Iterable[str],
-    locked: "SolutionState | None" = None,
+    locked: SolutionState | None = None,
 ) -> Annotation | None:
     """The annotation as it is now if `request_id` is the write it last applied, else None.
 
@@ -93,12 +94,12 @@ def _replayed(
     Locks the annotation row (callers that also lock the solution lock it first, the order every
     writer uses): a retry that arrives while its original is still committing waits for that
     commit and then sees the id, instead of failing the version check with a false Conflict.
-    `locked`: a `solution_state(..., annotation_row=True)` that already read and locked it.
+    `locked`: a `solution_state(..., lock=True)` that already read and locked it.
     """
     if request_id is None:
         return None
     _check_owner(annotation, user)
-    if locked is not None and locked.annotation_row is not None:
+    if locked is not None:
         last, status = locked.annotation_row
     else:
         sql = "SELECT last_request_id, status FROM labeling_annotation WHERE id = %s"
@@ -354,7 +355,6 @@ def annotation_submit_within(
         solution_id=annotation.solution_id,
         annotation_id=annotation.pk,
         lock=True,
-        annotation_row=request_id is not None,
     )
     # A reviewer may have rejected it since: the submit was still applied.
     replayed = _replayed(
@@ -453,17 +453,7 @@ def annotation_skip(*, annotation: Annotation, user, request_id: UUID | None = N
 
 def annotation_record_shown(*, annotation: Annotation, task: Mapping) -> None:
     """Remember which suggestions the labeling page showed with this annotation."""
-    shown = [
-        {
-            "step_id": step["id"],
-            "source": s["source"],
-            "agent": s["agent"],
-            "value": s["value"],
-            "score": s["score"],
-        }
-        for step in task["solution"]["steps"]
-        for s in step["suggestions"]
-    ]
+    shown = shown_record(task["solution"]["steps"])
     if shown != annotation.shown_suggestions and annotation.status == AnnotationStatus.DRAFT:
         with hot_cursor() as cursor:  # every claim: no ORM update to build
             cursor.execute(

@@ -15,6 +15,7 @@ from django.db import connection
 
 from labeling.compiled import Compiled, compile_insert_once, compile_once, hot_cursor
 from labeling.models import Annotation, AnnotationStatus, Project, TaskLock
+from labeling.payload_steps import SHOWN_SQL
 from labeling.rows_insert import insert_rows, time_value
 
 
@@ -161,24 +162,13 @@ def claim_take(solution_id: int, *, project: Project, user: AbstractBaseUser, no
     return Claim(annotation=annotation, lock=lock, created=True)
 
 
-# The suggestions the labeling page will show with the new annotation, as
-# labeling.services.annotations.annotation_record_shown records them (same keys and order):
-# written by the INSERT, so the claim's read of the page finds them recorded and sends no
-# UPDATE (a suggestion written in between still gets its UPDATE there).
-_SHOWN_SQL = (
-    "(SELECT coalesce(json_agg(json_build_object('step_id', g.step_id, 'source', g.source, "
-    "'agent', g.agent, 'value', g.value, 'score', g.score) "
-    "ORDER BY st.\"index\", g.source, g.agent), '[]')::jsonb "
-    "FROM labeling_suggestion g JOIN labeling_step st ON st.id = g.step_id "
-    "WHERE st.solution_id = %s)"
-)
-
-
 def _take_sql(s: dict, *, show: bool) -> tuple[str, list]:
-    """`_slots`, `_lock` and `_annotation_new` as one statement (PostgreSQL): the lock is
+    """`_slots`, `lock_take` and `annotation_new` as one statement (PostgreSQL): the lock is
     upserted and the annotation inserted only where the slots allow; answers the new
     annotation's id (NULL: not claimed) and its shown suggestions (`show`: the project shows
-    them; else none)."""
+    them; else none). Those are recorded by the INSERT as the page's read will find them
+    (labeling.payload_steps.SHOWN_SQL), so the claim sends no UPDATE after that read
+    (labeling.services.annotations.annotation_record_shown: only if one changed between)."""
     slots_params = _slots_params(s["solution"], user_id=s["user"], now=s["now"])
     insert = _annotation_insert()
     head, values = insert.sql.split(" VALUES (", 1)
@@ -188,7 +178,7 @@ def _take_sql(s: dict, *, show: bool) -> tuple[str, list]:
     if show:  # the default's placeholder becomes the subquery
         at = columns.index('"shown_suggestions"')
         assert values[at] == "%s"
-        values[at], insert_params[at] = _SHOWN_SQL, s["solution"]
+        values[at], insert_params[at] = SHOWN_SQL, s["solution"]
     sql = (
         f"WITH slots (holders, mine) AS ({_SLOTS_SQL}), "
         "taken AS (INSERT INTO labeling_tasklock (solution_id, user_id, expires_at, created_at) "

@@ -1,5 +1,5 @@
 """What a label write reads first: the solution's gold flag and steps, the annotation's labels
-so far and, for a submit, its replay columns; one statement that also takes the row locks."""
+so far and its replay columns; one statement that, for a submit, also takes the row locks."""
 
 import json
 from dataclasses import dataclass
@@ -10,18 +10,9 @@ from labeling.compiled import hot_cursor
 from labeling.models import Solution
 from labeling.services.history import label_state
 
+# The annotation's row comes along: its replay columns (what labeling.services.annotations'
+# `_replayed` reads) and, for a submit, its lock.
 _SOLUTION_STATE_SQL = """
-SELECT s.is_gold, st.id, st."index", l.step_id, l.rating, l.unsure, l.comment, l.alternative_text,
-  l.uses
-FROM labeling_solution s
-LEFT JOIN labeling_step st ON st.solution_id = s.id
-LEFT JOIN labeling_steplabel l ON l.step_id = st.id AND l.annotation_id = %s
-WHERE s.id = %s
-ORDER BY st."index"
-"""
-# The same with the annotation's replay columns (what labeling.services.annotations'
-# `_replayed` reads), its row locked too.
-_SOLUTION_STATE_ROW_SQL = """
 SELECT s.is_gold, st.id, st."index", l.step_id, l.rating, l.unsure, l.comment, l.alternative_text,
   l.uses, a.last_request_id, a.status
 FROM labeling_solution s
@@ -40,21 +31,18 @@ class SolutionState:
     is_gold: bool
     steps: list[tuple[int, int]]  # (step id, index) in order
     labels: dict[int, dict]  # the annotation's stored labels by step id (label_state)
-    annotation_row: tuple | None = None  # (last_request_id, status), when asked for
+    annotation_row: tuple  # the annotation's (last_request_id, status)
 
 
-def solution_state(
-    *, solution_id: int, annotation_id: int, lock: bool, annotation_row: bool = False
-) -> SolutionState:
+def solution_state(*, solution_id: int, annotation_id: int, lock: bool) -> SolutionState:
     """The solution's gold flag and steps and the annotation's labels so far, in one
     statement. `lock` (a submit): the statement also locks the solution's row, `FOR UPDATE
-    OF s`: that row only; without `OF` every row joined would be locked, and submits of one
-    project would wait on each other. `annotation_row`: also the annotation's replay columns,
-    its row locked after the solution's (the submit's `_replayed` then needs no statement)."""
-    sql = _SOLUTION_STATE_ROW_SQL if annotation_row else _SOLUTION_STATE_SQL
+    OF s`, that row only; without `OF` every row joined would be locked, and submits of one
+    project would wait on each other; and the annotation's row after it (OF s, a), whose
+    replay columns come along (the submit's `_replayed` then needs no statement)."""
+    sql = _SOLUTION_STATE_SQL
     if lock and connection.features.has_select_for_update_of:
-        # SQLite: the IMMEDIATE transaction serializes writers
-        sql += " FOR UPDATE OF s, a" if annotation_row else " FOR UPDATE OF s"
+        sql += " FOR UPDATE OF s, a"  # SQLite: the IMMEDIATE transaction serializes writers
     with hot_cursor() as cursor:
         cursor.execute(sql, [annotation_id, solution_id])
         rows = cursor.fetchall()
@@ -81,5 +69,5 @@ def solution_state(
         is_gold=bool(rows[0][0]),
         steps=steps,
         labels=labels,
-        annotation_row=tuple(rows[0][9:]) if annotation_row else None,
+        annotation_row=tuple(rows[0][9:]),
     )
