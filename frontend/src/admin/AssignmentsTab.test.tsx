@@ -43,7 +43,7 @@ describe("Assignments tab", () => {
     const source = screen.getByTestId("assign-source") as HTMLSelectElement;
     await waitFor(() => expect(within(source).getByRole("option", { name: /math · 3 open, 4 unassigned/ })).toBeTruthy());
 
-    fireEvent.click(screen.getByTestId("assign-user-ann"));
+    fireEvent.click(await screen.findByTestId("assign-user-ann"));
     fireEvent.click(screen.getByTestId("assign-user-bob"));
     fireEvent.change(screen.getByTestId("assign-count"), { target: { value: "4" } });
     await waitFor(() => expect(preview().textContent).toMatch(/4 solutions chosen · 4 new assignments/));
@@ -65,7 +65,8 @@ describe("Assignments tab", () => {
     const { api } = mount();
     await screen.findByTestId("assign-form");
     fireEvent.click(screen.getByTestId("assign-strategy-weighted"));
-    fireEvent.click(screen.getByTestId("assign-user-ann"));
+    // The members load after the form appears.
+    fireEvent.click(await screen.findByTestId("assign-user-ann"));
     fireEvent.click(screen.getByTestId("assign-user-bob"));
     fireEvent.change(screen.getByTestId("assign-weight-bob"), { target: { value: "3" } });
     fireEvent.change(screen.getByTestId("assign-count"), { target: { value: "8" } });
@@ -81,7 +82,7 @@ describe("Assignments tab", () => {
     vi.spyOn(window, "confirm").mockReturnValue(true);
     await screen.findByTestId("assign-row-bob");
     fireEvent.click(screen.getByTestId("assign-mode-list"));
-    fireEvent.click(screen.getByTestId("assign-user-ann"));
+    fireEvent.click(await screen.findByTestId("assign-user-ann"));
     fireEvent.click(screen.getByTestId("assign-strategy-each"));
     fireEvent.change(screen.getByTestId("assign-ids"), { target: { value: "9, 10 x" } });
     expect(preview().textContent).toContain("Not solution ids: x");
