@@ -33,7 +33,8 @@ describe("LabelPage", () => {
     const api = new FakeApi([makeTask()]);
     mount(api);
     expect(await screen.findAllByTestId("step-row")).toHaveLength(4);
-    expect(screen.getByTestId("progress").textContent).toContain("12 done today");
+    // The progress is its own request: it may answer after the task.
+    await waitFor(() => expect(screen.getByTestId("progress").textContent).toContain("12 done today"));
     expect(screen.getByTestId("progress").textContent).toContain("34 left");
     expect(document.querySelector(".problem-text .katex")).not.toBeNull();
     expect(rows()[1].querySelector(".katex")).not.toBeNull();

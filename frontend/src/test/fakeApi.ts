@@ -12,6 +12,12 @@ export interface Call {
 
 type Handler = (call: Call) => { status: number; body?: unknown } | undefined;
 
+/** FAKE_API_JITTER_MS=40 delays every answer by a random 0-40 ms, so that a test which races
+ * one request against another fails here rather than once in a while in CI. */
+const JITTER_MS = Number(
+  (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.FAKE_API_JITTER_MS ?? 0,
+);
+
 export class FakeApi {
   calls: Call[] = [];
   queue: Task[] = [];
@@ -49,6 +55,7 @@ export class FakeApi {
         keepalive: init.keepalive,
       };
       this.calls.push(call);
+      if (JITTER_MS > 0) await new Promise((res) => setTimeout(res, Math.random() * JITTER_MS));
       for (const h of this.overrides) {
         const r = h(call);
         if (r) return respond(r.status, r.body);
