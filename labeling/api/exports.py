@@ -99,9 +99,12 @@ class LabelPolicyInput(_Strict):
     dependency_policy = serializers.ChoiceField(
         choices=_choices(DependencyPolicy),
         required=False,
-        help_text="Step dependencies: none (not written), keep (`uses` and `inherited` columns "
-        "in TRL rows, labels as given), inherit (a step that uses a -1 step, transitively, is "
-        "exported as -1 with `inherited: true`).",
+        help_text="Step dependencies: none (not written), keep (per step `uses`, the earlier "
+        "steps it uses, 0-based within the row, and `inherited`: lists beside the steps in TRL "
+        "and ProcessBench rows, keys of each step in PRM800K `label.steps` and dense-rewards "
+        "`steps`, `chosen_uses` / `rejected_uses` in pairwise rows, nothing in Math-Shepherd; "
+        "labels as given), inherit (a step that uses a -1 step, transitively, is exported as -1 "
+        "with `inherited: true`, in every format).",
     )
 
 

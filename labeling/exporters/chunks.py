@@ -83,7 +83,7 @@ class ChunkQueries:
             )
             self.resolution_labels = ChunkQuery(
                 ResolutionLabel.objects.order_by().values_list(
-                    "resolution_id", "step_id", "rating"
+                    "resolution_id", "step_id", "rating", *(["uses"] if self.uses else [])
                 ),
                 "resolution_id",
             )
@@ -229,5 +229,8 @@ class Chunk:
             )
         for (resolution_id,) in rows.resolution_annotations:
             by_id[resolution_id].annotations += 1
-        for resolution_id, step_id, rating in rows.resolution_labels:
-            by_id[resolution_id].labels[step_id] = rating
+        for resolution_id, step_id, rating, *uses in rows.resolution_labels:
+            item = by_id[resolution_id]
+            item.labels[step_id] = rating
+            if uses and uses[0] is not None:
+                item.uses[step_id] = uses[0]

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from labeling.step_uses import majority_uses
+
 from .records import AlternativeRecord, StepRecord
 
 Positive = Callable[[int], bool]
@@ -114,14 +116,9 @@ def _step(
 
 
 def marked_uses(base: BaseStep, annotations: list["AnnotationLabels"]) -> list[int] | None:
-    """The dependencies the annotators marked on a step: the set most of those who marked it
-    gave (a tie: the earliest annotation's), or None when nobody marked it."""
-    marks = [tuple(a.uses[base.id]) for a in annotations if base.id in a.uses]
-    if not marks:
-        return None
-    counts = Counter(marks)
-    top = max(counts.values())
-    return list(next(m for m in marks if counts[m] == top))
+    """The dependencies the annotators marked on a step (labeling.step_uses.majority_uses),
+    or None when nobody marked it."""
+    return majority_uses(a.uses.get(base.id) for a in annotations)
 
 
 def agreement_of(steps: list[BaseStep], annotations: list[AnnotationLabels]) -> float | None:
@@ -218,6 +215,8 @@ class ResolutionLabels:
     created_at: datetime | None
     annotations: int
     labels: dict[int, int | None] = field(default_factory=dict)  # step id → rating
+    # step id → the earlier steps the resolution says it uses (only where it decided them).
+    uses: dict[int, list[int]] = field(default_factory=dict)
 
 
 def from_resolution(
@@ -227,11 +226,11 @@ def from_resolution(
     tag = f"reviewed:{resolution.provenance}"
     out = []
     for base in steps:
-        rating = resolution.labels.get(base.id)
+        rating, uses = resolution.labels.get(base.id), resolution.uses.get(base.id)
         if rating is None:
-            out.append(_step(base))
+            out.append(_step(base, uses=uses))
             continue
-        out.append(_step(base, rating=rating, soft=float(positive(rating)), source=tag))
+        out.append(_step(base, rating=rating, soft=float(positive(rating)), source=tag, uses=uses))
     return Resolved(
         steps=out,
         agreement=None,  # adjudicated: agreement among raters does not apply

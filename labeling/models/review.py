@@ -87,6 +87,9 @@ class ResolutionLabel(models.Model):
     resolution = models.ForeignKey(Resolution, on_delete=models.CASCADE, related_name="labels")
     step = models.ForeignKey(Step, on_delete=models.CASCADE, related_name="resolution_labels")
     rating = models.SmallIntegerField(null=True, blank=True)
+    # The earlier steps (0-based) the resolved step uses, as the reviewer decided or as the
+    # accepted / agreeing annotations marked them; null: not decided, the step's own stand.
+    uses = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["resolution_id", "step__index"]

@@ -14,7 +14,7 @@ Modules, by concern:
     feedback.py  comments, review actions, label history; an annotator's own feedback
 """
 
-from .detail import review_detail
+from .detail import resolution_payload, review_detail
 from .feedback import (
     annotation_feedback,
     comment_list,
@@ -60,6 +60,7 @@ __all__ = [
     "rejection_list_for_user",
     "review_action_rows",
     "review_annotator_list",
+    "resolution_payload",
     "review_detail",
     "review_queue",
     "review_queue_counts",

@@ -31,7 +31,9 @@ def _annotator_name(annotation: Annotation) -> str:
     return annotation.external_annotator or "imported"
 
 
-def _resolution_payload(resolution: Resolution | None) -> dict | None:
+def resolution_payload(resolution: Resolution | None) -> dict | None:
+    """A resolution as the review API shows it; reads its annotations and labels through
+    `.all()`, so a caller that prefetched them pays no query."""
     if resolution is None:
         return None
     return {
@@ -43,7 +45,8 @@ def _resolution_payload(resolution: Resolution | None) -> dict | None:
         "is_current": resolution.is_current,
         "created_at": resolution.created_at,
         "labels": [
-            {"step_id": lab.step_id, "rating": lab.rating} for lab in resolution.labels.all()
+            {"step_id": lab.step_id, "rating": lab.rating, "uses": lab.uses}
+            for lab in resolution.labels.all()
         ],
     }
 
@@ -161,8 +164,8 @@ def review_detail(*, solution: Solution) -> dict:
             }
             for step in steps
         ],
-        "resolution": _resolution_payload(current),
-        "resolutions": [_resolution_payload(r) for r in resolutions],
+        "resolution": resolution_payload(current),
+        "resolutions": [resolution_payload(r) for r in resolutions],
         "comments": comment_rows(
             Comment.objects.filter(solution=solution).select_related("author").order_by("id")
         ),

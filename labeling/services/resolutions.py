@@ -21,15 +21,21 @@ from labeling.models import (
     StepLabel,
     Suggestion,
 )
-from labeling.services.history import label_history_write
+from labeling.services.history import USES_FIELD, label_history_write
+from labeling.step_uses import majority_uses
+
+
+def _label_state(rating: int | None, uses: list[int] | None) -> dict:
+    """A resolved label as the history records it; `uses` only where decided."""
+    return {"rating": rating} if uses is None else {"rating": rating, USES_FIELD: list(uses)}
 
 
 def _resolution_state(resolution: Resolution | None) -> dict[int, dict]:
     if resolution is None:
         return {}
     return {
-        step_id: {"rating": rating}
-        for step_id, rating in resolution.labels.values_list("step_id", "rating")
+        step_id: _label_state(rating, uses)
+        for step_id, rating, uses in resolution.labels.values_list("step_id", "rating", "uses")
     }
 
 
@@ -45,8 +51,13 @@ def resolution_create(
     resolved_by=None,
     review: ReviewAction | None = None,
     annotations: Iterable[Annotation | int] = (),
+    uses: Mapping[int, list[int] | None] | None = None,
 ) -> Resolution:
-    """Make `ratings` (step id → rating) the solution's resolved label; caller holds the lock."""
+    """Make `ratings` (step id → rating) the solution's resolved label; caller holds the lock.
+
+    `uses` (step id → the earlier steps it uses, 0-based): the dependencies decided with it,
+    where decided; a step left out keeps its own (`Step.uses`). Callers validate them."""
+    uses = uses or {}
     steps = list(solution.steps.order_by("index").values_list("id", "index"))
     current = resolution_current(solution_id=solution.pk)
     before = _resolution_state(current)
@@ -62,7 +73,12 @@ def resolution_create(
         supersedes=current,
     )
     ResolutionLabel.objects.bulk_create(
-        ResolutionLabel(resolution=resolution, step_id=step_id, rating=ratings.get(step_id))
+        ResolutionLabel(
+            resolution=resolution,
+            step_id=step_id,
+            rating=ratings.get(step_id),
+            uses=uses.get(step_id),
+        )
         for step_id, _ in steps
     )
     resolution.annotations.set(annotations)
@@ -72,7 +88,9 @@ def resolution_create(
         user=resolved_by,
         action=LabelAction.RESOLVE,
         before=before,
-        after={step_id: {"rating": ratings.get(step_id)} for step_id, _ in steps},
+        after={
+            step_id: _label_state(ratings.get(step_id), uses.get(step_id)) for step_id, _ in steps
+        },
     )
     return resolution
 
@@ -115,12 +133,16 @@ def resolution_auto(*, solution_id: int) -> Resolution | None:
         return None
     step_ids = list(solution.steps.order_by("index").values_list("id", flat=True))
     by_annotation: dict[int, dict[int, int | None]] = {pk: {} for pk in submitted}
-    for annotation_id, step_id, rating, unsure in StepLabel.objects.filter(
-        annotation_id__in=submitted
-    ).values_list("annotation_id", "step_id", "rating", "unsure"):
+    marks: dict[int, list[list[int] | None]] = {step_id: [] for step_id in step_ids}
+    for annotation_id, step_id, rating, unsure, uses in (
+        StepLabel.objects.filter(annotation_id__in=submitted)
+        .order_by("annotation_id")
+        .values_list("annotation_id", "step_id", "rating", "unsure", "uses")
+    ):
         if unsure:
             return None
         by_annotation[annotation_id][step_id] = rating
+        marks[step_id].append(uses)
     vectors = {tuple(labels.get(s) for s in step_ids) for labels in by_annotation.values()}
     if len(vectors) != 1:
         return None
@@ -130,6 +152,9 @@ def resolution_auto(*, solution_id: int) -> Resolution | None:
         ratings=dict(zip(step_ids, agreed, strict=True)),
         provenance=Provenance.HUMAN_CONSENSUS,
         annotations=submitted,
+        # The ratings agree; the dependencies are the ones most of those who marked gave,
+        # as an export of these annotations would write them.
+        uses={step_id: majority_uses(given) for step_id, given in marks.items()},
     )
 
 

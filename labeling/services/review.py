@@ -16,6 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from labeling.errors import Conflict, ValidationFailed
+from labeling.importers.dependencies import uses_normal, uses_problem
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -99,14 +100,15 @@ def review_accept(
         comment=comment.strip(),
     )
     _comment(action=action, body=comment.strip())
-    ratings = dict(annotation.labels.values_list("step_id", "rating"))
+    labels = annotation.labels.values_list("step_id", "rating", "uses")
     return resolution_create(
         solution=solution,
-        ratings=ratings,
+        ratings={step_id: rating for step_id, rating, _ in labels},
         provenance=Provenance.REVIEWER,
         resolved_by=reviewer,
         review=action,
         annotations=[annotation],
+        uses={step_id: uses for step_id, _, uses in labels},
     )
 
 
@@ -192,14 +194,18 @@ def review_adjudicate(
 ) -> Resolution:
     """The reviewer's own rating for every step becomes the resolved label.
 
-    `labels`: [{step_id, rating}] covering every step once; a rating may be null (left
-    unrated, e.g. after the first error). The submitted annotations on the solution at this
-    moment are recorded as what the reviewer adjudicated between.
+    `labels`: [{step_id, rating, uses?}] covering every step once; a rating may be null (left
+    unrated, e.g. after the first error); `uses`, where given, are the earlier steps (0-based)
+    the step uses as the reviewer decided (null or absent: the step's own stand). The
+    submitted annotations on the solution at this moment are recorded as what the reviewer
+    adjudicated between.
     """
     solution = _lock_solution(solution.pk)
     allowed = set(solution.project.rating_values)
-    step_ids = set(solution.steps.values_list("id", flat=True))
+    index_of = dict(solution.steps.values_list("id", "index"))
+    step_ids = set(index_of)
     ratings: dict[int, int | None] = {}
+    decided_uses: dict[int, list[int] | None] = {}
     for i, label in enumerate(labels):
         step_id, rating = label["step_id"], label.get("rating")
         if step_id not in step_ids:
@@ -216,7 +222,15 @@ def review_adjudicate(
                 f"labels[{i}]: rating {rating} is not on this project's scale {sorted(allowed)}.",
                 field=f"labels[{i}].rating",
             )
-        ratings[step_id] = rating
+        if (uses := label.get("uses")) is not None:
+            if why := uses_problem(uses, index_of[step_id], len(index_of)):
+                raise ValidationFailed(
+                    f"labels[{i}].uses: {why}.",
+                    field=f"labels[{i}].uses",
+                    step_index=index_of[step_id],
+                )
+            uses = uses_normal(uses)
+        ratings[step_id], decided_uses[step_id] = rating, uses
     missing = step_ids - set(ratings)
     if missing:
         raise ValidationFailed(
@@ -242,4 +256,5 @@ def review_adjudicate(
         resolved_by=reviewer,
         review=action,
         annotations=list(submitted),
+        uses=decided_uses,
     )

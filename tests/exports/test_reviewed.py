@@ -76,3 +76,47 @@ def test_gold_questions_are_left_out_unless_asked_for(project, build):
     human = build("trl", filters={"label_source": "human"}, split_policy={"mode": "none"})
     # Majority of the two annotators: a tie on "e" goes to −1, and the row ends there.
     assert {tuple(r["completions"]) for r in read_rows(human)} == {("d", "e"), ("g", "h")}
+
+
+def test_reviewed_exports_carry_the_resolutions_dependencies(project, build):
+    """A resolution's decided `uses` replace the step's own; undecided steps keep theirs; and
+    `inherit` passes a -1 on along the resolved dependencies."""
+    solution = SolutionFactory(problem__project=project, steps=["p", "q", "r", "s"])
+    solution.steps.filter(index=3).update(uses=[2], uses_source="detected")
+    solution.steps.filter(index=2).update(uses=[1], uses_source="detected")
+    steps = list(solution.steps.order_by("index"))
+    decided = {2: [0], 3: [1]}  # step 2 rests on step 0 only; step 3 on step 1 (rated -1)
+    review_adjudicate(
+        solution=solution,
+        reviewer=UserFactory(username="rev"),
+        labels=[
+            {
+                "step_id": s.pk,
+                "rating": r,
+                **({"uses": decided[s.index]} if s.index in decided else {}),
+            }
+            for s, r in zip(steps, [1, -1, 1, 1], strict=True)
+        ],
+    )
+    options = {
+        "filters": {"label_source": "reviewed"},
+        "split_policy": {"mode": "none"},
+    }
+    keep = build(
+        "trl",
+        label_policy={"truncate_after_first_error": False, "dependency_policy": "keep"},
+        **options,
+    )
+    (row,) = read_rows(keep)
+    assert row["uses"] == [[], [], [0], [1]]
+    assert row["labels"] == [True, False, True, True]
+    inherit = build(
+        "trl",
+        label_policy={"truncate_after_first_error": False, "dependency_policy": "inherit"},
+        **options,
+    )
+    (row,) = read_rows(inherit)
+    # Step 3 uses the wrong step 1: -1, inherited. Step 2 (own uses [1]) was decided to use
+    # step 0 only, so it keeps its +1.
+    assert row["labels"] == [True, False, True, False]
+    assert row["inherited"] == [False, False, False, True]

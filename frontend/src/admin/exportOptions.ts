@@ -100,7 +100,7 @@ export const DEPENDENCY_POLICIES: Array<Choice<"none" | "keep" | "inherit">> = [
   {
     value: "keep",
     label: "Export them",
-    help: "TRL rows get uses (per step, the earlier steps it uses, 0-based) and inherited; labels as given.",
+    help: "Each step gets uses (the earlier steps it uses, 0-based) and inherited: TRL, ProcessBench, PRM800K and dense-rewards rows; pairwise rows get chosen_uses and rejected_uses; Math-Shepherd none. Labels as given.",
   },
   {
     value: "inherit",

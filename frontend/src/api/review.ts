@@ -56,6 +56,12 @@ export interface RatingLabel {
   rating: Rating | null;
 }
 
+/** An adjudicated or resolved label; `uses`: the earlier steps (0-based) it uses as decided,
+ * null or absent when not decided (the step's own stand). */
+export interface ResolvedLabel extends RatingLabel {
+  uses?: number[] | null;
+}
+
 export interface Resolution {
   id: number;
   provenance: Provenance;
@@ -64,7 +70,7 @@ export interface Resolution {
   annotation_ids: number[];
   is_current: boolean;
   created_at: string;
-  labels: RatingLabel[];
+  labels: ResolvedLabel[];
 }
 
 export interface ReviewAnnotation {
@@ -181,7 +187,7 @@ export const rejectAnnotation = (annotationId: number, comment: string) =>
   });
 export const adjudicateSolution = (
   solutionId: number,
-  data: { labels: RatingLabel[]; comment?: string; expected_resolution_id: number | null },
+  data: { labels: ResolvedLabel[]; comment?: string; expected_resolution_id: number | null },
 ) => post<Resolution>(`/api/solutions/${solutionId}/adjudicate/`, data);
 export const listComments = (solutionId: number) => get<ReviewComment[]>(`/api/solutions/${solutionId}/comments/`);
 export const addComment = (solutionId: number, body: string, stepId: number | null = null) =>

@@ -4,6 +4,7 @@ const ORIGIN: Record<string, string> = {
   marked: "marked by you (d + step number)",
   import: "from the imported data",
   detected: "found in the text (a reference or a reused result); d + step number to change",
+  decided: "resolved with the adjudication (d + step number to change)",
 };
 
 /**
@@ -35,6 +36,7 @@ export function UsesChips({
       <span className="step-uses-label" onMouseEnter={() => onHover?.([...uses])}>
         {who ? `${who} · uses` : "uses"}
       </span>
+      {uses.length === 0 && <span className="uses-none">none</span>}
       {uses.map((k) => (
         <span
           key={k}

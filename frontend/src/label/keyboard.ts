@@ -33,10 +33,21 @@ export type Command =
   | { type: "undo" }
   | { type: "toggleGuidelines" }
   | { type: "acceptSuggestions" }
+  | UseCommand;
+
+/** The `d` prompt's commands (label/useUsePrompt.tsx), on both pages. */
+export type UseCommand =
   /** `d`: the next step number typed is a step the current one uses (toggled). */
   | { type: "startUse" }
   /** A digit while the `d` prompt is open. */
   | { type: "useDigit"; digit: string };
+
+/** `d`, or a digit while the prompt is open (then digits are a step number, not a rating). */
+export function useCommandForKey(e: KeyLike, usePrompt: boolean): UseCommand | null {
+  if (e.ctrlKey || e.metaKey || e.altKey) return null;
+  if (usePrompt && /^[0-9]$/.test(e.key)) return { type: "useDigit", digit: e.key };
+  return e.key === "d" ? { type: "startUse" } : null;
+}
 
 export interface KeyLike {
   key: string;
@@ -103,7 +114,8 @@ export function commandForKey(
   usePrompt = false,
 ): Command | null {
   const mod = !!(e.ctrlKey || e.metaKey);
-  if (usePrompt && !mod && !e.altKey && /^[0-9]$/.test(e.key)) return { type: "useDigit", digit: e.key };
+  const use = useCommandForKey(e, usePrompt);
+  if (use) return use;
   if (mod) {
     if (!e.altKey && !e.shiftKey && (e.key === "z" || e.key === "Z")) return { type: "undo" };
     return null; // leave ctrl/cmd+anything else (copy, reload, find...) to the browser
@@ -126,8 +138,6 @@ export function commandForKey(
       return { type: "badProblem" };
     case "l":
       return { type: "toggleGuidelines" };
-    case "d":
-      return { type: "startUse" };
     default:
       return sharedCommandForKey(e, ratingValues);
   }

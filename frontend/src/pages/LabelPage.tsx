@@ -16,7 +16,7 @@ import { FinishBar } from "../label/FinishBar";
 import { GuidelinesPanel } from "../label/GuidelinesPanel";
 import { commandForKey, labelShortcuts, type Command } from "../label/keyboard";
 import { LabelTopBar } from "../label/LabelTopBar";
-import { typeDigit } from "../label/dependencies";
+import { UsePrompt, useUsePrompt } from "../label/useUsePrompt";
 import {
   firstErrorIndex,
   isDimmed,
@@ -59,10 +59,6 @@ export function LabelPage() {
   const [editor, setEditor] = useState<{ index: number; kind: EditorKind } | null>(null);
   const [reason, setReason] = useState<ReasonKind | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
-  // The `d` prompt: the step number typed so far ("" just opened); null when closed.
-  const [usePrompt, setUsePrompt] = useState<string | null>(null);
-  const usePromptRef = useRef(usePrompt);
-  usePromptRef.current = usePrompt;
   // The steps a hovered "uses" chip names: highlighted.
   const [hoverUses, setHoverUses] = useState<number[] | null>(null);
 
@@ -71,9 +67,15 @@ export function LabelPage() {
   useLayoutEffect(() => {
     stateRef.current = state;
   });
+  // The `d` prompt: the current step uses the step whose number is typed next.
+  const usePrompt = useUsePrompt({
+    current: () => stateRef.current.current,
+    onToggle: (target) => dispatch({ type: "toggleUse", target }),
+    onRefuse: (text) => setNotice({ tone: "error", text }),
+  });
 
   const onClaim = useCallback(() => {
-    setUsePrompt(null);
+    usePrompt.close();
     setHoverUses(null);
     setEditor(null);
     setReason(null);
@@ -131,40 +133,9 @@ export function LabelPage() {
   );
 
   // --- keyboard -------------------------------------------------------------------------------
-  /** The `d` prompt's step number (1-based) for the current step: toggled, or refused. */
-  const markUse = useCallback((typed: string) => {
-    setUsePrompt(null);
-    const index = stateRef.current.current;
-    const target = Number(typed) - 1;
-    if (!typed || target < 0) return;
-    if (target >= index) {
-      setNotice({ tone: "error", text: `Step ${index + 1} can only use earlier steps (1–${index}).` });
-      return;
-    }
-    dispatch({ type: "toggleUse", target });
-  }, []);
-  const handleUsePrompt = useCallback(
-    (cmd: Command): boolean | null => {
-      const typed = usePromptRef.current;
-      if (typed === null) return null;
-      if (cmd.type === "useDigit") {
-        const next = typeDigit(typed, cmd.digit, stateRef.current.current);
-        if (next.done) markUse(next.buffer);
-        else setUsePrompt(next.buffer);
-        return true;
-      }
-      if (cmd.type === "submit") {
-        markUse(typed);
-        return true;
-      }
-      setUsePrompt(null);
-      return cmd.type === "escape" || cmd.type === "startUse" ? true : null;
-    },
-    [markUse],
-  );
   const handle = useCallback(
     (cmd: Command): boolean => {
-      const prompted = handleUsePrompt(cmd);
+      const prompted = usePrompt.handle(cmd);
       if (prompted !== null) return prompted;
       if (showHelp) {
         if (cmd.type === "toggleHelp" || cmd.type === "escape") {
@@ -245,21 +216,16 @@ export function LabelPage() {
           setReason("bad_problem");
           return true;
         case "startUse":
-          if (readOnly) return true;
-          if (stateRef.current.current === 0) {
-            setNotice({ tone: "info", text: "The first step has no earlier step to use." });
-            return true;
-          }
-          setUsePrompt("");
+          if (!readOnly) usePrompt.open();
           return true;
         default:
           return false;
       }
     },
-    [handleUsePrompt, notice, phase, readOnly, reason, showHelp, skip, submit],
+    [usePrompt.handle, usePrompt.open, notice, phase, readOnly, reason, showHelp, skip, submit],
   );
 
-  useKeyCommands((e) => commandForKey(e, stateRef.current.ratingValues, usePromptRef.current !== null), handle);
+  useKeyCommands((e) => commandForKey(e, stateRef.current.ratingValues, usePrompt.isOpen()), handle);
   const onMouseDown = (e: MouseEvent) => keepKeyboardFlow(e, ".label-main button, .finish-bar button, .sources-panel button");
 
   // --- render ---------------------------------------------------------------------------------
@@ -418,12 +384,7 @@ export function LabelPage() {
         </EvidenceScope>
       )}
 
-      {usePrompt !== null && phase === "ready" && (
-        <div className="uses-prompt" role="status" data-testid="uses-prompt">
-          Step {state.current + 1} uses step <span className="uses-prompt-typed">{usePrompt || "…"}</span>
-          <span className="muted small"> type its number · ⏎ confirm · Esc cancel</span>
-        </div>
-      )}
+      {usePrompt.typed !== null && phase === "ready" && <UsePrompt typed={usePrompt.typed} step={state.current} />}
       {notice && <Toast notice={notice} onDismiss={() => setNotice(null)} />}
       {showHelp && <ShortcutsOverlay binary={binary} groups={shortcuts} onClose={() => setShowHelp(false)} />}
       {reason && (

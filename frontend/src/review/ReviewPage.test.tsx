@@ -172,6 +172,35 @@ describe("ReviewPage", () => {
   });
 });
 
+describe("ReviewPage: step dependencies", () => {
+  it("marks what a step uses with d and a step number, and sends it with the adjudication", async () => {
+    const { api } = setup();
+    await screen.findAllByTestId("review-step");
+    key("-"); // step 2: −1
+    key("0"); // step 3: 0, the cursor moves on to step 4
+    expect(current()).toBe(3);
+    key("d");
+    expect(screen.getByTestId("uses-prompt").textContent).toContain("Step 4 uses step");
+    key("3"); // a digit in the prompt is a step number, not a decision
+    expect(screen.queryByTestId("uses-prompt")).toBeNull();
+    expect(decisions()).toEqual(["1", "-1", "0", "1"]);
+    const chips = within(steps()[3]).getByTestId("uses-chips");
+    expect(chips.getAttribute("data-uses")).toBe("2");
+    expect(chips.textContent).toContain("decision");
+    key("d");
+    key("4"); // not an earlier step: refused, nothing changes
+    expect(screen.getByTestId("notice").textContent).toContain("Step 4 can only use earlier steps (1–3)");
+    key("Enter");
+    await waitFor(() => expect(api.callsTo("POST", "/adjudicate/")).toHaveLength(1));
+    expect(api.callsTo("POST", "/adjudicate/")[0].body.labels).toEqual([
+      { step_id: 200, rating: 1 },
+      { step_id: 201, rating: -1 },
+      { step_id: 202, rating: 0 },
+      { step_id: 203, rating: 1, uses: [2] },
+    ]);
+  });
+});
+
 describe("ReviewPage: skipping with n", () => {
   it("goes to the item after this one, wrapping around", async () => {
     const api = new FakeApi([]);
@@ -187,10 +216,16 @@ describe("ReviewPage: skipping with n", () => {
         <Where />
       </MemoryRouter>,
     );
-    await screen.findAllByTestId("review-step");
+    // `n` is ignored while a solution loads: press it once the page shows the item, idle.
+    const shown = (id: number) =>
+      waitFor(() => {
+        expect(screen.getByTestId("solution-head").textContent).toContain(`Solution #${id}`);
+        expect(document.querySelector(".is-loading")).toBeNull();
+      });
+    await shown(56);
     key("n");
     await waitFor(() => expect(location).toBe("/projects/1/review/57"));
-    await screen.findAllByTestId("review-step");
+    await shown(57);
     key("n");
     await waitFor(() => expect(location).toBe("/projects/1/review/55"));
     expect(api.callsTo("POST", "/adjudicate/")).toHaveLength(0);

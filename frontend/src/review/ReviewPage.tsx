@@ -16,6 +16,7 @@ import { EvidenceScope } from "../label/EvidenceScope";
 import { ratingNamesFor } from "../label/ratingNames";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
+import { UsePrompt, useUsePrompt } from "../label/useUsePrompt";
 import "../styles/review.css";
 import { AnnotatorHeader, SelectedAnnotationBar } from "./AnnotatorBar";
 import { reviewCommandForKey, reviewShortcuts, type ReviewCommand } from "./keyboard";
@@ -95,6 +96,7 @@ export function ReviewPage() {
   useEffect(() => {
     setPhase("loading");
     setShowAnswer(false);
+    usePrompt.close();
     void load();
     api
       .getReviewQueue(projectId, { ...filters, state: "unresolved", limit: 1, offset: 0 })
@@ -114,6 +116,12 @@ export function ReviewPage() {
   useLayoutEffect(() => {
     detailRef.current = detail;
     stateRef.current = state;
+  });
+  // The `d` prompt: the current step uses the step whose number is typed next.
+  const usePrompt = useUsePrompt({
+    current: () => stateRef.current.current,
+    onToggle: (target) => dispatch({ type: "toggleUse", target }),
+    onRefuse: (text) => setNotice({ tone: "error", text }),
   });
   const selected = state.column >= 0 ? (columns[state.column] ?? null) : null;
   const { goNext, adjudicate, accept, startReject, reject, toggleGold, postComment } = useReviewWrites({
@@ -143,6 +151,8 @@ export function ReviewPage() {
   // --- keyboard -------------------------------------------------------------------------------
   const handle = useCallback(
     (cmd: ReviewCommand): boolean => {
+      const prompted = usePrompt.handle(cmd);
+      if (prompted !== null) return prompted;
       if (showHelp) {
         if (cmd.type === "toggleHelp" || cmd.type === "escape") {
           setShowHelp(false);
@@ -215,13 +225,16 @@ export function ReviewPage() {
         case "gold":
           void toggleGold();
           return true;
+        case "startUse":
+          usePrompt.open();
+          return true;
         default:
           return false;
       }
     },
-    [accept, adjudicate, goNext, notice, phase, readOnly, rejecting, showHelp, startReject, toggleGold],
+    [accept, adjudicate, goNext, notice, phase, readOnly, rejecting, showHelp, startReject, toggleGold, usePrompt.handle, usePrompt.open],
   );
-  useKeyCommands((e) => reviewCommandForKey(e, stateRef.current.ratingValues), handle);
+  useKeyCommands((e) => reviewCommandForKey(e, stateRef.current.ratingValues, usePrompt.isOpen()), handle);
   const onMouseDown = (e: MouseEvent) => keepKeyboardFlow(e, ".review-grid button, .selected-bar button");
 
   // --- render ---------------------------------------------------------------------------------
@@ -376,6 +389,7 @@ export function ReviewPage() {
                     facts={facts[i]}
                     decision={state.decisions[i] ?? null}
                     origin={state.origins[i] ?? null}
+                    decidedUses={state.uses[i] ?? null}
                     isCurrent={state.current === i}
                     selectedColumn={state.column}
                     dimmed={isAfterFirstError(state, i)}
@@ -422,6 +436,7 @@ export function ReviewPage() {
         </EvidenceScope>
       )}
 
+      {usePrompt.typed !== null && phase === "ready" && <UsePrompt typed={usePrompt.typed} step={state.current} />}
       {notice && <Toast notice={notice} onDismiss={() => setNotice(null)} />}
       {showHelp && (
         <ShortcutsOverlay

@@ -32,6 +32,8 @@ export interface ReviewStepRowProps {
   facts: StepFacts;
   decision: Rating | null;
   origin: DecisionOrigin;
+  /** The earlier steps the decision says this step uses; null: not decided (its own stand). */
+  decidedUses?: number[] | null;
   isCurrent: boolean;
   selectedColumn: number;
   /** After the adjudicated first error (first-error projects): sent as unrated. */
@@ -61,6 +63,7 @@ export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowPro
   // The step's own dependencies, then each annotator's marks that differ from them.
   const own = step.uses ?? [];
   const marks = cells.filter(({ cell }) => cell?.uses != null && !sameUses(cell.uses, own));
+  const decided = props.decidedUses ?? null;
   const classes = classNames(
     "review-step",
     isCurrent && "is-current",
@@ -88,12 +91,13 @@ export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowPro
       </div>
       <div className="review-step-body" role="cell">
         <StepContent step={step} index={index} domain={props.domain} />
-        {(own.length > 0 || marks.length > 0) && (
+        {(own.length > 0 || marks.length > 0 || decided !== null) && (
           <div className="review-uses">
             {own.length > 0 && <UsesChips uses={own} origin={step.uses_source ?? ""} onHover={props.onHoverUses} />}
             {marks.map(({ a, cell }) => (
               <UsesChips key={a.id} uses={cell!.uses!} origin="marked" who={a.annotator} onHover={props.onHoverUses} />
             ))}
+            {decided !== null && <UsesChips uses={decided} origin="decided" who="decision" onHover={props.onHoverUses} />}
           </div>
         )}
         {(facts.disagrees || facts.unsure || step.gold_rating !== null || facts.firstErrorSplit) && (

@@ -8,12 +8,15 @@ import {
   type KeyLike,
   type SharedCommand,
   type ShortcutGroup,
+  type UseCommand,
   ratingShortcuts,
   sharedCommandForKey,
+  useCommandForKey,
 } from "../label/keyboard";
 
 export type ReviewCommand =
   | SharedCommand
+  | UseCommand
   | { type: "column"; delta: number }
   | { type: "take" }
   | { type: "takeColumn" }
@@ -23,8 +26,15 @@ export type ReviewCommand =
   | { type: "next" }
   | { type: "gold" };
 
-export function reviewCommandForKey(e: KeyLike, ratingValues: readonly Rating[] = [-1, 0, 1]): ReviewCommand | null {
+/** `usePrompt`: the `d` prompt is open, so digits are a step number, not a decision. */
+export function reviewCommandForKey(
+  e: KeyLike,
+  ratingValues: readonly Rating[] = [-1, 0, 1],
+  usePrompt = false,
+): ReviewCommand | null {
   if (e.ctrlKey || e.metaKey || e.altKey) return null;
+  const use = useCommandForKey(e, usePrompt);
+  if (use) return use;
   switch (e.key) {
     case "h":
     case "ArrowLeft":
@@ -58,8 +68,9 @@ export function reviewShortcuts(names?: Record<string, string>): ShortcutGroup[]
       title: "Decide the current step",
       items: [
         ...ratingShortcuts("decision", names),
-        { keys: ["p"], label: "Pick the selected annotator's rating" },
+        { keys: ["p"], label: "Pick the selected annotator's rating (and the steps they marked it using)" },
         { keys: ["P"], label: "Take the selected annotator's whole column" },
+        { keys: ["d  N"], label: "This step uses step N (again: no longer; ⏎ after a 2-digit N)" },
       ],
     },
     {

@@ -117,3 +117,57 @@ describe("reviewReducer", () => {
     expect(run(s, { type: "move", delta: 10 }).current).toBe(3);
   });
 });
+
+describe("step dependencies (uses)", () => {
+  /** makeReviewDetail with step 3 detected to use step 2, and marks per annotation. */
+  function withUses(marks: Record<number, Record<number, number[]>>, resolutionUses?: Record<number, number[] | null>) {
+    const detail = makeReviewDetail({
+      resolution: resolutionUses
+        ? {
+            id: 9,
+            provenance: "reviewer",
+            first_error_index: null,
+            resolved_by: "rev",
+            annotation_ids: [10, 11],
+            is_current: true,
+            created_at: "2025-06-01T11:00:00Z",
+            labels: [0, 1, 2, 3].map((i) => ({ step_id: 200 + i, rating: 1, uses: resolutionUses[i] ?? null })),
+          }
+        : undefined,
+    });
+    detail.steps[3].uses = [2];
+    detail.steps[3].uses_source = "detected";
+    for (const step of detail.steps) {
+      for (const cell of step.labels) cell.uses = marks[cell.annotation_id]?.[step.index] ?? null;
+    }
+    return detail;
+  }
+
+  it("starts from the resolution's, else from marks every submitted annotation agrees on", () => {
+    expect(initialState(withUses({}, { 2: [0, 1] })).uses).toEqual([null, null, [0, 1], null]);
+    // Both mark step 2 as using step 0: decided. On step 3 only alice marks (bob keeps its own [2]): not.
+    const s = initialState(withUses({ 10: { 2: [0], 3: [1] }, 11: { 2: [0] } }));
+    expect(s.uses).toEqual([null, null, [0], null]);
+    expect(s.stepUses).toEqual([[], [], [], [2]]);
+    // Marks equal to the step's own are nothing to decide.
+    expect(initialState(withUses({ 10: { 3: [2] }, 11: { 3: [2] } })).uses).toEqual([null, null, null, null]);
+  });
+
+  it("toggles with d, takes a column's marks with its rating, and sends only decided ones", () => {
+    const s0 = initialState(withUses({ 10: { 3: [0, 2] } }));
+    const toggled = run(s0, { type: "toggleUse", index: 3, target: 1 });
+    expect(toggled.uses[3]).toEqual([1, 2]);
+    expect(toggled.revision).toBe(s0.revision + 1);
+    // Back to the step's own: nothing decided.
+    expect(run(toggled, { type: "toggleUse", index: 3, target: 1 }).uses[3]).toBeNull();
+    // A forward or self reference is refused.
+    expect(run(s0, { type: "toggleUse", index: 1, target: 1 })).toBe(s0);
+    // Taking alice's step 3 takes her marks; bob's (unmarked) puts the step's own back.
+    const alice = run(s0, { type: "take", index: 3, annotationId: 10 });
+    expect(alice.uses[3]).toEqual([0, 2]);
+    expect(run(alice, { type: "take", index: 3, annotationId: 11 }).uses[3]).toBeNull();
+    expect(run(s0, { type: "takeColumn", annotationId: 10 }).uses).toEqual([null, null, null, [0, 2]]);
+    const labels = adjudicationLabels(run(alice, { type: "toggleUse", index: 2, target: 0 }));
+    expect(labels.map((l) => l.uses)).toEqual([undefined, undefined, [0], [0, 2]]);
+  });
+});

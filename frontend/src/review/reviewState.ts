@@ -1,9 +1,11 @@
 /**
  * The review page's state, pure: which annotations are shown as columns, where they disagree,
- * the reviewer's decision per step (the adjudicated rating), the step cursor and the selected
- * annotator column. The page wires it to the keyboard and the API.
+ * the reviewer's decision per step (the adjudicated rating, and the earlier steps it uses where
+ * decided), the step cursor and the selected annotator column. The page wires it to the
+ * keyboard and the API.
  */
-import type { Rating, ReviewAnnotation, ReviewDetail, ReviewStep } from "../api";
+import type { Rating, ResolvedLabel, ReviewAnnotation, ReviewDetail, ReviewStep } from "../api";
+import { toggleUse } from "../label/dependencies";
 
 /** Annotations shown side by side: submitted ones and rejected ones (greyed), oldest first. */
 export function reviewColumns(detail: ReviewDetail): ReviewAnnotation[] {
@@ -74,6 +76,13 @@ export interface ReviewState {
   columnIds: number[];
   /** annotation id -> its rating per step (by position). */
   columnRatings: Record<number, Array<Rating | null>>;
+  /** Per step, the earlier steps (0-based) it uses as imported or detected (Step.uses). */
+  stepUses: number[][];
+  /** Per step, the dependencies decided with the resolution; null: not decided, the step's
+   * own stand. From the current resolution, else the annotators' marks where all agree. */
+  uses: Array<number[] | null>;
+  /** annotation id -> the earlier steps it marked each step as using (null: not marked). */
+  columnUses: Record<number, Array<number[] | null>>;
   ratingValues: Rating[];
   firstErrorMode: boolean;
   /** Bumped on every change the reviewer makes. */
@@ -89,6 +98,9 @@ export const EMPTY_REVIEW: ReviewState = {
   column: -1,
   columnIds: [],
   columnRatings: {},
+  stepUses: [],
+  uses: [],
+  columnUses: {},
   ratingValues: [-1, 0, 1],
   firstErrorMode: false,
   revision: 0,
@@ -106,28 +118,54 @@ export type ReviewAction =
   /** Take the selected column's rating for the current step (or `index`). */
   | { type: "take"; index?: number; annotationId?: number }
   /** Take every rating of the selected column (or `annotationId`). */
-  | { type: "takeColumn"; annotationId?: number };
+  | { type: "takeColumn"; annotationId?: number }
+  /** `d` then a step number: the step at `index` (default: current) uses `target`, or no longer. */
+  | { type: "toggleUse"; target: number; index?: number };
+
+const sameUses = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((k, i) => k === b[i]);
+
+/** The dependencies every submitted annotation gives a step (its marks, else the step's own),
+ * when they all agree and differ from the step's own; else null (nothing to decide). */
+function agreedUses(step: ReviewStep, submitted: Set<number>): number[] | null {
+  const own = step.uses ?? [];
+  const given = step.labels.filter((c) => submitted.has(c.annotation_id)).map((c) => c.uses ?? own);
+  if (!given.length || given.some((u) => !sameUses(u, given[0]))) return null;
+  return sameUses(given[0], own) ? null : [...given[0]];
+}
+
+/** The earlier steps step `i` uses: the decision, else the step's own. */
+export function usesOf(s: Pick<ReviewState, "uses" | "stepUses">, i: number): number[] {
+  return s.uses[i] ?? s.stepUses[i] ?? [];
+}
 
 /** Decisions to start from: the current resolution, else the steps the annotators agree on. */
 export function initialState(detail: ReviewDetail): ReviewState {
   const columns = reviewColumns(detail);
   const facts = stepFacts(detail);
-  const resolved = detail.resolution ? new Map(detail.resolution.labels.map((l) => [l.step_id, l.rating])) : null;
+  const resolved = detail.resolution ? new Map<number, ResolvedLabel>(detail.resolution.labels.map((l) => [l.step_id, l])) : null;
+  const submitted = submittedIds(detail);
   const decisions: Array<Rating | null> = [];
   const origins: DecisionOrigin[] = [];
+  const uses: Array<number[] | null> = [];
   detail.steps.forEach((step, i) => {
     if (resolved) {
-      const r = resolved.get(step.id) ?? null;
+      const label = resolved.get(step.id);
+      const r = label?.rating ?? null;
       decisions.push(r);
       origins.push(r === null ? null : "resolution");
+      uses.push(label?.uses ? [...label.uses] : null);
     } else {
       decisions.push(facts[i].agreed);
       origins.push(facts[i].agreed === null ? null : "agreed");
+      uses.push(agreedUses(step, submitted));
     }
   });
   const columnRatings: Record<number, Array<Rating | null>> = {};
+  const columnUses: Record<number, Array<number[] | null>> = {};
   for (const a of columns) {
-    columnRatings[a.id] = detail.steps.map((s) => s.labels.find((c) => c.annotation_id === a.id)?.rating ?? null);
+    const cells = detail.steps.map((s) => s.labels.find((c) => c.annotation_id === a.id));
+    columnRatings[a.id] = cells.map((c) => c?.rating ?? null);
+    columnUses[a.id] = cells.map((c) => (c?.uses ? [...c.uses] : null));
   }
   const firstDisagreement = facts.findIndex((f) => f.disagrees);
   const firstSubmitted = columns.findIndex((a) => a.status === "submitted");
@@ -140,6 +178,9 @@ export function initialState(detail: ReviewDetail): ReviewState {
     column: columns.length ? Math.max(firstSubmitted, 0) : -1,
     columnIds: columns.map((a) => a.id),
     columnRatings,
+    stepUses: detail.steps.map((st) => [...(st.uses ?? [])]),
+    uses,
+    columnUses,
     ratingValues: detail.project.rating_values,
     firstErrorMode: detail.project.first_error_mode,
     revision: 0,
@@ -168,9 +209,15 @@ export function missingDecisions(s: ReviewState): number[] {
   return out;
 }
 
-/** The adjudication request's labels: every step once; after a first error, unrated. */
-export function adjudicationLabels(s: ReviewState): Array<{ step_id: number; rating: Rating | null }> {
+/** The gold request's labels: every step once; after a first error, unrated. */
+export function decidedRatings(s: ReviewState): Array<{ step_id: number; rating: Rating | null }> {
   return s.stepIds.map((id, i) => ({ step_id: id, rating: isAfterFirstError(s, i) ? null : s.decisions[i] }));
+}
+
+/** The adjudication request's labels: the ratings, with `uses` on the steps whose
+ * dependencies were decided. */
+export function adjudicationLabels(s: ReviewState): ResolvedLabel[] {
+  return decidedRatings(s).map((label, i) => (s.uses[i] ? { ...label, uses: s.uses[i] } : label));
 }
 
 function nextOpen(s: ReviewState, from: number): number {
@@ -186,6 +233,14 @@ function withDecision(s: ReviewState, i: number, value: Rating | null): ReviewSt
   decisions[i] = value;
   origins[i] = value === null ? null : "reviewer";
   return { ...s, decisions, origins, revision: s.revision + 1 };
+}
+
+/** Step `i` decided to use `uses` (null: the step's own); a decision equal to the step's own
+ * is stored as null, so nothing is sent for it. */
+function withUses(s: ReviewState, i: number, uses: number[] | null): ReviewState {
+  const next = s.uses.slice();
+  next[i] = uses === null || sameUses(uses, s.stepUses[i] ?? []) ? null : uses;
+  return { ...s, uses: next };
 }
 
 function columnOf(s: ReviewState, annotationId?: number): number | null {
@@ -223,7 +278,7 @@ export function reviewReducer(s: ReviewState, a: ReviewAction): ReviewState {
       const i = a.index ?? s.current;
       if (id === null || !n) return s;
       const rating = s.columnRatings[id]?.[i] ?? null;
-      const next = withDecision(s, i, rating);
+      const next = withUses(withDecision(s, i, rating), i, s.columnUses[id]?.[i] ?? null);
       return a.index === undefined ? { ...next, current: clamp(i + 1, n) } : next;
     }
     case "takeColumn": {
@@ -234,8 +289,15 @@ export function reviewReducer(s: ReviewState, a: ReviewAction): ReviewState {
         ...s,
         decisions: s.decisions.map((_, i) => ratings[i] ?? null),
         origins: s.decisions.map((_, i) => (ratings[i] == null ? null : "reviewer")),
+        uses: s.decisions.map((_, i) => s.columnUses[id]?.[i] ?? null),
         revision: s.revision + 1,
       };
+    }
+    case "toggleUse": {
+      const i = a.index ?? s.current;
+      if (!n) return s;
+      const uses = toggleUse(usesOf(s, i), a.target, i);
+      return uses === null ? s : { ...withUses(s, i, uses), revision: s.revision + 1 };
     }
     default:
       return s;

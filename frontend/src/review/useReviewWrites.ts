@@ -20,7 +20,7 @@ import {
   type ReviewQueueFilters,
 } from "../api/review";
 import type { Notice } from "../components/PageNotices";
-import { adjudicationLabels, missingDecisions, type ReviewAction, type ReviewState } from "./reviewState";
+import { adjudicationLabels, decidedRatings, missingDecisions, type ReviewAction, type ReviewState } from "./reviewState";
 
 export type Phase = "loading" | "ready" | "error" | "done";
 export type ReviewBusy = null | "adjudicate" | "accept" | "reject" | "gold" | "next";
@@ -214,7 +214,7 @@ export function useReviewWrites({
           dispatch({ type: "goto", index: missing[0] });
           return;
         }
-        await setGold(d.solution.id, adjudicationLabels(stateRef.current));
+        await setGold(d.solution.id, decidedRatings(stateRef.current));
         setNotice({ tone: "success", text: "Marked as a gold question" });
       }
       await load(true);

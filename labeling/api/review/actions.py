@@ -7,29 +7,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.models import Role, Solution
+from labeling.review_selectors import resolution_payload
 from labeling.services.gold import gold_set, gold_unset
 from labeling.services.review import review_accept, review_adjudicate, review_reject
 
 from .common import (
+    AdjudicatedLabel,
     RatingLabel,
     ResolutionOutput,
     annotation_for_review,
     solution_for,
     validated_input,
 )
-
-
-def _resolution_body(resolution) -> dict:
-    return {
-        "id": resolution.id,
-        "provenance": resolution.provenance,
-        "first_error_index": resolution.first_error_index,
-        "resolved_by": resolution.resolved_by.username if resolution.resolved_by else None,
-        "annotation_ids": sorted(resolution.annotations.values_list("pk", flat=True)),
-        "is_current": resolution.is_current,
-        "created_at": resolution.created_at,
-        "labels": list(resolution.labels.order_by("step__index").values("step_id", "rating")),
-    }
 
 
 class AcceptApi(APIView):
@@ -51,7 +40,7 @@ class AcceptApi(APIView):
         annotation = annotation_for_review(request, annotation_id)
         data = validated_input(self.Input, request)
         resolution = review_accept(annotation=annotation, reviewer=request.user, **data)
-        return Response(_resolution_body(resolution))
+        return Response(resolution_payload(resolution))
 
 
 class RejectApi(APIView):
@@ -92,7 +81,7 @@ class AdjudicateApi(APIView):
         class Meta:
             ref_name = "AdjudicateInput"
 
-        labels = RatingLabel(many=True, max_length=2000)
+        labels = AdjudicatedLabel(many=True, max_length=2000)
         comment = serializers.CharField(allow_blank=True, default="", max_length=10000)
         expected_resolution_id = serializers.IntegerField(allow_null=True, required=False)
 
@@ -101,7 +90,7 @@ class AdjudicateApi(APIView):
         solution = solution_for(request, solution_id)
         data = validated_input(self.Input, request)
         resolution = review_adjudicate(solution=solution, reviewer=request.user, **data)
-        return Response(_resolution_body(resolution))
+        return Response(resolution_payload(resolution))
 
 
 def _gold_body(solution: Solution) -> dict:

@@ -38,6 +38,28 @@ class RatingLabel(serializers.Serializer):
     rating = serializers.IntegerField(allow_null=True, min_value=-1, max_value=1)
 
 
+_USES_HELP = (
+    "The earlier steps (0-based) the step uses, as decided with the resolution; null: not "
+    "decided, the step's own `uses` stand."
+)
+
+
+class AdjudicatedLabel(RatingLabel):
+    uses = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        allow_null=True,
+        required=False,
+        max_length=200,
+        help_text=_USES_HELP,
+    )
+
+
+class ResolutionLabelOutput(RatingLabel):
+    uses = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, help_text=_USES_HELP
+    )
+
+
 class ResolutionOutput(serializers.Serializer):
     id = serializers.IntegerField()
     provenance = serializers.CharField()
@@ -46,7 +68,7 @@ class ResolutionOutput(serializers.Serializer):
     annotation_ids = serializers.ListField(child=serializers.IntegerField())
     is_current = serializers.BooleanField()
     created_at = serializers.DateTimeField()
-    labels = RatingLabel(many=True)
+    labels = ResolutionLabelOutput(many=True)
 
 
 class CommentOutput(serializers.Serializer):

@@ -4,7 +4,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from labeling.exporters.options import ExportOptions, SplitMode
+from labeling.exporters.options import DependencyPolicy, ExportOptions, SplitMode
 from labeling.exporters.policy import positive_rating
 from labeling.exporters.records import SolutionRecord, StepRecord
 
@@ -105,6 +105,8 @@ class Format:
         self.filters = options.filters
         self.split_column = options.split_policy.mode != SplitMode.NONE
         self.stats = stats
+        # Step dependencies written (`uses`, `inherited`): a dependency policy other than none.
+        self.with_dependencies = self.policy.dependency_policy != DependencyPolicy.NONE
 
     def feed(self, record: SolutionRecord, split: str | None) -> list[Row]:
         raise NotImplementedError
@@ -193,6 +195,33 @@ class Format:
             pa.field("documents", pa.list_(document)),
             pa.field("tables", pa.list_(table)),
         ]
+
+    def dependency_columns(self, steps: list[StepRecord]) -> Row:
+        """Per step of a row, the earlier steps it uses (0-based within the row) and whether
+        `inherit` made it -1; counted for the card. Empty without a dependency policy."""
+        if not self.with_dependencies:
+            return {}
+        inherited = [step.inherited for step in steps]
+        self.stats.inherited += sum(inherited)
+        return {"uses": [list(step.uses) for step in steps], "inherited": inherited}
+
+    def step_dependencies(self, step: StepRecord) -> Row:
+        """dependency_columns for one step, for formats whose steps are objects."""
+        if not self.with_dependencies:
+            return {}
+        self.stats.inherited += step.inherited
+        return {"uses": list(step.uses), "inherited": step.inherited}
+
+    def dependency_fields(self, *, per_step: bool = False) -> list:
+        """The Parquet fields of dependency_columns (`per_step`: of step_dependencies)."""
+        if not self.with_dependencies:
+            return []
+        import pyarrow as pa
+
+        uses, inherited = pa.list_(pa.int64()), pa.bool_()
+        if not per_step:
+            uses, inherited = pa.list_(uses), pa.list_(inherited)
+        return [pa.field("uses", uses), pa.field("inherited", inherited)]
 
     def split_field(self) -> list:
         import pyarrow as pa

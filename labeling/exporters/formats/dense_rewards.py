@@ -14,6 +14,10 @@ last step only; `success` is the step's logged signal and, at the top, the episo
 `return` is the sum of the rewards. Episodes whose steps carry no label at all are skipped
 (counted as `no_labels`): a row of zeros would read as "neutral everywhere". Every step is
 written whatever the label policy's truncation, since an RL episode is the whole trajectory.
+
+With a `dependency_policy` other than "none", every step also has `uses` (the earlier steps
+it uses, as their `t`) and `inherited` (made -1 by `inherit`: its `label` and `reward` are
+-1 because it builds on a -1 step, directly or through others).
 """
 
 from labeling.exporters.records import SolutionRecord
@@ -53,6 +57,7 @@ class DenseRewardsFormat(Format):
                     if isinstance(timestamp, int | float) and not isinstance(timestamp, bool)
                     else None,
                     "images": list(step.images),
+                    **self.step_dependencies(step),
                 }
             )
             if kind == "observation":
@@ -74,20 +79,20 @@ class DenseRewardsFormat(Format):
     def schema(self):
         import pyarrow as pa
 
-        step = pa.struct(
-            [
-                pa.field("t", pa.int64()),
-                pa.field("kind", pa.string()),
-                pa.field("obs", pa.string()),
-                pa.field("action", pa.string()),
-                pa.field("reward", pa.float64()),
-                pa.field("label", pa.int64()),
-                pa.field("done", pa.bool_()),
-                pa.field("success", pa.bool_()),
-                pa.field("timestamp", pa.float64()),
-                pa.field("images", pa.list_(pa.string())),
-            ]
-        )
+        step_fields = [
+            pa.field("t", pa.int64()),
+            pa.field("kind", pa.string()),
+            pa.field("obs", pa.string()),
+            pa.field("action", pa.string()),
+            pa.field("reward", pa.float64()),
+            pa.field("label", pa.int64()),
+            pa.field("done", pa.bool_()),
+            pa.field("success", pa.bool_()),
+            pa.field("timestamp", pa.float64()),
+            pa.field("images", pa.list_(pa.string())),
+        ]
+        step_fields += self.dependency_fields(per_step=True)
+        step = pa.struct(step_fields)
         return pa.schema(
             [
                 pa.field("episode_id", pa.string()),

@@ -5,6 +5,11 @@ and joined by newlines; `label` is the same text with each tag replaced by " +" 
 (the step's training label). Steps that do not start with "Step k:" get that prefix, so
 the file re-imports. `task` is the Math-Shepherd task of an imported row (GSM8K / MATH),
 else the problem's source.
+
+`dependency_policy` writes nothing here: a row is two strings with no per-step place for
+`uses` or `inherited` (a key beside `input` would not be Math-Shepherd any more). `inherit`
+still applies, since it changes the labels: an inherited step is tagged " -". For the
+dependencies themselves export TRL, ProcessBench, PRM800K or dense rewards.
 """
 
 import re

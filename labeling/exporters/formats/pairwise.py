@@ -7,9 +7,19 @@ steps, as rollout trees and OmegaPRM searches produce) and from the alternatives
 position (PRM800K rates several completions at each step: the ones not taken keep their
 imported rating). A next step that is labeled both ways is left out. Records arrive
 ordered by problem, so only one problem's candidates are held at a time.
+
+With a `dependency_policy` other than "none", `chosen_uses` and `rejected_uses` follow
+`rejected`: the earlier steps the next step uses, 0-based indices into `prefix` (a next
+step can only use steps of its prefix). They come from the solutions that took that step
+after that prefix; where those marked it differently, the most frequent marking (the first
+seen on a tie). A step seen only as an alternative (a PRM800K completion not taken) has no
+dependencies on record: null. The prefix steps' own `uses` are not written (solutions that
+share the prefix's text may mark them differently), and there is no `inherited`: the prefix
+is all correct, so a next step never builds on a -1 step and `inherit` changes no pair.
 """
 
 import hashlib
+from collections import Counter
 from dataclasses import dataclass, field
 
 from labeling.exporters.policy import labeled_prefix
@@ -22,9 +32,19 @@ from .base import Format, Row
 class _Node:
     prefix: list[str]
     labels: dict[str, set[bool]] = field(default_factory=dict)  # next step text → labels seen
+    # next step text → how often each `uses` was seen on it (dependency policies only)
+    uses: dict[str, Counter[tuple[int, ...]]] = field(default_factory=dict)
 
     def add(self, text: str, label: bool) -> None:
         self.labels.setdefault(text, set()).add(label)
+
+    def add_uses(self, text: str, uses: tuple[int, ...]) -> None:
+        self.uses.setdefault(text, Counter())[uses] += 1
+
+    def uses_of(self, text: str) -> list[int] | None:
+        seen = self.uses.get(text)
+        # most_common keeps insertion order among equal counts: the first seen wins a tie.
+        return list(seen.most_common(1)[0][0]) if seen else None
 
 
 def _key(prefix: list[str]) -> str:
@@ -66,6 +86,8 @@ class PairwiseFormat(Format):
                 break
             step_record, label = prefix[k]
             node.add(step_record.text, label)
+            if self.with_dependencies:
+                node.add_uses(step_record.text, tuple(step_record.uses))
             if not label:
                 break
             texts.append(step_record.text)
@@ -87,6 +109,9 @@ class PairwiseFormat(Format):
                         "chosen": chosen,
                         "rejected": rejected,
                     }
+                    if self.with_dependencies:
+                        row["chosen_uses"] = node.uses_of(chosen)
+                        row["rejected_uses"] = node.uses_of(rejected)
                     rows.append(self.with_split(row, split))
                     self.stats.row(problem_key=key, problem_source=source, split=split)
                     self.stats.steps += 2
@@ -99,12 +124,13 @@ class PairwiseFormat(Format):
     def schema(self):
         import pyarrow as pa
 
-        return pa.schema(
-            [
-                pa.field("prompt", pa.string()),
-                pa.field("prefix", pa.list_(pa.string())),
-                pa.field("chosen", pa.string()),
-                pa.field("rejected", pa.string()),
-                *self.split_field(),
-            ]
-        )
+        columns = [
+            pa.field("prompt", pa.string()),
+            pa.field("prefix", pa.list_(pa.string())),
+            pa.field("chosen", pa.string()),
+            pa.field("rejected", pa.string()),
+        ]
+        if self.with_dependencies:
+            columns.append(pa.field("chosen_uses", pa.list_(pa.int64())))
+            columns.append(pa.field("rejected_uses", pa.list_(pa.int64())))
+        return pa.schema(columns + self.split_field())

@@ -14,6 +14,13 @@ the exported labels (annotator names, latest label time, time spent, finish reas
 `label.steps` covers the steps up to the last labeled one (an imported PRM800K row: the
 steps its file had), cut after the first error when `truncate_after_first_error`, or
 before the first unsure step when `unsure=truncate`. A null rating is kept as null.
+
+With a `dependency_policy` other than "none", each step of the trajectory (the dict in
+`label.steps`, beside `chosen_completion`) also has `uses` (the earlier steps it uses, 0-based
+indices into `label.steps`) and `inherited` (made -1 by `inherit`). They belong to the step
+the trajectory took, not to one completion: the alternatives not taken have no dependencies
+of their own. An imported row's trailing steps (positions after the trajectory ended) are
+written verbatim, without them.
 """
 
 from typing import Any
@@ -95,6 +102,9 @@ class Prm800kFormat(Format):
         origin = meta is not None and record.from_import
         steps = record.steps[:cut]
         label_steps = [_label_step(step) for step in steps]
+        if self.with_dependencies:
+            for entry, step in zip(label_steps, steps, strict=True):
+                entry.update(self.step_dependencies(step))
         if origin and whole:
             label_steps += meta.get("trailing_steps") or []
         if origin and whole:
@@ -155,13 +165,13 @@ class Prm800kFormat(Format):
                 pa.field("source", pa.string()),
             ]
         )
-        step = pa.struct(
-            [
-                pa.field("completions", pa.list_(completion)),
-                pa.field("human_completion", completion),
-                pa.field("chosen_completion", pa.int64()),
-            ]
-        )
+        step_fields = [
+            pa.field("completions", pa.list_(completion)),
+            pa.field("human_completion", completion),
+            pa.field("chosen_completion", pa.int64()),
+        ]
+        step_fields += self.dependency_fields(per_step=True)
+        step = pa.struct(step_fields)
         question = pa.struct(
             [
                 pa.field("problem", pa.string()),

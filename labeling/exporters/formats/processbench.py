@@ -6,6 +6,11 @@ steps before the first error (or any step, when none is wrong) are not all label
 skipped (`incomplete` in the card): its earliest error is unknown. An unsure step counts
 as unlabeled unless `unsure=keep`. `id` is the ProcessBench id of an imported row, else
 the solution's external id.
+
+With a `dependency_policy` other than "none", two lists parallel to `steps` follow `label`:
+`uses` (per step, the earlier steps it uses, 0-based indices into `steps`) and `inherited`
+(per step: made -1 by `inherit`). `inherit` cannot move `label`: a step only inherits from
+an earlier -1 step, which is already the first error or comes after it.
 """
 
 from labeling.exporters.options import Unsure
@@ -41,6 +46,7 @@ class ProcessBenchFormat(Format):
             "steps": [step.text for step in record.steps],
             "final_answer_correct": record.answer_correct,
             "label": first,
+            **self.dependency_columns(record.steps),
             **self.evidence_columns(record, record.steps),
         }
         for k, step in enumerate(record.steps):
@@ -63,6 +69,7 @@ class ProcessBenchFormat(Format):
                 pa.field("steps", pa.list_(pa.string())),
                 pa.field("final_answer_correct", pa.bool_()),
                 pa.field("label", pa.int64()),
+                *self.dependency_fields(),
                 *self.evidence_fields(),
                 *self.split_field(),
             ]

@@ -8,7 +8,6 @@ With a `dependency_policy` other than "none", `uses` (per step, the earlier step
 0-based within the row) and `inherited` (per step: made -1 by `inherit`) are written too.
 """
 
-from labeling.exporters.options import DependencyPolicy
 from labeling.exporters.policy import labeled_prefix, soft_label
 from labeling.exporters.records import SolutionRecord
 
@@ -36,10 +35,7 @@ class TrlFormat(Format):
             ]
         if self.with_domain:
             row["domain"] = self.domain_of(record)
-        if self.policy.dependency_policy != DependencyPolicy.NONE:
-            row["uses"] = [list(step.uses) for step, _ in prefix]
-            row["inherited"] = [step.inherited for step, _ in prefix]
-            self.stats.inherited += sum(row["inherited"])
+        row.update(self.dependency_columns([step for step, _ in prefix]))
         row.update(self.evidence_columns(record, [step for step, _ in prefix]))
         if self.with_images:
             # The problem's images, then the written steps' (TRL's vision datasets: `images`).
@@ -63,9 +59,7 @@ class TrlFormat(Format):
             columns.append(pa.field("label_sources", pa.list_(pa.string())))
         if self.with_domain:
             columns.append(pa.field("domain", pa.string()))
-        if self.policy.dependency_policy != DependencyPolicy.NONE:
-            columns.append(pa.field("uses", pa.list_(pa.list_(pa.int64()))))
-            columns.append(pa.field("inherited", pa.list_(pa.bool_())))
+        columns += self.dependency_fields()
         if self.with_images:
             columns.append(pa.field("images", pa.list_(pa.string())))
         return pa.schema(columns + self.evidence_fields() + self.split_field())
