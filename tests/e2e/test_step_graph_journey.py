@@ -1,7 +1,8 @@
 """Step dependencies in real Chromium: a real ProcessBench solution imported with its
 references detected; the annotator sees "uses" chips, hovers one (the step it names lights
-up), marks a dependency with `d` then a step number, submits; the reviewer sees the mark; the
-admin exports with dependency_policy=inherit and the file carries `uses` and `inherited`."""
+up), marks a dependency with `d` then a step number, submits; the reviewer sees the mark and
+adjudicates another step's dependencies the same way; the admin exports with
+dependency_policy=inherit and the file carries `uses` and `inherited`."""
 
 import json
 
@@ -9,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from labeling.models import Export, ExportStatus, Role, Step, StepLabel
+from labeling.models import Export, ExportStatus, ResolutionLabel, Role, Step, StepLabel
 from labeling.services.imports import import_file
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.helpers import login, wait_for
@@ -126,13 +127,41 @@ def test_mark_a_dependency_see_it_review_it_export_it(
     review_rows = admin.get_by_test_id("review-step")
     expect(review_rows).to_have_count(5)
     third = review_rows.nth(2).get_by_test_id("uses-chips")
-    expect(third).to_have_count(2)
+    expect(third).to_have_count(3)
     expect(third.nth(0)).to_have_attribute("data-uses", "1")  # detected
     expect(third.nth(1)).to_have_attribute("data-uses", "0,1")  # marked by the annotator
     expect(third.nth(1)).to_contain_text("annotator · uses")
+    # Every annotation agrees (there is one): the decision starts from their marks.
+    expect(third.nth(2)).to_have_attribute("data-uses", "0,1")
+    expect(third.nth(2)).to_contain_text("decision · uses")
     third.nth(1).get_by_test_id("uses-chip").nth(0).hover()
     expect(review_rows.nth(0)).to_contain_class("is-uses-highlight")
     _shot(admin, "05-review", full_page=False)
+
+    # The admin adjudicates: step 4 rests on step 3 alone (d 1, d 2 take steps 1 and 2 off).
+    admin.mouse.move(5, 5)
+    review_rows.nth(3).click()
+    expect(review_rows.nth(3)).to_have_attribute("data-current", "true")
+    for number in ["1", "2"]:
+        admin.keyboard.press("d")
+        expect(admin.get_by_test_id("uses-prompt")).to_contain_text("Step 4 uses step")
+        admin.keyboard.press(number)
+    decided = review_rows.nth(3).get_by_test_id("uses-chips").last
+    expect(decided).to_have_attribute("data-uses", "2")
+    expect(decided).to_contain_text("decision · uses")
+    expect(review_rows.nth(3)).to_have_attribute("data-decision", "1")  # digits did not decide
+    _shot(admin, "05b-review-decided", full_page=False)
+    admin.keyboard.press("Enter")
+    expect(admin.get_by_test_id("review-done")).to_be_visible()
+    resolved = wait_for(
+        lambda: dict(
+            ResolutionLabel.objects.filter(
+                resolution__solution=solution, resolution__is_current=True
+            ).values_list("step__index", "uses")
+        )
+    )
+    # The annotator's mark on step 3 was the agreed one (the only annotation): kept.
+    assert resolved == {0: None, 1: None, 2: [0, 1], 3: [2], 4: None}
 
     # Export with errors passed on along the dependencies.
     admin.goto(f"{live_server.url}/projects/{project.pk}?tab=export")
