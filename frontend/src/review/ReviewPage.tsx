@@ -9,7 +9,7 @@ import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom"
 import * as api from "../api";
 import { AppHeader } from "../components/AppHeader";
 import { IconCheck } from "../components/icons";
-import { ConflictBanner, Toast, type Notice } from "../components/PageNotices";
+import { ConflictBanner, Toast } from "../components/PageNotices";
 import { ProblemPanel, SolutionPanel } from "../components/SolutionHeader";
 import { EmptyState, Spinner } from "../components/ui";
 import { EvidenceScope } from "../label/EvidenceScope";
@@ -33,7 +33,8 @@ import {
 } from "./reviewState";
 import { ActivityCard, CommentThread, DecisionCard, GoldCard, ResolutionCard } from "./ReviewSidebar";
 import { ReviewStepRow } from "./ReviewStepRow";
-import { useReviewWrites, type Phase, type ReviewBusy } from "./useReviewWrites";
+import { useReviewSolution } from "./useReviewSolution";
+import { useReviewWrites } from "./useReviewWrites";
 
 /** From this many annotation columns the side column moves below the steps (room for text). */
 const WIDE_FROM = 4;
@@ -47,27 +48,20 @@ export function ReviewPage() {
   const query = filterQuery(search);
   const filters = useMemo(() => filtersFromParams(search), [search]);
 
-  const [phase, setPhase] = useState<Phase>("loading");
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [detail, setDetail] = useState<api.ReviewDetail | null>(null);
   const [role, setRole] = useState<api.Role | null>(null);
   const [state, dispatch] = useReducer(reviewReducer, EMPTY_REVIEW);
-  const [busy, setBusy] = useState<ReviewBusy>(null);
-  const [conflict, setConflict] = useState<string | null>(null);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const session = useReviewSolution(solutionId, dispatch);
+  const { phase, setPhase, loadError, detail, busy, conflict, notice, setNotice, readOnly, load } = session;
+  const { remaining, setRemaining, rejecting, setRejecting, comment, setComment } = session;
   // The steps a hovered "uses" chip names: highlighted.
   const [hoverUses, setHoverUses] = useState<number[] | null>(null);
-  const [rejecting, setRejecting] = useState<api.ReviewAnnotation | null>(null);
   const [showHelp, setShowHelp] = useState(false);
   const [showAnswer, setShowAnswer] = useState(false);
-  const [comment, setComment] = useState("");
   const [commentOnStep, setCommentOnStep] = useState(false);
-  const [remaining, setRemaining] = useState<number | null>(null);
   const commentRef = useRef<HTMLTextAreaElement>(null);
 
   const columns = useMemo(() => (detail ? reviewColumns(detail) : []), [detail]);
   const facts = useMemo(() => (detail ? stepFacts(detail) : []), [detail]);
-  const readOnly = conflict !== null || busy !== null || phase !== "ready";
 
   useEffect(() => {
     api
@@ -75,23 +69,6 @@ export function ReviewPage() {
       .then((p) => setRole(p.role))
       .catch(() => undefined);
   }, [projectId]);
-
-  const load = useCallback(async (keepCursor = false) => {
-    try {
-      const d = await api.getReview(solutionId);
-      setDetail(d);
-      dispatch({ type: "load", detail: d, keepCursor });
-      setConflict(null);
-      setComment("");
-      setPhase("ready");
-      document.title = `Review #${d.solution.id} · ${d.project.name} · steplab`;
-    } catch (e) {
-      const err = e as api.ApiError;
-      if (err.code === "not_authenticated") return;
-      setLoadError(err.status === 404 ? "This solution does not exist or is not in a project you review." : err.message);
-      setPhase("error");
-    }
-  }, [solutionId]);
 
   useEffect(() => {
     setPhase("loading");
@@ -105,16 +82,8 @@ export function ReviewPage() {
     window.scrollTo({ top: 0 });
   }, [load, projectId, filters]);
 
-  useEffect(() => {
-    if (!notice || notice.tone === "error") return;
-    const t = setTimeout(() => setNotice(null), notice.link ? 6000 : 2500);
-    return () => clearTimeout(t);
-  }, [notice]);
-
-  const detailRef = useRef(detail);
   const stateRef = useRef(state);
   useLayoutEffect(() => {
-    detailRef.current = detail;
     stateRef.current = state;
   });
   // The `d` prompt: the current step uses the step whose number is typed next.
@@ -125,27 +94,16 @@ export function ReviewPage() {
   });
   const selected = state.column >= 0 ? (columns[state.column] ?? null) : null;
   const { goNext, adjudicate, accept, startReject, reject, toggleGold, postComment } = useReviewWrites({
+    session,
     projectId,
     solutionId,
     filters,
     query,
     navigate,
-    detailRef,
     stateRef,
     selected,
-    readOnly,
     role,
-    comment,
-    load,
     dispatch,
-    setDetail,
-    setPhase,
-    setRemaining,
-    setConflict,
-    setBusy,
-    setNotice,
-    rejecting,
-    setRejecting,
   });
 
   // --- keyboard -------------------------------------------------------------------------------

@@ -2,8 +2,8 @@
  * Every write on the review page: adjudicate, accept, reject, gold, comments, and going on to the
  * next item in the queue. A decision that resolves the solution opens the next item; a 409
  * (another reviewer resolved it meanwhile) sets the conflict, which stops all writes.
- * The state lives in the page; the setters passed in are useState's (stable, so left out of the
- * callbacks' dependencies).
+ * The state they change lives in useReviewSolution; its setters are useState's (stable, so left
+ * out of the callbacks' dependencies).
  */
 import { useCallback, type Dispatch, type RefObject } from "react";
 import type { ApiError } from "../api/client";
@@ -16,38 +16,25 @@ import {
   getReviewQueue,
   rejectAnnotation,
   type ReviewAnnotation,
-  type ReviewDetail,
   type ReviewQueueFilters,
 } from "../api/review";
-import type { Notice } from "../components/PageNotices";
 import { adjudicationLabels, decidedRatings, missingDecisions, type ReviewAction, type ReviewState } from "./reviewState";
-
-export type Phase = "loading" | "ready" | "error" | "done";
-export type ReviewBusy = null | "adjudicate" | "accept" | "reject" | "gold" | "next";
+import type { ReviewSolution } from "./useReviewSolution";
 
 export function useReviewWrites({
+  session,
   projectId,
   solutionId,
   filters,
   query,
   navigate,
-  detailRef,
   stateRef,
   selected,
-  readOnly,
   role,
-  comment,
-  load,
   dispatch,
-  setDetail,
-  setPhase,
-  setRemaining,
-  setConflict,
-  setBusy,
-  setNotice,
-  rejecting,
-  setRejecting,
 }: {
+  /** The solution's data and status (useReviewSolution): the writes set them. */
+  session: ReviewSolution;
   projectId: number;
   solutionId: number;
   /** The queue's filters (from the URL): the next item is the next one in that queue. */
@@ -55,27 +42,14 @@ export function useReviewWrites({
   /** The same filters as a query string, kept in the links. */
   query: string;
   navigate: (to: string) => void;
-  detailRef: RefObject<ReviewDetail | null>;
   stateRef: RefObject<ReviewState>;
   /** The annotation column the reviewer selected (accept and reject act on it). */
   selected: ReviewAnnotation | null;
-  /** Conflict, busy or not loaded: no write starts. */
-  readOnly: boolean;
   role: Role | null;
-  /** The reviewer's comment, sent with a decision. */
-  comment: string;
-  load: (keepCursor?: boolean) => Promise<void>;
   dispatch: Dispatch<ReviewAction>;
-  setDetail: Dispatch<(d: ReviewDetail | null) => ReviewDetail | null>;
-  setPhase: (phase: Phase) => void;
-  setRemaining: (remaining: number) => void;
-  setConflict: (message: string) => void;
-  setBusy: (busy: ReviewBusy) => void;
-  setNotice: (notice: Notice | null) => void;
-  /** The annotation being sent back (the reject dialog is open). */
-  rejecting: ReviewAnnotation | null;
-  setRejecting: (annotation: ReviewAnnotation | null) => void;
 }) {
+  const { detailRef, readOnly, comment, load, rejecting, setBusy, setConflict, setNotice } = session;
+  const { setDetail, setPhase, setRemaining, setRejecting } = session;
   const fail = useCallback((e: unknown, what: string) => {
     const err = e as ApiError;
     if (err.code === "not_authenticated") return;
