@@ -100,7 +100,7 @@ def review_accept(
         comment=comment.strip(),
     )
     _comment(action=action, body=comment.strip())
-    labels = annotation.labels.values_list("step_id", "rating", "uses")
+    labels = list(annotation.labels.values_list("step_id", "rating", "uses"))
     return resolution_create(
         solution=solution,
         ratings={step_id: rating for step_id, rating, _ in labels},
