@@ -257,6 +257,19 @@ function ratingText(v: unknown): string {
   return v === null || v === undefined ? "·" : "…";
 }
 
+function usesOf(v: unknown): number[] | null {
+  const uses = v && typeof v === "object" ? (v as { uses?: unknown }).uses : undefined;
+  return Array.isArray(uses) ? (uses as number[]) : null;
+}
+
+/** " · uses 1, 2 → 3" when a change touched the steps a step uses ("own": not marked). */
+export function usesChangeText(before: unknown, after: unknown): string {
+  const [b, a] = [usesOf(before), usesOf(after)];
+  if ((b ?? []).join() === (a ?? []).join() && (b === null) === (a === null)) return "";
+  const text = (u: number[] | null) => (u === null ? "own" : u.length ? u.map((k) => k + 1).join(", ") : "none");
+  return ` · uses ${text(b)} → ${text(a)}`;
+}
+
 export function ActivityCard({ detail }: { detail: ReviewDetail }) {
   return (
     <section className="card side-card" data-testid="activity">
@@ -283,6 +296,7 @@ export function ActivityCard({ detail }: { detail: ReviewDetail }) {
               <span className="mono small">step {h.step_index + 1}</span> <span className="muted small">{h.action}</span>{" "}
               <span className="mono small">
                 {ratingText(h.before)} → {ratingText(h.after)}
+                {usesChangeText(h.before, h.after)}
               </span>
               <span className="subtle small">
                 {" "}
