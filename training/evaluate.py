@@ -1,7 +1,8 @@
 """Evaluate a PRM: ProcessBench first-error F1 and best-of-N reranking.
 
-    python -m training.evaluate processbench FILE [--model DIR | --scores-field step_scores]
-        [--threshold 0.5] [--sweep] [--save-scores OUT.jsonl] [--out metrics.json]
+    python -m training.evaluate processbench FILE [--model DIR [--dependencies prefix] |
+        --scores-field step_scores] [--threshold 0.5] [--sweep] [--save-scores OUT.jsonl]
+        [--out metrics.json]
     python -m training.evaluate bon FILE [--model DIR] [--n 1 4 16] [--out metrics.json]
     python -m training.evaluate stepwise FILE [--model DIR [--dependencies prefix] |
         --scores-field step_scores] [--threshold 0.5] [--sweep] [--out metrics.json]
@@ -11,7 +12,9 @@ first wrong step or -1. The PRM's prediction is the first step whose score is be
 threshold (-1 if none). Accuracy is measured separately on erroneous solutions (prediction ==
 label) and on correct ones (prediction == -1); F1 is their harmonic mean. `--sweep` reports it
 for thresholds 0.05..0.95 and the best one. Scores come from a field of the file (a scored
-file) or from `--model` (any kind: training.scorers.load_scorer).
+file) or from `--model` (any kind: training.scorers.load_scorer); a PRM trained with
+dependencies reads each step with its `uses` (`--dependencies prefix`: steplab's ProcessBench
+export with a dependency policy carries them).
 
 Stepwise: TRL stepwise rows (steplab's export; labels per step, `uses` optional). Reports the
 first-error F1 above twice: `linear` (first wrong step of the row, as ProcessBench) and
@@ -39,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from training.data import DataError, StepwiseRow, parse_row, read_objects
-from training.graph import answer_path, with_uses
+from training.graph import answer_path, uses_error, with_uses
 from training.graph import first_error as first_wrong
 
 SWEEP = [round(0.05 * k, 2) for k in range(1, 20)]
@@ -290,6 +293,14 @@ def _score_with_model(model: str, items: list[tuple[str, list[str]]], batch_size
     return load_scorer(model, batch_size=batch_size).score_many(items)
 
 
+def _row_uses(row: dict, path: Path, k: int) -> list[list[int]] | None:
+    """A ProcessBench row's `uses` (steplab's export with a dependency policy), checked."""
+    uses = row.get("uses")
+    if uses is not None and (why := uses_error(uses, len(row["steps"]))):
+        raise DataError(f"{path}: row {k}: field 'uses': {why}")
+    return uses
+
+
 def run_processbench(args: argparse.Namespace) -> dict[str, Any]:
     path = Path(args.file)
     rows = _read(path)
@@ -297,8 +308,14 @@ def run_processbench(args: argparse.Namespace) -> dict[str, Any]:
         for name in ("steps", "label"):
             if name not in row:
                 raise DataError(f"{path}: row {k}: field '{name}': missing")
+        if args.model and args.dependencies == "prefix" and row.get("uses") is None:
+            raise DataError(f"{path}: row {k}: field 'uses': needed by --dependencies prefix")
     if args.model:
-        items = [(row["problem"], row["steps"]) for row in rows]
+        uses = [_row_uses(row, path, k) for k, row in enumerate(rows, start=1)]
+        items = [
+            (row["problem"], with_uses(row["steps"], u if args.dependencies == "prefix" else None))
+            for row, u in zip(rows, uses, strict=True)
+        ]
         scores = _score_with_model(args.model, items, args.batch_size)
     else:
         scores = _scores_from(rows, args.scores_field, str(path))
@@ -342,12 +359,14 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--scores-field", default="step_scores")
     sw.add_argument("--threshold", type=float, default=0.5)
     sw.add_argument("--sweep", action="store_true", help="best F1 over thresholds 0.05..0.95")
-    sw.add_argument(
-        "--dependencies",
-        choices=["none", "prefix"],
-        default="none",
-        help="prefix: the PRM was trained with dependencies: prefix (steps read '[uses 1,3] ...')",
-    )
+    for p in (pb, sw):
+        p.add_argument(
+            "--dependencies",
+            choices=["none", "prefix"],
+            default="none",
+            help="prefix: the PRM was trained with dependencies: prefix (steps read "
+            "'[uses 1,3] ...'); the file's rows need `uses`",
+        )
     bon = sub.add_parser("bon", help="best-of-N reranking accuracy")
     bon.add_argument("file")
     bon.add_argument("--model", help="PRM directory to score the candidates with")

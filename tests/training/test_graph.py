@@ -114,3 +114,30 @@ def test_cli_stepwise_with_a_scores_field(tmp_path, capsys):
     assert report["sweep"]["linear"]["f1"] >= report["linear"]["f1"]
     assert main(["stepwise", str(path), "--scores-field", "nope"]) == 2
     assert "field 'nope'" in capsys.readouterr().err
+
+
+def test_cli_processbench_scores_steps_with_their_uses(tmp_path, monkeypatch, capsys):
+    """`evaluate processbench --model M --dependencies prefix` hands the PRM each step as a
+    PRM trained with dependencies reads it (steplab's ProcessBench export carries `uses`)."""
+    import training.evaluate as evaluate
+
+    seen: list = []
+
+    def score(model, items, batch_size):
+        seen.extend(items)
+        return [[0.9] * len(steps) for _, steps in items]
+
+    monkeypatch.setattr(evaluate, "_score_with_model", score)
+    row = {"id": "gsm8k-1", "problem": "p", "steps": ["a", "b", "c"], "label": -1}
+    path = write_jsonl(tmp_path / "pb.jsonl", [{**row, "uses": [[], [0], [0, 1]]}])
+    assert main(["processbench", str(path), "--model", "m", "--dependencies", "prefix"]) == 0
+    assert seen == [("p", ["a", "[uses 1] b", "[uses 1,2] c"])]
+    seen.clear()
+    assert main(["processbench", str(path), "--model", "m"]) == 0
+    assert seen == [("p", ["a", "b", "c"])]
+    bare = write_jsonl(tmp_path / "bare.jsonl", [row])
+    assert main(["processbench", str(bare), "--model", "m", "--dependencies", "prefix"]) == 2
+    assert "field 'uses': needed by --dependencies prefix" in capsys.readouterr().err
+    forward = write_jsonl(tmp_path / "fwd.jsonl", [{**row, "uses": [[], [2], []]}])
+    assert main(["processbench", str(forward), "--model", "m"]) == 2
+    assert "row 1: field 'uses'" in capsys.readouterr().err
