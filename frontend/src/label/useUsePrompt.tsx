@@ -18,8 +18,9 @@ export function useUsePrompt({
   current: () => number;
   /** Toggle `target` (0-based) among the current step's dependencies. */
   onToggle: (target: number) => void;
-  /** Say why a number was refused (it is not an earlier step). */
-  onRefuse: (text: string) => void;
+  /** Say why the prompt refused: a number that is not an earlier step ("error"), or the
+   * first step, which has none ("info"). */
+  onRefuse: (text: string, tone: "error" | "info") => void;
 }) {
   const [typed, setTyped] = useState<string | null>(null);
   const typedRef = useRef(typed);
@@ -34,7 +35,7 @@ export function useUsePrompt({
     const target = Number(buffer) - 1;
     if (!buffer || target < 0) return;
     if (target >= index) {
-      calls.current.onRefuse(`Step ${index + 1} can only use earlier steps (1–${index}).`);
+      calls.current.onRefuse(`Step ${index + 1} can only use earlier steps (1–${index}).`, "error");
       return;
     }
     calls.current.onToggle(target);
@@ -43,7 +44,7 @@ export function useUsePrompt({
   /** Open the prompt for the current step; the first step has nothing earlier to use. */
   const open = useCallback(() => {
     if (calls.current.current() === 0) {
-      calls.current.onRefuse("The first step has no earlier step to use.");
+      calls.current.onRefuse("The first step has no earlier step to use.", "info");
       return;
     }
     setTyped("");

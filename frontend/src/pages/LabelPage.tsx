@@ -71,7 +71,7 @@ export function LabelPage() {
   const usePrompt = useUsePrompt({
     current: () => stateRef.current.current,
     onToggle: (target) => dispatch({ type: "toggleUse", target }),
-    onRefuse: (text) => setNotice({ tone: "error", text }),
+    onRefuse: (text, tone) => setNotice({ tone, text }),
   });
 
   const onClaim = useCallback(() => {

@@ -90,7 +90,7 @@ export function ReviewPage() {
   const usePrompt = useUsePrompt({
     current: () => stateRef.current.current,
     onToggle: (target) => dispatch({ type: "toggleUse", target }),
-    onRefuse: (text) => setNotice({ tone: "error", text }),
+    onRefuse: (text, tone) => setNotice({ tone, text }),
   });
   const selected = state.column >= 0 ? (columns[state.column] ?? null) : null;
   const { goNext, adjudicate, accept, startReject, reject, toggleGold, postComment } = useReviewWrites({
