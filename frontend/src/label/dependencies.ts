@@ -10,6 +10,11 @@ export function effectiveUses(marked: number[] | null | undefined, own: number[]
   return marked ?? own ?? [];
 }
 
+/** The same steps in the same order (uses are kept ascending). */
+export function sameUses(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((k, i) => k === b[i]);
+}
+
 /** `uses` with `target` added or removed (ascending); targets at or after `index` are refused. */
 export function toggleUse(uses: readonly number[], target: number, index: number): number[] | null {
   if (!Number.isInteger(target) || target < 0 || target >= index) return null;

@@ -5,6 +5,7 @@ import { IconComment, IconEdit, IconFlag } from "../components/icons";
 import { RATING_META, RatingButtons, StepContent, classNames, selectOnClick, useScrollIntoView } from "../label/StepParts";
 import { SuggestionChip, SuggestionNotes } from "../label/SuggestionChip";
 import { orderSuggestions } from "../label/suggestions";
+import { sameUses } from "../label/dependencies";
 import { UsesChips } from "../label/UsesChips";
 import type { DecisionOrigin, StepFacts } from "./reviewState";
 
@@ -48,10 +49,6 @@ export interface ReviewStepRowProps {
   /** A hovered "uses" chip names this step. */
   highlighted?: boolean;
   onHoverUses?: (steps: number[] | null) => void;
-}
-
-function sameUses(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
 export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowProps) {

@@ -5,7 +5,7 @@
  * keyboard and the API.
  */
 import type { Rating, ResolvedLabel, ReviewAnnotation, ReviewDetail, ReviewStep } from "../api";
-import { toggleUse } from "../label/dependencies";
+import { sameUses, toggleUse } from "../label/dependencies";
 
 /** Annotations shown side by side: submitted ones and rejected ones (greyed), oldest first. */
 export function reviewColumns(detail: ReviewDetail): ReviewAnnotation[] {
@@ -122,8 +122,6 @@ export type ReviewAction =
   /** `d` then a step number: the step at `index` (default: current) uses `target`, or no longer. */
   | { type: "toggleUse"; target: number; index?: number };
 
-const sameUses = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((k, i) => k === b[i]);
-
 /** The dependencies every submitted annotation gives a step (its marks, else the step's own),
  * when they all agree and differ from the step's own; else null (nothing to decide). */
 function agreedUses(step: ReviewStep, submitted: Set<number>): number[] | null {
@@ -153,7 +151,8 @@ export function initialState(detail: ReviewDetail): ReviewState {
       const r = label?.rating ?? null;
       decisions.push(r);
       origins.push(r === null ? null : "resolution");
-      uses.push(label?.uses ? [...label.uses] : null);
+      // Decided as the step's own: nothing to show or send.
+      uses.push(label?.uses && !sameUses(label.uses, step.uses ?? []) ? [...label.uses] : null);
     } else {
       decisions.push(facts[i].agreed);
       origins.push(facts[i].agreed === null ? null : "agreed");
