@@ -1,4 +1,9 @@
-"""SIGKILL a real Celery worker mid-run on Redis; a new worker finishes the run, no duplicates."""
+"""SIGKILL a real Celery worker mid-run on Redis; a new worker finishes the run, no duplicates.
+
+The killed worker's unacked tasks come back after the visibility timeout. A task it had taken
+off the queue but not yet recorded as unacked (kombu's Redis transport has that window between
+BRPOP and its bookkeeping; a loaded machine widens it) comes back through the recovery sweep
+(autolabel.recovery), as in production: the new worker runs beat with a short sweep."""
 
 import json
 import os
@@ -24,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def _start_worker(name: str, log: Path) -> subprocess.Popen:
+def _start_worker(name: str, log: Path, *, beat_schedule: Path | None = None) -> subprocess.Popen:
     db = connection.settings_dict
     env = {
         **os.environ,
@@ -36,7 +41,10 @@ def _start_worker(name: str, log: Path) -> subprocess.Popen:
         "CELERY_BROKER_TRANSPORT_OPTIONS": json.dumps(
             {"unacked_restore_interval": 1, "unacked_restore_throttle": 1}
         ),
+        "RECOVERY_STALL_S": "4",
+        "RECOVERY_SWEEP_S": "1",
     }
+    beat = ["-B", "-s", str(beat_schedule)] if beat_schedule else []
     return subprocess.Popen(
         [
             sys.executable,
@@ -56,6 +64,7 @@ def _start_worker(name: str, log: Path) -> subprocess.Popen:
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
+            *beat,
         ],
         cwd=ROOT,
         env=env,
@@ -88,7 +97,7 @@ def test_killed_worker_then_a_new_one_completes_the_run(pb_project, tmp_path):
         assert 10 <= done_at_kill < run.total, (done_at_kill, (tmp_path / "first.log").read_text())
 
         time.sleep(2.5)  # past the visibility timeout: the killed worker's tasks are redelivered
-        second = _start_worker("second", tmp_path / "second.log")
+        second = _start_worker("second", tmp_path / "second.log", beat_schedule=tmp_path / "beat")
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             run.refresh_from_db()

@@ -135,8 +135,11 @@ def test_implicit_on_two_processes_with_accumulation_equals_one_process(tiny_lm,
 
     got, want = weights(out), weights(tmp_path / "one")
     assert got.keys() == want.keys()
+    # Adam divides by the root of the squared gradients, so where those are tiny the order
+    # of the all-reduce's sums shows (1.1e-5 measured on transformers 5.25); a wrong step
+    # moves weights by about the learning rate (3e-3). As the pairwise test above: 1e-4.
     for name, value in want.items():
-        assert torch.allclose(got[name], value, atol=1e-5), name
+        assert torch.allclose(got[name], value, atol=1e-4), name
     assert weights(out / "reference").keys() == want.keys()  # the untrained copy, saved once
     scorer = load_scorer(out, device="cpu", output="reward")
     assert isinstance(scorer, ImplicitPRMScorer)
