@@ -1,14 +1,18 @@
+import { lazy, Suspense } from "react";
 import { Link, Route, Routes } from "react-router-dom";
 import { AuthProvider, RequireAuth } from "./auth";
 import { AppHeader } from "./components/AppHeader";
-import { DashboardPage } from "./dashboard/DashboardPage";
-import { EmptyState } from "./components/ui";
+import { EmptyState, Spinner } from "./components/ui";
 import { LabelPage } from "./pages/LabelPage";
 import { LoginPage } from "./pages/LoginPage";
-import { ProjectAdminPage } from "./pages/ProjectAdminPage";
 import { ProjectsPage } from "./pages/ProjectsPage";
-import { ReviewPage } from "./review/ReviewPage";
-import { ReviewQueuePage } from "./review/ReviewQueuePage";
+
+// The annotator's pages (projects, labeling) are in the first download; the admin, review and
+// dashboard pages load when first opened, so an annotator never downloads them.
+const ProjectAdminPage = lazy(() => import("./pages/ProjectAdminPage").then((m) => ({ default: m.ProjectAdminPage })));
+const ReviewQueuePage = lazy(() => import("./review/ReviewQueuePage").then((m) => ({ default: m.ReviewQueuePage })));
+const ReviewPage = lazy(() => import("./review/ReviewPage").then((m) => ({ default: m.ReviewPage })));
+const DashboardPage = lazy(() => import("./dashboard/DashboardPage").then((m) => ({ default: m.DashboardPage })));
 
 function NotFound() {
   return (
@@ -28,6 +32,7 @@ function NotFound() {
 export function App() {
   return (
     <AuthProvider>
+      <Suspense fallback={<Spinner label="Loading the page…" />}>
       <Routes>
         <Route path="/login" element={<LoginPage />} />
         <Route path="/" element={<RequireAuth><ProjectsPage /></RequireAuth>} />
@@ -39,6 +44,7 @@ export function App() {
         <Route path="/projects/:projectId/dashboard" element={<RequireAuth><DashboardPage /></RequireAuth>} />
         <Route path="*" element={<RequireAuth><NotFound /></RequireAuth>} />
       </Routes>
+      </Suspense>
     </AuthProvider>
   );
 }
