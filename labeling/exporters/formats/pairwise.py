@@ -19,11 +19,11 @@ is all correct, so a next step never builds on a -1 step and `inherit` changes n
 """
 
 import hashlib
-from collections import Counter
 from dataclasses import dataclass, field
 
 from labeling.exporters.policy import labeled_prefix
 from labeling.exporters.records import SolutionRecord
+from labeling.step_uses import majority_uses
 
 from .base import Format, Row
 
@@ -32,19 +32,17 @@ from .base import Format, Row
 class _Node:
     prefix: list[str]
     labels: dict[str, set[bool]] = field(default_factory=dict)  # next step text → labels seen
-    # next step text → how often each `uses` was seen on it (dependency policies only)
-    uses: dict[str, Counter[tuple[int, ...]]] = field(default_factory=dict)
+    # next step text → each `uses` seen on it, in order (dependency policies only)
+    uses: dict[str, list[tuple[int, ...]]] = field(default_factory=dict)
 
     def add(self, text: str, label: bool) -> None:
         self.labels.setdefault(text, set()).add(label)
 
     def add_uses(self, text: str, uses: tuple[int, ...]) -> None:
-        self.uses.setdefault(text, Counter())[uses] += 1
+        self.uses.setdefault(text, []).append(uses)
 
     def uses_of(self, text: str) -> list[int] | None:
-        seen = self.uses.get(text)
-        # most_common keeps insertion order among equal counts: the first seen wins a tie.
-        return list(seen.most_common(1)[0][0]) if seen else None
+        return majority_uses(self.uses.get(text, ()))
 
 
 def _key(prefix: list[str]) -> str:

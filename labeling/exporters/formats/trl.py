@@ -35,7 +35,8 @@ class TrlFormat(Format):
             ]
         if self.with_domain:
             row["domain"] = self.domain_of(record)
-        row.update(self.dependency_columns([step for step, _ in prefix]))
+        if self.with_dependencies:
+            row.update(self.dependency_columns([step for step, _ in prefix]))
         row.update(self.evidence_columns(record, [step for step, _ in prefix]))
         if self.with_images:
             # The problem's images, then the written steps' (TRL's vision datasets: `images`).
