@@ -68,7 +68,7 @@ def expected(name: str) -> tuple[int, int, int, int, int]:
     rows = raw_rows(name)
     if name == "prm800k_sample.jsonl":
         return _prm800k_counts(rows)
-    if name == "processbench_sample.jsonl":
+    if name in ("processbench_sample.jsonl", "processbench_dev.jsonl"):
         steps = sum(len(r["steps"]) for r in rows)
         labels = sum(len(r["steps"]) if r["label"] == -1 else r["label"] + 1 for r in rows)
         return len({norm(r["problem"]) for r in rows}), len(rows), steps, labels, 0
@@ -100,6 +100,7 @@ FILES = {
     "prm800k_sample.jsonl": "prm800k",
     "prm800k_mrmath_redundant_sample.jsonl": "prm800k_mrmath",
     "processbench_sample.jsonl": "processbench",
+    "processbench_dev.jsonl": "processbench",
     "prmbench_sample.jsonl": "prmbench",
     "gsm8k_sample.jsonl": "gsm8k",
     "gsm8k_model_solutions_sample.jsonl": "gsm8k",
