@@ -17,4 +17,7 @@ urlpatterns = [
 ]
 
 # A URL no pattern matches (e.g. a negative id) answers the API's JSON error under /api/.
+handler400 = "labeling.api.errors.bad_request"
+handler403 = "labeling.api.errors.permission_denied"
 handler404 = "labeling.api.errors.not_found"
+handler500 = "labeling.api.errors.server_error"

@@ -4,7 +4,6 @@ from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -13,6 +12,7 @@ from autolabel.registry import ENGINES
 from autolabel.services import autolabel_run_cancel, autolabel_run_create
 from autolabel.tasks import autolabel_run_start_task
 from labeling.api.access import project_for
+from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
 from labeling.models import Role
 
@@ -45,7 +45,9 @@ class RunOutput(serializers.ModelSerializer):
 
 class RunInput(serializers.Serializer):
     sources = serializers.ListField(
-        child=serializers.ChoiceField(choices=sorted(ENGINES)), min_length=1
+        child=serializers.ChoiceField(choices=sorted(ENGINES)),
+        min_length=1,
+        max_length=len(ENGINES),
     )
     params = serializers.DictField(required=False, default=dict)
     filter = serializers.DictField(required=False, default=dict)
@@ -57,7 +59,7 @@ class RunListApi(APIView):
     )
     def get(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.ADMIN)
-        paginator = LimitOffsetPagination()
+        paginator = BoundedLimitOffsetPagination()
         page = paginator.paginate_queryset(project.autolabel_runs.order_by("-id"), request)
         return paginator.get_paginated_response(RunOutput(page, many=True).data)
 

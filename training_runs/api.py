@@ -8,11 +8,12 @@ from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from labeling.api import bounds
 from labeling.api.access import project_for
+from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
 from labeling.errors import ValidationFailed
 from labeling.models import Export, Role
@@ -69,7 +70,7 @@ class TrainingRunListApi(APIView):
         class Meta:
             ref_name = "TrainingRunInput"
 
-        export = serializers.IntegerField(help_text="A done TRL-format export of this project.")
+        export = bounds.id_field(help_text="A done TRL-format export of this project.")
         base_model = serializers.CharField(
             max_length=1000, help_text="Absolute path of a causal LM checkpoint directory."
         )
@@ -87,7 +88,7 @@ class TrainingRunListApi(APIView):
     def get(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.REVIEWER)
         runs = project.training_runs.select_related("created_by", "prm_model").order_by("-id")
-        paginator = LimitOffsetPagination()
+        paginator = BoundedLimitOffsetPagination()
         page = paginator.paginate_queryset(runs, request)
         return paginator.get_paginated_response(TrainingRunSummaryOutput(page, many=True).data)
 

@@ -143,6 +143,9 @@ LOGIN_URL = "/login"
 # Uploads: a big import file streams to disk instead of memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+# Bounds on what an API client sends: JSON nesting, and the page size of every list.
+JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
+API_MAX_PAGE_SIZE = env.int("API_MAX_PAGE_SIZE", default=200)
 IMPORT_MAX_BYTES = env.int("IMPORT_MAX_BYTES", default=2 * 1024 * 1024 * 1024)
 
 REST_FRAMEWORK = {
@@ -154,7 +157,13 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "labeling.api.errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "labeling.api.pagination.BoundedLimitOffsetPagination",
+    # JSON bodies nested deeper than JSON_MAX_DEPTH are a 400 (labeling/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "labeling.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     # Sign-in attempts (labeling/api/throttles.py): per client IP and per username.

@@ -6,6 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.admin_selectors import problem_source_list
+from labeling.api import bounds
 from labeling.api.access import project_for
 from labeling.models import Role
 from labeling.services.assignments import (
@@ -30,24 +31,26 @@ class AssignmentListApi(APIView):
     users by a strategy. DELETE: clear."""
 
     class CreateInput(serializers.Serializer):
-        user_ids = serializers.ListField(child=serializers.IntegerField(), min_length=1)
-        solution_ids = serializers.ListField(
-            child=serializers.IntegerField(), required=False, max_length=100_000
-        )
-        source = serializers.CharField(required=False, allow_blank=True)
+        user_ids = bounds.ids_field(min_length=1, max_length=1000)
+        solution_ids = bounds.ids_field(required=False, max_length=100_000)
+        source = serializers.CharField(required=False, allow_blank=True, max_length=500)
         only_open = serializers.BooleanField(default=True)
         only_unassigned = serializers.BooleanField(default=False)
-        limit = serializers.IntegerField(min_value=1, required=False)
+        limit = serializers.IntegerField(min_value=1, max_value=10_000_000, required=False)
         strategy = serializers.ChoiceField(choices=STRATEGIES, default="round_robin")
-        weights = serializers.ListField(child=serializers.FloatField(min_value=0), required=False)
+        weights = serializers.ListField(
+            child=serializers.FloatField(min_value=0, max_value=1e6),
+            required=False,
+            max_length=1000,
+        )
         per_solution = serializers.IntegerField(min_value=1, max_value=50, required=False)
 
     class CreateOutput(serializers.Serializer):
         created = serializers.DictField(child=serializers.IntegerField())
 
     class ClearInput(serializers.Serializer):
-        user_ids = serializers.ListField(child=serializers.IntegerField(), required=False)
-        solution_ids = serializers.ListField(child=serializers.IntegerField(), required=False)
+        user_ids = bounds.ids_field(required=False, max_length=1000)
+        solution_ids = bounds.ids_field(required=False, max_length=100_000)
 
     @extend_schema(responses=AssignmentSummaryOutput(many=True))
     def get(self, request, project_id: int):

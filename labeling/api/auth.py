@@ -5,6 +5,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from labeling.api import bounds
 from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
 from labeling.errors import ValidationFailed
 from labeling.models import ApiToken
@@ -25,8 +26,10 @@ class UserOutput(serializers.Serializer):
 
 
 class Credentials(serializers.Serializer):
-    username = serializers.CharField()
-    password = serializers.CharField(style={"input_type": "password"})
+    username = bounds.name_field()
+    password = serializers.CharField(
+        style={"input_type": "password"}, max_length=bounds.MAX_PASSWORD
+    )
 
 
 def _authenticate(request, data: dict):

@@ -1,6 +1,12 @@
 """One error format for the whole API: {"error": {"code", "message", "details"}}."""
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import (
+    PermissionDenied,
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -30,6 +36,10 @@ def error_response(code: str, message: str, status_code: int, details: object = 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, DomainError):
         return error_response(exc.code, exc.message, exc.status, exc.details)
+    if isinstance(exc, RequestDataTooBig | TooManyFieldsSent | TooManyFilesSent):
+        return error_response("too_large", _TOO_LARGE, status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    if isinstance(exc, SuspiciousOperation):
+        return error_response("bad_request", "The request is malformed.", 400)
     if isinstance(exc, OperationalError | InterfaceError):
         # PostgreSQL is down or restarting: a clear, retryable answer instead of an HTML 500.
         # Nothing was written; the labeling page keeps the draft and retries.
@@ -69,6 +79,44 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         if header in response:
             body[header] = response[header]
     return body
+
+
+_TOO_LARGE = "The request body is too large."
+
+
+def _api_error(code: str, message: str, status_code: int):
+    from django.http import JsonResponse
+
+    body = {"error": {"code": code, "message": message, "details": {}}}
+    return JsonResponse(body, status=status_code)
+
+
+def bad_request(request, exception=None):
+    """Django's 400 (a SuspiciousOperation outside DRF's handler): JSON under /api/."""
+    from django.views.defaults import bad_request as html_bad_request
+
+    if request.path.startswith("/api/"):
+        if isinstance(exception, RequestDataTooBig | TooManyFieldsSent | TooManyFilesSent):
+            return _api_error("too_large", _TOO_LARGE, 413)
+        return _api_error("bad_request", "The request is malformed.", 400)
+    return html_bad_request(request, exception)
+
+
+def permission_denied(request, exception=None):
+    from django.views.defaults import permission_denied as html_permission_denied
+
+    if request.path.startswith("/api/"):
+        return _api_error("permission_denied", "You do not have permission.", 403)
+    return html_permission_denied(request, exception)
+
+
+def server_error(request):
+    """The last resort: an unhandled exception under /api/ is still the JSON error shape."""
+    from django.views.defaults import server_error as html_server_error
+
+    if request.path.startswith("/api/"):
+        return _api_error("internal_error", "Internal server error.", 500)
+    return html_server_error(request)
 
 
 def not_found(request, exception=None):

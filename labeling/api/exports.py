@@ -14,11 +14,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from labeling.api import bounds
 from labeling.api.access import project_for
+from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
 from labeling.errors import Conflict
 from labeling.exporters import (
@@ -68,14 +69,17 @@ class FiltersInput(_Strict):
     auto_sources = serializers.ListField(
         child=serializers.ChoiceField(choices=SuggestionSource.values),
         required=False,
+        max_length=len(SuggestionSource.values),
         help_text="Suggestion sources for auto_any, most preferred first.",
     )
     min_agreement = serializers.FloatField(min_value=0, max_value=1, required=False)
     unsure = serializers.ChoiceField(choices=_choices(UnsureMode), required=False)
     labeled_after = serializers.DateTimeField(required=False, allow_null=True)
     labeled_before = serializers.DateTimeField(required=False, allow_null=True)
-    annotators = serializers.ListField(child=serializers.CharField(), required=False)
-    problem_sources = serializers.ListField(child=serializers.CharField(), required=False)
+    annotators = serializers.ListField(child=bounds.name_field(), required=False, max_length=1000)
+    problem_sources = serializers.ListField(
+        child=serializers.CharField(max_length=500), required=False, max_length=1000
+    )
     include_gold = serializers.BooleanField(
         required=False, help_text="Gold questions are excluded by default once they exist."
     )
@@ -224,7 +228,7 @@ class ExportListApi(APIView):
     def get(self, request, project_id: int):
         """The project's exports, newest first."""
         project = project_for(request, project_id, at_least=Role.REVIEWER)
-        paginator = LimitOffsetPagination()
+        paginator = BoundedLimitOffsetPagination()
         page = paginator.paginate_queryset(export_list(project=project), request)
         return paginator.get_paginated_response(ExportOutput(page, many=True).data)
 

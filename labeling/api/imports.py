@@ -3,13 +3,13 @@ from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.admin_selectors import import_job_list
 from labeling.api.access import project_for
+from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
 from labeling.importers import FORMATS
 from labeling.models import PROBLEM_DOMAINS, ImportJob, Role
@@ -71,7 +71,7 @@ class ImportListApi(APIView):
     )
     def get(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.ADMIN)
-        paginator = LimitOffsetPagination()
+        paginator = BoundedLimitOffsetPagination()
         page = paginator.paginate_queryset(import_job_list(project=project), request)
         return paginator.get_paginated_response(ImportJobOutput(page, many=True).data)
 

@@ -8,6 +8,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from labeling.api import bounds
 from labeling.api.access import project_for
 from labeling.models import FinishReason
 from labeling.selectors import (
@@ -72,7 +73,7 @@ def _plain_write(data: object, *, submit: bool) -> dict | None:
     if type(data) is not dict or not data.keys() <= (_SUBMIT_KEYS if submit else _DRAFT_KEYS):
         return None
     version, labels = data.get("version"), data.get("labels")
-    if type(version) is not int or version < 1:
+    if type(version) is not int or not 1 <= version <= bounds.MAX_VERSION:
         return None
     if type(labels) is not list or len(labels) > _MAX_LABELS:
         return None
@@ -82,7 +83,7 @@ def _plain_write(data: object, *, submit: bool) -> dict | None:
     out: dict = {"version": version, "labels": plain}
     if "time_spent_ms" in data:
         spent = data["time_spent_ms"]
-        if type(spent) is not int or spent < 0:
+        if type(spent) is not int or not 0 <= spent <= bounds.MAX_TIME_SPENT_MS:
             return None
         out["time_spent_ms"] = spent
     if "request_id" in data:
@@ -127,13 +128,13 @@ class LabelListSerializer(serializers.ListSerializer):
 
 
 class LabelInputSerializer(serializers.Serializer):
-    step_id = serializers.IntegerField()
+    step_id = bounds.id_field()
     rating = serializers.IntegerField(allow_null=True, min_value=-1, max_value=1)
     unsure = serializers.BooleanField(default=False)
     comment = serializers.CharField(allow_blank=True, default="", max_length=10000)
     alternative_text = serializers.CharField(allow_blank=True, default="", max_length=20000)
     uses = serializers.ListField(
-        child=serializers.IntegerField(min_value=0),
+        child=serializers.IntegerField(min_value=0, max_value=bounds.MAX_STEP_INDEX),
         allow_null=True,
         default=None,
         max_length=200,
@@ -288,9 +289,9 @@ REQUEST_ID_HELP = (
 
 
 class DraftInput(serializers.Serializer):
-    version = serializers.IntegerField(min_value=1)
+    version = serializers.IntegerField(min_value=1, max_value=bounds.MAX_VERSION)
     labels = LabelInputSerializer(many=True, max_length=_MAX_LABELS)
-    time_spent_ms = serializers.IntegerField(min_value=0, required=False)
+    time_spent_ms = bounds.time_spent_field(required=False)
     request_id = serializers.UUIDField(required=False, help_text=REQUEST_ID_HELP)
 
 

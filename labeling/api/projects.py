@@ -2,12 +2,13 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.admin_selectors import member_list
+from labeling.api import bounds
 from labeling.api.access import project_for
+from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
 from labeling.models import Domain, LabelScale, Project, ProjectMembership, Role, StepSplit
 from labeling.selectors import project_list_for_user, project_stats, solution_list
@@ -63,9 +64,11 @@ class ProjectOutput(serializers.ModelSerializer):
 
 class ProjectInput(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    description = serializers.CharField(required=False, allow_blank=True)
+    description = serializers.CharField(
+        required=False, allow_blank=True, max_length=bounds.MAX_TEXT
+    )
     domain = serializers.ChoiceField(choices=Domain.choices, required=False)
-    guidelines = serializers.CharField(required=False, allow_blank=True)
+    guidelines = serializers.CharField(required=False, allow_blank=True, max_length=bounds.MAX_TEXT)
     label_scale = serializers.ChoiceField(choices=LabelScale.choices, required=False)
     first_error_mode = serializers.BooleanField(required=False)
     overlap = serializers.IntegerField(min_value=1, max_value=50, required=False)
@@ -84,7 +87,7 @@ class ProjectListApi(APIView):
         operation_id="projects_list", responses=paginated(ProjectOutput, "PaginatedProjects")
     )
     def get(self, request):
-        paginator = LimitOffsetPagination()
+        paginator = BoundedLimitOffsetPagination()
         page = paginator.paginate_queryset(project_list_for_user(user=request.user), request)
         data = ProjectOutput(page, many=True, context={"request": request}).data
         return paginator.get_paginated_response(data)
@@ -128,7 +131,7 @@ class MemberOutput(serializers.Serializer):
 
 
 class MemberInput(serializers.Serializer):
-    username = serializers.CharField()
+    username = bounds.name_field()
     role = serializers.ChoiceField(choices=Role.choices)
 
 
@@ -188,6 +191,6 @@ class SolutionListApi(APIView):
     )
     def get(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.REVIEWER)
-        paginator = LimitOffsetPagination()
+        paginator = BoundedLimitOffsetPagination()
         page = paginator.paginate_queryset(solution_list(project=project), request)
         return paginator.get_paginated_response(SolutionRowOutput(page, many=True).data)

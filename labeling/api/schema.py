@@ -3,6 +3,8 @@
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+
 ERROR_STATUSES = {
     "400": "Invalid input (validation_error, import_error).",
     "401": "A token was sent and is unknown or revoked.",
@@ -60,3 +62,19 @@ def paginated(serializer_class, name: str):
             "results": serializer_class(many=True),
         },
     )
+
+
+class BoundedListSerializerExtension(OpenApiSerializerFieldExtension):
+    """A nested `Serializer(many=True, max_length=N)` documents its bound as maxItems
+    (drf-spectacular maps max_length of ListField, not of ListSerializer)."""
+
+    target_class = "rest_framework.serializers.ListSerializer"
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        if self.target.max_length is not None:
+            schema["maxItems"] = self.target.max_length
+        if self.target.min_length is not None:
+            schema["minItems"] = self.target.min_length
+        return schema

@@ -6,6 +6,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from labeling.api import bounds
 from labeling.models import Role, Solution
 from labeling.review_selectors import resolution_payload
 from labeling.services.gold import gold_set, gold_unset
@@ -29,7 +30,7 @@ class AcceptApi(APIView):
             ref_name = "AcceptInput"
 
         comment = serializers.CharField(allow_blank=True, default="", max_length=10000)
-        expected_resolution_id = serializers.IntegerField(
+        expected_resolution_id = bounds.id_field(
             allow_null=True,
             required=False,
             help_text="The current resolution you saw (null: none). 409 if it changed.",
@@ -83,7 +84,7 @@ class AdjudicateApi(APIView):
 
         labels = AdjudicatedLabel(many=True, max_length=2000)
         comment = serializers.CharField(allow_blank=True, default="", max_length=10000)
-        expected_resolution_id = serializers.IntegerField(allow_null=True, required=False)
+        expected_resolution_id = bounds.id_field(allow_null=True, required=False)
 
     @extend_schema(request=Input, responses=ResolutionOutput)
     def post(self, request, solution_id: int):

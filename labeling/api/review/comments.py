@@ -1,17 +1,22 @@
 """A solution's comment threads: reviewers, admins, and annotators on solutions they labeled."""
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from labeling.api import bounds
 from labeling.models import Annotation, AnnotationStatus, Role, Solution
 from labeling.review_selectors import comment_list
 from labeling.selectors import ROLE_RANK
 from labeling.services.comments import comment_create
 
 from .common import CommentOutput, solution_for, validated_input
+
+
+class StepQuery(serializers.Serializer):
+    step = bounds.id_field(required=False, help_text="A step id: only the comments on it.")
 
 
 class CommentListApi(APIView):
@@ -25,7 +30,7 @@ class CommentListApi(APIView):
             ref_name = "CommentCreateInput"
 
         body = serializers.CharField(max_length=10000)
-        step_id = serializers.IntegerField(required=False, allow_null=True)
+        step_id = bounds.id_field(required=False, allow_null=True)
 
     def _solution(self, request, solution_id: int) -> Solution:
         solution = solution_for(request, solution_id, at_least=Role.ANNOTATOR)
@@ -41,13 +46,14 @@ class CommentListApi(APIView):
         return solution
 
     @extend_schema(
-        parameters=[OpenApiParameter("step", int, required=False)],
+        parameters=[StepQuery],
         responses=CommentOutput(many=True),
     )
     def get(self, request, solution_id: int):
         solution = self._solution(request, solution_id)
-        step = request.query_params.get("step")
-        step_id = int(step) if step and step.isdigit() else None
+        query = StepQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        step_id = query.validated_data.get("step")
         reviewing = ROLE_RANK[solution.project.my_role] >= ROLE_RANK[Role.REVIEWER]
         annotator = None if reviewing else request.user
         return Response(comment_list(solution=solution, step_id=step_id, annotator=annotator))

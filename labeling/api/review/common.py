@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404
 from rest_framework import serializers
 from rest_framework.request import Request
 
+from labeling.api import bounds
 from labeling.api.access import project_for
 from labeling.models import Annotation, Role, Solution
 
@@ -34,7 +35,7 @@ def validated_input(input_class: type[serializers.Serializer], request: Request)
 
 
 class RatingLabel(serializers.Serializer):
-    step_id = serializers.IntegerField()
+    step_id = bounds.id_field()
     rating = serializers.IntegerField(allow_null=True, min_value=-1, max_value=1)
 
 
@@ -46,7 +47,7 @@ _USES_HELP = (
 
 class AdjudicatedLabel(RatingLabel):
     uses = serializers.ListField(
-        child=serializers.IntegerField(min_value=0),
+        child=serializers.IntegerField(min_value=0, max_value=bounds.MAX_STEP_INDEX),
         allow_null=True,
         required=False,
         max_length=200,

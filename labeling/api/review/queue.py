@@ -3,10 +3,11 @@ and per-reason counts."""
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.views import APIView
 
+from labeling.api import bounds
 from labeling.api.access import project_for
+from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.models import PROBLEM_DOMAINS, Role, Solution, problem_domain
 from labeling.review_selectors import (
     QUEUE_STATES,
@@ -57,8 +58,10 @@ class ReviewQueueApi(APIView):
     """Solutions with submitted labels, most in need of review first, with the reasons."""
 
     class FilterInput(serializers.Serializer):
-        annotator = serializers.IntegerField(required=False, help_text="User id of a submitter.")
-        source = serializers.CharField(required=False, help_text="The problem's source.")
+        annotator = bounds.id_field(required=False, help_text="User id of a submitter.")
+        source = serializers.CharField(
+            required=False, max_length=500, help_text="The problem's source."
+        )
         domain = serializers.ChoiceField(
             choices=PROBLEM_DOMAINS, required=False, help_text="The problem's domain."
         )
@@ -101,7 +104,7 @@ class ReviewQueueApi(APIView):
             reason=f.get("reason"),
             domain=f.get("domain"),
         )
-        paginator = LimitOffsetPagination()
+        paginator = BoundedLimitOffsetPagination()
         page = paginator.paginate_queryset(qs, request)
         response = paginator.get_paginated_response(
             QueueItemOutput(page, many=True, context={"project_domain": project.domain}).data

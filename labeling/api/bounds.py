@@ -1,0 +1,33 @@
+"""Bounds on what API clients send: every integer, string and list of an input has one.
+
+tests/api/test_input_bounds.py checks the OpenAPI schema: an input field without a bound fails.
+"""
+
+from rest_framework import serializers
+
+MAX_ID = 2**63 - 1  # a bigint primary key
+MAX_VERSION = 2**31 - 1  # an integer column
+MAX_TIME_SPENT_MS = 24 * 60 * 60 * 1000  # one item's work time: at most a day
+MAX_NAME = 150  # usernames (Django's User.username) and short names
+MAX_PASSWORD = 4096
+MAX_TEXT = 200_000  # descriptions, guidelines
+MAX_IDS = 10_000  # ids in one request
+MAX_STEP_INDEX = 100_000
+
+
+def id_field(**kwargs) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+def ids_field(**kwargs) -> serializers.ListField:
+    kwargs.setdefault("max_length", MAX_IDS)
+    return serializers.ListField(child=id_field(), **kwargs)
+
+
+def name_field(**kwargs) -> serializers.CharField:
+    kwargs.setdefault("max_length", MAX_NAME)
+    return serializers.CharField(**kwargs)
+
+
+def time_spent_field(**kwargs) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=0, max_value=MAX_TIME_SPENT_MS, **kwargs)
