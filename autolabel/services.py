@@ -63,11 +63,17 @@ MODEL_SOURCES = ("rollout", "judge")
 def _check_params(sources: list[str], params: dict) -> None:
     """Refuse a run whose model backend is missing or malformed before any work is queued."""
     from autolabel.completers.config import validate_backend
+    from autolabel.engines.checks import check_run_params
 
+    try:
+        check_run_params(sources, params)
+    except KeyError as exc:
+        raise ValidationFailed(f"params: {exc.args[0]}.", field="params") from exc
+    except ValueError as exc:
+        where = str(exc).split(":", 1)[0]
+        raise ValidationFailed(f"params.{exc}.", field=f"params.{where}") from exc
     for source in sources:
         own = params.get(source, {})
-        if not isinstance(own, dict):
-            raise ValidationFailed(f"params.{source} must be an object.", field=f"params.{source}")
         if source in MODEL_SOURCES:
             try:
                 validate_backend(own.get("backend"))
@@ -75,6 +81,18 @@ def _check_params(sources: list[str], params: dict) -> None:
                 raise ValidationFailed(
                     f"params.{source}.backend: {exc}", field=f"params.{source}.backend"
                 ) from exc
+
+
+def _check_filter(filter_: dict) -> None:
+    from autolabel.engines.checks import check_run_filter
+
+    if not isinstance(filter_, dict):
+        raise ValidationFailed("filter must be an object.", field="filter")
+    try:
+        check_run_filter(filter_)
+    except ValueError as exc:
+        where = str(exc).split(":", 1)[0]
+        raise ValidationFailed(f"filter.{exc}.", field=f"filter.{where}") from exc
 
 
 def _resolve_prm(project: Project, own: dict) -> dict:
@@ -128,6 +146,7 @@ def autolabel_run_create(
         )
     params = dict(params or {})
     _check_params(sources, params)
+    _check_filter(filter or {})
     if "prm" in sources:
         params["prm"] = _resolve_prm(project, params.get("prm", {}))
     run = AutolabelRun.objects.create(

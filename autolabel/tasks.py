@@ -5,6 +5,7 @@ import random
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 
+from autolabel.engines.checks import chunk_size_of
 from autolabel.errors import BackendUnavailable
 from autolabel.models import AutolabelRun, RunStatus
 from autolabel.recovery import lost_work_requeue
@@ -25,7 +26,7 @@ def autolabel_run_start_task(run_id: int) -> int:
     run = AutolabelRun.objects.get(pk=run_id)
     if run.status == RunStatus.CANCELLED:
         return 0
-    chunks = autolabel_run_chunks(run=run, size=int(run.params.get("chunk_size", 20)))
+    chunks = autolabel_run_chunks(run=run, size=chunk_size_of(run.params))
     queue = chunk_queue(run.sources)
     for chunk in chunks:
         autolabel_chunk_task.apply_async((run_id, chunk), queue=queue)

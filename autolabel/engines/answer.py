@@ -5,6 +5,7 @@ from typing import Any
 from annotate.queues import Queue
 from autolabel import answers
 from autolabel.engines.base import EngineResult, SolutionInput
+from autolabel.engines.params import timeout_param
 
 
 class AnswerEngine:
@@ -19,6 +20,6 @@ class AnswerEngine:
         result.final_answer = predicted
         if predicted and solution.gold_answer:
             result.answer_correct = answers.equivalent(
-                predicted, solution.gold_answer, timeout_s=float(params.get("timeout_s", 3.0))
+                predicted, solution.gold_answer, timeout_s=timeout_param(params, 3.0)
             )
         return result

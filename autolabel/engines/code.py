@@ -42,13 +42,14 @@ from typing import Any
 from annotate.queues import Queue
 from autolabel.calibration import calibrate
 from autolabel.engines.base import TESTS_PASS, EngineResult, SolutionInput, StepSuggestion
-from autolabel.engines.params import check_keys, float_param, int_param
+from autolabel.engines.params import check_keys, int_param, timeout_param
 from autolabel.sandbox import SandboxResult, Status, run_python
 from autolabel.sandbox.judge import TestReport, parse_tests, run_tests
 
 SOURCE = "code"
 AGENT = "sandbox/python"
 PARAMS = {"tests", "timeout_s", "memory_mb", "compare", "all_tests"}
+MEMORY_MB_MAX = 16_384
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>```+|~~~+)[ \t]*(?P<lang>[\w+.-]*)")
 _PYTHON = {"", "python", "py", "python3", "py3", "pycon"}
 _CRASH = {Status.ERROR, Status.TIMEOUT, Status.MEMORY, Status.KILLED}
@@ -133,8 +134,8 @@ class CodeEngine:
 
     def __call__(self, solution: SolutionInput, params: dict[str, Any]) -> EngineResult:
         check_keys(params, PARAMS, engine=self.name)
-        timeout_s = float_param(params, "timeout_s", 5.0)
-        memory_mb = int_param(params, "memory_mb", 256, minimum=32)
+        timeout_s = timeout_param(params, 5.0, maximum=120.0)
+        memory_mb = int_param(params, "memory_mb", 256, minimum=32, maximum=MEMORY_MB_MAX)
         compare = params.get("compare", "lines")
         if compare not in ("lines", "tokens", "exact"):
             raise ValueError(f"compare must be lines, tokens or exact, got {compare!r}")

@@ -41,6 +41,18 @@ class JudgeResult(EngineResult):
     evidence: dict[str, Any] = field(default_factory=dict)
 
 
+def sampling_of(params: dict[str, Any]) -> dict[str, Any]:
+    """The judge's sampling params, checked (also when a run is created: engines/checks.py)."""
+    votes = int_param(params, "votes", 1, maximum=64)
+    return {
+        "votes": votes,
+        "temperature": float_param(params, "temperature", 0.7 if votes > 1 else 0.0, maximum=2.0),
+        "top_p": float_param(params, "top_p", 1.0, maximum=1.0),
+        "max_tokens": int_param(params, "max_tokens", 1024, maximum=131_072),
+        "seed": seed_param(params),
+    }
+
+
 class JudgeEngine:
     name = "judge"
     queue = Queue.ROLLOUTS
@@ -52,14 +64,8 @@ class JudgeEngine:
             raise ValueError("judge params need a backend")
         if params["backend"].get("kind") == "scripted":
             raise ValueError("the judge needs a chat backend (openai or transformers)")
-        votes = int_param(params, "votes", 1)
-        sampling = {
-            "votes": votes,
-            "temperature": float_param(params, "temperature", 0.7 if votes > 1 else 0.0),
-            "top_p": float_param(params, "top_p", 1.0),
-            "max_tokens": int_param(params, "max_tokens", 1024),
-            "seed": seed_param(params),
-        }
+        sampling = sampling_of(params)
+        votes = sampling["votes"]
         critic = completer_from_config(params["backend"])
         verdict = judge_solution(
             critic,

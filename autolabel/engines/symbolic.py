@@ -11,6 +11,7 @@ from typing import Any
 from annotate.queues import Queue
 from autolabel.calibration import calibrate
 from autolabel.engines.base import CHECKS_OUT, EngineResult, SolutionInput, StepSuggestion
+from autolabel.engines.params import timeout_param
 from autolabel.symbolic import CHECKER_VERSION, check_step
 from autolabel.symbolic.verdicts import REFUTED, VERIFIED, undecided_for_now
 
@@ -22,7 +23,7 @@ class SymbolicEngine:
     queue = Queue.DEFAULT
 
     def __call__(self, solution: SolutionInput, params: dict[str, Any]) -> EngineResult:
-        timeout_s = float(params.get("timeout_s", 2.0))
+        timeout_s = timeout_param(params, 2.0)
         result = EngineResult(source="symbolic", agent=AGENT)
         for index, text in enumerate(solution.steps):
             verdict = check_step(

@@ -164,7 +164,7 @@ def guarded_get(
     Yields the final response (not a redirect). Raises UrlRefused for a refused URL or hop and
     for too many redirects; httpx.HTTPError for network failures.
     """
-    current: httpx.URL = httpx.URL(url) if isinstance(url, str) else url
+    current: str | httpx.URL = url  # parsed (and refused if malformed) by vet_url
     with httpx.Client(timeout=timeout, follow_redirects=False) as client:
         for hop in range(MAX_REDIRECTS + 1):
             try:
@@ -184,7 +184,10 @@ def guarded_get(
             try:
                 location = response.headers.get("location")
                 if response.status_code in REDIRECT_STATUSES and location:
-                    current = target.url.join(location)
+                    try:
+                        current = target.url.join(location)
+                    except (httpx.InvalidURL, TypeError, ValueError) as exc:
+                        raise UrlRefused(url, f"redirects to an invalid URL ({exc})") from exc
                     continue
                 yield response
                 return

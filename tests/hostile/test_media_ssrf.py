@@ -339,3 +339,18 @@ def test_other_spellings_of_loopback_are_resolved_before_they_are_judged(host):
 def test_only_http_urls_with_a_host_are_fetched(url):
     with pytest.raises(UrlRefused, match="not an http|no host"):
         vet_url(url)
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("http://0177.0.0.1/x.png", "is not a valid URL"),
+        ("http://256.1.1.1/x.png", "is not a valid URL"),
+        ("http://[::1/x.png", "is not a valid URL"),
+        ("http://" + "a" * 70 + ".example/x.png", "has a host that does not resolve"),
+    ],
+)
+def test_a_malformed_url_names_its_line_and_field(tmp_path, internet, url, reason):
+    """Issue 24: `http://0177.0.0.1/` failed the import with "internal error" and no line."""
+    error = _refused(tmp_path, [url])
+    assert error.message.startswith(f"{url} {reason}")
