@@ -166,6 +166,8 @@ REST_FRAMEWORK = {
     ],
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # Proxies in front of the app whose X-Forwarded-For is trusted (0: none, use REMOTE_ADDR).
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
     # Sign-in attempts (labeling/api/throttles.py): per client IP and per username.
     "DEFAULT_THROTTLE_RATES": {
         "login_ip": env("LOGIN_RATE_IP", default="30/min"),

@@ -1,9 +1,16 @@
 """Sign-in throttles: per client IP and per username, counted in the default cache.
 
+The client IP is REMOTE_ADDR unless NUM_PROXIES (environment, default 0) says how many proxies
+of ours stand in front: only then is X-Forwarded-For read, and only its last NUM_PROXIES hops
+(DRF's get_ident), so a client cannot pick its own address by sending the header.
+
 Both apply to the password endpoints (session login and the token exchange). The rates are
 `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["login_ip" / "login_user"]`, read on each request so
 tests can override them.
 """
+
+import hashlib
+import unicodedata
 
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
@@ -33,4 +40,8 @@ class LoginUsernameThrottle(_LoginThrottle):
         username = request.data.get("username") if hasattr(request.data, "get") else None
         if not isinstance(username, str) or not username.strip():
             return None
-        return self.cache_format % {"scope": self.scope, "ident": username.strip().lower()}
+        # One account however it is spelled (case, Unicode form), hashed: a cache key holds no
+        # client text (memcached refuses spaces and control characters).
+        name = unicodedata.normalize("NFKC", username.strip()).casefold()
+        ident = hashlib.sha256(name.encode()).hexdigest()[:32]
+        return self.cache_format % {"scope": self.scope, "ident": ident}

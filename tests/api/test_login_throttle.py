@@ -57,3 +57,41 @@ def test_successful_logins_below_the_rate_pass():
     UserFactory(username="ann", password="right")
     for _ in range(3):
         assert _login("ann", "right").status_code == 200
+
+
+def test_a_forged_forwarded_for_does_not_escape_the_address_throttle():
+    """Issue 24: a client that changed X-Forwarded-For on each try was never throttled."""
+    for i in range(6):
+        client = APIClient(REMOTE_ADDR="10.0.3.1", HTTP_X_FORWARDED_FOR=f"198.51.100.{i}")
+        response = client.post("/api/auth/login/", {"username": f"u{i}", "password": "x"})
+        assert response.status_code == 400
+    client = APIClient(REMOTE_ADDR="10.0.3.1", HTTP_X_FORWARDED_FOR="198.51.100.77")
+    assert client.post("/api/auth/login/", {"username": "u9", "password": "x"}).status_code == 429
+
+
+def test_behind_one_trusted_proxy_the_clients_address_is_the_last_hop(settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    for i in range(6):  # the client forges a first hop; our proxy appends the real one
+        forwarded = f"203.0.113.{i}, 192.0.2.10"
+        client = APIClient(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=forwarded)
+        assert (
+            client.post("/api/auth/login/", {"username": f"u{i}", "password": "x"}).status_code
+            == 400
+        )
+    client = APIClient(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="192.0.2.11")
+    assert client.post("/api/auth/login/", {"username": "u9", "password": "x"}).status_code == 400
+    client = APIClient(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="1.2.3.4, 192.0.2.10")
+    assert client.post("/api/auth/login/", {"username": "u9", "password": "x"}).status_code == 429
+
+
+@pytest.mark.parametrize("spelling", ["ANN", " ann ", "ａｎｎ"])
+def test_one_account_however_it_is_spelled(spelling):
+    for i in range(3):
+        assert _login("ann", "wrong", ip=f"10.0.4.{i}").status_code == 400
+    assert _login(spelling, "wrong", ip="10.0.4.9").status_code == 429
+
+
+def test_odd_usernames_make_no_cache_key_warning(recwarn):
+    for name in ("code execution", "\x03", "\x08æ\U00033790s"):
+        _login(name, "wrong")
+    assert not [w for w in recwarn if "CacheKeyWarning" in type(w.message).__name__]
