@@ -150,7 +150,8 @@ class MyTokenListApi(APIView):
             allow_null=True,
             required=False,
             default=None,
-            help_text="Days until it expires; null or absent: never.",
+            help_text="Days until it expires; null or absent: never. A token made with a "
+            "token expires no later than that token, and is revoked with it.",
         )
 
     @extend_schema(responses=ApiTokenOutput(many=True))
@@ -162,7 +163,8 @@ class MyTokenListApi(APIView):
         """Create a token; the secret is in this reply only. Other tokens keep working."""
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
-        new = token_create(user=request.user, **data.validated_data)
+        parent = request.auth if isinstance(request.auth, ApiToken) else None
+        new = token_create(user=request.user, minted_by=parent, **data.validated_data)
         return Response(
             {**ApiTokenOutput(new.token).data, "token": new.key}, status=status.HTTP_201_CREATED
         )

@@ -38,6 +38,11 @@ class ApiToken(models.Model):
     expires_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # The token whose bearer created this one (null: made from a signed-in session or the
+    # password exchange). A minted token expires no later than it and is revoked with it.
+    minted_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="minted"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -54,9 +54,18 @@ def _expiry(expires_in_days: int | None, now: datetime) -> datetime | None:
 
 
 def token_create(
-    *, user: AbstractBaseUser, name: str = "API token", expires_in_days: int | None = None
+    *,
+    user: AbstractBaseUser,
+    name: str = "API token",
+    expires_in_days: int | None = None,
+    minted_by: ApiToken | None = None,
 ) -> NewToken:
-    """A new token for the user; the user's other tokens keep working."""
+    """A new token for the user; the user's other tokens keep working.
+
+    `minted_by`: the token that authenticated the request. The new token can outlive neither
+    it (its expiry is capped at the parent's; "never" becomes the parent's expiry) nor its
+    revocation (token_revoke revokes what a token minted).
+    """
     name = (name or "").strip()
     if not name:
         raise ValidationFailed("name: give the token a name.", field="name")
@@ -64,6 +73,8 @@ def token_create(
         raise ValidationFailed(f"name: at most {NAME_MAX} characters.", field="name")
     now = timezone.now()
     expires_at = _expiry(expires_in_days, now)
+    if minted_by is not None and minted_by.expires_at is not None:
+        expires_at = min(expires_at or minted_by.expires_at, minted_by.expires_at)
     key = KEY_PREFIX + "".join(secrets.choice(SECRET_ALPHABET) for _ in range(SECRET_LENGTH))
     token = ApiToken.objects.create(
         user=user,
@@ -72,17 +83,26 @@ def token_create(
         prefix=key[:DISPLAY_CHARS],
         created_at=now,
         expires_at=expires_at,
+        minted_by=minted_by,
     )
     return NewToken(token=token, key=key)
 
 
 def token_revoke(*, token: ApiToken) -> ApiToken:
-    """Revoke the token: requests that send it get 401 from now on. Revoking twice is a no-op."""
+    """Revoke the token and every token it minted: requests that send them get 401 from now
+    on. Revoking twice is a no-op."""
     if token.revoked_at is None:
         now = timezone.now()
         # Conditional update: two concurrent revokes keep the first time.
         ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=now)
         token.refresh_from_db(fields=["revoked_at"])
+    # What it minted goes with it, however deep (a chain of mints is short: one query a level).
+    level = [token.pk]
+    while level:
+        ApiToken.objects.filter(pk__in=level, revoked_at__isnull=True).update(
+            revoked_at=token.revoked_at
+        )
+        level = list(ApiToken.objects.filter(minted_by__in=level).values_list("pk", flat=True))
     return token
 
 
