@@ -1,8 +1,10 @@
 """Cutting a solution written as one string into steps, by a project's StepSplit rule."""
 
 import re
+from typing import Any
 
 from labeling.models.project import StepSplit
+from labeling.patterns import compile_user_pattern
 
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
 # A "Step k:" (or "Step k.") marker at the start of the text or after whitespace, optionally
@@ -14,7 +16,7 @@ def _clean(parts: list[str]) -> list[str]:
     return [part.strip() for part in parts if part.strip()]
 
 
-def _split_on(pattern: re.Pattern[str], text: str) -> list[str]:
+def _split_on(pattern: Any, text: str) -> list[str]:
     """Split at each match, dropping the match (capture groups do not leak into the result)."""
     parts, start = [], 0
     for match in pattern.finditer(text):
@@ -48,8 +50,8 @@ def split_steps(text: str, rule: str, regex: str = "") -> list[str]:
         if not regex:
             raise ValueError("the regex step rule needs a regular expression")
         try:
-            pattern = re.compile(regex)
-        except re.error as exc:
+            pattern = compile_user_pattern(regex)  # RE2: linear time whatever the pattern
+        except ValueError as exc:
             raise ValueError(f"invalid step regex {regex!r}: {exc}") from exc
         return _clean(_split_on(pattern, text))
     raise ValueError(f"unknown step split rule {rule!r}")

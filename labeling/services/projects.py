@@ -5,6 +5,7 @@ from django.db import transaction
 
 from labeling.errors import ValidationFailed
 from labeling.models import Domain, Problem, Project, ProjectMembership, Role
+from labeling.patterns import compile_user_pattern
 from labeling.services.gold_pace import answers_forget
 from labeling.services.queue_open import queue_open_refresh
 
@@ -36,18 +37,13 @@ def _validate(project: Project) -> None:
         raise ValidationFailed("overlap must be at least 1.", field="overlap")
     if project.lock_ttl_seconds < 60:
         raise ValidationFailed("lock_ttl_seconds must be at least 60.", field="lock_ttl_seconds")
-    if project.step_split == "regex":
-        import re
-
+    if project.step_split == "regex" and not project.step_split_regex:
+        raise ValidationFailed("The regex rule needs a regex.", field="step_split_regex")
+    if project.step_split_regex:
         try:
-            re.compile(project.step_split_regex)
-        except re.error as exc:
-            raise ValidationFailed(
-                f"step_split_regex is not a valid regular expression: {exc}",
-                field="step_split_regex",
-            ) from exc
-        if not project.step_split_regex:
-            raise ValidationFailed("The regex rule needs a regex.", field="step_split_regex")
+            compile_user_pattern(project.step_split_regex)
+        except ValueError as exc:
+            raise ValidationFailed(f"step_split_regex: {exc}.", field="step_split_regex") from exc
     if Project.objects.filter(name=project.name).exclude(pk=project.pk).exists():
         raise ValidationFailed(f"A project named {project.name!r} exists.", field="name")
 
