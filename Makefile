@@ -6,6 +6,8 @@ STAMP := $(VENV)/.installed-stamp
 FRONT_STAMP := frontend/node_modules/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Where `make serve` keeps Celery beat's schedule file.
+VAR ?= var
 FRONT_SRC := $(shell find frontend/src frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
 
 .PHONY: install frontend run test lint docs-test docs-site docs-serve bench-import bench-label-quality openapi chromium serve clean
@@ -37,20 +39,15 @@ run: install
 	mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py collectstatic --noinput -v 0
 	$(MAKE) --no-print-directory serve
 
-# Web server (gunicorn with gunicorn.conf.py: 2 processes per core x 4 threads) and two Celery workers (one for the short queues, one for training and PRM
-# scoring on the `gpu` queue, so a training run never blocks auto-labeling); the first also runs
-# beat (-B: the recovery sweep of autolabel.recovery); Ctrl-C stops all.
+# The web server (gunicorn with gunicorn.conf.py: 2 processes per core x 4 threads) and two
+# Celery workers (one for the short queues, also running beat; one for training and PRM scoring
+# on the `gpu` queue, so a training run never blocks auto-labeling). Ctrl-C or SIGTERM stops
+# all three and their children (bin/serve).
 serve:
-	mkdir -p var
-	$(BIN)/celery -A annotate worker -n main@%h -Q default,rollouts,exports -l info --concurrency 2 \
-		-B -s var/celerybeat-schedule \
-		& worker=$$!; \
-	$(BIN)/celery -A annotate worker -n gpu@%h -Q gpu -l info --concurrency 1 \
-		& gpu=$$!; trap 'kill $$worker $$gpu 2>/dev/null; wait $$worker $$gpu' EXIT INT TERM; \
-	echo "steplab: http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/api/docs/)"; \
-	WEB_BIND=$(HOST):$(PORT) $(BIN)/gunicorn annotate.wsgi:application
+	exec bin/serve $(BIN) $(HOST) $(PORT) $(VAR)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

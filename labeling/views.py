@@ -14,4 +14,8 @@ def spa(request: HttpRequest, **kwargs: object) -> HttpResponse:
     index = settings.FRONTEND_DIST / "index.html"
     if not index.exists():
         return HttpResponse(MISSING_BUILD, status=503)
-    return HttpResponse(index.read_text(encoding="utf-8"))
+    response = HttpResponse(index.read_text(encoding="utf-8"))
+    # The page names the build's hashed assets (cached a year, annotate/static.py): a browser
+    # asks again every time so that a new build's names reach it at once.
+    response["Cache-Control"] = "no-cache"
+    return response

@@ -42,7 +42,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "annotate.security.ContentSecurityPolicyMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # WhiteNoise, collected (compressed) copies first, Vite's hashed assets for a year.
+    "annotate.static.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -134,7 +135,8 @@ MEDIA_URL = "/media/"
 MEDIA_FETCH_ALLOW_PRIVATE = env.bool("MEDIA_FETCH_ALLOW_PRIVATE", default=False)  # SSRF guard off
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    # gzip and Brotli copies beside each collected file (annotate/static.py).
+    "staticfiles": {"BACKEND": "annotate.static.IncrementalCompressedStorage"},
 }
 WHITENOISE_USE_FINDERS = True
 

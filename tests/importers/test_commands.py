@@ -7,7 +7,15 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from labeling.management.commands.load_demo import FIRST_ERROR_PROJECT, PROJECTS, STEP_PROJECT
-from labeling.models import Problem, Project, ProjectMembership, Solution, Suggestion
+from labeling.models import (
+    Annotation,
+    Problem,
+    Project,
+    ProjectMembership,
+    Solution,
+    StepLabel,
+    Suggestion,
+)
 from tests.factories import ProjectFactory
 
 from .conftest import DATA, raw_rows, table_counts
@@ -121,3 +129,58 @@ def test_load_demo_reset_recreates_the_projects():
     assert Solution.objects.filter(project=project).count() == 52
     first = Solution.objects.filter(project=project).order_by("id").first()
     assert first.steps.count() == 5
+
+
+def test_load_demo_again_changes_nothing_and_reset_restores_the_demo():
+    call_command("load_demo", stdout=io.StringIO())
+    users = get_user_model().objects
+    annotator = users.get(username="annotator")
+    annotator.set_password("my-own-password")
+    annotator.save()
+    step = Project.objects.get(name=STEP_PROJECT)
+    ProjectMembership.objects.filter(project=step, user__username="reviewer").update(
+        role="annotator"
+    )
+    ProjectMembership.objects.filter(project=step, user__username="annotator2").delete()
+    step.overlap, step.show_suggestions = 3, False
+    step.save()
+    solution = Solution.objects.filter(project=step).order_by("id").first()
+    annotation = Annotation.objects.create(solution=solution, annotator=annotator)
+    StepLabel.objects.create(annotation=annotation, step=solution.steps.first(), rating=-1)
+    counts = table_counts()
+
+    out = io.StringIO()
+    call_command("load_demo", stdout=out)
+    assert f"Project {STEP_PROJECT!r} exists: left as it is" in out.getvalue()
+    assert table_counts() == counts
+    assert users.get(username="annotator").check_password("my-own-password")
+    roles = dict(
+        ProjectMembership.objects.filter(project=step).values_list("user__username", "role")
+    )
+    assert roles == {"admin": "admin", "annotator": "annotator", "reviewer": "annotator"}
+    step.refresh_from_db()
+    assert (step.overlap, step.show_suggestions) == (3, False)
+    assert StepLabel.objects.get(annotation__annotator=annotator).rating == -1
+
+    # A demo user deleted is made again, with its demo password and every demo project.
+    users.filter(username="annotator2").delete()
+    call_command("load_demo", stdout=io.StringIO())
+    assert users.get(username="annotator2").check_password("steplab-annotator2")
+    assert ProjectMembership.objects.filter(user__username="annotator2").count() == len(PROJECTS)
+    assert users.get(username="annotator").check_password("my-own-password")
+
+    call_command("load_demo", "--reset", stdout=io.StringIO())
+    assert users.get(username="annotator").check_password("steplab-annotator")
+    step = Project.objects.get(name=STEP_PROJECT)
+    assert (step.overlap, step.show_suggestions) == (1, True)
+    roles = dict(
+        ProjectMembership.objects.filter(project=step).values_list("user__username", "role")
+    )
+    assert roles == {
+        "admin": "admin",
+        "annotator": "annotator",
+        "annotator2": "annotator",
+        "reviewer": "reviewer",
+    }
+    assert not Annotation.objects.filter(annotator__isnull=False).exists()
+    assert Solution.objects.filter(project=step).count() == 52

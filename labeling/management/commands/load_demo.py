@@ -1,4 +1,11 @@
-"""`manage.py load_demo [--reset]`: demo projects, users and real data, idempotently."""
+"""`manage.py load_demo [--reset]`: demo projects, users and real data.
+
+`make run` runs it at every start: it creates what is missing (a demo user, a demo project with
+its members and data) and changes nothing that exists, so an admin's changes to the demo users'
+passwords, the members' roles, a project's settings and the labels made survive a restart.
+`--reset` deletes the demo projects and loads them again, and gives the demo users their demo
+passwords and flags back.
+"""
 
 import base64
 import json
@@ -165,62 +172,90 @@ USERS = (
 
 
 class Command(BaseCommand):
-    help = "Create the demo projects, users and data (safe to run again)."
+    help = (
+        "Create what is missing of the demo users, projects and data; change nothing that "
+        "exists (--reset: reload the demo projects and restore the demo users)."
+    )
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument(
-            "--reset", action="store_true", help="delete the demo projects first, then reload"
+            "--reset",
+            action="store_true",
+            help="delete the demo projects (their labels too) and reload them; give the demo "
+            "users their demo passwords and flags again",
         )
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["reset"]:
+        reset = options["reset"]
+        if reset:
             ids = list(Project.objects.filter(name__in=PROJECTS).values_list("pk", flat=True))
             deleted, _ = Project.objects.filter(pk__in=ids).delete()
             for project_id in ids:
                 media_delete_project(project_id=project_id)
             self.stdout.write(f"Deleted the demo projects ({deleted} rows).")
-        User = get_user_model()
-        users = {}
-        for username, password, _, superuser in USERS:
-            user, _ = User.objects.get_or_create(username=username)
-            user.is_superuser = user.is_staff = superuser
-            user.set_password(password)
-            user.save()
-            users[username] = user
-        projects = {}
+        users, new_users = self._users(reset=reset)
+        projects, new_projects = {}, set()
         for name, settings in PROJECTS.items():
-            project, created = Project.objects.update_or_create(
-                name=name,
-                defaults={**settings},
-                create_defaults={**settings, "created_by": users["admin"]},
+            project, created = Project.objects.get_or_create(
+                name=name, defaults={**settings, "created_by": users["admin"]}
             )
             projects[name] = project
+            if created:
+                new_projects.add(name)
+            # A new project gets every demo user; an existing one only a demo user made now.
+            # Members an admin removed or whose role an admin changed stay as they are.
             for username, _, role, _ in USERS:
-                ProjectMembership.objects.update_or_create(
-                    project=project, user=users[username], defaults={"role": role}
-                )
-            self.stdout.write(f"{'Created' if created else 'Updated'} project {name!r}.")
-        for demo in FILES:
-            with tempfile.TemporaryDirectory() as folder:
-                path = DEMO_DIR / demo.name
-                if demo.inline_images:
-                    path = _with_inline_images(path, Path(folder))
-                result = import_file(
-                    project=projects[demo.project],
-                    path=path,
-                    fmt=demo.fmt,
-                    labels_as=demo.labels_as,
-                    domain=demo.domain,
-                )
+                if created or username in new_users:
+                    ProjectMembership.objects.get_or_create(
+                        project=project, user=users[username], defaults={"role": role}
+                    )
             self.stdout.write(
-                f"  {demo.name}: {result.problems_created} problems, "
-                f"{result.solutions_created} solutions, {result.steps_created} steps, "
-                f"{result.labels_created} labels created "
-                f"({result.solutions_skipped} solutions already there)"
+                f"Created project {name!r}."
+                if created
+                else f"Project {name!r} exists: left as it is (--reset reloads it)."
             )
-        for project in projects.values():  # the review queue then reads the stored reasons
-            review_reasons_fill(project=project)
-        self.stdout.write("Logins (username / password):")
+        for demo in FILES:
+            if demo.project in new_projects:
+                self._import(demo, projects[demo.project])
+        for name in new_projects:  # the review queue then reads the stored reasons
+            review_reasons_fill(project=projects[name])
+        self.stdout.write("Logins (username / password, unless changed since):")
         for username, password, role, _ in USERS:
             self.stdout.write(f"  {username} / {password}  ({role})")
+
+    def _users(self, *, reset: bool) -> tuple[dict[str, Any], set[str]]:
+        """The demo users by username, and the names of those created now.
+
+        An existing user keeps its password and flags unless `reset`.
+        """
+        User = get_user_model()
+        users, created_now = {}, set()
+        for username, password, _, superuser in USERS:
+            user, created = User.objects.get_or_create(username=username)
+            if created or reset:
+                user.is_superuser = user.is_staff = superuser
+                user.set_password(password)
+                user.save()
+            if created:
+                created_now.add(username)
+            users[username] = user
+        return users, created_now
+
+    def _import(self, demo: DemoFile, project: Project) -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            path = DEMO_DIR / demo.name
+            if demo.inline_images:
+                path = _with_inline_images(path, Path(folder))
+            result = import_file(
+                project=project,
+                path=path,
+                fmt=demo.fmt,
+                labels_as=demo.labels_as,
+                domain=demo.domain,
+            )
+        self.stdout.write(
+            f"  {demo.name}: {result.problems_created} problems, "
+            f"{result.solutions_created} solutions, {result.steps_created} steps, "
+            f"{result.labels_created} labels created"
+        )
