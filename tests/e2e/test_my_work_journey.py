@@ -53,8 +53,10 @@ def test_annotator_goes_back_and_reopens_from_my_work(live_server, page, screens
     page.keyboard.press("Enter")
     expect(page.get_by_test_id("notice")).to_contain_text("Resubmitted")
     wait_for(
-        lambda: list(first.labels.order_by("step__index").values_list("rating", flat=True))
-        == [1, -1, 1]
+        lambda: (
+            list(first.labels.order_by("step__index").values_list("rating", flat=True))
+            == [1, -1, 1]
+        )
     )
     first.refresh_from_db()
     assert first.status == AnnotationStatus.SUBMITTED and first.version == 3
