@@ -15,20 +15,28 @@ def my_work_list(
 ) -> QuerySet[Annotation]:
     """The user's submitted and skipped annotations in the project, newest first.
 
-    A skip whose solution the user took up again (a draft or a submission of it now) is left
-    out: that later annotation is the item. `query`: words the problem's text contains (case
-    insensitive, all of them); `status`: "submitted" or "skipped" only. Each row carries
-    `problem_text` and `reviewed` (a current resolution rests on it)."""
+    A skip whose solution the user took up again (a draft or a submission of it now), or
+    skipped again later, is left out: that later annotation is the item. `query`: words the
+    problem's text contains (case insensitive, all of them); `status`: "submitted" or
+    "skipped" only. Each row carries `problem_text` and `reviewed` (a current resolution
+    rests on it)."""
     live_again = Annotation.objects.filter(
         solution_id=OuterRef("solution_id"),
         annotator_id=user.pk,
         status__in=[AnnotationStatus.DRAFT, AnnotationStatus.SUBMITTED],
+    )
+    skipped_again = Annotation.objects.filter(
+        solution_id=OuterRef("solution_id"),
+        annotator_id=user.pk,
+        status=AnnotationStatus.DISCARDED,
+        pk__gt=OuterRef("pk"),
     )
     qs = (
         Annotation.objects.filter(
             annotator_id=user.pk, solution__project=project, status__in=MY_WORK_STATUSES
         )
         .exclude(Q(status=AnnotationStatus.DISCARDED) & Exists(live_again))
+        .exclude(Q(status=AnnotationStatus.DISCARDED) & Exists(skipped_again))
         .annotate(
             reviewed=Exists(Resolution.objects.filter(annotations=OuterRef("pk"), is_current=True))
         )
