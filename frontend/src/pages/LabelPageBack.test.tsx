@@ -81,6 +81,20 @@ describe("Back and editing a submission", () => {
     expect(screen.getByTestId("editing-banner")).toBeTruthy();
   });
 
+  it("a resubmit over a change made in another tab shows the conflict banner", async () => {
+    const api = new FakeApi([makeTask({ steps: 3, annotationId: 8 })]);
+    const mw = new FakeMyWork(api);
+    mw.reopened.set(7, submitted());
+    mount(api, "/projects/1/label?open=7");
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    api.version.set(7, 3); // another tab resubmitted meanwhile
+    key("1");
+    key("Enter");
+    await waitFor(() => expect(screen.getByTestId("conflict-banner")).toBeTruthy());
+    expect(api.callsTo("POST", "/annotations/7/resubmit/")).toHaveLength(1);
+    expect(rows()).toHaveLength(2); // nothing was replaced: the page stays on it
+  });
+
   it("opens the annotation My work names (?open=), and the queue when it is gone", async () => {
     const api = new FakeApi([makeTask({ steps: 3, annotationId: 8 })]);
     const mw = new FakeMyWork(api);
