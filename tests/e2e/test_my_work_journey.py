@@ -31,6 +31,8 @@ def test_annotator_goes_back_and_reopens_from_my_work(live_server, page, screens
     MembershipFactory(project=project, user=user, role="annotator")
 
     login(page, live_server.url, "mona")
+    my_work = page.get_by_test_id("my-work")  # on the project's card
+    expect(my_work).to_have_attribute("href", f"/projects/{project.pk}/my-work")
     page.goto(f"{live_server.url}/projects/{project.pk}/label")
     rows = page.get_by_test_id("step-row")
     expect(rows).to_have_count(3)

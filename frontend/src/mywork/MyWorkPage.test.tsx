@@ -85,7 +85,7 @@ describe("MyWorkPage", () => {
     expect(screen.getByTestId("editing-banner")).toBeTruthy();
   });
 
-  it("is linked from the labeling page and the projects list", async () => {
+  it("is linked from the labeling page's top bar", async () => {
     const { api } = setup();
     mount(api, "/projects/1/label");
     await screen.findAllByTestId("step-row");
