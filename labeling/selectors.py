@@ -20,6 +20,7 @@ from labeling.compiled import compile_queryset_once
 from labeling.embodied_selectors import EMBODIED_STEP_KEYS, episode
 from labeling.evidence_selectors import EVIDENCE_STEP_KEYS, evidence_sources
 from labeling.graphs import problem_graph
+from labeling.guidelines import guidelines_shown
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -340,7 +341,9 @@ def task_payload(
         "project": {
             "id": project.id,
             "name": project.name,
-            "guidelines": project.guidelines,
+            "guidelines": guidelines_shown(
+                guidelines=project.guidelines, first_error_mode=project.first_error_mode
+            ),
             "domain": project.domain,
             "first_error_mode": project.first_error_mode,
             "rating_values": list(project.rating_values),

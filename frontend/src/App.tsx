@@ -12,6 +12,7 @@ import { ProjectsPage } from "./pages/ProjectsPage";
 const ProjectAdminPage = lazy(() => import("./pages/ProjectAdminPage").then((m) => ({ default: m.ProjectAdminPage })));
 const ReviewQueuePage = lazy(() => import("./review/ReviewQueuePage").then((m) => ({ default: m.ReviewQueuePage })));
 const ReviewPage = lazy(() => import("./review/ReviewPage").then((m) => ({ default: m.ReviewPage })));
+const MyWorkPage = lazy(() => import("./mywork/MyWorkPage").then((m) => ({ default: m.MyWorkPage })));
 const DashboardPage = lazy(() => import("./dashboard/DashboardPage").then((m) => ({ default: m.DashboardPage })));
 
 function NotFound() {
@@ -39,6 +40,7 @@ export function App() {
         <Route path="/projects" element={<RequireAuth><ProjectsPage /></RequireAuth>} />
         <Route path="/projects/:projectId" element={<RequireAuth><ProjectAdminPage /></RequireAuth>} />
         <Route path="/projects/:projectId/label" element={<RequireAuth><LabelPage /></RequireAuth>} />
+        <Route path="/projects/:projectId/my-work" element={<RequireAuth><MyWorkPage /></RequireAuth>} />
         <Route path="/projects/:projectId/review" element={<RequireAuth><ReviewQueuePage /></RequireAuth>} />
         <Route path="/projects/:projectId/review/:solutionId" element={<RequireAuth><ReviewPage /></RequireAuth>} />
         <Route path="/projects/:projectId/dashboard" element={<RequireAuth><DashboardPage /></RequireAuth>} />

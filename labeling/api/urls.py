@@ -8,6 +8,7 @@ from labeling.api import (
     imports,
     labeling,
     media,
+    my_work,
     projects,
     review,
 )
@@ -146,5 +147,28 @@ urlpatterns += [
         "projects/<int:project_id>/media/<str:name>",
         media.MediaFileApi.as_view(),
         name="media-file",
+    ),
+]
+
+urlpatterns += [
+    path(
+        "projects/<int:project_id>/my-work/",
+        my_work.MyWorkListApi.as_view(),
+        name="my-work-list",
+    ),
+    path(
+        "projects/<int:project_id>/my-work/back/",
+        my_work.MyWorkBackApi.as_view(),
+        name="my-work-back",
+    ),
+    path(
+        "annotations/<int:annotation_id>/reopen/",
+        my_work.AnnotationReopenApi.as_view(),
+        name="annotation-reopen",
+    ),
+    path(
+        "annotations/<int:annotation_id>/resubmit/",
+        my_work.AnnotationResubmitApi.as_view(),
+        name="annotation-resubmit",
     ),
 ]

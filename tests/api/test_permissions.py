@@ -45,6 +45,19 @@ def _spare_submitted(w):
     return claim.annotation
 
 
+def _annotator_submitted(w):
+    """The annotator's claimed annotation, submitted (My work reopens and resubmits it)."""
+    from labeling.models import Annotation
+    from labeling.services.annotations import annotation_submit
+
+    annotation = Annotation.objects.get(pk=w["annotation"].pk)
+    if annotation.status == "draft":
+        annotation_submit(
+            annotation=annotation, user=w["users"]["annotator"], version=1, labels=_labels(w)
+        )
+    return annotation
+
+
 def _failed_screening(w):
     """The spare annotator failed the screening; an unseen gold question is left to retake."""
     from labeling.models import ProjectMembership
@@ -201,6 +214,38 @@ ENDPOINTS = [
         None,
         None,
         [403, 204, 404, 404, 404],
+    ),
+    (
+        "my-work",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/my-work/",
+        None,
+        None,
+        [403, 200, 404, 200, 200],
+    ),
+    (  # nothing submitted or skipped yet: 204 (the annotator's reopen is tested elsewhere)
+        "my-work-back",
+        "post",
+        lambda w: f"/api/projects/{w['project'].pk}/my-work/back/",
+        None,
+        None,
+        [403, 204, 404, 204, 204],
+    ),
+    (
+        "annotation-reopen",
+        "post",
+        lambda w: f"/api/annotations/{_annotator_submitted(w).pk}/reopen/",
+        None,
+        None,
+        [403, 200, 404, 404, 404],
+    ),
+    (
+        "annotation-resubmit",
+        "post",
+        lambda w: f"/api/annotations/{_annotator_submitted(w).pk}/resubmit/",
+        lambda w: {"version": 2, "labels": _labels(w, rating=-1)},
+        "json",
+        [403, 200, 404, 404, 404],
     ),
     (
         "review-queue",

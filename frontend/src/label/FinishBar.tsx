@@ -27,6 +27,7 @@ export function FinishBar({
   stoppedAt,
   busy,
   disabled,
+  editing = false,
   onSubmit,
   onSkip,
   onGiveUp,
@@ -39,18 +40,28 @@ export function FinishBar({
   binary: boolean;
   busy: null | "submit" | "skip" | "next";
   disabled: boolean;
+  /** A submission reopened for a change: the submit button resubmits, skip leaves it as it was. */
+  editing?: boolean;
   onSubmit: () => void;
   onSkip: () => void;
   onGiveUp: () => void;
   onBadProblem: () => void;
 }) {
   const complete = rated >= required && required > 0;
-  const submitLabel = stoppedAt >= 0 ? `Submit — stopped at step ${stoppedAt + 1}` : "Submit";
+  const verb = editing ? "Resubmit" : "Submit";
+  const submitLabel = stoppedAt >= 0 ? `${verb} — stopped at step ${stoppedAt + 1}` : verb;
   return (
     <footer className="finish-bar">
       <div className="finish-inner">
         <div className="finish-status">
-          <SaveState info={saveInfo} />
+          {editing ? (
+            <span className="save-state save-pending" data-testid="save-state" data-status="editing" role="status">
+              <span className="save-dot" aria-hidden="true" />
+              Editing your submission
+            </span>
+          ) : (
+            <SaveState info={saveInfo} />
+          )}
           <span className="finish-count" data-testid="rated-count">
             <span className={complete ? "text-green" : ""}>
               {rated}/{required}
@@ -69,7 +80,7 @@ export function FinishBar({
             Give up <Kbd>g</Kbd>
           </button>
           <button type="button" className="btn" onClick={onSkip} disabled={disabled} data-testid="skip-button">
-            {busy === "skip" ? "Skipping…" : "Skip"} <Kbd>s</Kbd>
+            {busy === "skip" ? "Skipping…" : editing ? "Leave as submitted" : "Skip"} <Kbd>s</Kbd>
           </button>
           <button
             type="button"
@@ -78,7 +89,7 @@ export function FinishBar({
             disabled={disabled}
             data-testid="submit-button"
           >
-            {busy === "submit" ? "Submitting…" : submitLabel} <Kbd>⏎</Kbd>
+            {busy === "submit" ? (editing ? "Resubmitting…" : "Submitting…") : submitLabel} <Kbd>⏎</Kbd>
           </button>
         </div>
       </div>

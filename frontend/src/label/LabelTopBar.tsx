@@ -11,12 +11,17 @@ export function LabelTopBar({
   progress,
   timeMs,
   onHelp,
+  onBack,
+  backBusy = false,
 }: {
   projectId: number;
   projectName?: string;
   progress: Progress | null;
   timeMs: number | null;
   onHelp: () => void;
+  /** Back (`o`): reopen what the annotator submitted or skipped last. */
+  onBack?: () => void;
+  backBusy?: boolean;
 }) {
   return (
     <header className="app-header label-topbar">
@@ -59,6 +64,21 @@ export function LabelTopBar({
             <span className="mono">{formatDuration(timeMs)}</span>
           </div>
         )}
+        {onBack && (
+          <button
+            type="button"
+            className="btn btn-sm btn-ghost back-button"
+            onClick={onBack}
+            disabled={backBusy}
+            title="Reopen what you submitted or skipped last (o)"
+            data-testid="back-button"
+          >
+            ← Back <span className="kbd">o</span>
+          </button>
+        )}
+        <Link to={`/projects/${projectId}/my-work`} className="btn btn-sm btn-ghost" data-testid="my-work-link">
+          My work
+        </Link>
         <button type="button" className="btn btn-sm btn-ghost help-button" onClick={onHelp} title="Keyboard shortcuts (?)" data-testid="help-button">
           <span className="kbd">?</span> Shortcuts
         </button>

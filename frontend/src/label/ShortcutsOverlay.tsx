@@ -52,7 +52,15 @@ export function ShortcutsOverlay({
                           </span>
                         ))}
                       </span>
-                      <span>{item.label}</span>
+                      <span>
+                        {item.label}
+                        {item.elsewhere && (
+                          <span className="shortcut-elsewhere" data-testid="shortcut-elsewhere">
+                            {" "}
+                            ({item.elsewhere})
+                          </span>
+                        )}
+                      </span>
                     </li>
                   ))}
               </ul>

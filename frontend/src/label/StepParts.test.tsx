@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RatingButtons, StepContent, classNames, selectOnClick, useScrollIntoView } from "./StepParts";
+import { RatingButtons, StepContent, classNames, selectOnClick, useScrollIntoView, scrollDelta } from "./StepParts";
 
 afterEach(cleanup);
 
@@ -55,18 +55,42 @@ describe("useScrollIntoView", () => {
     return <div ref={ref}>row</div>;
   }
 
-  it("scrolls the row into view when it becomes current", () => {
-    const scroll = vi.fn();
-    const original = HTMLElement.prototype.scrollIntoView;
-    HTMLElement.prototype.scrollIntoView = scroll;
+  it("scrolls the row above the fixed FinishBar when it becomes current", () => {
+    const scrollBy = vi.fn();
+    vi.stubGlobal("scrollBy", scrollBy);
+    const bar = document.createElement("footer");
+    bar.className = "finish-bar";
+    bar.getBoundingClientRect = () => ({ height: 60 }) as DOMRect;
+    document.body.appendChild(bar);
+    const rect = vi
+      .spyOn(HTMLElement.prototype, "getBoundingClientRect")
+      // The row sits at the bottom of a 768 px window, under the 60 px bar.
+      .mockReturnValue({ top: 700, bottom: 760, height: 60 } as DOMRect);
     try {
       const { rerender } = render(<Row current={false} />);
-      expect(scroll).not.toHaveBeenCalled();
+      expect(scrollBy).not.toHaveBeenCalled();
       rerender(<Row current />);
-      expect(scroll).toHaveBeenCalledWith({ block: "nearest" });
+      // 760 - (768 - 60 - 16) = 68 px down: the row ends 16 px above the bar.
+      expect(scrollBy).toHaveBeenCalledWith({ top: 68 });
     } finally {
-      HTMLElement.prototype.scrollIntoView = original;
+      rect.mockRestore();
+      bar.remove();
+      vi.unstubAllGlobals();
     }
+  });
+});
+
+describe("scrollDelta", () => {
+  const view = { height: 800, top: 68, bottom: 76 };
+  it("leaves a row in view where it is", () => {
+    expect(scrollDelta({ top: 100, bottom: 300 }, view)).toBe(0);
+  });
+  it("moves a row under the bottom bar up, and one under the header down", () => {
+    expect(scrollDelta({ top: 650, bottom: 760 }, view)).toBe(36);
+    expect(scrollDelta({ top: 20, bottom: 120 }, view)).toBe(-48);
+  });
+  it("aligns a row taller than the space at its top", () => {
+    expect(scrollDelta({ top: 500, bottom: 1500 }, view)).toBe(432);
   });
 });
 

@@ -20,11 +20,41 @@ export function classNames(...names: (string | false | null | undefined)[]): str
   return names.filter(Boolean).join(" ");
 }
 
+/** How far to scroll (px, + down) so a row of `rect` sits between the fixed header (`top`
+ * px) and the fixed bottom bar (`bottom` px) of a `height` px viewport; 0 when it does. A row
+ * taller than the space between is aligned at its top. */
+export function scrollDelta(
+  rect: { top: number; bottom: number },
+  view: { height: number; top: number; bottom: number },
+): number {
+  const low = view.height - view.bottom;
+  if (rect.top < view.top) return rect.top - view.top;
+  if (rect.bottom > low) return Math.min(rect.bottom - low, rect.top - view.top);
+  return 0;
+}
+
+const GAP = 16; // px kept free between the row and the fixed bars
+
+/** Scroll the row into the space the fixed header and the labeling page's FinishBar leave
+ * (their real heights: the bar grows when its buttons wrap on a narrow window). */
+export function keepInView(el: HTMLElement): void {
+  const rect = el.getBoundingClientRect();
+  if (rect.height === 0) return; // not laid out (hidden, or a test's DOM)
+  const header = document.querySelector<HTMLElement>(".app-header");
+  const bar = document.querySelector<HTMLElement>(".finish-bar");
+  const delta = scrollDelta(rect, {
+    height: window.innerHeight,
+    top: (header?.getBoundingClientRect().height ?? 0) + GAP,
+    bottom: (bar?.getBoundingClientRect().height ?? 0) + GAP,
+  });
+  if (delta !== 0) window.scrollBy({ top: delta });
+}
+
 /** A row's ref that scrolls it into view whenever it becomes the current one. */
 export function useScrollIntoView<T extends HTMLElement>(isCurrent: boolean) {
   const ref = useRef<T>(null);
   useEffect(() => {
-    if (isCurrent) ref.current?.scrollIntoView({ block: "nearest" });
+    if (isCurrent && ref.current) keepInView(ref.current);
   }, [isCurrent]);
   return ref;
 }

@@ -177,3 +177,25 @@ describe("the d prompt (step dependencies)", () => {
     expect(commandForKey({ key: "1", ctrlKey: true }, [-1, 0, 1], true)).toBeNull();
   });
 });
+
+describe("Back (o)", () => {
+  it("is o on the labeling page, with nothing else on that key on either page", () => {
+    expect(commandForKey({ key: "o" })).toEqual({ type: "back" });
+    expect(commandForKey({ key: "o", ctrlKey: true })).toBeNull();
+    expect(reviewCommandForKey({ key: "o" })).toBeNull();
+    const keys = SHORTCUTS.flatMap((g) => g.items).filter((item) => item.keys.includes("o"));
+    expect(keys.map((item) => item.label)).toEqual(["Back: reopen what you submitted or skipped last"]);
+  });
+
+  it("documents every letter whose meaning differs between the labeling and review pages", () => {
+    const label = SHORTCUTS.flatMap((g) => g.items);
+    for (const letter of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+      const here = commandForKey({ key: letter });
+      const there = reviewCommandForKey({ key: letter });
+      if (!here || !there || here.type === there.type) continue;
+      if (here.type === "editComment" && there.type === "comment") continue; // c: comment, both
+      const item = label.find((i) => i.keys.includes(letter));
+      expect(item?.elsewhere, `labeling page's ${letter}`).toBeTruthy();
+    }
+  });
+});

@@ -33,6 +33,8 @@ export type Command =
   | { type: "undo" }
   | { type: "toggleGuidelines" }
   | { type: "acceptSuggestions" }
+  /** `o`: Back, reopen what the annotator submitted or skipped last. */
+  | { type: "back" }
   | UseCommand;
 
 /** The `d` prompt's commands (label/useUsePrompt.tsx), on both pages. */
@@ -138,6 +140,8 @@ export function commandForKey(
       return { type: "badProblem" };
     case "l":
       return { type: "toggleGuidelines" };
+    case "o":
+      return { type: "back" };
     default:
       return sharedCommandForKey(e, ratingValues);
   }
@@ -169,6 +173,8 @@ export interface ShortcutItem {
   keys: string[];
   label: string;
   neutralOnly?: boolean;
+  /** What the same key does on the other page, where that differs (shown beside the label). */
+  elsewhere?: string;
 }
 
 export interface ShortcutGroup {
@@ -212,7 +218,7 @@ export function labelShortcuts(names: Record<string, string> = RATING_NAMES): Sh
   {
     title: "Write",
     items: [
-      { keys: ["a"], label: "Alternative (corrected) step" },
+      { keys: ["a"], label: "Alternative (corrected) step", elsewhere: "on the review page: accept" },
       { keys: ["c"], label: "Comment on the step" },
       { keys: ["⏎"], label: "Save (in an editor; ⇧⏎ new line)" },
       { keys: ["Esc"], label: "Cancel / close" },
@@ -225,13 +231,14 @@ export function labelShortcuts(names: Record<string, string> = RATING_NAMES): Sh
       { keys: ["s"], label: "Skip this solution" },
       { keys: ["g"], label: "Give up (needs a reason)" },
       { keys: ["b"], label: "Bad problem (needs a reason)" },
+      { keys: ["o"], label: "Back: reopen what you submitted or skipped last" },
     ],
   },
   {
     title: "View",
     items: [
       { keys: ["t"], label: "Show / hide the reference answer" },
-      { keys: ["l"], label: "Show / hide the guidelines" },
+      { keys: ["l"], label: "Show / hide the guidelines", elsewhere: "on the review page: next annotator" },
       { keys: ["?"], label: "This help" },
     ],
   },

@@ -185,6 +185,21 @@ describe("first-error mode", () => {
     expect(s.current).toBe(3);
   });
 
+  it("editing an earlier step moves the first error to it, and back when the edit is undone", () => {
+    let s = run(fe(), { type: "rate", value: 1 }, { type: "rate", value: 1 }, { type: "rate", value: -1 });
+    s = run(s, { type: "rate", index: 0, value: -1 });
+    expect(firstErrorIndex(s)).toBe(0);
+    expect(s.current).toBe(0);
+    expect(labelsForSubmit(s).map((l) => l.rating)).toEqual([-1, null, null, null, null]);
+    expect(finishReasonFor(s)).toBe("found_error");
+    s = run(s, { type: "rate", index: 0, value: 0 });
+    expect(firstErrorIndex(s)).toBe(2); // the −1 the annotator gave step 3 stands again
+    expect(labelsForSubmit(s).map((l) => l.rating)).toEqual([0, 1, -1, null, null]);
+    s = run(s, { type: "rate", index: 1, value: -1 });
+    expect(firstErrorIndex(s)).toBe(1);
+    expect(labelsForSubmit(s).map((l) => l.rating)).toEqual([0, -1, null, null, null]);
+  });
+
   it("drops ratings after the first error from the submitted labels", () => {
     let s = initialState(makeTask({ firstErrorMode: true, steps: 4, labels: [1, 1, 1, 1] }));
     s = run(s, { type: "rate", index: 1, value: -1 });

@@ -7,13 +7,38 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type Dispatch, type RefObject } from "react";
 import type { ApiError } from "../api/client";
-import { getProgress, listRejections, nextTask, saveDraft, type Progress, type Rejection, type Task } from "../api/labeling";
+import {
+  getProgress,
+  listRejections,
+  nextTask,
+  saveDraft,
+  type Annotation,
+  type DraftPayload,
+  type Progress,
+  type Rejection,
+  type Task,
+} from "../api/labeling";
+import { reopenAnnotation } from "../api/myWork";
 import { getProject } from "../api/projects";
 import { DraftSaver, readStoredDraft, type SaveInfo } from "./draftSaver";
 import { labelsForDraft, type LabelAction, type LabelState } from "./labelState";
 
 export type Phase = "loading" | "ready" | "empty" | "error";
 export type Busy = null | "submit" | "skip" | "next";
+
+/** A submission reopened for a change (My work, Back): resubmitted whole, never autosaved. */
+export function isEditing(task: Task | null | undefined): boolean {
+  return task?.annotation.status === "submitted";
+}
+
+/** The saver's write while a submission is edited: kept in the page, confirmed at once. */
+function keepInPage(task: Task) {
+  return async (_id: number, payload: DraftPayload): Promise<Annotation> => ({
+    ...task.annotation,
+    labels: payload.labels,
+    version: payload.version,
+  });
+}
 
 export function useClaim({
   projectId,
@@ -23,6 +48,8 @@ export function useClaim({
   elapsedMs,
   resetTimer,
   onClaim,
+  openId,
+  onOpenFailed,
 }: {
   projectId: number;
   /** The labels as they are now (the saver reads them when it writes). */
@@ -34,6 +61,10 @@ export function useClaim({
   resetTimer: (ms: number) => void;
   /** Called when a claim comes back, before the task is shown: reset the page's own state. */
   onClaim: () => void;
+  /** An annotation to open first (My work's "Open"), instead of the queue's next task. */
+  openId?: number | null;
+  /** Opening `openId` failed (taken by others since, not yours): the queue's next is shown. */
+  onOpenFailed?: (err: ApiError) => void;
 }) {
   const [phase, setPhase] = useState<Phase>("loading");
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -89,8 +120,11 @@ export function useClaim({
         return;
       }
       setTask(next);
+      // A submission reopened from My work or Back is edited here and sent whole by a resubmit:
+      // nothing is autosaved to the server (it is no draft), so its "saves" stay in the page.
+      const editing = isEditing(next);
       // Labels this browser kept because the server never confirmed them (offline, server down).
-      const stored = readStoredDraft(next.annotation.id, next.annotation.version);
+      const stored = editing ? null : readStoredDraft(next.annotation.id, next.annotation.version);
       const loaded = stored
         ? { ...next, annotation: { ...next.annotation, labels: stored.payload.labels } }
         : next;
@@ -105,8 +139,9 @@ export function useClaim({
           lastSentTime.current = ms;
           return { labels: labelsForDraft(stateRef.current), time_spent_ms: ms };
         },
-        save: saveDraft,
+        save: editing ? keepInPage(next) : saveDraft,
         onChange: setSaveInfo,
+        ...(editing ? { storage: null } : {}),
       });
       if (stored) saverRef.current.schedule();
       setPhase("ready");
@@ -123,12 +158,36 @@ export function useClaim({
     }
   }, [projectId, refreshProgress, onClaim, dispatch, elapsedMs, resetTimer, stateRef]);
 
+  /** Open a task another request brings (Back, My work's Open) in place of the current one:
+   * the current draft's last change is sent first (keepalive). False when there was none. */
+  const openTask = useCallback(
+    async (fetchTask: () => Promise<Task | null>): Promise<boolean> => {
+      const opened = await fetchTask();
+      if (!opened) return false;
+      saverRef.current?.close();
+      saverRef.current = null;
+      await loadNext(opened);
+      return true;
+    },
+    [loadNext],
+  );
+
   const started = useRef<number | null>(null);
   useEffect(() => {
     if (started.current === projectId) return; // StrictMode runs effects twice in development
     started.current = projectId;
+    if (openId) {
+      // My work's "Open": that annotation (reopened; a skip is claimed again), else the queue.
+      reopenAnnotation(openId)
+        .then((t) => loadNext(t))
+        .catch((e: ApiError) => {
+          onOpenFailed?.(e);
+          void loadNext();
+        });
+      return;
+    }
     void loadNext();
-  }, [projectId, loadNext]);
+  }, [projectId, loadNext, openId, onOpenFailed]);
 
   // Autosave after every change to the labels.
   useEffect(() => {
@@ -156,5 +215,19 @@ export function useClaim({
     };
   }, [elapsedMs]);
 
-  return { phase, loadError, task, taskRef, saveInfo, progress, rejections, projectName, busy, setBusy, saverRef, loadNext };
+  return {
+    phase,
+    loadError,
+    task,
+    taskRef,
+    saveInfo,
+    progress,
+    rejections,
+    projectName,
+    busy,
+    setBusy,
+    saverRef,
+    loadNext,
+    openTask,
+  };
 }

@@ -6,7 +6,8 @@
  */
 import { useCallback, useEffect, useRef, type Dispatch, type RefObject } from "react";
 import type { ApiError } from "../api/client";
-import { skipAnnotation, submitAnnotation, type FinishReason, type Task } from "../api/labeling";
+import { skipAnnotation, submitAnnotation, type FinishReason, type Submitted, type Task } from "../api/labeling";
+import { resubmitAnnotation } from "../api/myWork";
 import type { Notice } from "../components/PageNotices";
 import type { DraftSaver } from "./draftSaver";
 import { newRequestId } from "./idempotentWrite";
@@ -21,7 +22,7 @@ import {
   type LabelState,
 } from "./labelState";
 import type { ReasonKind } from "./ReasonDialog";
-import type { Busy } from "./useClaim";
+import { isEditing, type Busy } from "./useClaim";
 
 /** Which row a submit error points at: the server's `step_index`, else "Step N" in the text. */
 export function stepFromError(err: ApiError, task: Task): number {
@@ -75,6 +76,11 @@ function retryNotice(err: ApiError, done: "submitted" | "skipped"): Notice {
   };
 }
 
+function withoutNext<T extends { next?: boolean }>(body: T): Omit<T, "next"> {
+  const { next: _next, ...rest } = body;
+  return rest;
+}
+
 export function useSubmit({
   stateRef,
   taskRef,
@@ -112,6 +118,7 @@ export function useSubmit({
         const remaining = requiredCount(s) - ratedCount(s);
         setNotice({
           tone: "error",
+          unratedStep: i,
           text: s.firstErrorMode
             ? `Step ${i + 1} has no rating. Rate each step until the first wrong one (or the end) before you submit.`
             : `Step ${i + 1} has no rating. ${remaining === 1 ? "1 step is" : `${remaining} steps are`} left to rate before you can submit.`,
@@ -132,28 +139,44 @@ export function useSubmit({
         request_id: requestId,
         next: true, // the answer brings the next task: no second request between tasks
       };
+      const editing = isEditing(t);
       try {
-        const done = await saver.exclusive((version) => submitAnnotation(t.annotation.id, { ...body, version }), {
-          wait,
-          cancelled,
-          onRetry: (err) => setNotice(retryNotice(err, "submitted")),
-        });
+        const done = await saver.exclusive(
+          (version): Promise<Submitted> =>
+            editing
+              ? resubmitAnnotation(t.annotation.id, { ...withoutNext(body), version })
+              : submitAnnotation(t.annotation.id, { ...body, version }),
+          {
+            wait,
+            cancelled,
+            onRetry: (err) => setNotice(retryNotice(err, "submitted")),
+          },
+        );
         saver.stop();
         setReason(null);
         setBusy(null);
         setNotice({
           tone: "success",
-          text: reasonCode === "give_up" ? "Gave up on the solution" : reasonCode === "bad_problem" ? "Problem reported" : "Submitted",
+          text:
+            reasonCode === "give_up"
+              ? "Gave up on the solution"
+              : reasonCode === "bad_problem"
+                ? "Problem reported"
+                : editing
+                  ? "Resubmitted"
+                  : "Submitted",
         });
-        await loadNext(done.next_task);
+        // A resubmit brings no next task: the queue's next (the draft left for Back first).
+        await loadNext(editing ? undefined : done.next_task);
       } catch (e) {
         const err = e as ApiError;
         setBusy(null);
         if (err.code === "conflict" || err.status === 409) return; // the banner says it
         if (err.code === "not_authenticated") return;
         if (err.code === "validation_error") {
-          setNotice({ tone: "error", text: err.message });
           const i = stepFromError(err, t);
+          const unrated = i >= 0 && /no rating/i.test(err.message);
+          setNotice({ tone: "error", text: err.message, ...(unrated ? { unratedStep: i } : {}) });
           if (i >= 0) dispatch({ type: "goto", index: i });
           if (finish === "give_up" || finish === "bad_problem") return;
           setReason(null);
@@ -169,6 +192,13 @@ export function useSubmit({
     const t = taskRef.current;
     const saver = saverRef.current;
     if (!t || !saver || busy || saver.status === "conflict") return;
+    if (isEditing(t)) {
+      // A submission reopened for a change is not skipped: it is left as it was submitted.
+      saver.stop();
+      setNotice({ tone: "info", text: "Left as submitted" });
+      await loadNext();
+      return;
+    }
     setBusy("skip");
     setNotice(null);
     const requestId = newRequestId(); // the same on every retry of this skip

@@ -6,7 +6,9 @@
  * useClaim holds the task, its saver and the progress; useSubmit submits and skips.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type MouseEvent } from "react";
-import { Link, useParams } from "react-router-dom";
+import { Link, useParams, useSearchParams } from "react-router-dom";
+import type { ApiError } from "../api/client";
+import { myWorkBack } from "../api/myWork";
 import type { Rating } from "../api/projects";
 import { ConflictBanner, Toast, type Notice } from "../components/PageNotices";
 import { ProblemPanel, SolutionPanel } from "../components/SolutionHeader";
@@ -34,7 +36,7 @@ import { ratingNamesFor } from "../label/ratingNames";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
 import { SourcesPanel } from "../label/SourcesPanel";
 import { StepRow, type EditorKind } from "../label/StepRow";
-import { useClaim } from "../label/useClaim";
+import { isEditing, useClaim } from "../label/useClaim";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
 import { useSubmit } from "../label/useSubmit";
 import { useWorkTimer } from "../label/useWorkTimer";
@@ -52,6 +54,9 @@ const EMPTY: LabelState = {
 
 export function LabelPage() {
   const projectId = Number(useParams().projectId);
+  // My work's "Open": /projects/:id/label?open=<annotation id> (read once, on the first claim).
+  const [search, setSearch] = useSearchParams();
+  const openId = Number(search.get("open")) || null;
   const [state, dispatch] = useReducer(labelReducer, EMPTY);
   const [showAnswer, setShowAnswer] = useState(false);
   const [guidelinesOpen, setGuidelinesOpen] = useState(false);
@@ -81,8 +86,11 @@ export function LabelPage() {
     setReason(null);
     setShowAnswer(false);
   }, []);
-  const { phase, loadError, task, taskRef, saveInfo, progress, rejections, projectName, busy, setBusy, saverRef, loadNext } =
-    useClaim({ projectId, stateRef, revision: state.revision, dispatch, elapsedMs, resetTimer, onClaim });
+  const onOpenFailed = useCallback((err: ApiError) => {
+    setNotice({ tone: "error", text: `Could not reopen it: ${err.message}` });
+  }, []);
+  const { phase, loadError, task, taskRef, saveInfo, progress, rejections, projectName, busy, setBusy, saverRef, loadNext, openTask } =
+    useClaim({ projectId, stateRef, revision: state.revision, dispatch, elapsedMs, resetTimer, onClaim, openId, onOpenFailed });
   const { submit, skip } = useSubmit({
     stateRef,
     taskRef,
@@ -98,6 +106,38 @@ export function LabelPage() {
 
   const conflict = saveInfo.status === "conflict";
   const readOnly = conflict || busy !== null;
+  const editing = isEditing(task);
+  // Once opened, the address is the labeling page's own again (a reload claims as usual).
+  useEffect(() => {
+    if (openId && phase !== "loading") setSearch({}, { replace: true });
+  }, [openId, phase, setSearch]);
+
+  // Back (`o` and the top bar's button): reopen what was submitted or skipped last.
+  const [backBusy, setBackBusy] = useState(false);
+  const back = useCallback(async () => {
+    if (backBusy || busy !== null) return;
+    setBackBusy(true);
+    try {
+      const opened = await openTask(() => myWorkBack(projectId));
+      setNotice(
+        opened
+          ? { tone: "info", text: "Reopened what you did last" }
+          : { tone: "info", text: "Nothing to go back to: you have not submitted or skipped anything here yet." },
+      );
+    } catch (e) {
+      const err = e as ApiError;
+      if (err.code !== "not_authenticated") setNotice({ tone: "error", text: `Could not go back: ${err.message}` });
+    } finally {
+      setBackBusy(false);
+    }
+  }, [backBusy, busy, openTask, projectId]);
+
+  // "Step N has no rating" goes once that step is rated (or no longer needs a rating).
+  useEffect(() => {
+    const step = notice?.unratedStep;
+    if (step === undefined) return;
+    if (state.labels[step]?.rating != null || isDimmed(state, step)) setNotice(null);
+  }, [notice, state]);
 
   useEffect(() => {
     if (!notice || notice.tone === "error" || notice.tone === "pending") return;
@@ -158,6 +198,11 @@ export function LabelPage() {
       if (cmd.type === "escape") {
         if (notice) setNotice(null);
         return !!notice;
+      }
+      if (cmd.type === "back") {
+        if (phase === "loading") return false;
+        void back();
+        return true;
       }
       if (phase !== "ready" || !taskRef.current) return false;
       const n = stateRef.current.labels.length;
@@ -222,7 +267,7 @@ export function LabelPage() {
           return false;
       }
     },
-    [usePrompt.handle, usePrompt.open, notice, phase, readOnly, reason, showHelp, skip, submit],
+    [usePrompt.handle, usePrompt.open, notice, phase, readOnly, reason, showHelp, skip, submit, back],
   );
 
   useKeyCommands((e) => commandForKey(e, stateRef.current.ratingValues, usePrompt.isOpen()), handle);
@@ -246,6 +291,8 @@ export function LabelPage() {
         progress={progress}
         timeMs={phase === "ready" ? timerDisplay : null}
         onHelp={() => setShowHelp(true)}
+        onBack={() => void back()}
+        backBusy={backBusy}
       />
 
       {conflict && (
@@ -298,6 +345,13 @@ export function LabelPage() {
         <EvidenceScope domain={domain} problem={task.problem} panel>
           <main className={`label-main${busy === "next" ? " is-loading" : ""}`}>
             {task.rework && <ReworkBanner rework={task.rework} />}
+            {editing && (
+              <div className="card editing-banner" role="status" data-testid="editing-banner">
+                <strong>You are changing a solution you submitted.</strong> Nothing is saved until you
+                resubmit (a new version of your labels; a reviewed solution goes back to review).
+                Skip leaves it as it was.
+              </div>
+            )}
             <PendingRework
               items={rejections.filter((r) => r.rework_status === "draft" && r.rework_id !== task.annotation.id)}
             />
@@ -375,6 +429,7 @@ export function LabelPage() {
             stoppedAt={fe}
             binary={binary}
             busy={busy}
+            editing={editing}
             disabled={readOnly}
             onSubmit={() => void submit(null)}
             onSkip={() => void skip()}

@@ -54,6 +54,9 @@ function ProjectCard({ project }: { project: api.Project }) {
         <Link className="btn btn-primary" to={`/projects/${project.id}/label`} data-testid="start-labeling">
           Start labeling
         </Link>
+        <Link className="btn" to={`/projects/${project.id}/my-work`} data-testid="my-work">
+          My work
+        </Link>
         {canManage && (
           <Link className="btn" to={`/projects/${project.id}/review`} data-testid="review-project">
             Review

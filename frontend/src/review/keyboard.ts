@@ -79,7 +79,7 @@ export function reviewShortcuts(names?: Record<string, string>): ShortcutGroup[]
         { keys: ["j", "↓"], label: "Next step" },
         { keys: ["k", "↑"], label: "Previous step" },
         { keys: ["h", "←"], label: "Previous annotator column" },
-        { keys: ["l", "→"], label: "Next annotator column" },
+        { keys: ["l", "→"], label: "Next annotator column", elsewhere: "on the labeling page: guidelines" },
         { keys: ["Home", "End"], label: "First / last step" },
       ],
     },
@@ -87,7 +87,7 @@ export function reviewShortcuts(names?: Record<string, string>): ShortcutGroup[]
       title: "Decide the solution",
       items: [
         { keys: ["⏎"], label: "Submit the adjudication, open the next item" },
-        { keys: ["a"], label: "Accept the selected annotation" },
+        { keys: ["a"], label: "Accept the selected annotation", elsewhere: "on the labeling page: alternative step" },
         { keys: ["r"], label: "Reject the selected annotation (with a comment)" },
         { keys: ["n"], label: "Skip to the next item in the queue" },
         { keys: ["G"], label: "Mark / unmark as gold (admins)" },
