@@ -62,8 +62,15 @@ class FiltersInput(_Strict):
     label_source = serializers.ChoiceField(
         choices=_choices(LabelSource),
         required=False,
-        help_text="Where step labels come from (default annotations). 'reviewed': each "
-        "solution's current resolution (review queue or annotator agreement).",
+        help_text="Where step labels come from (default final). 'final': per step, a "
+        "review's resolution, else the annotators' majority (ties left out), else a machine "
+        "label only with machine_labels. 'reviewed': each solution's current resolution only. "
+        "'annotations': every submitted annotation, as annotators submitted it.",
+    )
+    machine_labels = serializers.BooleanField(
+        required=False,
+        help_text="label_source=final: machine labels (suggestions, machine-agreed "
+        "resolutions) for steps no human labeled. Default false.",
     )
     auto_sources = serializers.ListField(
         child=serializers.ChoiceField(choices=SuggestionSource.values),
