@@ -161,7 +161,7 @@ describe("Export tab", () => {
       solutions: { review: 1, agreement: 0, single: 7, machine: 0, tie: 1, no_label: 1 },
       steps: { review: 3, agreement: 0, single: 28, machine: 0, tie: 1, no_label: 2 },
     };
-    server.exports = server.exports.map((e) => ({ ...e, stats: { final_labels: counts } }));
+    server.exports = server.exports.map((e) => ({ ...e, stats: { final_labels: counts, skipped: { unsure: 2 } } }));
     for (let i = 0; i < 2; i++) {
       await act(async () => {
         await vi.advanceTimersByTimeAsync(1000);
@@ -172,6 +172,7 @@ describe("Export tab", () => {
     expect(after.textContent).toContain("Where this export's labels came from");
     expect(within(after).getByTestId("export-final-counts-review").textContent).toBe("Review13");
     expect(within(after).getByTestId("export-final-counts-single").textContent).toBe("Single annotator728");
+    expect(screen.getByTestId("export-skipped").textContent).toBe("Solutions left out whole by the options: 2 for an unsure step");
   });
 
   it("takes a minimum machine-label score for machine label sources only", async () => {

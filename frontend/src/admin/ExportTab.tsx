@@ -15,6 +15,7 @@ import {
   exportFraction,
   finalLabelsOf,
   formProblems,
+  skippedLines,
   isActive,
   optionsSummary,
   percent,
@@ -129,6 +130,11 @@ function CurrentExport({ e, innerRef, children }: { e: api.Export; innerRef?: Re
       </div>
       {e.status === "done" && finalLabelsOf(e.stats) && (
         <FinalLabelCounts counts={finalLabelsOf(e.stats)!} caption="Where this export's labels came from" testId="export-final-counts" />
+      )}
+      {e.status === "done" && skippedLines(e.stats).length > 0 && (
+        <div className="small muted" data-testid="export-skipped">
+          Solutions left out whole by the options: {skippedLines(e.stats).join(" · ")}
+        </div>
       )}
       {e.status === "done" && e.row_count === 0 && (
         <div className="callout callout-warn small">

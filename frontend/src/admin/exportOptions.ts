@@ -409,3 +409,17 @@ export function finalLabelsOf(stats: Record<string, unknown> | null | undefined)
   if (!value || typeof value !== "object" || !value.solutions || !value.steps) return null;
   return value as FinalLabelCounts;
 }
+
+const SKIP_TEXT: Record<string, string> = {
+  unsure: "an unsure step",
+  agreement: "agreement below the minimum",
+};
+
+/** Solutions the label policy left out whole (stats.skipped), as "2 for an unsure step", or []. */
+export function skippedLines(stats: Record<string, unknown> | null | undefined): string[] {
+  const skipped = stats?.skipped;
+  if (!skipped || typeof skipped !== "object") return [];
+  return Object.entries(skipped as Record<string, unknown>)
+    .filter(([, n]) => typeof n === "number" && n > 0)
+    .map(([reason, n]) => `${n} for ${SKIP_TEXT[reason] ?? reason}`);
+}
