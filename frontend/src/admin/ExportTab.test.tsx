@@ -37,7 +37,8 @@ describe("Export tab", () => {
   it("is a tab after Auto-label for admins, with the server's defaults", async () => {
     const { api, server } = setup();
     mount(api, server);
-    await screen.findByTestId("export-form");
+    // The first test of the file loads the lazy admin chunk: slow on a busy machine.
+    await screen.findByTestId("export-form", {}, { timeout: 5000 });
     const tabs = screen.getAllByRole("tab").map((t) => t.getAttribute("data-testid"));
     expect(tabs.indexOf("tab-export")).toBe(tabs.indexOf("tab-autolabel") + 1);
     expect(await screen.findByText("No exports yet.")).toBeTruthy();
