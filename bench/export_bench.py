@@ -77,11 +77,11 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float, PeakRss]:
     return result, elapsed, rss
 
 
-def steplab_export(project) -> Any:
+def steplab_export(project, label_source: str = "imported") -> Any:
     from labeling.services.exports import export_build, export_create
 
     export = export_create(
-        project=project, created_by=None, format="trl", filters={"label_source": "imported"}
+        project=project, created_by=None, format="trl", filters={"label_source": label_source}
     )
     export = export_build(export=export)
     assert export.status == "done", export.error
@@ -240,6 +240,16 @@ def main() -> None:
                 f"  peak RSS growth: {rss.growth_mb:.0f} MB for {export.row_count} rows, "
                 f"{small_rss.growth_mb:.0f} MB for {small_export.row_count} rows "
                 f"(process peak {rss.peak / 2**20:.0f} MB)"
+            )
+
+            # 1b. The default label source, final labels (exporters/final.py), on the same
+            # rows: two more queries a chunk (resolutions, none here) and the per-step rule.
+            final, final_s, _ = timed(lambda: steplab_export(big, "final"))
+            assert final.row_count == export.row_count
+            print(
+                f"  label_source=final (the default): {final_s:.1f} s = "
+                f"{final.row_count / final_s:,.0f} rows/s, "
+                f"{elapsed / final_s:.2f} of imported's rate"
             )
 
             # 2. COPY of the same rows.

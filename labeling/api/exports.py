@@ -30,8 +30,10 @@ from labeling.exporters import (
     LabelSource,
     Neutral,
     SplitMode,
+    options_from,
 )
 from labeling.exporters import Unsure as UnsureMode
+from labeling.exporters.preview import export_preview
 from labeling.exporters.source import export_list
 from labeling.models import Export, ExportStatus, Role, SuggestionSource
 from labeling.services.exports import export_create, export_delete
@@ -63,8 +65,15 @@ class FiltersInput(_Strict):
     label_source = serializers.ChoiceField(
         choices=_choices(LabelSource),
         required=False,
-        help_text="Where step labels come from (default annotations). 'reviewed': each "
-        "solution's current resolution (review queue or annotator agreement).",
+        help_text="Where step labels come from (default final). 'final': per step, a "
+        "review's resolution, else the annotators' majority (ties left out), else a machine "
+        "label only with machine_labels. 'reviewed': each solution's current resolution only. "
+        "'annotations': every submitted annotation, as annotators submitted it.",
+    )
+    machine_labels = serializers.BooleanField(
+        required=False,
+        help_text="label_source=final: machine labels (suggestions, machine-agreed "
+        "resolutions) for steps no human labeled. Default false.",
     )
     auto_sources = serializers.ListField(
         child=serializers.ChoiceField(choices=SuggestionSource.values),
@@ -126,6 +135,41 @@ class ExportInput(_Strict):
     filters = FiltersInput(required=False)
     label_policy = LabelPolicyInput(required=False)
     split_policy = SplitPolicyInput(required=False)
+
+
+class ExportPreviewInput(_Strict):
+    filters = FiltersInput(required=False)
+    label_policy = LabelPolicyInput(required=False)
+
+
+class FinalCountsOutput(serializers.Serializer):
+    review = serializers.IntegerField()
+    agreement = serializers.IntegerField()
+    single = serializers.IntegerField()
+    machine = serializers.IntegerField()
+    tie = serializers.IntegerField()
+    no_label = serializers.IntegerField()
+
+
+class FinalLabelsOutput(serializers.Serializer):
+    solutions = FinalCountsOutput()
+    steps = FinalCountsOutput()
+
+
+class ExportPreviewOutput(serializers.Serializer):
+    label_source = serializers.CharField()
+    solutions_labeled = serializers.IntegerField()
+    solutions_unlabeled = serializers.IntegerField()
+    solutions_read = serializers.IntegerField()
+    partial = serializers.BooleanField(
+        help_text="The counts by origin cover only the first solutions_read solutions."
+    )
+    final_labels = FinalLabelsOutput(
+        allow_null=True,
+        help_text="label_source=final: solutions and steps by where their label came from "
+        "(review, agreement, single annotator, machine) and those left out (tie, no_label); "
+        "solutions.no_label includes the solutions_unlabeled. Null for the other sources.",
+    )
 
 
 class ExportProgressOutput(serializers.Serializer):
@@ -306,3 +350,19 @@ class ExportCardApi(APIView):
         response = HttpResponse(export.card, content_type="text/markdown; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="README-export-{export.pk}.md"'
         return response
+
+
+class ExportPreviewApi(APIView):
+    @extend_schema(request=ExportPreviewInput, responses=ExportPreviewOutput)
+    def post(self, request, project_id: int):
+        """Before an export: how many solutions the filters take and, for the final label
+        source, where their labels come from and what is left out and why."""
+        project = project_for(request, project_id, at_least=Role.REVIEWER)
+        data = ExportPreviewInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        options = options_from(
+            filters=data.validated_data.get("filters"),
+            label_policy=data.validated_data.get("label_policy"),
+        )
+        preview = export_preview(project=project, options=options)
+        return Response(ExportPreviewOutput(preview).data)

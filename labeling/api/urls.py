@@ -69,6 +69,11 @@ urlpatterns = [
 
 urlpatterns += [
     path("projects/<int:project_id>/exports/", exports.ExportListApi.as_view(), name="export-list"),
+    path(
+        "projects/<int:project_id>/exports/preview/",
+        exports.ExportPreviewApi.as_view(),
+        name="export-preview",
+    ),
     path("exports/<int:export_id>/", exports.ExportDetailApi.as_view(), name="export-detail"),
     path(
         "exports/<int:export_id>/download/",

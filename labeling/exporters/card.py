@@ -83,6 +83,38 @@ def _images_line(stats: dict[str, Any], project_id: int) -> str:
     )
 
 
+_ORIGIN_TEXT = {
+    "review": "a reviewer's resolution",
+    "agreement": "the annotators' majority (or a resolution they agreed on)",
+    "single": "a single annotator",
+    "machine": "a machine source (suggestions; only when asked)",
+    "tie": "left out: the annotators tied",
+    "no_label": "left out: no label",
+}
+
+
+def _final_section(stats: dict[str, Any]) -> str:
+    """Where label_source=final took each label from (exporters/final.py), and what it left
+    out and why; empty for the other sources."""
+    final = stats.get("final_labels")
+    if not final:
+        return ""
+    solutions, steps = final.get("solutions", {}), final.get("steps", {})
+    lines = [
+        "### Final labels: where they came from",
+        "",
+        "Per step: a reviewer's resolution, else the annotators' majority (a tie is left out),",
+        "else a single annotator's label, else a machine label only when asked, else nothing."
+        " A solution counts under the most authoritative origin among its steps.",
+        "",
+        "| origin | solutions | steps |",
+        "|---|---:|---:|",
+    ]
+    for key, text in _ORIGIN_TEXT.items():
+        lines.append(f"| {key}: {text} | {solutions.get(key, 0)} | {steps.get(key, 0)} |")
+    return "\n".join(lines) + "\n\n"
+
+
 def render_card(info: CardInfo) -> str:
     stats = info.stats
     data_files = info.file_name
@@ -137,7 +169,7 @@ Step-level labels exported by steplab from project **{info.project_name}**
 ### Ratings of the written steps (−1 / 0 / +1 / null)
 
 {_table(stats.get("ratings", {}))}
-### Label sources
+{_final_section(stats)}### Label sources
 
 {_table(stats.get("label_sources", {}))}
 ### Problem sources

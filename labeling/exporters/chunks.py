@@ -66,7 +66,9 @@ class ChunkQueries:
         )
         self.annotations = self.labels = self.suggestions = None
         self.resolutions = self.resolution_annotations = self.resolution_labels = None
-        if filters.label_source == LabelSource.REVIEWED:
+        source = filters.label_source
+        final = source == LabelSource.FINAL
+        if source == LabelSource.REVIEWED or final:
             self.resolutions = ChunkQuery(
                 Resolution.objects.filter(resolution_q(filters))
                 .order_by()
@@ -75,19 +77,20 @@ class ChunkQueries:
                 ),
                 "solution_id",
             )
-            self.resolution_annotations = ChunkQuery(
-                Resolution.annotations.through.objects.order_by().values_list(
-                    "resolution_id", flat=True
-                ),
-                "resolution_id",
-            )
+            if not final:  # final counts the annotations it reads itself
+                self.resolution_annotations = ChunkQuery(
+                    Resolution.annotations.through.objects.order_by().values_list(
+                        "resolution_id", flat=True
+                    ),
+                    "resolution_id",
+                )
             self.resolution_labels = ChunkQuery(
                 ResolutionLabel.objects.order_by().values_list(
                     "resolution_id", "step_id", "rating", *(["uses"] if self.uses else [])
                 ),
                 "resolution_id",
             )
-        elif filters.label_source.uses_annotations:
+        if source.uses_annotations or final:
             self.annotations = ChunkQuery(
                 Annotation.objects.filter(annotation_q(filters))
                 .order_by("solution_id", "id")
@@ -111,7 +114,9 @@ class ChunkQueries:
                 ),
                 "annotation_id",
             )
-        else:
+        if (final and filters.machine_labels) or not (
+            final or source == LabelSource.REVIEWED or source.uses_annotations
+        ):
             self.suggestions = ChunkQuery(
                 Suggestion.objects.filter(suggestion_q(filters))
                 .order_by("step_id", "source", "agent")
@@ -128,12 +133,14 @@ class ChunkQueries:
         if self.resolutions:
             rows.resolutions = self.resolutions.rows(ids)
             resolution_ids = [row[0] for row in rows.resolutions]
-            rows.resolution_annotations = self.resolution_annotations.rows(resolution_ids)
-            rows.resolution_labels = self.resolution_labels.rows(resolution_ids)
-        elif self.annotations:
+            if resolution_ids:  # most chunks of a project without review have none
+                if self.resolution_annotations:
+                    rows.resolution_annotations = self.resolution_annotations.rows(resolution_ids)
+                rows.resolution_labels = self.resolution_labels.rows(resolution_ids)
+        if self.annotations:
             rows.annotations = self.annotations.rows(ids)
             rows.labels = self.labels.rows([row[0] for row in rows.annotations])
-        elif self.suggestions:
+        if self.suggestions:
             rows.suggestions = self.suggestions.rows(step_ids)
         return rows
 

@@ -18,6 +18,9 @@ from labeling.models import PROBLEM_DOMAINS, SuggestionSource
 class LabelSource(StrEnum):
     """Where step labels come from."""
 
+    # The default: per step, a review's resolution, else the annotators' majority (ties left
+    # out), else a machine label only with `machine_labels` (exporters/final.py).
+    FINAL = "final"
     REVIEWED = "reviewed"  # the current Resolution of each solution (review or agreement)
     HUMAN = "human"  # submitted annotations by steplab annotators
     IMPORTED = "imported"  # annotations imported with a dataset (labels_as=annotations)
@@ -28,6 +31,11 @@ class LabelSource(StrEnum):
     @property
     def uses_annotations(self) -> bool:
         return self in (LabelSource.HUMAN, LabelSource.IMPORTED, LabelSource.ANNOTATIONS)
+
+    @property
+    def reads_annotations(self) -> bool:
+        """Annotations are among the labels it reads (`annotators` filters them)."""
+        return self.uses_annotations or self == LabelSource.FINAL
 
 
 class Unsure(StrEnum):
@@ -135,7 +143,10 @@ def _unknown(raw: dict[str, Any], cls: type, at: str) -> None:
 
 @dataclass(frozen=True)
 class Filters:
-    label_source: LabelSource = LabelSource.ANNOTATIONS
+    label_source: LabelSource = LabelSource.FINAL
+    # label_source=final: machine labels (suggestions in auto_sources' order, and resolutions
+    # machine sources agreed on) for the steps no human labeled. Off: humans' labels only.
+    machine_labels: bool = False
     # Suggestion sources auto_any uses, most preferred first.
     auto_sources: tuple[str, ...] = tuple(s.value for s in AUTO_PRIORITY)
     min_agreement: float = 0.0
@@ -242,10 +253,10 @@ def filters_from(raw: dict[str, Any] | None) -> Filters:
             )
         auto_sources = tuple(dict.fromkeys(auto))  # keeps the caller's priority order
     annotators = _strings(raw, "annotators", at)
-    if annotators and not source.uses_annotations:
+    if annotators and not source.reads_annotations:
         raise ValidationFailed(
             "filters.annotators only applies to annotation label sources "
-            "('human', 'imported', 'annotations').",
+            "('final', 'human', 'imported', 'annotations').",
             field="filters.annotators",
         )
     min_score = raw.get("min_score")
@@ -254,9 +265,22 @@ def filters_from(raw: dict[str, Any] | None) -> Filters:
         if source.uses_annotations or source == LabelSource.REVIEWED:
             raise ValidationFailed(
                 "filters.min_score only applies to machine label sources "
-                "('auto_consensus', 'auto_any').",
+                "('auto_consensus', 'auto_any', 'final' with machine_labels).",
                 field="filters.min_score",
             )
+    machine_labels = _bool(raw, "machine_labels", False, at)
+    if machine_labels and source != LabelSource.FINAL:
+        raise ValidationFailed(
+            "filters.machine_labels only applies to label_source 'final' (the other sources "
+            "are either machine or human already).",
+            field="filters.machine_labels",
+        )
+    if min_score is not None and source == LabelSource.FINAL and not machine_labels:
+        raise ValidationFailed(
+            "filters.min_score only applies to machine labels: with label_source 'final', "
+            "set filters.machine_labels too.",
+            field="filters.min_score",
+        )
     after = _moment(raw, "labeled_after", at)
     before = _moment(raw, "labeled_before", at)
     if after and before and after >= before:
@@ -266,6 +290,7 @@ def filters_from(raw: dict[str, Any] | None) -> Filters:
         )
     return Filters(
         label_source=source,
+        machine_labels=machine_labels,
         auto_sources=auto_sources,
         min_agreement=_fraction(raw, "min_agreement", 0.0, at),
         unsure=_choice(raw, "unsure", Unsure, Filters.unsure, at),

@@ -6,7 +6,15 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from labeling.models import Annotation, AnnotationStatus, Project, Resolution, Solution, Suggestion
+from labeling.models import (
+    Annotation,
+    AnnotationStatus,
+    Project,
+    Provenance,
+    Resolution,
+    Solution,
+    Suggestion,
+)
 
 from .options import Filters, LabelSource
 
@@ -65,8 +73,11 @@ def suggestion_q(filters: Filters, prefix: str = "") -> Q:
 
 
 def resolution_q(filters: Filters) -> Q:
-    """Current resolutions in the date range (the resolution's own time)."""
+    """Current resolutions in the date range (the resolution's own time); for the final
+    source, those machine sources agreed on only with `machine_labels`."""
     cond = Q(is_current=True)
+    if filters.label_source == LabelSource.FINAL and not filters.machine_labels:
+        cond &= ~Q(provenance=Provenance.AUTO_CONSENSUS)
     if filters.labeled_after:
         cond &= Q(created_at__gte=filters.labeled_after)
     if filters.labeled_before:
@@ -74,9 +85,9 @@ def resolution_q(filters: Filters) -> Q:
     return cond
 
 
-def matching_solutions(*, project: Project, filters: Filters) -> QuerySet[Solution]:
-    """Solutions of the project with at least one label the filters admit; gold questions
-    only with `include_gold` (their labels are the reviewers' answer key)."""
+def candidate_solutions(*, project: Project, filters: Filters) -> QuerySet[Solution]:
+    """The project's solutions the filters admit, labeled or not; gold questions only with
+    `include_gold` (their labels are the reviewers' answer key)."""
     qs = Solution.objects.filter(project=project)
     if not filters.include_gold:
         qs = qs.filter(is_gold=False)
@@ -85,6 +96,22 @@ def matching_solutions(*, project: Project, filters: Filters) -> QuerySet[Soluti
     if filters.domains:  # a blank problem domain is the project's
         blank = [""] if project.domain in filters.domains else []
         qs = qs.filter(problem__domain__in=[*filters.domains, *blank])
+    return qs
+
+
+def matching_solutions(*, project: Project, filters: Filters) -> QuerySet[Solution]:
+    """candidate_solutions with at least one label the label source and filters admit."""
+    qs = candidate_solutions(project=project, filters=filters)
+    if filters.label_source == LabelSource.FINAL:
+        resolved = Resolution.objects.filter(resolution_q(filters), solution_id=OuterRef("pk"))
+        annotated = Annotation.objects.filter(annotation_q(filters), solution_id=OuterRef("pk"))
+        labeled = Exists(resolved) | Exists(annotated)
+        if filters.machine_labels:
+            suggested = Suggestion.objects.filter(
+                suggestion_q(filters), step__solution_id=OuterRef("pk")
+            )
+            labeled |= Exists(suggested)
+        return qs.filter(labeled)
     if filters.label_source == LabelSource.REVIEWED:
         labels = Resolution.objects.filter(resolution_q(filters), solution_id=OuterRef("pk"))
     elif filters.label_source.uses_annotations:

@@ -26,11 +26,12 @@ from django.db.models.functions import Collate
 
 from labeling.graphs import with_graph
 from labeling.importers.ids import problem_id
-from labeling.models import Export, Project
+from labeling.models import Export, Problem, Project
 from labeling.read_ahead import read_ahead
 
 from .chunks import Chunk, ChunkQueries
 from .dependencies import inherit_errors
+from .final import FinalTally, from_final
 from .labels import (
     AnnotationLabels,
     Resolved,
@@ -151,8 +152,11 @@ def solution_records(
     chunk_size: int = CHUNK,
     on_chunk: Callable[[int], None] | None = None,
     read_ahead_chunks: bool = False,
+    tally: FinalTally | None = None,
 ) -> Iterator[SolutionRecord]:
     """The export's records in their stable order, read chunk by chunk.
+
+    `tally`: with label_source=final, counts where each step's label came from (final.py).
 
     `read_ahead_chunks`: read the next chunks on a second thread, on this thread's connection,
     while this one's records are consumed (`labeling.read_ahead`). Only for a caller that
@@ -180,7 +184,9 @@ def solution_records(
             shared=None,
             step_meta=step_meta,
         )
-        yield from _records(chunks, project=project, options=options, on_chunk=on_chunk)
+        yield from _records(
+            chunks, project=project, options=options, on_chunk=on_chunk, tally=tally
+        )
         return
     shared = connections[solutions.db]
     shared.inc_thread_sharing()
@@ -195,7 +201,9 @@ def solution_records(
             step_meta=step_meta,
         )
         with read_ahead(chunks) as ahead:
-            yield from _records(ahead, project=project, options=options, on_chunk=on_chunk)
+            yield from _records(
+                ahead, project=project, options=options, on_chunk=on_chunk, tally=tally
+            )
     finally:
         shared.dec_thread_sharing()
 
@@ -206,8 +214,14 @@ def _records(
     project: Project,
     options: ExportOptions,
     on_chunk: Callable[[int], None] | None,
+    tally: FinalTally | None = None,
 ) -> Iterator[SolutionRecord]:
     filters = options.filters
+    final = filters.label_source == LabelSource.FINAL
+    if final and tally is None:
+        tally = FinalTally()
+    machine = final and filters.machine_labels
+    priority = auto_sources(filters)
 
     def positive(rating: int) -> bool:
         return positive_rating(rating, options.label_policy)
@@ -219,6 +233,18 @@ def _records(
     for chunk, related in chunks:
         for row in chunk:
             steps = related.steps.get(row[0], [])
+            if final:
+                resolved = from_final(
+                    steps,
+                    related.resolutions.get(row[0]),
+                    related.annotations.get(row[0], []),
+                    positive=positive,
+                    tally=tally,  # type: ignore[arg-type]
+                    suggestions=related.suggestions if machine else None,
+                    priority=priority,
+                )
+                yield _record(row, resolved, project.pk, inherit)
+                continue
             if reviewed:
                 resolution = related.resolutions[row[0]]
                 yield _record(
@@ -246,6 +272,20 @@ def _records(
                 yield _record(row, resolved, project.pk, inherit)
         if on_chunk:
             on_chunk(len(chunk))
+
+
+def problem_keys(*, project: Project, limit: int) -> list[str] | None:
+    """The split keys (a record's `problem_key`) of all the project's problems, whatever an
+    export's filters, so that every export of the project plans the same split (split.py);
+    None when it has more than `limit` (one query, at most limit + 1 rows)."""
+    rows = list(
+        Problem.objects.filter(project=project)
+        .order_by("pk")
+        .values_list("external_id", "text")[: limit + 1]
+    )
+    if len(rows) > limit:
+        return None
+    return [ext or problem_id(text) for ext, text in rows]
 
 
 def export_list(*, project: Project) -> QuerySet[Export]:

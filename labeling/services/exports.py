@@ -39,8 +39,12 @@ from labeling.exporters import (
     render_card,
     split_of,
 )
+from labeling.exporters.final import NO_LABEL, FinalTally
+from labeling.exporters.options import LabelSource, SplitMode
 from labeling.exporters.policy import skip_reason
-from labeling.exporters.source import CHUNK, matching_solutions, solution_records
+from labeling.exporters.selection import candidate_solutions
+from labeling.exporters.source import CHUNK, matching_solutions, problem_keys, solution_records
+from labeling.exporters.split import SMALL, split_plan
 from labeling.gc_pause import gc_paused
 from labeling.models import Domain, Export, ExportStatus, Project
 
@@ -146,8 +150,20 @@ def _write(
     on_chunk: Callable[[int], None],
     chunk_size: int,
     read_ahead_chunks: bool,
+    total: int,
 ) -> tuple[Stats, str, int]:
     stats = Stats()
+    filters = options.filters
+    if filters.label_source == LabelSource.FINAL:
+        stats.final = FinalTally()
+        # The candidates with no label at all are not read: counted here, one query.
+        unlabeled = candidate_solutions(project=export.project, filters=filters).count() - total
+        stats.final.solutions[NO_LABEL] += max(unlabeled, 0)
+    # A small project splits by exact counts over all its problems (split.py).
+    plan = None
+    if options.split_policy.mode != SplitMode.NONE:
+        keys = problem_keys(project=export.project, limit=SMALL)
+        plan = split_plan(keys, options.split_policy) if keys is not None else None
     fmt = FORMATS[export.format](options, stats)
     fmt.with_images = export.project.domain == Domain.MULTIMODAL
     # Evidence columns for evidence projects, and for many-domains ones (their problems may be).
@@ -175,6 +191,7 @@ def _write(
         chunk_size=chunk_size,
         on_chunk=chunk_done,
         read_ahead_chunks=read_ahead_chunks,
+        tally=stats.final,
     )
     try:
         # closing: a read-ahead thread stops before the snapshot's transaction ends.
@@ -186,7 +203,7 @@ def _write(
                 if record.problem_key != split_key:
                     split_key, split = (
                         record.problem_key,
-                        split_of(record.problem_key, options.split_policy),
+                        split_of(record.problem_key, options.split_policy, plan),
                     )
                 source, metadata = record.source, record.metadata
                 if metadata or source not in licensed:
@@ -277,6 +294,7 @@ def export_build(
                     # (progress goes out on the second one): the next chunks are read on a
                     # thread while this one is formatted.
                     read_ahead_chunks=opened,
+                    total=total,
                 )
             stored = _store(export, path, name)
     except DomainError as exc:

@@ -489,6 +489,14 @@ ENDPOINTS += [
         [403, 403, 404, 202, 202],
     ),
     (
+        "export-preview",
+        "post",
+        lambda w: f"/api/projects/{_pid(w)}/exports/preview/",
+        lambda w: {},
+        "json",
+        [403, 403, 404, 200, 200],
+    ),
+    (
         "export",
         "get",
         lambda w: f"/api/exports/{_export(w)}/",

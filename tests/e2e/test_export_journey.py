@@ -207,6 +207,66 @@ def test_admin_creates_a_trl_export_watches_it_build_and_downloads_it(
     assert not default_storage.exists(name)
 
 
+def test_the_default_export_holds_the_reviewers_label(live_server, browser, exports_worker):
+    """Final labels are the default: a reviewer's adjudication, not the annotator's labels,
+    reaches the file; the tab says where the labels come from before and after the export."""
+    from labeling.services.review import review_adjudicate
+
+    call_command("load_demo")
+    project = Project.objects.get(name=DEMO)
+    ratings = _submit_demo_labels(project, "annotator")
+    pk = next(pk for pk, r in ratings.items() if r and all(v is not None and v >= 0 for v in r))
+    solution = project.solutions.select_related("problem").get(pk=pk)
+    steps = list(solution.steps.order_by("index"))
+    from django.contrib.auth import get_user_model
+
+    review_adjudicate(  # the reviewer finds the first step wrong; the annotator rated it right
+        solution=solution,
+        reviewer=get_user_model().objects.get(username="reviewer"),
+        labels=[{"step_id": s.pk, "rating": -1 if s.index == 0 else 1} for s in steps],
+    )
+
+    page = browser.new_page(viewport={"width": 1400, "height": 900}, accept_downloads=True)
+    login(page, live_server.url, "admin", "steplab-admin")
+    page.goto(f"{live_server.url}/projects/{project.pk}?tab=export")
+    expect(page.get_by_test_id("export-label-source")).to_have_value("final")
+    expect(page.get_by_test_id("export-machine-labels")).not_to_be_checked()
+    before = page.get_by_test_id("export-preview-counts")
+    expect(before).to_be_visible()
+    expect(before.get_by_test_id("export-preview-counts-review")).to_have_text(
+        f"Review1{len(steps)}"
+    )
+    expect(before.get_by_test_id("export-preview-counts-single")).to_contain_text(
+        f"Single annotator{len(ratings) - 1}"
+    )
+    before.scroll_into_view_if_needed()
+    page.screenshot(path=str(_shot("13-export-final-preview")), full_page=False)
+
+    page.get_by_test_id("export-label-sources").check()
+    page.get_by_test_id("export-create").click()
+    progress = page.get_by_test_id("export-progress")
+    expect(progress).to_have_attribute("data-status", "done", timeout=60_000)
+    after = progress.get_by_test_id("export-final-counts")
+    expect(after.get_by_test_id("export-final-counts-review")).to_have_text(f"Review1{len(steps)}")
+    progress.scroll_into_view_if_needed()
+    page.screenshot(path=str(_shot("14-export-final-done")), full_page=False)
+
+    export = Export.objects.get(project=project)
+    assert export.filters["label_source"] == "final"
+    assert export.stats["final_labels"]["solutions"]["review"] == 1
+    with page.expect_download() as info:
+        page.get_by_test_id("export-row").first.get_by_test_id("export-download").click()
+    rows = [json.loads(line) for line in info.value.path().read_bytes().decode().splitlines()]
+    assert len(rows) == len(ratings)
+    reviewed = [r for r in rows if r["label_sources"][0] == "reviewed:reviewer"]
+    assert len(reviewed) == 1
+    assert reviewed[0]["prompt"] == solution.problem.text
+    # The reviewer's -1 on the first step, where the annotator said correct: the row ends there.
+    assert reviewed[0]["completions"] == [steps[0].text]
+    assert reviewed[0]["labels"] == [False]
+    assert all(set(r["label_sources"]) <= {"human"} for r in rows if r is not reviewed[0])
+
+
 def _full_page(page, name: str) -> None:
     # From the top, so the sticky header is not painted mid-page.
     page.evaluate("window.scrollTo(0, 0)")

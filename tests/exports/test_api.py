@@ -176,3 +176,75 @@ def test_create_poll_download_with_a_token_through_a_worker(world, exports_worke
     name = Export.objects.get(pk=created["id"]).file.name
     assert admin.delete(f"/api/exports/{created['id']}/").status_code == 204
     assert not default_storage.exists(name)
+
+
+@pytest.mark.django_db
+def test_default_source_is_final_and_counts_are_in_the_response(world):
+    """A reviewer's resolution reaches the default export; the counts by origin are in the
+    export's stats (and card), and the preview says the same before the export."""
+    from labeling.services.review import review_adjudicate
+
+    project = world["project"]
+    reviewed = project.solutions.get(external_id="s0")
+    steps = list(reviewed.steps.order_by("index"))
+    review_adjudicate(
+        solution=reviewed,
+        reviewer=world["users"]["reviewer"],
+        labels=[{"step_id": s.pk, "rating": -1} for s in steps],
+    )
+    SolutionFactory(problem__project=project, steps=2, external_id="unlabeled")
+    client = client_for(world, "reviewer")
+    preview = client.post(f"/api/projects/{project.pk}/exports/preview/", {}, "json")
+    assert preview.status_code == 200
+    body = preview.json()
+    expected = {
+        "solutions": {
+            "review": 1,
+            "agreement": 0,
+            "single": 2,
+            "machine": 0,
+            "tie": 0,
+            "no_label": 1,
+        },
+        "steps": {"review": 3, "agreement": 0, "single": 6, "machine": 0, "tie": 0, "no_label": 0},
+    }
+    assert body == {
+        "label_source": "final",
+        "solutions_labeled": 3,
+        "solutions_unlabeled": 1,
+        "solutions_read": 3,
+        "partial": False,
+        "final_labels": expected,
+    }
+    response = client.post(f"/api/projects/{project.pk}/exports/", {"format": "trl"}, "json")
+    assert response.status_code == 202
+    assert response.json()["filters"]["label_source"] == "final"
+    export = export_build(export=Export.objects.get(pk=response.json()["id"]))
+    detail = client.get(f"/api/exports/{export.pk}/").json()
+    assert detail["stats"]["final_labels"] == expected
+    assert (
+        "| review: a reviewer's resolution | 1 | 3 |"
+        in client.get(f"/api/exports/{export.pk}/card/").content.decode()
+    )
+
+
+@pytest.mark.django_db
+def test_preview_roles_validation_and_other_sources(world):
+    project = world["project"]
+    url = f"/api/projects/{project.pk}/exports/preview/"
+    codes = {role: client_for(world, role).post(url, {}, "json").status_code for role in ROLES}
+    assert codes == {
+        "anonymous": 403,
+        "annotator": 403,
+        "outsider": 404,
+        "reviewer": 200,
+        "admin": 200,
+    }
+    client = client_for(world, "reviewer")
+    bad = client.post(url, {"filters": {"machine_labels": "maybe"}}, "json")
+    assert bad.status_code == 400 and "error" in bad.json()
+    bad = client.post(url, {"filters": {"label_source": "human", "machine_labels": True}}, "json")
+    assert bad.status_code == 400
+    assert bad.json()["error"]["details"]["field"] == "filters.machine_labels"
+    human = client.post(url, {"filters": {"label_source": "human"}}, "json").json()
+    assert human["final_labels"] is None and human["solutions_labeled"] == 3

@@ -58,3 +58,33 @@ def test_export_command_refuses_bad_options(project, tmp_path):
         )
     with pytest.raises(CommandError, match="No project"):
         call_command("export", "--project", "nope", "--format", "trl", "--output", str(tmp_path))
+
+
+def test_export_command_defaults_to_final_labels_and_takes_machine_labels(project, tmp_path):
+    from tests.factories import SolutionFactory, SuggestionFactory
+
+    solution = SolutionFactory(problem__project=project, steps=["x", "y"])
+    for step in solution.steps.order_by("index"):
+        SuggestionFactory(step=step, source="symbolic", agent="sympy", value=1)
+    out = str(tmp_path / "out")
+    call_command(
+        "export", "--project", project.name, "--format", "trl", "--output", out, "--no-progress"
+    )
+    default = Export.objects.get()
+    assert default.filters["label_source"] == "final" and default.row_count == 0
+    assert default.stats["final_labels"]["solutions"]["no_label"] == 1  # machine labels not asked
+    call_command(
+        "export",
+        "--project",
+        project.name,
+        "--format",
+        "trl",
+        "--machine-labels",
+        "--output",
+        out,
+        "--no-progress",
+    )
+    asked = Export.objects.exclude(pk=default.pk).get()
+    assert asked.filters["machine_labels"] is True and asked.row_count == 1
+    assert asked.stats["final_labels"]["steps"]["machine"] == 2
+    assert "| machine: a machine source (suggestions; only when asked) | 1 | 2 |" in asked.card

@@ -9,7 +9,8 @@ from labeling.exporters.options import filters_from, split_policy_from
 
 def test_defaults_are_filled_and_stable():
     options = options_from()
-    assert options.filters.as_dict()["label_source"] == "annotations"
+    assert options.filters.as_dict()["label_source"] == "final"
+    assert options.filters.as_dict()["machine_labels"] is False
     assert options.filters.as_dict()["include_gold"] is False
     assert options.label_policy.as_dict() == {
         "neutral": "positive",

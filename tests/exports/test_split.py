@@ -49,3 +49,36 @@ def test_split_is_a_function_of_the_problem_and_seed_only():
         "train"
     }
     assert split_of("x", SplitPolicy(mode="none")) is None
+
+
+@pytest.mark.parametrize(
+    ("n", "fractions", "expected"),
+    [
+        (10, (0.9, 0.05, 0.05), {"train": 8, "validation": 1, "test": 1}),
+        (3, (0.9, 0.05, 0.05), {"train": 1, "validation": 1, "test": 1}),
+        (2, (0.9, 0.05, 0.05), {"train": 2, "validation": 0, "test": 0}),  # too few for all
+        (100, (0.8, 0.1, 0.1), {"train": 80, "validation": 10, "test": 10}),
+        (7, (1.0, 0.0, 0.0), {"train": 7, "validation": 0, "test": 0}),
+        (5, (0.5, 0.5, 0.0), {"train": 3, "validation": 2, "test": 0}),
+    ],
+)
+def test_small_splits_get_exact_counts_and_one_per_non_zero_fraction(n, fractions, expected):
+    from labeling.exporters.split import split_counts
+
+    train, validation, test = fractions
+    counts = split_counts(n, SplitPolicy(train=train, validation=validation, test=test))
+    assert counts == expected and sum(counts.values()) == n
+
+
+def test_a_small_project_gets_rows_in_validation_and_test(project, build, tmp_path):
+    """Ten problems at the default 0.9 / 0.05 / 0.05: by hash alone all ten land in train
+    for about a third of the seeds; the plan gives 8 / 1 / 1 for every seed."""
+    path = steplab_file(tmp_path / "s.jsonl", 10, problems=10)
+    import_file(project=project, path=path, fmt="steplab", labels_as="annotations")
+    for seed in ("", "a", "b", "c", "d"):
+        export = build("trl", split_policy={"seed": seed})
+        assert export.stats["split_problems"] == {"test": 1, "train": 8, "validation": 1}, seed
+    assert any(
+        {split_of(f"problem-{i}", SplitPolicy(seed=str(s))) for i in range(10)} == {"train"}
+        for s in range(10)
+    )  # what the plan fixes: hash fractions alone leave validation and test empty

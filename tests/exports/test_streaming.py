@@ -24,8 +24,18 @@ def solutions(project, tmp_path):
     return make
 
 
+@pytest.mark.parametrize(
+    ("filters", "per_chunk", "first"),
+    [
+        # steps, annotations, labels of each chunk
+        ({"label_source": "annotations"}, 3, [16, 4]),
+        # the default (final): steps, resolutions (none here: their labels are not read),
+        # annotations, labels
+        ({}, 4, [16, 0, 4]),
+    ],
+)
 def test_solutions_are_streamed_and_no_query_holds_more_than_a_chunk(
-    project, solutions, monkeypatch
+    project, solutions, monkeypatch, filters, per_chunk, first
 ):
     solutions(25)
     cursors, fetched = [], []
@@ -58,7 +68,7 @@ def test_solutions_are_streamed_and_no_query_holds_more_than_a_chunk(
     monkeypatch.setattr(QuerySet, "_fetch_all", fetch_all)
     monkeypatch.setattr(raw.ChunkQuery, "rows", rows)
     progress = []
-    export = export_create(project=project, created_by=None, format="trl")
+    export = export_create(project=project, created_by=None, format="trl", filters=filters)
     export = export_build(
         export=export, chunk_size=4, progress=lambda d, t: progress.append((d, t))
     )
@@ -66,10 +76,14 @@ def test_solutions_are_streamed_and_no_query_holds_more_than_a_chunk(
     assert len(cursors) == 1
     assert [n for query, n in fetched if query == "solutions cursor"] == [4] * 6 + [1, 0]
     assert "Solution" not in {model for model, _ in fetched}  # never materialized
-    assert max(n for _, n in fetched) <= 4 * 4  # a chunk's steps (4 solutions × 4 steps)
+    # The small project's split plan reads its problems' keys once (at most split.SMALL + 1).
+    # (list() fetches, then iterates the cache: reported twice for one query)
+    assert {n for model, n in fetched if model == "Problem"} == {25}
+    # a chunk's steps (4 solutions × 4 steps)
+    assert max(n for model, n in fetched if model != "Problem") <= 4 * 4
     chunk_queries = [n for query, n in fetched if query == "chunk query"]
-    assert len(chunk_queries) == 7 * 3  # steps, annotations, labels of each of 7 chunks
-    assert chunk_queries[:2] == [16, 4]
+    assert len(chunk_queries) == 7 * per_chunk
+    assert chunk_queries[: len(first)] == first
     assert progress == [(d, 25) for d in (4, 8, 12, 16, 20, 24, 25)]
 
 

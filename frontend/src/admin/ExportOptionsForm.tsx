@@ -11,8 +11,9 @@ import {
   SPLIT_MODES,
   UNSURE,
   hasExtraColumns,
+  takesAutoSources,
+  takesMachineLabels,
   usesAnnotations,
-  usesSuggestions,
   type Choice,
   type ExportForm,
 } from "./exportOptions";
@@ -118,7 +119,8 @@ export function ExportOptionsForm({
   const invalid = (path: string) => !!problems[path] || serverField === path;
   const cls = (path: string, extra = "") => `input${extra}${invalid(path) ? " input-invalid" : ""}`;
   const annotations = usesAnnotations(form.labelSource);
-  const machine = usesSuggestions(form.labelSource);
+  const final = form.labelSource === "final";
+  const machine = takesMachineLabels(form);
   const trl = hasExtraColumns(form.format);
   const toggleAuto = (value: string, on: boolean) =>
     set("autoSources", on ? [...form.autoSources, value] : form.autoSources.filter((v) => v !== value));
@@ -205,7 +207,16 @@ export function ExportOptionsForm({
           <Field label="Neutral (0) steps count as" help={helpOf(NEUTRAL, form.neutral)}>
             <Select value={form.neutral} choices={NEUTRAL} onChange={(v) => set("neutral", v)} disabled={disabled} testId="export-neutral" />
           </Field>
-          <Field label="Several annotators" help={annotations ? helpOf(COMBINE, form.combine) : "Applies to annotation label sources."}>
+          <Field
+            label="Several annotators"
+            help={
+              annotations
+                ? helpOf(COMBINE, form.combine)
+                : final
+                  ? "Final labels: one row per solution; each step takes the majority, a tie is left out."
+                  : "Applies to annotation label sources."
+            }
+          >
             <Select value={form.combine} choices={COMBINE} onChange={(v) => set("combine", v)} disabled={disabled || !annotations} testId="export-combine" />
           </Field>
           <Field label="Step dependencies" help={helpOf(DEPENDENCY_POLICIES, form.dependencyPolicy)}>
@@ -217,7 +228,19 @@ export function ExportOptionsForm({
               testId="export-dependency-policy"
             />
           </Field>
-          {form.labelSource === "auto_any" && (
+          {final && (
+            <div className="field field-wide export-checks">
+              <Check
+                checked={form.machineLabels}
+                onChange={(v) => set("machineLabels", v)}
+                disabled={disabled}
+                title="Use machine labels where no human labeled a step."
+                help="Suggestions (in the order ticked below) and resolutions machine sources agreed on; off: humans' labels only."
+                testId="export-machine-labels"
+              />
+            </div>
+          )}
+          {takesAutoSources(form) && (
             <div className="field field-wide">
               <span className="field-label">Suggestion sources, most preferred first</span>
               <div className="export-auto-sources" data-testid="export-auto-sources">
@@ -307,12 +330,12 @@ export function ExportOptionsForm({
               <span>Include them</span>
             </label>
           </Field>
-          <Field label="Annotators" help={annotations ? "Usernames or imported labeler names, comma-separated; empty: all." : "Applies to annotation label sources."}>
+          <Field label="Annotators" help={annotations || final ? "Usernames or imported labeler names, comma-separated; empty: all." : "Applies to annotation label sources."}>
             <input
               className={cls("filters.annotators", " mono")}
               value={form.annotators}
               placeholder="alice, bob"
-              disabled={disabled || !annotations}
+              disabled={disabled || !(annotations || final)}
               onChange={(e) => set("annotators", e.target.value)}
               data-testid="export-annotators"
             />

@@ -26,7 +26,7 @@ function mount(api: FakeApi, server: FakeExports, tab = "export") {
 }
 
 const progress = () => screen.getByTestId("export-progress");
-const posted = (api: FakeApi) => api.callsTo("POST", "/api/projects/1/exports/");
+const posted = (api: FakeApi) => api.callsTo("POST", "/api/projects/1/exports/").filter((c) => !c.path.endsWith("/preview/"));
 
 afterEach(() => {
   vi.useRealTimers();
@@ -37,13 +37,16 @@ describe("Export tab", () => {
   it("is a tab after Auto-label for admins, with the server's defaults", async () => {
     const { api, server } = setup();
     mount(api, server);
-    await screen.findByTestId("export-form");
+    // The first test of the file loads the lazy admin chunk: slow on a busy machine.
+    await screen.findByTestId("export-form", {}, { timeout: 5000 });
     const tabs = screen.getAllByRole("tab").map((t) => t.getAttribute("data-testid"));
     expect(tabs.indexOf("tab-export")).toBe(tabs.indexOf("tab-autolabel") + 1);
     expect(await screen.findByText("No exports yet.")).toBeTruthy();
     expect((screen.getByTestId("export-format") as HTMLSelectElement).value).toBe("trl");
     expect(screen.getByTestId("export-file-type-jsonl").getAttribute("aria-checked")).toBe("true");
-    expect((screen.getByTestId("export-label-source") as HTMLSelectElement).value).toBe("annotations");
+    expect((screen.getByTestId("export-label-source") as HTMLSelectElement).value).toBe("final");
+    expect((screen.getByTestId("export-machine-labels") as HTMLInputElement).checked).toBe(false);
+    expect(screen.getByTestId("export-label-source").textContent).toContain("Final labels (default)");
     expect((screen.getByTestId("export-truncate") as HTMLInputElement).checked).toBe(true);
     expect((screen.getByTestId("export-split-train") as HTMLInputElement).value).toBe("0.9");
     const reviewed = within(screen.getByTestId("export-label-source")).getByRole("option", { name: /Reviewed only/ });
@@ -81,12 +84,11 @@ describe("Export tab", () => {
     expect(posted(api)[0].body).toEqual({
       format: "trl",
       file_type: "jsonl",
-      filters: { label_source: "annotations", min_agreement: 0, unsure: "drop", include_gold: false },
+      filters: { label_source: "final", min_agreement: 0, unsure: "drop", include_gold: false },
       label_policy: {
         neutral: "positive",
         truncate_after_first_error: true,
         human_written_positive: true,
-        combine: "majority",
         soft_labels: false,
         label_sources: false,
       },
@@ -128,6 +130,50 @@ describe("Export tab", () => {
     const download = within(row).getByTestId("export-download") as HTMLAnchorElement;
     expect(download.getAttribute("href")).toBe("/api/exports/1/download/");
     expect(download.hasAttribute("download")).toBe(true);
+  });
+
+  it("shows before the export where final labels come from, and after it the export's counts", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { api, server } = setup();
+    mount(api, server);
+    await screen.findByTestId("export-form");
+    const before = await screen.findByTestId("export-preview-counts");
+    const previews = () => api.callsTo("POST", "/api/projects/1/exports/preview/");
+    expect(previews()[0].body).toEqual({ filters: { label_source: "final", min_agreement: 0, unsure: "drop", include_gold: false } });
+    expect(before.textContent).toContain("Before you export: 9 labeled solutions, 1 without a label");
+    expect(within(before).getByTestId("export-preview-counts-review").textContent).toBe("Review28");
+    expect(within(before).getByTestId("export-preview-counts-tie").textContent).toBe("Left out: tie01");
+    expect(within(before).getByTestId("export-preview-counts-no_label").textContent).toBe("Left out: no label10");
+
+    // Ticking machine labels asks again, with them.
+    server.preview = { ...server.preview, partial: true, solutions_read: 5, solutions_labeled: 12 };
+    fireEvent.click(screen.getByTestId("export-machine-labels"));
+    await waitFor(() => expect(previews().at(-1)?.body).toMatchObject({ filters: { machine_labels: true } }));
+    await waitFor(() => expect(screen.getByTestId("export-preview-counts").textContent).toContain("from the first 5 of 12 labeled solutions"));
+    // Another source: no final-label counts to preview.
+    fireEvent.change(screen.getByTestId("export-label-source"), { target: { value: "annotations" } });
+    expect(screen.queryByTestId("export-preview-counts")).toBeNull();
+    fireEvent.change(screen.getByTestId("export-label-source"), { target: { value: "final" } });
+    fireEvent.click(screen.getByTestId("export-machine-labels"));
+
+    fireEvent.click(screen.getByTestId("export-create"));
+    await waitFor(() => expect(posted(api)).toHaveLength(1));
+    const counts = {
+      solutions: { review: 1, agreement: 0, single: 7, machine: 0, tie: 1, no_label: 1 },
+      steps: { review: 3, agreement: 0, single: 28, machine: 0, tie: 1, no_label: 2 },
+    };
+    server.exports = server.exports.map((e) => ({ ...e, stats: { final_labels: counts, skipped: { unsure: 2 } } }));
+    for (let i = 0; i < 2; i++) {
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(1000);
+      });
+    }
+    await waitFor(() => expect(progress().getAttribute("data-status")).toBe("done"));
+    const after = within(progress()).getByTestId("export-final-counts");
+    expect(after.textContent).toContain("Where this export's labels came from");
+    expect(within(after).getByTestId("export-final-counts-review").textContent).toBe("Review13");
+    expect(within(after).getByTestId("export-final-counts-single").textContent).toBe("Single annotator728");
+    expect(screen.getByTestId("export-skipped").textContent).toBe("Solutions left out whole by the options: 2 for an unsure step");
   });
 
   it("takes a minimum machine-label score for machine label sources only", async () => {

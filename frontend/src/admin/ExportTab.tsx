@@ -3,6 +3,7 @@ import * as api from "../api";
 import { ErrorBox, ProgressBar, formatBytes, formatDate, formatNumber } from "../components/ui";
 import { ExportCardDialog } from "./ExportCardDialog";
 import { ExportOptionsForm } from "./ExportOptionsForm";
+import { FinalLabelCounts } from "./FinalLabelCounts";
 import {
   DEFAULT_FORM,
   FILE_TYPE_LABEL,
@@ -12,7 +13,9 @@ import {
   errorField,
   errorLines,
   exportFraction,
+  finalLabelsOf,
   formProblems,
+  skippedLines,
   isActive,
   optionsSummary,
   percent,
@@ -125,6 +128,14 @@ function CurrentExport({ e, innerRef, children }: { e: api.Export; innerRef?: Re
           </span>
         )}
       </div>
+      {e.status === "done" && finalLabelsOf(e.stats) && (
+        <FinalLabelCounts counts={finalLabelsOf(e.stats)!} caption="Where this export's labels came from" testId="export-final-counts" />
+      )}
+      {e.status === "done" && skippedLines(e.stats).length > 0 && (
+        <div className="small muted" data-testid="export-skipped">
+          Solutions left out whole by the options: {skippedLines(e.stats).join(" · ")}
+        </div>
+      )}
       {e.status === "done" && e.row_count === 0 && (
         <div className="callout callout-warn small">
           No rows matched these options. The dataset card says how many solutions were read and why they were skipped.
@@ -132,6 +143,38 @@ function CurrentExport({ e, innerRef, children }: { e: api.Export; innerRef?: Re
       )}
     </div>
   );
+}
+
+/** Before the export: what the final label source would take (the preview endpoint), fetched
+ * a moment after the filters change. */
+function FinalPreview({ projectId, filtersKey }: { projectId: number; filtersKey: string }) {
+  const [preview, setPreview] = useState<api.ExportPreview | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      api
+        .previewExport(projectId, { filters: JSON.parse(filtersKey) as api.ExportFilters })
+        .then((p) => {
+          if (cancelled) return;
+          setPreview(p);
+          setFailed(false);
+        })
+        .catch(() => {
+          if (!cancelled) setFailed(true);
+        });
+    }, 300);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [projectId, filtersKey]);
+  if (failed && !preview) return null;
+  if (!preview?.final_labels) return <div className="small muted" data-testid="export-preview-loading">Counting final labels…</div>;
+  const caption = preview.partial
+    ? `Before you export: from the first ${formatNumber(preview.solutions_read)} of ${formatNumber(preview.solutions_labeled)} labeled solutions`
+    : `Before you export: ${formatNumber(preview.solutions_labeled)} labeled solutions, ${formatNumber(preview.solutions_unlabeled)} without a label`;
+  return <FinalLabelCounts counts={preview.final_labels} caption={caption} testId="export-preview-counts" />;
 }
 
 export function ExportTab({ project }: { project: api.Project }) {
@@ -214,6 +257,7 @@ export function ExportTab({ project }: { project: api.Project }) {
 
   const problems = formProblems(form);
   const blocked = Object.keys(problems).length > 0;
+  const previewKey = !blocked && form.labelSource === "final" ? JSON.stringify(buildExportRequest(form).filters) : null;
 
   async function create(e: FormEvent) {
     e.preventDefault();
@@ -278,6 +322,8 @@ export function ExportTab({ project }: { project: api.Project }) {
           problems={problems}
           serverField={requestError?.field ?? null}
         />
+
+        {previewKey && <FinalPreview projectId={project.id} filtersKey={previewKey} />}
 
         <div className="form-actions">
           {blocked && <span className="text-red small">Fix the options marked above.</span>}

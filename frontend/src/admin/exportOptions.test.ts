@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../api";
 import { finished, makeExport } from "../test/fakeExports";
-import { DEFAULT_FORM, splitFrontMatter, buildExportRequest, errorField, errorLines, exportFraction, formProblems, listOf, optionsSummary, percent, shortSha } from "./exportOptions";
+import { DEFAULT_FORM, splitFrontMatter, buildExportRequest, errorField, errorLines, exportFraction, finalLabelsOf, formProblems, listOf, optionsSummary, percent, shortSha } from "./exportOptions";
 
 describe("export options", () => {
   it("sends the server's defaults for the default form", () => {
     const body = buildExportRequest(DEFAULT_FORM);
-    expect(body.filters).toEqual({ label_source: "annotations", min_agreement: 0, unsure: "drop", include_gold: false });
+    // Final labels are the default: review, else the annotators' majority; no machine labels.
+    expect(body.filters).toEqual({ label_source: "final", min_agreement: 0, unsure: "drop", include_gold: false });
+    expect(body.label_policy).not.toHaveProperty("combine"); // final is one row per solution
     expect(body.split_policy).toEqual({ mode: "hash", train: 0.9, validation: 0.05, test: 0.05 });
     expect(formProblems(DEFAULT_FORM)).toEqual({});
   });
@@ -21,6 +23,31 @@ describe("export options", () => {
     expect(formProblems({ ...auto, minScore: "-0.1" })).toHaveProperty(["filters.min_score"]);
     expect(formProblems({ ...auto, labelSource: "human", minScore: "1.5" })).toEqual({});
     expect(optionsSummary(makeExport({ filters: { label_source: "auto_any", min_score: 0.8 } }))).toContain("machine score ≥ 0.8");
+  });
+
+  it("sends machine labels, their sources and score only for final labels that ask for them", () => {
+    const asked = { ...DEFAULT_FORM, machineLabels: true, minScore: "0.7", autoSources: ["symbolic", "consensus"] };
+    const filters = buildExportRequest(asked).filters;
+    expect(filters).toMatchObject({ label_source: "final", machine_labels: true, min_score: 0.7 });
+    expect(filters?.auto_sources).toEqual(["consensus", "symbolic"]); // the server's priority order
+    expect(buildExportRequest({ ...DEFAULT_FORM, minScore: "0.7" }).filters).not.toHaveProperty("min_score");
+    expect(buildExportRequest({ ...asked, labelSource: "annotations" }).filters).not.toHaveProperty("machine_labels");
+    expect(formProblems({ ...asked, autoSources: [] })).toHaveProperty(["filters.auto_sources"]);
+    expect(buildExportRequest({ ...DEFAULT_FORM, annotators: "alice" }).filters?.annotators).toEqual(["alice"]);
+    expect(optionsSummary(makeExport({ filters: { label_source: "final", machine_labels: true } }))).toContain(
+      "final labels · with machine labels",
+    );
+  });
+
+  it("reads an export's final-label counts, and nothing from other stats", () => {
+    const counts = {
+      solutions: { review: 1, agreement: 2, single: 3, machine: 0, tie: 1, no_label: 4 },
+      steps: { review: 3, agreement: 5, single: 6, machine: 0, tie: 2, no_label: 0 },
+    };
+    expect(finalLabelsOf({ rows: 3, final_labels: counts })).toEqual(counts);
+    expect(finalLabelsOf({ rows: 3 })).toBeNull();
+    expect(finalLabelsOf({ final_labels: "x" })).toBeNull();
+    expect(finalLabelsOf(null)).toBeNull();
   });
 
   it("flags what the server would refuse", () => {

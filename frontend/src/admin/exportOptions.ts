@@ -12,6 +12,8 @@ import type {
   ExportLabelPolicy,
   ExportRequest,
   ExportStatus,
+  FinalLabelCounts,
+  FinalOrigin,
 } from "../api";
 
 export interface Choice<T extends string> {
@@ -61,6 +63,11 @@ export const FILE_TYPES: Array<Choice<ExportFileType>> = [
 ];
 
 export const LABEL_SOURCES: Array<Choice<ExportLabelSource>> = [
+  {
+    value: "final",
+    label: "Final labels (default)",
+    help: "Per step: a reviewer's resolution, else the annotators' majority (a tie is left out), else a single annotator's label. Machine labels only if you tick them.",
+  },
   { value: "annotations", label: "All annotations", help: "Submitted labels by annotators here and labels imported with the data." },
   { value: "human", label: "Human annotators", help: "Only labels submitted by this project's annotators." },
   { value: "imported", label: "Imported labels", help: "Only labels imported with a dataset (imported as annotations)." },
@@ -118,6 +125,8 @@ export interface ExportForm {
   format: ExportFormat;
   fileType: ExportFileType;
   labelSource: ExportLabelSource;
+  /** Final labels: machine labels for the steps no human labeled. */
+  machineLabels: boolean;
   autoSources: string[];
   minAgreement: string;
   /** Machine label sources only; empty: no threshold. */
@@ -150,7 +159,8 @@ export interface ExportForm {
 export const DEFAULT_FORM: ExportForm = {
   format: "trl",
   fileType: "jsonl",
-  labelSource: "annotations",
+  labelSource: "final",
+  machineLabels: false,
   autoSources: AUTO_SOURCES.map((s) => s.value),
   minAgreement: "0",
   minScore: "",
@@ -181,6 +191,14 @@ export const usesAnnotations = (source: ExportLabelSource) =>
 /** Labels from machine suggestions: the ones that carry a score. */
 export const usesSuggestions = (source: ExportLabelSource) => source === "auto_consensus" || source === "auto_any";
 
+/** The form takes machine labels: a machine source, or final labels with machine labels ticked. */
+export const takesMachineLabels = (form: Pick<ExportForm, "labelSource" | "machineLabels">) =>
+  usesSuggestions(form.labelSource) || (form.labelSource === "final" && form.machineLabels);
+
+/** The suggestion sources (and their order) apply: auto_any, or final labels with machine labels. */
+export const takesAutoSources = (form: Pick<ExportForm, "labelSource" | "machineLabels">) =>
+  form.labelSource === "auto_any" || (form.labelSource === "final" && form.machineLabels);
+
 /** The soft_labels and label_sources columns exist in the TRL format only. */
 export const hasExtraColumns = (format: ExportFormat) => format === "trl";
 
@@ -205,9 +223,9 @@ export function isoFromLocal(value: string): string | null {
 export function formProblems(form: ExportForm): Record<string, string> {
   const problems: Record<string, string> = {};
   if (fraction(form.minAgreement) === null) problems["filters.min_agreement"] = "A number from 0 to 1.";
-  if (usesSuggestions(form.labelSource) && form.minScore.trim() !== "" && fraction(form.minScore) === null)
+  if (takesMachineLabels(form) && form.minScore.trim() !== "" && fraction(form.minScore) === null)
     problems["filters.min_score"] = "A number from 0 to 1, or empty for none.";
-  if (form.labelSource === "auto_any" && form.autoSources.length === 0)
+  if (takesAutoSources(form) && form.autoSources.length === 0)
     problems["filters.auto_sources"] = "Tick at least one source.";
   const after = isoFromLocal(form.labeledAfter);
   const before = isoFromLocal(form.labeledBefore);
@@ -231,9 +249,10 @@ export function buildExportRequest(form: ExportForm): ExportRequest {
     unsure: form.unsure,
     include_gold: form.includeGold,
   };
+  if (form.labelSource === "final" && form.machineLabels) filters.machine_labels = true;
   const minScore = fraction(form.minScore);
-  if (usesSuggestions(form.labelSource) && minScore !== null) filters.min_score = minScore;
-  if (form.labelSource === "auto_any") {
+  if (takesMachineLabels(form) && minScore !== null) filters.min_score = minScore;
+  if (takesAutoSources(form)) {
     filters.auto_sources = AUTO_SOURCES.map((s) => s.value).filter((v) => form.autoSources.includes(v));
   }
   const after = isoFromLocal(form.labeledAfter);
@@ -241,7 +260,7 @@ export function buildExportRequest(form: ExportForm): ExportRequest {
   if (after) filters.labeled_after = after;
   if (before) filters.labeled_before = before;
   const annotators = listOf(form.annotators);
-  if (annotators.length && usesAnnotations(form.labelSource)) filters.annotators = annotators;
+  if (annotators.length && (usesAnnotations(form.labelSource) || form.labelSource === "final")) filters.annotators = annotators;
   const sources = listOf(form.problemSources);
   if (sources.length) filters.problem_sources = sources;
   const domains = listOf(form.domains);
@@ -307,7 +326,8 @@ export function optionsSummary(e: Export): string {
   const p = e.label_policy ?? {};
   const s = e.split_policy ?? {};
   const source = LABEL_SOURCES.find((c) => c.value === f.label_source);
-  if (source) parts.push(source.label.toLowerCase());
+  if (source) parts.push(source.label.replace(" (default)", "").toLowerCase());
+  if (f.machine_labels) parts.push("with machine labels");
   if (f.min_agreement) parts.push(`agreement ≥ ${f.min_agreement}`);
   if (f.min_score != null) parts.push(`machine score ≥ ${f.min_score}`);
   if (f.unsure && f.unsure !== "drop") parts.push(`unsure: ${f.unsure}`);
@@ -371,4 +391,35 @@ export function errorField(err: ApiError): string | null {
 export function splitFrontMatter(card: string): { meta: string | null; body: string } {
   const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(card);
   return m ? { meta: m[1], body: card.slice(m[0].length) } : { meta: null, body: card };
+}
+
+/** Final labels' origins and reasons left out, in the dataset card's order. */
+export const FINAL_ORIGINS: Array<{ key: FinalOrigin; label: string; leftOut: boolean }> = [
+  { key: "review", label: "Review", leftOut: false },
+  { key: "agreement", label: "Annotators' majority", leftOut: false },
+  { key: "single", label: "Single annotator", leftOut: false },
+  { key: "machine", label: "Machine source", leftOut: false },
+  { key: "tie", label: "Left out: tie", leftOut: true },
+  { key: "no_label", label: "Left out: no label", leftOut: true },
+];
+
+/** An export's stats.final_labels (label_source final), or null. */
+export function finalLabelsOf(stats: Record<string, unknown> | null | undefined): FinalLabelCounts | null {
+  const value = stats?.final_labels as Partial<FinalLabelCounts> | undefined;
+  if (!value || typeof value !== "object" || !value.solutions || !value.steps) return null;
+  return value as FinalLabelCounts;
+}
+
+const SKIP_TEXT: Record<string, string> = {
+  unsure: "an unsure step",
+  agreement: "agreement below the minimum",
+};
+
+/** Solutions the label policy left out whole (stats.skipped), as "2 for an unsure step", or []. */
+export function skippedLines(stats: Record<string, unknown> | null | undefined): string[] {
+  const skipped = stats?.skipped;
+  if (!skipped || typeof skipped !== "object") return [];
+  return Object.entries(skipped as Record<string, unknown>)
+    .filter(([, n]) => typeof n === "number" && n > 0)
+    .map(([reason, n]) => `${n} for ${SKIP_TEXT[reason] ?? reason}`);
 }

@@ -4,11 +4,13 @@ import { ApiError, failure, get, post, request, type Page, type RequestOptions }
 export type ExportFormat = "trl" | "prm800k" | "math_shepherd" | "processbench" | "pairwise" | "dense_rewards";
 export type ExportFileType = "jsonl" | "jsonl.gz" | "parquet";
 export type ExportStatus = "pending" | "running" | "done" | "failed";
-export type ExportLabelSource = "reviewed" | "human" | "imported" | "annotations" | "auto_consensus" | "auto_any";
+export type ExportLabelSource = "final" | "reviewed" | "human" | "imported" | "annotations" | "auto_consensus" | "auto_any";
 
 /** Options as the API takes them (labeling/api/exports.py ExportInput); omitted keys take the defaults. */
 export interface ExportFilters {
   label_source?: ExportLabelSource;
+  /** label_source final: machine labels for the steps no human labeled (default false). */
+  machine_labels?: boolean;
   auto_sources?: string[];
   min_agreement?: number;
   unsure?: "drop" | "truncate" | "keep";
@@ -75,6 +77,27 @@ export interface Export {
   started_at: string | null;
   finished_at: string | null;
 }
+
+/** Where final labels came from (labeling/exporters/final.py), and what was left out and why. */
+export type FinalOrigin = "review" | "agreement" | "single" | "machine" | "tie" | "no_label";
+export interface FinalLabelCounts {
+  solutions: Record<FinalOrigin, number>;
+  steps: Record<FinalOrigin, number>;
+}
+
+/** Before an export: labeling/api/exports.py ExportPreviewOutput. */
+export interface ExportPreview {
+  label_source: ExportLabelSource;
+  solutions_labeled: number;
+  solutions_unlabeled: number;
+  solutions_read: number;
+  /** The counts by origin cover only the first solutions_read solutions. */
+  partial: boolean;
+  final_labels: FinalLabelCounts | null;
+}
+
+export const previewExport = (projectId: number, data: Pick<ExportRequest, "filters" | "label_policy">, options?: RequestOptions) =>
+  post<ExportPreview>(`/api/projects/${projectId}/exports/preview/`, data, options);
 
 export const listExports = (projectId: number) => get<Page<Export>>(`/api/projects/${projectId}/exports/`);
 export const createExport = (projectId: number, data: ExportRequest) =>

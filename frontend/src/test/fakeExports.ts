@@ -1,6 +1,6 @@
 /** The export endpoints of the fake API (src/test/fakeApi.ts), installed as an override. */
 import { vi } from "vitest";
-import type { Export, ExportRequest } from "../api";
+import type { Export, ExportPreview, ExportRequest } from "../api";
 import type { Call, FakeApi } from "./fakeApi";
 
 export function makeExport(overrides: Partial<Export> = {}): Export {
@@ -62,6 +62,18 @@ export class FakeExports {
   total = 10;
   step = 5;
   cards = new Map<number, string>();
+  /** What POST .../exports/preview/ answers (final labels by origin). */
+  preview: ExportPreview = {
+    label_source: "final",
+    solutions_labeled: 9,
+    solutions_unlabeled: 1,
+    solutions_read: 9,
+    partial: false,
+    final_labels: {
+      solutions: { review: 2, agreement: 3, single: 4, machine: 0, tie: 0, no_label: 1 },
+      steps: { review: 8, agreement: 11, single: 16, machine: 0, tie: 1, no_label: 0 },
+    },
+  };
 
   constructor(private api: FakeApi) {
     api.overrides.push((call) => this.route(call));
@@ -92,6 +104,9 @@ export class FakeExports {
 
   private route(call: Call): { status: number; body?: unknown } | undefined {
     const { method, path } = call;
+    if (method === "POST" && /^\/api\/projects\/(\d+)\/exports\/preview\/$/.test(path)) {
+      return { status: 200, body: this.preview };
+    }
     const list = /^\/api\/projects\/(\d+)\/exports\/$/.exec(path);
     if (list) {
       if (method === "GET") {

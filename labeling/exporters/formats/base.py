@@ -4,6 +4,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from labeling.exporters.final import FinalTally
 from labeling.exporters.options import DependencyPolicy, ExportOptions, SplitMode
 from labeling.exporters.policy import positive_rating
 from labeling.exporters.records import SolutionRecord, StepRecord
@@ -33,6 +34,8 @@ class Stats:
     licences: dict[str, str] = field(default_factory=dict)
     images: int = 0  # image references written (multimodal projects)
     inherited: int = 0  # steps written as -1 by dependency_policy=inherit
+    # label_source=final: where the read solutions' and steps' labels came from (final.py).
+    final: FinalTally | None = None
     _last_problem: str | None = None
 
     def row(
@@ -78,6 +81,7 @@ class Stats:
             "licences": dict(sorted(self.licences.items())),
             **({"images": self.images} if self.images else {}),
             **({"inherited": self.inherited} if self.inherited else {}),
+            **({"final_labels": self.final.as_dict()} if self.final is not None else {}),
         }
 
 

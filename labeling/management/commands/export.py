@@ -58,7 +58,16 @@ class Command(BaseCommand):
         parser.add_argument("--format", required=True, choices=list(FORMATS))
         parser.add_argument("--file-type", default="jsonl", choices=list(FILE_TYPES))
         parser.add_argument("--output", required=True, help="directory for the file and card")
-        parser.add_argument("--label-source", choices=[s.value for s in LabelSource])
+        parser.add_argument(
+            "--label-source",
+            choices=[s.value for s in LabelSource],
+            help="default final: review, else the annotators' majority (ties left out)",
+        )
+        parser.add_argument(
+            "--machine-labels",
+            action="store_true",
+            help="label source final: machine labels for steps no human labeled",
+        )
         parser.add_argument("--min-agreement", type=float)
         parser.add_argument(
             "--min-score", type=float, help="machine labels: minimum calibrated score (0-1)"
@@ -106,6 +115,8 @@ class Command(BaseCommand):
         for key in ("neutral", "combine"):
             if o[key] is not None:
                 policy[key] = o[key]
+        if o["machine_labels"]:
+            filters["machine_labels"] = True
         if o["no_truncate"]:
             policy["truncate_after_first_error"] = False
         if o["soft_labels"]:
