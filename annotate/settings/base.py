@@ -145,6 +145,11 @@ LOGIN_URL = "/login"
 # Uploads: a big import file streams to disk instead of memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+# An import file's bounds once decompressed: bytes, lines, and a gzip's expansion ratio (a 1 MB
+# gzip bomb fails fast instead of holding a worker; labeling/importers/reader.py).
+IMPORT_MAX_DECOMPRESSED_BYTES = env.int("IMPORT_MAX_DECOMPRESSED_BYTES", default=8 * 1024**3)
+IMPORT_MAX_LINES = env.int("IMPORT_MAX_LINES", default=20_000_000)
+IMPORT_MAX_GZIP_RATIO = env.int("IMPORT_MAX_GZIP_RATIO", default=100)
 # Bounds on what an API client sends: JSON nesting, and the page size of every list.
 JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
 API_MAX_PAGE_SIZE = env.int("API_MAX_PAGE_SIZE", default=200)

@@ -14,6 +14,29 @@ from .fields import json_type
 
 MAX_LINE_BYTES = 10 * 1024 * 1024
 MAX_DEPTH = 64
+# A file's bounds after decompression (settings IMPORT_MAX_DECOMPRESSED_BYTES, IMPORT_MAX_LINES,
+# IMPORT_MAX_GZIP_RATIO): a 1 MB gzip of short lines expands to gigabytes and held a worker for
+# 11 minutes (issue 24). The ratio is judged once RATIO_AFTER bytes are out: JSON Lines
+# compress 5 to 20 times; a bomb, about a thousand.
+DEFAULT_MAX_BYTES = 8 * 1024**3
+DEFAULT_MAX_LINES = 20_000_000
+DEFAULT_MAX_RATIO = 100
+RATIO_AFTER = 32 * 1024 * 1024
+
+
+def _limits() -> tuple[int, int, int]:
+    try:
+        from django.conf import settings
+
+        return (
+            getattr(settings, "IMPORT_MAX_DECOMPRESSED_BYTES", DEFAULT_MAX_BYTES),
+            getattr(settings, "IMPORT_MAX_LINES", DEFAULT_MAX_LINES),
+            getattr(settings, "IMPORT_MAX_GZIP_RATIO", DEFAULT_MAX_RATIO),
+        )
+    except ImportError:  # pragma: no cover - the importers run without Django in scripts
+        return DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, DEFAULT_MAX_RATIO
+
+
 GZIP_MAGIC = b"\x1f\x8b"
 
 Source = str | os.PathLike[str] | IO[bytes]
@@ -81,6 +104,7 @@ class JsonLinesReader:
         self._stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if self.compressed else raw
         self._plain_bytes = 0
         self.lines = 0  # lines read, blank ones included
+        self.max_bytes, self.max_lines, self.max_ratio = _limits()
 
     @property
     def bytes_done(self) -> int:
@@ -100,6 +124,25 @@ class JsonLinesReader:
                 return
             self.lines += 1
             self._plain_bytes += len(line)
+            if self.lines > self.max_lines:
+                raise self._error(
+                    f"the file has more than {self.max_lines} lines (IMPORT_MAX_LINES); "
+                    "split it into smaller files"
+                )
+            if self.compressed and self._plain_bytes > RATIO_AFTER and self.lines % 1024 == 0:
+                ratio = self._plain_bytes / max(self._raw.tell(), 1)
+                if ratio > self.max_ratio:
+                    raise self._error(
+                        f"the gzip expands more than {self.max_ratio} times "
+                        "(IMPORT_MAX_GZIP_RATIO): refused as a decompression bomb"
+                    )
+            if self._plain_bytes > self.max_bytes:
+                raise self._error(
+                    f"the file is larger than {self.max_bytes} bytes"
+                    f"{' once decompressed' if self.compressed else ''} "
+                    "(IMPORT_MAX_DECOMPRESSED_BYTES); "
+                    "split it into smaller files"
+                )
             if len(line.rstrip(b"\r\n")) > MAX_LINE_BYTES:
                 raise self._error(f"line is longer than {MAX_LINE_BYTES} bytes")
             if self.lines == 1 and line.startswith(b"\xef\xbb\xbf"):
