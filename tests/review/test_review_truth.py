@@ -76,6 +76,7 @@ def test_a_lone_annotators_other_reasons_stay(rw):
         ([1, -1], [("judge", -1)], True, ["judge"]),  # one human differs from it
         ([None, None], [("judge", -1)], False, []),  # nobody rated: nothing to disagree with
         ([1, None], [("prm", 1), ("prm", -1), ("judge", 0)], False, ["judge", "prm"]),
+        ([1], [("import", -1)], False, []),  # a data set's label is not a machine
     ],
 )
 def test_step_marks(humans, machines, differ, machine):

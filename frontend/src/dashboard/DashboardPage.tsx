@@ -72,30 +72,35 @@ function CoverageCard({ coverage }: { coverage: NonNullable<api.ProjectMetrics["
 /** One card per annotator with their own totals (not the project's). */
 function AnnotatorCards({ rows }: { rows: api.AnnotatorTotals[] }) {
   return (
-    <section className="annotator-cards" aria-label="Annotators" data-testid="annotator-cards">
-      {rows.map((r) => (
-        <div key={r.annotator} className="card annotator-card" data-testid="annotator-card" data-annotator={r.annotator}>
-          <div className="annotator-card-name">{r.annotator}</div>
-          <dl className="annotator-card-stats">
-            <div title="Solutions this annotator submitted">
-              <dt>Submitted</dt>
-              <dd data-testid="annotator-submitted">{formatNumber(r.submitted)}</dd>
-            </div>
-            <div title="Solutions this annotator skipped">
-              <dt>Skipped</dt>
-              <dd data-testid="annotator-skipped">{formatNumber(r.skipped)}</dd>
-            </div>
-            <div title="This annotator's labeling time (the timer pauses while the tab is hidden)">
-              <dt>Time</dt>
-              <dd>{fmt(r.hours, 2)} h</dd>
-            </div>
-            <div title={r.shared_steps ? `Agreement with the others on ${formatNumber(r.shared_steps)} steps they also rated` : "Nobody else rated the same steps yet"}>
-              <dt>Agreement</dt>
-              <dd data-testid="annotator-agreement">{r.shared_steps ? pct(r.agreement) : "no overlap"}</dd>
-            </div>
-          </dl>
-        </div>
-      ))}
+    <section className="annotator-cards-wrap" aria-label="Annotators" data-testid="annotator-cards">
+      <h2 className="card-title annotator-cards-title">
+        Annotators <span className="muted small">each one&rsquo;s own totals</span>
+      </h2>
+      <div className="annotator-cards">
+        {rows.map((r) => (
+          <div key={r.annotator} className="card annotator-card" data-testid="annotator-card" data-annotator={r.annotator}>
+            <div className="annotator-card-name">{r.annotator}</div>
+            <dl className="annotator-card-stats">
+              <div title="Solutions this annotator submitted">
+                <dt>Submitted</dt>
+                <dd data-testid="annotator-submitted">{formatNumber(r.submitted)}</dd>
+              </div>
+              <div title="Solutions this annotator skipped">
+                <dt>Skipped</dt>
+                <dd data-testid="annotator-skipped">{formatNumber(r.skipped)}</dd>
+              </div>
+              <div title="This annotator's labeling time (the timer pauses while the tab is hidden)">
+                <dt>Time</dt>
+                <dd>{fmt(r.hours, 2)} h</dd>
+              </div>
+              <div title={r.shared_steps ? `Agreement with the others on ${formatNumber(r.shared_steps)} steps they also rated` : "Nobody else rated the same steps yet"}>
+                <dt>Agreement</dt>
+                <dd data-testid="annotator-agreement">{r.shared_steps ? pct(r.agreement) : "no overlap"}</dd>
+              </div>
+            </dl>
+          </div>
+        ))}
+      </div>
     </section>
   );
 }

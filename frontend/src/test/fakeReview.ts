@@ -61,7 +61,7 @@ export function makeReviewDetail(
   const submitted = new Set(annotations.filter((a) => a.status === "submitted").map((a) => a.id));
   const marked = steps.map((step) => {
     const rated = new Set(step.labels.filter((l) => submitted.has(l.annotation_id) && l.rating !== null).map((l) => l.rating));
-    const differs = step.suggestions.filter((g) => g.value !== null && [...rated].some((r) => r !== g.value)).map((g) => g.source);
+    const differs = step.suggestions.filter((g) => g.value !== null && g.source !== "import" && [...rated].some((r) => r !== g.value)).map((g) => g.source);
     return { ...step, humans_differ: rated.size > 1, machine_differs: [...new Set(differs)].sort() };
   });
   return {
