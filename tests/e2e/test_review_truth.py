@@ -38,6 +38,9 @@ def test_reviewer_sees_one_annotator_and_human_machine_marks(live_server, browse
     rows = page.get_by_test_id("step-row")
     expect(rows.first).to_be_visible()
     n = rows.count()
+    # The labeling page explains its chips (the demo's imported labels here) in a key.
+    expect(page.get_by_test_id("mark-legend")).to_contain_text("Imported label")
+    _shot(page, "truth-00-label-legend")
     for _ in range(n):
         page.keyboard.press("3")
     page.keyboard.press("Enter")
@@ -103,6 +106,8 @@ def test_reviewer_sees_one_annotator_and_human_machine_marks(live_server, browse
     expect(review_steps.nth(marked[-1])).to_have_attribute("data-current", "true")
     page.get_by_test_id("mark-machine").first.hover()
     _shot(page, "truth-02-review-marks")
+    page.evaluate("window.scrollTo(0, 0)")
+    _shot(page, "truth-02a-review-head")
 
     # The dashboard counts it under "1 annotator" and shows the annotator's own card.
     page.goto(f"{base}/projects/{project.pk}/dashboard")
