@@ -9,6 +9,7 @@ from django.db.models import Count, F, Q
 
 from labeling.models import Domain, Project, Solution
 
+from .coverage import annotation_coverage, annotator_totals
 from .queries import (
     first_error_agreement,
     project_metrics,
@@ -19,8 +20,11 @@ from .queries import (
 
 def project_metrics_by_domain(project: Project) -> dict:
     """project_metrics plus `domains`: per problem domain in a many-domains project (empty
-    for a project of one domain, whose totals are those numbers)."""
+    for a project of one domain, whose totals are those numbers), `coverage` (solutions with
+    0 / 1 / 2+ annotators) and `annotators` (each one's own totals)."""
     data = project_metrics(project)
+    data["coverage"] = annotation_coverage(project)
+    data["annotators"] = annotator_totals(project)
     data["domains"] = per_domain(project) if project.domain == Domain.MIXED else []
     return data
 

@@ -23,6 +23,7 @@ from labeling.selectors import media_urls, step_meta, tool_names
 from .feedback import comment_rows, label_history_rows, review_action_rows
 from .queue import with_review_reasons
 from .reasons import first_error_subquery, item_reasons
+from .step_marks import step_marks
 
 
 def _annotator_name(annotation: Annotation) -> str:
@@ -85,6 +86,15 @@ def review_detail(*, solution: Solution) -> dict:
     current = next((r for r in resolutions if r.is_current), None)
     resolved = {lab.step_id: lab.rating for lab in current.labels.all()} if current else {}
 
+    submitted = [a.pk for a in annotations if a.status == AnnotationStatus.SUBMITTED]
+
+    def marks(step) -> dict:
+        ratings = (by_annotation[pk].get(step.id) for pk in submitted)
+        return step_marks(
+            human_ratings=(lab.rating for lab in ratings if lab is not None),
+            machine_values=((s.source, s.value) for s in step.suggestions.all()),
+        )
+
     def gold_rating(step) -> int | None:
         gold = getattr(step, "gold", None) if solution.is_gold else None
         return gold.rating if gold else None
@@ -120,6 +130,7 @@ def review_detail(*, solution: Solution) -> dict:
             "domain": solution.project.domain,
         },
         "reasons": item_reasons(solution),
+        "annotators_submitted": len(submitted),
         "annotations": [
             {
                 "id": a.id,
@@ -161,6 +172,7 @@ def review_detail(*, solution: Solution) -> dict:
                     for lab in [by_annotation[a.pk].get(step.id)]
                 ],
                 "suggestions": [suggestion_payload(s) for s in step.suggestions.all()],
+                **marks(step),
             }
             for step in steps
         ],

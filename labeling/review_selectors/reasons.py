@@ -1,7 +1,8 @@
-"""Why a solution needs review: the reasons (disagreement between annotators, unsure steps,
-gold failures, human-vs-auto conflicts), computed by the database as one bit mask per solution
-(`reasons_mask`) with subqueries over the submitted labels; nothing loads labels into Python
-to decide. labeling/services/review_reasons.py stores the same expression on each solution.
+"""Why a solution needs review: the reasons (disagreement between annotators, unsure steps, gold
+failures, human-vs-auto conflicts, a single annotator), computed by the database as one bit
+mask per solution (`reasons_mask`) with subqueries over the submitted labels; nothing loads
+labels into Python to decide. labeling/services/review_reasons.py stores the same expression on
+each solution.
 """
 
 from django.db.models import (
@@ -30,8 +31,10 @@ from labeling.models import (
     SuggestionSource,
 )
 
-# In the order the queue serves them; solutions with none of these come last ("rest").
-REASONS = ("disagreement", "unsure", "gold_failure", "auto_conflict")
+# In the order the queue serves them; solutions with none of these come last ("rest": two or
+# more annotators who agree). "single_annotator": one submitted annotation, so nobody agreed
+# or disagreed with it; it is never shown as agreement.
+REASONS = ("disagreement", "unsure", "gold_failure", "auto_conflict", "single_annotator")
 # Machine sources whose −1 ("refuted") contradicts a human +1 as a human-vs-auto conflict.
 AUTO_CONFLICT_SOURCES = (SuggestionSource.SYMBOLIC,)
 NO_ERROR = 1_000_000  # first-error index of an annotation without a −1 step
@@ -103,11 +106,15 @@ def reason_sets(scope: dict) -> dict[str, list[QuerySet]]:
         step__suggestions__source__in=AUTO_CONFLICT_SOURCES,
         step__suggestions__value=-1,
     ).values("annotation__solution_id")
+    single = (
+        annotations.values("solution_id").annotate(n=Count("id")).filter(n=1).values("solution_id")
+    )
     return {
         "disagreement": [step_differs, first_error_differs],
         "unsure": [labels.filter(unsure=True).values("annotation__solution_id")],
         "gold_failure": [gold_step_differs, gold_first_error_differs],
         "auto_conflict": [refuted],
+        "single_annotator": [single],
     }
 
 

@@ -1,20 +1,21 @@
-"""What a submission changes on its solution, in one UPDATE: the submitted count, its place in
-the claim pool (a submission can only close it) and the review queue's stored reasons.
+"""What a submission changes on its solution, in one UPDATE: the submitted count, its place in the
+claim pool (a submission can only close it) and the review queue's stored reasons.
 
 The reasons (labeling.review_selectors.reasons_mask) are subqueries over every submitted label
 of the solution; PostgreSQL plans them per call in about 2 ms (a prepared generic plan made
 while a new project's label tables are nearly empty stays slow, tens of ms, as they fill). A
-solution whose only submitted annotation is this one, and that is not a gold question, can have
-two reasons only: an unsure step (the submitter's labels say) and a +1 on a step a machine
-source refuted (one EXISTS). So the common case, overlap 1 or the first of several, is a short
-prepared UPDATE whose WHERE holds those conditions; when it matches no row (another submitted
-annotation, imported ones included, or a gold question) the full expression runs.
+solution whose only submitted annotation is this one, and that is not a gold question, has the
+reason "single_annotator" and can have two more only: an unsure step (the submitter's labels
+say) and a +1 on a step a machine source refuted (one EXISTS). So the common case, overlap 1 or
+the first of several, is a short prepared UPDATE whose WHERE holds those conditions; when it
+matches no row (another submitted annotation, imported ones included, or a gold question) the
+full expression runs.
 
-Both run after the submit locked the solution's row, so their snapshot has every submission
-of it that committed before (READ COMMITTED takes one per statement). On PostgreSQL the short
-one reads no label (the +1 steps come from the submitted ratings), so it goes in one statement
-with the submit's label writes (labeling.writes_joined.write_counted); the full one follows
-that statement and sees the labels.
+Both run after the submit locked the solution's row, so their snapshot has every submission of
+it that committed before (READ COMMITTED takes one per statement). On PostgreSQL the short one
+reads no label (the +1 steps come from the submitted ratings), so it goes in one statement with
+the submit's label writes (labeling.writes_joined.write_counted); the full one follows that
+statement and sees the labels.
 """
 
 from django.db import connection
@@ -92,7 +93,7 @@ def submission_count(
     plus = plus_steps if connection.vendor == "postgresql" else annotation_id
     params = [
         open_below,
-        REASON_BITS["unsure"] if unsure else 0,
+        REASON_BITS["single_annotator"] | (REASON_BITS["unsure"] if unsure else 0),
         plus,
         *AUTO_CONFLICT_SOURCES,
         REASON_BITS["auto_conflict"],

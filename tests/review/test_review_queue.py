@@ -77,8 +77,8 @@ def test_queue_orders_by_need_with_reasons(queue_world, django_assert_num_querie
         s["unsure"].pk,
         s["gold"].pk,
         s["conflict"].pk,
+        s["single"].pk,  # one annotator is its own state, before agreeing annotators
         s["rest"].pk,
-        s["single"].pk,
     ]
     reasons = {i.problem.source: item_reasons(i) for i in items}
     assert reasons == {
@@ -88,7 +88,7 @@ def test_queue_orders_by_need_with_reasons(queue_world, django_assert_num_querie
         "gold": ["gold_failure"],
         "conflict": ["auto_conflict"],
         "rest": [],
-        "single": [],
+        "single": ["single_annotator"],  # never "rest" (annotators agree)
     }
     assert {i.problem.source: i.annotations_submitted for i in items}["single"] == 1
 
@@ -122,8 +122,8 @@ def test_filters(queue_world):
     recent = review_queue(project=project, submitted_from=timezone.now() - timedelta(days=1))
     assert s["conflict"].pk not in [i.pk for i in recent]
     assert [i.pk for i in review_queue(project=project, reason="unsure")] == [s["unsure"].pk]
-    assert [i.pk for i in review_queue(project=project, reason="rest")] == [
-        s["rest"].pk,
+    assert [i.pk for i in review_queue(project=project, reason="rest")] == [s["rest"].pk]
+    assert [i.pk for i in review_queue(project=project, reason="single_annotator")] == [
         s["single"].pk,
         s["empty"].pk,
     ]
@@ -149,7 +149,8 @@ def test_counts(queue_world):
         "unsure": 1,
         "gold_failure": 1,
         "auto_conflict": 1,
-        "rest": 2,
+        "single_annotator": 1,
+        "rest": 1,
     }
 
 

@@ -203,7 +203,7 @@ def test_stored_queue_reads_the_column_and_computes_no_reason(rw):
     with CaptureQueriesContext(connection) as ctx:
         items = list(review_queue(project=project))
         counts = review_queue_counts(project=project)
-    assert [i.reasons for i in items] == [0b1100]  # disagreement and unsure
+    assert [i.reasons for i in items] == [0b11000]  # disagreement and unsure
     assert counts["disagreement"] == counts["unsure"] == counts["total"] == 1
     assert len(ctx.captured_queries) == 2
     assert not any("labeling_steplabel" in q["sql"] for q in ctx.captured_queries)
@@ -216,13 +216,13 @@ def test_refresh_command_fills_rows_written_behind_the_services(rw):
     submitted(solution, rw["a"], [1, 1, -1, 1])  # direct writes: nothing stored
     submitted(solution, rw["b"], [1, 1, 1, 1])
     assert not project.review_reasons_stored
-    assert [(s.pk, s.reasons) for s in review_queue(project=project)] == [(solution.pk, 0b1000)]
+    assert [(s.pk, s.reasons) for s in review_queue(project=project)] == [(solution.pk, 0b10000)]
     assert Solution.objects.get(pk=solution.pk).review_reasons == 0
     call_command("review_reasons_refresh", "--project", str(project.pk), stdout=io.StringIO())
     project.refresh_from_db()
     assert project.review_reasons_stored
-    assert Solution.objects.get(pk=solution.pk).review_reasons == 0b1000
-    assert [(s.pk, s.reasons) for s in review_queue(project=project)] == [(solution.pk, 0b1000)]
+    assert Solution.objects.get(pk=solution.pk).review_reasons == 0b10000
+    assert [(s.pk, s.reasons) for s in review_queue(project=project)] == [(solution.pk, 0b10000)]
 
 
 def test_refresh_command_names_an_unknown_project(db):

@@ -17,7 +17,7 @@ from tests.review.conftest import label, member
 pytestmark = pytest.mark.django_db
 
 UNSURE, CONFLICT = REASON_BITS["unsure"], REASON_BITS["auto_conflict"]
-DISAGREEMENT = REASON_BITS["disagreement"]
+DISAGREEMENT, SINGLE = REASON_BITS["disagreement"], REASON_BITS["single_annotator"]
 
 
 def _stored_and_live(solution: Solution) -> tuple[int, int, int, bool]:
@@ -50,11 +50,11 @@ def _full_ran(queries) -> bool:
 @pytest.mark.parametrize(
     ("ratings", "unsure", "expected"),
     [
-        ([1, 0, 1], (), 0),
-        ([1, 0, 1], (2,), UNSURE),
-        ([1, 1, -1], (), CONFLICT),  # a +1 on the refuted step 1
-        ([1, -1, 1], (0,), UNSURE),  # the refuted step rated -1: no conflict
-        ([1, 1, 0], (1,), UNSURE | CONFLICT),
+        ([1, 0, 1], (), SINGLE),  # one annotator: its own state, never "no flags"
+        ([1, 0, 1], (2,), SINGLE | UNSURE),
+        ([1, 1, -1], (), SINGLE | CONFLICT),  # a +1 on the refuted step 1
+        ([1, -1, 1], (0,), SINGLE | UNSURE),  # the refuted step rated -1: no conflict
+        ([1, 1, 0], (1,), SINGLE | UNSURE | CONFLICT),
     ],
 )
 def test_the_only_submission_stores_the_live_mask_without_the_full_expression(
@@ -79,7 +79,7 @@ def test_a_second_submission_or_an_imported_one_takes_the_full_expression():
     with CaptureQueriesContext(connection) as queries:
         label(first, project, [1, 1, 1])
     assert not _full_ran(queries)
-    assert _stored_and_live(solution) == (0, 0, 1, True)  # still open for the second
+    assert _stored_and_live(solution) == (SINGLE, SINGLE, 1, True)  # still open for the second
     with CaptureQueriesContext(connection) as queries:
         label(second, project, [1, -1, 1])
     assert _full_ran(queries)
@@ -95,6 +95,7 @@ def test_a_second_submission_or_an_imported_one_takes_the_full_expression():
     assert _full_ran(queries)
     stored, live, count, _ = _stored_and_live(other)
     assert stored == live and stored & DISAGREEMENT and count == 1
+    assert not stored & SINGLE  # two submitted annotations, one of them imported
 
 
 def test_a_gold_question_takes_the_full_expression():

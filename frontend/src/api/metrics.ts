@@ -37,6 +37,18 @@ export interface DomainMetrics {
   first_error_solutions: number;
 }
 
+/** One annotator's own numbers: their submissions, skips, time and agreement with others. */
+export interface AnnotatorTotals {
+  annotator: string;
+  submitted: number;
+  skipped: number;
+  hours: number;
+  /** Steps they rated that someone else rated too. */
+  shared_steps: number;
+  /** Their share of agreeing ratings on those steps; null without a shared step. */
+  agreement: number | null;
+}
+
 export interface ProjectMetrics {
   step_ratings: {
     steps: number;
@@ -60,6 +72,11 @@ export interface ProjectMetrics {
   label_distribution: Array<{ annotator: string; wrong: number; neutral: number; correct: number; unrated: number; unsure: number }>;
   /** Per problem domain of a many-domains project (empty otherwise). */
   domains?: DomainMetrics[];
+  /** Solutions with 0 / 1 / 2+ submitted annotations; agreement reads the 2+ only.
+   * Absent from a snapshot made before it existed. */
+  coverage?: { solutions: number; none: number; one: number; two_plus: number };
+  /** Each annotator's own totals (absent from older snapshots). */
+  annotators?: AnnotatorTotals[];
   /** Large projects are served from a snapshot (`cached`), refreshed in the background. */
   computed_at?: string | null;
   cached?: boolean;

@@ -3,7 +3,8 @@ import { get, post, type Page } from "./client";
 import type { StepMeta, Suggestion, TaskProblem } from "./labeling";
 import type { Domain, Rating } from "./projects";
 
-export type ReviewReason = "disagreement" | "unsure" | "gold_failure" | "auto_conflict";
+/** `single_annotator`: one submitted annotation, nothing to agree with (never "rest"). */
+export type ReviewReason = "disagreement" | "unsure" | "gold_failure" | "auto_conflict" | "single_annotator";
 export type QueueState = "unresolved" | "resolved" | "all";
 export type Provenance = "reviewer" | "human_consensus" | "auto_consensus";
 
@@ -42,6 +43,9 @@ export interface ReviewQueueCounts {
   unsure: number;
   gold_failure: number;
   auto_conflict: number;
+  /** One submitted annotation. */
+  single_annotator: number;
+  /** Two or more annotators who agree, nothing flagged. */
   rest: number;
 }
 
@@ -111,6 +115,10 @@ export interface ReviewStep {
   uses_source?: string;
   labels: StepLabelCell[];
   suggestions: Suggestion[];
+  /** Two submitted ratings of the step differ. */
+  humans_differ?: boolean;
+  /** Machine sources whose value differs from a submitted human rating. */
+  machine_differs?: string[];
 }
 
 export interface ReviewComment {
@@ -156,6 +164,8 @@ export interface ReviewDetail {
   problem: TaskProblem;
   project: { id: number; name: string; rating_values: Rating[]; first_error_mode: boolean; domain?: Domain };
   reasons: ReviewReason[];
+  /** Submitted annotations; 1 is its own state, never agreement. */
+  annotators_submitted?: number;
   annotations: ReviewAnnotation[];
   steps: ReviewStep[];
   resolution: Resolution | null;

@@ -57,6 +57,39 @@ describe("DashboardPage", () => {
     expect(screen.getByTestId("auto-heatmap").textContent).toContain("0.35");
   });
 
+  it("shows each annotator's own totals and the coverage, one annotator counted apart", async () => {
+    const review = new FakeReview();
+    review.metrics = makeMetrics({
+      coverage: { solutions: 10, none: 3, one: 5, two_plus: 2 },
+      annotators: [
+        { annotator: "alice", submitted: 6, skipped: 1, hours: 1.25, shared_steps: 8, agreement: 0.75 },
+        { annotator: "bob", submitted: 2, skipped: 0, hours: 0.5, shared_steps: 0, agreement: null },
+      ],
+    });
+    setup(review);
+    const cards = await screen.findAllByTestId("annotator-card");
+    expect(cards.map((c) => c.getAttribute("data-annotator"))).toEqual(["alice", "bob"]);
+    const own = (i: number, id: string) => cards[i].querySelector(`[data-testid=${id}]`)?.textContent;
+    // Their own numbers, not the project's 8 submitted annotations.
+    expect([own(0, "annotator-submitted"), own(0, "annotator-skipped"), own(0, "annotator-agreement")]).toEqual(["6", "1", "75%"]);
+    expect([own(1, "annotator-submitted"), own(1, "annotator-agreement")]).toEqual(["2", "no overlap"]);
+    expect(cards[0].textContent).toContain("1.25 h");
+    const counts = screen.getByTestId("coverage-counts").textContent;
+    expect(counts).toContain("2+ annotators 2");
+    expect(counts).toContain("1 annotator 5");
+    expect(counts).toContain("Not labeled 3");
+    expect(screen.getByTestId("coverage-note").textContent).toBe("5 solutions have one annotator: counted apart, never as agreement.");
+    // The queue's one-annotator state is its own count beside the reasons.
+    expect(screen.getByTestId("queue-reasons").textContent).toContain("1 annotator");
+  });
+
+  it("shows no annotator cards or coverage from an older snapshot without them", async () => {
+    setup();
+    await screen.findByTestId("stat-alpha");
+    expect(screen.queryByTestId("annotator-cards")).toBeNull();
+    expect(screen.queryByTestId("coverage")).toBeNull();
+  });
+
   it("waits while a large project's first snapshot is computed (202), then shows it", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const review = new FakeReview();

@@ -42,6 +42,69 @@ function ChartCard({ title, sub, children, testId, wide }: { title: string; sub?
   );
 }
 
+/** Solutions by how many annotators submitted them: agreement is only measured on 2+. */
+function CoverageCard({ coverage }: { coverage: NonNullable<api.ProjectMetrics["coverage"]> }) {
+  const parts = [
+    { key: "two_plus", name: "2+ annotators", value: coverage.two_plus, color: "#4f46e5" },
+    { key: "one", name: "1 annotator", value: coverage.one, color: "#67e8f9" },
+    { key: "none", name: "Not labeled", value: coverage.none, color: "#e5e7eb" },
+  ];
+  return (
+    <ChartCard title="Annotator coverage" sub="Agreement is measured only where 2+ annotators labeled a solution" testId="coverage">
+      <StackedBars share unit="solutions" testId="coverage-bars" rows={[{ label: "Solutions", parts }]} />
+      <Legend items={parts.map(({ name, color }) => ({ name, color }))} />
+      <div className="coverage-counts" data-testid="coverage-counts">
+        {parts.map((p) => (
+          <span key={p.key} className="coverage-count" data-key={p.key}>
+            {p.name} <strong>{formatNumber(p.value)}</strong>
+          </span>
+        ))}
+      </div>
+      {coverage.one > 0 && (
+        <p className="muted small" data-testid="coverage-note">
+          {formatNumber(coverage.one)} {coverage.one === 1 ? "solution has" : "solutions have"} one annotator: counted apart, never as agreement.
+        </p>
+      )}
+    </ChartCard>
+  );
+}
+
+/** One card per annotator with their own totals (not the project's). */
+function AnnotatorCards({ rows }: { rows: api.AnnotatorTotals[] }) {
+  return (
+    <section className="annotator-cards-wrap" aria-label="Annotators" data-testid="annotator-cards">
+      <h2 className="card-title annotator-cards-title">
+        Annotators <span className="muted small">each one&rsquo;s own totals</span>
+      </h2>
+      <div className="annotator-cards">
+        {rows.map((r) => (
+          <div key={r.annotator} className="card annotator-card" data-testid="annotator-card" data-annotator={r.annotator}>
+            <div className="annotator-card-name">{r.annotator}</div>
+            <dl className="annotator-card-stats">
+              <div title="Solutions this annotator submitted">
+                <dt>Submitted</dt>
+                <dd data-testid="annotator-submitted">{formatNumber(r.submitted)}</dd>
+              </div>
+              <div title="Solutions this annotator skipped">
+                <dt>Skipped</dt>
+                <dd data-testid="annotator-skipped">{formatNumber(r.skipped)}</dd>
+              </div>
+              <div title="This annotator's labeling time (the timer pauses while the tab is hidden)">
+                <dt>Time</dt>
+                <dd>{fmt(r.hours, 2)} h</dd>
+              </div>
+              <div title={r.shared_steps ? `Agreement with the others on ${formatNumber(r.shared_steps)} steps they also rated` : "Nobody else rated the same steps yet"}>
+                <dt>Agreement</dt>
+                <dd data-testid="annotator-agreement">{r.shared_steps ? pct(r.agreement) : "no overlap"}</dd>
+              </div>
+            </dl>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
 function NoData({ children }: { children: ReactNode }) {
   return <p className="chart-empty muted small">{children}</p>;
 }
@@ -170,9 +233,12 @@ export function DashboardPage() {
               />
             </div>
 
+            {m.annotators && m.annotators.length > 0 && <AnnotatorCards rows={m.annotators} />}
+
             {m.domains && m.domains.length > 0 && <DomainTable rows={m.domains} />}
 
             <div className="dashboard-charts">
+              {m.coverage && <CoverageCard coverage={m.coverage} />}
               <ChartCard title="Review progress" sub="Solutions with submitted labels" testId="chart-queue">
                 {queue ? (
                   <>
@@ -215,7 +281,7 @@ export function DashboardPage() {
                       ]}
                     />
                     <div className="reason-mini" data-testid="queue-reasons">
-                      {(["disagreement", "unsure", "gold_failure", "auto_conflict", "rest"] as const).map((r) => (
+                      {(["disagreement", "unsure", "gold_failure", "auto_conflict", "single_annotator", "rest"] as const).map((r) => (
                         <span key={r} className={`reason-mini-item reason-${r}`}>
                           {REASON_LABEL[r]} <strong>{formatNumber(queue.unresolved[r])}</strong>
                         </span>

@@ -43,6 +43,18 @@ describe("LabelPage", () => {
     expect(within(rows()[0]).getAllByTestId(/rating-button-/)).toHaveLength(3);
   });
 
+  it("explains the ∑ and fork marks in a key over the steps (only the marks shown)", async () => {
+    const task = makeTask({ suggestions: [[], [suggestion(-1, "symbolic")]] });
+    task.solution.steps[2].alternatives_count = 3;
+    mount(new FakeApi([task]));
+    await screen.findAllByTestId("step-row");
+    const legend = screen.getByTestId("mark-legend");
+    expect(legend.textContent).toContain("∑ Symbolic check");
+    expect(legend.textContent).toContain("other versions of the step in the data set");
+    expect(legend.textContent).not.toContain("PRM");
+    expect(within(rows()[2]).getByTestId("alternatives-count").getAttribute("title")).toBe("3 other versions of this step in the data set");
+  });
+
   it("shows a capped remaining count with a plus (the server counts up to 1,000)", async () => {
     const api = new FakeApi([makeTask()]);
     api.progress = { ...api.progress, remaining: 1000, remaining_capped: true };

@@ -18,6 +18,7 @@ import { FinishBar } from "../label/FinishBar";
 import { GuidelinesPanel } from "../label/GuidelinesPanel";
 import { commandForKey, labelShortcuts, type Command } from "../label/keyboard";
 import { LabelTopBar } from "../label/LabelTopBar";
+import { MarkLegend, legendItems } from "../label/MarkLegend";
 import { UsePrompt, useUsePrompt } from "../label/useUsePrompt";
 import {
   firstErrorIndex,
@@ -385,6 +386,7 @@ export function LabelPage() {
                 )
               }
             >
+              <MarkLegend items={legendItems(task.solution.steps)} />
               <div className="steps" role="list">
                 {task.solution.steps.map((step, i) => (
                   <StepRow

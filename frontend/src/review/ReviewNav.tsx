@@ -1,4 +1,5 @@
 import { NavLink } from "react-router-dom";
+import { REASON_HELP, REASON_LABEL } from "./reviewState";
 
 /** Queue / Dashboard tabs shared by the review pages of a project. */
 export function ReviewNav({ projectId }: { projectId: number }) {
@@ -20,16 +21,9 @@ export function ReviewNav({ projectId }: { projectId: number }) {
 
 /** A reason as a coloured badge. */
 export function ReasonBadge({ reason }: { reason: string }) {
-  const label: Record<string, string> = {
-    disagreement: "Disagreement",
-    unsure: "Unsure",
-    gold_failure: "Gold failure",
-    auto_conflict: "Human vs auto",
-    rest: "No flags",
-  };
   return (
-    <span className={`badge reason reason-${reason}`} data-testid="reason-badge" data-reason={reason}>
-      {label[reason] ?? reason}
+    <span className={`badge reason reason-${reason}`} data-testid="reason-badge" data-reason={reason} title={REASON_HELP[reason]}>
+      {REASON_LABEL[reason] ?? reason}
     </span>
   );
 }

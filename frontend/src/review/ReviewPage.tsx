@@ -16,6 +16,7 @@ import { EvidenceScope } from "../label/EvidenceScope";
 import { ratingNamesFor } from "../label/ratingNames";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
+import { MarkLegend, legendItems } from "../label/MarkLegend";
 import { UsePrompt, useUsePrompt } from "../label/useUsePrompt";
 import "../styles/review.css";
 import { AnnotatorHeader, SelectedAnnotationBar } from "./AnnotatorBar";
@@ -136,6 +137,9 @@ export function ReviewPage() {
         case "first":
           dispatch({ type: "goto", index: 0 });
           return true;
+        case "nextMarked":
+          dispatch({ type: "nextMarked", delta: cmd.delta });
+          return true;
         case "last":
           dispatch({ type: "goto", index: n - 1 });
           return true;
@@ -208,6 +212,9 @@ export function ReviewPage() {
   const needed = state.needed.filter((v, i) => v && !isAfterFirstError(state, i)).length;
   const binary = !state.ratingValues.includes(0);
   const disagreeing = facts.filter((f) => f.disagrees).length;
+  const machineDiffering = facts.filter((f) => f.machineDiffers.length > 0).length;
+  const marked = facts.filter((f) => f.marked).length;
+  const submittedCount = detail?.annotators_submitted ?? columns.filter((a) => a.status === "submitted").length;
   const drafts = detail?.annotations.filter((a) => a.status === "draft") ?? [];
 
   return (
@@ -298,10 +305,12 @@ export function ReviewPage() {
               lead={
                 <>
                   {detail.solution.is_gold && <span className="badge badge-amber">Gold</span>}
-                  <div className="reason-list">
+                  <div className="reason-list" data-testid="review-state">
                     {detail.reasons.map((r) => (
                       <ReasonBadge key={r} reason={r} />
                     ))}
+                    {/* "Annotators agree" only with two or more; one annotator is its own state. */}
+                    {detail.reasons.length === 0 && submittedCount >= 2 && <ReasonBadge reason="rest" />}
                   </div>
                 </>
               }
@@ -316,6 +325,20 @@ export function ReviewPage() {
                       </span>
                     </>
                   )}
+                  {machineDiffering > 0 && (
+                    <>
+                      {" · "}
+                      <span className="text-machine" data-testid="machine-steps" title="Steps where a machine source differs from the annotators">
+                        {machineDiffering} human ≠ machine
+                      </span>
+                    </>
+                  )}
+                  {marked > 0 && (
+                    <>
+                      {" · "}
+                      <span className="kbd" title="Jump to the next marked step (M: previous)">m</span> next marked
+                    </>
+                  )}
                 </span>
               }
             >
@@ -324,6 +347,12 @@ export function ReviewPage() {
                   Still labeling: {drafts.map((a) => `${a.annotator}${a.revises_id ? " (reworking)" : ""}`).join(", ")}
                 </div>
               )}
+              <MarkLegend
+                items={legendItems(detail.steps, {
+                  humans: disagreeing > 0,
+                  machine: machineDiffering > 0,
+                })}
+              />
               <SelectedAnnotationBar
                 annotation={selected}
                 readOnly={readOnly}

@@ -22,6 +22,7 @@ function setup(role: "admin" | "reviewer" = "reviewer", path = "/projects/1/revi
     makeQueueItem({ id: 55, reasons: ["disagreement", "unsure"], reason: "disagreement" }),
     makeQueueItem({ id: 57, reasons: ["auto_conflict"], reason: "auto_conflict", problem_source: "GSM8K" }),
     makeQueueItem({ id: 56, reasons: [], reason: "rest" }),
+    makeQueueItem({ id: 58, reasons: ["single_annotator"], reason: "single_annotator", annotations_submitted: 1 }),
     makeQueueItem({ id: 40, reasons: [], reason: "rest", resolution_id: 3, resolution_provenance: "human_consensus" }),
   ];
   review.details.set(55, makeReviewDetail({ id: 55 }));
@@ -45,21 +46,37 @@ afterEach(() => {
 describe("ReviewQueuePage", () => {
   it("lists the unresolved items in the server's order with their reasons and counts", async () => {
     const { api } = setup();
-    await waitFor(() => expect(rows()).toHaveLength(3));
-    expect(rows().map((r) => r.getAttribute("data-solution"))).toEqual(["55", "57", "56"]);
+    await waitFor(() => expect(rows()).toHaveLength(4));
+    expect(rows().map((r) => r.getAttribute("data-solution"))).toEqual(["55", "57", "56", "58"]);
     expect(within(rows()[0]).getAllByTestId("reason-badge").map((b) => b.getAttribute("data-reason"))).toEqual(["disagreement", "unsure"]);
-    expect(within(rows()[2]).getByTestId("reason-badge").textContent).toBe("No flags");
+    expect(within(rows()[2]).getByTestId("reason-badge").textContent).toBe("Annotators agree");
+    // One annotator is its own state, never agreement.
+    expect(within(rows()[3]).getByTestId("reason-badge").textContent).toBe("1 annotator");
     expect(screen.getByTestId("count-disagreement").textContent).toContain("1");
     expect(screen.getByTestId("count-rest").textContent).toContain("1");
-    expect(screen.getByTestId("count-total").textContent).toContain("3");
+    expect(screen.getByTestId("count-single_annotator").textContent).toContain("1");
+    expect(screen.getByTestId("count-total").textContent).toContain("4");
     expect(api.callsTo("GET", "/review/queue/")[0].path).toContain("state=unresolved");
     // The members list is for admins; reviewers get the annotators from the queue itself.
     expect(api.callsTo("GET", "/members/")).toHaveLength(0);
   });
 
+  it("filters the one-annotator solutions apart from the agreeing ones", async () => {
+    setup();
+    await waitFor(() => expect(rows()).toHaveLength(4));
+    fireEvent.click(screen.getByTestId("count-single_annotator"));
+    await waitFor(() => expect(rows().map((r) => r.getAttribute("data-solution"))).toEqual(["58"]));
+    expect(location).toBe("/projects/1/review?reason=single_annotator");
+    const select = screen.getByTestId("filter-reason") as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toContain("1 annotator");
+    fireEvent.click(screen.getByTestId("count-single_annotator"));
+    fireEvent.click(screen.getByTestId("count-rest"));
+    await waitFor(() => expect(rows().map((r) => r.getAttribute("data-solution"))).toEqual(["56"]));
+  });
+
   it("filters by reason from the count cards and by state, keeping them in the URL", async () => {
     const { api } = setup();
-    await waitFor(() => expect(rows()).toHaveLength(3));
+    await waitFor(() => expect(rows()).toHaveLength(4));
     fireEvent.click(screen.getByTestId("count-auto_conflict"));
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(rows()[0].getAttribute("data-solution")).toBe("57");

@@ -1,10 +1,10 @@
 import { memo, useMemo } from "react";
 import type { Domain, Rating, ReviewAnnotation, ReviewStep } from "../api";
 import { Markdown } from "../components/Markdown";
-import { IconComment, IconEdit, IconFlag } from "../components/icons";
+import { IconBranch, IconComment, IconEdit, IconFlag } from "../components/icons";
 import { RATING_META, RatingButtons, StepContent, classNames, selectOnClick, useScrollIntoView } from "../label/StepParts";
 import { SuggestionChip, SuggestionNotes } from "../label/SuggestionChip";
-import { orderSuggestions } from "../label/suggestions";
+import { SOURCE_NAME, orderSuggestions } from "../label/suggestions";
 import { sameUses } from "../label/dependencies";
 import { UsesChips } from "../label/UsesChips";
 import type { DecisionOrigin, StepFacts } from "./reviewState";
@@ -22,9 +22,25 @@ export function RatingMark({ rating, title }: { rating: Rating | null; title?: s
 
 const ORIGIN_TEXT: Record<string, string> = {
   resolution: "resolved",
-  agreed: "all agree",
+  agreed: "annotators agree",
+  single: "1 annotator",
   reviewer: "yours",
 };
+
+const ORIGIN_HELP: Record<string, string> = {
+  agreed: "Two or more annotators gave this rating; nobody differs",
+  single: "Only one annotator rated this step: not an agreement, check it",
+};
+
+/** "judge says −1 where an annotator rated +1": the human ≠ machine mark's hover text. */
+export function machineDiffText(step: ReviewStep, sources: string[], ratings: Array<Rating | null>): string {
+  const humans = [...new Set(ratings.filter((r) => r !== null))].sort().reverse().map((r) => SIGN[String(r)]);
+  const parts = sources.map((src) => {
+    const values = [...new Set(step.suggestions.filter((g) => g.source === src && g.value !== null).map((g) => SIGN[String(g.value)]))];
+    return `${SOURCE_NAME[src] ?? src} says ${values.join("/")}`;
+  });
+  return `Human ≠ machine: ${parts.join("; ")}, annotators rated ${humans.join("/")}`;
+}
 
 export interface ReviewStepRowProps {
   step: ReviewStep;
@@ -65,6 +81,7 @@ export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowPro
     "review-step",
     isCurrent && "is-current",
     facts.disagrees && "disagrees",
+    facts.marked && "is-marked",
     props.dimmed && "is-dimmed",
     decision !== null && `decided-${RATING_META[String(decision)].tone}`,
     props.highlighted && "is-uses-highlight",
@@ -79,12 +96,18 @@ export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowPro
       data-index={index}
       data-current={isCurrent ? "true" : undefined}
       data-disagrees={facts.disagrees ? "true" : undefined}
+      data-marked={facts.marked ? "true" : undefined}
       data-decision={decision === null ? "" : String(decision)}
       aria-current={isCurrent ? "step" : undefined}
       onClick={selectOnClick(props.onSelect, index)}
     >
       <div className="review-step-num" role="rowheader">
         <span className="step-num">{index + 1}</span>
+        {facts.marked && (
+          <span className="step-marked" title="Marked: annotators differ, or a machine source differs from them (m: next marked step)" aria-label="marked step">
+            ●
+          </span>
+        )}
       </div>
       <div className="review-step-body" role="cell">
         <StepContent step={step} index={index} domain={props.domain} />
@@ -97,10 +120,33 @@ export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowPro
             {decided !== null && <UsesChips uses={decided} origin="decided" who="decision" onHover={props.onHoverUses} />}
           </div>
         )}
-        {(facts.disagrees || facts.unsure || step.gold_rating !== null || facts.firstErrorSplit) && (
+        {(facts.disagrees || facts.unsure || step.gold_rating !== null || facts.firstErrorSplit || facts.machineDiffers.length > 0 || step.alternatives_count > 0) && (
           <div className="step-tags">
-            {facts.disagrees && <span className="tag tag-disagree">Ratings differ</span>}
+            {facts.disagrees && (
+              <span className="tag tag-disagree" title="Annotators rated this step differently" data-testid="mark-humans">
+                Ratings differ
+              </span>
+            )}
             {!facts.disagrees && facts.firstErrorSplit && <span className="tag tag-disagree">First errors differ</span>}
+            {facts.machineDiffers.length > 0 && (
+              <span className="tag tag-machine" title={machineDiffText(
+                  step,
+                  facts.machineDiffers,
+                  cells.filter(({ a }) => a.status === "submitted").map(({ cell }) => cell?.rating ?? null),
+                )} data-testid="mark-machine">
+                human ≠ machine
+              </span>
+            )}
+            {step.alternatives_count > 0 && (
+              <span
+                className="tag alt-count"
+                title={`${step.alternatives_count} other version${step.alternatives_count === 1 ? "" : "s"} of this step in the data set`}
+                data-testid="alternatives-count"
+              >
+                <IconBranch width={12} height={12} />
+                {step.alternatives_count}
+              </span>
+            )}
             {facts.unsure && <span className="tag tag-amber">Unsure</span>}
             {step.gold_rating !== null && (
               <span className="tag tag-gold" title="The gold label of this step">
@@ -181,7 +227,7 @@ export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowPro
           testId={(v) => `decide-${v}`}
           onRate={props.onRate}
         />
-        <span className="decision-origin">
+        <span className="decision-origin" title={props.origin ? ORIGIN_HELP[props.origin] : undefined} data-testid="decision-origin">
           {props.dimmed ? "after the first error" : props.origin ? ORIGIN_TEXT[props.origin] : facts.rated ? "to decide" : "nobody rated"}
         </span>
       </div>

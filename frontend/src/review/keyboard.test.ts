@@ -29,6 +29,12 @@ describe("reviewCommandForKey", () => {
     expect(reviewCommandForKey({ key: "?" })).toEqual({ type: "toggleHelp" });
   });
 
+  it("jumps between marked steps with m / M", () => {
+    expect(reviewCommandForKey({ key: "m" })).toEqual({ type: "nextMarked", delta: 1 });
+    expect(reviewCommandForKey({ key: "M" })).toEqual({ type: "nextMarked", delta: -1 });
+    expect(reviewCommandForKey({ key: "m", ctrlKey: true })).toBeNull();
+  });
+
   it("leaves browser shortcuts alone", () => {
     expect(reviewCommandForKey({ key: "r", ctrlKey: true })).toBeNull();
     expect(reviewCommandForKey({ key: "a", metaKey: true })).toBeNull();

@@ -24,6 +24,7 @@ export type ReviewCommand =
   | { type: "reject" }
   | { type: "comment" }
   | { type: "next" }
+  | { type: "nextMarked"; delta: 1 | -1 }
   | { type: "gold" };
 
 /** `usePrompt`: the `d` prompt is open, so digits are a step number, not a decision. */
@@ -54,6 +55,10 @@ export function reviewCommandForKey(
       return { type: "comment" };
     case "n":
       return { type: "next" };
+    case "m":
+      return { type: "nextMarked", delta: 1 };
+    case "M":
+      return { type: "nextMarked", delta: -1 };
     case "G":
       return { type: "gold" };
     default:
@@ -81,6 +86,7 @@ export function reviewShortcuts(names?: Record<string, string>): ShortcutGroup[]
         { keys: ["h", "←"], label: "Previous annotator column" },
         { keys: ["l", "→"], label: "Next annotator column", elsewhere: "on the labeling page: guidelines" },
         { keys: ["Home", "End"], label: "First / last step" },
+        { keys: ["m", "M"], label: "Next / previous marked step (humans differ, or human ≠ machine)" },
       ],
     },
     {

@@ -3,7 +3,7 @@ import type { Domain, QueueState, ReviewQueueFilters, ReviewReason } from "../ap
 import { DOMAINS } from "../lib/domains";
 
 export const PAGE_SIZE = 25;
-export const REASONS: Array<ReviewReason | "rest"> = ["disagreement", "unsure", "gold_failure", "auto_conflict", "rest"];
+export const REASONS: Array<ReviewReason | "rest"> = ["disagreement", "unsure", "gold_failure", "auto_conflict", "single_annotator", "rest"];
 const STATES: QueueState[] = ["unresolved", "resolved", "all"];
 
 /** A `YYYY-MM-DD` day as the start of that day in the browser's time zone, ISO. */

@@ -41,6 +41,12 @@ export interface StepFacts {
   agreed: Rating | null;
   /** The step is some submitted annotation's first error while another's differs. */
   firstErrorSplit: boolean;
+  /** How many submitted annotations rated it: one rating is not agreement. */
+  raters: number;
+  /** Machine sources whose value differs from a submitted human rating (the API's). */
+  machineDiffers: string[];
+  /** A disagreement to look at: humans differ (ratings or first errors) or human ≠ machine. */
+  marked: boolean;
 }
 
 export function stepFacts(detail: ReviewDetail): StepFacts[] {
@@ -51,17 +57,25 @@ export function stepFacts(detail: ReviewDetail): StepFacts[] {
   const split = new Set(firstErrors).size > 1;
   return detail.steps.map((step) => {
     const ratings = stepRatings(step, submitted);
+    const disagrees = ratings.length > 1 || !!step.humans_differ;
+    const firstErrorSplit = split && firstErrors.includes(step.index);
+    const machineDiffers = step.machine_differs ?? [];
     return {
-      disagrees: ratings.length > 1,
+      disagrees,
       unsure: step.labels.some((c) => submitted.has(c.annotation_id) && c.unsure),
       rated: ratings.length > 0,
       agreed: ratings.length === 1 ? ratings[0] : null,
-      firstErrorSplit: split && firstErrors.includes(step.index),
+      firstErrorSplit,
+      raters: step.labels.filter((c) => submitted.has(c.annotation_id) && c.rating !== null).length,
+      machineDiffers,
+      marked: disagrees || firstErrorSplit || machineDiffers.length > 0,
     };
   });
 }
 
-export type DecisionOrigin = "resolution" | "agreed" | "reviewer" | null;
+/** "agreed": two or more annotators gave the step the same rating; "single": one did (not
+ * agreement: nobody checked it). */
+export type DecisionOrigin = "resolution" | "agreed" | "single" | "reviewer" | null;
 
 export interface ReviewState {
   stepIds: number[];
@@ -85,6 +99,8 @@ export interface ReviewState {
   columnUses: Record<number, Array<number[] | null>>;
   ratingValues: Rating[];
   firstErrorMode: boolean;
+  /** Per step: marked as a disagreement (StepFacts.marked); `m` jumps between them. */
+  marked: boolean[];
   /** Bumped on every change the reviewer makes. */
   revision: number;
 }
@@ -103,6 +119,7 @@ export const EMPTY_REVIEW: ReviewState = {
   columnUses: {},
   ratingValues: [-1, 0, 1],
   firstErrorMode: false,
+  marked: [],
   revision: 0,
 };
 
@@ -110,6 +127,8 @@ export type ReviewAction =
   /** `keepCursor`: the same solution reloaded; keep the current step and column. */
   | { type: "load"; detail: ReviewDetail; keepCursor?: boolean }
   | { type: "move"; delta: number }
+  /** To the next (delta 1) or previous (-1) marked step, wrapping around. */
+  | { type: "nextMarked"; delta: 1 | -1 }
   | { type: "goto"; index: number }
   | { type: "rate"; value: Rating; index?: number }
   | { type: "clear"; index?: number }
@@ -155,7 +174,7 @@ export function initialState(detail: ReviewDetail): ReviewState {
       uses.push(label?.uses && !sameUses(label.uses, step.uses ?? []) ? [...label.uses] : null);
     } else {
       decisions.push(facts[i].agreed);
-      origins.push(facts[i].agreed === null ? null : "agreed");
+      origins.push(facts[i].agreed === null ? null : facts[i].raters > 1 ? "agreed" : "single");
       uses.push(agreedUses(step, submitted));
     }
   });
@@ -167,13 +186,14 @@ export function initialState(detail: ReviewDetail): ReviewState {
     columnUses[a.id] = cells.map((c) => (c?.uses ? [...c.uses] : null));
   }
   const firstDisagreement = facts.findIndex((f) => f.disagrees);
+  const firstMarked = facts.findIndex((f) => f.marked);
   const firstSubmitted = columns.findIndex((a) => a.status === "submitted");
   return {
     stepIds: detail.steps.map((s) => s.id),
     decisions,
     origins,
     needed: facts.map((f) => f.rated),
-    current: firstDisagreement >= 0 ? firstDisagreement : 0,
+    current: firstDisagreement >= 0 ? firstDisagreement : Math.max(firstMarked, 0),
     column: columns.length ? Math.max(firstSubmitted, 0) : -1,
     columnIds: columns.map((a) => a.id),
     columnRatings,
@@ -182,11 +202,22 @@ export function initialState(detail: ReviewDetail): ReviewState {
     columnUses,
     ratingValues: detail.project.rating_values,
     firstErrorMode: detail.project.first_error_mode,
+    marked: facts.map((f) => f.marked),
     revision: 0,
   };
 }
 
 const clamp = (i: number, n: number) => Math.max(0, Math.min(n - 1, i));
+
+/** The marked step after (delta 1) or before (-1) `from`, wrapping around; null if none. */
+export function nextMarked(marked: boolean[], from: number, delta: 1 | -1): number | null {
+  const n = marked.length;
+  for (let k = 1; k <= n; k++) {
+    const i = (((from + delta * k) % n) + n) % n;
+    if (marked[i]) return i;
+  }
+  return null;
+}
 
 /** In first-error mode, the adjudicated first wrong step (-1 when none). */
 export function decidedFirstError(s: ReviewState): number {
@@ -260,6 +291,10 @@ export function reviewReducer(s: ReviewState, a: ReviewAction): ReviewState {
       return n ? { ...s, current: clamp(s.current + a.delta, n) } : s;
     case "goto":
       return n ? { ...s, current: clamp(a.index, n) } : s;
+    case "nextMarked": {
+      const at = nextMarked(s.marked, s.current, a.delta);
+      return at === null ? s : { ...s, current: at };
+    }
     case "rate": {
       if (!n || !s.ratingValues.includes(a.value)) return s;
       const i = a.index ?? s.current;
@@ -308,7 +343,8 @@ export const REASON_LABEL: Record<string, string> = {
   unsure: "Unsure",
   gold_failure: "Gold failure",
   auto_conflict: "Human vs auto",
-  rest: "No flags",
+  single_annotator: "1 annotator",
+  rest: "Annotators agree",
 };
 
 export const REASON_HELP: Record<string, string> = {
@@ -316,7 +352,8 @@ export const REASON_HELP: Record<string, string> = {
   unsure: "An annotator marked a step unsure",
   gold_failure: "A gold solution's known label differs from a submitted one",
   auto_conflict: "A submitted +1 on a step a symbolic check refuted",
-  rest: "Nothing flagged; review when the rest is done",
+  single_annotator: "Only one annotator submitted: nobody agreed or disagreed with them yet",
+  rest: "Two or more annotators agree and nothing is flagged; review when the rest is done",
 };
 
 export const PROVENANCE_LABEL: Record<string, string> = {

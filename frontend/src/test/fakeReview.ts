@@ -57,13 +57,21 @@ export function makeReviewDetail(
         ? [{ source: "symbolic", agent: "sympy", value: -1 as Rating, score: null, evidence: { failed: [{ lhs: "x", lhs_value: "-2", rhs: "2" }] } }]
         : [],
   }));
+  // The API's per-step marks (labeling/review_selectors/step_marks.py), over submitted ratings.
+  const submitted = new Set(annotations.filter((a) => a.status === "submitted").map((a) => a.id));
+  const marked = steps.map((step) => {
+    const rated = new Set(step.labels.filter((l) => submitted.has(l.annotation_id) && l.rating !== null).map((l) => l.rating));
+    const differs = step.suggestions.filter((g) => g.value !== null && g.source !== "import" && [...rated].some((r) => r !== g.value)).map((g) => g.source);
+    return { ...step, humans_differ: rated.size > 1, machine_differs: [...new Set(differs)].sort() };
+  });
   return {
     solution: { id, generator: "gpt-4", final_answer: "2", answer_correct: false, is_gold: !!opts.isGold, source: "" },
     problem: { id: 3, text: "Solve $x^2 = 4$.", answer: "\\pm 2", source: "MATH" },
     project: { id: 1, name: "Demo project", rating_values: opts.ratingValues ?? [-1, 0, 1], first_error_mode: !!opts.firstErrorMode },
     reasons: ["disagreement", "unsure"],
+    annotators_submitted: submitted.size,
     annotations,
-    steps,
+    steps: marked,
     resolution: opts.resolution ?? null,
     resolutions: opts.resolution ? [opts.resolution] : [],
     comments: [],
@@ -143,7 +151,7 @@ export class FakeReview {
   }
 
   private counts(items: ReviewQueueItem[]): ReviewQueuePage["counts"] {
-    const c = { total: items.length, disagreement: 0, unsure: 0, gold_failure: 0, auto_conflict: 0, rest: 0 };
+    const c = { total: items.length, disagreement: 0, unsure: 0, gold_failure: 0, auto_conflict: 0, single_annotator: 0, rest: 0 };
     for (const i of items) {
       if (!i.reasons.length) c.rest += 1;
       for (const r of i.reasons) c[r] += 1;

@@ -57,6 +57,11 @@ class ReviewStepOutput(serializers.Serializer):
     resolved_rating = serializers.IntegerField(allow_null=True)
     labels = StepLabelCell(many=True)
     suggestions = ReviewSuggestionOutput(many=True)
+    humans_differ = serializers.BooleanField(help_text="Two submitted ratings of it differ.")
+    machine_differs = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Machine sources whose value differs from a submitted human rating.",
+    )
 
 
 class HistoryOutput(serializers.Serializer):
@@ -109,6 +114,9 @@ class ReviewDetailOutput(serializers.Serializer):
         },
     )
     reasons = serializers.ListField(child=serializers.CharField())
+    annotators_submitted = serializers.IntegerField(
+        help_text="Submitted annotations: 1 is its own state (nothing to agree with)."
+    )
     annotations = ReviewAnnotationOutput(many=True)
     steps = ReviewStepOutput(many=True)
     resolution = ResolutionOutput(allow_null=True)

@@ -35,6 +35,31 @@ class MetricsApi(APIView):
                         help_text="Per problem domain of a many-domains project: progress "
                         "and agreement (empty otherwise)."
                     ),
+                    "coverage": inline_serializer(
+                        "MetricsCoverage",
+                        {
+                            "solutions": serializers.IntegerField(),
+                            "none": serializers.IntegerField(),
+                            "one": serializers.IntegerField(),
+                            "two_plus": serializers.IntegerField(),
+                        },
+                        help_text="Solutions with 0 / 1 / 2+ submitted annotations; agreement "
+                        "is measured on the 2+ only (absent from snapshots made before it).",
+                    ),
+                    "annotators": inline_serializer(
+                        "MetricsAnnotator",
+                        {
+                            "annotator": serializers.CharField(),
+                            "submitted": serializers.IntegerField(),
+                            "skipped": serializers.IntegerField(),
+                            "hours": serializers.FloatField(),
+                            "shared_steps": serializers.IntegerField(),
+                            "agreement": serializers.FloatField(allow_null=True),
+                        },
+                        many=True,
+                        help_text="Each annotator's own totals; agreement with the others on "
+                        "the steps they both rated.",
+                    ),
                     "computed_at": serializers.DateTimeField(),
                     "cached": serializers.BooleanField(),
                     "refreshing": serializers.BooleanField(),

@@ -51,7 +51,10 @@ class QueueCountsOutput(serializers.Serializer):
     unsure = serializers.IntegerField()
     gold_failure = serializers.IntegerField()
     auto_conflict = serializers.IntegerField()
-    rest = serializers.IntegerField()
+    single_annotator = serializers.IntegerField(
+        help_text="One submitted annotation: nobody agreed or disagreed with it."
+    )
+    rest = serializers.IntegerField(help_text="Two or more annotators who agree, no flag.")
 
 
 class ReviewQueueApi(APIView):
