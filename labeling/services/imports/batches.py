@@ -12,7 +12,13 @@ from django.db import connection
 from django.db.models import Model
 from django.utils import timezone
 
-from labeling.importers import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
+from labeling.importers import (
+    ImportFileError,
+    ParsedProblem,
+    ParsedRow,
+    ParsedSolution,
+    ParsedStep,
+)
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -109,7 +115,7 @@ class BatchWriter:
         # when the next batch looks its ids up (the pipelined import writes a batch while the
         # next one is built).
         self._unwritten_problems: dict[str, int] = {}
-        self._unwritten_solutions: set[str] = set()
+        self._unwritten_solutions: dict[str, int] = {}  # external id -> its problem's pk
 
     def reserve(self, rows: list[ParsedRow]) -> Reserved:
         now = timezone.now()
@@ -129,7 +135,7 @@ class BatchWriter:
             counts[StepLabel] = labeled
         ids = {model: self.inserter.allocate(model, n) for model, n in counts.items()}
         self._unwritten_problems = {p.external_id: pk for pk, p in problems}
-        self._unwritten_solutions = {new.parsed.external_id for new in solutions}
+        self._unwritten_solutions = {new.parsed.external_id: new.problem_pk for new in solutions}
         return Reserved(now=now, problems=problems, solutions=solutions, ids=ids)
 
     def build(self, batch: Reserved) -> list[Write]:
@@ -151,7 +157,10 @@ class BatchWriter:
             ids = [s.pk for s in batch.solutions]
             review_reasons_refresh(project=self.project, id_range=(min(ids), max(ids)))
 
-    def _existing(self, model: type[Model], external_ids: list[str]) -> dict[str, int]:
+    def _existing(
+        self, model: type[Model], external_ids: list[str], column: str = "id"
+    ) -> dict[str, int]:
+        """{external id: the row's `column`} for the ids some row of the project has."""
         if connection.vendor == "postgresql":
             # One index lookup per id, whatever the planner's statistics say: a big import
             # into a new project grows it inside one transaction, and with the project's size
@@ -162,8 +171,9 @@ class BatchWriter:
             table = connection.ops.quote_name(model._meta.db_table)
             with connection.cursor() as cursor:
                 cursor.execute(
-                    f"SELECT u.external_id, (SELECT t.id FROM {table} t WHERE t.project_id = %s"
-                    " AND t.external_id = u.external_id AND t.external_id <> '')"
+                    f"SELECT u.external_id, (SELECT t.{column} FROM {table} t"
+                    " WHERE t.project_id = %s AND t.external_id = u.external_id"
+                    " AND t.external_id <> '')"
                     " FROM unnest(%s::text[]) AS u(external_id)",
                     [self.project.pk, external_ids],
                 )
@@ -173,7 +183,7 @@ class BatchWriter:
             found.update(
                 model._default_manager.filter(
                     project=self.project, external_id__in=chunk
-                ).values_list("external_id", "id")
+                ).values_list("external_id", column)
             )
         return found
 
@@ -198,16 +208,32 @@ class BatchWriter:
 
     def _solutions(self, rows: list[ParsedRow], problem_pks: dict[str, int]) -> list[_NewSolution]:
         parsed = [(row, s) for row in rows for s in row.solutions]
-        existing = set(self._existing(Solution, [s.external_id for _, s in parsed]))
-        existing.update(self._unwritten_solutions)
-        seen: set[str] = set()
+        # A solution id already taken is skipped (a file imported again adds nothing) when it
+        # is taken by a solution of the same problem; by another problem's, it is an error:
+        # skipping it left the row's problem without its solution (issue 24).
+        taken = self._existing(Solution, [s.external_id for _, s in parsed], "problem_id")
+        taken.update(self._unwritten_solutions)
+        lines: dict[str, int] = {}
         new: list[tuple[ParsedRow, ParsedSolution]] = []
         for row, s in parsed:
-            if s.external_id in existing or s.external_id in seen:
-                self.result.solutions_skipped += 1
+            problem_pk = problem_pks[row.problem.external_id]
+            other = taken.get(s.external_id)
+            if other is None:
+                taken[s.external_id] = problem_pk
+                lines[s.external_id] = row.line
+                new.append((row, s))
                 continue
-            seen.add(s.external_id)
-            new.append((row, s))
+            if other != problem_pk:
+                first = lines.get(s.external_id)
+                where = f"line {first} of this file" if first else "an earlier line or import"
+                raise ImportFileError(
+                    file=self.filename,
+                    line=row.line,
+                    field="id",
+                    message=f"solution id {s.external_id!r} is already used by a solution of "
+                    f"another problem ({where}); solution ids must be unique in a project",
+                )
+            self.result.solutions_skipped += 1
         ids = self.inserter.allocate(Solution, len(new))
         self.result.solutions_created += len(new)
         return [
