@@ -3,6 +3,7 @@ from django.urls import path
 from labeling.api import (
     assignments,
     auth,
+    explorer,
     exports,
     gold,
     imports,
@@ -146,5 +147,18 @@ urlpatterns += [
         "projects/<int:project_id>/media/<str:name>",
         media.MediaFileApi.as_view(),
         name="media-file",
+    ),
+]
+
+urlpatterns += [
+    path(
+        "projects/<int:project_id>/explorer/",
+        explorer.ExplorerListApi.as_view(),
+        name="explorer-list",
+    ),
+    path(
+        "projects/<int:project_id>/explorer/bulk/",
+        explorer.ExplorerBulkApi.as_view(),
+        name="explorer-bulk",
     ),
 ]
