@@ -328,12 +328,14 @@ function Row({
       <td>
         <span className={`badge ${tone}`}>{text}</span>
       </td>
-      <td className="explorer-flags">
+      <td>
+        <div className="explorer-flags">
         {row.is_gold && <span className="badge badge-amber">Gold</span>}
         {row.reasons.includes("disagreement") && <span className="badge badge-red">Disagreement</span>}
         {row.verdict === "error" && <span className="badge badge-red" title="A machine source marks a step wrong">Machine: error</span>}
         {row.answer_correct === false && <span className="badge">Wrong answer</span>}
         {row.queue_open && row.label_state !== "reviewed" && <span className="tag">open</span>}
+        </div>
       </td>
     </tr>
   );
