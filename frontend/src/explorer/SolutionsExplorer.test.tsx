@@ -37,7 +37,7 @@ afterEach(() => vi.unstubAllGlobals());
 describe("Solutions explorer", () => {
   it("lists solutions with rendered math, their state and flags", async () => {
     mount();
-    const row = await screen.findByTestId("explorer-row-1");
+    const row = await screen.findByTestId("explorer-row-1", {}, { timeout: 5000 });
     expect(row.querySelector(".katex")).not.toBeNull();
     expect(row.textContent).not.toContain("$x^2");
     expect(within(row).getByText("Reviewed")).toBeTruthy();
@@ -49,7 +49,7 @@ describe("Solutions explorer", () => {
 
   it("searches, filters and sorts through the URL", async () => {
     const { api } = mount();
-    await screen.findByTestId("explorer-row-1");
+    await screen.findByTestId("explorer-row-1", {}, { timeout: 5000 });
     fireEvent.change(screen.getByTestId("explorer-search"), { target: { value: "integrate" } });
     fireEvent.submit(screen.getByTestId("explorer-search").closest("form")!);
     await waitFor(() => expect(screen.queryByTestId("explorer-row-1")).toBeNull());
@@ -57,12 +57,12 @@ describe("Solutions explorer", () => {
     expect(location).toContain("q=integrate");
     expect(api.callsTo("GET", "/explorer/?q=integrate").length).toBeGreaterThan(0);
     fireEvent.click(screen.getByTestId("filters-clear"));
-    await screen.findByTestId("explorer-row-1");
+    await screen.findByTestId("explorer-row-1", {}, { timeout: 5000 });
     fireEvent.change(screen.getByTestId("filter-state"), { target: { value: "in_progress" } });
     await waitFor(() => expect(screen.queryByTestId("explorer-row-1")).toBeNull());
     expect(location).toContain("state=in_progress");
     fireEvent.change(screen.getByTestId("filter-state"), { target: { value: "" } });
-    await screen.findByTestId("explorer-row-1");
+    await screen.findByTestId("explorer-row-1", {}, { timeout: 5000 });
     fireEvent.click(screen.getByTestId("sort-created")); // ascending by default: now descending
     await waitFor(() => expect(location).toContain("sort=-created"));
     await waitFor(() => {
@@ -73,7 +73,7 @@ describe("Solutions explorer", () => {
 
   it("keeps the filters of the URL it opens with", async () => {
     const { api } = mount("tab=solutions&gold=true");
-    await screen.findByTestId("explorer-row-3");
+    await screen.findByTestId("explorer-row-3", {}, { timeout: 5000 });
     expect(screen.queryByTestId("explorer-row-1")).toBeNull();
     expect((screen.getByTestId("filter-gold") as HTMLSelectElement).value).toBe("true");
     expect(api.callsTo("GET", "gold=true")).toHaveLength(1);
@@ -81,7 +81,7 @@ describe("Solutions explorer", () => {
 
   it("opens a solution read-only with its steps, labels and machine verdicts", async () => {
     mount();
-    fireEvent.click(await screen.findByTestId("explorer-row-2"));
+    fireEvent.click(await screen.findByTestId("explorer-row-2", {}, { timeout: 5000 }));
     const drawer = await screen.findByTestId("solution-drawer");
     const step = await within(drawer).findByTestId("drawer-step-1");
     expect(step.querySelector(".katex")).not.toBeNull();
@@ -95,7 +95,7 @@ describe("Solutions explorer", () => {
 
   it("bulk-marks the selection gold after confirming, and reports the counts", async () => {
     const { api } = mount();
-    await screen.findByTestId("explorer-row-1");
+    await screen.findByTestId("explorer-row-1", {}, { timeout: 5000 });
     fireEvent.click(screen.getByTestId("select-1"));
     fireEvent.click(screen.getByTestId("select-2"));
     expect(screen.getByTestId("bulk-count").textContent).toBe("2 selected");
@@ -113,7 +113,7 @@ describe("Solutions explorer", () => {
 
   it("selects the whole page and sends it to review", async () => {
     const { api } = mount("tab=solutions&state=reviewed");
-    await screen.findByTestId("explorer-row-1");
+    await screen.findByTestId("explorer-row-1", {}, { timeout: 5000 });
     fireEvent.click(screen.getByTestId("select-page"));
     vi.spyOn(window, "confirm").mockReturnValue(true);
     fireEvent.click(screen.getByTestId("bulk-send_to_review"));
