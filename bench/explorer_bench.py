@@ -32,7 +32,7 @@ sys.path.insert(0, str(REPO))
 import import_bench  # noqa: E402  (bench/ is not a package)
 
 PAGE = 50
-COUNT_CAP = 10_000
+COUNT_CAP = 1_000  # labeling.explorer_selectors.COUNT_CAP
 
 
 def add_explorer_data(project, user, reviewer) -> dict[str, int]:
@@ -171,12 +171,17 @@ def bare_page(project, filters: dict, offset: int) -> tuple:
             [*params, PAGE, offset],
         )
         ids = [r[0] for r in cursor.fetchall()]
-        cursor.execute(
-            f"SELECT COUNT(*) FROM (SELECT s.id FROM labeling_solution s{joins} WHERE {where} "
-            "LIMIT %s) t",
-            [*params, COUNT_CAP + 1],
-        )
+        narrows = any(key != "sort" for key in filters)
+        if not narrows:  # no filter: the exact count
+            cursor.execute("SELECT COUNT(*) FROM labeling_solution WHERE project_id = %s", params)
+        else:
+            cursor.execute(
+                f"SELECT COUNT(*) FROM (SELECT s.id FROM labeling_solution s{joins} "
+                f"WHERE {where} LIMIT %s) t",
+                [*params, COUNT_CAP + 1],
+            )
         n = cursor.fetchone()[0]
+        n = min(n, COUNT_CAP) if narrows else n
         cursor.execute(
             f"""
             SELECT s.id, s.problem_id, SUBSTRING(p.text, 1, 300), p.source, s.generator,
@@ -190,7 +195,7 @@ def bare_page(project, filters: dict, offset: int) -> tuple:
             [project.pk, ids],
         )
         rows = {r[0]: r for r in cursor.fetchall()}
-    return min(n, COUNT_CAP), [rows[i][0] for i in ids if i in rows]
+    return n, [rows[i][0] for i in ids if i in rows]
 
 
 def ours_page(project, filters: dict, offset: int) -> tuple:

@@ -115,7 +115,9 @@ class ExplorerPageOutput(serializers.Serializer):
     class Meta:
         ref_name = "ExplorerPage"
 
-    count = serializers.IntegerField(help_text="Matching solutions, counted up to 10,000.")
+    count = serializers.IntegerField(
+        help_text="Matching solutions: exact without filters, else counted up to 1,000."
+    )
     count_capped = serializers.BooleanField(help_text="More than `count` match.")
     limit = serializers.IntegerField()
     offset = serializers.IntegerField()

@@ -136,8 +136,12 @@ def test_count_is_capped(ex, monkeypatch):
     from labeling import explorer_selectors
 
     monkeypatch.setattr(explorer_selectors, "COUNT_CAP", 4)
-    body = ex["api"].get(ex["url"]).json()
+    # A filter's count stops at the cap; the unfiltered total stays exact.
+    body = ex["api"].get(ex["url"], {"gold": "false"}).json()
     assert body["count"] == 4 and body["count_capped"] is True
+    assert len(body["results"]) == 5
+    body = ex["api"].get(ex["url"]).json()
+    assert body["count"] == 6 and body["count_capped"] is False
 
 
 @pytest.mark.parametrize(

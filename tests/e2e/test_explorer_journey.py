@@ -42,12 +42,17 @@ def test_admin_searches_filters_opens_and_acts_in_bulk(live_server, page, screen
     annotator = member(project, "ann")
     reviewer = member(project, "rev", "reviewer")
     first = _reviewed(
-        project, annotator, reviewer, "Find the positive $x$ with $x^2 - 9 = 0$ and $\\sqrt{x} > 1$."
+        project,
+        annotator,
+        reviewer,
+        "Find the positive $x$ with $x^2 - 9 = 0$ and $\\sqrt{x} > 1$.",
     )
     SuggestionFactory(step=first.steps.get(index=1), source="symbolic", agent="sympy", value=1)
     second = _reviewed(project, annotator, reviewer, "Find $x$ when $\\frac{x}{3} = 1$.")
     for i in range(4):
-        SolutionFactory(problem__project=project, problem__text=f"Compute $\\int_0^{i + 1} t\\,dt$.")
+        SolutionFactory(
+            problem__project=project, problem__text=f"Compute $\\int_0^{i + 1} t\\,dt$."
+        )
     base = live_server.url
     page.on("dialog", lambda dialog: dialog.accept())
     login(page, base, admin.username, "pw-for-tests")
