@@ -120,4 +120,34 @@ describe("Solutions explorer", () => {
     await screen.findByTestId("bulk-result");
     expect(api.callsTo("POST", "/explorer/bulk/")[0].body).toEqual({ action: "send_to_review", ids: [1] });
   });
+
+  it("acts on everything the filters match, sending the filter instead of ids", async () => {
+    const api = new FakeApi([]);
+    api.user = { id: 1, username: "admin", is_staff: false };
+    api.project = makeProject({ role: "admin", overlap: 2 });
+    const server = new FakeExplorer(api);
+    server.rows = Array.from({ length: 60 }, (_, i) => makeRow({ id: i + 1, problem_text: `Problem ${i + 1}` }));
+    api.install();
+    render(
+      <MemoryRouter initialEntries={["/projects/1?tab=solutions&state=unlabeled"]}>
+        <App />
+      </MemoryRouter>,
+    );
+    await screen.findByTestId("explorer-row-1", {}, { timeout: 5000 });
+    expect(screen.queryByTestId("explorer-row-51")).toBeNull();
+    fireEvent.click(screen.getByTestId("select-page"));
+    expect(screen.getByTestId("bulk-count").textContent).toBe("50 selected");
+    fireEvent.click(screen.getByTestId("select-all-matching"));
+    expect(screen.getByTestId("bulk-count").textContent).toBe("60 selected");
+    const confirm = vi.spyOn(window, "confirm").mockReturnValue(true);
+    fireEvent.click(screen.getByTestId("bulk-requeue"));
+    expect(confirm).toHaveBeenCalledWith(expect.stringContaining("all 60 solutions matching the filters"));
+    expect((await screen.findByTestId("bulk-result")).textContent).toContain("60 of 60 requeued.");
+    expect(api.callsTo("POST", "/explorer/bulk/")[0].body).toEqual({
+      action: "requeue",
+      filter: { state: "unlabeled", sort: "created" },
+    });
+    fireEvent.click(screen.getByTestId("page-next"));
+    await screen.findByTestId("explorer-row-51");
+  });
 });
