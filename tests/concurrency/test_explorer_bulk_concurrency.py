@@ -25,9 +25,7 @@ def _reviewed(n: int):
         solution = SolutionFactory(problem__project=project, steps=3)
         label(annotator, project, [1, 1, -1])
         steps = solution.steps.order_by("index").values_list("id", flat=True)
-        resolution_create(
-            solution=solution, ratings=dict.fromkeys(steps, 1), provenance="reviewer"
-        )
+        resolution_create(solution=solution, ratings=dict.fromkeys(steps, 1), provenance="reviewer")
         solutions.append(solution)
     return project, admin, [s.pk for s in solutions]
 
