@@ -92,6 +92,7 @@ def test_admin_searches_filters_opens_and_acts_in_bulk(live_server, page, screen
 
     page.get_by_test_id(f"select-{first.pk}").check()
     expect(page.get_by_test_id("bulk-count")).to_have_text("1 selected")
+    screenshot("explorer_selection")
     page.get_by_test_id("bulk-mark_gold").click()
     expect(page.get_by_test_id("bulk-result")).to_contain_text("1 of 1 marked gold")
     expect(page.get_by_test_id(f"explorer-row-{first.pk}")).to_contain_text("Gold")
