@@ -79,6 +79,17 @@ describe("Solutions explorer", () => {
     expect(api.callsTo("GET", "gold=true")).toHaveLength(1);
   });
 
+  it("filters by one of the project's finished imports", async () => {
+    mount("tab=solutions&import_job=4");
+    await waitFor(() => expect(screen.queryByTestId("explorer-empty")).not.toBeNull());
+    const select = screen.getByTestId("filter-import_job") as HTMLSelectElement;
+    await waitFor(() => expect([...select.options].map((o) => o.text)).toEqual(["Any", "#4 prm800k.jsonl"]));
+    expect(select.value).toBe("4");
+    fireEvent.change(select, { target: { value: "" } });
+    await screen.findByTestId("explorer-row-1", {}, { timeout: 5000 });
+    expect(location).not.toContain("import_job");
+  });
+
   it("opens a solution read-only with its steps, labels and machine verdicts", async () => {
     mount();
     fireEvent.click(await screen.findByTestId("explorer-row-2", {}, { timeout: 5000 }));

@@ -66,7 +66,19 @@ export function SolutionsExplorer({ project }: { project: api.Project }) {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
+  const [imports, setImports] = useState<api.ImportJob[]>([]);
   const key = JSON.stringify([filters, page]);
+
+  useEffect(() => {
+    // The import filter's choices: the project's uploaded files (newest first); none on failure.
+    api
+      .listImports(project.id)
+      .then((p) => setImports(p.results.filter((j) => j.status === "done")))
+      .catch(() => setImports([]));
+  }, [project.id]);
+  const importOptions: Array<[string, string]> = imports.map((j) => [String(j.id), `#${j.id} ${j.filename}`]);
+  if (filters.import_job && !imports.some((j) => String(j.id) === filters.import_job))
+    importOptions.push([filters.import_job, `#${filters.import_job}`]);
 
   const load = useCallback(() => {
     let live = true;
@@ -174,17 +186,7 @@ export function SolutionsExplorer({ project }: { project: api.Project }) {
           )}
           <FilterSelect id="answer" label="Answer" filters={filters} set={set} options={[["correct", "Correct"], ["wrong", "Wrong"], ["unknown", "Unchecked"]]} />
           <FilterSelect id="gold" label="Gold" filters={filters} set={set} options={[["true", "Gold"], ["false", "Not gold"]]} />
-          <label className={`explorer-filter${filters.import_job ? " explorer-filter-on" : ""}`}>
-            <span className="explorer-filter-label">Import #</span>
-            <input
-              className="input input-sm explorer-import"
-              inputMode="numeric"
-              value={filters.import_job}
-              placeholder="any"
-              onChange={(e) => /^\d{0,10}$/.test(e.target.value) && set({ import_job: e.target.value.replace(/^0+/, "") })}
-              data-testid="filter-import_job"
-            />
-          </label>
+          <FilterSelect id="import_job" label="Import" filters={filters} set={set} options={importOptions} />
           {activeFilters > 0 && (
             <button type="button" className="btn btn-sm btn-ghost" onClick={() => setParams(paramsWithFilters(params, { ...filtersFromParams(new URLSearchParams()), sort: filters.sort }), { replace: true })} data-testid="filters-clear">
               Clear filters

@@ -28,6 +28,10 @@ export function makeRow(overrides: Partial<ExplorerRow> = {}): ExplorerRow {
 
 export class FakeExplorer {
   rows: ExplorerRow[] = [];
+  imports = [
+    { id: 4, filename: "prm800k.jsonl", status: "done" },
+    { id: 5, filename: "broken.jsonl", status: "failed" },
+  ];
 
   constructor(api: FakeApi) {
     api.overrides.unshift((call) => this.route(call));
@@ -41,6 +45,7 @@ export class FakeExplorer {
       const q = p.get("q")?.toLowerCase();
       if (q) rows = rows.filter((r) => r.problem_text.toLowerCase().includes(q));
       if (p.get("state")) rows = rows.filter((r) => r.label_state === p.get("state"));
+      if (p.get("import_job")) rows = rows.filter((r) => String(r.import_job_id) === p.get("import_job"));
       if (p.get("gold")) rows = rows.filter((r) => String(r.is_gold) === p.get("gold"));
       if (p.get("sort") === "-created") rows.reverse();
       const limit = Number(p.get("limit")), offset = Number(p.get("offset"));
@@ -58,6 +63,8 @@ export class FakeExplorer {
       }
       return { status: 200, body: { action: call.body.action, matched: targets.length, changed, skipped } };
     }
+    if (call.method === "GET" && /^\/api\/projects\/\d+\/imports\/$/.test(url.pathname))
+      return { status: 200, body: { count: this.imports.length, next: null, previous: null, results: this.imports } };
     const review = /^\/api\/solutions\/(\d+)\/review\/$/.exec(url.pathname);
     if (call.method === "GET" && review) return { status: 200, body: makeReviewDetail({ id: Number(review[1]) }) };
     return undefined;
