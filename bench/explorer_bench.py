@@ -101,6 +101,7 @@ def scenarios(word: str) -> list[tuple[str, dict, int]]:
         ("page 1000", {}, 1000 * PAGE),
         ("newest first", {"sort": "-created"}, 0),
         ("most labels", {"sort": "-annotations"}, 0),
+        ("by problem", {"sort": "problem"}, 0),
         ("disagreement", {"disagreement": True}, 0),
         ("reviewed", {"state": "reviewed"}, 0),
         ("unlabeled", {"state": "unlabeled"}, 0),
@@ -114,6 +115,7 @@ def scenarios(word: str) -> list[tuple[str, dict, int]]:
 # Bare SQL of the same page: the WHERE and ORDER BY of each filter and sort, written by hand.
 ORDER = {
     "created": "s.id",
+    "problem": "s.problem_id, s.id",
     "-created": "s.id DESC",
     "annotations": "s.submitted_count, s.id",
     "-annotations": "s.submitted_count DESC, s.id DESC",

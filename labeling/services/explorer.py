@@ -16,6 +16,7 @@ how many matched, how many changed, and per reason how many it left as they were
 """
 
 from collections import Counter
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef
@@ -67,7 +68,7 @@ def explorer_bulk(
     *,
     project: Project,
     action: str,
-    user,
+    user: Any,
     ids: list[int] | None = None,
     filters: ExplorerFilter | None = None,
 ) -> dict:
@@ -113,7 +114,9 @@ def _current(solutions: list[Solution]) -> dict[int, Resolution]:
     }
 
 
-def _send_to_review(*, project, solutions, user, skipped) -> int:
+def _send_to_review(
+    *, project: Project, solutions: list[Solution], user: Any, skipped: Counter[str]
+) -> int:
     current = _current(solutions)
     changed = 0
     for solution in solutions:
@@ -127,7 +130,9 @@ def _send_to_review(*, project, solutions, user, skipped) -> int:
     return changed
 
 
-def _requeue(*, project, solutions, user, skipped) -> int:
+def _requeue(
+    *, project: Project, solutions: list[Solution], user: Any, skipped: Counter[str]
+) -> int:
     release = []
     for solution in solutions:
         if solution.is_gold:
@@ -143,7 +148,9 @@ def _requeue(*, project, solutions, user, skipped) -> int:
     return len(release)
 
 
-def _mark_gold(*, project, solutions, user, skipped) -> int:
+def _mark_gold(
+    *, project: Project, solutions: list[Solution], user: Any, skipped: Counter[str]
+) -> int:
     current = _current(solutions)
     changed = 0
     steps: dict[int, list[int]] = {}
@@ -169,7 +176,9 @@ def _mark_gold(*, project, solutions, user, skipped) -> int:
     return changed
 
 
-def _unmark_gold(*, project, solutions, user, skipped) -> int:
+def _unmark_gold(
+    *, project: Project, solutions: list[Solution], user: Any, skipped: Counter[str]
+) -> int:
     changed = 0
     for solution in solutions:
         if not solution.is_gold:

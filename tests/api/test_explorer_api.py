@@ -97,6 +97,9 @@ def test_lists_the_projects_solutions_with_their_state(ex):
 def test_filters(ex):
     assert ids(ex, q="x^2") == [ex["disputed"].pk]
     assert ids(ex, q="INTEGRATE") == [ex["reviewed"].pk]
+    # LIKE's wildcards are literal characters in a search.
+    assert ids(ex, q="%") == [] and ids(ex, q="_") == []
+    assert ids(ex, q="\\sqrt") == [ex["flagged"].pk]
     assert ids(ex, state="unlabeled") == [ex["flagged"].pk, ex["gold"].pk, ex["plain"].pk]
     assert ids(ex, state="in_progress") == [ex["started"].pk]
     assert ids(ex, state="labeled") == [ex["disputed"].pk]
