@@ -3,6 +3,7 @@ from django.urls import path
 from labeling.api import (
     assignments,
     auth,
+    explorer,
     exports,
     gold,
     imports,
@@ -175,5 +176,15 @@ urlpatterns += [
         "annotations/<int:annotation_id>/resubmit/",
         my_work.AnnotationResubmitApi.as_view(),
         name="annotation-resubmit",
+    ),
+    path(
+        "projects/<int:project_id>/explorer/",
+        explorer.ExplorerListApi.as_view(),
+        name="explorer-list",
+    ),
+    path(
+        "projects/<int:project_id>/explorer/bulk/",
+        explorer.ExplorerBulkApi.as_view(),
+        name="explorer-bulk",
     ),
 ]

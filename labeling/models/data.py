@@ -2,6 +2,7 @@
 
 from django.db import models
 
+from .imports import ImportJob
 from .project import PROBLEM_DOMAINS, Project
 
 
@@ -61,6 +62,11 @@ class Solution(models.Model):
     # changes one of those; the claim reads open work through a partial index on it
     # (labeling.services.queue), so a claim costs the same at any project size.
     queue_open = models.BooleanField(default=True, db_default=True, editable=False)
+    # The uploaded file that created it (null: made another way, or the job was deleted);
+    # the solutions explorer filters by it.
+    import_job = models.ForeignKey(
+        ImportJob, null=True, blank=True, on_delete=models.SET_NULL, related_name="solutions"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -75,6 +81,8 @@ class Solution(models.Model):
         indexes = [
             models.Index(fields=["project", "submitted_count"], name="solution_queue_idx"),
             models.Index(fields=["project", "review_reasons", "id"], name="solution_review_idx"),
+            # The solutions explorer's default order (by id, either way) within a project.
+            models.Index(fields=["project", "id"], name="solution_explorer_idx"),
             # The default claim order (overlap first, then by id) over open work only.
             models.Index(
                 fields=["project", "-submitted_count", "id"],

@@ -376,6 +376,22 @@ ENDPOINTS = [
         [403, 403, 404, 200, 200],
     ),
     (
+        "explorer-list",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/explorer/?state=unlabeled",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "explorer-bulk",
+        "post",
+        lambda w: f"/api/projects/{w['project'].pk}/explorer/bulk/",
+        lambda w: {"action": "unmark_gold", "filter": {"gold": True}},
+        "json",
+        [403, 403, 404, 403, 200],
+    ),
+    (
         "gold-list",
         "get",
         lambda w: f"/api/projects/{w['project'].pk}/gold/",

@@ -48,6 +48,8 @@ def test_job_runs_validates_then_writes(monkeypatch):
     assert [r for _, r in published] == list(range(10, 101, 10))
     assert published[-1][0] == len(content) // 2
     assert Solution.objects.filter(project=job.project).count() == 100
+    # Each solution records the job that made it (the solutions explorer filters on it).
+    assert Solution.objects.filter(project=job.project, import_job=job).count() == 100
     # A redelivered task finds the job done and leaves it.
     again = import_job_run(job=job)
     assert again.status == ImportStatus.DONE and Solution.objects.count() == 100

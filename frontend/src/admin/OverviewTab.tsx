@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { Link } from "react-router-dom";
 import * as api from "../api";
 import { Markdown } from "../components/Markdown";
 import { ErrorBox, ProgressBar, Spinner, formatNumber } from "../components/ui";
@@ -55,7 +56,19 @@ export function OverviewTab({ project }: { project: api.Project }) {
       <div className="card card-flush">
         <div className="card-row card-pad">
           <span className="card-title">Solutions</span>
-          {page && <span className="muted">{formatNumber(page.count)} total</span>}
+          {page && (
+            <span className="muted">
+              {formatNumber(page.count)} total
+              {project.role === "admin" && (
+                <>
+                  {" · "}
+                  <Link to={`/projects/${project.id}?tab=solutions`} data-testid="open-explorer">
+                    Search, filter and act in Solutions
+                  </Link>
+                </>
+              )}
+            </span>
+          )}
         </div>
         {error && <ErrorBox>{error}</ErrorBox>}
         {!page && !error && <Spinner />}

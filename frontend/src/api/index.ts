@@ -9,6 +9,7 @@ export type { Page, RequestOptions } from "./client";
 export * from "./assignments";
 export * from "./auth";
 export * from "./autolabel";
+export * from "./explorer";
 export * from "./exports";
 export * from "./gold";
 export * from "./imports";

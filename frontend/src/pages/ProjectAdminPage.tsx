@@ -10,11 +10,13 @@ import { MembersTab } from "../admin/MembersTab";
 import { OverviewTab } from "../admin/OverviewTab";
 import { SettingsTab } from "../admin/SettingsTab";
 import { TrainingTab } from "../admin/TrainingTab";
+import { SolutionsExplorer } from "../explorer/SolutionsExplorer";
 import { AppHeader } from "../components/AppHeader";
 import { ErrorBox, Spinner } from "../components/ui";
 
 type TabId =
   | "overview"
+  | "solutions"
   | "import"
   | "autolabel"
   | "export"
@@ -26,6 +28,7 @@ type TabId =
 // `reviewers`: also shown to reviewers (the API lets them too).
 const TABS: Array<{ id: TabId; label: string; adminOnly: boolean; reviewers?: boolean }> = [
   { id: "overview", label: "Overview", adminOnly: false },
+  { id: "solutions", label: "Solutions", adminOnly: true },
   { id: "import", label: "Import", adminOnly: true },
   { id: "autolabel", label: "Auto-label", adminOnly: true },
   { id: "export", label: "Export", adminOnly: true, reviewers: true },
@@ -105,6 +108,7 @@ export function ProjectAdminPage() {
             </div>
             <div className="tab-panel" role="tabpanel">
               {tab === "overview" && <OverviewTab project={project} />}
+              {tab === "solutions" && <SolutionsExplorer project={project} />}
               {tab === "import" && <ImportTab project={project} onImported={reload} />}
               {tab === "autolabel" && <AutolabelTab project={project} />}
               {tab === "export" && <ExportTab project={project} />}

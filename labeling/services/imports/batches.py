@@ -103,8 +103,11 @@ class BatchWriter:
     ids of every row it will write: all its queries) and `build` (its rows, pure Python); then
     `Inserter.write` writes each table's rows (one COPY or INSERT per table per batch)."""
 
-    def __init__(self, *, project: Project, labels_as: str, filename: str) -> None:
+    def __init__(
+        self, *, project: Project, labels_as: str, filename: str, import_job_id: int | None = None
+    ) -> None:
         self.project = project
+        self.import_job_id = import_job_id
         self.labels_as = labels_as
         self.filename = filename
         self.result = ImportResult(format="")
@@ -283,6 +286,7 @@ class BatchWriter:
                     now,
                     0,
                     True,
+                    self.import_job_id,
                 )
                 for new in batch.solutions
             ],

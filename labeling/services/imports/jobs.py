@@ -110,7 +110,13 @@ def import_job_run(*, job: ImportJob) -> ImportJob:
         job.save(update_fields=["detected_format"])
         args["fmt"] = summary.format
         with _job_source(job) as source, _write_pass_progress(job, total // 2) as publish:
-            result = import_file(path=source, labels_as=job.labels_as, progress=publish, **args)
+            result = import_file(
+                path=source,
+                labels_as=job.labels_as,
+                progress=publish,
+                import_job_id=job.pk,
+                **args,
+            )
     except ImportFileError as exc:
         job.status, job.error = ImportStatus.FAILED, exc.as_dict()
     except DomainError as exc:

@@ -104,6 +104,7 @@ def import_file(
     progress: Progress | None = None,
     domain: str = "",
     detect_uses: bool = True,
+    import_job_id: int | None = None,
 ) -> ImportResult:
     """Import a JSON Lines file (or .gz) into `project`, all or nothing.
 
@@ -113,6 +114,7 @@ def import_file(
     after every batch; bytes are of the file as stored (compressed for .gz). `domain`: the
     problem domain of rows that name none (a `mixed` project's dataset files). `detect_uses`:
     find step dependencies in the text of solutions whose line gives none (Step.uses).
+    `import_job_id`: the ImportJob the new solutions record (Solution.import_job).
     Raises ImportFileError for a bad line; then nothing is written.
     """
     check_args(fmt=fmt, labels_as=labels_as)
@@ -123,7 +125,9 @@ def import_file(
         transaction.atomic(),
     ):
         Project.objects.select_for_update(no_key=True).filter(pk=project.pk).first()
-        writer = BatchWriter(project=project, labels_as=labels_as, filename=name)
+        writer = BatchWriter(
+            project=project, labels_as=labels_as, filename=name, import_job_id=import_job_id
+        )
         # The next batches are parsed on a thread while this one is written.
         with gc_paused(), read_ahead(row_batches_read(rows)) as batches:  # see labeling.gc_pause
             write_all(writer, batches, progress)
