@@ -11,12 +11,8 @@ from labeling.api.access import project_for
 from labeling.api.schema import paginated
 from labeling.models import Domain, LabelScale, Project, ProjectMembership, Role, StepSplit
 from labeling.selectors import project_list_for_user, project_stats, solution_list
-from labeling.services.projects import (
-    membership_remove,
-    membership_set,
-    project_create,
-    project_update,
-)
+from labeling.services.people import member_add, member_role_set
+from labeling.services.projects import membership_remove, project_create, project_update
 
 
 class ProjectOutput(serializers.ModelSerializer):
@@ -128,7 +124,7 @@ class MemberOutput(serializers.Serializer):
 
 
 class MemberInput(serializers.Serializer):
-    username = serializers.CharField()
+    username = serializers.CharField(max_length=150, help_text="Any case; spaces are trimmed.")
     role = serializers.ChoiceField(choices=Role.choices)
 
 
@@ -144,10 +140,12 @@ class MemberListApi(APIView):
 
     @extend_schema(request=MemberInput, responses={201: MemberOutput})
     def post(self, request, project_id: int):
+        """Add an existing user. Someone already a member answers 409 (their role is changed
+        with PATCH on the member, never by adding them again)."""
         project = project_for(request, project_id, at_least=Role.ADMIN)
         data = MemberInput(data=request.data)
         data.is_valid(raise_exception=True)
-        membership = membership_set(project=project, **data.validated_data)
+        membership = member_add(project=project, **data.validated_data)
         return Response(MemberOutput(membership).data, status=status.HTTP_201_CREATED)
 
 
@@ -158,9 +156,7 @@ class MemberDetailApi(APIView):
         membership = get_object_or_404(ProjectMembership, project=project, user_id=user_id)
         data = MemberRoleInput(data=request.data)
         data.is_valid(raise_exception=True)
-        membership = membership_set(
-            project=project, username=membership.user.username, role=data.validated_data["role"]
-        )
+        membership = member_role_set(membership=membership, role=data.validated_data["role"])
         return Response(MemberOutput(membership).data)
 
     @extend_schema(responses={204: None})
