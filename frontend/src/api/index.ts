@@ -15,6 +15,7 @@ export * from "./imports";
 export * from "./labeling";
 export * from "./media";
 export * from "./metrics";
+export * from "./people";
 export * from "./projects";
 export * from "./review";
 export * from "./training";
