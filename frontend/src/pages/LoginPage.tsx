@@ -94,7 +94,7 @@ export function LoginPage() {
         <button type="submit" className="btn btn-primary btn-block" disabled={busy} data-testid="login-submit">
           {busy ? "Signing in…" : "Sign in"}
         </button>
-        <div className="login-links">
+        <div className="login-links login-links-col">
           <Link to="/forgot-password" data-testid="forgot-password">
             Forgot password?
           </Link>
