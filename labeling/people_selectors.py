@@ -1,5 +1,6 @@
 """Reads for the people pages: pending invites, the staff's user search."""
 
+from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -19,8 +20,9 @@ def invite_list_pending(*, project: Project) -> QuerySet[Invite]:
     )
 
 
-def user_search(*, q: str, model) -> QuerySet:
-    rows = model._default_manager.filter(is_active=True)
+def user_search(*, q: str) -> QuerySet:
+    """Active accounts whose username or e-mail contains `q`, by username, at most 50."""
+    rows = get_user_model()._default_manager.filter(is_active=True)
     if q.strip():
         rows = rows.filter(Q(username__icontains=q.strip()) | Q(email__icontains=q.strip()))
     return rows.order_by("username").only("id", "username", "email")[:USER_SEARCH_LIMIT]

@@ -1,6 +1,6 @@
 """People: accounts made by project admins, invite links, the staff's list of all users."""
 
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
@@ -193,4 +193,4 @@ class UserListApi(APIView):
         if not request.user.is_staff:
             raise NotAllowed("Only staff see the list of all users.")
         q = request.query_params.get("q", "")[:150]
-        return Response(UserListOutput(user_search(q=q, model=get_user_model()), many=True).data)
+        return Response(UserListOutput(user_search(q=q), many=True).data)
