@@ -70,6 +70,7 @@ class ProjectUserCreateApi(APIView):
         created = project_user_create(
             project=project, created_by=request.user, **data.validated_data
         )
+        created.membership.temporary_password = True  # as member_list reads it
         body = {
             "member": MemberOutput(created.membership).data,
             "temporary_password": created.password,

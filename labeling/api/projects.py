@@ -118,6 +118,10 @@ class MemberOutput(serializers.Serializer):
     screening_answered = serializers.IntegerField(
         default=0, help_text="Gold answers that count for the screening (since a reset)."
     )
+    temporary_password = serializers.BooleanField(
+        default=False,
+        help_text="They still have the temporary password an admin made (not signed in yet).",
+    )
 
     def get_user(self, membership: ProjectMembership) -> dict:
         return {"id": membership.user_id, "username": membership.user.username}

@@ -45,6 +45,7 @@ def test_admin_creates_a_user_with_a_temporary_password(world, client_for):
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["member"]["user"]["username"] == "alice" and body["member"]["role"] == "annotator"
+    assert body["member"]["temporary_password"] is True
     password = body["temporary_password"]
     assert len(password) >= 12
     alice = User.objects.get(username="alice")
@@ -73,11 +74,15 @@ def test_temporary_password_must_be_changed_before_any_write(world, client_for):
         "/api/auth/password/", {"old_password": password, "new_password": "12345678"}
     )
     assert _error(weak, 400)["details"]["field"] == "password"
+    listed = client_for("admin").get(f"/api/projects/{world['project'].pk}/members/").json()
+    assert [m["user"]["username"] for m in listed if m["temporary_password"]] == ["alice"]
     changed = client.post("/api/auth/password/", {"old_password": password, "new_password": GOOD})
     assert changed.status_code == 200 and not changed.json()["must_change_password"]
     assert not client.get("/api/auth/me/").json()["must_change_password"]
     assert client.post(f"/api/projects/{world['project'].pk}/queue/next/").status_code in (200, 204)
     assert not TemporaryPassword.objects.exists()
+    listed = client_for("admin").get(f"/api/projects/{world['project'].pk}/members/").json()
+    assert not any(m["temporary_password"] for m in listed)
     _signed_in("alice", GOOD)
 
 

@@ -44,6 +44,7 @@ def test_admin_brings_in_an_annotator_and_a_reviewer(page, browser, live_server,
     temporary = page.get_by_test_id("temporary-password").input_value()
     assert len(temporary) >= 12
     expect(page.get_by_test_id("members-table")).to_contain_text("alice")
+    expect(page.get_by_test_id("temporary-alice")).to_be_visible()
 
     invite = page.get_by_test_id("invite-create")
     invite.get_by_test_id("invite-role").select_option("reviewer")

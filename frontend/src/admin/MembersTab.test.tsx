@@ -36,7 +36,7 @@ function mount(isStaff = false) {
     if (method === "POST" && path === "/api/projects/1/users/") {
       if (body.username === "Admin")
         return { status: 409, body: { error: { code: "conflict", message: "The username 'Admin' is taken: it is too close to the existing 'admin'.", details: {} } } };
-      const member = { user: { id: 40, username: body.username }, role: body.role, screening: "", screening_answered: 0 };
+      const member = { user: { id: 40, username: body.username }, role: body.role, screening: "", screening_answered: 0, temporary_password: true };
       return { status: 201, body: { member, temporary_password: "Tmp7pass8word9" } };
     }
     if (method === "POST" && path === "/api/projects/1/members/")
@@ -67,6 +67,7 @@ describe("Members tab", () => {
     expect(((await screen.findByTestId("temporary-password")) as HTMLInputElement).value).toBe("Tmp7pass8word9");
     expect(api.callsTo("POST", "/api/projects/1/users/")[0].body).toEqual({ username: "alice", email: "alice@example.org", role: "reviewer" });
     expect(screen.getByTestId("members-table").textContent).toContain("alice");
+    expect(screen.getByTestId("temporary-alice").textContent).toBe("temporary password");
   });
 
   it("shows the server's refusal of a look-alike username", async () => {

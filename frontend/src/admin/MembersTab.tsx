@@ -168,6 +168,15 @@ export function MembersTab({ project }: { project: api.Project }) {
                     </span>
                     {m.user.username}
                     {m.user.id === user?.id && <span className="muted small"> (you)</span>}
+                    {m.temporary_password && (
+                      <span
+                        className="badge badge-amber people-badge"
+                        title="Has not signed in and chosen a password yet"
+                        data-testid={`temporary-${m.user.username}`}
+                      >
+                        temporary password
+                      </span>
+                    )}
                   </td>
                   <td>
                     <select
