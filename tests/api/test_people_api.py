@@ -312,3 +312,21 @@ def test_the_admins_add_user_form_refuses_look_alikes(world):
     assert not form.is_valid() and "scripts" in str(form.errors["username"])
     form = SteplabUserCreationForm(data={"username": "newbie", "usable_password": "false"})
     assert form.is_valid(), form.errors
+
+
+def test_the_django_admin_add_user_page_uses_the_check(world, client):
+    root = User.objects.create_superuser("root", password=GOOD)
+    client.force_login(root)
+    inline = {"api_tokens-TOTAL_FORMS": "0", "api_tokens-INITIAL_FORMS": "0"}
+    assert client.get("/admin/auth/user/add/").status_code == 200
+    response = client.post(
+        "/admin/auth/user/add/",
+        {"username": "rеviewer", "usable_password": "false", **inline},  # a Cyrillic 'е'
+    )
+    assert response.status_code == 200 and b"scripts" in response.content
+    assert not User.objects.filter(username="rеviewer").exists()
+    response = client.post(
+        "/admin/auth/user/add/", {"username": "nina", "usable_password": "false", **inline}
+    )
+    assert response.status_code == 302
+    assert User.objects.filter(username="nina").exists()
