@@ -104,3 +104,24 @@ def test_admin_brings_in_an_annotator_and_a_reviewer(page, browser, live_server,
     expect(again.get_by_test_id("invite-error")).to_contain_text("already used")
     again.screenshot(path=str(SCREENSHOTS / "team-invite-used.png"))
     other.close()
+
+
+def test_forgotten_password_is_reset_by_email(page, live_server, mailoutbox, screenshot):
+    user = get_user_model().objects.create_user("ivy", email="ivy@example.org", password="old-pw-x")
+    page.goto(f"{live_server.url}/login")
+    page.get_by_test_id("forgot-password").click()
+    page.get_by_test_id("reset-email").fill("ivy@example.org")
+    page.get_by_test_id("reset-send").click()
+    expect(page.get_by_test_id("reset-sent")).to_contain_text("ivy@example.org")
+    assert len(mailoutbox) == 1 and mailoutbox[0].to == ["ivy@example.org"]
+    link = re.search(r"http://\S+/reset/\S+", mailoutbox[0].body).group(0)
+    assert link.startswith(live_server.url)
+    page.goto(link)
+    page.get_by_test_id("reset-password").fill("ivy-fresh-password-3")
+    page.get_by_test_id("reset-again").fill("ivy-fresh-password-3")
+    screenshot("team-reset")
+    page.get_by_test_id("reset-submit").click()
+    expect(page.get_by_test_id("reset-done")).to_be_visible()
+    user.refresh_from_db()
+    assert user.check_password("ivy-fresh-password-3")
+    login(page, live_server.url, "IVY", "ivy-fresh-password-3")
