@@ -13,7 +13,7 @@ urlpatterns = [
     path("api/", include("autolabel.urls")),
     path("api/", include("training_runs.urls")),
     path("", spa, name="spa-home"),
-    re_path(r"^(?:login|projects)(?:/.*)?$", spa, name="spa"),
+    re_path(r"^(?:login|projects|invite|reset|forgot-password)(?:/.*)?$", spa, name="spa"),
 ]
 
 # A URL no pattern matches (e.g. a negative id) answers the API's JSON error under /api/.

@@ -1,5 +1,7 @@
+from django import forms
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AdminUserCreationForm
 from rest_framework.authtoken.models import TokenProxy
 
 from labeling import models
@@ -121,13 +123,43 @@ class ApiTokenInline(admin.TabularInline):
         return False
 
 
-# The user page lists the user's API tokens.
+class SteplabUserCreationForm(AdminUserCreationForm):
+    """The admin's "Add user" form refuses the names the app refuses: mixed scripts, and names
+    equal to an existing one but for case, Unicode form or look-alike letters."""
+
+    def clean_username(self) -> str:
+        from labeling.services.people import username_existing
+        from labeling.usernames import normalize, username_problem
+
+        name = super().clean_username()  # None: Django's own check refused it (same but case)
+        if name is None:
+            return name
+        problem = username_problem(name)
+        if problem:
+            raise forms.ValidationError(problem, code="invalid_username")
+        existing = username_existing(name)
+        if existing is not None:
+            raise forms.ValidationError(
+                f"Too close to the existing username {existing!r}.", code="unique"
+            )
+        return normalize(name)
+
+
+# The user page lists the user's API tokens; adding a user checks the name as the app does.
 User = get_user_model()
 if admin.site.is_registered(User):
     _user_admin = type(admin.site._registry[User])
     admin.site.unregister(User)
     admin.site.register(
-        User, type("UserAdmin", (_user_admin,), {"inlines": [*_user_admin.inlines, ApiTokenInline]})
+        User,
+        type(
+            "UserAdmin",
+            (_user_admin,),
+            {
+                "inlines": [*_user_admin.inlines, ApiTokenInline],
+                "add_form": SteplabUserCreationForm,
+            },
+        ),
     )
 # DRF's authtoken tables stay only for the data migration (labeling 0012): its admin page would
 # create tokens that authenticate nothing.

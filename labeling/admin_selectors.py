@@ -20,6 +20,7 @@ from labeling.models import (
     Project,
     ProjectMembership,
     Solution,
+    TemporaryPassword,
 )
 from labeling.selectors import EPOCH
 
@@ -30,7 +31,8 @@ def import_job_list(*, project: Project) -> QuerySet[ImportJob]:
 
 def member_list(*, project: Project) -> QuerySet[ProjectMembership]:
     """The project's members with `screening_answered`: their submitted gold answers that count
-    for the screening (since an admin's reset, if any)."""
+    for the screening (since an admin's reset, if any); and `temporary_password`: they have not
+    yet changed the password an admin made for them."""
     answered = (
         Annotation.objects.filter(
             solution__project=project,
@@ -47,9 +49,13 @@ def member_list(*, project: Project) -> QuerySet[ProjectMembership]:
         .annotate(n=Count("*"))
         .values("n")
     )
+    temporary = TemporaryPassword.objects.filter(user_id=OuterRef("user_id"))
     return (
         project.memberships.select_related("user")
-        .annotate(screening_answered=Coalesce(Subquery(answered), 0))
+        .annotate(
+            screening_answered=Coalesce(Subquery(answered), 0),
+            temporary_password=Exists(temporary),
+        )
         .order_by("user__username")
     )
 

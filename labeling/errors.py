@@ -24,3 +24,15 @@ class Conflict(DomainError):
 class NotAllowed(DomainError):
     code = "permission_denied"
     status = 403
+
+
+class Gone(DomainError):
+    """A link that worked once and does not any more (used, withdrawn, expired)."""
+
+    code = "gone"
+    status = 410
+
+
+class Missing(DomainError):
+    code = "not_found"
+    status = 404

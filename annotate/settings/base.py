@@ -118,8 +118,26 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sign-in ignores the username's case (labeling/auth_backend.py); names are unique by
+# labeling.usernames.username_key.
+AUTHENTICATION_BACKENDS = ["labeling.auth_backend.CaseInsensitiveModelBackend"]
+
+# Password reset e-mails: printed to the console unless a deployer configures a backend
+# (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend, EMAIL_HOST, EMAIL_PORT, ...).
+EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="steplab <steplab@localhost>")
+# How long an e-mailed reset link works (Django's PasswordResetTokenGenerator), in seconds.
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=3 * 24 * 3600)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env("TIME_ZONE", default="UTC")
@@ -161,7 +179,11 @@ REST_FRAMEWORK = {
         # API tokens (labeling.models.ApiToken): "Token <secret>" or "Bearer <secret>".
         "labeling.api.tokens_auth.ApiTokenAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        # A temporary password must be changed before any other write (labeling/api/permissions.py).
+        "labeling.api.permissions.PasswordChanged",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "labeling.api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "labeling.api.pagination.BoundedLimitOffsetPagination",

@@ -73,14 +73,14 @@ def annotators_create(*, project, count: int, prefix: str) -> dict[str, str]:
     """`count` annotator accounts (no password) in the project, username -> API token."""
     from django.contrib.auth import get_user_model
 
-    from labeling.services.projects import membership_set
+    from labeling.services.people import member_add
     from labeling.services.tokens import token_create
 
     User = get_user_model()
     tokens = {}
     for i in range(count):
         user = User.objects.create_user(f"{prefix}-{i}-p{project.pk}", password=None)
-        membership_set(project=project, username=user.username, role="annotator")
+        member_add(project=project, username=user.username, role="annotator")
         tokens[user.username] = token_create(user=user, name="stream bench").key
     return tokens
 

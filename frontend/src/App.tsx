@@ -13,6 +13,10 @@ const ProjectAdminPage = lazy(() => import("./pages/ProjectAdminPage").then((m) 
 const ReviewQueuePage = lazy(() => import("./review/ReviewQueuePage").then((m) => ({ default: m.ReviewQueuePage })));
 const ReviewPage = lazy(() => import("./review/ReviewPage").then((m) => ({ default: m.ReviewPage })));
 const MyWorkPage = lazy(() => import("./mywork/MyWorkPage").then((m) => ({ default: m.MyWorkPage })));
+// Pages a signed-out person opens from a link (invite, password reset) load when opened, too.
+const InvitePage = lazy(() => import("./pages/InvitePage").then((m) => ({ default: m.InvitePage })));
+const ForgotPasswordPage = lazy(() => import("./pages/ForgotPasswordPage").then((m) => ({ default: m.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => import("./pages/ResetPasswordPage").then((m) => ({ default: m.ResetPasswordPage })));
 const DashboardPage = lazy(() => import("./dashboard/DashboardPage").then((m) => ({ default: m.DashboardPage })));
 
 function NotFound() {
@@ -36,6 +40,9 @@ export function App() {
       <Suspense fallback={<Spinner label="Loading the page…" />}>
       <Routes>
         <Route path="/login" element={<LoginPage />} />
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="/reset/:uid/:token" element={<ResetPasswordPage />} />
+        <Route path="/invite/:token" element={<InvitePage />} />
         <Route path="/" element={<RequireAuth><ProjectsPage /></RequireAuth>} />
         <Route path="/projects" element={<RequireAuth><ProjectsPage /></RequireAuth>} />
         <Route path="/projects/:projectId" element={<RequireAuth><ProjectAdminPage /></RequireAuth>} />

@@ -3,6 +3,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { Navigate, useLocation, useNavigate } from "react-router-dom";
 import * as api from "./api";
 import { Spinner } from "./components/ui";
+import { ChangePasswordPage } from "./pages/ChangePasswordPage";
 
 interface AuthValue {
   user: api.User | null;
@@ -65,11 +66,14 @@ export function useAuth(): AuthValue {
   return value;
 }
 
-/** Renders its children for a logged-in user, else redirects to /login?next=... */
+/** Renders its children for a logged-in user, else redirects to /login?next=... A user signed
+ * in with a temporary password sees only the change-password form (the server refuses their
+ * other writes) and then the page they asked for. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { user, loading } = useAuth();
   const location = useLocation();
   if (loading) return <Spinner />;
   if (!user) return <Navigate to={loginPath(location.pathname + location.search)} replace />;
+  if (user.must_change_password) return <ChangePasswordPage />;
   return <>{children}</>;
 }

@@ -1,14 +1,20 @@
-from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from labeling.api import bounds
+from labeling.api.permissions import SESSION_FLAG, session_must_change
 from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
-from labeling.errors import ValidationFailed
+from labeling.errors import NotAllowed, ValidationFailed
 from labeling.models import ApiToken
+from labeling.services.people import (
+    must_change_password,
+    password_change,
+    password_reset_confirm,
+    password_reset_send,
+)
 from labeling.services.tokens import (
     EXPIRY_MAX_DAYS,
     PASSWORD_LOGIN_EXPIRY_DAYS,
@@ -18,18 +24,42 @@ from labeling.services.tokens import (
 )
 from labeling.token_selectors import token_get_for_user, token_list_for_user
 
+PASSWORD_MAX = 256  # characters; Django's validators and hashers get nothing longer
+
 
 class UserOutput(serializers.Serializer):
-    id = serializers.IntegerField()
+    authenticated = serializers.BooleanField(
+        help_text="false: nobody is signed in (the other fields are empty)."
+    )
+    id = serializers.IntegerField(allow_null=True)
     username = serializers.CharField()
     is_staff = serializers.BooleanField()
+    must_change_password = serializers.BooleanField(
+        help_text="Signed in with a temporary password: only a password change may be written."
+    )
+
+
+def user_output(user, *, must_change: bool = False) -> dict:
+    if not user.is_authenticated:
+        return {
+            "authenticated": False,
+            "id": None,
+            "username": "",
+            "is_staff": False,
+            "must_change_password": False,
+        }
+    return {
+        "authenticated": True,
+        "id": user.pk,
+        "username": user.username,
+        "is_staff": user.is_staff,
+        "must_change_password": must_change,
+    }
 
 
 class Credentials(serializers.Serializer):
-    username = bounds.name_field()
-    password = serializers.CharField(
-        style={"input_type": "password"}, max_length=bounds.MAX_PASSWORD
-    )
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=PASSWORD_MAX, style={"input_type": "password"})
 
 
 def _authenticate(request, data: dict):
@@ -55,9 +85,14 @@ class _PasswordThrottled:
 
 
 class MeApi(APIView):
+    """Who is signed in. Answers 200 to everyone (`authenticated: false` when nobody is), so the
+    app's first request of a signed-out visit is not an error in the browser's console."""
+
+    permission_classes = [AllowAny]
+
     @extend_schema(responses=UserOutput)
     def get(self, request):
-        return Response(UserOutput(request.user).data)
+        return Response(user_output(request.user, must_change=session_must_change(request)))
 
 
 class LoginApi(_PasswordThrottled, APIView):
@@ -67,7 +102,69 @@ class LoginApi(_PasswordThrottled, APIView):
     def post(self, request):
         user = _authenticate(request, request.data)
         login(request, user)
-        return Response(UserOutput(user).data)
+        must_change = must_change_password(user=user)
+        if must_change:
+            request.session[SESSION_FLAG] = True
+        return Response(user_output(user, must_change=must_change))
+
+
+class PasswordChangeApi(APIView):
+    """Change the signed-in user's password (Django's password validators apply). The session
+    stays signed in; a temporary password's restriction ends."""
+
+    allowed_with_temporary_password = True
+
+    class PasswordChangeInput(serializers.Serializer):
+        old_password = serializers.CharField(max_length=PASSWORD_MAX)
+        new_password = serializers.CharField(max_length=PASSWORD_MAX)
+
+    @extend_schema(request=PasswordChangeInput, responses=UserOutput)
+    def post(self, request):
+        data = self.PasswordChangeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = password_change(user=request.user, **data.validated_data)
+        if request.auth is None:  # a session: keep it signed in with the new password
+            update_session_auth_hash(request, user)
+            request.session.pop(SESSION_FLAG, None)
+        return Response(user_output(user))
+
+
+class PasswordResetApi(_PasswordThrottled, APIView):
+    """E-mail a password reset link to the accounts with this address. The answer is 204
+    whether or not any has it (it does not tell which addresses exist)."""
+
+    permission_classes = [AllowAny]
+
+    class PasswordResetInput(serializers.Serializer):
+        email = serializers.EmailField(max_length=254)
+
+    @extend_schema(request=PasswordResetInput, responses={204: None})
+    def post(self, request):
+        data = self.PasswordResetInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        password_reset_send(
+            email=data.validated_data["email"], base_url=request.build_absolute_uri("/")
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordResetConfirmApi(_PasswordThrottled, APIView):
+    """Set a new password with the uid and token of an e-mailed link (410 when the link is no
+    longer valid: used, or older than PASSWORD_RESET_TIMEOUT)."""
+
+    permission_classes = [AllowAny]
+
+    class PasswordResetConfirmInput(serializers.Serializer):
+        uid = serializers.CharField(max_length=64)
+        token = serializers.CharField(max_length=128)
+        new_password = serializers.CharField(max_length=PASSWORD_MAX)
+
+    @extend_schema(request=PasswordResetConfirmInput, responses={204: None})
+    def post(self, request):
+        data = self.PasswordResetConfirmInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        password_reset_confirm(**data.validated_data)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class LogoutApi(APIView):
@@ -110,6 +207,8 @@ class TokenApi(_PasswordThrottled, APIView):
     )
     def post(self, request):
         user = _authenticate(request, request.data)
+        if must_change_password(user=user):
+            raise NotAllowed("Sign in to steplab and change your temporary password first.")
         data = PasswordTokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         new = token_create(

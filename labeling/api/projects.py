@@ -12,12 +12,8 @@ from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
 from labeling.models import Domain, LabelScale, Project, ProjectMembership, Role, StepSplit
 from labeling.selectors import project_list_for_user, project_stats, solution_list
-from labeling.services.projects import (
-    membership_remove,
-    membership_set,
-    project_create,
-    project_update,
-)
+from labeling.services.people import member_add, member_role_set
+from labeling.services.projects import membership_remove, project_create, project_update
 
 
 class ProjectOutput(serializers.ModelSerializer):
@@ -125,13 +121,17 @@ class MemberOutput(serializers.Serializer):
     screening_answered = serializers.IntegerField(
         default=0, help_text="Gold answers that count for the screening (since a reset)."
     )
+    temporary_password = serializers.BooleanField(
+        default=False,
+        help_text="They still have the temporary password an admin made (not signed in yet).",
+    )
 
     def get_user(self, membership: ProjectMembership) -> dict:
         return {"id": membership.user_id, "username": membership.user.username}
 
 
 class MemberInput(serializers.Serializer):
-    username = bounds.name_field()
+    username = serializers.CharField(max_length=150, help_text="Any case; spaces are trimmed.")
     role = serializers.ChoiceField(choices=Role.choices)
 
 
@@ -147,10 +147,12 @@ class MemberListApi(APIView):
 
     @extend_schema(request=MemberInput, responses={201: MemberOutput})
     def post(self, request, project_id: int):
+        """Add an existing user. Someone already a member answers 409 (their role is changed
+        with PATCH on the member, never by adding them again)."""
         project = project_for(request, project_id, at_least=Role.ADMIN)
         data = MemberInput(data=request.data)
         data.is_valid(raise_exception=True)
-        membership = membership_set(project=project, **data.validated_data)
+        membership = member_add(project=project, **data.validated_data)
         return Response(MemberOutput(membership).data, status=status.HTTP_201_CREATED)
 
 
@@ -161,9 +163,7 @@ class MemberDetailApi(APIView):
         membership = get_object_or_404(ProjectMembership, project=project, user_id=user_id)
         data = MemberRoleInput(data=request.data)
         data.is_valid(raise_exception=True)
-        membership = membership_set(
-            project=project, username=membership.user.username, role=data.validated_data["role"]
-        )
+        membership = member_role_set(membership=membership, role=data.validated_data["role"])
         return Response(MemberOutput(membership).data)
 
     @extend_schema(responses={204: None})

@@ -10,6 +10,7 @@ from labeling.api import (
     labeling,
     media,
     my_work,
+    people,
     projects,
     review,
 )
@@ -19,6 +20,13 @@ urlpatterns = [
     path("auth/login/", auth.LoginApi.as_view(), name="auth-login"),
     path("auth/logout/", auth.LogoutApi.as_view(), name="auth-logout"),
     path("auth/token/", auth.TokenApi.as_view(), name="auth-token"),
+    path("auth/password/", auth.PasswordChangeApi.as_view(), name="auth-password"),
+    path("auth/password/reset/", auth.PasswordResetApi.as_view(), name="auth-password-reset"),
+    path(
+        "auth/password/reset/confirm/",
+        auth.PasswordResetConfirmApi.as_view(),
+        name="auth-password-reset-confirm",
+    ),
     path("auth/tokens/", auth.MyTokenListApi.as_view(), name="auth-tokens"),
     path("auth/tokens/<int:token_id>/", auth.MyTokenDetailApi.as_view(), name="auth-token-detail"),
     path("projects/", projects.ProjectListApi.as_view(), name="project-list"),
@@ -187,4 +195,22 @@ urlpatterns += [
         explorer.ExplorerBulkApi.as_view(),
         name="explorer-bulk",
     ),
+]
+
+# People: accounts made by admins, invite links (labeling/api/people.py).
+urlpatterns += [
+    path("users/", people.UserListApi.as_view(), name="user-list"),
+    path(
+        "projects/<int:project_id>/users/",
+        people.ProjectUserCreateApi.as_view(),
+        name="project-user-create",
+    ),
+    path("projects/<int:project_id>/invites/", people.InviteListApi.as_view(), name="invite-list"),
+    path(
+        "projects/<int:project_id>/invites/<int:invite_id>/",
+        people.InviteDetailApi.as_view(),
+        name="invite-detail",
+    ),
+    path("invites/<str:token>/", people.InviteOpenApi.as_view(), name="invite-open"),
+    path("invites/<str:token>/accept/", people.InviteAcceptApi.as_view(), name="invite-accept"),
 ]

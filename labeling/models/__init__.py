@@ -3,6 +3,7 @@ from .assignment import Assignment
 from .data import STEP_ALTERNATIVE_COLUMNS, Problem, Solution, Step, StepAlternative
 from .exports import Export, ExportFileType, ExportFormat, ExportStatus
 from .imports import ImportJob, ImportStatus
+from .people import Invite, TemporaryPassword
 from .project import (
     DOMAIN_SOURCES,
     PROBLEM_DOMAINS,
@@ -50,6 +51,7 @@ __all__ = [
     "FinishReason",
     "GoldLabel",
     "ImportJob",
+    "Invite",
     "ImportStatus",
     "LabelAction",
     "LabelHistory",
@@ -74,4 +76,5 @@ __all__ = [
     "Suggestion",
     "SuggestionSource",
     "TaskLock",
+    "TemporaryPassword",
 ]

@@ -1,6 +1,5 @@
 """Projects and their members."""
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from labeling.errors import ValidationFailed
@@ -104,20 +103,6 @@ def project_update(*, project: Project, **changes: object) -> Project:
         # Without a gold rate the answer counts are not kept (labeling.services.gold_pace).
         answers_forget(project=project)
     return project
-
-
-@transaction.atomic
-def membership_set(*, project: Project, username: str, role: str) -> ProjectMembership:
-    """Add a user to a project, or change their role."""
-    if role not in Role.values:
-        raise ValidationFailed(f"Unknown role {role!r}; use one of {Role.values}.", field="role")
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        raise ValidationFailed(f"No user named {username!r}.", field="username")
-    membership, _ = ProjectMembership.objects.update_or_create(
-        project=project, user=user, defaults={"role": role}
-    )
-    return membership
 
 
 @transaction.atomic

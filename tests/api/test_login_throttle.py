@@ -95,3 +95,18 @@ def test_odd_usernames_make_no_cache_key_warning(recwarn):
     for name in ("code execution", "\x03", "\x08æ\U00033790s"):
         _login(name, "wrong")
     assert not [w for w in recwarn if "CacheKeyWarning" in type(w.message).__name__]
+
+
+def test_invite_links_and_password_resets_are_throttled_per_address():
+    client = APIClient(REMOTE_ADDR="10.0.3.1")
+    for i in range(3):
+        assert client.get(f"/api/invites/guess-{i}/").status_code == 404
+    for i in range(3):
+        response = client.post("/api/auth/password/reset/", {"email": f"x{i}@example.org"})
+        assert response.status_code == 204
+    refused = client.post(
+        "/api/invites/guess-9/accept/", {"username": "mallory", "password": "x"}, format="json"
+    )
+    assert refused.status_code == 429
+    assert refused.json()["error"]["message"].startswith("Too many attempts. Try again in")
+    assert APIClient(REMOTE_ADDR="10.0.3.2").get("/api/invites/guess-9/").status_code == 404

@@ -71,13 +71,61 @@ def _failed_screening(w):
     return w["users"]["spare"].pk
 
 
+def _invite(w):
+    from labeling.services.people import invite_create
+
+    return invite_create(project=w["project"], role="annotator", created_by=None).invite.pk
+
+
 def _untouched_solution(w):
     return w["project"].solutions.exclude(annotations__isnull=False).order_by("id").last()
 
 
 # (name, method, url(w), body(w) or None, format, expected status per role)
 ENDPOINTS = [
-    ("me", "get", lambda w: "/api/auth/me/", None, None, [403, 200, 200, 200, 200]),
+    # Everyone gets 200: signed out, `authenticated: false` (no console error on the first load).
+    ("me", "get", lambda w: "/api/auth/me/", None, None, [200, 200, 200, 200, 200]),
+    (
+        "password-change",
+        "post",
+        lambda w: "/api/auth/password/",
+        lambda w: {"old_password": "wrong", "new_password": "brisk-otter-harbor-42"},
+        "json",
+        [403, 400, 400, 400, 400],
+    ),
+    ("user-list", "get", lambda w: "/api/users/", None, None, [403, 403, 403, 403, 403]),
+    (
+        "project-user-create",
+        "post",
+        lambda w: f"/api/projects/{w['project'].pk}/users/",
+        lambda w: {"username": "newbie", "role": "annotator"},
+        "json",
+        [403, 403, 404, 403, 201],
+    ),
+    (
+        "invites",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/invites/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "invite-create",
+        "post",
+        lambda w: f"/api/projects/{w['project'].pk}/invites/",
+        lambda w: {"role": "reviewer"},
+        "json",
+        [403, 403, 404, 403, 201],
+    ),
+    (
+        "invite-revoke",
+        "delete",
+        lambda w: f"/api/projects/{w['project'].pk}/invites/{_invite(w)}/",
+        None,
+        None,
+        [403, 403, 404, 403, 204],
+    ),
     ("projects", "get", lambda w: "/api/projects/", None, None, [403, 200, 200, 200, 200]),
     (
         "project-create",
@@ -723,6 +771,10 @@ EXEMPT = {
     ("auth-login", "post"): "anonymous by design; rate-limited (tests/api/test_login_throttle.py)",
     ("auth-logout", "post"): "anonymous by design: logging out needs no role",
     ("auth-token", "post"): "anonymous by design: exchanges a password for a token",
+    ("auth-password-reset", "post"): "anonymous by design: e-mails a reset link; throttled",
+    ("auth-password-reset-confirm", "post"): "anonymous by design: the e-mailed link; throttled",
+    ("invite-open", "get"): "anonymous by design: an invite link's page; throttled",
+    ("invite-accept", "post"): "anonymous by design: an invite link makes an account; throttled",
     ("schema", "get"): "the OpenAPI schema, public documentation of the API",
     ("swagger-ui", "get"): "the Swagger UI page, public documentation of the API",
 }

@@ -85,7 +85,8 @@ def test_bearer_and_token_keywords_are_both_accepted():
         assert response.status_code == 200, keyword
         assert response.json()["username"] == "kw"
     # Other schemes are not ours: the request is anonymous (403), not a wrong token (401).
-    assert _with_token(key, "Basic").get("/api/auth/me/").status_code == 403
+    assert _with_token(key, "Basic").get("/api/projects/").status_code == 403
+    assert _with_token(key, "Basic").get("/api/auth/me/").json()["authenticated"] is False
 
 
 def test_revoking_one_of_two_leaves_the_other():

@@ -17,6 +17,7 @@ export * from "./labeling";
 export * from "./media";
 export * from "./metrics";
 export * from "./myWork";
+export * from "./people";
 export * from "./projects";
 export * from "./review";
 export * from "./training";

@@ -68,6 +68,8 @@ export interface Member {
   screening?: ScreeningVerdict;
   /** Gold answers that count for the screening (since the last reset). */
   screening_answered?: number;
+  /** They still have the temporary password an admin made: not signed in yet. */
+  temporary_password?: boolean;
 }
 
 export interface SolutionRow {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { useAuth } from "../auth";
+import { ChangePasswordDialog } from "./ChangePasswordDialog";
 import { TokenDialog } from "./TokenDialog";
 
 /** Avatar button with the username, a link to projects, the API tokens dialog and Log out. */
@@ -8,6 +9,7 @@ export function UserMenu() {
   const { user, logout } = useAuth();
   const [open, setOpen] = useState(false);
   const [tokens, setTokens] = useState(false);
+  const [password, setPassword] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -61,12 +63,25 @@ export function UserMenu() {
           >
             API tokens
           </button>
+          <button
+            type="button"
+            className="menu-item"
+            role="menuitem"
+            onClick={() => {
+              setOpen(false);
+              setPassword(true);
+            }}
+            data-testid="change-password"
+          >
+            Change password
+          </button>
           <button type="button" className="menu-item" role="menuitem" onClick={() => void logout()} data-testid="logout">
             Log out
           </button>
         </div>
       )}
       {tokens && <TokenDialog onClose={() => setTokens(false)} />}
+      {password && <ChangePasswordDialog onClose={() => setPassword(false)} />}
     </div>
   );
 }

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from "react";
-import { Navigate, useNavigate, useSearchParams } from "react-router-dom";
+import { Link, Navigate, useNavigate, useSearchParams } from "react-router-dom";
 import * as api from "../api";
 import { useAuth } from "../auth";
 import { IconLogo } from "../components/icons";
+import "../styles/people.css";
 
 /** Only same-site paths are followed after login (no open redirect). */
 export function safeNext(next: string | null): string {
@@ -60,7 +61,7 @@ export function LoginPage() {
           <span className="login-brand-name">steplab</span>
         </div>
         <h1 className="login-title">Sign in</h1>
-        <p className="muted login-sub">Label the reasoning steps of math solutions.</p>
+        <p className="muted login-sub">Label the steps of reasoning, from math solutions to agent trajectories.</p>
         {error && (
           <div className="callout callout-error" role="alert" data-testid="login-error">
             {error}
@@ -93,6 +94,12 @@ export function LoginPage() {
         <button type="submit" className="btn btn-primary btn-block" disabled={busy} data-testid="login-submit">
           {busy ? "Signing in…" : "Sign in"}
         </button>
+        <div className="login-links login-links-col">
+          <Link to="/forgot-password" data-testid="forgot-password">
+            Forgot password?
+          </Link>
+          <span className="muted">New here? Ask your project admin for an invite link.</span>
+        </div>
       </form>
     </main>
   );

@@ -23,7 +23,11 @@ export class FakeApi {
   queue: Task[] = [];
   version = new Map<number, number>();
   progress: Progress = { done_today: 12, submitted_total: 40, remaining: 34, project_total: 100 };
-  user: { id: number; username: string; is_staff: boolean } | null = { id: 1, username: "annotator", is_staff: false };
+  user: { id: number; username: string; is_staff: boolean; must_change_password?: boolean } | null = {
+    id: 1,
+    username: "annotator",
+    is_staff: false,
+  };
   overrides: Handler[] = [];
   /** The request_id of the write last applied per annotation (a retry of it is a replay). */
   lastRequestId = new Map<number, string>();
@@ -75,9 +79,10 @@ export class FakeApi {
   private route(call: Call): { status: number; body?: unknown } {
     const { method, path } = call;
     if (path === "/api/auth/me/") {
+      // As the server: 200 for everyone, `authenticated: false` when signed out.
       return this.user
-        ? { status: 200, body: this.user }
-        : { status: 403, body: { error: { code: "not_authenticated", message: "Log in.", details: {} } } };
+        ? { status: 200, body: { authenticated: true, must_change_password: false, ...this.user } }
+        : { status: 200, body: { authenticated: false, id: null, username: "", is_staff: false, must_change_password: false } };
     }
     if (method === "POST" && /\/queue\/next\/$/.test(path)) {
       const task = this.nextTask();

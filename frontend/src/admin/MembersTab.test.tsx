@@ -1,0 +1,115 @@
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { MemoryRouter } from "react-router-dom";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { App } from "../App";
+import type { Invite } from "../api";
+import { FakeApi } from "../test/fakeApi";
+import { FakeAssign } from "../test/fakeAssign";
+import { makeProject } from "../test/fixtures";
+
+const invite = (id: number, role: Invite["role"]): Invite => ({
+  id,
+  role,
+  created_at: "2026-12-01T10:00:00Z",
+  expires_at: "2026-12-08T10:00:00Z",
+  created_by: "admin",
+});
+
+function mount(isStaff = false) {
+  const api = new FakeApi([]);
+  api.user = { id: 1, username: "admin", is_staff: isStaff };
+  api.project = makeProject({ role: "admin" });
+  const server = new FakeAssign(api);
+  let invites: Invite[] = [invite(5, "reviewer")];
+  api.overrides.push((call) => {
+    const { method, path, body } = call;
+    if (method === "GET" && path === "/api/projects/1/invites/") return { status: 200, body: invites };
+    if (method === "POST" && path === "/api/projects/1/invites/") {
+      const made = invite(6, body.role);
+      invites = [made, ...invites];
+      return { status: 201, body: { invite: made, url: "http://testserver/invite/tok-123" } };
+    }
+    if (method === "DELETE" && path === "/api/projects/1/invites/5/") {
+      invites = invites.filter((i) => i.id !== 5);
+      return { status: 204 };
+    }
+    if (method === "POST" && path === "/api/projects/1/users/") {
+      if (body.username === "Admin")
+        return { status: 409, body: { error: { code: "conflict", message: "The username 'Admin' is taken: it is too close to the existing 'admin'.", details: {} } } };
+      const member = { user: { id: 40, username: body.username }, role: body.role, screening: "", screening_answered: 0, temporary_password: true };
+      return { status: 201, body: { member, temporary_password: "Tmp7pass8word9" } };
+    }
+    if (method === "POST" && path === "/api/projects/1/members/")
+      return { status: 409, body: { error: { code: "conflict", message: "ann is already a member of this project (as annotator); change their role in the members table.", details: {} } } };
+    if (method === "GET" && path.startsWith("/api/users/"))
+      return { status: 200, body: [{ id: 1, username: "admin", email: "" }, { id: 77, username: "zoe", email: "zoe@example.org" }] };
+    return undefined;
+  });
+  api.install();
+  render(
+    <MemoryRouter initialEntries={["/projects/1?tab=members"]}>
+      <App />
+    </MemoryRouter>,
+  );
+  return { api, server };
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("Members tab", () => {
+  it("creates an account and shows its temporary password once, in the members table", async () => {
+    const { api } = mount();
+    const form = await screen.findByTestId("create-user");
+    fireEvent.change(within(form).getByTestId("create-username"), { target: { value: " alice " } });
+    fireEvent.change(within(form).getByTestId("create-email"), { target: { value: "alice@example.org" } });
+    fireEvent.change(within(form).getByTestId("create-role"), { target: { value: "reviewer" } });
+    fireEvent.click(within(form).getByTestId("create-submit"));
+    expect(((await screen.findByTestId("temporary-password")) as HTMLInputElement).value).toBe("Tmp7pass8word9");
+    expect(api.callsTo("POST", "/api/projects/1/users/")[0].body).toEqual({ username: "alice", email: "alice@example.org", role: "reviewer" });
+    expect(screen.getByTestId("members-table").textContent).toContain("alice");
+    expect(screen.getByTestId("temporary-alice").textContent).toBe("temporary password");
+  });
+
+  it("shows the server's refusal of a look-alike username", async () => {
+    mount();
+    const form = await screen.findByTestId("create-user");
+    fireEvent.change(within(form).getByTestId("create-username"), { target: { value: "Admin" } });
+    fireEvent.click(within(form).getByTestId("create-submit"));
+    expect((await screen.findByTestId("create-user-error")).textContent).toContain("too close to the existing 'admin'");
+    expect(screen.queryByTestId("temporary-password")).toBeNull();
+  });
+
+  it("makes an invite link, lists pending invites and revokes one", async () => {
+    const { api } = mount();
+    const rows = await screen.findAllByTestId("invite-row");
+    expect(rows).toHaveLength(1);
+    fireEvent.change(screen.getByTestId("invite-role"), { target: { value: "annotator" } });
+    fireEvent.change(screen.getByTestId("invite-days"), { target: { value: "30" } });
+    fireEvent.click(screen.getByTestId("invite-submit"));
+    expect(((await screen.findByTestId("invite-url")) as HTMLInputElement).value).toBe("http://testserver/invite/tok-123");
+    expect(api.callsTo("POST", "/api/projects/1/invites/")[0].body).toEqual({ role: "annotator", days: 30 });
+    expect(screen.getAllByTestId("invite-row")).toHaveLength(2);
+    fireEvent.click(screen.getByTestId("invite-revoke-5"));
+    await waitFor(() => expect(screen.getAllByTestId("invite-row")).toHaveLength(1));
+    expect(api.callsTo("DELETE", "/api/projects/1/invites/5/")).toHaveLength(1);
+  });
+
+  it("says so when the person added is already a member", async () => {
+    mount();
+    fireEvent.change(await screen.findByTestId("member-username"), { target: { value: "ann " } });
+    fireEvent.click(screen.getByTestId("member-add"));
+    expect((await screen.findByTestId("members-error")).textContent).toContain("already a member");
+  });
+
+  it("offers staff every account that is not a member yet", async () => {
+    const { api } = mount(true);
+    await screen.findByTestId("member-username");
+    await waitFor(() => expect(api.callsTo("GET", "/api/users/")).not.toHaveLength(0));
+    const options = await waitFor(() => {
+      const found = [...screen.getByTestId("all-users").querySelectorAll("option")].map((o) => o.getAttribute("value"));
+      expect(found).toContain("zoe");
+      return found;
+    });
+    expect(options).not.toContain("admin"); // already a member
+  });
+});
