@@ -5,6 +5,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from labeling.api.csrf import CsrfRequired
 from labeling.api.permissions import SESSION_FLAG, session_must_change
 from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
 from labeling.errors import NotAllowed, ValidationFailed
@@ -96,7 +97,7 @@ class MeApi(APIView):
 
 
 class LoginApi(_PasswordThrottled, APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [CsrfRequired]  # anonymous, yet a session write
 
     @extend_schema(request=Credentials, responses=UserOutput)
     def post(self, request):
@@ -133,7 +134,7 @@ class PasswordResetApi(_PasswordThrottled, APIView):
     """E-mail a password reset link to the accounts with this address. The answer is 204
     whether or not any has it (it does not tell which addresses exist)."""
 
-    permission_classes = [AllowAny]
+    permission_classes = [CsrfRequired]  # anonymous, yet a session write
 
     class PasswordResetInput(serializers.Serializer):
         email = serializers.EmailField(max_length=254)
@@ -152,7 +153,7 @@ class PasswordResetConfirmApi(_PasswordThrottled, APIView):
     """Set a new password with the uid and token of an e-mailed link (410 when the link is no
     longer valid: used, or older than PASSWORD_RESET_TIMEOUT)."""
 
-    permission_classes = [AllowAny]
+    permission_classes = [CsrfRequired]  # anonymous, yet a session write
 
     class PasswordResetConfirmInput(serializers.Serializer):
         uid = serializers.CharField(max_length=64)

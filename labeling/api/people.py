@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from labeling.api.access import project_for
 from labeling.api.auth import PASSWORD_MAX, user_output
+from labeling.api.csrf import CsrfRequired
 from labeling.api.projects import MemberOutput
 from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
 from labeling.errors import NotAllowed
@@ -156,7 +157,7 @@ class InviteAcceptApi(_Throttled, APIView):
     """Make the invitee's account (username and password of their choice), add it to the
     project with the invite's role, and sign them in."""
 
-    permission_classes = [AllowAny]
+    permission_classes = [CsrfRequired]  # anonymous, yet a session write
 
     class InviteAcceptInput(serializers.Serializer):
         username = serializers.CharField(max_length=150)

@@ -68,3 +68,36 @@ def test_session_write_with_csrf_token_passes(world):
         HTTP_X_CSRFTOKEN=token,
     )
     assert response.status_code == 200
+
+
+ANONYMOUS_WRITES = [
+    ("/api/auth/login/", {"username": "annotator", "password": "pw-for-tests"}),
+    ("/api/auth/password/reset/", {"email": "someone@example.org"}),
+    ("/api/auth/password/reset/confirm/", {"uid": "x", "token": "y", "new_password": "z"}),
+    ("/api/invites/some-token/accept/", {"username": "mallory", "password": "x"}),
+]
+
+
+@pytest.mark.parametrize("url,body", ANONYMOUS_WRITES, ids=[u for u, _ in ANONYMOUS_WRITES])
+def test_anonymous_session_writes_need_the_csrf_token_too(world, url, body):
+    """Issue 24, login CSRF: a cross-site form post signed its visitor in to the attacker's
+    account. Sign-in, password reset and invite acceptance refuse a post without the token."""
+    client = APIClient(enforce_csrf_checks=True)
+    response = client.post(url, body, format="json")
+    assert response.status_code == 403, response.content
+    assert "CSRF" in response.json()["error"]["message"]
+    assert "_auth_user_id" not in client.session
+
+
+def test_sign_in_with_the_csrf_token_from_the_page_works(world):
+    client = APIClient(enforce_csrf_checks=True)
+    client.get("/login")  # the SPA page sets the csrftoken cookie
+    token = client.cookies["csrftoken"].value
+    response = client.post(
+        "/api/auth/login/",
+        {"username": "annotator", "password": "pw-for-tests"},
+        format="json",
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert response.status_code == 200, response.content
+    assert client.session["_auth_user_id"] == str(world["users"]["annotator"].pk)
