@@ -11,7 +11,8 @@ export interface Notice {
   text: string;
   /** A link after the text ("View" the item just resolved). */
   link?: { to: string; label: string };
-  /** "Step N has no rating": the step (0-based); the labeling page clears it once rated. */
+  /** "Step N has no rating" / "has no decision": the step (0-based); the labeling and review
+   * pages clear the notice once that step is rated or decided. */
   unratedStep?: number;
 }
 

@@ -69,6 +69,8 @@ describe("ReviewPage", () => {
     expect(api.callsTo("POST", "/adjudicate/")).toHaveLength(0);
     key("-");
     expect(current()).toBe(2);
+    // The notice was about step 2, now decided: it goes (it stayed up, stale, before).
+    expect(screen.queryByTestId("notice")).toBeNull();
     key("l"); // bob's column
     key("p"); // bob's rating for step 3: 0
     expect(decisions()).toEqual(["1", "-1", "0", "1"]);

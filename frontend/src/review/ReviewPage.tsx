@@ -84,6 +84,12 @@ export function ReviewPage() {
   }, [load, projectId, filters]);
 
   const stateRef = useRef(state);
+  // "Step N has no decision" goes once that step is decided (or no longer needs a decision).
+  useEffect(() => {
+    const step = notice?.unratedStep;
+    if (step === undefined) return;
+    if (!missingDecisions(state).includes(step)) setNotice(null);
+  }, [notice, state, setNotice]);
   useLayoutEffect(() => {
     stateRef.current = state;
   });

@@ -103,6 +103,7 @@ export function useReviewWrites({
       setNotice({
         tone: "error",
         text: `Step ${missing[0] + 1} has no decision. ${missing.length === 1 ? "1 step is" : `${missing.length} steps are`} left to decide.`,
+        unratedStep: missing[0],
       });
       dispatch({ type: "goto", index: missing[0] });
       return;
