@@ -14,6 +14,7 @@ changes: a stale version is a Conflict.
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 from uuid import UUID
 
 from django.db import connection, transaction
@@ -369,15 +370,12 @@ def annotation_submit_within(
     _check_editable(annotation, user)
     project = annotation.solution.project
     solution_id = annotation.solution_id
-    parsed = _labels_from(labels)
-    if finish_reason not in FinishReason.values:
-        raise ValidationFailed(f"Unknown finish reason {finish_reason!r}.", field="finish_reason")
-    if finish_reason in (FinishReason.GIVE_UP, FinishReason.BAD_PROBLEM) and not (
-        finish_reason_text.strip()
-    ):
-        raise ValidationFailed("Say why: a reason is required.", field="finish_reason_text")
-    reason = _check_complete(
-        labels=parsed, project=project, ordered=locked.steps, finish_reason=finish_reason
+    parsed, reason = checked_submission(
+        labels=labels,
+        project=project,
+        steps=locked.steps,
+        finish_reason=finish_reason,
+        finish_reason_text=finish_reason_text,
     )
     extra = {} if time_spent_ms is None else {"time_spent_ms": max(0, int(time_spent_ms))}
     now = timezone.now()
@@ -418,6 +416,24 @@ def annotation_submit_within(
         resolution_auto(solution_id=solution_id)
         annotation.refresh_from_db()
     return annotation
+
+
+def checked_submission(
+    *, labels: list[dict], project, steps, finish_reason: str, finish_reason_text: str
+) -> tuple[Any, str]:
+    """A submit's (or resubmit's) labels parsed and its finish reason checked against the
+    steps: (parsed labels, the finish reason to store); ValidationFailed naming the field."""
+    parsed = _labels_from(labels)
+    if finish_reason not in FinishReason.values:
+        raise ValidationFailed(f"Unknown finish reason {finish_reason!r}.", field="finish_reason")
+    if finish_reason in (FinishReason.GIVE_UP, FinishReason.BAD_PROBLEM) and not (
+        finish_reason_text.strip()
+    ):
+        raise ValidationFailed("Say why: a reason is required.", field="finish_reason_text")
+    reason = _check_complete(
+        labels=parsed, project=project, ordered=steps, finish_reason=finish_reason
+    )
+    return parsed, reason
 
 
 @transaction.atomic

@@ -17,7 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from labeling.errors import Conflict, ValidationFailed
+from labeling.errors import Conflict
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -32,11 +32,10 @@ from labeling.selectors import solution_claimable_for_user
 from labeling.services.annotations import (
     LabelInput,
     _bump_version,
-    _check_complete,
     _check_owner,
-    _labels_from,
     _replayed,
     _write_labels,
+    checked_submission,
 )
 from labeling.services.history import label_history_write, label_state
 from labeling.services.queue_take import annotation_new, claim_take, lock_take
@@ -180,15 +179,12 @@ def annotation_resubmit(
             status=status,
         )
     project = annotation.solution.project
-    parsed = _labels_from(labels)
-    if finish_reason not in FinishReason.values:
-        raise ValidationFailed(f"Unknown finish reason {finish_reason!r}.", field="finish_reason")
-    if finish_reason in (FinishReason.GIVE_UP, FinishReason.BAD_PROBLEM) and not (
-        finish_reason_text.strip()
-    ):
-        raise ValidationFailed("Say why: a reason is required.", field="finish_reason_text")
-    reason = _check_complete(
-        labels=parsed, project=project, ordered=locked.steps, finish_reason=finish_reason
+    parsed, reason = checked_submission(
+        labels=labels,
+        project=project,
+        steps=locked.steps,
+        finish_reason=finish_reason,
+        finish_reason_text=finish_reason_text,
     )
     extra = {} if time_spent_ms is None else {"time_spent_ms": max(0, int(time_spent_ms))}
     _bump_version(

@@ -108,11 +108,14 @@ def test_login_logout_and_token(world, client):
     from rest_framework.test import APIClient
 
     api = APIClient(enforce_csrf_checks=True)
-    bad = api.post("/api/auth/login/", {"username": "annotator", "password": "nope"}, format="json")
+    # Sign-in is a session write too: the CSRF token from the page's cookie (login CSRF).
+    body = {"username": "annotator", "password": "pw-for-tests"}
+    assert api.post("/api/auth/login/", body, format="json").status_code == 403
+    api.get("/login")
+    csrf = {"HTTP_X_CSRFTOKEN": api.cookies["csrftoken"].value}
+    bad = api.post("/api/auth/login/", {**body, "password": "nope"}, format="json", **csrf)
     assert bad.status_code == 400
-    ok = api.post(
-        "/api/auth/login/", {"username": "annotator", "password": "pw-for-tests"}, format="json"
-    )
+    ok = api.post("/api/auth/login/", body, format="json", **csrf)
     assert ok.status_code == 200
     assert api.get("/api/auth/me/").json()["username"] == "annotator"
     # Session writes need the CSRF token.
