@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,15 +133,20 @@ class PrivatePostgres:
         return subprocess.run(cmd, check=check, capture_output=True, text=True, timeout=120)
 
     def init(self) -> None:
-        self.workdir.mkdir(parents=True, exist_ok=True)
         if os.geteuid() == 0:
-            shutil.chown(self.workdir, "postgres", "postgres")
-            os.chmod(self.workdir, 0o700)
-            # The postgres user must be able to reach the temp dir.
-            for parent in self.workdir.parents:
-                if str(parent) in ("/", "/tmp"):
-                    break
-                os.chmod(parent, os.stat(parent).st_mode | 0o711)
+            # The postgres user must reach the cluster's directory. Under pytest's temp tree it
+            # could not for long: any pytest starting meanwhile sets /tmp/pytest-of-root back
+            # to 0700 (a stop then failed with "Permission denied"). So the cluster lives in a
+            # directory of its own right under the system temp dir, linked from `workdir`.
+            own = Path(tempfile.mkdtemp(prefix="steplab-pg-"))
+            shutil.chown(own, "postgres", "postgres")
+            self.workdir.parent.mkdir(parents=True, exist_ok=True)
+            if self.workdir.is_symlink() or not self.workdir.exists():
+                self.workdir.unlink(missing_ok=True)
+                self.workdir.symlink_to(own)
+            self.workdir = own
+        else:
+            self.workdir.mkdir(parents=True, exist_ok=True)
         self._run("initdb", "-D", str(self.datadir), "-U", "postgres", "--auth=trust",
                   "--no-sync", "-E", "UTF8")  # fmt: skip
 
@@ -149,6 +155,10 @@ class PrivatePostgres:
         self._run("pg_ctl", "-D", str(self.datadir), "-o", opts, "-l",
                   str(self.workdir / "pg.log"), "-w", "-t", "60", "start")  # fmt: skip
         wait_port(self.port)
+
+    def remove(self) -> None:
+        """Delete the cluster's files (after `stop`)."""
+        shutil.rmtree(self.workdir, ignore_errors=True)
 
     def stop(self, mode: str = "fast") -> None:
         """Stop the cluster and wait until it is down (a loaded machine can take a while)."""

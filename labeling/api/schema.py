@@ -11,6 +11,7 @@ ERROR_STATUSES = {
     "403": "Not signed in, no CSRF token on a session write, or the role is too low.",
     "404": "No such object, or not a member of its project.",
     "409": "Conflict with the current state (versions, locks, status).",
+    "410": "Gone: a used, revoked or expired invite or password-reset link.",
     "413": "The request body is too large.",
     "429": "Too many requests (sign-in attempts); see Retry-After.",
 }

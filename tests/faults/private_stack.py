@@ -69,3 +69,4 @@ def seeded_server(tmp_path: Path, *, threads: int) -> Iterator[SeededServer]:
     finally:
         stop(server)
         pg.stop("immediate")
+        pg.remove()
