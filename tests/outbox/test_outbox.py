@@ -245,3 +245,15 @@ def _skip_locked_sees(locked: list[int]):
         return manager.select_for_update(OutboxMessage.objects, **kwargs).exclude(pk__in=locked)
 
     return select_for_update
+
+
+def test_a_metrics_refresh_asked_while_the_broker_is_down_waits_in_the_outbox(
+    broker_down, django_capture_on_commit_callbacks
+):
+    from labeling.services.metrics import REFRESH_TASK, metrics_request_refresh
+
+    project = ProjectFactory()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert metrics_request_refresh(project=project) is True
+    message = OutboxMessage.objects.get()
+    assert (message.task, message.args, message.sent_at) == (REFRESH_TASK, [project.pk], None)

@@ -166,3 +166,17 @@ def test_schema_documents_the_endpoints(db):
         assert path in schema["paths"], path
     run_input = schema["components"]["schemas"]["TrainingRunInputRequest"]
     assert set(run_input["required"]) == {"export", "base_model"}
+
+
+def test_a_retry_with_the_same_idempotency_key_answers_the_same_run(
+    train_project, trl_export, base_model, monkeypatch
+):
+    monkeypatch.setattr(outbox, "_publish", lambda messages: None)
+    admin = _client(train_project.admin)
+    url = f"/api/projects/{train_project.pk}/training-runs/"
+    body = {"export": trl_export.pk, "base_model": str(base_model)}
+    first = admin.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="train-1")
+    again = admin.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="train-1")
+    assert first.status_code == again.status_code == 202, again.content
+    assert first.json()["id"] == again.json()["id"]
+    assert TrainingRun.objects.count() == 1
