@@ -289,6 +289,8 @@ RECOVERY_SWEEP_S = env.float("RECOVERY_SWEEP_S", default=60.0)
 # The transactional outbox (labeling.services.outbox): job messages the broker could not take
 # when the job was created are sent by this beat task once it is back.
 OUTBOX_SWEEP_S = env.float("OUTBOX_SWEEP_S", default=10.0)
+# Sent messages (and the idempotency keys they hold) are deleted this many days after sending.
+OUTBOX_KEEP_DAYS = env.int("OUTBOX_KEEP_DAYS", default=7)
 CELERY_BEAT_SCHEDULE = {
     "outbox-drain": {
         "task": "labeling.tasks.outbox_drain_task",

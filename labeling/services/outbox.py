@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from django.db import IntegrityError, transaction
@@ -95,6 +96,14 @@ def outbox_drain(*, limit: int = DRAIN_BATCH) -> int:
             .order_by("created_at", "pk")[:limit]
         )
         return _send_locked(messages)
+
+
+def outbox_prune(*, keep_days: int) -> int:
+    """Forget messages sent over `keep_days` ago (their idempotency keys with them: a client
+    retries within minutes, not days); returns how many were deleted."""
+    cutoff = timezone.now() - timedelta(days=keep_days)
+    deleted, _ = OutboxMessage.objects.filter(sent_at__lt=cutoff).delete()
+    return deleted
 
 
 def outbox_add(

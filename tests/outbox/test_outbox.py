@@ -257,3 +257,18 @@ def test_a_metrics_refresh_asked_while_the_broker_is_down_waits_in_the_outbox(
         assert metrics_request_refresh(project=project) is True
     message = OutboxMessage.objects.get()
     assert (message.task, message.args, message.sent_at) == (REFRESH_TASK, [project.pk], None)
+
+
+def test_the_drain_task_forgets_messages_sent_long_ago_and_keeps_the_rest(settings, monkeypatch):
+    from labeling.tasks import outbox_drain_task
+
+    settings.OUTBOX_KEEP_DAYS = 7
+    monkeypatch.setattr(outbox, "_publish", lambda messages: None)
+    now = timezone.now()
+    old = OutboxMessage.objects.create(task=EXPORT_TASK, args=[1], sent_at=now - timedelta(8))
+    recent = OutboxMessage.objects.create(task=EXPORT_TASK, args=[2], sent_at=now - timedelta(6))
+    unsent = OutboxMessage.objects.create(task=EXPORT_TASK, args=[3])
+    assert outbox_drain_task.run() == 1  # the unsent one
+    assert set(OutboxMessage.objects.values_list("pk", flat=True)) == {recent.pk, unsent.pk}
+    assert not OutboxMessage.objects.filter(pk=old.pk).exists()
+    assert OutboxMessage.objects.get(pk=unsent.pk).sent_at is not None
