@@ -1,6 +1,5 @@
 """Auto-labeling runs over the API: start, watch, cancel."""
 
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -12,9 +11,11 @@ from autolabel.registry import ENGINES
 from autolabel.services import autolabel_run_cancel, autolabel_run_create
 from autolabel.tasks import autolabel_run_start_task
 from labeling.api.access import project_for
+from labeling.api.idempotency import IDEMPOTENCY_HEADER, idempotency_key, request_id_field
 from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
 from labeling.models import Role
+from labeling.services.outbox import outbox_job_create
 
 
 class RunOutput(serializers.ModelSerializer):
@@ -51,6 +52,7 @@ class RunInput(serializers.Serializer):
     )
     params = serializers.DictField(required=False, default=dict)
     filter = serializers.DictField(required=False, default=dict)
+    request_id = request_id_field()
 
 
 class RunListApi(APIView):
@@ -63,13 +65,22 @@ class RunListApi(APIView):
         page = paginator.paginate_queryset(project.autolabel_runs.order_by("-id"), request)
         return paginator.get_paginated_response(RunOutput(page, many=True).data)
 
-    @extend_schema(request=RunInput, responses={202: RunOutput})
+    @extend_schema(request=RunInput, responses={202: RunOutput}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.ADMIN)
         data = RunInput(data=request.data)
         data.is_valid(raise_exception=True)
-        run = autolabel_run_create(project=project, created_by=request.user, **data.validated_data)
-        transaction.on_commit(lambda: autolabel_run_start_task.delay(run.pk))
+        options = dict(data.validated_data)
+        key = idempotency_key(request, options.pop("request_id", None))
+        run, _ = outbox_job_create(
+            task=autolabel_run_start_task.name,
+            create=lambda: autolabel_run_create(
+                project=project, created_by=request.user, **options
+            ),
+            fetch=lambda pk: project.autolabel_runs.filter(pk=pk).first(),
+            created_by=request.user,
+            idempotency_key=key,
+        )
         return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)
 
 

@@ -35,6 +35,7 @@ from autolabel.registry import chunk_queue
 from labeling.models import Export, ImportJob
 from labeling.models.exports import ExportStatus
 from labeling.models.imports import ImportStatus
+from labeling.services.outbox import outbox_unsent_jobs
 from training_runs.models import TrainingRun, TrainingStatus
 
 log = logging.getLogger(__name__)
@@ -123,9 +124,12 @@ def stall_s() -> float:
 def lost_jobs(*, held: InFlight, depth: Callable[[str], int]) -> list[tuple[JobKind, object]]:
     """The unfinished jobs nobody holds and no queue may still hold (a selector)."""
     cutoff = timezone.now() - timedelta(seconds=stall_s())
+    unsent = outbox_unsent_jobs()  # the outbox sweep sends those; sending them here too doubles
     lost = []
     for kind in KINDS:
         for job in kind.unfinished().filter(alive_at__lt=cutoff).order_by("pk"):
+            if (kind.task, job.pk) in unsent:
+                continue
             if any(held.holds(task, job.pk) for task in kind.tasks):
                 continue
             if any(depth(queue) for queue in kind.queues(job)):

@@ -24,8 +24,8 @@ MAX_RETRIES = 5
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def autolabel_run_start_task(run_id: int) -> int:
     run = AutolabelRun.objects.get(pk=run_id)
-    if run.status == RunStatus.CANCELLED:
-        return 0
+    if run.status in (RunStatus.CANCELLED, RunStatus.DONE, RunStatus.FAILED):
+        return 0  # a duplicate delivery (the outbox, the recovery sweep) of a finished run
     chunks = autolabel_run_chunks(run=run, size=chunk_size_of(run.params))
     queue = chunk_queue(run.sources)
     for chunk in chunks:

@@ -44,6 +44,18 @@ def project_metrics_refresh_task(project_id: int) -> str:
 
 
 @shared_task(ignore_result=True)
+def outbox_drain_task() -> int:
+    """Beat, every OUTBOX_SWEEP_S: send the job messages left unsent while the broker was down,
+    and forget those sent over OUTBOX_KEEP_DAYS ago."""
+    from django.conf import settings
+
+    from labeling.services.outbox import outbox_drain, outbox_prune
+
+    outbox_prune(keep_days=settings.OUTBOX_KEEP_DAYS)
+    return outbox_drain()
+
+
+@shared_task(ignore_result=True)
 def tokens_prune_task() -> int:
     """Beat, daily: forget API tokens revoked or expired over TOKENS_KEEP_DEAD_DAYS ago."""
     from django.conf import settings

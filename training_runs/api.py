@@ -4,7 +4,6 @@ Project admins start and cancel runs, register models and set the queue order; r
 may read all of it. Annotators get 403, non-members 404 (labeling.api.access).
 """
 
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -13,10 +12,12 @@ from rest_framework.views import APIView
 
 from labeling.api import bounds
 from labeling.api.access import project_for
+from labeling.api.idempotency import IDEMPOTENCY_HEADER, idempotency_key, request_id_field
 from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
 from labeling.errors import ValidationFailed
 from labeling.models import Export, Role
+from labeling.services.outbox import outbox_job_create
 from training_runs.active_learning import queue_order_get, queue_order_set
 from training_runs.models import PrmModel, QueueOrder, TrainingRun
 from training_runs.services import prm_model_register, training_run_cancel, training_run_create
@@ -80,6 +81,7 @@ class TrainingRunListApi(APIView):
             help_text="training.config.TrainConfig settings, e.g. lr, epochs, max_steps, "
             "batch_size, max_length, head, lora, bf16. data/model/out are set by the run.",
         )
+        request_id = request_id_field()
 
     @extend_schema(
         operation_id="training_runs_list",
@@ -92,7 +94,9 @@ class TrainingRunListApi(APIView):
         page = paginator.paginate_queryset(runs, request)
         return paginator.get_paginated_response(TrainingRunSummaryOutput(page, many=True).data)
 
-    @extend_schema(request=Input, responses={202: TrainingRunOutput})
+    @extend_schema(
+        request=Input, responses={202: TrainingRunOutput}, parameters=[IDEMPOTENCY_HEADER]
+    )
     def post(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.ADMIN)
         data = self.Input(data=request.data)
@@ -100,14 +104,19 @@ class TrainingRunListApi(APIView):
         export = Export.objects.filter(pk=data.validated_data["export"], project=project).first()
         if export is None:
             raise ValidationFailed("No such export in this project.", field="export")
-        run = training_run_create(
-            project=project,
-            export=export,
-            base_model=data.validated_data["base_model"],
-            config=data.validated_data["config"],
+        run, _ = outbox_job_create(
+            task=training_run_task.name,
+            create=lambda: training_run_create(
+                project=project,
+                export=export,
+                base_model=data.validated_data["base_model"],
+                config=data.validated_data["config"],
+                created_by=request.user,
+            ),
+            fetch=lambda pk: project.training_runs.filter(pk=pk).first(),
             created_by=request.user,
+            idempotency_key=idempotency_key(request, data.validated_data.get("request_id")),
         )
-        transaction.on_commit(lambda: training_run_task.delay(run.pk))
         return Response(TrainingRunOutput(run).data, status=status.HTTP_202_ACCEPTED)
 
 

@@ -245,7 +245,12 @@ REDIS_URL = env("REDIS_URL", default="")
 # (several web processes), else per process.
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {
+            # Redis, and a per-process memory cache while Redis is unreachable (annotate.cache).
+            "BACKEND": "annotate.cache.FallbackRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
@@ -281,7 +286,17 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # holds them. Beat runs in `make run`'s main worker (-B) and as compose's `beat` service.
 RECOVERY_STALL_S = env.int("RECOVERY_STALL_S", default=120)
 RECOVERY_SWEEP_S = env.float("RECOVERY_SWEEP_S", default=60.0)
+# The transactional outbox (labeling.services.outbox): job messages the broker could not take
+# when the job was created are sent by this beat task once it is back.
+OUTBOX_SWEEP_S = env.float("OUTBOX_SWEEP_S", default=10.0)
+# Sent messages (and the idempotency keys they hold) are deleted this many days after sending.
+OUTBOX_KEEP_DAYS = env.int("OUTBOX_KEEP_DAYS", default=7)
 CELERY_BEAT_SCHEDULE = {
+    "outbox-drain": {
+        "task": "labeling.tasks.outbox_drain_task",
+        "schedule": OUTBOX_SWEEP_S,
+        "options": {"queue": "default", "expires": OUTBOX_SWEEP_S},
+    },
     "lost-work-requeue": {
         "task": "autolabel.tasks.lost_work_requeue_task",
         "schedule": RECOVERY_SWEEP_S,

@@ -7,7 +7,6 @@ Project admins and reviewers only; deleting is for admins. A done export is immu
 import base64
 
 from django.core.files.storage import default_storage
-from django.db import transaction
 from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -19,6 +18,7 @@ from rest_framework.views import APIView
 
 from labeling.api import bounds
 from labeling.api.access import project_for
+from labeling.api.idempotency import IDEMPOTENCY_HEADER, idempotency_key, request_id_field
 from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
 from labeling.errors import Conflict
@@ -37,6 +37,7 @@ from labeling.exporters.preview import export_preview
 from labeling.exporters.source import export_list
 from labeling.models import Export, ExportStatus, Role, SuggestionSource
 from labeling.services.exports import export_create, export_delete
+from labeling.services.outbox import outbox_job_create
 from labeling.tasks import export_build_task
 
 CONTENT_TYPES = {
@@ -135,6 +136,7 @@ class ExportInput(_Strict):
     filters = FiltersInput(required=False)
     label_policy = LabelPolicyInput(required=False)
     split_policy = SplitPolicyInput(required=False)
+    request_id = request_id_field()
 
 
 class ExportPreviewInput(_Strict):
@@ -276,14 +278,26 @@ class ExportListApi(APIView):
         page = paginator.paginate_queryset(export_list(project=project), request)
         return paginator.get_paginated_response(ExportOutput(page, many=True).data)
 
-    @extend_schema(request=ExportInput, responses={202: ExportOutput})
+    @extend_schema(
+        request=ExportInput, responses={202: ExportOutput}, parameters=[IDEMPOTENCY_HEADER]
+    )
     def post(self, request, project_id: int):
-        """Create an export; a worker on the `exports` queue builds it. Poll it for progress."""
+        """Create an export; a worker on the `exports` queue builds it. Poll it for progress.
+
+        It is stored with its start message (the outbox): while the broker is down it stays
+        pending and is sent when the broker is back."""
         project = project_for(request, project_id, at_least=Role.REVIEWER)
         data = ExportInput(data=request.data)
         data.is_valid(raise_exception=True)
-        export = export_create(project=project, created_by=request.user, **data.validated_data)
-        transaction.on_commit(lambda: export_build_task.delay(export.pk))
+        options = dict(data.validated_data)
+        key = idempotency_key(request, options.pop("request_id", None))
+        export, _ = outbox_job_create(
+            task=export_build_task.name,
+            create=lambda: export_create(project=project, created_by=request.user, **options),
+            fetch=lambda pk: export_list(project=project).filter(pk=pk).first(),
+            created_by=request.user,
+            idempotency_key=key,
+        )
         return Response(ExportOutput(export).data, status=status.HTTP_202_ACCEPTED)
 
 

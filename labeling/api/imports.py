@@ -1,5 +1,4 @@
 from django.conf import settings
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -9,11 +8,13 @@ from rest_framework.views import APIView
 
 from labeling.admin_selectors import import_job_list
 from labeling.api.access import project_for
+from labeling.api.idempotency import IDEMPOTENCY_HEADER, idempotency_key, request_id_field
 from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
 from labeling.importers import FORMATS
 from labeling.models import PROBLEM_DOMAINS, ImportJob, Role
 from labeling.services.imports import LABELS_AS, parse_options
+from labeling.services.outbox import outbox_job_create
 from labeling.tasks import import_job_run_task
 
 
@@ -55,6 +56,8 @@ class ImportInput(serializers.Serializer):
         "none. Off: such steps keep no `uses`, and a large file imports a few percent faster.",
     )
 
+    request_id = request_id_field()
+
     def validate_file(self, file):
         if file.size > settings.IMPORT_MAX_BYTES:
             raise serializers.ValidationError(
@@ -75,27 +78,39 @@ class ImportListApi(APIView):
         page = paginator.paginate_queryset(import_job_list(project=project), request)
         return paginator.get_paginated_response(ImportJobOutput(page, many=True).data)
 
-    @extend_schema(request=ImportInput, responses={202: ImportJobOutput})
+    @extend_schema(
+        request=ImportInput, responses={202: ImportJobOutput}, parameters=[IDEMPOTENCY_HEADER]
+    )
     def post(self, request, project_id: int):
         """Upload a file; a worker imports it. Poll the job for progress and errors."""
         project = project_for(request, project_id, at_least=Role.ADMIN)
         data = ImportInput(data=request.data)
         data.is_valid(raise_exception=True)
-        upload = data.validated_data["file"]
         parse_options(project, data.validated_data["domain"])  # the option fits the project
-        job = ImportJob.objects.create(
-            project=project,
+        key = idempotency_key(request, data.validated_data.get("request_id"))
+        job, _ = outbox_job_create(
+            task=import_job_run_task.name,
+            create=lambda: _job_create(request, project, data.validated_data),
+            fetch=lambda pk: ImportJob.objects.filter(pk=pk, project=project).first(),
             created_by=request.user,
-            file=upload,
-            filename=upload.name[:300],
-            format=data.validated_data["format"],
-            labels_as=data.validated_data["labels_as"],
-            domain=data.validated_data["domain"],
-            detect_uses=data.validated_data["detect_uses"],
-            bytes_total=upload.size,
+            idempotency_key=key,
         )
-        transaction.on_commit(lambda: import_job_run_task.delay(job.pk))
         return Response(ImportJobOutput(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+def _job_create(request, project, validated: dict) -> ImportJob:
+    upload = validated["file"]
+    return ImportJob.objects.create(
+        project=project,
+        created_by=request.user,
+        file=upload,
+        filename=upload.name[:300],
+        format=validated["format"],
+        labels_as=validated["labels_as"],
+        domain=validated["domain"],
+        detect_uses=validated["detect_uses"],
+        bytes_total=upload.size,
+    )
 
 
 class ImportDetailApi(APIView):

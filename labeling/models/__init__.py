@@ -3,6 +3,7 @@ from .assignment import Assignment
 from .data import STEP_ALTERNATIVE_COLUMNS, Problem, Solution, Step, StepAlternative
 from .exports import Export, ExportFileType, ExportFormat, ExportStatus
 from .imports import ImportJob, ImportStatus
+from .outbox import OutboxMessage
 from .people import Invite, TemporaryPassword
 from .project import (
     DOMAIN_SOURCES,
@@ -34,6 +35,7 @@ from .suggestion import Suggestion, SuggestionSource
 from .tokens import ApiToken
 
 __all__ = [
+    "OutboxMessage",
     "ApiToken",
     "DOMAIN_SOURCES",
     "PROBLEM_DOMAINS",

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from time import perf_counter
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -20,6 +19,7 @@ from django.utils import timezone
 from labeling.metrics.domains import project_metrics_by_domain as project_metrics
 from labeling.metrics.queries import submitted_annotations
 from labeling.models import MetricsSnapshot, Project
+from labeling.services.outbox import outbox_add
 
 REFRESH_TASK = "labeling.tasks.project_metrics_refresh_task"
 
@@ -68,7 +68,9 @@ def metrics_request_refresh(*, project: Project) -> bool:
         return False
     snapshot.requested_at = now
     snapshot.save(update_fields=["requested_at"])
-    transaction.on_commit(lambda: current_app.send_task(REFRESH_TASK, args=[project.pk]))
+    # Through the outbox: a broker that is down leaves it for the outbox sweep instead of
+    # failing (or stalling) the page that asked for the metrics.
+    outbox_add(task=REFRESH_TASK, args=[project.pk])
     return True
 
 

@@ -8,6 +8,7 @@ from django.core.files.storage import default_storage
 from rest_framework.test import APIClient
 
 from labeling.models import Export
+from labeling.services import outbox
 from labeling.services.exports import export_build, export_create
 from labeling.services.tokens import token_create
 from tests.exports.conftest import annotate
@@ -69,9 +70,7 @@ def _call(name: str, client: APIClient, pid: int, eid: int):
     ],
 )
 def test_permissions(world, name, expected, django_capture_on_commit_callbacks, monkeypatch):
-    from labeling.api import exports as api
-
-    monkeypatch.setattr(api.export_build_task, "delay", lambda pk: None)
+    monkeypatch.setattr(outbox, "_publish", lambda messages: None)
     pid = world["project"].pk
     for role, status in zip(ROLES, expected, strict=True):
         export = _done_export(world)

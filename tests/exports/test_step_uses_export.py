@@ -8,6 +8,7 @@ import pytest
 from labeling.exporters.dependencies import inherit_errors
 from labeling.exporters.records import StepRecord
 from labeling.models import Step, StepAlternative, StepLabel
+from labeling.services import outbox
 from tests.exports.conftest import annotate, read_rows
 from tests.factories import SolutionFactory, UserFactory
 
@@ -101,10 +102,9 @@ def test_parquet_carries_the_same_columns(graph, build):
 def test_api_takes_the_policy_and_refuses_an_unknown_one(project, monkeypatch):
     from rest_framework.test import APIClient
 
-    from labeling.api import exports as api
     from tests.factories import MembershipFactory
 
-    monkeypatch.setattr(api.export_build_task, "delay", lambda pk: None)
+    monkeypatch.setattr(outbox, "_publish", lambda messages: None)
     client = APIClient()
     client.force_authenticate(MembershipFactory(project=project, role="reviewer").user)
     url = f"/api/projects/{project.pk}/exports/"

@@ -81,14 +81,14 @@ def test_the_refresh_sends_the_task_by_its_registered_name(
 ):
     """The service does not import labeling.tasks (tasks import services): it sends the task
     by name, which must be the name the task is registered under."""
-    from celery import current_app
-
     from labeling import tasks
-    from labeling.services import metrics
+    from labeling.services import metrics, outbox
 
     assert tasks.project_metrics_refresh_task.name == metrics.REFRESH_TASK
     sent = []
-    monkeypatch.setattr(current_app, "send_task", lambda name, args: sent.append((name, args)))
+    monkeypatch.setattr(
+        outbox, "_publish", lambda messages: sent.extend((m.task, m.args) for m in messages)
+    )
     settings.METRICS_LIVE_MAX_ANNOTATIONS = 1
     project, _ = _labeled_project()
     with django_capture_on_commit_callbacks(execute=True):

@@ -28,18 +28,23 @@ def test_train_inline_registers_the_model(train_project, trl_export, base_model,
     assert f"registered as model {model.pk}" in capsys.readouterr().out
 
 
-def test_no_wait_queues_the_task(train_project, trl_export, base_model, monkeypatch):
-    from training_runs.management.commands import train
+def test_no_wait_queues_the_task(
+    train_project, trl_export, base_model, monkeypatch, django_capture_on_commit_callbacks
+):
+    from labeling.services import outbox
 
     queued = []
-    monkeypatch.setattr(train.training_run_task, "delay", queued.append)
-    call_command(
-        "train",
-        project=str(train_project.pk),
-        export=trl_export.pk,
-        model=str(base_model),
-        no_wait=True,
+    monkeypatch.setattr(
+        outbox, "_publish", lambda messages: queued.extend(m.args[0] for m in messages)
     )
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command(
+            "train",
+            project=str(train_project.pk),
+            export=trl_export.pk,
+            model=str(base_model),
+            no_wait=True,
+        )
     assert queued == [TrainingRun.objects.get().pk]
 
 

@@ -3,6 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
+from labeling.services import outbox
 from tests.factories import UserFactory
 from training_runs.models import PrmModel, TrainingRun
 
@@ -36,10 +37,10 @@ MATRIX = {
 
 @pytest.mark.parametrize("role", list(MATRIX))
 def test_permissions(role, train_project, trl_export, base_model, trained_prm, monkeypatch):
-    from training_runs import api as training_api
-
     queued = []
-    monkeypatch.setattr(training_api.training_run_task, "delay", queued.append)
+    monkeypatch.setattr(
+        outbox, "_publish", lambda messages: queued.extend(m.args[0] for m in messages)
+    )
     client = _client(_users(train_project)[role])
     read, write = MATRIX[role]
     pid = train_project.pk
@@ -74,10 +75,10 @@ def test_permissions(role, train_project, trl_export, base_model, trained_prm, m
 def test_create_queues_the_task_on_commit_and_reads_back(
     train_project, trl_export, base_model, monkeypatch
 ):
-    from training_runs import api as training_api
-
     queued = []
-    monkeypatch.setattr(training_api.training_run_task, "delay", queued.append)
+    monkeypatch.setattr(
+        outbox, "_publish", lambda messages: queued.extend(m.args[0] for m in messages)
+    )
     admin = _client(train_project.admin)
     body = {"export": trl_export.pk, "base_model": str(base_model), "config": {"lr": 1e-4}}
     response = admin.post(f"/api/projects/{train_project.pk}/training-runs/", body, format="json")
@@ -165,3 +166,17 @@ def test_schema_documents_the_endpoints(db):
         assert path in schema["paths"], path
     run_input = schema["components"]["schemas"]["TrainingRunInputRequest"]
     assert set(run_input["required"]) == {"export", "base_model"}
+
+
+def test_a_retry_with_the_same_idempotency_key_answers_the_same_run(
+    train_project, trl_export, base_model, monkeypatch
+):
+    monkeypatch.setattr(outbox, "_publish", lambda messages: None)
+    admin = _client(train_project.admin)
+    url = f"/api/projects/{train_project.pk}/training-runs/"
+    body = {"export": trl_export.pk, "base_model": str(base_model)}
+    first = admin.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="train-1")
+    again = admin.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="train-1")
+    assert first.status_code == again.status_code == 202, again.content
+    assert first.json()["id"] == again.json()["id"]
+    assert TrainingRun.objects.count() == 1

@@ -4,6 +4,7 @@ import json
 import time
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 from tqdm import tqdm
 
 from autolabel.models import AutolabelRun, RunStatus
@@ -18,6 +19,7 @@ from autolabel.services import (
 from autolabel.tasks import autolabel_run_start_task
 from labeling.errors import DomainError
 from labeling.models import Project
+from labeling.services.outbox import outbox_add
 
 FINISHED = (RunStatus.DONE, RunStatus.FAILED, RunStatus.CANCELLED)
 
@@ -60,21 +62,23 @@ class Command(BaseCommand):
         if target is None:
             raise CommandError(f"No project {project!r}.")
         try:
-            run = autolabel_run_create(
-                project=target,
-                sources=[s.strip() for s in sources.split(",") if s.strip()],
-                filter={"only_unlabeled": only_unlabeled},
-                params=_params(params),
-            )
+            with transaction.atomic():
+                run = autolabel_run_create(
+                    project=target,
+                    sources=[s.strip() for s in sources.split(",") if s.strip()],
+                    filter={"only_unlabeled": only_unlabeled},
+                    params=_params(params),
+                )
+                if not inline:  # sent after the commit; with the broker down, by the sweep
+                    outbox_add(task=autolabel_run_start_task.name, args=[run.pk])
         except DomainError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(f"Run {run.pk}: {run.total} solutions, sources {run.sources}")
         if inline:
             self._inline(run)
+        elif no_wait:
+            return
         else:
-            autolabel_run_start_task.delay(run.pk)
-            if no_wait:
-                return
             self._follow(run)
         run.refresh_from_db()
         self.stdout.write(

@@ -9,10 +9,12 @@ import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 from tqdm import tqdm
 
 from labeling.errors import DomainError
 from labeling.models import Export, Project
+from labeling.services.outbox import outbox_add
 from training_runs.execution import training_run_execute
 from training_runs.models import TrainingRun
 from training_runs.services import training_run_create
@@ -54,18 +56,20 @@ class Command(BaseCommand):
         if source is None:
             raise CommandError(f"No export {export} in project {target.name!r}.")
         try:
-            run = training_run_create(
-                project=target, export=source, base_model=model, config=_config(config)
-            )
+            with transaction.atomic():
+                run = training_run_create(
+                    project=target, export=source, base_model=model, config=_config(config)
+                )
+                if not inline:  # sent after the commit; with the broker down, by the sweep
+                    outbox_add(task=training_run_task.name, args=[run.pk])
         except DomainError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(f"Training run {run.pk}: export {source.pk}, base model {model}")
         if inline:
             training_run_execute(run_id=run.pk)
+        elif no_wait:
+            return
         else:
-            training_run_task.delay(run.pk)
-            if no_wait:
-                return
             self._follow(run)
         run.refresh_from_db()
         if run.status != "done":
