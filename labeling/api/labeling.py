@@ -62,7 +62,7 @@ def _plain_label(item: object) -> dict | None:
 
 _DRAFT_KEYS = frozenset({"version", "labels", "time_spent_ms", "request_id"})
 _SUBMIT_KEYS = _DRAFT_KEYS | {"finish_reason", "finish_reason_text", "next"}
-_MAX_LABELS = 2000  # a draft's or submit's labels at most
+_MAX_LABELS = bounds.MAX_LABELS  # a draft's or submit's labels at most
 
 
 def _plain_write(data: object, *, submit: bool) -> dict | None:
