@@ -201,6 +201,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "login_ip": env("LOGIN_RATE_IP", default="30/min"),
         "login_user": env("LOGIN_RATE_USER", default="10/min"),
+        # Draft saves per user (labeling/api/throttles.py DraftThrottle).
+        "draft": env("DRAFT_RATE", default="20/s"),
     },
 }
 
@@ -303,6 +305,8 @@ CELERY_BEAT_SCHEDULE = {
 # API tokens revoked or expired this many days ago are deleted (until then they get a 401
 # saying "revoked" / "expired on ..." rather than "Invalid token.").
 TOKENS_KEEP_DEAD_DAYS = env.int("TOKENS_KEEP_DEAD_DAYS", default=90)
+# A draft's changes of a step within this many seconds fold into one label-history row.
+LABEL_HISTORY_DRAFT_COALESCE_S = env.float("LABEL_HISTORY_DRAFT_COALESCE_S", default=30.0)
 # Where export builds write before storing (a killed build's leftovers: the sweep above).
 EXPORT_TMP_DIR = env("EXPORT_TMP_DIR", default="")
 CELERY_TASK_TIME_LIMIT = 3600
