@@ -51,6 +51,21 @@ describe("api", () => {
     expect(err).toMatchObject({ status: 400, code: "validation_error", message: "Step 3 has no rating", details: { step_index: 2 } });
   });
 
+  it("reads Retry-After into the error (a throttled draft save)", async () => {
+    const body = { error: { code: "throttled", message: "Saving too often.", details: {} } };
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response(JSON.stringify(body), { status: 429, headers: { "Retry-After": "3" } })),
+    );
+    const err = await api.saveDraft(5, { version: 2, labels: [], time_spent_ms: 0 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(api.ApiError);
+    expect((err as api.ApiError).status).toBe(429);
+    expect((err as api.ApiError).retryAfterMs).toBe(3000);
+    stubFetch(500, {});
+    const plain = await api.saveDraft(5, { version: 2, labels: [], time_spent_ms: 0 }).catch((e: unknown) => e);
+    expect((plain as api.ApiError).retryAfterMs).toBeNull();
+  });
+
   it("copes with a non-JSON error page", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => new Response("<html>502</html>", { status: 502 })));
     await expect(api.me()).rejects.toMatchObject({ status: 502, code: "http_502" });

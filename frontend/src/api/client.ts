@@ -20,6 +20,8 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly details: Record<string, unknown>;
+  /** The server's Retry-After (a 429 or 503), in milliseconds; null when it sent none. */
+  retryAfterMs: number | null = null;
 
   constructor(status: number, code: string, message: string, details: Record<string, unknown> = {}) {
     super(message);
@@ -120,8 +122,21 @@ export async function request<T>(
       data = null;
     }
   }
-  if (!response.ok) throw failure(response.status, data);
+  if (!response.ok) {
+    const error = failure(response.status, data);
+    error.retryAfterMs = retryAfterMs(response.headers.get("Retry-After"));
+    throw error;
+  }
   return data as T;
+}
+
+/** A Retry-After header (seconds, or an HTTP date) in milliseconds from now; null if none. */
+export function retryAfterMs(header: string | null): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
 export const get = <T>(url: string, options?: RequestOptions) => request<T>("GET", url, undefined, options);
