@@ -90,6 +90,9 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** Under the 64 KiB browsers allow the bodies of keepalive requests (UTF-8: up to 4x). */
+export const KEEPALIVE_MAX_CHARS = 16_000;
+
 export async function request<T>(
   method: string,
   url: string,
@@ -105,6 +108,11 @@ export async function request<T>(
     signal: options.signal,
   };
   if (body !== undefined) init.body = form ? body : JSON.stringify(body);
+  // Browsers refuse a keepalive request whose body passes 64 KiB (a long solution's draft): send
+  // it as a plain request, which may still finish; the draft is kept in localStorage anyway.
+  if (init.keepalive && typeof init.body === "string" && init.body.length > KEEPALIVE_MAX_CHARS) {
+    init.keepalive = false;
+  }
   let response: Response;
   try {
     response = await fetch(url, init);
