@@ -70,7 +70,7 @@ describe("api", () => {
     const fetchMock = stubFetch(200, { id: 1, version: 3 });
     const labels = Array.from({ length: 10_000 }, (_, i) => ({
       step_id: i + 1,
-      rating: 1,
+      rating: 1 as const,
       unsure: false,
       comment: "",
       alternative_text: "",
