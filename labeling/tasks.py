@@ -31,6 +31,15 @@ def export_build_task(export_id: int) -> str:
     return export_build(export=export).status
 
 
+@shared_task(ignore_result=True, soft_time_limit=300, time_limit=330)
+def export_leftovers_remove_task() -> dict[str, int]:
+    """Beat, on an exports worker: remove what killed or failed builds left on its disk and in
+    the storage (labeling.services.export_files)."""
+    from labeling.services.export_files import export_leftovers_remove
+
+    return export_leftovers_remove()
+
+
 @shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=1800, time_limit=1900)
 def project_metrics_refresh_task(project_id: int) -> str:
     """Recompute a project's metrics snapshot (idempotent: a redelivery recomputes it)."""

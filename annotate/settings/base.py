@@ -201,6 +201,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "login_ip": env("LOGIN_RATE_IP", default="30/min"),
         "login_user": env("LOGIN_RATE_USER", default="10/min"),
+        # Draft saves per user (labeling/api/throttles.py DraftThrottle).
+        "draft": env("DRAFT_RATE", default="20/s"),
     },
 }
 
@@ -276,6 +278,7 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "labeling.tasks.import_job_run_task": {"queue": "default"},
     "labeling.tasks.export_build_task": {"queue": "exports"},
+    "labeling.tasks.export_leftovers_remove_task": {"queue": "exports"},
     "autolabel.tasks.autolabel_run_start_task": {"queue": "default"},
     # training_runs.tasks.training_run_task keeps the name it had in autolabel.tasks.
     "autolabel.tasks.training_run_task": {"queue": "gpu"},
@@ -302,6 +305,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": RECOVERY_SWEEP_S,
         "options": {"queue": "default", "expires": RECOVERY_SWEEP_S},
     },
+    # On an exports worker: the temporary directories of builds killed there are local to it.
+    "export-leftovers-remove": {
+        "task": "labeling.tasks.export_leftovers_remove_task",
+        "schedule": 10 * 60.0,
+        "options": {"queue": "exports", "expires": 600},
+    },
     "tokens-prune": {
         "task": "labeling.tasks.tokens_prune_task",
         "schedule": 24 * 3600.0,
@@ -311,6 +320,10 @@ CELERY_BEAT_SCHEDULE = {
 # API tokens revoked or expired this many days ago are deleted (until then they get a 401
 # saying "revoked" / "expired on ..." rather than "Invalid token.").
 TOKENS_KEEP_DEAD_DAYS = env.int("TOKENS_KEEP_DEAD_DAYS", default=90)
+# A draft's changes of a step within this many seconds fold into one label-history row.
+LABEL_HISTORY_DRAFT_COALESCE_S = env.float("LABEL_HISTORY_DRAFT_COALESCE_S", default=30.0)
+# Where export builds write before storing (a killed build's leftovers: the sweep above).
+EXPORT_TMP_DIR = env("EXPORT_TMP_DIR", default="")
 CELERY_TASK_TIME_LIMIT = 3600
 CELERY_TASK_SOFT_TIME_LIMIT = 3500
 # PRM training runs (training_runs.services): where their outputs go, how long one may run.

@@ -38,7 +38,11 @@ MEDIA_ROOT = str(VAR_DIR / "test-media")
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,
-    "DEFAULT_THROTTLE_RATES": {"login_ip": "10000/min", "login_user": "10000/min"},
+    "DEFAULT_THROTTLE_RATES": {
+        "login_ip": "10000/min",
+        "login_user": "10000/min",
+        "draft": "1000/s",
+    },
 }
 
 for _path in (VAR_DIR, Path(STATIC_ROOT)):

@@ -13,6 +13,10 @@ MAX_PASSWORD = 4096
 MAX_TEXT = 200_000  # descriptions, guidelines
 MAX_IDS = 10_000  # ids in one request
 MAX_STEP_INDEX = 100_000
+# Labels in one draft, submit or review write: a whole solution's, long agent traces included
+# (10,000 steps are real data). A plain label is about 100 bytes of JSON, so 20,000 of them
+# stay well inside DATA_UPLOAD_MAX_MEMORY_SIZE (10 MiB); text-heavy bodies get the 413 first.
+MAX_LABELS = 20_000
 
 
 def id_field(**kwargs) -> serializers.IntegerField:

@@ -4,12 +4,13 @@ import uuid
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, Throttled
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api import bounds
 from labeling.api.access import project_for
+from labeling.api.throttles import DraftThrottle
 from labeling.models import FinishReason
 from labeling.selectors import (
     annotation_get_for_user,
@@ -62,7 +63,7 @@ def _plain_label(item: object) -> dict | None:
 
 _DRAFT_KEYS = frozenset({"version", "labels", "time_spent_ms", "request_id"})
 _SUBMIT_KEYS = _DRAFT_KEYS | {"finish_reason", "finish_reason_text", "next"}
-_MAX_LABELS = 2000  # a draft's or submit's labels at most
+_MAX_LABELS = bounds.MAX_LABELS  # a draft's or submit's labels at most
 
 
 def _plain_write(data: object, *, submit: bool) -> dict | None:
@@ -296,6 +297,15 @@ class DraftInput(serializers.Serializer):
 
 
 class AnnotationDraftApi(APIView):
+    throttle_classes = [DraftThrottle]  # a client saving in a loop (issue 24)
+
+    def throttled(self, request, wait):
+        seconds = max(1, round(wait or 1))
+        raise Throttled(
+            wait=seconds,
+            detail=f"Saving too often. Your draft is kept; it is saved again in {seconds} s.",
+        )
+
     @extend_schema(request=DraftInput, responses=AnnotationOutput)
     def put(self, request, annotation_id: int):
         annotation = _own_annotation(request, annotation_id)

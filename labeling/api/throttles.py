@@ -7,6 +7,10 @@ of ours stand in front: only then is X-Forwarded-For read, and only its last NUM
 Both apply to the password endpoints (session login and the token exchange). The rates are
 `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["login_ip" / "login_user"]`, read on each request so
 tests can override them.
+
+`DraftThrottle` bounds one user's draft saves (rate "draft", DRAFT_RATE, 20/s by default): the
+labeling page saves at most about twice a second (a 600 ms debounce, one save in flight), so
+only a client saving in a loop meets it; it gets a 429 with Retry-After and backs off.
 """
 
 import hashlib
@@ -45,3 +49,14 @@ class LoginUsernameThrottle(_LoginThrottle):
         name = unicodedata.normalize("NFKC", username.strip()).casefold()
         ident = hashlib.sha256(name.encode()).hexdigest()[:32]
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class DraftThrottle(_LoginThrottle):
+    """Draft saves per signed-in user (all their annotations together)."""
+
+    scope = "draft"
+
+    def get_cache_key(self, request, view) -> str | None:
+        if not request.user or not request.user.is_authenticated:
+            return None  # refused by the permission check anyway
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}

@@ -70,10 +70,12 @@ class JsonlWriter:
             self._buffer, self._buffered = [], 0
 
     def close(self) -> tuple[str, int]:
-        self._flush()
-        if self._gzip:
-            self._gzip.close()
-        self._raw.close()
+        try:
+            self._flush()
+            if self._gzip:
+                self._gzip.close()
+        finally:  # a failed write (a full disk) still lets go of the file
+            self._raw.close()
         return self._hashing.sha256.hexdigest(), self._hashing.size
 
 

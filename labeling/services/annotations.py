@@ -39,6 +39,7 @@ from labeling.services.history import (
     LABEL_FIELDS,
     USES_FIELD,
     label_history_write,
+    label_history_write_draft,
     label_state,
 )
 from labeling.services.queue import task_lock_extend, task_release
@@ -230,14 +231,17 @@ def _write_labels(
                 )
             labels[i] = replace(label, uses=uses_normal(label.uses))
     after = {label.step_id: label_state(label.__dict__) for label in labels}
-    label_history_write(
-        annotation=annotation,
-        solution_id=annotation.solution_id,
-        user=user,
-        action=action,
-        before=before,
-        after=after,
-    )
+    if action == LabelAction.DRAFT:  # autosave: coalesced, so rapid saves stay few rows
+        label_history_write_draft(annotation=annotation, user=user, before=before, after=after)
+    else:
+        label_history_write(
+            annotation=annotation,
+            solution_id=annotation.solution_id,
+            user=user,
+            action=action,
+            before=before,
+            after=after,
+        )
     if set(before) - seen:
         StepLabel.objects.filter(annotation=annotation).exclude(step_id__in=seen).delete()
     insert_rows(

@@ -12,9 +12,9 @@ returns it unchanged; a failed or interrupted one (a redelivered task) is built 
 scratch, which is safe because nothing is stored until the file is complete.
 """
 
+import errno
 import logging
 import re
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -47,6 +47,12 @@ from labeling.exporters.source import CHUNK, matching_solutions, problem_keys, s
 from labeling.exporters.split import SMALL, split_plan
 from labeling.gc_pause import gc_paused
 from labeling.models import Domain, Export, ExportStatus, Project
+from labeling.services.export_files import (
+    export_leftovers_remove,
+    stored_remove,
+    tmp_dir_make,
+    tmp_dir_remove,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -221,8 +227,22 @@ def _store(export: Export, path: Path, name: str) -> str:
     target = f"exports/{export.pk}/{name}"
     if default_storage.exists(target):  # left by an interrupted earlier run
         default_storage.delete(target)
-    with open(path, "rb") as f:
-        return default_storage.save(target, File(f, name=name))
+    try:
+        with open(path, "rb") as f:
+            return default_storage.save(target, File(f, name=name))
+    except BaseException:
+        # A copy cut short (a full disk) leaves its part under the name it was given.
+        stored_remove(target)
+        raise
+
+
+def _failure_message(exc: Exception) -> str:
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return (
+            "The disk is full (no space left on device): the export was not written and its "
+            "partial file was removed. Free some space and build it again."
+        )
+    return f"internal error: {exc}"
 
 
 def _card(export: Export, stats: Stats, options: ExportOptions) -> str:
@@ -273,35 +293,41 @@ def export_build(
         error={},
     )
     export.refresh_from_db()
+    # What an earlier, killed build of it left (labeling.services.export_files).
+    export_leftovers_remove(export_id=export.pk)
+    tmp = None
     try:
-        with tempfile.TemporaryDirectory(prefix="steplab-export-") as tmp:
-            name = _file_name(export)
-            path = Path(tmp) / name
-            with _snapshot() as opened, _publisher(export, side=opened) as publish:
+        tmp = tmp_dir_make(export_id=export.pk)
+        name = _file_name(export)
+        path = tmp / name
+        with _snapshot() as opened, _publisher(export, side=opened) as publish:
 
-                def on_chunk(done: int) -> None:
-                    publish(done)
-                    if progress:
-                        progress(done, total)
+            def on_chunk(done: int) -> None:
+                publish(done)
+                if progress:
+                    progress(done, total)
 
-                stats, sha256, size = _write(
-                    export=export,
-                    options=options,
-                    path=path,
-                    on_chunk=on_chunk,
-                    chunk_size=chunk_size,
-                    # In the snapshot nothing else queries this connection while it reads
-                    # (progress goes out on the second one): the next chunks are read on a
-                    # thread while this one is formatted.
-                    read_ahead_chunks=opened,
-                    total=total,
-                )
-            stored = _store(export, path, name)
+            stats, sha256, size = _write(
+                export=export,
+                options=options,
+                path=path,
+                on_chunk=on_chunk,
+                chunk_size=chunk_size,
+                # In the snapshot nothing else queries this connection while it reads
+                # (progress goes out on the second one): the next chunks are read on a
+                # thread while this one is formatted.
+                read_ahead_chunks=opened,
+                total=total,
+            )
+        stored = _store(export, path, name)
     except DomainError as exc:
         return _fail(export, exc.message)
     except Exception as exc:  # recorded on the export for the UI, logged with its traceback
         logger.exception("export %s failed", export.pk)
-        return _fail(export, f"internal error: {exc}")
+        return _fail(export, _failure_message(exc))
+    finally:
+        if tmp is not None:
+            tmp_dir_remove(tmp)
     export.file.name = stored
     export.sha256, export.size_bytes = sha256, size
     export.row_count, export.step_count = stats.rows, stats.steps

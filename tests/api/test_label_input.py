@@ -5,13 +5,14 @@ and anything it does not take must still get the fields' errors."""
 import pytest
 from rest_framework import serializers
 
+from labeling.api.bounds import MAX_LABELS
 from labeling.api.labeling import LabelInputSerializer, SubmitInput
 
 
 class _Fields(serializers.Serializer):
     """The same fields validated one by one (no short path)."""
 
-    labels = serializers.ListSerializer(child=LabelInputSerializer(), max_length=2000)
+    labels = serializers.ListSerializer(child=LabelInputSerializer(), max_length=MAX_LABELS)
 
 
 def _both(labels):
@@ -65,7 +66,7 @@ def test_the_short_path_validates_as_the_fields_do(labels):
 
 
 def test_over_the_limit_is_refused():
-    labels = [{"step_id": i, "rating": 1} for i in range(2001)]
+    labels = [{"step_id": i, "rating": 1} for i in range(MAX_LABELS + 1)]
     fast_result, slow_result, _, _ = _both(labels)
     assert fast_result == slow_result and fast_result[0] is False
 

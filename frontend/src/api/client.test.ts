@@ -51,6 +51,38 @@ describe("api", () => {
     expect(err).toMatchObject({ status: 400, code: "validation_error", message: "Step 3 has no rating", details: { step_index: 2 } });
   });
 
+  it("reads Retry-After into the error (a throttled draft save)", async () => {
+    const body = { error: { code: "throttled", message: "Saving too often.", details: {} } };
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response(JSON.stringify(body), { status: 429, headers: { "Retry-After": "3" } })),
+    );
+    const err = await api.saveDraft(5, { version: 2, labels: [], time_spent_ms: 0 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(api.ApiError);
+    expect((err as api.ApiError).status).toBe(429);
+    expect((err as api.ApiError).retryAfterMs).toBe(3000);
+    stubFetch(500, {});
+    const plain = await api.saveDraft(5, { version: 2, labels: [], time_spent_ms: 0 }).catch((e: unknown) => e);
+    expect((plain as api.ApiError).retryAfterMs).toBeNull();
+  });
+
+  it("drops keepalive for a body browsers would refuse it for (a 10,000-step draft)", async () => {
+    const fetchMock = stubFetch(200, { id: 1, version: 3 });
+    const labels = Array.from({ length: 10_000 }, (_, i) => ({
+      step_id: i + 1,
+      rating: 1 as const,
+      unsure: false,
+      comment: "",
+      alternative_text: "",
+    }));
+    await api.saveDraft(5, { version: 2, labels, time_spent_ms: 0 }, { keepalive: true });
+    await api.saveDraft(5, { version: 2, labels: labels.slice(0, 3), time_spent_ms: 0 }, { keepalive: true });
+    const inits = fetchMock.mock.calls.map((c) => (c as unknown as [string, RequestInit])[1]);
+    expect(inits[0].keepalive).toBe(false);
+    expect(JSON.parse(String(inits[0].body)).labels).toHaveLength(10_000); // whole, not cut
+    expect(inits[1].keepalive).toBe(true);
+  });
+
   it("copes with a non-JSON error page", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => new Response("<html>502</html>", { status: 502 })));
     await expect(api.me()).rejects.toMatchObject({ status: 502, code: "http_502" });

@@ -20,6 +20,8 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly details: Record<string, unknown>;
+  /** The server's Retry-After (a 429 or 503), in milliseconds; null when it sent none. */
+  retryAfterMs: number | null = null;
 
   constructor(status: number, code: string, message: string, details: Record<string, unknown> = {}) {
     super(message);
@@ -88,6 +90,9 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** Under the 64 KiB browsers allow the bodies of keepalive requests (UTF-8: up to 4x). */
+export const KEEPALIVE_MAX_CHARS = 16_000;
+
 export async function request<T>(
   method: string,
   url: string,
@@ -103,6 +108,11 @@ export async function request<T>(
     signal: options.signal,
   };
   if (body !== undefined) init.body = form ? body : JSON.stringify(body);
+  // Browsers refuse a keepalive request whose body passes 64 KiB (a long solution's draft): send
+  // it as a plain request, which may still finish; the draft is kept in localStorage anyway.
+  if (init.keepalive && typeof init.body === "string" && init.body.length > KEEPALIVE_MAX_CHARS) {
+    init.keepalive = false;
+  }
   let response: Response;
   try {
     response = await fetch(url, init);
@@ -120,8 +130,21 @@ export async function request<T>(
       data = null;
     }
   }
-  if (!response.ok) throw failure(response.status, data);
+  if (!response.ok) {
+    const error = failure(response.status, data);
+    error.retryAfterMs = retryAfterMs(response.headers.get("Retry-After"));
+    throw error;
+  }
   return data as T;
+}
+
+/** A Retry-After header (seconds, or an HTTP date) in milliseconds from now; null if none. */
+export function retryAfterMs(header: string | null): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
 export const get = <T>(url: string, options?: RequestOptions) => request<T>("GET", url, undefined, options);

@@ -7,6 +7,7 @@ const annotation = (version: number): Annotation => draftAnnotation(7, version);
 
 function setup(save: (payload: DraftPayload) => Promise<Annotation>) {
   const states: SaveInfo["status"][] = [];
+  const messages: (string | undefined)[] = [];
   const calls: DraftPayload[] = [];
   let labels = 0;
   const saver = new DraftSaver({
@@ -17,11 +18,14 @@ function setup(save: (payload: DraftPayload) => Promise<Annotation>) {
       calls.push(payload);
       return save(payload);
     },
-    onChange: (info) => states.push(info.status),
+    onChange: (info) => {
+      states.push(info.status);
+      messages.push(info.message);
+    },
     debounceMs: 600,
     retryDelaysMs: [1000, 2000],
   });
-  return { saver, states, calls, bump: () => (labels += 1) };
+  return { saver, states, messages, calls, bump: () => (labels += 1) };
 }
 
 beforeEach(() => vi.useFakeTimers());
@@ -101,6 +105,28 @@ describe("DraftSaver", () => {
     expect(saver.status).toBe("saved");
     expect(states).toContain("offline");
     expect(calls.every((c) => c.version === 1)).toBe(true);
+  });
+
+  it("backs off on a 429 for at least the server's Retry-After, then saves", async () => {
+    let throttled = 1;
+    const { saver, calls, messages } = setup(async (p) => {
+      if (throttled-- > 0) {
+        const e = new ApiError(429, "throttled", "Saving too often.");
+        e.retryAfterMs = 5000;
+        throw e;
+      }
+      return annotation(p.version + 1);
+    });
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(600);
+    expect(calls).toHaveLength(1);
+    expect(saver.status).toBe("error");
+    expect(messages).toContain("Saving too often — retrying in 5 s…");
+    await vi.advanceTimersByTimeAsync(4999); // the 1 s backoff alone would have sent it
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+    expect(saver.status).toBe("saved");
   });
 
   it("retryNow skips the rest of the backoff", async () => {

@@ -4,7 +4,8 @@
  * Every write names the version it read. Writes are strictly serialised (one in flight at a
  * time), so our own saves never race each other into a 409; a 409 therefore means another tab or
  * window saved, and the saver stops for good: it never sends over someone else's version.
- * Network failures and server errors retry with backoff ("Offline — retrying").
+ * Network failures, server errors and rate limiting (429) retry with backoff ("Offline —
+ * retrying"), waiting at least the server's Retry-After.
  *
  * A save whose answer never came may still have been applied, so its retries send that same
  * write again (same payload, same `request_id`): the server answers a retry of the write it
@@ -221,8 +222,14 @@ export class DraftSaver {
       return;
     }
     const delays = this.opts.retryDelaysMs ?? [1000, 2000, 4000, 8000, 15000];
-    const delay = delays[Math.min(this.failures, delays.length - 1)];
+    // The server's Retry-After (a throttled save, a database restarting) is the least wait.
+    const delay = Math.max(delays[Math.min(this.failures, delays.length - 1)], err.retryAfterMs ?? 0);
     this.failures += 1;
+    if (err.status === 429) {
+      this.set({ status: "error", message: `Saving too often — retrying in ${Math.ceil(delay / 1000)} s…` });
+      this.arm(delay);
+      return;
+    }
     this.set({
       status: err.isNetwork ? "offline" : "error",
       message: err.isNetwork ? "Offline — retrying" : `${err.message} Retrying…`,

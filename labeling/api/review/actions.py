@@ -82,7 +82,7 @@ class AdjudicateApi(APIView):
         class Meta:
             ref_name = "AdjudicateInput"
 
-        labels = AdjudicatedLabel(many=True, max_length=2000)
+        labels = AdjudicatedLabel(many=True, max_length=bounds.MAX_LABELS)
         comment = serializers.CharField(allow_blank=True, default="", max_length=10000)
         expected_resolution_id = bounds.id_field(allow_null=True, required=False)
 
@@ -105,7 +105,7 @@ class GoldApi(APIView):
         class Meta:
             ref_name = "GoldInput"
 
-        labels = RatingLabel(many=True, max_length=2000)
+        labels = RatingLabel(many=True, max_length=bounds.MAX_LABELS)
 
     class Output(serializers.Serializer):
         class Meta:
