@@ -21,6 +21,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from labeling.compiled import hot_cursor
+from labeling.db_retry import retry_on_conflict
 from labeling.errors import Conflict, NotAllowed, ValidationFailed
 from labeling.importers.dependencies import uses_normal, uses_problem
 from labeling.models import (
@@ -264,6 +265,7 @@ def _write_labels(
     ]
 
 
+@retry_on_conflict
 @transaction.atomic
 def annotation_save_draft(
     *,
@@ -420,6 +422,7 @@ def annotation_submit_within(
     return annotation
 
 
+@retry_on_conflict
 @transaction.atomic
 def annotation_submit(**fields) -> Annotation:
     """`annotation_submit_within` in a transaction of its own (a submit that asks for the next
@@ -427,6 +430,7 @@ def annotation_submit(**fields) -> Annotation:
     return annotation_submit_within(**fields)
 
 
+@retry_on_conflict
 @transaction.atomic
 def annotation_skip(*, annotation: Annotation, user, request_id: UUID | None = None) -> Annotation:
     """Put the solution back for others; the skipper sees it again only after everything else.
