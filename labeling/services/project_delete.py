@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 
 from celery import current_app
+from django.core.files.storage import default_storage
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -28,7 +29,9 @@ from labeling.models import (
     Annotation,
     Assignment,
     Comment,
+    Export,
     GoldLabel,
+    ImportJob,
     LabelHistory,
     Problem,
     Project,
@@ -42,6 +45,7 @@ from labeling.models import (
     Suggestion,
     TaskLock,
 )
+from labeling.services.media import media_delete_project
 
 log = logging.getLogger(__name__)
 
@@ -127,11 +131,24 @@ def _purge_problems(*, project_id: int, size: int) -> int:
 @transaction.atomic
 def _purge_project_row(*, project_id: int) -> bool:
     """The project itself with its few remaining rows (members, invites, imports, exports,
-    runs, snapshots): Django's cascade, small now."""
+    runs, snapshots): Django's cascade, small now. Then the export, import and media files."""
     project = Project.objects.select_for_update().filter(pk=project_id).first()
     if project is None:
         return False
+    files = [
+        name
+        for model in (Export, ImportJob)
+        for name in model.objects.filter(project_id=project_id).values_list("file", flat=True)
+        if name
+    ]
     project.delete()
+
+    def delete_files() -> None:  # once the rows are gone for good
+        for name in files:
+            default_storage.delete(name)
+        media_delete_project(project_id=project_id)
+
+    transaction.on_commit(delete_files)
     return True
 
 

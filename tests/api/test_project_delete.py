@@ -5,15 +5,19 @@ from datetime import timedelta
 
 import pytest
 from django.apps import apps
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.utils import timezone
 
 from annotate.inflight import InFlight
 from autolabel.recovery import lost_jobs
-from labeling.models import Annotation, Project, Solution
+from labeling.models import Annotation, Export, Project, Resolution, Solution
 from labeling.services import project_delete as purge_module
+from labeling.services.media import media_path, media_save
 from labeling.services.project_delete import project_purge
-from labeling.services.review import review_reject
+from labeling.services.review import review_adjudicate, review_reject
 from labeling.tasks import project_purge_task
+from tests.domains.test_media import png
 from tests.factories import SuggestionFactory
 from tests.review.conftest import label, member
 
@@ -114,19 +118,35 @@ def test_a_write_whose_rows_the_purge_took_mid_request_answers_project_deleted(
     assert (response.status_code, response.json()["error"]) == (410, GONE)
 
 
-def test_the_purge_deletes_every_row_below_the_project(world):
-    """Labels, history, reviews, resolutions, suggestions, locks: nothing of it is left, and
-    the other project's rows are all kept."""
+def test_the_purge_deletes_every_row_below_the_project(world, django_capture_on_commit_callbacks):
+    """Labels, history, reviews, resolutions, suggestions, locks, export and media files:
+    nothing of it is left, and the other project's rows are all kept."""
     project = world["project"]
     annotator, second = world["users"]["annotator"], member(project, "second")
     reviewer = world["users"]["reviewer"]
     submitted = label(annotator, project, [1, -1, 0, 1, 1])
-    label(second, project, [1, 1, 1, 1, 1])
+    other = label(second, project, [1, 1, 1, 1, 1])
     review_reject(annotation=submitted, reviewer=reviewer, comment="step 2 is fine")
+    steps = other.solution.steps.order_by("index").values_list("id", flat=True)
+    review_adjudicate(
+        solution=other.solution,
+        reviewer=reviewer,
+        labels=[{"step_id": s, "rating": 1} for s in steps],
+        expected_resolution_id=None,
+    )
     SuggestionFactory(step=submitted.solution.steps.first())
+    export = Export.objects.create(project=project, format="prm800k")
+    export.file.save("purge-test.jsonl", ContentFile(b"{}"))
+    image = media_save(project=project, blob=png())
+    image_path = media_path(project.pk, image["media"])
+    assert default_storage.exists(export.file.name) and default_storage.exists(image_path)
+    assert Resolution.objects.filter(solution__project=project).exists()
     before_other = _counts()
     Project.objects.filter(pk=project.pk).update(deleted_at=timezone.now())
-    project_purge(project_id=project.pk, batch=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        project_purge(project_id=project.pk, batch=2)
+    assert not default_storage.exists(export.file.name)
+    assert not default_storage.exists(image_path)
     after = _counts()
     assert after["labeling.Project"] == before_other["labeling.Project"] - 1
     # Every table below a project now holds only the other project's rows.
@@ -141,6 +161,9 @@ def test_the_purge_deletes_every_row_below_the_project(world):
         "labeling.Suggestion",
         "labeling.TaskLock",
         "labeling.ProjectMembership",
+        "labeling.Resolution",
+        "labeling.ResolutionLabel",
+        "labeling.Export",
     ):
         kept = apps.get_model(name).objects.count()
         assert kept == _other_rows(name, world["other"]), name
