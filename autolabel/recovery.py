@@ -5,7 +5,8 @@ held: queued chunks of an auto-label run, a queued export, import or training ru
 unacked messages of a worker that died meanwhile. Their rows still say pending or running,
 and nothing would ever move them again. Every job here is idempotent (an auto-label item is
 processed once, an export or import rebuilds, a training run takes over a stale lease), so the
-cure is to send the job's first task again, once nobody holds it:
+cure is to send the job's first task again, once nobody holds it (a project delete left half
+done by a killed worker is one such job: labeling.services.project_delete):
 
 - it is unfinished, not run inline by the CLI, and showed no sign of life (progress, heartbeat,
   start) for `stall_s` (an export the CLI builds writes its heartbeat with its progress);
@@ -32,7 +33,7 @@ from annotate.inflight import InFlight, in_flight, queue_depth
 from annotate.queues import Queue
 from autolabel.models import AutolabelRun, RunStatus
 from autolabel.registry import chunk_queue
-from labeling.models import Export, ImportJob
+from labeling.models import Export, ImportJob, Project
 from labeling.models.exports import ExportStatus
 from labeling.models.imports import ImportStatus
 from labeling.services.outbox import outbox_unsent_jobs
@@ -85,6 +86,12 @@ def _training_runs() -> QuerySet:
     ).annotate(alive_at=Coalesce("heartbeat_at", "started_at", "created_at"))
 
 
+def _deleted_projects() -> QuerySet:
+    """Projects marked deleted whose rows a purge has not finished deleting (the row goes
+    last). Their sign of life is the mark: a purge running longer is held by its worker."""
+    return Project.objects.filter(deleted_at__isnull=False).annotate(alive_at=F("deleted_at"))
+
+
 KINDS = (
     JobKind(
         name="autolabel run",
@@ -113,6 +120,13 @@ KINDS = (
         tasks=("autolabel.tasks.training_run_task",),
         unfinished=_training_runs,
         queues=lambda _: {Queue.GPU},
+    ),
+    JobKind(
+        name="project delete",
+        task="labeling.tasks.project_purge_task",
+        tasks=("labeling.tasks.project_purge_task",),
+        unfinished=_deleted_projects,
+        queues=lambda _: {Queue.DEFAULT},
     ),
 )
 

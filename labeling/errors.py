@@ -36,3 +36,10 @@ class Gone(DomainError):
 class Missing(DomainError):
     code = "not_found"
     status = 404
+
+
+class ProjectDeleted(Gone):
+    code = "project_deleted"
+
+    def __init__(self, message: str = "This project was deleted.", **details: object) -> None:
+        super().__init__(message, **details)

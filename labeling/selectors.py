@@ -59,7 +59,7 @@ def has_role(*, project: Project, user: AbstractBaseUser, at_least: str) -> bool
 
 
 def project_list_for_user(*, user: AbstractBaseUser) -> QuerySet[Project]:
-    qs = Project.objects.all()
+    qs = Project.objects.filter(deleted_at__isnull=True)
     if not user.is_staff:
         qs = qs.filter(memberships__user=user)
     role = ProjectMembership.objects.filter(project=OuterRef("pk"), user=user).values("role")

@@ -52,6 +52,15 @@ def project_metrics_refresh_task(project_id: int) -> str:
     return metrics_refresh(project=project).computed_at.isoformat()
 
 
+@shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=3300, time_limit=3500)
+def project_purge_task(project_id: int) -> dict[str, int]:
+    """Delete a project marked deleted, in batches (idempotent: a redelivery, or the recovery
+    sweep's resend after a killed worker, goes on where the last run stopped)."""
+    from labeling.services.project_delete import project_purge
+
+    return project_purge(project_id=project_id)
+
+
 @shared_task(ignore_result=True)
 def outbox_drain_task() -> int:
     """Beat, every OUTBOX_SWEEP_S: send the job messages left unsent while the broker was down,

@@ -277,6 +277,7 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 # Queues are named in annotate/queues.py; chunk tasks pick theirs per run (autolabel.tasks).
 CELERY_TASK_ROUTES = {
     "labeling.tasks.import_job_run_task": {"queue": "default"},
+    "labeling.tasks.project_purge_task": {"queue": "default"},
     "labeling.tasks.export_build_task": {"queue": "exports"},
     "labeling.tasks.export_leftovers_remove_task": {"queue": "exports"},
     "autolabel.tasks.autolabel_run_start_task": {"queue": "default"},

@@ -1,15 +1,20 @@
 """Object-level access: fetch a project the user may act on, or fail the request.
 
 A project the user is not a member of answers 404, so its existence does not leak; a member
-whose role is too low gets 403.
+whose role is too low gets 403; a member of a deleted project 410 `project_deleted`.
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from rest_framework.exceptions import NotFound, PermissionDenied
 
 from labeling.compiled import compile_queryset_once
+from labeling.errors import DomainError, ProjectDeleted
 from labeling.models import Project, ProjectMembership, Role
 from labeling.selectors import ROLE_RANK, project_role
 
@@ -57,7 +62,26 @@ def project_for(
         role = project_role(project=project, user=user)
     if role is None:
         raise NotFound("No such project.")
+    if project.deleted_at is not None:
+        # Its members (only they: to others it stays a 404) learn why their work stopped.
+        raise ProjectDeleted()
     if ROLE_RANK[role] < ROLE_RANK[at_least]:
         raise PermissionDenied(f"This needs the {at_least} role in project {project.name!r}.")
     project.my_role = role
     return project
+
+
+@contextmanager
+def writes_of_a_live_project(project_id: int) -> Iterator[None]:
+    """An annotation write whose rows vanished under it (the project was deleted after the
+    request's access check; its purge took the rows) answers 410 `project_deleted`, not the
+    404 or version conflict the missing rows would otherwise give."""
+    try:
+        yield
+    except (ObjectDoesNotExist, Http404, NotFound, DomainError) as exc:
+        if isinstance(exc, ProjectDeleted):
+            raise
+        live = Project.objects.filter(pk=project_id, deleted_at__isnull=True).exists()
+        if live:
+            raise
+        raise ProjectDeleted() from exc

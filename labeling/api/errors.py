@@ -13,6 +13,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from labeling.db_retry import is_conflict
 from labeling.errors import DomainError
 
 NOT_FOUND = "Not found."
@@ -42,6 +43,17 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return error_response("too_large", _TOO_LARGE, status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, SuspiciousOperation):
         return error_response("bad_request", "The request is malformed.", 400)
+    if is_conflict(exc):
+        # A deadlock or serialization failure that retry_on_conflict retried until its
+        # attempts were spent (labeling.db_retry): nothing was written, the database is up.
+        response = error_response(
+            "conflict_retry",
+            "Your change collided with others made at the same moment and was not saved. "
+            "Try again.",
+            status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
+        response["Retry-After"] = "1"
+        return response
     if isinstance(exc, OperationalError | InterfaceError):
         # PostgreSQL is down or restarting: a clear, retryable answer instead of an HTML 500.
         # Nothing was written; the labeling page keeps the draft and retries.

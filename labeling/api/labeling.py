@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api import bounds
-from labeling.api.access import project_for
+from labeling.api.access import project_for, writes_of_a_live_project
 from labeling.api.throttles import DraftThrottle
 from labeling.models import FinishReason
 from labeling.selectors import (
@@ -310,7 +310,8 @@ class AnnotationDraftApi(APIView):
     def put(self, request, annotation_id: int):
         annotation = _own_annotation(request, annotation_id)
         fields = _validated_write(DraftInput, request.data, submit=False)
-        annotation = annotation_save_draft(annotation=annotation, user=request.user, **fields)
+        with writes_of_a_live_project(annotation.solution.project_id):
+            annotation = annotation_save_draft(annotation=annotation, user=request.user, **fields)
         return Response(annotation_payload(annotation=annotation))
 
 
@@ -340,13 +341,15 @@ class AnnotationSubmitApi(APIView):
         annotation = _own_annotation(request, annotation_id)
         fields = _validated_write(SubmitInput, request.data, submit=True)
         claim_next = fields.pop("next")
-        if not claim_next:
-            annotation = annotation_submit(annotation=annotation, user=request.user, **fields)
-            return Response(annotation_payload(annotation=annotation))
         project = annotation.solution.project  # with the role _own_annotation checked
-        annotation, task = annotation_submit_then_next(
-            annotation=annotation, user=request.user, project=project, **fields
-        )
+        if not claim_next:
+            with writes_of_a_live_project(project.pk):
+                annotation = annotation_submit(annotation=annotation, user=request.user, **fields)
+            return Response(annotation_payload(annotation=annotation))
+        with writes_of_a_live_project(project.pk):
+            annotation, task = annotation_submit_then_next(
+                annotation=annotation, user=request.user, project=project, **fields
+            )
         return Response({**annotation_payload(annotation=annotation), "next_task": task})
 
 
@@ -360,5 +363,6 @@ class AnnotationSkipApi(APIView):
         annotation = _own_annotation(request, annotation_id)
         data = SkipInput(data=request.data)
         data.is_valid(raise_exception=True)
-        annotation_skip(annotation=annotation, user=request.user, **data.validated_data)
+        with writes_of_a_live_project(annotation.solution.project_id):
+            annotation_skip(annotation=annotation, user=request.user, **data.validated_data)
         return Response(status=status.HTTP_204_NO_CONTENT)

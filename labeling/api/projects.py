@@ -13,6 +13,7 @@ from labeling.api.schema import paginated
 from labeling.models import Domain, LabelScale, Project, ProjectMembership, Role, StepSplit
 from labeling.selectors import project_list_for_user, project_stats, solution_list
 from labeling.services.people import member_add, member_role_set
+from labeling.services.project_delete import project_delete
 from labeling.services.projects import membership_remove, project_create, project_update
 
 
@@ -78,6 +79,11 @@ class ProjectInput(serializers.Serializer):
     step_split_regex = serializers.CharField(max_length=500, required=False, allow_blank=True)
 
 
+class ProjectDeleteOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    deleted_at = serializers.DateTimeField(help_text="When it was marked deleted.")
+
+
 class ProjectListApi(APIView):
     @extend_schema(
         operation_id="projects_list", responses=paginated(ProjectOutput, "PaginatedProjects")
@@ -112,6 +118,15 @@ class ProjectDetailApi(APIView):
         data.is_valid(raise_exception=True)
         project = project_update(project=project, **data.validated_data)
         return Response(ProjectOutput(project, context={"request": request}).data)
+
+    @extend_schema(responses={202: ProjectDeleteOutput})
+    def delete(self, request, project_id: int):
+        """Delete the project (its admins, staff). Answers 202 at once: from now on the project
+        answers 410 `project_deleted` and is in no list; its rows are deleted in the background
+        in batches (labeling.services.project_delete)."""
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        project = project_delete(project=project)
+        return Response(ProjectDeleteOutput(project).data, status=status.HTTP_202_ACCEPTED)
 
 
 class MemberOutput(serializers.Serializer):

@@ -142,6 +142,9 @@ class Project(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Set by project_delete: from then on the project answers 410 `project_deleted` and a
+    # background job (labeling.services.project_delete) deletes its rows in batches.
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="ProjectMembership", related_name="projects"
     )

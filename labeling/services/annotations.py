@@ -22,6 +22,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from labeling.compiled import hot_cursor
+from labeling.db_retry import retry_on_conflict
 from labeling.errors import Conflict, NotAllowed, ValidationFailed
 from labeling.importers.dependencies import uses_normal, uses_problem
 from labeling.models import (
@@ -269,6 +270,7 @@ def _write_labels(
     ]
 
 
+@retry_on_conflict
 @transaction.atomic
 def annotation_save_draft(
     *,
@@ -440,6 +442,7 @@ def checked_submission(
     return parsed, reason
 
 
+@retry_on_conflict
 @transaction.atomic
 def annotation_submit(**fields) -> Annotation:
     """`annotation_submit_within` in a transaction of its own (a submit that asks for the next
@@ -447,6 +450,7 @@ def annotation_submit(**fields) -> Annotation:
     return annotation_submit_within(**fields)
 
 
+@retry_on_conflict
 @transaction.atomic
 def annotation_skip(*, annotation: Annotation, user, request_id: UUID | None = None) -> Annotation:
     """Put the solution back for others; the skipper sees it again only after everything else.

@@ -21,6 +21,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
+from labeling.db_retry import retry_on_conflict
 from labeling.errors import ValidationFailed
 from labeling.explorer_selectors import ExplorerFilter, explorer_solutions
 from labeling.models import (
@@ -63,6 +64,7 @@ def explorer_bulk_targets(
     return sorted(matched)
 
 
+@retry_on_conflict
 @transaction.atomic
 def explorer_bulk(
     *,

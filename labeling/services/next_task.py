@@ -10,12 +10,14 @@ from __future__ import annotations
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
+from labeling.db_retry import retry_on_conflict
 from labeling.models import Annotation, Project
 from labeling.selectors import task_payload
 from labeling.services.annotations import annotation_record_shown, annotation_submit_within
 from labeling.services.queue import task_claim_next
 
 
+@retry_on_conflict
 @transaction.atomic(savepoint=False)  # joins submit-and-next's transaction
 def next_task_claim(*, project: Project, user: AbstractBaseUser) -> dict | None:
     """The user's next task as the API answers it (None: nothing left to label)."""
@@ -29,6 +31,7 @@ def next_task_claim(*, project: Project, user: AbstractBaseUser) -> dict | None:
     return task
 
 
+@retry_on_conflict
 @transaction.atomic
 def annotation_submit_then_next(
     *, annotation: Annotation, user: AbstractBaseUser, project: Project, **fields

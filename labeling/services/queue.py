@@ -33,6 +33,7 @@ from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
 from labeling.compiled import compile_once, hot_cursor
+from labeling.db_retry import retry_on_conflict
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -306,6 +307,7 @@ def _screening(*, project: Project, user: AbstractBaseUser, now) -> tuple[bool, 
     return verdict == Screening.FAILED, None
 
 
+@retry_on_conflict
 @transaction.atomic(savepoint=False)  # inside a caller's transaction, no savepoint of its own
 def task_claim_next(*, project: Project, user: AbstractBaseUser) -> Claim | None:
     """Return the user's next solution: their own draft first, else claim a fresh one.

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from labeling.db_retry import retry_on_conflict
 from labeling.errors import Conflict, ValidationFailed
 from labeling.importers.dependencies import uses_normal, uses_problem
 from labeling.models import (
@@ -80,6 +81,7 @@ def _comment(*, action: ReviewAction, body: str) -> None:
         )
 
 
+@retry_on_conflict
 @transaction.atomic
 def review_accept(
     *,
@@ -112,6 +114,7 @@ def review_accept(
     )
 
 
+@retry_on_conflict
 @transaction.atomic
 def review_reject(*, annotation: Annotation, reviewer, comment: str) -> Annotation:
     """Send a submitted annotation back to its annotator with a comment; returns the rework.
@@ -183,6 +186,7 @@ def review_reject(*, annotation: Annotation, reviewer, comment: str) -> Annotati
     return rework
 
 
+@retry_on_conflict
 @transaction.atomic
 def review_adjudicate(
     *,

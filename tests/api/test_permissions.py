@@ -152,6 +152,14 @@ ENDPOINTS = [
         [403, 403, 404, 403, 200],
     ),
     (
+        "project-delete",
+        "delete",
+        lambda w: f"/api/projects/{w['project'].pk}/",
+        None,
+        None,
+        [403, 403, 404, 403, 202],
+    ),
+    (
         "members",
         "get",
         lambda w: f"/api/projects/{w['project'].pk}/members/",

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from "react";
 import * as api from "../api";
 import { Markdown } from "../components/Markdown";
 import { ErrorBox } from "../components/ui";
+import { DeleteProject } from "./DeleteProject";
 import { DOMAINS } from "../lib/domains";
 
 const SPLITS: Array<{ value: api.StepSplit; label: string }> = [
@@ -89,6 +90,7 @@ export function SettingsTab({ project, onSaved }: { project: api.Project; onSave
   }
 
   return (
+    <>
     <form className="stack" onSubmit={save} data-testid="settings-form">
       <div className="card">
         <h2 className="card-title">General</h2>
@@ -292,5 +294,7 @@ export function SettingsTab({ project, onSaved }: { project: api.Project; onSave
         </button>
       </div>
     </form>
+    {project.role === "admin" && <DeleteProject project={project} />}
+    </>
   );
 }

@@ -88,6 +88,11 @@ export const createProject = (data: Partial<ProjectSettings> & { name: string })
 export const updateProject = (id: number, data: Partial<ProjectSettings>) =>
   request<Project>("PATCH", `/api/projects/${id}/`, data);
 
+/** Marks the project deleted (202) and its rows go in the background; from then on it
+ *  answers 410 `project_deleted` and leaves every list. */
+export const deleteProject = (id: number) =>
+  request<{ id: number; deleted_at: string }>("DELETE", `/api/projects/${id}/`);
+
 export const listMembers = (projectId: number) =>
   get<Member[]>(`/api/projects/${projectId}/members/`);
 export const addMember = (projectId: number, username: string, role: Role) =>

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError, type Annotation, type DraftPayload } from "../api";
 import { draftAnnotation } from "../test/draftAnnotation";
-import { DraftSaver, type SaveInfo } from "./draftSaver";
+import { DraftSaver, PROJECT_DELETED, type SaveInfo } from "./draftSaver";
 
 const annotation = (version: number): Annotation => draftAnnotation(7, version);
 
@@ -154,6 +154,21 @@ describe("DraftSaver", () => {
     await vi.advanceTimersByTimeAsync(10000);
     expect(calls).toHaveLength(1);
     expect(saver.status).toBe("error");
+  });
+
+  it("stops for good when the project was deleted and says so", async () => {
+    const { saver, calls, bump } = setup(async () => {
+      throw new ApiError(410, "project_deleted", "This project was deleted.");
+    });
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(10000);
+    expect(calls).toHaveLength(1);
+    expect(saver.status).toBe("error");
+    expect(saver.message).toBe(PROJECT_DELETED);
+    bump();
+    saver.schedule();
+    await vi.advanceTimersByTimeAsync(10000);
+    expect(calls).toHaveLength(1); // nothing more is sent
   });
 
   it("runs submit after the save in flight, with the version that save returned", async () => {

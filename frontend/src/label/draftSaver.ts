@@ -19,6 +19,9 @@
 import { ApiError, type Annotation, type DraftPayload, type RequestOptions } from "../api";
 import { isRetryable, newRequestId, retrySameWrite, type RetryOptions } from "./idempotentWrite";
 
+/** What the labeling page says once the server answers 410 `project_deleted`. */
+export const PROJECT_DELETED = "This project was deleted. Nothing more can be saved in it.";
+
 export type SaveStatus = "saved" | "pending" | "saving" | "offline" | "error" | "conflict";
 
 export interface SaveInfo {
@@ -119,6 +122,10 @@ export class DraftSaver {
     return this.info.status;
   }
 
+  get message(): string | undefined {
+    return this.info.message;
+  }
+
   get hasUnsaved(): boolean {
     return this.dirty || this.inFlight !== null;
   }
@@ -214,6 +221,12 @@ export class DraftSaver {
     if (err.code === "conflict" || err.status === 409) {
       this.stop();
       this.set({ status: "conflict", message: err.message });
+      return;
+    }
+    if (err.code === "project_deleted") {
+      // The project was deleted: no later save can land either; say so and stop.
+      this.stop();
+      this.set({ status: "error", message: PROJECT_DELETED });
       return;
     }
     if (!retryable) {

@@ -9,7 +9,7 @@ import type { ApiError } from "../api/client";
 import { skipAnnotation, submitAnnotation, type FinishReason, type Submitted, type Task } from "../api/labeling";
 import { resubmitAnnotation } from "../api/myWork";
 import type { Notice } from "../components/PageNotices";
-import type { DraftSaver } from "./draftSaver";
+import { PROJECT_DELETED, type DraftSaver } from "./draftSaver";
 import { newRequestId } from "./idempotentWrite";
 import {
   finishReasonFor,
@@ -65,6 +65,9 @@ function useRetryWait() {
   const cancelled = useCallback(() => unmounted.current, []);
   return { wait, cancelled };
 }
+
+/** The project was deleted under the annotator (410 `project_deleted`): nothing more saves. */
+export const projectDeletedNotice: Notice = { tone: "error", text: PROJECT_DELETED };
 
 /** What the page says while a submit or skip whose answer was lost is tried again. */
 function retryNotice(err: ApiError, done: "submitted" | "skipped"): Notice {
@@ -173,6 +176,11 @@ export function useSubmit({
         setBusy(null);
         if (err.code === "conflict" || err.status === 409) return; // the banner says it
         if (err.code === "not_authenticated") return;
+        if (err.code === "project_deleted") {
+          saver.stop();
+          setNotice(projectDeletedNotice);
+          return;
+        }
         if (err.code === "validation_error") {
           const i = stepFromError(err, t);
           const unrated = i >= 0 && /no rating/i.test(err.message);
@@ -215,7 +223,10 @@ export function useSubmit({
     } catch (e) {
       const err = e as ApiError;
       setBusy(null);
-      if (err.status !== 409 && err.code !== "not_authenticated") {
+      if (err.code === "project_deleted") {
+        saver.stop();
+        setNotice(projectDeletedNotice);
+      } else if (err.status !== 409 && err.code !== "not_authenticated") {
         setNotice({ tone: "error", text: `Not skipped: ${err.message}` });
       }
     }
