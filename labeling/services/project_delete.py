@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 
-from celery import current_app
 from django.core.files.storage import default_storage
 from django.db import transaction
 from django.db.models import Q, QuerySet
@@ -46,6 +45,7 @@ from labeling.models import (
     TaskLock,
 )
 from labeling.services.media import media_delete_project
+from labeling.services.outbox import outbox_add
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +60,9 @@ def project_delete(*, project: Project) -> Project:
     now = timezone.now()
     Project.objects.filter(pk=project.pk, deleted_at__isnull=True).update(deleted_at=now)
     project.deleted_at = Project.objects.values_list("deleted_at", flat=True).get(pk=project.pk)
-    project_id = project.pk
-    # By name (labeling.tasks imports this module), routed by CELERY_TASK_ROUTES.
-    transaction.on_commit(lambda: current_app.send_task(PURGE_TASK, args=[project_id]))
+    # Through the outbox (sent after the commit, or by the sweep when the broker is down); by
+    # name (labeling.tasks imports this module), routed by CELERY_TASK_ROUTES.
+    outbox_add(task=PURGE_TASK, args=[project.pk])
     return project
 
 
