@@ -60,10 +60,26 @@ def project_delete(*, project: Project) -> Project:
     now = timezone.now()
     Project.objects.filter(pk=project.pk, deleted_at__isnull=True).update(deleted_at=now)
     project.deleted_at = Project.objects.values_list("deleted_at", flat=True).get(pk=project.pk)
+    _runs_cancel(project_id=project.pk, now=now)
     # Through the outbox (sent after the commit, or by the sweep when the broker is down); by
     # name (labeling.tasks imports this module), routed by CELERY_TASK_ROUTES.
     outbox_add(task=PURGE_TASK, args=[project.pk])
     return project
+
+
+def _runs_cancel(*, project_id: int, now) -> None:
+    """The project's auto-label and training runs still pending or running are cancelled, as
+    their cancel buttons would: their workers stop instead of failing on vanished rows (a
+    training process sees the status and kills the trainer)."""
+    from autolabel.models import AutolabelRun, RunStatus
+    from training_runs.models import TrainingRun, TrainingStatus
+
+    AutolabelRun.objects.filter(
+        project_id=project_id, status__in=(RunStatus.PENDING, RunStatus.RUNNING)
+    ).update(status=RunStatus.CANCELLED, finished_at=now)
+    TrainingRun.objects.filter(
+        project_id=project_id, status__in=(TrainingStatus.PENDING, TrainingStatus.RUNNING)
+    ).update(status=TrainingStatus.CANCELLED, finished_at=now)
 
 
 def _delete(qs: QuerySet) -> int:

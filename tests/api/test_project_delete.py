@@ -231,3 +231,22 @@ def test_a_purge_a_worker_still_holds_is_not_sent_again(world, settings):
 def test_a_project_not_marked_deleted_is_never_purged(world):
     assert project_purge(project_id=world["project"].pk)["project"] == 0
     assert Solution.objects.filter(project=world["project"]).count() == 3
+
+
+def test_deleting_a_project_cancels_its_running_jobs(world, client_for):
+    from autolabel.models import AutolabelRun
+    from labeling.models import Export
+    from training_runs.models import TrainingRun
+
+    project = world["project"]
+    admin = world["users"]["admin"]
+    running = AutolabelRun.objects.create(project=project, sources=["symbolic"], status="running")
+    done = AutolabelRun.objects.create(project=project, sources=["symbolic"], status="done")
+    export = Export.objects.create(project=project, created_by=admin, format="trl")
+    training = TrainingRun.objects.create(project=project, export=export, base_model="/m")
+    assert client_for("admin").delete(f"/api/projects/{project.pk}/").status_code == 202
+    running.refresh_from_db()
+    done.refresh_from_db()
+    training.refresh_from_db()
+    assert (running.status, done.status, training.status) == ("cancelled", "done", "cancelled")
+    assert running.finished_at is not None
