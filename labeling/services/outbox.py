@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 Job = TypeVar("Job")
 # Sent per sweep at most; the rest waits for the next one.
 DRAIN_BATCH = 500
+PUBLISH_TIMEOUTS = {"socket_timeout": 3.0, "socket_connect_timeout": 2.0}
 
 
 def _publish(messages: list[OutboxMessage]) -> None:
@@ -38,7 +39,10 @@ def _publish(messages: list[OutboxMessage]) -> None:
     broker cannot be reached, after one quick retry."""
     from annotate.celery import app
 
-    with app.connection_for_write() as conn:
+    # Socket timeouts on this connection only: a Redis that accepts connections and never
+    # answers (frozen, SIGSTOP) would otherwise hold the request (workers keep their own).
+    options = {**(app.conf.broker_transport_options or {}), **PUBLISH_TIMEOUTS}
+    with app.connection_for_write(transport_options=options) as conn:
         conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0.2, timeout=2)
         for message in messages:
             # ignore_result: with the Redis result backend, a send that expects a result first

@@ -272,3 +272,40 @@ def test_the_drain_task_forgets_messages_sent_long_ago_and_keeps_the_rest(settin
     assert set(OutboxMessage.objects.values_list("pk", flat=True)) == {recent.pk, unsent.pk}
     assert not OutboxMessage.objects.filter(pk=old.pk).exists()
     assert OutboxMessage.objects.get(pk=unsent.pk).sent_at is not None
+
+
+@pytest.fixture
+def broker_frozen():
+    """A 'Redis' that accepts connections and never answers (a SIGSTOPped server: the kernel
+    still completes the handshake into its backlog)."""
+    import socket
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    before = app.conf.broker_url
+    app.conf.broker_url = f"redis://127.0.0.1:{server.getsockname()[1]}/0"
+    yield
+    app.conf.broker_url = before
+    server.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_frozen_broker_does_not_hold_the_request(
+    reviewer, broker_frozen, django_capture_on_commit_callbacks
+):
+    """The send gives up after its socket timeouts and the message waits for the sweep."""
+    import threading
+
+    done: list[int] = []
+
+    def create() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            done.append(_post_export(reviewer).status_code)
+
+    worker = threading.Thread(target=create)
+    worker.start()
+    worker.join(timeout=60)  # without socket timeouts the send blocks for good
+    assert done == [202]
+    message = OutboxMessage.objects.get()
+    assert message.sent_at is None and message.attempts == 1
