@@ -113,3 +113,14 @@ def test_the_largest_page_is_served(world, client_for, settings):
 def test_api_errors_outside_drf_are_json(client):
     response = client.get("/api/no-such-thing/")
     assert _error(response, 404)["code"] == "not_found"
+
+
+@pytest.mark.parametrize("path", ["/api/auth/login/", "/api/auth/token/"])
+@pytest.mark.parametrize("username", ["\ud800", "a\udfffb", "a\u0000b"])
+def test_a_lone_surrogate_or_nul_in_a_sign_in_is_a_400(client, path, username):
+    """The per-username throttle hashes the name before the serializer sees it: an escaped lone
+    surrogate once made that a UnicodeEncodeError, a 500 (found by tests/hostile/)."""
+    body = json.dumps({"username": username, "password": username})
+    response = client.post(path, data=body, content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert response.json()["error"]["code"]
