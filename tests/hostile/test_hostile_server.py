@@ -14,6 +14,7 @@ the cache, so the production throttles count for real).
    on a GET. Each answers below 500, and JSON under /api/.
 """
 
+import contextlib
 import json
 import os
 from collections.abc import Iterator
@@ -26,8 +27,8 @@ import schemathesis
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
-from hypothesis import HealthCheck, given, settings
-from hypothesis.errors import Unsatisfiable
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.errors import FlakyStrategyDefinition, Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
@@ -172,9 +173,14 @@ def test_stateful_phase_over_the_schema_links(server: Server):
         def validate_response(self, response, case, additional_checks=(), **kwargs):
             case.validate_response(response, checks=checks)
 
-    Hostile.run(settings=settings(max_examples=EXAMPLES * 5, stateful_step_count=6,
-                                  deadline=None, database=None,
-                                  suppress_health_check=list(HealthCheck)))  # fmt: skip
+    stateful = settings(max_examples=EXAMPLES * 5, stateful_step_count=6, deadline=None,
+                        database=None, phases=[Phase.generate],
+                        suppress_health_check=list(HealthCheck))  # fmt: skip
+    # Which links can fire depends on what the server answered before (ids created and
+    # deleted), which Hypothesis' choice tree may call inconsistent after many runs. That ends
+    # the exploration early; it is not an answer of the app's. A failed check raises its own.
+    with contextlib.suppress(FlakyStrategyDefinition):
+        Hostile.run(settings=stateful)
     log = server.log.read_text()
     assert "Internal Server Error" not in log, log[-3000:]
 
