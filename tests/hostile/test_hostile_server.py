@@ -259,6 +259,16 @@ def test_hand_made_hostile_requests(server: Server):
                       "limit=" + "9" * 5000, "page_size=%C2%B2", "status=%ff%fe",
                       "ordering=" + "%E2%80%AE" * 200):  # fmt: skip
             _send(client, "GET", f"{path}?{query}")
+    # Odd Unicode in a free-form JSON value and key, and in the Idempotency-Key header.
+    for value in ODD:
+        body = {"sources": ["answer"], "params": {value: value, "chunk_size": 10}}
+        _send(client, "POST", f"/api/projects/{pid}/autolabel-runs/",
+              content=json.dumps(body).encode(), headers=raw)  # fmt: skip
+    for key in ("k" * 5000, "\u202e" * 10, "a\u0301" * 100):
+        _send(client, "POST", f"/api/projects/{pid}/exports/", content=b'{"format": "trl"}',
+              headers={**raw, "Idempotency-Key": key.encode("utf-8")})  # fmt: skip
+    for query in ("q=%ED%A0%80", "limit=%F0%9F", "status=%C0%AF"):
+        _send(client, "GET", f"/api/projects/{pid}/solutions/?{query}")
     # A wrong Content-Type, and a body on a GET.
     for content_type in ("text/plain", "application/xml", "multipart/form-data",
                          "application/json; charset=utf-16", "image/png"):  # fmt: skip
