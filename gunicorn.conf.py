@@ -26,3 +26,6 @@ max_requests_jitter = max_requests // 10
 accesslog = os.environ.get("WEB_ACCESS_LOG") or None
 # A request that hangs on the database is cut by PostgreSQL after this long (0: never).
 os.environ.setdefault("DB_STATEMENT_TIMEOUT_MS", "30000")
+# The longest request line gunicorn takes (its default, 4094, answered a 5,000-character query
+# value with gunicorn's own HTML 414 before the app could answer it in JSON; tests/hostile/).
+limit_request_line = 8190

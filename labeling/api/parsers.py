@@ -4,8 +4,13 @@ A body nested about a thousand levels deep makes the stdlib decoder raise Recurs
 on every JSON endpoint, the unauthenticated ones included); a few hundred levels would pass the
 decoder and then recurse through serializers. No request of this API nests more than a handful
 of levels, so anything deeper than JSON_MAX_DEPTH is refused as a 400 before any view runs.
+
+JSON may also carry a lone UTF-16 surrogate as an escape ("\\ud800"): a Python string no UTF-8
+encoder takes, so echoing it in an error message or storing it in a JSON column was a 500. A
+body with one (in any key or string) is refused as a 400 here too.
 """
 
+import re
 from typing import Any
 
 from django.conf import settings
@@ -30,6 +35,25 @@ def json_depth_exceeds(value: Any, limit: int) -> bool:
     return False
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_has_surrogate(value: Any) -> bool:
+    """Whether any string or key in `value` holds a lone surrogate (iterative)."""
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 class BoundedJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         try:
@@ -38,5 +62,7 @@ class BoundedJSONParser(JSONParser):
             data = None
         else:
             if not json_depth_exceeds(data, settings.JSON_MAX_DEPTH):
+                if json_has_surrogate(data):
+                    raise ParseError("JSON strings must not hold lone surrogates (U+D800-U+DFFF).")
                 return data
         raise ParseError(f"JSON nested deeper than {settings.JSON_MAX_DEPTH} levels.")

@@ -47,7 +47,9 @@ class LoginUsernameThrottle(_LoginThrottle):
         # One account however it is spelled (case, Unicode form), hashed: a cache key holds no
         # client text (memcached refuses spaces and control characters).
         name = unicodedata.normalize("NFKC", username.strip()).casefold()
-        ident = hashlib.sha256(name.encode()).hexdigest()[:32]
+        # surrogatepass: a lone surrogate (JSON may escape one: "\\ud800") still hashes; the
+        # serializer refuses it with a 400 after the throttle.
+        ident = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:32]
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 

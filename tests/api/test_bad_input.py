@@ -113,3 +113,31 @@ def test_the_largest_page_is_served(world, client_for, settings):
 def test_api_errors_outside_drf_are_json(client):
     response = client.get("/api/no-such-thing/")
     assert _error(response, 404)["code"] == "not_found"
+
+
+@pytest.mark.parametrize("path", ["/api/auth/login/", "/api/auth/token/"])
+@pytest.mark.parametrize("username", ["\ud800", "a\udfffb", "a\u0000b"])
+def test_a_lone_surrogate_or_nul_in_a_sign_in_is_a_400(client, path, username):
+    """The per-username throttle hashes the name before the serializer sees it: an escaped lone
+    surrogate once made that a UnicodeEncodeError, a 500 (found by tests/hostile/)."""
+    body = json.dumps({"username": username, "password": username})
+    response = client.post(path, data=body, content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert response.json()["error"]["code"]
+
+
+@pytest.mark.parametrize(
+    ("route", "body"),
+    [
+        # An invalid choice echoed the value in its message: the renderer could not encode it.
+        ("/api/projects/{pid}/autolabel-runs/", {"sources": ["\ud800"]}),
+        ("/api/projects/{pid}/invites/", {"role": "\ud800"}),
+        # In a key, nested, or in a free-form JSON value.
+        ("/api/projects/{pid}/autolabel-runs/", {"sources": ["answer"], "params": {"\udfff": 1}}),
+        ("/api/solutions/{sid}/comments/", {"body": ["x", {"y": "a\ud800b"}]}),
+    ],
+)
+def test_a_lone_surrogate_anywhere_in_json_is_a_400(world, client_for, route, body):
+    url = route.format(pid=world["project"].pk, sid=world["annotation"].solution_id)
+    response = client_for("admin").post(url, json.dumps(body), content_type="application/json")
+    assert "lone surrogates" in _error(response, 400)["message"]
