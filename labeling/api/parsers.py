@@ -17,6 +17,8 @@ from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
+from labeling.jsonwalk import any_string
+
 
 def json_depth_exceeds(value: Any, limit: int) -> bool:
     """Whether `value` nests containers deeper than `limit` (iterative: no recursion)."""
@@ -39,19 +41,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def json_has_surrogate(value: Any) -> bool:
-    """Whether any string or key in `value` holds a lone surrogate (iterative)."""
-    stack: list[Any] = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if _SURROGATE.search(item):
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
+    """Whether any string or key in `value` holds a lone surrogate."""
+    return any_string(value, lambda text: _SURROGATE.search(text) is not None)
 
 
 class BoundedJSONParser(JSONParser):

@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Any
 
+from labeling.jsonwalk import any_string
+
 from .errors import ImportFileError
 from .fields import json_type
 
@@ -78,18 +80,7 @@ def _too_deep(value: object, limit: int) -> bool:
 
 
 def _has_nul(value: object) -> bool:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if "\x00" in item:
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
+    return any_string(value, lambda text: "\x00" in text)
 
 
 class JsonLinesReader:
