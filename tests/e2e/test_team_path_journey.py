@@ -49,9 +49,13 @@ def _which(page) -> str:
     return "one" if "one" in text else "two"
 
 
-def _label(page, ratings: dict[str, list[str]]) -> str:
-    """Rate the solution on screen with its keys, submit; returns which one it was."""
+def _label(page, ratings: dict[str, list[str]], after: str | None = None) -> str:
+    """Rate the solution on screen with its keys, submit; returns which one it was. `after` is
+    the one this page submitted last: the page must have moved on from it first (right after
+    Enter the old solution can still be on screen, with its three rows)."""
     rows = page.get_by_test_id("step-row")
+    if after is not None:
+        expect(page.locator(".problem-text")).not_to_contain_text(f"problem {after}")
     expect(rows).to_have_count(3)
     which = _which(page)
     for key in ratings[which]:
@@ -96,12 +100,13 @@ def test_a_team_labels_reviews_goes_back_and_exports(page, browser, live_server,
     first = _label(alice, {"one": ["3", "3", "3"], "two": ["3", "3", "3"]})
     wait_for(lambda: _submitted("alice", solutions[first].pk))
     expect(alice.get_by_test_id("step-row")).to_have_count(3)
-    second = _label(alice, {"one": ["3", "3", "3"], "two": ["3", "3", "3"]})
+    second = _label(alice, {"one": ["3", "3", "3"], "two": ["3", "3", "3"]}, after=first)
     assert {first, second} == {"one", "two"}
     wait_for(lambda: _submitted("alice", solutions[second].pk))
+    done = None
     for _ in range(2):
         expect(bob.get_by_test_id("step-row")).to_have_count(3)
-        done = _label(bob, {"one": ["3", "1", "3"], "two": ["3", "3", "3"]})
+        done = _label(bob, {"one": ["3", "1", "3"], "two": ["3", "3", "3"]}, after=done)
         wait_for(lambda done=done: _submitted("bob", solutions[done].pk))
 
     # alice goes back to her last submission and changes an answer.
