@@ -390,10 +390,10 @@ def report_dev(scored: dict, gate) -> None:
             for truth in ("raw", "adjudicated"):
                 c = before[truth][part]["kinds"].get(kind)
                 cells.append(f"{c['right']}/{c['refutations']}" if c else "-")
-        g = gate.kinds.get(kind, {})
+        low = gate.kinds.get(kind, {}).get("wilson_lower")
         print(
             f"  {kind:16s} {'  '.join(f'{c:>7s}' for c in cells)}  "
-            f"{g.get('wilson_lower', 0):.3f} {'EARNED' if gate.earned(kind) else ''}"
+            f"{'    -' if low is None else f'{low:.3f}'} {'EARNED' if gate.earned(kind) else ''}"
         )
 
 
