@@ -15,9 +15,10 @@ claim kind refutations, right, precision and the Wilson 95% lower bound; every f
 gating (every failed claim refutes) and after (only kinds that earned −1 on the develop part,
 autolabel/calibration/kinds.py). --calibrate stores the develop part's kinds for the running
 checker version in autolabel/calibration/symbolic_kinds.json (the engine's gate);
---markdown FILE writes the tables that `make bench-symbolic-kinds` splices into README.md and
-docs/benchmarks.md; --show prints the develop part's refutations judged wrong (never the
-measure part's: it is only measured). Code: autolabel/quality/refutations.py.
+--markdown FILE and --readme-markdown FILE write the tables that `make bench-symbolic-kinds`
+splices into docs/benchmarks.md and README.md; --show prints the develop part's refutations
+judged wrong (never the measure part's: it is only measured).
+Code: autolabel/quality/refutations.py.
 
 Without --dev:
 
@@ -355,6 +356,10 @@ def run_dev(args: argparse.Namespace) -> dict:
         )
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text(kinds_markdown.markdown(scored, entry["kinds"], note) + "\n")
+    if args.readme_markdown:
+        args.readme_markdown.parent.mkdir(parents=True, exist_ok=True)
+        table = kinds_markdown.readme_markdown(scored, entry["kinds"])
+        args.readme_markdown.write_text(table + "\n")
     if args.show:
         show_develop(runs, adjudications)
     result = {"seconds": seconds, "scored": scored, "kinds": entry}
@@ -437,6 +442,9 @@ def main(argv: list[str] | None = None) -> dict | None:
         "--calibration-dir", type=Path, help="with --calibrate: write the table here instead"
     )
     parser.add_argument("--markdown", type=Path, help="with --dev: write the tables here")
+    parser.add_argument(
+        "--readme-markdown", type=Path, help="with --dev: write README's kinds table here"
+    )
     args = parser.parse_args(argv)
     if args.calibrate and args.limit and not args.calibration_dir:
         parser.error("--calibrate with --limit needs --calibration-dir (a slice is no table)")

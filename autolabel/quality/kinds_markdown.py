@@ -41,31 +41,53 @@ def summary_table(scored: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def kinds_table(scored: dict[str, Any], gate_kinds: dict[str, dict[str, Any]]) -> str:
+def kinds_table(
+    scored: dict[str, Any], gate_kinds: dict[str, dict[str, Any]], *, min_judged: int = 0
+) -> str:
     """Per claim kind (before gating): right/judged (precision %) on develop and measure,
-    raw and adjudicated; the develop adjudicated Wilson bound and whether the kind earned −1."""
+    raw and adjudicated; the develop adjudicated Wilson bound and whether the kind earned −1.
+    Kinds judged fewer than `min_judged` times in all (raw) share one row: too few to earn."""
     before = scored["before"]
-    kinds = sorted(
-        {k for truth in before.values() for part in truth.values() for k in part["kinds"]},
-        key=lambda k: (-before["raw"][ALL]["kinds"].get(k, {}).get("refutations", 0), k),
-    )
+    judged = {
+        k: before["raw"][ALL]["kinds"].get(k, {}).get("refutations", 0)
+        for truth in before.values()
+        for part in truth.values()
+        for k in part["kinds"]
+    }
+    kinds = sorted(judged, key=lambda k: (-judged[k], k))
+    rare = [k for k in kinds if judged[k] < min_judged]
+    columns = [(part, truth) for part in (DEVELOP, MEASURE) for truth in ("raw", "adjudicated")]
     lines = [
         "| claim kind | develop raw | develop adj. | measure raw | measure adj. "
         "| Wilson 95% low (develop adj.) | earned −1 |",
         "|---|---|---|---|---|---:|---|",
     ]
     for kind in kinds:
-        cells = [
-            _cell(before[truth][part]["kinds"].get(kind))
-            for part in (DEVELOP, MEASURE)
-            for truth in ("raw", "adjudicated")
-        ]
+        if kind in rare:
+            continue
+        cells = [_cell(before[truth][part]["kinds"].get(kind)) for part, truth in columns]
         measured = gate_kinds.get(kind)
         low = "–" if not measured else f"{measured['wilson_lower']:.2f}"
         earned = "yes" if measured and measured.get("earned") else "no"
         lines.append(f"| {kind} | {' | '.join(cells)} | {low} | {earned} |")
+    if rare:
+        cells = []
+        for part, truth in columns:
+            found = [before[truth][part]["kinds"].get(k) for k in rare]
+            right = sum(c["right"] for c in found if c)
+            n = sum(c["refutations"] for c in found if c)
+            precision = right / n if n else None
+            cells.append(_cell({"right": right, "refutations": n, "precision": precision}))
+        name = f"{len(rare)} other kinds (under {min_judged} judged each)"
+        lines.append(f"| {name} | {' | '.join(cells)} | – | no |")
     return "\n".join(lines)
 
 
 def markdown(scored: dict[str, Any], gate_kinds: dict[str, dict[str, Any]], note: str) -> str:
+    """docs/benchmarks.md's tables: the figures by part and gating, then every kind."""
     return "\n\n".join([note, summary_table(scored), kinds_table(scored, gate_kinds)])
+
+
+def readme_markdown(scored: dict[str, Any], gate_kinds: dict[str, dict[str, Any]]) -> str:
+    """README's table: the kinds, the rare ones in one row (README is a front door)."""
+    return kinds_table(scored, gate_kinds, min_judged=3)

@@ -83,10 +83,11 @@ def test_the_dev_command_runs_on_a_slice(tmp_path, monkeypatch, capsys) -> None:
     import symbolic_refutations
 
     monkeypatch.setenv(ENV, str(tmp_path))  # restored after; the command points there too
-    markdown = tmp_path / "kinds.md"
+    markdown, readme = tmp_path / "kinds.md", tmp_path / "readme.md"
     result = symbolic_refutations.main(
         ["--dev", "--limit", "8", "--workers", "2", "--calibrate"]
         + ["--calibration-dir", str(tmp_path), "--markdown", str(markdown)]
+        + ["--readme-markdown", str(readme)]
     )
     kinds.clear_cache()
     develop = result["scored"]["before"]["raw"]["develop"]
@@ -99,4 +100,5 @@ def test_the_dev_command_runs_on_a_slice(tmp_path, monkeypatch, capsys) -> None:
     assert "first 8 solutions" in entry["on"]
     text = markdown.read_text()
     assert "| gating | part |" in text and "| claim kind |" in text
+    assert readme.read_text().startswith("| claim kind |")
     assert "precision" in capsys.readouterr().out
