@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from autolabel.engines.base import DOUBTFUL
+
 from .tables import clear_cache, directory, table
 
 NAME = "symbolic_kinds"  # the table's file: <calibration dir>/symbolic_kinds.json
@@ -108,6 +110,22 @@ class KindGate:
             "earned": self.earned(kind),
             "on": self.on,
         }
+
+
+def apply_gate(evidence: dict[str, Any], kinds: Iterable[str], gate: KindGate) -> bool:
+    """Whether a step whose claims of these kinds failed is −1. Either way the evidence gets
+    the failed kinds and what was measured of each; when it is not, its kind is "doubtful"
+    (evidence only, value None)."""
+    names = sorted(set(kinds))
+    evidence["kinds"] = names
+    evidence["gate"] = {
+        "checker_version": gate.version,
+        "kinds": [gate.measured(kind) for kind in names],
+    }
+    if gate.refutes(names):
+        return True
+    evidence["kind"] = DOUBTFUL
+    return False
 
 
 def gate_for(version: str) -> KindGate:

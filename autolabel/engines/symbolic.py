@@ -16,14 +16,8 @@ from typing import Any
 
 from annotate.queues import Queue
 from autolabel.calibration import calibrate
-from autolabel.calibration.kinds import KindGate, gate_for
-from autolabel.engines.base import (
-    CHECKS_OUT,
-    DOUBTFUL,
-    EngineResult,
-    SolutionInput,
-    StepSuggestion,
-)
+from autolabel.calibration.kinds import KindGate, apply_gate, gate_for
+from autolabel.engines.base import CHECKS_OUT, EngineResult, SolutionInput, StepSuggestion
 from autolabel.engines.params import timeout_param
 from autolabel.symbolic import CHECKER_VERSION, check_step
 from autolabel.symbolic.verdicts import REFUTED, VERIFIED, StepVerdict, undecided_for_now
@@ -62,15 +56,5 @@ class SymbolicEngine:
 
 
 def gated(verdict: StepVerdict, evidence: dict[str, Any], gate: KindGate) -> int | None:
-    """−1 when a failed claim is of an earned kind, else None with "doubtful" evidence; the
-    evidence gets the failed kinds and what was measured of each either way."""
-    kinds = sorted({c.kind for c in verdict.failed})
-    evidence["kinds"] = kinds
-    evidence["gate"] = {
-        "checker_version": gate.version,
-        "kinds": [gate.measured(kind) for kind in kinds],
-    }
-    if gate.refutes(kinds):
-        return -1
-    evidence["kind"] = DOUBTFUL
-    return None
+    """−1 when a failed claim is of an earned kind, else None ("doubtful" evidence)."""
+    return -1 if apply_gate(evidence, (c.kind for c in verdict.failed), gate) else None
