@@ -167,6 +167,12 @@ def correct_samples() -> list[Sample]:
     return out
 
 
+def _refuted(suggestion) -> bool:
+    """A step with a failed claim: a −1, or "doubtful" evidence where the claim's kind has not
+    earned a −1 (these counts are before the kind gate; --dev reports both)."""
+    return bool(suggestion.evidence.get("failed"))
+
+
 def run_correct(show: bool, reviewed_steps: dict[tuple[str, str, int], str]) -> Counter:
     """Refutations over steps known correct, per dataset (only the last step of a raw
     PRM800K sample, the rated completion, is counted there)."""
@@ -185,10 +191,11 @@ def run_correct(show: bool, reviewed_steps: dict[tuple[str, str, int], str]) -> 
         for s in result.suggestions:
             if last_only and s.step_index != len(sample.steps) - 1:
                 continue
-            counts[f"{sample.dataset} {'refuted' if s.value == -1 else 'verified'}"] += 1
+            refuted = _refuted(s)
+            counts[f"{sample.dataset} {'refuted' if refuted else 'verified'}"] += 1
             reviewed = reviewed_steps.get((sample.dataset, sample.ref, s.step_index))
-            counts[f"{sample.dataset} reviewed"] += s.value == -1 and reviewed is not None
-            if s.value == -1 and show:
+            counts[f"{sample.dataset} reviewed"] += refuted and reviewed is not None
+            if refuted and show:
                 truth = f"reviewed: {reviewed}" if reviewed else "labelled correct"
                 print(f"-- {sample.dataset} {sample.ref} step {s.step_index} ({truth})")
                 print("   " + sample.steps[s.step_index][:600].replace("\n", "\n   "))
@@ -227,7 +234,7 @@ def run(
             if s.value == 1 and known:
                 tally.verified_known += 1
                 tally.verified_wrong += wrong
-            if s.value != -1:
+            if not _refuted(s):
                 continue
             failed = s.evidence["failed"]
             kinds = sorted({c["kind"] for c in failed})
