@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from autolabel.calibration.kinds import KindGate, kind_row, wilson_lower
+from autolabel.calibration.kinds import KindGate, kind_row
 
 from .adjudications import Adjudication, adjudicated_truth
 from .data import LabeledSolution
@@ -173,7 +173,7 @@ class Figures:
                 self.first_errors_refuted / self.erroneous if self.erroneous else None
             ),
             "kinds": {
-                kind: {**kind_row(self.kinds_right[kind], n)}
+                kind: kind_row(self.kinds_right[kind], n)
                 for kind, n in sorted(self.kinds.items(), key=lambda kv: (-kv[1], kv[0]))
             },
         }
@@ -246,5 +246,5 @@ __all__ = [
     "run_solution",
     "run_solutions",
     "score",
-    "wilson_lower",
+    "truths",
 ]
