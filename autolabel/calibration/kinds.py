@@ -12,10 +12,15 @@ version (``symbolic_kinds.json`` in the calibration directory)::
 
 A kind has EARNED a −1 when its adjudicated precision is at least MIN_PRECISION and the Wilson
 95% lower bound of that precision is at least MIN_WILSON_LOWER. The bound is the "enough cases
-to tell" part: 0.80 is the lowest value the data must rule out (at 95% confidence) for a kind
-to refute on its own, which takes 16 right with none wrong (16/16 → 0.806), about 37 with one
-wrong, about 56 with two. 0.80 is above the whole checker's precision on rows nobody tuned on
-(0.78, issue 25), so a kind earns only by being measurably better than the checker as a whole.
+to tell" part: the data must rule out (at 95% confidence) that the kind is right less than 80%
+of the time, which takes 16 right with none wrong (16/16 → 0.806), 24 of 25 with one wrong, 38
+of 40 with two (there the 95% precision binds). 0.80 is above the whole checker's precision on
+rows nobody tuned on (0.78, issue 25), so a kind earns only by being measurably better than the
+checker as a whole, while a kind with a few dozen cases on the dev set can still earn.
+
+``refutations`` in a kind's cell counts the judged ones: refuted steps at or before the first
+error (ProcessBench's first-error protocol; autolabel/quality/refutations.py), a step with
+failed claims of several kinds counting for each; ``right``: of them, the first wrong step.
 
 Without a table for the running checker version (a new version, never measured) no kind has
 earned a −1: every failed claim is evidence ("doubtful"), never a rating, until the command is

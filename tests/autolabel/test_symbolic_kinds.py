@@ -41,7 +41,8 @@ def test_a_kind_earns_with_high_precision_and_enough_cases() -> None:
     assert kinds.earns(16, 16)  # the fewest all-right cases the 0.80 floor lets through
     assert not kinds.earns(15, 15)  # too few to tell
     assert not kinds.earns(19, 20)  # 95% precision, but the bound is 0.76
-    assert kinds.earns(57, 59) and kinds.wilson_lower(57, 59) >= kinds.MIN_WILSON_LOWER
+    assert kinds.earns(24, 25) and not kinds.earns(23, 24)  # one wrong: 25 cases at least
+    assert kinds.earns(38, 40) and not kinds.earns(37, 39)  # two wrong: 95% binds
     assert not kinds.earns(90, 100)  # many cases, precision too low
     assert not kinds.earns(0, 0)
 
