@@ -344,7 +344,7 @@ def run_dev(args: argparse.Namespace) -> dict:
     gate = measured_gate(runs, adjudications, CHECKER_VERSION)
     scored = score(runs, adjudications, gate)
     name = args.data.name if args.data else DEV_FILE
-    on = f"ProcessBench dev ({name}), develop part, with adjudications"
+    on = f"ProcessBench dev ({name}), develop part, with {len(adjudications)} adjudications"
     if args.limit:
         on += f", first {args.limit} solutions"
     entry = kinds_entry(scored, on=on, rule=calibration_kinds.rule())

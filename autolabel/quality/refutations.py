@@ -24,6 +24,7 @@ import multiprocessing
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from autolabel.calibration.kinds import KindGate, kind_row
@@ -233,7 +234,13 @@ def kinds_entry(
     for kind, cell in develop["kinds"].items():
         raw_cell = raw.get(kind, {})
         kinds[kind] = {**cell, "right_raw": raw_cell.get("right", 0)}
-    return {"on": on, "rule": rule, "solutions": develop["solutions"], "kinds": kinds}
+    return {
+        "on": on,
+        "rule": rule,
+        "measured": date.today().isoformat(),
+        "solutions": develop["solutions"],
+        "kinds": kinds,
+    }
 
 
 __all__ = [
