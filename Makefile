@@ -10,7 +10,7 @@ PORT ?= 8000
 VAR ?= var
 FRONT_SRC := $(shell find frontend/src frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: install frontend run test lint docs-test docs-site docs-serve bench-import bench-label-quality openapi chromium serve clean
+.PHONY: install frontend run test lint docs-test docs-site docs-serve bench-import bench-label-quality bench-symbolic-kinds openapi chromium serve clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -89,6 +89,16 @@ bench-label-quality: $(STAMP)
 	mkdir -p var
 	$(BIN)/python bench/label_quality.py --markdown > var/label_quality.md
 	$(BIN)/python bench/doc_tables.py docs/benchmarks.md label-quality var/label_quality.md
+
+# The symbolic checker's claim kinds on the ProcessBench dev set (issue 25): stores which kinds
+# earned a −1 for this checker version (autolabel/calibration/symbolic_kinds.json) and rewrites
+# the tables between the symbolic-kinds markers of README.md and docs/benchmarks.md.
+bench-symbolic-kinds: $(STAMP)
+	mkdir -p var
+	$(BIN)/python bench/symbolic_refutations.py --dev --calibrate --markdown var/symbolic_kinds.md \
+		--readme-markdown var/symbolic_kinds_readme.md
+	$(BIN)/python bench/doc_tables.py README.md symbolic-kinds var/symbolic_kinds_readme.md
+	$(BIN)/python bench/doc_tables.py docs/benchmarks.md symbolic-kinds var/symbolic_kinds.md
 
 clean:
 	rm -rf var frontend/dist

@@ -1,8 +1,26 @@
-"""How many steps the symbolic engine refutes on the public samples, and how many rightly.
+"""How many steps the symbolic engine refutes on labeled data, and how many rightly.
 
-    .venv/bin/python bench/symbolic_refutations.py              # the numbers
+    .venv/bin/python bench/symbolic_refutations.py              # the numbers on the samples
     .venv/bin/python bench/symbolic_refutations.py --show       # and every refutation
     .venv/bin/python bench/symbolic_refutations.py --save r.json  # refutations, for a diff
+    .venv/bin/python bench/symbolic_refutations.py --dev        # the ProcessBench dev set
+    .venv/bin/python bench/symbolic_refutations.py --dev --calibrate --markdown var/kinds.md
+
+--dev (issue 25) runs the engine over shared/data/processbench_dev.jsonl in --workers
+processes (default 2) and reports, for the develop and measure parts of the split
+(autolabel/quality/dev_split.py) and for all, against the raw labels and with the open
+adjudications (autolabel/quality/adjudications.jsonl): refutations, precision (first-error
+protocol), refuted correct steps as a share of correct steps, first-error recall, and per
+claim kind refutations, right, precision and the Wilson 95% lower bound; every figure before
+gating (every failed claim refutes) and after (only kinds that earned −1 on the develop part,
+autolabel/calibration/kinds.py). --calibrate stores the develop part's kinds for the running
+checker version in autolabel/calibration/symbolic_kinds.json (the engine's gate);
+--markdown FILE and --readme-markdown FILE write the tables that `make bench-symbolic-kinds`
+splices into docs/benchmarks.md and README.md; --show prints the develop part's refutations
+judged wrong (never the measure part's: it is only measured).
+Code: autolabel/quality/refutations.py.
+
+Without --dev:
 
 Runs autolabel.engines.symbolic.SymbolicEngine (the code the Celery workers run, on an
 unsaved SolutionInput) over every solution of processbench_sample.jsonl and the modified
@@ -45,12 +63,24 @@ sys.path.insert(0, str(REPO))
 from autolabel.quality.data import DATA_DIR as DATA  # noqa: E402
 from autolabel.quality.data import LabeledSolution, read_labeled  # noqa: E402
 
-# (dataset, ref, step) -> why the refuted step is wrong although the label says correct
+# (dataset, ref, step) -> why the refuted step is wrong although the label says correct.
+# ProcessBench's are in autolabel/quality/adjudications.jsonl (read below); this one is a
+# PRM800K step outside any adjudicated benchmark.
 REVIEWED = {
-    ("processbench", "math-106", 10): "(9*8*7*6*5*4)/(7*6*5*4*3*2*1) is 12, written = 36",
-    ("processbench", "math-106", 11): "(9*8*7*6*5*4)/(8*7*6*5*4*3*2*1) is 3/2, written = 9",
     ("prm800k_rated_ok", "mrmath-0", 5): "-81 + 1 = (-80) + 1: -80 is not -79",
 }
+
+
+def _with_adjudications() -> dict[tuple[str, str, int], str]:
+    """REVIEWED and the adjudicated ProcessBench steps whose label "correct" we judge wrong."""
+    from autolabel.quality.adjudications import read_adjudications
+
+    found = dict(REVIEWED)
+    for (row, step), item in read_adjudications().items():
+        dataset, _, ref = row.partition(":")
+        if item.label == "correct":
+            found[(dataset, ref, step)] = item.reason
+    return found
 
 
 @dataclass
@@ -137,7 +167,13 @@ def correct_samples() -> list[Sample]:
     return out
 
 
-def run_correct(show: bool) -> Counter:
+def _refuted(suggestion) -> bool:
+    """A step with a failed claim: a −1, or "doubtful" evidence where the claim's kind has not
+    earned a −1 (these counts are before the kind gate; --dev reports both)."""
+    return bool(suggestion.evidence.get("failed"))
+
+
+def run_correct(show: bool, reviewed_steps: dict[tuple[str, str, int], str]) -> Counter:
     """Refutations over steps known correct, per dataset (only the last step of a raw
     PRM800K sample, the rated completion, is counted there)."""
     from autolabel.engines.base import SolutionInput
@@ -155,10 +191,11 @@ def run_correct(show: bool) -> Counter:
         for s in result.suggestions:
             if last_only and s.step_index != len(sample.steps) - 1:
                 continue
-            counts[f"{sample.dataset} {'refuted' if s.value == -1 else 'verified'}"] += 1
-            reviewed = REVIEWED.get((sample.dataset, sample.ref, s.step_index))
-            counts[f"{sample.dataset} reviewed"] += s.value == -1 and reviewed is not None
-            if s.value == -1 and show:
+            refuted = _refuted(s)
+            counts[f"{sample.dataset} {'refuted' if refuted else 'verified'}"] += 1
+            reviewed = reviewed_steps.get((sample.dataset, sample.ref, s.step_index))
+            counts[f"{sample.dataset} reviewed"] += refuted and reviewed is not None
+            if refuted and show:
                 truth = f"reviewed: {reviewed}" if reviewed else "labelled correct"
                 print(f"-- {sample.dataset} {sample.ref} step {s.step_index} ({truth})")
                 print("   " + sample.steps[s.step_index][:600].replace("\n", "\n   "))
@@ -167,7 +204,9 @@ def run_correct(show: bool) -> Counter:
     return counts
 
 
-def run(show: bool) -> tuple[dict[str, Tally], list[dict]]:
+def run(
+    show: bool, reviewed_steps: dict[tuple[str, str, int], str]
+) -> tuple[dict[str, Tally], list[dict]]:
     from autolabel import timeouts
     from autolabel.engines.base import SolutionInput
     from autolabel.engines.symbolic import SymbolicEngine
@@ -195,7 +234,7 @@ def run(show: bool) -> tuple[dict[str, Tally], list[dict]]:
             if s.value == 1 and known:
                 tally.verified_known += 1
                 tally.verified_wrong += wrong
-            if s.value != -1:
+            if not _refuted(s):
                 continue
             failed = s.evidence["failed"]
             kinds = sorted({c["kind"] for c in failed})
@@ -203,7 +242,7 @@ def run(show: bool) -> tuple[dict[str, Tally], list[dict]]:
                 tally.refuted_known += 1
                 tally.refuted_right += wrong
                 tally.first_error_refuted += wrong
-                reviewed = REVIEWED.get((sample.dataset, sample.ref, s.step_index))
+                reviewed = reviewed_steps.get((sample.dataset, sample.ref, s.step_index))
                 for kind in kinds:
                     tally.kinds[kind] += 1
                     tally.kinds_right[kind] += wrong
@@ -280,23 +319,156 @@ def report(tallies: dict[str, Tally]) -> None:
         )
 
 
-def main() -> None:
+DEV_FILE = "processbench_dev.jsonl"
+
+
+def run_dev(args: argparse.Namespace) -> dict:
+    """--dev: the dev set by part and claim kind (see the module's docstring)."""
+    from autolabel.calibration import kinds as calibration_kinds
+    from autolabel.quality import kinds_markdown
+    from autolabel.quality.adjudications import read_adjudications
+    from autolabel.quality.refutations import kinds_entry, measured_gate, run_solutions, score
+    from autolabel.symbolic import CHECKER_VERSION
+
+    adjudications = read_adjudications()
+    solutions = read_labeled(args.data or DATA / DEV_FILE, limit=args.limit)
+    start = time.perf_counter()
+
+    def progress(n: int) -> None:
+        if args.progress and (n % 100 == 0 or n == len(solutions)):
+            print(f"{n}/{len(solutions)} ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
+
+    # The harness reads every failed claim, −1 or "doubtful", whatever gate is stored.
+    runs = run_solutions(solutions, workers=args.workers, progress=progress)
+    seconds = time.perf_counter() - start
+    gate = measured_gate(runs, adjudications, CHECKER_VERSION)
+    scored = score(runs, adjudications, gate)
+    name = args.data.name if args.data else DEV_FILE
+    on = f"ProcessBench dev ({name}), develop part, with {len(adjudications)} adjudications"
+    if args.limit:
+        on += f", first {args.limit} solutions"
+    entry = kinds_entry(scored, on=on, rule=calibration_kinds.rule())
+    report_dev(scored, gate)
+    print(f"({len(runs)} solutions in {seconds:.1f} s with {args.workers} workers)")
+    if args.calibrate:
+        path = calibration_kinds.write_kinds(CHECKER_VERSION, entry)
+        print(f"wrote {path} ({CHECKER_VERSION})", file=sys.stderr)
+    if args.markdown:
+        note = (
+            f"Checker `{CHECKER_VERSION}` on {name} ({len(runs)} solutions; develop / measure "
+            f"split by problem), {len(adjudications)} adjudications. A kind earns −1 with "
+            f"adjudicated precision ≥ {calibration_kinds.MIN_PRECISION:.0%} and Wilson 95% "
+            f"lower bound ≥ {calibration_kinds.MIN_WILSON_LOWER:.2f} on the develop part. "
+            "Cells: right/judged (precision %)."
+        )
+        args.markdown.parent.mkdir(parents=True, exist_ok=True)
+        args.markdown.write_text(kinds_markdown.markdown(scored, entry["kinds"], note) + "\n")
+    if args.readme_markdown:
+        args.readme_markdown.parent.mkdir(parents=True, exist_ok=True)
+        table = kinds_markdown.readme_markdown(scored, entry["kinds"])
+        args.readme_markdown.write_text(table + "\n")
+    if args.show:
+        show_develop(runs, adjudications)
+    result = {"seconds": seconds, "scored": scored, "kinds": entry}
+    if args.save:
+        args.save.write_text(json.dumps(result, indent=1, ensure_ascii=False))
+    return result
+
+
+def report_dev(scored: dict, gate) -> None:
+    for gating, title in (("before", "before gating"), ("after", "after gating")):
+        print(f"== {title}")
+        for truth in ("raw", "adjudicated"):
+            for part, f in scored[gating][truth].items():
+                precision = "–" if f["precision"] is None else f"{f['precision']:.3f}"
+                share = f["refuted_correct_share"]
+                recall = f["first_error_recall"]
+                print(
+                    f"  {truth:11s} {part:8s} refutations {f['refutations']:4d} "
+                    f"(judged {f['judged']:4d}, right {f['right']:4d}): precision {precision}, "
+                    f"refuted correct {f['refuted_correct']} = "
+                    f"{'–' if share is None else f'{100 * share:.2f}'}% of "
+                    f"{f['correct_steps']}, first-error recall {f['first_errors_refuted']}/"
+                    f"{f['erroneous']} = {'–' if recall is None else f'{100 * recall:.1f}'}%"
+                )
+    print(
+        "== kinds before gating: right/judged (develop raw, develop adj., measure raw, "
+        "measure adj.), develop adj. Wilson low, earned"
+    )
+    before = scored["before"]
+    for kind in before["raw"]["all"]["kinds"]:
+        cells = []
+        for part in ("develop", "measure"):
+            for truth in ("raw", "adjudicated"):
+                c = before[truth][part]["kinds"].get(kind)
+                cells.append(f"{c['right']}/{c['refutations']}" if c else "-")
+        low = gate.kinds.get(kind, {}).get("wilson_lower")
+        print(
+            f"  {kind:16s} {'  '.join(f'{c:>7s}' for c in cells)}  "
+            f"{'    -' if low is None else f'{low:.3f}'} {'EARNED' if gate.earned(kind) else ''}"
+        )
+
+
+def show_develop(runs, adjudications) -> None:
+    """The develop part's refutations at or before the first error that are not it."""
+    from autolabel.quality.dev_split import DEVELOP
+    from autolabel.quality.refutations import truths
+
+    for run in runs:
+        if run.part != DEVELOP:
+            continue
+        truth = truths(run, adjudications)["adjudicated"]
+        first = truth.index(-1) if -1 in truth else None
+        for f in run.failed:
+            if truth[f.step] != 1 or (first is not None and f.step > first):
+                continue
+            print(f"-- {run.ref} step {f.step} (first error {first}; {','.join(f.kinds)})")
+            print("   " + run.steps[f.step][:600].replace("\n", "\n   "))
+            for claim in f.claims:
+                print(f"   => {claim}")
+
+
+def main(argv: list[str] | None = None) -> dict | None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", action="store_true", help="print every refutation")
     parser.add_argument("--save", type=Path, help="write the refutations as JSON here")
     parser.add_argument(
         "--no-correct", action="store_true", help="skip the pass over known-correct steps"
     )
-    args = parser.parse_args()
+    parser.add_argument("--dev", action="store_true", help="the ProcessBench dev set, by part")
+    parser.add_argument("--data", type=Path, help=f"with --dev: another file than {DEV_FILE}")
+    parser.add_argument("--limit", type=int, help="with --dev: the first N solutions")
+    parser.add_argument("--workers", type=int, default=2, help="with --dev: processes")
+    parser.add_argument("--progress", action="store_true", help="with --dev: progress (stderr)")
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="with --dev: store the develop part's kinds for this checker version",
+    )
+    parser.add_argument(
+        "--calibration-dir", type=Path, help="with --calibrate: write the table here instead"
+    )
+    parser.add_argument("--markdown", type=Path, help="with --dev: write the tables here")
+    parser.add_argument(
+        "--readme-markdown", type=Path, help="with --dev: write README's kinds table here"
+    )
+    args = parser.parse_args(argv)
+    if args.calibrate and args.limit and not args.calibration_dir:
+        parser.error("--calibrate with --limit needs --calibration-dir (a slice is no table)")
+    if args.calibration_dir:
+        os.environ["STEPLAB_CALIBRATION_DIR"] = str(args.calibration_dir)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
     import django
 
     django.setup()  # the importers' parsers need Django's apps
+    if args.dev:
+        return run_dev(args)
     start = time.perf_counter()
-    tallies, refutations = run(args.show)
+    reviewed_steps = _with_adjudications()
+    tallies, refutations = run(args.show, reviewed_steps)
     report(tallies)
     if not args.no_correct:
-        counts = run_correct(args.show)
+        counts = run_correct(args.show, reviewed_steps)
         print("known-correct steps (every refutation here is a false one unless reviewed):")
         for name in sorted({k.rsplit(" ", 1)[0] for k in counts}):
             print(
@@ -307,6 +479,7 @@ def main() -> None:
     print(f"({time.perf_counter() - start:.1f} s)")
     if args.save:
         args.save.write_text(json.dumps(refutations, indent=1, ensure_ascii=False))
+    return None
 
 
 if __name__ == "__main__":

@@ -31,7 +31,10 @@ CHECKS_OUT = "checks out"
 TESTS_PASS = "tests pass"
 # A logged signal the rest of the log contradicts (subgoal: a success in a failed episode).
 CONTRADICTS_OUTCOME = "contradicts outcome"
-EVIDENCE_KINDS = (CHECKS_OUT, TESTS_PASS, CONTRADICTS_OUTCOME)
+# A symbolic claim failed, but its kind has not earned a −1 (autolabel/calibration/kinds.py):
+# the failed claims are shown on the step with their kind's measured precision, not rated.
+DOUBTFUL = "doubtful"
+EVIDENCE_KINDS = (CHECKS_OUT, TESTS_PASS, CONTRADICTS_OUTCOME, DOUBTFUL)
 
 
 @dataclass(frozen=True)

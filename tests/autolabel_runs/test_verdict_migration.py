@@ -73,3 +73,57 @@ def test_unmeasured_scores_are_cleared():
     for row in (measured, rollout):  # measured, or the source's own estimate (8/8 rollouts)
         row.refresh_from_db()
         assert row.score == 1.0
+
+
+def test_symbolic_minus_ones_of_unearned_kinds_become_doubtful_and_back(tmp_path, monkeypatch):
+    """0009: a stored symbolic −1 whose failed kinds have not earned a −1 under its version's
+    table becomes "doubtful" evidence; a consensus that required symbolic goes where no
+    symbolic −1 is left; an earned kind's −1 and other versions' rows as their tables say."""
+    from autolabel.calibration import ENV, kinds
+
+    gated = importlib.import_module("autolabel.migrations.0009_symbolic_refutations_gated_by_kind")
+    monkeypatch.setattr(kinds, "assume_all_earned", False)
+    monkeypatch.setenv(ENV, str(tmp_path))
+    kinds.write_kinds(
+        "symbolic-1.0",
+        {
+            "on": "dev",
+            "kinds": {"arithmetic": kinds.kind_row(40, 40), "chain": kinds.kind_row(9, 10)},
+        },
+        folder=tmp_path,
+    )
+
+    def failed(kind: str) -> dict:
+        calibration = {"right": 0.8, "n": 16, "on": "samples"}
+        return {"failed": [{"text": "2 + 3 = 6", "kind": kind}], "calibration": calibration}
+
+    a, b, c = SolutionFactory(steps=3).steps.order_by("index")
+    (d,) = SolutionFactory(steps=1).steps.all()
+    chain = SuggestionFactory(
+        step=a, agent="sympy/symbolic-1.0", value=-1, score=0.8, evidence=failed("chain")
+    )
+    earned = SuggestionFactory(
+        step=d, agent="sympy/symbolic-1.0", value=-1, evidence=failed("arithmetic")
+    )
+    unmeasured = SuggestionFactory(
+        step=b, agent="sympy/symbolic-0.9", value=-1, evidence=failed("arithmetic")
+    )
+    gone = SuggestionFactory(step=a, source="consensus", agent="consensus:symbolic", value=-1)
+    kept = SuggestionFactory(step=d, source="consensus", agent="consensus:symbolic", value=-1)
+    other = SuggestionFactory(step=c, source="consensus", agent="consensus:rollout+judge", value=1)
+
+    gated.forwards(django_apps, None)
+    kinds.clear_cache()
+    assert _state(chain) == (None, None, "doubtful")
+    assert chain.evidence["kinds"] == ["chain"]
+    assert chain.evidence["gate"]["kinds"][0]["precision"] == 0.9
+    assert "calibration" not in chain.evidence
+    assert _state(unmeasured) == (None, None, "doubtful")  # no table for symbolic-0.9
+    assert _state(earned) == (-1, 1.0, None)
+    assert not Suggestion.objects.filter(pk=gone.pk).exists()
+    assert Suggestion.objects.filter(pk__in=[kept.pk, other.pk]).count() == 2
+
+    gated.backwards(django_apps, None)
+    assert _state(chain) == (-1, 0.8, None)
+    assert chain.evidence["calibration"]["right"] == 0.8 and "gate" not in chain.evidence
+    assert _state(unmeasured) == (-1, 1.0, None)

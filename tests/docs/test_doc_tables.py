@@ -68,3 +68,19 @@ def test_the_harness_tables_land_between_the_page_markers(tmp_path, capsys) -> N
     # The tables in the page today have the shape the harness prints.
     first = tables.splitlines()[0]
     assert first in before.partition("<!-- label-quality:begin")[2].split("\n", 2)[1]
+
+
+def test_symbolic_kinds_target_stores_the_table_and_writes_readme_and_benchmarks() -> None:
+    dry = subprocess.run(
+        ["make", "-n", "-o", ".venv/.installed-stamp", "bench-symbolic-kinds"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "bench/symbolic_refutations.py --dev --calibrate" in dry
+    assert "bench/doc_tables.py README.md symbolic-kinds var/symbolic_kinds_readme.md" in dry
+    assert "bench/doc_tables.py docs/benchmarks.md symbolic-kinds var/symbolic_kinds.md" in dry
+    for page in ("README.md", "docs/benchmarks.md"):
+        text = (REPO / page).read_text(encoding="utf-8")
+        assert doc_tables.splice(text, "symbolic-kinds", "| x |")  # one pair of markers each

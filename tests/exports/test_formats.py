@@ -128,15 +128,17 @@ def test_suggestions_soft_labels_from_monte_carlo_evidence(project, build):
     assert [r["completions"] for r in read_rows(consensus)] == [["a"]]
 
 
-def test_evidence_only_suggestions_are_never_exported_as_labels(project, build):
-    """A symbolic "checks out" (value None) is not a +1: auto_any, which prefers symbolic,
-    falls through to the next source on that step, and a step with only evidence is unlabeled."""
+@pytest.mark.parametrize("kind", ["checks out", "doubtful"])
+def test_evidence_only_suggestions_are_never_exported_as_labels(project, build, kind):
+    """A symbolic "checks out" (value None) is not a +1, nor a "doubtful" (a failed claim of a
+    kind that has not earned it) a −1: auto_any, which prefers symbolic, falls through to the
+    next source on that step, and a step with only evidence is unlabeled."""
     solution = SolutionFactory(problem__project=project, steps=["2 + 3 = 5", "so 5 * 4 = 21"])
     first, second = solution.steps.order_by("index")
     for step in (first, second):
         Suggestion.objects.create(
             step=step, source="symbolic", agent="sympy/symbolic-1.0", value=None,
-            evidence={"kind": "checks out", "claims": [{"text": "2 + 3 = 5"}]},
+            evidence={"kind": kind, "claims": [{"text": "2 + 3 = 5"}]},
         )  # fmt: skip
     Suggestion.objects.create(step=first, source="rollout", agent="mc", value=1)
     Suggestion.objects.create(step=second, source="rollout", agent="mc", value=-1)

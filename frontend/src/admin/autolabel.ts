@@ -24,7 +24,8 @@ export const SOURCES: SourceInfo[] = [
   {
     name: "symbolic",
     label: "Symbolic check",
-    description: "Re-computes the arithmetic and algebra claimed in each step with SymPy: verified → +1, refuted → −1, undecided → nothing.",
+    description:
+      "Re-computes the arithmetic and algebra claimed in each step with SymPy: a false claim → −1 only when claims of its kind have earned it on benchmark data, else evidence (“looks wrong, not refuted”); verified → evidence (“checks out”), never +1; undecided → nothing.",
     availability: "now",
   },
   {

@@ -4,9 +4,11 @@ import { Markdown } from "../components/Markdown";
 import { IconCheck, IconX } from "../components/icons";
 import {
   describeSuggestion,
+  doubtText,
   looksLikeTex,
   refutedReason,
   texSource,
+  type DoubtfulClaim,
   type EvidenceView,
   type RefutedClaim,
   type SuggestionView,
@@ -170,11 +172,28 @@ function Rationale({ text, agent }: { text: string; agent: string }) {
   );
 }
 
-/** The evidence worth reading under a step's text: refuted equations, judges' rationales. */
+/** Failed claims of kinds that have not earned a −1: "∑ ? 3·4 = 13 looks wrong (kind arithmetic,
+ * 91% precision), not refuted", one line each, in a neutral tone (evidence, not a rating). */
+function Doubtful({ claims, badge }: { claims: DoubtfulClaim[]; badge: string }) {
+  return (
+    <div className="suggestion-note suggestion-note-doubt" data-testid="symbolic-doubtful">
+      <span className="suggestion-note-badge">{badge} ?</span>
+      {claims.slice(0, 3).map((d, i) => (
+        <span key={i} className="suggestion-note-values" data-kind={d.kind ?? ""}>
+          <MathText text={d.claim} /> <span>{doubtText(d)}</span>
+        </span>
+      ))}
+      {claims.length > 3 && <span className="subtle">… and {claims.length - 3} more</span>}
+    </div>
+  );
+}
+
+/** The evidence worth reading under a step's text: refuted equations, doubtful claims, judges'
+ * rationales. */
 export function SuggestionNotes({ suggestions }: { suggestions: Suggestion[] }) {
   const notes = suggestions
     .map((s, i) => ({ s, i, view: describeSuggestion(s) }))
-    .filter(({ view }) => view.refuted || view.rationale || view.note);
+    .filter(({ view }) => view.refuted || view.rationale || view.note || view.doubtful?.length);
   if (notes.length === 0) return null;
   return (
     <div className="suggestion-notes">
@@ -186,6 +205,8 @@ export function SuggestionNotes({ suggestions }: { suggestions: Suggestion[] }) 
             </span>
             <span>{view.note}</span>
           </div>
+        ) : view.doubtful?.length ? (
+          <Doubtful key={i} claims={view.doubtful} badge={view.badge} />
         ) : view.refuted ? (
           <Refuted key={i} refuted={view.refuted} badge={view.badge} reason={s.source === "graph" ? refutedReason(s.evidence) : null} />
         ) : (

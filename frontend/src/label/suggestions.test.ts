@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Suggestion } from "../api";
-import { calibrationText, describeSuggestion, looksLikeTex, orderSuggestions, refutedClaim, texSource, valuesText } from "./suggestions";
+import { calibrationText, describeSuggestion, doubtfulClaims, doubtText, looksLikeTex, orderSuggestions, refutedClaim, texSource, valuesText } from "./suggestions";
 
 const sug = (o: Partial<Suggestion>): Suggestion => ({ source: "import", agent: "", value: null, score: null, evidence: {}, ...o });
 
@@ -183,5 +183,37 @@ describe("order and TeX", () => {
     expect(looksLikeTex("48 / 6 = 7")).toBe(false);
     expect(texSource("x^{2}")).toBe("\\(x^{2}\\)");
     expect(texSource("$x$ = 2")).toBe("$x$ = 2");
+  });
+});
+
+describe("doubtful symbolic evidence", () => {
+  const failed = [
+    { text: "2 + 3 = 6", lhs: "2 + 3", rhs: "6", lhs_value: "5", rhs_value: "6", holds: false, kind: "arithmetic" },
+    { text: "x = 4 \\text{ or } x = 5", holds: false, kind: "substitution" },
+  ];
+  const gate = { kinds: [{ kind: "arithmetic", measured: true, precision: 0.9, n: 20 }, { kind: "substitution", measured: false }] };
+
+  it("lists every failed claim with its kind's measured precision, or says it was never measured", () => {
+    expect(doubtfulClaims({ kind: "doubtful", failed, gate })).toEqual([
+      { claim: "2 + 3 = 6", kind: "arithmetic", precision: 0.9, n: 20 },
+      { claim: "x = 4 \\text{ or } x = 5", kind: "substitution", precision: null, n: null },
+    ]);
+    const [arith, subst] = doubtfulClaims({ kind: "doubtful", failed, gate });
+    expect(doubtText(arith)).toBe("looks wrong (kind arithmetic, 90% precision), not refuted");
+    expect(doubtText(subst)).toBe("looks wrong (kind substitution, precision not measured), not refuted");
+  });
+
+  it("is evidence without a value: no mark, no tone, the failed claims as its items", () => {
+    const view = describeSuggestion(sug({ source: "symbolic", evidence: { kind: "doubtful", failed, gate } }));
+    expect(view).toMatchObject({ mark: "", tone: "none", refuted: null });
+    expect(view.evidence?.label).toBe("looks wrong, not refuted");
+    expect(view.evidence?.items).toEqual(["2 + 3 = 6", "x = 4 \\text{ or } x = 5"]);
+    expect(view.doubtful).toHaveLength(2);
+    expect(view.title).toContain("evidence, not a rating");
+  });
+
+  it("a −1 or another evidence kind is not doubtful", () => {
+    expect(doubtfulClaims({ kind: "checks out", failed, gate })).toEqual([]);
+    expect(describeSuggestion(sug({ source: "symbolic", value: -1, evidence: { failed, gate } })).doubtful ?? null).toBeNull();
   });
 });

@@ -69,6 +69,7 @@ export interface EvidenceView {
 
 export const EVIDENCE_LABEL: Record<string, string> = {
   "checks out": "arithmetic checks out",
+  doubtful: "looks wrong, not refuted",
   "tests pass": "tests pass",
   "contradicts outcome": "contradicts the outcome",
 };
@@ -101,6 +102,8 @@ export interface SuggestionView {
   evidence: EvidenceView | null;
   /** A checker's one-line finding shown under the step (subgoal: "precondition … not satisfied"). */
   note?: string | null;
+  /** A symbolic "doubtful": failed claims of kinds that have not earned a −1, shown under the step. */
+  doubtful?: DoubtfulClaim[] | null;
   /** Hover text: what it is, who made it, what it says. */
   title: string;
 }
@@ -198,13 +201,63 @@ function claimText(c: Obj): string | null {
   return value != null && value !== rhs && !text.includes(value) ? `${text}  (= ${value})` : text;
 }
 
+/**
+ * A failed claim of a symbolic "doubtful" suggestion: the checker found it false, but claims of its
+ * kind have not been right often enough on the dev set to refute a step (precision below 95%, or
+ * too few cases), so it is evidence for the annotator, not a −1.
+ */
+export interface DoubtfulClaim {
+  claim: string;
+  kind: string | null;
+  /** The kind's measured precision (0–1), null when never measured for this checker version. */
+  precision: number | null;
+  /** How many refutations of the kind it was measured on. */
+  n: number | null;
+}
+
+export const DOUBTFUL = "doubtful";
+
+/** The failed claims of a "doubtful" suggestion with their kinds' measured precision. */
+export function doubtfulClaims(evidence: unknown): DoubtfulClaim[] {
+  const e = asObj(evidence);
+  if (!e || str(e.kind) !== DOUBTFUL || !Array.isArray(e.failed)) return [];
+  const measured = new Map<string, Obj>();
+  const gate = asObj(e.gate);
+  if (gate && Array.isArray(gate.kinds)) {
+    for (const k of gate.kinds) {
+      const cell = asObj(k);
+      const name = cell ? str(cell.kind) : null;
+      if (cell && name) measured.set(name, cell);
+    }
+  }
+  const out: DoubtfulClaim[] = [];
+  for (const f of e.failed) {
+    const c = asObj(f);
+    const claim = c ? (str(c.text) ?? str(c.claim) ?? (str(c.lhs) && str(c.rhs) ? `${str(c.lhs)} = ${str(c.rhs)}` : null)) : null;
+    if (!c || !claim) continue;
+    const kind = str(c.kind);
+    const cell = kind ? measured.get(kind) : undefined;
+    const known = cell && cell.measured !== false;
+    out.push({ claim: clip(claim, 200), kind, precision: known ? num(cell.precision) : null, n: known ? num(cell.n) : null });
+  }
+  return out;
+}
+
+/** "looks wrong (kind arithmetic, 91% precision), not refuted" */
+export function doubtText(d: DoubtfulClaim): string {
+  const precision = d.precision != null ? `${pct(d.precision)} precision` : "precision not measured";
+  return `looks wrong (${d.kind ? `kind ${d.kind}, ` : ""}${precision}), not refuted`;
+}
+
 /** The evidence view of an evidence-only suggestion; null when it is a rating (or no kind). */
 export function evidenceOf(s: Suggestion): EvidenceView | null {
   const e = asObj(s.evidence);
   const kind = e ? str(e.kind) : null;
   if (s.value !== null || !e || !kind) return null;
   const items: string[] = [];
-  if (Array.isArray(e.claims)) {
+  if (kind === DOUBTFUL) {
+    for (const d of doubtfulClaims(e)) items.push(d.claim);
+  } else if (Array.isArray(e.claims)) {
     for (const c of e.claims) {
       const claim = asObj(c);
       if (claim && claim.holds === true) {
@@ -373,6 +426,15 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
 
   const who = `${SOURCE_NAME[source] ?? source}${s.agent ? ` · ${s.agent}` : ""}`;
   if (evidence) {
+    const doubtful = source === "symbolic" ? doubtfulClaims(s.evidence) : [];
+    if (doubtful.length) {
+      const lines = [
+        `${who}: ${evidence.label}: evidence, not a rating`,
+        ...doubtful.slice(0, 12).map((d) => `  ${d.claim} ${doubtText(d)}`),
+        "Claims of this kind have not earned a −1 on the ProcessBench dev set: check the step yourself.",
+      ];
+      return { badge: SOURCE_BADGE[source], detail: null, mark: "", tone: "none", refuted: null, rationale: null, evidence, doubtful, title: lines.join("\n") };
+    }
     const count = evidence.checked ?? evidence.items.length;
     const measured = calibrationText(s, evidence.label);
     evidence.measured = measured;
