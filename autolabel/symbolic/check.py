@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from autolabel import timeouts
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
+from autolabel.symbolic.boundaries import without_operand_side
 from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Context, Decision, claim_kind, decide
 from autolabel.symbolic.evaluate import EvalError, TooLarge
@@ -129,7 +130,10 @@ def find_chains(step_text: str) -> tuple[list[Chain], str]:
     segments = split_segments(prepared)
     for segment in segments:
         if segment.kind == "math" and not looks_like_prose(segment.text):
-            found.extend(math_chains(segment, prepared))
+            for chain in math_chains(segment, prepared):
+                kept = without_operand_side(chain, prepared, segment.offset)
+                if kept is not None:
+                    found.append(kept)
         else:
             found.extend(prose_chains(segment, prepared))
     found.extend(restatement_chains(found, prepared))
