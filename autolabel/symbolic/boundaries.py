@@ -35,6 +35,8 @@ _OPENERS = re.compile(r"(?:\$\$|\$|\\\(|\\\[|\s)*$")
 _LAST_WORD = re.compile(r"([A-Za-z]+)\W*$")
 _WORD_AT_END = re.compile(r"\b([A-Za-z]+)$")
 REACH = 40
+CLAUSE_REACH = 100
+_CLAUSE_MARK = re.compile(r"[.:;!?,\n](?=\s|$)")
 
 
 def _words_before(text: str, start: int) -> str:
@@ -73,3 +75,36 @@ def without_operand_side(chain: Chain, text: str, segment_start: int) -> Chain |
     if len(chain.sides) < 3:
         return None
     return replace(chain, sides=chain.sides[1:], relations=chain.relations[1:])
+
+
+# Words that may open a clause before its subject: "Therefore, $2 + 3$ is 5".
+_DISCOURSE = frozenset(
+    {
+        "so", "thus", "hence", "therefore", "then", "now", "and", "but", "also", "finally",
+        "next", "first", "second", "third", "here", "again", "clearly", "similarly",
+        "likewise", "note", "that", "we", "see", "have", "get", "find", "indeed",
+    }
+)  # fmt: skip
+# "the expression $E$ is ...": the formula names itself, so it is still the subject.
+_APPOSITIVE = re.compile(
+    r"^(?:the|this|that|our)\s+(?:(?:given|final|whole|entire|new|resulting|last|first)\s+)?"
+    r"(?:expression|sum|product|value|result|quantity|difference|quotient|total|fraction|"
+    r"term|calculation|computation)$"
+)
+
+
+def subject_of_clause(text: str, start: int) -> bool:
+    """The formula at ``start`` is what its clause is about: nothing but discourse words
+    before it in the clause ("Therefore, $X$ is 5"), or a head noun it is the apposition of
+    ("the expression $X$ is 5"). Not "the sum of the digits of $X$ is 4", "the number of
+    squares that divide $X$ is 36": there the clause is about a phrase around $X$."""
+    before = text[max(0, start - CLAUSE_REACH) : start]
+    before = before[: _OPENERS.search(before).start()]  # type: ignore[union-attr]
+    marks = [m.end() for m in _CLAUSE_MARK.finditer(before)]
+    clause = before[marks[-1] :] if marks else before
+    if not marks and start > CLAUSE_REACH:
+        return False  # a clause longer than we read
+    words = re.findall(r"[A-Za-z]+", clause.lower())
+    while words and words[0] in _DISCOURSE:
+        words.pop(0)
+    return not words or bool(_APPOSITIVE.match(" ".join(words)))

@@ -67,6 +67,13 @@ _APPROXIMATE_TASK = re.compile(
 )
 # A map, model or drawing: "1 inch = 50 miles" is a scale, not a conversion.
 _SCALE = re.compile(r"\bscale|\bmaps?\b|represent|\bmodel|drawing|blueprint", re.IGNORECASE)
+# The problem names pi as a function ("Let $\pi$ be a permutation of ..."): pi(2) is a value
+# of that function, not 2 * 3.14159....
+_PI_NAMED = re.compile(
+    r"\\pi\s*\$?\s*(?:be|is|denotes?)\s+(?:a|an|the|some)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:permutation|function|bijection|map|mapping)\b",
+    re.IGNORECASE,
+)
 _MODULAR = re.compile(
     r"\bmod(ulo|ular)?\b|\\pmod|\\bmod|\\equiv|\u2261|congruen|remainder",
     re.IGNORECASE,
@@ -178,7 +185,10 @@ def check_step_local(
     outside = "\n".join([problem or "", *previous_steps])
     claims: list[ClaimResult] = []
     seen: set[tuple[str, str, str]] = set()
+    pi_named = bool(_PI_NAMED.search(outside))
     for chain_index, chain in enumerate(chains):
+        if pi_named and any("\\pi" in side.text for side in chain.sides):
+            continue
         constrained = _constrained(chains, chain_index, outside)
         for i, relation in enumerate(chain.relations):
             if (relation != "=" and relation not in ORDER) or len(claims) >= MAX_CLAIMS:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from autolabel.symbolic.boundaries import object_of_words
+from autolabel.symbolic.boundaries import object_of_words, subject_of_clause
 from autolabel.symbolic.chains import Chain, Side, make_side
 from autolabel.symbolic.segments import Segment
 from autolabel.symbolic.tokens import (
@@ -282,7 +282,7 @@ def _math_then_value(segment: Segment, nxt: Segment | None, prepared: str) -> Ch
     m = _AFTER_MATH.match(prepared, end + len(close))
     if m is None:
         return None
-    if object_of_words(prepared, segment.offset):
+    if object_of_words(prepared, segment.offset) or not subject_of_clause(prepared, segment.offset):
         return None  # "the reciprocal of $\frac56$, which is", "the mean of $a$ and $b$ is"
     left_tokens = _last_expression(segment)
     if not left_tokens or not _ends_computation(left_tokens):
