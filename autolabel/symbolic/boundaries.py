@@ -89,7 +89,7 @@ _DISCOURSE = frozenset(
 _APPOSITIVE = re.compile(
     r"^(?:the|this|that|our)\s+(?:(?:given|final|whole|entire|new|resulting|last|first)\s+)?"
     r"(?:expression|sum|product|value|result|quantity|difference|quotient|total|fraction|"
-    r"term|calculation|computation)$"
+    r"term|calculation|computation|number|integer|answer)$"
 )
 
 

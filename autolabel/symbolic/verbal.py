@@ -282,8 +282,11 @@ def _math_then_value(segment: Segment, nxt: Segment | None, prepared: str) -> Ch
     m = _AFTER_MATH.match(prepared, end + len(close))
     if m is None:
         return None
-    if object_of_words(prepared, segment.offset) or not subject_of_clause(prepared, segment.offset):
+    if object_of_words(prepared, segment.offset):
         return None  # "the reciprocal of $\frac56$, which is", "the mean of $a$ and $b$ is"
+    relative = "which" in m.group(0).lower()  # "$X$, which is": said of X itself
+    if not relative and not subject_of_clause(prepared, segment.offset):
+        return None  # "the number of squares that divide $10^{10}$ is 36"
     left_tokens = _last_expression(segment)
     if not left_tokens or not _ends_computation(left_tokens):
         return None
