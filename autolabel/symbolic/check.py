@@ -46,16 +46,23 @@ _HEDGE_NEAR = re.compile(
 _HEDGE_FAR = re.compile(
     r"\b(incorrect\w*|wrong\w*|mistake\w*|mistaken\w*|error\w*|instead|rather than|"
     r"isn't|wasn't|doesn't|oops|wait|actually|recalculat\w*|recheck\w*|re-?evaluat\w*|"
-    r"misread\w*|miscalculat\w*|typo|plug\w*|substitut\w*|test\w*|check\w*)\b",
+    r"misread\w*|miscalculat\w*|typo|plug\w*|substitut\w*|test\w*|check\w*|"
+    # a hypothesis or a goal, not a result: "suppose, for contradiction, that", "we need",
+    # "we want", "it is not the case that", "we cannot have", "the total would be"
+    r"suppos\w*|assum\w*|hypothetic\w*|contradiction|(?:need|needs|want|wants)(?!\s+to\b)|would\s+be|"
+    r"cannot|can't|not\s+the\s+case)\b",
     re.IGNORECASE,
 )
 _HEDGE_AFTER = re.compile(
     r"^[\s\W]{0,4}(\?|is\s+(not|wrong|incorrect|false)|isn't|not\b|wrong|incorrect|"
     r"which\s+is\s+(wrong|incorrect|not|false|impossible)|\(wrong|wait|no\b|approx\w*|"
-    r"roughly)|^.{0,60}\b(false|not true|contradict\w*|impossible|extraneous|"
+    r"roughly|(would|will|could)\s+(be\s+)?(not|wrong|incorrect|false|impossible))|"
+    r"^.{0,60}\b(false|not true|contradict\w*|impossible|extraneous|"
     r"(does|did|do)\s*(not|n't)\s+(work|hold|satisfy))\b",
     re.IGNORECASE | re.DOTALL,
 )
+# The claim's sentence ends in a question mark: "Would $2 + 2 = 5$ work?".
+_IN_QUESTION = re.compile(r"(?:[^.?!\n]|\.(?=\S))*\?")
 _APPROXIMATE = re.compile(
     r"\b(approximat\w*|approx|roughly|estimat\w*|round\w*|nearest)\b|"
     r"\b(about|around|nearly|almost)\s+\$?\d|[\u2248~]",
@@ -87,7 +94,10 @@ def _hedged(text: str, start: int, end: int, task: Context) -> bool:
     near = text[max(0, start - 16) : start]
     after = text[end : end + 80]
     return task.hedged or bool(
-        _HEDGE_NEAR.search(near) or _HEDGE_FAR.search(far) or _HEDGE_AFTER.search(after)
+        _HEDGE_NEAR.search(near)
+        or _HEDGE_FAR.search(far)
+        or _HEDGE_AFTER.search(after)
+        or _IN_QUESTION.match(text[end : end + 200])
     )
 
 

@@ -160,6 +160,32 @@ CASES = [
         "\\[ 2 + \\sqrt{3 - 2} = 3 - 2 \\]\n\\[ 2 + \\sqrt{1} = 1 \\]\n\\[ 2 + 1 = 1 \\]\n(False)",
         "Seventh, simplify:\n\\[ 2 + \\sqrt{1} = 4 \\]",
     ),
+    # the hypotheses, goals and questions: a false equality not asserted
+    ("question", "", r"Would \(2 + 2 = 5\) work? No.", r"So \(2 + 2 = 5\) works."),
+    (
+        "goal",
+        "",
+        r"We need \(3 \times 4 = 13\) for this to work, which fails.",
+        r"We need to find the total: \(3 \times 4 = 13\).",
+    ),
+    (
+        "hypothesis",
+        "",
+        r"Suppose, for contradiction, that \(\sqrt{4} = \frac{3}{2}\).",
+        r"Since the square is 4, we know that \(\sqrt{4} = \frac{3}{2}\).",
+    ),
+    (
+        "negated",
+        "",
+        r"It is not the case that \(7 \times 8 = 54\); we cannot have \(2 + 2 = 5\).",
+        r"It is the case that \(7 \times 8 = 54\).",
+    ),
+    (
+        "rejected",
+        "",
+        r"Note that \(4 + 4 = 9\) would be wrong; it is 8.",
+        r"Note that \(4 + 4 = 9\), so it is 9.",
+    ),
     # approximations and rounding to the precision written
     (
         "approximation",
