@@ -48,8 +48,9 @@ _HEDGE_FAR = re.compile(
     r"isn't|wasn't|doesn't|oops|wait|actually|recalculat\w*|recheck\w*|re-?evaluat\w*|"
     r"misread\w*|miscalculat\w*|typo|plug\w*|substitut\w*|test\w*|check\w*|"
     # a hypothesis or a goal, not a result: "suppose, for contradiction, that", "we need",
-    # "we want", "it is not the case that", "we cannot have", "the total would be"
-    r"suppos\w*|assum\w*|hypothetic\w*|contradiction|(?:need|needs|want|wants)(?!\s+to\b)|would\s+be|"
+    # "we want" (not "we need to", nor "she needs 3 * 4 = 12 cups": a quantity), "it is not
+    # the case that", "we cannot have", "the total would be"
+    r"suppos\w*|assum\w*|hypothetic\w*|contradiction|(?:we|i|you)\s+(?:need|want)(?!\s+to\b)|would\s+be|"
     r"cannot|can't|not\s+the\s+case)\b",
     re.IGNORECASE,
 )

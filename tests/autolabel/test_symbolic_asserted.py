@@ -258,3 +258,9 @@ def test_rows_are_develop():
     }
     assert set(parts) == cited
     assert set(parts.values()) == {DEVELOP}
+
+
+def test_a_quantity_needed_is_still_a_claim():
+    """'we need' states a goal; 'she needs 3 x 4 = 13 cups' states a quantity."""
+    assert _refuted("She needs 3 x 4 = 13 cups.")
+    assert _refuted("We need to find the total: 3 x 4 = 13 cups.")
