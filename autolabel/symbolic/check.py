@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from autolabel import timeouts
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
+from autolabel.symbolic.boundaries import without_operand_side
 from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Context, Decision, claim_kind, decide
 from autolabel.symbolic.evaluate import EvalError, TooLarge
@@ -45,16 +46,24 @@ _HEDGE_NEAR = re.compile(
 _HEDGE_FAR = re.compile(
     r"\b(incorrect\w*|wrong\w*|mistake\w*|mistaken\w*|error\w*|instead|rather than|"
     r"isn't|wasn't|doesn't|oops|wait|actually|recalculat\w*|recheck\w*|re-?evaluat\w*|"
-    r"misread\w*|miscalculat\w*|typo|plug\w*|substitut\w*|test\w*|check\w*)\b",
+    r"misread\w*|miscalculat\w*|typo|plug\w*|substitut\w*|test\w*|check\w*|"
+    # a hypothesis or a goal, not a result: "suppose, for contradiction, that", "we need",
+    # "we want" (not "we need to", nor "she needs 3 * 4 = 12 cups": a quantity), "it is not
+    # the case that", "we cannot have", "the total would be"
+    r"suppos\w*|assum\w*|hypothetic\w*|contradiction|(?:we|i|you)\s+(?:need|want)(?!\s+to\b)|would\s+be|"
+    r"cannot|can't|not\s+the\s+case)\b",
     re.IGNORECASE,
 )
 _HEDGE_AFTER = re.compile(
     r"^[\s\W]{0,4}(\?|is\s+(not|wrong|incorrect|false)|isn't|not\b|wrong|incorrect|"
     r"which\s+is\s+(wrong|incorrect|not|false|impossible)|\(wrong|wait|no\b|approx\w*|"
-    r"roughly)|^.{0,60}\b(false|not true|contradict\w*|impossible|extraneous|"
+    r"roughly|(would|will|could)\s+(be\s+)?(not|wrong|incorrect|false|impossible))|"
+    r"^.{0,60}\b(false|not true|contradict\w*|impossible|extraneous|"
     r"(does|did|do)\s*(not|n't)\s+(work|hold|satisfy))\b",
     re.IGNORECASE | re.DOTALL,
 )
+# The claim's sentence ends in a question mark: "Would $2 + 2 = 5$ work?".
+_IN_QUESTION = re.compile(r"(?:[^.?!\n]|\.(?=\S))*\?")
 _APPROXIMATE = re.compile(
     r"\b(approximat\w*|approx|roughly|estimat\w*|round\w*|nearest)\b|"
     r"\b(about|around|nearly|almost)\s+\$?\d|[\u2248~]",
@@ -66,6 +75,13 @@ _APPROXIMATE_TASK = re.compile(
 )
 # A map, model or drawing: "1 inch = 50 miles" is a scale, not a conversion.
 _SCALE = re.compile(r"\bscale|\bmaps?\b|represent|\bmodel|drawing|blueprint", re.IGNORECASE)
+# The problem names pi as a function ("Let $\pi$ be a permutation of ..."): pi(2) is a value
+# of that function, not 2 * 3.14159....
+_PI_NAMED = re.compile(
+    r"\\pi\s*\$?\s*(?:be|is|denotes?)\s+(?:a|an|the|some)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:permutation|function|bijection|map|mapping)\b",
+    re.IGNORECASE,
+)
 _MODULAR = re.compile(
     r"\bmod(ulo|ular)?\b|\\pmod|\\bmod|\\equiv|\u2261|congruen|remainder",
     re.IGNORECASE,
@@ -79,7 +95,10 @@ def _hedged(text: str, start: int, end: int, task: Context) -> bool:
     near = text[max(0, start - 16) : start]
     after = text[end : end + 80]
     return task.hedged or bool(
-        _HEDGE_NEAR.search(near) or _HEDGE_FAR.search(far) or _HEDGE_AFTER.search(after)
+        _HEDGE_NEAR.search(near)
+        or _HEDGE_FAR.search(far)
+        or _HEDGE_AFTER.search(after)
+        or _IN_QUESTION.match(text[end : end + 200])
     )
 
 
@@ -129,7 +148,10 @@ def find_chains(step_text: str) -> tuple[list[Chain], str]:
     segments = split_segments(prepared)
     for segment in segments:
         if segment.kind == "math" and not looks_like_prose(segment.text):
-            found.extend(math_chains(segment, prepared))
+            for chain in math_chains(segment, prepared):
+                kept = without_operand_side(chain, prepared, segment.offset)
+                if kept is not None:
+                    found.append(kept)
         else:
             found.extend(prose_chains(segment, prepared))
     found.extend(restatement_chains(found, prepared))
@@ -174,7 +196,10 @@ def check_step_local(
     outside = "\n".join([problem or "", *previous_steps])
     claims: list[ClaimResult] = []
     seen: set[tuple[str, str, str]] = set()
+    pi_named = bool(_PI_NAMED.search(outside))
     for chain_index, chain in enumerate(chains):
+        if pi_named and any("\\pi" in side.text for side in chain.sides):
+            continue
         constrained = _constrained(chains, chain_index, outside)
         for i, relation in enumerate(chain.relations):
             if (relation != "=" and relation not in ORDER) or len(claims) >= MAX_CLAIMS:

@@ -21,8 +21,9 @@ The rules, in order (precision first: a false "fails" misleads annotators):
 4. A bare ``%`` is read both as /100 and as a plain number ("0.2 x 100 = 20%"); the claim
    holds if either reading holds and fails only if both fail.
 5. Numbers are compared exactly (rationals as written). When they differ:
-   * a decimal literal with d digits after the point holds if the other side rounds or
-     truncates to it at d digits ("10/3 = 3.33", "2/3 = 0.66"); literals with 10 or more
+   * a decimal literal with d digits after the point holds if the other side rounds to it
+     at d digits, or truncates to it at d >= 2 digits ("10/3 = 3.33", "2/3 = 0.67",
+     "2/3 = 0.66", not "2/3 = 0.6"); literals with 10 or more
      digits are float renderings and hold within a relative 1e-9;
    * an integer literal within 1 of a non-integer value may be a rounding ("100/3 = 33"):
      undecided;

@@ -53,6 +53,8 @@ def rounding(lit_side: Side, other: sympy.Expr) -> tuple[bool | None, str] | Non
     if err <= unit / 2 + Fraction(1, 10**40):
         return True, f"equal when rounded to {d} decimal place{'s' if d > 1 else ''}"
     truncated = Fraction(int(value / unit)) * unit  # toward zero
-    if truncated == lit:
+    # A cut-off repeating decimal shows at least two digits ("2/3 = 0.66"); one digit that
+    # is not the rounded one is a wrong value ("2/3 = 0.6").
+    if truncated == lit and d >= 2:
         return True, f"equal when truncated to {d} decimal place{'s' if d > 1 else ''}"
     return None

@@ -147,6 +147,8 @@ class Parser:
             if self._degree_mark():
                 return self.postfix(ast.Unit(base, "deg"))
             exp = self.script_arg() if self.mode == "math" else self.prose_exponent()
+            if isinstance(base, ast.Unit):
+                return self.postfix(_unit_power(base, exp))
             return self.postfix(ast.Pow(base, exp))
         return base
 
@@ -418,6 +420,13 @@ def _base_numeral(tok: Token, subscript: str) -> ast.Num:
     if not digits.isdigit() or any(int(d) >= base for d in digits):
         raise ParseError(f"{digits} is not a numeral in base {base}")
     return ast.Num(Fraction(int(digits, base)), None, f"{tok.text}_{base}", base)
+
+
+def _unit_power(base: ast.Unit, exp: ast.Node) -> ast.Unit:
+    """``16 \\text{ cm}^3``: the exponent squares or cubes the unit, not the number."""
+    if not (isinstance(exp, ast.Num) and exp.value.denominator == 1 and 1 < exp.value <= 3):
+        raise ParseError("a power of a unit")
+    return ast.Unit(base.x, f"{base.unit}^{exp.value.numerator}")
 
 
 def _looks_like_unit(text: str) -> bool:

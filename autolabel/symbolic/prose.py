@@ -333,6 +333,25 @@ def _last_side_ok(side: list[Token], toks: list[Token], end: int) -> bool:
     )
 
 
+def _run_together(side: list[Token]) -> bool:
+    """Two expressions with no separator between them: a sign spaced from the term before
+    it and attached to the number after it ("-14 = x + 2 -16 = x" is "-14 = x + 2", then
+    "-16 = x")."""
+    for k in range(1, len(side) - 1):
+        op, after = side[k], side[k + 1]
+        if (
+            op.kind == OP
+            and op.value in "+-"
+            and op.space_before
+            and not after.space_before
+            and after.kind == NUM
+            and side[k - 1].kind in (NUM, IDENT, RP, UNIT)
+            and any(t.kind in (OP, IDENT) for t in side[: k - 1])  # "x + 2 -16", not "7 -2"
+        ):
+            return True
+    return False
+
+
 def prose_chains(segment: Segment, source_text: str) -> list[Chain]:
     tokens = tokenize(segment.text, "prose")
     for tok in tokens:
@@ -352,6 +371,7 @@ def prose_chains(segment: Segment, source_text: str) -> list[Chain]:
             keep[0] = None
         if not _last_side_ok(keep[-1] or [], toks, end):
             keep[-1] = None
+        keep = [None if side and _run_together(side) else side for side in keep]
         verbal = any(is_verbal(t) for t in run)
         if verbal and not ends_clause(toks, end):
             keep[-1] = None  # "5 + 3 is 2 less than 10"

@@ -22,6 +22,7 @@ import re
 
 import sympy
 
+from autolabel.symbolic.boundaries import object_of_words
 from autolabel.symbolic.chains import Side, depth_split, display, make_side
 from autolabel.symbolic.compare import CONSTANT_LIKE, Decision, equal_values
 from autolabel.symbolic.evaluate import exact, show
@@ -54,7 +55,7 @@ def rewriting_statements(prepared: str) -> list[Statement]:
     found: list[Statement] = []
     for first, second in zip(segments, segments[1:], strict=False):
         gap = prepared[first.offset + len(first.text) : second.offset]
-        if _JOIN.match(gap):
+        if _JOIN.match(gap) and not object_of_words(prepared, first.offset):
             statement = _pair(first, second, prepared)
             if statement is not None:
                 found.append(statement)

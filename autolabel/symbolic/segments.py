@@ -80,8 +80,18 @@ def dollars_are_currency(text: str) -> bool:
     return True
 
 
+# A Markdown list item's marker at the start of a line ("- 10 = 2 * 5"): not a minus sign.
+_LIST_MARKER = re.compile(r"^([ \t]*)[-*+\u2022]([ \t]+)", re.MULTILINE)
+
+
+def _blank_list_marker(m: re.Match[str]) -> str:
+    return m.group(1) + " " + m.group(2)
+
+
 def prepare(text: str) -> str:
-    """Replace currency ``$`` and unescaped ``%`` with same-length placeholders."""
+    """Replace currency ``$`` and unescaped ``%`` with same-length placeholders, and a list
+    item's ``-`` with a space."""
+    text = _LIST_MARKER.sub(_blank_list_marker, text)
     text = _UNESCAPED_PERCENT.sub(PCT_MARK, text)
     if dollars_are_currency(text):
         text = _UNESCAPED_DOLLAR.sub(CUR_MARK, text)

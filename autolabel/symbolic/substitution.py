@@ -48,6 +48,11 @@ _CONCLUSION = re.compile(
 _ANOTHER_ROOT = re.compile(
     r"^(?:[\s$,]|\\[()])*(?:or|and|,)(?:[\s$]|\\[()])*$|^\s*(?:\\quad|\\text\{\s*or\s*\})\s*$"
 )
+# Between two equations that are branches of one disjunction: "$x - 1 = 0$ or $x + 2 = 0$".
+_BRANCH_JOIN = re.compile(
+    r"^(?:[\s$,]|\\[()\[\]]|\\q?quad|\\text\{\s*(?:or|either)\s*\}|\b(?:or|either)\b)*$"
+)
+_OR = re.compile(r"\bor\b")
 _CASES = re.compile(r"\b(?:if|case|when|suppose|assum\w*|for)\b", re.IGNORECASE)
 
 
@@ -104,14 +109,16 @@ def substitution_statements(chains: list[Chain], prepared: str) -> list[Statemen
         equation = _paired_equation(ordered, k, name, prepared)
         if equation is None:
             continue
-        lhs, rhs = equation
-        found.append(_statement(lhs, rhs, name, chain.sides[0], value, prepared))
+        found.append(_statement(equation, name, value))
     return found
 
 
 def _paired_equation(
     ordered: list[Chain], k: int, name: str, prepared: str
-) -> tuple[Side, Side] | None:
+) -> list[tuple[Side, Side]] | None:
+    """The equation a solution ``ordered[k]`` concludes from, with the other branches of
+    the disjunction it belongs to ("$a + 4 = 0$ or $a - 1 = 0$"): the solution answers one
+    branch, so it is put into each."""
     start = ordered[k].sides[0].start
     j = k - 1
     while j >= 0:
@@ -133,21 +140,40 @@ def _paired_equation(
         equation = _equation(earlier, name)
         if equation is None or not _CONCLUSION.search(gap) or _CASES.search(gap):
             return None
-        return equation
+        return [*_other_branches(ordered, j, name, prepared), equation]
     return None
 
 
-def _statement(lhs: Side, rhs: Side, name: str, var: Side, value: Side, prepared: str) -> Statement:
-    equation = f"{display(lhs.text)} = {display(rhs.text)}"
+def _other_branches(
+    ordered: list[Chain], j: int, name: str, prepared: str
+) -> list[tuple[Side, Side]]:
+    """Equations in ``name`` joined by "or" right before ``ordered[j]``, first first."""
+    branches: list[tuple[Side, Side]] = []
+    while j > 0:
+        earlier, later = ordered[j - 1], ordered[j]
+        gap = prepared[earlier.sides[-1].end : later.sides[0].start]
+        equation = _equation(earlier, name) if _variable(earlier) == name else None
+        if equation is None or not (_BRANCH_JOIN.match(gap) and _OR.search(gap)):
+            break
+        branches.insert(0, equation)
+        j -= 1
+    return branches
+
+
+def _statement(branches: list[tuple[Side, Side]], name: str, value: Side) -> Statement:
+    equation = " or ".join(f"{display(lhs.text)} = {display(rhs.text)}" for lhs, rhs in branches)
     solution = f"{name} = {display(value.text)}"
 
     def decide() -> Decision:
-        return _decide(lhs, rhs, name, value)
+        decisions = [_decide(lhs, rhs, name, value) for lhs, rhs in branches]
+        return next((d for d in decisions if d.holds is True), None) or next(
+            (d for d in decisions if d.holds is None), decisions[-1]
+        )
 
     return Statement(
         KIND,
         f"{equation}, so {solution}",
-        lhs.start,
+        branches[0][0].start,
         value.end,
         equation,
         solution,

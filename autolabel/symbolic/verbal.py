@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from autolabel.symbolic.boundaries import object_of_words, subject_of_clause
 from autolabel.symbolic.chains import Chain, Side, make_side
 from autolabel.symbolic.segments import Segment
 from autolabel.symbolic.tokens import (
@@ -50,7 +51,7 @@ from autolabel.symbolic.tokens import (
     Token,
     tokenize,
 )
-from autolabel.symbolic.units import CONNECTORS, CONNECTORS_AFTER, NOT_UNITS, normalize_unit
+from autolabel.symbolic.units import CONNECTORS_AFTER, NOT_UNITS, normalize_unit
 
 KIND = "verbal"
 
@@ -281,9 +282,11 @@ def _math_then_value(segment: Segment, nxt: Segment | None, prepared: str) -> Ch
     m = _AFTER_MATH.match(prepared, end + len(close))
     if m is None:
         return None
-    before = re.search(r"([A-Za-z]+)\W*$", prepared[max(0, segment.offset - 40) : segment.offset])
-    if before and before.group(1).lower() in CONNECTORS | {"the", "a", "an"}:
-        return None  # "the reciprocal of $\frac56$, which is $\frac65$"
+    if object_of_words(prepared, segment.offset):
+        return None  # "the reciprocal of $\frac56$, which is", "the mean of $a$ and $b$ is"
+    relative = "which" in m.group(0).lower()  # "$X$, which is": said of X itself
+    if not relative and not subject_of_clause(prepared, segment.offset):
+        return None  # "the number of squares that divide $10^{10}$ is 36"
     left_tokens = _last_expression(segment)
     if not left_tokens or not _ends_computation(left_tokens):
         return None
