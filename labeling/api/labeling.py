@@ -4,12 +4,16 @@ import uuid
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, Throttled
+from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api import bounds
-from labeling.api.access import project_for, writes_of_a_live_project
+from labeling.api.access import (
+    not_found_unless_purging,
+    project_for,
+    writes_of_a_live_project,
+)
 from labeling.api.throttles import DraftThrottle
 from labeling.models import FinishReason
 from labeling.selectors import (
@@ -269,7 +273,7 @@ class ProgressApi(APIView):
 def _own_annotation(request, annotation_id: int):
     annotation = annotation_get_for_user(annotation_id=annotation_id, user=request.user)
     if annotation is None:
-        raise NotFound("No such annotation.")
+        not_found_unless_purging(request, "annotation")
     # Still a member? (the role came with the annotation)
     project_for(request, annotation.solution.project, member_role=annotation.member_role)
     return annotation

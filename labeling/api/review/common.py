@@ -1,23 +1,26 @@
 """What the review endpoints share: the solution or annotation a request may review, the
 body validated by a view's Input, and the outputs several endpoints return."""
 
-from django.shortcuts import get_object_or_404
 from rest_framework import serializers
 from rest_framework.request import Request
 
 from labeling.api import bounds
-from labeling.api.access import project_for
+from labeling.api.access import not_found_unless_purging, project_for
 from labeling.models import Annotation, Role, Solution
 
 
 def solution_for(request, solution_id: int, *, at_least: str = Role.REVIEWER) -> Solution:
-    solution = get_object_or_404(Solution.objects.select_related("project"), pk=solution_id)
+    solution = Solution.objects.select_related("project").filter(pk=solution_id).first()
+    if solution is None:
+        not_found_unless_purging(request, "solution")
     solution.project = project_for(request, solution.project_id, at_least=at_least)
     return solution
 
 
 def annotation_for_review(request, annotation_id: int) -> Annotation:
-    annotation = get_object_or_404(Annotation.objects.select_related("solution"), pk=annotation_id)
+    annotation = Annotation.objects.select_related("solution").filter(pk=annotation_id).first()
+    if annotation is None:
+        not_found_unless_purging(request, "annotation")
     project_for(request, annotation.solution.project_id, at_least=Role.REVIEWER)
     return annotation
 
