@@ -1,32 +1,17 @@
-import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { MemoryRouter } from "react-router-dom";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { App } from "../App";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
 import { FakeApi } from "../test/fakeApi";
 import { makeTask, suggestion } from "../test/fixtures";
+import {
+  cleanBrowserBetweenTests,
+  currentIndex,
+  pressKey as key,
+  mountApp as mount,
+  ratingsShown,
+  stepRows as rows,
+} from "../test/labelPage";
 
-function mount(api: FakeApi, path = "/projects/1/label") {
-  api.install();
-  return render(
-    <MemoryRouter initialEntries={[path]}>
-      <App />
-    </MemoryRouter>,
-  );
-}
-
-const key = (k: string, opts: Record<string, unknown> = {}) =>
-  act(() => {
-    fireEvent.keyDown(document.body, { key: k, ...opts });
-  });
-const rows = () => screen.getAllByTestId("step-row");
-const ratingsShown = () => rows().map((r) => r.getAttribute("data-rating"));
-const currentIndex = () => rows().findIndex((r) => r.getAttribute("data-current") === "true");
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
-// A draft an earlier test left unsaved (the page's last save on unmount) would be restored.
-beforeEach(() => localStorage.clear());
+cleanBrowserBetweenTests();
 
 describe("LabelPage", () => {
   it("shows the problem, the steps and the progress", async () => {
