@@ -62,6 +62,30 @@ def test_every_annotation_of_a_project_being_purged_answers_410(world, client_fo
     assert admin.memberships.count() == 0
 
 
+def test_a_member_of_a_project_being_purged_cannot_tell_foreign_ids_from_missing_ones(
+    world, client_for
+):
+    """Another team's solution and an id that names nothing answer alike (both 410 now), as
+    they both answered 404 before: no answer says which ids exist."""
+    project, other = world["project"], world["other"]
+    foreign = Solution.objects.filter(project=other).first()
+    foreign_annotation = Annotation.objects.create(
+        solution=foreign, annotator=world["users"]["outsider"]
+    )
+    reviewer = client_for("reviewer")
+    assert reviewer.get(f"/api/solutions/{foreign.pk}/review/").status_code == 404
+    assert reviewer.get("/api/solutions/999999/review/").status_code == 404
+    assert client_for("admin").delete(f"/api/projects/{project.pk}/").status_code == 202
+    answers = [
+        _answer(reviewer.get(f"/api/solutions/{sid}/review/")) for sid in (foreign.pk, 999999)
+    ]
+    assert answers == [(410, "project_deleted")] * 2
+    for aid in (foreign_annotation.pk, 999999):
+        url = f"/api/annotations/{aid}/reject/"
+        assert _answer(reviewer.post(url, {"comment": "x"}, format="json"))[0] == 410
+        assert _answer(client_for("annotator").get(f"/api/annotations/{aid}/"))[0] == 410
+
+
 def test_an_unknown_annotation_is_a_404_while_no_project_of_the_user_is_being_purged(
     world, client_for
 ):
