@@ -18,10 +18,7 @@ must return the same ids and count. Runs on a throwaway database (PostgreSQL `--
 """
 
 import argparse
-import os
-import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -29,7 +26,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO))
 
-import import_bench  # noqa: E402  (bench/ is not a package)
+import harness  # noqa: E402  (bench/ is not a package)
 
 PAGE = 50
 COUNT_CAP = 1_000  # labeling.explorer_selectors.COUNT_CAP
@@ -225,15 +222,6 @@ def plan_of(project, filters: dict, offset: int) -> str:
     return f"{'; '.join(dict.fromkeys(scans))[:150]} | {total}"
 
 
-def measure(fn, repeat: int) -> tuple[tuple, list[float]]:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        result = fn()
-        times.append((time.perf_counter() - started) * 1000)
-    return result, times
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=100_000, help="solutions")
@@ -242,35 +230,20 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the database (PostgreSQL)")
     args = parser.parse_args()
 
-    import_bench.BENCH_DB = args.db
-    where, cleanup = import_bench.throwaway_database()
-    os.environ["DEBUG"] = "False"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
-    import django
-
-    django.setup()
+    where, cleanup = harness.django_on_throwaway_database(args.db)
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.db import connection
 
-    from labeling.models import Problem, Project
-    from labeling.services.imports import import_file
+    from labeling.models import Problem
 
     try:
-        call_command("migrate", verbosity=0)
-        print(f"database: {where}; {connection.vendor}")
+        harness.migrate(where)
         started = time.perf_counter()
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "bench.jsonl"
-            import_bench.write_file(path, args.n)
-            project = Project.objects.create(name="bench: explorer", overlap=3)
-            import_file(project=project, path=path, labels_as="none")
+        project = harness.imported_project(n=args.n, name="bench: explorer", overlap=3)
         user = get_user_model().objects.create(username="bench-a")
         reviewer = get_user_model().objects.create(username="bench-reviewer")
         made = add_explorer_data(project, user, reviewer)
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")
+        harness.analyze()
         print(f"set up {made} in {time.perf_counter() - started:.0f} s")
         # A word in about one problem in a hundred: a search that pages.
         texts = list(Problem.objects.filter(project=project).values_list("text", flat=True)[:2000])
@@ -283,39 +256,24 @@ def main() -> None:
             "the",
         )
 
-        ours_all, bare_all = [], []
-        same = True
+        loads = harness.PageLoads(other="bare SQL", repeat=args.repeat)
         print(f"{'page':<22} {'steplab ms':>10} {'bare SQL ms':>11} {'ratio':>6}  rows  count")
         for name, filters, offset in scenarios(word):
-            ours, ours_t = measure(
-                lambda f=filters, o=offset: ours_page(project, f, o), args.repeat
+            ours, bare, o, b = loads.both(
+                lambda f=filters, o=offset: ours_page(project, f, o),
+                lambda f=filters, o=offset: bare_page(project, f, o),
             )
-            bare, bare_t = measure(
-                lambda f=filters, o=offset: bare_page(project, f, o), args.repeat
-            )
-            same = same and ours == bare
-            ours_all += ours_t
-            bare_all += bare_t
-            o, b = statistics.median(ours_t), statistics.median(bare_t)
             print(f"{name:<22} {o:>10.1f} {b:>11.1f} {o / b:>5.2f}x  {len(ours[1]):>4}  {ours[0]}")
             if connection.vendor == "postgresql":
                 print(f"    plan: {plan_of(project, filters, offset)}")
             if ours != bare:
                 print(f"  differs: steplab {ours[0]} {ours[1][:5]}, bare {bare[0]} {bare[1][:5]}")
-        o, b = statistics.median(ours_all), statistics.median(bare_all)
-        print(
-            f"page load p50 over {len(ours_all)} loads: steplab {o:.1f} ms (max "
-            f"{max(ours_all):.0f}), bare SQL {b:.1f} ms (max {max(bare_all):.0f}); "
-            f"ratio steplab / bare SQL {o / b:.2f}x"
-        )
-        print(f"same ids and counts both ways: {same}")
-        if not same:
+        print(loads.summary(other_over_ours=False, digits=2))
+        print(f"same ids and counts both ways: {loads.same}")
+        if not loads.same:
             raise SystemExit("steplab and the bare SQL disagree")
     finally:
-        if args.keep and connection.vendor == "postgresql":
-            print(f"kept database {args.db}")
-        else:
-            cleanup()
+        harness.finish(cleanup, keep=args.keep, db=args.db)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO))
 
-import import_bench  # noqa: E402  (bench/ is not a package)
+import harness  # noqa: E402  (bench/ is not a package)
+import import_bench  # noqa: E402
 
 
 class PeakRss:
@@ -184,24 +185,16 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    import_bench.BENCH_DB = args.db  # throwaway_database() reads it when called
-    where, cleanup = import_bench.throwaway_database()
-    os.environ["DEBUG"] = "False"  # DEBUG would keep every query in memory
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
     media = tempfile.TemporaryDirectory(prefix="steplab-bench-media-")
     os.environ["MEDIA_ROOT"] = media.name
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    where, cleanup = harness.django_on_throwaway_database(args.db)
     from django.db import connection
 
     from labeling.models import Project, Step
     from labeling.services.imports import import_file
 
     try:
-        call_command("migrate", verbosity=0)
-        print(f"database: {where}; {connection.vendor}")
+        harness.migrate(where)
         with tempfile.TemporaryDirectory() as tmp:
             big_file, small_file = Path(tmp) / "big.jsonl", Path(tmp) / "small.jsonl"
             import_bench.write_file(big_file, args.n)

@@ -42,7 +42,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+
+import harness  # bench/ is not a package: the script's folder is on sys.path
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("STEPLAB_SHARED_DATA", REPO.parent / "shared" / "data"))
@@ -111,40 +112,6 @@ def write_file(path: Path, n: int) -> None:
     with open(path, "w", encoding="utf-8") as f:
         for row in synthetic_rows(n):
             f.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-
-def throwaway_database() -> tuple[str, callable]:
-    """Point DATABASE_URL at a fresh database; returns a description and a cleanup."""
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith(("postgres://", "postgresql://")):
-        import psycopg
-
-        parts = urlsplit(url)
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
-            conn.execute(f"CREATE DATABASE {BENCH_DB}")
-        os.environ["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{BENCH_DB}"))
-
-        def drop() -> None:
-            from django.db import connections
-
-            connections.close_all()
-            with psycopg.connect(url, autocommit=True) as conn:
-                conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
-
-        return f"PostgreSQL database {BENCH_DB} (dropped afterwards)", drop
-    handle, name = tempfile.mkstemp(prefix="steplab_bench_", suffix=".sqlite3")
-    os.close(handle)
-    os.environ["DATABASE_URL"] = f"sqlite:///{name}"
-
-    def remove() -> None:
-        from django.db import connections
-
-        connections.close_all()
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            Path(name + suffix).unlink(missing_ok=True)
-
-    return f"SQLite file {name} (removed afterwards)", remove
 
 
 def imported_tables(project_id: int) -> list[tuple[Any, str]]:
@@ -301,7 +268,6 @@ def naive_import(project, path: Path, limit: int) -> int:
 
 
 def main() -> None:
-    global BENCH_DB
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=100_000, help="solutions to import")
     parser.add_argument("--baseline-n", type=int, default=2_000, help="solutions, naive way")
@@ -313,22 +279,14 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    BENCH_DB = args.db
-    where, cleanup = throwaway_database()
-    os.environ["DEBUG"] = "False"  # DEBUG would keep every query in memory
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
     sys.path.insert(0, str(REPO))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    where, cleanup = harness.django_on_throwaway_database(args.db)
     from django.db import connection
 
     from labeling.models import Project, Solution, Step, Suggestion
 
     try:
-        call_command("migrate", verbosity=0)
-        print(f"database: {where}; {connection.vendor} {connection.Database.__name__}")
+        harness.migrate(where, driver=True)
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "bench.jsonl"
             started = time.perf_counter()

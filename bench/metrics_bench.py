@@ -20,9 +20,7 @@ dropped afterwards; else a temporary SQLite file).
 """
 
 import argparse
-import os
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -32,7 +30,7 @@ sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO))
 
 import export_bench  # noqa: E402  (bench/ is not a package)
-import import_bench  # noqa: E402
+import harness  # noqa: E402
 
 RATERS = ("bench-a", "bench-b", "bench-c")
 
@@ -179,35 +177,18 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    import_bench.BENCH_DB = args.db
-    where, cleanup = import_bench.throwaway_database()
-    os.environ["DEBUG"] = "False"  # DEBUG would keep every query in memory
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
-    import django
-
-    django.setup()
+    where, cleanup = harness.django_on_throwaway_database(args.db)
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-    from django.db import connection
 
     import labeling.metrics.queries  # noqa: F401  (imported before timing either side)
-    from labeling.models import Project
-    from labeling.services.imports import import_file
 
     try:
-        call_command("migrate", verbosity=0)
-        print(f"database: {where}; {connection.vendor}")
+        harness.migrate(where)
         started = time.perf_counter()
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "bench.jsonl"
-            import_bench.write_file(path, args.n)
-            project = Project.objects.create(name="bench: metrics", overlap=3)
-            import_file(project=project, path=path, labels_as="none")
+        project = harness.imported_project(n=args.n, name="bench: metrics", overlap=3)
         users = [get_user_model().objects.create(username=name) for name in RATERS]
         labels = add_labels(project, users)
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")  # a live database has planner statistics
+        harness.analyze()
         print(
             f"set up {args.n} solutions x {len(RATERS)} annotators = {labels} labels "
             f"in {time.perf_counter() - started:.0f} s"

@@ -24,19 +24,15 @@ temporary SQLite file).
 """
 
 import argparse
-import os
-import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO))
 
-import import_bench  # noqa: E402  (bench/ is not a package)
+import harness  # noqa: E402  (bench/ is not a package)
 
 RATERS = ("bench-a", "bench-b", "bench-c")
 PAGE = 50
@@ -158,15 +154,6 @@ def page_load(module, project, filters: dict, offset: int) -> tuple:
     return count, rows, counts, len(annotators)
 
 
-def measure(fn: Callable[[], tuple], repeat: int) -> tuple[tuple, list[float]]:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        result = fn()
-        times.append((time.perf_counter() - started) * 1000)
-    return result, times
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=20_000, help="solutions")
@@ -179,41 +166,24 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the database (PostgreSQL)")
     args = parser.parse_args()
 
-    import_bench.BENCH_DB = args.db
-    where, cleanup = import_bench.throwaway_database()
-    os.environ["DEBUG"] = "False"  # DEBUG would keep every query in memory
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
-    import django
-
-    django.setup()
+    where, cleanup = harness.django_on_throwaway_database(args.db)
     import review_queue_baseline as baseline
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-    from django.db import connection
 
     from labeling import review_selectors as steplab
-    from labeling.models import Project
-    from labeling.services.imports import import_file
     from labeling.services.review_reasons import review_reasons_fill
 
     try:
-        call_command("migrate", verbosity=0)
-        print(f"database: {where}; {connection.vendor}")
+        harness.migrate(where)
         started = time.perf_counter()
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "bench.jsonl"
-            import_bench.write_file(path, args.n)
-            project = Project.objects.create(name="bench: review queue", overlap=3)
-            import_file(project=project, path=path, labels_as="none")
+        project = harness.imported_project(n=args.n, name="bench: review queue", overlap=3)
         users = [get_user_model().objects.create(username=name) for name in RATERS]
         reviewer = get_user_model().objects.create(username="bench-reviewer")
         made = add_review_data(project, users, reviewer)
         filled = time.perf_counter()
         review_reasons_fill(project=project)  # what manage.py review_reasons_refresh does
         filled = time.perf_counter() - filled
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")  # a live database has planner statistics
+        harness.analyze()
         print(
             f"set up {args.n} solutions x {len(RATERS)} annotators: {made['steplabel']} labels, "
             f"{made['goldlabel']} gold labels, {made['suggestion']} symbolic -1, "
@@ -221,38 +191,22 @@ def main() -> None:
             f"stored reasons filled in {filled:.1f} s"
         )
 
-        ours_all: list[float] = []
-        base_all: list[float] = []
-        same = True
+        loads = harness.PageLoads(other="baseline", repeat=args.repeat)
         print(f"{'page':<16} {'steplab ms':>11} {'baseline ms':>12} {'ratio':>7}  rows  count")
         for name, filters, offset in scenarios(users[0].pk):
-            ours, ours_t = measure(
-                lambda f=filters, o=offset: page_load(steplab, project, f, o), args.repeat
+            ours, base, o, b = loads.both(
+                lambda f=filters, o=offset: page_load(steplab, project, f, o),
+                lambda f=filters, o=offset: page_load(baseline, project, f, o),
             )
-            base, base_t = measure(
-                lambda f=filters, o=offset: page_load(baseline, project, f, o), args.repeat
-            )
-            same = same and ours == base
-            ours_all += ours_t
-            base_all += base_t
-            o, b = statistics.median(ours_t), statistics.median(base_t)
             print(f"{name:<16} {o:>11.1f} {b:>12.1f} {b / o:>6.1f}x  {len(ours[1]):>4}  {ours[0]}")
             if ours != base:
                 print(f"  differs: steplab counts {ours[2]}, baseline {base[2]}")
-        o, b = statistics.median(ours_all), statistics.median(base_all)
-        print(
-            f"page load p50 over {len(ours_all)} loads: steplab {o:.1f} ms (max "
-            f"{max(ours_all):.0f}), baseline {b:.1f} ms (max {max(base_all):.0f}); "
-            f"ratio baseline / steplab {b / o:.1f}x"
-        )
-        print(f"same pages, reasons and counts both ways: {same}")
-        if not same:
+        print(loads.summary(other_over_ours=True, digits=1))
+        print(f"same pages, reasons and counts both ways: {loads.same}")
+        if not loads.same:
             raise SystemExit("steplab and the baseline disagree")
     finally:
-        if args.keep and connection.vendor == "postgresql":
-            print(f"kept database {args.db}")
-        else:
-            cleanup()
+        harness.finish(cleanup, keep=args.keep, db=args.db)
 
 
 if __name__ == "__main__":

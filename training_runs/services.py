@@ -36,6 +36,14 @@ def run_dir(run: TrainingRun) -> Path:
     return training_root() / f"run-{run.pk}"
 
 
+def training_dirs_of_project(*, project_id: int) -> list[Path]:
+    """The run directories (export copy, config, log, the trained model in out/) of every
+    training run of the project: what deleting the project deletes on disk. A PRM registered
+    by path is the user's directory, not ours, and is left alone."""
+    runs = TrainingRun.objects.filter(project_id=project_id).only("pk")
+    return [run_dir(run) for run in runs]
+
+
 def _check_config(config: dict[str, Any]) -> dict[str, Any]:
     from training.config import TrainConfig
 

@@ -6,6 +6,7 @@ whose role is too low gets 403; a member of a deleted project 410 `project_delet
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import NoReturn
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import OuterRef, Subquery
@@ -85,3 +86,22 @@ def writes_of_a_live_project(project_id: int) -> Iterator[None]:
         if live:
             raise
         raise ProjectDeleted() from exc
+
+
+def not_found_unless_purging(request, kind: str) -> NoReturn:
+    """An annotation or solution id that names no row: 404, or 410 `project_deleted` to a
+    member of a project whose background purge is under way (to staff: while any is).
+
+    The purge deletes a deleted project's solutions a batch at a time, so until it ends the
+    rows it has not reached yet answer 410 (project_for): the ones it took must too, or the
+    same page answers 410 for one annotation and 404 for its sibling. Which project a deleted
+    row was in cannot be read any more, so any id missing for such a member answers 410; once
+    the purge ends (the project row and its memberships gone) everything of it is a 404."""
+    user = request.user
+    if user.is_authenticated:
+        purging = Project.objects.filter(deleted_at__isnull=False)
+        if not user.is_staff:
+            purging = purging.filter(memberships__user=user)
+        if purging.exists():
+            raise ProjectDeleted()
+    raise NotFound(f"No such {kind}.")

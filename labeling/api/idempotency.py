@@ -1,7 +1,9 @@
-"""The client's idempotency key of a job-creating request (labeling.services.outbox).
+"""The client's idempotency key of a job-creating request (labeling.services.outbox) or of an
+annotation write (draft, submit, skip: labeling.services.annotations).
 
 Either the `Idempotency-Key` header (1 to 100 printable ASCII characters) or a `request_id`
-UUID in the body; a retry with the same key answers the job the first request made.
+UUID in the body; a retry with the same key answers the job the first request made, or the
+annotation write it applied.
 """
 
 import re
@@ -47,3 +49,20 @@ def idempotency_key(request, request_id: uuid.UUID | None = None) -> str:
             "Idempotency-Key and request_id differ; send one of them.", field="request_id"
         )
     return header or body or ""
+
+
+# Maps a header key that is not a UUID to one: an annotation keeps the id of its last write in
+# a UUID column (Annotation.last_request_id).
+_KEY_NAMESPACE = uuid.UUID("9b6f0a52-3c1e-4c55-9a59-3f0f7d2b8e61")
+
+
+def write_request_id(request, request_id: uuid.UUID | None) -> uuid.UUID | None:
+    """The id of an annotation write: its Idempotency-Key header or its body's `request_id`
+    (None: neither, the write is not idempotent)."""
+    key = idempotency_key(request, request_id)
+    if not key:
+        return None
+    try:
+        return uuid.UUID(key)
+    except ValueError:
+        return uuid.uuid5(_KEY_NAMESPACE, key)

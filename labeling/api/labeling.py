@@ -4,12 +4,17 @@ import uuid
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, Throttled
+from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api import bounds
-from labeling.api.access import project_for, writes_of_a_live_project
+from labeling.api.access import (
+    not_found_unless_purging,
+    project_for,
+    writes_of_a_live_project,
+)
+from labeling.api.idempotency import IDEMPOTENCY_HEADER, write_request_id
 from labeling.api.throttles import DraftThrottle
 from labeling.models import FinishReason
 from labeling.selectors import (
@@ -269,7 +274,7 @@ class ProgressApi(APIView):
 def _own_annotation(request, annotation_id: int):
     annotation = annotation_get_for_user(annotation_id=annotation_id, user=request.user)
     if annotation is None:
-        raise NotFound("No such annotation.")
+        not_found_unless_purging(request, "annotation")
     # Still a member? (the role came with the annotation)
     project_for(request, annotation.solution.project, member_role=annotation.member_role)
     return annotation
@@ -283,9 +288,9 @@ class AnnotationDetailApi(APIView):
 
 
 REQUEST_ID_HELP = (
-    "A UUID the client makes once per write and sends again on every retry of it. A retry of "
-    "the write last applied to this annotation applies nothing and gets the success answer "
-    "(the annotation as it is), not a 409."
+    "A UUID the client makes once per write and sends again on every retry of it (or the "
+    "Idempotency-Key header). A retry of the write last applied to this annotation applies "
+    "nothing and gets the success answer (the annotation as it is), not a 409."
 )
 
 
@@ -306,10 +311,11 @@ class AnnotationDraftApi(APIView):
             detail=f"Saving too often. Your draft is kept; it is saved again in {seconds} s.",
         )
 
-    @extend_schema(request=DraftInput, responses=AnnotationOutput)
+    @extend_schema(request=DraftInput, responses=AnnotationOutput, parameters=[IDEMPOTENCY_HEADER])
     def put(self, request, annotation_id: int):
         annotation = _own_annotation(request, annotation_id)
         fields = _validated_write(DraftInput, request.data, submit=False)
+        fields["request_id"] = write_request_id(request, fields.get("request_id"))
         with writes_of_a_live_project(annotation.solution.project_id):
             annotation = annotation_save_draft(annotation=annotation, user=request.user, **fields)
         return Response(annotation_payload(annotation=annotation))
@@ -336,10 +342,11 @@ class SubmitOutput(AnnotationOutput):
 
 
 class AnnotationSubmitApi(APIView):
-    @extend_schema(request=SubmitInput, responses=SubmitOutput)
+    @extend_schema(request=SubmitInput, responses=SubmitOutput, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request, annotation_id: int):
         annotation = _own_annotation(request, annotation_id)
         fields = _validated_write(SubmitInput, request.data, submit=True)
+        fields["request_id"] = write_request_id(request, fields.get("request_id"))
         claim_next = fields.pop("next")
         project = annotation.solution.project  # with the role _own_annotation checked
         if not claim_next:
@@ -358,11 +365,12 @@ class SkipInput(serializers.Serializer):
 
 
 class AnnotationSkipApi(APIView):
-    @extend_schema(request=SkipInput, responses={204: None})
+    @extend_schema(request=SkipInput, responses={204: None}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request, annotation_id: int):
         annotation = _own_annotation(request, annotation_id)
         data = SkipInput(data=request.data)
         data.is_valid(raise_exception=True)
+        request_id = write_request_id(request, data.validated_data.get("request_id"))
         with writes_of_a_live_project(annotation.solution.project_id):
-            annotation_skip(annotation=annotation, user=request.user, **data.validated_data)
+            annotation_skip(annotation=annotation, user=request.user, request_id=request_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -8,6 +8,7 @@ from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from labeling.api.access import project_for
+from labeling.api.idempotency import IDEMPOTENCY_HEADER, write_request_id
 from labeling.api.labeling import (
     AnnotationOutput,
     DraftInput,
@@ -155,11 +156,15 @@ class AnnotationResubmitApi(APIView):
     submit's version and request-id checks. A reviewed one goes back to review."""
 
     @extend_schema(
-        operation_id="annotation_resubmit", request=ResubmitInput, responses=AnnotationOutput
+        operation_id="annotation_resubmit",
+        request=ResubmitInput,
+        responses=AnnotationOutput,
+        parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request, annotation_id: int):
         annotation = _own_annotation(request, annotation_id)
         fields = _validated_write(ResubmitInput, request.data, submit=True)
         fields.pop("next", None)
+        fields["request_id"] = write_request_id(request, fields.get("request_id"))
         annotation = annotation_resubmit(annotation=annotation, user=request.user, **fields)
         return Response(annotation_payload(annotation=annotation))

@@ -7,9 +7,14 @@ of levels, so anything deeper than JSON_MAX_DEPTH is refused as a 400 before any
 
 JSON may also carry a lone UTF-16 surrogate as an escape ("\\ud800"): a Python string no UTF-8
 encoder takes, so echoing it in an error message or storing it in a JSON column was a 500. A
-body with one (in any key or string) is refused as a 400 here too.
+body with one (in any key or string) is refused as a 400 here too. Only an escape can make one:
+the UTF-8 bytes of a surrogate do not decode. So a UTF-8 body whose raw bytes hold no escape
+`\\ud8`..`\\udf` (either case) skips the walk over every parsed string; one that does (or a body
+in another charset) is walked.
 """
 
+import codecs
+import io
 import re
 from typing import Any
 
@@ -38,6 +43,9 @@ def json_depth_exceeds(value: Any, limit: int) -> bool:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# A JSON escape of a UTF-16 surrogate: \uD800..\uDFFF, hex digits in either case.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_NO_RAW_SURROGATE = frozenset({"utf-8", "ascii"})
 
 
 def json_has_surrogate(value: Any) -> bool:
@@ -45,15 +53,30 @@ def json_has_surrogate(value: Any) -> bool:
     return any_string(value, lambda text: _SURROGATE.search(text) is not None)
 
 
+def raw_may_hold_surrogate(raw: bytes, encoding: str) -> bool:
+    """Whether JSON text `raw` in `encoding` could parse to a string with a lone surrogate.
+
+    False only for UTF-8 (or ASCII) with no surrogate escape in it: a cheap scan of the bytes
+    that spares the walk over every parsed string. An escaped backslash before "ud800" is a
+    false alarm the walk then clears."""
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        return True  # JSONParser refuses the charset itself
+    return name not in _NO_RAW_SURROGATE or _SURROGATE_ESCAPE.search(raw) is not None
+
+
 class BoundedJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
+        raw = stream.read()
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
-            data = super().parse(stream, media_type, parser_context)
+            data = super().parse(io.BytesIO(raw), media_type, parser_context)
         except RecursionError:
             data = None
         else:
             if not json_depth_exceeds(data, settings.JSON_MAX_DEPTH):
-                if json_has_surrogate(data):
+                if raw_may_hold_surrogate(raw, encoding) and json_has_surrogate(data):
                     raise ParseError("JSON strings must not hold lone surrogates (U+D800-U+DFFF).")
                 return data
         raise ParseError(f"JSON nested deeper than {settings.JSON_MAX_DEPTH} levels.")

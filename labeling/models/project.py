@@ -96,7 +96,7 @@ def sources_for_problem(problem_domain: str, project_domain: str) -> tuple[str, 
 
 
 class Project(models.Model):
-    name = models.CharField(max_length=200, unique=True)
+    name = models.CharField(max_length=200)
     description = models.TextField(blank=True)
     domain = models.CharField(
         max_length=20,
@@ -151,6 +151,15 @@ class Project(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            # Unique among live projects: a deleted one's name is free as soon as the delete
+            # is accepted, not only once its background purge has removed the row.
+            models.UniqueConstraint(
+                fields=["name"],
+                condition=models.Q(deleted_at__isnull=True),
+                name="project_unique_live_name",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -17,6 +17,7 @@ row a writer holds while waiting for another.
 from __future__ import annotations
 
 import logging
+import shutil
 
 from django.core.files.storage import default_storage
 from django.db import transaction
@@ -147,7 +148,10 @@ def _purge_problems(*, project_id: int, size: int) -> int:
 @transaction.atomic
 def _purge_project_row(*, project_id: int) -> bool:
     """The project itself with its few remaining rows (members, invites, imports, exports,
-    runs, snapshots): Django's cascade, small now. Then the export, import and media files."""
+    runs, snapshots): Django's cascade, small now. Then the export, import and media files and
+    the training runs' directories (trained models included); files already gone are fine."""
+    from training_runs.services import training_dirs_of_project
+
     project = Project.objects.select_for_update().filter(pk=project_id).first()
     if project is None:
         return False
@@ -157,12 +161,15 @@ def _purge_project_row(*, project_id: int) -> bool:
         for name in model.objects.filter(project_id=project_id).values_list("file", flat=True)
         if name
     ]
+    training_dirs = training_dirs_of_project(project_id=project_id)
     project.delete()
 
     def delete_files() -> None:  # once the rows are gone for good
         for name in files:
             default_storage.delete(name)
         media_delete_project(project_id=project_id)
+        for directory in training_dirs:
+            shutil.rmtree(directory, ignore_errors=True)
 
     transaction.on_commit(delete_files)
     return True

@@ -43,7 +43,10 @@ def _validate(project: Project) -> None:
             compile_user_pattern(project.step_split_regex)
         except ValueError as exc:
             raise ValidationFailed(f"step_split_regex: {exc}.", field="step_split_regex") from exc
-    if Project.objects.filter(name=project.name).exclude(pk=project.pk).exists():
+    # A deleted project's name is free at once, while its purge runs (the constraint is on
+    # live projects only: labeling.models.Project.Meta).
+    taken = Project.objects.filter(name=project.name, deleted_at__isnull=True)
+    if taken.exclude(pk=project.pk).exists():
         raise ValidationFailed(f"A project named {project.name!r} exists.", field="name")
 
 

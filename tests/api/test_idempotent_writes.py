@@ -232,3 +232,43 @@ def test_a_retry_that_arrives_while_the_original_commits_waits_and_is_replayed(w
     assert results["retry"] == 2, results
     assert Annotation.objects.get(pk=annotation.pk).version == 2
     assert LabelHistory.objects.filter(annotation_id=annotation.pk).count() == 1
+
+
+@pytest.mark.parametrize("key", [str(uuid.uuid4()), "submit-7f3a:attempt-1"])
+def test_a_submit_retried_with_the_same_idempotency_key_header_is_applied_once(started, key):
+    """The header does what `request_id` does (the labeling page sends it on submit); a key
+    that is not a UUID works too."""
+    client, task, aid = started
+    steps = task["solution"]["steps"]
+    body = {"version": 1, "labels": _labels(task, [1] * len(steps)), "next": True}
+    url = f"/api/annotations/{aid}/submit/"
+
+    first = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    assert first.status_code == 200, first.content
+    applied = _snapshot(aid)
+    assert applied["status"] == AnnotationStatus.SUBMITTED and applied["submitted_count"] == 1
+    retry = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    assert retry.status_code == 200, retry.content
+    assert retry.json()["id"] == aid and retry.json()["version"] == first.json()["version"]
+    assert (
+        retry.json()["next_task"]["annotation"]["id"]
+        == first.json()["next_task"]["annotation"]["id"]
+    )
+    assert _snapshot(aid) == applied  # not applied twice
+    # Without the key, the same stale write is the real conflict it is.
+    assert client.post(url, body, format="json").status_code == 409
+    other = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=key + "x")
+    assert other.status_code == 409
+
+
+def test_an_idempotency_key_header_and_a_different_request_id_are_refused(started):
+    client, task, aid = started
+    body = {"version": 1, "labels": _labels(task, [1]), "request_id": str(uuid.uuid4())}
+    response = client.put(
+        f"/api/annotations/{aid}/draft/", body, format="json", HTTP_IDEMPOTENCY_KEY="other"
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["details"]["field"] == "request_id"
+    bad = client.post(f"/api/annotations/{aid}/skip/", {}, format="json", HTTP_IDEMPOTENCY_KEY="é")
+    assert bad.status_code == 400
+    assert Annotation.objects.get(pk=aid).version == 1  # neither was applied

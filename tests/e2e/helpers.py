@@ -14,12 +14,51 @@ def login(page: Any, base_url: str, username: str, password: str | None = None) 
     page.wait_for_url(f"{base_url}/projects")
 
 
-def wait_for(predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
-    """Poll `predicate` (e.g. a database query) until it returns something truthy."""
+def wait_for(
+    predicate: Callable[[], Any], timeout: float = 10.0, pause: Callable[[float], Any] = time.sleep
+) -> Any:
+    """Poll `predicate` (e.g. a database query) until it returns something truthy. Pass
+    `pause=pause_in(page)` while a Playwright route handler must run meanwhile (a sleep would
+    block it)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
         if value:
             return value
-        time.sleep(0.1)
+        pause(0.1)
     raise AssertionError("condition not met in time")
+
+
+def pause_in(page: Any) -> Callable[[float], None]:
+    """A pause that waits through Playwright (its event loop runs route handlers meanwhile)."""
+    return lambda seconds: page.wait_for_timeout(seconds * 1000)
+
+
+DEMO_LABELING = "Demo: step labeling"
+
+
+def open_demo_label_page(page: Any, base_url: str) -> tuple[Any, Any]:
+    """The demo projects loaded, the demo annotator signed in on the step-labeling project's
+    label page: its step rows (the first one visible) and the draft annotation it claimed."""
+    from django.core.management import call_command
+
+    from labeling.models import Annotation, AnnotationStatus, Project
+
+    call_command("load_demo")
+    project = Project.objects.get(name=DEMO_LABELING)
+    login(page, base_url, "annotator")
+    page.goto(f"{base_url}/projects/{project.pk}/label")
+    rows = page.get_by_test_id("step-row")
+    rows.first.wait_for(state="visible")
+    annotation = Annotation.objects.get(
+        annotator__username="annotator", status=AnnotationStatus.DRAFT
+    )
+    return rows, annotation
+
+
+def first_rating(annotation_id: int) -> int | None:
+    """The server's rating of the annotation's first step (None: not saved yet)."""
+    from labeling.models import Annotation
+
+    label = Annotation.objects.get(pk=annotation_id).labels.filter(step__index=0).first()
+    return None if label is None else label.rating

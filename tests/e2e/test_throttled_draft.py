@@ -5,45 +5,15 @@ import json
 import time
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import expect
 
-from labeling.models import Annotation, AnnotationStatus, Project
+from tests.e2e.helpers import first_rating, open_demo_label_page, pause_in, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-DEMO = "Demo: step labeling"
-
-
-def _wait_for(page, predicate, timeout: float = 20.0):
-    """Waits through Playwright, which runs the route handler meanwhile (a sleep would not)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := predicate():
-            return value
-        page.wait_for_timeout(100)
-    raise AssertionError("condition not met in time")
-
-
-def _first_rating(annotation_id: int):
-    label = Annotation.objects.get(pk=annotation_id).labels.filter(step__index=0).first()
-    return None if label is None else label.rating
-
 
 def test_a_throttled_save_waits_the_retry_after_and_then_saves(live_server, page, screenshot):
-    call_command("load_demo")
-    project = Project.objects.get(name=DEMO)
-    page.goto(f"{live_server.url}/login")
-    page.get_by_test_id("login-username").fill("annotator")
-    page.get_by_test_id("login-password").fill("steplab-annotator")
-    page.get_by_test_id("login-submit").click()
-    page.wait_for_url(f"{live_server.url}/projects")
-    page.goto(f"{live_server.url}/projects/{project.pk}/label")
-    rows = page.get_by_test_id("step-row")
-    expect(rows.first).to_be_visible()
-    annotation = Annotation.objects.get(
-        annotator__username="annotator", status=AnnotationStatus.DRAFT
-    )
+    _, annotation = open_demo_label_page(page, live_server.url)
 
     sent: list[float] = []
 
@@ -64,8 +34,8 @@ def test_a_throttled_save_waits_the_retry_after_and_then_saves(live_server, page
     save_state = page.get_by_test_id("save-state")
     expect(save_state).to_contain_text("Saving too often", timeout=10_000)
     screenshot("throttled-draft-waiting")
-    assert _first_rating(annotation.pk) != -1
-    _wait_for(page, lambda: _first_rating(annotation.pk) == -1)
+    assert first_rating(annotation.pk) != -1
+    wait_for(lambda: first_rating(annotation.pk) == -1, timeout=20, pause=pause_in(page))
     expect(save_state).to_have_attribute("data-status", "saved", timeout=10_000)
     assert len(sent) == 2
     assert sent[1] - sent[0] >= 3.5  # the Retry-After, not the 1 s backoff

@@ -1,5 +1,13 @@
-"""A live steplab on a private PostgreSQL cluster of a test's own (the shared one is never
-touched): migrated, seeded with a ProcessBench project and an annotator, behind gunicorn."""
+"""Private server stacks for the tests that need real processes (the shared services are
+never touched):
+
+- `seeded_server`: a live steplab on a private PostgreSQL cluster of the test's own, migrated,
+  seeded with a ProcessBench project and an annotator, behind gunicorn;
+- `production_server`: gunicorn with annotate.settings.production on the test database and a
+  private Redis (the broker and the cache), for the hostile-client and Redis-down tests;
+- `start_private_redis` and `live_database_url` (the test database): the pieces, for the
+  tests that run workers.
+"""
 
 import json
 import subprocess
@@ -11,7 +19,15 @@ from pathlib import Path
 
 import pytest
 
-from bench.load.procs import ROOT, PrivatePostgres, free_port, start_server, steplab_env, stop
+from bench.load.procs import (
+    ROOT,
+    PrivatePostgres,
+    PrivateRedis,
+    free_port,
+    start_server,
+    steplab_env,
+    stop,
+)
 
 SEED = """
 import json
@@ -70,3 +86,64 @@ def seeded_server(tmp_path: Path, *, threads: int) -> Iterator[SeededServer]:
         stop(server)
         pg.stop("immediate")
         pg.remove()
+
+
+def live_database_url() -> str:
+    """pytest-django's test database as a URL, for the stack's processes to use."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+def start_private_redis(tmp_path: Path) -> PrivateRedis:
+    """A started redis-server of the test's own (the caller stops it); skips the test where
+    redis-server is not installed."""
+    if reason := PrivateRedis.available():
+        pytest.skip(reason)
+    redis = PrivateRedis(tmp_path / "redis")
+    redis.start()
+    return redis
+
+
+def production_hash(password: str) -> str:
+    """A password hashed as production does (the test settings' MD5 hasher is not one
+    production knows): for users the production server signs in."""
+    from django.contrib.auth.hashers import PBKDF2PasswordHasher
+
+    return PBKDF2PasswordHasher().encode(password, PBKDF2PasswordHasher().salt())
+
+
+@dataclass
+class ProductionServer:
+    base: str  # http://127.0.0.1:port
+    env: dict  # the server's environment (a worker started with it shares the stack)
+    redis: PrivateRedis  # the broker and cache; a test may stop and start it
+    log: Path  # gunicorn's log
+
+
+@contextmanager
+def production_server(
+    tmp_path: Path, *, name: str, threads: int = 4, **env: str
+) -> Iterator[ProductionServer]:
+    """gunicorn with annotate.settings.production on the test database (rows the test made
+    are there) and a private Redis; `env` adds settings. Stops server and Redis after."""
+    redis = start_private_redis(tmp_path)
+    settings = steplab_env(
+        live_database_url(),
+        redis.url,
+        DJANGO_SETTINGS_MODULE="annotate.settings.production",
+        SECRET_KEY=f"{name}-test-secret-key-" + "x" * 40,
+        SECURE_SSL_REDIRECT="False",
+        MEDIA_ROOT=str(tmp_path / "media"),
+        **env,
+    )
+    port = free_port()
+    log = tmp_path / "server.log"
+    proc = None
+    try:
+        proc = start_server(settings, port, log, threads=threads)
+        yield ProductionServer(f"http://127.0.0.1:{port}", settings, redis, log)
+    finally:
+        stop(proc)
+        redis.stop()

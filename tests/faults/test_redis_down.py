@@ -13,15 +13,14 @@ import time
 import httpx
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from django.db import connection
 
 from autolabel.models import AutolabelRun, RunStatus
-from bench.load.procs import PrivateRedis, free_port, start_server, start_worker, steplab_env, stop
+from bench.load.procs import start_worker, stop
 from labeling.models import Export, ImportJob, OutboxMessage, ProjectMembership
 from labeling.models.exports import ExportStatus
 from labeling.models.imports import ImportStatus
 from tests.conftest import PROCESSBENCH
+from tests.faults.private_stack import production_hash, production_server
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 PASSWORD = "ops-password-1"
@@ -60,94 +59,77 @@ def _twice(send) -> int:
 
 
 def test_with_redis_down_jobs_are_created_once_and_run_when_it_is_back(pb_project, tmp_path):
-    if reason := PrivateRedis.available():
-        pytest.skip(reason)
-    # Hashed as production does (the test settings' MD5 hasher is not one production knows).
-    hashed = PBKDF2PasswordHasher().encode(PASSWORD, PBKDF2PasswordHasher().salt())
-    user = get_user_model().objects.create(username="ops", password=hashed)
+    user = get_user_model().objects.create(username="ops", password=production_hash(PASSWORD))
     ProjectMembership.objects.create(project=pb_project, user=user, role="admin")
-    redis = PrivateRedis(tmp_path / "redis")
-    redis.start()
-    db = connection.settings_dict
-    env = steplab_env(
-        f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        redis.url,
-        DJANGO_SETTINGS_MODULE="annotate.settings.production",
-        SECRET_KEY="redis-down-test-secret-key-" + "x" * 40,
-        SECURE_SSL_REDIRECT="False",
-        MEDIA_ROOT=str(tmp_path / "media"),
-        OUTBOX_SWEEP_S="1",
-    )
-    port = free_port()
-    server = worker = None
     pid = pb_project.pk
-    try:
-        server = start_server(env, port, tmp_path / "server.log", threads=4)
-        redis.stop()  # the broker and the cache are gone
+    with production_server(tmp_path, name="redis-down", OUTBOX_SWEEP_S="1") as live:
+        worker = None
+        try:
+            live.redis.stop()  # the broker and the cache are gone
 
-        client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
-        started = time.monotonic()
-        token = _sign_in(client)
-        auth = {"Authorization": f"Token {token}"}
-        export = _twice(
-            lambda: client.post(
-                f"/api/projects/{pid}/exports/",
-                json={"format": "trl"},
-                headers={**auth, "Idempotency-Key": "export-1"},
+            client = httpx.Client(base_url=live.base, timeout=30)
+            started = time.monotonic()
+            token = _sign_in(client)
+            auth = {"Authorization": f"Token {token}"}
+            export = _twice(
+                lambda: client.post(
+                    f"/api/projects/{pid}/exports/",
+                    json={"format": "trl"},
+                    headers={**auth, "Idempotency-Key": "export-1"},
+                )
             )
-        )
-        data = PROCESSBENCH.read_bytes().splitlines(keepends=True)[:3]
-        upload = b"".join(data)
-        job = _twice(
-            lambda: client.post(
-                f"/api/projects/{pid}/imports/",
-                data={"format": "processbench", "labels_as": "none"},
-                files={"file": ("three.jsonl", upload, "application/jsonl")},
-                headers={**auth, "Idempotency-Key": "import-1"},
+            data = PROCESSBENCH.read_bytes().splitlines(keepends=True)[:3]
+            upload = b"".join(data)
+            job = _twice(
+                lambda: client.post(
+                    f"/api/projects/{pid}/imports/",
+                    data={"format": "processbench", "labels_as": "none"},
+                    files={"file": ("three.jsonl", upload, "application/jsonl")},
+                    headers={**auth, "Idempotency-Key": "import-1"},
+                )
             )
-        )
-        run = _twice(
-            lambda: client.post(
-                f"/api/projects/{pid}/autolabel-runs/",
-                json={"sources": ["answer"], "params": {"chunk_size": 50}},
-                headers={**auth, "Idempotency-Key": "run-1"},
+            run = _twice(
+                lambda: client.post(
+                    f"/api/projects/{pid}/autolabel-runs/",
+                    json={"sources": ["answer"], "params": {"chunk_size": 50}},
+                    headers={**auth, "Idempotency-Key": "run-1"},
+                )
             )
-        )
-        # Nothing waited for a broker that is not there.
-        assert time.monotonic() - started < 20
-        assert Export.objects.filter(project=pb_project).count() == 1
-        assert ImportJob.objects.filter(project=pb_project).count() == 1
-        assert AutolabelRun.objects.filter(project=pb_project).count() == 1
-        messages = OutboxMessage.objects.order_by("pk")
-        assert [(m.args, m.sent_at, m.attempts) for m in messages] == [
-            ([export], None, 1),
-            ([job], None, 1),
-            ([run], None, 1),
-        ]
-        # Pages that need no broker still answer.
-        _json(client.get(f"/api/exports/{export}/", headers=auth), 200)
+            # Nothing waited for a broker that is not there.
+            assert time.monotonic() - started < 20
+            assert Export.objects.filter(project=pb_project).count() == 1
+            assert ImportJob.objects.filter(project=pb_project).count() == 1
+            assert AutolabelRun.objects.filter(project=pb_project).count() == 1
+            messages = OutboxMessage.objects.order_by("pk")
+            assert [(m.args, m.sent_at, m.attempts) for m in messages] == [
+                ([export], None, 1),
+                ([job], None, 1),
+                ([run], None, 1),
+            ]
+            # Pages that need no broker still answer.
+            _json(client.get(f"/api/exports/{export}/", headers=auth), 200)
 
-        redis.start()  # same port, empty
-        worker = start_worker(env, tmp_path / "worker.log", beat_schedule=tmp_path / "beat")
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            states = (
-                Export.objects.get(pk=export).status,
-                ImportJob.objects.get(pk=job).status,
-                AutolabelRun.objects.get(pk=run).status,
+            live.redis.start()  # same port, empty
+            worker = start_worker(
+                live.env, tmp_path / "worker.log", beat_schedule=tmp_path / "beat"
             )
-            if states == (ExportStatus.DONE, ImportStatus.DONE, RunStatus.DONE):
-                break
-            time.sleep(0.25)
-        log = (tmp_path / "worker.log").read_text()
-        assert states == (ExportStatus.DONE, ImportStatus.DONE, RunStatus.DONE), (
-            states,
-            log[-4000:],
-        )
-    finally:
-        stop(worker)
-        stop(server)
-        redis.stop()
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                states = (
+                    Export.objects.get(pk=export).status,
+                    ImportJob.objects.get(pk=job).status,
+                    AutolabelRun.objects.get(pk=run).status,
+                )
+                if states == (ExportStatus.DONE, ImportStatus.DONE, RunStatus.DONE):
+                    break
+                time.sleep(0.25)
+            log = (tmp_path / "worker.log").read_text()
+            assert states == (ExportStatus.DONE, ImportStatus.DONE, RunStatus.DONE), (
+                states,
+                log[-4000:],
+            )
+        finally:
+            stop(worker)
     assert not OutboxMessage.objects.filter(sent_at__isnull=True).exists()
     assert {m.attempts for m in OutboxMessage.objects.all()} == {2}  # failed once, sent once
     server_log = (tmp_path / "server.log").read_text()

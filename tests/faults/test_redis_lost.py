@@ -13,15 +13,15 @@ import subprocess
 import time
 
 import pytest
-from django.db import connection
 from django.db.models import Count
 
 from autolabel.models import AutolabelItem, ItemStatus, RunStatus
 from autolabel.services import autolabel_run_create
-from bench.load.procs import PrivateRedis, enqueue, start_worker, steplab_env, stop
+from bench.load.procs import enqueue, start_worker, steplab_env, stop
 from labeling.models import Export, Suggestion
 from labeling.models.exports import ExportStatus
 from labeling.services.exports import export_create
+from tests.faults.private_stack import live_database_url, start_private_redis
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -37,17 +37,8 @@ def _redis(port: int, *args: str) -> str:
 
 
 def test_jobs_whose_messages_redis_lost_are_sent_again_and_finish(pb_project, tmp_path):
-    if reason := PrivateRedis.available():
-        pytest.skip(reason)
-    redis = PrivateRedis(tmp_path / "redis")
-    redis.start()
-    db = connection.settings_dict
-    env = steplab_env(
-        f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        redis.url,
-        RECOVERY_STALL_S="3",
-        RECOVERY_SWEEP_S="2",
-    )
+    redis = start_private_redis(tmp_path)
+    env = steplab_env(live_database_url(), redis.url, RECOVERY_STALL_S="3", RECOVERY_SWEEP_S="2")
     run = autolabel_run_create(
         project=pb_project, sources=["symbolic", "answer"], params={"chunk_size": 2}
     )

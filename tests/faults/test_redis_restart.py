@@ -10,14 +10,14 @@ import subprocess
 import time
 
 import pytest
-from django.db import connection
 from django.db.models import Count
 
 from autolabel.models import AutolabelItem, ItemStatus, RunStatus
 from autolabel.services import autolabel_run_create
 from autolabel.symbolic import check_step
-from bench.load.procs import PrivateRedis, enqueue, start_worker, steplab_env, stop, wait_port
+from bench.load.procs import enqueue, start_worker, steplab_env, stop, wait_port
 from labeling.models import Solution, Suggestion
+from tests.faults.private_stack import live_database_url, start_private_redis
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -27,12 +27,8 @@ def _done(run) -> int:
 
 
 def test_worker_reconnects_after_redis_restart_and_the_run_completes(pb_project, tmp_path):
-    if reason := PrivateRedis.available():
-        pytest.skip(reason)
-    redis = PrivateRedis(tmp_path / "redis")
-    redis.start()
-    db = connection.settings_dict
-    env = steplab_env(f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}", redis.url)
+    redis = start_private_redis(tmp_path)
+    env = steplab_env(live_database_url(), redis.url)
     run = autolabel_run_create(
         project=pb_project, sources=["symbolic", "answer"], params={"chunk_size": 2}
     )

@@ -25,17 +25,15 @@ import httpx
 import pytest
 import schemathesis
 from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from django.db import connection
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import FlakyStrategyDefinition, Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
-from bench.load.procs import PrivateRedis, free_port, start_server, steplab_env, stop
 from labeling.models import ProjectMembership
 from labeling.services.tokens import token_create
 from tests.factories import ProjectFactory, SolutionFactory
+from tests.faults.private_stack import production_hash, production_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 EXAMPLES = int(os.environ.get("HOSTILE_EXAMPLES", "2"))
@@ -60,45 +58,24 @@ class Server:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    if reason := PrivateRedis.available():
-        pytest.skip(reason)
     project = ProjectFactory(name="Hostile")
     solution = SolutionFactory(problem__project=project, steps=3)
     SolutionFactory(problem__project=project, steps=2)
-    # Hashed as production does (the test settings' MD5 hasher is not one production knows).
-    hashed = PBKDF2PasswordHasher().encode(PASSWORD, PBKDF2PasswordHasher().salt())
+    hashed = production_hash(PASSWORD)
     admin = get_user_model().objects.create(username="hostile", password=hashed, is_staff=True)
     ProjectMembership.objects.create(project=project, user=admin, role="admin")
     annotator = get_user_model().objects.create(username="ann", password=hashed)
     ProjectMembership.objects.create(project=project, user=annotator, role="annotator")
     token_create(user=annotator)
-    redis = PrivateRedis(tmp_path / "redis")
-    redis.start()
-    db = connection.settings_dict
-    env = steplab_env(
-        f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        redis.url,
-        DJANGO_SETTINGS_MODULE="annotate.settings.production",
-        SECRET_KEY="hostile-test-secret-key-" + "x" * 40,
-        SECURE_SSL_REDIRECT="False",
-        MEDIA_ROOT=str(tmp_path / "media"),
-    )
-    port = free_port()
-    log = tmp_path / "server.log"
-    proc = None
-    try:
-        proc = start_server(env, port, log, threads=4)
+    with production_server(tmp_path, name="hostile") as live:
         yield Server(
-            f"http://127.0.0.1:{port}",
+            live.base,
             project.pk,
             solution.pk,
             solution.steps.order_by("index").first().pk,
             token_create(user=admin).key,
-            log,
+            live.log,
         )
-    finally:
-        stop(proc)
-        redis.stop()
 
 
 def _header(response, name: str) -> str:

@@ -57,7 +57,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, project, sources, only_unlabeled, params, inline, no_wait, **options):
         found = Project.objects.filter(pk=int(project)) if project.isdigit() else None
-        found = found or Project.objects.filter(name=project)
+        found = found or Project.objects.filter(name=project, deleted_at__isnull=True)
         target = found.first()
         if target is None:
             raise CommandError(f"No project {project!r}.")

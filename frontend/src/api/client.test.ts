@@ -30,7 +30,21 @@ describe("api", () => {
     expect(JSON.parse(String(init.body))).toEqual({ version: 2, labels: [], time_spent_ms: 10 });
   });
 
-  it("GETs without a CSRF header", async () => {
+  it("sends a submit's request_id as its Idempotency-Key, and no key on a write without one", async () => {
+    const fetchMock = stubFetch(200, { id: 5, version: 3 });
+    const payload = { version: 2, labels: [], time_spent_ms: 0, finish_reason: "solution" as const, finish_reason_text: "" };
+    await api.submitAnnotation(5, { ...payload, request_id: "0b8f5a8e-1d2c-4a57-9b1e-2f7c3d4e5f60" });
+    await api.resubmitAnnotation(5, { ...payload, request_id: "1c8f5a8e-1d2c-4a57-9b1e-2f7c3d4e5f61" });
+    await api.submitAnnotation(5, payload);
+    const headers = fetchMock.mock.calls.map((call) => (call as unknown as [string, RequestInit])[1].headers as Record<string, string>);
+    expect(headers.map((h) => h["Idempotency-Key"])).toEqual([
+      "0b8f5a8e-1d2c-4a57-9b1e-2f7c3d4e5f60",
+      "1c8f5a8e-1d2c-4a57-9b1e-2f7c3d4e5f61",
+      undefined,
+    ]);
+  });
+
+    it("GETs without a CSRF header", async () => {
     const fetchMock = stubFetch(200, { done_today: 1 });
     await api.getProgress(3);
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];

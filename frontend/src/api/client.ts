@@ -5,7 +5,8 @@
  * back as `X-CSRFToken`. Errors always come as `{"error": {code, message, details}}` and are
  * thrown as `ApiError`. A `not_authenticated` error anywhere calls the handler set with
  * `setUnauthenticatedHandler` (the app redirects to /login). Idempotent writes carry a
- * `request_id` in their body (see label/idempotentWrite.ts); this module sends them as they are.
+ * `request_id` in their body (see label/idempotentWrite.ts), and the submits also the same id as
+ * the `Idempotency-Key` header (`idempotencyKey`); this module sends them as they are.
  */
 
 export interface Page<T> {
@@ -88,6 +89,8 @@ export function failure(status: number, body: unknown): ApiError {
 export interface RequestOptions {
   keepalive?: boolean;
   signal?: AbortSignal;
+  /** Sent as the `Idempotency-Key` header: made once per write, the same on its retries. */
+  idempotencyKey?: string;
 }
 
 /** Under the 64 KiB browsers allow the bodies of keepalive requests (UTF-8: up to 4x). */
@@ -100,10 +103,12 @@ export async function request<T>(
   options: RequestOptions = {},
 ): Promise<T> {
   const form = body instanceof FormData; // multipart: the browser sets Content-Type
+  const headers: Record<string, string> = method === "GET" ? { Accept: "application/json" } : writeHeaders(body !== undefined && !form);
+  if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
   const init: RequestInit = {
     method,
     credentials: "same-origin",
-    headers: method === "GET" ? { Accept: "application/json" } : writeHeaders(body !== undefined && !form),
+    headers,
     keepalive: options.keepalive,
     signal: options.signal,
   };

@@ -191,8 +191,9 @@ export const nextTask = async (projectId: number): Promise<Task | null> =>
   (await post<Task | undefined>(`/api/projects/${projectId}/queue/next/`)) ?? null;
 export const saveDraft = (annotationId: number, payload: DraftPayload, options?: RequestOptions) =>
   request<Annotation>("PUT", `/api/annotations/${annotationId}/draft/`, payload, options);
+/** The submit's `request_id` also goes as its Idempotency-Key: one per submit, the same on retries. */
 export const submitAnnotation = (annotationId: number, payload: SubmitPayload) =>
-  post<Submitted>(`/api/annotations/${annotationId}/submit/`, payload);
+  post<Submitted>(`/api/annotations/${annotationId}/submit/`, payload, { idempotencyKey: payload.request_id });
 export const skipAnnotation = (annotationId: number, requestId?: string) =>
   post<void>(`/api/annotations/${annotationId}/skip/`, requestId ? { request_id: requestId } : undefined);
 export const getProgress = (projectId: number) =>

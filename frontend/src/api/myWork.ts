@@ -49,4 +49,4 @@ export interface ResubmitPayload extends DraftPayload {
 
 /** Replace a submitted annotation's labels (a new version in the label history). */
 export const resubmitAnnotation = (annotationId: number, payload: ResubmitPayload) =>
-  post<Annotation>(`/api/annotations/${annotationId}/resubmit/`, payload);
+  post<Annotation>(`/api/annotations/${annotationId}/resubmit/`, payload, { idempotencyKey: payload.request_id });

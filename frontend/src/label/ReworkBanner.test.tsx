@@ -1,19 +1,9 @@
-import { render, screen } from "@testing-library/react";
-import { MemoryRouter } from "react-router-dom";
+import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { App } from "../App";
 import { FakeApi } from "../test/fakeApi";
 import { FakeReview } from "../test/fakeReview";
 import { makeTask } from "../test/fixtures";
-
-function mount(api: FakeApi) {
-  api.install();
-  return render(
-    <MemoryRouter initialEntries={["/projects/1/label"]}>
-      <App />
-    </MemoryRouter>,
-  );
-}
+import { mountApp as mount } from "../test/labelPage";
 
 afterEach(() => {
   vi.unstubAllGlobals();

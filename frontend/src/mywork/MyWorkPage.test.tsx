@@ -1,20 +1,12 @@
-import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { MemoryRouter } from "react-router-dom";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { App } from "../App";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
 import type { Task } from "../api";
 import { FakeApi } from "../test/fakeApi";
 import { FakeMyWork, makeMyWorkRow } from "../test/fakeMyWork";
 import { makeProject, makeTask } from "../test/fixtures";
+import { cleanBrowserBetweenTests, mountApp } from "../test/labelPage";
 
-function mount(api: FakeApi, path = "/projects/1/my-work") {
-  api.install();
-  return render(
-    <MemoryRouter initialEntries={[path]}>
-      <App />
-    </MemoryRouter>,
-  );
-}
+const mount = (api: FakeApi, path = "/projects/1/my-work") => mountApp(api, path);
 
 function setup(rows = 3) {
   const api = new FakeApi([makeTask({ steps: 3, annotationId: 8 })]);
@@ -30,8 +22,7 @@ function setup(rows = 3) {
 
 const shown = () => screen.getAllByTestId("my-work-row").map((r) => Number(r.getAttribute("data-annotation")));
 
-afterEach(() => vi.unstubAllGlobals());
-beforeEach(() => localStorage.clear());
+cleanBrowserBetweenTests();
 
 describe("MyWorkPage", () => {
   it("lists submitted and skipped work with status, time and the problem rendered with KaTeX", async () => {

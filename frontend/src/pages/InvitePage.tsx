@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from "react-router-dom";
 import * as api from "../api";
 import { useAuth } from "../auth";
 import { AuthCard } from "../components/AuthCard";
+import { differMessage, PasswordFields, usePasswordPair } from "../components/PasswordFields";
 import { Spinner } from "../components/ui";
 
 const ROLE_NAMES: Record<api.Role, string> = { annotator: "an annotator", reviewer: "a reviewer", admin: "an admin" };
@@ -23,8 +24,7 @@ export function InvitePage() {
   const [info, setInfo] = useState<api.InviteInfo | null>(null);
   const [unusable, setUnusable] = useState<string | null>(null);
   const [username, setUsername] = useState("");
-  const [password, setPassword] = useState("");
-  const [again, setAgain] = useState("");
+  const pair = usePasswordPair();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -38,18 +38,18 @@ export function InvitePage() {
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (!info) return;
-    if (!username.trim() || !password) {
+    if (!username.trim() || !pair.password) {
       setError("Choose a username and a password.");
       return;
     }
-    if (password !== again) {
-      setError("The passwords differ.");
+    if (pair.differ) {
+      setError(differMessage("Password"));
       return;
     }
     setBusy(true);
     setError(null);
     try {
-      const joined = await api.acceptInvite(token, username.trim(), password);
+      const joined = await api.acceptInvite(token, username.trim(), pair.password);
       setUser(joined.user);
       navigate(landingPath(joined.project_id, info.role), { replace: true });
     } catch (err) {
@@ -94,14 +94,7 @@ export function InvitePage() {
           <span className="field-label">Username</span>
           <input className="input" autoComplete="username" autoFocus value={username} onChange={(e) => setUsername(e.target.value)} data-testid="invite-username" />
         </label>
-        <label className="field">
-          <span className="field-label">Password</span>
-          <input className="input" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="invite-password" />
-        </label>
-        <label className="field">
-          <span className="field-label">Password again</span>
-          <input className="input" type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} data-testid="invite-again" />
-        </label>
+        <PasswordFields pair={pair} testIds={{ password: "invite-password", again: "invite-again" }} />
         <button type="submit" className="btn btn-primary btn-block" disabled={busy || !!user} data-testid="invite-submit">
           {busy ? "Joining…" : "Create account and join"}
         </button>

@@ -1,32 +1,17 @@
-import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { MemoryRouter } from "react-router-dom";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { App } from "../App";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
 import { FakeApi } from "../test/fakeApi";
 import { makeTask, suggestion } from "../test/fixtures";
+import {
+  cleanBrowserBetweenTests,
+  currentIndex,
+  pressKey as key,
+  mountApp as mount,
+  ratingsShown,
+  stepRows as rows,
+} from "../test/labelPage";
 
-function mount(api: FakeApi, path = "/projects/1/label") {
-  api.install();
-  return render(
-    <MemoryRouter initialEntries={[path]}>
-      <App />
-    </MemoryRouter>,
-  );
-}
-
-const key = (k: string, opts: Record<string, unknown> = {}) =>
-  act(() => {
-    fireEvent.keyDown(document.body, { key: k, ...opts });
-  });
-const rows = () => screen.getAllByTestId("step-row");
-const ratingsShown = () => rows().map((r) => r.getAttribute("data-rating"));
-const currentIndex = () => rows().findIndex((r) => r.getAttribute("data-current") === "true");
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
-// A draft an earlier test left unsaved (the page's last save on unmount) would be restored.
-beforeEach(() => localStorage.clear());
+cleanBrowserBetweenTests();
 
 describe("LabelPage", () => {
   it("shows the problem, the steps and the progress", async () => {
@@ -156,6 +141,11 @@ describe("LabelPage", () => {
     expect(await screen.findByTestId("queue-empty")).toBeTruthy();
     expect(screen.getByTestId("queue-empty").textContent).toContain("All done — nothing left to label in this project");
     expect(api.callsTo("POST", "/queue/next/")).toHaveLength(1); // next_task: null said so
+    // One Idempotency-Key per submit, the same as its request_id.
+    const keys = api.callsTo("POST", "/submit/").map((c) => c.headers["Idempotency-Key"]);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBe(submit.body.request_id);
+    expect(keys[1]).not.toBe(keys[0]);
     expect(screen.getByRole("link", { name: "Back to projects" }).getAttribute("href")).toBe("/projects");
   });
 
@@ -177,6 +167,8 @@ describe("LabelPage", () => {
     expect(submits).toHaveLength(2);
     expect(submits[1].body).toEqual(submits[0].body); // same version, labels and request_id
     expect(submits[0].body.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    // The same id as the Idempotency-Key header, on the retry too.
+    expect(submits.map((c) => c.headers["Idempotency-Key"])).toEqual([submits[0].body.request_id, submits[0].body.request_id]);
     expect(screen.getByTestId("notice").textContent).toBe("Submitted");
     expect(screen.queryByTestId("conflict-banner")).toBeNull();
     await waitFor(() => expect(screen.getByTestId("progress").textContent).toContain("13 done today"));

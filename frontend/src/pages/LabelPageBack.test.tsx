@@ -1,30 +1,13 @@
 /** The labeling page's Back (`o`, the top bar's button), editing a reopened submission, and
  * its small things: the unrated-step toast that goes once the step is rated, keys documented
  * where they differ between pages. */
-import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { MemoryRouter } from "react-router-dom";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { App } from "../App";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
 import type { Task } from "../api";
 import { FakeApi } from "../test/fakeApi";
 import { FakeMyWork } from "../test/fakeMyWork";
 import { makeTask } from "../test/fixtures";
-
-function mount(api: FakeApi, path = "/projects/1/label") {
-  api.install();
-  return render(
-    <MemoryRouter initialEntries={[path]}>
-      <App />
-    </MemoryRouter>,
-  );
-}
-
-const key = (k: string, opts: Record<string, unknown> = {}) =>
-  act(() => {
-    fireEvent.keyDown(document.body, { key: k, ...opts });
-  });
-const rows = () => screen.getAllByTestId("step-row");
-const ratingsShown = () => rows().map((r) => r.getAttribute("data-rating"));
+import { cleanBrowserBetweenTests, pressKey as key, mountApp as mount, ratingsShown, stepRows as rows } from "../test/labelPage";
 
 /** Annotation 7 as the server has it once submitted: all steps +1, version 2. */
 function submitted(): Task {
@@ -32,8 +15,7 @@ function submitted(): Task {
   return { ...task, annotation: { ...task.annotation, status: "submitted" }, lock_expires_at: null as unknown as string };
 }
 
-afterEach(() => vi.unstubAllGlobals());
-beforeEach(() => localStorage.clear());
+cleanBrowserBetweenTests();
 
 describe("Back and editing a submission", () => {
   it("o reopens the last submission; a change is resubmitted with its version, never autosaved", async () => {

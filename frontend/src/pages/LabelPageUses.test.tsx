@@ -1,28 +1,11 @@
-import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { MemoryRouter } from "react-router-dom";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { App } from "../App";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
 import { FakeApi } from "../test/fakeApi";
 import { makeTask } from "../test/fixtures";
-
-function mount(api: FakeApi) {
-  api.install();
-  return render(
-    <MemoryRouter initialEntries={["/projects/1/label"]}>
-      <App />
-    </MemoryRouter>,
-  );
-}
-
-const key = (k: string) =>
-  act(() => {
-    fireEvent.keyDown(document.body, { key: k });
-  });
-const rows = () => screen.getAllByTestId("step-row");
+import { cleanBrowserBetweenTests, pressKey as key, mountApp as mount, stepRows as rows } from "../test/labelPage";
 const usesOf = (i: number) => within(rows()[i]).queryByTestId("uses-chips")?.getAttribute("data-uses") ?? null;
 
-afterEach(() => vi.unstubAllGlobals());
-beforeEach(() => localStorage.clear());
+cleanBrowserBetweenTests();
 
 describe("LabelPage step dependencies", () => {
   it("d then a step number marks (and unmarks) a dependency, saved with the draft", async () => {

@@ -3,6 +3,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from "react-router-dom";
 import * as api from "../api";
 import { useAuth } from "../auth";
 import { IconLogo } from "../components/icons";
+import { PasswordField } from "../components/PasswordFields";
 import "../styles/people.css";
 
 /** Only same-site paths are followed after login (no open redirect). */
@@ -79,18 +80,14 @@ export function LoginPage() {
             data-testid="login-username"
           />
         </label>
-        <label className="field">
-          <span className="field-label">Password</span>
-          <input
-            className="input"
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            data-testid="login-password"
-          />
-        </label>
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+          testId="login-password"
+        />
         <button type="submit" className="btn btn-primary btn-block" disabled={busy} data-testid="login-submit">
           {busy ? "Signing in…" : "Sign in"}
         </button>

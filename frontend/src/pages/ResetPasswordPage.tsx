@@ -2,26 +2,26 @@ import { useState, type FormEvent } from "react";
 import { Link, useParams } from "react-router-dom";
 import * as api from "../api";
 import { AuthCard } from "../components/AuthCard";
+import { differMessage, PasswordFields, usePasswordPair } from "../components/PasswordFields";
 
 /** The e-mailed link's page: choose a new password (the link works once). */
 export function ResetPasswordPage() {
   const { uid = "", token = "" } = useParams();
-  const [password, setPassword] = useState("");
-  const [again, setAgain] = useState("");
+  const pair = usePasswordPair();
   const [done, setDone] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (password !== again) {
-      setError("The passwords differ.");
+    if (pair.differ) {
+      setError(differMessage("Password"));
       return;
     }
     setBusy(true);
     setError(null);
     try {
-      await api.confirmPasswordReset(uid, token, password);
+      await api.confirmPasswordReset(uid, token, pair.password);
       setDone(true);
     } catch (err) {
       setError((err as api.ApiError).message);
@@ -43,15 +43,8 @@ export function ResetPasswordPage() {
               {error}
             </div>
           )}
-          <label className="field">
-            <span className="field-label">New password</span>
-            <input className="input" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="reset-password" />
-          </label>
-          <label className="field">
-            <span className="field-label">New password again</span>
-            <input className="input" type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} data-testid="reset-again" />
-          </label>
-          <button type="submit" className="btn btn-primary btn-block" disabled={busy || !password} data-testid="reset-submit">
+          <PasswordFields pair={pair} label="New password" testIds={{ password: "reset-password", again: "reset-again" }} />
+          <button type="submit" className="btn btn-primary btn-block" disabled={busy || !pair.password} data-testid="reset-submit">
             Set password
           </button>
         </form>

@@ -1,25 +1,40 @@
 """What the review endpoints share: the solution or annotation a request may review, the
 body validated by a view's Input, and the outputs several endpoints return."""
 
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 
 from labeling.api import bounds
-from labeling.api.access import project_for
-from labeling.models import Annotation, Role, Solution
+from labeling.api.access import not_found_unless_purging, project_for
+from labeling.models import Annotation, Project, Role, Solution
 
 
 def solution_for(request, solution_id: int, *, at_least: str = Role.REVIEWER) -> Solution:
-    solution = get_object_or_404(Solution.objects.select_related("project"), pk=solution_id)
-    solution.project = project_for(request, solution.project_id, at_least=at_least)
+    solution = Solution.objects.select_related("project").filter(pk=solution_id).first()
+    solution.project = _project_or_not_found(request, solution, "solution", at_least=at_least)
     return solution
 
 
 def annotation_for_review(request, annotation_id: int) -> Annotation:
-    annotation = get_object_or_404(Annotation.objects.select_related("solution"), pk=annotation_id)
-    project_for(request, annotation.solution.project_id, at_least=Role.REVIEWER)
+    annotation = Annotation.objects.select_related("solution").filter(pk=annotation_id).first()
+    _project_or_not_found(request, annotation and annotation.solution, "annotation")
     return annotation
+
+
+def _project_or_not_found(
+    request, solution: Solution | None, kind: str, *, at_least: str = Role.REVIEWER
+) -> Project:
+    """The solution's project if the user may act on it. A missing row and one in a project
+    the user is not in answer alike (not_found_unless_purging), so neither answer tells
+    whether the id exists."""
+    if solution is not None:
+        try:
+            return project_for(request, solution.project_id, at_least=at_least)
+        except (Http404, NotFound):
+            pass
+    not_found_unless_purging(request, kind)
 
 
 def validated_input(input_class: type[serializers.Serializer], request: Request) -> dict:

@@ -2,11 +2,10 @@
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from labeling.api.access import project_for
+from labeling.api.access import not_found_unless_purging, project_for
 from labeling.review_selectors import annotation_feedback, rejection_list_for_user
 from labeling.selectors import annotation_get_for_user
 
@@ -31,7 +30,7 @@ class AnnotationFeedbackApi(APIView):
     def get(self, request, annotation_id: int):
         annotation = annotation_get_for_user(annotation_id=annotation_id, user=request.user)
         if annotation is None:
-            raise NotFound("No such annotation.")
+            not_found_unless_purging(request, "annotation")
         project_for(request, annotation.solution.project_id)
         return Response(annotation_feedback(annotation=annotation))
 

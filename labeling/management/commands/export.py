@@ -45,7 +45,7 @@ def _split(value: str) -> dict[str, float]:
 def _project(ref: str) -> Project:
     if ref.isdigit() and (project := Project.objects.filter(pk=int(ref)).first()):
         return project
-    if project := Project.objects.filter(name=ref).first():
+    if project := Project.objects.filter(name=ref, deleted_at__isnull=True).first():
         return project
     raise CommandError(f"No project with id or name {ref!r}.")
 

@@ -17,7 +17,7 @@ from labeling.services.projects import project_create
 def _project(ref: str, *, create: bool) -> Project:
     if ref.isdigit() and (project := Project.objects.filter(pk=int(ref)).first()):
         return project
-    if project := Project.objects.filter(name=ref).first():
+    if project := Project.objects.filter(name=ref, deleted_at__isnull=True).first():
         return project
     if create:
         return project_create(created_by=None, name=ref)

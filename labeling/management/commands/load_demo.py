@@ -197,7 +197,7 @@ class Command(BaseCommand):
         users, new_users = self._users(reset=reset)
         projects, new_projects = {}, set()
         for name, settings in PROJECTS.items():
-            project, created = Project.objects.get_or_create(
+            project, created = Project.objects.filter(deleted_at__isnull=True).get_or_create(
                 name=name, defaults={**settings, "created_by": users["admin"]}
             )
             projects[name] = project

@@ -49,7 +49,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, project, export, model, config, inline, no_wait, **options):
         found = Project.objects.filter(pk=int(project)) if project.isdigit() else None
-        target = (found or Project.objects.filter(name=project)).first()
+        target = (found or Project.objects.filter(name=project, deleted_at__isnull=True)).first()
         if target is None:
             raise CommandError(f"No project {project!r}.")
         source = Export.objects.filter(pk=export, project=target).first()

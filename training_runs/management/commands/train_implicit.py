@@ -35,7 +35,7 @@ class Command(BaseCommand):
         from training.implicit import ImplicitConfig, train_implicit
 
         found = Project.objects.filter(pk=int(project)) if project.isdigit() else None
-        target = (found or Project.objects.filter(name=project)).first()
+        target = (found or Project.objects.filter(name=project, deleted_at__isnull=True)).first()
         if target is None:
             raise CommandError(f"No project {project!r}.")
         out_dir = Path(out).expanduser().resolve()

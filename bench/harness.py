@@ -1,0 +1,155 @@
+"""What the database benches share: a throwaway database with Django set up on it, a project
+imported from bench/import_bench.py's generated file, and the timing of page loads two ways.
+
+bench/ is not a package: a bench puts bench/ on sys.path and imports this as `harness`.
+"""
+
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+
+def throwaway_database(db: str) -> tuple[str, Callable[[], None]]:
+    """Point DATABASE_URL at a fresh database; returns a description and a cleanup.
+
+    On PostgreSQL, `db` is created next to the database DATABASE_URL names (dropped first if
+    a killed run left it); otherwise a temporary SQLite file."""
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith(("postgres://", "postgresql://")):
+        import psycopg
+
+        parts = urlsplit(url)
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {db}")
+            conn.execute(f"CREATE DATABASE {db}")
+        os.environ["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{db}"))
+
+        def drop() -> None:
+            from django.db import connections
+
+            connections.close_all()
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute(f"DROP DATABASE IF EXISTS {db}")
+
+        return f"PostgreSQL database {db} (dropped afterwards)", drop
+    handle, name = tempfile.mkstemp(prefix="steplab_bench_", suffix=".sqlite3")
+    os.close(handle)
+    os.environ["DATABASE_URL"] = f"sqlite:///{name}"
+
+    def remove() -> None:
+        from django.db import connections
+
+        connections.close_all()
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(name + suffix).unlink(missing_ok=True)
+
+    return f"SQLite file {name} (removed afterwards)", remove
+
+
+def django_on_throwaway_database(db: str) -> tuple[str, Callable[[], None]]:
+    """throwaway_database(db), then django.setup() on it with DEBUG off (DEBUG would keep
+    every query in memory)."""
+    where, cleanup = throwaway_database(db)
+    os.environ["DEBUG"] = "False"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
+    import django
+
+    django.setup()
+    return where, cleanup
+
+
+def migrate(where: str, *, driver: bool = False) -> None:
+    """Run the migrations and say which database the bench runs on (and its driver)."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", verbosity=0)
+    said = f" {connection.Database.__name__}" if driver else ""
+    print(f"database: {where}; {connection.vendor}{said}")
+
+
+def imported_project(*, n: int, name: str, overlap: int, labels_as: str = "none") -> Any:
+    """A project with n generated solutions (import_bench.write_file) imported into it."""
+    import import_bench
+
+    from labeling.models import Project
+    from labeling.services.imports import import_file
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.jsonl"
+        import_bench.write_file(path, n)
+        project = Project.objects.create(name=name, overlap=overlap)
+        import_file(project=project, path=path, labels_as=labels_as)
+    return project
+
+
+def analyze() -> None:
+    """Planner statistics, as a live database has them (PostgreSQL; a no-op elsewhere)."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+
+def finish(cleanup: Callable[[], None], *, keep: bool = False, db: str = "") -> None:
+    """Drop the throwaway database, unless asked to keep it (PostgreSQL only)."""
+    from django.db import connection
+
+    if keep and connection.vendor == "postgresql":
+        print(f"kept database {db}")
+    else:
+        cleanup()
+
+
+def measure(fn: Callable[[], Any], repeat: int) -> tuple[Any, list[float]]:
+    """fn's last result and the milliseconds of each of `repeat` calls."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        result = fn()
+        times.append((time.perf_counter() - started) * 1000)
+    return result, times
+
+
+@dataclass
+class PageLoads:
+    """Page loads timed two ways, scenario by scenario: steplab's and another's (`other`)."""
+
+    other: str
+    repeat: int
+    ours_ms: list[float] = field(default_factory=list)
+    other_ms: list[float] = field(default_factory=list)
+    same: bool = True
+
+    def both(
+        self, ours: Callable[[], Any], other: Callable[[], Any]
+    ) -> tuple[Any, Any, float, float]:
+        """Time one scenario both ways; returns both results (compared into `same`) and
+        both p50s in ms."""
+        ours_result, ours_t = measure(ours, self.repeat)
+        other_result, other_t = measure(other, self.repeat)
+        self.same = self.same and ours_result == other_result
+        self.ours_ms += ours_t
+        self.other_ms += other_t
+        return ours_result, other_result, statistics.median(ours_t), statistics.median(other_t)
+
+    def summary(self, *, other_over_ours: bool, digits: int) -> str:
+        """The p50 line over every load; the ratio either way round."""
+        o, b = statistics.median(self.ours_ms), statistics.median(self.other_ms)
+        ratio = (
+            f"{self.other} / steplab {b / o:.{digits}f}x"
+            if other_over_ours
+            else f"steplab / {self.other} {o / b:.{digits}f}x"
+        )
+        return (
+            f"page load p50 over {len(self.ours_ms)} loads: steplab {o:.1f} ms (max "
+            f"{max(self.ours_ms):.0f}), {self.other} {b:.1f} ms (max "
+            f"{max(self.other_ms):.0f}); ratio {ratio}"
+        )
