@@ -24,6 +24,7 @@ from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
 from autolabel.symbolic.restate import restatement_chains
 from autolabel.symbolic.segments import looks_like_prose, prepare, split_segments
+from autolabel.symbolic.solving import solving_statements
 from autolabel.symbolic.statements import Statement
 from autolabel.symbolic.substitution import root_statements, substitution_statements
 from autolabel.symbolic.verbal import verbal_chains
@@ -255,6 +256,7 @@ def _statements(
                 *find_statements(prepared),
                 *substitution_statements(chains, prepared),
                 *root_statements(chains, prepared, previous),
+                *solving_statements(chains, prepared),
             ]
     except timeouts.TimeLimitExceeded:
         return []

@@ -1,0 +1,185 @@
+"""An equation solved a step at a time: "$3x + 4 = 25$, so $3x = 22$" fails (no common root).
+
+Two equations in one variable, written one right after the other with only the words of a
+derivation between them ("so", "subtracting 4 from both sides", "we get", an aligned line
+break, consecutive displays), are a derivation: the second follows from the first. Both must
+be polynomial equations with rational coefficients (after clearing denominators), of degree
+1 to 4. A correct derivation keeps at least one root: it may drop roots ("x^2 = 9, so x = 3"
+when x is positive) or add some ("x = 2, so x^2 = 4"), but an equation that shares no root,
+real or complex, with the one it comes from is wrong. That is decided exactly: the gcd of
+the two polynomials is a constant.
+
+Read only where the pairing is sure:
+
+* the gap between the equations has no other claim, no more than MAX_GAP characters, and its
+  words are all words of a derivation (a case, "or", "and", "if", "for x = 3" read nothing);
+* neither equation is one branch of a split: an "or"/"and"/comma link to another equation
+  next to either reads nothing ("a + 4 = 0 or a - 1 = 0, so a = -4 or a = 1");
+* the first equation is not itself a value ("x = 5": a point, a case or a value tried;
+  "x = 5, so x - 4 = 11" is not a derivation);
+* no decimal anywhere (a rounded value is not a root); a second equation "x = whole number"
+  with a non-integer root of the first within 1 of it may be a rounding and reads nothing;
+* a pair the substitution kind reads (an equation, a conclusion word, then "x = number")
+  is left to it.
+
+check.py does not refute a statement whose sentence hedges ("if", "suppose", "check",
+"wrong", ...), as for every statement.
+"""
+
+from __future__ import annotations
+
+import re
+
+import sympy
+
+from autolabel.symbolic.chains import Chain, Side, display
+from autolabel.symbolic.compare import Decision
+from autolabel.symbolic.evaluate import exact
+from autolabel.symbolic.statements import Statement
+from autolabel.symbolic.substitution import _CONCLUSION, _root_near, _solution, _variable
+
+KIND = "solving"
+MAX_GAP = 70
+MAX_DEGREE = 4
+
+# Words that may stand between two lines of a derivation; any other word reads nothing.
+_DERIVATION_WORDS = frozenset(
+    re.findall(
+        r"\w+",
+        "so thus hence therefore then now next finally further gives give giving get gets "
+        "getting we us have has obtain obtaining which this that simplifies simplify "
+        "simplifying simplified to becomes become yields yield implies means rearranging "
+        "rearrange rearranged expanding expand expanded subtract subtracting subtracted add "
+        "adding added divide dividing divided multiply multiplying multiplied combine "
+        "combining like terms both sides side of from by the equation it results in isolate "
+        "isolating move moving collect collecting text quad qquad rightarrow Rightarrow "
+        "implies Longrightarrow longrightarrow therefore to",
+    )
+)
+_SOLVE_FOR = re.compile(r"\bsolv\w*\s+for\s+[a-z]\b", re.IGNORECASE)
+# A link to another equation that makes one of the two a branch of a split.
+_BRANCH = re.compile(
+    r"^(?:[\s$,.;]|\\[()\[\]]|\\q?quad|\\text\{\s*)*(?:or|and|,)\b|^\s*,", re.IGNORECASE
+)
+_BRANCH_BEFORE = re.compile(
+    r"(?:\bor|\band|,)(?:[\s$]|\\[()\[\]]|\\q?quad|\\text\{\s*|\}\s*)*$", re.IGNORECASE
+)
+_DECIMAL = re.compile(r"\d\.\d|\\approx|\u2248")
+
+
+def solving_statements(chains: list[Chain], prepared: str) -> list[Statement]:
+    """Consecutive one-variable equations that share no root."""
+    ordered = sorted(
+        (c for c in chains if c.sides and c.source != "annotation"),
+        key=lambda c: c.sides[0].start,
+    )
+    found: list[Statement] = []
+    for first, second in zip(ordered, ordered[1:], strict=False):
+        name = _variable(first)
+        if name is None or _variable(second) != name:
+            continue
+        if not (_equation(first) and _equation(second)) or _bare_value(first, name):
+            continue
+        start, end = first.sides[-1].end, second.sides[0].start
+        if end <= start or end - start > MAX_GAP:
+            continue
+        gap = prepared[start:end]
+        if not _derivation_gap(gap, name):
+            continue
+        opening = first.sides[0].start
+        if _BRANCH_BEFORE.search(prepared[max(0, opening - 24) : opening]):
+            continue
+        if _BRANCH.match(prepared[second.sides[-1].end : second.sides[-1].end + 24]):
+            continue
+        if _BRANCH.match(gap):
+            continue
+        if _solution(second, name) is not None and _CONCLUSION.search(gap):
+            continue  # the substitution kind reads it
+        found.append(_statement(first, second, name))
+    return found
+
+
+def _equation(chain: Chain) -> bool:
+    return (
+        chain.relations == ["="]
+        and len(chain.sides) == 2
+        and not chain.approximate
+        and not chain.pattern
+        and not any(_DECIMAL.search(side.text) for side in chain.sides)
+    )
+
+
+def _bare_value(chain: Chain, name: str) -> bool:
+    """ "x = 5" or "5 = x": a value tried, a case or a point, not an equation to solve."""
+    if _solution(chain, name) is not None:
+        return True
+    left, right = chain.sides
+    return bool(left.info and not left.info.symbols and right.text.strip() == name)
+
+
+def _derivation_gap(gap: str, name: str) -> bool:
+    if "=" in gap or "<" in gap or ">" in gap or "\\le" in gap or "\\ge" in gap:
+        return False
+    text = _SOLVE_FOR.sub(" ", gap)
+    words = re.findall(r"[A-Za-z]+", text)
+    return all(w in _DERIVATION_WORDS or w.lower() in _DERIVATION_WORDS for w in words)
+
+
+def _statement(first: Chain, second: Chain, name: str) -> Statement:
+    a, b = first.sides
+    c, d = second.sides
+    before = f"{display(a.text)} = {display(b.text)}"
+    after = f"{display(c.text)} = {display(d.text)}"
+
+    def decide() -> Decision:
+        return _decide(a, b, c, d, name)
+
+    return Statement(KIND, f"{before}, so {after}", a.start, d.end, before, after, decide)
+
+
+def _polynomial(left: Side, right: Side, symbol: sympy.Symbol) -> sympy.Poly | None:
+    assert left.node is not None and right.node is not None
+    expr = sympy.cancel(sympy.together(exact(left.node) - exact(right.node)))
+    numerator, denominator = sympy.fraction(expr)
+    if symbol in denominator.free_symbols:
+        return None  # roots of a rational equation: not read
+    try:
+        poly = sympy.Poly(numerator, symbol)
+    except sympy.PolynomialError:
+        return None
+    if not 1 <= poly.degree() <= MAX_DEGREE or not (poly.domain.is_ZZ or poly.domain.is_QQ):
+        return None
+    return poly
+
+
+def _decide(a: Side, b: Side, c: Side, d: Side, name: str) -> Decision:
+    symbol = sympy.Symbol(name)
+    before, after = _polynomial(a, b, symbol), _polynomial(c, d, symbol)
+    if before is None or after is None:
+        return Decision(None, "not two polynomial equations", kind=KIND)
+    common = sympy.gcd(before, after)
+    shown = (_roots(before), _roots(after))
+    if common.degree() > 0:
+        return Decision(True, "the equations share a root", *shown, KIND)
+    if after.degree() == 1 and c.node is not None and _solution_value(after) is not None:
+        value = _solution_value(after)
+        if value is not None and value.is_Integer:
+            f = exact(a.node) - exact(b.node)  # type: ignore[arg-type]
+            if _root_near(f, before, symbol, value):
+                return Decision(None, "a root may be rounded to it", *shown, KIND)
+    reason = f"{display(a.text)} = {display(b.text)} has roots {shown[0]}; the next has {shown[1]}"
+    return Decision(False, reason, *shown, KIND)
+
+
+def _solution_value(poly: sympy.Poly) -> sympy.Expr | None:
+    coefficients = poly.all_coeffs()
+    if len(coefficients) != 2:
+        return None
+    return -coefficients[1] / coefficients[0]
+
+
+def _roots(poly: sympy.Poly) -> str:
+    roots = sympy.roots(poly)
+    if not roots or sum(roots.values()) != poly.degree():
+        return str(poly.as_expr())
+    return ", ".join(sorted({sympy.sstr(r) for r in roots}))
