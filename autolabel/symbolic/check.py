@@ -17,6 +17,7 @@ from autolabel import timeouts
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
 from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Context, Decision, claim_kind, decide
+from autolabel.symbolic.continuations import continuation_chains
 from autolabel.symbolic.evaluate import EvalError, TooLarge
 from autolabel.symbolic.finders import find_statements
 from autolabel.symbolic.inequalities import ORDER, decide_order
@@ -134,6 +135,7 @@ def find_chains(step_text: str) -> tuple[list[Chain], str]:
         else:
             found.extend(prose_chains(segment, prepared))
     found.extend(restatement_chains(found, prepared))
+    found.extend(continuation_chains(found, prepared))
     found.extend(verbal_chains(segments, prepared))
     return chains + found, prepared
 

@@ -53,7 +53,8 @@ _DERIVATION_WORDS = frozenset(
         "adding added divide dividing divided multiply multiplying multiplied combine "
         "combining like terms both sides side of from by the equation it results in isolate "
         "isolating move moving collect collecting text quad qquad rightarrow Rightarrow "
-        "implies Longrightarrow longrightarrow therefore to",
+        "implies Longrightarrow longrightarrow therefore to and factoring factor factorize "
+        "factorizing factored quadratic polynomial expression find finding solving solve",
     )
 )
 _SOLVE_FOR = re.compile(r"\bsolv\w*\s+for\s+[a-z]\b", re.IGNORECASE)
