@@ -8,6 +8,7 @@ costs only itself.
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -210,10 +211,14 @@ def check_step_local(
                 )
             claims.append(_claim(left, right, chain, decision, text))
 
-    def previous() -> list[Chain]:
-        return find_chains(previous_steps[-1])[0] if previous_steps else []
+    @functools.cache  # read at most once, by whichever finder needs it first
+    def previous_step() -> tuple[list[Chain], str]:
+        return find_chains(previous_steps[-1]) if previous_steps else ([], "")
 
-    for statement in _statements(prepared, chains, previous, deadline):
+    def previous() -> list[Chain]:
+        return previous_step()[0]
+
+    for statement in _statements(prepared, chains, previous, previous_step, deadline):
         if len(claims) >= MAX_CLAIMS:
             break
         claims.append(_statement_claim(statement, prepared, task, deadline))
@@ -248,7 +253,11 @@ def _statement_claim(
 
 
 def _statements(
-    prepared: str, chains: list[Chain], previous: Callable[[], list[Chain]], deadline: float
+    prepared: str,
+    chains: list[Chain],
+    previous: Callable[[], list[Chain]],
+    previous_step: Callable[[], tuple[list[Chain], str]],
+    deadline: float,
 ) -> list[Statement]:
     """The step's statements; none when finding them fails or takes too long. ``previous``
     gives the chains of the step before (an equation that "x = 3 is a root" may name)."""
@@ -258,7 +267,7 @@ def _statements(
                 *find_statements(prepared),
                 *substitution_statements(chains, prepared),
                 *root_statements(chains, prepared, previous),
-                *solving_statements(chains, prepared),
+                *solving_statements(chains, prepared, previous_step),
             ]
     except timeouts.TimeLimitExceeded:
         return []

@@ -29,6 +29,7 @@ check.py does not refute a statement whose sentence hedges ("if", "suppose", "ch
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import sympy
 
@@ -54,7 +55,8 @@ _DERIVATION_WORDS = frozenset(
         "combining like terms both sides side of from by the equation it results in isolate "
         "isolating move moving collect collecting text quad qquad rightarrow Rightarrow "
         "implies Longrightarrow longrightarrow therefore to and factoring factor factorize "
-        "factorizing factored quadratic polynomial expression find finding solving solve",
+        "factorizing factored quadratic polynomial expression find finding solving solve "
+        "left right hand further",
     )
 )
 _SOLVE_FOR = re.compile(r"\bsolv\w*\s+for\s+[a-z]\b", re.IGNORECASE)
@@ -68,36 +70,82 @@ _BRANCH_BEFORE = re.compile(
 _DECIMAL = re.compile(r"\d\.\d|\\approx|\u2248")
 
 
-def solving_statements(chains: list[Chain], prepared: str) -> list[Statement]:
-    """Consecutive one-variable equations that share no root."""
-    ordered = sorted(
-        (c for c in chains if c.sides and c.source != "annotation"),
-        key=lambda c: c.sides[0].start,
-    )
+def solving_statements(
+    chains: list[Chain], prepared: str, previous: Callable[[], tuple[list[Chain], str]]
+) -> list[Statement]:
+    """Consecutive one-variable equations that share no root; ``previous`` gives the chains
+    and prepared text of the step before, read only when this step opens with an equation."""
+    ordered = _ordered(chains)
     found: list[Statement] = []
     for first, second in zip(ordered, ordered[1:], strict=False):
-        name = _variable(first)
-        if name is None or _variable(second) != name:
-            continue
-        if not (_equation(first) and _equation(second)) or _bare_value(first, name):
+        name = _pair_name(first, second)
+        if name is None:
             continue
         start, end = first.sides[-1].end, second.sides[0].start
         if end <= start or end - start > MAX_GAP:
             continue
         gap = prepared[start:end]
-        if not _derivation_gap(gap, name):
+        if not _derivation_gap(gap, name) or _BRANCH.match(gap):
             continue
-        opening = first.sides[0].start
-        if _BRANCH_BEFORE.search(prepared[max(0, opening - 24) : opening]):
-            continue
-        if _BRANCH.match(prepared[second.sides[-1].end : second.sides[-1].end + 24]):
-            continue
-        if _BRANCH.match(gap):
+        if _branch(first, prepared) or _branch_after(second, prepared):
             continue
         if _solution(second, name) is not None and _CONCLUSION.search(gap):
             continue  # the substitution kind reads it
-        found.append(_statement(first, second, name))
+        found.append(_statement(first, second, name, ""))
+    if ordered:
+        found.extend(_from_previous_step(ordered[0], prepared, previous))
     return found
+
+
+def _from_previous_step(
+    second: Chain, prepared: str, previous: Callable[[], tuple[list[Chain], str]]
+) -> list[Statement]:
+    """The step's first equation derived from the last equation of the step before: only
+    derivation words ("Subtract 36 from both sides:") before it, and nothing after that one."""
+    lead_in = prepared[: second.sides[0].start]
+    name = _variable(second)
+    if name is None or len(lead_in) > MAX_GAP or not _derivation_gap(lead_in, name):
+        return []
+    if _branch_after(second, prepared):
+        return []
+    chains, before = previous()
+    ordered = _ordered(chains)
+    if not ordered:
+        return []
+    first = ordered[-1]
+    if _pair_name(first, second) != name:
+        return []
+    tail = before[first.sides[-1].end :]
+    if len(tail) > MAX_GAP or not _derivation_gap(tail, name) or _branch(first, before):
+        return []
+    return [_statement(first, second, name, "(the step before) ")]
+
+
+def _ordered(chains: list[Chain]) -> list[Chain]:
+    return sorted(
+        (c for c in chains if c.sides and c.source != "annotation"),
+        key=lambda c: c.sides[0].start,
+    )
+
+
+def _pair_name(first: Chain, second: Chain) -> str | None:
+    """The variable of two equations that may be lines of one derivation."""
+    name = _variable(first)
+    if name is None or _variable(second) != name:
+        return None
+    if not (_equation(first) and _equation(second)) or _bare_value(first, name):
+        return None
+    return name
+
+
+def _branch(first: Chain, text: str) -> bool:
+    opening = first.sides[0].start
+    return bool(_BRANCH_BEFORE.search(text[max(0, opening - 24) : opening]))
+
+
+def _branch_after(second: Chain, text: str) -> bool:
+    closing = second.sides[-1].end
+    return bool(_BRANCH.match(text[closing : closing + 24]))
 
 
 def _equation(chain: Chain) -> bool:
@@ -123,10 +171,10 @@ def _derivation_gap(gap: str, name: str) -> bool:
         return False
     text = _SOLVE_FOR.sub(" ", gap)
     words = re.findall(r"[A-Za-z]+", text)
-    return all(w in _DERIVATION_WORDS or w.lower() in _DERIVATION_WORDS for w in words)
+    return all(w == name or w.lower() in _DERIVATION_WORDS for w in words)
 
 
-def _statement(first: Chain, second: Chain, name: str) -> Statement:
+def _statement(first: Chain, second: Chain, name: str, where: str) -> Statement:
     a, b = first.sides
     c, d = second.sides
     before = f"{display(a.text)} = {display(b.text)}"
@@ -135,7 +183,8 @@ def _statement(first: Chain, second: Chain, name: str) -> Statement:
     def decide() -> Decision:
         return _decide(a, b, c, d, name)
 
-    return Statement(KIND, f"{before}, so {after}", a.start, d.end, before, after, decide)
+    text = f"{where}{before}, so {after}"
+    return Statement(KIND, text, c.start if where else a.start, d.end, before, after, decide)
 
 
 def _polynomial(left: Side, right: Side, symbol: sympy.Symbol) -> sympy.Poly | None:
