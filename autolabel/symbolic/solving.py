@@ -67,6 +67,8 @@ _BRANCH = re.compile(
 _BRANCH_BEFORE = re.compile(
     r"(?:\bor|\band|,)(?:[\s$]|\\[()\[\]]|\\q?quad|\\text\{\s*|\}\s*)*$", re.IGNORECASE
 )
+# After an equation: more words of its sentence ("x = 5 is a root of ..."), not its end.
+_SENTENCE_GOES_ON = re.compile(r"(?:\s|\$|\\[)\]])*[A-Za-z]")
 _DECIMAL = re.compile(r"\d\.\d|\\approx|\u2248")
 
 
@@ -101,12 +103,13 @@ def _from_previous_step(
     second: Chain, prepared: str, previous: Callable[[], tuple[list[Chain], str]]
 ) -> list[Statement]:
     """The step's first equation derived from the last equation of the step before: only
-    derivation words ("Subtract 36 from both sides:") before it, and nothing after that one."""
+    derivation words ("Subtract 36 from both sides:") before it, and nothing after that one;
+    the step's equation ends its sentence ("So $x = 5$ is a root of ..." is another claim)."""
     lead_in = prepared[: second.sides[0].start]
     name = _variable(second)
     if name is None or len(lead_in) > MAX_GAP or not _derivation_gap(lead_in, name):
         return []
-    if _branch_after(second, prepared):
+    if _branch_after(second, prepared) or _SENTENCE_GOES_ON.match(prepared, second.sides[-1].end):
         return []
     chains, before = previous()
     ordered = _ordered(chains)

@@ -1,0 +1,102 @@
+# ruff: noqa: E501 -- exact copies of real step texts, one literal per text
+"""The claim kinds added for issue 25 (more recall, still precise): steps each must refute,
+with the kind of the failed claim, and tricky true statements it must not refute. Texts
+marked with a ProcessBench id are exact copies from the develop part of
+shared/data/processbench_dev.jsonl (autolabel/quality/dev_split.py)."""
+
+import pytest
+
+from autolabel.symbolic import check_step
+
+# (kind, previous step or "", step text that must be refuted)
+REFUTED = [
+    # solving: consecutive equations of one derivation that share no root
+    ("solving", "", "We have $3x + 4 = 25$, so $3x = 22$."),
+    # math-487, step 1
+    ("solving", "", r"So \( -2 + 4a + 8 = 0 \Rightarrow 4a = -10 \), hence a = -5/2."),
+    # olympiadbench-233, step 9
+    (
+        "solving",
+        "",
+        "Solving this quadratic equation, we get:\n\\[ 2x^2 - x - 3 = 0 \\implies (2x + 3)(x - 1) = 0 \\]",
+    ),
+    ("solving", "", r"\[ x^2 - 5x + 6 = 0 \] \[ (x - 1)(x - 6) = 0 \]"),
+    # math-109, steps 4 and 5
+    ("solving", "Simplify the equation: 6r^2 = 12r.", "Divide both sides by 2r: 3r = 12."),
+    # omnimath-75, steps 1 and 2
+    (
+        "solving",
+        "We can write this as:\n\\[\n(2x - 3) - (4x) = (4x - 3) - (2x - 3)\n\\]",
+        "Simplifying both sides, we get:\n\\[\n-2x - 3 = 2x - 6\n\\]",
+    ),
+    # continued: a display that starts with "=" (math-49, step 2)
+    (
+        "continued",
+        "",
+        "Third, calculate the total sum. \\[Total\\ Sum = 24 \\times 24 \\times (1 + 10 + 100 + 1000 + 10000)\\] \\[= 24 \\times 24 \\times (11111)\\] \\[= 576 \\times 11111\\] \\[= 63950064\\]",
+    ),
+    ("continued", "", r"\[ S = 12 \cdot 13 \] \[ = 146 \]"),
+]
+
+# (kind, previous step or "", step text, expected verdict): true, or not surely asserted
+NOT_REFUTED = [
+    ("solving", "", "We have $3x + 4 = 25$, so $3x = 21$.", "verified"),
+    ("solving", "", r"\[ x^2 - 5x + 6 = 0 \] \[ (x - 2)(x - 3) = 0 \]", "verified"),
+    # dropping a root or gaining one is not an error of the derivation
+    ("solving", "", r"As x is positive: $x^2 = 9$ gives $x + 0 = 3$.", "verified"),
+    ("solving", "", r"Squaring, $x = 2$ so $x^2 = 4$.", "unknown"),
+    # branches of a split (as in olympiadbench-865, step 3, a correct step)
+    (
+        "solving",
+        "",
+        "We can factor this quadratic equation as follows: \\[ (a + 4)(a - 1) = 0 \\] Setting each factor equal to zero gives us the solutions: \\[ a + 4 = 0 \\quad \\text{or} \\quad a - 1 = 0 \\]",
+        "unknown",
+    ),
+    # math-741, step 3 (correct)
+    (
+        "solving",
+        "",
+        "This gives us two possible solutions for \\(x\\): \\[ x - 8 = 12 \\quad \\text{or} \\quad x - 8 = -12 \\] \\[ x = 20 \\quad \\text{or} \\quad x = -4 \\]",
+        "unknown",
+    ),
+    # olympiadbench-464, step 10 (correct): critical points, one equation each
+    (
+        "solving",
+        "",
+        "We find the critical points where the expression equals zero or is undefined:\n- \\( x - 9 = 0 \\) gives \\( x = 9 \\)\n- \\( x + 2 = 0 \\) gives \\( x = -2 \\)\n- \\( x + 1 = 0 \\) gives \\( x = -1 \\)",
+        "verified",
+    ),
+    # a value is not an equation to solve ("x = 5, so x - 4 = 1" checks nothing here)
+    ("solving", "", r"For $x = 5$, we get $x - 4 = 1$.", "unknown"),
+    ("solving", "", r"If $2x + 1 = 7$, then $2x = 8$.", "unknown"),
+    ("solving", "", r"$x^2 = 2$, so $x^2 = 2.01$.", "unknown"),
+    ("solving", "", r"Next, $2x = 6$. For the other case, $2x = 10$.", "unknown"),
+    # the step before ends with other words: not a derivation from its last equation
+    ("solving", "We have $2x + 1 = 7$. This is linear.", "We also know: $x + 1 = 2$.", "unknown"),
+    # continued
+    ("continued", "", r"\[ S = 12 \cdot 13 \] \[ = 156 \]", "verified"),
+    ("continued", "", r"\[ S = 12 \cdot 13 \] Then \[ = 146 \]", "unknown"),
+]
+
+
+@pytest.mark.parametrize(("kind", "previous", "text"), REFUTED)
+def test_refutes(kind, previous, text):
+    verdict = check_step(text, previous_steps=[previous] if previous else [])
+    assert verdict.verdict == "refuted", [c.as_dict() for c in verdict.claims]
+    assert kind in {c.kind for c in verdict.failed}, [c.as_dict() for c in verdict.failed]
+
+
+@pytest.mark.parametrize(("kind", "previous", "text", "expected"), NOT_REFUTED)
+def test_does_not_refute(kind, previous, text, expected):
+    verdict = check_step(text, previous_steps=[previous] if previous else [])
+    assert verdict.verdict == expected, [c.as_dict() for c in verdict.claims]
+
+
+def test_every_kind_has_both_lists():
+    assert {k for k, _, _ in REFUTED} == {k for k, _, _, _ in NOT_REFUTED}
+
+
+def test_a_long_derivation_stays_within_the_time_limit():
+    text = " so ".join(f"$x + {i} = {i + 1}$" for i in range(400))
+    verdict = check_step(text, timeout_s=2.0)
+    assert verdict.verdict in ("verified", "unknown")
