@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from autolabel import timeouts
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
+from autolabel.symbolic.bounds import bound_chains
 from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Context, Decision, claim_kind, decide
 from autolabel.symbolic.continuations import continuation_chains
@@ -133,6 +134,7 @@ def find_chains(step_text: str) -> tuple[list[Chain], str]:
     for segment in segments:
         if segment.kind == "math" and not looks_like_prose(segment.text):
             found.extend(math_chains(segment, prepared))
+            found.extend(bound_chains(segment, prepared))
         else:
             found.extend(prose_chains(segment, prepared))
     found.extend(restatement_chains(found, prepared))

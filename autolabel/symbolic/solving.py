@@ -37,7 +37,7 @@ from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Decision
 from autolabel.symbolic.evaluate import exact
 from autolabel.symbolic.statements import Statement
-from autolabel.symbolic.substitution import _CONCLUSION, _root_near, _solution, _variable
+from autolabel.symbolic.substitution import _CONCLUSION, _root_near, _solution
 
 KIND = "solving"
 MAX_GAP = 70
@@ -106,7 +106,7 @@ def _from_previous_step(
     derivation words ("Subtract 36 from both sides:") before it, and nothing after that one;
     the step's equation ends its sentence ("So $x = 5$ is a root of ..." is another claim)."""
     lead_in = prepared[: second.sides[0].start]
-    name = _variable(second)
+    name = _one_variable(second)
     if name is None or len(lead_in) > MAX_GAP or not _derivation_gap(lead_in, name):
         return []
     if _branch_after(second, prepared) or _SENTENCE_GOES_ON.match(prepared, second.sides[-1].end):
@@ -124,6 +124,25 @@ def _from_previous_step(
     return [_statement(first, second, name, "(the step before) ")]
 
 
+def _one_variable(chain: Chain) -> str | None:
+    """The chain's only symbol, one plain letter (not i or e), never written as a call
+    ("g(2) = 5" may be a function's value); "(5 + k)(4 + k)" is a product."""
+    names: set[str] = set()
+    for side in chain.sides:
+        if side.node is None or side.info is None or side.info.units:
+            return None
+        names |= side.info.symbols
+    if len(names) != 1:
+        return None
+    name = next(iter(names))
+    if len(name) != 1 or name in "ie" or not name.isalpha():
+        return None
+    called = re.compile(rf"(?<![A-Za-z\\]){name}\s*(?:\\left\s*)?[(\[]")
+    if any(side.info and side.info.call_like and called.search(side.text) for side in chain.sides):
+        return None
+    return name
+
+
 def _ordered(chains: list[Chain]) -> list[Chain]:
     return sorted(
         (c for c in chains if c.sides and c.source != "annotation"),
@@ -133,8 +152,8 @@ def _ordered(chains: list[Chain]) -> list[Chain]:
 
 def _pair_name(first: Chain, second: Chain) -> str | None:
     """The variable of two equations that may be lines of one derivation."""
-    name = _variable(first)
-    if name is None or _variable(second) != name:
+    name = _one_variable(first)
+    if name is None or _one_variable(second) != name:
         return None
     if not (_equation(first) and _equation(second)) or _bare_value(first, name):
         return None

@@ -36,6 +36,19 @@ REFUTED = [
         "Third, calculate the total sum. \\[Total\\ Sum = 24 \\times 24 \\times (1 + 10 + 100 + 1000 + 10000)\\] \\[= 24 \\times 24 \\times (11111)\\] \\[= 576 \\times 11111\\] \\[= 63950064\\]",
     ),
     ("continued", "", r"\[ S = 12 \cdot 13 \] \[ = 146 \]"),
+    # solving: a product of brackets is not a call (math-530, step 1)
+    (
+        "solving",
+        "",
+        r"Rearranging the equation, we get \(k - \frac{(5 + k)(4 + k)}{21} = 0 \Rightarrow \frac{-16 + 20k + k^2}{21} = 0 \Rightarrow -16 + 20k + k^2 = 0.\)",
+    ),
+    # bound_arithmetic: numbers inside a chain with an order relation (math-234, step 1)
+    (
+        "bound_arithmetic",
+        "",
+        r"Then we have \[(a^2 + b^2 + c^2 + d^2)((-1)^2 + 1^2 + 1^2 + 1^2) \ge (a(-1) + b(1) + c(1) + d(1))^2 = (a - 1 + b + c + d)^2 = (17 - 1)^2 = 49^2 = 2401,\] so \[a^2 + b^2 + c^2 + d^2 \ge \frac{2401}{4} = 590.25.\]",
+    ),
+    ("bound_arithmetic", "", r"So $n \le 2 \cdot 7 = 15$."),
 ]
 
 # (kind, previous step or "", step text, expected verdict): true, or not surely asserted
@@ -76,6 +89,12 @@ NOT_REFUTED = [
     # continued
     ("continued", "", r"\[ S = 12 \cdot 13 \] \[ = 156 \]", "verified"),
     ("continued", "", r"\[ S = 12 \cdot 13 \] Then \[ = 146 \]", "unknown"),
+    # a function's values are not equations in its letter
+    ("solving", "", r"So $g(2) = 5$, hence $g(3) = 7$.", "unknown"),
+    ("bound_arithmetic", "", r"So $n \le 2 \cdot 7 = 14$.", "verified"),
+    ("bound_arithmetic", "", r"Hence $x^2 + 1 \ge 1 = 1^2$ and $1 \le k \le 9$.", "verified"),
+    ("bound_arithmetic", "", r"If $n \le 2 \cdot 7 = 15$, the bound fails.", "unknown"),
+    ("bound_arithmetic", "", r"So $S \approx 3.14 \cdot 2 = 6.3$ and $S < 7$.", "verified"),
 ]
 
 
