@@ -5,18 +5,24 @@ derivation between them ("so", "subtracting 4 from both sides", "we get", an ali
 break, consecutive displays), are a derivation: the second follows from the first. Both must
 be polynomial equations with rational coefficients (after clearing denominators), of degree
 1 to 4. A correct derivation keeps at least one root: it may drop roots ("x^2 = 9, so x = 3"
-when x is positive) or add some ("x = 2, so x^2 = 4"), but an equation that shares no root,
+when x is positive) or add some ("x^2 = 4x, so x^3 = 4x^2"), but an equation that shares no root,
 real or complex, with the one it comes from is wrong. That is decided exactly: the gcd of
 the two polynomials is a constant.
 
+The step's first equation may also come from the last equation of the step before, when only
+derivation words stand before it ("Subtract 36 from both sides: 12 = (n-1) \\times 7"), none
+after that one, and the step's equation ends its sentence.
+
 Read only where the pairing is sure:
 
-* the gap between the equations has no other claim, no more than MAX_GAP characters, and its
-  words are all words of a derivation (a case, "or", "and", "if", "for x = 3" read nothing);
+* the gap between the equations has no other claim, no list number or equation label, no
+  more than MAX_GAP characters, and its words are all words of a derivation (a case,
+  "or", "and", "if", "for x = 3" read nothing);
 * neither equation is one branch of a split: an "or"/"and"/comma link to another equation
   next to either reads nothing ("a + 4 = 0 or a - 1 = 0, so a = -4 or a = 1");
 * the first equation is not itself a value ("x = 5": a point, a case or a value tried;
   "x = 5, so x - 4 = 11" is not a derivation);
+* the letter is never written as a call ("g(2) = 5, so g(3) = 7" are a function's values);
 * no decimal anywhere (a rounded value is not a root); a second equation "x = whole number"
   with a non-integer root of the first within 1 of it may be a rounding and reads nothing;
 * a pair the substitution kind reads (an equation, a conclusion word, then "x = number")
@@ -58,6 +64,10 @@ _DERIVATION_WORDS = frozenset(
         "factorizing factored quadratic polynomial expression find finding solving solve "
         "left right hand further",
     )
+)
+# A numbered list or labelled equations: "1. ... 2. ...", "(1)", "Equation 2": a system.
+_LABEL = re.compile(
+    r"\(\s*\d+\s*\)|(?:^|\n|&|\\\\)\s*\d+[.)]\s|equation\s*\d|\(\s*[ivx]+\s*\)", re.IGNORECASE
 )
 _SOLVE_FOR = re.compile(r"\bsolv\w*\s+for\s+[a-z]\b", re.IGNORECASE)
 # A link to another equation that makes one of the two a branch of a split.
@@ -189,6 +199,8 @@ def _bare_value(chain: Chain, name: str) -> bool:
 
 
 def _derivation_gap(gap: str, name: str) -> bool:
+    if _LABEL.search(gap):
+        return False
     if "=" in gap or "<" in gap or ">" in gap or "\\le" in gap or "\\ge" in gap:
         return False
     text = _SOLVE_FOR.sub(" ", gap)
