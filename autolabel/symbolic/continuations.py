@@ -4,8 +4,9 @@
 A display (or a line of one) that starts with "=" has no left side of its own: math_text.py
 makes it a chain whose first side is empty, and that chain claims nothing. Here it is joined
 to the last side of the chain just before it, when nothing but math delimiters or a line
-break stands between them; a run of such displays joins link by link. The joined chain is
-decided like any chain, as kind ``continued``.
+break stands between them, or only the words of a derivation ending where the display opens
+("This simplifies to: \\[ = ..."); a run of such displays joins link by link. The joined
+chain is decided like any chain, as kind ``continued``.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ from __future__ import annotations
 import re
 
 from autolabel.symbolic.chains import Chain, display
+from autolabel.symbolic.solving import derivation_gap
 
 KIND = "continued"
+MAX_WORDED_GAP = 60
+_OPENERS = ("\\[", "$$", "\\(", "$")
 
 # Only the delimiters between two displays: "\] \[", "$$ $$", "\)\(", a line break.
 _GAP = re.compile(r"^\s*(?:(?:\\\]|\$\$|\\\)|\$)?\s*(?:\\\[|\$\$|\\\(|\$)?|\\\\)\s*$")
@@ -23,6 +27,11 @@ _GAP = re.compile(r"^\s*(?:(?:\\\]|\$\$|\\\)|\$)?\s*(?:\\\[|\$\$|\\\(|\$)?|\\\\)
 def _open(chain: Chain) -> bool:
     """A chain whose first side is empty: it starts with its relation."""
     return bool(chain.sides) and chain.sides[0].node is None and chain.sides[0].error == "empty"
+
+
+def _worded(gap: str) -> bool:
+    """Derivation words between the displays: "\\] This simplifies to: \\[ = ..."."""
+    return len(gap) <= MAX_WORDED_GAP and gap.rstrip().endswith(_OPENERS) and derivation_gap(gap)
 
 
 def continuation_chains(chains: list[Chain], prepared: str) -> list[Chain]:
@@ -40,7 +49,8 @@ def continuation_chains(chains: list[Chain], prepared: str) -> list[Chain]:
         following = later.sides[1]
         if following.node is None or following.start < left.end:
             continue
-        if not _GAP.match(prepared[left.end : following.start - 1].rstrip("= ")):
+        gap = prepared[left.end : following.start - 1].rstrip("= ")
+        if not (_GAP.match(gap) or _worded(gap)):
             continue
         if prepared[left.end : following.start].count("=") != 1:
             continue

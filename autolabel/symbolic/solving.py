@@ -97,7 +97,7 @@ def solving_statements(
         if end <= start or end - start > MAX_GAP:
             continue
         gap = prepared[start:end]
-        if not _derivation_gap(gap, name) or _BRANCH.match(gap):
+        if not derivation_gap(gap, name) or _BRANCH.match(gap):
             continue
         if _branch(first, prepared) or _branch_after(second, prepared):
             continue
@@ -117,7 +117,7 @@ def _from_previous_step(
     the step's equation ends its sentence ("So $x = 5$ is a root of ..." is another claim)."""
     lead_in = prepared[: second.sides[0].start]
     name = _one_variable(second)
-    if name is None or len(lead_in) > MAX_GAP or not _derivation_gap(lead_in, name):
+    if name is None or len(lead_in) > MAX_GAP or not derivation_gap(lead_in, name):
         return []
     if _branch_after(second, prepared) or _SENTENCE_GOES_ON.match(prepared, second.sides[-1].end):
         return []
@@ -129,7 +129,7 @@ def _from_previous_step(
     if _pair_name(first, second) != name:
         return []
     tail = before[first.sides[-1].end :]
-    if len(tail) > MAX_GAP or not _derivation_gap(tail, name) or _branch(first, before):
+    if len(tail) > MAX_GAP or not derivation_gap(tail, name) or _branch(first, before):
         return []
     return [_statement(first, second, name, "(the step before) ")]
 
@@ -198,7 +198,8 @@ def _bare_value(chain: Chain, name: str) -> bool:
     return bool(left.info and not left.info.symbols and right.text.strip() == name)
 
 
-def _derivation_gap(gap: str, name: str) -> bool:
+def derivation_gap(gap: str, name: str = "") -> bool:
+    """Only words of a derivation (and ``name``, the variable) in ``gap``."""
     if _LABEL.search(gap):
         return False
     if "=" in gap or "<" in gap or ">" in gap or "\\le" in gap or "\\ge" in gap:

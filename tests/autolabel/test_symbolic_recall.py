@@ -49,6 +49,13 @@ REFUTED = [
         r"Then we have \[(a^2 + b^2 + c^2 + d^2)((-1)^2 + 1^2 + 1^2 + 1^2) \ge (a(-1) + b(1) + c(1) + d(1))^2 = (a - 1 + b + c + d)^2 = (17 - 1)^2 = 49^2 = 2401,\] so \[a^2 + b^2 + c^2 + d^2 \ge \frac{2401}{4} = 590.25.\]",
     ),
     ("bound_arithmetic", "", r"So $n \le 2 \cdot 7 = 15$."),
+    # continued after the words of a derivation
+    ("continued", "", r"\[ S = 20(23) + 80(7) \] This simplifies to: \[ = 460 + 580 \]"),
+    # gcd_lcm (math-375, step 5)
+    ("gcd_lcm", "", "The GCD of 187 and 77 is 13."),
+    ("gcd_lcm", "", r"So $\gcd(12, 18) = 3$, and we divide."),
+    ("gcd_lcm", "", r"$\text{lcm}(4, 6) = 24$"),
+    ("gcd_lcm", "", "The least common multiple of 4, 6 and 10 is 120."),
 ]
 
 # (kind, previous step or "", step text, expected verdict): true, or not surely asserted
@@ -88,10 +95,22 @@ NOT_REFUTED = [
     ("solving", "We have $2x + 1 = 7$. This is linear.", "We also know: $x + 1 = 2$.", "unknown"),
     # continued
     ("continued", "", r"\[ S = 12 \cdot 13 \] \[ = 156 \]", "verified"),
-    ("continued", "", r"\[ S = 12 \cdot 13 \] Then \[ = 146 \]", "unknown"),
+    ("continued", "", r"\[ S = 12 \cdot 13 \] Next, for the second box: \[ = 146 \]", "unknown"),
     # a function's values are not equations in its letter
     ("solving", "", r"So $g(2) = 5$, hence $g(3) = 7$.", "unknown"),
     ("bound_arithmetic", "", r"So $n \le 2 \cdot 7 = 14$.", "verified"),
+    (
+        "continued",
+        "",
+        r"\[ S = 20(23) + 80(7) \] This simplifies to: \[ = 460 + 560 \]",
+        "verified",
+    ),
+    ("continued", "", r"\[ S = 20(23) \] For the other case, \[ = 470 \]", "unknown"),
+    ("gcd_lcm", "", "The greatest common divisor of 187 and 77 is 11.", "verified"),
+    ("gcd_lcm", "", "The least common multiple of 4, 6 and 10 is 60.", "verified"),
+    ("gcd_lcm", "", "If the gcd of 12 and 18 were 5, the fraction would not reduce.", "unknown"),
+    ("gcd_lcm", "", r"We get $\gcd(12, 18) = 2 \cdot 3$.", "unknown"),
+    ("gcd_lcm", "", r"Here $\gcd(0, 18) = 18$ by convention.", "unknown"),
     ("bound_arithmetic", "", r"Hence $x^2 + 1 \ge 1 = 1^2$ and $1 \le k \le 9$.", "verified"),
     ("bound_arithmetic", "", r"If $n \le 2 \cdot 7 = 15$, the bound fails.", "unknown"),
     ("bound_arithmetic", "", r"So $S \approx 3.14 \cdot 2 = 6.3$ and $S < 7$.", "verified"),
