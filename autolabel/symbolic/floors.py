@@ -33,9 +33,10 @@ def floor_statements(prepared: str) -> Iterator[Statement]:
         opener, closer = f"\\l{which}", f"\\r{which}"
         start = prepared.find(opener)
         while start != -1:
-            end = prepared.find(closer, start + len(opener))
-            if end == -1:
-                break
+            end = prepared.find(closer, start + len(opener), start + len(opener) + MAX_INNER + 8)
+            if end == -1:  # no closer near: not a bracket we read
+                start = prepared.find(opener, start + len(opener))
+                continue
             inner = prepared[start + len(opener) : end]
             following = start + len(opener)
             statement = _statement(prepared, which, start, inner, end + len(closer))

@@ -4,6 +4,8 @@ with the kind of the failed claim, and tricky true statements it must not refute
 marked with a ProcessBench id are exact copies from the develop part of
 shared/data/processbench_dev.jsonl (autolabel/quality/dev_split.py)."""
 
+import time
+
 import pytest
 
 from autolabel.symbolic import check_step
@@ -152,7 +154,21 @@ def test_every_kind_has_both_lists():
     assert {k for k, _, _ in REFUTED} == {k for k, _, _, _ in NOT_REFUTED}
 
 
-def test_a_long_derivation_stays_within_the_time_limit():
-    text = " so ".join(f"$x + {i} = {i + 1}$" for i in range(400))
+@pytest.mark.parametrize(
+    "text",
+    [
+        " so ".join(f"$x + {i} = {i + 1}$" for i in range(400)),
+        "\\lfloor 1 " * 20000 + "\\rfloor = 1",
+        "$\\lfloor 7/2 \\rfloor = 3$ " * 3000,
+        "The gcd of " + ", ".join("1,000" for _ in range(5000)) + " and 10 is 5.",
+        "gcd(" + ", ".join("12" for _ in range(5000)) + ") = 3",
+        "\\[ S = 1 \\]" + " \\[ = 1 \\]" * 3000,
+        "$n \\le " + " = ".join("2" for _ in range(3000)) + "$",
+    ],
+    ids=["derivation", "floor-openers", "many-floors", "gcd-list", "gcd-call", "displays", "bound"],
+)
+def test_long_inputs_stay_within_the_time_limit(text):
+    start = time.monotonic()
     verdict = check_step(text, timeout_s=2.0)
-    assert verdict.verdict in ("verified", "unknown")
+    assert time.monotonic() - start < 4.0
+    assert verdict.verdict in ("verified", "refuted", "unknown")
