@@ -101,7 +101,8 @@ def solving_statements(
             continue
         if _branch(first, prepared) or _branch_after(second, prepared):
             continue
-        if _solution(second, name) is not None and _CONCLUSION.search(gap):
+        solution = _solution(second, name) is not None
+        if solution and len(first.sides) == 2 and _CONCLUSION.search(gap):
             continue  # the substitution kind reads it
         found.append(_statement(first, second, name, ""))
     if ordered:
@@ -181,20 +182,23 @@ def _branch_after(second: Chain, text: str) -> bool:
 
 
 def _equation(chain: Chain) -> bool:
-    return (
-        chain.relations == ["="]
-        and len(chain.sides) == 2
-        and not chain.approximate
-        and not chain.pattern
-        and not any(_DECIMAL.search(side.text) for side in chain.sides)
-    )
+    """Two sides joined by "=", or "3x = 5 + 7 = 12": an equation, then its right side
+    worked out in numbers (the chain kind checks that arithmetic; the equation is the first
+    two sides)."""
+    if chain.approximate or chain.pattern or len(chain.sides) < 2:
+        return False
+    if any(r != "=" for r in chain.relations):
+        return False
+    if len(chain.sides) > 2 and any(s.info is None or s.info.symbols for s in chain.sides[1:]):
+        return False
+    return not any(_DECIMAL.search(side.text) for side in chain.sides[:2])
 
 
 def _bare_value(chain: Chain, name: str) -> bool:
     """ "x = 5" or "5 = x": a value tried, a case or a point, not an equation to solve."""
     if _solution(chain, name) is not None:
         return True
-    left, right = chain.sides
+    left, right = chain.sides[:2]
     return bool(left.info and not left.info.symbols and right.text.strip() == name)
 
 
@@ -210,8 +214,8 @@ def derivation_gap(gap: str, name: str = "") -> bool:
 
 
 def _statement(first: Chain, second: Chain, name: str, where: str) -> Statement:
-    a, b = first.sides
-    c, d = second.sides
+    a, b = first.sides[:2]
+    c, d = second.sides[:2]
     before = f"{display(a.text)} = {display(b.text)}"
     after = f"{display(c.text)} = {display(d.text)}"
 

@@ -14,6 +14,7 @@ from autolabel.symbolic import check_step
 REFUTED = [
     # solving: consecutive equations of one derivation that share no root
     ("solving", "", "We have $3x + 4 = 25$, so $3x = 22$."),
+    ("solving", "", r"$3x = 5 + 7 = 12$, so $x = 5$."),
     # math-487, step 1
     ("solving", "", r"So \( -2 + 4a + 8 = 0 \Rightarrow 4a = -10 \), hence a = -5/2."),
     # olympiadbench-233, step 9
@@ -70,6 +71,7 @@ REFUTED = [
 # (kind, previous step or "", step text, expected verdict): true, or not surely asserted
 NOT_REFUTED = [
     ("solving", "", "We have $3x + 4 = 25$, so $3x = 21$.", "verified"),
+    ("solving", "", r"$3x = 5 + 7 = 12$, so $x = 4$.", "verified"),
     ("solving", "", r"\[ x^2 - 5x + 6 = 0 \] \[ (x - 2)(x - 3) = 0 \]", "verified"),
     # dropping a root or gaining one is not an error of the derivation
     ("solving", "", r"As x is positive: $x^2 = 9$ gives $x + 0 = 3$.", "verified"),
