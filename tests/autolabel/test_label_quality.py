@@ -9,6 +9,7 @@ import pytest
 
 from autolabel.quality.data import DATA_DIR, read_labeled
 from autolabel.quality.harness import evaluate
+from autolabel.symbolic import CHECKER_VERSION
 
 REPO = Path(__file__).resolve().parent.parent.parent
 PROCESSBENCH = DATA_DIR / "processbench_sample.jsonl"
@@ -123,7 +124,7 @@ def test_metrics_by_hand(hand_files):
         "checks out": {"n": 4, "right": 0.75, "margin": pytest.approx(0.75 - 5 / 7)},
         "-1": {"n": 2, "right": 0.5},
     }
-    assert sym["agents"] == ["sympy/symbolic-1.0"]
+    assert sym["agents"] == [f"sympy/{CHECKER_VERSION}"]
     assert sym["coverage"] == pytest.approx(2 / 9)
     # First errors: B found, C predicted at 0 (truth 1), A no error predicted.
     assert (sym["acc_erroneous"], sym["acc_correct"]) == (0.5, 1.0)
