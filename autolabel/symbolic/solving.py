@@ -77,6 +77,11 @@ _BRANCH = re.compile(
 _BRANCH_BEFORE = re.compile(
     r"(?:\bor|\band|,)(?:[\s$]|\\[()\[\]]|\\q?quad|\\text\{\s*|\}\s*)*$", re.IGNORECASE
 )
+_SUPPOSED = re.compile(
+    r"\b(?:if|suppose|supposing|assum\w*|whether|let|check\w*|verify\w*|test\w*|try\w*|"
+    r"guess\w*|wrong\w*|incorrect\w*|mistake\w*|error\w*|typo|instead|case)\b",
+    re.IGNORECASE,
+)
 # After an equation: more words of its sentence ("x = 5 is a root of ..."), not its end.
 _SENTENCE_GOES_ON = re.compile(r"(?:\s|\$|\\[)\]])*[A-Za-z]")
 _DECIMAL = re.compile(r"\d\.\d|\\approx|\u2248")
@@ -100,6 +105,8 @@ def solving_statements(
         if not derivation_gap(gap, name) or _BRANCH.match(gap):
             continue
         if _branch(first, prepared) or _branch_after(second, prepared):
+            continue
+        if _supposed(first, prepared):
             continue
         solution = _solution(second, name) is not None
         if solution and len(first.sides) == 2 and _CONCLUSION.search(gap):
@@ -171,6 +178,15 @@ def _pair_name(first: Chain, second: Chain) -> str | None:
     return name
 
 
+def _supposed(first: Chain, text: str) -> bool:
+    """The first equation is a hypothesis or under discussion: "if", "suppose", "wrong" in
+    its sentence before it. (check.py judges the words around the derived equation.)"""
+    opening = first.sides[0].start
+    window = text[max(0, opening - 120) : opening]
+    sentence = window[max(window.rfind(". "), window.rfind("\n"), 0) :]
+    return bool(_SUPPOSED.search(sentence))
+
+
 def _branch(first: Chain, text: str) -> bool:
     opening = first.sides[0].start
     return bool(_BRANCH_BEFORE.search(text[max(0, opening - 24) : opening]))
@@ -223,7 +239,7 @@ def _statement(first: Chain, second: Chain, name: str, where: str) -> Statement:
         return _decide(a, b, c, d, name)
 
     text = f"{where}{before}, so {after}"
-    return Statement(KIND, text, c.start if where else a.start, d.end, before, after, decide)
+    return Statement(KIND, text, c.start, d.end, before, after, decide)
 
 
 def _polynomial(left: Side, right: Side, symbol: sympy.Symbol) -> sympy.Poly | None:

@@ -15,6 +15,12 @@ REFUTED = [
     # solving: consecutive equations of one derivation that share no root
     ("solving", "", "We have $3x + 4 = 25$, so $3x = 22$."),
     ("solving", "", r"$3x = 5 + 7 = 12$, so $x = 5$."),
+    # the words around the derived equation count, not those of the sentence before (gsm8k-197)
+    (
+        "solving",
+        "",
+        "Now, we can substitute the third equation (P = L + J) into this equation: (L + J) + 2J + 10 = 100. Since L = J + 10, we substitute L in the equation: ((J + 10) + J) + 2J + 10 = 100. This simplifies to 5J + 20 = 100.",
+    ),
     # math-487, step 1
     ("solving", "", r"So \( -2 + 4a + 8 = 0 \Rightarrow 4a = -10 \), hence a = -5/2."),
     # olympiadbench-233, step 9
@@ -100,6 +106,7 @@ NOT_REFUTED = [
     # a value is not an equation to solve ("x = 5, so x - 4 = 1" checks nothing here)
     ("solving", "", r"For $x = 5$, we get $x - 4 = 1$.", "unknown"),
     ("solving", "", r"If $2x + 1 = 7$, then $2x = 8$.", "unknown"),
+    ("solving", "", r"The wrong equation was $2x + 1 = 7$. So $2x = 8$.", "unknown"),
     ("solving", "", r"$x^2 = 2$, so $x^2 = 2.01$.", "unknown"),
     ("solving", "", r"Next, $2x = 6$. For the other case, $2x = 10$.", "unknown"),
     # the step before ends with other words: not a derivation from its last equation
