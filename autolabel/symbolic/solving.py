@@ -272,7 +272,7 @@ def _decide(a: Side, b: Side, c: Side, d: Side, name: str) -> Decision:
             f = exact(a.node) - exact(b.node)  # type: ignore[arg-type]
             if _root_near(f, before, symbol, value):
                 return Decision(None, "a root may be rounded to it", *shown, KIND)
-    reason = f"{display(a.text)} = {display(b.text)} has roots {shown[0]}; the next has {shown[1]}"
+    reason = f"{display(a.text)} = {display(b.text)} has {shown[0]}; the next has {shown[1]}"
     return Decision(False, reason, *shown, KIND)
 
 
@@ -284,7 +284,11 @@ def _solution_value(poly: sympy.Poly) -> sympy.Expr | None:
 
 
 def _roots(poly: sympy.Poly) -> str:
+    """The roots for the evidence, up to degree 2 (a cubic's radicals are long and slow);
+    else the polynomial."""
+    if poly.degree() > 2:
+        return f"the roots of {sympy.sstr(poly.as_expr())} = 0"
     roots = sympy.roots(poly)
     if not roots or sum(roots.values()) != poly.degree():
-        return str(poly.as_expr())
-    return ", ".join(sorted({sympy.sstr(r) for r in roots}))
+        return f"the roots of {sympy.sstr(poly.as_expr())} = 0"
+    return "roots " + ", ".join(sorted({sympy.sstr(r) for r in roots}))
