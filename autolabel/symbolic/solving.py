@@ -3,11 +3,13 @@
 Two equations in one variable, written one right after the other with only the words of a
 derivation between them ("so", "subtracting 4 from both sides", "we get", an aligned line
 break, consecutive displays), are a derivation: the second follows from the first. Both must
-be polynomial equations with rational coefficients (after clearing denominators), of degree
-1 to 4. A correct derivation keeps at least one root: it may drop roots ("x^2 = 9, so x = 3"
-when x is positive) or add some ("x^2 = 4x, so x^3 = 4x^2"), but an equation that shares no root,
-real or complex, with the one it comes from is wrong. That is decided exactly: the gcd of
-the two polynomials is a constant.
+be polynomial equations with rational coefficients after clearing denominators (the
+numerators, of degree 1 to MAX_DEGREE). A correct derivation keeps at least one root: it may
+drop roots ("x^2 = 9, so x = 3" when x is positive) or add some ("x^2 = 4x, so x^3 = 4x^2"),
+but an equation that shares no root, real or complex, with the one it comes from is wrong,
+and so is a false statement in numbers ("33 + 14b = 25 + 10b, so 8 = 4b - 4b"). That is
+decided exactly: the gcd of the two numerators is a constant (then the equations share no
+root, whatever their poles).
 
 The step's first equation may also come from the last equation of the step before, when only
 derivation words stand before it ("Subtract 36 from both sides: 12 = (n-1) \\times 7"), none
@@ -47,7 +49,7 @@ from autolabel.symbolic.substitution import _CONCLUSION, _root_near, _solution
 
 KIND = "solving"
 MAX_GAP = 70
-MAX_DEGREE = 4
+MAX_DEGREE = 8
 
 # Words that may stand between two lines of a derivation; any other word reads nothing.
 _DERIVATION_WORDS = frozenset(
@@ -77,6 +79,11 @@ _BRANCH = re.compile(
 _BRANCH_BEFORE = re.compile(
     r"(?:\bor|\band|,)(?:[\s$]|\\[()\[\]]|\\q?quad|\\text\{\s*|\}\s*)*$", re.IGNORECASE
 )
+# Before a piece of a larger expression: an operator, "=", an open bracket (not the math
+# delimiter "\\("), or a ratio's colon after a number ("20 : (80 + y)", "3:4"; "the
+# term (-36): 48 = ..." is prose); after it likewise.
+_PIECE_BEFORE = re.compile(r"(?:[-+*/^=]|(?<!\\)\(|[\d)}]\s+:|\d:|\\(?:cdot|times|div|frac))$")
+_PIECE_AFTER = re.compile(r"[-+*/^=]|:\s*[\d(]")
 _SUPPOSED = re.compile(
     r"\b(?:if|suppose|supposing|assum\w*|whether|let|check\w*|verify\w*|test\w*|try\w*|"
     r"guess\w*|wrong\w*|incorrect\w*|mistake\w*|error\w*|typo|instead|case)\b",
@@ -106,7 +113,7 @@ def solving_statements(
             continue
         if _branch(first, prepared) or _branch_after(second, prepared):
             continue
-        if _supposed(first, prepared):
+        if _supposed(first, prepared) or _fragment(first, prepared) or _fragment(second, prepared):
             continue
         solution = _solution(second, name) is not None
         if solution and len(first.sides) == 2 and _CONCLUSION.search(gap):
@@ -139,6 +146,8 @@ def _from_previous_step(
     tail = before[first.sides[-1].end :]
     if len(tail) > MAX_GAP or not derivation_gap(tail, name) or _branch(first, before):
         return []
+    if _fragment(first, before) or _fragment(second, prepared):
+        return []
     return [_statement(first, second, name, "(the step before) ")]
 
 
@@ -156,8 +165,17 @@ def _one_variable(chain: Chain) -> str | None:
     if len(name) != 1 or name in "ie" or not name.isalpha():
         return None
     called = re.compile(rf"(?<![A-Za-z\\]){name}\s*(?:\\left\s*)?[(\[]")
-    if any(side.info and side.info.call_like and called.search(side.text) for side in chain.sides):
-        return None
+    # "f^{-1}(9)", "f^{(3)}(x)", "f_2(x)": a function's name marked, then a call ("x^2(x - 3)"
+    # is a product)
+    marked = re.compile(
+        rf"(?<![A-Za-z\\]){name}\s*(?:\^\s*\{{\s*[-(][^{{}}]{{0,10}}\}}|_\s*(?:\{{[^{{}}]{{0,12}}\}}|\w))"
+        r"\s*(?:\\left\s*)?\("
+    )
+    for side in chain.sides:
+        if marked.search(side.text) or (
+            side.info and side.info.call_like and called.search(side.text)
+        ):
+            return None
     return name
 
 
@@ -166,6 +184,14 @@ def _ordered(chains: list[Chain]) -> list[Chain]:
         (c for c in chains if c.sides and c.source != "annotation"),
         key=lambda c: c.sides[0].start,
     )
+
+
+def _fragment(chain: Chain, text: str) -> bool:
+    """An operator or a ratio's colon right before or after the chain: it is a piece of a
+    larger expression ("20 : (80 + y) = 1 : 6"), not an equation."""
+    before = text[max(0, chain.sides[0].start - 12) : chain.sides[0].start].rstrip()
+    after = text[chain.sides[-1].end : chain.sides[-1].end + 12].lstrip()
+    return bool(_PIECE_BEFORE.search(before) or _PIECE_AFTER.match(after))
 
 
 def _pair_name(first: Chain, second: Chain) -> str | None:
@@ -242,35 +268,46 @@ def _statement(first: Chain, second: Chain, name: str, where: str) -> Statement:
     return Statement(KIND, text, c.start, d.end, before, after, decide)
 
 
-def _polynomial(left: Side, right: Side, symbol: sympy.Symbol) -> sympy.Poly | None:
+def _polynomial(left: Side, right: Side, symbol: sympy.Symbol) -> tuple[sympy.Poly, bool] | None:
+    """``left - right`` over a common denominator: its numerator as a polynomial with rational
+    coefficients (degree 0 to MAX_DEGREE), and whether a denominator holds the variable."""
     assert left.node is not None and right.node is not None
     expr = sympy.cancel(sympy.together(exact(left.node) - exact(right.node)))
     numerator, denominator = sympy.fraction(expr)
-    if symbol in denominator.free_symbols:
-        return None  # roots of a rational equation: not read
     try:
         poly = sympy.Poly(numerator, symbol)
     except sympy.PolynomialError:
         return None
-    if not 1 <= poly.degree() <= MAX_DEGREE or not (poly.domain.is_ZZ or poly.domain.is_QQ):
+    if poly.degree() > MAX_DEGREE or not (poly.domain.is_ZZ or poly.domain.is_QQ):
         return None
-    return poly
+    return poly, symbol in denominator.free_symbols
 
 
 def _decide(a: Side, b: Side, c: Side, d: Side, name: str) -> Decision:
+    """No common root of the numerators (over the complex numbers) means no common root of
+    the equations; a common root of the numerators may be a pole, so it verifies only where
+    no denominator holds the variable."""
     symbol = sympy.Symbol(name)
-    before, after = _polynomial(a, b, symbol), _polynomial(c, d, symbol)
-    if before is None or after is None:
+    first, second = _polynomial(a, b, symbol), _polynomial(c, d, symbol)
+    if first is None or second is None:
         return Decision(None, "not two polynomial equations", kind=KIND)
-    common = sympy.gcd(before, after)
+    (before, poles_before), (after, poles_after) = first, second
+    if before.degree() < 1 or after.is_zero:
+        return Decision(None, "an identity or a contradiction, not an equation", kind=KIND)
     shown = (_roots(before), _roots(after))
+    if after.degree() == 0:
+        reason = f"{display(a.text)} = {display(b.text)} has {shown[0]}; the next is false"
+        return Decision(False, reason, shown[0], "no root", KIND)
+    common = sympy.gcd(before, after)
     if common.degree() > 0:
+        if poles_before or poles_after:
+            return Decision(None, "a common root may be a pole", *shown, KIND)
         return Decision(True, "the equations share a root", *shown, KIND)
     if after.degree() == 1 and c.node is not None and _solution_value(after) is not None:
         value = _solution_value(after)
         if value is not None and value.is_Integer:
             f = exact(a.node) - exact(b.node)  # type: ignore[arg-type]
-            if _root_near(f, before, symbol, value):
+            if _root_near(f, None if poles_before else before, symbol, value):
                 return Decision(None, "a root may be rounded to it", *shown, KIND)
     reason = f"{display(a.text)} = {display(b.text)} has {shown[0]}; the next has {shown[1]}"
     return Decision(False, reason, *shown, KIND)

@@ -15,6 +15,15 @@ REFUTED = [
     # solving: consecutive equations of one derivation that share no root
     ("solving", "", "We have $3x + 4 = 25$, so $3x = 22$."),
     ("solving", "", r"$3x = 5 + 7 = 12$, so $x = 5$."),
+    # a false statement in numbers derived from an equation (olympiadbench-194, step 3)
+    ("solving", "", r"So $33+14b+b^{2} = 25+10b+b^{2}$, so $8 = 4b-4b$."),
+    # rational equations: no common root of the numerators
+    (
+        "solving",
+        "",
+        r"$\frac{10k}{(5 + k)(4 + k)} = \frac{10}{21} \Rightarrow \frac{k}{(5 + k)(4 + k)} = \frac{1}{20}$",
+    ),
+    ("solving", "", r"We have $x^2(x - 3) = 0$, so $x^3 - 3x^2 = 1$."),
     # the words around the derived equation count, not those of the sentence before (gsm8k-197)
     (
         "solving",
@@ -107,6 +116,21 @@ NOT_REFUTED = [
     ("solving", "", r"For $x = 5$, we get $x - 4 = 1$.", "unknown"),
     ("solving", "", r"If $2x + 1 = 7$, then $2x = 8$.", "unknown"),
     ("solving", "", r"The wrong equation was $2x + 1 = 7$. So $2x = 8$.", "unknown"),
+    (
+        "solving",
+        "",
+        r"$\frac{10k}{(5 + k)(4 + k)} = \frac{10}{21} \Rightarrow \frac{k}{(5 + k)(4 + k)} = \frac{1}{21}$",
+        "unknown",
+    ),
+    ("solving", "", r"So $2x + 1 = 2x + 1$, so $0 = 0$.", "verified"),
+    # a function's values (math-789, step 1) and a ratio's pieces (olympiadbench-662, step 5)
+    ("solving", "", r"\[f^{-1}(5+4) = 2f^{-1}(5) + 1\] \[f^{-1}(9) = 2 \cdot 2 + 1\]", "unknown"),
+    (
+        "solving",
+        "",
+        "Using the information from the first step, where \\(B = 20\\), we substitute into the equation:\n\\[20 : (80 + y) = 1 : 6\\]\nThis implies:\n\\[20 / (80 + y) = 1 / 6\\]",
+        "unknown",
+    ),
     ("solving", "", r"$x^2 = 2$, so $x^2 = 2.01$.", "unknown"),
     ("solving", "", r"Next, $2x = 6$. For the other case, $2x = 10$.", "unknown"),
     # the step before ends with other words: not a derivation from its last equation
