@@ -262,7 +262,8 @@ def _statements(
     deadline: float,
 ) -> list[Statement]:
     """The step's statements; none when finding them fails or takes too long. ``previous``
-    gives the chains of the step before (an equation that "x = 3 is a root" may name)."""
+    gives the chains of the step before (an equation that "x = 3 is a root" may name),
+    ``previous_step`` them with its prepared text (the equation a step's first line solves)."""
     try:
         with timeouts.soft_time_limit(max(min(deadline - time.monotonic(), 1.0), 0.01)):
             return [
