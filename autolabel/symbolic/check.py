@@ -8,6 +8,7 @@ costs only itself.
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -16,8 +17,10 @@ from dataclasses import replace
 from autolabel import timeouts
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
 from autolabel.symbolic.boundaries import without_operand_side
+from autolabel.symbolic.bounds import bound_chains
 from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Context, Decision, claim_kind, decide
+from autolabel.symbolic.continuations import continuation_chains
 from autolabel.symbolic.evaluate import EvalError, TooLarge
 from autolabel.symbolic.finders import find_statements
 from autolabel.symbolic.inequalities import ORDER, decide_order
@@ -25,6 +28,7 @@ from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
 from autolabel.symbolic.restate import restatement_chains
 from autolabel.symbolic.segments import looks_like_prose, prepare, split_segments
+from autolabel.symbolic.solving import solving_statements
 from autolabel.symbolic.statements import Statement
 from autolabel.symbolic.substitution import root_statements, substitution_statements
 from autolabel.symbolic.verbal import verbal_chains
@@ -152,9 +156,11 @@ def find_chains(step_text: str) -> tuple[list[Chain], str]:
                 kept = without_operand_side(chain, prepared, segment.offset)
                 if kept is not None:
                     found.append(kept)
+            found.extend(bound_chains(segment, prepared))
         else:
             found.extend(prose_chains(segment, prepared))
     found.extend(restatement_chains(found, prepared))
+    found.extend(continuation_chains(found, prepared))
     found.extend(verbal_chains(segments, prepared))
     return chains + found, prepared
 
@@ -232,10 +238,14 @@ def check_step_local(
                 )
             claims.append(_claim(left, right, chain, decision, text))
 
-    def previous() -> list[Chain]:
-        return find_chains(previous_steps[-1])[0] if previous_steps else []
+    @functools.cache  # read at most once, by whichever finder needs it first
+    def previous_step() -> tuple[list[Chain], str]:
+        return find_chains(previous_steps[-1]) if previous_steps else ([], "")
 
-    for statement in _statements(prepared, chains, previous, deadline):
+    def previous() -> list[Chain]:
+        return previous_step()[0]
+
+    for statement in _statements(prepared, chains, previous, previous_step, deadline):
         if len(claims) >= MAX_CLAIMS:
             break
         claims.append(_statement_claim(statement, prepared, task, deadline))
@@ -270,16 +280,22 @@ def _statement_claim(
 
 
 def _statements(
-    prepared: str, chains: list[Chain], previous: Callable[[], list[Chain]], deadline: float
+    prepared: str,
+    chains: list[Chain],
+    previous: Callable[[], list[Chain]],
+    previous_step: Callable[[], tuple[list[Chain], str]],
+    deadline: float,
 ) -> list[Statement]:
     """The step's statements; none when finding them fails or takes too long. ``previous``
-    gives the chains of the step before (an equation that "x = 3 is a root" may name)."""
+    gives the chains of the step before (an equation that "x = 3 is a root" may name),
+    ``previous_step`` them with its prepared text (the equation a step's first line solves)."""
     try:
         with timeouts.soft_time_limit(max(min(deadline - time.monotonic(), 1.0), 0.01)):
             return [
                 *find_statements(prepared),
                 *substitution_statements(chains, prepared),
                 *root_statements(chains, prepared, previous),
+                *solving_statements(chains, prepared, previous_step),
             ]
     except timeouts.TimeLimitExceeded:
         return []

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from autolabel.symbolic.congruences import congruence_statements
 from autolabel.symbolic.counts import count_statements
+from autolabel.symbolic.floors import floor_statements
+from autolabel.symbolic.gcds import gcd_statements
 from autolabel.symbolic.numbers import number_statements
 from autolabel.symbolic.ratios import percentage_statements, ratio_statements
 from autolabel.symbolic.rewriting import rewriting_statements
@@ -24,5 +26,7 @@ def find_statements(prepared: str) -> list[Statement]:
         *percentage_statements(plain),
         *rewriting_statements(prepared),
         *congruence_statements(prepared),
+        *gcd_statements(prepared),
+        *floor_statements(prepared),
     ]
     return sorted(found, key=lambda s: s.start)
