@@ -2,7 +2,9 @@
 
 Invariant: at any moment, for every solution,
     submitted annotations + rework drafts + other annotators holding an unexpired lock
-    <= overlap.
+    <= overlap,
+where a solution's overlap is its project's plus its own `extra_overlap` (a requeue from the
+explorer raises that by one: labeling.solution_overlap).
 A rework draft (a reviewer rejected the annotator's submission: `Annotation.revises` is set)
 holds the rejected submission's slot with or without a lock, so the solution waits for its
 annotator instead of being handed to someone new; its annotator is served it first.
@@ -59,6 +61,7 @@ from labeling.services.queue_take import (
     lock_take,
     overlap_holders,
 )
+from labeling.solution_overlap import solution_overlap
 from labeling.writes_joined import write
 
 CANDIDATE_BATCH = 16
@@ -94,7 +97,7 @@ def _resume_draft(*, project: Project, user: AbstractBaseUser, now) -> Claim | N
             draft.live
             or draft.revises_id is not None
             or solution.is_gold  # gold has no overlap: everyone answers it
-            or holders < project.overlap
+            or holders < solution_overlap(project=project, solution=solution)
         ):
             lock = lock_take(
                 solution_id=solution.pk, user=user, ttl=project.lock_ttl_seconds, now=now
