@@ -65,6 +65,9 @@ from labeling.solution_overlap import solution_overlap
 from labeling.writes_joined import write
 
 CANDIDATE_BATCH = 16
+# What a claim's locking read of a candidate answers: the id, and the solution's own extra
+# overlap for the claim's check (labeling.services.queue_take.claim_take).
+_LOCKED_COLUMNS = ("pk", "extra_overlap")
 
 
 def _select_for_update(qs: QuerySet) -> QuerySet:
@@ -218,7 +221,8 @@ class _Pool:
         ordered, keys = _claim_order(project=project, candidates=pool)
         return ordered.order_by(*keys)
 
-    def first_id(self, *, project: Project, user: AbstractBaseUser, now) -> int | None:
+    def first(self, *, project: Project, user: AbstractBaseUser, now) -> tuple[int, int] | None:
+        """The first row's (id, extra_overlap), row-locked."""
         hook = _order_hook(project)
 
         def build(s: dict) -> tuple[str, list]:
@@ -232,8 +236,8 @@ class _Pool:
             else:
                 ordering = CANDIDATE_ORDERINGS[hook]
                 ordered, keys = _claim_order(project=project, candidates=pool, orderings=[ordering])
-            first = _select_for_update(ordered.order_by(*keys)).values_list("pk", flat=True)[:1]
-            return first.query.sql_with_params()
+            first = _select_for_update(ordered.order_by(*keys)).values_list(*_LOCKED_COLUMNS)
+            return first[:1].query.sql_with_params()
 
         statement = compile_once(
             ("claim pool", hook), build, ints=("project", "overlap", "user"), times=("now",)
@@ -242,28 +246,31 @@ class _Pool:
         with hot_cursor() as cursor:
             statement.execute(cursor, values)
             row = cursor.fetchone()
-        return row[0] if row else None
+        return tuple(row) if row else None
 
 
 def _claim_first(
     candidates: "QuerySet | _Pool", *, project: Project, user: AbstractBaseUser, now
 ) -> Claim | None:
     """Lock and claim the first candidate still claimable once locked (`SKIP LOCKED`: rows a
-    concurrent claimer holds are passed over, never waited on)."""
+    concurrent claimer holds are passed over, never waited on). The locking read brings the
+    row's `extra_overlap` along for the claim's overlap check."""
     passed: list[int] = []
     while True:
         if isinstance(candidates, _Pool) and not passed:
-            first = candidates.first_id(project=project, user=user, now=now)
+            first = candidates.first(project=project, user=user, now=now)
             found = [] if first is None else [first]
         else:
             if isinstance(candidates, _Pool):
                 candidates = candidates.queryset(project=project, user=user, now=now)
             remaining = candidates.exclude(pk__in=passed) if passed else candidates
-            found = list(_select_for_update(remaining).values_list("pk", flat=True)[:1])
+            found = list(_select_for_update(remaining).values_list(*_LOCKED_COLUMNS)[:1])
         if not found:
             return None
-        solution_id = found[0]
-        claim = claim_take(solution_id, project=project, user=user, now=now)
+        solution_id, extra_overlap = found[0]
+        claim = claim_take(
+            solution_id, extra_overlap=extra_overlap, project=project, user=user, now=now
+        )
         if claim is not None:
             return claim
         passed.append(solution_id)  # taken between the candidate read and the lock

@@ -2,7 +2,9 @@
 annotation (labeling.services.queue decides which solution; this writes the claim).
 
 The overlap checked is the solution's effective one: its project's overlap plus its own
-`extra_overlap` (labeling.solution_overlap), read from the locked row in the same statement.
+`extra_overlap` (labeling.solution_overlap), which the caller read with the row lock (the
+locking read returns the row's latest version, and nobody changes it while it is held), so the
+claim's statement does not look the row up again.
 
 On PostgreSQL the three are one statement (`claim_take`); its snapshot is taken after the
 solution's row lock, so it counts every holder that committed before (READ COMMITTED takes
@@ -40,8 +42,7 @@ _HOLDERS_SQL = f"""
 _SLOTS_SQL = f"""
 SELECT {_HOLDERS_SQL},
   EXISTS (SELECT 1 FROM labeling_annotation a
-    WHERE a.solution_id = %s AND a.annotator_id = %s AND a.status <> %s),
-  (SELECT s.extra_overlap FROM labeling_solution s WHERE s.id = %s)
+    WHERE a.solution_id = %s AND a.annotator_id = %s AND a.status <> %s)
 """
 
 
@@ -56,18 +57,18 @@ def holders_expression(solution_id: int, *, exclude_user_id: int, now) -> tuple[
 def _slots_params(solution_id, *, user_id, now) -> list:
     """_SLOTS_SQL's parameters (stand-ins too, when a statement that holds it is compiled)."""
     _, params = holders_expression(solution_id, exclude_user_id=user_id, now=now)
-    return [*params, solution_id, user_id, AnnotationStatus.DISCARDED, solution_id]
+    return [*params, solution_id, user_id, AnnotationStatus.DISCARDED]
 
 
-def _slots(solution_id: int, *, user_id: int, now) -> tuple[int, bool, int]:
-    """(holders, mine, extra) in one statement: the annotators counted against overlap other
-    than the user (submitted ones, rework drafts, which keep a rejected submission's slot for
-    its annotator, and live lock holders without either), whether the user has a live (not
-    skipped) annotation of the solution, and the solution's `extra_overlap`."""
+def _slots(solution_id: int, *, user_id: int, now) -> tuple[int, bool]:
+    """(holders, mine) in one statement: the annotators counted against overlap other than
+    the user (submitted ones, rework drafts, which keep a rejected submission's slot for its
+    annotator, and live lock holders without either), and whether the user has a live
+    (not skipped) annotation of the solution."""
     with hot_cursor() as cursor:
         cursor.execute(_SLOTS_SQL, _slots_params(solution_id, user_id=user_id, now=now))
-        holders, mine, extra = cursor.fetchone()
-    return holders, bool(mine), extra
+        holders, mine = cursor.fetchone()
+    return holders, bool(mine)
 
 
 def overlap_holders(solution_id: int, *, exclude_user_id: int, now) -> int:
@@ -129,15 +130,18 @@ def _annotation_made(pk: int, solution_id: int, user: AbstractBaseUser, now) -> 
     return annotation
 
 
-def claim_take(solution_id: int, *, project: Project, user: AbstractBaseUser, now) -> Claim | None:
+def claim_take(
+    solution_id: int, *, extra_overlap: int, project: Project, user: AbstractBaseUser, now
+) -> Claim | None:
     """Claim the row-locked solution if its slots allow (`_slots`): the user's lock and a new
-    annotation; None when others fill its effective overlap (the project's plus the
-    solution's `extra_overlap`) or the user has it already. On PostgreSQL one statement
+    annotation; None when others fill its effective overlap (the project's plus the locked
+    row's `extra_overlap`) or the user has it already. On PostgreSQL one statement
     (`_take_sql`); its snapshot is taken after the row lock, as `_slots`' is."""
     ttl = project.lock_ttl_seconds
+    overlap = project.overlap + extra_overlap
     if connection.vendor != "postgresql":
-        holders, mine, extra = _slots(solution_id, user_id=user.pk, now=now)
-        if holders >= project.overlap + extra or mine:
+        holders, mine = _slots(solution_id, user_id=user.pk, now=now)
+        if holders >= overlap or mine:
             return None
         lock = lock_take(solution_id=solution_id, user=user, ttl=ttl, now=now)
         annotation = annotation_new(solution_id=solution_id, user=user, now=now)
@@ -152,7 +156,7 @@ def claim_take(solution_id: int, *, project: Project, user: AbstractBaseUser, no
     values = {
         "solution": solution_id,
         "user": user.pk,
-        "overlap": project.overlap,
+        "overlap": overlap,
         "ttl": ttl,
         "now": now,
     }
@@ -185,10 +189,10 @@ def _take_sql(s: dict, *, show: bool) -> tuple[str, list]:
         assert values[at] == "%s"
         values[at], insert_params[at] = SHOWN_SQL, s["solution"]
     sql = (
-        f"WITH slots (holders, mine, extra) AS ({_SLOTS_SQL}), "
+        f"WITH slots (holders, mine) AS ({_SLOTS_SQL}), "
         "taken AS (INSERT INTO labeling_tasklock (solution_id, user_id, expires_at, created_at) "
         "SELECT %s, %s, %s + %s::float8 * interval '1 second', %s FROM slots "
-        "WHERE holders < %s + extra AND NOT mine "
+        "WHERE holders < %s AND NOT mine "
         "ON CONFLICT (solution_id, user_id) DO UPDATE SET expires_at = excluded.expires_at "
         "RETURNING 1), "
         f"made AS ({head} SELECT {', '.join(values)} FROM taken "
