@@ -4,8 +4,9 @@ The project's overlap says how many annotators label each solution; a reviewer w
 solution's labels requeues it from the explorer (labeling.services.explorer), which raises that
 solution's `extra_overlap` so that one more annotator labels it. Every rule that asks whether
 a solution is still open, whether a user may take it, or whether it is complete reads the
-effective overlap through these helpers (the claim's SQL in labeling.services.queue_take reads
-the column itself).
+effective overlap through these helpers (the claim's locking read of a candidate returns the
+column, labeling.services.queue; the submit reads it with its row lock,
+labeling.services.solution_state).
 """
 
 from django.db.models import Expression, F, Q, Value
