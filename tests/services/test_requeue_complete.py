@@ -14,8 +14,9 @@ from labeling.errors import Conflict
 from labeling.explorer_selectors import ExplorerFilter, explorer_rows, explorer_solutions
 from labeling.models import Annotation, AnnotationStatus, Assignment, Solution, TaskLock
 from labeling.selectors import project_progress_for_user, project_stats
-from labeling.services.annotations import annotation_submit
+from labeling.services.annotations import annotation_skip, annotation_submit
 from labeling.services.explorer import explorer_bulk
+from labeling.services.my_work import annotation_reopen
 from labeling.services.projects import project_update
 from labeling.services.queue import task_claim_next
 from tests.factories import ProjectFactory, SolutionFactory
@@ -172,3 +173,24 @@ def test_consensus_waits_for_the_extra_annotator(db):
     assert not solution.resolutions.filter(is_current=True).exists()
     label(c, project, [1, -1])
     assert solution.resolutions.get(is_current=True).provenance == "human_consensus"
+
+
+def test_my_work_reopens_a_skipped_solution_once_it_is_requeued(db):
+    """c skipped the solution, then a and b completed it: c's reopen from My work is refused
+    until a requeue wants one more label; then c's skipped labels become a new draft."""
+    project = ProjectFactory(name="Reopen", overlap=2)
+    solution = SolutionFactory(problem__project=project, steps=2)
+    admin = member(project, "boss", "admin")
+    a, b, c = (member(project, name) for name in ("a", "b", "c"))
+    claim = task_claim_next(project=project, user=c)
+    annotation_skip(annotation=claim.annotation, user=c)
+    label(a, project, [1, 1])
+    label(b, project, [1, 1])
+    skipped = Annotation.objects.get(annotator=c, status=AnnotationStatus.DISCARDED)
+    with pytest.raises(Conflict):
+        annotation_reopen(annotation=skipped, user=c)
+    explorer_bulk(project=project, action="requeue", user=admin, ids=[solution.pk])
+    reopened = annotation_reopen(annotation=skipped, user=c)
+    assert reopened.created and reopened.annotation.solution_id == solution.pk
+    assert reopened.annotation.status == AnnotationStatus.DRAFT
+    assert task_claim_next(project=project, user=member(project, "d")) is None  # c holds it
