@@ -116,13 +116,13 @@ def _held_by_others(*, user: AbstractBaseUser, now: datetime):
 def solution_claimable_for_user(
     *, project: Project, user: AbstractBaseUser, now: datetime
 ) -> QuerySet[Solution]:
-    """Solutions the user could claim now: not touched by them, overlap not taken by others
-    (the solution's effective overlap: labeling.solution_overlap).
+    """Solutions the user could claim now: not touched by them, overlap not taken by others.
 
-        Annotated with `skipped` (the user discarded it before) and `assigned` (assigned to the
-        user) for ordering. A solution assigned to others only is not claimable. This is the
-        queue's rule, computed for every row (the progress count and the tests' reference order
-        read it); a claim reads the same rule in bounded pieces (labeling.services.queue).
+    The overlap is each solution's effective one (labeling.solution_overlap). Annotated with
+    `skipped` (the user discarded it before) and `assigned` (assigned to the user) for
+    ordering. A solution assigned to others only is not claimable. This is the queue's rule,
+    computed for every row (the progress count and the tests' reference order read it); a
+    claim reads the same rule in bounded pieces (labeling.services.queue).
     """
     assignments = Assignment.objects.filter(solution_id=OuterRef("pk"))
     mine = Annotation.objects.filter(solution_id=OuterRef("pk"), annotator=user)
