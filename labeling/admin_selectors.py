@@ -23,6 +23,7 @@ from labeling.models import (
     TemporaryPassword,
 )
 from labeling.selectors import EPOCH
+from labeling.solution_overlap import open_q
 
 
 def import_job_list(*, project: Project) -> QuerySet[ImportJob]:
@@ -62,7 +63,8 @@ def member_list(*, project: Project) -> QuerySet[ProjectMembership]:
 
 def problem_source_list(*, project: Project) -> list[dict]:
     """Problem sources of the project's (non-gold) solutions with how many there are, how
-    many are still open (fewer submissions than the overlap) and how many nobody is assigned."""
+    many are still open (fewer submissions than their effective overlap) and how many nobody
+    is assigned."""
     assigned = Assignment.objects.filter(solution_id=OuterRef("pk"))
     rows = (
         Solution.objects.filter(project=project, is_gold=False)
@@ -70,7 +72,7 @@ def problem_source_list(*, project: Project) -> list[dict]:
         .values("problem__source")
         .annotate(
             solutions=Count("id"),
-            open=Count("id", filter=Q(submitted_count__lt=project.overlap)),
+            open=Count("id", filter=open_q(project.overlap)),
             unassigned=Count("id", filter=Q(has_assignment=False)),
         )
         .order_by("problem__source")

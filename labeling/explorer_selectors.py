@@ -25,6 +25,7 @@ from labeling.models import (
     SuggestionSource,
 )
 from labeling.review_selectors import REASONS, masks_with
+from labeling.solution_overlap import complete_q, open_q
 
 COUNT_CAP = 1_000
 PROBLEM_PREVIEW_CHARS = 300
@@ -100,14 +101,15 @@ def _drafts() -> QuerySet[Annotation]:
 
 
 def _state_condition(state: str, overlap: int) -> Q:
+    """`overlap`: the project's; each solution adds its own `extra_overlap`."""
     reviewed = Exists(_current_resolution())
     if state == "reviewed":
         return Q(reviewed)
     if state == "labeled":
-        return ~Q(reviewed) & Q(submitted_count__gte=overlap)
+        return ~Q(reviewed) & complete_q(overlap)
     started = Q(submitted_count__gt=0) | Q(Exists(_drafts()))
     if state == "in_progress":
-        return ~Q(reviewed) & Q(submitted_count__lt=overlap) & started
+        return ~Q(reviewed) & open_q(overlap) & started
     return ~Q(reviewed) & ~started  # unlabeled
 
 
@@ -191,6 +193,7 @@ def explorer_rows(*, project: Project, ids: list[int]) -> list[dict]:
             "final_answer",
             "answer_correct",
             "submitted_count",
+            "extra_overlap",
             "is_gold",
             "queue_open",
             "review_reasons",
@@ -213,7 +216,7 @@ def explorer_rows(*, project: Project, ids: list[int]) -> list[dict]:
             reviewed=row.pop("reviewed"),
             submitted=row["submitted_count"],
             drafting=row.pop("drafting"),
-            overlap=project.overlap,
+            overlap=project.overlap + row["extra_overlap"],
         )
         row["reasons"] = [r for r in REASONS if row["review_reasons"] in masks_with(r)]
         machine_any = row.pop("machine_any")

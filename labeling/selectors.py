@@ -35,6 +35,7 @@ from labeling.models import (
     problem_domain,
 )
 from labeling.payload_steps import payload_step_rows
+from labeling.solution_overlap import complete_q, open_q, overlap_expression
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 ROLE_RANK = {Role.ANNOTATOR: 1, Role.REVIEWER: 2, Role.ADMIN: 3}
@@ -70,7 +71,7 @@ def project_stats(*, project: Project) -> dict[str, int]:
     solutions = Solution.objects.filter(project=project)
     agg = solutions.aggregate(
         solutions=Count("id"),
-        complete=Count("id", filter=Q(submitted_count__gte=project.overlap)),
+        complete=Count("id", filter=complete_q(project.overlap)),
     )
     return {
         "problems": project.problems.count(),
@@ -117,16 +118,17 @@ def solution_claimable_for_user(
 ) -> QuerySet[Solution]:
     """Solutions the user could claim now: not touched by them, overlap not taken by others.
 
-    Annotated with `skipped` (the user discarded it before) and `assigned` (assigned to the
-    user) for ordering. A solution assigned to others only is not claimable. This is the
-    queue's rule, computed for every row (the progress count and the tests' reference order
-    read it); a claim reads the same rule in bounded pieces (labeling.services.queue).
+    The overlap is each solution's effective one (labeling.solution_overlap). Annotated with
+    `skipped` (the user discarded it before) and `assigned` (assigned to the user) for
+    ordering. A solution assigned to others only is not claimable. This is the queue's rule,
+    computed for every row (the progress count and the tests' reference order read it); a
+    claim reads the same rule in bounded pieces (labeling.services.queue).
     """
     assignments = Assignment.objects.filter(solution_id=OuterRef("pk"))
     mine = Annotation.objects.filter(solution_id=OuterRef("pk"), annotator=user)
     return (
         # Gold questions are served by their own rule (labeling.services.queue), not as work.
-        Solution.objects.filter(project=project, submitted_count__lt=project.overlap, is_gold=False)
+        Solution.objects.filter(open_q(project.overlap), project=project, is_gold=False)
         .alias(
             touched=Exists(mine.exclude(status=AnnotationStatus.DISCARDED)),
             holders=F("submitted_count") + _held_by_others(user=user, now=now),
@@ -136,7 +138,7 @@ def solution_claimable_for_user(
             # Assigned solutions go to their assignees only, and to them first.
             assigned=Exists(assignments.filter(user=user)),
         )
-        .filter(touched=False, holders__lt=project.overlap)
+        .filter(touched=False, holders__lt=overlap_expression(project.overlap))
         .filter(Q(assigned=True) | ~Exists(assignments))
     )
 
@@ -149,13 +151,13 @@ def solution_pool_for_user(
     live rule's, checked only on the rows the claim's index scan reads."""
     return (
         Solution.objects.filter(
+            open_q(project.overlap),
             project=project,
             queue_open=True,
             is_gold=False,
-            submitted_count__lt=project.overlap,
         )
         .alias(holders=F("submitted_count") + _held_by_others(user=user, now=now))
-        .filter(holders__lt=project.overlap)
+        .filter(holders__lt=overlap_expression(project.overlap))
         .filter(~Exists(Annotation.objects.filter(solution_id=OuterRef("pk"), annotator=user)))
         .filter(~Exists(Assignment.objects.filter(solution_id=OuterRef("pk"))))
     )

@@ -238,7 +238,7 @@ def database_violations(project_id: int, claims: list[Claim], overlap: int) -> l
             problems.append(f"annotation {annotation_id}: stored labels differ from the sent ones")
     for solution in Solution.objects.filter(project_id=project_id, is_gold=False):
         n = submitted.filter(solution=solution).count()
-        if n > overlap or solution.submitted_count != n:
+        if n > overlap + solution.extra_overlap or solution.submitted_count != n:
             problems.append(
                 f"solution {solution.pk}: {n} submitted, counter {solution.submitted_count}, "
                 f"overlap {overlap}"

@@ -100,6 +100,10 @@ class ExplorerRowOutput(serializers.Serializer):
     answer_correct = serializers.BooleanField(allow_null=True)
     steps_count = serializers.IntegerField()
     submitted_count = serializers.IntegerField()
+    extra_overlap = serializers.IntegerField(
+        help_text="Labels wanted beyond the project's overlap for this solution (each requeue "
+        "of it when complete adds one)."
+    )
     is_gold = serializers.BooleanField()
     queue_open = serializers.BooleanField()
     label_state = serializers.CharField(help_text="unlabeled, in_progress, labeled or reviewed.")
@@ -173,6 +177,10 @@ class ExplorerBulkApi(APIView):
         action = serializers.CharField()
         matched = serializers.IntegerField()
         changed = serializers.IntegerField()
+        reopened = serializers.IntegerField(
+            help_text="Of `changed`, complete solutions a requeue reopened for one more label "
+            "(their own overlap raised by one); 0 for the other actions."
+        )
         skipped = serializers.DictField(
             child=serializers.IntegerField(), help_text="Solutions left as they were, per reason."
         )

@@ -8,6 +8,7 @@ A domain is the problem's own (`Problem.domain`); "" gathers problems that name 
 from django.db.models import Count, F, Q
 
 from labeling.models import Domain, Project, Solution
+from labeling.solution_overlap import complete_q
 
 from .coverage import annotation_coverage, annotator_totals
 from .queries import (
@@ -39,7 +40,7 @@ def per_domain(project: Project) -> list[dict]:
             problems=Count("problem_id", distinct=True),
             solutions=Count("id"),
             started=Count("id", filter=Q(submitted_count__gt=0)),
-            done=Count("id", filter=Q(submitted_count__gte=project.overlap)),
+            done=Count("id", filter=complete_q(project.overlap)),
         )
     )
     annotations = dict(

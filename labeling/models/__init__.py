@@ -1,6 +1,13 @@
 from .annotation import Annotation, AnnotationStatus, FinishReason, StepLabel
 from .assignment import Assignment
-from .data import STEP_ALTERNATIVE_COLUMNS, Problem, Solution, Step, StepAlternative
+from .data import (
+    EXTRA_OVERLAP_MAX,
+    STEP_ALTERNATIVE_COLUMNS,
+    Problem,
+    Solution,
+    Step,
+    StepAlternative,
+)
 from .exports import Export, ExportFileType, ExportFormat, ExportStatus
 from .imports import ImportJob, ImportStatus
 from .outbox import OutboxMessage
@@ -38,6 +45,7 @@ __all__ = [
     "OutboxMessage",
     "ApiToken",
     "DOMAIN_SOURCES",
+    "EXTRA_OVERLAP_MAX",
     "PROBLEM_DOMAINS",
     "problem_domain",
     "sources_for_problem",

@@ -5,6 +5,10 @@ from django.db import models
 from .imports import ImportJob
 from .project import PROBLEM_DOMAINS, Project
 
+# How many labels one solution may want beyond its project's overlap (Solution.extra_overlap);
+# the project's own overlap is capped at 50 by its API as well.
+EXTRA_OVERLAP_MAX = 50
+
 
 class Problem(models.Model):
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="problems")
@@ -62,6 +66,11 @@ class Solution(models.Model):
     # changes one of those; the claim reads open work through a partial index on it
     # (labeling.services.queue), so a claim costs the same at any project size.
     queue_open = models.BooleanField(default=True, db_default=True, editable=False)
+    # Labels wanted beyond the project's overlap for this solution only: the explorer's
+    # requeue of a complete solution raises it by one (labeling.services.explorer). Every rule
+    # that asks "open / may this user take it / complete" reads overlap + extra_overlap
+    # (labeling.solution_overlap).
+    extra_overlap = models.PositiveSmallIntegerField(default=0, db_default=0, editable=False)
     # The uploaded file that created it (null: made another way, or the job was deleted);
     # the solutions explorer filters by it.
     import_job = models.ForeignKey(
@@ -76,7 +85,11 @@ class Solution(models.Model):
                 fields=["project", "external_id"],
                 condition=~models.Q(external_id=""),
                 name="solution_unique_external_id",
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(extra_overlap__lte=EXTRA_OVERLAP_MAX),
+                name="solution_extra_overlap_max",
+            ),
         ]
         indexes = [
             models.Index(fields=["project", "submitted_count"], name="solution_queue_idx"),

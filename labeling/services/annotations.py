@@ -385,13 +385,15 @@ def annotation_submit_within(
     )
     extra = {} if time_spent_ms is None else {"time_spent_ms": max(0, int(time_spent_ms))}
     now = timezone.now()
+    # The solution's effective overlap: its project's plus its own extra (a requeue's).
+    overlap = project.overlap + locked.extra_overlap
     _bump_version(
         annotation,
         version,
         request_id=request_id,
         # Gold questions have no overlap: everyone answers them. The count runs in the
         # UPDATE, after the solution's row lock, so it sees every submission committed before.
-        holders_below=None if locked.is_gold else project.overlap,
+        holders_below=None if locked.is_gold else overlap,
         status=AnnotationStatus.SUBMITTED,
         finish_reason=reason,
         finish_reason_text=finish_reason_text.strip(),
@@ -412,7 +414,7 @@ def annotation_submit_within(
         submission_count(
             solution_id=solution_id,
             annotation_id=annotation.pk,
-            overlap=project.overlap,
+            overlap=overlap,
             unsure=any(label.unsure for label in parsed),
             plus_steps=[label.step_id for label in parsed if label.rating == 1],
         )

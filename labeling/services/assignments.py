@@ -25,6 +25,7 @@ from labeling.models import (
     Solution,
 )
 from labeling.services.queue_open import queue_open_refresh
+from labeling.solution_overlap import open_q
 
 STRATEGIES = ("each", "round_robin", "weighted")
 
@@ -52,7 +53,7 @@ def _solutions(
     if source:
         qs = qs.filter(problem__source=source)
     if only_open:
-        qs = qs.filter(submitted_count__lt=project.overlap)
+        qs = qs.filter(open_q(project.overlap))
     if only_unassigned:
         qs = qs.filter(~Exists(Assignment.objects.filter(solution_id=OuterRef("pk"))))
     qs = qs.order_by("id")

@@ -8,8 +8,16 @@ how many matched, how many changed, and per reason how many it left as they were
   "unresolved" view lists solutions without a current resolution): its current resolution is
   withdrawn (kept, not current, with a history row), as when its basis is rejected.
 - requeue: a solution goes back into the open labeling pool: its assignments, which reserve it
-  for their assignees, are removed. Complete solutions (submissions reached the project's
-  overlap) and gold questions stay as they are: raise the overlap to collect more labels.
+  for their assignees, are removed. A complete solution (its submissions reached its effective
+  overlap: the project's plus its own `extra_overlap`, labeling.solution_overlap) is reopened
+  for exactly one more label: its `extra_overlap` is raised so that the effective overlap is
+  its submissions + 1 (one more than before in the usual case, where they were equal), and its
+  assignments are removed too. The queue then gives it to one annotator who has not labeled
+  it (never to one who submitted it, nor to two at once); once that one submits it is complete
+  again. Its current resolution, if any, stays: send it to review as well to withdraw that.
+  The result counts these in `changed` and, of them, in `reopened`. Gold questions stay as
+  they are (skipped "gold"), and so does a solution whose extra overlap would pass
+  EXTRA_OVERLAP_MAX (skipped "extra_overlap_max").
 - mark_gold: a reviewed solution becomes a gold question whose known labels are its current
   resolution's (labeling.services.gold.gold_set); unreviewed ones are left.
 - unmark_gold: gold questions stop being gold (their gold labels are kept).
@@ -19,12 +27,13 @@ from collections import Counter
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
 
 from labeling.db_retry import retry_on_conflict
 from labeling.errors import ValidationFailed
 from labeling.explorer_selectors import ExplorerFilter, explorer_solutions
 from labeling.models import (
+    EXTRA_OVERLAP_MAX,
     Annotation,
     AnnotationStatus,
     Assignment,
@@ -34,7 +43,9 @@ from labeling.models import (
 )
 from labeling.services.assignments import assignment_clear
 from labeling.services.gold import gold_set, gold_unset
+from labeling.services.queue_open import queue_open_refresh
 from labeling.services.resolutions import resolution_withdraw
+from labeling.solution_overlap import solution_overlap
 
 BULK_MAX = 5000
 BULK_ACTIONS = ("send_to_review", "requeue", "mark_gold", "unmark_gold")
@@ -74,7 +85,9 @@ def explorer_bulk(
     ids: list[int] | None = None,
     filters: ExplorerFilter | None = None,
 ) -> dict:
-    """Apply `action` (BULK_ACTIONS) to the targets; {action, matched, changed, skipped}."""
+    """Apply `action` (BULK_ACTIONS) to the targets; {action, matched, changed, reopened,
+    skipped}: `reopened` (requeue only, else 0) counts the complete solutions of `changed`
+    reopened for one more label."""
     if action not in BULK_ACTIONS:
         raise ValidationFailed(f"Unknown action {action!r}.", field="action")
     targets = explorer_bulk_targets(project=project, ids=ids, filters=filters)
@@ -93,16 +106,18 @@ def explorer_bulk(
         )
     )
     skipped: Counter[str] = Counter()
+    done: Counter[str] = Counter()  # what `changed` holds, per kind an action tells apart
     changed = {
         "send_to_review": _send_to_review,
         "requeue": _requeue,
         "mark_gold": _mark_gold,
         "unmark_gold": _unmark_gold,
-    }[action](project=project, solutions=solutions, user=user, skipped=skipped)
+    }[action](project=project, solutions=solutions, user=user, skipped=skipped, done=done)
     return {
         "action": action,
         "matched": len(solutions),
         "changed": changed,
+        "reopened": done["reopened"],
         "skipped": dict(skipped),
     }
 
@@ -117,7 +132,12 @@ def _current(solutions: list[Solution]) -> dict[int, Resolution]:
 
 
 def _send_to_review(
-    *, project: Project, solutions: list[Solution], user: Any, skipped: Counter[str]
+    *,
+    project: Project,
+    solutions: list[Solution],
+    user: Any,
+    skipped: Counter[str],
+    done: Counter[str],
 ) -> int:
     current = _current(solutions)
     changed = 0
@@ -133,25 +153,49 @@ def _send_to_review(
 
 
 def _requeue(
-    *, project: Project, solutions: list[Solution], user: Any, skipped: Counter[str]
+    *,
+    project: Project,
+    solutions: list[Solution],
+    user: Any,
+    skipped: Counter[str],
+    done: Counter[str],
 ) -> int:
-    release = []
+    """Release assigned solutions into the open pool; reopen complete ones for one more label
+    (the module docstring). The rows are locked, so their counts are current."""
+    release, reopen = [], []
     for solution in solutions:
         if solution.is_gold:
             skipped["gold"] += 1
-        elif solution.submitted_count >= project.overlap:
-            skipped["complete"] += 1
+        elif solution.submitted_count >= solution_overlap(project=project, solution=solution):
+            if solution.submitted_count + 1 - project.overlap > EXTRA_OVERLAP_MAX:
+                skipped["extra_overlap_max"] += 1
+            else:
+                reopen.append(solution.pk)
         elif not solution.assigned:
             skipped["already_open"] += 1
         else:
             release.append(solution.pk)
-    if release:
-        assignment_clear(project=project, solution_ids=release)
-    return len(release)
+    if reopen:
+        # Effective overlap = submissions + 1: exactly one more annotator.
+        Solution.objects.filter(pk__in=reopen).update(
+            extra_overlap=F("submitted_count") + 1 - project.overlap
+        )
+        queue_open_refresh(solution_ids=reopen)
+    reopened = set(reopen)
+    assigned = [s.pk for s in solutions if s.assigned and s.pk in reopened]
+    if release or assigned:
+        assignment_clear(project=project, solution_ids=release + assigned)
+    done["reopened"] = len(reopen)
+    return len(release) + len(reopen)
 
 
 def _mark_gold(
-    *, project: Project, solutions: list[Solution], user: Any, skipped: Counter[str]
+    *,
+    project: Project,
+    solutions: list[Solution],
+    user: Any,
+    skipped: Counter[str],
+    done: Counter[str],
 ) -> int:
     current = _current(solutions)
     changed = 0
@@ -179,7 +223,12 @@ def _mark_gold(
 
 
 def _unmark_gold(
-    *, project: Project, solutions: list[Solution], user: Any, skipped: Counter[str]
+    *,
+    project: Project,
+    solutions: list[Solution],
+    user: Any,
+    skipped: Counter[str],
+    done: Counter[str],
 ) -> int:
     changed = 0
     for solution in solutions:

@@ -118,7 +118,13 @@ def annotation_reopen(*, annotation: Annotation, user: AbstractBaseUser) -> Reop
         claimable = solution_claimable_for_user(project=project, user=user, now=now)
         claim = None
         if claimable.filter(pk=solution.pk).exists():
-            claim = claim_take(solution.pk, project=project, user=user, now=now)
+            claim = claim_take(
+                solution.pk,
+                extra_overlap=solution.extra_overlap,  # read with the row lock above
+                project=project,
+                user=user,
+                now=now,
+            )
         if claim is None:
             raise Conflict(
                 "This solution is no longer available to you: others have labeled it or "

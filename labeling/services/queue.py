@@ -2,7 +2,9 @@
 
 Invariant: at any moment, for every solution,
     submitted annotations + rework drafts + other annotators holding an unexpired lock
-    <= overlap.
+    <= overlap,
+where a solution's overlap is its project's plus its own `extra_overlap` (a requeue from the
+explorer raises that by one: labeling.solution_overlap).
 A rework draft (a reviewer rejected the annotator's submission: `Annotation.revises` is set)
 holds the rejected submission's slot with or without a lock, so the solution waits for its
 annotator instead of being handed to someone new; its annotator is served it first.
@@ -59,9 +61,13 @@ from labeling.services.queue_take import (
     lock_take,
     overlap_holders,
 )
+from labeling.solution_overlap import solution_overlap
 from labeling.writes_joined import write
 
 CANDIDATE_BATCH = 16
+# What a claim's locking read of a candidate answers: the id, and the solution's own extra
+# overlap for the claim's check (labeling.services.queue_take.claim_take).
+_LOCKED_COLUMNS = ("pk", "extra_overlap")
 
 
 def _select_for_update(qs: QuerySet) -> QuerySet:
@@ -94,7 +100,7 @@ def _resume_draft(*, project: Project, user: AbstractBaseUser, now) -> Claim | N
             draft.live
             or draft.revises_id is not None
             or solution.is_gold  # gold has no overlap: everyone answers it
-            or holders < project.overlap
+            or holders < solution_overlap(project=project, solution=solution)
         ):
             lock = lock_take(
                 solution_id=solution.pk, user=user, ttl=project.lock_ttl_seconds, now=now
@@ -184,15 +190,19 @@ def _claim_phases(
 ) -> "Iterator[QuerySet | _Pool]":
     """Regular work's candidates in `candidates_ordered`'s order, as three queries that each
     read a bounded number of rows (see the module docstring). The first and last are built
-    only for a user with assignments or skips in the project (`edges`)."""
+    only for a user with assignments or skips in the project (`edges`), and only when the
+    claim gets to them: building `solution_claimable_for_user` costs about 2 ms of CPU, most
+    of a claim's, and a user with skips is usually served from the pool before them."""
     edges = edges or _edges(project=project, user=user)
-    if edges.assigned or edges.skipped:
-        claimable = solution_claimable_for_user(project=project, user=user, now=now)
+    claimable = None
     if edges.assigned:
+        claimable = solution_claimable_for_user(project=project, user=user, now=now)
         assigned = Assignment.objects.filter(user=user).values("solution_id")
         yield candidates_ordered(project=project, candidates=claimable.filter(pk__in=assigned))
     yield _Pool()
     if edges.skipped:
+        if claimable is None:
+            claimable = solution_claimable_for_user(project=project, user=user, now=now)
         skipped = Annotation.objects.filter(
             annotator=user, status=AnnotationStatus.DISCARDED, solution__project=project
         ).values("solution_id")
@@ -211,7 +221,8 @@ class _Pool:
         ordered, keys = _claim_order(project=project, candidates=pool)
         return ordered.order_by(*keys)
 
-    def first_id(self, *, project: Project, user: AbstractBaseUser, now) -> int | None:
+    def first(self, *, project: Project, user: AbstractBaseUser, now) -> tuple[int, int] | None:
+        """The first row's (id, extra_overlap), row-locked."""
         hook = _order_hook(project)
 
         def build(s: dict) -> tuple[str, list]:
@@ -225,8 +236,8 @@ class _Pool:
             else:
                 ordering = CANDIDATE_ORDERINGS[hook]
                 ordered, keys = _claim_order(project=project, candidates=pool, orderings=[ordering])
-            first = _select_for_update(ordered.order_by(*keys)).values_list("pk", flat=True)[:1]
-            return first.query.sql_with_params()
+            first = _select_for_update(ordered.order_by(*keys)).values_list(*_LOCKED_COLUMNS)
+            return first[:1].query.sql_with_params()
 
         statement = compile_once(
             ("claim pool", hook), build, ints=("project", "overlap", "user"), times=("now",)
@@ -235,28 +246,31 @@ class _Pool:
         with hot_cursor() as cursor:
             statement.execute(cursor, values)
             row = cursor.fetchone()
-        return row[0] if row else None
+        return tuple(row) if row else None
 
 
 def _claim_first(
     candidates: "QuerySet | _Pool", *, project: Project, user: AbstractBaseUser, now
 ) -> Claim | None:
     """Lock and claim the first candidate still claimable once locked (`SKIP LOCKED`: rows a
-    concurrent claimer holds are passed over, never waited on)."""
+    concurrent claimer holds are passed over, never waited on). The locking read brings the
+    row's `extra_overlap` along for the claim's overlap check."""
     passed: list[int] = []
     while True:
         if isinstance(candidates, _Pool) and not passed:
-            first = candidates.first_id(project=project, user=user, now=now)
+            first = candidates.first(project=project, user=user, now=now)
             found = [] if first is None else [first]
         else:
             if isinstance(candidates, _Pool):
                 candidates = candidates.queryset(project=project, user=user, now=now)
             remaining = candidates.exclude(pk__in=passed) if passed else candidates
-            found = list(_select_for_update(remaining).values_list("pk", flat=True)[:1])
+            found = list(_select_for_update(remaining).values_list(*_LOCKED_COLUMNS)[:1])
         if not found:
             return None
-        solution_id = found[0]
-        claim = claim_take(solution_id, project=project, user=user, now=now)
+        solution_id, extra_overlap = found[0]
+        claim = claim_take(
+            solution_id, extra_overlap=extra_overlap, project=project, user=user, now=now
+        )
         if claim is not None:
             return claim
         passed.append(solution_id)  # taken between the candidate read and the lock

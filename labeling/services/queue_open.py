@@ -1,8 +1,9 @@
 """The claim pool's stored flag: Solution.queue_open, refreshed by the services.
 
 A solution is in the pool when it is not gold, nobody is assigned to it, and it has fewer
-submissions than its project's overlap. Every service that changes one of those (submit,
-a reviewer's reject, gold set/unset, assignments, the project's overlap) calls
+submissions than its effective overlap (its project's plus its own `extra_overlap`). Every
+service that changes one of those (submit, a reviewer's reject, gold set/unset, assignments,
+the project's overlap, the explorer's requeue) calls
 `queue_open_refresh` for the solutions it touched, inside its own transaction; new rows get
 the column's database default (open), which imports rely on. The claim's pool query keeps the
 live conditions too, so a flag left open by a write past the services costs a skipped row,
@@ -14,7 +15,7 @@ raw SQL).
 
 from collections.abc import Iterable
 
-from django.db.models import Exists, ExpressionWrapper, OuterRef, Q, Subquery
+from django.db.models import Exists, ExpressionWrapper, F, OuterRef, Q, Subquery
 from django.db.models.fields import BooleanField
 
 from labeling.models import Assignment, Project, Solution
@@ -27,7 +28,7 @@ def queue_open_expression() -> ExpressionWrapper:
     overlap = Subquery(Project.objects.filter(pk=OuterRef("project_id")).values("overlap")[:1])
     return ExpressionWrapper(
         Q(is_gold=False)
-        & Q(submitted_count__lt=overlap)
+        & Q(submitted_count__lt=overlap + F("extra_overlap"))
         & ~Exists(Assignment.objects.filter(solution_id=OuterRef("pk"))),
         output_field=BooleanField(),
     )

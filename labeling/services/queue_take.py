@@ -1,6 +1,11 @@
 """Taking a row-locked solution for a user: the overlap check, the user's lock and a new
 annotation (labeling.services.queue decides which solution; this writes the claim).
 
+The overlap checked is the solution's effective one: its project's overlap plus its own
+`extra_overlap` (labeling.solution_overlap), which the caller read with the row lock (the
+locking read returns the row's latest version, and nobody changes it while it is held), so the
+claim's statement does not look the row up again.
+
 On PostgreSQL the three are one statement (`claim_take`); its snapshot is taken after the
 solution's row lock, so it counts every holder that committed before (READ COMMITTED takes
 a snapshot per statement).
@@ -125,14 +130,18 @@ def _annotation_made(pk: int, solution_id: int, user: AbstractBaseUser, now) -> 
     return annotation
 
 
-def claim_take(solution_id: int, *, project: Project, user: AbstractBaseUser, now) -> Claim | None:
+def claim_take(
+    solution_id: int, *, extra_overlap: int, project: Project, user: AbstractBaseUser, now
+) -> Claim | None:
     """Claim the row-locked solution if its slots allow (`_slots`): the user's lock and a new
-    annotation; None when others fill its overlap or the user has it already. On PostgreSQL
-    one statement (`_take_sql`); its snapshot is taken after the row lock, as `_slots`' is."""
+    annotation; None when others fill its effective overlap (the project's plus the locked
+    row's `extra_overlap`) or the user has it already. On PostgreSQL one statement
+    (`_take_sql`); its snapshot is taken after the row lock, as `_slots`' is."""
     ttl = project.lock_ttl_seconds
+    overlap = project.overlap + extra_overlap
     if connection.vendor != "postgresql":
         holders, mine = _slots(solution_id, user_id=user.pk, now=now)
-        if holders >= project.overlap or mine:
+        if holders >= overlap or mine:
             return None
         lock = lock_take(solution_id=solution_id, user=user, ttl=ttl, now=now)
         annotation = annotation_new(solution_id=solution_id, user=user, now=now)
@@ -147,7 +156,7 @@ def claim_take(solution_id: int, *, project: Project, user: AbstractBaseUser, no
     values = {
         "solution": solution_id,
         "user": user.pk,
-        "overlap": project.overlap,
+        "overlap": overlap,
         "ttl": ttl,
         "now": now,
     }

@@ -22,6 +22,7 @@ from labeling.models import (
     Suggestion,
 )
 from labeling.services.history import USES_FIELD, label_history_write
+from labeling.solution_overlap import solution_overlap
 from labeling.step_uses import majority_uses
 
 
@@ -112,7 +113,8 @@ def resolution_auto(*, solution_id: int) -> Resolution | None:
     """Human consensus: resolve when the overlap's annotators all submitted the same labels.
 
     Runs inside `annotation_submit`'s transaction (solution row locked). Only when the project
-    allows it, at least two (and at least `overlap`) people submitted, nothing is resolved
+    allows it, at least two (and at least the solution's effective overlap: the project's plus
+    a requeue's `extra_overlap`) people submitted, nothing is resolved
     yet, every step's rating is identical across them and no step is marked unsure.
     """
     solution = Solution.objects.select_related("project").get(pk=solution_id)
@@ -129,7 +131,7 @@ def resolution_auto(*, solution_id: int) -> Resolution | None:
             imported=False,
         ).values_list("id", flat=True)
     )
-    if len(submitted) < max(2, project.overlap):
+    if len(submitted) < max(2, solution_overlap(project=project, solution=solution)):
         return None
     step_ids = list(solution.steps.order_by("index").values_list("id", flat=True))
     by_annotation: dict[int, dict[int, int | None]] = {pk: {} for pk in submitted}

@@ -1,5 +1,6 @@
-"""What a label write reads first: the solution's gold flag and steps, the annotation's labels
-so far and its replay columns; one statement that, for a submit, also takes the row locks."""
+"""What a label write reads first: the solution's gold flag, extra overlap and steps, the
+annotation's labels so far and its replay columns; one statement that, for a submit, also takes
+the row locks."""
 
 import json
 from dataclasses import dataclass
@@ -13,8 +14,8 @@ from labeling.services.history import label_state
 # The annotation's row comes along: its replay columns (what labeling.services.annotations'
 # `_replayed` reads) and, for a submit, its lock.
 _SOLUTION_STATE_SQL = """
-SELECT s.is_gold, st.id, st."index", l.step_id, l.rating, l.unsure, l.comment, l.alternative_text,
-  l.uses, a.last_request_id, a.status
+SELECT s.is_gold, s.extra_overlap, st.id, st."index", l.step_id, l.rating, l.unsure, l.comment,
+  l.alternative_text, l.uses, a.last_request_id, a.status
 FROM labeling_solution s
 JOIN labeling_annotation a ON a.id = %s
 LEFT JOIN labeling_step st ON st.solution_id = s.id
@@ -29,6 +30,7 @@ class SolutionState:
     """What a label write reads of the solution and of the annotation's labels so far."""
 
     is_gold: bool
+    extra_overlap: int  # labels wanted beyond the project's overlap (labeling.solution_overlap)
     steps: list[tuple[int, int]]  # (step id, index) in order
     labels: dict[int, dict]  # the annotation's stored labels by step id (label_state)
     annotation_row: tuple  # the annotation's (last_request_id, status)
@@ -50,7 +52,7 @@ def solution_state(*, solution_id: int, annotation_id: int, lock: bool) -> Solut
         raise Solution.DoesNotExist(f"Solution {solution_id} does not exist.")
     steps, labels = [], {}
     for row in rows:
-        _, step_id, index, label_step, rating, unsure, comment, alternative, uses = row[:9]
+        step_id, index, label_step, rating, unsure, comment, alternative, uses = row[2:10]
         if step_id is None:
             continue  # a solution without steps: the outer join's one empty row
         steps.append((step_id, index))
@@ -67,7 +69,8 @@ def solution_state(*, solution_id: int, annotation_id: int, lock: bool) -> Solut
             )
     return SolutionState(
         is_gold=bool(rows[0][0]),
+        extra_overlap=rows[0][1],
         steps=steps,
         labels=labels,
-        annotation_row=tuple(rows[0][9:]),
+        annotation_row=tuple(rows[0][10:]),
     )

@@ -206,6 +206,7 @@ def test_mark_gold_takes_the_resolution_labels(ex):
         "action": "mark_gold",
         "matched": 3,
         "changed": 1,
+        "reopened": 0,
         "skipped": {"not_reviewed": 1, "already_gold": 1},
     }
     reviewed = Solution.objects.get(pk=ex["reviewed"].pk)
@@ -234,17 +235,41 @@ def test_send_to_review_withdraws_the_resolution(ex):
     assert ex["reviewed"].pk in [item["id"] for item in queue.json()["results"]]
 
 
-def test_requeue_releases_assigned_solutions(ex):
+def test_requeue_releases_assigned_and_reopens_complete_solutions(ex):
     Assignment.objects.create(solution=ex["plain"], user=ex["b"])
     Assignment.objects.create(solution=ex["disputed"], user=ex["b"])
     Solution.objects.filter(pk=ex["plain"].pk).update(queue_open=False)
     result = bulk(ex, action="requeue", filter={"state": "", "sort": "created"})
     assert result["matched"] == 6
-    assert result["changed"] == 1
-    assert result["skipped"] == {"complete": 2, "gold": 1, "already_open": 2}
+    # plain released; disputed and reviewed (complete: 2 of overlap 2) reopened for one more.
+    assert (result["changed"], result["reopened"]) == (3, 2)
+    assert result["skipped"] == {"gold": 1, "already_open": 2}
     assert not Assignment.objects.filter(solution=ex["plain"]).exists()
     assert Solution.objects.get(pk=ex["plain"].pk).queue_open
-    assert Assignment.objects.filter(solution=ex["disputed"]).exists()  # complete: kept
+    assert not Assignment.objects.filter(solution=ex["disputed"]).exists()
+    for key in ("disputed", "reviewed"):
+        solution = Solution.objects.get(pk=ex[key].pk)
+        assert (solution.extra_overlap, solution.queue_open) == (1, True)
+    rows = {row["id"]: row for row in ex["api"].get(ex["url"]).json()["results"]}
+    assert rows[ex["disputed"].pk]["extra_overlap"] == 1
+    assert rows[ex["disputed"].pk]["label_state"] == "in_progress"
+    assert rows[ex["reviewed"].pk]["label_state"] == "reviewed"  # its resolution stays
+    assert rows[ex["plain"].pk]["extra_overlap"] == 0
+
+
+def test_a_requeued_solution_goes_to_a_third_annotator(ex):
+    """a and b labeled `disputed`; requeued, c's next task is it (most labels first), never
+    a's or b's."""
+    result = bulk(ex, action="requeue", ids=[ex["disputed"].pk])
+    assert (result["changed"], result["reopened"], result["skipped"]) == (1, 1, {})
+    claim_url = f"/api/projects/{ex['project'].pk}/queue/next/"
+    for user in (ex["a"], ex["b"]):
+        response = _client(user).post(claim_url)
+        assert response.status_code == 200, response.content
+        assert response.json()["solution"]["id"] != ex["disputed"].pk
+    response = _client(member(ex["project"], "c")).post(claim_url)
+    assert response.status_code == 200, response.content
+    assert response.json()["solution"]["id"] == ex["disputed"].pk
 
 
 def test_bulk_on_a_filter(ex):

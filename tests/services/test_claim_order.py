@@ -2,7 +2,8 @@
 open pool in index order, what the user skipped) list exactly what `candidates_ordered`
 orders over the whole project, in that order, whatever the state; and claims follow it.
 
-Random projects mix every rule: overlap 1-3, others' submissions and live or expired locks,
+Random projects mix every rule: overlap 1-3 (and a requeue's extra label on some solutions),
+others' submissions and live or expired locks,
 rework drafts, the user's own submissions, drafts and skips, assignments to the user and to
 others, gold, PRM scores (for the opt-in order)."""
 
@@ -10,7 +11,7 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from labeling.models import Annotation, AnnotationStatus, Assignment, Solution, TaskLock
@@ -54,10 +55,10 @@ def _random_project(rng: random.Random, *, prm_order: bool):
         for _ in range(40)
     ]
     for solution in solutions:
-        submitted = 0
+        submitted, extra = 0, int(rng.random() < 0.25)  # extra: requeued when complete
         for other in others:
             roll = rng.random()
-            if roll < 0.25 and submitted < project.overlap:
+            if roll < 0.25 and submitted < project.overlap + extra:
                 Annotation.objects.create(
                     solution=solution, annotator=other, status=AnnotationStatus.SUBMITTED
                 )
@@ -72,7 +73,9 @@ def _random_project(rng: random.Random, *, prm_order: bool):
                     solution=solution, annotator=other, status=AnnotationStatus.REJECTED
                 )
                 Annotation.objects.create(solution=solution, annotator=other, revises=rejected)
-        Solution.objects.filter(pk=solution.pk).update(submitted_count=submitted)
+        Solution.objects.filter(pk=solution.pk).update(
+            submitted_count=submitted, extra_overlap=extra
+        )
         roll = rng.random()
         if roll < 0.1:
             Annotation.objects.create(
@@ -148,5 +151,7 @@ def test_claims_follow_the_order(seed, prm_order):
         # Another user submits it so the next claim moves on.
         claim.annotation.delete()
         TaskLock.objects.filter(solution_id=reference[0]).delete()
-        Solution.objects.filter(pk=reference[0]).update(submitted_count=project.overlap)
+        Solution.objects.filter(pk=reference[0]).update(
+            submitted_count=project.overlap + F("extra_overlap")
+        )
         queue_open_refresh(solution_ids=[reference[0]])

@@ -1,6 +1,7 @@
 """Solution.queue_open (the claim pool's stored flag) equals the live rule after any sequence
 of service calls: submit, skip, a reviewer's reject, gold set and unset, assignments made and
-cleared, the project's overlap changed; new imports arrive open. A flag left closed would hide
+cleared, the project's overlap changed, the explorer's requeue (which reopens complete solutions
+for one more label); new imports arrive open. A flag left closed would hide
 work from every claim, so this replays random sequences and compares after every step."""
 
 import io
@@ -13,6 +14,7 @@ from labeling.errors import Conflict
 from labeling.models import Annotation, AnnotationStatus, Solution
 from labeling.services.annotations import annotation_skip, annotation_submit
 from labeling.services.assignments import assignment_clear, assignment_create
+from labeling.services.explorer import explorer_bulk
 from labeling.services.gold import gold_set, gold_unset
 from labeling.services.imports import import_file
 from labeling.services.projects import project_create, project_update
@@ -62,6 +64,7 @@ def test_random_service_sequences_keep_the_flag_live(seed):
     solutions = [SolutionFactory(problem__project=project, steps=2) for _ in range(12)]
     users = [member(project, f"u{seed}-{i}") for i in range(4)]
     actions = ["submit"] * 6 + ["skip", "reject", "gold", "ungold", "assign", "clear", "overlap"]
+    actions += ["requeue"]
     for step in range(60):
         action = rng.choice(actions)
         user = rng.choice(users)
@@ -95,6 +98,9 @@ def test_random_service_sequences_keep_the_flag_live(seed):
             )
         elif action == "clear":
             assignment_clear(project=project, user_ids=[user.pk])
+        elif action == "requeue":
+            picked = [s.pk for s in rng.sample(solutions, 4)]
+            explorer_bulk(project=project, action="requeue", user=admin, ids=picked)
         else:
             project_update(project=project, overlap=rng.randint(1, 3))
         assert_stored_equals_live(project, f"step {step}: {action} by {user.username}")

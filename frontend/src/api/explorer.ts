@@ -39,6 +39,8 @@ export interface ExplorerRow {
   answer_correct: boolean | null;
   steps_count: number;
   submitted_count: number;
+  /** Labels wanted beyond the project's overlap for this solution (a requeue of it when complete adds one). */
+  extra_overlap: number;
   is_gold: boolean;
   queue_open: boolean;
   label_state: LabelState;
@@ -60,6 +62,8 @@ export interface BulkResult {
   action: BulkAction;
   matched: number;
   changed: number;
+  /** Of `changed`, complete solutions a requeue reopened for one more label. */
+  reopened: number;
   skipped: Record<string, number>;
 }
 

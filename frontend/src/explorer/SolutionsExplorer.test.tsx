@@ -122,6 +122,24 @@ describe("Solutions explorer", () => {
     expect(screen.queryByTestId("bulk-bar")).toBeNull();
   });
 
+  it("requeues a complete solution for one more label and says so", async () => {
+    const { api, server } = mount();
+    server.rows.push(makeRow({ id: 4, problem_text: "Halve $8$.", label_state: "labeled", submitted_count: 2 }));
+    const row = await screen.findByTestId("explorer-row-4", {}, { timeout: 5000 });
+    expect(row.textContent).toContain("2/2");
+    fireEvent.click(screen.getByTestId("select-4"));
+    fireEvent.click(screen.getByTestId("select-2"));
+    const confirm = vi.spyOn(window, "confirm").mockReturnValue(true);
+    fireEvent.click(screen.getByTestId("bulk-requeue"));
+    expect(confirm).toHaveBeenCalledWith(expect.stringContaining("complete ones get one more label"));
+    expect((await screen.findByTestId("bulk-result")).textContent).toContain(
+      "2 of 2 requeued (1 complete, reopened for one more label).",
+    );
+    expect(api.callsTo("POST", "/explorer/bulk/")[0].body).toEqual({ action: "requeue", ids: [4, 2] });
+    await waitFor(() => expect(screen.getByTestId("explorer-row-4").textContent).toContain("2/3"));
+    expect(within(screen.getByTestId("explorer-row-4")).getByText("In progress")).toBeTruthy();
+  });
+
   it("selects the whole page and sends it to review", async () => {
     const { api } = mount("tab=solutions&state=reviewed");
     await screen.findByTestId("explorer-row-1", {}, { timeout: 5000 });

@@ -19,7 +19,12 @@ const ACTIONS: Array<{ id: BulkAction; label: string; confirm: string }> = [
   { id: "mark_gold", label: "Mark gold", confirm: "mark as gold questions (reviewed ones, with their resolved labels)" },
   { id: "unmark_gold", label: "Unmark gold", confirm: "stop using as gold questions" },
   { id: "send_to_review", label: "Send to review", confirm: "send back to the review queue (current resolutions withdrawn)" },
-  { id: "requeue", label: "Requeue", confirm: "release back into the open labeling pool (assignments removed)" },
+  {
+    id: "requeue",
+    label: "Requeue",
+    confirm:
+      "release back into the open labeling pool (assignments removed); complete ones get one more label from an annotator who has not labeled them",
+  },
 ];
 
 type SelectProps = {
@@ -323,8 +328,11 @@ function Row({
       <td className="mono small">{row.generator || "—"}</td>
       <td className="num">{row.steps_count}</td>
       <td className="num">
-        <span className={row.submitted_count >= project.overlap ? "text-green" : ""}>
-          {row.submitted_count}/{project.overlap}
+        <span
+          className={row.submitted_count >= project.overlap + row.extra_overlap ? "text-green" : ""}
+          title={row.extra_overlap ? `${row.extra_overlap} more than the project's overlap (requeued)` : undefined}
+        >
+          {row.submitted_count}/{project.overlap + row.extra_overlap}
         </span>
       </td>
       <td>

@@ -29,6 +29,9 @@ describe("explorer filters in the URL", () => {
     expect(bulkSummary({ action: "mark_gold", matched: 3, changed: 1, skipped: { not_reviewed: 2 } })).toBe(
       "1 of 3 marked gold; left: 2 not reviewed yet.",
     );
-    expect(bulkSummary({ action: "requeue", matched: 2, changed: 2, skipped: {} })).toBe("2 of 2 requeued.");
+    expect(bulkSummary({ action: "requeue", matched: 2, changed: 2, reopened: 0, skipped: {} })).toBe("2 of 2 requeued.");
+    expect(bulkSummary({ action: "requeue", matched: 4, changed: 3, reopened: 2, skipped: { gold: 1 } })).toBe(
+      "3 of 4 requeued (2 complete, reopened for one more label); left: 1 gold question.",
+    );
   });
 });

@@ -68,7 +68,13 @@ export function nextSort(current: ExplorerSort, key: string): ExplorerSort {
 }
 
 /** The counts of a bulk result in words. */
-export function bulkSummary(r: { action: string; matched: number; changed: number; skipped: Record<string, number> }): string {
+export function bulkSummary(r: {
+  action: string;
+  matched: number;
+  changed: number;
+  reopened?: number;
+  skipped: Record<string, number>;
+}): string {
   const verb: Record<string, string> = {
     send_to_review: "sent to review",
     requeue: "requeued",
@@ -78,7 +84,7 @@ export function bulkSummary(r: { action: string; matched: number; changed: numbe
   const why: Record<string, string> = {
     no_submissions: "no submitted labels",
     already_in_review: "already in review",
-    complete: "complete (overlap reached)",
+    extra_overlap_max: "already wanting the most extra labels",
     gold: "gold question",
     already_open: "already open",
     already_gold: "already gold",
@@ -88,6 +94,7 @@ export function bulkSummary(r: { action: string; matched: number; changed: numbe
   const left = Object.entries(r.skipped)
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${n} ${why[k] ?? k}`);
-  const head = `${r.changed} of ${r.matched} ${verb[r.action] ?? r.action}`;
+  const reopened = r.reopened ? ` (${r.reopened} complete, reopened for one more label)` : "";
+  const head = `${r.changed} of ${r.matched} ${verb[r.action] ?? r.action}${reopened}`;
   return left.length ? `${head}; left: ${left.join(", ")}.` : `${head}.`;
 }

@@ -15,6 +15,7 @@ export function makeRow(overrides: Partial<ExplorerRow> = {}): ExplorerRow {
     answer_correct: null,
     steps_count: 3,
     submitted_count: 0,
+    extra_overlap: 0,
     is_gold: false,
     queue_open: true,
     label_state: "unlabeled",
@@ -54,14 +55,22 @@ export class FakeExplorer {
     if (call.method === "POST" && /^\/api\/projects\/\d+\/explorer\/bulk\/$/.test(url.pathname)) {
       const ids: number[] = call.body.ids ?? this.rows.map((r) => r.id);
       const targets = this.rows.filter((r) => ids.includes(r.id));
-      let changed = 0;
+      let changed = 0,
+        reopened = 0;
       const skipped: Record<string, number> = {};
       for (const r of targets) {
         if (call.body.action === "mark_gold" && r.label_state !== "reviewed") skipped.not_reviewed = (skipped.not_reviewed ?? 0) + 1;
         else if (call.body.action === "mark_gold") (r.is_gold = true), changed++;
-        else changed++;
+        else if (call.body.action === "requeue" && r.label_state === "labeled") {
+          // Complete: reopened for one more label (the server raises its extra overlap).
+          r.extra_overlap += 1;
+          r.label_state = "in_progress";
+          r.queue_open = true;
+          changed++;
+          reopened++;
+        } else changed++;
       }
-      return { status: 200, body: { action: call.body.action, matched: targets.length, changed, skipped } };
+      return { status: 200, body: { action: call.body.action, matched: targets.length, changed, reopened, skipped } };
     }
     if (call.method === "GET" && /^\/api\/projects\/\d+\/imports\/$/.test(url.pathname))
       return { status: 200, body: { count: this.imports.length, next: null, previous: null, results: this.imports } };

@@ -287,6 +287,7 @@ class BatchWriter:
                     0,
                     True,
                     self.import_job_id,
+                    0,
                 )
                 for new in batch.solutions
             ],

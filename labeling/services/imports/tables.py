@@ -43,6 +43,7 @@ SOLUTION_COLUMNS = (
     "review_reasons",  # 0 here; refreshed after the batch's labels are written
     "queue_open",  # a new solution is open work (not gold, unassigned, nothing submitted)
     "import_job_id",  # the ImportJob of an uploaded file, else null
+    "extra_overlap",  # 0: a new solution wants its project's overlap, no more
 )
 STEP_COLUMNS = ("solution_id", "index", "text", "metadata", "uses", "uses_source")
 ALTERNATIVE_COLUMNS = STEP_ALTERNATIVE_COLUMNS  # shared with the exporter
