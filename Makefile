@@ -99,6 +99,8 @@ bench-symbolic-kinds: $(STAMP)
 		--readme-markdown var/symbolic_kinds_readme.md
 	$(BIN)/python bench/doc_tables.py README.md symbolic-kinds var/symbolic_kinds_readme.md
 	$(BIN)/python bench/doc_tables.py docs/benchmarks.md symbolic-kinds var/symbolic_kinds.md
+	$(BIN)/python bench/label_quality.py --sources symbolic --calibrate --data \
+		../shared/data/processbench_dev.jsonl --part develop --on "ProcessBench dev (develop part)"
 
 clean:
 	rm -rf var frontend/dist

@@ -5,6 +5,8 @@
     .venv/bin/python bench/label_quality.py --markdown               # the README table
     .venv/bin/python bench/label_quality.py --json report.json
     .venv/bin/python bench/label_quality.py --calibrate              # autolabel/calibration/*.json
+    .venv/bin/python bench/label_quality.py --sources symbolic --calibrate \
+        --data ../shared/data/processbench_dev.jsonl --part develop    # symbolic's table
     .venv/bin/python bench/label_quality.py --sources subgoal --demo-images \\
         --data labeling/demo/embodied_demo.jsonl --markdown           # embodied episodes
     .venv/bin/python bench/label_quality.py --sources symbolic,judge,rollout,consensus \\
@@ -55,6 +57,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--data", nargs="+", type=Path, help="labeled JSONL files")
     parser.add_argument("--sources", default="answer,symbolic,consensus")
     parser.add_argument("--limit", type=int, help="first N solutions of each file")
+    parser.add_argument(
+        "--part",
+        choices=("develop", "measure"),
+        help="only the solutions of this part of the split by problem "
+        "(autolabel/quality/dev_split.py; meant for processbench_dev.jsonl)",
+    )
     parser.add_argument("--model", help="model dir or GGUF file for judge and rollout")
     parser.add_argument("--prm", help="saved PRM dir for the prm source (default --model)")
     parser.add_argument("--device", default="cpu", help="with --model or --prm: cpu or cuda")
@@ -144,6 +152,7 @@ def main(argv: list[str] | None = None) -> dict:
         params=source_params(args),
         limit=args.limit,
         progress=progress if args.progress else None,
+        part=args.part,
     )
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))

@@ -10,6 +10,7 @@ from typing import Any
 from autolabel.registry import ENGINES
 
 from .data import DATA_DIR, DEFAULT_FILES, read_labeled
+from .dev_split import part_of
 from .metrics import Tally
 from .runner import offline_engines, run_sources
 
@@ -51,6 +52,7 @@ def evaluate(
     params: dict[str, dict[str, Any]] | None = None,
     limit: int | None = None,
     progress: Any = None,
+    part: str | None = None,
 ) -> dict[str, Any]:
     """The report: for each source, metrics over all files, per file and per problem domain
     (a row's own `domain`, else its format's: data.domain_of) (data/metrics.py)."""
@@ -64,6 +66,8 @@ def evaluate(
     start = time.perf_counter()
     for path in files:
         solutions = read_labeled(path, limit=limit)
+        if part is not None:  # one part of the dev set's split by problem (dev_split.py)
+            solutions = [s for s in solutions if part_of(s.problem) == part]
         for solution in solutions:
             runs = run_sources(solution.as_input(), sources, params, engines=engines)
             for name, run in runs.items():

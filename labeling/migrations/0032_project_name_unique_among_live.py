@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('labeling', '0030_project_deleted_at'),
+        ('labeling', '0031_solution_extra_overlap'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
