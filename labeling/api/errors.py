@@ -1,6 +1,7 @@
 """One error format for the whole API: {"error": {"code", "message", "details"}}."""
 
 from django.core.exceptions import (
+    ObjectDoesNotExist,
     PermissionDenied,
     RequestDataTooBig,
     SuspiciousOperation,
@@ -64,10 +65,12 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         )
         response["Retry-After"] = "2"
         return response
-    if isinstance(exc, Http404 | exceptions.NotFound):
+    if isinstance(exc, Http404 | exceptions.NotFound | ObjectDoesNotExist):
         # One answer for a missing object and for one in a project the caller is not in: a
         # message that named the object in one case only told ids of other teams' objects
-        # apart (an existence oracle). tests/api/test_not_found_oracle.py.
+        # apart (an existence oracle). tests/api/test_not_found_oracle.py. A row that vanished
+        # between two reads of one request (another request deleted it, a purge) is the same
+        # 404, not a 500.
         return error_response("not_found", NOT_FOUND, status.HTTP_404_NOT_FOUND)
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()

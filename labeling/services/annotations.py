@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from labeling.compiled import hot_cursor
 from labeling.db_retry import retry_on_conflict
-from labeling.errors import Conflict, NotAllowed, ValidationFailed
+from labeling.errors import Conflict, Missing, NotAllowed, ValidationFailed
 from labeling.importers.dependencies import uses_normal, uses_problem
 from labeling.models import (
     Annotation,
@@ -110,7 +110,10 @@ def _replayed(
             sql += " FOR UPDATE"  # SQLite: the IMMEDIATE transaction serializes writers
         with hot_cursor() as cursor:
             cursor.execute(sql, [annotation.pk])
-            last, status = cursor.fetchone()
+            row = cursor.fetchone()
+        if row is None:  # deleted since the caller read it (a purge, a discard)
+            raise Missing("Not found.")
+        last, status = row
     # psycopg answers a UUID, SQLite its 32 hex digits.
     if last is not None and UUID(str(last)) == request_id and status in leaves:
         return Annotation.objects.get(pk=annotation.pk)  # a retry: rare, the whole row

@@ -2,6 +2,7 @@
 and "Accept suggestions" leaves it unrated (issue 14)."""
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from playwright.sync_api import expect
 
@@ -9,6 +10,7 @@ from autolabel.services import autolabel_item_process, autolabel_run_create
 from labeling.models import Project, Solution, Suggestion
 from tests.e2e.helpers import login
 from tests.e2e.test_annotator_journey import DEMO
+from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -73,3 +75,51 @@ def test_checks_out_is_evidence_and_accept_all_does_not_rate_it(live_server, pag
     # The accepted rating is autosaved: let it land before the test's database goes away
     # (an autosave arriving during teardown deadlocked with the flush).
     expect(page.get_by_test_id("save-state")).to_contain_text("Saved")
+
+
+def test_a_doubtful_claim_is_evidence_on_the_step_not_a_rating(
+    live_server, page, screenshot, tmp_path, monkeypatch
+):
+    """A failed claim of a kind that has not earned a −1 (issue 25) reads "looks wrong, not
+    refuted" on its step, with the claim, its kind and the kind's measured precision; the step
+    is left unrated and "Accept suggestions" has nothing to accept."""
+    from autolabel.calibration import ENV, kinds
+    from autolabel.symbolic import CHECKER_VERSION
+
+    monkeypatch.setattr(kinds, "assume_all_earned", False)
+    monkeypatch.setenv(ENV, str(tmp_path))
+    kinds.clear_cache()
+    entry = {"on": "ProcessBench dev (develop)", "kinds": {"arithmetic": kinds.kind_row(18, 20)}}
+    kinds.write_kinds(CHECKER_VERSION, entry, folder=tmp_path)
+    try:
+        project = ProjectFactory(name="Doubtful claims", guidelines="")
+        user = get_user_model().objects.create_user("dora", password="dora-labels-steps-7")
+        MembershipFactory(project=project, user=user)
+        solution = SolutionFactory(
+            problem__project=project,
+            problem__text="Add $2$ and $3$.",
+            steps=["First we add the two numbers.", "So $2 + 3 = 6$."],
+        )
+        run = autolabel_run_create(
+            project=project, sources=["symbolic"], filter={"solution_ids": [solution.pk]}
+        )
+        autolabel_item_process(run=run, solution_id=solution.pk)
+        doubtful = Suggestion.objects.get(step__solution=solution, step__index=1)
+        assert doubtful.value is None and doubtful.evidence["kind"] == "doubtful"
+
+        login(page, live_server.url, "dora", "dora-labels-steps-7")
+        page.goto(f"{live_server.url}/projects/{project.pk}/label")
+        rows = page.get_by_test_id("step-row")
+        expect(rows).to_have_count(2)
+        row = rows.nth(1)
+        expect(row).to_contain_text("looks wrong")
+        expect(row).to_contain_text("not refuted")
+        expect(row).to_contain_text("arithmetic")
+        expect(row).to_contain_text("90%")
+        expect(row.locator('[data-testid="suggestion-chip"]')).to_have_count(0)
+        screenshot("evidence-doubtful")
+        # Nothing to accept: evidence is no suggested rating.
+        expect(page.get_by_test_id("accept-suggestions")).to_have_count(0)
+        expect(row).to_have_attribute("data-rating", "")
+    finally:
+        kinds.clear_cache()
