@@ -26,7 +26,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO))
 
-import harness  # noqa: E402  (bench/ is not a package)
+if __package__:  # imported as bench.<name> (tests, stream_bench)
+    from . import harness
+else:  # run as a script: bench/ is on sys.path
+    import harness
 
 PAGE = 50
 COUNT_CAP = 1_000  # labeling.explorer_selectors.COUNT_CAP

@@ -35,7 +35,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO))
 
-import harness  # noqa: E402  (bench/ is not a package)
+if __package__:  # imported as bench.<name> (tests, stream_bench)
+    from . import harness
+else:  # run as a script: bench/ is on sys.path
+    import harness
 import import_bench  # noqa: E402
 
 

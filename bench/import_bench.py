@@ -43,7 +43,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import harness  # bench/ is not a package: the script's folder is on sys.path
+if __package__:  # imported as bench.<name> (tests, stream_bench)
+    from . import harness
+else:  # run as a script: bench/ is on sys.path
+    import harness
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("STEPLAB_SHARED_DATA", REPO.parent / "shared" / "data"))

@@ -30,7 +30,11 @@ sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO))
 
 import export_bench  # noqa: E402  (bench/ is not a package)
-import harness  # noqa: E402
+
+if __package__:  # imported as bench.<name> (tests, stream_bench)
+    from . import harness
+else:  # run as a script: bench/ is on sys.path
+    import harness
 
 RATERS = ("bench-a", "bench-b", "bench-c")
 
