@@ -24,6 +24,7 @@ from autolabel.symbolic.continuations import continuation_chains
 from autolabel.symbolic.evaluate import EvalError, TooLarge
 from autolabel.symbolic.finders import find_statements
 from autolabel.symbolic.inequalities import ORDER, decide_order
+from autolabel.symbolic.labels import blank_labels
 from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
 from autolabel.symbolic.restate import restatement_chains
@@ -148,20 +149,23 @@ def find_chains(step_text: str) -> tuple[list[Chain], str]:
     """All relation chains in a step, and the prepared text their positions refer to."""
     chains = annotation_chains(step_text)
     prepared = prepare(strip_annotations(step_text))
+    # Chains are read with worded labels blanked ("7995 (total cookies) - 2595 = ..."); the
+    # positions are the same, and the caller reads the labels as written.
+    read = blank_labels(prepared)
     found: list[Chain] = []
-    segments = split_segments(prepared)
+    segments = split_segments(read)
     for segment in segments:
         if segment.kind == "math" and not looks_like_prose(segment.text):
-            for chain in math_chains(segment, prepared):
-                kept = without_operand_side(chain, prepared, segment.offset)
+            for chain in math_chains(segment, read):
+                kept = without_operand_side(chain, read, segment.offset)
                 if kept is not None:
                     found.append(kept)
-            found.extend(bound_chains(segment, prepared))
+            found.extend(bound_chains(segment, read))
         else:
-            found.extend(prose_chains(segment, prepared))
-    found.extend(restatement_chains(found, prepared))
-    found.extend(continuation_chains(found, prepared))
-    found.extend(verbal_chains(segments, prepared))
+            found.extend(prose_chains(segment, read))
+    found.extend(restatement_chains(found, read))
+    found.extend(continuation_chains(found, read))
+    found.extend(verbal_chains(segments, read))
     return chains + found, prepared
 
 
@@ -257,7 +261,7 @@ def _statement_claim(
 ) -> ClaimResult:
     """Decide a statement; a failing one is not refuted where the text around it hedges."""
     decision = _decide_limited(statement.decide, deadline)
-    if statement.kind == "congruence":
+    if statement.kind == "congruence" or statement.modular:
         task = replace(task, hedged=False)  # the modular setting is what it decides
     if decision.holds is False and _hedged(prepared, statement.start, statement.end, task):
         decision = Decision(
