@@ -24,6 +24,7 @@ from autolabel.symbolic.continuations import continuation_chains
 from autolabel.symbolic.evaluate import EvalError, TooLarge
 from autolabel.symbolic.finders import find_statements
 from autolabel.symbolic.inequalities import ORDER, decide_order
+from autolabel.symbolic.inline_math import join_lone_symbols
 from autolabel.symbolic.labels import blank_labels
 from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
@@ -149,9 +150,10 @@ def find_chains(step_text: str) -> tuple[list[Chain], str]:
     """All relation chains in a step, and the prepared text their positions refer to."""
     chains = annotation_chains(step_text)
     prepared = prepare(strip_annotations(step_text))
-    # Chains are read with worded labels blanked ("7995 (total cookies) - 2595 = ..."); the
-    # positions are the same, and the caller reads the labels as written.
-    read = blank_labels(prepared)
+    # Chains are read with worded labels blanked ("7995 (total cookies) - 2595 = ...") and a
+    # lone symbol's delimiters blanked ("150 + \\( x \\) = 500"); the positions are the same,
+    # and the caller reads the text as written.
+    read = join_lone_symbols(blank_labels(prepared))
     found: list[Chain] = []
     segments = split_segments(read)
     for segment in segments:
@@ -170,7 +172,7 @@ def find_chains(step_text: str) -> tuple[list[Chain], str]:
 
 
 def _show_claim(raw: str) -> str:
-    text = display(raw)
+    text = display(" ".join(raw.split()))
     if text.count("{") != text.count("}"):  # a \boxed{ whose brace closes after the claim
         text = re.sub(r"\\boxed\s*\{", "", text)
     return text
@@ -207,6 +209,7 @@ def check_step_local(
     claims: list[ClaimResult] = []
     seen: set[tuple[str, str, str]] = set()
     pi_named = bool(_PI_NAMED.search(outside))
+    shown_text = join_lone_symbols(prepared)  # "150 + x = 500", not "150 + \\( x \\) = 500"
     for chain_index, chain in enumerate(chains):
         if pi_named and any("\\pi" in side.text for side in chain.sides):
             continue
@@ -220,7 +223,7 @@ def check_step_local(
             if chain.claim_text is not None:
                 text = chain.claim_text
             else:
-                text = _show_claim(prepared[left.start : right.end])
+                text = _show_claim(shown_text[left.start : right.end])
             key = (chain.source, left.text, right.text)
             if key in seen:
                 continue

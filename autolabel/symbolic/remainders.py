@@ -44,7 +44,10 @@ _QUOTIENT = re.compile(
     rf"(?P<q>{NUMBER}){_GAP}{_REMAINDER}(?P<r>{NUMBER}){_END}",
     re.IGNORECASE,
 )
-_LEAVES = r"(?:gives|leaves|has|yields|produces|results\s+in)\s+(?:a\s+|the\s+)?remainder\s+(?:of\s+)?"
+_LEAVES = (
+    r"(?:gives|leaves|has|yields|produces|results\s+in)\s+(?:a\s+|the\s+)?remainder\s+"
+    r"(?:of\s+)?"
+)
 _ONLY_REMAINDER = re.compile(
     rf"(?<![-−])(?P<a>{NUMBER}){_GAP}(?:is\s+)?divided\s+by{_GAP}(?P<b>{NUMBER}),?\s+{_LEAVES}"
     rf"(?P<r>{NUMBER}){_END}|"

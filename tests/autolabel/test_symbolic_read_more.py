@@ -11,6 +11,7 @@ import time
 import pytest
 
 from autolabel.symbolic import check_step
+from autolabel.symbolic.inline_math import join_lone_symbols
 from autolabel.symbolic.labels import blank_labels
 
 REFUTED = [
@@ -33,18 +34,36 @@ REFUTED = [
 
 NOT_REFUTED = [
     # true divisions with a remainder
-    (r"$$ 10 \div 13 = 0\, \text{R}\, 10 $$ This tells us that 10 is not divisible by 13.", "verified"),
-    (r"\(2009 \div 4 = 502 \text{ remainder } 1\). This means that there are 502 complete cycles of four terms.", "verified"),
-    ("Finally, 100 leaves a remainder of 0 when divided by 20, because 100 is exactly divisible by 20.", "verified"),
+    (
+        r"$$ 10 \div 13 = 0\, \text{R}\, 10 $$ This tells us that 10 is not divisible by 13.",
+        "verified",
+    ),
+    (
+        r"\(2009 \div 4 = 502 \text{ remainder } 1\). This means that there are 502 complete cycles of four terms.",
+        "verified",
+    ),
+    (
+        "Finally, 100 leaves a remainder of 0 when divided by 20, because 100 is exactly divisible by 20.",
+        "verified",
+    ),
     ("706 ÷ 7 = 100 with a remainder of 6.", "verified"),
     # hedged, negative, or the start of a larger expression: nothing decided
     ("If 10 leaves a remainder of 3 when divided by 4, the count would be off.", "unknown"),
     (r"$-7 \div 3 = -3 \text{ remainder } 2$", "unknown"),
     ("706 / 7 = 100 R 6 + 1", "unknown"),
     # gsm8k-11, gsm8k-52, gsm8k-83 (true computations with labels, from erroneous solutions)
-    ("Third, Randy ate 2 oatmeal cookies for lunch: Remaining oatmeal cookies = 9 - 3 (from snack) - 2 (for lunch) = 4.", "verified"),
-    ("Now, let's add Doxa's original 1 slice to the total eaten by her brother and sister: Total eaten = 6 (by her brother and sister) + 1 (by Doxa) = 7", "verified"),
-    ("Amount needed to save = $400,000 (desired savings) - $800,000 (current total) = -$400,000 (she already has more than enough).", "verified"),
+    (
+        "Third, Randy ate 2 oatmeal cookies for lunch: Remaining oatmeal cookies = 9 - 3 (from snack) - 2 (for lunch) = 4.",
+        "verified",
+    ),
+    (
+        "Now, let's add Doxa's original 1 slice to the total eaten by her brother and sister: Total eaten = 6 (by her brother and sister) + 1 (by Doxa) = 7",
+        "verified",
+    ),
+    (
+        "Amount needed to save = $400,000 (desired savings) - $800,000 (current total) = -$400,000 (she already has more than enough).",
+        "verified",
+    ),
     ("180 minutes (before dinner) + 80 minutes (homework) = 260 minutes.", "verified"),
     # a label that questions the number stays in, and a modulus is not a label
     ("7995 (total cookies) - 2595 (wrong) = 4500.", "unknown"),
@@ -65,6 +84,34 @@ def test_refutes_with_an_earned_kind(text):
 def test_does_not_refute(text, expected):
     verdict = check_step(text)
     assert verdict.verdict == expected, [c.as_dict() for c in verdict.claims]
+
+
+# gsm8k-46, step 3: one equation split between math and prose ("\( x \) = 350 - 150")
+GSM8K_46 = r"Since the combined total is 500, we can set up the equation: 30 + 15 + \( x \) + 105 = 500. Simplifying the equation, we get: 150 + \( x \) = 500. Subtracting 150 from both sides, we get: \( x \) = 350 - 150. Therefore, \( x \) = 200."
+
+
+def test_reads_an_equation_split_around_a_lone_symbol():
+    verdict = check_step(GSM8K_46)
+    assert verdict.verdict == "refuted", [c.as_dict() for c in verdict.claims]
+    assert any("x = 350 - 150" in c.text for c in verdict.failed), verdict.failed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        r"we get: 150 + \( x \) = 500. Subtracting 150 from both sides: \( x \) = 500 - 150 = 350.",
+        r"Let $x$ be the number of apples and $y$ the pears; then $x$ = 12 - 5 = 7.",
+    ],
+)
+def test_a_true_split_equation_is_not_refuted(text):
+    assert check_step(text).verdict == "verified"
+
+
+def test_lone_symbols_keep_every_position():
+    text = r"Let \( x \) be it: 150 + \( x \) = 500, $y$ = 3 and $z$ is 4."
+    joined = join_lone_symbols(text)
+    assert len(joined) == len(text)
+    assert joined == r"Let \( x \) be it: 150 +    x    = 500,  y  = 3 and $z$ is 4."
 
 
 def test_labels_keep_every_position():
