@@ -30,6 +30,8 @@ REFUTED = [
     # gsm8k-146, step 1: labels in \text{} inside a display
     r"To find out how many customers she counted on the third day, we need to add the number of customers from the first and second days to the total for the third day: \[100 (\text{first day}) + 150 (\text{second day}) + 500 (\text{third day}) = 700\]",
     "180 minutes (before dinner) + 80 minutes (homework) = 250 minutes.",
+    # gsm8k-40, step 1: a rate written "number/unit"
+    "Next, let's calculate the cost of repaving Lewis' street, which is 490 meters long: Cost of repaving Lewis' street = $194/meter × 490 meters = $94,860.",
 ]
 
 NOT_REFUTED = [
@@ -65,6 +67,14 @@ NOT_REFUTED = [
         "verified",
     ),
     ("180 minutes (before dinner) + 80 minutes (homework) = 260 minutes.", "verified"),
+    # gsm8k-12, gsm8k-63 (true rates), and a fraction of a unit is not a rate
+    (
+        "First, dinner plates: There are 3 dinner plates. The cost per dinner plate is $6.00. Therefore, the total cost for dinner plates is 3 plates × $6.00/plate = $18.00.",
+        "verified",
+    ),
+    ("Second, the cost for the skirts is: 1 skirt x $8.00/skirt = $8.00.", "verified"),
+    ("$15/hour x 40 hours/week = $600/week", "verified"),
+    ("1/2 cup + 1/4 cup = 3/4 cup", "verified"),
     # a label that questions the number stays in, and a modulus is not a label
     ("7995 (total cookies) - 2595 (wrong) = 4500.", "unknown"),
     ("So 7 (mod 5) + 3 = 0", "unknown"),
