@@ -52,7 +52,13 @@ _HEDGE_NEAR = re.compile(
 _HEDGE_FAR = re.compile(
     r"\b(incorrect\w*|wrong\w*|mistake\w*|mistaken\w*|error\w*|instead|rather than|"
     r"isn't|wasn't|doesn't|oops|wait|actually|recalculat\w*|recheck\w*|re-?evaluat\w*|"
-    r"misread\w*|miscalculat\w*|typo|plug\w*|substitut\w*|test\w*|check\w*|"
+    r"misread\w*|miscalculat\w*|typo|test\w*|check\w*|"
+    # substituting values into an equation tests them ("Substituting a = 3 into the equation,
+    # we get 783 = 6561"); substituting into a formula or "the squares" computes
+    r"(?:plug\w*|substitut\w*)(?:[^.?!\n]*\b(?:into|in|back)\s+(?:the|our|this|that|each|"
+    r"both|these|either|all)\s+(?:\w+\s+)?(?:equations?|inequalit\w*|conditions?|system|"
+    r"constraints?|congruences?|expression\s+for\s+\w+|original\w*))|(?:plug\w*|substitut\w*)"
+    r"(?:[^.?!\n]*\bback\b)|"
     # a hypothesis or a goal, not a result: "suppose, for contradiction, that", "we need",
     # "we want" (not "we need to", nor "she needs 3 * 4 = 12 cups": a quantity), "it is not
     # the case that", "we cannot have", "the total would be"

@@ -30,6 +30,8 @@ REFUTED = [
     # gsm8k-146, step 1: labels in \text{} inside a display
     r"To find out how many customers she counted on the third day, we need to add the number of customers from the first and second days to the total for the third day: \[100 (\text{first day}) + 150 (\text{second day}) + 500 (\text{third day}) = 700\]",
     "180 minutes (before dinner) + 80 minutes (homework) = 250 minutes.",
+    # olympiadbench-213, step 2: substituting values into a formula computes
+    r"Next, let's compute \( \cos B \): \[ \cos B = \frac{a^2 + c^2 - b^2}{2ac} = \frac{12^2 + 13^2 - 17^2}{2 \cdot 12 \cdot 13} \] Substitute the squares: \[ \cos B = \frac{144 + 169 - 289}{2 \cdot 12 \cdot 13} = \frac{214 - 289}{312} = \frac{-75}{312} \] Simplify the fraction: \[ \cos B = \frac{-75 \div 3}{312 \div 3} = \frac{-25}{104} \]",
     # gsm8k-40, step 1: a rate written "number/unit"
     "Next, let's calculate the cost of repaving Lewis' street, which is 490 meters long: Cost of repaving Lewis' street = $194/meter × 490 meters = $94,860.",
 ]
@@ -75,6 +77,12 @@ NOT_REFUTED = [
     ("Second, the cost for the skirts is: 1 skirt x $8.00/skirt = $8.00.", "verified"),
     ("$15/hour x 40 hours/week = $600/week", "verified"),
     ("1/2 cup + 1/4 cup = 3/4 cup", "verified"),
+    # omnimath-843, step 4 (correct): substituting candidates into the equation tests them
+    (
+        r"Substituting \(a = 3\) and \(c = 9\) into the equation, we get: \[ 2 \cdot 3^3 + 9^3 = 3^4 \cdot 9^2 \implies 2 \cdot 27 + 729 = 81 \cdot 81 \implies 54 + 729 = 6561 \implies 783 = 6561, \] which is false. Therefore, there are no solutions for \(a = 3\).",
+        "unknown",
+    ),
+    (r"Plugging $x = 2$ back in: $2^2 + 1 = 6$.", "unknown"),
     # a label that questions the number stays in, and a modulus is not a label
     ("7995 (total cookies) - 2595 (wrong) = 4500.", "unknown"),
     ("So 7 (mod 5) + 3 = 0", "unknown"),
