@@ -68,7 +68,9 @@ _HEDGE_FAR = re.compile(
 )
 _HEDGE_AFTER = re.compile(
     r"^[\s\W]{0,4}(\?|is\s+(not|wrong|incorrect|false)|isn't|not\b|wrong|incorrect|"
-    r"which\s+is\s+(wrong|incorrect|not|false|impossible)|\(wrong|wait|no\b|approx\w*|"
+    # "approximately" after a claim hedges it; "\approx 64.2" goes on with the value of its
+    # right side (the approximate context below keeps roundings undecided)
+    r"which\s+is\s+(wrong|incorrect|not|false|impossible)|\(wrong|wait|no\b|(?<!\\)approx\w*|"
     r"roughly|(would|will|could)\s+(be\s+)?(not|wrong|incorrect|false|impossible))|"
     r"^.{0,60}\b(false|not true|contradict\w*|impossible|extraneous|"
     r"(does|did|do)\s*(not|n't)\s+(work|hold|satisfy))\b",
