@@ -32,6 +32,8 @@ REFUTED = [
     "180 minutes (before dinner) + 80 minutes (homework) = 250 minutes.",
     # olympiadbench-213, step 2: substituting values into a formula computes
     r"Next, let's compute \( \cos B \): \[ \cos B = \frac{a^2 + c^2 - b^2}{2ac} = \frac{12^2 + 13^2 - 17^2}{2 \cdot 12 \cdot 13} \] Substitute the squares: \[ \cos B = \frac{144 + 169 - 289}{2 \cdot 12 \cdot 13} = \frac{214 - 289}{312} = \frac{-75}{312} \] Simplify the fraction: \[ \cos B = \frac{-75 \div 3}{312 \div 3} = \frac{-25}{104} \]",
+    # "\\approx" after a claim goes on with its value; it does not hedge an exact one
+    r"So $\frac{6}{2} = 4 \approx 4.0$.",
     # gsm8k-40, step 1: a rate written "number/unit"
     "Next, let's calculate the cost of repaving Lewis' street, which is 490 meters long: Cost of repaving Lewis' street = $194/meter × 490 meters = $94,860.",
 ]
@@ -83,6 +85,9 @@ NOT_REFUTED = [
         "unknown",
     ),
     (r"Plugging $x = 2$ back in: $2^2 + 1 = 6$.", "unknown"),
+    (r"So $\frac{22}{7} = 3.14 \approx 3.1$.", "verified"),
+    (r"So $\frac{8}{2} = 4 \approx 4.0$.", "verified"),
+    (r"So $3 + 4 = 8$ approximately.", "unknown"),
     # a label that questions the number stays in, and a modulus is not a label
     ("7995 (total cookies) - 2595 (wrong) = 4500.", "unknown"),
     ("So 7 (mod 5) + 3 = 0", "unknown"),
