@@ -152,8 +152,11 @@ def test_labels_keep_every_position():
         "7 " + "(total cookies) " * 5000 + "= 7",
         "706 ÷ 7 = 100 with a remainder of " * 3000 + "6",
         "100 leaves a remainder " * 5000 + "of 0 when divided by 20",
+        r"150 + \( x \) = " * 5000 + "500",
+        "$194/meter × " * 5000 + "490 meters = $94,860",
+        "Substituting " + "the values, " * 5000 + "we get 2 + 2 = 5",
     ],
-    ids=["open-labels", "many-labels", "quotients", "remainders"],
+    ids=["open-labels", "many-labels", "quotients", "remainders", "lone-symbols", "rates", "hedge"],
 )
 def test_long_inputs_stay_within_the_time_limit(text):
     start = time.monotonic()
