@@ -5,8 +5,9 @@ math_text.py drops a chain that mixes an order relation with symbols ("n > 5",
 writes. Here such a chain gives back its runs of equalities between numbers only: in
 ``S \\ge (a + b)^2 = (17 - 1)^2 = 49^2 = 2401`` the run ``(17 - 1)^2 = 49^2 = 2401`` is a
 computation whatever S is. A run is two or more sides in a row, each parsed and free of
-symbols, joined by "=". Decided like any chain, as kind ``bound_arithmetic``; a chain right
-after "if", "suppose", "when" and the like is a hypothesis and gives nothing.
+symbols, joined by "=". Decided like any chain, as kind ``chain`` (a numeric chain, the same
+check; ``bound_arithmetic`` until symbolic-1.3); a chain right after "if", "suppose", "when"
+and the like is a hypothesis and gives nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from autolabel.symbolic.math_text import _preprocess, _top_level_relations
 from autolabel.symbolic.segments import Segment
 from autolabel.symbolic.tokens import REL, SEP, Token, tokenize
 
-KIND = "bound_arithmetic"
+KIND = "chain"  # a numeric chain like any other (issue 25: the same check)
 _HYPOTHESIS = re.compile(
     r"\b(?:if|suppose|supposing|assum\w*|whether|when|unless)\W*$", re.IGNORECASE
 )

@@ -24,6 +24,8 @@ from autolabel.symbolic.continuations import continuation_chains
 from autolabel.symbolic.evaluate import EvalError, TooLarge
 from autolabel.symbolic.finders import find_statements
 from autolabel.symbolic.inequalities import ORDER, decide_order
+from autolabel.symbolic.inline_math import join_lone_symbols
+from autolabel.symbolic.labels import blank_labels
 from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
 from autolabel.symbolic.restate import restatement_chains
@@ -50,7 +52,13 @@ _HEDGE_NEAR = re.compile(
 _HEDGE_FAR = re.compile(
     r"\b(incorrect\w*|wrong\w*|mistake\w*|mistaken\w*|error\w*|instead|rather than|"
     r"isn't|wasn't|doesn't|oops|wait|actually|recalculat\w*|recheck\w*|re-?evaluat\w*|"
-    r"misread\w*|miscalculat\w*|typo|plug\w*|substitut\w*|test\w*|check\w*|"
+    r"misread\w*|miscalculat\w*|typo|test\w*|check\w*|"
+    # substituting values into an equation tests them ("Substituting a = 3 into the equation,
+    # we get 783 = 6561"); substituting into a formula or "the squares" computes
+    r"(?:plug\w*|substitut\w*)(?:[^.?!\n]*\b(?:into|in|back)\s+(?:the|our|this|that|each|"
+    r"both|these|either|all)\s+(?:\w+\s+)?(?:equations?|inequalit\w*|conditions?|system|"
+    r"constraints?|congruences?|expression\s+for\s+\w+|original\w*))|(?:plug\w*|substitut\w*)"
+    r"(?:[^.?!\n]*\bback\b)|"
     # a hypothesis or a goal, not a result: "suppose, for contradiction, that", "we need",
     # "we want" (not "we need to", nor "she needs 3 * 4 = 12 cups": a quantity), "it is not
     # the case that", "we cannot have", "the total would be"
@@ -60,7 +68,9 @@ _HEDGE_FAR = re.compile(
 )
 _HEDGE_AFTER = re.compile(
     r"^[\s\W]{0,4}(\?|is\s+(not|wrong|incorrect|false)|isn't|not\b|wrong|incorrect|"
-    r"which\s+is\s+(wrong|incorrect|not|false|impossible)|\(wrong|wait|no\b|approx\w*|"
+    # "approximately" after a claim hedges it; "\approx 64.2" goes on with the value of its
+    # right side (the approximate context below keeps roundings undecided)
+    r"which\s+is\s+(wrong|incorrect|not|false|impossible)|\(wrong|wait|no\b|(?<!\\)approx\w*|"
     r"roughly|(would|will|could)\s+(be\s+)?(not|wrong|incorrect|false|impossible))|"
     r"^.{0,60}\b(false|not true|contradict\w*|impossible|extraneous|"
     r"(does|did|do)\s*(not|n't)\s+(work|hold|satisfy))\b",
@@ -148,25 +158,29 @@ def find_chains(step_text: str) -> tuple[list[Chain], str]:
     """All relation chains in a step, and the prepared text their positions refer to."""
     chains = annotation_chains(step_text)
     prepared = prepare(strip_annotations(step_text))
+    # Chains are read with worded labels blanked ("7995 (total cookies) - 2595 = ...") and a
+    # lone symbol's delimiters blanked ("150 + \\( x \\) = 500"); the positions are the same,
+    # and the caller reads the text as written.
+    read = join_lone_symbols(blank_labels(prepared))
     found: list[Chain] = []
-    segments = split_segments(prepared)
+    segments = split_segments(read)
     for segment in segments:
         if segment.kind == "math" and not looks_like_prose(segment.text):
-            for chain in math_chains(segment, prepared):
-                kept = without_operand_side(chain, prepared, segment.offset)
+            for chain in math_chains(segment, read):
+                kept = without_operand_side(chain, read, segment.offset)
                 if kept is not None:
                     found.append(kept)
-            found.extend(bound_chains(segment, prepared))
+            found.extend(bound_chains(segment, read))
         else:
-            found.extend(prose_chains(segment, prepared))
-    found.extend(restatement_chains(found, prepared))
-    found.extend(continuation_chains(found, prepared))
-    found.extend(verbal_chains(segments, prepared))
+            found.extend(prose_chains(segment, read))
+    found.extend(restatement_chains(found, read))
+    found.extend(continuation_chains(found, read))
+    found.extend(verbal_chains(segments, read))
     return chains + found, prepared
 
 
 def _show_claim(raw: str) -> str:
-    text = display(raw)
+    text = display(" ".join(raw.split()))
     if text.count("{") != text.count("}"):  # a \boxed{ whose brace closes after the claim
         text = re.sub(r"\\boxed\s*\{", "", text)
     return text
@@ -203,6 +217,7 @@ def check_step_local(
     claims: list[ClaimResult] = []
     seen: set[tuple[str, str, str]] = set()
     pi_named = bool(_PI_NAMED.search(outside))
+    shown_text = join_lone_symbols(prepared)  # "150 + x = 500", not "150 + \\( x \\) = 500"
     for chain_index, chain in enumerate(chains):
         if pi_named and any("\\pi" in side.text for side in chain.sides):
             continue
@@ -216,7 +231,7 @@ def check_step_local(
             if chain.claim_text is not None:
                 text = chain.claim_text
             else:
-                text = _show_claim(prepared[left.start : right.end])
+                text = _show_claim(shown_text[left.start : right.end])
             key = (chain.source, left.text, right.text)
             if key in seen:
                 continue
@@ -257,7 +272,7 @@ def _statement_claim(
 ) -> ClaimResult:
     """Decide a statement; a failing one is not refuted where the text around it hedges."""
     decision = _decide_limited(statement.decide, deadline)
-    if statement.kind == "congruence":
+    if statement.kind == "congruence" or statement.modular:
         task = replace(task, hedged=False)  # the modular setting is what it decides
     if decision.holds is False and _hedged(prepared, statement.start, statement.end, task):
         decision = Decision(

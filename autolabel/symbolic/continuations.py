@@ -6,7 +6,7 @@ makes it a chain whose first side is empty, and that chain claims nothing. Here 
 to the last side of the chain just before it, when nothing but math delimiters or a line
 break stands between them, or only the words of a derivation ending where the display opens
 ("This simplifies to: \\[ = ..."); a run of such displays joins link by link. The joined
-chain is decided like any chain, as kind ``continued``.
+chain is decided like any chain, as kind ``chain`` (``continued`` until symbolic-1.3).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import re
 from autolabel.symbolic.chains import Chain, display
 from autolabel.symbolic.solving import derivation_gap
 
-KIND = "continued"
+KIND = "chain"  # a numeric chain like any other (issue 25: the same check)
 MAX_WORDED_GAP = 60
 _OPENERS = ("\\[", "$$", "\\(", "$")
 

@@ -1,6 +1,6 @@
 """Every finder of statements (claims that are not equalities) run over one step's text.
 
-The finders (numbers, counts, ratios, rewriting, congruences) build on statements.py;
+The finders (numbers, counts, ratios, rewriting, congruences, remainders) build on statements.py;
 this module sits above them all, so statements.py never imports a finder back.
 """
 
@@ -12,6 +12,7 @@ from autolabel.symbolic.floors import floor_statements
 from autolabel.symbolic.gcds import gcd_statements
 from autolabel.symbolic.numbers import number_statements
 from autolabel.symbolic.ratios import percentage_statements, ratio_statements
+from autolabel.symbolic.remainders import remainder_statements
 from autolabel.symbolic.rewriting import rewriting_statements
 from autolabel.symbolic.statements import Statement, plain_view
 
@@ -28,5 +29,6 @@ def find_statements(prepared: str) -> list[Statement]:
         *congruence_statements(prepared),
         *gcd_statements(prepared),
         *floor_statements(prepared),
+        *remainder_statements(prepared),
     ]
     return sorted(found, key=lambda s: s.start)

@@ -110,6 +110,10 @@ def _classify_words(toks: list[Token]) -> list[Token]:
             out.append(Token(UNIT, unit, tok.start, nxt.end, unit, space_before=tok.space_before))
             i += 2
             continue
+        elif _rate_after_number(out, tok):  # "$194/meter", "$6.00/plate": as "per meter"
+            slash = out.pop()
+            unit = "/" + normalize_unit(w)
+            out.append(Token(UNIT, unit, slash.start, tok.end, unit, space_before=False))
         elif _unit_position(out) and _unit_word(tok) and len(w) > 1:
             unit, used = _unit_phrase(toks, i)
             last = toks[i + used - 1]
@@ -133,6 +137,20 @@ def _classify_words(toks: list[Token]) -> list[Token]:
             out.append(tok)
         i += 1
     return out
+
+
+def _rate_after_number(out: list[Token], tok: Token) -> bool:
+    """A unit word written right after "number/", with no space: a rate, not a division."""
+    return (
+        len(out) >= 2
+        and out[-1].kind == OP
+        and out[-1].value == "/"
+        and not out[-1].space_before
+        and not tok.space_before
+        and out[-2].kind == NUM
+        and len(tok.value) > 1
+        and _unit_word(tok)
+    )
 
 
 def _after_fraction(out: list[Token]) -> bool:

@@ -26,6 +26,9 @@ class Statement:
     lhs: str  # what the claim is about ("91", "divisors of 12")
     rhs: str  # what it says ("prime", "1, 2, 3, 4, 6, 12")
     decide: Callable[[], Decision]
+    # Decided the same in a modular setting ("remainder", "mod" in the step or the task),
+    # which otherwise makes check.py leave a failed claim undecided.
+    modular: bool = False
 
 
 _DELIMITER = re.compile(r"(?<!\\)\$|\\\(|\\\)|\\\[|\\\]")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-CHECKER_VERSION = "symbolic-1.2"
+CHECKER_VERSION = "symbolic-1.3"
 
 VERIFIED = "verified"
 REFUTED = "refuted"
@@ -23,8 +23,8 @@ class ClaimResult:
     text: str  # the claim as found in the step
     # arithmetic | algebraic | gsm8k_calc | percentage | chain | verbal | unit_conversion |
     # base_conversion | inequality | primality | divisibility | factorization | divisors |
-    # simplification | ratio | count | substitution | rewriting | solving | continued |
-    # bound_arithmetic | gcd_lcm | floor_ceiling
+    # simplification | ratio | count | substitution | rewriting | solving |
+    # gcd_lcm | floor_ceiling
     kind: str
     lhs: str
     rhs: str

@@ -47,28 +47,28 @@ REFUTED = [
         "We can write this as:\n\\[\n(2x - 3) - (4x) = (4x - 3) - (2x - 3)\n\\]",
         "Simplifying both sides, we get:\n\\[\n-2x - 3 = 2x - 6\n\\]",
     ),
-    # continued: a display that starts with "=" (math-49, step 2)
+    # a chain continued in a display that starts with "=" (math-49, step 2), kind chain
     (
-        "continued",
+        "chain",
         "",
         "Third, calculate the total sum. \\[Total\\ Sum = 24 \\times 24 \\times (1 + 10 + 100 + 1000 + 10000)\\] \\[= 24 \\times 24 \\times (11111)\\] \\[= 576 \\times 11111\\] \\[= 63950064\\]",
     ),
-    ("continued", "", r"\[ S = 12 \cdot 13 \] \[ = 146 \]"),
+    ("chain", "", r"\[ S = 12 \cdot 13 \] \[ = 146 \]"),
     # solving: a product of brackets is not a call (math-530, step 1)
     (
         "solving",
         "",
         r"Rearranging the equation, we get \(k - \frac{(5 + k)(4 + k)}{21} = 0 \Rightarrow \frac{-16 + 20k + k^2}{21} = 0 \Rightarrow -16 + 20k + k^2 = 0.\)",
     ),
-    # bound_arithmetic: numbers inside a chain with an order relation (math-234, step 1)
+    # numbers inside a chain with an order relation (math-234, step 1), kind chain
     (
-        "bound_arithmetic",
+        "chain",
         "",
         r"Then we have \[(a^2 + b^2 + c^2 + d^2)((-1)^2 + 1^2 + 1^2 + 1^2) \ge (a(-1) + b(1) + c(1) + d(1))^2 = (a - 1 + b + c + d)^2 = (17 - 1)^2 = 49^2 = 2401,\] so \[a^2 + b^2 + c^2 + d^2 \ge \frac{2401}{4} = 590.25.\]",
     ),
-    ("bound_arithmetic", "", r"So $n \le 2 \cdot 7 = 15$."),
-    # continued after the words of a derivation
-    ("continued", "", r"\[ S = 20(23) + 80(7) \] This simplifies to: \[ = 460 + 580 \]"),
+    ("chain", "", r"So $n \le 2 \cdot 7 = 15$."),
+    # a chain continued after the words of a derivation
+    ("chain", "", r"\[ S = 20(23) + 80(7) \] This simplifies to: \[ = 460 + 580 \]"),
     # gcd_lcm (math-375, step 5)
     ("gcd_lcm", "", "The GCD of 187 and 77 is 13."),
     ("gcd_lcm", "", r"So $\gcd(12, 18) = 3$, and we divide."),
@@ -135,19 +135,19 @@ NOT_REFUTED = [
     ("solving", "", r"Next, $2x = 6$. For the other case, $2x = 10$.", "unknown"),
     # the step before ends with other words: not a derivation from its last equation
     ("solving", "We have $2x + 1 = 7$. This is linear.", "We also know: $x + 1 = 2$.", "unknown"),
-    # continued
-    ("continued", "", r"\[ S = 12 \cdot 13 \] \[ = 156 \]", "verified"),
-    ("continued", "", r"\[ S = 12 \cdot 13 \] Next, for the second box: \[ = 146 \]", "unknown"),
+    # continued chains
+    ("chain", "", r"\[ S = 12 \cdot 13 \] \[ = 156 \]", "verified"),
+    ("chain", "", r"\[ S = 12 \cdot 13 \] Next, for the second box: \[ = 146 \]", "unknown"),
     # a function's values are not equations in its letter
     ("solving", "", r"So $g(2) = 5$, hence $g(3) = 7$.", "unknown"),
-    ("bound_arithmetic", "", r"So $n \le 2 \cdot 7 = 14$.", "verified"),
+    ("chain", "", r"So $n \le 2 \cdot 7 = 14$.", "verified"),
     (
-        "continued",
+        "chain",
         "",
         r"\[ S = 20(23) + 80(7) \] This simplifies to: \[ = 460 + 560 \]",
         "verified",
     ),
-    ("continued", "", r"\[ S = 20(23) \] For the other case, \[ = 470 \]", "unknown"),
+    ("chain", "", r"\[ S = 20(23) \] For the other case, \[ = 470 \]", "unknown"),
     ("gcd_lcm", "", "The greatest common divisor of 187 and 77 is 11.", "verified"),
     ("gcd_lcm", "", "The least common multiple of 4, 6 and 10 is 60.", "verified"),
     ("gcd_lcm", "", "If the gcd of 12 and 18 were 5, the fraction would not reduce.", "unknown"),
@@ -164,9 +164,9 @@ NOT_REFUTED = [
     ("floor_ceiling", "", r"$\lfloor 2.9999 \rfloor = 3$", "unknown"),
     ("floor_ceiling", "", r"$\lfloor x \rfloor = 3$", "unknown"),
     ("floor_ceiling", "", r"If $\lfloor 3.5 \rfloor = 4$, the sum would be larger.", "unknown"),
-    ("bound_arithmetic", "", r"Hence $x^2 + 1 \ge 1 = 1^2$ and $1 \le k \le 9$.", "verified"),
-    ("bound_arithmetic", "", r"If $n \le 2 \cdot 7 = 15$, the bound fails.", "unknown"),
-    ("bound_arithmetic", "", r"So $S \approx 3.14 \cdot 2 = 6.3$ and $S < 7$.", "verified"),
+    ("chain", "", r"Hence $x^2 + 1 \ge 1 = 1^2$ and $1 \le k \le 9$.", "verified"),
+    ("chain", "", r"If $n \le 2 \cdot 7 = 15$, the bound fails.", "unknown"),
+    ("chain", "", r"So $S \approx 3.14 \cdot 2 = 6.3$ and $S < 7$.", "verified"),
 ]
 
 
