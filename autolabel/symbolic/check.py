@@ -27,7 +27,7 @@ from autolabel.symbolic.inequalities import ORDER, decide_order
 from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
 from autolabel.symbolic.restate import restatement_chains
-from autolabel.symbolic.segments import looks_like_prose, prepare, split_segments
+from autolabel.symbolic.segments import list_markers, looks_like_prose, prepare, split_segments
 from autolabel.symbolic.solving import solving_statements
 from autolabel.symbolic.statements import Statement
 from autolabel.symbolic.substitution import root_statements, substitution_statements
@@ -144,6 +144,11 @@ def _task_context(step_text: str, problem: str | None) -> Context:
     return Context(hedged=modular, approximate=approximate, scaled=scaled)
 
 
+def list_items(step_text: str) -> frozenset[int]:
+    """Where the step's list items' markers stand in the prepared text of find_chains."""
+    return list_markers(strip_annotations(step_text))
+
+
 def find_chains(step_text: str) -> tuple[list[Chain], str]:
     """All relation chains in a step, and the prepared text their positions refer to."""
     chains = annotation_chains(step_text)
@@ -245,7 +250,8 @@ def check_step_local(
     def previous() -> list[Chain]:
         return previous_step()[0]
 
-    for statement in _statements(prepared, chains, previous, previous_step, deadline):
+    items = list_items(step_text)
+    for statement in _statements(prepared, chains, items, previous, previous_step, deadline):
         if len(claims) >= MAX_CLAIMS:
             break
         claims.append(_statement_claim(statement, prepared, task, deadline))
@@ -282,11 +288,13 @@ def _statement_claim(
 def _statements(
     prepared: str,
     chains: list[Chain],
+    items: frozenset[int],
     previous: Callable[[], list[Chain]],
     previous_step: Callable[[], tuple[list[Chain], str]],
     deadline: float,
 ) -> list[Statement]:
-    """The step's statements; none when finding them fails or takes too long. ``previous``
+    """The step's statements; none when finding them fails or takes too long. ``items``
+    are where list items' markers stand (segments.list_markers). ``previous``
     gives the chains of the step before (an equation that "x = 3 is a root" may name),
     ``previous_step`` them with its prepared text (the equation a step's first line solves)."""
     try:
@@ -295,7 +303,7 @@ def _statements(
                 *find_statements(prepared),
                 *substitution_statements(chains, prepared),
                 *root_statements(chains, prepared, previous),
-                *solving_statements(chains, prepared, previous_step),
+                *solving_statements(chains, prepared, previous_step, items),
             ]
     except timeouts.TimeLimitExceeded:
         return []
