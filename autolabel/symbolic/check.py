@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from autolabel import timeouts
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
+from autolabel.symbolic.bases import stated_bases
 from autolabel.symbolic.boundaries import without_operand_side
 from autolabel.symbolic.bounds import bound_chains
 from autolabel.symbolic.chains import Chain, Side, display
@@ -86,8 +87,11 @@ _PI_NAMED = re.compile(
     r"(?:permutation|function|bijection|map|mapping)\b",
     re.IGNORECASE,
 )
+# Modular arithmetic, where "=" may mean "congruent": a clock's hours count modulo 12 or 24
+# ("On a 12-hour clock, 10 + 5 = 3").
 _MODULAR = re.compile(
-    r"\bmod(ulo|ular)?\b|\\pmod|\\bmod|\\equiv|\u2261|congruen|remainder",
+    r"\bmod(ulo|ular)?\b|\\pmod|\\bmod|\\equiv|\u2261|congruen|remainder"
+    r"|\b\d+[- ]hour\s+clock|\bclock\s+arithmetic",
     re.IGNORECASE,
 )
 
@@ -116,6 +120,7 @@ def _context(
         approximate=chain.approximate or task.approximate or bool(_APPROXIMATE.search(window)),
         constrained=constrained,
         scaled=task.scaled,
+        bases=task.bases,
     )
 
 
@@ -141,7 +146,8 @@ def _task_context(step_text: str, problem: str | None) -> Context:
     modular = bool(_MODULAR.search(step_text) or (problem and _MODULAR.search(problem)))
     approximate = bool(problem and _APPROXIMATE_TASK.search(problem))
     scaled = bool(_SCALE.search(step_text) or (problem and _SCALE.search(problem)))
-    return Context(hedged=modular, approximate=approximate, scaled=scaled)
+    bases = stated_bases(step_text, problem)
+    return Context(hedged=modular, approximate=approximate, scaled=scaled, bases=bases)
 
 
 def list_items(step_text: str) -> frozenset[int]:

@@ -27,11 +27,15 @@ The rules, in order (precision first: a false "fails" misleads annotators):
      digits are float renderings and hold within a relative 1e-9;
    * an integer literal within 1 of a non-integer value may be a rounding ("100/3 = 33"):
      undecided;
-   * if re-reading every decimal literal as rounded (+-half a unit in its last digit) lets
-     the sides meet, undecided ("0.33 * 150 = 50");
+   * a side that is one percentage gets the same rules in percent ("1/3 = 33.3%");
+   * if re-reading every decimal literal as rounded (+-half a unit in its last digit), and
+     pi as any value from 3.14 to 22/7, lets the sides meet, undecided ("0.33 * 150 = 50",
+     "9\\pi = 28.26": 9 * 3.14);
    * decimals or irrationals where the text says "approximately"/"about 3.5"/"≈" or the task
      asks for rounding: undecided;
    * "if"/"?"/"wrong" around the claim, or modular arithmetic in the step or task: undecided;
+   * a claim that holds reading its whole numbers in a base from 2 to 9 the step or task
+     names ("In base 8, 7 + 1 = 10"; bases.py): undecided;
    * a running total ("3 * 4 = 12 + 5 = 17": the right side starts with the left's value):
      undecided;
    * otherwise it fails.
@@ -44,6 +48,7 @@ import random
 import sympy
 
 from autolabel.symbolic import ast, conversions
+from autolabel.symbolic.bases import holds_in_a_base
 from autolabel.symbolic.chains import Chain, Side
 from autolabel.symbolic.decisions import Context, Decision, rounding
 from autolabel.symbolic.evaluate import (
@@ -200,6 +205,9 @@ def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
         return Decision(None, "the text around it questions or qualifies it", *shown)
     if context.approximate and not (a.is_Rational and b.is_Rational):
         return Decision(None, "irrational value in an approximate context", *shown)
+    base = holds_in_a_base(left.node, right.node, context.bases, mode)  # type: ignore[arg-type]
+    if base is not None:
+        return Decision(None, f"holds reading the numerals in base {base}", *shown)
     lead = ri.leading_number
     if (
         lead is not None
