@@ -56,13 +56,17 @@ _HEDGE_FAR = re.compile(
     # "we want" (not "we need to", nor "she needs 3 * 4 = 12 cups": a quantity), "it is not
     # the case that", "we cannot have", "the total would be"
     r"suppos\w*|assum\w*|hypothetic\w*|contradiction|(?:we|i|you)\s+(?:need|want)(?!\s+to\b)|would\s+be|"
+    r"would\s+(?:need|require)|"
     r"cannot|can't|not\s+the\s+case)\b",
     re.IGNORECASE,
 )
 _HEDGE_AFTER = re.compile(
     r"^[\s\W]{0,4}(\?|is\s+(not|wrong|incorrect|false)|isn't|not\b|wrong|incorrect|"
     r"which\s+is\s+(wrong|incorrect|not|false|impossible)|\(wrong|wait|no\b|approx\w*|"
-    r"roughly|(would|will|could)\s+(be\s+)?(not|wrong|incorrect|false|impossible))|"
+    r"roughly|(would|will|could)\s+(be\s+)?(not|wrong|incorrect|false|impossible)|"
+    # a value tried and rejected: "$1 + 1 = 3$ fails", "(invalid)", "✗"
+    r"fail(s|ed)?\b|invalid|not\s+valid|(is\s+)?not\s+satisfied|unsatisfied|by\s+mistake|"
+    r"[\u2717\u2718\u274c])|"
     r"^.{0,60}\b(false|not true|contradict\w*|impossible|extraneous|"
     r"(does|did|do)\s*(not|n't)\s+(work|hold|satisfy))\b",
     re.IGNORECASE | re.DOTALL,

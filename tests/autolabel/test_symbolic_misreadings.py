@@ -91,6 +91,20 @@ PAIRS = [
     ("So 2/3 = 66.67%.", "So 2/3 = 66.76%.", "percentage"),
     # durations added with colons are not ratios
     ("The times add up: 2:30 + 1:45 = 4:15.", "So the ratio 12:18 = 2:4.", "ratio"),
+    # a value tried and rejected right after it is not asserted
+    ("At $x = 1$: $1 + 1 = 3$ fails.", "At $x = 1$: $1 + 1 = 3$ holds.", "arithmetic"),
+    ("For $(3,4)$: $3 + 4 = 10$ \u2717", "For $(3,4)$: $3 + 4 = 10$ \u2713", "arithmetic"),
+    ("$3 + 4 = 10$ (invalid)", "$3 + 4 = 10$ (valid)", "arithmetic"),
+    (
+        "The student wrote $2 + 2 = 5$ by mistake.",
+        "The student wrote $2 + 2 = 5$ at the end.",
+        "arithmetic",
+    ),
+    (
+        "For this to work we would need $3 + 4 = 8$.",
+        "For this to work we use $3 + 4 = 8$.",
+        "arithmetic",
+    ),
     # hours on a clock count modulo 12
     ("On a 12-hour clock, 10 + 5 = 3.", "At 10 plus 5 hours, 10 + 5 = 16.", "arithmetic"),
 ]
