@@ -36,6 +36,8 @@ The rules, in order (precision first: a false "fails" misleads annotators):
    * "if"/"?"/"wrong" around the claim, or modular arithmetic in the step or task: undecided;
    * a claim that holds reading its whole numbers in a base from 2 to 9 the step or task
      names ("In base 8, 7 + 1 = 10"; bases.py): undecided;
+   * a claim that holds reading a slash fraction after a division sign as one number
+     ("4 ÷ 1/2 = 8"): undecided;
    * a running total ("3 * 4 = 12 + 5 = 17": the right side starts with the left's value):
      undecided;
    * otherwise it fails.
@@ -44,6 +46,7 @@ The rules, in order (precision first: a false "fails" misleads annotators):
 from __future__ import annotations
 
 import random
+import re
 
 import sympy
 
@@ -61,6 +64,8 @@ from autolabel.symbolic.evaluate import (
 )
 
 CONSTANT_LIKE = frozenset({"i", "e", "j"})
+# "4 ÷ 1/2": left to right it is 2, but writers mean 4 ÷ (1/2) = 8; both readings are common.
+_DIVIDED_BY_A_FRACTION = re.compile(r"(?:\u00f7|\\div|/)\s*\d+(?:\.\d+)?\s*/\s*\d")
 
 
 def claim_kind(left: Side, right: Side, chain: Chain) -> str:
@@ -205,6 +210,8 @@ def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
         return Decision(None, "the text around it questions or qualifies it", *shown)
     if context.approximate and not (a.is_Rational and b.is_Rational):
         return Decision(None, "irrational value in an approximate context", *shown)
+    if _holds_dividing_by_fractions(left, right, a, b, mode):
+        return Decision(None, "holds reading 'a ÷ b/c' as a ÷ (b/c)", *shown)
     base = holds_in_a_base(left.node, right.node, context.bases, mode)  # type: ignore[arg-type]
     if base is not None:
         return Decision(None, f"holds reading the numerals in base {base}", *shown)
@@ -217,6 +224,41 @@ def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
     ):
         return Decision(None, "running total ('=' used as 'then')", *shown)
     return Decision(False, f"{shown[0]} \u2260 {shown[1]}", *shown)
+
+
+def _holds_dividing_by_fractions(
+    left: Side, right: Side, a: sympy.Expr, b: sympy.Expr, mode: str
+) -> bool:
+    """Whether the claim holds when a slash fraction after a division sign is one number
+    ("4 ÷ 1/2 = 8"), on a side written that way."""
+    for side, other in ((left, b), (right, a)):
+        if not _DIVIDED_BY_A_FRACTION.search(side.text):
+            continue
+        try:
+            value = exact(_fractions_grouped(side.node), percent=mode)  # type: ignore[arg-type]
+        except (EvalError, ZeroDivisionError, ValueError, TypeError):
+            continue
+        if equal_values(value, other) is True:
+            return True
+    return False
+
+
+def _fractions_grouped(node: ast.Node) -> ast.Node:
+    """``(x / b) / c`` with whole numbers b and c read as ``x / (b / c)``, everywhere."""
+    if isinstance(node, ast.Bin):
+        a, b = _fractions_grouped(node.a), _fractions_grouped(node.b)
+        if (
+            node.op == "/"
+            and isinstance(a, ast.Bin)
+            and a.op == "/"
+            and isinstance(a.b, ast.Num)
+            and isinstance(b, ast.Num)
+        ):
+            return ast.Bin("/", a.a, ast.Bin("/", a.b, b))
+        return ast.Bin(node.op, a, b, node.implicit)
+    if isinstance(node, ast.Neg):
+        return ast.Neg(_fractions_grouped(node.x))
+    return node
 
 
 def _vanishes_at_a_point(diff: sympy.Expr) -> bool:

@@ -91,6 +91,9 @@ PAIRS = [
     ("So 2/3 = 66.67%.", "So 2/3 = 66.76%.", "percentage"),
     # durations added with colons are not ratios
     ("The times add up: 2:30 + 1:45 = 4:15.", "So the ratio 12:18 = 2:4.", "ratio"),
+    # a slash fraction after a division sign is one number to most writers
+    ("So 4 \u00f7 1/2 = 8.", "So 4 \u00f7 1/2 = 5.", "arithmetic"),
+    ("So 12 / 4 / 3 = 1.", "So 12 / 4 / 3 = 2.", "arithmetic"),
     # a value tried and rejected right after it is not asserted
     ("At $x = 1$: $1 + 1 = 3$ fails.", "At $x = 1$: $1 + 1 = 3$ holds.", "arithmetic"),
     ("For $(3,4)$: $3 + 4 = 10$ \u2717", "For $(3,4)$: $3 + 4 = 10$ \u2713", "arithmetic"),
@@ -132,3 +135,10 @@ def test_stated_bases():
     assert stated_bases("In base-5, ...", "Write $101_2$ in base ten.", None) == {5, 2}
     assert stated_bases("base eight") == {8}
     assert stated_bases("base 10 and 123_{16}") == frozenset()
+
+
+def test_unicode_superscript_digits_do_not_break_the_reader():
+    from autolabel.symbolic.check import check_step_local
+
+    verdict = check_step_local("So 2\u00b2 = 4 and 3\u00b3 = 27 and 10\u2076 = 1000000.")
+    assert verdict.verdict != "refuted"
