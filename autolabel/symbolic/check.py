@@ -17,7 +17,7 @@ from dataclasses import replace
 from autolabel import timeouts
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
 from autolabel.symbolic.bases import stated_bases
-from autolabel.symbolic.boundaries import without_operand_side
+from autolabel.symbolic.boundaries import without_operand_side, without_operated_side
 from autolabel.symbolic.bounds import bound_chains
 from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Context, Decision, claim_kind, decide
@@ -169,6 +169,9 @@ def find_chains(step_text: str) -> tuple[list[Chain], str]:
         if segment.kind == "math" and not looks_like_prose(segment.text):
             for chain in math_chains(segment, prepared):
                 kept = without_operand_side(chain, prepared, segment.offset)
+                if kept is not None:
+                    end = segment.offset + len(segment.text)
+                    kept = without_operated_side(kept, prepared, end)
                 if kept is not None:
                     found.append(kept)
             found.extend(bound_chains(segment, prepared))

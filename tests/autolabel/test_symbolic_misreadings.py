@@ -94,6 +94,22 @@ PAIRS = [
     # a slash fraction after a division sign is one number to most writers
     ("So 4 \u00f7 1/2 = 8.", "So 4 \u00f7 1/2 = 5.", "arithmetic"),
     ("So 12 / 4 / 3 = 1.", "So 12 / 4 / 3 = 2.", "arithmetic"),
+    # a percentage or fraction that is a share of something named after the formula
+    (
+        r"$200 \cdot 0.15 = 30 = 15\%$ of $200$.",
+        r"$200 \cdot 0.15 = 40 = 15\%$ of $200$.",
+        "arithmetic",
+    ),
+    (
+        r"So $3 + 6 = 9 = \frac{1}{3}$ of the class.",
+        r"So $3 + 6 = 10 = \frac{1}{3}$ of the class.",
+        "arithmetic",
+    ),
+    (
+        "So $3 + 4 = 7$ of the apples are red.",
+        "So $3 + 4 = 8$ of the apples are red.",
+        "arithmetic",
+    ),
     # a value tried and rejected right after it is not asserted
     ("At $x = 1$: $1 + 1 = 3$ fails.", "At $x = 1$: $1 + 1 = 3$ holds.", "arithmetic"),
     ("For $(3,4)$: $3 + 4 = 10$ \u2717", "For $(3,4)$: $3 + 4 = 10$ \u2713", "arithmetic"),
