@@ -25,6 +25,7 @@ from autolabel.symbolic.continuations import continuation_chains
 from autolabel.symbolic.evaluate import EvalError, TooLarge
 from autolabel.symbolic.finders import find_statements
 from autolabel.symbolic.inequalities import ORDER, decide_order
+from autolabel.symbolic.last_digits import digit_moduli
 from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
 from autolabel.symbolic.restate import restatement_chains
@@ -125,6 +126,7 @@ def _context(
         constrained=constrained,
         scaled=task.scaled,
         bases=task.bases,
+        digit_moduli=task.digit_moduli,
     )
 
 
@@ -151,7 +153,10 @@ def _task_context(step_text: str, problem: str | None) -> Context:
     approximate = bool(problem and _APPROXIMATE_TASK.search(problem))
     scaled = bool(_SCALE.search(step_text) or (problem and _SCALE.search(problem)))
     bases = stated_bases(step_text, problem)
-    return Context(hedged=modular, approximate=approximate, scaled=scaled, bases=bases)
+    moduli = digit_moduli(step_text, problem)
+    return Context(
+        hedged=modular, approximate=approximate, scaled=scaled, bases=bases, digit_moduli=moduli
+    )
 
 
 def list_items(step_text: str) -> frozenset[int]:

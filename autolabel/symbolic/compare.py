@@ -34,6 +34,8 @@ The rules, in order (precision first: a false "fails" misleads annotators):
    * decimals or irrationals where the text says "approximately"/"about 3.5"/"≈" or the task
      asks for rounding: undecided;
    * "if"/"?"/"wrong" around the claim, or modular arithmetic in the step or task: undecided;
+   * whole numbers with the same last k digits where the step or task speaks of the units
+     digit or the last k digits ("the last two digits: 576 = 76"; last_digits.py): undecided;
    * a claim that holds reading its whole numbers in a base from 2 to 9 the step or task
      names ("In base 8, 7 + 1 = 10"; bases.py): undecided;
    * a claim that holds reading a slash fraction after a division sign as one number
@@ -62,6 +64,7 @@ from autolabel.symbolic.evaluate import (
     is_unit_symbol,
     show,
 )
+from autolabel.symbolic.last_digits import same_last_digits
 
 CONSTANT_LIKE = frozenset({"i", "e", "j"})
 # "4 ÷ 1/2": left to right it is 2, but writers mean 4 ÷ (1/2) = 8; both readings are common.
@@ -212,6 +215,9 @@ def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
         return Decision(None, "irrational value in an approximate context", *shown)
     if _holds_dividing_by_fractions(left, right, a, b, mode):
         return Decision(None, "holds reading 'a ÷ b/c' as a ÷ (b/c)", *shown)
+    modulus = same_last_digits(a, b, context.digit_moduli)
+    if modulus is not None:
+        return Decision(None, f"the same last digits (modulo {modulus})", *shown)
     base = holds_in_a_base(left.node, right.node, context.bases, mode)  # type: ignore[arg-type]
     if base is not None:
         return Decision(None, f"holds reading the numerals in base {base}", *shown)

@@ -31,6 +31,7 @@ class Context:
     # symbols that other equations (this step's, earlier steps', the problem's) constrain
     constrained: frozenset[str] = frozenset()
     bases: frozenset[int] = frozenset()  # bases 2-9 the step or problem names (bases.py)
+    digit_moduli: frozenset[int] = frozenset()  # 10^k for "the last k digits" (last_digits.py)
 
 
 def rounding(lit_side: Side, other: sympy.Expr) -> tuple[bool | None, str] | None:

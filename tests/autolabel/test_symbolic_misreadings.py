@@ -110,6 +110,22 @@ PAIRS = [
         "So $3 + 4 = 8$ of the apples are red.",
         "arithmetic",
     ),
+    # "=" for "has the same last digits" where the step speaks of them
+    (
+        r"Taking the last two digits, $24 \times 24 = 576 = 76$.",
+        r"Taking the last two digits, $24 \times 24 = 576 = 77$.",
+        "chain",
+    ),
+    (
+        r"The units digit: $7^3 = 343$, and $3 \times 7 = 21 = 1$.",
+        r"The units digit: $7^3 = 343$, and $3 \times 7 = 21 = 2$.",
+        "chain",
+    ),
+    (
+        r"Taking the last two digits, $24 \times 24 = 576$.",
+        r"Taking the last two digits, $24 \times 24 = 586$.",
+        "arithmetic",
+    ),
     # a value tried and rejected right after it is not asserted
     ("At $x = 1$: $1 + 1 = 3$ fails.", "At $x = 1$: $1 + 1 = 3$ holds.", "arithmetic"),
     ("For $(3,4)$: $3 + 4 = 10$ \u2717", "For $(3,4)$: $3 + 4 = 10$ \u2713", "arithmetic"),
@@ -158,3 +174,12 @@ def test_unicode_superscript_digits_do_not_break_the_reader():
 
     verdict = check_step_local("So 2\u00b2 = 4 and 3\u00b3 = 27 and 10\u2076 = 1000000.")
     assert verdict.verdict != "refuted"
+
+
+def test_digit_moduli():
+    from autolabel.symbolic.last_digits import digit_moduli
+
+    assert digit_moduli("the units digit", None) == {10}
+    assert digit_moduli("Find the last three digits of $3^{100}$.") == {1000}
+    assert digit_moduli("the tens digit and the last 2 digits") == {100}
+    assert digit_moduli("the sum of the digits is 9") == frozenset()
