@@ -38,6 +38,9 @@ The rules, in order (precision first: a false "fails" misleads annotators):
      digit or the last k digits ("the last two digits: 576 = 76"; last_digits.py): undecided;
    * a claim that holds reading its whole numbers in a base from 2 to 9 the step or task
      names ("In base 8, 7 + 1 = 10"; bases.py): undecided;
+   * a whole number and the sum of its digits in order ("28 = 2 + 8", a digit sum):
+     undecided;
+   * an angle in radians against one in degrees is compared as an angle ("pi/3 = 60°");
    * a claim that holds reading a slash fraction after a division sign as one number
      ("4 ÷ 1/2 = 8"): undecided;
    * a running total ("3 * 4 = 12 + 5 = 17": the right side starts with the left's value):
@@ -110,6 +113,11 @@ def decide(left: Side, right: Side, chain: Chain, index: int, context: Context) 
         # "Day 1 = 5", "1 hour = 60 minutes": labels and conversions. Inside a math chain
         # ("2 + 3 = 5 = 6") a later link between two numbers is a claim like any other.
         return Decision(None, "two plain numbers; nothing computed")
+    in_radians = _radians_as_degrees(left, right)
+    if in_radians is not None:
+        return in_radians
+    if _digit_sum(left.node, right.node) or _digit_sum(right.node, left.node):
+        return Decision(None, "a number and the sum of its digits (a digit sum)")
     verify_only = ""
     if li.units and ri.units and li.units != ri.units:
         if not _dimensions_agree(left.node, right.node):
@@ -230,6 +238,54 @@ def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
     ):
         return Decision(None, "running total ('=' used as 'then')", *shown)
     return Decision(False, f"{shown[0]} \u2260 {shown[1]}", *shown)
+
+
+def _radians_as_degrees(left: Side, right: Side) -> Decision | None:
+    """An angle in radians (a multiple of pi, no unit) equal to one in degrees:
+    "$\\frac{\\pi}{3} = 60^\\circ$" holds, "$\\frac{\\pi}{3} = 45^\\circ$" fails."""
+    li, ri = left.info, right.info
+    assert li is not None and ri is not None and left.node and right.node
+    if li.units == {"deg"} and not ri.units:
+        degrees, radians = left, right
+    elif ri.units == {"deg"} and not li.units:
+        degrees, radians = right, left
+    else:
+        return None
+    if not any(isinstance(n, ast.Pi) for n in radians.node.walk()):  # type: ignore[union-attr]
+        return None
+    try:
+        rad = exact(radians.node) * 180 / sympy.pi  # type: ignore[arg-type]
+        deg = exact(degrees.node)  # type: ignore[arg-type]
+    except (EvalError, ZeroDivisionError, ValueError, TypeError):
+        return None
+    shown = (show(exact(left.node)), show(exact(right.node)))  # type: ignore[arg-type]
+    if not (rad.is_number and deg.is_number):
+        return None
+    same = equal_values(rad, deg)
+    if same is None:
+        return Decision(None, "could not decide equality", *shown)
+    verdict = "equal" if same else "not equal"
+    return Decision(
+        same, f"radians and degrees: {show(rad)}\u00b0 {verdict} {show(deg)}\u00b0", *shown
+    )
+
+
+def _digit_sum(number: ast.Node, terms: ast.Node) -> bool:
+    """``terms`` adds the digits of the whole number ``number`` in order: "28 = 2 + 8"
+    writes "=" for "has the digit sum"."""
+    if not (isinstance(number, ast.Num) and number.decimals is None and number.base is None):
+        return False
+    digits: list[str] = []
+
+    def collect(node: ast.Node) -> bool:
+        if isinstance(node, ast.Bin) and node.op == "+" and not node.implicit:
+            return collect(node.a) and collect(node.b)
+        if isinstance(node, ast.Num) and node.decimals is None and 0 <= node.value <= 9:
+            digits.append(str(node.value))
+            return True
+        return False
+
+    return collect(terms) and len(digits) >= 2 and "".join(digits) == str(number.value)
 
 
 def _holds_dividing_by_fractions(

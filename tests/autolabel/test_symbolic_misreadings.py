@@ -126,6 +126,15 @@ PAIRS = [
         r"Taking the last two digits, $24 \times 24 = 586$.",
         "arithmetic",
     ),
+    # a number and the sum of its digits in order (a digit sum), and radians against degrees
+    (
+        "The digital root: $28 = 2 + 8 = 10 = 1 + 0 = 1$.",
+        "The digital root: $28 = 2 + 8 = 11$.",
+        "chain",
+    ),
+    ("So $28 = 2 + 8$.", "So $28 = 2 + 9$.", "arithmetic"),
+    (r"$\frac{\pi}{3} = 60^\circ$.", r"$\frac{\pi}{3} = 45^\circ$.", "arithmetic"),
+    (r"$90^\circ = \frac{\pi}{2}$.", r"$90^\circ = \frac{\pi}{3}$.", "arithmetic"),
     # a value tried and rejected right after it is not asserted
     ("At $x = 1$: $1 + 1 = 3$ fails.", "At $x = 1$: $1 + 1 = 3$ holds.", "arithmetic"),
     ("For $(3,4)$: $3 + 4 = 10$ \u2717", "For $(3,4)$: $3 + 4 = 10$ \u2713", "arithmetic"),
