@@ -41,6 +41,8 @@ The rules, in order (precision first: a false "fails" misleads annotators):
    * a whole number and the sum of its digits in order ("28 = 2 + 8", a digit sum):
      undecided;
    * an angle in radians against one in degrees is compared as an angle ("pi/3 = 60°");
+   * square brackets around a number that is not whole ("[100/7] = 14": the greatest
+     integer function): undecided;
    * a claim that holds reading a slash fraction after a division sign as one number
      ("4 ÷ 1/2 = 8"): undecided;
    * a running total ("3 * 4 = 12 + 5 = 17": the right side starts with the left's value):
@@ -68,6 +70,8 @@ from autolabel.symbolic.evaluate import (
     show,
 )
 from autolabel.symbolic.last_digits import same_last_digits
+from autolabel.symbolic.parser import parse_side
+from autolabel.symbolic.tokens import LP, RP
 
 CONSTANT_LIKE = frozenset({"i", "e", "j"})
 # "4 ÷ 1/2": left to right it is 2, but writers mean 4 ÷ (1/2) = 8; both readings are common.
@@ -221,6 +225,8 @@ def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
         return Decision(None, "the text around it questions or qualifies it", *shown)
     if context.approximate and not (a.is_Rational and b.is_Rational):
         return Decision(None, "irrational value in an approximate context", *shown)
+    if _bracket_of_a_fraction(left) or _bracket_of_a_fraction(right):
+        return Decision(None, "[x] around a non-integer may be the greatest integer", *shown)
     if _holds_dividing_by_fractions(left, right, a, b, mode):
         return Decision(None, "holds reading 'a ÷ b/c' as a ÷ (b/c)", *shown)
     modulus = same_last_digits(a, b, context.digit_moduli)
@@ -286,6 +292,27 @@ def _digit_sum(number: ast.Node, terms: ast.Node) -> bool:
         return False
 
     return collect(terms) and len(digits) >= 2 and "".join(digits) == str(number.value)
+
+
+def _bracket_of_a_fraction(side: Side) -> bool:
+    """Square brackets around a number that is not whole: "$[\\frac{100}{7}] = 14$" writes
+    the greatest integer (floor) function, as olympiad solutions often do."""
+    opened: list[int] = []
+    for i, tok in enumerate(side.tokens):
+        if tok.kind == LP:
+            opened.append(i)
+        elif tok.kind == RP and opened:
+            start = opened.pop()
+            if side.tokens[start].value != "[" or tok.value != "]":
+                continue
+            try:
+                node, _ = parse_side(side.tokens[start + 1 : i], "math")
+                value = exact(node)
+            except Exception:  # a bracket's content that does not parse says nothing
+                continue
+            if value.is_number and value.is_real and not value.is_Integer:
+                return True
+    return False
 
 
 def _holds_dividing_by_fractions(

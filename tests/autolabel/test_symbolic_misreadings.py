@@ -135,6 +135,13 @@ PAIRS = [
     ("So $28 = 2 + 8$.", "So $28 = 2 + 9$.", "arithmetic"),
     (r"$\frac{\pi}{3} = 60^\circ$.", r"$\frac{\pi}{3} = 45^\circ$.", "arithmetic"),
     (r"$90^\circ = \frac{\pi}{2}$.", r"$90^\circ = \frac{\pi}{3}$.", "arithmetic"),
+    # square brackets around a non-integer: the greatest integer function (Legendre's formula)
+    (
+        r"$[\frac{100}{7}] + [\frac{100}{49}] = 14 + 2 = 16$.",
+        r"$[\frac{100}{5}] + [\frac{100}{25}] = 20 + 4 = 25$.",
+        "chain",
+    ),
+    ("$[7.5] + [2.6] = 9$.", "$2[3 + 4] = 15$.", "arithmetic"),
     # a value tried and rejected right after it is not asserted
     ("At $x = 1$: $1 + 1 = 3$ fails.", "At $x = 1$: $1 + 1 = 3$ holds.", "arithmetic"),
     ("For $(3,4)$: $3 + 4 = 10$ \u2717", "For $(3,4)$: $3 + 4 = 10$ \u2713", "arithmetic"),
