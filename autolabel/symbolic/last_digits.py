@@ -2,8 +2,10 @@
 writes "=" for "has the same last two digits as" (congruence modulo 100).
 
 Where the step or its problem speaks of the units digit, the last digit or the last k digits,
-a claim between whole numbers that is false as written but holds modulo 10^k is left
-undecided, never refuted; one that differs in those digits too is decided as written.
+a claim between whole numbers, one of them below 10^k (the last digits themselves), that is
+false as written but holds modulo 10^k is left undecided, never refuted; one that differs in
+those digits, or between two full numbers ("67108864 + 676 = 67108940" next to "the units
+digit"), is decided as written.
 """
 
 from __future__ import annotations
@@ -38,10 +40,12 @@ def digit_moduli(*texts: str | None) -> frozenset[int]:
 
 
 def same_last_digits(a: sympy.Expr, b: sympy.Expr, moduli: frozenset[int]) -> int | None:
-    """A modulus of ``moduli`` under which whole numbers ``a`` and ``b`` agree, if any."""
+    """A modulus of ``moduli`` under which whole numbers ``a`` and ``b`` agree, one of them
+    below it, if any."""
     if not (a.is_Integer and b.is_Integer):
         return None
     for modulus in sorted(moduli):
-        if (int(a) - int(b)) % modulus == 0:
+        # one side is the last digits themselves ("576 = 76"), not another full number
+        if min(abs(int(a)), abs(int(b))) < modulus and (int(a) - int(b)) % modulus == 0:
             return modulus
     return None

@@ -121,6 +121,12 @@ PAIRS = [
         r"The units digit: $7^3 = 343$, and $3 \times 7 = 21 = 2$.",
         "chain",
     ),
+    # two full numbers are compared as written (olympiadbench-528, step 9, develop part)
+    (
+        r"Taking the last two digits, $24 \times 24 = 576 = 5676 - 5100$.",
+        r"Let's calculate \( f(26) \): \( f(26) = 2^{26} + 26^2 = 67108864 + 676 = 67108940 \). Now, we need to check if \( f(26) \) and \( f(10) \) have the same units digit.",
+        "chain",
+    ),
     (
         r"Taking the last two digits, $24 \times 24 = 576$.",
         r"Taking the last two digits, $24 \times 24 = 586$.",
