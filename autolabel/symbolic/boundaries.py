@@ -8,6 +8,8 @@ larger phrase, so the formula alone is not what the sentence says something abou
 * An operand of an operation written in words: "$10\\%$ of $\\$1.50 = 0.10 \\times \\$1.50$",
   "3 times $4 = 12$": the first side of the chain is the formula *and* the words before it
   (:func:`operand_of_words`), so the chain's first link is not a claim.
+* Likewise a formula's last side that is a share of something named after it: "$200 \\cdot
+  0.15 = 30 = 15\\%$ of $200$" (:func:`without_operated_side`): the last link is not a claim.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from autolabel.symbolic import ast
 from autolabel.symbolic.chains import Chain
 from autolabel.symbolic.tokens import PCT_MARK
 from autolabel.symbolic.units import CONNECTORS
@@ -75,6 +78,33 @@ def without_operand_side(chain: Chain, text: str, segment_start: int) -> Chain |
     if len(chain.sides) < 3:
         return None
     return replace(chain, sides=chain.sides[1:], relations=chain.relations[1:])
+
+
+# "of" right after a formula: "$15\\%$ of $200$", "$\\frac{1}{3}$ of the class".
+_OF_AFTER = re.compile(r"^(?:\$\$|\$|\\\)|\\\]|\s)*of\b", re.IGNORECASE)
+
+
+def without_operated_side(chain: Chain, text: str, segment_end: int) -> Chain | None:
+    """``chain`` less its last side when that side is a percentage or a fraction that
+    closes the math segment and "of" follows ("$30 = 15\\%$ of $200$": a share of something
+    not in the formula); None when no link is left."""
+    last = chain.sides[-1]
+    if text[last.end : segment_end].strip() or not _OF_AFTER.match(text[segment_end:]):
+        return chain
+    if not isinstance(last.node, ast.Percent) and not _fraction(last.node):
+        return chain
+    if len(chain.sides) < 3:
+        return None
+    return replace(chain, sides=chain.sides[:-1], relations=chain.relations[:-1])
+
+
+def _fraction(node: ast.Node | None) -> bool:
+    return (
+        isinstance(node, ast.Bin)
+        and node.op == "/"
+        and isinstance(node.a, ast.Num)
+        and isinstance(node.b, ast.Num)
+    )
 
 
 # Words that may open a clause before its subject: "Therefore, $2 + 3$ is 5".

@@ -16,7 +16,8 @@ from dataclasses import replace
 
 from autolabel import timeouts
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
-from autolabel.symbolic.boundaries import without_operand_side
+from autolabel.symbolic.bases import stated_bases
+from autolabel.symbolic.boundaries import without_operand_side, without_operated_side
 from autolabel.symbolic.bounds import bound_chains
 from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Context, Decision, claim_kind, decide
@@ -26,10 +27,11 @@ from autolabel.symbolic.finders import find_statements
 from autolabel.symbolic.inequalities import ORDER, decide_order
 from autolabel.symbolic.inline_math import join_lone_symbols
 from autolabel.symbolic.labels import blank_labels
+from autolabel.symbolic.last_digits import digit_moduli
 from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
 from autolabel.symbolic.restate import restatement_chains
-from autolabel.symbolic.segments import looks_like_prose, prepare, split_segments
+from autolabel.symbolic.segments import list_markers, looks_like_prose, prepare, split_segments
 from autolabel.symbolic.solving import solving_statements
 from autolabel.symbolic.statements import Statement
 from autolabel.symbolic.substitution import root_statements, substitution_statements
@@ -63,6 +65,7 @@ _HEDGE_FAR = re.compile(
     # "we want" (not "we need to", nor "she needs 3 * 4 = 12 cups": a quantity), "it is not
     # the case that", "we cannot have", "the total would be"
     r"suppos\w*|assum\w*|hypothetic\w*|contradiction|(?:we|i|you)\s+(?:need|want)(?!\s+to\b)|would\s+be|"
+    r"would\s+(?:need|require)|"
     r"cannot|can't|not\s+the\s+case)\b",
     re.IGNORECASE,
 )
@@ -71,7 +74,10 @@ _HEDGE_AFTER = re.compile(
     # "approximately" after a claim hedges it; "\approx 64.2" goes on with the value of its
     # right side (the approximate context below keeps roundings undecided)
     r"which\s+is\s+(wrong|incorrect|not|false|impossible)|\(wrong|wait|no\b|(?<!\\)approx\w*|"
-    r"roughly|(would|will|could)\s+(be\s+)?(not|wrong|incorrect|false|impossible))|"
+    r"roughly|(would|will|could)\s+(be\s+)?(not|wrong|incorrect|false|impossible)|"
+    # a value tried and rejected: "$1 + 1 = 3$ fails", "(invalid)", "✗"
+    r"fail(s|ed)?\b|invalid|not\s+valid|(is\s+)?not\s+satisfied|unsatisfied|by\s+mistake|"
+    r"[\u2717\u2718\u274c])|"
     r"^.{0,60}\b(false|not true|contradict\w*|impossible|extraneous|"
     r"(does|did|do)\s*(not|n't)\s+(work|hold|satisfy))\b",
     re.IGNORECASE | re.DOTALL,
@@ -96,8 +102,11 @@ _PI_NAMED = re.compile(
     r"(?:permutation|function|bijection|map|mapping)\b",
     re.IGNORECASE,
 )
+# Modular arithmetic, where "=" may mean "congruent": a clock's hours count modulo 12 or 24
+# ("On a 12-hour clock, 10 + 5 = 3").
 _MODULAR = re.compile(
-    r"\bmod(ulo|ular)?\b|\\pmod|\\bmod|\\equiv|\u2261|congruen|remainder",
+    r"\bmod(ulo|ular)?\b|\\pmod|\\bmod|\\equiv|\u2261|congruen|remainder"
+    r"|\b\d+[- ]hour\s+clock|\bclock\s+arithmetic",
     re.IGNORECASE,
 )
 
@@ -126,6 +135,8 @@ def _context(
         approximate=chain.approximate or task.approximate or bool(_APPROXIMATE.search(window)),
         constrained=constrained,
         scaled=task.scaled,
+        bases=task.bases,
+        digit_moduli=task.digit_moduli,
     )
 
 
@@ -151,7 +162,16 @@ def _task_context(step_text: str, problem: str | None) -> Context:
     modular = bool(_MODULAR.search(step_text) or (problem and _MODULAR.search(problem)))
     approximate = bool(problem and _APPROXIMATE_TASK.search(problem))
     scaled = bool(_SCALE.search(step_text) or (problem and _SCALE.search(problem)))
-    return Context(hedged=modular, approximate=approximate, scaled=scaled)
+    bases = stated_bases(step_text, problem)
+    moduli = digit_moduli(step_text, problem)
+    return Context(
+        hedged=modular, approximate=approximate, scaled=scaled, bases=bases, digit_moduli=moduli
+    )
+
+
+def list_items(step_text: str) -> frozenset[int]:
+    """Where the step's list items' markers stand in the prepared text of find_chains."""
+    return list_markers(strip_annotations(step_text))
 
 
 def find_chains(step_text: str) -> tuple[list[Chain], str]:
@@ -168,6 +188,9 @@ def find_chains(step_text: str) -> tuple[list[Chain], str]:
         if segment.kind == "math" and not looks_like_prose(segment.text):
             for chain in math_chains(segment, read):
                 kept = without_operand_side(chain, read, segment.offset)
+                if kept is not None:
+                    end = segment.offset + len(segment.text)
+                    kept = without_operated_side(kept, read, end)
                 if kept is not None:
                     found.append(kept)
             found.extend(bound_chains(segment, read))
@@ -260,7 +283,8 @@ def check_step_local(
     def previous() -> list[Chain]:
         return previous_step()[0]
 
-    for statement in _statements(prepared, chains, previous, previous_step, deadline):
+    items = list_items(step_text)
+    for statement in _statements(prepared, chains, items, previous, previous_step, deadline):
         if len(claims) >= MAX_CLAIMS:
             break
         claims.append(_statement_claim(statement, prepared, task, deadline))
@@ -297,11 +321,13 @@ def _statement_claim(
 def _statements(
     prepared: str,
     chains: list[Chain],
+    items: frozenset[int],
     previous: Callable[[], list[Chain]],
     previous_step: Callable[[], tuple[list[Chain], str]],
     deadline: float,
 ) -> list[Statement]:
-    """The step's statements; none when finding them fails or takes too long. ``previous``
+    """The step's statements; none when finding them fails or takes too long. ``items``
+    are where list items' markers stand (segments.list_markers). ``previous``
     gives the chains of the step before (an equation that "x = 3 is a root" may name),
     ``previous_step`` them with its prepared text (the equation a step's first line solves)."""
     try:
@@ -310,7 +336,7 @@ def _statements(
                 *find_statements(prepared),
                 *substitution_statements(chains, prepared),
                 *root_statements(chains, prepared, previous),
-                *solving_statements(chains, prepared, previous_step),
+                *solving_statements(chains, prepared, previous_step, items),
             ]
     except timeouts.TimeLimitExceeded:
         return []

@@ -27,11 +27,24 @@ The rules, in order (precision first: a false "fails" misleads annotators):
      digits are float renderings and hold within a relative 1e-9;
    * an integer literal within 1 of a non-integer value may be a rounding ("100/3 = 33"):
      undecided;
-   * if re-reading every decimal literal as rounded (+-half a unit in its last digit) lets
-     the sides meet, undecided ("0.33 * 150 = 50");
+   * a side that is one percentage gets the same rules in percent ("1/3 = 33.3%");
+   * if re-reading every decimal literal as rounded (+-half a unit in its last digit), and
+     pi as any value from 3.14 to 22/7, lets the sides meet, undecided ("0.33 * 150 = 50",
+     "9\\pi = 28.26": 9 * 3.14);
    * decimals or irrationals where the text says "approximately"/"about 3.5"/"≈" or the task
      asks for rounding: undecided;
    * "if"/"?"/"wrong" around the claim, or modular arithmetic in the step or task: undecided;
+   * whole numbers with the same last k digits where the step or task speaks of the units
+     digit or the last k digits ("the last two digits: 576 = 76"; last_digits.py): undecided;
+   * a claim that holds reading its whole numbers in a base from 2 to 9 the step or task
+     names ("In base 8, 7 + 1 = 10"; bases.py): undecided;
+   * a whole number and the sum of its digits in order ("28 = 2 + 8", a digit sum):
+     undecided;
+   * an angle in radians against one in degrees is compared as an angle ("pi/3 = 60°");
+   * square brackets around a number that is not whole ("[100/7] = 14": the greatest
+     integer function): undecided;
+   * a claim that holds reading a slash fraction after a division sign as one number
+     ("4 ÷ 1/2 = 8"): undecided;
    * a running total ("3 * 4 = 12 + 5 = 17": the right side starts with the left's value):
      undecided;
    * otherwise it fails.
@@ -40,10 +53,12 @@ The rules, in order (precision first: a false "fails" misleads annotators):
 from __future__ import annotations
 
 import random
+import re
 
 import sympy
 
 from autolabel.symbolic import ast, conversions
+from autolabel.symbolic.bases import holds_in_a_base
 from autolabel.symbolic.chains import Chain, Side
 from autolabel.symbolic.decisions import Context, Decision, rounding
 from autolabel.symbolic.evaluate import (
@@ -54,8 +69,13 @@ from autolabel.symbolic.evaluate import (
     is_unit_symbol,
     show,
 )
+from autolabel.symbolic.last_digits import same_last_digits
+from autolabel.symbolic.parser import parse_side
+from autolabel.symbolic.tokens import LP, RP
 
 CONSTANT_LIKE = frozenset({"i", "e", "j"})
+# "4 ÷ 1/2": left to right it is 2, but writers mean 4 ÷ (1/2) = 8; both readings are common.
+_DIVIDED_BY_A_FRACTION = re.compile(r"(?:\u00f7|\\div|/)\s*\d+(?:\.\d+)?\s*/\s*\d")
 
 
 def claim_kind(left: Side, right: Side, chain: Chain) -> str:
@@ -97,6 +117,11 @@ def decide(left: Side, right: Side, chain: Chain, index: int, context: Context) 
         # "Day 1 = 5", "1 hour = 60 minutes": labels and conversions. Inside a math chain
         # ("2 + 3 = 5 = 6") a later link between two numbers is a claim like any other.
         return Decision(None, "two plain numbers; nothing computed")
+    in_radians = _radians_as_degrees(left, right)
+    if in_radians is not None:
+        return in_radians
+    if _digit_sum(left.node, right.node) or _digit_sum(right.node, left.node):
+        return Decision(None, "a number and the sum of its digits (a digit sum)")
     verify_only = ""
     if li.units and ri.units and li.units != ri.units:
         if not _dimensions_agree(left.node, right.node):
@@ -200,6 +225,16 @@ def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
         return Decision(None, "the text around it questions or qualifies it", *shown)
     if context.approximate and not (a.is_Rational and b.is_Rational):
         return Decision(None, "irrational value in an approximate context", *shown)
+    if _bracket_of_a_fraction(left) or _bracket_of_a_fraction(right):
+        return Decision(None, "[x] around a non-integer may be the greatest integer", *shown)
+    if _holds_dividing_by_fractions(left, right, a, b, mode):
+        return Decision(None, "holds reading 'a ÷ b/c' as a ÷ (b/c)", *shown)
+    modulus = same_last_digits(a, b, context.digit_moduli)
+    if modulus is not None:
+        return Decision(None, f"the same last digits (modulo {modulus})", *shown)
+    base = holds_in_a_base(left.node, right.node, context.bases, mode)  # type: ignore[arg-type]
+    if base is not None:
+        return Decision(None, f"holds reading the numerals in base {base}", *shown)
     lead = ri.leading_number
     if (
         lead is not None
@@ -209,6 +244,110 @@ def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
     ):
         return Decision(None, "running total ('=' used as 'then')", *shown)
     return Decision(False, f"{shown[0]} \u2260 {shown[1]}", *shown)
+
+
+def _radians_as_degrees(left: Side, right: Side) -> Decision | None:
+    """An angle in radians (a multiple of pi, no unit) equal to one in degrees:
+    "$\\frac{\\pi}{3} = 60^\\circ$" holds, "$\\frac{\\pi}{3} = 45^\\circ$" fails."""
+    li, ri = left.info, right.info
+    assert li is not None and ri is not None and left.node and right.node
+    if li.units == {"deg"} and not ri.units:
+        degrees, radians = left, right
+    elif ri.units == {"deg"} and not li.units:
+        degrees, radians = right, left
+    else:
+        return None
+    if not any(isinstance(n, ast.Pi) for n in radians.node.walk()):  # type: ignore[union-attr]
+        return None
+    try:
+        rad = exact(radians.node) * 180 / sympy.pi  # type: ignore[arg-type]
+        deg = exact(degrees.node)  # type: ignore[arg-type]
+    except (EvalError, ZeroDivisionError, ValueError, TypeError):
+        return None
+    shown = (show(exact(left.node)), show(exact(right.node)))  # type: ignore[arg-type]
+    if not (rad.is_number and deg.is_number):
+        return None
+    same = equal_values(rad, deg)
+    if same is None:
+        return Decision(None, "could not decide equality", *shown)
+    verdict = "equal" if same else "not equal"
+    return Decision(
+        same, f"radians and degrees: {show(rad)}\u00b0 {verdict} {show(deg)}\u00b0", *shown
+    )
+
+
+def _digit_sum(number: ast.Node, terms: ast.Node) -> bool:
+    """``terms`` adds the digits of the whole number ``number`` in order: "28 = 2 + 8"
+    writes "=" for "has the digit sum"."""
+    if not (isinstance(number, ast.Num) and number.decimals is None and number.base is None):
+        return False
+    digits: list[str] = []
+
+    def collect(node: ast.Node) -> bool:
+        if isinstance(node, ast.Bin) and node.op == "+" and not node.implicit:
+            return collect(node.a) and collect(node.b)
+        if isinstance(node, ast.Num) and node.decimals is None and 0 <= node.value <= 9:
+            digits.append(str(node.value))
+            return True
+        return False
+
+    return collect(terms) and len(digits) >= 2 and "".join(digits) == str(number.value)
+
+
+def _bracket_of_a_fraction(side: Side) -> bool:
+    """Square brackets around a number that is not whole: "$[\\frac{100}{7}] = 14$" writes
+    the greatest integer (floor) function, as olympiad solutions often do."""
+    opened: list[int] = []
+    for i, tok in enumerate(side.tokens):
+        if tok.kind == LP:
+            opened.append(i)
+        elif tok.kind == RP and opened:
+            start = opened.pop()
+            if side.tokens[start].value != "[" or tok.value != "]":
+                continue
+            try:
+                node, _ = parse_side(side.tokens[start + 1 : i], "math")
+                value = exact(node)
+            except Exception:  # a bracket's content that does not parse says nothing
+                continue
+            if value.is_number and value.is_real and not value.is_Integer:
+                return True
+    return False
+
+
+def _holds_dividing_by_fractions(
+    left: Side, right: Side, a: sympy.Expr, b: sympy.Expr, mode: str
+) -> bool:
+    """Whether the claim holds when a slash fraction after a division sign is one number
+    ("4 ÷ 1/2 = 8"), on a side written that way."""
+    for side, other in ((left, b), (right, a)):
+        if not _DIVIDED_BY_A_FRACTION.search(side.text):
+            continue
+        try:
+            value = exact(_fractions_grouped(side.node), percent=mode)  # type: ignore[arg-type]
+        except (EvalError, ZeroDivisionError, ValueError, TypeError):
+            continue
+        if equal_values(value, other) is True:
+            return True
+    return False
+
+
+def _fractions_grouped(node: ast.Node) -> ast.Node:
+    """``(x / b) / c`` with whole numbers b and c read as ``x / (b / c)``, everywhere."""
+    if isinstance(node, ast.Bin):
+        a, b = _fractions_grouped(node.a), _fractions_grouped(node.b)
+        if (
+            node.op == "/"
+            and isinstance(a, ast.Bin)
+            and a.op == "/"
+            and isinstance(a.b, ast.Num)
+            and isinstance(b, ast.Num)
+        ):
+            return ast.Bin("/", a.a, ast.Bin("/", a.b, b))
+        return ast.Bin(node.op, a, b, node.implicit)
+    if isinstance(node, ast.Neg):
+        return ast.Neg(_fractions_grouped(node.x))
+    return node
 
 
 def _vanishes_at_a_point(diff: sympy.Expr) -> bool:

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import sympy
 
+from autolabel.symbolic import ast
 from autolabel.symbolic.chains import Side
 
 
@@ -29,6 +30,8 @@ class Context:
     scaled: bool = False  # a map or model scale: "1 inch = 50 miles" is a definition
     # symbols that other equations (this step's, earlier steps', the problem's) constrain
     constrained: frozenset[str] = frozenset()
+    bases: frozenset[int] = frozenset()  # bases 2-9 the step or problem names (bases.py)
+    digit_moduli: frozenset[int] = frozenset()  # 10^k for "the last k digits" (last_digits.py)
 
 
 def rounding(lit_side: Side, other: sympy.Expr) -> tuple[bool | None, str] | None:
@@ -36,11 +39,26 @@ def rounding(lit_side: Side, other: sympy.Expr) -> tuple[bool | None, str] | Non
     info = lit_side.info
     assert info is not None
     if info.literal is None or info.ops > 0:
-        return None
+        return _percent_rounding(lit_side, other)
     lit = -info.literal.value if info.negated_literal else info.literal.value
+    return _rounded(lit, info.literal.decimals, other)
+
+
+def _percent_rounding(lit_side: Side, other: sympy.Expr) -> tuple[bool | None, str] | None:
+    """A side that is one percentage ("33%", "33.3%"): the rounding rules on the number
+    written against ``other`` in percent ("1/3 = 33.3%" rounds 33.33... to one place)."""
+    node = lit_side.node
+    if not (isinstance(node, ast.Percent) and not node.of and isinstance(node.x, ast.Num)):
+        return None
+    result = _rounded(node.x.value, node.x.decimals, other * 100)
+    if result is None:
+        return None
+    return result[0], f"{result[1]} (in percent)"
+
+
+def _rounded(lit: Fraction, d: int | None, other: sympy.Expr) -> tuple[bool | None, str] | None:
     value = Fraction(str(sympy.N(other, 50)))
     err = abs(value - lit)
-    d = info.literal.decimals
     if d is None:
         if other.is_Rational and other.q == 1:
             return None  # an integer that is simply different

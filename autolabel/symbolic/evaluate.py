@@ -5,7 +5,9 @@ integer and rational claims are decided exactly, never by float comparison. Inte
 evaluation widens each decimal literal with two or more digits after the point by half a
 unit in its last digit (``3.14`` -> [3.135, 3.145], ``0.33`` -> [0.325, 0.335]) and is used
 only to avoid refuting a claim that an earlier rounding could explain ("0.33 * 150 = 50").
-One-digit decimals (``1.5``, ``0.5``) are nearly always exact and are not widened.
+One-digit decimals (``1.5``, ``0.5``) are nearly always exact and are not widened. Pi spans
+the school approximations 3.14 to 22/7 there: "$\\pi \\times 3^2 = 28.26$" is 9 * 3.14, a
+value computed with the approximation a problem asks for or a writer uses, not an error.
 
 Guards run *before* sympy sees a number, so ``10^{10^{10}}`` or ``5000!`` raise
 :class:`TooLarge` instead of computing; the caller's hard time limit is the backstop.
@@ -160,6 +162,10 @@ def _fraction_iv(value: Fraction) -> iv.mpf:
     return iv.mpf(value.numerator) / iv.mpf(value.denominator)
 
 
+# 3.14 <= pi <= 22/7: every school approximation of pi (3.14, 3.1416, 22/7) and pi itself.
+_PI_APPROXIMATIONS = iv.mpf([(iv.mpf(314) / 100).a, (iv.mpf(22) / 7).b])
+
+
 def interval(node: ast.Node, *, percent: str = "divide") -> iv.mpf:
     """An interval holding every value ``node`` could have had before its decimals were
     rounded to the digits shown. Raises EvalError for symbols or unsupported nodes."""
@@ -169,7 +175,7 @@ def interval(node: ast.Node, *, percent: str = "divide") -> iv.mpf:
         half = Fraction(1, 2 * 10**node.decimals)
         return iv.mpf([_fraction_iv(node.value - half).a, _fraction_iv(node.value + half).b])
     if isinstance(node, ast.Pi):
-        return iv.pi
+        return _PI_APPROXIMATIONS
     if isinstance(node, ast.Neg):
         return -interval(node.x, percent=percent)
     if isinstance(node, ast.Unit):

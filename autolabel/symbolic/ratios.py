@@ -3,7 +3,8 @@
 * ``ratio``: "12:18 = 2:3", "the ratio 6:4 simplifies to 3:2", "4:6:8 is equivalent to
   2:3:4" (the same number of parts, proportional); "6:4 in simplest form" needs coprime
   parts. Clock times are not ratios: a part written with a leading zero ("3:05") or time
-  words nearby ("am", "pm", "o'clock", "time") read nothing.
+  words nearby ("am", "pm", "o'clock", "time") read nothing, nor does a side that is an
+  operand of a sum or product ("2:30 + 1:45 = 4:15", "3:4 = 6:8 + 1").
 * ``percentage``: "80 increased by 25% is 100", "$50 discounted by 20% gives $40"
   (B = A (1 +- Y/100)); "from 80 to 100 is a 25% increase", "a 20% decrease from 50 to 40"
   ((B - A) / A = +-Y/100). A percentage written with d decimals holds when the exact change
@@ -70,7 +71,7 @@ _UP = {"increase", "rise", "growth"}
 
 def ratio_statements(plain: str) -> Iterator[Statement]:
     for m in _RATIO_EQUAL.finditer(plain):
-        if _clock_like(plain, m):
+        if _clock_like(plain, m) or _operand(plain, m):
             continue
         r1, r2 = _parts(m.group("r1")), _parts(m.group("r2"))
         if len(r1) != len(r2):
@@ -107,6 +108,19 @@ def _clock_like(plain: str, m: re.Match[str]) -> bool:
     if re.search(r":\s*0\d", m.group(0)):
         return True
     return bool(_TIME_WORDS.search(plain, max(0, m.start() - 60), m.end() + 40))
+
+
+_OPERATOR_BEFORE = re.compile(r"(?:[-+*/\u00d7\u00f7]|\\times|\\cdot|\\div)\s*$")
+_OPERATOR_AFTER = re.compile(r"\s*(?:[-+*/\u00d7\u00f7]|\\times|\\cdot|\\div)\s*\d")
+
+
+def _operand(plain: str, m: re.Match[str]) -> bool:
+    """A side added to or multiplied with something ("2:30 + 1:45 = 4:15", durations): a
+    piece of a larger expression, not a ratio claimed equal to another."""
+    return bool(
+        _OPERATOR_BEFORE.search(plain, max(0, m.start() - 12), m.start())
+        or _OPERATOR_AFTER.match(plain, m.end())
+    )
 
 
 def _parts(text: str) -> list[Fraction]:

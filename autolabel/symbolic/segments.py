@@ -88,6 +88,12 @@ def _blank_list_marker(m: re.Match[str]) -> str:
     return m.group(1) + " " + m.group(2)
 
 
+def list_markers(text: str) -> frozenset[int]:
+    """Where a list item's marker stands in ``text`` (the same places in ``prepare(text)``,
+    which keeps every length but blanks the markers)."""
+    return frozenset(m.end(1) for m in _LIST_MARKER.finditer(text))
+
+
 def prepare(text: str) -> str:
     """Replace currency ``$`` and unescaped ``%`` with same-length placeholders, and a list
     item's ``-`` with a space."""

@@ -17,7 +17,8 @@ after that one, and the step's equation ends its sentence.
 
 Read only where the pairing is sure:
 
-* the gap between the equations has no other claim, no list number or equation label, no
+* the gap between the equations has no other claim, no list number, list item's marker
+  ("- ", "* ": the equations are items of a list) or equation label, no
   more than MAX_GAP characters, and its words are all words of a derivation (a case,
   "or", "and", "if", "for x = 3" read nothing);
 * neither equation is one branch of a split: an "or"/"and"/comma link to another equation
@@ -95,10 +96,14 @@ _DECIMAL = re.compile(r"\d\.\d|\\approx|\u2248")
 
 
 def solving_statements(
-    chains: list[Chain], prepared: str, previous: Callable[[], tuple[list[Chain], str]]
+    chains: list[Chain],
+    prepared: str,
+    previous: Callable[[], tuple[list[Chain], str]],
+    items: frozenset[int] = frozenset(),
 ) -> list[Statement]:
     """Consecutive one-variable equations that share no root; ``previous`` gives the chains
-    and prepared text of the step before, read only when this step opens with an equation."""
+    and prepared text of the step before, read only when this step opens with an equation;
+    ``items``: where list items' markers stand in ``prepared`` (blanked there)."""
     ordered = _ordered(chains)
     found: list[Statement] = []
     for first, second in zip(ordered, ordered[1:], strict=False):
@@ -109,6 +114,8 @@ def solving_statements(
         if end <= start or end - start > MAX_GAP:
             continue
         gap = prepared[start:end]
+        if any(start <= item < end for item in items):
+            continue  # two items of a list ("- $x^2 + x + 2 = 0$ - $x^2 + 2x + 1 = 0$")
         if not derivation_gap(gap, name) or _BRANCH.match(gap):
             continue
         if _branch(first, prepared) or _branch_after(second, prepared):

@@ -178,8 +178,8 @@ def tokenize(text: str, mode: str = "math") -> list[Token]:
         tok: Token | None = None
         prev = tokens[-1] if tokens else None
         after_script = mode == "math" and prev is not None and prev.kind in (POW, SUB) and not space
-        if ch.isdigit() or (ch == "." and i + 1 < n and text[i + 1].isdigit()):
-            if after_script and ch.isdigit():
+        if ch.isdecimal() or (ch == "." and i + 1 < n and text[i + 1].isdecimal()):
+            if after_script and ch.isdecimal():
                 tok = Token(NUM, ch, i, i + 1, ch, Fraction(int(ch)), None, space_before=space)
             else:
                 m = _NUMBER.match(text, i)
