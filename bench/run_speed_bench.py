@@ -60,7 +60,9 @@ def engine_alone(inputs: list) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def one_run(project, profile: cProfile.Profile | None) -> tuple[float, float, int, object]:
+def one_run(
+    project, profile: cProfile.Profile | None, show: bool
+) -> tuple[float, float, int, object]:
     """(wall s, CPU s, queries of the first chunk, the finished run) of a symbolic run."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -73,6 +75,8 @@ def one_run(project, profile: cProfile.Profile | None) -> tuple[float, float, in
     chunks = autolabel_run_chunks(run=run, size=chunk_size_of(run.params))
     with CaptureQueriesContext(connection) as first:
         autolabel_chunk_task(run.pk, chunks[0])
+    for query in first.captured_queries if show else []:
+        print("   ", query["sql"][:160])
     wall, cpu = time.perf_counter(), time.process_time()
     if profile is not None:
         profile.enable()
@@ -90,6 +94,13 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=600, help="solutions")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--profile", type=int, default=0, help="print the top K functions")
+    parser.add_argument(
+        "--labels-as",
+        choices=("none", "annotations"),
+        default="none",
+        help="annotations: every solution has a submitted annotation (reasons refreshed)",
+    )
+    parser.add_argument("--queries", action="store_true", help="print the first chunk's SQL")
     parser.add_argument("--keep-db", action="store_true")
     args = parser.parse_args()
 
@@ -100,7 +111,9 @@ def main() -> None:
         from autolabel import timeouts
         from labeling.models import Solution
 
-        project = harness.imported_project(n=args.n, name="run speed", overlap=1)
+        project = harness.imported_project(
+            n=args.n, name="run speed", overlap=1, labels_as=args.labels_as
+        )
         harness.analyze()
         ids = list(
             Solution.objects.filter(project=project).order_by("id").values_list("id", flat=True)
@@ -112,7 +125,9 @@ def main() -> None:
         n = len(ids)
         for round_ in range(args.rounds):
             e_wall, e_cpu = engine_alone(inputs)
-            r_wall, r_cpu, queries, run = one_run(project, profile if round_ == 0 else None)
+            r_wall, r_cpu, queries, run = one_run(
+                project, profile if round_ == 0 else None, args.queries and round_ == 0
+            )
             timed = n - min(n, 20)  # the first chunk, its queries counted, is untimed
             print(
                 f"round {round_ + 1}: engine {n / e_wall:6.1f} solutions/s wall, "
