@@ -302,8 +302,11 @@ def _items_finish(works: list[SolutionWork]) -> None:
 
 
 def _prefetch(run: AutolabelRun, works: list[SolutionWork]) -> None:
-    """Let engines that score in batches (prm) score the chunk at once. Best effort: an engine
-    that fails here fails again, with its error stored, when each solution is processed."""
+    """Let engines that score in batches (prm) score the chunk at once (a chunk of one is
+    scored as it is processed). Best effort: an engine that fails here fails again, with its
+    error stored, when each solution is processed."""
+    if len(works) < 2:
+        return
     for name in run.sources:
         engine = ENGINES[name]
         if not hasattr(engine, "prefetch"):

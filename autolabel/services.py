@@ -20,7 +20,6 @@ from autolabel.registry import ENGINES
 from autolabel.run_chunks import (
     autolabel_chunk_process,
     solution_input,
-    sources_for,
     suggestions_write,
 )
 from labeling.errors import Conflict, ValidationFailed
@@ -196,30 +195,6 @@ def autolabel_item_process(*, run: AutolabelRun, solution_id: int) -> AutolabelI
     """Run every source of the run on one solution. A no-op unless the item is pending."""
     items = autolabel_chunk_process(run=run, solution_ids=[solution_id])
     return items[0] if items else None
-
-
-def autolabel_chunk_prefetch(*, run: AutolabelRun, solution_ids: list[int]) -> None:
-    """Let engines that score in batches (prm) score the chunk's pending solutions at once.
-
-    Best effort: an engine that fails here fails again, with its error stored, when each item
-    is processed."""
-    batching = [name for name in run.sources if hasattr(ENGINES[name], "prefetch")]
-    if not batching:
-        return
-    pending = run.items.filter(solution_id__in=solution_ids, status=ItemStatus.PENDING)
-    solutions = Solution.objects.filter(pk__in=pending.values("solution_id")).select_related(
-        "problem"
-    )
-    solutions = list(solutions.order_by("id"))
-    inputs = {solution.pk: _solution_input(solution) for solution in solutions}
-    for name in batching:
-        mine = [inputs[s.pk] for s in solutions if name in sources_for(run, s)]
-        if not mine:
-            continue
-        try:
-            ENGINES[name].prefetch(mine, run.params.get(name, {}))
-        except Exception:
-            log.exception("autolabel run %s: %s prefetch", run.pk, name)
 
 
 def autolabel_item_fail(*, run: AutolabelRun, solution_ids: list[int], error: str) -> None:
