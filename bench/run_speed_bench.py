@@ -22,6 +22,10 @@ costs beside the engine. The engine is warmed up first and the check results are
 neither path. Wall times and rates are printed too, and the queries of one chunk
 (CaptureQueriesContext). `--rounds R` alternates engine and run R times on fresh runs (the
 second run of a solution overwrites the first's suggestions, as a repeated run does).
+`--processes P` then runs the whole run end to end (its wall time from the first chunk to the
+last) with P spawned worker processes taking the chunks off one queue as Celery's prefork
+workers do (each warmed up before the clock starts), against the engine alone in one process
+measured just before: the issue's goal is >= 1.5x on two cores.
 """
 
 from __future__ import annotations
@@ -89,6 +93,57 @@ def one_run(
     return wall, cpu, len(first.captured_queries), run
 
 
+def _chunk_worker(chunks, ready, go) -> None:
+    """A worker process (spawned: its own Django, its own symbolic check workers): warm up,
+    wait for the start, then take chunks off the queue as a Celery worker would."""
+    import django
+
+    django.setup()
+    from autolabel import timeouts
+    from autolabel.tasks import autolabel_chunk_task
+
+    timeouts.warm_up()
+    ready.put(os.getpid())
+    go.wait()
+    while (job := chunks.get()) is not None:
+        autolabel_chunk_task(*job)
+
+
+def parallel_run(project, processes: int) -> tuple[float, object]:
+    """(wall s, the finished run) of a symbolic run whose chunks `processes` worker processes
+    take off one queue; the clock starts once every worker is warm."""
+    import multiprocessing
+
+    from django.db import connections
+
+    from autolabel.engines.checks import chunk_size_of
+    from autolabel.services import autolabel_run_chunks, autolabel_run_create
+
+    run = autolabel_run_create(project=project, sources=["symbolic"])
+    chunks = autolabel_run_chunks(run=run, size=chunk_size_of(run.params))
+    connections.close_all()
+    spawn = multiprocessing.get_context("spawn")
+    queue, ready, go = spawn.Queue(), spawn.Queue(), spawn.Event()
+    workers = [
+        spawn.Process(target=_chunk_worker, args=(queue, ready, go)) for _ in range(processes)
+    ]
+    for worker in workers:
+        worker.start()
+    for _ in workers:
+        ready.get(timeout=120)
+    for chunk in chunks:
+        queue.put((run.pk, chunk))
+    for _ in workers:
+        queue.put(None)
+    wall = time.perf_counter()
+    go.set()
+    for worker in workers:
+        worker.join()
+    wall = time.perf_counter() - wall
+    run.refresh_from_db()
+    return wall, run
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=600, help="solutions")
@@ -101,6 +156,12 @@ def main() -> None:
         help="annotations: every solution has a submitted annotation (reasons refreshed)",
     )
     parser.add_argument("--queries", action="store_true", help="print the first chunk's SQL")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="also run end to end with this many worker processes, against the engine alone",
+    )
     parser.add_argument("--keep-db", action="store_true")
     args = parser.parse_args()
 
@@ -137,6 +198,15 @@ def main() -> None:
                 f"{(r_cpu / timed - e_cpu / n) * 1000:5.2f} ms CPU/solution; "
                 f"first chunk {queries} queries; run {run.status}, {run.done} done, "
                 f"{run.failed} failed, {run.suggestions_written} suggestions"
+            )
+        if args.processes:
+            e_wall, _ = engine_alone(inputs)
+            p_wall, run = parallel_run(project, args.processes)
+            print(
+                f"end to end, {args.processes} worker processes on {os.cpu_count()} cores: "
+                f"{n / p_wall:6.1f} solutions/s against the engine alone in one process "
+                f"{n / e_wall:6.1f} solutions/s: {e_wall / p_wall:.2f}x; run {run.status}, "
+                f"{run.done} done, {run.failed} failed"
             )
         if profile is not None:
             pstats.Stats(profile).sort_stats("cumulative").print_stats(args.profile)
