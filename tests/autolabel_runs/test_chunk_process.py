@@ -202,3 +202,52 @@ def test_a_backend_down_mid_chunk_keeps_what_was_computed_and_a_retry_does_the_r
     assert set(items.values_list("status", flat=True)) == {ItemStatus.DONE}
     assert items.get(solution_id=ids[5]).attempts == 2
     assert items.get(solution_id=ids[0]).attempts == 1
+
+
+class JudgeStandIn:
+    """Writes a judge's verdicts within the chunk: first error at step 1 on the first
+    solution, at step 2 on the second (keyed by its problem text)."""
+
+    name = "symbolic"
+    queue = "default"
+
+    def __init__(self, first_errors):
+        self.first_errors = first_errors
+
+    def __call__(self, solution, params):
+        error = self.first_errors[solution.problem]
+        result = EngineResult(source="judge", agent="critic")
+        result.suggestions = [
+            StepSuggestion(step_index=i, value=-1 if i == error else 1) for i in range(error + 1)
+        ]
+        return result
+
+
+def test_consensus_in_a_chunk_reads_what_the_chunks_other_sources_just_stored(monkeypatch):
+    from tests.factories import ProjectFactory, SolutionFactory, SuggestionFactory
+
+    project = ProjectFactory()
+    agree = SolutionFactory(problem__project=project, steps=3)
+    differ = SolutionFactory(problem__project=project, steps=3)
+    for solution in (agree, differ):
+        steps = list(solution.steps.order_by("index"))
+        for i, step in enumerate(steps[:2]):
+            SuggestionFactory(step=step, source="rollout", agent="mc", value=1 if i < 1 else -1)
+    # A consensus an earlier run stored on `differ`, which no longer holds.
+    stale = differ.steps.get(index=0)
+    SuggestionFactory(step=stale, source="consensus", agent="consensus:rollout+judge", value=1)
+    first_errors = {agree.problem.text: 1, differ.problem.text: 2}
+    monkeypatch.setitem(ENGINES, "symbolic", JudgeStandIn(first_errors))
+    run = autolabel_run_create(project=project, sources=["consensus", "symbolic"])
+
+    processed = autolabel_chunk_process(run=run, solution_ids=[agree.pk, differ.pk])
+
+    assert [item.status for item in processed] == [ItemStatus.DONE] * 2
+    got = Suggestion.objects.filter(source="consensus")
+    assert sorted(got.values_list("step__solution_id", "step__index", "value")) == [
+        (agree.id, 0, 1),
+        (agree.id, 1, -1),
+    ]
+    differ.refresh_from_db()
+    assert differ.metadata["consensus"]["first_errors"] == {"rollout": 1, "judge": 2}
+    assert [item.suggestions for item in processed] == [2 + 2, 3]  # judge + consensus rows
