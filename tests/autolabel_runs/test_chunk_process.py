@@ -251,3 +251,19 @@ def test_consensus_in_a_chunk_reads_what_the_chunks_other_sources_just_stored(mo
     differ.refresh_from_db()
     assert differ.metadata["consensus"]["first_errors"] == {"rollout": 1, "judge": 2}
     assert [item.suggestions for item in processed] == [2 + 2, 3]  # judge + consensus rows
+
+
+def test_the_autolabel_command_inline_processes_every_chunk(pb_project, monkeypatch):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    scripted = Scripted()
+    monkeypatch.setitem(ENGINES, "symbolic", scripted)
+    out = StringIO()
+    args = ("--project", str(pb_project.pk), "--sources", "symbolic", "--inline")
+    call_command("autolabel", *args, stdout=out)
+    run = AutolabelRun.objects.get(project=pb_project)
+    assert (run.status, run.done, run.failed) == (RunStatus.DONE, 100, 0)
+    assert scripted.calls == 100
+    assert f"Run {run.pk} done: 100 done, 0 failed" in out.getvalue()
