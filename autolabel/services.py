@@ -15,20 +15,21 @@ from django.utils import timezone
 
 from autolabel.engines.base import EngineResult, SolutionInput
 from autolabel.engines.prm import check_params as prm_check_params
-from autolabel.errors import BackendUnavailable
 from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
 from autolabel.registry import ENGINES
+from autolabel.run_chunks import (
+    autolabel_chunk_process,
+    solution_input,
+    suggestions_write,
+)
 from labeling.errors import Conflict, ValidationFailed
 from labeling.models import (
     DOMAIN_SOURCES,
     Domain,
     Project,
     Solution,
-    Suggestion,
     sources_for_problem,
 )
-from labeling.review_selectors import AUTO_CONFLICT_SOURCES
-from labeling.services.review_reasons import review_reasons_refresh
 from training_runs.models import PrmModel
 
 log = logging.getLogger(__name__)
@@ -178,151 +179,22 @@ def autolabel_run_chunks(*, run: AutolabelRun, size: int = 20) -> list[list[int]
     return [ids[i : i + size] for i in range(0, len(ids), size)]
 
 
-def _solution_input(solution: Solution, *, with_suggestions: bool = False) -> SolutionInput:
+def _solution_input(solution: Solution) -> SolutionInput:
     steps = list(solution.steps.order_by("index").values_list("id", "text", "metadata"))
-    suggestions: dict[str, tuple[int | None, ...]] = {}
-    if with_suggestions:
-        position = {step_id: i for i, (step_id, _, _) in enumerate(steps)}
-        table: dict[str, list[int | None]] = {}
-        rows = Suggestion.objects.filter(step__solution=solution).exclude(source="consensus")
-        for step_id, source, agent, value in rows.values_list(
-            "step_id", "source", "agent", "value"
-        ):
-            values = table.setdefault(f"{source}:{agent}", [None] * len(steps))
-            values[position[step_id]] = value
-        suggestions = {key: tuple(values) for key, values in table.items()}
-    return SolutionInput(
-        problem=solution.problem.text,
-        gold_answer=solution.problem.answer,
-        steps=tuple(text for _, text, _ in steps),
-        final_answer=solution.final_answer,
-        suggestions=suggestions,
-        tests=(solution.problem.metadata or {}).get("tests"),
-        answer_correct=solution.answer_correct,
-        step_metadata=tuple(metadata or {} for _, _, metadata in steps),
-        problem_metadata=solution.problem.metadata or {},
-    )
+    return solution_input(solution, steps)
 
 
 def suggestions_upsert(*, solution: Solution, result: EngineResult) -> int:
-    """Write an engine's suggestions for one solution; re-running overwrites, never duplicates."""
+    """Write an engine's suggestions for one solution; re-running overwrites, never duplicates
+    (autolabel.run_chunks.suggestions_write, which a chunk calls for all its solutions)."""
     step_ids = dict(solution.steps.values_list("index", "id"))
-    rows = [
-        Suggestion(
-            step_id=step_ids[s.step_index],
-            source=result.source,
-            agent=result.agent,
-            value=s.value,
-            score=s.score,
-            evidence=s.evidence,
-        )
-        for s in result.suggestions
-        if s.step_index in step_ids
-    ]
-    Suggestion.objects.bulk_create(
-        rows,
-        update_conflicts=True,
-        unique_fields=["step", "source", "agent"],
-        update_fields=["value", "score", "evidence", "updated_at"],
-    )
-    updates: dict = {}
-    if result.answer_correct is not None:
-        updates["answer_correct"] = result.answer_correct
-    if result.final_answer and not solution.final_answer:
-        updates["final_answer"] = result.final_answer
-    if result.solution_evidence:
-        solution.refresh_from_db(fields=["metadata"])
-        updates["metadata"] = {**solution.metadata, result.source: result.solution_evidence}
-    if result.source == "consensus":
-        # A consensus that no longer holds must not leave stale labels behind.
-        Suggestion.objects.filter(step__solution=solution, source="consensus").exclude(
-            step_id__in=[row.step_id for row in rows]
-        ).delete()
-    withdrawn = [step_ids[i] for i in result.withdrawn if i in step_ids]
-    if withdrawn:  # the engine no longer says anything there: an old verdict must not stay
-        Suggestion.objects.filter(
-            step_id__in=withdrawn, source=result.source, agent=result.agent
-        ).delete()
-    if updates:
-        Solution.objects.filter(pk=solution.pk).update(**updates)
-    if result.source in AUTO_CONFLICT_SOURCES:  # a refuted step is a review reason
-        review_reasons_refresh(solution_ids=[solution.pk])
-    return len(rows)
-
-
-def _sources_for(run: AutolabelRun, solution: Solution) -> list[str]:
-    """The run's sources that apply to this solution's problem (all of them outside a
-    many-domains project, whose sources all apply to its one domain)."""
-    if run.project.domain != Domain.MIXED:
-        return list(run.sources)
-    own = sources_for_problem(solution.problem.domain, Domain.MIXED)
-    return [name for name in run.sources if name in own]
+    return suggestions_write([(solution, step_ids, [result])])[0]
 
 
 def autolabel_item_process(*, run: AutolabelRun, solution_id: int) -> AutolabelItem | None:
     """Run every source of the run on one solution. A no-op unless the item is pending."""
-    with transaction.atomic():
-        item = (
-            AutolabelItem.objects.select_for_update()
-            .filter(run=run, solution_id=solution_id, status=ItemStatus.PENDING)
-            .first()
-        )
-        if item is None:
-            return None
-        item.attempts += 1
-        item.save(update_fields=["attempts", "updated_at"])
-    solution = Solution.objects.select_related("problem").get(pk=solution_id)
-    # In a many-domains project a source runs only on the problems of its domains.
-    sources = _sources_for(run, solution)
-    # Engines that combine other sources (consensus) run last, on what the others stored.
-    first = [n for n in sources if not getattr(ENGINES[n], "needs_suggestions", False)]
-    last = [n for n in sources if n not in first]
-    written = 0
-    try:
-        for group in (first, last):
-            if not group:
-                continue
-            data = _solution_input(solution, with_suggestions=bool(group is last))
-            results = [ENGINES[name](data, run.params.get(name, {})) for name in group]
-            with transaction.atomic():
-                written += sum(suggestions_upsert(solution=solution, result=r) for r in results)
-    except BackendUnavailable:
-        raise  # the task retries the chunk with backoff
-    except Exception as exc:  # an engine's bug must not stop the run: record it on the item
-        log.exception("autolabel run %s, solution %s", run.pk, solution_id)
-        AutolabelItem.objects.filter(pk=item.pk).update(
-            status=ItemStatus.FAILED, error=f"{type(exc).__name__}: {exc}"[:2000]
-        )
-        return item
-    AutolabelItem.objects.filter(pk=item.pk).update(
-        status=ItemStatus.DONE, error="", suggestions=written
-    )
-    item.status, item.suggestions = ItemStatus.DONE, written
-    return item
-
-
-def autolabel_chunk_prefetch(*, run: AutolabelRun, solution_ids: list[int]) -> None:
-    """Let engines that score in batches (prm) score the chunk's pending solutions at once.
-
-    Best effort: an engine that fails here fails again, with its error stored, when each item
-    is processed."""
-    batching = [name for name in run.sources if hasattr(ENGINES[name], "prefetch")]
-    if not batching:
-        return
-    pending = run.items.filter(solution_id__in=solution_ids, status=ItemStatus.PENDING)
-    solutions = Solution.objects.filter(pk__in=pending.values("solution_id")).select_related(
-        "problem"
-    )
-    solutions = list(solutions.order_by("id"))
-    inputs = {solution.pk: _solution_input(solution) for solution in solutions}
-    for name in batching:
-        mine = [inputs[s.pk] for s in solutions if name in _sources_for(run, s)]
-        if not mine:
-            continue
-        try:
-            ENGINES[name].prefetch(mine, run.params.get(name, {}))
-        except Exception:
-            log.exception("autolabel run %s: %s prefetch", run.pk, name)
+    items = autolabel_chunk_process(run=run, solution_ids=[solution_id])
+    return items[0] if items else None
 
 
 def autolabel_item_fail(*, run: AutolabelRun, solution_ids: list[int], error: str) -> None:
@@ -365,6 +237,10 @@ def autolabel_run_refresh(*, run: AutolabelRun) -> AutolabelRun:
     AutolabelRun.objects.filter(pk=run.pk).update(**fields)
     run.refresh_from_db()
     return run
+
+
+def autolabel_run_cancelled(*, run: AutolabelRun) -> bool:
+    return AutolabelRun.objects.filter(pk=run.pk, status=RunStatus.CANCELLED).exists()
 
 
 @transaction.atomic

@@ -10,10 +10,10 @@ from autolabel.errors import BackendUnavailable
 from autolabel.models import AutolabelRun, RunStatus
 from autolabel.recovery import lost_work_requeue
 from autolabel.registry import chunk_queue
+from autolabel.run_chunks import autolabel_chunk_process
 from autolabel.services import (
-    autolabel_chunk_prefetch,
     autolabel_item_fail,
-    autolabel_item_process,
+    autolabel_run_cancelled,
     autolabel_run_chunks,
     autolabel_run_refresh,
 )
@@ -46,12 +46,11 @@ def autolabel_chunk_task(self, run_id: int, solution_ids: list[int]) -> int:
     run = AutolabelRun.objects.get(pk=run_id)
     processed = 0
     try:
-        autolabel_chunk_prefetch(run=run, solution_ids=solution_ids)
-        for solution_id in solution_ids:
-            if AutolabelRun.objects.filter(pk=run_id, status=RunStatus.CANCELLED).exists():
-                break
-            if autolabel_item_process(run=run, solution_id=solution_id) is not None:
-                processed += 1
+        processed = len(
+            autolabel_chunk_process(
+                run=run, solution_ids=solution_ids, stop=lambda: autolabel_run_cancelled(run=run)
+            )
+        )
     except BackendUnavailable as exc:
         if self.request.retries >= MAX_RETRIES:
             autolabel_item_fail(run=run, solution_ids=solution_ids, error=f"Backend down: {exc}")

@@ -204,7 +204,7 @@ def test_the_engine_is_registered_for_embodied_projects_only():
     assert isinstance(ENGINES["subgoal"], SubgoalEngine)
     assert DOMAIN_SOURCES[Domain.EMBODIED][0] == "subgoal"
     # A many-domains project offers every domain's sources, and runs subgoal only on its
-    # embodied problems (autolabel.services._sources_for; tests/domains/test_mixed_project.py).
+    # embodied problems (autolabel.run_chunks.sources_for; tests/domains/test_mixed_project.py).
     assert all(
         "subgoal" not in sources
         for d, sources in DOMAIN_SOURCES.items()

@@ -139,7 +139,7 @@ def test_prefetch_scores_a_chunk_in_batches_with_the_same_probabilities(trained_
 
 def test_a_chunk_is_prefetched_before_its_items(train_project, trained_prm, monkeypatch):
     from autolabel.engines import prm
-    from autolabel.services import autolabel_chunk_prefetch
+    from autolabel.run_chunks import autolabel_chunk_process
 
     ids = list(train_project.solutions.order_by("id").values_list("pk", flat=True)[:5])
     run = autolabel_run_create(
@@ -151,7 +151,8 @@ def test_a_chunk_is_prefetched_before_its_items(train_project, trained_prm, monk
     seen = []
     monkeypatch.setattr(prm.PrmEngine, "prefetch", lambda self, sols, params: seen.append(sols))
     autolabel_item_process(run=run, solution_id=ids[0])
-    autolabel_chunk_prefetch(run=run, solution_ids=ids)
+    assert seen == []  # a chunk of one is scored as it is processed
+    autolabel_chunk_process(run=run, solution_ids=ids)
     (inputs,) = seen
     assert len(inputs) == 4  # the processed one is no longer pending
     assert all(isinstance(s, SolutionInput) and s.steps for s in inputs)

@@ -9,9 +9,8 @@ from tqdm import tqdm
 
 from autolabel.models import AutolabelRun, RunStatus
 from autolabel.registry import ENGINES
+from autolabel.run_chunks import autolabel_chunk_process
 from autolabel.services import (
-    autolabel_chunk_prefetch,
-    autolabel_item_process,
     autolabel_run_chunks,
     autolabel_run_create,
     autolabel_run_refresh,
@@ -90,10 +89,8 @@ class Command(BaseCommand):
         AutolabelRun.objects.filter(pk=run.pk).update(inline=True)  # not the workers' to resume
         with tqdm(total=run.total, unit="solution") as bar:
             for chunk in autolabel_run_chunks(run=run):
-                autolabel_chunk_prefetch(run=run, solution_ids=chunk)
-                for solution_id in chunk:
-                    autolabel_item_process(run=run, solution_id=solution_id)
-                    bar.update(1)
+                autolabel_chunk_process(run=run, solution_ids=chunk)
+                bar.update(len(chunk))
                 autolabel_run_refresh(run=run)
         autolabel_run_refresh(run=run)
 
