@@ -39,20 +39,11 @@ from labeling.models import (
 )
 from labeling.review_selectors import AUTO_CONFLICT_SOURCES
 from labeling.rows_insert import insert_rows, json_value, time_value
+from labeling.services.imports.tables import SUGGESTION_COLUMNS
 from labeling.services.review_reasons import review_reasons_refresh
 
 log = logging.getLogger(__name__)
 STOP_CHECK_S = 1.0  # a cancelled run stops within about this long (one query a check)
-SUGGESTION_COLUMNS = (
-    "step_id",
-    "source",
-    "agent",
-    "value",
-    "score",
-    "evidence",
-    "created_at",
-    "updated_at",
-)
 
 
 @dataclass

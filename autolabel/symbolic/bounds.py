@@ -16,9 +16,9 @@ import re
 
 from autolabel.symbolic.chains import Chain, Side, depth_split, make_side
 from autolabel.symbolic.inequalities import ORDER, numeric_sides, relation_of
-from autolabel.symbolic.math_text import _preprocess, _top_level_relations
+from autolabel.symbolic.math_text import prepared_tokens, segment_tokens, top_level_relations
 from autolabel.symbolic.segments import Segment
-from autolabel.symbolic.tokens import REL, SEP, Token, tokenize
+from autolabel.symbolic.tokens import REL, SEP, Token
 
 KIND = "chain"  # a numeric chain like any other (issue 25: the same check)
 _HYPOTHESIS = re.compile(
@@ -27,13 +27,10 @@ _HYPOTHESIS = re.compile(
 
 
 def bound_chains(segment: Segment, source_text: str) -> list[Chain]:
-    tokens = tokenize(segment.text, "math")
+    tokens = segment_tokens(segment)
     if not any(t.kind == REL for t in tokens):
         return []
-    for tok in tokens:
-        tok.start += segment.offset
-        tok.end += segment.offset
-    prepared = _preprocess(tokens)
+    prepared = prepared_tokens(tokens)
     if prepared is None:
         return []
     found: list[Chain] = []
@@ -45,7 +42,7 @@ def bound_chains(segment: Segment, source_text: str) -> list[Chain]:
 
 
 def _runs(tokens: list[Token], source_text: str) -> list[Chain]:
-    top = [relation_of(t) for t in _top_level_relations(tokens)]
+    top = [relation_of(t) for t in top_level_relations(tokens)]
     parts = depth_split(tokens, lambda t: t.kind == REL)
     if not top or len(top) != len(parts) - 1 or not any(r in ORDER for r in top):
         return []

@@ -90,7 +90,7 @@ def _group_text(tokens: list[Token], i: int, end: int) -> str:
     return "".join((" " if t.space_before else "") + t.text for t in tokens[i + 1 : end - 1])
 
 
-def _preprocess(tokens: list[Token]) -> list[Token] | None:
+def prepared_tokens(tokens: list[Token]) -> list[Token] | None:
     """Drop spacing and markup, unwrap \\boxed{}, mark text separators. None: skip segment."""
     out: list[Token] = []
     i = 0
@@ -150,12 +150,17 @@ def _preprocess(tokens: list[Token]) -> list[Token] | None:
     return out
 
 
-def math_chains(segment: Segment, source_text: str) -> list[Chain]:
+def segment_tokens(segment: Segment) -> list[Token]:
+    """The math segment's tokens, at their positions in the step's text."""
     tokens = tokenize(segment.text, "math")
     for tok in tokens:
         tok.start += segment.offset
         tok.end += segment.offset
-    prepared = _preprocess(tokens)
+    return tokens
+
+
+def math_chains(segment: Segment, source_text: str) -> list[Chain]:
+    prepared = prepared_tokens(segment_tokens(segment))
     if prepared is None:
         return []
     chains: list[Chain] = []
@@ -181,7 +186,7 @@ def _chain(tokens: list[Token], source_text: str) -> Chain | None:
         return None
     parts = depth_split(tokens, lambda t: t.kind == REL)
     # Relations inside groups are not cuts; count only top-level ones.
-    top = [relation_of(t) for t in _top_level_relations(tokens)]
+    top = [relation_of(t) for t in top_level_relations(tokens)]
     if len(top) != len(parts) - 1:
         return None
     if any(r not in ("=", "~") and r not in ORDER for r in top):
@@ -198,7 +203,7 @@ def _chain(tokens: list[Token], source_text: str) -> Chain | None:
     )
 
 
-def _top_level_relations(tokens: list[Token]) -> list[Token]:
+def top_level_relations(tokens: list[Token]) -> list[Token]:
     depth, found = 0, []
     for tok in tokens:
         if tok.kind in ("LB", "LP"):
