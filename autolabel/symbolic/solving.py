@@ -46,7 +46,7 @@ from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Decision
 from autolabel.symbolic.evaluate import exact
 from autolabel.symbolic.statements import Statement
-from autolabel.symbolic.substitution import _CONCLUSION, _root_near, _solution
+from autolabel.symbolic.substitution import _CONCLUSION, _root_near, _solution, sole_letter
 
 KIND = "solving"
 MAX_GAP = 70
@@ -161,15 +161,8 @@ def _from_previous_step(
 def _one_variable(chain: Chain) -> str | None:
     """The chain's only symbol, one plain letter (not i or e), never written as a call
     ("g(2) = 5" may be a function's value); "(5 + k)(4 + k)" is a product."""
-    names: set[str] = set()
-    for side in chain.sides:
-        if side.node is None or side.info is None or side.info.units:
-            return None
-        names |= side.info.symbols
-    if len(names) != 1:
-        return None
-    name = next(iter(names))
-    if len(name) != 1 or name in "ie" or not name.isalpha():
+    name = sole_letter(chain, calls=True)
+    if name is None:
         return None
     called = re.compile(rf"(?<![A-Za-z\\]){name}\s*(?:\\left\s*)?[(\[]")
     # "f^{-1}(9)", "f^{(3)}(x)", "f_2(x)": a function's name marked, then a call ("x^2(x - 3)"

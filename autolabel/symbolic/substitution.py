@@ -56,13 +56,14 @@ _OR = re.compile(r"\bor\b")
 _CASES = re.compile(r"\b(?:if|case|when|suppose|assum\w*|for)\b", re.IGNORECASE)
 
 
-def _variable(chain: Chain) -> str | None:
-    """The chain's only symbol, when it is one plain letter."""
+def sole_letter(chain: Chain, *, calls: bool = False) -> str | None:
+    """The chain's only symbol, when it is one plain letter (not i or e) and no side has
+    units; `calls`: a side that reads like a call ("g(2)") may be one (the caller decides)."""
     names: set[str] = set()
     for side in chain.sides:
         if side.node is None or side.info is None:
             return None
-        if side.info.units or side.info.call_like:
+        if side.info.units or (side.info.call_like and not calls):
             return None
         names |= side.info.symbols
     if len(names) != 1:
@@ -102,7 +103,7 @@ def substitution_statements(chains: list[Chain], prepared: str) -> list[Statemen
     )
     found: list[Statement] = []
     for k, chain in enumerate(ordered):
-        name = _variable(chain)
+        name = sole_letter(chain)
         value = _solution(chain, name) if name else None
         if name is None or value is None:
             continue
@@ -123,7 +124,7 @@ def _paired_equation(
     j = k - 1
     while j >= 0:
         earlier = ordered[j]
-        if _variable(earlier) != name:
+        if sole_letter(earlier) != name:
             if earlier.sides[-1].end > start - MAX_GAP:
                 j -= 1
                 continue
@@ -152,7 +153,7 @@ def _other_branches(
     while j > 0:
         earlier, later = ordered[j - 1], ordered[j]
         gap = prepared[earlier.sides[-1].end : later.sides[0].start]
-        equation = _equation(earlier, name) if _variable(earlier) == name else None
+        equation = _equation(earlier, name) if sole_letter(earlier) == name else None
         if equation is None or not (_BRANCH_JOIN.match(gap) and _OR.search(gap)):
             break
         branches.insert(0, equation)
@@ -299,7 +300,7 @@ def _named_equation(
     here = [c for c in readable if c.sides[-1].end <= before]
     for pool in (right_after, here, previous):
         for chain in sorted(pool, key=lambda c: c.sides[0].start, reverse=True):
-            name = _variable(chain)
+            name = sole_letter(chain)
             if name is None or (var is not None and name != var):
                 continue
             equation = _equation(chain, name)
