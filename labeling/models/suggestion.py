@@ -15,13 +15,17 @@ class SuggestionSource(models.TextChoices):
     GRAPH = "graph", "Graph checker (networkx)"
     SUBGOAL = "subgoal", "Subgoal log check"
     CITATION = "citation", "Citation check"
+    PREDICTION = "prediction", "Uploaded predictions"
 
 
 class Suggestion(models.Model):
     """A pre-filled label for a step from a machine source; humans confirm or correct it."""
 
     step = models.ForeignKey(Step, on_delete=models.CASCADE, related_name="suggestions")
-    source = models.CharField(max_length=20, choices=SuggestionSource.choices)
+    # The built-in sources are SuggestionSource; an engine plug-in (entry point group
+    # ``steplab.engines``) writes under its own name, so the column takes any short slug and
+    # services validate it against the engines installed.
+    source = models.CharField(max_length=40)
     agent = models.CharField(max_length=200, help_text="Model, checker or dataset id.")
     value = models.SmallIntegerField(null=True, blank=True, help_text="Suggested −1, 0 or +1.")
     score = models.FloatField(null=True, blank=True)
