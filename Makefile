@@ -10,13 +10,14 @@ PORT ?= 8000
 VAR ?= var
 FRONT_SRC := $(shell find frontend/src frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: install frontend run test lint docs-test docs-site docs-serve bench-import bench-label-quality bench-symbolic-kinds openapi chromium serve clean
+.PHONY: install frontend run test lint docs-test docs-site docs-serve bench-import bench-label-quality bench-symbolic-kinds openapi client chromium serve clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q torch==2.13.0
 	$(BIN)/pip install -q -e '.[dev,ml]'
+	$(BIN)/pip install -q -e clients/python
 	touch $@
 
 $(FRONT_STAMP): frontend/package.json frontend/package-lock.json
@@ -63,6 +64,13 @@ test: install chromium
 # PostgreSQL deployment serves it (no server needed: only the backend's name is used).
 openapi: $(STAMP)
 	DATABASE_URL=postgres://schema@127.0.0.1:1/schema $(BIN)/python manage.py spectacular --file docs/openapi.yaml
+
+# The Python client's generated part, from docs/openapi.yaml (a test checks it matches).
+client: $(STAMP)
+	rm -rf clients/python/steplab_client/generated
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/openapi-python-client generate --path docs/openapi.yaml \
+		--meta none --config clients/python/openapi-config.yaml \
+		--output-path clients/python/steplab_client/generated
 
 # Only the checks of README.md and docs/ (every code block run or parsed, links, examples).
 docs-test: $(STAMP)

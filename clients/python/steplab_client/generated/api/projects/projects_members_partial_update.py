@@ -1,0 +1,246 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.member_output import MemberOutput
+from ...models.patched_member_role_input_request import PatchedMemberRoleInputRequest
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    project_id: int,
+    user_id: int,
+    *,
+    body: PatchedMemberRoleInputRequest | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/api/projects/{project_id}/members/{user_id}/".format(
+            project_id=quote(str(project_id), safe=""),
+            user_id=quote(str(user_id), safe=""),
+        ),
+    }
+
+    if isinstance(body, PatchedMemberRoleInputRequest):
+        if not isinstance(body, Unset):
+            _kwargs["json"] = body.to_dict()
+
+        headers["Content-Type"] = "application/json"
+    if isinstance(body, PatchedMemberRoleInputRequest):
+        if not isinstance(body, Unset):
+            _kwargs["data"] = body.to_dict()
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    if isinstance(body, PatchedMemberRoleInputRequest):
+        if not isinstance(body, Unset):
+            _kwargs["files"] = body.to_multipart()
+
+        headers["Content-Type"] = "multipart/form-data; boundary=+++"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | MemberOutput | None:
+    if response.status_code == 200:
+        response_200 = MemberOutput.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 410:
+        response_410 = Error.from_dict(response.json())
+
+        return response_410
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | MemberOutput]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    project_id: int,
+    user_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: PatchedMemberRoleInputRequest | Unset = UNSET,
+) -> Response[Error | MemberOutput]:
+    """
+    Args:
+        project_id (int):
+        user_id (int):
+        body (PatchedMemberRoleInputRequest | Unset):
+        body (PatchedMemberRoleInputRequest | Unset):
+        body (PatchedMemberRoleInputRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | MemberOutput]
+    """
+
+    kwargs = _get_kwargs(
+        project_id=project_id,
+        user_id=user_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    project_id: int,
+    user_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: PatchedMemberRoleInputRequest | Unset = UNSET,
+) -> Error | MemberOutput | None:
+    """
+    Args:
+        project_id (int):
+        user_id (int):
+        body (PatchedMemberRoleInputRequest | Unset):
+        body (PatchedMemberRoleInputRequest | Unset):
+        body (PatchedMemberRoleInputRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | MemberOutput
+    """
+
+    return sync_detailed(
+        project_id=project_id,
+        user_id=user_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    project_id: int,
+    user_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: PatchedMemberRoleInputRequest | Unset = UNSET,
+) -> Response[Error | MemberOutput]:
+    """
+    Args:
+        project_id (int):
+        user_id (int):
+        body (PatchedMemberRoleInputRequest | Unset):
+        body (PatchedMemberRoleInputRequest | Unset):
+        body (PatchedMemberRoleInputRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | MemberOutput]
+    """
+
+    kwargs = _get_kwargs(
+        project_id=project_id,
+        user_id=user_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    project_id: int,
+    user_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: PatchedMemberRoleInputRequest | Unset = UNSET,
+) -> Error | MemberOutput | None:
+    """
+    Args:
+        project_id (int):
+        user_id (int):
+        body (PatchedMemberRoleInputRequest | Unset):
+        body (PatchedMemberRoleInputRequest | Unset):
+        body (PatchedMemberRoleInputRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | MemberOutput
+    """
+
+    return (
+        await asyncio_detailed(
+            project_id=project_id,
+            user_id=user_id,
+            client=client,
+            body=body,
+        )
+    ).parsed

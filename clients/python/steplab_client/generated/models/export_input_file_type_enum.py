@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class ExportInputFileTypeEnum(StrEnum):
+    JSONL = "jsonl"
+    JSONL_GZ = "jsonl.gz"
+    PARQUET = "parquet"
+
+    def __str__(self) -> str:
+        return str(self.value)

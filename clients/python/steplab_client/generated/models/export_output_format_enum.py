@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class ExportOutputFormatEnum(StrEnum):
+    DENSE_REWARDS = "dense_rewards"
+    MATH_SHEPHERD = "math_shepherd"
+    PAIRWISE = "pairwise"
+    PRM800K = "prm800k"
+    PROCESSBENCH = "processbench"
+    TRL = "trl"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.final_counts_output import FinalCountsOutput
+
+
+T = TypeVar("T", bound="FinalLabelsOutput")
+
+
+@_attrs_define
+class FinalLabelsOutput:
+    """
+    Attributes:
+        solutions (FinalCountsOutput):
+        steps (FinalCountsOutput):
+    """
+
+    solutions: FinalCountsOutput
+    steps: FinalCountsOutput
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        solutions = self.solutions.to_dict()
+
+        steps = self.steps.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "solutions": solutions,
+                "steps": steps,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.final_counts_output import FinalCountsOutput
+
+        d = dict(src_dict)
+        solutions = FinalCountsOutput.from_dict(d.pop("solutions"))
+
+        steps = FinalCountsOutput.from_dict(d.pop("steps"))
+
+        final_labels_output = cls(
+            solutions=solutions,
+            steps=steps,
+        )
+
+        final_labels_output.additional_properties = d
+        return final_labels_output
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

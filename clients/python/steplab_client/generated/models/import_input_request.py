@@ -1,0 +1,215 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from io import BytesIO
+from typing import Any, Self, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from .. import types
+from ..models.blank_enum import BlankEnum
+from ..models.import_input_format_enum import ImportInputFormatEnum
+from ..models.labels_as_enum import LabelsAsEnum
+from ..models.problem_domain_enum import ProblemDomainEnum
+from ..types import UNSET, File, Unset
+
+T = TypeVar("T", bound="ImportInputRequest")
+
+
+@_attrs_define
+class ImportInputRequest:
+    """
+    Attributes:
+        file (File):
+        format_ (ImportInputFormatEnum | Unset): * `auto` - auto
+            * `prm800k` - prm800k
+            * `prm800k_mrmath` - prm800k_mrmath
+            * `processbench` - processbench
+            * `prmbench` - prmbench
+            * `math_shepherd` - math_shepherd
+            * `trl` - trl
+            * `gsm8k` - gsm8k
+            * `math` - math
+            * `steplab` - steplab
+            * `messages` - messages
+            * `graphsilo` - graphsilo
+            * `embodied` - embodied
+            * `alfworld` - alfworld
+            * `finqa` - finqa Default: ImportInputFormatEnum.AUTO.
+        labels_as (LabelsAsEnum | Unset): * `suggestions` - suggestions
+            * `annotations` - annotations
+            * `none` - none Default: LabelsAsEnum.SUGGESTIONS.
+        domain (BlankEnum | ProblemDomainEnum | Unset): The domain of rows that name none (a many-domains project's
+            dataset files).
+
+            * `math` - math
+            * `code` - code
+            * `agent` - agent
+            * `multimodal` - multimodal
+            * `text` - text
+            * `graph` - graph
+            * `embodied` - embodied
+            * `evidence` - evidence Default: BlankEnum.VALUE_0.
+        detect_uses (bool | Unset): Find the earlier steps each step refers to (step `uses`) where a row gives none.
+            Off: such steps keep no `uses`, and a large file imports a few percent faster. Default: True.
+        request_id (UUID | Unset): A key the client makes once per job it creates and sends again on every retry (a UUID
+            is a good one); a retry with it answers the job made the first time instead of another. Same as Idempotency-Key.
+    """
+
+    file: File
+    format_: ImportInputFormatEnum | Unset = ImportInputFormatEnum.AUTO
+    labels_as: LabelsAsEnum | Unset = LabelsAsEnum.SUGGESTIONS
+    domain: BlankEnum | ProblemDomainEnum | Unset = BlankEnum.VALUE_0
+    detect_uses: bool | Unset = True
+    request_id: UUID | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        file = self.file.to_tuple()
+
+        format_: str | Unset = UNSET
+        if not isinstance(self.format_, Unset):
+            format_ = self.format_.value
+
+        labels_as: str | Unset = UNSET
+        if not isinstance(self.labels_as, Unset):
+            labels_as = self.labels_as.value
+
+        domain: str | Unset
+        if isinstance(self.domain, Unset):
+            domain = UNSET
+        elif isinstance(self.domain, ProblemDomainEnum):
+            domain = self.domain.value
+        else:
+            domain = self.domain.value
+
+        detect_uses = self.detect_uses
+
+        request_id: str | Unset = UNSET
+        if not isinstance(self.request_id, Unset):
+            request_id = str(self.request_id)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "file": file,
+            }
+        )
+        if format_ is not UNSET:
+            field_dict["format"] = format_
+        if labels_as is not UNSET:
+            field_dict["labels_as"] = labels_as
+        if domain is not UNSET:
+            field_dict["domain"] = domain
+        if detect_uses is not UNSET:
+            field_dict["detect_uses"] = detect_uses
+        if request_id is not UNSET:
+            field_dict["request_id"] = request_id
+
+        return field_dict
+
+    def to_multipart(self) -> types.RequestFiles:
+        files: types.RequestFiles = []
+
+        files.append(("file", self.file.to_tuple()))
+
+        if not isinstance(self.format_, Unset):
+            files.append(("format", (None, str(self.format_.value).encode(), "text/plain")))
+
+        if not isinstance(self.labels_as, Unset):
+            files.append(("labels_as", (None, str(self.labels_as.value).encode(), "text/plain")))
+
+        if not isinstance(self.domain, Unset):
+            if isinstance(self.domain, ProblemDomainEnum):
+                files.append(("domain", (None, str(self.domain.value).encode(), "text/plain")))
+            else:
+                files.append(("domain", (None, str(self.domain.value).encode(), "text/plain")))
+
+        if not isinstance(self.detect_uses, Unset):
+            files.append(("detect_uses", (None, str(self.detect_uses).encode(), "text/plain")))
+
+        if not isinstance(self.request_id, Unset):
+            files.append(("request_id", (None, str(self.request_id), "text/plain")))
+
+        for prop_name, prop in self.additional_properties.items():
+            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
+
+        return files
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        file = File(payload=BytesIO(d.pop("file")))
+
+        _format_ = d.pop("format", UNSET)
+        format_: ImportInputFormatEnum | Unset
+        if isinstance(_format_, Unset):
+            format_ = UNSET
+        else:
+            format_ = ImportInputFormatEnum(_format_)
+
+        _labels_as = d.pop("labels_as", UNSET)
+        labels_as: LabelsAsEnum | Unset
+        if isinstance(_labels_as, Unset):
+            labels_as = UNSET
+        else:
+            labels_as = LabelsAsEnum(_labels_as)
+
+        def _parse_domain(data: object) -> BlankEnum | ProblemDomainEnum | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                domain_type_0 = ProblemDomainEnum(data)
+
+                return domain_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, str):
+                raise TypeError()
+            domain_type_1 = BlankEnum(data)
+
+            return domain_type_1
+
+        domain = _parse_domain(d.pop("domain", UNSET))
+
+        detect_uses = d.pop("detect_uses", UNSET)
+
+        _request_id = d.pop("request_id", UNSET)
+        request_id: UUID | Unset
+        if isinstance(_request_id, Unset):
+            request_id = UNSET
+        else:
+            request_id = UUID(_request_id)
+
+        import_input_request = cls(
+            file=file,
+            format_=format_,
+            labels_as=labels_as,
+            domain=domain,
+            detect_uses=detect_uses,
+            request_id=request_id,
+        )
+
+        import_input_request.additional_properties = d
+        return import_input_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

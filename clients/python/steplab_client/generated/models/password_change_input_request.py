@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from .. import types
+
+T = TypeVar("T", bound="PasswordChangeInputRequest")
+
+
+@_attrs_define
+class PasswordChangeInputRequest:
+    """
+    Attributes:
+        old_password (str):
+        new_password (str):
+    """
+
+    old_password: str
+    new_password: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        old_password = self.old_password
+
+        new_password = self.new_password
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "old_password": old_password,
+                "new_password": new_password,
+            }
+        )
+
+        return field_dict
+
+    def to_multipart(self) -> types.RequestFiles:
+        files: types.RequestFiles = []
+
+        files.append(("old_password", (None, str(self.old_password).encode(), "text/plain")))
+
+        files.append(("new_password", (None, str(self.new_password).encode(), "text/plain")))
+
+        for prop_name, prop in self.additional_properties.items():
+            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
+
+        return files
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        old_password = d.pop("old_password")
+
+        new_password = d.pop("new_password")
+
+        password_change_input_request = cls(
+            old_password=old_password,
+            new_password=new_password,
+        )
+
+        password_change_input_request.additional_properties = d
+        return password_change_input_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="ProblemSource")
+
+
+@_attrs_define
+class ProblemSource:
+    """
+    Attributes:
+        source (str):
+        solutions (int):
+        open_ (int):
+        unassigned (int):
+    """
+
+    source: str
+    solutions: int
+    open_: int
+    unassigned: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        source = self.source
+
+        solutions = self.solutions
+
+        open_ = self.open_
+
+        unassigned = self.unassigned
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "source": source,
+                "solutions": solutions,
+                "open": open_,
+                "unassigned": unassigned,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        source = d.pop("source")
+
+        solutions = d.pop("solutions")
+
+        open_ = d.pop("open")
+
+        unassigned = d.pop("unassigned")
+
+        problem_source = cls(
+            source=source,
+            solutions=solutions,
+            open_=open_,
+            unassigned=unassigned,
+        )
+
+        problem_source.additional_properties = d
+        return problem_source
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

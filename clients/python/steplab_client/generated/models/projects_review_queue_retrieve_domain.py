@@ -1,0 +1,15 @@
+from enum import StrEnum
+
+
+class ProjectsReviewQueueRetrieveDomain(StrEnum):
+    AGENT = "agent"
+    CODE = "code"
+    EMBODIED = "embodied"
+    EVIDENCE = "evidence"
+    GRAPH = "graph"
+    MATH = "math"
+    MULTIMODAL = "multimodal"
+    TEXT = "text"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.order_enum import OrderEnum
+
+T = TypeVar("T", bound="QueuePriority")
+
+
+@_attrs_define
+class QueuePriority:
+    """
+    Attributes:
+        order (OrderEnum): * `default` - Default: finish started solutions first
+            * `prm_active` - Active learning: convincing wrong answers, then least certain
+    """
+
+    order: OrderEnum
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        order = self.order.value
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "order": order,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        order = OrderEnum(d.pop("order"))
+
+        queue_priority = cls(
+            order=order,
+        )
+
+        queue_priority.additional_properties = d
+        return queue_priority
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
