@@ -74,9 +74,11 @@ def parse_program(target: str, args: list[str], *, module: bool) -> argparse.Nam
         parsed, extra = original(self, args, namespace)
         raise _Parsed(parsed, extra)
 
-    argv, modules = sys.argv, set(sys.modules)
+    argv, modules, path = sys.argv, set(sys.modules), list(sys.path)
     stderr = io.StringIO()
     sys.argv = [target, *args]
+    if not module:  # as `python script.py` does: the script's folder comes first on sys.path
+        sys.path.insert(0, str((REPO / target).parent))
     argparse.ArgumentParser.parse_known_args = intercept  # type: ignore[method-assign]
     try:
         with contextlib.redirect_stderr(stderr), warnings.catch_warnings():
@@ -94,7 +96,7 @@ def parse_program(target: str, args: list[str], *, module: bool) -> argparse.Nam
         raise AssertionError(f"{target} {args}: {stderr.getvalue().strip()}") from exit_
     finally:
         argparse.ArgumentParser.parse_known_args = original  # type: ignore[method-assign]
-        sys.argv = argv
+        sys.argv, sys.path[:] = argv, path
         for name in set(sys.modules) - modules:  # run_module's __main__ aliases only
             if name == "__main__" or name.startswith("__mp_main__"):
                 del sys.modules[name]
