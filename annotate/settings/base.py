@@ -325,6 +325,10 @@ TOKENS_KEEP_DEAD_DAYS = env.int("TOKENS_KEEP_DEAD_DAYS", default=90)
 LABEL_HISTORY_DRAFT_COALESCE_S = env.float("LABEL_HISTORY_DRAFT_COALESCE_S", default=30.0)
 # Where export builds write before storing (a killed build's leftovers: the sweep above).
 EXPORT_TMP_DIR = env("EXPORT_TMP_DIR", default="")
+# The Hugging Face Hub (labeling.hub): where exports are pushed and datasets imported from, and
+# the server's token for it (write access to the repos pushed to; read for private datasets).
+HF_ENDPOINT = env("HF_ENDPOINT", default="https://huggingface.co")
+HF_TOKEN = env("HF_TOKEN", default="")
 CELERY_TASK_TIME_LIMIT = 3600
 CELERY_TASK_SOFT_TIME_LIMIT = 3500
 # PRM training runs (training_runs.services): where their outputs go, how long one may run.
