@@ -280,6 +280,7 @@ CELERY_TASK_ROUTES = {
     "labeling.tasks.project_purge_task": {"queue": "default"},
     "labeling.tasks.export_build_task": {"queue": "exports"},
     "labeling.tasks.export_leftovers_remove_task": {"queue": "exports"},
+    "labeling.tasks.hub_push_task": {"queue": "exports"},
     "autolabel.tasks.autolabel_run_start_task": {"queue": "default"},
     # training_runs.tasks.training_run_task keeps the name it had in autolabel.tasks.
     "autolabel.tasks.training_run_task": {"queue": "gpu"},
