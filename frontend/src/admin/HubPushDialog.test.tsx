@@ -42,7 +42,7 @@ function mount(role: Role, pushes: HubPush[] = []) {
       listed = [push({ ...created, status: "done", tag: "export-4", url: "https://hub.test/datasets/team/prm", splits: { train: 9, test: 1 } })];
       return { status: 202, body: created };
     }
-    return null;
+    return undefined;
   });
   api.install();
   server.installCard();
