@@ -31,6 +31,18 @@ def export_build_task(export_id: int) -> str:
     return export_build(export=export).status
 
 
+@shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=3600, time_limit=3700)
+def hub_push_task(push_id: int) -> str:
+    """Push an export to the Hub; a redelivered task leaves a done push alone."""
+    from labeling.models import HubPush
+    from labeling.services.hub import hub_push_execute
+
+    push = HubPush.objects.select_related("export__project").filter(pk=push_id).first()
+    if push is None:
+        return "deleted"
+    return hub_push_execute(push=push).status
+
+
 @shared_task(ignore_result=True, soft_time_limit=300, time_limit=330)
 def export_leftovers_remove_task() -> dict[str, int]:
     """Beat, on an exports worker: remove what killed or failed builds left on its disk and in

@@ -280,6 +280,7 @@ CELERY_TASK_ROUTES = {
     "labeling.tasks.project_purge_task": {"queue": "default"},
     "labeling.tasks.export_build_task": {"queue": "exports"},
     "labeling.tasks.export_leftovers_remove_task": {"queue": "exports"},
+    "labeling.tasks.hub_push_task": {"queue": "exports"},
     "autolabel.tasks.autolabel_run_start_task": {"queue": "default"},
     # training_runs.tasks.training_run_task keeps the name it had in autolabel.tasks.
     "autolabel.tasks.training_run_task": {"queue": "gpu"},
@@ -325,6 +326,10 @@ TOKENS_KEEP_DEAD_DAYS = env.int("TOKENS_KEEP_DEAD_DAYS", default=90)
 LABEL_HISTORY_DRAFT_COALESCE_S = env.float("LABEL_HISTORY_DRAFT_COALESCE_S", default=30.0)
 # Where export builds write before storing (a killed build's leftovers: the sweep above).
 EXPORT_TMP_DIR = env("EXPORT_TMP_DIR", default="")
+# The Hugging Face Hub (labeling.hub): where exports are pushed and datasets imported from, and
+# the server's token for it (write access to the repos pushed to; read for private datasets).
+HF_ENDPOINT = env("HF_ENDPOINT", default="https://huggingface.co")
+HF_TOKEN = env("HF_TOKEN", default="")
 CELERY_TASK_TIME_LIMIT = 3600
 CELERY_TASK_SOFT_TIME_LIMIT = 3500
 # PRM training runs (training_runs.services): where their outputs go, how long one may run.

@@ -10,7 +10,10 @@ from labeling.admin_selectors import import_job_list
 from labeling.api.access import project_for
 from labeling.api.idempotency import IDEMPOTENCY_HEADER, idempotency_key, request_id_field
 from labeling.api.pagination import BoundedLimitOffsetPagination
+from labeling.api.parsers import BoundedJSONParser
 from labeling.api.schema import paginated
+from labeling.hub.connection import HubError
+from labeling.hub.pull import HubSource
 from labeling.importers import FORMATS
 from labeling.models import PROBLEM_DOMAINS, ImportJob, Role
 from labeling.services.imports import LABELS_AS, parse_options
@@ -24,6 +27,7 @@ class ImportJobOutput(serializers.ModelSerializer):
         fields = [
             "id",
             "filename",
+            "hub",
             "format",
             "detected_format",
             "labels_as",
@@ -41,7 +45,18 @@ class ImportJobOutput(serializers.ModelSerializer):
 
 
 class ImportInput(serializers.Serializer):
-    file = serializers.FileField()
+    file = serializers.FileField(required=False, help_text="The file; or name a Hub dataset.")
+    hub_repo = serializers.CharField(
+        required=False,
+        max_length=193,
+        help_text="Import a Hugging Face Hub dataset (owner/name) instead of a file: one split "
+        "of one config, fetched by the worker with the server's HF_TOKEN.",
+    )
+    hub_config = serializers.CharField(required=False, default="default", max_length=100)
+    hub_split = serializers.CharField(required=False, default="train", max_length=100)
+    hub_revision = serializers.CharField(
+        required=False, default="main", max_length=200, help_text="A branch, tag or commit."
+    )
     format = serializers.ChoiceField(choices=FORMATS, default="auto")
     labels_as = serializers.ChoiceField(choices=LABELS_AS, default="suggestions")
     domain = serializers.ChoiceField(
@@ -58,6 +73,22 @@ class ImportInput(serializers.Serializer):
 
     request_id = request_id_field()
 
+    def validate(self, attrs):
+        if bool(attrs.get("file")) == bool(attrs.get("hub_repo")):
+            raise serializers.ValidationError({"file": "Send a file or a hub_repo (one of them)."})
+        if attrs.get("hub_repo"):
+            source = HubSource(
+                attrs["hub_repo"], attrs["hub_config"], attrs["hub_split"], attrs["hub_revision"]
+            )
+            try:
+                attrs["hub"] = source.checked()
+            except HubError as exc:
+                field = exc.details.get("field", "repo_id")
+                raise serializers.ValidationError(
+                    {f"hub_{'repo' if field == 'repo_id' else field}": exc.message}
+                ) from None
+        return attrs
+
     def validate_file(self, file):
         if file.size > settings.IMPORT_MAX_BYTES:
             raise serializers.ValidationError(
@@ -67,7 +98,7 @@ class ImportInput(serializers.Serializer):
 
 
 class ImportListApi(APIView):
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [MultiPartParser, FormParser, BoundedJSONParser]
 
     @extend_schema(
         operation_id="imports_list", responses=paginated(ImportJobOutput, "PaginatedImportJobs")
@@ -99,6 +130,17 @@ class ImportListApi(APIView):
 
 
 def _job_create(request, project, validated: dict) -> ImportJob:
+    if hub := validated.get("hub"):
+        return ImportJob.objects.create(
+            project=project,
+            created_by=request.user,
+            hub=hub.as_dict(),
+            filename=hub.label()[:300],
+            format=validated["format"],
+            labels_as=validated["labels_as"],
+            domain=validated["domain"],
+            detect_uses=validated["detect_uses"],
+        )
     upload = validated["file"]
     return ImportJob.objects.create(
         project=project,

@@ -6,6 +6,7 @@ from labeling.api import (
     explorer,
     exports,
     gold,
+    hub,
     imports,
     labeling,
     media,
@@ -90,6 +91,12 @@ urlpatterns += [
         name="export-download",
     ),
     path("exports/<int:export_id>/card/", exports.ExportCardApi.as_view(), name="export-card"),
+    path(
+        "exports/<int:export_id>/hub-pushes/",
+        hub.ExportHubPushListApi.as_view(),
+        name="export-hub-pushes",
+    ),
+    path("hub-pushes/<int:push_id>/", hub.HubPushDetailApi.as_view(), name="hub-push-detail"),
 ]
 
 urlpatterns += [

@@ -8,7 +8,7 @@ from .data import (
     Step,
     StepAlternative,
 )
-from .exports import Export, ExportFileType, ExportFormat, ExportStatus
+from .exports import Export, ExportFileType, ExportFormat, ExportStatus, HubPush
 from .imports import ImportJob, ImportStatus
 from .outbox import OutboxMessage
 from .people import Invite, TemporaryPassword
@@ -58,6 +58,7 @@ __all__ = [
     "ExportFileType",
     "ExportFormat",
     "ExportStatus",
+    "HubPush",
     "FinishReason",
     "GoldLabel",
     "ImportJob",

@@ -76,3 +76,30 @@ class Export(models.Model):
 
     def __str__(self) -> str:
         return f"Export {self.pk} of {self.project_id} as {self.format} ({self.status})"
+
+
+class HubPush(models.Model):
+    """One push of an export to a Hub dataset repo (labeling.hub.push), run by a worker."""
+
+    export = models.ForeignKey(Export, on_delete=models.CASCADE, related_name="hub_pushes")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    repo_id = models.CharField(max_length=200)
+    private = models.BooleanField(default=True)
+    status = models.CharField(
+        max_length=20, choices=ExportStatus.choices, default=ExportStatus.PENDING
+    )
+    revision = models.CharField(max_length=64, blank=True, help_text="The commit pushed.")
+    tag = models.CharField(max_length=100, blank=True)
+    url = models.CharField(max_length=500, blank=True)
+    splits = models.JSONField(default=dict, blank=True, help_text="Rows per split pushed.")
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"Push of export {self.export_id} to {self.repo_id} ({self.status})"

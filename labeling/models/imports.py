@@ -18,7 +18,10 @@ class ImportJob(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
-    file = models.FileField(upload_to="imports/%Y/%m/")
+    file = models.FileField(upload_to="imports/%Y/%m/", blank=True)
+    # A Hub dataset's split to import (labeling.hub.pull.HubSource as a dict): the worker
+    # fetches it into `file` first. Empty for an uploaded file.
+    hub = models.JSONField(default=dict, blank=True)
     filename = models.CharField(max_length=300)
     format = models.CharField(max_length=30, default="auto")
     labels_as = models.CharField(max_length=20, default="suggestions")

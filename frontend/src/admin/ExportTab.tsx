@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNod
 import * as api from "../api";
 import { ErrorBox, ProgressBar, formatBytes, formatDate, formatNumber } from "../components/ui";
 import { ExportCardDialog } from "./ExportCardDialog";
+import { HubPushDialog } from "./HubPushDialog";
 import { ExportOptionsForm } from "./ExportOptionsForm";
 import { FinalLabelCounts } from "./FinalLabelCounts";
 import {
@@ -60,12 +61,15 @@ function Actions({
   e,
   canDelete,
   onCard,
+  onHub,
   onDelete,
   deleting,
 }: {
   e: api.Export;
   canDelete: boolean;
   onCard: () => void;
+  /** Admins: push the export to a Hub dataset repo. */
+  onHub?: () => void;
   onDelete: () => void;
   deleting: boolean;
 }) {
@@ -79,6 +83,11 @@ function Actions({
           <button type="button" className="btn btn-sm" onClick={onCard} data-testid="export-card">
             Card
           </button>
+          {onHub && (
+            <button type="button" className="btn btn-sm" onClick={onHub} data-testid="export-hub" title="Push to the Hugging Face Hub">
+              Hub
+            </button>
+          )}
         </>
       )}
       {canDelete && !isActive(e) && (
@@ -187,6 +196,7 @@ export function ExportTab({ project }: { project: api.Project }) {
   const [listError, setListError] = useState<string | null>(null);
   const [currentId, setCurrentId] = useState<number | null>(null);
   const [cardFor, setCardFor] = useState<api.Export | null>(null);
+  const [hubFor, setHubFor] = useState<api.Export | null>(null);
   const [deleting, setDeleting] = useState<number | null>(null);
   const [pollRound, setPollRound] = useState(0);
   const alive = useRef(true);
@@ -356,6 +366,7 @@ export function ExportTab({ project }: { project: api.Project }) {
               e={current}
               canDelete={false}
               onCard={() => setCardFor(current)}
+              onHub={canDelete ? () => setHubFor(current) : undefined}
               onDelete={() => undefined}
               deleting={false}
             />
@@ -427,6 +438,7 @@ export function ExportTab({ project }: { project: api.Project }) {
                         e={e}
                         canDelete={canDelete}
                         onCard={() => setCardFor(e)}
+                        onHub={canDelete ? () => setHubFor(e) : undefined}
                         onDelete={() => void remove(e)}
                         deleting={deleting === e.id}
                       />
@@ -440,6 +452,7 @@ export function ExportTab({ project }: { project: api.Project }) {
       </div>
 
       {cardFor && <ExportCardDialog exp={cardFor} onClose={() => setCardFor(null)} />}
+      {hubFor && <HubPushDialog exp={hubFor} onClose={() => setHubFor(null)} />}
     </div>
   );
 }

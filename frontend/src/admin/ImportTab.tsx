@@ -37,6 +37,8 @@ function StatusBadge({ status }: { status: api.ImportJob["status"] }) {
 
 export function ImportTab({ project, onImported }: { project: api.Project; onImported: () => void }) {
   const [file, setFile] = useState<File | null>(null);
+  const [from, setFrom] = useState<"file" | "hub">("file");
+  const [hub, setHub] = useState({ repo: "", config: "default", split: "train", revision: "main" });
   const [format, setFormat] = useState<api.ImportFormat>("auto");
   const [labelsAs, setLabelsAs] = useState<api.LabelsAs>("suggestions");
   const [rowDomain, setRowDomain] = useState("");
@@ -85,8 +87,40 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
     [loadHistory, onImported],
   );
 
+  const hubValid = api.HUB_REPO_ID.test(hub.repo) && !hub.repo.includes("..") && !!hub.config && !!hub.split && !!hub.revision;
+
+  async function startHub() {
+    setRequestError(null);
+    setJob(null);
+    setUploaded(1);
+    setPhase("server");
+    try {
+      const queued = await api.importFromHub(project.id, {
+        hub_repo: hub.repo,
+        hub_config: hub.config,
+        hub_split: hub.split,
+        hub_revision: hub.revision,
+        format,
+        labels_as: labelsAs,
+        ...(rowDomain ? { domain: rowDomain } : {}),
+        detect_uses: detectUses,
+      });
+      setJob(queued);
+      poll(queued.id);
+    } catch (err) {
+      const apiErr = err as api.ApiError;
+      const fields = Object.values((apiErr.details ?? {}) as Record<string, unknown>).flat().filter((v) => typeof v === "string");
+      setRequestError([apiErr.message, ...fields].join(" "));
+      setPhase("finished");
+    }
+  }
+
   async function start(e: FormEvent) {
     e.preventDefault();
+    if (from === "hub") {
+      await startHub();
+      return;
+    }
     if (!file) {
       setRequestError("Choose a file to import.");
       return;
@@ -135,7 +169,52 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
           JSONL, JSON, CSV or Parquet from PRM800K, ProcessBench, PRMBench, Math-Shepherd, TRL, GSM8K, MATH or a
           steplab export. Re-importing the same file adds nothing twice.
         </p>
+        <div className="segmented import-from" role="radiogroup" aria-label="Import from">
+          {(["file", "hub"] as const).map((value) => (
+            <button
+              key={value}
+              type="button"
+              role="radio"
+              aria-checked={from === value}
+              className={from === value ? "on" : undefined}
+              onClick={() => setFrom(value)}
+              disabled={busy}
+              data-testid={`import-from-${value}`}
+            >
+              {value === "file" ? "A file" : "The Hugging Face Hub"}
+            </button>
+          ))}
+        </div>
         <div className="import-grid">
+          {from === "hub" && (
+            <>
+              <label className="field field-wide">
+                <span className="field-label">Dataset</span>
+                <input
+                  className="input mono"
+                  value={hub.repo}
+                  onChange={(e) => setHub({ ...hub, repo: e.target.value.trim() })}
+                  placeholder="Qwen/ProcessBench"
+                  maxLength={193}
+                  disabled={busy}
+                  data-testid="import-hub-repo"
+                />
+              </label>
+              <label className="field">
+                <span className="field-label">Config</span>
+                <input className="input mono" value={hub.config} maxLength={100} onChange={(e) => setHub({ ...hub, config: e.target.value.trim() })} disabled={busy} data-testid="import-hub-config" />
+              </label>
+              <label className="field">
+                <span className="field-label">Split</span>
+                <input className="input mono" value={hub.split} maxLength={100} onChange={(e) => setHub({ ...hub, split: e.target.value.trim() })} disabled={busy} data-testid="import-hub-split" />
+              </label>
+              <label className="field">
+                <span className="field-label">Revision</span>
+                <input className="input mono" value={hub.revision} maxLength={200} onChange={(e) => setHub({ ...hub, revision: e.target.value.trim() })} disabled={busy} data-testid="import-hub-revision" />
+              </label>
+            </>
+          )}
+          {from === "file" && (
           <label className="field field-wide">
             <span className="field-label">File</span>
             <div className={`file-drop${file ? " file-drop-has" : ""}`}>
@@ -151,6 +230,7 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
               />
             </div>
           </label>
+          )}
           <label className="field">
             <span className="field-label">Format</span>
             <select className="input" value={format} onChange={(e) => setFormat(e.target.value as api.ImportFormat)} disabled={busy} data-testid="import-format">
@@ -190,7 +270,7 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
           <span>Detect which earlier steps each step uses, where the file does not say (off: a large file imports a few percent faster)</span>
         </label>
         <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={busy || !file} data-testid="import-submit">
+          <button type="submit" className="btn btn-primary" disabled={busy || (from === "file" ? !file : !hubValid)} data-testid="import-submit">
             {busy ? "Importing…" : "Import"}
           </button>
         </div>

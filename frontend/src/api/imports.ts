@@ -1,5 +1,5 @@
 /** File imports: the jobs, and the upload with progress. */
-import { ApiError, csrfToken, failure, get, type Page } from "./client";
+import { ApiError, csrfToken, failure, get, post, type Page } from "./client";
 
 export type ImportFormat =
   | "auto"
@@ -42,6 +42,8 @@ export interface ImportJob {
   detected_format: string;
   /** The step-reference detector ran on rows that give no `uses`. */
   detect_uses: boolean;
+  /** A Hub import: the dataset, config, split and revision (and, once fetched, files and rows). */
+  hub: { repo_id?: string; config?: string; split?: string; revision?: string; rows?: number; files?: string[] };
   status: "pending" | "running" | "done" | "failed";
   bytes_total: number;
   bytes_done: number;
@@ -55,6 +57,19 @@ export interface ImportJob {
 export const listImports = (projectId: number) =>
   get<Page<ImportJob>>(`/api/projects/${projectId}/imports/`);
 export const getImport = (id: number) => get<ImportJob>(`/api/imports/${id}/`);
+
+/** One config's split of a Hugging Face Hub dataset, fetched and imported by a worker. */
+export interface HubImport {
+  hub_repo: string;
+  hub_config: string;
+  hub_split: string;
+  hub_revision: string;
+  format: ImportFormat;
+  labels_as: LabelsAs;
+  domain?: string;
+  detect_uses?: boolean;
+}
+export const importFromHub = (projectId: number, data: HubImport) => post<ImportJob>(`/api/projects/${projectId}/imports/`, data);
 
 /**
  * Uploads an import file with XMLHttpRequest (fetch has no upload progress).

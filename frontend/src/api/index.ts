@@ -12,6 +12,7 @@ export * from "./autolabel";
 export * from "./explorer";
 export * from "./exports";
 export * from "./gold";
+export * from "./hub";
 export * from "./imports";
 export * from "./labeling";
 export * from "./media";

@@ -1,6 +1,9 @@
-"""`manage.py import FILE --project NAME_OR_ID`: import a dataset file, all or nothing."""
+"""`manage.py import FILE --project NAME_OR_ID`: import a dataset file, all or nothing.
+`manage.py import --hub OWNER/NAME [--config C] [--split S] [--revision R] --project ...`:
+the same with one split of a Hub dataset (labeling.hub.pull), fetched first."""
 
 import os
+import tempfile
 from argparse import ArgumentParser
 from typing import Any
 
@@ -8,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from labeling.errors import DomainError
+from labeling.hub.pull import HubSource, hub_split_write
 from labeling.importers import FORMATS, ImportFileError
 from labeling.models import PROBLEM_DOMAINS, Project
 from labeling.services.imports import LABELS_AS, import_file
@@ -28,7 +32,11 @@ class Command(BaseCommand):
     help = "Import a JSON Lines file (or .jsonl.gz) of problems and solutions into a project."
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("file")
+        parser.add_argument("file", nargs="?", help="a JSON Lines file (or .jsonl.gz)")
+        parser.add_argument("--hub", metavar="OWNER/NAME", help="import a Hub dataset instead")
+        parser.add_argument("--config", default="default", help="the Hub dataset's config")
+        parser.add_argument("--split", default="train", help="the Hub dataset's split")
+        parser.add_argument("--revision", default="main", help="a Hub branch, tag or commit")
         parser.add_argument("--project", required=True, help="project name or id")
         parser.add_argument("--format", default="auto", choices=FORMATS)
         parser.add_argument("--labels-as", default="suggestions", choices=LABELS_AS)
@@ -49,7 +57,27 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        path = options["file"]
+        if bool(options["file"]) == bool(options["hub"]):
+            raise CommandError("name a file or --hub OWNER/NAME (one of them)")
+        if options["hub"]:
+            with tempfile.TemporaryDirectory(prefix="steplab-hub-") as tmp:
+                source = HubSource(
+                    options["hub"], options["config"], options["split"], options["revision"]
+                )
+                path = os.path.join(tmp, "split.jsonl")
+                try:
+                    with open(path, "wb") as out:
+                        fetched = hub_split_write(source, out)
+                except DomainError as exc:
+                    raise CommandError(exc.message) from exc
+                self.stdout.write(
+                    f"Fetched {fetched['rows']} rows of {source.label()} "
+                    f"from {len(fetched['files'])} file(s)."
+                )
+                return self._import(path, options, label=source.label())
+        return self._import(options["file"], options, label=options["file"])
+
+    def _import(self, path: str, options: dict[str, Any], *, label: str) -> None:
         if not os.path.isfile(path):
             raise CommandError(f"{path}: no such file")
         project = _project(options["project"], create=options["create_project"])
@@ -57,7 +85,7 @@ class Command(BaseCommand):
             total=os.path.getsize(path),
             unit="B",
             unit_scale=True,
-            desc=os.path.basename(path),
+            desc=os.path.basename(label),
             disable=options["no_progress"] or options["verbosity"] == 0,
             # the raw stream: OutputWrapper would end each of tqdm's "\r" redraws with "\n"
             file=getattr(self.stderr, "_out", self.stderr),
@@ -71,6 +99,7 @@ class Command(BaseCommand):
             result = import_file(
                 project=project,
                 path=path,
+                filename=label,
                 fmt=options["format"],
                 labels_as=options["labels_as"],
                 progress=progress,
@@ -85,7 +114,7 @@ class Command(BaseCommand):
             bar.close()
             raise CommandError(exc.message) from exc
         bar.close()
-        self.stdout.write(f"Imported {path} into {project.name!r} (format {result.format}):")
+        self.stdout.write(f"Imported {label} into {project.name!r} (format {result.format}):")
         for key, value in result.as_dict().items():
             if key != "format":
                 self.stdout.write(f"  {key}: {value}")

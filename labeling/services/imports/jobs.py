@@ -2,6 +2,7 @@
 write), with its status, progress, result or error recorded on the ImportJob row."""
 
 import logging
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -9,6 +10,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
 from django.utils import timezone
 
 from labeling.errors import DomainError
+from labeling.hub.pull import HubSource, hub_split_write
 from labeling.importers import ImportFileError
 from labeling.models import ImportJob, ImportStatus
 
@@ -66,6 +68,22 @@ def _write_pass_progress(job: ImportJob, offset: int) -> Iterator[Progress | Non
         side.close()
 
 
+def _hub_fetch(job: ImportJob) -> None:
+    """Write the job's Hub split into its file (labeling.hub.pull), as if it was uploaded."""
+    from django.core.files import File
+
+    source = HubSource(**job.hub)
+    job.status = ImportStatus.RUNNING
+    job.save(update_fields=["status"])
+    with tempfile.TemporaryFile() as out:
+        fetched = hub_split_write(source, out)
+        out.seek(0)
+        job.file.save(f"hub-{job.pk}.jsonl", File(out), save=False)
+    job.bytes_total = job.file.size
+    job.hub = {**source.as_dict(), "files": fetched["files"], "rows": fetched["rows"]}
+    job.save(update_fields=["file", "bytes_total", "hub"])
+
+
 def import_job_run(*, job: ImportJob) -> ImportJob:
     """Run an uploaded import: validate, then write; record status, progress, result or error.
 
@@ -80,6 +98,19 @@ def import_job_run(*, job: ImportJob) -> ImportJob:
     """
     if job.status == ImportStatus.DONE:
         return job
+    if job.hub and not job.file:
+        try:
+            _hub_fetch(job)
+        except DomainError as exc:
+            job.status, job.finished_at = ImportStatus.FAILED, timezone.now()
+            job.error = {
+                "message": exc.message,
+                "file": job.filename,
+                "line": None,
+                "field": exc.details.get("field"),
+            }
+            job.save(update_fields=["status", "error", "finished_at"])
+            return job
     total = job.bytes_total or job.file.size
     job.status, job.bytes_total, job.bytes_done, job.rows_done = ImportStatus.RUNNING, total, 0, 0
     job.error, job.result, job.finished_at = {}, {}, None

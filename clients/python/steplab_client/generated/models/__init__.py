@@ -63,6 +63,8 @@ from .gold_input_request import GoldInputRequest
 from .gold_output import GoldOutput
 from .gold_row import GoldRow
 from .history_output import HistoryOutput
+from .hub_push_input_request import HubPushInputRequest
+from .hub_push_output import HubPushOutput
 from .import_input_format_enum import ImportInputFormatEnum
 from .import_input_request import ImportInputRequest
 from .import_job_output import ImportJobOutput
@@ -244,6 +246,8 @@ __all__ = (
     "GoldOutput",
     "GoldRow",
     "HistoryOutput",
+    "HubPushInputRequest",
+    "HubPushOutput",
     "ImportInputFormatEnum",
     "ImportInputRequest",
     "ImportJobOutput",

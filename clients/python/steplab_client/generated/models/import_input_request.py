@@ -13,7 +13,7 @@ from ..models.blank_enum import BlankEnum
 from ..models.import_input_format_enum import ImportInputFormatEnum
 from ..models.labels_as_enum import LabelsAsEnum
 from ..models.problem_domain_enum import ProblemDomainEnum
-from ..types import UNSET, File, Unset
+from ..types import UNSET, File, FileTypes, Unset
 
 T = TypeVar("T", bound="ImportInputRequest")
 
@@ -22,7 +22,12 @@ T = TypeVar("T", bound="ImportInputRequest")
 class ImportInputRequest:
     """
     Attributes:
-        file (File):
+        file (File | Unset): The file; or name a Hub dataset.
+        hub_repo (str | Unset): Import a Hugging Face Hub dataset (owner/name) instead of a file: one split of one
+            config, fetched by the worker with the server's HF_TOKEN.
+        hub_config (str | Unset):  Default: 'default'.
+        hub_split (str | Unset):  Default: 'train'.
+        hub_revision (str | Unset): A branch, tag or commit. Default: 'main'.
         format_ (ImportInputFormatEnum | Unset): * `auto` - auto
             * `prm800k` - prm800k
             * `prm800k_mrmath` - prm800k_mrmath
@@ -58,7 +63,11 @@ class ImportInputRequest:
             is a good one); a retry with it answers the job made the first time instead of another. Same as Idempotency-Key.
     """
 
-    file: File
+    file: File | Unset = UNSET
+    hub_repo: str | Unset = UNSET
+    hub_config: str | Unset = "default"
+    hub_split: str | Unset = "train"
+    hub_revision: str | Unset = "main"
     format_: ImportInputFormatEnum | Unset = ImportInputFormatEnum.AUTO
     labels_as: LabelsAsEnum | Unset = LabelsAsEnum.SUGGESTIONS
     domain: BlankEnum | ProblemDomainEnum | Unset = BlankEnum.VALUE_0
@@ -67,7 +76,17 @@ class ImportInputRequest:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        file = self.file.to_tuple()
+        file: FileTypes | Unset = UNSET
+        if not isinstance(self.file, Unset):
+            file = self.file.to_tuple()
+
+        hub_repo = self.hub_repo
+
+        hub_config = self.hub_config
+
+        hub_split = self.hub_split
+
+        hub_revision = self.hub_revision
 
         format_: str | Unset = UNSET
         if not isinstance(self.format_, Unset):
@@ -93,11 +112,17 @@ class ImportInputRequest:
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
-        field_dict.update(
-            {
-                "file": file,
-            }
-        )
+        field_dict.update({})
+        if file is not UNSET:
+            field_dict["file"] = file
+        if hub_repo is not UNSET:
+            field_dict["hub_repo"] = hub_repo
+        if hub_config is not UNSET:
+            field_dict["hub_config"] = hub_config
+        if hub_split is not UNSET:
+            field_dict["hub_split"] = hub_split
+        if hub_revision is not UNSET:
+            field_dict["hub_revision"] = hub_revision
         if format_ is not UNSET:
             field_dict["format"] = format_
         if labels_as is not UNSET:
@@ -114,7 +139,20 @@ class ImportInputRequest:
     def to_multipart(self) -> types.RequestFiles:
         files: types.RequestFiles = []
 
-        files.append(("file", self.file.to_tuple()))
+        if not isinstance(self.file, Unset):
+            files.append(("file", self.file.to_tuple()))
+
+        if not isinstance(self.hub_repo, Unset):
+            files.append(("hub_repo", (None, str(self.hub_repo).encode(), "text/plain")))
+
+        if not isinstance(self.hub_config, Unset):
+            files.append(("hub_config", (None, str(self.hub_config).encode(), "text/plain")))
+
+        if not isinstance(self.hub_split, Unset):
+            files.append(("hub_split", (None, str(self.hub_split).encode(), "text/plain")))
+
+        if not isinstance(self.hub_revision, Unset):
+            files.append(("hub_revision", (None, str(self.hub_revision).encode(), "text/plain")))
 
         if not isinstance(self.format_, Unset):
             files.append(("format", (None, str(self.format_.value).encode(), "text/plain")))
@@ -142,7 +180,20 @@ class ImportInputRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        file = File(payload=BytesIO(d.pop("file")))
+        _file = d.pop("file", UNSET)
+        file: File | Unset
+        if isinstance(_file, Unset):
+            file = UNSET
+        else:
+            file = File(payload=BytesIO(_file))
+
+        hub_repo = d.pop("hub_repo", UNSET)
+
+        hub_config = d.pop("hub_config", UNSET)
+
+        hub_split = d.pop("hub_split", UNSET)
+
+        hub_revision = d.pop("hub_revision", UNSET)
 
         _format_ = d.pop("format", UNSET)
         format_: ImportInputFormatEnum | Unset
@@ -188,6 +239,10 @@ class ImportInputRequest:
 
         import_input_request = cls(
             file=file,
+            hub_repo=hub_repo,
+            hub_config=hub_config,
+            hub_split=hub_split,
+            hub_revision=hub_revision,
             format_=format_,
             labels_as=labels_as,
             domain=domain,

@@ -20,6 +20,7 @@ class ImportJobOutput:
         id (int):
         filename (str):
         created_at (datetime.datetime):
+        hub (Any | Unset):
         format_ (str | Unset):
         detected_format (str | Unset):
         labels_as (str | Unset):
@@ -40,6 +41,7 @@ class ImportJobOutput:
     id: int
     filename: str
     created_at: datetime.datetime
+    hub: Any | Unset = UNSET
     format_: str | Unset = UNSET
     detected_format: str | Unset = UNSET
     labels_as: str | Unset = UNSET
@@ -60,6 +62,8 @@ class ImportJobOutput:
         filename = self.filename
 
         created_at = self.created_at.isoformat()
+
+        hub = self.hub
 
         format_ = self.format_
 
@@ -102,6 +106,8 @@ class ImportJobOutput:
                 "created_at": created_at,
             }
         )
+        if hub is not UNSET:
+            field_dict["hub"] = hub
         if format_ is not UNSET:
             field_dict["format"] = format_
         if detected_format is not UNSET:
@@ -137,6 +143,8 @@ class ImportJobOutput:
         filename = d.pop("filename")
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        hub = d.pop("hub", UNSET)
 
         format_ = d.pop("format", UNSET)
 
@@ -186,6 +194,7 @@ class ImportJobOutput:
             id=id,
             filename=filename,
             created_at=created_at,
+            hub=hub,
             format_=format_,
             detected_format=detected_format,
             labels_as=labels_as,

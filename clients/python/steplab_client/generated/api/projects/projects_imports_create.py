@@ -30,12 +30,19 @@ def _get_kwargs(
     }
 
     if isinstance(body, ImportInputRequest):
-        _kwargs["files"] = body.to_multipart()
+        if not isinstance(body, Unset):
+            _kwargs["files"] = body.to_multipart()
 
         headers["Content-Type"] = "multipart/form-data; boundary=+++"
     if isinstance(body, ImportInputRequest):
-        _kwargs["data"] = body.to_dict()
+        if not isinstance(body, Unset):
+            _kwargs["data"] = body.to_dict()
         headers["Content-Type"] = "application/x-www-form-urlencoded"
+    if isinstance(body, ImportInputRequest):
+        if not isinstance(body, Unset):
+            _kwargs["json"] = body.to_dict()
+
+        headers["Content-Type"] = "application/json"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -118,8 +125,9 @@ def sync_detailed(
     Args:
         project_id (int):
         idempotency_key (str | Unset):
-        body (ImportInputRequest):
-        body (ImportInputRequest):
+        body (ImportInputRequest | Unset):
+        body (ImportInputRequest | Unset):
+        body (ImportInputRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -154,8 +162,9 @@ def sync(
     Args:
         project_id (int):
         idempotency_key (str | Unset):
-        body (ImportInputRequest):
-        body (ImportInputRequest):
+        body (ImportInputRequest | Unset):
+        body (ImportInputRequest | Unset):
+        body (ImportInputRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -185,8 +194,9 @@ async def asyncio_detailed(
     Args:
         project_id (int):
         idempotency_key (str | Unset):
-        body (ImportInputRequest):
-        body (ImportInputRequest):
+        body (ImportInputRequest | Unset):
+        body (ImportInputRequest | Unset):
+        body (ImportInputRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -219,8 +229,9 @@ async def asyncio(
     Args:
         project_id (int):
         idempotency_key (str | Unset):
-        body (ImportInputRequest):
-        body (ImportInputRequest):
+        body (ImportInputRequest | Unset):
+        body (ImportInputRequest | Unset):
+        body (ImportInputRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -1,0 +1,63 @@
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { MemoryRouter } from "react-router-dom";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { App } from "../App";
+import { FakeApi } from "../test/fakeApi";
+import { makeProject } from "../test/fixtures";
+
+const JOB = {
+  id: 7,
+  filename: "hf://datasets/Qwen/ProcessBench (gsm8k/test)",
+  format: "auto",
+  detected_format: "",
+  detect_uses: true,
+  hub: { repo_id: "Qwen/ProcessBench", config: "gsm8k", split: "test", revision: "main" },
+  status: "pending",
+  bytes_total: 0,
+  bytes_done: 0,
+  rows_done: 0,
+  result: {},
+  error: {},
+  created_at: "2026-12-06T07:00:00Z",
+  finished_at: null,
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("Import from the Hub", () => {
+  it("imports one config's split of a Hub dataset and follows the job", async () => {
+    const api = new FakeApi([]);
+    api.user = { id: 1, username: "admin", is_staff: true };
+    api.project = makeProject({ role: "admin" });
+    api.overrides.push((call) => {
+      if (call.path.startsWith("/api/projects/1/imports/") && call.method === "GET") return { status: 200, body: { count: 0, next: null, previous: null, results: [] } };
+      if (call.path === "/api/projects/1/imports/" && call.method === "POST") return { status: 202, body: JOB };
+      if (call.path === "/api/imports/7/") return { status: 200, body: { ...JOB, status: "done", result: { solutions_created: 400 }, hub: { ...JOB.hub, rows: 400 } } };
+      return undefined;
+    });
+    api.install();
+    render(
+      <MemoryRouter initialEntries={["/projects/1?tab=import"]}>
+        <App />
+      </MemoryRouter>,
+    );
+    fireEvent.click(await screen.findByTestId("import-from-hub", {}, { timeout: 5000 }));
+    expect(screen.queryByTestId("import-file")).toBeNull();
+    const submit = screen.getByTestId("import-submit") as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    fireEvent.change(screen.getByTestId("import-hub-repo"), { target: { value: "Qwen/ProcessBench" } });
+    fireEvent.change(screen.getByTestId("import-hub-config"), { target: { value: "gsm8k" } });
+    fireEvent.change(screen.getByTestId("import-hub-split"), { target: { value: "test" } });
+    expect(submit.disabled).toBe(false);
+    fireEvent.click(submit);
+    await waitFor(() => expect(api.callsTo("POST", "/api/projects/1/imports/")).toHaveLength(1));
+    expect(api.callsTo("POST", "/api/projects/1/imports/")[0].body).toMatchObject({
+      hub_repo: "Qwen/ProcessBench",
+      hub_config: "gsm8k",
+      hub_split: "test",
+      hub_revision: "main",
+      format: "auto",
+    });
+    expect(await screen.findByText("Import finished", {}, { timeout: 5000 })).toBeTruthy();
+  });
+});
