@@ -21,9 +21,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # one per pytest process, so two runs side by side do not share it.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
 # Tests that need a worker start one in-process (celery.contrib.testing) on real Redis when
-# REDIS_URL is set (CI), on its own database number so a developer's broker is left alone.
+# REDIS_URL is set (CI), on its own database number so a developer's broker is left alone:
+# TEST_BROKER_DB (15 by default; two test runs side by side need two, or their workers take
+# each other's tasks).
+_BROKER_DB = int(os.environ.get("TEST_BROKER_DB", "15"))
 CELERY_BROKER_URL = (
-    re.sub(r"(/\d+)?$", "/15", REDIS_URL.rstrip("/"), count=1) if REDIS_URL else "memory://"
+    re.sub(r"(/\d+)?$", f"/{_BROKER_DB}", REDIS_URL.rstrip("/"), count=1)
+    if REDIS_URL
+    else "memory://"
 )
 CELERY_BROKER_TRANSPORT_OPTIONS = redis_transport_options(CELERY_BROKER_URL)
 CELERY_RESULT_BACKEND = "cache+memory://"
