@@ -22,6 +22,11 @@ from labeling.models import (
     Suggestion,
 )
 from labeling.services.history import USES_FIELD, label_history_write
+from labeling.services.webhooks.events import (
+    REVIEW_RESOLVED,
+    review_resolved_data,
+    webhook_event_emit,
+)
 from labeling.solution_overlap import solution_overlap
 from labeling.step_uses import majority_uses
 
@@ -92,6 +97,11 @@ def resolution_create(
         after={
             step_id: _label_state(ratings.get(step_id), uses.get(step_id)) for step_id, _ in steps
         },
+    )
+    # The project as the caller loaded it (no query to skip the event), else its id.
+    project = solution.project if Solution.project.is_cached(solution) else solution.project_id
+    webhook_event_emit(
+        project=project, event_type=REVIEW_RESOLVED, data=review_resolved_data(resolution)
     )
     return resolution
 
