@@ -23,17 +23,17 @@ from autolabel.run_chunks import (
     suggestions_write,
 )
 from labeling.errors import Conflict, ValidationFailed
-from labeling.services.webhooks.events import (
-    AUTOLABEL_RUN_FINISHED,
-    autolabel_run_finished_data,
-    webhook_event_emit,
-)
 from labeling.models import (
     DOMAIN_SOURCES,
     Domain,
     Project,
     Solution,
     sources_for_problem,
+)
+from labeling.services.webhooks.events import (
+    AUTOLABEL_RUN_FINISHED,
+    autolabel_run_finished_data,
+    webhook_event_emit,
 )
 from training_runs.models import PrmModel
 

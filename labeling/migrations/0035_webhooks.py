@@ -6,63 +6,113 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('labeling', '0033_suggestion_source_open'),
+        ("labeling", "0033_suggestion_source_open"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='project',
-            name='webhook_events',
+            model_name="project",
+            name="webhook_events",
             field=models.JSONField(blank=True, default=list, editable=False),
         ),
         migrations.CreateModel(
-            name='WebhookEndpoint',
+            name="WebhookEndpoint",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('url', models.CharField(max_length=2000)),
-                ('secret', models.CharField(max_length=100)),
-                ('events', models.JSONField(default=list, help_text='Event types this endpoint receives.')),
-                ('active', models.BooleanField(default=True)),
-                ('description', models.CharField(blank=True, default='', max_length=500)),
-                ('disabled_reason', models.CharField(blank=True, default='', max_length=500)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('secret_rotated_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('project', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='webhook_endpoints', to='labeling.project')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("url", models.CharField(max_length=2000)),
+                ("secret", models.CharField(max_length=100)),
+                (
+                    "events",
+                    models.JSONField(default=list, help_text="Event types this endpoint receives."),
+                ),
+                ("active", models.BooleanField(default=True)),
+                ("description", models.CharField(blank=True, default="", max_length=500)),
+                ("disabled_reason", models.CharField(blank=True, default="", max_length=500)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("secret_rotated_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "project",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="webhook_endpoints",
+                        to="labeling.project",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='WebhookDelivery',
+            name="WebhookDelivery",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('event_type', models.CharField(max_length=60)),
-                ('message_id', models.CharField(max_length=60, unique=True)),
-                ('payload', models.JSONField()),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('delivered', 'Delivered'), ('failed', 'Failed')], default='pending', max_length=10)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('status_code', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('duration_ms', models.PositiveIntegerField(blank=True, null=True)),
-                ('error', models.CharField(blank=True, default='', max_length=1000)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('next_attempt_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('endpoint', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deliveries', to='labeling.webhookendpoint')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("event_type", models.CharField(max_length=60)),
+                ("message_id", models.CharField(max_length=60, unique=True)),
+                ("payload", models.JSONField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("delivered", "Delivered"),
+                            ("failed", "Failed"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("status_code", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("duration_ms", models.PositiveIntegerField(blank=True, null=True)),
+                ("error", models.CharField(blank=True, default="", max_length=1000)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("next_attempt_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "endpoint",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="deliveries",
+                        to="labeling.webhookendpoint",
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='webhookendpoint',
-            index=models.Index(fields=['project', 'active'], name='webhook_endpoint_project'),
+            model_name="webhookendpoint",
+            index=models.Index(fields=["project", "active"], name="webhook_endpoint_project"),
         ),
         migrations.AddIndex(
-            model_name='webhookdelivery',
-            index=models.Index(fields=['endpoint', '-created_at'], name='webhook_delivery_log'),
+            model_name="webhookdelivery",
+            index=models.Index(fields=["endpoint", "-created_at"], name="webhook_delivery_log"),
         ),
         migrations.AddIndex(
-            model_name='webhookdelivery',
-            index=models.Index(condition=models.Q(('status', 'pending')), fields=['next_attempt_at'], name='webhook_delivery_due'),
+            model_name="webhookdelivery",
+            index=models.Index(
+                condition=models.Q(("status", "pending")),
+                fields=["next_attempt_at"],
+                name="webhook_delivery_due",
+            ),
         ),
     ]

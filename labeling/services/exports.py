@@ -47,17 +47,17 @@ from labeling.exporters.source import CHUNK, matching_solutions, problem_keys, s
 from labeling.exporters.split import SMALL, split_plan
 from labeling.gc_pause import gc_paused
 from labeling.models import Domain, Export, ExportStatus, Project
-from labeling.services.webhooks.events import (
-    EXPORT_FAILED,
-    EXPORT_READY,
-    export_data,
-    webhook_event_emit,
-)
 from labeling.services.export_files import (
     export_leftovers_remove,
     stored_remove,
     tmp_dir_make,
     tmp_dir_remove,
+)
+from labeling.services.webhooks.events import (
+    EXPORT_FAILED,
+    EXPORT_READY,
+    export_data,
+    webhook_event_emit,
 )
 
 logger = logging.getLogger(__name__)

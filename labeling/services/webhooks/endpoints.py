@@ -103,9 +103,9 @@ def project_webhook_events_refresh(*, project_id: int) -> list[str]:
     with transaction.atomic():
         Project.objects.select_for_update().filter(pk=project_id).values_list("pk").first()
         listened: set[str] = set()
-        for events in WebhookEndpoint.objects.filter(project_id=project_id, active=True).values_list(
-            "events", flat=True
-        ):
+        for events in WebhookEndpoint.objects.filter(
+            project_id=project_id, active=True
+        ).values_list("events", flat=True):
             listened.update(events)
         ordered = [e for e in EVENTS if e in listened]
         Project.objects.filter(pk=project_id).exclude(webhook_events=ordered).update(

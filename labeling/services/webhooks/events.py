@@ -49,7 +49,9 @@ def public_url(path: str) -> str:
     return f"{base.rstrip('/')}{path}"
 
 
-def webhook_delivery_add(*, endpoint: WebhookEndpoint, event_type: str, data: dict) -> WebhookDelivery:
+def webhook_delivery_add(
+    *, endpoint: WebhookEndpoint, event_type: str, data: dict
+) -> WebhookDelivery:
     """One delivery of one event to one endpoint, sent after the caller's commit."""
     now = timezone.now()
     delivery = WebhookDelivery.objects.create(
