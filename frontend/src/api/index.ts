@@ -21,3 +21,4 @@ export * from "./people";
 export * from "./projects";
 export * from "./review";
 export * from "./training";
+export * from "./webhooks";
