@@ -3,6 +3,7 @@
 import json
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -39,8 +40,9 @@ class Receiver:
         return [r.verified for r in self.received]
 
 
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
+@contextmanager
+def running_receiver() -> Iterator[Receiver]:
+    """A receiver listening on 127.0.0.1 (a free port) until the block ends."""
     state = Receiver(url="")
 
     class Handler(BaseHTTPRequestHandler):
@@ -73,6 +75,12 @@ def receiver() -> Iterator[Receiver]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    with running_receiver() as state:
+        yield state
 
 
 @pytest.fixture
