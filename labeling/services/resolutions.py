@@ -179,6 +179,8 @@ def resolution_from_suggestions(
     Does nothing when the solution already has a resolution (humans and reviewers win).
     """
     locked = Solution.objects.select_for_update().get(pk=solution.pk)
+    if Solution.project.is_cached(solution):  # the webhook check reads it: no query then
+        locked.project = solution.project
     if resolution_current(solution_id=locked.pk) is not None:
         return None
     step_ids = list(locked.steps.values_list("id", flat=True))
