@@ -2,6 +2,7 @@
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ class Receiver:
     # Status codes to answer, in order; the last one repeats.
     answers: list[int] = field(default_factory=lambda: [200])
     extra_headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0  # wait this long before answering
     received: list[Received] = field(default_factory=list)
 
     def answer(self) -> int:
@@ -54,6 +56,7 @@ def running_receiver() -> Iterator[Receiver]:
             except Exception:
                 verified = None
             state.received.append(Received(headers, body, verified))
+            time.sleep(state.delay_s)
             code = state.answer()
             self.send_response(code)
             for name, value in state.extra_headers.items():

@@ -13,7 +13,11 @@ from labeling.services.webhooks.delivery import (
     webhook_delivery_attempt,
     webhook_events_heal,
 )
-from labeling.services.webhooks.endpoints import webhook_secret_rotate, webhook_test_send
+from labeling.services.webhooks.endpoints import (
+    webhook_endpoint_update,
+    webhook_secret_rotate,
+    webhook_test_send,
+)
 from labeling.services.webhooks.events import (
     ANNOTATION_SUBMITTED,
     EXPORT_READY,
@@ -195,3 +199,29 @@ def test_the_sweep_heals_a_stale_subscribed_event_set(subscribe):
     webhook_events_heal()
     project.refresh_from_db()
     assert project.webhook_events == [ANNOTATION_SUBMITTED]
+
+
+def test_a_slow_receiver_times_out_and_is_retried(subscribe, receiver, settings):
+    settings.WEBHOOK_TIMEOUT_S = 1.0
+    project = ProjectFactory()
+    subscribe(project)
+    receiver.delay_s = 3.0
+    webhook_event_emit(project=project, event_type=EXPORT_READY, data={})
+    pk = WebhookDelivery.objects.get().pk
+    assert webhook_delivery_attempt(delivery_id=pk) is not None
+    delivery = WebhookDelivery.objects.get()
+    assert delivery.status == DeliveryStatus.PENDING and delivery.status_code is None
+    assert delivery.error == "Timed out after 1 s."
+    assert delivery.duration_ms < 2500
+
+
+def test_a_paused_endpoint_gets_no_event_and_its_pending_ones_are_not_sent(subscribe, receiver):
+    project = ProjectFactory()
+    endpoint = subscribe(project)
+    webhook_event_emit(project=project, event_type=EXPORT_READY, data={})
+    webhook_endpoint_update(endpoint=endpoint, active=False)
+    project.refresh_from_db()
+    assert webhook_event_emit(project=project, event_type=EXPORT_READY, data={}) == 0
+    (delivery,) = deliver_pending()
+    assert delivery.status == DeliveryStatus.FAILED and "disabled" in delivery.error
+    assert not receiver.received

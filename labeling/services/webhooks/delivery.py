@@ -31,6 +31,7 @@ from labeling.models import DeliveryStatus, Project, WebhookDelivery, WebhookEnd
 from labeling.services.url_guard import UrlRefused, vet_url
 
 from .endpoints import allow_private, project_webhook_events_refresh, webhook_endpoint_disable
+from .events import TEST_EVENT
 
 log = logging.getLogger(__name__)
 
@@ -113,9 +114,11 @@ def webhook_post(*, url: str, secret: str, message_id: str, body: bytes) -> Post
                     where = response.headers.get("location", "")
                     return done(code, f"Redirects are not followed (to {where[:200]!r}).")
                 peek = b""
+                deadline = started + timeout_s()
                 for chunk in response.iter_bytes():
                     peek += chunk
-                    if len(peek) >= RESPONSE_PEEK:
+                    # A body that drips in is not waited for past the timeout.
+                    if len(peek) >= RESPONSE_PEEK or time.perf_counter() > deadline:
                         break
                 text = peek[:RESPONSE_PEEK].decode("utf-8", "replace").strip()
                 return done(code, f"HTTP {code}" + (f": {text}" if text else ""))
@@ -137,7 +140,8 @@ def _claim(delivery_id: int) -> WebhookDelivery | None:
     )
     if not claimed:
         return None
-    return WebhookDelivery.objects.select_related("endpoint").get(pk=delivery_id)
+    # None when its endpoint was deleted just now (the deliveries go with it).
+    return WebhookDelivery.objects.select_related("endpoint").filter(pk=delivery_id).first()
 
 
 def webhook_delivery_attempt(*, delivery_id: int) -> float | None:
@@ -147,7 +151,7 @@ def webhook_delivery_attempt(*, delivery_id: int) -> float | None:
     if delivery is None:
         return None
     endpoint: WebhookEndpoint = delivery.endpoint
-    if not endpoint.active and delivery.event_type != "webhook.test":
+    if not endpoint.active and delivery.event_type != TEST_EVENT:
         _finish(delivery, DeliveryStatus.FAILED, PostResult(None, 0, "The endpoint is disabled."))
         return None
     result = webhook_post(
