@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import base64
 import ipaddress
+import re
 import secrets
+import socket
 from dataclasses import dataclass
 
 import httpx
@@ -36,6 +38,10 @@ SECRET_BYTES = 32
 # Names that always mean this machine or its network, refused without a DNS lookup.
 _LOCAL_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
 _LOCAL_SUFFIXES = (".localhost", ".local", ".internal", ".localdomain")
+# A host as it may be sent: an (IDNA-encoded) name, an IPv4 or an IPv6 address.
+_HOST = re.compile(r"^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?$|^[0-9a-f.]*:[0-9a-f:.]*$")
+# What inet_aton reads as an IPv4 address: decimal, octal or hex parts, one to four.
+_LEGACY_IPV4 = re.compile(r"^(?:0x[0-9a-f]+|[0-9]+)(?:\.(?:0x[0-9a-f]+|[0-9]+)){0,3}$")
 
 
 def allow_private() -> bool:
@@ -65,6 +71,11 @@ def webhook_url_check(url: str) -> str:
         raise ValidationFailed("The URL has no host.", field="url")
     if parsed.userinfo:
         raise ValidationFailed("The URL may not carry a user name or password.", field="url")
+    if not _HOST.match(host):
+        shown = host[:100]
+        raise ValidationFailed(f"The URL's host {shown!r} is not a valid host name.", field="url")
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        raise ValidationFailed(f"The URL's port {parsed.port} is not a valid port.", field="url")
     if allow_private():
         return url
     if host in _LOCAL_NAMES or host.endswith(_LOCAL_SUFFIXES):
@@ -73,9 +84,8 @@ def webhook_url_check(url: str) -> str:
             " (WEBHOOK_ALLOW_PRIVATE allows private ones on a self-hosted server).",
             field="url",
         )
-    try:
-        ip = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
+    ip = _literal_ip(host)
+    if ip is None:
         return url
     problem = address_problem(ip)
     if problem:
@@ -85,6 +95,21 @@ def webhook_url_check(url: str) -> str:
             field="url",
         )
     return url
+
+
+def _literal_ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a host written as one means, in any form the resolver reads as an address
+    (`127.1`, `0x7f000001`, `2130706433`, `[::1]`); None for a name."""
+    try:
+        return ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        pass
+    if _LEGACY_IPV4.match(host):
+        try:
+            return ipaddress.IPv4Address(socket.inet_aton(host))
+        except OSError:
+            return None
+    return None
 
 
 def _events_check(events: list[str]) -> list[str]:
