@@ -30,6 +30,11 @@ from labeling.models import (
     Solution,
     sources_for_problem,
 )
+from labeling.services.webhooks.events import (
+    AUTOLABEL_RUN_FINISHED,
+    autolabel_run_finished_data,
+    webhook_event_emit,
+)
 from training_runs.models import PrmModel
 
 log = logging.getLogger(__name__)
@@ -229,13 +234,20 @@ def autolabel_run_refresh(*, run: AutolabelRun) -> AutolabelRun:
         "suggestions_written": counts["suggestions"] or 0,
         "errors": errors,
     }
+    finished = 0
     if counts["pending"] == 0:
-        AutolabelRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
+        finished = AutolabelRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
             status=RunStatus.FAILED if counts["done"] == 0 and counts["failed"] else RunStatus.DONE,
             finished_at=timezone.now(),
         )
     AutolabelRun.objects.filter(pk=run.pk).update(**fields)
     run.refresh_from_db()
+    if finished:  # this refresh finished it: the one that tells the webhooks
+        webhook_event_emit(
+            project=run.project_id,
+            event_type=AUTOLABEL_RUN_FINISHED,
+            data=autolabel_run_finished_data(run),
+        )
     return run
 
 

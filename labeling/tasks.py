@@ -93,3 +93,34 @@ def tokens_prune_task() -> int:
     from labeling.services.tokens import tokens_prune
 
     return tokens_prune(keep_days=settings.TOKENS_KEEP_DEAD_DAYS)
+
+
+@shared_task(ignore_result=True, acks_late=True, soft_time_limit=120, time_limit=150)
+def webhook_deliver_task(delivery_id: int) -> None:
+    """Make a webhook delivery's due attempt; a failure with attempts left comes back after its
+    backoff (a lost message is resent by webhook_sweep_task)."""
+    from labeling.services.webhooks.delivery import webhook_delivery_attempt
+
+    retry_in = webhook_delivery_attempt(delivery_id=delivery_id)
+    if retry_in is not None:
+        webhook_deliver_task.apply_async(args=[delivery_id], countdown=retry_in)
+
+
+@shared_task(ignore_result=True)
+def webhook_sweep_task() -> int:
+    """Beat, every WEBHOOK_SWEEP_S: resend overdue webhook deliveries, forget old ones, and
+    heal the projects' subscribed-event sets."""
+    from django.conf import settings
+
+    from labeling.services.webhooks.delivery import (
+        webhook_deliveries_due,
+        webhook_deliveries_prune,
+        webhook_events_heal,
+    )
+
+    webhook_deliveries_prune(keep_days=settings.WEBHOOK_DELIVERY_KEEP_DAYS)
+    webhook_events_heal()
+    due = webhook_deliveries_due(grace_s=settings.WEBHOOK_SWEEP_S)
+    for delivery_id in due:
+        webhook_deliver_task.delay(delivery_id)
+    return len(due)

@@ -296,6 +296,19 @@ RECOVERY_SWEEP_S = env.float("RECOVERY_SWEEP_S", default=60.0)
 OUTBOX_SWEEP_S = env.float("OUTBOX_SWEEP_S", default=10.0)
 # Sent messages (and the idempotency keys they hold) are deleted this many days after sending.
 OUTBOX_KEEP_DAYS = env.int("OUTBOX_KEEP_DAYS", default=7)
+# Webhooks (labeling.services.webhooks): deliveries are POSTed to public addresses only unless
+# WEBHOOK_ALLOW_PRIVATE; each attempt times out after WEBHOOK_TIMEOUT_S (at most 30); a failed
+# one is retried after WEBHOOK_RETRY_BASE_S x 4^(n-1) s, WEBHOOK_MAX_ATTEMPTS attempts in all.
+# The sweep resends deliveries overdue by WEBHOOK_SWEEP_S (a lost message).
+WEBHOOK_ALLOW_PRIVATE = env.bool("WEBHOOK_ALLOW_PRIVATE", default=False)
+WEBHOOK_TIMEOUT_S = env.float("WEBHOOK_TIMEOUT_S", default=10.0)
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=5)
+WEBHOOK_RETRY_BASE_S = env.float("WEBHOOK_RETRY_BASE_S", default=30.0)
+WEBHOOK_SWEEP_S = env.float("WEBHOOK_SWEEP_S", default=60.0)
+WEBHOOK_DELIVERY_KEEP_DAYS = env.int("WEBHOOK_DELIVERY_KEEP_DAYS", default=30)
+# This server's address as others reach it (https://steplab.example.org): makes the links in
+# webhook payloads (an export's download_url) absolute. Empty: they are paths.
+PUBLIC_URL = env("PUBLIC_URL", default="")
 CELERY_BEAT_SCHEDULE = {
     "outbox-drain": {
         "task": "labeling.tasks.outbox_drain_task",
@@ -312,6 +325,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "labeling.tasks.export_leftovers_remove_task",
         "schedule": 10 * 60.0,
         "options": {"queue": "exports", "expires": 600},
+    },
+    "webhook-sweep": {
+        "task": "labeling.tasks.webhook_sweep_task",
+        "schedule": WEBHOOK_SWEEP_S,
+        "options": {"queue": "default", "expires": WEBHOOK_SWEEP_S},
     },
     "tokens-prune": {
         "task": "labeling.tasks.tokens_prune_task",

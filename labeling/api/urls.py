@@ -14,6 +14,7 @@ from labeling.api import (
     people,
     projects,
     review,
+    webhooks,
 )
 
 urlpatterns = [
@@ -220,4 +221,34 @@ urlpatterns += [
     ),
     path("invites/<str:token>/", people.InviteOpenApi.as_view(), name="invite-open"),
     path("invites/<str:token>/accept/", people.InviteAcceptApi.as_view(), name="invite-accept"),
+]
+
+# Webhooks: a project's endpoints and their delivery log (labeling/api/webhooks.py).
+urlpatterns += [
+    path("webhook-events/", webhooks.WebhookEventListApi.as_view(), name="webhook-events"),
+    path(
+        "projects/<int:project_id>/webhooks/",
+        webhooks.WebhookEndpointListApi.as_view(),
+        name="webhook-list",
+    ),
+    path(
+        "projects/<int:project_id>/webhooks/<int:endpoint_id>/",
+        webhooks.WebhookEndpointDetailApi.as_view(),
+        name="webhook-detail",
+    ),
+    path(
+        "projects/<int:project_id>/webhooks/<int:endpoint_id>/rotate-secret/",
+        webhooks.WebhookSecretRotateApi.as_view(),
+        name="webhook-rotate-secret",
+    ),
+    path(
+        "projects/<int:project_id>/webhooks/<int:endpoint_id>/test/",
+        webhooks.WebhookTestApi.as_view(),
+        name="webhook-test",
+    ),
+    path(
+        "projects/<int:project_id>/webhooks/<int:endpoint_id>/deliveries/",
+        webhooks.WebhookDeliveryListApi.as_view(),
+        name="webhook-deliveries",
+    ),
 ]

@@ -40,8 +40,12 @@ from .review import (
 )
 from .suggestion import Suggestion, SuggestionSource
 from .tokens import ApiToken
+from .webhooks import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
+    "DeliveryStatus",
+    "WebhookDelivery",
+    "WebhookEndpoint",
     "OutboxMessage",
     "ApiToken",
     "DOMAIN_SOURCES",

@@ -145,6 +145,9 @@ class Project(models.Model):
     # Set by project_delete: from then on the project answers 410 `project_deleted` and a
     # background job (labeling.services.project_delete) deletes its rows in batches.
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The event types some active webhook endpoint of the project receives, kept by
+    # labeling.services.webhooks: an event nobody listens to costs no query to skip.
+    webhook_events = models.JSONField(default=list, blank=True, editable=False)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="ProjectMembership", related_name="projects"
     )

@@ -53,6 +53,12 @@ from labeling.services.export_files import (
     tmp_dir_make,
     tmp_dir_remove,
 )
+from labeling.services.webhooks.events import (
+    EXPORT_FAILED,
+    EXPORT_READY,
+    export_data,
+    webhook_event_emit,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -335,18 +341,23 @@ def export_build(
     export.stats = stats.as_dict()
     export.card = _card(export, stats, options)
     export.status, export.finished_at = ExportStatus.DONE, timezone.now()
-    updated = Export.objects.filter(pk=export.pk).update(
-        file=export.file.name,
-        sha256=sha256,
-        size_bytes=size,
-        row_count=export.row_count,
-        step_count=export.step_count,
-        solutions_done=export.solutions_done,
-        stats=export.stats,
-        card=export.card,
-        status=export.status,
-        finished_at=export.finished_at,
-    )
+    with transaction.atomic():  # the webhook event commits with the status it reports
+        updated = Export.objects.filter(pk=export.pk).update(
+            file=export.file.name,
+            sha256=sha256,
+            size_bytes=size,
+            row_count=export.row_count,
+            step_count=export.step_count,
+            solutions_done=export.solutions_done,
+            stats=export.stats,
+            card=export.card,
+            status=export.status,
+            finished_at=export.finished_at,
+        )
+        if updated:
+            webhook_event_emit(
+                project=export.project, event_type=EXPORT_READY, data=export_data(export)
+            )
     if not updated:  # deleted while it was being built: do not leave its file behind
         default_storage.delete(stored)
     return export
@@ -355,9 +366,14 @@ def export_build(
 def _fail(export: Export, message: str) -> Export:
     export.status, export.finished_at = ExportStatus.FAILED, timezone.now()
     export.error = {"message": message}
-    Export.objects.filter(pk=export.pk).update(
-        status=export.status, finished_at=export.finished_at, error=export.error
-    )
+    with transaction.atomic():
+        updated = Export.objects.filter(pk=export.pk).update(
+            status=export.status, finished_at=export.finished_at, error=export.error
+        )
+        if updated:
+            webhook_event_emit(
+                project=export.project, event_type=EXPORT_FAILED, data=export_data(export)
+            )
     return export
 
 

@@ -22,6 +22,11 @@ from labeling.models import (
     Suggestion,
 )
 from labeling.services.history import USES_FIELD, label_history_write
+from labeling.services.webhooks.events import (
+    REVIEW_RESOLVED,
+    review_resolved_data,
+    webhook_event_emit,
+)
 from labeling.solution_overlap import solution_overlap
 from labeling.step_uses import majority_uses
 
@@ -92,6 +97,11 @@ def resolution_create(
         after={
             step_id: _label_state(ratings.get(step_id), uses.get(step_id)) for step_id, _ in steps
         },
+    )
+    # The project as the caller loaded it (no query to skip the event), else its id.
+    project = solution.project if Solution.project.is_cached(solution) else solution.project_id
+    webhook_event_emit(
+        project=project, event_type=REVIEW_RESOLVED, data=review_resolved_data(resolution)
     )
     return resolution
 
@@ -169,6 +179,8 @@ def resolution_from_suggestions(
     Does nothing when the solution already has a resolution (humans and reviewers win).
     """
     locked = Solution.objects.select_for_update().get(pk=solution.pk)
+    if Solution.project.is_cached(solution):  # the webhook check reads it: no query then
+        locked.project = solution.project
     if resolution_current(solution_id=locked.pk) is not None:
         return None
     step_ids = list(locked.steps.values_list("id", flat=True))

@@ -77,6 +77,15 @@ def _invite(w):
     return invite_create(project=w["project"], role="annotator", created_by=None).invite.pk
 
 
+def _webhook(w):
+    from labeling.services.webhooks.endpoints import webhook_endpoint_create
+
+    made = webhook_endpoint_create(
+        project=w["project"], url="https://hooks.example.com/in", events=["export.ready"]
+    )
+    return made.endpoint.pk
+
+
 def _untouched_solution(w):
     return w["project"].solutions.exclude(annotations__isnull=False).order_by("id").last()
 
@@ -125,6 +134,79 @@ ENDPOINTS = [
         None,
         None,
         [403, 403, 404, 403, 204],
+    ),
+    # Webhooks (labeling/api/webhooks.py): project admins only; the event list for anyone.
+    (
+        "webhook-events",
+        "get",
+        lambda w: "/api/webhook-events/",
+        None,
+        None,
+        [403, 200, 200, 200, 200],
+    ),
+    (
+        "webhook-list",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/webhooks/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "webhook-create",
+        "post",
+        lambda w: f"/api/projects/{w['project'].pk}/webhooks/",
+        lambda w: {"url": "https://hooks.example.com/new", "events": ["import.finished"]},
+        "json",
+        [403, 403, 404, 403, 201],
+    ),
+    (
+        "webhook-detail",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/webhooks/{_webhook(w)}/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "webhook-update",
+        "patch",
+        lambda w: f"/api/projects/{w['project'].pk}/webhooks/{_webhook(w)}/",
+        lambda w: {"active": False},
+        "json",
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "webhook-delete",
+        "delete",
+        lambda w: f"/api/projects/{w['project'].pk}/webhooks/{_webhook(w)}/",
+        None,
+        None,
+        [403, 403, 404, 403, 204],
+    ),
+    (
+        "webhook-rotate-secret",
+        "post",
+        lambda w: f"/api/projects/{w['project'].pk}/webhooks/{_webhook(w)}/rotate-secret/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "webhook-test",
+        "post",
+        lambda w: f"/api/projects/{w['project'].pk}/webhooks/{_webhook(w)}/test/",
+        None,
+        None,
+        [403, 403, 404, 403, 202],
+    ),
+    (
+        "webhook-deliveries",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/webhooks/{_webhook(w)}/deliveries/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
     ),
     ("projects", "get", lambda w: "/api/projects/", None, None, [403, 200, 200, 200, 200]),
     (

@@ -231,7 +231,7 @@ function roleName(role: api.Role): string {
 }
 
 /** A secret shown once (temporary password, invite link), with Copy. */
-function OneTimeSecret({ label, value, testId }: { label: string; value: string; testId: string }) {
+export function OneTimeSecret({ label, value, testId }: { label: string; value: string; testId: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <div className="callout callout-success" data-testid={`${testId}-shown`}>

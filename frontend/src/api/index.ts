@@ -22,3 +22,4 @@ export * from "./people";
 export * from "./projects";
 export * from "./review";
 export * from "./training";
+export * from "./webhooks";

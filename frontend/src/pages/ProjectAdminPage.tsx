@@ -10,6 +10,7 @@ import { MembersTab } from "../admin/MembersTab";
 import { OverviewTab } from "../admin/OverviewTab";
 import { SettingsTab } from "../admin/SettingsTab";
 import { TrainingTab } from "../admin/TrainingTab";
+import { WebhooksTab } from "../admin/WebhooksTab";
 import { SolutionsExplorer } from "../explorer/SolutionsExplorer";
 import { AppHeader } from "../components/AppHeader";
 import { ErrorBox, Spinner } from "../components/ui";
@@ -24,6 +25,7 @@ type TabId =
   | "assignments"
   | "gold"
   | "members"
+  | "webhooks"
   | "settings";
 // `reviewers`: also shown to reviewers (the API lets them too).
 const TABS: Array<{ id: TabId; label: string; adminOnly: boolean; reviewers?: boolean }> = [
@@ -36,6 +38,7 @@ const TABS: Array<{ id: TabId; label: string; adminOnly: boolean; reviewers?: bo
   { id: "assignments", label: "Assignments", adminOnly: true },
   { id: "gold", label: "Gold", adminOnly: true },
   { id: "members", label: "Members", adminOnly: true },
+  { id: "webhooks", label: "Webhooks", adminOnly: true },
   { id: "settings", label: "Settings", adminOnly: true },
 ];
 
@@ -116,6 +119,7 @@ export function ProjectAdminPage() {
               {tab === "assignments" && <AssignmentsTab project={project} />}
               {tab === "gold" && <GoldTab project={project} />}
               {tab === "members" && <MembersTab project={project} />}
+              {tab === "webhooks" && <WebhooksTab project={project} />}
               {tab === "settings" && <SettingsTab project={project} onSaved={setProject} />}
             </div>
           </>

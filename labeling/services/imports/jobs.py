@@ -6,13 +6,18 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.utils import timezone
 
 from labeling.errors import DomainError
 from labeling.hub.pull import HubSource, hub_split_write
 from labeling.importers import ImportFileError
 from labeling.models import ImportJob, ImportStatus
+from labeling.services.webhooks.events import (
+    IMPORT_FINISHED,
+    import_finished_data,
+    webhook_event_emit,
+)
 
 from .parsing import PathOrFile, Progress, import_file_validate
 from .pipeline import import_file
@@ -174,5 +179,9 @@ def import_job_run(*, job: ImportJob) -> ImportJob:
     fields = ["status", "error", "result", "finished_at"]
     if job.status == ImportStatus.DONE:  # a failed job keeps the progress it had reached
         fields += ["bytes_done", "rows_done"]
-    job.save(update_fields=fields)
+    with transaction.atomic():  # the webhook event commits with the status it reports
+        job.save(update_fields=fields)
+        webhook_event_emit(
+            project=job.project, event_type=IMPORT_FINISHED, data=import_finished_data(job)
+        )
     return job
