@@ -25,6 +25,7 @@ from .domain_enum import DomainEnum
 from .draft_input_request import DraftInputRequest
 from .error import Error
 from .error_error import ErrorError
+from .events_enum import EventsEnum
 from .explorer_answer_enum import ExplorerAnswerEnum
 from .explorer_bulk_action_enum import ExplorerBulkActionEnum
 from .explorer_bulk_input_request import ExplorerBulkInputRequest
@@ -109,6 +110,7 @@ from .password_reset_input_request import PasswordResetInputRequest
 from .password_token_input_request import PasswordTokenInputRequest
 from .patched_member_role_input_request import PatchedMemberRoleInputRequest
 from .patched_project_input_request import PatchedProjectInputRequest
+from .patched_webhook_endpoint_patch_input_request import PatchedWebhookEndpointPatchInputRequest
 from .prm_model_input_request import PrmModelInputRequest
 from .prm_model_input_request_metrics import PrmModelInputRequestMetrics
 from .prm_model_output import PrmModelOutput
@@ -181,6 +183,11 @@ from .training_run_summary_output import TrainingRunSummaryOutput
 from .unsure_enum import UnsureEnum
 from .user_list_output import UserListOutput
 from .user_output import UserOutput
+from .webhook_delivery_output import WebhookDeliveryOutput
+from .webhook_endpoint_input_request import WebhookEndpointInputRequest
+from .webhook_endpoint_output import WebhookEndpointOutput
+from .webhook_endpoint_with_secret_output import WebhookEndpointWithSecretOutput
+from .webhook_event_output import WebhookEventOutput
 
 __all__ = (
     "AcceptInputRequest",
@@ -208,6 +215,7 @@ __all__ = (
     "DraftInputRequest",
     "Error",
     "ErrorError",
+    "EventsEnum",
     "ExplorerAnswerEnum",
     "ExplorerBulkActionEnum",
     "ExplorerBulkInputRequest",
@@ -292,6 +300,7 @@ __all__ = (
     "PasswordTokenInputRequest",
     "PatchedMemberRoleInputRequest",
     "PatchedProjectInputRequest",
+    "PatchedWebhookEndpointPatchInputRequest",
     "PrmModelInputRequest",
     "PrmModelInputRequestMetrics",
     "PrmModelOutput",
@@ -364,4 +373,9 @@ __all__ = (
     "UnsureEnum",
     "UserListOutput",
     "UserOutput",
+    "WebhookDeliveryOutput",
+    "WebhookEndpointInputRequest",
+    "WebhookEndpointOutput",
+    "WebhookEndpointWithSecretOutput",
+    "WebhookEventOutput",
 )

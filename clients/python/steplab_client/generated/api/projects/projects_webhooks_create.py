@@ -1,0 +1,233 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.webhook_endpoint_input_request import WebhookEndpointInputRequest
+from ...models.webhook_endpoint_with_secret_output import WebhookEndpointWithSecretOutput
+from ...types import UNSET, Response
+
+
+def _get_kwargs(
+    project_id: int,
+    *,
+    body: WebhookEndpointInputRequest | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/projects/{project_id}/webhooks/".format(
+            project_id=quote(str(project_id), safe=""),
+        ),
+    }
+
+    if isinstance(body, WebhookEndpointInputRequest):
+        _kwargs["json"] = body.to_dict()
+
+        headers["Content-Type"] = "application/json"
+    if isinstance(body, WebhookEndpointInputRequest):
+        _kwargs["data"] = body.to_dict()
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    if isinstance(body, WebhookEndpointInputRequest):
+        _kwargs["files"] = body.to_multipart()
+
+        headers["Content-Type"] = "multipart/form-data; boundary=+++"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | WebhookEndpointWithSecretOutput | None:
+    if response.status_code == 201:
+        response_201 = WebhookEndpointWithSecretOutput.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 410:
+        response_410 = Error.from_dict(response.json())
+
+        return response_410
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | WebhookEndpointWithSecretOutput]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    project_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: WebhookEndpointInputRequest | Unset = UNSET,
+) -> Response[Error | WebhookEndpointWithSecretOutput]:
+    """The project's webhook endpoints; make one (its secret is in this reply only).
+
+    Args:
+        project_id (int):
+        body (WebhookEndpointInputRequest):
+        body (WebhookEndpointInputRequest):
+        body (WebhookEndpointInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | WebhookEndpointWithSecretOutput]
+    """
+
+    kwargs = _get_kwargs(
+        project_id=project_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    project_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: WebhookEndpointInputRequest | Unset = UNSET,
+) -> Error | WebhookEndpointWithSecretOutput | None:
+    """The project's webhook endpoints; make one (its secret is in this reply only).
+
+    Args:
+        project_id (int):
+        body (WebhookEndpointInputRequest):
+        body (WebhookEndpointInputRequest):
+        body (WebhookEndpointInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | WebhookEndpointWithSecretOutput
+    """
+
+    return sync_detailed(
+        project_id=project_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    project_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: WebhookEndpointInputRequest | Unset = UNSET,
+) -> Response[Error | WebhookEndpointWithSecretOutput]:
+    """The project's webhook endpoints; make one (its secret is in this reply only).
+
+    Args:
+        project_id (int):
+        body (WebhookEndpointInputRequest):
+        body (WebhookEndpointInputRequest):
+        body (WebhookEndpointInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | WebhookEndpointWithSecretOutput]
+    """
+
+    kwargs = _get_kwargs(
+        project_id=project_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    project_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: WebhookEndpointInputRequest | Unset = UNSET,
+) -> Error | WebhookEndpointWithSecretOutput | None:
+    """The project's webhook endpoints; make one (its secret is in this reply only).
+
+    Args:
+        project_id (int):
+        body (WebhookEndpointInputRequest):
+        body (WebhookEndpointInputRequest):
+        body (WebhookEndpointInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | WebhookEndpointWithSecretOutput
+    """
+
+    return (
+        await asyncio_detailed(
+            project_id=project_id,
+            client=client,
+            body=body,
+        )
+    ).parsed

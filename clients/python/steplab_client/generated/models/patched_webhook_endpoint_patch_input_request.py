@@ -1,0 +1,126 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from .. import types
+from ..models.events_enum import EventsEnum
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="PatchedWebhookEndpointPatchInputRequest")
+
+
+@_attrs_define
+class PatchedWebhookEndpointPatchInputRequest:
+    """
+    Attributes:
+        url (str | Unset):
+        events (list[EventsEnum] | Unset): Event types to receive: import.finished, autolabel_run.finished,
+            export.ready, export.failed, annotation.submitted, review.resolved.
+        description (str | Unset):
+        active (bool | Unset):
+    """
+
+    url: str | Unset = UNSET
+    events: list[EventsEnum] | Unset = UNSET
+    description: str | Unset = UNSET
+    active: bool | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        url = self.url
+
+        events: list[str] | Unset = UNSET
+        if not isinstance(self.events, Unset):
+            events = []
+            for events_item_data in self.events:
+                events_item = events_item_data.value
+                events.append(events_item)
+
+        description = self.description
+
+        active = self.active
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({})
+        if url is not UNSET:
+            field_dict["url"] = url
+        if events is not UNSET:
+            field_dict["events"] = events
+        if description is not UNSET:
+            field_dict["description"] = description
+        if active is not UNSET:
+            field_dict["active"] = active
+
+        return field_dict
+
+    def to_multipart(self) -> types.RequestFiles:
+        files: types.RequestFiles = []
+
+        if not isinstance(self.url, Unset):
+            files.append(("url", (None, str(self.url).encode(), "text/plain")))
+
+        if not isinstance(self.events, Unset):
+            for events_item_element in self.events:
+                files.append(
+                    ("events", (None, str(events_item_element.value).encode(), "text/plain"))
+                )
+
+        if not isinstance(self.description, Unset):
+            files.append(("description", (None, str(self.description).encode(), "text/plain")))
+
+        if not isinstance(self.active, Unset):
+            files.append(("active", (None, str(self.active).encode(), "text/plain")))
+
+        for prop_name, prop in self.additional_properties.items():
+            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
+
+        return files
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        url = d.pop("url", UNSET)
+
+        _events = d.pop("events", UNSET)
+        events: list[EventsEnum] | Unset = UNSET
+        if _events is not UNSET:
+            events = []
+            for events_item_data in _events:
+                events_item = EventsEnum(events_item_data)
+
+                events.append(events_item)
+
+        description = d.pop("description", UNSET)
+
+        active = d.pop("active", UNSET)
+
+        patched_webhook_endpoint_patch_input_request = cls(
+            url=url,
+            events=events,
+            description=description,
+            active=active,
+        )
+
+        patched_webhook_endpoint_patch_input_request.additional_properties = d
+        return patched_webhook_endpoint_patch_input_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
