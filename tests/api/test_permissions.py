@@ -564,6 +564,12 @@ def _export(w):
     return Export.objects.create(project=w["project"], format="trl").pk
 
 
+def _hub_push(w):
+    from labeling.models import HubPush
+
+    return HubPush.objects.create(export_id=_export(w), repo_id="team/x").pk
+
+
 def _autolabel_run(w):
     from autolabel.models import AutolabelRun
 
@@ -681,6 +687,31 @@ ENDPOINTS += [
         None,
         None,
         [403, 403, 404, 409, 409],
+    ),
+    # Hub pushes (labeling/api/hub.py): reviewers read them, admins push (a pending export: 409).
+    (
+        "export-hub-pushes",
+        "get",
+        lambda w: f"/api/exports/{_export(w)}/hub-pushes/",
+        None,
+        None,
+        [403, 403, 404, 200, 200],
+    ),
+    (
+        "export-hub-pushes",
+        "post",
+        lambda w: f"/api/exports/{_export(w)}/hub-pushes/",
+        lambda w: {"repo_id": "team/x"},
+        "json",
+        [403, 403, 404, 403, 409],
+    ),
+    (
+        "hub-push-detail",
+        "get",
+        lambda w: f"/api/hub-pushes/{_hub_push(w)}/",
+        None,
+        None,
+        [403, 403, 404, 200, 200],
     ),
     (
         "autolabel-runs",
