@@ -119,7 +119,7 @@ class Parser:
 
     def _check_implicit(self, left: ast.Node, tok: Token) -> None:
         left_end = _rightmost(left)
-        if tok.kind == NUM:
+        if tok.kind == NUM and not self._factorials_side_by_side(left_end):
             raise Ambiguous("a number right after an expression (2 3, (3)2, x2)")
         if tok.kind == CMD and tok.value in _FRAC and isinstance(left_end, ast.Num):
             raise Ambiguous("mixed number or product")
@@ -127,6 +127,17 @@ class Parser:
             raise Ambiguous("a price after an expression")
         if tok.kind == LP and isinstance(left_end, ast.Sym):
             self.call_like = True  # f(x) or x(x+1)?
+
+    def _factorials_side_by_side(self, left_end: ast.Node) -> bool:
+        """ "3!5!" (as in "\\frac{8!}{3!5!}"): a factorial right after a factorial is a
+        product; no other reading writes a number and "!" after a "!"."""
+        after = self.peek(1)
+        return (
+            isinstance(left_end, ast.Fact)
+            and isinstance(left_end.x, ast.Num)
+            and after is not None
+            and after.kind == FACT
+        )
 
     def unary(self) -> ast.Node:
         tok = self.peek()
