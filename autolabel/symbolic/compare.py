@@ -188,6 +188,10 @@ def equal_values(a: sympy.Expr, b: sympy.Expr) -> bool | None:
     magnitude = abs(complex(approx))
     if magnitude > 1e-25 * scale:
         return False
+    if diff.has(sympy.sin, sympy.cos, sympy.tan, sympy.cot, sympy.sec, sympy.csc):
+        # products of values at rational degrees: simplify() is slow there, and a difference
+        # under 1e-35 of the values' size is equality (a holding claim refutes nothing)
+        return True if magnitude < 1e-35 * scale else None
     if sympy.simplify(diff) == 0 or sympy.nsimplify(diff) == 0:
         return True
     return True if magnitude < 1e-35 * scale else None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from autolabel.symbolic import ast
+from autolabel.symbolic import ast, trig
 from autolabel.symbolic.tokens import (
     CMD,
     CUR,
@@ -310,6 +310,11 @@ class Parser:
             return ast.Binom(n, k)
         if name == "pi":
             return ast.Pi()
+        if name in trig.NAMES:
+            try:
+                return trig.parse_trig(self, name)
+            except trig.NotRead as exc:
+                raise ParseError(f"unsupported \\{name}: {exc}") from exc
         if name in _TRANSPARENT:
             return self.script_arg() if name == "boxed" else self.atom()
         if name in _TEXT:
