@@ -297,6 +297,8 @@ class Parser:
         if name == "sqrt":
             index = None
             nxt = self.peek()
+            if tok.text == "\u221a" and nxt is not None and (nxt.kind == NUM or nxt.value == "("):
+                return self._plain_root()
             if nxt is not None and nxt.kind == LP and nxt.value == "[":
                 self.i += 1
                 index = self.expr()
@@ -321,6 +323,15 @@ class Parser:
             text = _group_text(self)
             return ast.Sym("text:" + " ".join(text.split()))
         raise ParseError(f"unsupported \\{name}")
+
+    def _plain_root(self) -> ast.Node:
+        """ "√169" (the whole number, not one digit) or "√(16 + 9)"; "√16 + 9" may draw
+        the sign's bar over "16 + 9", so an operator after the number is not read."""
+        node = ast.Root(self.atom())
+        after = self.peek()
+        if isinstance(node.x, ast.Num) and after is not None and after.kind in (OP, POW):
+            raise Ambiguous("√a + b: does the root's bar cover b?")
+        return node
 
     def postfix(self, node: ast.Node) -> ast.Node:
         while (tok := self.peek()) is not None:

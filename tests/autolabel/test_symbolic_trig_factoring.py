@@ -6,6 +6,8 @@
 * "3!5!" is a product of factorials (the denominators of binomial coefficients);
 * a factorization announced in words and written as an equation is an identity (kind
   rewriting, autolabel/symbolic/factorings.py);
+* a plain-text root sign "√169" takes the whole number (it took one digit and left "69"),
+  or a parenthesis, and is not read before an operator ("√16 + 9");
 * degrees over degrees is a ratio, not an angle (a misreading found on a MATH reference
   solution, shared/data/math500_sample.jsonl, test/geometry/686.json).
 
@@ -43,6 +45,9 @@ REFUTED_CASES = [
     ("", r"So \(\tan 60^\circ = \frac{\sqrt{3}}{3}\).", {"arithmetic"}),
     ("", r"Factoring, we get \[ x^2 + 5x + 6 = (x+2)(x+4) = 0 \]", {"rewriting"}),
     ("", r"The arc is $\frac{40^\circ}{360^\circ}(2\pi) = \frac{1}{8}(2\pi)$.", set()),
+    # a plain-text root sign takes the whole number, or a parenthesis
+    ("", "So the side is √169 = 14 cm.", {"arithmetic"}),
+    ("", "The diagonal is √(16 + 9) = 6.", {"arithmetic"}),
 ]
 
 NOT_REFUTED = [
@@ -68,6 +73,10 @@ NOT_REFUTED = [
     ("", r"\(\tan^{-1}(1) = 30^\circ\)"),
     ("", r"\(\tan 90^\circ = 0\)"),
     ("", r"\( 3!5!! = 720 \)"),
+    # plain-text roots: true values, and "√16 + 9" (does the bar cover the 9?) not read
+    ("", "So √169 = 13 and the hypotenuse is √98 = 7√2."),
+    ("", "so √2.25 = 1.5"),
+    ("", "√16 + 9 = 5"),
     # factorizations that are not claimed, or are conditions
     ("", r"We set the two expressions equal to each other: \[ x^2 + 2 = (x + 2)^2 \]"),
     ("", r"If we factor it as \( x^2 + 1 = (x+1)^2 \), then the roots are real."),
