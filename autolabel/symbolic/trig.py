@@ -17,15 +17,12 @@ Values are exact (sympy), so a claim is decided like any other number.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import sympy
 
 from autolabel.symbolic import ast
-from autolabel.symbolic.tokens import CMD, IDENT, LB, LP, NUM, POW
-
-if TYPE_CHECKING:
-    from autolabel.symbolic.parser import Parser
+from autolabel.symbolic.tokens import CMD, IDENT, LB, LP, NUM, POW, Token
 
 NAMES = frozenset({"sin", "cos", "tan", "cot", "sec", "csc"})
 MAX_POWER = 4
@@ -37,6 +34,18 @@ _FUNCTIONS = {
     "sec": sympy.sec,
     "csc": sympy.csc,
 }
+
+
+class Parser(Protocol):
+    """What parse_trig uses of parser.Parser (which imports this module)."""
+
+    i: int
+
+    def peek(self, k: int = 0) -> Token | None: ...
+
+    def script_arg(self) -> ast.Node: ...
+
+    def power(self) -> ast.Node: ...
 
 
 class NotRead(Exception):
