@@ -115,6 +115,19 @@ class Unit(Node):
         return (self.x,)
 
 
+@dataclass(eq=False)
+class Trig(Node):
+    """\\sin, \\cos, ... of an angle in numbers only (degrees or a multiple of pi), to a
+    whole power: "\\sin^2 30^\\circ" is Trig("sin", 30°, 2)."""
+
+    name: str
+    x: Node
+    power: int = 1
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.x,)
+
+
 @dataclass
 class SideInfo:
     """What a claim's side contains; the comparison rules read these."""
@@ -137,7 +150,10 @@ def side_info(node: Node, call_like: bool = False) -> SideInfo:
     info = SideInfo(call_like=call_like)
     symbols: set[str] = set()
     units: set[str] = set()
+    inside_trig = {id(n) for t in node.walk() if isinstance(t, Trig) for n in t.x.walk()}
     for sub in node.walk():
+        if id(sub) in inside_trig:
+            continue  # "\\cos 60^\\circ" is a number: its degrees are not the side's unit
         if isinstance(sub, Sym):
             symbols.add(sub.name)
         elif isinstance(sub, Unit):
@@ -150,7 +166,7 @@ def side_info(node: Node, call_like: bool = False) -> SideInfo:
                 info.percent_of = True
             else:
                 info.bare_percent = True
-        if isinstance(sub, Bin | Pow | Fact | Root | Binom | Percent | Pi | Abs):
+        if isinstance(sub, Bin | Pow | Fact | Root | Binom | Percent | Pi | Abs | Trig):
             info.ops += 1
         elif isinstance(sub, Num) and sub.base not in (None, 10):
             info.ops += 1  # reading 101_2 is a computation: "101_2 = 5" is a claim

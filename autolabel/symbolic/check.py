@@ -23,6 +23,7 @@ from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Context, Decision, claim_kind, decide
 from autolabel.symbolic.continuations import continuation_chains
 from autolabel.symbolic.evaluate import EvalError, TooLarge
+from autolabel.symbolic.factorings import factoring_statements
 from autolabel.symbolic.finders import find_statements
 from autolabel.symbolic.inequalities import ORDER, decide_order
 from autolabel.symbolic.inline_math import join_lone_symbols
@@ -335,6 +336,7 @@ def _statements(
             return [
                 *find_statements(prepared),
                 *substitution_statements(chains, prepared),
+                *factoring_statements(chains, prepared),
                 *root_statements(chains, prepared, previous),
                 *solving_statements(chains, prepared, previous_step, items),
             ]

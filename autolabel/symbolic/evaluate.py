@@ -21,7 +21,7 @@ from fractions import Fraction
 import sympy
 from mpmath import iv
 
-from autolabel.symbolic import ast
+from autolabel.symbolic import ast, trig
 
 MAX_EXPONENT = 10_000
 MAX_RESULT_BITS = 100_000  # about 30,000 digits
@@ -128,6 +128,11 @@ def _exact(node: ast.Node, percent: str, units: bool) -> sympy.Expr:
         return _power(x, sympy.Rational(1, int(n)))
     if isinstance(node, ast.Abs):
         return sympy.Abs(_exact(node.x, percent, units))
+    if isinstance(node, ast.Trig):
+        try:
+            return trig.trig_value(node, _exact(node.x, percent, False))
+        except trig.NotRead as exc:
+            raise EvalError(str(exc)) from exc
     raise EvalError(f"cannot evaluate {type(node).__name__}")
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from autolabel.symbolic import ast
+from autolabel.symbolic import ast, trig
 from autolabel.symbolic.tokens import (
     CMD,
     CUR,
@@ -119,7 +119,7 @@ class Parser:
 
     def _check_implicit(self, left: ast.Node, tok: Token) -> None:
         left_end = _rightmost(left)
-        if tok.kind == NUM:
+        if tok.kind == NUM and not self._factorials_side_by_side(left_end):
             raise Ambiguous("a number right after an expression (2 3, (3)2, x2)")
         if tok.kind == CMD and tok.value in _FRAC and isinstance(left_end, ast.Num):
             raise Ambiguous("mixed number or product")
@@ -127,6 +127,17 @@ class Parser:
             raise Ambiguous("a price after an expression")
         if tok.kind == LP and isinstance(left_end, ast.Sym):
             self.call_like = True  # f(x) or x(x+1)?
+
+    def _factorials_side_by_side(self, left_end: ast.Node) -> bool:
+        """ "3!5!" (as in "\\frac{8!}{3!5!}"): a factorial right after a factorial is a
+        product; no other reading writes a number and "!" after a "!"."""
+        after = self.peek(1)
+        return (
+            isinstance(left_end, ast.Fact)
+            and isinstance(left_end.x, ast.Num)
+            and after is not None
+            and after.kind == FACT
+        )
 
     def unary(self) -> ast.Node:
         tok = self.peek()
@@ -286,6 +297,8 @@ class Parser:
         if name == "sqrt":
             index = None
             nxt = self.peek()
+            if tok.text == "\u221a" and nxt is not None and (nxt.kind == NUM or nxt.value == "("):
+                return self._plain_root()
             if nxt is not None and nxt.kind == LP and nxt.value == "[":
                 self.i += 1
                 index = self.expr()
@@ -299,12 +312,26 @@ class Parser:
             return ast.Binom(n, k)
         if name == "pi":
             return ast.Pi()
+        if name in trig.NAMES:
+            try:
+                return trig.parse_trig(self, name)
+            except trig.NotRead as exc:
+                raise ParseError(f"unsupported \\{name}: {exc}") from exc
         if name in _TRANSPARENT:
             return self.script_arg() if name == "boxed" else self.atom()
         if name in _TEXT:
             text = _group_text(self)
             return ast.Sym("text:" + " ".join(text.split()))
         raise ParseError(f"unsupported \\{name}")
+
+    def _plain_root(self) -> ast.Node:
+        """ "√169" (the whole number, not one digit) or "√(16 + 9)"; "√16 + 9" may draw
+        the sign's bar over "16 + 9", so an operator after the number is not read."""
+        node = ast.Root(self.atom())
+        after = self.peek()
+        if isinstance(node.x, ast.Num) and after is not None and after.kind in (OP, POW):
+            raise Ambiguous("√a + b: does the root's bar cover b?")
+        return node
 
     def postfix(self, node: ast.Node) -> ast.Node:
         while (tok := self.peek()) is not None:

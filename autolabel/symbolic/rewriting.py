@@ -113,7 +113,7 @@ def _pair(first: Segment, second: Segment, prepared: str) -> Statement | None:
 
     def decide() -> Decision:
         if len(a) == 1:
-            return _same_expression(exact(a[0].node), exact(b[0].node))  # type: ignore[arg-type]
+            return same_expression(exact(a[0].node), exact(b[0].node))  # type: ignore[arg-type]
         return _same_equation(a, b)
 
     return Statement(KIND, f"{lhs} becomes {rhs}", a[0].start, b[-1].end, lhs, rhs, decide)
@@ -127,7 +127,7 @@ def _points(symbols: list[sympy.Symbol], seed: int) -> list[dict[sympy.Symbol, s
     ]
 
 
-def _same_expression(a: sympy.Expr, b: sympy.Expr) -> Decision:
+def same_expression(a: sympy.Expr, b: sympy.Expr) -> Decision:
     shown = (show(a), show(b))
     diff = a - b
     if diff == 0 or sympy.expand(diff) == 0:
