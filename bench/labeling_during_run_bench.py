@@ -53,7 +53,7 @@ from bench.load.stream_setup import (  # noqa: E402
 from bench.stream_bench import DEFAULT_DATABASE_URL, settings_env  # noqa: E402
 
 MACHINE_QUEUES = "autolabel,rollouts,exports"  # bin/serve's machine worker
-MACHINE_CONCURRENCY = 2
+MACHINE_CONCURRENCY = 2  # bin/serve's default (MACHINE_WORKERS); --concurrency
 WARM_CHUNKS = 3  # chunks a run has done before the clock starts
 
 
@@ -106,7 +106,15 @@ def measure(base_url: str, project, cycles: int, name: str) -> CycleLog:
 
 
 def phase_with_run(
-    *, base_url: str, project, cycles: int, nice: int, env: dict, workdir: Path, name: str
+    *,
+    base_url: str,
+    project,
+    cycles: int,
+    nice: int,
+    concurrency: int,
+    env: dict,
+    workdir: Path,
+    name: str,
 ) -> Phase:
     from autolabel.models import RunStatus
     from autolabel.services import autolabel_run_cancel
@@ -115,7 +123,7 @@ def phase_with_run(
     log_path = workdir / f"{name.replace(' ', '-')}.log"
     worker = start_worker(
         {**env, "MACHINE_WORKER_NICE": str(nice)}, log_path, name=name.replace(" ", "-"),
-        concurrency=MACHINE_CONCURRENCY, queues=MACHINE_QUEUES,
+        concurrency=concurrency, queues=MACHINE_QUEUES,
     )  # fmt: skip
     try:
         _worker_ready(worker, log_path)
@@ -178,6 +186,9 @@ def main() -> int:
     parser.add_argument("--n", type=int, default=5000, help="solutions in the project")
     parser.add_argument("--cycles", type=int, default=200, help="cycles a phase")
     parser.add_argument("--rounds", type=int, default=1, help="rounds of the four phases")
+    parser.add_argument(
+        "--concurrency", type=int, default=MACHINE_CONCURRENCY, help="the machine worker's pool"
+    )
     parser.add_argument("--keep-db", action="store_true", help="do not drop the scratch database")
     args = parser.parse_args()
     base_db = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
@@ -211,7 +222,9 @@ def main() -> int:
             seeded = seed_project(n=args.n, workdir=workdir, labels_as="none")
             print(
                 f"{seeded.solutions} solutions, {seeded.steps} steps; {os.cpu_count()} cores; "
-                f"machine worker: -Q {MACHINE_QUEUES} --concurrency {MACHINE_CONCURRENCY}"
+                f"machine worker: -Q {MACHINE_QUEUES} --concurrency {args.concurrency}; "
+                f"load average {os.getloadavg()[0]:.1f} (other work on the machine)",
+                flush=True,
             )
             project = seeded.project
             port = free_port()
@@ -232,15 +245,18 @@ def main() -> int:
                             name=f"run, nice {nice}",
                         )  # fmt: skip
                     )
-                    print(suggestion_stats())
+                    print(suggestion_stats(), flush=True)
                 phases.append(
                     Phase("baseline", measure(base_url, project, args.cycles, f"c{round_}"))
                 )
                 baseline = CycleLog()
                 for phase in (phases[0], phases[-1]):
                     baseline.merge(phase.log)
-                print(f"== round {round_}: one annotator, ms ==")
-                print("\n".join(report(phases, baseline)))
+                print(
+                    f"== round {round_}: one annotator, ms; load average "
+                    f"{os.getloadavg()[0]:.1f} =="
+                )
+                print("\n".join(report(phases, baseline)), flush=True)
                 for phase in phases:
                     problems += [f"{phase.name}: {f}" for f in phase.log.failures]
                     problems += [f"{phase.name}: {k} x{n}" for k, n in phase.log.errors.items()]
