@@ -240,6 +240,7 @@ def main() -> int:
                             project=project,
                             cycles=args.cycles,
                             nice=nice,
+                            concurrency=args.concurrency,
                             env=env,
                             workdir=workdir,
                             name=f"run, nice {nice}",
