@@ -101,7 +101,7 @@ def _queue_purge(queue: str) -> None:
 
 
 def measure(base_url: str, project, cycles: int, name: str) -> CycleLog:
-    tokens = annotators_create(project=project, count=1, prefix=name.replace(" ", "-"))
+    tokens = annotators_create(project=project, count=1, prefix=name)
     return run_cycles(base_url=base_url, tokens=tokens, project_id=project.pk, cycles=cycles)
 
 
@@ -115,14 +115,16 @@ def phase_with_run(
     env: dict,
     workdir: Path,
     name: str,
+    round_: int,
 ) -> Phase:
     from autolabel.models import RunStatus
     from autolabel.services import autolabel_run_cancel
     from bench.load.procs import start_worker, stop
 
-    log_path = workdir / f"{name.replace(' ', '-')}.log"
+    slug = f"{name.replace(' ', '').replace(',', '-')}-r{round_}"
+    log_path = workdir / f"{slug}.log"
     worker = start_worker(
-        {**env, "MACHINE_WORKER_NICE": str(nice)}, log_path, name=name.replace(" ", "-"),
+        {**env, "MACHINE_WORKER_NICE": str(nice)}, log_path, name=slug,
         concurrency=concurrency, queues=MACHINE_QUEUES,
     )  # fmt: skip
     try:
@@ -132,7 +134,7 @@ def phase_with_run(
         while _done(run) < WARM_CHUNKS * 20 and time.monotonic() < deadline:
             time.sleep(0.2)
         done0, started = _done(run), time.perf_counter()
-        log = measure(base_url, project, cycles, name)
+        log = measure(base_url, project, cycles, slug)
         done1, wall = _done(run), time.perf_counter() - started
         run.refresh_from_db()
         going = run.status == RunStatus.RUNNING and done1 < run.total
@@ -244,6 +246,7 @@ def main() -> int:
                             env=env,
                             workdir=workdir,
                             name=f"run, nice {nice}",
+                            round_=round_,
                         )  # fmt: skip
                     )
                     print(suggestion_stats(), flush=True)
