@@ -43,10 +43,10 @@ run: install
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 	$(MAKE) --no-print-directory serve
 
-# The web server (gunicorn with gunicorn.conf.py: 2 processes per core x 4 threads) and two
-# Celery workers (one for the short queues, also running beat; one for training and PRM scoring
-# on the `gpu` queue, so a training run never blocks auto-labeling). Ctrl-C or SIGTERM stops
-# all three and their children (bin/serve).
+# The web server (gunicorn with gunicorn.conf.py: 2 processes per core x 4 threads) and three
+# Celery workers (one for the short `default` queue, also running beat; one for machine work:
+# auto-label chunks, rollouts, exports, at a lower OS priority; one for training and PRM
+# scoring on the `gpu` queue). Ctrl-C or SIGTERM stops all four and their children (bin/serve).
 serve:
 	exec bin/serve $(BIN) $(HOST) $(PORT) $(VAR)
 

@@ -1,4 +1,5 @@
-"""The Celery app. Queues are named in `annotate.queues.Queue`."""
+"""The Celery app. Queues are named in `annotate.queues.Queue`; workers of machine queues run
+at a lower OS priority (annotate.worker_priority)."""
 
 import os
 
@@ -14,3 +15,6 @@ kombu_sqlalchemy.Transport.polling_interval = 0.05
 app = Celery("steplab")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# Workers of machine queues lower their own OS priority as they start (MACHINE_WORKER_NICE).
+from annotate import worker_priority  # noqa: E402, F401

@@ -40,5 +40,8 @@ QUEUE_RANK = [Queue.DEFAULT, Queue.ROLLOUTS, Queue.GPU]
 
 
 def chunk_queue(sources: list[str]) -> str:
-    """A chunk runs on the most specialised queue any of its sources needs."""
-    return max((ENGINES[s].queue for s in sources), key=QUEUE_RANK.index)
+    """A chunk runs on the most specialised queue any of its sources needs; an engine that
+    needs only CPU (`queue = Queue.DEFAULT`) has its chunks on the `autolabel` queue, machine
+    work apart from the short tasks of `default` (annotate.queues)."""
+    queue = max((ENGINES[s].queue for s in sources), key=QUEUE_RANK.index)
+    return Queue.AUTOLABEL if queue == Queue.DEFAULT else queue

@@ -59,13 +59,20 @@ def annotator(project):
 
 @pytest.fixture
 def celery_worker_live(transactional_db):
-    """A real Celery worker thread (on Redis when REDIS_URL is set) for one test."""
+    """A real Celery worker thread (on Redis when REDIS_URL is set) for one test: the short
+    tasks' queue and the auto-label chunks' (annotate.queues)."""
     from celery.contrib.testing.worker import start_worker
 
     from annotate.celery import app
+    from annotate.queues import Queue
 
     with start_worker(
-        app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=10
+        app,
+        pool="solo",
+        concurrency=1,
+        perform_ping_check=False,
+        shutdown_timeout=10,
+        queues=[Queue.DEFAULT.value, Queue.AUTOLABEL.value],
     ) as worker:
         yield worker
 

@@ -274,7 +274,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
-# Queues are named in annotate/queues.py; chunk tasks pick theirs per run (autolabel.tasks).
+# Queues are named in annotate/queues.py; chunk tasks pick theirs per run (autolabel.tasks):
+# `autolabel`, `rollouts` or `gpu`, machine work apart from `default`'s short tasks.
 CELERY_TASK_ROUTES = {
     "labeling.tasks.import_job_run_task": {"queue": "default"},
     "labeling.tasks.project_purge_task": {"queue": "default"},
@@ -286,6 +287,9 @@ CELERY_TASK_ROUTES = {
     "autolabel.tasks.training_run_task": {"queue": "gpu"},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker that consumes only machine queues (annotate.queues.MACHINE_QUEUES) runs at this OS
+# nice level, its pool and their children too (annotate.worker_priority); 0 turns it off.
+MACHINE_WORKER_NICE = env.int("MACHINE_WORKER_NICE", default=10)
 # Jobs whose message a broker lost (a Redis restarted empty) are sent again by a beat task
 # (autolabel.recovery) once they showed no sign of life for RECOVERY_STALL_S and no worker
 # holds them. Beat runs in `make run`'s main worker (-B) and as compose's `beat` service.

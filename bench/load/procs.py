@@ -224,13 +224,15 @@ def start_worker(
     name: str = "load",
     concurrency: int = 2,
     beat_schedule: Path | None = None,
+    queues: str = "default,autolabel,exports",
 ):
-    """A worker on the default and exports queues; with `beat_schedule`, beat runs in it too
-    (the recovery sweep), keeping its schedule in that file."""
+    """A worker on `queues` (by default the short tasks, auto-label chunks and exports); with
+    `beat_schedule`, beat runs in it too (the recovery sweep), keeping its schedule in that
+    file. One that consumes only machine queues runs niced (annotate.worker_priority)."""
     beat = ["-B", "-s", str(beat_schedule)] if beat_schedule else []
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "annotate", "worker", "-Q",
-         "default,exports", "--concurrency", str(concurrency), "-n", f"{name}@%h", "-l", "info",
+         queues, "--concurrency", str(concurrency), "-n", f"{name}@%h", "-l", "info",
          "--without-gossip", "--without-mingle", "--without-heartbeat", *beat],
         cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
         start_new_session=True,

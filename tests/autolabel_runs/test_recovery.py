@@ -72,7 +72,8 @@ def test_a_worker_holding_any_task_of_the_run_keeps_it(stale_run, task):
 
 
 def test_messages_waiting_in_its_queue_keep_a_run(stale_run):
-    assert _lost(depth=lambda queue: 1 if queue == "default" else 0) == []
+    assert _lost(depth=lambda queue: 1 if queue == "default" else 0) == []  # its start
+    assert _lost(depth=lambda queue: 1 if queue == "autolabel" else 0) == []  # its chunks
     assert _lost(depth=lambda queue: 1 if queue == "gpu" else 0) == [
         ("autolabel run", stale_run.pk)
     ]

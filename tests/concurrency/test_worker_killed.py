@@ -54,7 +54,7 @@ def _start_worker(name: str, log: Path, *, beat_schedule: Path | None = None) ->
             "annotate",
             "worker",
             "-Q",
-            "default",
+            "default,autolabel",
             "--concurrency",
             "1",
             "-n",
@@ -83,6 +83,7 @@ def test_killed_worker_then_a_new_one_completes_the_run(pb_project, tmp_path):
         pytest.skip("needs Redis (REDIS_URL)")
     with app.connection_for_write() as conn:
         conn.default_channel.queue_purge("default")
+        conn.default_channel.queue_purge("autolabel")
     run = autolabel_run_create(project=pb_project, sources=["symbolic"], params={"chunk_size": 2})
     first = _start_worker("first", tmp_path / "first.log")
     second = None

@@ -35,7 +35,7 @@ def worker(transactional_db):
         concurrency=1,
         perform_ping_check=False,
         shutdown_timeout=10,
-        queues=[Queue.DEFAULT.value, Queue.EXPORTS.value],
+        queues=[Queue.DEFAULT.value, Queue.AUTOLABEL.value, Queue.EXPORTS.value],
     ) as started:
         yield started
 

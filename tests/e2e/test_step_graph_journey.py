@@ -34,7 +34,7 @@ def exports_worker(transactional_db):
         concurrency=1,
         perform_ping_check=False,
         shutdown_timeout=10,
-        queues=[Queue.DEFAULT.value, Queue.EXPORTS.value],
+        queues=[Queue.DEFAULT.value, Queue.AUTOLABEL.value, Queue.EXPORTS.value],
     ) as worker:
         yield worker
 

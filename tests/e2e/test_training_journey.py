@@ -36,7 +36,7 @@ def gpu_worker(transactional_db):
         concurrency=1,
         perform_ping_check=False,
         shutdown_timeout=30,
-        queues=[Queue.DEFAULT.value, Queue.GPU.value],
+        queues=[Queue.DEFAULT.value, Queue.AUTOLABEL.value, Queue.GPU.value],
     ) as worker:
         yield worker
 

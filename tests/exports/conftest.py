@@ -73,9 +73,9 @@ def build(project):
 
 @pytest.fixture
 def exports_worker(transactional_db):
-    """A real Celery worker thread consuming the `default` and `exports` queues.
+    """A real Celery worker thread consuming the `default`, `autolabel` and `exports` queues.
 
-    tests/conftest.py's celery_worker_live consumes only the default queue.
+    tests/conftest.py's celery_worker_live consumes only the default and autolabel queues.
     """
     from celery.contrib.testing.worker import start_worker
 
@@ -88,7 +88,7 @@ def exports_worker(transactional_db):
         concurrency=1,
         perform_ping_check=False,
         shutdown_timeout=10,
-        queues=[Queue.DEFAULT.value, Queue.EXPORTS.value],
+        queues=[Queue.DEFAULT.value, Queue.AUTOLABEL.value, Queue.EXPORTS.value],
     ) as worker:
         yield worker
 

@@ -58,7 +58,7 @@ def test_jobs_whose_messages_redis_lost_are_sent_again_and_finish(pb_project, tm
         os.killpg(worker.pid, signal.SIGSTOP)
         export = export_create(project=pb_project, created_by=None, format="trl")
         enqueue(env, "labeling.tasks.export_build_task", export.pk)
-        assert int(_redis(redis.port, "llen", "default") or 0) > 0, "no chunk was queued"
+        assert int(_redis(redis.port, "llen", "autolabel") or 0) > 0, "no chunk was queued"
         assert _redis(redis.port, "llen", "exports") == "1"
 
         stop(redis.proc, signal.SIGKILL)  # no shutdown save: the data is gone

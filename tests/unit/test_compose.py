@@ -36,9 +36,9 @@ def test_compose_file_is_valid_and_has_the_services(tmp_path):
     assert result.returncode == 0, result.stderr
     config = json.loads(result.stdout)
     services = config["services"]
-    assert {"postgres", "redis", "web", "worker", "migrate"} <= set(services)
+    assert {"postgres", "redis", "web", "worker", "machine", "migrate"} <= set(services)
     assert services["web"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
-    for name in ("postgres", "redis", "web", "worker"):
+    for name in ("postgres", "redis", "web", "worker", "machine"):
         assert "healthcheck" in services[name], name
     assert "pgdata" in config["volumes"]
 
@@ -74,6 +74,34 @@ def test_trainer_consumes_the_gpu_queue_with_a_gpu_reservation(tmp_path):
     worker = services["worker"]["command"]
     assert "gpu" not in worker[worker.index("-Q") + 1].split(",")
     # Run outputs live on a volume that web and workers share.
-    for name in ("web", "worker", "trainer"):
+    for name in ("web", "worker", "machine", "trainer"):
         targets = {v["target"] for v in services[name]["volumes"]}
         assert "/app/var/training" in targets, name
+
+
+def test_machine_work_has_its_own_worker_with_a_lower_cpu_weight(tmp_path):
+    """The `worker` takes only the short tasks people wait on; auto-label chunks, rollouts and
+    exports go to `machine`, whose processes nice themselves (annotate.worker_priority) and
+    whose container has a quarter of the CPU weight of the others (nice levels do not compete
+    across containers: each is its own cgroup)."""
+    import json
+
+    from annotate.queues import MACHINE_QUEUES, Queue
+
+    result = _config(tmp_path, ROOT / "docker-compose.yml", {"SECRET_KEY": "x"})
+    assert result.returncode == 0, result.stderr
+    services = json.loads(result.stdout)["services"]
+    queues = {}
+    for name, service in services.items():
+        command = service.get("command") or []
+        if "worker" in command:
+            queues[name] = set(command[command.index("-Q") + 1].split(","))
+    assert queues["worker"] == {Queue.DEFAULT}
+    assert queues["machine"] == {Queue.AUTOLABEL, Queue.ROLLOUTS, Queue.EXPORTS}
+    assert queues["trainer"] == {Queue.GPU}
+    assert set().union(*queues.values()) == set(Queue)  # every queue has a consumer
+    for name in ("machine", "trainer"):
+        assert queues[name] <= MACHINE_QUEUES, name
+        assert services[name]["environment"].get("MACHINE_WORKER_NICE", "10") != "0", name
+    assert services["machine"]["cpu_shares"] == 256
+    assert "cpu_shares" not in services["web"] and "cpu_shares" not in services["worker"]

@@ -1,4 +1,5 @@
-"""`make serve` (bin/serve): Ctrl-C or SIGTERM stops gunicorn and both Celery workers, children too.
+"""`make serve` (bin/serve): Ctrl-C or SIGTERM stops gunicorn and the three Celery workers,
+children too; the machine and gpu workers run at nice 10, gunicorn and the main worker not.
 
 A real `make serve` on its own port, with its SQLite database, broker and beat schedule in a
 temporary folder; every process it starts inherits a marker in its environment, which is how
@@ -110,13 +111,21 @@ def test_serve_stops_every_process_it_started(tmp_path: Path, how: str) -> None:
         )
     try:
         ready = wait_for(
-            lambda: log.read_text().count(" ready.") >= 2 and http_up(port), START_TIMEOUT_S
+            lambda: log.read_text().count(" ready.") >= 3 and http_up(port), START_TIMEOUT_S
         )
         assert ready, log.read_text()[-3000:]
         started = marked_processes(token)
         commands = " ".join(started.values())
         assert commands.count("gunicorn") >= 2  # the arbiter and its worker
         assert commands.count("-n main@") >= 3 and commands.count("-n gpu@") >= 2  # + pools
+        assert commands.count("-n machine@") >= 3
+        # Machine work (auto-label chunks, rollouts, exports, gpu) runs niced, the rest not.
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        for pid, command in started.items():
+            machine = "-n machine@" in command or "-n gpu@" in command
+            assert os.getpriority(os.PRIO_PROCESS, pid) == (max(own, 10) if machine else own), (
+                command
+            )
 
         if how == "ctrl-c":  # the terminal sends SIGINT to the whole foreground group
             os.killpg(make.pid, signal.SIGINT)
