@@ -48,12 +48,7 @@ from labeling.services.queue_take import holders_expression
 from labeling.services.resolutions import resolution_auto
 from labeling.services.solution_state import SolutionState, solution_state
 from labeling.services.submission_count import submission_count
-from labeling.services.webhooks.events import (
-    ANNOTATION_SUBMITTED,
-    annotation_submitted_data,
-    webhook_event_emit,
-    webhook_listens,
-)
+from labeling.services.webhooks.events import annotation_submitted_emit
 from labeling.writes_joined import writes_joined
 
 
@@ -428,14 +423,7 @@ def annotation_submit_within(
             plus_steps=[label.step_id for label in parsed if label.rating == 1],
         )
     answers_bump(project=project, user_id=user.pk, by=1, gold=locked.is_gold)
-    if webhook_listens(project, ANNOTATION_SUBMITTED):  # no query when nobody does
-        webhook_event_emit(
-            project=project,
-            event_type=ANNOTATION_SUBMITTED,
-            data=annotation_submitted_data(
-                annotation, user, finish_reason=reason, submitted_at=now
-            ),
-        )
+    annotation_submitted_emit(project, annotation, user, finish_reason=reason, submitted_at=now)
     # Same transaction, solution row still locked: the k-th agreeing submission resolves it.
     if project.auto_resolve and not locked.is_gold:
         resolution_auto(solution_id=solution_id)

@@ -149,6 +149,20 @@ def annotation_submitted_data(annotation, user, *, finish_reason: str, submitted
     }
 
 
+def annotation_submitted_emit(
+    project: Project, annotation, user, *, finish_reason: str, submitted_at
+) -> None:
+    """The submit's event, for the endpoints that listen; no query when none does."""
+    if webhook_listens(project, ANNOTATION_SUBMITTED):
+        webhook_event_emit(
+            project=project,
+            event_type=ANNOTATION_SUBMITTED,
+            data=annotation_submitted_data(
+                annotation, user, finish_reason=finish_reason, submitted_at=submitted_at
+            ),
+        )
+
+
 def review_resolved_data(resolution) -> dict[str, Any]:
     user = resolution.resolved_by
     return {
