@@ -119,6 +119,8 @@ def load_model(path: Path, convention: Convention, dtype: torch.dtype) -> Any:
 
 
 class PublicPRMScorer:
+    too_long = InputTooLong  # what score_many raises for an input past max_length
+
     def __init__(
         self,
         model_dir: str | Path,
@@ -215,4 +217,3 @@ class PublicPRMScorer:
         self, problem: str, steps_list: Sequence[Sequence[str]], batch_size: int | None = None
     ) -> list[list[float]]:
         return self.score_many([(problem, steps) for steps in steps_list], batch_size)
-
