@@ -188,3 +188,41 @@ def test_a_run_with_a_public_prm_on_a_vllm_server(train_project, stub):
     for row in rows.select_related("step"):
         assert row.value == (-1 if "oops" in row.step.text else 1)
     assert len(stub.requests) == len(ids)  # one conversation per solution
+
+
+def test_the_label_quality_harness_evaluates_a_public_prm(stub):
+    """bench/label_quality.py's --prm-convention / --prm-url, on the public samples."""
+    import json
+
+    from autolabel.quality.harness import default_files, evaluate
+    from bench.label_quality import parse_args, source_params
+
+    served = json.dumps({"prm": {"model": SERVED, "max_retries": 0}})
+    args = parse_args(
+        ["--sources", "prm", "--prm-convention", "qwen", "--prm-url", stub.url, "--params", served]
+    )
+    params = source_params(args)
+    assert params["prm"] == {
+        "model": SERVED,
+        "max_retries": 0,
+        "convention": "qwen",
+        "backend": "vllm",
+        "url": stub.url,
+    }
+    report = evaluate(default_files(), ["prm"], params=params, limit=2)
+    row = report["results"]["prm"]["all"]
+    assert row["errors"] == {}
+    assert row["solutions"] == 2 * len(default_files())
+    assert row["coverage"] == 1.0
+    assert len(stub.requests) == row["solutions"]
+
+
+def test_label_quality_reads_a_local_public_prm_by_its_convention():
+    from bench.label_quality import parse_args, source_params
+
+    args = parse_args(["--sources", "prm", "--prm", "/m", "--prm-convention", "math-shepherd"])
+    assert source_params(args)["prm"] == {
+        "convention": "math-shepherd",
+        "path": "/m",
+        "device": "cpu",
+    }
