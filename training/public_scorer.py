@@ -40,7 +40,9 @@ HEAD = "score"
 
 class InputTooLong(InputError):
     def __init__(self, index: int, tokens: int, max_length: int) -> None:
-        super().__init__(f"solution {index}: {tokens} tokens, more than max_length {max_length}")
+        super().__init__(
+            f"{tokens} tokens, more than max_length {max_length} (nothing is truncated)"
+        )
         self.index = index
 
 

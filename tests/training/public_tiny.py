@@ -48,7 +48,7 @@ def _config(tokenizer: Any, arch: str, **extra: Any) -> Any:
         num_attention_heads=4,
         num_key_value_heads=2,
         vocab_size=len(tokenizer),
-        max_position_embeddings=1024,
+        max_position_embeddings=4096,  # Qwen2.5-Math-PRM-7B's
         eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id,
         **extra,
