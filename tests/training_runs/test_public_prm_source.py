@@ -165,19 +165,27 @@ def _run_and_process(project, params: dict) -> tuple[list[int], list]:
     return ids, items
 
 
-def test_a_run_with_a_public_prm_in_the_worker_writes_suggestions(train_project, qwen_prm):
+def test_a_run_with_a_registered_public_prm_in_the_worker_writes_suggestions(
+    train_project, qwen_prm
+):
+    """A public PRM registered by path (the Training tab) and read by its convention (the
+    Auto-label tab's "Reads as")."""
+    from training_runs.services import prm_model_register
+
+    model = prm_model_register(project=train_project, name="qwen-prm-7b", path=str(qwen_prm))
     ids, items = _run_and_process(
-        train_project, {"convention": "qwen", "path": str(qwen_prm), "batch_size": 4}
+        train_project, {"model_id": model.pk, "convention": "qwen", "batch_size": 4}
     )
     assert len(items) == len(ids) == 6
     assert all(item.status == "done" for item in items), [i.error for i in items]
     rows = Suggestion.objects.filter(step__solution_id__in=ids, source="prm")
     steps = sum(Solution.objects.get(pk=i).steps.count() for i in ids)
     assert rows.count() == steps
-    assert {r.agent for r in rows} == {f"prm:qwen:{qwen_prm}"}
+    assert {r.agent for r in rows} == {"prm:qwen:qwen-prm-7b"}
     assert all(r.value in (-1, 1) and 0 < r.score < 1 for r in rows)
+    assert {r.evidence["convention"] for r in rows} == {"qwen"}
     summary = Solution.objects.get(pk=ids[0]).metadata["prm"]
-    assert summary["model"] == str(qwen_prm)
+    assert summary["model"] == "qwen-prm-7b"
 
 
 def test_a_run_with_a_public_prm_on_a_vllm_server(train_project, stub):
