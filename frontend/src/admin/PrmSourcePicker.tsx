@@ -67,6 +67,7 @@ export function PrmSourcePicker({
           disabled={disabled}
           onChange={(e) => onChange({ ...value, convention: e.target.value as PrmConvention })}
           data-testid="autolabel-prm-convention"
+          title="How the model reads a solution: as trained here, or a public PRM's own input format"
         >
           {PRM_CONVENTIONS.map((c) => (
             <option key={c.value} value={c.value}>

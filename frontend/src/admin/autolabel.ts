@@ -81,7 +81,7 @@ export const SOURCES: SourceInfo[] = [
     name: "prm",
     label: "Trained PRM",
     description:
-      "Scores every step with a process reward model trained on this project's labels (Training tab): probability ≥ threshold → +1, below → −1, with the probability as the score.",
+      "Scores every step with a process reward model registered on the Training tab, trained on this project's labels or a public one (Qwen2.5-Math-PRM, Math-Shepherd) read by its own convention: probability ≥ threshold → +1, below → −1, with the probability as the score.",
     availability: "model",
     form: "prm",
   },
@@ -140,9 +140,9 @@ export type PrmConvention = "steplab" | "qwen" | "math-shepherd" | "seq-cls";
 
 export const PRM_CONVENTIONS: { value: PrmConvention; label: string }[] = [
   { value: "steplab", label: "Trained here" },
-  { value: "qwen", label: "Qwen2.5-Math-PRM (<extra_0> after each step)" },
-  { value: "math-shepherd", label: "Math-Shepherd (ки tag, +/− logits)" },
-  { value: "seq-cls", label: "Sequence classifier (one pass per step prefix)" },
+  { value: "qwen", label: "Qwen2.5-Math-PRM" },
+  { value: "math-shepherd", label: "Math-Shepherd" },
+  { value: "seq-cls", label: "Sequence classifier" },
 ];
 
 /** The prm source's parameters: a registered model (Training tab), how it reads, and the
