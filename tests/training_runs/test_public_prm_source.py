@@ -234,3 +234,15 @@ def test_label_quality_reads_a_local_public_prm_by_its_convention():
         "path": "/m",
         "device": "cpu",
     }
+
+
+def test_a_chunk_with_one_input_past_max_length_scores_the_rest(qwen_prm):
+    from training.public_scorer import InputTooLong
+
+    engine = PrmEngine()
+    params = {"convention": "qwen", "path": str(qwen_prm), "max_length": 200}
+    long = SolutionInput(problem="what is 1 + 1? " * 40, gold_answer="2", steps=STEPS)
+    assert engine.prefetch([SOLUTION, long, SOLUTION], params) == 2
+    assert [s.value for s in engine(SOLUTION, params).suggestions]
+    with pytest.raises(InputTooLong, match="more than max_length 200"):
+        engine(long, params)
