@@ -103,7 +103,8 @@ def _check_filter(filter_: dict) -> None:
 
 def _resolve_prm(project: Project, own: dict) -> dict:
     """params.prm: a registered model (model_id) becomes its path and name; a path must hold a
-    saved model. The engine then only ever sees a path (engines do not touch the database)."""
+    saved model (a public PRM on a vLLM server has a url instead). The engine then only ever
+    sees a path or a url (engines do not touch the database)."""
     own = dict(own)
     if "model_id" in own:
         model_id = own["model_id"]
@@ -116,7 +117,11 @@ def _resolve_prm(project: Project, own: dict) -> dict:
                 field="params.prm.model_id",
             )
         own.update(path=model.path, model=model.name)
-    elif isinstance(own.get("path"), str) and not (Path(own["path"]) / "config.json").is_file():
+    elif (
+        own.get("backend", "transformers") == "transformers"
+        and isinstance(own.get("path"), str)
+        and not (Path(own["path"]) / "config.json").is_file()
+    ):
         raise ValidationFailed(
             f"params.prm.path: {own['path']} is not a saved model directory.",
             field="params.prm.path",

@@ -13,6 +13,10 @@
         --model /models/Qwen2.5-7B-Instruct --device cuda --calibrate  # a GPU, an open 7B model
     .venv/bin/python bench/label_quality.py --sources prm --prm runs/prm --calibrate \\
         --params '{"prm": {"model": "my-prm"}}'                      # a registered PRM's name
+    .venv/bin/python bench/label_quality.py --sources prm --device cuda --markdown \\
+        --prm /models/Qwen2.5-Math-PRM-7B --prm-convention qwen      # a public PRM (docs/ml.md)
+    .venv/bin/python bench/label_quality.py --sources prm --prm-convention qwen \\
+        --prm-url http://gpu:8000 --params '{"prm": {"model": "Qwen/Qwen2.5-Math-PRM-7B"}}'
 
 Reads each --data file (ProcessBench, PRMBench, PRM800K raw or MR-MATH; default the public
 samples in shared/data) through the importers' parsers, runs the sources on every solution
@@ -25,8 +29,10 @@ calibration table and the answer verdicts. Metrics: autolabel/quality/metrics.py
 --model DIR (a checkpoint or GGUF file, through transformers) or --backend JSON (any
 autolabel.completers backend, e.g. an OpenAI-compatible vLLM server) is the backend of the
 judge and rollout sources; --prm DIR is the prm source's saved PRM (with neither judge nor
-rollout chosen, --model DIR may name it); --params JSON overrides any source's params, as a
-run's would.
+rollout chosen, --model DIR may name it); --prm-convention qwen | math-shepherd | seq-cls reads
+it as that public PRM (autolabel/engines/prm_public.py), --prm-url URL asks a vLLM server for
+it instead (its served name in --params' prm.model); --params JSON overrides any source's
+params, as a run's would.
 Consensus requires rollout and judge when either is chosen, else the chosen step sources.
 
 --calibrate writes what was measured into autolabel/calibration/<source>.json (per agent, so
@@ -65,6 +71,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--model", help="model dir or GGUF file for judge and rollout")
     parser.add_argument("--prm", help="saved PRM dir for the prm source (default --model)")
+    parser.add_argument(
+        "--prm-convention",
+        choices=("steplab", "qwen", "math-shepherd", "seq-cls"),
+        help="how the prm source reads its PRM (default steplab: one trained here)",
+    )
+    parser.add_argument("--prm-url", help="a vLLM server's base URL serving the public PRM")
     parser.add_argument("--device", default="cpu", help="with --model or --prm: cpu or cuda")
     parser.add_argument("--backend", type=json.loads, help="backend config (JSON)")
     parser.add_argument("--params", type=json.loads, default={}, help='{"source": {...}}')
@@ -104,7 +116,12 @@ def source_params(args: argparse.Namespace) -> dict[str, dict]:
     sources = [s.strip() for s in args.sources.split(",")]
     # --model is the PRM only when it is no judge's or rollouts' model (a generator is no PRM).
     prm = args.prm or (args.model if not {"judge", "rollout"} & set(sources) else None)
-    if prm and "prm" in sources:
+    if "prm" in sources and (args.prm_convention or args.prm_url):
+        own = params.setdefault("prm", {})
+        own.setdefault("convention", args.prm_convention or "qwen")
+        if args.prm_url:
+            own.update(backend="vllm", url=args.prm_url)
+    if prm and "prm" in sources and params.get("prm", {}).get("backend") != "vllm":
         params.setdefault("prm", {}).setdefault("path", prm)
         params["prm"].setdefault("device", args.device)
     return params

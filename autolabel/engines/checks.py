@@ -99,11 +99,9 @@ def _consensus(params: dict[str, Any]) -> None:
 
 def _prm(params: dict[str, Any]) -> None:
     """The path itself is resolved and checked by autolabel.services (it needs the project)."""
-    from autolabel.engines.prm import PARAMS, threshold_param
+    from autolabel.engines.prm import check_options
 
-    check_keys(params, PARAMS, engine="prm")
-    threshold_param(params)
-    int_param(params, "batch_size", 8)
+    check_options(params)
 
 
 CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {

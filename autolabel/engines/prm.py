@@ -19,6 +19,11 @@ the evidence (``probability``, ``raw_score``). The solution's metadata gets a su
 step probability, the predicted first error, how far the minimum is from the threshold, and
 whether the answer is a "convincing wrong" one (PRM800K): every step rated correct but the
 final answer wrong.
+
+A public PRM (Qwen2.5-Math-PRM, Math-Shepherd, a sequence classifier) is the same source with
+a ``convention`` (and optionally ``backend: "vllm"`` and a server ``url``): its params and
+scorer are autolabel.engines.prm_public's, its scores are thresholded and calibrated alike, and
+its agent names the convention (``prm:qwen:<model>``), so its calibration is its own.
 """
 
 from __future__ import annotations
@@ -31,14 +36,15 @@ from typing import Any
 from annotate.queues import Queue
 from autolabel.calibration import calibrate
 
+from . import prm_public
 from .base import EngineResult, SolutionInput, StepSuggestion
-from .params import agent_id, check_keys, int_param
+from .params import agent_id, int_param
 
-PARAMS = {"model_id", "model", "path", "threshold", "batch_size", "device"}
+PARAMS = prm_public.ALL_KEYS
 
 _scorers: dict[tuple[str, str | None], Any] = {}
 _scorers_lock = threading.Lock()
-# Probabilities scored ahead for a chunk (PrmEngine.prefetch), keyed by (path, problem, steps).
+# Probabilities scored ahead for a chunk (PrmEngine.prefetch), keyed by (scorer, problem, steps).
 _prefetched: OrderedDict[tuple[str, str, tuple[str, ...]], list[float]] = OrderedDict()
 PREFETCH_KEEP = 4096
 
@@ -54,8 +60,23 @@ def scorer_for(path: str, device: str | None = None) -> Any:
         return _scorers[key]
 
 
+def scorer_of(params: dict[str, Any]) -> tuple[str, Any]:
+    """(key, scorer) for checked params: steplab's trained PRM, or a public one."""
+    if prm_public.convention_of(params) == "steplab":
+        return params["path"], scorer_for(params["path"], params.get("device"))
+    key = prm_public.scorer_key(params)
+    with _scorers_lock:
+        if (key, None) not in _scorers:
+            _scorers[(key, None)] = prm_public.build_scorer(params)
+        return key, _scorers[(key, None)]
+
+
 def clear_scorer_cache() -> None:
     with _scorers_lock:
+        for scorer in _scorers.values():
+            close = getattr(scorer, "close", None)
+            if close is not None:
+                close()
         _scorers.clear()
         _prefetched.clear()
 
@@ -79,12 +100,24 @@ def threshold_param(params: dict[str, Any]) -> float:
     return float(value)
 
 
-def check_params(params: dict[str, Any]) -> None:
-    check_keys(params, PARAMS, engine="prm")
-    if not isinstance(params.get("path"), str) or not params["path"]:
-        raise ValueError("prm params need a path (or a model_id, resolved to one)")
+def check_options(params: dict[str, Any]) -> None:
+    """Every param but the model's whereabouts (a run's model_id becomes a path later)."""
+    prm_public.check_options(params)
     threshold_param(params)
-    int_param(params, "batch_size", 8)
+
+
+def check_params(params: dict[str, Any]) -> None:
+    check_options(params)
+    prm_public.check_required(params)
+
+
+def agent_of(params: dict[str, Any]) -> tuple[str, str]:
+    """(model, agent): a public PRM's agent names its convention."""
+    model = prm_public.model_name(params)
+    convention = prm_public.convention_of(params)
+    if convention == "steplab":
+        return model, agent_id("prm", model)
+    return model, agent_id("prm", convention, model)
 
 
 def summary(
@@ -116,29 +149,38 @@ class PrmEngine:
         todo = [s for s in solutions if s.steps]
         if not todo:
             return 0
-        scorer = scorer_for(params["path"], params.get("device"))
-        items = [(s.problem, list(s.steps)) for s in todo]
-        scores = scorer.score_many(items, batch_size=int_param(params, "batch_size", 8))
+        key, scorer = scorer_of(params)
+        batch_size = int_param(params, "batch_size", 8)
+        too_long = getattr(scorer, "too_long", ())  # public scorers: skip, score the rest
+        while True:
+            items = [(s.problem, list(s.steps)) for s in todo]
+            try:
+                scores = scorer.score_many(items, batch_size=batch_size)
+                break
+            except too_long as exc:  # that one fails alone when it is processed
+                todo = todo[: exc.index] + todo[exc.index + 1 :]
         for solution, probabilities in zip(todo, scores, strict=True):
-            _remember((params["path"], solution.problem, solution.steps), probabilities)
+            _remember((key, solution.problem, solution.steps), probabilities)
         return len(todo)
 
     def __call__(self, solution: SolutionInput, params: dict[str, Any]) -> EngineResult:
         check_params(params)
         threshold = threshold_param(params)
-        model = str(params.get("model") or params["path"])
-        result = EngineResult(source="prm", agent=agent_id("prm", model))
+        model, agent = agent_of(params)
+        result = EngineResult(source="prm", agent=agent)
         if not solution.steps:
             return result
-        probabilities = _recall((params["path"], solution.problem, solution.steps))
+        key, scorer = scorer_of(params)
+        probabilities = _recall((key, solution.problem, solution.steps))
         if probabilities is None:
-            scorer = scorer_for(params["path"], params.get("device"))
             (probabilities,) = scorer.score(
                 solution.problem,
                 [list(solution.steps)],
                 batch_size=int_param(params, "batch_size", 8),
             )
-        evidence = {"model": model, "threshold": threshold}
+        evidence: dict[str, Any] = {"model": model, "threshold": threshold}
+        if params.get("convention", "steplab") != "steplab":
+            evidence["convention"] = params["convention"]
         result.suggestions = [
             StepSuggestion(
                 step_index=i,

@@ -41,8 +41,11 @@ def check_sources(sources: Sequence[str], params: dict[str, dict[str, Any]]) -> 
     ]
     if unwired:
         raise ValueError(f"{unwired} need a model: pass --model DIR or --backend JSON")
-    if "prm" in sources and "path" not in params.get("prm", {}):
-        raise ValueError("prm needs a PRM: pass --prm DIR")
+    prm = params.get("prm", {})
+    if "prm" in sources and "path" not in prm and "url" not in prm:
+        raise ValueError(
+            "prm needs a PRM: pass --prm DIR (a public PRM on a vLLM server: --prm-url URL)"
+        )
 
 
 def evaluate(

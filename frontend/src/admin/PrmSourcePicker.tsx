@@ -1,7 +1,8 @@
-/** The prm source's parameters on the Auto-label tab: which trained model, and the threshold. */
+/** The prm source's parameters on the Auto-label tab: which registered model, how it reads
+ * (trained here, or a public PRM's convention), and the threshold. */
 import { useEffect, useState } from "react";
 import * as api from "../api";
-import { prmProblem, type PrmParams } from "./autolabel";
+import { PRM_CONVENTIONS, prmProblem, type PrmConvention, type PrmParams } from "./autolabel";
 import { metric, modelMetrics } from "./training";
 
 export function PrmSourcePicker({
@@ -56,6 +57,23 @@ export function PrmSourcePicker({
               </option>
             );
           })}
+        </select>
+      </label>
+      <label className="field">
+        <span className="field-label">Reads as</span>
+        <select
+          className="input input-sm"
+          value={value.convention}
+          disabled={disabled}
+          onChange={(e) => onChange({ ...value, convention: e.target.value as PrmConvention })}
+          data-testid="autolabel-prm-convention"
+          title="How the model reads a solution: as trained here, or a public PRM's own input format"
+        >
+          {PRM_CONVENTIONS.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+            </option>
+          ))}
         </select>
       </label>
       <label className="field">

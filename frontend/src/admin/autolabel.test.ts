@@ -3,6 +3,7 @@ import { ApiError } from "../api";
 import { makeRun } from "../test/fakeApi";
 import {
   DEFAULT_PARAMS,
+  DEFAULT_PRM,
   buildRunRequest,
   duration,
   errorLines,
@@ -17,6 +18,17 @@ import {
 const params = { rollout: { ...DEFAULT_PARAMS }, judge: { ...DEFAULT_PARAMS } };
 
 describe("buildRunRequest", () => {
+  it("sends a public PRM's convention with its registered model, and none for one trained here", () => {
+    const prm = { ...DEFAULT_PRM, model_id: 3, convention: "qwen" as const };
+    expect(buildRunRequest(new Set(["prm"]), { ...params, prm }, false).params).toEqual({
+      prm: { model_id: 3, threshold: 0.5, convention: "qwen" },
+    });
+    const trained = { ...DEFAULT_PRM, model_id: 3 };
+    expect(buildRunRequest(new Set(["prm"]), { ...params, prm: trained }, false).params).toEqual({
+      prm: { model_id: 3, threshold: 0.5 },
+    });
+  });
+
   it("keeps the catalogue's order and sends params only for chosen sources", () => {
     expect(buildRunRequest(new Set(["symbolic", "answer"]), params, false)).toEqual({
       sources: ["answer", "symbolic"],

@@ -81,7 +81,7 @@ export const SOURCES: SourceInfo[] = [
     name: "prm",
     label: "Trained PRM",
     description:
-      "Scores every step with a process reward model trained on this project's labels (Training tab): probability ≥ threshold → +1, below → −1, with the probability as the score.",
+      "Scores every step with a process reward model registered on the Training tab, trained on this project's labels or a public one (Qwen2.5-Math-PRM, Math-Shepherd) read by its own convention: probability ≥ threshold → +1, below → −1, with the probability as the score.",
     availability: "model",
     form: "prm",
   },
@@ -135,13 +135,25 @@ function backendOf(p: ModelParams, allowLocal: boolean): Record<string, string> 
   return b;
 }
 
-/** The prm source's parameters: a registered model (Training tab) and the +1/−1 threshold. */
+/** How the prm source reads its model: trained here, or a public PRM's own convention. */
+export type PrmConvention = "steplab" | "qwen" | "math-shepherd" | "seq-cls";
+
+export const PRM_CONVENTIONS: { value: PrmConvention; label: string }[] = [
+  { value: "steplab", label: "Trained here" },
+  { value: "qwen", label: "Qwen2.5-Math-PRM" },
+  { value: "math-shepherd", label: "Math-Shepherd" },
+  { value: "seq-cls", label: "Sequence classifier" },
+];
+
+/** The prm source's parameters: a registered model (Training tab), how it reads, and the
+ * +1/−1 threshold. */
 export interface PrmParams {
   model_id: number | null;
   threshold: number;
+  convention: PrmConvention;
 }
 
-export const DEFAULT_PRM: PrmParams = { model_id: null, threshold: 0.5 };
+export const DEFAULT_PRM: PrmParams = { model_id: null, threshold: 0.5, convention: "steplab" };
 
 export function prmProblem(p: PrmParams): string | null {
   if (p.model_id === null) return "Choose a trained model (train or register one on the Training tab).";
@@ -164,8 +176,9 @@ export function buildRunRequest(
   }
   if (selected.has("judge")) out.judge = { backend: backendOf(params.judge, false) };
   if (selected.has("prm") && params.prm) {
-    const { model_id, threshold } = params.prm;
+    const { model_id, threshold, convention } = params.prm;
     out.prm = model_id === null ? { threshold } : { model_id, threshold };
+    if (convention !== "steplab") out.prm.convention = convention;
   }
   const request: AutolabelRunRequest = { sources, filter: { only_unlabeled: onlyUnlabeled } };
   if (Object.keys(out).length) request.params = out;
