@@ -27,7 +27,7 @@ from django.utils import timezone
 from autolabel.engines.base import EngineResult, SolutionInput
 from autolabel.errors import BackendUnavailable
 from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus
-from autolabel.registry import ENGINES
+from autolabel.registry import ENGINES, source_applies
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -76,8 +76,9 @@ def sources_for(run: AutolabelRun, solution: Solution) -> list[str]:
     many-domains project, whose sources all apply to its one domain)."""
     if run.project.domain != Domain.MIXED:
         return list(run.sources)
-    own = sources_for_problem(solution.problem.domain, Domain.MIXED)
-    return [name for name in run.sources if name in own]
+    domain = solution.problem.domain
+    own = sources_for_problem(domain, Domain.MIXED)
+    return [name for name in run.sources if name in own or source_applies(name, domain)]
 
 
 def source_groups(sources: list[str]) -> tuple[list[str], list[str]]:
