@@ -88,7 +88,7 @@ def _check_params(sources: list[str], params: dict) -> None:
     except KeyError as exc:
         raise ValidationFailed(f"params: {exc.args[0]}.", field="params") from exc
     except ValueError as exc:
-        where = str(exc).split(":", 1)[0]
+        where = getattr(exc, "field", None) or str(exc).split(":", 1)[0]
         raise ValidationFailed(f"params.{exc}.", field=f"params.{where}") from exc
     for source in sources:
         own = params.get(source, {})

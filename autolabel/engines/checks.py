@@ -144,7 +144,10 @@ def check_run_params(sources: list[str], params: dict[str, Any]) -> None:
             else:
                 CHECKS[source](own)
         except ValueError as exc:
-            raise ValueError(f"{source}: {exc}") from exc
+            wrapped = ValueError(f"{source}: {exc}")
+            key = getattr(exc, "key", None)  # a plug-in's ParamError names its field
+            wrapped.field = f"{source}.{key}" if key else source  # type: ignore[attr-defined]
+            raise wrapped from exc
 
 
 FILTER_KEYS = {"solution_ids", "only_unlabeled", "source"}

@@ -30,7 +30,12 @@ HELP_MAX = 500
 
 
 class ParamError(ValueError):
-    """A value (or a declaration) that does not fit; the message starts with the key."""
+    """A value (or a declaration) that does not fit; the message starts with the key, which
+    `key` holds too (None: the params as a whole)."""
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 @dataclass(frozen=True)
@@ -134,28 +139,31 @@ def value_check(p: Param, value: Any) -> Any:
     """The value if it fits the field, else ParamError("<name> must be ...")."""
     if p.type == "bool":
         if not isinstance(value, bool):
-            raise ParamError(f"{p.name} must be true or false, got {value!r}")
+            raise ParamError(f"{p.name} must be true or false, got {value!r}", p.name)
     elif p.type == "int":
         if not _is_int(value) or not p.minimum <= value <= p.maximum:
             raise ParamError(
-                f"{p.name} must be an integer from {p.minimum:g} to {p.maximum:g}, got {value!r}"
+                f"{p.name} must be an integer from {p.minimum:g} to {p.maximum:g}, got {value!r}",
+                p.name,
             )
     elif p.type == "float":
         if not _is_number(value) or not p.minimum <= value <= p.maximum:
             raise ParamError(
-                f"{p.name} must be a number from {p.minimum:g} to {p.maximum:g}, got {value!r}"
+                f"{p.name} must be a number from {p.minimum:g} to {p.maximum:g}, got {value!r}",
+                p.name,
             )
         value = float(value)
     elif p.type == "string":
         if not isinstance(value, str) or len(value) > p.max_length:
+            got = f"{len(value)} characters" if isinstance(value, str) else repr(value)
             raise ParamError(
-                f"{p.name} must be a string of at most {p.max_length} characters, got "
-                f"{value if not isinstance(value, str) else f'{len(value)} characters'!r}"
+                f"{p.name} must be a string of at most {p.max_length} characters, got {got}",
+                p.name,
             )
         if "\x00" in value:
-            raise ParamError(f"{p.name} must not contain NUL characters")
+            raise ParamError(f"{p.name} must not contain NUL characters", p.name)
     elif p.type == "choice" and value not in p.choices:
-        raise ParamError(f"{p.name} must be one of {', '.join(p.choices)}, got {value!r}")
+        raise ParamError(f"{p.name} must be one of {', '.join(p.choices)}, got {value!r}", p.name)
     return value
 
 
@@ -167,7 +175,7 @@ def params_values(schema: Sequence[Param], given: Any) -> dict[str, Any]:
     unknown = sorted(set(given) - names)
     if unknown:
         allowed = ", ".join(sorted(names)) or "none"
-        raise ParamError(f"unknown params {unknown}; allowed: {allowed}")
+        raise ParamError(f"unknown params {unknown}; allowed: {allowed}", unknown[0])
     return {p.name: value_check(p, given.get(p.name, p.default)) for p in schema}
 
 

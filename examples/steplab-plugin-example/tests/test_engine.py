@@ -1,8 +1,9 @@
 """The hedges engine on its own: what it flags, what it leaves, what its params change."""
 
+from steplab_hedges import HedgeEngine, hedges_in
+
 from autolabel.engines.base import SolutionInput
 from autolabel.plugins.schema import params_values, schema_of
-from steplab_hedges import HedgeEngine, hedges_in
 
 ENGINE = HedgeEngine()
 SCHEMA = schema_of(ENGINE.params)
