@@ -151,12 +151,15 @@ export function prmProblem(p: PrmParams): string | null {
 
 /** The POST body. Sources keep the catalogue's order; only the chosen sources get params. */
 export function buildRunRequest(
-  selected: ReadonlySet<AutolabelSource>,
+  selected: ReadonlySet<string>,
   params: { rollout: ModelParams; judge: ModelParams; prm?: PrmParams },
   onlyUnlabeled: boolean,
+  plugins: { name: string; params: Record<string, unknown> }[] = [],
 ): AutolabelRunRequest {
-  const sources = SOURCES.map((s) => s.name).filter((n) => selected.has(n));
+  const chosen = plugins.filter((p) => selected.has(p.name));
+  const sources: string[] = [...SOURCES.map((s) => s.name).filter((n) => selected.has(n)), ...chosen.map((p) => p.name)];
   const out: NonNullable<AutolabelRunRequest["params"]> = {};
+  for (const p of chosen) if (Object.keys(p.params).length) out[p.name] = p.params;
   if (selected.has("rollout")) {
     const p = params.rollout;
     // The engine counts rollouts per step prefix as `n` (mc), per probed prefix as `k` (binary search).
