@@ -12,7 +12,7 @@ import pytest
 from autolabel.registry import BUILTIN_ENGINES, TAKEN_NAMES, chunk_queue
 from labeling.machine_sources import machine_sources, plugin_sources
 from labeling.models import SuggestionSource
-from tests.autolabel_plugins.conftest import EXAMPLE
+from tests.autolabel_plugins.fake_install import EXAMPLE
 
 
 def test_taken_names_cover_every_builtin_source():

@@ -27,6 +27,7 @@ def test_hedging_steps_get_evidence_and_the_rest_is_withdrawn():
     assert flag.step_index == 1 and flag.value is None
     assert flag.evidence["kind"] == "hedge"
     assert flag.evidence["phrases"] == ["probably", "I think"]
+    assert flag.evidence["summary"] == "Hedges: probably, I think"
     assert result.withdrawn == [0]
 
 

@@ -124,6 +124,7 @@ class HedgeEngine:
                     value=0 if params["verdict"] == "neutral" else None,
                     evidence={
                         "kind": "hedge",
+                        "summary": "Hedges: " + ", ".join(dict.fromkeys(found)),
                         "phrases": found[:20],
                         "hits": len(found),
                         "per_100_words": round(density, 2),
