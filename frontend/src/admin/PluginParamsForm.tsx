@@ -30,7 +30,7 @@ function Field({
         </span>
       )}
       {problem && (
-        <span className="field-help text-red" id={`${id}-problem`} data-testid={`${testId}-problem`}>
+        <span className="field-error" id={`${id}-problem`} data-testid={`${testId}-problem`}>
           {problem}
         </span>
       )}

@@ -50,7 +50,7 @@ export function PluginSourceOption({
             {!open && <span className="subtle small"> · {pluginSummary(params, values)}</span>}
           </button>
           {open && <PluginParamsForm source={engine.name} params={params} values={values} onChange={onValues} disabled={disabled} />}
-          {checked && !open && problems.length > 0 && <div className="field-help text-red">{problems[0]}</div>}
+          {checked && !open && problems.length > 0 && <div className="field-error">{problems[0]}</div>}
         </div>
       )}
     </div>
