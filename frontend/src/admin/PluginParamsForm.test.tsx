@@ -137,5 +137,5 @@ describe("plug-ins in the Auto-label tab", () => {
       params: { hedges: { verdict: "neutral", min_hits: 2 } },
       filter: { only_unlabeled: false },
     });
-  });
+  }, 30000); // the whole App mounts: slow on a loaded machine
 });
