@@ -12,7 +12,7 @@ from autolabel.registry import BUILTIN_ENGINES, PLUGINS
 from labeling.models import SuggestionSource
 
 
-class ParamOutput(serializers.Serializer):
+class EngineParamOutput(serializers.Serializer):
     name = serializers.CharField()
     type = serializers.ChoiceField(choices=TYPES)
     default = serializers.JSONField(help_text="A value of the field's type.")
@@ -40,7 +40,7 @@ class EngineOutput(serializers.Serializer):
         help_text="The project domains a plug-in applies to (empty: every domain). Built-ins "
         "follow the project's domain_sources.",
     )
-    params = ParamOutput(
+    params = EngineParamOutput(
         many=True,
         allow_null=True,
         help_text="A plug-in's parameter form; null for a built-in (which has its own form).",

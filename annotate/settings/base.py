@@ -226,6 +226,8 @@ SPECTACULAR_SETTINGS = {
         "JobStatusEnum": "labeling.models.exports.ExportStatus",
         "AnnotationStatusEnum": "labeling.models.annotation.AnnotationStatus",
         "RunStatusEnum": "autolabel.models.runs.RunStatus",
+        # An engine plug-in's parameter types (autolabel/plugins/schema.py).
+        "EngineParamTypeEnum": "autolabel.plugins.schema.TYPES",
         "DomainEnum": "labeling.models.project.Domain",
         # A problem's domain: every project domain but `mixed`.
         "ProblemDomainEnum": "labeling.models.project.PROBLEM_DOMAINS",
