@@ -78,6 +78,23 @@ engines_load()
 QUEUE_RANK = [Queue.DEFAULT, Queue.ROLLOUTS, Queue.GPU]
 
 
+class EngineMissing(LookupError):
+    """A run names a source this process does not have (a plug-in installed on the web
+    process but not on this worker, or uninstalled since the run was created)."""
+
+
+def engine_for(name: str) -> Engine:
+    engine = ENGINES.get(name)
+    if engine is None:
+        raise EngineMissing(
+            f"source {name!r} is not installed in this process: install its engine plug-in "
+            "in every web and worker environment (docs/plugins.md)"
+        )
+    return engine
+
+
 def chunk_queue(sources: list[str]) -> str:
-    """A chunk runs on the most specialised queue any of its sources needs."""
-    return max((ENGINES[s].queue for s in sources), key=QUEUE_RANK.index)
+    """A chunk runs on the most specialised queue any of its sources needs (a source missing
+    here counts as default: its items fail with the reason where they run)."""
+    queues = [ENGINES[s].queue if s in ENGINES else Queue.DEFAULT for s in sources]
+    return max(queues or [Queue.DEFAULT], key=QUEUE_RANK.index)

@@ -146,3 +146,15 @@ def test_a_plugin_limited_to_domains_is_offered_only_there(installed, project, m
     project.domain = "code"
     project.save(update_fields=["domain"])
     assert autolabel_run_create(project=project, sources=["hedges"]).total == 1
+
+
+def test_a_worker_without_the_plugin_fails_the_items_with_the_reason(installed, project):
+    """Installed on the web process, missing on the worker: the run ends, it does not hang."""
+    from autolabel.registry import chunk_queue
+
+    run = autolabel_run_create(project=project, sources=["hedges"])
+    installed.engines_load(points=[])  # this "worker" has no plug-ins
+    assert chunk_queue(run.sources) == "default"
+    run = _run_inline(run)
+    assert (run.status, run.failed) == (RunStatus.FAILED, 1)
+    assert "source 'hedges' is not installed in this process" in run.errors[0]["error"]

@@ -111,6 +111,7 @@ export function AutolabelTab({ project }: { project: api.Project }) {
   }, []);
 
   const plugins = pluginsForDomain(engines, project.domain);
+  const pluginLabels = Object.fromEntries(engines.filter((e) => !e.builtin).map((e) => [e.name, e.label]));
   const pluginProblems = plugins.filter((e) => selected.has(e.name)).flatMap((e) => Object.values(formProblems(e.params ?? [], pluginValues[e.name] ?? {})));
 
   useEffect(() => {
@@ -278,7 +279,7 @@ export function AutolabelTab({ project }: { project: api.Project }) {
           </ErrorBox>
         )}
 
-        {run && <RunPanel run={run} onCancel={() => void cancel()} cancelling={cancelling} />}
+        {run && <RunPanel run={run} onCancel={() => void cancel()} cancelling={cancelling} labels={pluginLabels} />}
       </form>
 
       <div className="card card-flush">
@@ -311,7 +312,7 @@ export function AutolabelTab({ project }: { project: api.Project }) {
                 <tr key={r.id} className={run?.id === r.id ? "is-selected" : undefined}>
                   <td className="num">{r.id}</td>
                   <td>
-                    {sourcesText(r.sources)}
+                    {sourcesText(r.sources, pluginLabels)}
                     {r.filter?.only_unlabeled ? <span className="subtle small"> · unlabeled only</span> : null}
                   </td>
                   <td>

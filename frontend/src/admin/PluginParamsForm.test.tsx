@@ -137,5 +137,8 @@ describe("plug-ins in the Auto-label tab", () => {
       params: { hedges: { verdict: "neutral", min_hits: 2 } },
       filter: { only_unlabeled: false },
     });
+    // The run and the history name the plug-in by its label.
+    await waitFor(() => expect(screen.getByTestId("autolabel-progress").textContent).toContain("Run 1 · Hedging language"));
+    expect(screen.getByTestId("autolabel-history").textContent).toContain("Hedging language");
   }, 30000); // the whole App mounts: slow on a loaded machine
 });

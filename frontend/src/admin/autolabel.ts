@@ -213,8 +213,9 @@ export const STATUS_TEXT: Record<AutolabelRun["status"], string> = {
   cancelled: "Cancelled",
 };
 
-export function sourcesText(sources: readonly string[]): string {
-  return sources.map((s) => SOURCE_LABEL[s] ?? s).join(", ");
+/** The sources' labels; `extra` names the installed plug-ins (their labels from the server). */
+export function sourcesText(sources: readonly string[], extra: Record<string, string> = {}): string {
+  return sources.map((s) => SOURCE_LABEL[s] ?? extra[s] ?? s).join(", ");
 }
 
 /** "2m 05s", "14s", "—". */
