@@ -6,14 +6,15 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from autolabel.engine_listing import EngineOutput, engines_listed
 from autolabel.models import AutolabelRun
-from autolabel.registry import ENGINES
 from autolabel.services import autolabel_run_cancel, autolabel_run_create
 from autolabel.tasks import autolabel_run_start_task
 from labeling.api.access import project_for
 from labeling.api.idempotency import IDEMPOTENCY_HEADER, idempotency_key, request_id_field
 from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
+from labeling.machine_sources import SOURCE_MAX_LENGTH, SOURCES_MAX
 from labeling.models import Role
 from labeling.services.outbox import outbox_job_create
 
@@ -45,10 +46,12 @@ class RunOutput(serializers.ModelSerializer):
 
 
 class RunInput(serializers.Serializer):
+    # Names, not a fixed choice: the installed plug-ins are sources too (GET
+    # /api/autolabel-engines/ lists them); autolabel_run_create refuses an unknown one by name.
     sources = serializers.ListField(
-        child=serializers.ChoiceField(choices=sorted(ENGINES)),
+        child=serializers.SlugField(max_length=SOURCE_MAX_LENGTH),
         min_length=1,
-        max_length=len(ENGINES),
+        max_length=SOURCES_MAX,
     )
     params = serializers.DictField(required=False, default=dict)
     filter = serializers.DictField(required=False, default=dict)
@@ -101,3 +104,11 @@ class RunCancelApi(APIView):
     def post(self, request, run_id: int):
         run = autolabel_run_cancel(run=_run_for(request, run_id))
         return Response(RunOutput(run).data)
+
+
+class EngineListApi(APIView):
+    @extend_schema(operation_id="autolabel_engines_list", responses=EngineOutput(many=True))
+    def get(self, request):
+        """The auto-label sources this server runs: the built-in engines and the installed
+        plug-ins, each plug-in with its parameter schema (the run dialog's form)."""
+        return Response(EngineOutput(engines_listed(), many=True).data)

@@ -20,6 +20,7 @@ from typing import Any
 DEFAULT_REQUIRED = ("rollout", "judge")
 # Sources whose only rating is −1: they never vouch for a step being correct.
 REFUTERS = frozenset({"symbolic", "code", "agent"})
+REQUIRED_MAX = 64
 
 
 @dataclass(frozen=True)
@@ -28,13 +29,27 @@ class ConsensusPolicy:
     symbolic_veto: bool = True
 
     @classmethod
-    def from_params(cls, params: Mapping[str, Any]) -> "ConsensusPolicy":
+    def from_params(
+        cls, params: Mapping[str, Any], *, known: Sequence[str] | None = None
+    ) -> "ConsensusPolicy":
+        """`known`: the sources `required` may name (labeling.machine_sources: the built-ins
+        and the installed plug-ins), checked when a run is created; None takes any."""
         unknown = set(params) - {"required", "symbolic_veto"}
         if unknown:
             raise ValueError(f"unknown consensus params: {sorted(unknown)}")
-        required = tuple(params.get("required", DEFAULT_REQUIRED))
+        raw = params.get("required", DEFAULT_REQUIRED)
+        if isinstance(raw, str) or not isinstance(raw, list | tuple) or len(raw) > REQUIRED_MAX:
+            raise ValueError(f"required must be a list of at most {REQUIRED_MAX} sources")
+        required = tuple(raw)
         if not required or not all(isinstance(s, str) for s in required):
             raise ValueError("consensus.required must be a non-empty list of sources")
+        if known is not None:
+            allowed = [s for s in known if s != "consensus"]
+            bad = [s for s in required if s not in allowed]
+            if bad:
+                raise ValueError(
+                    f"required: unknown source {bad[0]!r}; known: {', '.join(allowed)}"
+                )
         return cls(required=required, symbolic_veto=bool(params.get("symbolic_veto", True)))
 
 

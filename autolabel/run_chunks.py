@@ -27,7 +27,7 @@ from django.utils import timezone
 from autolabel.engines.base import EngineResult, SolutionInput
 from autolabel.errors import BackendUnavailable
 from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus
-from autolabel.registry import ENGINES
+from autolabel.registry import ENGINES, engine_for, source_applies
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -76,13 +76,14 @@ def sources_for(run: AutolabelRun, solution: Solution) -> list[str]:
     many-domains project, whose sources all apply to its one domain)."""
     if run.project.domain != Domain.MIXED:
         return list(run.sources)
-    own = sources_for_problem(solution.problem.domain, Domain.MIXED)
-    return [name for name in run.sources if name in own]
+    domain = solution.problem.domain
+    own = sources_for_problem(domain, Domain.MIXED)
+    return [name for name in run.sources if name in own or source_applies(name, domain)]
 
 
 def source_groups(sources: list[str]) -> tuple[list[str], list[str]]:
     """Engines that combine other sources (consensus) run last, on what the others stored."""
-    first = [n for n in sources if not getattr(ENGINES[n], "needs_suggestions", False)]
+    first = [n for n in sources if not getattr(ENGINES.get(n), "needs_suggestions", False)]
     return first, [n for n in sources if n not in first]
 
 
@@ -299,7 +300,7 @@ def _prefetch(run: AutolabelRun, works: list[SolutionWork]) -> None:
     if len(works) < 2:
         return
     for name in run.sources:
-        engine = ENGINES[name]
+        engine = ENGINES.get(name)
         if not hasattr(engine, "prefetch"):
             continue
         mine = [solution_input(w.solution, w.steps) for w in works if name in w.groups[0]]
@@ -354,7 +355,7 @@ def autolabel_chunk_process(
                 continue
             data = solution_input(work.solution, work.steps, stored.get(work.solution.pk))
             try:
-                results = [ENGINES[n](data, run.params.get(n, {})) for n in work.groups[phase]]
+                results = [engine_for(n)(data, run.params.get(n, {})) for n in work.groups[phase]]
             except BackendUnavailable as exc:
                 down = exc  # store what was computed; the task retries the chunk
                 break

@@ -16,7 +16,7 @@ from django.utils import timezone
 from autolabel.engines.base import EngineResult, SolutionInput
 from autolabel.engines.prm import check_params as prm_check_params
 from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
-from autolabel.registry import ENGINES
+from autolabel.registry import ENGINES, PLUGINS
 from autolabel.run_chunks import (
     autolabel_chunk_process,
     solution_input,
@@ -41,19 +41,36 @@ log = logging.getLogger(__name__)
 MAX_STORED_ERRORS = 50
 
 
-def _domains_for(sources: list[str]) -> list[str]:
+def _domains_for(sources: list[str]) -> list[str] | None:
     """A many-domains project's problem domains some of these sources apply to ("" : none
-    named, which gets the sources every domain has)."""
+    named, which gets the sources every domain has); None: every domain (a plug-in that
+    names no domains)."""
+    plugins = [PLUGINS[s] for s in sources if s in PLUGINS]
+    if any(not p.domains for p in plugins):
+        return None
     domains = [
         d for d, own in DOMAIN_SOURCES.items() if d != Domain.MIXED and set(own) & {*sources}
     ]
+    domains += [d for p in plugins for d in p.domains]
     return domains + ([""] if set(sources_for_problem("", Domain.MIXED)) & {*sources} else [])
+
+
+def project_sources(project: Project) -> list[str]:
+    """The sources a run in this project may name: its domain's built-ins, then the engine
+    plug-ins that apply to it (all of them in a many-domains project)."""
+    plugins = [
+        name
+        for name, plugin in PLUGINS.items()
+        if project.domain == Domain.MIXED or plugin.applies_to(project.domain)
+    ]
+    return [*project.domain_sources, *plugins]
 
 
 def _solutions_for(project: Project, filter_: dict, sources: list[str]) -> Iterable[int]:
     qs = Solution.objects.filter(project=project)
-    if project.domain == Domain.MIXED:  # only solutions some source of the run applies to
-        qs = qs.filter(problem__domain__in=_domains_for(sources))
+    domains = _domains_for(sources)
+    if project.domain == Domain.MIXED and domains is not None:
+        qs = qs.filter(problem__domain__in=domains)  # only solutions some source applies to
     if filter_.get("solution_ids"):
         qs = qs.filter(pk__in=filter_["solution_ids"])
     if filter_.get("only_unlabeled"):
@@ -76,7 +93,7 @@ def _check_params(sources: list[str], params: dict) -> None:
     except KeyError as exc:
         raise ValidationFailed(f"params: {exc.args[0]}.", field="params") from exc
     except ValueError as exc:
-        where = str(exc).split(":", 1)[0]
+        where = getattr(exc, "field", None) or str(exc).split(":", 1)[0]
         raise ValidationFailed(f"params.{exc}.", field=f"params.{where}") from exc
     for source in sources:
         own = params.get(source, {})
@@ -147,7 +164,7 @@ def autolabel_run_create(
         raise ValidationFailed(
             f"Unknown or missing sources {unknown}; available: {sorted(ENGINES)}.", field="sources"
         )
-    allowed = project.domain_sources
+    allowed = project_sources(project)
     refused = [s for s in sources if s not in allowed]
     if refused:
         raise ValidationFailed(

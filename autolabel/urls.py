@@ -3,6 +3,7 @@ from django.urls import path
 from autolabel import api
 
 urlpatterns = [
+    path("autolabel-engines/", api.EngineListApi.as_view(), name="autolabel-engine-list"),
     path(
         "projects/<int:project_id>/autolabel-runs/",
         api.RunListApi.as_view(),

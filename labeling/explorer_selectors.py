@@ -22,7 +22,6 @@ from labeling.models import (
     Solution,
     Step,
     Suggestion,
-    SuggestionSource,
 )
 from labeling.review_selectors import REASONS, masks_with
 from labeling.solution_overlap import complete_q, open_q
@@ -34,7 +33,6 @@ LABEL_STATES = ("unlabeled", "in_progress", "labeled", "reviewed")
 QUEUE_STATUSES = ("open", "closed")
 VERDICTS = ("error", "no_error", "none")
 ANSWERS = ("correct", "wrong", "unknown")
-MACHINE_SOURCES = tuple(SuggestionSource.values)
 # Sort key → ORDER BY; every order ends with the id so pages never overlap.
 SORTS = {
     "created": ("id",),

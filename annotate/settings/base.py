@@ -226,11 +226,11 @@ SPECTACULAR_SETTINGS = {
         "JobStatusEnum": "labeling.models.exports.ExportStatus",
         "AnnotationStatusEnum": "labeling.models.annotation.AnnotationStatus",
         "RunStatusEnum": "autolabel.models.runs.RunStatus",
+        # An engine plug-in's parameter types (autolabel/plugins/schema.py).
+        "EngineParamTypeEnum": "autolabel.plugins.schema.TYPES",
         "DomainEnum": "labeling.models.project.Domain",
         # A problem's domain: every project domain but `mixed`.
         "ProblemDomainEnum": "labeling.models.project.PROBLEM_DOMAINS",
-        # The machine sources (the explorer's verdict filter and the auto-label runs share it).
-        "AutoSourcesEnum": "labeling.explorer_selectors.MACHINE_SOURCES",
         # The solutions explorer's filters, sorts and bulk actions.
         "ExplorerLabelStateEnum": "labeling.explorer_selectors.LABEL_STATES",
         "ExplorerQueueStatusEnum": "labeling.explorer_selectors.QUEUE_STATUSES",

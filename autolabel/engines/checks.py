@@ -93,8 +93,9 @@ def _checks_list(engine: str) -> Callable[[dict[str, Any]], None]:
 
 def _consensus(params: dict[str, Any]) -> None:
     from autolabel.consensus import ConsensusPolicy
+    from labeling.machine_sources import machine_sources
 
-    ConsensusPolicy.from_params(params)
+    ConsensusPolicy.from_params(params, known=machine_sources())
 
 
 def _prm(params: dict[str, Any]) -> None:
@@ -129,14 +130,22 @@ def check_run_params(sources: list[str], params: dict[str, Any]) -> None:
         int_param(params, "chunk_size", 20, maximum=CHUNK_SIZE_MAX)
     except ValueError as exc:
         raise ValueError(f"chunk_size: {exc}") from exc
+    from autolabel.registry import PLUGINS
+
     for source in sources:
         own = params.get(source, {})
         if not isinstance(own, dict):
             raise ValueError(f"{source}: must be an object")
         try:
-            CHECKS[source](own)
+            if source in PLUGINS:  # a plug-in's declared schema, with its bounds
+                PLUGINS[source].check_params(own)
+            else:
+                CHECKS[source](own)
         except ValueError as exc:
-            raise ValueError(f"{source}: {exc}") from exc
+            wrapped = ValueError(f"{source}: {exc}")
+            key = getattr(exc, "key", None)  # a plug-in's ParamError names its field
+            wrapped.field = f"{source}.{key}" if key else source  # type: ignore[attr-defined]
+            raise wrapped from exc
 
 
 FILTER_KEYS = {"solution_ids", "only_unlabeled", "source"}

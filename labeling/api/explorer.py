@@ -11,13 +11,13 @@ from labeling.api.access import project_for
 from labeling.explorer_selectors import (
     ANSWERS,
     LABEL_STATES,
-    MACHINE_SOURCES,
     QUEUE_STATUSES,
     SORTS,
     VERDICTS,
     ExplorerFilter,
     explorer_page,
 )
+from labeling.machine_sources import SOURCE_MAX_LENGTH, machine_sources
 from labeling.models import Role
 from labeling.services.explorer import BULK_ACTIONS, BULK_MAX, explorer_bulk
 
@@ -52,10 +52,12 @@ class ExplorerFilterInput(serializers.Serializer):
         help_text="error: a machine source marks a step wrong (−1); no_error: machine "
         "suggestions without a −1; none: no machine suggestion.",
     )
-    verdict_source = serializers.ChoiceField(
-        choices=_blank(MACHINE_SOURCES),
+    verdict_source = serializers.CharField(
         required=False,
-        help_text="Restrict `verdict` to one machine source.",
+        allow_blank=True,
+        max_length=SOURCE_MAX_LENGTH,
+        help_text="Restrict `verdict` to one machine source: a built-in one or an installed "
+        "engine plug-in's name.",
     )
     answer = serializers.ChoiceField(
         choices=_blank(ANSWERS), required=False, help_text="The final answer's check."
@@ -65,6 +67,14 @@ class ExplorerFilterInput(serializers.Serializer):
         required=False, allow_null=True, min_value=1, max_value=2**31 - 1
     )
     sort = serializers.ChoiceField(choices=list(SORTS), required=False, default="created")
+
+    def validate_verdict_source(self, value: str) -> str:
+        known = machine_sources()
+        if value and value not in known:
+            raise serializers.ValidationError(
+                f"Unknown source {value!r}; known: {', '.join(known)}."
+            )
+        return value
 
     def to_filter(self) -> ExplorerFilter:
         data = {k: v for k, v in self.validated_data.items() if v is not None}

@@ -35,7 +35,8 @@ from labeling.exporters import (
 from labeling.exporters import Unsure as UnsureMode
 from labeling.exporters.preview import export_preview
 from labeling.exporters.source import export_list
-from labeling.models import Export, ExportStatus, Role, SuggestionSource
+from labeling.machine_sources import SOURCE_MAX_LENGTH, SOURCES_MAX
+from labeling.models import Export, ExportStatus, Role
 from labeling.services.exports import export_create, export_delete
 from labeling.services.outbox import outbox_job_create
 from labeling.tasks import export_build_task
@@ -77,10 +78,11 @@ class FiltersInput(_Strict):
         "resolutions) for steps no human labeled. Default false.",
     )
     auto_sources = serializers.ListField(
-        child=serializers.ChoiceField(choices=SuggestionSource.values),
+        child=serializers.CharField(max_length=SOURCE_MAX_LENGTH),
         required=False,
-        max_length=len(SuggestionSource.values),
-        help_text="Suggestion sources for auto_any, most preferred first.",
+        max_length=SOURCES_MAX,
+        help_text="Suggestion sources for auto_any, most preferred first: the built-in ones "
+        "and any installed engine plug-in's name (GET /api/autolabel-engines/).",
     )
     min_agreement = serializers.FloatField(min_value=0, max_value=1, required=False)
     unsure = serializers.ChoiceField(choices=_choices(UnsureMode), required=False)

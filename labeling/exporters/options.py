@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from labeling.errors import ValidationFailed
+from labeling.machine_sources import SOURCES_MAX, machine_sources
 from labeling.models import PROBLEM_DOMAINS, SuggestionSource
 
 
@@ -243,12 +244,16 @@ def filters_from(raw: dict[str, Any] | None) -> Filters:
             raise ValidationFailed(
                 "filters.auto_sources must be a non-empty list.", field="filters.auto_sources"
             )
-        known = set(SuggestionSource.values)
+        if len(auto) > SOURCES_MAX:
+            raise ValidationFailed(
+                f"filters.auto_sources: at most {SOURCES_MAX} sources.",
+                field="filters.auto_sources",
+            )
+        known = machine_sources()
         bad = [a for a in auto if a not in known]
         if bad:
             raise ValidationFailed(
-                f"filters.auto_sources: unknown source {bad[0]!r}; known: "
-                f"{', '.join(SuggestionSource.values)}.",
+                f"filters.auto_sources: unknown source {bad[0]!r}; known: {', '.join(known)}.",
                 field="filters.auto_sources",
             )
         auto_sources = tuple(dict.fromkeys(auto))  # keeps the caller's priority order

@@ -10,7 +10,18 @@ export function RunStatusBadge({ status }: { status: AutolabelStatus }) {
   return <span className={`badge ${cls}`}>{STATUS_TEXT[status] ?? status}</span>;
 }
 
-export function RunPanel({ run, onCancel, cancelling }: { run: AutolabelRun; onCancel: () => void; cancelling: boolean }) {
+export function RunPanel({
+  run,
+  onCancel,
+  cancelling,
+  labels = {},
+}: {
+  run: AutolabelRun;
+  onCancel: () => void;
+  cancelling: boolean;
+  /** Installed plug-ins' labels by source name. */
+  labels?: Record<string, string>;
+}) {
   const fraction = runFraction(run);
   const active = isActive(run);
   const tone = run.status === "failed" ? "red" : run.status === "done" ? "green" : "accent";
@@ -23,7 +34,7 @@ export function RunPanel({ run, onCancel, cancelling }: { run: AutolabelRun; onC
         <div className="autolabel-run-title">
           <RunStatusBadge status={run.status} />
           <span className="small">
-            Run {run.id} · {sourcesText(run.sources)}
+            Run {run.id} · {sourcesText(run.sources, labels)}
             {run.filter?.only_unlabeled ? " · unlabeled solutions only" : ""}
           </span>
         </div>

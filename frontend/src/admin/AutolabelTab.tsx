@@ -4,6 +4,8 @@ import { ErrorBox, formatDate, formatNumber } from "../components/ui";
 import { domainLabel } from "../lib/domains";
 import { RunPanel, RunStatusBadge } from "./AutolabelRunPanel";
 import { SourceOption } from "./AutolabelSourceOption";
+import { PluginSourceOption } from "./PluginSourceOption";
+import { formProblems, pluginDefaults, pluginRequestParams, pluginsForDomain, type FormValues } from "./pluginParams";
 import { PrmSourcePicker } from "./PrmSourcePicker";
 import { requestWhileMounted } from "./whileMounted";
 import {
@@ -22,7 +24,10 @@ import {
 export const POLL_MS = 1000;
 
 export function AutolabelTab({ project }: { project: api.Project }) {
-  const [selected, setSelected] = useState<Set<api.AutolabelSource>>(() => new Set());
+  const [selected, setSelected] = useState<Set<string>>(() => new Set());
+  // Engine plug-ins installed on the server, with their parameter forms' values.
+  const [engines, setEngines] = useState<api.AutolabelEngine[]>([]);
+  const [pluginValues, setPluginValues] = useState<Record<string, FormValues>>({});
   const [params, setParams] = useState({ rollout: { ...DEFAULT_PARAMS }, judge: { ...DEFAULT_PARAMS }, prm: { ...DEFAULT_PRM } });
   const [onlyUnlabeled, setOnlyUnlabeled] = useState(false);
   const [starting, setStarting] = useState(false);
@@ -91,6 +96,25 @@ export function AutolabelTab({ project }: { project: api.Project }) {
   );
 
   useEffect(() => {
+    let live = true;
+    api
+      .listAutolabelEngines()
+      .then((list) => {
+        if (!live) return;
+        setEngines(list);
+        setPluginValues(Object.fromEntries(list.filter((e) => !e.builtin).map((e) => [e.name, pluginDefaults(e.params ?? [])])));
+      })
+      .catch(() => undefined); // an older server lists none: the built-in sources still work
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const plugins = pluginsForDomain(engines, project.domain);
+  const pluginLabels = Object.fromEntries(engines.filter((e) => !e.builtin).map((e) => [e.name, e.label]));
+  const pluginProblems = plugins.filter((e) => selected.has(e.name)).flatMap((e) => Object.values(formProblems(e.params ?? [], pluginValues[e.name] ?? {})));
+
+  useEffect(() => {
     alive.current = true;
     api
       .listAutolabelRuns(project.id)
@@ -114,12 +138,13 @@ export function AutolabelTab({ project }: { project: api.Project }) {
 
   async function start(e: FormEvent) {
     e.preventDefault();
-    if (selected.size === 0) return;
+    if (selected.size === 0 || pluginProblems.length > 0) return;
     setRequestError(null);
+    const chosen = plugins.map((e) => ({ name: e.name, params: pluginRequestParams(e.params ?? [], pluginValues[e.name] ?? {}) }));
     await requestWhileMounted(
       alive,
       setStarting,
-      () => api.startAutolabelRun(project.id, buildRunRequest(selected, params, onlyUnlabeled)),
+      () => api.startAutolabelRun(project.id, buildRunRequest(selected, params, onlyUnlabeled, chosen)),
       (created) => {
         setHistoryCount((c) => c + 1);
         follow(created);
@@ -144,7 +169,7 @@ export function AutolabelTab({ project }: { project: api.Project }) {
     }
   }
 
-  const toggle = (name: api.AutolabelSource, on: boolean) =>
+  const toggle = (name: string, on: boolean) =>
     setSelected((s) => {
       const next = new Set(s);
       if (on) next.add(name);
@@ -201,6 +226,17 @@ export function AutolabelTab({ project }: { project: api.Project }) {
               </div>
             );
           })}
+          {plugins.map((engine) => (
+            <PluginSourceOption
+              key={engine.name}
+              engine={engine}
+              checked={selected.has(engine.name)}
+              onToggle={(on) => toggle(engine.name, on)}
+              values={pluginValues[engine.name] ?? {}}
+              onValues={(v) => setPluginValues((all) => ({ ...all, [engine.name]: v }))}
+              disabled={busy}
+            />
+          ))}
         </fieldset>
 
         <label className="check autolabel-filter">
@@ -220,7 +256,12 @@ export function AutolabelTab({ project }: { project: api.Project }) {
         <div className="form-actions">
           {active && <span className="muted small">A run is in progress.</span>}
           {!active && selected.size === 0 && <span className="muted small">Choose at least one source.</span>}
-          <button type="submit" className="btn btn-primary" disabled={busy || selected.size === 0} data-testid="autolabel-start">
+          {!active && pluginProblems.length > 0 && (
+            <span className="small text-red" data-testid="autolabel-plugin-problem">
+              {pluginProblems[0]}
+            </span>
+          )}
+          <button type="submit" className="btn btn-primary" disabled={busy || selected.size === 0 || pluginProblems.length > 0} data-testid="autolabel-start">
             {starting ? "Starting…" : "Start auto-labeling"}
           </button>
         </div>
@@ -238,7 +279,7 @@ export function AutolabelTab({ project }: { project: api.Project }) {
           </ErrorBox>
         )}
 
-        {run && <RunPanel run={run} onCancel={() => void cancel()} cancelling={cancelling} />}
+        {run && <RunPanel run={run} onCancel={() => void cancel()} cancelling={cancelling} labels={pluginLabels} />}
       </form>
 
       <div className="card card-flush">
@@ -271,7 +312,7 @@ export function AutolabelTab({ project }: { project: api.Project }) {
                 <tr key={r.id} className={run?.id === r.id ? "is-selected" : undefined}>
                   <td className="num">{r.id}</td>
                   <td>
-                    {sourcesText(r.sources)}
+                    {sourcesText(r.sources, pluginLabels)}
                     {r.filter?.only_unlabeled ? <span className="subtle small"> · unlabeled only</span> : null}
                   </td>
                   <td>

@@ -163,12 +163,15 @@ export function prmProblem(p: PrmParams): string | null {
 
 /** The POST body. Sources keep the catalogue's order; only the chosen sources get params. */
 export function buildRunRequest(
-  selected: ReadonlySet<AutolabelSource>,
+  selected: ReadonlySet<string>,
   params: { rollout: ModelParams; judge: ModelParams; prm?: PrmParams },
   onlyUnlabeled: boolean,
+  plugins: { name: string; params: Record<string, unknown> }[] = [],
 ): AutolabelRunRequest {
-  const sources = SOURCES.map((s) => s.name).filter((n) => selected.has(n));
+  const chosen = plugins.filter((p) => selected.has(p.name));
+  const sources: string[] = [...SOURCES.map((s) => s.name).filter((n) => selected.has(n)), ...chosen.map((p) => p.name)];
   const out: NonNullable<AutolabelRunRequest["params"]> = {};
+  for (const p of chosen) if (Object.keys(p.params).length) out[p.name] = p.params;
   if (selected.has("rollout")) {
     const p = params.rollout;
     // The engine counts rollouts per step prefix as `n` (mc), per probed prefix as `k` (binary search).
@@ -223,8 +226,9 @@ export const STATUS_TEXT: Record<AutolabelRun["status"], string> = {
   cancelled: "Cancelled",
 };
 
-export function sourcesText(sources: readonly string[]): string {
-  return sources.map((s) => SOURCE_LABEL[s] ?? s).join(", ");
+/** The sources' labels; `extra` names the installed plug-ins (their labels from the server). */
+export function sourcesText(sources: readonly string[], extra: Record<string, string> = {}): string {
+  return sources.map((s) => SOURCE_LABEL[s] ?? extra[s] ?? s).join(", ");
 }
 
 /** "2m 05s", "14s", "—". */

@@ -20,9 +20,32 @@ export type ModelBackend =
   | { kind: "transformers"; path?: string; gguf_file?: string };
 
 export interface AutolabelRunRequest {
-  sources: AutolabelSource[];
-  params?: Partial<Record<AutolabelSource, Record<string, unknown>>>;
+  /** Built-in sources and installed plug-ins' names (GET /api/autolabel-engines/). */
+  sources: string[];
+  params?: Record<string, Record<string, unknown>>;
   filter?: { only_unlabeled?: boolean };
+}
+
+/** One field of a plug-in's parameter form (autolabel/plugins/schema.py). */
+export type EngineParam =
+  | { name: string; type: "int" | "float"; default: number; label: string; help: string; minimum: number; maximum: number }
+  | { name: string; type: "bool"; default: boolean; label: string; help: string }
+  | { name: string; type: "string"; default: string; label: string; help: string; max_length: number }
+  | { name: string; type: "choice"; default: string; label: string; help: string; choices: string[] };
+
+/** An engine the server runs: a built-in (its own form here) or an installed plug-in. */
+export interface AutolabelEngine {
+  name: string;
+  label: string;
+  description: string;
+  queue: string;
+  builtin: boolean;
+  /** "distribution version" of a plug-in; null for a built-in. */
+  plugin: string | null;
+  /** The project domains a plug-in applies to; empty: every domain. */
+  domains: string[];
+  /** A plug-in's parameter form; null for a built-in. */
+  params: EngineParam[] | null;
 }
 
 export interface AutolabelRun {
@@ -50,3 +73,4 @@ export const startAutolabelRun = (projectId: number, data: AutolabelRunRequest) 
 export const getAutolabelRun = (id: number, options?: RequestOptions) =>
   get<AutolabelRun>(`/api/autolabel-runs/${id}/`, options);
 export const cancelAutolabelRun = (id: number) => post<AutolabelRun>(`/api/autolabel-runs/${id}/cancel/`);
+export const listAutolabelEngines = () => get<AutolabelEngine[]>("/api/autolabel-engines/");

@@ -35,6 +35,28 @@ function mount(search = "tab=solutions") {
 afterEach(() => vi.unstubAllGlobals());
 
 describe("Solutions explorer", () => {
+  it("offers the server's engine plug-ins as verdict sources", async () => {
+    const api = new FakeApi([]);
+    api.engines = [
+      { name: "hedges", label: "Hedging language", description: "", queue: "default", builtin: false, plugin: "x 1", domains: [], params: [] },
+      { name: "symbolic", label: "Symbolic check", description: "", queue: "default", builtin: true, plugin: null, domains: [], params: null },
+    ];
+    api.user = { id: 1, username: "admin", is_staff: false };
+    api.project = makeProject({ role: "admin", overlap: 2 });
+    new FakeExplorer(api);
+    api.install();
+    render(
+      <MemoryRouter initialEntries={["/projects/1?tab=solutions&verdict=error"]}>
+        <App />
+      </MemoryRouter>,
+    );
+    const select = (await screen.findByTestId("filter-verdict_source", {}, { timeout: 5000 })) as HTMLSelectElement;
+    await waitFor(() => expect([...select.options].map((o) => o.value)).toContain("hedges"));
+    const values = [...select.options].map((o) => o.value);
+    expect(values.filter((v) => v === "symbolic")).toHaveLength(1);
+    expect([...select.options].find((o) => o.value === "hedges")?.textContent).toBe("Hedging language");
+  }, 30000);
+
   it("lists solutions with rendered math, their state and flags", async () => {
     mount();
     const row = await screen.findByTestId("explorer-row-1", {}, { timeout: 5000 });

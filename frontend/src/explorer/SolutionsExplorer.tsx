@@ -72,7 +72,20 @@ export function SolutionsExplorer({ project }: { project: api.Project }) {
   const [result, setResult] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
   const [imports, setImports] = useState<api.ImportJob[]>([]);
+  // The verdict filter's sources: the built-in ones and the server's engine plug-ins.
+  const [pluginSources, setPluginSources] = useState<[string, string][]>([]);
   const key = JSON.stringify([filters, page]);
+
+  useEffect(() => {
+    let live = true;
+    api
+      .listAutolabelEngines()
+      .then((engines) => live && setPluginSources(engines.filter((e) => !e.builtin).map((e) => [e.name, e.label])))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
 
   useEffect(() => {
     // The import filter's choices: the project's uploaded files (newest first); none on failure.
@@ -186,7 +199,7 @@ export function SolutionsExplorer({ project }: { project: api.Project }) {
               label="Source"
               filters={filters}
               set={set}
-              options={["symbolic", "rollout", "judge", "prm", "import", "code", "agent", "graph", "citation"].map((s) => [s, s])}
+              options={[...["symbolic", "rollout", "judge", "prm", "import", "code", "agent", "graph", "citation"].map((s): [string, string] => [s, s]), ...pluginSources]}
             />
           )}
           <FilterSelect id="answer" label="Answer" filters={filters} set={set} options={[["correct", "Correct"], ["wrong", "Wrong"], ["unknown", "Unchecked"]]} />

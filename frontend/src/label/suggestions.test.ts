@@ -17,6 +17,17 @@ describe("describeSuggestion", () => {
     expect(bad.title).toContain("Refuted: 3 \\cdot 7 = 20 — 3 \\cdot 7 = 21 ≠ 20");
   });
 
+  it("a plug-in's evidence: its name as the badge, its summary, a caveat that fits any engine", () => {
+    const view = describeSuggestion(
+      sug({ source: "hedges", agent: "hedges:v1", evidence: { kind: "hedge", summary: "Hedges: probably, I think", hits: 2 } }),
+    );
+    expect(view).toMatchObject({ badge: "hedges", mark: "", tone: "none" });
+    expect(view.evidence).toMatchObject({ label: "hedge", items: ["Hedges: probably, I think"] });
+    expect(view.title).toContain("hedges · hedges:v1: hedge: evidence, not a rating");
+    expect(view.title).toContain("A note from an engine plug-in, not a rating");
+    expect(view.title).not.toContain("arithmetic");
+  });
+
   it("evidence-only suggestions: a label and the checked claims, no mark, no tone", () => {
     const view = describeSuggestion(
       sug({

@@ -444,7 +444,8 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
       ...((source === "symbolic" || source === "graph") && count ? [`Checked ${count} ${count === 1 ? "claim" : "claims"}:`] : []),
       ...evidence.items.slice(0, 12).map((item) => `  ${item}`),
       ...(evidence.items.length > 12 ? [`  … and ${evidence.items.length - 12} more`] : []),
-      EVIDENCE_CAVEAT[source] ?? "Correct arithmetic does not make a step right: rate the reasoning.",
+      EVIDENCE_CAVEAT[source] ??
+        (SOURCE_NAME[source] ? "Correct arithmetic does not make a step right: rate the reasoning." : "A note from an engine plug-in, not a rating: rate the step yourself."),
     ];
     return { badge: SOURCE_BADGE[source] ?? source, detail: null, mark: "", tone: "none", refuted: null, rationale: null, evidence, title: lines.join("\n") };
   }

@@ -1,6 +1,6 @@
 /** A fake steplab API behind `fetch`, for component tests. */
 import { vi } from "vitest";
-import type { AutolabelRun, Progress, Project, Task } from "../api";
+import type { AutolabelEngine, AutolabelRun, Progress, Project, Task } from "../api";
 
 export interface Call {
   method: string;
@@ -38,6 +38,8 @@ export class FakeApi {
   /** Auto-label runs, newest first. Each GET of a running run advances it by `autolabelStep`. */
   autolabelRuns: AutolabelRun[] = [];
   autolabelStep = 5;
+  /** Served at GET /api/autolabel-engines/ (the installed plug-ins among them). */
+  engines: AutolabelEngine[] = [];
   /** Sources the fake server refuses with 400 validation_error, as a not-yet-available one. */
   unavailableSources = new Set<string>(["rollout", "judge", "code"]);
 
@@ -135,6 +137,7 @@ export class FakeApi {
 
   private autolabel(call: Call): { status: number; body?: unknown } | undefined {
     const { method, path } = call;
+    if (path === "/api/autolabel-engines/" && method === "GET") return { status: 200, body: this.engines };
     if (/^\/api\/projects\/\d+\/autolabel-runs\/$/.test(path)) {
       if (method === "GET") {
         return { status: 200, body: { count: this.autolabelRuns.length, next: null, previous: null, results: this.autolabelRuns } };

@@ -9,7 +9,6 @@ from .api_token_output import ApiTokenOutput
 from .assignment_preview import AssignmentPreview
 from .assignment_preview_new import AssignmentPreviewNew
 from .assignment_summary_output import AssignmentSummaryOutput
-from .auto_sources_enum import AutoSourcesEnum
 from .blank_enum import BlankEnum
 from .combine_enum import CombineEnum
 from .comment_create_input_request import CommentCreateInputRequest
@@ -23,6 +22,9 @@ from .credentials_request import CredentialsRequest
 from .dependency_policy_enum import DependencyPolicyEnum
 from .domain_enum import DomainEnum
 from .draft_input_request import DraftInputRequest
+from .engine_output import EngineOutput
+from .engine_param_output import EngineParamOutput
+from .engine_param_type_enum import EngineParamTypeEnum
 from .error import Error
 from .error_error import ErrorError
 from .events_enum import EventsEnum
@@ -38,7 +40,6 @@ from .explorer_list_sort import ExplorerListSort
 from .explorer_list_state import ExplorerListState
 from .explorer_list_status import ExplorerListStatus
 from .explorer_list_verdict import ExplorerListVerdict
-from .explorer_list_verdict_source import ExplorerListVerdictSource
 from .explorer_page import ExplorerPage
 from .explorer_queue_status_enum import ExplorerQueueStatusEnum
 from .explorer_row import ExplorerRow
@@ -164,7 +165,6 @@ from .screening_enum import ScreeningEnum
 from .skip_input_request import SkipInputRequest
 from .solution_output import SolutionOutput
 from .solution_row_output import SolutionRowOutput
-from .sources_enum import SourcesEnum
 from .split_policy_input_request import SplitPolicyInputRequest
 from .step_label_cell import StepLabelCell
 from .step_output import StepOutput
@@ -199,7 +199,6 @@ __all__ = (
     "AssignmentPreview",
     "AssignmentPreviewNew",
     "AssignmentSummaryOutput",
-    "AutoSourcesEnum",
     "BlankEnum",
     "CombineEnum",
     "CommentCreateInputRequest",
@@ -213,6 +212,9 @@ __all__ = (
     "DependencyPolicyEnum",
     "DomainEnum",
     "DraftInputRequest",
+    "EngineOutput",
+    "EngineParamOutput",
+    "EngineParamTypeEnum",
     "Error",
     "ErrorError",
     "EventsEnum",
@@ -228,7 +230,6 @@ __all__ = (
     "ExplorerListState",
     "ExplorerListStatus",
     "ExplorerListVerdict",
-    "ExplorerListVerdictSource",
     "ExplorerPage",
     "ExplorerQueueStatusEnum",
     "ExplorerRow",
@@ -354,7 +355,6 @@ __all__ = (
     "SkipInputRequest",
     "SolutionOutput",
     "SolutionRowOutput",
-    "SourcesEnum",
     "SplitPolicyInputRequest",
     "StepLabelCell",
     "StepOutput",

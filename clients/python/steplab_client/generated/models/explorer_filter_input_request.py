@@ -6,7 +6,6 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.auto_sources_enum import AutoSourcesEnum
 from ..models.blank_enum import BlankEnum
 from ..models.explorer_answer_enum import ExplorerAnswerEnum
 from ..models.explorer_label_state_enum import ExplorerLabelStateEnum
@@ -45,21 +44,8 @@ class ExplorerFilterInputRequest:
                 * `error` - error
                 * `no_error` - no_error
                 * `none` - none
-            verdict_source (AutoSourcesEnum | BlankEnum | Unset): Restrict `verdict` to one machine source.
-
-                * `` -
-                * `symbolic` - symbolic
-                * `rollout` - rollout
-                * `judge` - judge
-                * `prm` - prm
-                * `import` - import
-                * `consensus` - consensus
-                * `code` - code
-                * `agent` - agent
-                * `graph` - graph
-                * `subgoal` - subgoal
-                * `citation` - citation
-                * `prediction` - prediction
+            verdict_source (str | Unset): Restrict `verdict` to one machine source: a built-in one or an installed engine
+                plug-in's name.
             answer (BlankEnum | ExplorerAnswerEnum | Unset): The final answer's check.
 
                 * `` -
@@ -83,7 +69,7 @@ class ExplorerFilterInputRequest:
     status: BlankEnum | ExplorerQueueStatusEnum | Unset = UNSET
     disagreement: bool | None | Unset = UNSET
     verdict: BlankEnum | ExplorerVerdictEnum | Unset = UNSET
-    verdict_source: AutoSourcesEnum | BlankEnum | Unset = UNSET
+    verdict_source: str | Unset = UNSET
     answer: BlankEnum | ExplorerAnswerEnum | Unset = UNSET
     gold: bool | None | Unset = UNSET
     import_job: int | None | Unset = UNSET
@@ -123,13 +109,7 @@ class ExplorerFilterInputRequest:
         else:
             verdict = self.verdict.value
 
-        verdict_source: str | Unset
-        if isinstance(self.verdict_source, Unset):
-            verdict_source = UNSET
-        elif isinstance(self.verdict_source, AutoSourcesEnum):
-            verdict_source = self.verdict_source.value
-        else:
-            verdict_source = self.verdict_source.value
+        verdict_source = self.verdict_source
 
         answer: str | Unset
         if isinstance(self.answer, Unset):
@@ -252,24 +232,7 @@ class ExplorerFilterInputRequest:
 
         verdict = _parse_verdict(d.pop("verdict", UNSET))
 
-        def _parse_verdict_source(data: object) -> AutoSourcesEnum | BlankEnum | Unset:
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                verdict_source_type_0 = AutoSourcesEnum(data)
-
-                return verdict_source_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            if not isinstance(data, str):
-                raise TypeError()
-            verdict_source_type_1 = BlankEnum(data)
-
-            return verdict_source_type_1
-
-        verdict_source = _parse_verdict_source(d.pop("verdict_source", UNSET))
+        verdict_source = d.pop("verdict_source", UNSET)
 
         def _parse_answer(data: object) -> BlankEnum | ExplorerAnswerEnum | Unset:
             if isinstance(data, Unset):

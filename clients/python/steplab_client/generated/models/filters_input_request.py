@@ -7,7 +7,6 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.auto_sources_enum import AutoSourcesEnum
 from ..models.label_source_enum import LabelSourceEnum
 from ..models.unsure_enum import UnsureEnum
 from ..types import UNSET, Unset
@@ -29,7 +28,8 @@ class FiltersInputRequest:
             * `auto_any` - auto_any
         machine_labels (bool | Unset): label_source=final: machine labels (suggestions, machine-agreed resolutions) for
             steps no human labeled. Default false.
-        auto_sources (list[AutoSourcesEnum] | Unset): Suggestion sources for auto_any, most preferred first.
+        auto_sources (list[str] | Unset): Suggestion sources for auto_any, most preferred first: the built-in ones and
+            any installed engine plug-in's name (GET /api/autolabel-engines/).
         min_agreement (float | Unset):
         unsure (UnsureEnum | Unset): * `drop` - drop
             * `truncate` - truncate
@@ -45,7 +45,7 @@ class FiltersInputRequest:
 
     label_source: LabelSourceEnum | Unset = UNSET
     machine_labels: bool | Unset = UNSET
-    auto_sources: list[AutoSourcesEnum] | Unset = UNSET
+    auto_sources: list[str] | Unset = UNSET
     min_agreement: float | Unset = UNSET
     unsure: UnsureEnum | Unset = UNSET
     labeled_after: datetime.datetime | None | Unset = UNSET
@@ -65,10 +65,7 @@ class FiltersInputRequest:
 
         auto_sources: list[str] | Unset = UNSET
         if not isinstance(self.auto_sources, Unset):
-            auto_sources = []
-            for auto_sources_item_data in self.auto_sources:
-                auto_sources_item = auto_sources_item_data.value
-                auto_sources.append(auto_sources_item)
+            auto_sources = self.auto_sources
 
         min_agreement = self.min_agreement
 
@@ -148,14 +145,7 @@ class FiltersInputRequest:
 
         machine_labels = d.pop("machine_labels", UNSET)
 
-        _auto_sources = d.pop("auto_sources", UNSET)
-        auto_sources: list[AutoSourcesEnum] | Unset = UNSET
-        if _auto_sources is not UNSET:
-            auto_sources = []
-            for auto_sources_item_data in _auto_sources:
-                auto_sources_item = AutoSourcesEnum(auto_sources_item_data)
-
-                auto_sources.append(auto_sources_item)
+        auto_sources = cast(list[str], d.pop("auto_sources", UNSET))
 
         min_agreement = d.pop("min_agreement", UNSET)
 

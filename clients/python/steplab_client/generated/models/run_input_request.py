@@ -2,14 +2,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from .. import types
-from ..models.sources_enum import SourcesEnum
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -24,24 +23,21 @@ T = TypeVar("T", bound="RunInputRequest")
 class RunInputRequest:
     """
     Attributes:
-        sources (list[SourcesEnum]):
+        sources (list[str]):
         params (RunInputRequestParams | Unset):
         filter_ (RunInputRequestFilter | Unset):
         request_id (UUID | Unset): A key the client makes once per job it creates and sends again on every retry (a UUID
             is a good one); a retry with it answers the job made the first time instead of another. Same as Idempotency-Key.
     """
 
-    sources: list[SourcesEnum]
+    sources: list[str]
     params: RunInputRequestParams | Unset = UNSET
     filter_: RunInputRequestFilter | Unset = UNSET
     request_id: UUID | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        sources = []
-        for sources_item_data in self.sources:
-            sources_item = sources_item_data.value
-            sources.append(sources_item)
+        sources = self.sources
 
         params: dict[str, Any] | Unset = UNSET
         if not isinstance(self.params, Unset):
@@ -75,9 +71,7 @@ class RunInputRequest:
         files: types.RequestFiles = []
 
         for sources_item_element in self.sources:
-            files.append(
-                ("sources", (None, str(sources_item_element.value).encode(), "text/plain"))
-            )
+            files.append(("sources", (None, str(sources_item_element).encode(), "text/plain")))
 
         if not isinstance(self.params, Unset):
             files.append(
@@ -103,12 +97,7 @@ class RunInputRequest:
         from ..models.run_input_request_params import RunInputRequestParams
 
         d = dict(src_dict)
-        sources = []
-        _sources = d.pop("sources")
-        for sources_item_data in _sources:
-            sources_item = SourcesEnum(sources_item_data)
-
-            sources.append(sources_item)
+        sources = cast(list[str], d.pop("sources"))
 
         _params = d.pop("params", UNSET)
         params: RunInputRequestParams | Unset

@@ -12,7 +12,6 @@ from ...models.explorer_list_sort import ExplorerListSort
 from ...models.explorer_list_state import ExplorerListState
 from ...models.explorer_list_status import ExplorerListStatus
 from ...models.explorer_list_verdict import ExplorerListVerdict
-from ...models.explorer_list_verdict_source import ExplorerListVerdictSource
 from ...models.explorer_page import ExplorerPage
 from ...types import UNSET, Response, Unset
 
@@ -31,7 +30,7 @@ def _get_kwargs(
     state: ExplorerListState | Unset = UNSET,
     status: ExplorerListStatus | Unset = UNSET,
     verdict: ExplorerListVerdict | Unset = UNSET,
-    verdict_source: ExplorerListVerdictSource | Unset = UNSET,
+    verdict_source: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -93,11 +92,7 @@ def _get_kwargs(
 
     params["verdict"] = json_verdict
 
-    json_verdict_source: str | Unset = UNSET
-    if not isinstance(verdict_source, Unset):
-        json_verdict_source = verdict_source.value
-
-    params["verdict_source"] = json_verdict_source
+    params["verdict_source"] = verdict_source
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -192,7 +187,7 @@ def sync_detailed(
     state: ExplorerListState | Unset = UNSET,
     status: ExplorerListStatus | Unset = UNSET,
     verdict: ExplorerListVerdict | Unset = UNSET,
-    verdict_source: ExplorerListVerdictSource | Unset = UNSET,
+    verdict_source: str | Unset = UNSET,
 ) -> Response[Error | ExplorerPage]:
     """A project's solutions, searched, filtered, sorted and paged (project admins).
 
@@ -209,7 +204,7 @@ def sync_detailed(
         state (ExplorerListState | Unset):
         status (ExplorerListStatus | Unset):
         verdict (ExplorerListVerdict | Unset):
-        verdict_source (ExplorerListVerdictSource | Unset):
+        verdict_source (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -257,7 +252,7 @@ def sync(
     state: ExplorerListState | Unset = UNSET,
     status: ExplorerListStatus | Unset = UNSET,
     verdict: ExplorerListVerdict | Unset = UNSET,
-    verdict_source: ExplorerListVerdictSource | Unset = UNSET,
+    verdict_source: str | Unset = UNSET,
 ) -> Error | ExplorerPage | None:
     """A project's solutions, searched, filtered, sorted and paged (project admins).
 
@@ -274,7 +269,7 @@ def sync(
         state (ExplorerListState | Unset):
         status (ExplorerListStatus | Unset):
         verdict (ExplorerListVerdict | Unset):
-        verdict_source (ExplorerListVerdictSource | Unset):
+        verdict_source (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -317,7 +312,7 @@ async def asyncio_detailed(
     state: ExplorerListState | Unset = UNSET,
     status: ExplorerListStatus | Unset = UNSET,
     verdict: ExplorerListVerdict | Unset = UNSET,
-    verdict_source: ExplorerListVerdictSource | Unset = UNSET,
+    verdict_source: str | Unset = UNSET,
 ) -> Response[Error | ExplorerPage]:
     """A project's solutions, searched, filtered, sorted and paged (project admins).
 
@@ -334,7 +329,7 @@ async def asyncio_detailed(
         state (ExplorerListState | Unset):
         status (ExplorerListStatus | Unset):
         verdict (ExplorerListVerdict | Unset):
-        verdict_source (ExplorerListVerdictSource | Unset):
+        verdict_source (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -380,7 +375,7 @@ async def asyncio(
     state: ExplorerListState | Unset = UNSET,
     status: ExplorerListStatus | Unset = UNSET,
     verdict: ExplorerListVerdict | Unset = UNSET,
-    verdict_source: ExplorerListVerdictSource | Unset = UNSET,
+    verdict_source: str | Unset = UNSET,
 ) -> Error | ExplorerPage | None:
     """A project's solutions, searched, filtered, sorted and paged (project admins).
 
@@ -397,7 +392,7 @@ async def asyncio(
         state (ExplorerListState | Unset):
         status (ExplorerListStatus | Unset):
         verdict (ExplorerListVerdict | Unset):
-        verdict_source (ExplorerListVerdictSource | Unset):
+        verdict_source (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
