@@ -154,7 +154,7 @@ def test_a_worker_without_the_plugin_fails_the_items_with_the_reason(installed, 
 
     run = autolabel_run_create(project=project, sources=["hedges"])
     installed.engines_load(points=[])  # this "worker" has no plug-ins
-    assert chunk_queue(run.sources) == "default"
+    assert chunk_queue(run.sources) == "autolabel"  # CPU-only: the machine queue
     run = _run_inline(run)
     assert (run.status, run.failed) == (RunStatus.FAILED, 1)
     assert "source 'hedges' is not installed in this process" in run.errors[0]["error"]
