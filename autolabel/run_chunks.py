@@ -154,11 +154,15 @@ def chunk_works(run: AutolabelRun, items: list[AutolabelItem]) -> list[SolutionW
 def items_claim(run: AutolabelRun, solution_ids: list[int]) -> list[AutolabelItem]:
     """The chunk's pending items, each attempt counted; keyed on (run, solution)."""
     with transaction.atomic():
-        items = list(
-            AutolabelItem.objects.select_for_update()
-            .filter(run=run, solution_id__in=solution_ids, status=ItemStatus.PENDING)
+        # Keyed on (run, solution) alone, status checked here: with the status in the
+        # statement a planner may walk the run's pending items on (run, status) instead.
+        items = [
+            item
+            for item in AutolabelItem.objects.select_for_update()
+            .filter(run=run, solution_id__in=solution_ids)
             .order_by("solution_id")
-        )
+            if item.status == ItemStatus.PENDING
+        ]
         if items:
             AutolabelItem.objects.filter(pk__in=[i.pk for i in items]).update(
                 attempts=F("attempts") + 1, updated_at=timezone.now()
