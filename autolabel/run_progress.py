@@ -114,12 +114,15 @@ def items_record(*, run_id: int, outcomes: list[ItemOutcome]) -> list[ItemOutcom
         return []
     now = timezone.now()
     with transaction.atomic():
-        still = set(
+        # Locked by id, the status read after the lock (the latest committed): with the
+        # status in the statement a planner may walk the run's pending items instead.
+        rows = (
             AutolabelItem.objects.select_for_update()
-            .filter(pk__in=[o.item.pk for o in outcomes], status=ItemStatus.PENDING)
+            .filter(pk__in=[o.item.pk for o in outcomes])
             .order_by("pk")
-            .values_list("pk", flat=True)
+            .values_list("pk", "status")
         )
+        still = {pk for pk, status in rows if status == ItemStatus.PENDING}
         mine = [o for o in outcomes if o.item.pk in still]
         if not mine:
             return []

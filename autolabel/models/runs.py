@@ -82,7 +82,16 @@ class AutolabelItem(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["run", "solution"], name="autolabelitem_unique")
         ]
-        indexes = [models.Index(fields=["run", "status"], name="autolabelitem_status_idx")]
+        indexes = [
+            models.Index(fields=["run", "status"], name="autolabelitem_status_idx"),
+            # "Any pending item left?" after each chunk: only pending rows, so the lookup stays
+            # one index probe however many of the run's items are done.
+            models.Index(
+                fields=["run"],
+                condition=models.Q(status="pending"),
+                name="autolabelitem_pending_idx",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Item {self.solution_id} of run {self.run_id} ({self.status})"
