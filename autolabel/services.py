@@ -243,8 +243,9 @@ def autolabel_run_pause(*, run: AutolabelRun) -> AutolabelRun:
 
 @transaction.atomic
 def autolabel_run_resume(*, run: AutolabelRun) -> AutolabelRun:
-    """Send the pending items again as chunks (after the commit, through the outbox). The
-    rate goes on from now, not counting the pause. Resuming an unpaused run changes nothing."""
+    """Send the pending items again as chunks to the workers (after the commit, through the
+    outbox; a CLI --inline run, which stopped at the pause, too). The rate goes on from now,
+    not counting the pause. Resuming an unpaused run changes nothing."""
     run = _locked(run)
     if run.status in (RunStatus.PENDING, RunStatus.RUNNING):
         return run
@@ -252,9 +253,9 @@ def autolabel_run_resume(*, run: AutolabelRun) -> AutolabelRun:
         raise Conflict(f"The run is {run.status}; only a paused run resumes.")
     run.status = RunStatus.RUNNING if run.started_at else RunStatus.PENDING
     run.rate_at = timezone.now() if run.started_at else None
-    run.save(update_fields=["status", "rate_at"])
-    if not run.inline:
-        outbox_add(task=START_TASK, args=[run.pk], created_by=run.created_by)
+    run.inline = False  # a CLI --inline run stopped at the pause: the workers finish it
+    run.save(update_fields=["status", "rate_at", "inline"])
+    outbox_add(task=START_TASK, args=[run.pk], created_by=run.created_by)
     return run
 
 

@@ -123,3 +123,34 @@ def test_cancel_while_paused_stops_for_good(monkeypatch, sent):
     assert [tasks.autolabel_chunk_task(run.pk, chunk) for chunk in sent] == [0]
     run.refresh_from_db()
     assert (run.status, run.done) == (RunStatus.CANCELLED, 0)
+
+
+def test_deleting_the_project_cancels_a_paused_run():
+    from labeling.services.project_delete import project_delete
+
+    run = autolabel_run_create(project=_project(2), sources=["symbolic"])
+    autolabel_run_pause(run=run)
+    project_delete(project=run.project)
+    assert _status(run) == RunStatus.CANCELLED
+
+
+def test_a_cli_inline_run_stops_at_a_pause_and_a_resume_hands_it_to_the_workers(monkeypatch):
+    from django.core.management import call_command
+
+    monkeypatch.setattr(run_chunks, "STOP_CHECK_S", 0.0)
+    project = _project(30)
+
+    class PausingAtFifth(Verdicts):
+        def __call__(self, solution, params):
+            if self.calls == 4:
+                autolabel_run_pause(run=AutolabelRun.objects.get(project=project))
+            return super().__call__(solution, params)
+
+    engine = PausingAtFifth()
+    monkeypatch.setitem(ENGINES, "symbolic", engine)
+    call_command("autolabel", "--project", project.name, "--sources", "symbolic", "--inline")
+    run = AutolabelRun.objects.get(project=project)
+    assert (run.status, run.done, run.inline, engine.calls) == (RunStatus.PAUSED, 5, True, 5)
+    run = autolabel_run_resume(run=run)
+    assert (run.status, run.inline) == (RunStatus.RUNNING, False)
+    assert OutboxMessage.objects.filter(args=[run.pk]).exists()
