@@ -1,14 +1,21 @@
-"""Auto-labeling runs over the API: start, watch, cancel."""
+"""Auto-labeling runs over the API: start, watch (progress, rate, time left), pause, resume,
+cancel."""
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from autolabel.engine_listing import EngineOutput, engines_listed
 from autolabel.models import AutolabelRun
-from autolabel.services import autolabel_run_cancel, autolabel_run_create
+from autolabel.run_progress import eta_seconds
+from autolabel.services import (
+    autolabel_run_cancel,
+    autolabel_run_create,
+    autolabel_run_pause,
+    autolabel_run_resume,
+)
 from autolabel.tasks import autolabel_run_start_task
 from labeling.api.access import project_for
 from labeling.api.idempotency import IDEMPOTENCY_HEADER, idempotency_key, request_id_field
@@ -19,8 +26,29 @@ from labeling.models import Role
 from labeling.services.outbox import outbox_job_create
 
 
+class VerdictCounts(serializers.Serializer):
+    plus = serializers.IntegerField(source="+1", help_text="+1 suggestions.")
+    zero = serializers.IntegerField(source="0", help_text="0 suggestions.")
+    minus = serializers.IntegerField(source="-1", help_text="−1 suggestions.")
+    doubtful = serializers.IntegerField(help_text='Evidence "looks wrong, not refuted".')
+    evidence = serializers.IntegerField(help_text='Other evidence without a rating ("checks out").')
+
+
+class ErrorGroup(serializers.Serializer):
+    error = serializers.CharField()
+    count = serializers.IntegerField()
+
+
 class RunOutput(serializers.ModelSerializer):
     progress = serializers.SerializerMethodField()
+    rate = serializers.SerializerMethodField(
+        help_text="Solutions a second, smoothed; null before the first chunk."
+    )
+    eta_seconds = serializers.SerializerMethodField(
+        help_text="Seconds left at the rate, while running."
+    )
+    verdicts = serializers.SerializerMethodField()
+    error_groups = ErrorGroup(many=True, read_only=True)
 
     class Meta:
         model = AutolabelRun
@@ -34,8 +62,12 @@ class RunOutput(serializers.ModelSerializer):
             "done",
             "failed",
             "progress",
+            "rate",
+            "eta_seconds",
             "suggestions_written",
+            "verdicts",
             "errors",
+            "error_groups",
             "created_at",
             "started_at",
             "finished_at",
@@ -43,6 +75,23 @@ class RunOutput(serializers.ModelSerializer):
 
     def get_progress(self, run: AutolabelRun) -> float:
         return 1.0 if run.total == 0 else round((run.done + run.failed) / run.total, 4)
+
+    def get_rate(self, run: AutolabelRun) -> float | None:
+        return None if run.rate is None else round(run.rate, 3)
+
+    def get_eta_seconds(self, run: AutolabelRun) -> float | None:
+        return eta_seconds(run)
+
+    @extend_schema_field(VerdictCounts)
+    def get_verdicts(self, run: AutolabelRun) -> dict:
+        counts = run.verdicts or {}
+        return {
+            "plus": counts.get("+1", 0),
+            "zero": counts.get("0", 0),
+            "minus": counts.get("-1", 0),
+            "doubtful": counts.get("doubtful", 0),
+            "evidence": counts.get("evidence", 0),
+        }
 
 
 class RunInput(serializers.Serializer):
@@ -112,3 +161,17 @@ class EngineListApi(APIView):
         """The auto-label sources this server runs: the built-in engines and the installed
         plug-ins, each plug-in with its parameter schema (the run dialog's form)."""
         return Response(EngineOutput(engines_listed(), many=True).data)
+
+
+class RunPauseApi(APIView):
+    @extend_schema(request=None, responses=RunOutput)
+    def post(self, request, run_id: int):
+        run = autolabel_run_pause(run=_run_for(request, run_id))
+        return Response(RunOutput(run).data)
+
+
+class RunResumeApi(APIView):
+    @extend_schema(request=None, responses=RunOutput)
+    def post(self, request, run_id: int):
+        run = autolabel_run_resume(run=_run_for(request, run_id))
+        return Response(RunOutput(run).data)

@@ -55,10 +55,13 @@ class JobKind:
 
 
 def _autolabel_runs() -> QuerySet:
+    """Pending or running runs (a paused one waits for its resume, which sends it again);
+    a chunk completion or a resume (rate_at) is a sign of life too."""
     running = [RunStatus.PENDING, RunStatus.RUNNING]
     return AutolabelRun.objects.filter(status__in=running, inline=False).annotate(
         alive_at=Greatest(
             Coalesce("started_at", "created_at"),
+            Coalesce("rate_at", "created_at"),
             Coalesce(Max("items__updated_at"), "created_at"),
         )
     )

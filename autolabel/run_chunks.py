@@ -7,7 +7,8 @@ its solutions, problems and steps read with two, the engines' suggestions writte
 multi-row upsert (labeling.rows_insert.insert_rows) and withdrawn verdicts deleted with one, the
 review reasons refreshed with one statement for the chunk's solutions that have submitted
 annotations (every reason reads submitted labels, so a solution without any has none: see
-labeling.review_selectors.reasons), and the items marked with one.
+labeling.review_selectors.reasons), and the items marked and the run's counters added to in one
+short transaction (autolabel.run_progress: no statement reads the whole run).
 
 The effects are those of processing each solution on its own (autolabel.services'
 idempotency holds): sources that combine others (consensus) run after the others' suggestions
@@ -17,6 +18,7 @@ computed and re-raises so the task retries the rest.
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,6 +30,7 @@ from autolabel.engines.base import EngineResult, SolutionInput
 from autolabel.errors import BackendUnavailable
 from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus
 from autolabel.registry import ENGINES, engine_for, source_applies
+from autolabel.run_progress import ItemOutcome, items_record, verdicts_of
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -43,7 +46,7 @@ from labeling.services.imports.tables import SUGGESTION_COLUMNS
 from labeling.services.review_reasons import review_reasons_refresh
 
 log = logging.getLogger(__name__)
-STOP_CHECK_S = 1.0  # a cancelled run stops within about this long (one query a check)
+STOP_CHECK_S = 1.0  # a paused or cancelled run stops within about this long (one query a check)
 
 
 @dataclass
@@ -56,8 +59,11 @@ class SolutionWork:
     groups: tuple[list[str], list[str]]  # sources on the bare solution, then on suggestions
     written: int = 0
     error: str = ""
-    reached: bool = False  # not reached: the run was cancelled first; the item stays pending
+    reached: bool = (
+        False  # not reached: the run was paused or cancelled first; the item stays pending
+    )
     ran: set[int] = field(default_factory=set)  # the groups whose results are stored
+    verdicts: Counter = field(default_factory=Counter)  # of the suggestions written
 
     @property
     def finished(self) -> bool:
@@ -149,11 +155,15 @@ def chunk_works(run: AutolabelRun, items: list[AutolabelItem]) -> list[SolutionW
 def items_claim(run: AutolabelRun, solution_ids: list[int]) -> list[AutolabelItem]:
     """The chunk's pending items, each attempt counted; keyed on (run, solution)."""
     with transaction.atomic():
-        items = list(
-            AutolabelItem.objects.select_for_update()
-            .filter(run=run, solution_id__in=solution_ids, status=ItemStatus.PENDING)
+        # Keyed on (run, solution) alone, status checked here: with the status in the
+        # statement a planner may walk the run's pending items on (run, status) instead.
+        items = [
+            item
+            for item in AutolabelItem.objects.select_for_update()
+            .filter(run=run, solution_id__in=solution_ids)
             .order_by("solution_id")
-        )
+            if item.status == ItemStatus.PENDING
+        ]
         if items:
             AutolabelItem.objects.filter(pk__in=[i.pk for i in items]).update(
                 attempts=F("attempts") + 1, updated_at=timezone.now()
@@ -265,8 +275,9 @@ def _write(entries: list[tuple[SolutionWork, list[EngineResult]]], run: Autolabe
     try:
         with transaction.atomic():
             counts = suggestions_write([(w.solution, w.step_ids, r) for w, r in entries])
-        for (work, _), count in zip(entries, counts, strict=True):
+        for (work, results), count in zip(entries, counts, strict=True):
             work.written += count
+            work.verdicts.update(verdicts_of(results, work.step_ids))
         return
     except BackendUnavailable:
         raise
@@ -276,21 +287,26 @@ def _write(entries: list[tuple[SolutionWork, list[EngineResult]]], run: Autolabe
         try:
             with transaction.atomic():
                 work.written += suggestions_write([(work.solution, work.step_ids, results)])[0]
+            work.verdicts.update(verdicts_of(results, work.step_ids))
         except Exception as exc:
             log.exception("autolabel run %s, solution %s", run.pk, work.solution.pk)
             work.error = f"{type(exc).__name__}: {exc}"[:2000]
 
 
-def _items_finish(works: list[SolutionWork]) -> None:
-    now = timezone.now()
-    items = []
-    for work in works:
-        item = work.item
-        item.status = ItemStatus.FAILED if work.error else ItemStatus.DONE
-        item.error, item.suggestions, item.updated_at = work.error, work.written, now
-        items.append(item)
-    if items:
-        AutolabelItem.objects.bulk_update(items, ["status", "error", "suggestions", "updated_at"])
+def _items_finish(run: AutolabelRun, works: list[SolutionWork]) -> list[AutolabelItem]:
+    """Mark the finished items and add them to the run's counters in one transaction; only
+    items still pending count (autolabel.run_progress). Returns the items marked here."""
+    outcomes = [
+        ItemOutcome(
+            item=work.item,
+            status=ItemStatus.FAILED if work.error else ItemStatus.DONE,
+            error=work.error,
+            suggestions=work.written,
+            verdicts=work.verdicts,
+        )
+        for work in works
+    ]
+    return [o.item for o in items_record(run_id=run.pk, outcomes=outcomes)]
 
 
 def _prefetch(run: AutolabelRun, works: list[SolutionWork]) -> None:
@@ -333,7 +349,8 @@ def autolabel_chunk_process(
     stop: Callable[[], bool] | None = None,
 ) -> list[AutolabelItem]:
     """Run every source of the run on the chunk's pending solutions; returns the items
-    processed (done or failed). `stop` (a cancelled run) leaves the rest pending."""
+    processed (done or failed) and counted here. `stop` (a paused or cancelled run) leaves the
+    rest pending."""
     items = items_claim(run, solution_ids)
     if not items:
         return []
@@ -349,7 +366,7 @@ def autolabel_chunk_process(
         for work in works:
             if phase == 0:
                 if stopped():
-                    break  # the run was cancelled: the rest stays pending
+                    break  # the run was paused or cancelled: the rest stays pending
                 work.reached = True
             if work.error or not work.reached or not work.groups[phase]:
                 continue
@@ -368,8 +385,6 @@ def autolabel_chunk_process(
         for work, _ in entries:
             work.ran.add(phase)
         if down is not None:
-            _items_finish([w for w in works if w.finished])
+            _items_finish(run, [w for w in works if w.finished])
             raise down
-    finished = [w for w in works if w.finished]
-    _items_finish(finished)
-    return [w.item for w in finished]
+    return _items_finish(run, [w for w in works if w.finished])

@@ -1,8 +1,9 @@
-"""Auto-labeling runs: create, process a chunk of solutions, finish, cancel.
+"""Auto-labeling runs: create, process a chunk of solutions, finish, pause, resume, cancel.
 
 Every effect is idempotent so a redelivered chunk (a killed worker, acks_late) changes nothing
 twice: suggestions are upserts keyed by (step, source, agent), an item is processed only while
-pending, and the run's counters are recomputed from its items rather than incremented.
+pending, and the run's counters are added to only for items marked in that same transaction
+while still pending (autolabel.run_progress).
 """
 
 import logging
@@ -10,7 +11,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from django.db import transaction
-from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from autolabel.engines.base import EngineResult, SolutionInput
@@ -22,6 +22,7 @@ from autolabel.run_chunks import (
     solution_input,
     suggestions_write,
 )
+from autolabel.run_progress import STOPPED, items_fail, run_finish_if_complete
 from labeling.errors import Conflict, ValidationFailed
 from labeling.models import (
     DOMAIN_SOURCES,
@@ -30,15 +31,11 @@ from labeling.models import (
     Solution,
     sources_for_problem,
 )
-from labeling.services.webhooks.events import (
-    AUTOLABEL_RUN_FINISHED,
-    autolabel_run_finished_data,
-    webhook_event_emit,
-)
+from labeling.services.outbox import outbox_add
 from training_runs.models import PrmModel
 
 log = logging.getLogger(__name__)
-MAX_STORED_ERRORS = 50
+START_TASK = "autolabel.tasks.autolabel_run_start_task"
 
 
 def _domains_for(sources: list[str]) -> list[str] | None:
@@ -226,60 +223,72 @@ def autolabel_item_process(*, run: AutolabelRun, solution_id: int) -> AutolabelI
 
 def autolabel_item_fail(*, run: AutolabelRun, solution_ids: list[int], error: str) -> None:
     """Give up on items after their task exhausted its retries (e.g. a backend that is down)."""
-    AutolabelItem.objects.filter(
-        run=run, solution_id__in=solution_ids, status=ItemStatus.PENDING
-    ).update(status=ItemStatus.FAILED, error=error[:2000])
+    items_fail(run=run, solution_ids=solution_ids, error=error)
 
 
-@transaction.atomic
 def autolabel_run_refresh(*, run: AutolabelRun) -> AutolabelRun:
-    """Recompute the counters from the items; finish the run when nothing is pending.
+    """Finish the run when none of its items is pending, and re-read it.
 
-    Chunks finish concurrently and each refreshes: the run's row is locked before the items
-    are counted, so a refresh that counted earlier cannot write its older counts over a later
-    one's (a run left "done" at 10 of 12)."""
-    AutolabelRun.objects.select_for_update().filter(pk=run.pk).values_list("pk").first()
-    counts = run.items.aggregate(
-        done=Count("id", filter=Q(status=ItemStatus.DONE)),
-        failed=Count("id", filter=Q(status=ItemStatus.FAILED)),
-        pending=Count("id", filter=Q(status=ItemStatus.PENDING)),
-        suggestions=Sum("suggestions"),
-    )
-    errors = list(
-        run.items.filter(status=ItemStatus.FAILED)
-        .order_by("solution_id")
-        .values("solution_id", "error")[:MAX_STORED_ERRORS]
-    )
-    fields = {
-        "done": counts["done"],
-        "failed": counts["failed"],
-        "suggestions_written": counts["suggestions"] or 0,
-        "errors": errors,
-    }
-    finished = 0
-    if counts["pending"] == 0:
-        finished = AutolabelRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
-            status=RunStatus.FAILED if counts["done"] == 0 and counts["failed"] else RunStatus.DONE,
-            finished_at=timezone.now(),
-        )
-    AutolabelRun.objects.filter(pk=run.pk).update(**fields)
+    The counters are not recounted: each chunk added its own in the transaction that marked
+    its items (autolabel.run_progress), so this is one keyed lookup, whatever the run's size."""
+    run_finish_if_complete(run=run)
     run.refresh_from_db()
-    if finished:  # this refresh finished it: the one that tells the webhooks
-        webhook_event_emit(
-            project=run.project_id,
-            event_type=AUTOLABEL_RUN_FINISHED,
-            data=autolabel_run_finished_data(run),
-        )
     return run
+
+
+def autolabel_run_stopped(*, run: AutolabelRun) -> bool:
+    """Paused or cancelled: its chunks leave their remaining items pending."""
+    return AutolabelRun.objects.filter(pk=run.pk, status__in=STOPPED).exists()
 
 
 def autolabel_run_cancelled(*, run: AutolabelRun) -> bool:
     return AutolabelRun.objects.filter(pk=run.pk, status=RunStatus.CANCELLED).exists()
 
 
+def _locked(run: AutolabelRun) -> AutolabelRun:
+    return AutolabelRun.objects.select_for_update().get(pk=run.pk)
+
+
+@transaction.atomic
+def autolabel_run_pause(*, run: AutolabelRun) -> AutolabelRun:
+    """Stop sending chunks: a chunk that starts now leaves its items pending, one running
+    stops within about a second. Pausing a paused run changes nothing."""
+    run = _locked(run)
+    if run.status == RunStatus.PAUSED:
+        return run
+    if run.status not in (RunStatus.PENDING, RunStatus.RUNNING):
+        raise Conflict(f"The run is already {run.status}; only a queued or running run pauses.")
+    run.status = RunStatus.PAUSED
+    run.save(update_fields=["status"])
+    return run
+
+
+@transaction.atomic
+def autolabel_run_resume(*, run: AutolabelRun) -> AutolabelRun:
+    """Send the pending items again as chunks to the workers (after the commit, through the
+    outbox; a CLI --inline run, which stopped at the pause, too). The rate goes on from now,
+    not counting the pause. Resuming an unpaused run changes nothing."""
+    run = _locked(run)
+    if run.status in (RunStatus.PENDING, RunStatus.RUNNING):
+        return run
+    if run.status != RunStatus.PAUSED:
+        raise Conflict(f"The run is {run.status}; only a paused run resumes.")
+    run.status = RunStatus.RUNNING if run.started_at else RunStatus.PENDING
+    run.rate_at = timezone.now() if run.started_at else None
+    run.inline = False  # a CLI --inline run stopped at the pause: the workers finish it
+    run.save(update_fields=["status", "rate_at", "inline"])
+    outbox_add(task=START_TASK, args=[run.pk], created_by=run.created_by)
+    return run
+
+
 @transaction.atomic
 def autolabel_run_cancel(*, run: AutolabelRun) -> AutolabelRun:
-    if run.status not in (RunStatus.PENDING, RunStatus.RUNNING):
+    """Stop for good (also a paused run); its items left pending stay so. Cancelling a
+    cancelled run changes nothing."""
+    run = _locked(run)
+    if run.status == RunStatus.CANCELLED:
+        return run
+    if run.status not in (RunStatus.PENDING, RunStatus.RUNNING, RunStatus.PAUSED):
         raise Conflict(f"The run is already {run.status}.")
     AutolabelRun.objects.filter(pk=run.pk).update(
         status=RunStatus.CANCELLED, finished_at=timezone.now()

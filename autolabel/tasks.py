@@ -13,9 +13,9 @@ from autolabel.registry import chunk_queue
 from autolabel.run_chunks import autolabel_chunk_process
 from autolabel.services import (
     autolabel_item_fail,
-    autolabel_run_cancelled,
     autolabel_run_chunks,
     autolabel_run_refresh,
+    autolabel_run_stopped,
 )
 
 MAX_RETRIES = 5
@@ -24,8 +24,8 @@ MAX_RETRIES = 5
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def autolabel_run_start_task(run_id: int) -> int:
     run = AutolabelRun.objects.get(pk=run_id)
-    if run.status in (RunStatus.CANCELLED, RunStatus.DONE, RunStatus.FAILED):
-        return 0  # a duplicate delivery (the outbox, the recovery sweep) of a finished run
+    if run.status in (RunStatus.CANCELLED, RunStatus.DONE, RunStatus.FAILED, RunStatus.PAUSED):
+        return 0  # a duplicate delivery of a finished run, or a paused one (resume sends again)
     chunks = autolabel_run_chunks(run=run, size=chunk_size_of(run.params))
     queue = chunk_queue(run.sources)
     for chunk in chunks:
@@ -44,11 +44,13 @@ def autolabel_run_start_task(run_id: int) -> int:
 )
 def autolabel_chunk_task(self, run_id: int, solution_ids: list[int]) -> int:
     run = AutolabelRun.objects.get(pk=run_id)
+    if run.status in (RunStatus.PAUSED, RunStatus.CANCELLED):
+        return 0  # its items stay pending: a resume sends them again
     processed = 0
     try:
         processed = len(
             autolabel_chunk_process(
-                run=run, solution_ids=solution_ids, stop=lambda: autolabel_run_cancelled(run=run)
+                run=run, solution_ids=solution_ids, stop=lambda: autolabel_run_stopped(run=run)
             )
         )
     except BackendUnavailable as exc:

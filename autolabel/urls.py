@@ -15,4 +15,12 @@ urlpatterns = [
         api.RunCancelApi.as_view(),
         name="autolabel-run-cancel",
     ),
+    path(
+        "autolabel-runs/<int:run_id>/pause/", api.RunPauseApi.as_view(), name="autolabel-run-pause"
+    ),
+    path(
+        "autolabel-runs/<int:run_id>/resume/",
+        api.RunResumeApi.as_view(),
+        name="autolabel-run-resume",
+    ),
 ]

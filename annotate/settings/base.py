@@ -221,13 +221,14 @@ SPECTACULAR_SETTINGS = {
         "labeling.api.schema.add_error_responses",
     ],
     # Several models have a `status` field with different choices: one enum name per choice
-    # set (exports and imports share one; training and auto-label runs share another).
+    # set (exports and imports share one; auto-label runs, which pause, have their own).
     "ENUM_NAME_OVERRIDES": {
         "JobStatusEnum": "labeling.models.exports.ExportStatus",
         "AnnotationStatusEnum": "labeling.models.annotation.AnnotationStatus",
         "RunStatusEnum": "autolabel.models.runs.RunStatus",
         # An engine plug-in's parameter types (autolabel/plugins/schema.py).
         "EngineParamTypeEnum": "autolabel.plugins.schema.TYPES",
+        "TrainingStatusEnum": "training_runs.models.TrainingStatus",
         "DomainEnum": "labeling.models.project.Domain",
         # A problem's domain: every project domain but `mixed`.
         "ProblemDomainEnum": "labeling.models.project.PROBLEM_DOMAINS",

@@ -9,6 +9,7 @@ from labeling.models import Project, Solution
 class RunStatus(models.TextChoices):
     PENDING = "pending", "Pending"
     RUNNING = "running", "Running"
+    PAUSED = "paused", "Paused"
     DONE = "done", "Done"
     FAILED = "failed", "Failed"
     CANCELLED = "cancelled", "Cancelled"
@@ -31,6 +32,22 @@ class AutolabelRun(models.Model):
     failed = models.PositiveIntegerField(default=0)
     suggestions_written = models.PositiveIntegerField(default=0)
     errors = models.JSONField(default=list, blank=True, help_text="The first errors, for display.")
+    error_groups = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='Failures by message, [{"error": ..., "count": n}], at most a few dozen.',
+    )
+    verdicts = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='Suggestions written by verdict: {"+1", "0", "-1", "doubtful", "evidence": n}.',
+    )
+    rate = models.FloatField(
+        null=True, blank=True, help_text="Solutions a second, smoothed over chunk completions."
+    )
+    rate_at = models.DateTimeField(
+        null=True, blank=True, help_text="The last chunk completion the rate counts."
+    )
     inline = models.BooleanField(
         default=False,
         help_text="Processed by the CLI in its own process (--inline), not by workers: the "
@@ -65,7 +82,16 @@ class AutolabelItem(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["run", "solution"], name="autolabelitem_unique")
         ]
-        indexes = [models.Index(fields=["run", "status"], name="autolabelitem_status_idx")]
+        indexes = [
+            models.Index(fields=["run", "status"], name="autolabelitem_status_idx"),
+            # "Any pending item left?" after each chunk: only pending rows, so the lookup stays
+            # one index probe however many of the run's items are done.
+            models.Index(
+                fields=["run"],
+                condition=models.Q(status="pending"),
+                name="autolabelitem_pending_idx",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Item {self.solution_id} of run {self.run_id} ({self.status})"

@@ -69,14 +69,15 @@ def project_delete(*, project: Project) -> Project:
 
 
 def _runs_cancel(*, project_id: int, now) -> None:
-    """The project's auto-label and training runs still pending or running are cancelled, as
+    """The project's auto-label and training runs still pending, running or paused are cancelled, as
     their cancel buttons would: their workers stop instead of failing on vanished rows (a
     training process sees the status and kills the trainer)."""
     from autolabel.models import AutolabelRun, RunStatus
     from training_runs.models import TrainingRun, TrainingStatus
 
     AutolabelRun.objects.filter(
-        project_id=project_id, status__in=(RunStatus.PENDING, RunStatus.RUNNING)
+        project_id=project_id,
+        status__in=(RunStatus.PENDING, RunStatus.RUNNING, RunStatus.PAUSED),
     ).update(status=RunStatus.CANCELLED, finished_at=now)
     TrainingRun.objects.filter(
         project_id=project_id, status__in=(TrainingStatus.PENDING, TrainingStatus.RUNNING)

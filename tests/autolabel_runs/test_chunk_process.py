@@ -90,7 +90,9 @@ def test_a_chunks_queries_do_not_grow_with_the_chunk_or_the_run(labeled_project,
     big_chunk = _queries_of_a_chunk(labeled_project, run_size=40, chunk_size=40)
     big_run = _queries_of_a_chunk(labeled_project, run_size=100, chunk_size=4)
     assert small == big_chunk == big_run
-    assert small <= 16
+    # 13 statements and 3 savepoints' SAVEPOINT / RELEASE (in production: transactions);
+    # marking the items adds to the run's counters (2 statements), it never recounts them.
+    assert small <= 19
 
 
 def test_a_chunk_stores_what_one_solution_at_a_time_stores(labeled_project, monkeypatch):

@@ -13,7 +13,8 @@ from django.utils import timezone
 from annotate.inflight import InFlight
 from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
 from autolabel.recovery import lost_jobs
-from labeling.models import Export, ImportJob
+from autolabel.services import autolabel_run_resume
+from labeling.models import Export, ImportJob, OutboxMessage
 from labeling.models.exports import ExportStatus
 from tests.factories import ProjectFactory, SolutionFactory
 from training_runs.models import TrainingRun, TrainingStatus
@@ -79,10 +80,21 @@ def test_messages_waiting_in_its_queue_keep_a_run(stale_run):
     ]
 
 
-@pytest.mark.parametrize("status", [RunStatus.DONE, RunStatus.FAILED, RunStatus.CANCELLED])
-def test_finished_runs_are_never_sent_again(stale_run, status):
+@pytest.mark.parametrize(
+    "status", [RunStatus.DONE, RunStatus.FAILED, RunStatus.CANCELLED, RunStatus.PAUSED]
+)
+def test_finished_and_paused_runs_are_never_sent_again(stale_run, status):
     AutolabelRun.objects.filter(pk=stale_run.pk).update(status=status)
     assert _lost() == []
+
+
+def test_a_resume_is_a_sign_of_life(stale_run):
+    AutolabelRun.objects.filter(pk=stale_run.pk).update(status=RunStatus.PAUSED)
+    autolabel_run_resume(run=stale_run)
+    OutboxMessage.objects.update(sent_at=timezone.now())  # its start message went
+    assert _lost() == []  # its start task may be chunking it: not sent twice
+    AutolabelRun.objects.filter(pk=stale_run.pk).update(rate_at=_ago(300))
+    assert _lost() == [("autolabel run", stale_run.pk)]
 
 
 def test_a_pending_run_whose_start_message_was_lost_is_sent_again(settings):

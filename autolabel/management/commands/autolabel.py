@@ -14,6 +14,7 @@ from autolabel.services import (
     autolabel_run_chunks,
     autolabel_run_create,
     autolabel_run_refresh,
+    autolabel_run_stopped,
 )
 from autolabel.tasks import autolabel_run_start_task
 from labeling.errors import DomainError
@@ -87,9 +88,12 @@ class Command(BaseCommand):
 
     def _inline(self, run: AutolabelRun) -> None:
         AutolabelRun.objects.filter(pk=run.pk).update(inline=True)  # not the workers' to resume
+        stopped = lambda: autolabel_run_stopped(run=run)  # noqa: E731 - paused or cancelled
         with tqdm(total=run.total, unit="solution") as bar:
             for chunk in autolabel_run_chunks(run=run):
-                autolabel_chunk_process(run=run, solution_ids=chunk)
+                if stopped():
+                    break  # a resume hands the pending rest to the workers
+                autolabel_chunk_process(run=run, solution_ids=chunk, stop=stopped)
                 bar.update(len(chunk))
                 autolabel_run_refresh(run=run)
         autolabel_run_refresh(run=run)

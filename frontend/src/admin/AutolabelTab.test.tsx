@@ -191,4 +191,69 @@ describe("Auto-label tab", () => {
     expect(screen.queryByTestId("autolabel-error")).toBeNull();
     expect(screen.getByTestId("autolabel-done").textContent).toContain("9 suggestions written");
   });
+
+  it("shows rate and time left while running, pauses and resumes from the panel", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const api = fakeApi();
+    api.autolabelRuns = [
+      makeRun({ id: 5, status: "running", total: 40, done: 10, progress: 0.25, started_at: "2025-06-01T10:00:01Z" }),
+    ];
+    api.autolabelStep = 5;
+    mount(api);
+    await waitFor(() => expect(progress().getAttribute("data-run-id")).toBe("5"));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1000);
+    });
+    await waitFor(() => expect(screen.getByTestId("autolabel-rate").textContent).toBe("2.5 solutions/s · about 10s left"));
+    expect(screen.getByTestId("autolabel-verdicts").textContent).toContain("15 −1");
+
+    fireEvent.click(screen.getByTestId("autolabel-pause"));
+    await waitFor(() => expect(progress().getAttribute("data-status")).toBe("paused"));
+    expect(api.callsTo("POST", "/api/autolabel-runs/5/pause/")).toHaveLength(1);
+    expect(screen.queryByTestId("autolabel-rate")).toBeNull();
+    expect(screen.getByTestId("autolabel-paused").textContent).toContain("25 solutions wait for Resume");
+    expect(screen.getByTestId("autolabel-cancel")).toBeTruthy(); // cancel works while paused too
+    const polled = api.callsTo("GET", "/api/autolabel-runs/5/").length;
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2000);
+    });
+    expect(progress().textContent).toContain("15 / 40"); // nothing moves while paused
+
+    fireEvent.click(screen.getByTestId("autolabel-resume"));
+    await waitFor(() => expect(progress().getAttribute("data-status")).toBe("running"));
+    expect(api.callsTo("POST", "/api/autolabel-runs/5/resume/")).toHaveLength(1);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(6000);
+    });
+    await waitFor(() => expect(progress().getAttribute("data-status")).toBe("done"));
+    expect(api.callsTo("GET", "/api/autolabel-runs/5/").length).toBeGreaterThan(polled);
+    expect(screen.getByTestId("autolabel-done").textContent).toContain("2.5 solutions/s");
+  });
+
+  it("reads Running, not Queued, once solutions are being processed", async () => {
+    const api = fakeApi();
+    api.autolabelRuns = [makeRun({ id: 8, status: "pending", total: 10, done: 3, progress: 0.3 })];
+    mount(api);
+    await waitFor(() => expect(progress().getAttribute("data-status")).toBe("running"));
+    expect(progress().textContent).not.toContain("Queued");
+    expect(progress().textContent).toContain("measuring the rate…");
+  });
+
+  it("controls a run from its row in the run list; a finished run has no buttons", async () => {
+    const api = fakeApi();
+    api.autolabelRuns = [
+      makeRun({ id: 4, status: "paused", total: 10, done: 2, progress: 0.2, rate: 0.05, started_at: "2025-06-01T10:00:01Z" }),
+      makeRun({ id: 3, status: "done", total: 10, done: 10, progress: 1 }),
+    ];
+    mount(api);
+    const history = await screen.findByTestId("autolabel-history");
+    expect(history.textContent).toContain("3.0 solutions/min");
+    expect(within(screen.getByTestId("autolabel-row-actions-3")).queryAllByRole("button")).toHaveLength(0);
+    fireEvent.click(screen.getByTestId("autolabel-row-4-resume"));
+    await waitFor(() => expect(api.callsTo("POST", "/api/autolabel-runs/4/resume/")).toHaveLength(1));
+    await waitFor(() => expect(screen.getByTestId("autolabel-row-4-pause")).toBeTruthy());
+    fireEvent.click(screen.getByTestId("autolabel-row-4-cancel"));
+    await waitFor(() => expect(progress().getAttribute("data-status")).toBe("cancelled"));
+    expect(within(screen.getByTestId("autolabel-row-actions-4")).queryAllByRole("button")).toHaveLength(0);
+  });
 });

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from "react"
 import * as api from "../api";
 import { ErrorBox, formatDate, formatNumber } from "../components/ui";
 import { domainLabel } from "../lib/domains";
-import { RunPanel, RunStatusBadge } from "./AutolabelRunPanel";
+import { RunControls, RunPanel, RunStatusBadge, type RunAction } from "./AutolabelRunPanel";
 import { SourceOption } from "./AutolabelSourceOption";
 import { PluginSourceOption } from "./PluginSourceOption";
 import { formProblems, pluginDefaults, pluginRequestParams, pluginsForDomain, type FormValues } from "./pluginParams";
@@ -17,6 +17,8 @@ import {
   errorLines,
   isActive,
   processed,
+  rateText,
+  shownStatus,
   sourcesForDomain,
   sourcesText,
 } from "./autolabel";
@@ -31,7 +33,7 @@ export function AutolabelTab({ project }: { project: api.Project }) {
   const [params, setParams] = useState({ rollout: { ...DEFAULT_PARAMS }, judge: { ...DEFAULT_PARAMS }, prm: { ...DEFAULT_PRM } });
   const [onlyUnlabeled, setOnlyUnlabeled] = useState(false);
   const [starting, setStarting] = useState(false);
-  const [cancelling, setCancelling] = useState(false);
+  const [acting, setActing] = useState<{ id: number; action: RunAction } | null>(null);
   const [requestError, setRequestError] = useState<string[] | null>(null);
   const [run, setRun] = useState<api.AutolabelRun | null>(null);
   const [history, setHistory] = useState<api.AutolabelRun[] | null>(null);
@@ -153,19 +155,27 @@ export function AutolabelTab({ project }: { project: api.Project }) {
     );
   }
 
-  async function cancel() {
-    if (!run) return;
-    setCancelling(true);
+  const ACTIONS = { pause: api.pauseAutolabelRun, resume: api.resumeAutolabelRun, cancel: api.cancelAutolabelRun };
+  const PAST = { pause: "Not paused", resume: "Not resumed", cancel: "Not cancelled" };
+
+  /** Pause, resume or cancel a run (the one shown or one in the list), then follow it. */
+  async function act(target: api.AutolabelRun, action: RunAction) {
+    setActing({ id: target.id, action });
+    setRequestError(null);
     try {
-      follow(await api.cancelAutolabelRun(run.id));
+      const updated = await ACTIONS[action](target.id);
+      if (!alive.current) return;
+      if (!run || run.id === updated.id || !isActive(run)) follow(updated);
+      else mergeIntoHistory(updated);
     } catch (err) {
       const apiErr = err as api.ApiError;
+      if (!alive.current) return;
       if (apiErr.status === 409) {
         // It finished meanwhile: show how it ended.
-        api.getAutolabelRun(run.id).then(follow, () => undefined);
-      } else if (alive.current) setRequestError([`Not cancelled: ${apiErr.message}`]);
+        api.getAutolabelRun(target.id).then((r) => (run?.id === r.id ? follow(r) : mergeIntoHistory(r)), () => undefined);
+      } else setRequestError([`${PAST[action]}: ${apiErr.message}`]);
     } finally {
-      if (alive.current) setCancelling(false);
+      if (alive.current) setActing(null);
     }
   }
 
@@ -254,7 +264,7 @@ export function AutolabelTab({ project }: { project: api.Project }) {
         </label>
 
         <div className="form-actions">
-          {active && <span className="muted small">A run is in progress.</span>}
+          {active && <span className="muted small">{run?.status === "paused" ? "A run is paused: resume or cancel it first." : "A run is in progress."}</span>}
           {!active && selected.size === 0 && <span className="muted small">Choose at least one source.</span>}
           {!active && pluginProblems.length > 0 && (
             <span className="small text-red" data-testid="autolabel-plugin-problem">
@@ -279,7 +289,7 @@ export function AutolabelTab({ project }: { project: api.Project }) {
           </ErrorBox>
         )}
 
-        {run && <RunPanel run={run} onCancel={() => void cancel()} cancelling={cancelling} labels={pluginLabels} />}
+        {run && <RunPanel run={run} busy={acting?.id === run.id ? acting.action : null} onAction={(a) => void act(run, a)} labels={pluginLabels} />}
       </form>
 
       <div className="card card-flush">
@@ -305,6 +315,8 @@ export function AutolabelTab({ project }: { project: api.Project }) {
                 <th className="num">Failed</th>
                 <th>Started</th>
                 <th>Took</th>
+                <th className="num">Rate</th>
+                <th />
               </tr>
             </thead>
             <tbody>
@@ -316,7 +328,7 @@ export function AutolabelTab({ project }: { project: api.Project }) {
                     {r.filter?.only_unlabeled ? <span className="subtle small"> · unlabeled only</span> : null}
                   </td>
                   <td>
-                    <RunStatusBadge status={r.status} />
+                    <RunStatusBadge status={shownStatus(r)} />
                   </td>
                   <td className="num">
                     {formatNumber(r.status === "done" && r.total > 0 ? r.total : processed(r))} / {formatNumber(r.total)}
@@ -325,6 +337,15 @@ export function AutolabelTab({ project }: { project: api.Project }) {
                   <td className={`num${r.failed ? " text-red" : ""}`}>{formatNumber(r.failed)}</td>
                   <td className="small muted">{formatDate(r.started_at ?? r.created_at)}</td>
                   <td className="small muted">{isActive(r) ? "…" : duration(r.started_at, r.finished_at)}</td>
+                  <td className="num small muted">{rateText(r.rate) ?? "—"}</td>
+                  <td className="actions" data-testid={`autolabel-row-actions-${r.id}`}>
+                    <RunControls
+                      run={r}
+                      busy={acting?.id === r.id ? acting.action : null}
+                      onAction={(a) => void act(r, a)}
+                      testIdPrefix={`autolabel-row-${r.id}`}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>

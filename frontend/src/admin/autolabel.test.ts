@@ -11,8 +11,13 @@ import {
   paramsProblem,
   percent,
   processed,
+  etaText,
+  isActive,
+  rateText,
   runFraction,
+  shownStatus,
   solutionsText,
+  verdictCounts,
 } from "./autolabel";
 
 const params = { rollout: { ...DEFAULT_PARAMS }, judge: { ...DEFAULT_PARAMS } };
@@ -126,14 +131,77 @@ describe("errors", () => {
       { solution_id: 4, error: "" },
     ]);
     expect(groups).toEqual([
-      { error: down, solutionIds: [1, 3], unattributed: 1 },
-      { error: "sympy timed out", solutionIds: [2], unattributed: 0 },
-      { error: "Unknown error", solutionIds: [4], unattributed: 0 },
+      { error: down, count: 3, solutionIds: [1, 3], unattributed: 1 },
+      { error: "sympy timed out", count: 1, solutionIds: [2], unattributed: 0 },
+      { error: "Unknown error", count: 1, solutionIds: [4], unattributed: 0 },
     ]);
     expect(groupErrors(undefined)).toEqual([]);
     expect(solutionsText([7])).toBe("Solution 7");
     expect(solutionsText([1, 2])).toBe("Solutions 1 and 2");
     expect(solutionsText([1, 2, 3])).toBe("Solutions 1, 2 and 3");
     expect(solutionsText([1, 2, 3, 4, 5])).toBe("Solutions 1, 2, 3 and 2 more");
+  });
+});
+
+describe("server error groups", () => {
+  it("counts every failure by message and names the solutions of the first errors kept", () => {
+    const down = "Backend down: connection refused";
+    const groups = groupErrors(
+      [
+        { solution_id: 1, error: down },
+        { solution_id: 2, error: "ValueError: no parse\nTraceback ..." },
+        { solution_id: 3, error: "a message counted under Other errors" },
+      ],
+      [
+        { error: down, count: 1200 },
+        { error: "ValueError: no parse", count: 3 },
+        { error: "Other errors", count: 40 },
+      ],
+    );
+    expect(groups).toEqual([
+      { error: down, count: 1200, solutionIds: [1], unattributed: 0 },
+      { error: "ValueError: no parse", count: 3, solutionIds: [2], unattributed: 0 },
+      { error: "Other errors", count: 40, solutionIds: [], unattributed: 0 },
+    ]);
+  });
+});
+
+describe("progress people can plan with", () => {
+  it("reads Queued only while nothing has started", () => {
+    expect(shownStatus(makeRun({ status: "pending" }))).toBe("pending");
+    expect(shownStatus(makeRun({ status: "pending", done: 3 }))).toBe("running");
+    expect(shownStatus(makeRun({ status: "pending", started_at: "2025-06-01T10:00:01Z" }))).toBe("running");
+    expect(shownStatus(makeRun({ status: "paused", done: 3 }))).toBe("paused");
+    expect(isActive(makeRun({ status: "paused" }))).toBe(true);
+    expect(isActive(makeRun({ status: "cancelled" }))).toBe(false);
+  });
+
+  it("writes the rate per second, or per minute for slow engines", () => {
+    expect(rateText(null)).toBeNull();
+    expect(rateText(0)).toBeNull();
+    expect(rateText(1234.4)).toBe("1,234 solutions/s");
+    expect(rateText(42.4)).toBe("42 solutions/s");
+    expect(rateText(2.46)).toBe("2.5 solutions/s");
+    expect(rateText(0.05)).toBe("3.0 solutions/min");
+    expect(rateText(0.005)).toBe("0.30 solutions/min");
+  });
+
+  it("writes the time left", () => {
+    expect(etaText(null)).toBeNull();
+    expect(etaText(0.4)).toBe("under a second left");
+    expect(etaText(14)).toBe("about 14s left");
+    expect(etaText(125)).toBe("about 2m 05s left");
+    expect(etaText(3 * 3600 + 600)).toBe("about 3h 10m left");
+    expect(etaText(2 * 86400 + 5 * 3600)).toBe("about 2d 5h left");
+    expect(etaText(1e12)).toBe("more than a year left");
+  });
+
+  it("lists the verdicts written, leaving out those it wrote none of", () => {
+    expect(verdictCounts({ plus: 0, zero: 0, minus: 4, doubtful: 2, evidence: 9 })).toEqual([
+      { key: "minus", label: "−1", count: 4 },
+      { key: "doubtful", label: "doubtful", count: 2 },
+      { key: "evidence", label: "evidence", count: 9 },
+    ]);
+    expect(verdictCounts(undefined)).toEqual([]);
   });
 });

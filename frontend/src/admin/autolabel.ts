@@ -195,8 +195,56 @@ export function paramsProblem(form: "rollout" | "judge", p: ModelParams): string
   return null;
 }
 
+/** Not finished: queued, running or paused (it may still move, and blocks a new run). */
 export function isActive(run: Pick<AutolabelRun, "status"> | null | undefined): boolean {
-  return !!run && (run.status === "pending" || run.status === "running");
+  return !!run && (run.status === "pending" || run.status === "running" || run.status === "paused");
+}
+
+/**
+ * The status to show: "pending" (Queued) only while nothing has started; a run whose start
+ * task has not marked it yet but whose solutions are being processed reads "running".
+ */
+export function shownStatus(run: AutolabelRun): AutolabelRun["status"] {
+  if (run.status === "pending" && (run.started_at || (run.done ?? 0) + (run.failed ?? 0) > 0)) return "running";
+  return run.status;
+}
+
+/** "12.4 solutions/s", "3.2 solutions/min" for slow engines, null before the first chunk. */
+export function rateText(rate: number | null | undefined): string | null {
+  if (rate == null || !Number.isFinite(rate) || rate <= 0) return null;
+  if (rate >= 100) return `${Math.round(rate).toLocaleString("en-US")} solutions/s`;
+  if (rate >= 0.1) return `${rate >= 10 ? rate.toFixed(0) : rate.toFixed(1)} solutions/s`;
+  const perMinute = rate * 60;
+  return `${perMinute >= 1 ? perMinute.toFixed(1) : perMinute.toFixed(2)} solutions/min`;
+}
+
+/** "about 2m 05s left", "about 3h 10m left", "under a second left"; null when unknown. */
+export function etaText(seconds: number | null | undefined): string | null {
+  if (seconds == null || !Number.isFinite(seconds) || seconds < 0) return null;
+  if (seconds < 1) return "under a second left";
+  if (seconds > 366 * 86400) return "more than a year left";
+  const s = Math.round(seconds);
+  if (s >= 86400) return `about ${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h left`;
+  return `about ${duration(new Date(0).toISOString(), new Date(s * 1000).toISOString())} left`;
+}
+
+export interface VerdictCount {
+  key: "plus" | "zero" | "minus" | "doubtful" | "evidence";
+  label: string;
+  count: number;
+}
+
+const VERDICT_LABELS: Array<[VerdictCount["key"], string]> = [
+  ["plus", "+1"],
+  ["zero", "0"],
+  ["minus", "−1"],
+  ["doubtful", "doubtful"],
+  ["evidence", "evidence"],
+];
+
+/** What the run wrote, by verdict, leaving out the verdicts it wrote none of. */
+export function verdictCounts(verdicts: AutolabelRun["verdicts"] | null | undefined): VerdictCount[] {
+  return VERDICT_LABELS.map(([key, label]) => ({ key, label, count: verdicts?.[key] ?? 0 })).filter((v) => v.count > 0);
 }
 
 /** Solutions processed so far (labeled or failed), never more than the total. */
@@ -221,6 +269,7 @@ export function percent(fraction: number): string {
 export const STATUS_TEXT: Record<AutolabelRun["status"], string> = {
   pending: "Queued",
   running: "Running",
+  paused: "Paused",
   done: "Done",
   failed: "Failed",
   cancelled: "Cancelled",
@@ -270,18 +319,36 @@ export function errorLines(err: ApiError): string[] {
 
 export interface ErrorGroup {
   error: string;
+  /** How many solutions failed so (the server's count when it has one). */
+  count: number;
+  /** Some of them, from the first errors kept. */
   solutionIds: number[];
   /** Errors in this group without a solution id (a run-level error). */
   unattributed: number;
 }
 
-/** Identical errors together (a backend that is down fails every solution the same way). */
-export function groupErrors(errors: AutolabelRun["errors"] | null | undefined): ErrorGroup[] {
+/**
+ * Identical errors together (a backend that is down fails every solution the same way): the
+ * server's groups with their counts, each with the solutions of the first errors kept that
+ * read so; without server groups, the first errors grouped here.
+ */
+export function groupErrors(
+  errors: AutolabelRun["errors"] | null | undefined,
+  serverGroups?: AutolabelRun["error_groups"] | null,
+): ErrorGroup[] {
   const groups = new Map<string, ErrorGroup>();
+  const keyOf = (text: string) => (text.trim().split("\n")[0] || "Unknown error").slice(0, 300);
+  for (const g of serverGroups ?? []) groups.set(g.error, { error: g.error, count: g.count, solutionIds: [], unattributed: 0 });
+  const fromServer = groups.size > 0;
   for (const e of errors ?? []) {
     const text = (e?.error ?? "").trim() || "Unknown error";
-    let g = groups.get(text);
-    if (!g) groups.set(text, (g = { error: text, solutionIds: [], unattributed: 0 }));
+    const key = fromServer ? keyOf(text) : text;
+    let g = groups.get(key);
+    if (!g) {
+      if (fromServer) continue; // counted under "Other errors"
+      groups.set(key, (g = { error: text, count: 0, solutionIds: [], unattributed: 0 }));
+    }
+    if (!fromServer) g.count += 1;
     if (typeof e?.solution_id === "number") g.solutionIds.push(e.solution_id);
     else g.unattributed += 1;
   }

@@ -13,7 +13,7 @@ export type AutolabelSource =
   | "graph"
   | "subgoal"
   | "citation";
-export type AutolabelStatus = "pending" | "running" | "done" | "failed" | "cancelled";
+export type AutolabelStatus = "pending" | "running" | "paused" | "done" | "failed" | "cancelled";
 
 export type ModelBackend =
   | { kind: "openai"; base_url?: string; model?: string }
@@ -59,8 +59,17 @@ export interface AutolabelRun {
   failed: number;
   /** 0..1 */
   progress: number;
+  /** Solutions a second, smoothed over chunk completions; null before the first chunk. */
+  rate: number | null;
+  /** Seconds left at that rate, while running. */
+  eta_seconds: number | null;
   suggestions_written: number;
+  /** Suggestions written by verdict; "doubtful" and "evidence" carry no rating. */
+  verdicts: { plus: number; zero: number; minus: number; doubtful: number; evidence: number };
+  /** The first errors, with their solution. */
   errors: Array<{ solution_id: number | null; error: string }>;
+  /** Every failure, by message, with its count (bounded; the rest under "Other errors"). */
+  error_groups: Array<{ error: string; count: number }>;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -74,3 +83,5 @@ export const getAutolabelRun = (id: number, options?: RequestOptions) =>
   get<AutolabelRun>(`/api/autolabel-runs/${id}/`, options);
 export const cancelAutolabelRun = (id: number) => post<AutolabelRun>(`/api/autolabel-runs/${id}/cancel/`);
 export const listAutolabelEngines = () => get<AutolabelEngine[]>("/api/autolabel-engines/");
+export const pauseAutolabelRun = (id: number) => post<AutolabelRun>(`/api/autolabel-runs/${id}/pause/`);
+export const resumeAutolabelRun = (id: number) => post<AutolabelRun>(`/api/autolabel-runs/${id}/resume/`);

@@ -12,7 +12,7 @@ export function ProgressBar({
   max: number;
   label?: string;
   testId?: string;
-  tone?: "accent" | "green" | "red";
+  tone?: "accent" | "green" | "red" | "amber";
 }) {
   const pct = max > 0 ? Math.max(0, Math.min(100, (value / max) * 100)) : 0;
   return (

@@ -171,17 +171,21 @@ export class FakeApi {
       this.autolabelRuns = [run, ...this.autolabelRuns];
       return { status: 202, body: run };
     }
-    const m = /^\/api\/autolabel-runs\/(\d+)\/(cancel\/)?$/.exec(path);
+    const m = /^\/api\/autolabel-runs\/(\d+)\/(?:(cancel|pause|resume)\/)?$/.exec(path);
     if (!m) return undefined;
     const i = this.autolabelRuns.findIndex((r) => r.id === Number(m[1]));
     if (i < 0) return { status: 404, body: { error: { code: "not_found", message: "Not found.", details: {} } } };
     let run = this.autolabelRuns[i];
-    const active = run.status === "pending" || run.status === "running";
-    if (m[2]) {
+    const action = m[2];
+    const unfinished = run.status === "pending" || run.status === "running" || run.status === "paused";
+    if (action) {
       if (method !== "POST") return { status: 405 };
-      if (!active) return { status: 409, body: { error: { code: "conflict", message: "The run has finished.", details: {} } } };
-      run = { ...run, status: "cancelled", finished_at: "2025-06-01T10:01:00Z" };
-    } else if (active) {
+      const conflict = (message: string) => ({ status: 409, body: { error: { code: "conflict", message, details: {} } } });
+      if (!unfinished) return conflict(`The run is already ${run.status}.`);
+      if (action === "cancel") run = { ...run, status: "cancelled", eta_seconds: null, finished_at: "2025-06-01T10:01:00Z" };
+      else if (action === "pause") run = { ...run, status: "paused", eta_seconds: null };
+      else if (run.status === "paused") run = { ...run, status: run.started_at ? "running" : "pending" };
+    } else if (run.status === "pending" || run.status === "running") {
       const done = Math.min(run.total, run.done + this.autolabelStep);
       const finished = done >= run.total;
       run = {
@@ -191,7 +195,10 @@ export class FakeApi {
         finished_at: finished ? "2025-06-01T10:00:31Z" : null,
         done,
         progress: run.total ? done / run.total : 1,
+        rate: 2.5,
+        eta_seconds: finished ? null : (run.total - done) / 2.5,
         suggestions_written: done * 2,
+        verdicts: { plus: 0, zero: 0, minus: done, doubtful: 0, evidence: done },
       };
     }
     this.autolabelRuns = this.autolabelRuns.map((r, j) => (j === i ? run : r));
@@ -210,8 +217,12 @@ export function makeRun(overrides: Partial<AutolabelRun> = {}): AutolabelRun {
     done: 0,
     failed: 0,
     progress: 0,
+    rate: null,
+    eta_seconds: null,
     suggestions_written: 0,
+    verdicts: { plus: 0, zero: 0, minus: 0, doubtful: 0, evidence: 0 },
     errors: [],
+    error_groups: [],
     created_at: "2025-06-01T10:00:00Z",
     started_at: null,
     finished_at: null,
