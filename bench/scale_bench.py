@@ -50,7 +50,6 @@ def _server_url(db: str) -> str:
 
 def _exists_ready(db: str, n: int) -> bool:
     """Whether `db` holds a finished build of n solutions."""
-    import os
 
     import psycopg
 
@@ -155,7 +154,6 @@ def build(n: int, share: int) -> None:
 
 def ensure(db: str, n: int, share: int) -> None:
     """`db` with a finished build of n solutions: reused when there, else built."""
-    import os
 
     import psycopg
     from django.core.management import call_command
