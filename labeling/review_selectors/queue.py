@@ -80,7 +80,12 @@ def review_queue(
         qs = qs.filter(problem__domain__in=[domain, ""] if domain == project.domain else [domain])
     current = Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True)
     if state == "unresolved":
-        qs = qs.filter(~Exists(current))
+        # "No current resolution" as a per-row probe, not NOT EXISTS: the planner turns that
+        # into an anti join that hashes every resolution of the project before the first row,
+        # where a page or a capped count needs a few hundred probes (bench/scale_bench.py).
+        qs = qs.alias(current_id=Subquery(current.order_by().values("pk")[:1])).filter(
+            current_id__isnull=True
+        )
     elif state == "resolved":
         qs = qs.filter(Exists(current))
     stored = project.review_reasons_stored
@@ -155,16 +160,19 @@ def count_capped(qs: QuerySet, *, cap: int = COUNT_CAP) -> tuple[int, bool]:
 def review_annotator_list(*, project: Project) -> list[dict]:
     """The people whose submitted (or rejected) annotations the queue can be filtered by.
 
-    Per user, whether one such annotation exists (an index probe that stops at the first),
-    rather than a DISTINCT over every annotation of the project."""
+    Per user, the first such annotation (a walk of annotation_annotator_idx that stops at the
+    first match: bounded by that user's own annotations), rather than a DISTINCT over every
+    annotation of the project; a scalar subquery, since an EXISTS becomes a semi join that
+    reads them all."""
     done = Annotation.objects.filter(
         annotator_id=OuterRef("pk"),
         solution__project=project,
         status__in=[AnnotationStatus.SUBMITTED, AnnotationStatus.REJECTED],
-    )
+    ).order_by("status")  # annotation_annotator_idx's order: the planner walks it, no seq scan
     rows = (
         get_user_model()
-        .objects.filter(Exists(done))
+        .objects.alias(done_id=Subquery(done.values("pk")[:1]))
+        .filter(done_id__isnull=False)
         .order_by("username")
         .values_list("pk", "username")
     )
