@@ -63,7 +63,8 @@ class CappedLimitOffsetPagination(BoundedLimitOffsetPagination):
         self.limit = self.get_limit(request)
         self.offset = self.get_offset(request)
         bound = max(self.cap, self.offset + self.limit)
-        n = queryset.order_by().values("pk")[: bound + 1].count()
+        # In the page's order: the index walk that serves the page serves the count.
+        n = queryset.values("pk")[: bound + 1].count()
         self.count_capped = n > bound
         self.count = min(n, bound)
         if self.count == 0 or self.offset >= self.count:

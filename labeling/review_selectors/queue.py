@@ -73,16 +73,23 @@ def review_queue(
         submitted_by = submitted_by.filter(submitted_at__gte=submitted_from)
     if submitted_to is not None:
         submitted_by = submitted_by.filter(submitted_at__lt=submitted_to)
-    qs = Solution.objects.filter(project=project).filter(Exists(submitted_by))
+    # Probed per row (a scalar subquery), like "unresolved" below: as an EXISTS the planner
+    # gathers every submitted annotation's solution first (a hash over all of them) before
+    # the first row of a page or a capped count.
+    qs = (
+        Solution.objects.filter(project=project)
+        .alias(submitted_id=Subquery(submitted_by.order_by().values("pk")[:1]))
+        .filter(submitted_id__isnull=False)
+    )
     if source:
         qs = qs.filter(problem__source=source)
     if domain:  # the problem's domain: its own, else (blank) the project's
         qs = qs.filter(problem__domain__in=[domain, ""] if domain == project.domain else [domain])
     current = Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True)
     if state == "unresolved":
-        # "No current resolution" as a per-row probe, not NOT EXISTS: the planner turns that
-        # into an anti join that hashes every resolution of the project before the first row,
-        # where a page or a capped count needs a few hundred probes (bench/scale_bench.py).
+        # "No current resolution" as a per-row probe too, not NOT EXISTS: the planner turns
+        # that into an anti join that hashes every resolution first, where a page or a capped
+        # count needs a few hundred probes (bench/scale_bench.py).
         qs = qs.alias(current_id=Subquery(current.order_by().values("pk")[:1])).filter(
             current_id__isnull=True
         )
@@ -94,7 +101,13 @@ def review_queue(
     )
     if stored:
         if reason in REASONS or reason == "rest":
-            qs = qs.filter(review_reasons__in=masks_with(reason))
+            masks = masks_with(reason)
+            if masks == list(range(masks[0], masks[-1] + 1)):
+                # One range of the index ("rest": 0, disagreement: the top half), walked in
+                # the queue's order; a list of masks is read whole and sorted.
+                qs = qs.filter(review_reasons__range=(masks[0], masks[-1]))
+            else:
+                qs = qs.filter(review_reasons__in=masks)
         return qs.order_by("-reasons", "id")
     conditions = reason_conditions({"project": project})
     if reason in REASONS:
@@ -144,6 +157,8 @@ def review_queue_counts_bounded(
     counts, capped = {}, []
     for name in ("total", *REASONS, "rest"):
         qs = review_queue(project=project, state=state, reason=None if name == "total" else name)
+        if name in REASONS:  # a list of masks: unordered, the index scan stops at the cap
+            qs = qs.order_by()
         n, over = count_capped(qs, cap=cap)
         counts[name] = n
         if over:
@@ -152,8 +167,11 @@ def review_queue_counts_bounded(
 
 
 def count_capped(qs: QuerySet, *, cap: int = COUNT_CAP) -> tuple[int, bool]:
-    """How many rows `qs` has, counting at most `cap`: (count, whether more match)."""
-    n = qs.order_by().values("pk")[: cap + 1].count()
+    """How many rows `qs` has, counting at most `cap`: (count, whether more match).
+
+    In `qs`'s own order: the walk of the index that serves a page serves the count too (the
+    planner left to itself may scan the table and discard the rows that do not match)."""
+    n = qs.values("pk")[: cap + 1].count()
     return min(n, cap), n > cap
 
 

@@ -9,6 +9,8 @@ from labeling.api.pagination import CappedLimitOffsetPagination
 from labeling.models import Annotation, AnnotationStatus
 from labeling.review_selectors import (
     QUEUE_STATES,
+    REASONS,
+    item_reasons,
     review_annotator_list,
     review_queue,
     review_queue_counts,
@@ -123,3 +125,14 @@ def test_annotator_list_is_the_distinct_submitters(stored):
     names = review_annotator_list(project=project)
     assert [(r["id"], r["username"]) for r in names] == list(reference)
     assert [r["username"] for r in names] == sorted([a.username, stored["b"].username, "qr"])
+
+
+@pytest.mark.parametrize("reason", [*REASONS, "rest"])
+def test_a_reason_filter_keeps_the_queues_rows_and_order(stored, reason):
+    """Disagreement and "rest" filter by a range of the stored mask, the others by a list:
+    either way the rows of the whole queue that have the reason, in the queue's order."""
+    project = stored["project"]
+    everything = list(review_queue(project=project, state="all"))
+    expected = [s.pk for s in everything if (item_reasons(s) or ["rest"]).count(reason)]
+    assert [s.pk for s in review_queue(project=project, state="all", reason=reason)] == expected
+    assert expected or reason == "single_annotator" or reason == "gold_failure"
