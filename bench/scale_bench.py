@@ -151,7 +151,7 @@ def build(n: int, share: int) -> None:
     )
 
 
-def ensure(db: str, n: int, share: int) -> None:
+def ensure(db: str, n: int, share: int, *, with_snapshot: bool = True) -> None:
     """`db` with a finished build of n solutions: reused when there, else built."""
 
     import psycopg
@@ -168,7 +168,8 @@ def ensure(db: str, n: int, share: int) -> None:
         _use(db)
         call_command("migrate", verbosity=0)
         build(n, share)
-    snapshot(db)
+    if with_snapshot:
+        snapshot(db)
 
 
 def snapshot(db: str) -> None:
@@ -279,6 +280,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=9, help="loads of each page, each side")
     parser.add_argument("--claims", type=int, default=50, help="claims timed, each side")
     parser.add_argument("--explain", action="store_true", help="print the plans at --n")
+    parser.add_argument(
+        "--no-dashboard",
+        action="store_true",
+        help="skip the dashboard (and the metrics snapshot it reads, minutes at 1M)",
+    )
     args = parser.parse_args()
 
     import os
@@ -295,11 +301,13 @@ def main() -> None:
     settings.ALLOWED_HOSTS = ["*"]
     dbs = {SMALL: f"steplab_scale_{SMALL}", args.n: f"steplab_scale_{args.n}"}
     for n, db in dbs.items():
-        ensure(db, n, args.share)
+        ensure(db, n, args.share, with_snapshot=not args.no_dashboard)
     small, large = Side(dbs[SMALL]), Side(dbs[args.n])
 
     print(f"{'page':<28} {'10k ms':>8} {f'{args.n // 1000}k ms':>9} {'ratio':>6}  statements")
     for name, urls in small.pages().items():
+        if args.no_dashboard and name == "dashboard":
+            continue
         n_small, n_large = statements(small, urls), statements(large, urls)
         times: dict[str, list[float]] = {small.db: [], large.db: []}
         for _ in range(args.repeat):
