@@ -173,17 +173,14 @@ def bare_page(project, filters: dict, offset: int) -> tuple:
             [*params, PAGE, offset],
         )
         ids = [r[0] for r in cursor.fetchall()]
-        narrows = any(key != "sort" for key in filters)
-        if not narrows:  # no filter: the exact count
-            cursor.execute("SELECT COUNT(*) FROM labeling_solution WHERE project_id = %s", params)
-        else:
-            cursor.execute(
-                f"SELECT COUNT(*) FROM (SELECT s.id FROM labeling_solution s{joins} "
-                f"WHERE {where} LIMIT %s) t",
-                [*params, COUNT_CAP + 1],
-            )
-        n = cursor.fetchone()[0]
-        n = min(n, COUNT_CAP) if narrows else n
+        # Counted up to the cap or the page's end, filtered or not (explorer_page).
+        cap = max(COUNT_CAP, offset + PAGE)
+        cursor.execute(
+            f"SELECT COUNT(*) FROM (SELECT s.id FROM labeling_solution s{joins} "
+            f"WHERE {where} LIMIT %s) t",
+            [*params, cap + 1],
+        )
+        n = min(cursor.fetchone()[0], cap)
         cursor.execute(
             f"""
             SELECT s.id, s.problem_id, SUBSTRING(p.text, 1, 300), p.source, s.generator,

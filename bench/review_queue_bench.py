@@ -45,8 +45,11 @@ def _rand(vendor: str) -> str:
     return "random()" if vendor == "postgresql" else "((abs(random()) %% 1000000) / 1000000.0)"
 
 
-def add_review_data(project, users, reviewer) -> dict[str, int]:
-    """Labels, unsure flags, gold, symbolic refutations and resolutions, all in SQL."""
+def add_review_data(project, users, reviewer, *, share: int = 100) -> dict[str, int]:
+    """Labels, unsure flags, gold, symbolic refutations and resolutions, all in SQL.
+
+    `share`: the percentage of the solutions (by id) that the annotators labeled; the others
+    stay untouched (bench/scale_bench.py labels a part of a large project)."""
     from django.db import connection
 
     rand = _rand(connection.vendor)
@@ -68,7 +71,7 @@ def add_review_data(project, users, reviewer) -> dict[str, int]:
             SELECT s.id, u.id, '', 'submitted', 'solution', '',
                 CAST(30000 + {rand} * 300000 AS INTEGER), 1, false, '[]', {now}, {now}, {now}
             FROM labeling_solution s CROSS JOIN auth_user u
-            WHERE s.project_id = %s AND u.id IN ({user_ids})
+            WHERE s.project_id = %s AND u.id IN ({user_ids}) AND s.id %% 100 < {int(share)}
             """,
             p,
         )
@@ -88,7 +91,7 @@ def add_review_data(project, users, reviewer) -> dict[str, int]:
         )
         cursor.execute(
             "UPDATE labeling_solution SET submitted_count = 3, is_gold = (id %% 50 = 7) "
-            "WHERE project_id = %s",
+            f"WHERE project_id = %s AND id %% 100 < {int(share)}",
             p,
         )
         cursor.execute(
@@ -116,6 +119,7 @@ def add_review_data(project, users, reviewer) -> dict[str, int]:
                 resolved_by_id, review_id, is_current, supersedes_id, created_at)
             SELECT s.id, 'reviewer', NULL, %s, NULL, true, NULL, {now}
             FROM labeling_solution s WHERE s.project_id = %s AND s.id %% 10 < 3
+                AND s.id %% 100 < {int(share)}
             """,
             [reviewer.pk, project.pk],
         )

@@ -130,7 +130,8 @@ class ExplorerPageOutput(serializers.Serializer):
         ref_name = "ExplorerPage"
 
     count = serializers.IntegerField(
-        help_text="Matching solutions: exact without filters, else counted up to 1,000."
+        help_text="Matching solutions, counted up to 1,000 or to the end of the page asked "
+        "for (see count_capped)."
     )
     count_capped = serializers.BooleanField(help_text="More than `count` match.")
     limit = serializers.IntegerField()

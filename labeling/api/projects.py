@@ -1,5 +1,5 @@
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
@@ -11,7 +11,8 @@ from labeling.api.access import project_for
 from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
 from labeling.models import Domain, LabelScale, Project, ProjectMembership, Role, StepSplit
-from labeling.selectors import project_list_for_user, project_stats, solution_list
+from labeling.selectors import project_list_for_user, solution_list
+from labeling.services.metrics import StatsAnswer, project_stats_get
 from labeling.services.people import member_add, member_role_set
 from labeling.services.project_delete import project_delete
 from labeling.services.projects import membership_remove, project_create, project_update
@@ -22,6 +23,10 @@ class ProjectOutput(serializers.ModelSerializer):
     domain_sources = serializers.ListField(child=serializers.CharField(), read_only=True)
     role = serializers.SerializerMethodField()
     stats = serializers.SerializerMethodField()
+    stats_computed_at = serializers.SerializerMethodField(
+        help_text="When `stats` were counted: null when now (a small project), else the "
+        "time of the metrics snapshot they come from (a large project)."
+    )
 
     class Meta:
         model = Project
@@ -46,6 +51,7 @@ class ProjectOutput(serializers.ModelSerializer):
             "step_split_regex",
             "role",
             "stats",
+            "stats_computed_at",
             "created_at",
         ]
 
@@ -56,7 +62,18 @@ class ProjectOutput(serializers.ModelSerializer):
         return getattr(project, "my_role", None)
 
     def get_stats(self, project: Project) -> dict[str, int]:
-        return project_stats(project=project)
+        return self._stats(project).stats
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_stats_computed_at(self, project: Project):
+        return self._stats(project).computed_at
+
+    def _stats(self, project: Project) -> StatsAnswer:
+        """One look-up per project for both fields."""
+        cache = self.context.setdefault("stats", {})
+        if project.pk not in cache:
+            cache[project.pk] = project_stats_get(project=project)
+        return cache[project.pk]
 
 
 class ProjectInput(serializers.Serializer):

@@ -8,6 +8,7 @@ A domain is the problem's own (`Problem.domain`); "" gathers problems that name 
 from django.db.models import Count, F, Q
 
 from labeling.models import Domain, Project, Solution
+from labeling.review_selectors import review_queue_counts
 from labeling.solution_overlap import complete_q
 
 from .coverage import annotation_coverage, annotator_totals
@@ -27,7 +28,19 @@ def project_metrics_by_domain(project: Project) -> dict:
     data["coverage"] = annotation_coverage(project)
     data["annotators"] = annotator_totals(project)
     data["domains"] = per_domain(project) if project.domain == Domain.MIXED else []
+    data["review"] = review_progress(project)
     return data
+
+
+def review_progress(project: Project) -> dict:
+    """The review queue's exact counts, for the dashboard: per reason of the unresolved
+    solutions, and the resolved ones. Exact because they are computed with the rest of the
+    metrics (live for a small project, in the snapshot task for a large one), where the
+    queue's own page counts stop at 1,000."""
+    return {
+        "unresolved": review_queue_counts(project=project, state="unresolved"),
+        "resolved": review_queue_counts(project=project, state="resolved")["total"],
+    }
 
 
 def per_domain(project: Project) -> list[dict]:

@@ -94,6 +94,11 @@ class Solution(models.Model):
         indexes = [
             models.Index(fields=["project", "submitted_count"], name="solution_queue_idx"),
             models.Index(fields=["project", "review_reasons", "id"], name="solution_review_idx"),
+            # The review queue's order (most reasons first, then oldest): its first page walks
+            # this index and stops, where solution_review_idx needed a sort of the project.
+            models.Index(
+                fields=["project", "-review_reasons", "id"], name="solution_review_queue_idx"
+            ),
             # The solutions explorer's default order (by id, either way) within a project.
             models.Index(fields=["project", "id"], name="solution_explorer_idx"),
             # The default claim order (overlap first, then by id) over open work only.

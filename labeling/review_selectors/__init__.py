@@ -24,10 +24,13 @@ from .feedback import (
     review_action_rows,
 )
 from .queue import (
+    COUNT_CAP,
     QUEUE_STATES,
+    count_capped,
     review_annotator_list,
     review_queue,
     review_queue_counts,
+    review_queue_counts_bounded,
     with_review_reasons,
 )
 from .reasons import (
@@ -44,6 +47,7 @@ from .reasons import (
 
 __all__ = [
     "AUTO_CONFLICT_SOURCES",
+    "COUNT_CAP",
     "NO_ERROR",
     "QUEUE_STATES",
     "REASONS",
@@ -51,6 +55,7 @@ __all__ = [
     "annotation_feedback",
     "comment_list",
     "comment_rows",
+    "count_capped",
     "item_reasons",
     "label_history_rows",
     "masks_with",
@@ -64,5 +69,6 @@ __all__ = [
     "review_detail",
     "review_queue",
     "review_queue_counts",
+    "review_queue_counts_bounded",
     "with_review_reasons",
 ]

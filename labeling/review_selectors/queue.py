@@ -3,6 +3,7 @@ filters and per-reason counts, and who can be filtered by."""
 
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, F, Max, OuterRef, QuerySet, Subquery
 
 from labeling.models import Annotation, AnnotationStatus, Project, Resolution, Solution
@@ -10,6 +11,9 @@ from labeling.models import Annotation, AnnotationStatus, Project, Resolution, S
 from .reasons import REASON_BITS, REASONS, masks_with, reason_conditions, reasons_mask
 
 QUEUE_STATES = ("unresolved", "resolved", "all")
+# The queue's counts stop here ("1,000+"): counting every queued solution of a large project
+# is what made a page load grow with it (bench/scale_bench.py).
+COUNT_CAP = 1_000
 
 
 def with_review_reasons(
@@ -69,14 +73,26 @@ def review_queue(
         submitted_by = submitted_by.filter(submitted_at__gte=submitted_from)
     if submitted_to is not None:
         submitted_by = submitted_by.filter(submitted_at__lt=submitted_to)
-    qs = Solution.objects.filter(project=project).filter(Exists(submitted_by))
+    # Probed per row (a scalar subquery), like "unresolved" below: as an EXISTS the planner
+    # gathers every submitted annotation's solution first (a hash over all of them) before
+    # the first row of a page or a capped count.
+    qs = (
+        Solution.objects.filter(project=project)
+        .alias(submitted_id=Subquery(submitted_by.order_by().values("pk")[:1]))
+        .filter(submitted_id__isnull=False)
+    )
     if source:
         qs = qs.filter(problem__source=source)
     if domain:  # the problem's domain: its own, else (blank) the project's
         qs = qs.filter(problem__domain__in=[domain, ""] if domain == project.domain else [domain])
     current = Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True)
     if state == "unresolved":
-        qs = qs.filter(~Exists(current))
+        # "No current resolution" as a per-row probe too, not NOT EXISTS: the planner turns
+        # that into an anti join that hashes every resolution first, where a page or a capped
+        # count needs a few hundred probes (bench/scale_bench.py).
+        qs = qs.alias(current_id=Subquery(current.order_by().values("pk")[:1])).filter(
+            current_id__isnull=True
+        )
     elif state == "resolved":
         qs = qs.filter(Exists(current))
     stored = project.review_reasons_stored
@@ -85,7 +101,13 @@ def review_queue(
     )
     if stored:
         if reason in REASONS or reason == "rest":
-            qs = qs.filter(review_reasons__in=masks_with(reason))
+            masks = masks_with(reason)
+            if masks == list(range(masks[0], masks[-1] + 1)):
+                # One range of the index ("rest": 0, disagreement: the top half), walked in
+                # the queue's order; a list of masks is read whole and sorted.
+                qs = qs.filter(review_reasons__range=(masks[0], masks[-1]))
+            else:
+                qs = qs.filter(review_reasons__in=masks)
         return qs.order_by("-reasons", "id")
     conditions = reason_conditions({"project": project})
     if reason in REASONS:
@@ -119,16 +141,57 @@ def review_queue_counts(*, project: Project, state: str = "unresolved") -> dict[
     return counts
 
 
+def review_queue_counts_bounded(
+    *, project: Project, state: str = "unresolved", cap: int = COUNT_CAP
+) -> tuple[dict[str, int], list[str]]:
+    """review_queue_counts counted up to `cap` each: (counts, the names that reached the cap,
+    whose count reads "cap or more").
+
+    Each count is its own `LIMIT cap + 1` walk of the stored reasons' index
+    (solution_review_idx), so a page costs the same at a million solutions as at ten thousand;
+    the exact GROUP BY reads every queued solution. A project whose reasons are computed live
+    (not `review_reasons_stored`: made before the column) keeps the exact counts.
+    """
+    if not project.review_reasons_stored:
+        return review_queue_counts(project=project, state=state), []
+    counts, capped = {}, []
+    for name in ("total", *REASONS, "rest"):
+        qs = review_queue(project=project, state=state, reason=None if name == "total" else name)
+        if name in REASONS:  # a list of masks: unordered, the index scan stops at the cap
+            qs = qs.order_by()
+        n, over = count_capped(qs, cap=cap)
+        counts[name] = n
+        if over:
+            capped.append(name)
+    return counts, capped
+
+
+def count_capped(qs: QuerySet, *, cap: int = COUNT_CAP) -> tuple[int, bool]:
+    """How many rows `qs` has, counting at most `cap`: (count, whether more match).
+
+    In `qs`'s own order: the walk of the index that serves a page serves the count too (the
+    planner left to itself may scan the table and discard the rows that do not match)."""
+    n = qs.values("pk")[: cap + 1].count()
+    return min(n, cap), n > cap
+
+
 def review_annotator_list(*, project: Project) -> list[dict]:
-    """The people whose submitted (or rejected) annotations the queue can be filtered by."""
+    """The people whose submitted (or rejected) annotations the queue can be filtered by.
+
+    Per user, the first such annotation (a walk of annotation_annotator_idx that stops at the
+    first match: bounded by that user's own annotations), rather than a DISTINCT over every
+    annotation of the project; a scalar subquery, since an EXISTS becomes a semi join that
+    reads them all."""
+    done = Annotation.objects.filter(
+        annotator_id=OuterRef("pk"),
+        solution__project=project,
+        status__in=[AnnotationStatus.SUBMITTED, AnnotationStatus.REJECTED],
+    ).order_by("status")  # annotation_annotator_idx's order: the planner walks it, no seq scan
     rows = (
-        Annotation.objects.filter(
-            solution__project=project,
-            annotator__isnull=False,
-            status__in=[AnnotationStatus.SUBMITTED, AnnotationStatus.REJECTED],
-        )
-        .order_by("annotator__username")
-        .values_list("annotator_id", "annotator__username")
-        .distinct()
+        get_user_model()
+        .objects.alias(done_id=Subquery(done.values("pk")[:1]))
+        .filter(done_id__isnull=False)
+        .order_by("username")
+        .values_list("pk", "username")
     )
     return [{"id": user_id, "username": username} for user_id, username in rows]

@@ -18,10 +18,12 @@ from django.utils import timezone
 
 from labeling.metrics.domains import project_metrics_by_domain as project_metrics
 from labeling.metrics.queries import submitted_annotations
-from labeling.models import MetricsSnapshot, Project
+from labeling.models import MetricsSnapshot, Project, Solution
+from labeling.selectors import project_stats
 from labeling.services.outbox import outbox_add
 
 REFRESH_TASK = "labeling.tasks.project_metrics_refresh_task"
+STATS_KEY = "stats"  # the project's stats, kept in the snapshot's data beside the metrics
 
 
 def _live_max() -> int:
@@ -41,9 +43,11 @@ class MetricsAnswer:
 
 
 def metrics_refresh(*, project: Project) -> MetricsSnapshot:
-    """Compute the project's metrics now and store them as its snapshot."""
+    """Compute the project's metrics now and store them as its snapshot, with the project's
+    stats (`project_stats_get` serves them to a large project's pages)."""
     started = perf_counter()
     data = project_metrics(project)
+    data[STATS_KEY] = project_stats(project=project)
     snapshot, _ = MetricsSnapshot.objects.update_or_create(
         project=project,
         defaults={
@@ -74,10 +78,35 @@ def metrics_request_refresh(*, project: Project) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class StatsAnswer:
+    stats: dict[str, int]
+    computed_at: datetime | None  # None: counted now
+
+
+def project_stats_get(*, project: Project) -> StatsAnswer:
+    """The project's stats (problems, solutions, steps, annotations, complete solutions):
+    counted now for a project of at most METRICS_LIVE_MAX_ANNOTATIONS solutions, else from the
+    metrics snapshot (queueing a refresh when stale), since counting a million solutions' eight
+    million steps on every page that shows the project is what grew (bench/scale_bench.py). A
+    large project without a snapshot yet is counted now, once, and a refresh is queued."""
+    live_max = _live_max()
+    if Solution.objects.filter(project=project).values("pk")[: live_max + 1].count() <= live_max:
+        return StatsAnswer(stats=project_stats(project=project), computed_at=None)
+    snapshot = MetricsSnapshot.objects.filter(project=project).first()
+    stats = snapshot.data.get(STATS_KEY) if snapshot is not None and snapshot.data else None
+    if stats is None or snapshot.computed_at < timezone.now() - _max_age():
+        metrics_request_refresh(project=project)
+    if stats is None:
+        return StatsAnswer(stats=project_stats(project=project), computed_at=None)
+    return StatsAnswer(stats=stats, computed_at=snapshot.computed_at)
+
+
 def metrics_get(*, project: Project, refresh: bool = False) -> MetricsAnswer:
     """The project's metrics: computed now when small, else the snapshot (queueing a refresh
     when it is missing, stale or `refresh` is asked for)."""
-    if submitted_annotations(project).count() <= _live_max():
+    live_max = _live_max()  # counted no further: whether there are more, not how many
+    if submitted_annotations(project).values("pk")[: live_max + 1].count() <= live_max:
         return MetricsAnswer(
             data=project_metrics(project),
             computed_at=timezone.now(),
@@ -92,7 +121,7 @@ def metrics_get(*, project: Project, refresh: bool = False) -> MetricsAnswer:
         metrics_request_refresh(project=project)
         refreshing = True
     return MetricsAnswer(
-        data=snapshot.data if done else None,
+        data={k: v for k, v in snapshot.data.items() if k != STATS_KEY} if done else None,
         computed_at=snapshot.computed_at if done else None,
         cached=True,
         refreshing=refreshing,

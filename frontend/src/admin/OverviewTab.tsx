@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Link } from "react-router-dom";
 import * as api from "../api";
 import { Markdown } from "../components/Markdown";
-import { ErrorBox, ProgressBar, Spinner, formatNumber } from "../components/ui";
+import { ErrorBox, ProgressBar, Spinner, formatDate, formatNumber } from "../components/ui";
 
 const PAGE_SIZE = 25;
 
@@ -43,6 +43,11 @@ export function OverviewTab({ project }: { project: api.Project }) {
           </div>
         ))}
       </div>
+      {project.stats_computed_at && (
+        <p className="muted small" data-testid="stats-computed">
+          Counted {formatDate(project.stats_computed_at)} (a large project's counts are refreshed in the background).
+        </p>
+      )}
       <div className="card">
         <div className="card-row">
           <span className="card-title">Completion</span>

@@ -1,6 +1,7 @@
 /** Agreement, throughput and label metrics for the dashboard. */
 import { get } from "./client";
 import type { Domain } from "./projects";
+import type { ReviewQueueCounts } from "./review";
 
 export interface MetricsPair {
   a: string;
@@ -75,6 +76,8 @@ export interface ProjectMetrics {
   /** Solutions with 0 / 1 / 2+ submitted annotations; agreement reads the 2+ only.
    * Absent from a snapshot made before it existed. */
   coverage?: { solutions: number; none: number; one: number; two_plus: number };
+  /** The review queue's exact counts as of `computed_at` (absent from older snapshots). */
+  review?: { unresolved: ReviewQueueCounts; resolved: number };
   /** Each annotator's own totals (absent from older snapshots). */
   annotators?: AnnotatorTotals[];
   /** Large projects are served from a snapshot (`cached`), refreshed in the background. */

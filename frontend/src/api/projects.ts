@@ -56,6 +56,9 @@ export interface Project extends ProjectSettings {
   rating_values: Rating[];
   role: Role;
   stats: ProjectStats;
+  /** When `stats` were counted: null when now (a small project), else the time of the metrics
+   * snapshot a large project's stats come from. */
+  stats_computed_at: string | null;
   created_at: string;
 }
 

@@ -50,7 +50,11 @@ export interface ReviewQueueCounts {
 }
 
 export interface ReviewQueuePage extends Page<ReviewQueueItem> {
+  /** `count` stopped at 1,000 (or at the end of the page asked for): more match. */
+  count_capped: boolean;
+  /** Each count stops at 1,000; the names here reached it ("1,000+"). */
   counts: ReviewQueueCounts;
+  counts_capped: Array<keyof ReviewQueueCounts>;
   /** Everyone the `annotator` filter can name (people with submitted labels). */
   annotators: Array<{ id: number; username: string }>;
 }

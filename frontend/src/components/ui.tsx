@@ -75,6 +75,11 @@ export function formatNumber(n: number | null | undefined): string {
   return (n ?? 0).toLocaleString("en-US");
 }
 
+/** A count that the server stopped counting at `n` when `capped` ("1,000+"). */
+export function formatCount(n: number | null | undefined, capped = false): string {
+  return `${formatNumber(n)}${capped ? "+" : ""}`;
+}
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;

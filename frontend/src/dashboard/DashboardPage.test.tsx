@@ -80,7 +80,22 @@ describe("DashboardPage", () => {
     expect(counts).toContain("Not labeled 3");
     expect(screen.getByTestId("coverage-note").textContent).toBe("5 solutions have one annotator: counted apart, never as agreement.");
     // The queue's one-annotator state is its own count beside the reasons.
-    expect(screen.getByTestId("queue-reasons").textContent).toContain("1 annotator");
+    expect((await screen.findByTestId("queue-reasons")).textContent).toContain("1 annotator");
+  });
+
+  it("draws the review progress from the metrics when they carry it, without asking the queue", async () => {
+    const review = new FakeReview();
+    review.metrics = makeMetrics({
+      review: {
+        unresolved: { total: 1500, disagreement: 1200, unsure: 0, gold_failure: 0, auto_conflict: 0, single_annotator: 300, rest: 0 },
+        resolved: 500,
+      },
+    });
+    const { api } = setup(review);
+    await waitFor(() => expect(screen.getByTestId("queue-reasons").textContent).toContain("1,200"));
+    const progress = [...screen.getByTestId("queue-progress").querySelectorAll("rect title")].map((t) => t.textContent);
+    expect(progress).toContain("Review · Resolved: 500 solutions (25%)");
+    expect(api.callsTo("GET", "/review/queue/")).toHaveLength(0);
   });
 
   it("shows no annotator cards or coverage from an older snapshot without them", async () => {

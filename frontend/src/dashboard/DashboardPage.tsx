@@ -135,9 +135,6 @@ export function DashboardPage() {
         document.title = `Dashboard · ${p.name} · steplab`;
       })
       .catch((e: Error) => alive && setError(e.message));
-    Promise.all([api.getReviewQueue(projectId, { limit: 1 }), api.getReviewQueue(projectId, { state: "resolved", limit: 1 })])
-      .then(([u, r]) => alive && setQueue({ unresolved: u.counts, resolved: r.count }))
-      .catch(() => undefined);
     const poll = (refresh: boolean) => {
       api
         .getMetrics(projectId, refresh)
@@ -160,7 +157,22 @@ export function DashboardPage() {
     };
   }, [projectId]);
 
+  // Review progress comes with the metrics (exact, as of their computation); a snapshot made
+  // before they carried it falls back to the queue's own counts, which stop at 1,000.
+  const needQueue = metrics !== null && !metrics.review;
+  useEffect(() => {
+    if (!needQueue) return;
+    let alive = true;
+    Promise.all([api.getReviewQueue(projectId, { limit: 1 }), api.getReviewQueue(projectId, { state: "resolved", limit: 1 })])
+      .then(([u, r]) => alive && setQueue({ unresolved: u.counts, resolved: r.count }))
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, [projectId, needQueue]);
+
   const m = metrics;
+  const progress: QueueProgress | null = m?.review ?? queue;
   const pairs = m ? pairMatrix(m.pairs) : null;
   const autoNames = m ? [...new Set(m.auto_sources.map((r) => r.annotator))].sort() : [];
   const autoSources = m ? [...new Set(m.auto_sources.map((r) => r.source))].sort() : [];
@@ -240,7 +252,7 @@ export function DashboardPage() {
             <div className="dashboard-charts">
               {m.coverage && <CoverageCard coverage={m.coverage} />}
               <ChartCard title="Review progress" sub="Solutions with submitted labels" testId="chart-queue">
-                {queue ? (
+                {progress ? (
                   <>
                     <StackedBars
                       share
@@ -250,8 +262,8 @@ export function DashboardPage() {
                         {
                           label: "Review",
                           parts: [
-                            { key: "resolved", name: "Resolved", value: queue.resolved, color: "#16a34a" },
-                            { key: "open", name: "To review", value: queue.unresolved.total, color: "#c7d2fe" },
+                            { key: "resolved", name: "Resolved", value: progress.resolved, color: "#16a34a" },
+                            { key: "open", name: "To review", value: progress.unresolved.total, color: "#c7d2fe" },
                           ],
                         },
                         ...(project
@@ -283,7 +295,7 @@ export function DashboardPage() {
                     <div className="reason-mini" data-testid="queue-reasons">
                       {(["disagreement", "unsure", "gold_failure", "auto_conflict", "single_annotator", "rest"] as const).map((r) => (
                         <span key={r} className={`reason-mini-item reason-${r}`}>
-                          {REASON_LABEL[r]} <strong>{formatNumber(queue.unresolved[r])}</strong>
+                          {REASON_LABEL[r]} <strong>{formatNumber(progress.unresolved[r])}</strong>
                         </span>
                       ))}
                     </div>

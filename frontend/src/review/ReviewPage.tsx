@@ -11,7 +11,7 @@ import { AppHeader } from "../components/AppHeader";
 import { IconCheck } from "../components/icons";
 import { ConflictBanner, Toast } from "../components/PageNotices";
 import { ProblemPanel, SolutionPanel } from "../components/SolutionHeader";
-import { EmptyState, Spinner } from "../components/ui";
+import { EmptyState, Spinner, formatCount } from "../components/ui";
 import { EvidenceScope } from "../label/EvidenceScope";
 import { ratingNamesFor } from "../label/ratingNames";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
@@ -78,7 +78,7 @@ export function ReviewPage() {
     void load();
     api
       .getReviewQueue(projectId, { ...filters, state: "unresolved", limit: 1, offset: 0 })
-      .then((p) => setRemaining(p.count))
+      .then((p) => setRemaining(formatCount(p.count, p.count_capped)))
       .catch(() => undefined);
     window.scrollTo({ top: 0 });
   }, [load, projectId, filters]);

@@ -61,6 +61,30 @@ describe("ReviewQueuePage", () => {
     expect(api.callsTo("GET", "/members/")).toHaveLength(0);
   });
 
+  it("shows the counts the server stopped at as N+ and keeps paging past them", async () => {
+    const api = new FakeApi([]);
+    api.user = { id: 9, username: "rev", is_staff: false };
+    api.project = makeProject({ role: "reviewer" });
+    const review = new FakeReview();
+    review.countCap = 2;
+    review.queue = [1, 2, 3, 4].map((id) => makeQueueItem({ id, reasons: ["disagreement"], reason: "disagreement" }));
+    review.queue.push(makeQueueItem({ id: 5, reasons: [], reason: "rest" }));
+    review.install(api);
+    api.install();
+    render(
+      <MemoryRouter initialEntries={["/projects/1/review?offset=0"]}>
+        <App />
+      </MemoryRouter>,
+    );
+    await waitFor(() => expect(rows()).toHaveLength(5));
+    // limit 100 counts to the page's end: all 5 exact; the per-reason counts stop at 2.
+    expect(screen.getByTestId("count-disagreement").textContent).toContain("2+");
+    expect(screen.getByTestId("count-total").textContent).toContain("2+");
+    expect(screen.getByTestId("count-rest").textContent).toContain("1");
+    expect(screen.getByTestId("count-rest").textContent).not.toContain("+");
+    expect(screen.getByTestId("queue-range").textContent).toContain("1–5 of 5 ");
+  });
+
   it("filters the one-annotator solutions apart from the agreeing ones", async () => {
     setup();
     await waitFor(() => expect(rows()).toHaveLength(4));

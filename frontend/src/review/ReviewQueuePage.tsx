@@ -8,7 +8,7 @@ import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom"
 import * as api from "../api";
 import { AppHeader } from "../components/AppHeader";
 import { Markdown } from "../components/Markdown";
-import { EmptyState, ErrorBox, Spinner, formatDate, formatNumber } from "../components/ui";
+import { EmptyState, ErrorBox, Spinner, formatCount, formatDate, formatNumber } from "../components/ui";
 import { isTypingTarget } from "../label/keyboard";
 import { DOMAINS, domainLabel } from "../lib/domains";
 import "../styles/review.css";
@@ -99,6 +99,7 @@ export function ReviewQueuePage() {
   const annotators = page?.annotators ?? [];
   const offset = filters.offset ?? 0;
   const total = page?.count ?? 0;
+  const capped = new Set(page?.counts_capped ?? []);
 
   return (
     <>
@@ -137,13 +138,13 @@ export function ReviewQueuePage() {
                 data-testid={`count-${r}`}
               >
                 <span className="reason-card-label">{REASON_LABEL[r]}</span>
-                <span className="reason-card-value">{counts ? formatNumber(counts[r]) : "–"}</span>
+                <span className="reason-card-value">{counts ? formatCount(counts[r], capped.has(r)) : "–"}</span>
               </button>
             );
           })}
           <div className="reason-card reason-card-total" data-testid="count-total">
             <span className="reason-card-label">{filters.state === "resolved" ? "Resolved" : filters.state === "all" ? "All" : "To review"}</span>
-            <span className="reason-card-value">{counts ? formatNumber(counts.total) : "–"}</span>
+            <span className="reason-card-value">{counts ? formatCount(counts.total, capped.has("total")) : "–"}</span>
           </div>
         </div>
 
@@ -335,7 +336,7 @@ export function ReviewQueuePage() {
             </table>
             <div className="pager card-pad">
               <span className="muted small" data-testid="queue-range">
-                {formatNumber(offset + 1)}–{formatNumber(offset + items.length)} of {formatNumber(total)} ·{" "}
+                {formatNumber(offset + 1)}–{formatNumber(offset + items.length)} of {formatCount(total, page?.count_capped)} ·{" "}
                 <span className="kbd">j</span> <span className="kbd">k</span> move, <span className="kbd">⏎</span> open
               </span>
               <div className="pager-buttons">
@@ -345,7 +346,7 @@ export function ReviewQueuePage() {
                 <button
                   type="button"
                   className="btn btn-sm"
-                  disabled={offset + PAGE_SIZE >= total}
+                  disabled={offset + PAGE_SIZE >= total && !page?.count_capped}
                   onClick={() => setOffset(offset + PAGE_SIZE)}
                   data-testid="queue-next-page"
                 >

@@ -27,9 +27,9 @@ export interface ReviewSolution {
   setConflict: (message: string | null) => void;
   notice: Notice | null;
   setNotice: (notice: Notice | null) => void;
-  /** Unresolved items in the (filtered) queue. */
-  remaining: number | null;
-  setRemaining: (remaining: number) => void;
+  /** Unresolved items in the (filtered) queue, as shown ("1,000+" past the queue's cap). */
+  remaining: string | null;
+  setRemaining: (remaining: string) => void;
   /** The annotation being sent back (the reject dialog is open). */
   rejecting: api.ReviewAnnotation | null;
   setRejecting: (annotation: api.ReviewAnnotation | null) => void;
@@ -49,7 +49,7 @@ export function useReviewSolution(solutionId: number, dispatch: Dispatch<ReviewA
   const [busy, setBusy] = useState<ReviewBusy>(null);
   const [conflict, setConflict] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
-  const [remaining, setRemaining] = useState<number | null>(null);
+  const [remaining, setRemaining] = useState<string | null>(null);
   const [rejecting, setRejecting] = useState<api.ReviewAnnotation | null>(null);
   const [comment, setComment] = useState("");
 

@@ -7,6 +7,7 @@
  */
 import { useCallback, type Dispatch, type RefObject } from "react";
 import type { ApiError } from "../api/client";
+import { formatCount } from "../components/ui";
 import { setGold, unsetGold } from "../api/gold";
 import type { Role } from "../api/projects";
 import {
@@ -71,7 +72,7 @@ export function useReviewWrites({
         const at = ids.indexOf(solutionId);
         const nextId = at < 0 ? ids[0] : (ids[at + 1] ?? ids[0]);
         const next = nextId !== undefined && nextId !== solutionId ? nextId : null;
-        setRemaining(page.count);
+        setRemaining(formatCount(page.count, page.count_capped));
         if (!resolvedText && next === null) {
           setNotice({ tone: "info", text: "No other item in the queue" });
           return;

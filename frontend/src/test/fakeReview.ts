@@ -140,6 +140,8 @@ const notFound = { status: 404, body: { error: { code: "not_found", message: "No
 export class FakeReview {
   details = new Map<number, ReviewDetail>();
   queue: ReviewQueueItem[] = [];
+  /** Where the server stops counting (1,000 there; small here to test "N+"). */
+  countCap = 1000;
   metrics: ProjectMetrics | { status: "computing" } = makeMetrics();
   metricsAfter: ProjectMetrics | null = null;
   rejections: unknown[] = [];
@@ -174,7 +176,20 @@ export class FakeReview {
         { id: 100, username: "alice" },
         { id: 101, username: "bob" },
       ];
-      return { status: 200, body: { count: items.length, next: null, previous: null, results: items.slice(offset, offset + limit), counts, annotators } };
+      const bound = Math.max(this.countCap, offset + limit);
+      const countsCapped = (Object.keys(counts) as Array<keyof typeof counts>).filter((k) => counts[k] > this.countCap);
+      for (const k of countsCapped) counts[k] = this.countCap;
+      const body = {
+        count: Math.min(items.length, bound),
+        count_capped: items.length > bound,
+        next: null,
+        previous: null,
+        results: items.slice(offset, offset + limit),
+        counts,
+        counts_capped: countsCapped,
+        annotators,
+      };
+      return { status: 200, body };
     }
     if (/^\/api\/projects\/\d+\/metrics\/$/.test(url.pathname)) {
       const body = this.metrics;

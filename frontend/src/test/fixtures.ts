@@ -76,6 +76,7 @@ export function makeProject(overrides: Partial<Project> = {}): Project {
     rating_values: [-1, 0, 1],
     role: "admin",
     stats: { problems: 3, solutions: 10, steps: 40, submitted_annotations: 0, complete_solutions: 0 },
+    stats_computed_at: null,
     created_at: "2025-01-01T00:00:00Z",
     ...overrides,
   };

@@ -46,6 +46,19 @@ class MetricsApi(APIView):
                         help_text="Solutions with 0 / 1 / 2+ submitted annotations; agreement "
                         "is measured on the 2+ only (absent from snapshots made before it).",
                     ),
+                    "review": inline_serializer(
+                        "MetricsReview",
+                        {
+                            "unresolved": serializers.DictField(
+                                child=serializers.IntegerField(),
+                                help_text="The review queue's exact counts per reason "
+                                "(as the queue's `counts`).",
+                            ),
+                            "resolved": serializers.IntegerField(),
+                        },
+                        help_text="Review progress, exact as of `computed_at` (absent from "
+                        "snapshots made before it).",
+                    ),
                     "annotators": inline_serializer(
                         "MetricsAnnotator",
                         {

@@ -7,7 +7,7 @@ from rest_framework.views import APIView
 
 from labeling.api import bounds
 from labeling.api.access import project_for
-from labeling.api.pagination import BoundedLimitOffsetPagination
+from labeling.api.pagination import CappedLimitOffsetPagination
 from labeling.models import PROBLEM_DOMAINS, Role, Solution, problem_domain
 from labeling.review_selectors import (
     QUEUE_STATES,
@@ -15,7 +15,7 @@ from labeling.review_selectors import (
     item_reasons,
     review_annotator_list,
     review_queue,
-    review_queue_counts,
+    review_queue_counts_bounded,
 )
 
 
@@ -46,6 +46,8 @@ class QueueItemOutput(serializers.Serializer):
 
 
 class QueueCountsOutput(serializers.Serializer):
+    """Queued solutions per reason, each counted up to 1,000 (`counts_capped` names those)."""
+
     total = serializers.IntegerField()
     disagreement = serializers.IntegerField()
     unsure = serializers.IntegerField()
@@ -78,11 +80,20 @@ class ReviewQueueApi(APIView):
         responses=inline_serializer(
             "ReviewQueuePage",
             {
-                "count": serializers.IntegerField(),
+                "count": serializers.IntegerField(
+                    help_text="Matching solutions, counted up to 1,000 or to the end of the "
+                    "page asked for (see count_capped)."
+                ),
+                "count_capped": serializers.BooleanField(help_text="More than `count` match."),
                 "next": serializers.URLField(allow_null=True),
                 "previous": serializers.URLField(allow_null=True),
                 "results": QueueItemOutput(many=True),
                 "counts": QueueCountsOutput(),
+                "counts_capped": serializers.ListField(
+                    child=serializers.CharField(),
+                    help_text="The names in `counts` that were counted to the cap (1,000): "
+                    "that many or more.",
+                ),
                 "annotators": inline_serializer(
                     "QueueAnnotator",
                     {"id": serializers.IntegerField(), "username": serializers.CharField()},
@@ -107,11 +118,13 @@ class ReviewQueueApi(APIView):
             reason=f.get("reason"),
             domain=f.get("domain"),
         )
-        paginator = BoundedLimitOffsetPagination()
+        paginator = CappedLimitOffsetPagination()
         page = paginator.paginate_queryset(qs, request)
         response = paginator.get_paginated_response(
             QueueItemOutput(page, many=True, context={"project_domain": project.domain}).data
         )
-        response.data["counts"] = review_queue_counts(project=project, state=f["state"])
+        counts, capped = review_queue_counts_bounded(project=project, state=f["state"])
+        response.data["counts"] = counts
+        response.data["counts_capped"] = capped
         response.data["annotators"] = review_annotator_list(project=project)
         return response
