@@ -42,6 +42,7 @@ REST_FRAMEWORK = {
         "login_ip": "10000/min",
         "login_user": "10000/min",
         "draft": "1000/s",
+        "predictions": "1000/s",
     },
 }
 
