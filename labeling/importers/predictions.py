@@ -50,6 +50,7 @@ class ParsedPrediction:
     name: str
     version: str
     steps: list[tuple[int, int | None, float | None]] = field(default_factory=list)
+    sparse: bool = False  # given as `steps` with indices (else positional `labels`/`scores`)
 
     @property
     def agent(self) -> str:
@@ -181,6 +182,7 @@ def parse_prediction(
         if item.get("labels") is not None or item.get("scores") is not None:
             raise row.error(at or None, "give either `steps` or `labels`/`scores`, not both")
         parsed.steps = _sparse(row, item, at, max_steps)
+        parsed.sparse = True
     else:
         parsed.steps = _positional(row, item, at, max_steps)
     return parsed
