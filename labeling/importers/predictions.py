@@ -25,7 +25,7 @@ counts against the project, and bench/label_quality.py --predictions reads files
 import io
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO, Any
 
 import ijson
@@ -33,7 +33,7 @@ import ijson
 from .errors import ImportFileError
 from .fields import Row, json_type
 from .reader import MAX_DEPTH, JsonLinesReader, _too_deep
-from .types import ParseOptions
+from .types import ParsedPrediction, ParseOptions
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 VERSION_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,39}")
@@ -41,26 +41,6 @@ VERSION_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,39}")
 DEFAULT_MAX_STEPS = 1000  # step entries of one prediction (a solution's steps)
 MAX_PER_ROW = 16  # predictions (sources) one import row may carry
 KINDS = ("jsonl", "json")
-
-
-@dataclass(slots=True)
-class ParsedPrediction:
-    """One source's labels for one solution: (step index, value, score) per predicted step."""
-
-    name: str
-    version: str
-    steps: list[tuple[int, int | None, float | None]] = field(default_factory=list)
-    sparse: bool = False  # given as `steps` with indices (else positional `labels`/`scores`)
-
-    @property
-    def agent(self) -> str:
-        """The Suggestion's agent: name@version (the unique step/source/agent makes it
-        idempotent)."""
-        return f"{self.name}@{self.version}"
-
-    @property
-    def last_index(self) -> int:
-        return max((index for index, _, _ in self.steps), default=-1)
 
 
 @dataclass(slots=True)
@@ -199,7 +179,7 @@ def row_predictions(row: Row, data: dict[str, Any], steps: int) -> list[ParsedPr
     agents: set[str] = set()
     for i, item in enumerate(items):
         at = f"predictions[{i}]"
-        parsed = parse_prediction(row, item, at, max_steps=max(steps, 1))
+        parsed = parse_prediction(row, item, at)
         if parsed.last_index >= steps:
             raise row.error(at, f"predicts step {parsed.last_index} of a {steps}-step solution")
         if parsed.agent in agents:
