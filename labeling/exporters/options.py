@@ -75,6 +75,7 @@ AUTO_PRIORITY = (
     SuggestionSource.ROLLOUT,
     SuggestionSource.JUDGE,
     SuggestionSource.PRM,
+    SuggestionSource.PREDICTION,  # a team's own model's uploaded labels (labeling.services.predictions)
     SuggestionSource.IMPORT,
 )
 SPLITS = ("train", "validation", "test")
