@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Suggestion } from "../api";
 import { SuggestionChip } from "./SuggestionChip";
+import { legendItems } from "./MarkLegend";
 import { describeSuggestion, orderSuggestions } from "./suggestions";
 
 afterEach(cleanup);
@@ -54,5 +55,14 @@ describe("uploaded predictions", () => {
     const of = (source: string): Suggestion => ({ ...prediction, source });
     const order = orderSuggestions([of("judge"), of("prediction"), of("prm")]).map((s) => s.source);
     expect(order).toEqual(["prm", "prediction", "judge"]);
+  });
+
+  it("has a key entry per model, named as its chips are", () => {
+    const steps = [{ alternatives_count: 0, suggestions: [prediction, { ...prediction, agent: "other@1" }, { ...prediction, source: "import", agent: "x" }] }];
+    expect(legendItems(steps).map((i) => [i.mark, i.text])).toEqual([
+      ["import", "Imported label"],
+      ["my-prm@v3", "uploaded predictions"],
+      ["other@1", "uploaded predictions"],
+    ]);
   });
 });

@@ -18,7 +18,6 @@ export const SOURCE_BADGE: Record<string, string> = {
   graph: "graph",
   citation: "cite",
   subgoal: "subgoal",
-  prediction: "pred",
 };
 
 export const SOURCE_NAME: Record<string, string> = {
@@ -477,9 +476,14 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
 export const PREDICTION_BADGE_MAX = 22;
 
 /** An uploaded prediction: the badge is the source's name@version, clipped to fit a chip. */
+export function predictionBadge(agent: string): string {
+  const name = agent || "predictions";
+  return name.length > PREDICTION_BADGE_MAX ? `${name.slice(0, PREDICTION_BADGE_MAX - 1)}…` : name;
+}
+
 function predictionView(s: Suggestion, detail: string | null, extra: string[]): SuggestionView {
   const agent = s.agent || "predictions";
-  const badge = agent.length > PREDICTION_BADGE_MAX ? `${agent.slice(0, PREDICTION_BADGE_MAX - 1)}…` : agent;
+  const badge = predictionBadge(agent);
   const says = s.value === null ? "no rating" : VALUE_WORD[String(s.value)];
   const sign = s.value === null ? "?" : s.value === 1 ? "+" : s.value === 0 ? "0" : "−";
   const score = s.score != null ? ` (P(correct) ${scoreText(s.score, true)})` : "";
