@@ -4,7 +4,7 @@ a JSON array (labeling.services.predictions)."""
 
 from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiRequest, extend_schema
+from drf_spectacular.utils import OpenApiRequest, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import UnsupportedMediaType
 from rest_framework.parsers import BaseParser
@@ -68,9 +68,23 @@ class PredictionsResultOutput(serializers.Serializer):
 
 
 class PredictionsQuery(serializers.Serializer):
-    name = serializers.CharField(required=False, default="", max_length=64)
-    version = serializers.CharField(required=False, default="", max_length=40)
-    filename = serializers.CharField(required=False, default="upload", max_length=200)
+    name = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=64,
+        help_text="The source's name for lines without one.",
+    )
+    version = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=40,
+        help_text="Its version, likewise.",
+    )
+    filename = serializers.CharField(
+        required=False, default="upload", max_length=200, help_text="Named in errors and evidence."
+    )
 
 
 def _source_row(row: dict) -> dict:
@@ -108,11 +122,7 @@ class PredictionListApi(APIView):
             "application/x-ndjson": OpenApiRequest(OpenApiTypes.BINARY),
             "application/json": OpenApiRequest(OpenApiTypes.BINARY),
         },
-        parameters=[
-            OpenApiParameter("name", str, description="The source's name for lines without one."),
-            OpenApiParameter("version", str, description="Its version, likewise."),
-            OpenApiParameter("filename", str, description="Named in errors and the evidence."),
-        ],
+        parameters=[PredictionsQuery],
         responses=PredictionsResultOutput,
     )
     def post(self, request, project_id: int):
