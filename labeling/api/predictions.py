@@ -152,7 +152,10 @@ class PredictionListApi(APIView):
                 "(PREDICTIONS_MAX_BYTES)",
             )
         if not length.isdigit() or int(length) == 0:
-            raise ValidationFailed("The body is empty: send the predictions.", field="body")
+            raise ValidationFailed(
+                "The body is empty (or sent without a Content-Length): send the predictions.",
+                field="body",
+            )
         result = predictions_upload(
             project=project,
             source=request.stream,

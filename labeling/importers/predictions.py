@@ -29,10 +29,11 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 import ijson
+from ijson.common import ObjectBuilder
 
 from .errors import ImportFileError
 from .fields import Row, json_type
-from .reader import MAX_DEPTH, JsonLinesReader, _too_deep
+from .reader import MAX_DEPTH, JsonLinesReader
 from .types import ParsedPrediction, ParseOptions
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -301,7 +302,7 @@ def _json_items(
     if not head.startswith(b"["):
         raise row.error(None, "expected a JSON array of predictions (or send JSON Lines)")
     count = 0
-    items = ijson.items(stream, "item", use_float=True)
+    items = _array_items(stream)
     while True:
         at = f"[{count}]"
         try:
@@ -311,16 +312,51 @@ def _json_items(
         except ijson.JSONError as exc:
             message = (str(exc).strip() or "the JSON ends too early").splitlines()[0]
             raise row.error(at, f"invalid JSON at item {count}: {message}") from exc
-        except RecursionError as exc:
+        except (RecursionError, _TooDeep) as exc:
             raise row.error(at, f"JSON is nested deeper than {MAX_DEPTH} levels") from exc
         count += 1
         if count > max_lines:
             raise row.error(
                 at, f"the array has more than {max_lines} items (PREDICTIONS_MAX_LINES)"
             )
-        if isinstance(data, dict | list) and _too_deep(data, MAX_DEPTH):
-            raise row.error(at, f"JSON is nested deeper than {MAX_DEPTH} levels")
         yield _line(row, data, at, name=name, version=version, max_steps=max_steps)
+
+
+class _TooDeep(ValueError):
+    pass
+
+
+_OPEN = frozenset({"start_map", "start_array"})
+_CLOSE = frozenset({"end_map", "end_array"})
+
+
+def _array_items(stream: IO[bytes]) -> Iterator[Any]:
+    """The items of a top-level JSON array, built one at a time from ijson's events with the
+    nesting bounded while it is read (ijson.items would first build a deep item whole: a
+    body nested 50,000 levels took gigabytes)."""
+    depth = 0
+    builder: ObjectBuilder | None = None
+    for event, value in ijson.basic_parse(stream, use_float=True):
+        if event in _OPEN:
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _TooDeep
+        elif event in _CLOSE:
+            depth -= 1
+        if depth == 0:
+            continue  # the array's end: ijson raises on anything after it
+        if builder is None:
+            if depth == 1 and event not in _OPEN and event not in _CLOSE:
+                yield value  # a scalar item
+                continue
+            if depth == 2 and event in _OPEN:
+                builder = ObjectBuilder()
+            else:
+                continue
+        builder.event(event, value)
+        if depth == 1:  # the item closed
+            yield builder.value
+            builder = None
 
 
 def _without_line(items: Iterator[PredictionLine]) -> Iterator[PredictionLine]:

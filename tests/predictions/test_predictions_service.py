@@ -183,3 +183,25 @@ def test_bounds(solutions, settings):
         _upload(project, bomb, max_bytes=1000)
     assert "1000 bytes" in caught.value.message
     assert not Suggestion.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" + b"[" * 50_000 + b"]" * 50_000 + b"]",
+        b'[{"id": "s0", "x": ' + b'{"a": ' * 50_000 + b"1" + b"}" * 50_000 + b"}]",
+    ],
+    ids=["arrays", "objects"],
+)
+def test_a_deeply_nested_json_array_is_refused_while_read(solutions, body):
+    """Bounded as the events come (building the item first took gigabytes)."""
+    with pytest.raises(ImportFileError) as caught:
+        _upload(solutions["project"], body, kind="json", name="m", version="1")
+    assert "nested deeper than" in caught.value.message and caught.value.field == "[0]"
+
+
+def test_anything_after_the_json_array_is_an_error(solutions):
+    body = b'[{"id": "s0", "labels": [1]}] [{"id": "s1", "labels": [1]}]'
+    with pytest.raises(ImportFileError, match="invalid JSON"):
+        _upload(solutions["project"], body, kind="json", name="m", version="1")
+    assert not Suggestion.objects.exists()
