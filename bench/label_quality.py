@@ -35,6 +35,14 @@ it instead (its served name in --params' prm.model); --params JSON overrides any
 params, as a run's would.
 Consensus requires rollout and judge when either is chosen, else the chosen step sources.
 
+--predictions FILE (JSON Lines or a .json array, the format POST /api/projects/<id>/predictions/
+takes; docs/predictions.md) scores a team's own model's step labels: every name@version in
+it is a source `prediction:<name>@<version>` of the report, matched to the --data solutions by
+external id (`id`). --predictions-name/--predictions-version name lines that give none;
+--predictions-threshold T makes a score-only step +1 at or above T, else −1. Consensus sees
+the predictions as source `prediction` (--params '{"consensus": {"required": ["prediction",
+"symbolic"]}}'), as a run does with uploaded ones.
+
 --calibrate writes what was measured into autolabel/calibration/<source>.json (per agent, so
 per engine version or model, and per verdict kind: how often right, out of n known steps, --on
 what data; for rollout, judge and prm also the model's score mapped to how often its verdict
@@ -96,6 +104,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--calibration-dir",
         type=Path,
         help="read and write the calibration tables here (default autolabel/calibration/)",
+    )
+    parser.add_argument(
+        "--predictions", nargs="+", type=Path, help="uploaded-predictions files to score"
+    )
+    parser.add_argument("--predictions-name", default="", help="for lines without a name")
+    parser.add_argument("--predictions-version", default="", help="for lines without one")
+    parser.add_argument(
+        "--predictions-threshold",
+        type=float,
+        help="a score-only step is +1 at or above this score, else -1",
     )
     parser.add_argument(
         "--on",
@@ -163,6 +181,16 @@ def main(argv: list[str] | None = None) -> dict:
 
         folder = Path(tempfile.mkdtemp(prefix="label-quality-"))
         files = [_with_inline_images(Path(f), folder) for f in files]
+    predictions = None
+    if args.predictions:
+        from autolabel.quality.predictions import read_table
+
+        predictions = read_table(
+            args.predictions,
+            name=args.predictions_name,
+            version=args.predictions_version,
+            threshold=args.predictions_threshold,
+        )
     report = evaluate(
         files,
         sources,
@@ -170,7 +198,13 @@ def main(argv: list[str] | None = None) -> dict:
         limit=args.limit,
         progress=progress if args.progress else None,
         part=args.part,
+        predictions=predictions,
     )
+    if report.get("predictions_unmatched"):
+        print(
+            f"{report['predictions_unmatched']} predicted solutions are not in --data",
+            file=sys.stderr,
+        )
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
     if args.calibrate:

@@ -172,6 +172,12 @@ IMPORT_MAX_GZIP_RATIO = env.int("IMPORT_MAX_GZIP_RATIO", default=100)
 JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
 API_MAX_PAGE_SIZE = env.int("API_MAX_PAGE_SIZE", default=200)
 IMPORT_MAX_BYTES = env.int("IMPORT_MAX_BYTES", default=2 * 1024 * 1024 * 1024)
+# Uploaded predictions (POST /api/projects/<id>/predictions/, labeling/services/predictions.py):
+# the body's bytes (a gzip's also once decompressed), its lines or array items, and the step
+# entries of one solution's prediction.
+PREDICTIONS_MAX_BYTES = env.int("PREDICTIONS_MAX_BYTES", default=256 * 1024 * 1024)
+PREDICTIONS_MAX_LINES = env.int("PREDICTIONS_MAX_LINES", default=1_000_000)
+PREDICTIONS_MAX_STEPS = env.int("PREDICTIONS_MAX_STEPS", default=1000)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -203,6 +209,8 @@ REST_FRAMEWORK = {
         "login_user": env("LOGIN_RATE_USER", default="10/min"),
         # Draft saves per user (labeling/api/throttles.py DraftThrottle).
         "draft": env("DRAFT_RATE", default="20/s"),
+        # Prediction uploads per user (labeling/api/predictions.py).
+        "predictions": env("PREDICTIONS_RATE", default="30/min"),
     },
 }
 

@@ -47,6 +47,7 @@ REST_FRAMEWORK = {
         "login_ip": "10000/min",
         "login_user": "10000/min",
         "draft": "1000/s",
+        "predictions": "1000/s",
     },
 }
 

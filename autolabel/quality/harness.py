@@ -12,6 +12,7 @@ from autolabel.registry import ENGINES
 from .data import DATA_DIR, DEFAULT_FILES, read_labeled
 from .dev_split import part_of
 from .metrics import Tally
+from .predictions import PredictionTable
 from .runner import offline_engines, run_sources
 
 MODEL_SOURCES = ("rollout", "judge", "prm")  # need a backend or a model
@@ -33,7 +34,7 @@ def consensus_params(sources: Sequence[str]) -> dict[str, Any]:
 
 
 def check_sources(sources: Sequence[str], params: dict[str, dict[str, Any]]) -> None:
-    unknown = [s for s in sources if s not in ENGINES]
+    unknown = [s for s in sources if s not in ENGINES and not s.startswith("prediction:")]
     if unknown:
         raise ValueError(f"unknown sources {unknown}; known: {sorted(ENGINES)}")
     unwired = [
@@ -56,10 +57,15 @@ def evaluate(
     limit: int | None = None,
     progress: Any = None,
     part: str | None = None,
+    predictions: PredictionTable | None = None,
 ) -> dict[str, Any]:
     """The report: for each source, metrics over all files, per file and per problem domain
-    (a row's own `domain`, else its format's: data.domain_of) (data/metrics.py)."""
+    (a row's own `domain`, else its format's: data.domain_of) (data/metrics.py).
+    `predictions`: an uploaded predictions file's sources too (predictions.py), one per
+    name@version, matched to the solutions by external id."""
     params = {name: dict(p) for name, p in (params or {}).items()}
+    sources = [*sources, *(predictions.sources if predictions else [])]
+    matched: set[str] = set()
     if "consensus" in sources and "consensus" not in params:
         params["consensus"] = consensus_params(sources)
     check_sources(sources, params)
@@ -72,7 +78,17 @@ def evaluate(
         if part is not None:  # one part of the dev set's split by problem (dev_split.py)
             solutions = [s for s in solutions if part_of(s.problem) == part]
         for solution in solutions:
-            runs = run_sources(solution.as_input(), sources, params, engines=engines)
+            here = engines
+            if predictions:
+                matched.add(solution.ref)
+                here = {
+                    **engines,
+                    **{
+                        s: predictions.engine(s, solution.ref, len(solution.steps))
+                        for s in predictions.sources
+                    },
+                }
+            runs = run_sources(solution.as_input(), sources, params, engines=here)
             for name, run in runs.items():
                 result = run.result
                 for tally in (
@@ -106,4 +122,5 @@ def evaluate(
         "params": params,
         "seconds": time.perf_counter() - start,
         "results": results,
+        **({"predictions_unmatched": len(predictions.refs() - matched)} if predictions else {}),
     }

@@ -62,3 +62,14 @@ class DraftThrottle(_LoginThrottle):
         if not request.user or not request.user.is_authenticated:
             return None  # refused by the permission check anyway
         return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
+class PredictionsThrottle(_LoginThrottle):
+    """Prediction uploads per signed-in user (rate "predictions", PREDICTIONS_RATE)."""
+
+    scope = "predictions"
+
+    def get_cache_key(self, request, view) -> str | None:
+        if not request.user or not request.user.is_authenticated:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}

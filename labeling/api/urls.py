@@ -12,6 +12,7 @@ from labeling.api import (
     media,
     my_work,
     people,
+    predictions,
     projects,
     review,
     webhooks,
@@ -50,6 +51,11 @@ urlpatterns = [
     ),
     path("projects/<int:project_id>/imports/", imports.ImportListApi.as_view(), name="import-list"),
     path("imports/<int:import_id>/", imports.ImportDetailApi.as_view(), name="import-detail"),
+    path(
+        "projects/<int:project_id>/predictions/",
+        predictions.PredictionListApi.as_view(),
+        name="prediction-list",
+    ),
     path(
         "projects/<int:project_id>/queue/next/",
         labeling.QueueNextApi.as_view(),

@@ -76,6 +76,7 @@ AUTO_PRIORITY = (
     SuggestionSource.ROLLOUT,
     SuggestionSource.JUDGE,
     SuggestionSource.PRM,
+    SuggestionSource.PREDICTION,  # a team's own model's labels (labeling.services.predictions)
     SuggestionSource.IMPORT,
 )
 SPLITS = ("train", "validation", "test")

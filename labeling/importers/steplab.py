@@ -6,7 +6,8 @@
      "tests": str | {"code": str} | [{"input", "output"}] | {"inputs", "outputs"},
      "images": [URL | data: URI], "domain": str, "uses": [[int, ...], ...],
      "graph": {"directed", "weighted"?, "nodes"?, "edges"}, "task": {"kind", "source"?, "target"?},
-     "documents": [{"id", "title", "text"}], "tables": [{"id", "title", "columns", "rows"}]}
+     "documents": [{"id", "title", "text"}], "tables": [{"id", "title", "columns", "rows"}],
+     "predictions": [{"name", "version", "labels": [...], "scores": [...]}]}
                                          (all but problem and steps/solution optional)
 
 A step is a string or {"text": str, "images": [URL | data: URI], "uses": [int, ...],
@@ -25,6 +26,8 @@ the code-execution source. Steps keep their indentation (code); blank lines arou
 project needs it on every row, or the import's domain option (labeling/importers/domains.py).
 `graph` and `task` are a graph problem's (labeling/importers/graph.py), kept checked and
 normalized in the problem's metadata for the graph checker and the drawing.
+`predictions` are a team's own models' step labels (labeling/importers/predictions.py): each
+becomes Suggestions of source "prediction" on the new solution, agent name@version.
 """
 
 from typing import Any
@@ -37,6 +40,7 @@ from .fields import Row
 from .graph import graph_metadata
 from .ids import content_id, problem_id, solution_id
 from .images import parse_images
+from .predictions import row_predictions
 from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
 
 Step = tuple[str, dict[str, Any]]  # a step's text and metadata
@@ -178,6 +182,7 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
         finish_reason="found_error"
         if values and labels and labels[-1] == -1 and len(labels) < len(texts)
         else "solution",
+        predictions=row_predictions(row, data, len(texts)),
     )
     problem = ParsedProblem(
         text=text,

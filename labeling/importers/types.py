@@ -31,6 +31,26 @@ class ParsedStep:
 
 
 @dataclass(slots=True)
+class ParsedPrediction:
+    """One source's labels for one solution: (step index, value, score) per predicted step."""
+
+    name: str
+    version: str
+    steps: list[tuple[int, int | None, float | None]] = field(default_factory=list)
+    sparse: bool = False  # given as `steps` with indices (else positional `labels`/`scores`)
+
+    @property
+    def agent(self) -> str:
+        """The Suggestion's agent: name@version (the unique step/source/agent makes it
+        idempotent)."""
+        return f"{self.name}@{self.version}"
+
+    @property
+    def last_index(self) -> int:
+        return max((index for index, _, _ in self.steps), default=-1)
+
+
+@dataclass(slots=True)
 class ParsedSolution:
     external_id: str
     steps: list[ParsedStep]
@@ -45,6 +65,9 @@ class ParsedSolution:
     finish_reason: str = ""  # a labeling.models.FinishReason value, or ""
     time_spent_ms: int = 0
     labeled_at: datetime | None = None
+    # A team's model's step labels carried by the row (steplab's `predictions`): stored as
+    # Suggestions of source "prediction", agent name@version (labeling.importers.predictions).
+    predictions: list[ParsedPrediction] = field(default_factory=list)
 
     @property
     def label_count(self) -> int:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('labeling', '0033_suggestion_source_open'),
+        ('labeling', '0035_webhooks'),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("labeling", "0035_webhooks"),
+        ("labeling", "0036_review_queue_order_index"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

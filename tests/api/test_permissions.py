@@ -306,6 +306,22 @@ ENDPOINTS = [
         [403, 403, 404, 403, 200],
     ),
     (
+        "predictions",
+        "get",
+        lambda w: f"/api/projects/{w['project'].pk}/predictions/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "predictions-upload",
+        "post",
+        lambda w: f"/api/projects/{w['project'].pk}/predictions/?name=m&version=1",
+        lambda _w: [],  # a JSON array of no predictions: nothing to store
+        "json",
+        [403, 403, 404, 403, 200],
+    ),
+    (
         "queue-next",
         "post",
         lambda w: f"/api/projects/{w['project'].pk}/queue/next/",

@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from autolabel.engines.checks import CHECKS, chunk_size_of
 from autolabel.models import AutolabelRun
-from autolabel.registry import BUILTIN_ENGINES, ENGINES
+from autolabel.registry import BUILTIN_ENGINES
 
 pytestmark = pytest.mark.django_db
 

@@ -28,7 +28,7 @@ from tests.docs.blocks import (
 from tests.docs.commands import check
 
 BLOCKS = all_blocks()
-JSON_CHECKS = ("import", "export", "response", "params")
+JSON_CHECKS = ("import", "export", "response", "params", "predictions")
 TAGS = {"norun", *JSON_CHECKS}
 EXAMPLE = REPO / "docs" / "examples" / "two_solutions.jsonl"
 
@@ -192,6 +192,30 @@ def test_import_examples_parse_as_their_format(block: Block, tmp_path: Path) -> 
         labels = [s.label for s in row.solutions[0].steps]
         if "labels" in raw:
             assert labels[: len(raw["labels"])] == raw["labels"]
+
+
+PREDICTIONS = of("json", "predictions")
+
+
+@pytest.mark.parametrize("block", PREDICTIONS, ids=ids(PREDICTIONS))
+def test_predictions_examples_are_read_as_uploads(block: Block) -> None:
+    """An uploaded predictions example (docs/predictions.md) reads as the upload would."""
+    import io
+
+    from labeling.importers.predictions import read_predictions
+
+    array = block.text.lstrip().startswith("[")
+    body = block.text if array else "".join(json.dumps(r) + "\n" for r in rows_of(block))
+    lines = list(
+        read_predictions(
+            io.BytesIO(body.encode()),
+            filename="example",
+            kind="json" if array else "jsonl",
+            max_lines=1000,
+            max_bytes=1 << 20,
+        )
+    )
+    assert lines and all(line.prediction.steps for line in lines)
 
 
 PARAMS = of("json", "params")

@@ -259,7 +259,7 @@ describe("Export tab", () => {
     const body = posted(api)[0].body;
     expect(body.format).toBe("processbench");
     expect(body.file_type).toBe("jsonl.gz");
-    expect(body.filters.auto_sources).toEqual(["symbolic", "rollout", "judge", "prm"]);
+    expect(body.filters.auto_sources).toEqual(["symbolic", "rollout", "judge", "prm", "prediction"]);
     expect(body.filters.annotators).toBeUndefined();
     expect(body.label_policy).toEqual({ neutral: "positive", truncate_after_first_error: true, human_written_positive: true });
     expect(body.split_policy).toEqual({ mode: "none" });

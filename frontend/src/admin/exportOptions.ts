@@ -83,6 +83,7 @@ export const AUTO_SOURCES: Array<{ value: string; label: string }> = [
   { value: "rollout", label: "Monte-Carlo rollouts" },
   { value: "judge", label: "LLM judge" },
   { value: "prm", label: "Trained PRM" },
+  { value: "prediction", label: "Uploaded predictions" },
   { value: "import", label: "Imported dataset" },
 ];
 

@@ -199,7 +199,7 @@ export function SolutionsExplorer({ project }: { project: api.Project }) {
               label="Source"
               filters={filters}
               set={set}
-              options={[...["symbolic", "rollout", "judge", "prm", "import", "code", "agent", "graph", "citation"].map((s): [string, string] => [s, s]), ...pluginSources]}
+              options={[...["symbolic", "rollout", "judge", "prm", "prediction", "import", "code", "agent", "graph", "citation"].map((s): [string, string] => [s, s]), ...pluginSources]}
             />
           )}
           <FilterSelect id="answer" label="Answer" filters={filters} set={set} options={[["correct", "Correct"], ["wrong", "Wrong"], ["unknown", "Unchecked"]]} />

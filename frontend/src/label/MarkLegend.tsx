@@ -6,7 +6,7 @@
  */
 import type { Suggestion } from "../api";
 import { IconBranch } from "../components/icons";
-import { SOURCE_BADGE, SOURCE_NAME } from "./suggestions";
+import { SOURCE_BADGE, SOURCE_NAME, predictionBadge } from "./suggestions";
 
 interface StepLike {
   alternatives_count: number;
@@ -22,11 +22,20 @@ export interface LegendItem {
 /** The legend's entries for these steps; `review` adds the review page's own marks. */
 export function legendItems(steps: StepLike[], review?: { humans: boolean; machine: boolean }): LegendItem[] {
   const sources = new Set<string>();
-  for (const step of steps) for (const s of step.suggestions ?? []) sources.add(s.source);
+  const predicted = new Set<string>(); // uploaded predictions: their chips name the model
+  for (const step of steps) {
+    for (const s of step.suggestions ?? []) {
+      sources.add(s.source);
+      if (s.source === "prediction") predicted.add(s.agent);
+    }
+  }
   const items: LegendItem[] = [...sources]
     .filter((src) => SOURCE_BADGE[src])
     .sort()
     .map((src) => ({ key: `src-${src}`, mark: SOURCE_BADGE[src], text: SOURCE_NAME[src] ?? src }));
+  for (const agent of [...predicted].sort()) {
+    items.push({ key: `src-prediction-${agent}`, mark: predictionBadge(agent), text: "uploaded predictions" });
+  }
   if (steps.some((s) => s.alternatives_count > 0)) {
     items.push({ key: "fork", mark: "fork", text: "other versions of the step in the data set" });
   }

@@ -32,6 +32,7 @@ export const SOURCE_NAME: Record<string, string> = {
   graph: "Graph check",
   citation: "Citation check",
   subgoal: "Subgoal log check",
+  prediction: "Predictions",
 };
 
 export const VALUE_WORD: Record<string, string> = { "-1": "wrong (−1)", "0": "neutral (0)", "1": "correct (+1)" };
@@ -417,6 +418,16 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
       }
       break;
     }
+    case "prediction": {
+      // A team's own model's uploaded labels: the chip names the model (name@version), its
+      // score is a probability the step is correct.
+      detail = scoreText(s.score, true);
+      const upload = str(e.upload) ?? str(e.file);
+      const line = num(e.line);
+      const at = str(e.at);
+      if (upload) extra.push(`Uploaded in ${upload}${line != null ? `, line ${line}` : ""}${at ? ` (${at.slice(0, 10)})` : ""}`);
+      return predictionView(s, detail, extra);
+    }
     default: {
       detail = scoreText(s.score, false);
       const text = evidenceText(s.evidence);
@@ -462,6 +473,25 @@ export function describeSuggestion(s: Suggestion): SuggestionView {
   return { badge: SOURCE_BADGE[source] ?? source, detail, mark, tone, refuted, rationale, evidence: null, title };
 }
 
+/** The longest model name a prediction chip shows whole (the hover text has it all). */
+export const PREDICTION_BADGE_MAX = 22;
+
+/** An uploaded prediction: the badge is the source's name@version, clipped to fit a chip. */
+export function predictionBadge(agent: string): string {
+  const name = agent || "predictions";
+  return name.length > PREDICTION_BADGE_MAX ? `${name.slice(0, PREDICTION_BADGE_MAX - 1)}…` : name;
+}
+
+function predictionView(s: Suggestion, detail: string | null, extra: string[]): SuggestionView {
+  const agent = s.agent || "predictions";
+  const badge = predictionBadge(agent);
+  const says = s.value === null ? "no rating" : VALUE_WORD[String(s.value)];
+  const sign = s.value === null ? "?" : s.value === 1 ? "+" : s.value === 0 ? "0" : "−";
+  const score = s.score != null ? ` (P(correct) ${scoreText(s.score, true)})` : "";
+  const title = [`${SOURCE_NAME.prediction} · ${agent}: ${says}${score}`, ...extra].join("\n");
+  return { badge, detail, mark: sign, tone: toneOf(s.value), refuted: null, rationale: null, evidence: null, title };
+}
+
 /** True when a string should go through KaTeX rather than print as code-ish text. */
 export function looksLikeTex(s: string): boolean {
   return /\\[a-zA-Z]+|[\^_]\{|\$/.test(s);
@@ -478,7 +508,7 @@ export function texSource(s: string): string {
  * estimates. Chips are shown in this order and `A` accepts the first one that fits the scale,
  * so the leftmost chip is what `A` takes.
  */
-export const SOURCE_PRIORITY = ["consensus", "import", "symbolic", "graph", "rollout", "prm", "judge", "code"];
+export const SOURCE_PRIORITY = ["consensus", "import", "symbolic", "graph", "rollout", "prm", "prediction", "judge", "code"];
 
 export function orderSuggestions(list: readonly Suggestion[]): Suggestion[] {
   const rank = (s: Suggestion) => {

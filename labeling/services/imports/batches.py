@@ -61,6 +61,7 @@ class ImportResult:
     alternatives_created: int = 0
     annotations_created: int = 0
     labels_created: int = 0  # Suggestion rows, or StepLabel rows of imported annotations
+    predictions_created: int = 0  # Suggestion rows of the rows' `predictions` (source prediction)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -131,9 +132,12 @@ class BatchWriter:
             Step: len(steps),
             StepAlternative: sum(len(step.alternatives) for step in steps),
         }
+        predicted = sum(len(p.steps) for new in solutions for p in new.parsed.predictions)
         if self.labels_as == "suggestions":
-            counts[Suggestion] = labeled
-        elif self.labels_as == "annotations":
+            counts[Suggestion] = labeled + predicted
+        elif predicted:
+            counts[Suggestion] = predicted
+        if self.labels_as == "annotations":
             counts[Annotation] = sum(bool(new.parsed.label_count) for new in solutions)
             counts[StepLabel] = labeled
         ids = {model: self.inserter.allocate(model, n) for model, n in counts.items()}
@@ -145,9 +149,9 @@ class BatchWriter:
         writes = [self._problem_rows(batch), self._solution_rows(batch)]
         steps, step_write = self._steps(batch)
         writes += [step_write, self._alternatives(batch, steps)]
-        if self.labels_as == "suggestions":
+        if Suggestion in batch.ids:  # the file's labels as suggestions, or predictions
             writes.append(self._suggestions(batch, steps))
-        elif self.labels_as == "annotations":
+        if self.labels_as == "annotations":
             writes += self._annotations(batch, steps)
         return writes
 
@@ -336,10 +340,36 @@ class BatchWriter:
                 now,
             )
             for s in steps
-            if s.parsed.label is not None
+            if s.parsed.label is not None and self.labels_as == "suggestions"
         ]
         self.result.labels_created += len(rows)
-        return Write(Suggestion, SUGGESTION_COLUMNS, batch.ids[Suggestion], rows)
+        predicted = self._predictions(batch, steps)
+        self.result.predictions_created += len(predicted)
+        return Write(Suggestion, SUGGESTION_COLUMNS, batch.ids[Suggestion], rows + predicted)
+
+    def _predictions(self, batch: Reserved, steps: list[_NewStep]) -> list[tuple]:
+        """The rows' `predictions` (labeling.importers.predictions), on the new steps."""
+        step_pks: dict[int, list[int]] = {}
+        for s in steps:
+            step_pks.setdefault(s.solution_pk, []).append(s.pk)
+        rows = []
+        for new in batch.solutions:
+            for prediction in new.parsed.predictions:
+                evidence = {"file": self.filename, "line": new.line}
+                rows += [
+                    (
+                        step_pks[new.pk][index],
+                        SuggestionSource.PREDICTION.value,
+                        prediction.agent,
+                        value,
+                        score,
+                        evidence,
+                        batch.now,
+                        batch.now,
+                    )
+                    for index, value, score in prediction.steps
+                ]
+        return rows
 
     def _annotations(self, batch: Reserved, steps: list[_NewStep]) -> list[Write]:
         # Solution.submitted_count is left alone: imported labels are not part of the human

@@ -27,6 +27,7 @@ from .engine_param_output import EngineParamOutput
 from .engine_param_type_enum import EngineParamTypeEnum
 from .error import Error
 from .error_error import ErrorError
+from .error_group import ErrorGroup
 from .events_enum import EventsEnum
 from .explorer_answer_enum import ExplorerAnswerEnum
 from .explorer_bulk_action_enum import ExplorerBulkActionEnum
@@ -92,6 +93,8 @@ from .member_output_user import MemberOutputUser
 from .metrics_annotator import MetricsAnnotator
 from .metrics_computing import MetricsComputing
 from .metrics_coverage import MetricsCoverage
+from .metrics_review import MetricsReview
+from .metrics_review_unresolved import MetricsReviewUnresolved
 from .mode_enum import ModeEnum
 from .my_work_list_status import MyWorkListStatus
 from .my_work_page import MyWorkPage
@@ -102,6 +105,7 @@ from .order_enum import OrderEnum
 from .paginated_autolabel_runs import PaginatedAutolabelRuns
 from .paginated_exports import PaginatedExports
 from .paginated_import_jobs import PaginatedImportJobs
+from .paginated_prediction_sources import PaginatedPredictionSources
 from .paginated_projects import PaginatedProjects
 from .paginated_solution_rows import PaginatedSolutionRows
 from .paginated_training_runs import PaginatedTrainingRuns
@@ -112,6 +116,8 @@ from .password_token_input_request import PasswordTokenInputRequest
 from .patched_member_role_input_request import PatchedMemberRoleInputRequest
 from .patched_project_input_request import PatchedProjectInputRequest
 from .patched_webhook_endpoint_patch_input_request import PatchedWebhookEndpointPatchInputRequest
+from .prediction_source_output import PredictionSourceOutput
+from .predictions_result_output import PredictionsResultOutput
 from .prm_model_input_request import PrmModelInputRequest
 from .prm_model_input_request_metrics import PrmModelInputRequestMetrics
 from .prm_model_output import PrmModelOutput
@@ -180,9 +186,11 @@ from .training_run_input_request import TrainingRunInputRequest
 from .training_run_input_request_config import TrainingRunInputRequestConfig
 from .training_run_output import TrainingRunOutput
 from .training_run_summary_output import TrainingRunSummaryOutput
+from .training_status_enum import TrainingStatusEnum
 from .unsure_enum import UnsureEnum
 from .user_list_output import UserListOutput
 from .user_output import UserOutput
+from .verdict_counts import VerdictCounts
 from .webhook_delivery_output import WebhookDeliveryOutput
 from .webhook_endpoint_input_request import WebhookEndpointInputRequest
 from .webhook_endpoint_output import WebhookEndpointOutput
@@ -217,6 +225,7 @@ __all__ = (
     "EngineParamTypeEnum",
     "Error",
     "ErrorError",
+    "ErrorGroup",
     "EventsEnum",
     "ExplorerAnswerEnum",
     "ExplorerBulkActionEnum",
@@ -282,6 +291,8 @@ __all__ = (
     "MetricsAnnotator",
     "MetricsComputing",
     "MetricsCoverage",
+    "MetricsReview",
+    "MetricsReviewUnresolved",
     "ModeEnum",
     "MyWorkListStatus",
     "MyWorkPage",
@@ -292,6 +303,7 @@ __all__ = (
     "PaginatedAutolabelRuns",
     "PaginatedExports",
     "PaginatedImportJobs",
+    "PaginatedPredictionSources",
     "PaginatedProjects",
     "PaginatedSolutionRows",
     "PaginatedTrainingRuns",
@@ -302,6 +314,8 @@ __all__ = (
     "PatchedMemberRoleInputRequest",
     "PatchedProjectInputRequest",
     "PatchedWebhookEndpointPatchInputRequest",
+    "PredictionSourceOutput",
+    "PredictionsResultOutput",
     "PrmModelInputRequest",
     "PrmModelInputRequestMetrics",
     "PrmModelOutput",
@@ -370,9 +384,11 @@ __all__ = (
     "TrainingRunInputRequestConfig",
     "TrainingRunOutput",
     "TrainingRunSummaryOutput",
+    "TrainingStatusEnum",
     "UnsureEnum",
     "UserListOutput",
     "UserOutput",
+    "VerdictCounts",
     "WebhookDeliveryOutput",
     "WebhookEndpointInputRequest",
     "WebhookEndpointOutput",

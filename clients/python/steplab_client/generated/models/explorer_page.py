@@ -17,7 +17,7 @@ T = TypeVar("T", bound="ExplorerPage")
 class ExplorerPage:
     """
     Attributes:
-        count (int): Matching solutions: exact without filters, else counted up to 1,000.
+        count (int): Matching solutions, counted up to 1,000 or to the end of the page asked for (see count_capped).
         count_capped (bool): More than `count` match.
         limit (int):
         offset (int):

@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 if TYPE_CHECKING:
     from ..models.metrics_annotator import MetricsAnnotator
     from ..models.metrics_coverage import MetricsCoverage
+    from ..models.metrics_review import MetricsReview
 
 
 T = TypeVar("T", bound="ProjectMetrics")
@@ -28,6 +29,7 @@ class ProjectMetrics:
         label_distribution (Any):
         domains (Any): Per problem domain of a many-domains project: progress and agreement (empty otherwise).
         coverage (MetricsCoverage):
+        review (MetricsReview):
         annotators (list[MetricsAnnotator]): Each annotator's own totals; agreement with the others on the steps they
             both rated.
         computed_at (datetime.datetime):
@@ -44,6 +46,7 @@ class ProjectMetrics:
     label_distribution: Any
     domains: Any
     coverage: MetricsCoverage
+    review: MetricsReview
     annotators: list[MetricsAnnotator]
     computed_at: datetime.datetime
     cached: bool
@@ -69,6 +72,8 @@ class ProjectMetrics:
 
         coverage = self.coverage.to_dict()
 
+        review = self.review.to_dict()
+
         annotators = []
         for annotators_item_data in self.annotators:
             annotators_item = annotators_item_data.to_dict()
@@ -93,6 +98,7 @@ class ProjectMetrics:
                 "label_distribution": label_distribution,
                 "domains": domains,
                 "coverage": coverage,
+                "review": review,
                 "annotators": annotators,
                 "computed_at": computed_at,
                 "cached": cached,
@@ -106,6 +112,7 @@ class ProjectMetrics:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.metrics_annotator import MetricsAnnotator
         from ..models.metrics_coverage import MetricsCoverage
+        from ..models.metrics_review import MetricsReview
 
         d = dict(src_dict)
         step_ratings = d.pop("step_ratings")
@@ -125,6 +132,8 @@ class ProjectMetrics:
         domains = d.pop("domains")
 
         coverage = MetricsCoverage.from_dict(d.pop("coverage"))
+
+        review = MetricsReview.from_dict(d.pop("review"))
 
         annotators = []
         _annotators = d.pop("annotators")
@@ -149,6 +158,7 @@ class ProjectMetrics:
             label_distribution=label_distribution,
             domains=domains,
             coverage=coverage,
+            review=review,
             annotators=annotators,
             computed_at=computed_at,
             cached=cached,

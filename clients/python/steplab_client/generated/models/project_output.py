@@ -29,6 +29,8 @@ class ProjectOutput:
         rating_values (list[int]):
         role (None | str):
         stats (ProjectOutputStats):
+        stats_computed_at (datetime.datetime | None): When `stats` were counted: null when now (a small project), else
+            the time of the metrics snapshot they come from (a large project).
         created_at (datetime.datetime):
         description (str | Unset):
         domain (DomainEnum | Unset): * `math` - Math
@@ -64,6 +66,7 @@ class ProjectOutput:
     rating_values: list[int]
     role: None | str
     stats: ProjectOutputStats
+    stats_computed_at: datetime.datetime | None
     created_at: datetime.datetime
     description: str | Unset = UNSET
     domain: DomainEnum | Unset = UNSET
@@ -94,6 +97,12 @@ class ProjectOutput:
         role = self.role
 
         stats = self.stats.to_dict()
+
+        stats_computed_at: None | str
+        if isinstance(self.stats_computed_at, datetime.datetime):
+            stats_computed_at = self.stats_computed_at.isoformat()
+        else:
+            stats_computed_at = self.stats_computed_at
 
         created_at = self.created_at.isoformat()
 
@@ -141,6 +150,7 @@ class ProjectOutput:
                 "rating_values": rating_values,
                 "role": role,
                 "stats": stats,
+                "stats_computed_at": stats_computed_at,
                 "created_at": created_at,
             }
         )
@@ -197,6 +207,21 @@ class ProjectOutput:
 
         stats = ProjectOutputStats.from_dict(d.pop("stats"))
 
+        def _parse_stats_computed_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                stats_computed_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return stats_computed_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        stats_computed_at = _parse_stats_computed_at(d.pop("stats_computed_at"))
+
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         description = d.pop("description", UNSET)
@@ -249,6 +274,7 @@ class ProjectOutput:
             rating_values=rating_values,
             role=role,
             stats=stats,
+            stats_computed_at=stats_computed_at,
             created_at=created_at,
             description=description,
             domain=domain,

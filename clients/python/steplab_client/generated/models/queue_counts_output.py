@@ -11,7 +11,8 @@ T = TypeVar("T", bound="QueueCountsOutput")
 
 @_attrs_define
 class QueueCountsOutput:
-    """
+    """Queued solutions per reason, each counted up to 1,000 (`counts_capped` names those).
+
     Attributes:
         total (int):
         disagreement (int):

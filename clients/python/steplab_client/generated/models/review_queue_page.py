@@ -19,24 +19,30 @@ T = TypeVar("T", bound="ReviewQueuePage")
 class ReviewQueuePage:
     """
     Attributes:
-        count (int):
+        count (int): Matching solutions, counted up to 1,000 or to the end of the page asked for (see count_capped).
+        count_capped (bool): More than `count` match.
         next_ (None | str):
         previous (None | str):
         results (list[QueueItemOutput]):
-        counts (QueueCountsOutput):
+        counts (QueueCountsOutput): Queued solutions per reason, each counted up to 1,000 (`counts_capped` names those).
+        counts_capped (list[str]): The names in `counts` that were counted to the cap (1,000): that many or more.
         annotators (list[QueueAnnotator]): Everyone the `annotator` filter can name (submitters).
     """
 
     count: int
+    count_capped: bool
     next_: None | str
     previous: None | str
     results: list[QueueItemOutput]
     counts: QueueCountsOutput
+    counts_capped: list[str]
     annotators: list[QueueAnnotator]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         count = self.count
+
+        count_capped = self.count_capped
 
         next_: None | str
         next_ = self.next_
@@ -51,6 +57,8 @@ class ReviewQueuePage:
 
         counts = self.counts.to_dict()
 
+        counts_capped = self.counts_capped
+
         annotators = []
         for annotators_item_data in self.annotators:
             annotators_item = annotators_item_data.to_dict()
@@ -61,10 +69,12 @@ class ReviewQueuePage:
         field_dict.update(
             {
                 "count": count,
+                "count_capped": count_capped,
                 "next": next_,
                 "previous": previous,
                 "results": results,
                 "counts": counts,
+                "counts_capped": counts_capped,
                 "annotators": annotators,
             }
         )
@@ -79,6 +89,8 @@ class ReviewQueuePage:
 
         d = dict(src_dict)
         count = d.pop("count")
+
+        count_capped = d.pop("count_capped")
 
         def _parse_next_(data: object) -> None | str:
             if data is None:
@@ -103,6 +115,8 @@ class ReviewQueuePage:
 
         counts = QueueCountsOutput.from_dict(d.pop("counts"))
 
+        counts_capped = cast(list[str], d.pop("counts_capped"))
+
         annotators = []
         _annotators = d.pop("annotators")
         for annotators_item_data in _annotators:
@@ -112,10 +126,12 @@ class ReviewQueuePage:
 
         review_queue_page = cls(
             count=count,
+            count_capped=count_capped,
             next_=next_,
             previous=previous,
             results=results,
             counts=counts,
+            counts_capped=counts_capped,
             annotators=annotators,
         )
 

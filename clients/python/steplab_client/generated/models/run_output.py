@@ -2,13 +2,18 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.run_status_enum import RunStatusEnum
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.error_group import ErrorGroup
+    from ..models.verdict_counts import VerdictCounts
+
 
 T = TypeVar("T", bound="RunOutput")
 
@@ -20,11 +25,16 @@ class RunOutput:
         id (int):
         sources (Any): Engine names, e.g. ["answer", "symbolic"].
         progress (float):
+        rate (float | None): Solutions a second, smoothed; null before the first chunk.
+        eta_seconds (float | None): Seconds left at the rate, while running.
+        verdicts (VerdictCounts):
+        error_groups (list[ErrorGroup]):
         created_at (datetime.datetime):
         params (Any | Unset): Per-source parameters.
         filter_ (Any | Unset): Which solutions to label.
         status (RunStatusEnum | Unset): * `pending` - Pending
             * `running` - Running
+            * `paused` - Paused
             * `done` - Done
             * `failed` - Failed
             * `cancelled` - Cancelled
@@ -40,6 +50,10 @@ class RunOutput:
     id: int
     sources: Any
     progress: float
+    rate: float | None
+    eta_seconds: float | None
+    verdicts: VerdictCounts
+    error_groups: list[ErrorGroup]
     created_at: datetime.datetime
     params: Any | Unset = UNSET
     filter_: Any | Unset = UNSET
@@ -59,6 +73,19 @@ class RunOutput:
         sources = self.sources
 
         progress = self.progress
+
+        rate: float | None
+        rate = self.rate
+
+        eta_seconds: float | None
+        eta_seconds = self.eta_seconds
+
+        verdicts = self.verdicts.to_dict()
+
+        error_groups = []
+        for error_groups_item_data in self.error_groups:
+            error_groups_item = error_groups_item_data.to_dict()
+            error_groups.append(error_groups_item)
 
         created_at = self.created_at.isoformat()
 
@@ -103,6 +130,10 @@ class RunOutput:
                 "id": id,
                 "sources": sources,
                 "progress": progress,
+                "rate": rate,
+                "eta_seconds": eta_seconds,
+                "verdicts": verdicts,
+                "error_groups": error_groups,
                 "created_at": created_at,
             }
         )
@@ -131,12 +162,38 @@ class RunOutput:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.error_group import ErrorGroup
+        from ..models.verdict_counts import VerdictCounts
+
         d = dict(src_dict)
         id = d.pop("id")
 
         sources = d.pop("sources")
 
         progress = d.pop("progress")
+
+        def _parse_rate(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        rate = _parse_rate(d.pop("rate"))
+
+        def _parse_eta_seconds(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        eta_seconds = _parse_eta_seconds(d.pop("eta_seconds"))
+
+        verdicts = VerdictCounts.from_dict(d.pop("verdicts"))
+
+        error_groups = []
+        _error_groups = d.pop("error_groups")
+        for error_groups_item_data in _error_groups:
+            error_groups_item = ErrorGroup.from_dict(error_groups_item_data)
+
+            error_groups.append(error_groups_item)
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
@@ -199,6 +256,10 @@ class RunOutput:
             id=id,
             sources=sources,
             progress=progress,
+            rate=rate,
+            eta_seconds=eta_seconds,
+            verdicts=verdicts,
+            error_groups=error_groups,
             created_at=created_at,
             params=params,
             filter_=filter_,

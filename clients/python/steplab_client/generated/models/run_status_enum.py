@@ -5,6 +5,7 @@ class RunStatusEnum(StrEnum):
     CANCELLED = "cancelled"
     DONE = "done"
     FAILED = "failed"
+    PAUSED = "paused"
     PENDING = "pending"
     RUNNING = "running"
 

@@ -7,7 +7,7 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.run_status_enum import RunStatusEnum
+from ..models.training_status_enum import TrainingStatusEnum
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="TrainingRunSummaryOutput")
@@ -26,7 +26,7 @@ class TrainingRunSummaryOutput:
         created_at (datetime.datetime):
         export (int | None | Unset):
         config (Any | Unset): TrainConfig settings.
-        status (RunStatusEnum | Unset): * `pending` - Pending
+        status (TrainingStatusEnum | Unset): * `pending` - Pending
             * `running` - Running
             * `done` - Done
             * `failed` - Failed
@@ -50,7 +50,7 @@ class TrainingRunSummaryOutput:
     created_at: datetime.datetime
     export: int | None | Unset = UNSET
     config: Any | Unset = UNSET
-    status: RunStatusEnum | Unset = UNSET
+    status: TrainingStatusEnum | Unset = UNSET
     step: int | Unset = UNSET
     total_steps: int | Unset = UNSET
     metrics: Any | Unset = UNSET
@@ -189,11 +189,11 @@ class TrainingRunSummaryOutput:
         config = d.pop("config", UNSET)
 
         _status = d.pop("status", UNSET)
-        status: RunStatusEnum | Unset
+        status: TrainingStatusEnum | Unset
         if isinstance(_status, Unset):
             status = UNSET
         else:
-            status = RunStatusEnum(_status)
+            status = TrainingStatusEnum(_status)
 
         step = d.pop("step", UNSET)
 
