@@ -137,23 +137,29 @@ class Client:
         project_id: int,
         rows: str | Path | Iterable[Mapping[str, Any]],
         *,
-        source: str | None = None,
+        name: str | None = None,
         version: str | None = None,
     ) -> dict[str, Any]:
-        """Upload machine step labels for solutions already in the project.
-
-        `rows`: a JSON or JSONL file's path, or dicts `{"solution": <external id>,
-        "labels": [...], "scores": [...]}`; `source` and `version` fill rows that name none.
-        The upload is atomic; a bad row is a StepLabError naming its line and field.
+        """Upload a model's step labels for solutions already in the project
+        (docs/predictions.md): a JSON Lines (or .gz) or JSON file's path, or dicts
+        `{"id": <solution external id>, "labels": [...], "scores": [...]}`. `name` and
+        `version` name the model for rows that do not. Atomic: a bad row raises StepLabError
+        naming its line and field, and nothing is stored; the same upload again updates in place.
         """
+        content_type = "application/x-ndjson"
         if isinstance(rows, str | Path):
-            body = Path(rows).read_bytes()
+            path = Path(rows)
+            body = path.read_bytes()
+            if path.suffix == ".json":
+                content_type = "application/json"
         else:
-            body = b"".join(_json_line(_with_source(row, source, version)) for row in rows)
+            body = b"".join(_json_line(row) for row in rows)
+        params = {k: v for k, v in (("name", name), ("version", version)) if v is not None}
         answer = self.http.post(
             f"/api/projects/{project_id}/predictions/",
             content=body,
-            headers={"Content-Type": "application/x-ndjson"},
+            params=params,
+            headers={"Content-Type": content_type},
         )
         _raise_for(answer)
         return answer.json()
@@ -294,13 +300,6 @@ def _raise_for(answer: httpx.Response) -> None:
         )
     except (ValueError, KeyError, TypeError):
         raise StepLabError(answer.status_code, "http_error", answer.text[:500]) from None
-
-
-def _with_source(
-    row: Mapping[str, Any], source: str | None, version: str | None
-) -> Mapping[str, Any]:
-    extra = {k: v for k, v in (("source", source), ("version", version)) if v is not None}
-    return {**extra, **row}
 
 
 def _json_line(row: Mapping[str, Any]) -> bytes:
