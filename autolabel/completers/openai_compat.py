@@ -18,7 +18,6 @@ the Celery task retries later. Other 4xx replies raise :class:`CompletionError`.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -29,6 +28,7 @@ import httpx
 from autolabel.errors import BackendUnavailable
 
 from .base import CompletionError, Sampling, SamplingChatCompleter, truncate_at_stop
+from .retries import RetriesExhausted, post_with_retries
 
 _Request = Callable[[int, int | None], list[str]]  # (n, seed) -> texts
 
@@ -41,7 +41,6 @@ def _message_text(choice: dict[str, Any]) -> str:
     return (choice.get("message") or {}).get("content") or ""
 
 
-_RETRYABLE_STATUS = {408, 429, 500, 502, 503, 504}
 # A server without a chat route, or a model without a chat template (vLLM says 400).
 _NO_CHAT_STATUS = {400, 404, 405, 501}
 
@@ -94,34 +93,25 @@ class OpenAICompatibleCompleter(SamplingChatCompleter):
 
     def _post(self, route: str, body: dict[str, Any]) -> dict[str, Any]:
         url = f"{self.base_url}{route}"
-        last = ""
-        for attempt in range(self.max_retries + 1):
-            if attempt:
-                time.sleep(self.backoff_s * 2 ** (attempt - 1))
-            try:
-                reply = self._client.post(route, json=body)
-            except httpx.TimeoutException as exc:
-                last = f"timed out ({type(exc).__name__})"
-                continue
-            except httpx.TransportError as exc:
-                last = f"{type(exc).__name__}: {exc}"
-                continue
-            if reply.status_code in _RETRYABLE_STATUS:
-                last = f"HTTP {reply.status_code}: {reply.text[:300]}"
-                continue
-            if reply.status_code >= 400:
-                raise CompletionError(
-                    f"{url} refused the request: HTTP {reply.status_code}: {reply.text[:500]}",
-                    status=reply.status_code,
-                )
-            try:
-                return reply.json()
-            except ValueError as exc:
-                raise BackendUnavailable(f"{url} answered with invalid JSON: {exc}") from exc
-        tries = self.max_retries + 1
-        raise BackendUnavailable(
-            f"completion backend {url} unavailable after {tries} tries: {last}"
-        )
+        try:
+            reply = post_with_retries(
+                self._client,
+                route,
+                body,
+                max_retries=self.max_retries,
+                backoff_s=self.backoff_s,
+            )
+        except RetriesExhausted as exc:
+            raise BackendUnavailable(f"completion backend {url} {exc}") from None
+        if reply.status_code >= 400:
+            raise CompletionError(
+                f"{url} refused the request: HTTP {reply.status_code}: {reply.text[:500]}",
+                status=reply.status_code,
+            )
+        try:
+            return reply.json()
+        except ValueError as exc:
+            raise BackendUnavailable(f"{url} answered with invalid JSON: {exc}") from exc
 
     def _sampling_body(self, sampling: Sampling) -> dict[str, Any]:
         body: dict[str, Any] = {

@@ -23,7 +23,6 @@ URL, which fails the solution. The URL must be http(s) with a host and no creden
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -42,8 +41,8 @@ from training.public_prm import (
 )
 
 from .openai_compat import normalize_base_url
+from .retries import RetriesExhausted, post_with_retries
 
-_RETRYABLE_STATUS = {408, 429, 500, 502, 503, 504}
 URL_MAX = 500
 POSITIVE = {"qwen": 1, "math-shepherd": 0}
 
@@ -122,32 +121,25 @@ class VllmPoolingPRM:
         body = {"model": self.model, **body}
         if self.task and route == "/pooling":
             body["task"] = self.task
-        last = ""
-        for attempt in range(self.max_retries + 1):
-            if attempt:
-                time.sleep(self.backoff_s * 2 ** (attempt - 1))
-            try:
-                reply = self._client.post(route, json=body)
-            except httpx.TimeoutException as exc:
-                last = f"timed out ({type(exc).__name__})"
-                continue
-            except httpx.TransportError as exc:
-                last = f"{type(exc).__name__}: {exc}"
-                continue
-            if reply.status_code in _RETRYABLE_STATUS:
-                last = f"HTTP {reply.status_code}: {reply.text[:300]}"
-                continue
-            if reply.status_code >= 400:
-                raise PoolingError(f"{url} refused: HTTP {reply.status_code}: {reply.text[:500]}")
-            try:
-                data = reply.json().get("data")
-            except (ValueError, AttributeError) as exc:
-                raise PoolingError(f"{url} answered without a JSON object: {exc}") from exc
-            if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
-                raise PoolingError(f"{url} answered without a data list")
-            return sorted(data, key=lambda d: d.get("index", 0))
-        tries = self.max_retries + 1
-        raise BackendUnavailable(f"PRM server {url} unavailable after {tries} tries: {last}")
+        try:
+            reply = post_with_retries(
+                self._client,
+                route,
+                body,
+                max_retries=self.max_retries,
+                backoff_s=self.backoff_s,
+            )
+        except RetriesExhausted as exc:
+            raise BackendUnavailable(f"PRM server {url} {exc}") from None
+        if reply.status_code >= 400:
+            raise PoolingError(f"{url} refused: HTTP {reply.status_code}: {reply.text[:500]}")
+        try:
+            data = reply.json().get("data")
+        except (ValueError, AttributeError) as exc:
+            raise PoolingError(f"{url} answered without a JSON object: {exc}") from exc
+        if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
+            raise PoolingError(f"{url} answered without a data list")
+        return sorted(data, key=lambda d: d.get("index", 0))
 
     def _pairs(self, entry: dict[str, Any], steps: int, where: str) -> list[float]:
         pairs = entry.get("data")
