@@ -99,7 +99,7 @@ class Command(BaseCommand):
             result = import_file(
                 project=project,
                 path=path,
-                filename=label,
+                filename=label if options["hub"] else None,
                 fmt=options["format"],
                 labels_as=options["labels_as"],
                 progress=progress,
