@@ -492,29 +492,5 @@ function predictionView(s: Suggestion, detail: string | null, extra: string[]): 
   return { badge, detail, mark: sign, tone: toneOf(s.value), refuted: null, rationale: null, evidence: null, title };
 }
 
-/** True when a string should go through KaTeX rather than print as code-ish text. */
-export function looksLikeTex(s: string): boolean {
-  return /\\[a-zA-Z]+|[\^_]\{|\$/.test(s);
-}
-
-/** Markdown source that renders `s` as inline math: as is when it has its own delimiters. */
-export function texSource(s: string): string {
-  if (/\$|\\\(|\\\[/.test(s)) return s;
-  return `\\(${s}\\)`;
-}
-
-/**
- * Which suggestion comes first on a step: people before machines, exact checks before
- * estimates. Chips are shown in this order and `A` accepts the first one that fits the scale,
- * so the leftmost chip is what `A` takes.
- */
-export const SOURCE_PRIORITY = ["consensus", "import", "symbolic", "graph", "rollout", "prm", "prediction", "judge", "code"];
-
-export function orderSuggestions(list: readonly Suggestion[]): Suggestion[] {
-  const rank = (s: Suggestion) => {
-    const i = SOURCE_PRIORITY.indexOf(s.source);
-    return i < 0 ? SOURCE_PRIORITY.length : i;
-  };
-  // Array.prototype.sort is stable: the server's order stays within a source.
-  return [...list].sort((a, b) => rank(a) - rank(b));
-}
+export { looksLikeTex, texSource } from "./texText";
+export { orderSuggestions, SOURCE_PRIORITY } from "./suggestionOrder";
