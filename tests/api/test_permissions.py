@@ -762,6 +762,30 @@ ENDPOINTS += [
         [403, 403, 404, 403, 200],
     ),
     (
+        "autolabel-run-pause",
+        "post",
+        lambda w: f"/api/autolabel-runs/{_autolabel_run(w)}/pause/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "autolabel-run-resume",  # a pending run: nothing to resume, answered as it is
+        "post",
+        lambda w: f"/api/autolabel-runs/{_autolabel_run(w)}/resume/",
+        None,
+        None,
+        [403, 403, 404, 403, 200],
+    ),
+    (
+        "autolabel-engine-list",  # the sources this server runs: any signed-in user
+        "get",
+        lambda w: "/api/autolabel-engines/",
+        None,
+        None,
+        [403, 200, 200, 200, 200],
+    ),
+    (
         "training-runs",
         "get",
         lambda w: f"/api/projects/{_pid(w)}/training-runs/",
