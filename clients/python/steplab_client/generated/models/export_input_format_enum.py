@@ -2,10 +2,8 @@ from enum import StrEnum
 
 
 class ExportInputFormatEnum(StrEnum):
-    CHAT_TEMPLATE = "chat_template"
     DENSE_REWARDS = "dense_rewards"
     MATH_SHEPHERD = "math_shepherd"
-    OPENRLHF = "openrlhf"
     PAIRWISE = "pairwise"
     PRM800K = "prm800k"
     PROCESSBENCH = "processbench"
