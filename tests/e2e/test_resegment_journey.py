@@ -52,6 +52,7 @@ def test_split_and_merge_then_submit_and_export(live_server, page, screenshot):
     expect(rows).to_have_count(count + 1)
     expect(rows.nth(0)).to_have_attribute("data-rating", "")  # the halves start unrated
     expect(rows.nth(1)).to_have_attribute("data-rating", "")
+    expect(rows.nth(0)).to_have_attribute("data-current", "true")
     # KaTeX still renders the parts' math.
     assert page.locator(".steps .katex").count() > 0
     screenshot("03-split")
@@ -61,6 +62,7 @@ def test_split_and_merge_then_submit_and_export(live_server, page, screenshot):
     page.keyboard.press("k")
     page.keyboard.press("m")
     expect(rows).to_have_count(count)
+    expect(rows.nth(count - 1)).to_have_attribute("data-current", "true")  # the merged step
     screenshot("04-merged")
 
     # Rate every step correct and submit.

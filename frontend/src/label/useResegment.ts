@@ -17,12 +17,15 @@ export function useResegment({
   busy,
   setNotice,
   openTask,
+  goto,
 }: {
   taskRef: MutableRefObject<Task | null>;
   saverRef: MutableRefObject<DraftSaver | null>;
   busy: Busy;
   setNotice: (notice: Notice | null) => void;
   openTask: (fetchTask: () => Promise<Task | null>) => Promise<boolean>;
+  /** Make step `index` the current one (the new task opens on its first unrated step). */
+  goto: (index: number) => void;
 }) {
   const [splitting, setSplitting] = useState<number | null>(null);
   const [working, setWorking] = useState(false);
@@ -38,7 +41,7 @@ export function useResegment({
   }, [taskRef, busy, working]);
 
   const run = useCallback(
-    async (write: (task: Task, version: number) => Promise<Task>, done: string) => {
+    async (write: (task: Task, version: number) => Promise<Task>, done: string, at: number) => {
       const task = taskRef.current;
       const saver = saverRef.current;
       if (!task || !saver) return;
@@ -47,6 +50,7 @@ export function useResegment({
         await saver.flush(); // the labels given so far are kept (or moved, see the docs)
         const changed = await saver.exclusive((version) => write(task, version));
         await openTask(async () => changed);
+        goto(at);
         setNotice({ tone: "success", text: done });
       } catch (e) {
         const err = e as ApiError;
@@ -55,7 +59,7 @@ export function useResegment({
         setWorking(false);
       }
     },
-    [taskRef, saverRef, openTask, setNotice],
+    [taskRef, saverRef, openTask, setNotice, goto],
   );
 
   const startSplit = useCallback(
@@ -76,6 +80,7 @@ export function useResegment({
       await run(
         (t, version) => splitStep(t.annotation.id, { version, step_id: step.id, offset }),
         `Step ${index + 1} split in two: rate both parts`,
+        index,
       );
       setSplitting(null);
     },
@@ -98,6 +103,7 @@ export function useResegment({
       await run(
         (t, version) => mergeStep(t.annotation.id, { version, step_id: step.id }),
         `Steps ${index + 1} and ${index + 2} merged`,
+        index,
       );
     },
     [refusal, setNotice, taskRef, run],

@@ -108,7 +108,8 @@ export function LabelPage() {
   });
 
   // Splitting and merging steps (S / m), where the project allows it.
-  const resegment = useResegment({ taskRef, saverRef, busy, setNotice, openTask });
+  const gotoStep = useCallback((index: number) => dispatch({ type: "goto", index }), []);
+  const resegment = useResegment({ taskRef, saverRef, busy, setNotice, openTask, goto: gotoStep });
 
   const conflict = saveInfo.status === "conflict";
   const readOnly = conflict || busy !== null;
