@@ -7,16 +7,31 @@ from playwright.sync_api import expect
 
 from labeling.models import Annotation, AnnotationStatus, Project, Step
 from labeling.services.exports import export_build, export_create
+from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.helpers import DEMO_LABELING, login, wait_for
 from tests.exports.conftest import read_rows
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_split_and_merge_then_submit_and_export(live_server, page, screenshot):
+def test_split_and_merge_then_submit_and_export(live_server, browser, page, screenshot):
     call_command("load_demo")
     project = Project.objects.get(name=DEMO_LABELING)
-    Project.objects.filter(pk=project.pk).update(allow_resegment=True)
+    assert not project.allow_resegment  # off by default
+
+    # The project admin turns it on in the Settings tab.
+    admin = browser.new_page(viewport={"width": 1400, "height": 900})
+    login(admin, live_server.url, "admin")
+    admin.goto(f"{live_server.url}/projects/{project.pk}")
+    admin.get_by_test_id("tab-settings").click()
+    admin.get_by_test_id("settings-allow-resegment").check()
+    admin.get_by_test_id("settings-allow-resegment").scroll_into_view_if_needed()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    admin.screenshot(path=str(SCREENSHOTS / "00-setting.png"))
+    admin.get_by_test_id("settings-save").click()
+    expect(admin.get_by_text("Saved")).to_be_visible()
+    wait_for(lambda: Project.objects.get(pk=project.pk).allow_resegment)
+    admin.close()
     login(page, live_server.url, "annotator")
     page.goto(f"{live_server.url}/projects/{project.pk}/label")
     rows = page.get_by_test_id("step-row")
