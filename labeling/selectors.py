@@ -350,6 +350,7 @@ def task_payload(
             "first_error_mode": project.first_error_mode,
             "rating_values": list(project.rating_values),
             "show_suggestions": project.show_suggestions,
+            "allow_resegment": project.allow_resegment,
         },
     }
 

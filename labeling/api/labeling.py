@@ -219,6 +219,7 @@ class TaskProjectOutput(serializers.Serializer):
     first_error_mode = serializers.BooleanField()
     rating_values = serializers.ListField(child=serializers.IntegerField())
     show_suggestions = serializers.BooleanField()
+    allow_resegment = serializers.BooleanField()
 
 
 class ReworkOutput(serializers.Serializer):

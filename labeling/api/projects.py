@@ -43,6 +43,7 @@ class ProjectOutput(serializers.ModelSerializer):
             "overlap",
             "lock_ttl_seconds",
             "show_suggestions",
+            "allow_resegment",
             "auto_resolve",
             "gold_rate",
             "screening_size",
@@ -88,6 +89,7 @@ class ProjectInput(serializers.Serializer):
     overlap = serializers.IntegerField(min_value=1, max_value=50, required=False)
     lock_ttl_seconds = serializers.IntegerField(min_value=60, max_value=7 * 86400, required=False)
     show_suggestions = serializers.BooleanField(required=False)
+    allow_resegment = serializers.BooleanField(required=False)
     auto_resolve = serializers.BooleanField(required=False)
     gold_rate = serializers.FloatField(min_value=0, max_value=1, required=False)
     screening_size = serializers.IntegerField(min_value=0, max_value=1000, required=False)

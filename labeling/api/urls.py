@@ -14,6 +14,7 @@ from labeling.api import (
     people,
     predictions,
     projects,
+    resegment,
     review,
     webhooks,
 )
@@ -81,6 +82,16 @@ urlpatterns = [
         "annotations/<int:annotation_id>/skip/",
         labeling.AnnotationSkipApi.as_view(),
         name="annotation-skip",
+    ),
+    path(
+        "annotations/<int:annotation_id>/steps/split/",
+        resegment.StepSplitApi.as_view(),
+        name="annotation-step-split",
+    ),
+    path(
+        "annotations/<int:annotation_id>/steps/merge/",
+        resegment.StepMergeApi.as_view(),
+        name="annotation-step-merge",
     ),
 ]
 

@@ -130,6 +130,12 @@ class Project(models.Model):
         help_text="Resolve a solution without review when its overlap annotators all agree.",
     )
     show_suggestions = models.BooleanField(default=True)
+    # Annotators may split a step in two or merge it with the next in the label page
+    # (labeling.services.resegment); off by default: the import's segmentation stands.
+    allow_resegment = models.BooleanField(
+        default=False,
+        help_text="Annotators may split a step or merge it with the next while labeling.",
+    )
     # The review queue reads Solution.review_reasons (kept by the services) instead of
     # computing the reasons per page load. Set by project_create and by the
     # `review_reasons_refresh` command once it has filled the project's rows; until then the

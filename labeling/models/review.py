@@ -146,6 +146,8 @@ class LabelAction(models.TextChoices):
     REWORK = "rework", "Copied into a rework draft after a rejection"
     RESOLVE = "resolve", "Resolved label set"
     WITHDRAW = "withdraw", "Resolution withdrawn (its annotation was rejected)"
+    SPLIT = "split", "Step split in two by the annotator"
+    MERGE = "merge", "Step merged with the next by the annotator"
 
 
 class LabelHistory(models.Model):

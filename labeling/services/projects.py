@@ -18,6 +18,7 @@ PROJECT_FIELDS = (
     "overlap",
     "lock_ttl_seconds",
     "show_suggestions",
+    "allow_resegment",
     "auto_resolve",
     "gold_rate",
     "screening_size",

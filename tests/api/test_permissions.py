@@ -15,6 +15,12 @@ def _labels(w, rating=1):
     return [{"step_id": s, "rating": rating} for s in _steps(w)]
 
 
+def _resegment(w, **more):
+    """A split/merge body for the annotator's draft, in a project that allows re-segmenting."""
+    w["project"].__class__.objects.filter(pk=w["project"].pk).update(allow_resegment=True)
+    return {"version": 1, "step_id": _steps(w)[0], **more}
+
+
 def _upload(_w):
     return {
         "file": io.BytesIO(b'{"problem": "1+1?", "answer": "2", "steps": ["1+1=2"]}\n'),
@@ -368,6 +374,22 @@ ENDPOINTS = [
         None,
         None,
         [403, 204, 404, 404, 404],
+    ),
+    (
+        "step-split",
+        "post",
+        lambda w: f"/api/annotations/{w['annotation'].pk}/steps/split/",
+        lambda w: _resegment(w, offset=7),
+        "json",
+        [403, 200, 404, 404, 404],
+    ),
+    (
+        "step-merge",
+        "post",
+        lambda w: f"/api/annotations/{w['annotation'].pk}/steps/merge/",
+        lambda w: _resegment(w),
+        "json",
+        [403, 200, 404, 404, 404],
     ),
     (
         "my-work",

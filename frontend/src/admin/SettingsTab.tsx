@@ -21,6 +21,7 @@ type Form = Pick<
   | "overlap"
   | "first_error_mode"
   | "show_suggestions"
+  | "allow_resegment"
   | "lock_ttl_seconds"
   | "step_split"
   | "step_split_regex"
@@ -39,6 +40,7 @@ function pick(p: api.Project): Form {
     overlap: p.overlap,
     first_error_mode: p.first_error_mode,
     show_suggestions: p.show_suggestions,
+    allow_resegment: p.allow_resegment ?? false,
     lock_ttl_seconds: p.lock_ttl_seconds,
     step_split: p.step_split,
     step_split_regex: p.step_split_regex,
@@ -191,6 +193,20 @@ export function SettingsTab({ project, onSaved }: { project: api.Project; onSave
             <span>
               <strong>Show suggestions.</strong>{" "}
               <span className="muted">Machine labels (imported, symbolic checks, rollouts) appear beside each step.</span>
+            </span>
+          </label>
+          <label className="check field-wide">
+            <input
+              type="checkbox"
+              checked={!!form.allow_resegment}
+              onChange={(e) => set("allow_resegment", e.target.checked)}
+              data-testid="settings-allow-resegment"
+            />
+            <span>
+              <strong>Let annotators split and merge steps.</strong>{" "}
+              <span className="muted">
+                While labeling (S / m), on solutions nobody else has claimed; exports use the new steps.
+              </span>
             </span>
           </label>
         </div>

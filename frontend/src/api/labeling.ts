@@ -136,6 +136,8 @@ export interface Task {
     first_error_mode: boolean;
     rating_values: Rating[];
     show_suggestions: boolean;
+    /** Annotators may split a step or merge it with the next (S / m on the labeling page). */
+    allow_resegment?: boolean;
   };
 }
 
@@ -196,6 +198,13 @@ export const submitAnnotation = (annotationId: number, payload: SubmitPayload) =
   post<Submitted>(`/api/annotations/${annotationId}/submit/`, payload, { idempotencyKey: payload.request_id });
 export const skipAnnotation = (annotationId: number, requestId?: string) =>
   post<void>(`/api/annotations/${annotationId}/skip/`, requestId ? { request_id: requestId } : undefined);
+/** Split a step of the draft's solution at `offset` (a code-point offset into its text); the
+ *  answer is the task with its new steps and the annotation's new version. */
+export const splitStep = (annotationId: number, body: { version: number; step_id: number; offset: number }) =>
+  post<Task>(`/api/annotations/${annotationId}/steps/split/`, body);
+/** Merge a step with the next; the answer is the task with its new steps. */
+export const mergeStep = (annotationId: number, body: { version: number; step_id: number }) =>
+  post<Task>(`/api/annotations/${annotationId}/steps/merge/`, body);
 export const getProgress = (projectId: number) =>
   get<Progress>(`/api/projects/${projectId}/progress/`);
 

@@ -37,6 +37,8 @@ export interface ProjectSettings {
   overlap: number;
   lock_ttl_seconds: number;
   show_suggestions: boolean;
+  /** Annotators may split a step or merge it with the next while labeling. */
+  allow_resegment?: boolean;
   step_split: StepSplit;
   step_split_regex: string;
   /** Resolve a solution without review when its overlap annotators all agree. */

@@ -35,6 +35,10 @@ export type Command =
   | { type: "acceptSuggestions" }
   /** `o`: Back, reopen what the annotator submitted or skipped last. */
   | { type: "back" }
+  /** `S`: split the current step in two (a dialog picks where). */
+  | { type: "splitStep" }
+  /** `m`: merge the current step with the next. */
+  | { type: "mergeStep" }
   | UseCommand;
 
 /** The `d` prompt's commands (label/useUsePrompt.tsx), on both pages. */
@@ -142,6 +146,10 @@ export function commandForKey(
       return { type: "toggleGuidelines" };
     case "o":
       return { type: "back" };
+    case "S":
+      return { type: "splitStep" };
+    case "m":
+      return { type: "mergeStep" };
     default:
       return sharedCommandForKey(e, ratingValues);
   }
@@ -222,6 +230,13 @@ export function labelShortcuts(names: Record<string, string> = RATING_NAMES): Sh
       { keys: ["c"], label: "Comment on the step" },
       { keys: ["⏎"], label: "Save (in an editor; ⇧⏎ new line)" },
       { keys: ["Esc"], label: "Cancel / close" },
+    ],
+  },
+  {
+    title: "Steps (where the project allows it)",
+    items: [
+      { keys: ["S"], label: "Split the step in two (put the cursor where the first part ends, ⏎)" },
+      { keys: ["m"], label: "Merge the step with the next", elsewhere: "on the review page: next marked step" },
     ],
   },
   {

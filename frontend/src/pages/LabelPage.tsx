@@ -35,6 +35,8 @@ import { EvidenceScope } from "../label/EvidenceScope";
 import { sourcesOf } from "../label/evidence";
 import { ratingNamesFor } from "../label/ratingNames";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
+import { SplitDialog } from "../label/SplitDialog";
+import { useResegment } from "../label/useResegment";
 import { SourcesPanel } from "../label/SourcesPanel";
 import { StepRow, type EditorKind } from "../label/StepRow";
 import { isEditing, useClaim } from "../label/useClaim";
@@ -104,6 +106,10 @@ export function LabelPage() {
     loadNext,
     elapsedMs,
   });
+
+  // Splitting and merging steps (S / m), where the project allows it.
+  const gotoStep = useCallback((index: number) => dispatch({ type: "goto", index }), []);
+  const resegment = useResegment({ taskRef, saverRef, busy, setNotice, openTask, goto: gotoStep });
 
   const conflict = saveInfo.status === "conflict";
   const readOnly = conflict || busy !== null;
@@ -264,11 +270,17 @@ export function LabelPage() {
         case "startUse":
           if (!readOnly) usePrompt.open();
           return true;
+        case "splitStep":
+          resegment.startSplit(stateRef.current.current);
+          return true;
+        case "mergeStep":
+          void resegment.merge(stateRef.current.current);
+          return true;
         default:
           return false;
       }
     },
-    [usePrompt.handle, usePrompt.open, notice, phase, readOnly, reason, showHelp, skip, submit, back],
+    [usePrompt.handle, usePrompt.open, notice, phase, readOnly, reason, showHelp, skip, submit, back, resegment],
   );
 
   useKeyCommands((e) => commandForKey(e, stateRef.current.ratingValues, usePrompt.isOpen()), handle);
@@ -370,6 +382,12 @@ export function LabelPage() {
                 <span className="muted small">
                   {state.labels.length} steps
                   {state.firstErrorMode && " · stop at the first wrong step"}
+                  {task.project.allow_resegment && !editing && (
+                    <span data-testid="resegment-hint">
+                      {" · "}
+                      <span className="kbd">S</span> split a step · <span className="kbd">m</span> merge with the next
+                    </span>
+                  )}
                 </span>
               }
               trail={
@@ -444,6 +462,15 @@ export function LabelPage() {
       {usePrompt.typed !== null && phase === "ready" && <UsePrompt typed={usePrompt.typed} step={state.current} />}
       {notice && <Toast notice={notice} onDismiss={() => setNotice(null)} />}
       {showHelp && <ShortcutsOverlay binary={binary} groups={shortcuts} onClose={() => setShowHelp(false)} />}
+      {resegment.splitting !== null && task?.solution.steps[resegment.splitting] && (
+        <SplitDialog
+          stepNumber={resegment.splitting + 1}
+          text={task.solution.steps[resegment.splitting].text}
+          busy={resegment.busy}
+          onConfirm={(offset) => void resegment.split(offset)}
+          onCancel={resegment.cancelSplit}
+        />
+      )}
       {reason && (
         <ReasonDialog
           kind={reason}

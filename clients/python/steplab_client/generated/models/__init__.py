@@ -173,8 +173,10 @@ from .solution_output import SolutionOutput
 from .solution_row_output import SolutionRowOutput
 from .split_policy_input_request import SplitPolicyInputRequest
 from .step_label_cell import StepLabelCell
+from .step_merge_input_request import StepMergeInputRequest
 from .step_output import StepOutput
 from .step_split_enum import StepSplitEnum
+from .step_split_input_request import StepSplitInputRequest
 from .strategy_enum import StrategyEnum
 from .submit_input_request import SubmitInputRequest
 from .submit_output import SubmitOutput
@@ -371,8 +373,10 @@ __all__ = (
     "SolutionRowOutput",
     "SplitPolicyInputRequest",
     "StepLabelCell",
+    "StepMergeInputRequest",
     "StepOutput",
     "StepSplitEnum",
+    "StepSplitInputRequest",
     "StrategyEnum",
     "SubmitInputRequest",
     "SubmitOutput",

@@ -37,6 +37,7 @@ class PatchedProjectInputRequest:
         overlap (int | Unset):
         lock_ttl_seconds (int | Unset):
         show_suggestions (bool | Unset):
+        allow_resegment (bool | Unset):
         auto_resolve (bool | Unset):
         gold_rate (float | Unset):
         screening_size (int | Unset):
@@ -57,6 +58,7 @@ class PatchedProjectInputRequest:
     overlap: int | Unset = UNSET
     lock_ttl_seconds: int | Unset = UNSET
     show_suggestions: bool | Unset = UNSET
+    allow_resegment: bool | Unset = UNSET
     auto_resolve: bool | Unset = UNSET
     gold_rate: float | Unset = UNSET
     screening_size: int | Unset = UNSET
@@ -87,6 +89,8 @@ class PatchedProjectInputRequest:
         lock_ttl_seconds = self.lock_ttl_seconds
 
         show_suggestions = self.show_suggestions
+
+        allow_resegment = self.allow_resegment
 
         auto_resolve = self.auto_resolve
 
@@ -123,6 +127,8 @@ class PatchedProjectInputRequest:
             field_dict["lock_ttl_seconds"] = lock_ttl_seconds
         if show_suggestions is not UNSET:
             field_dict["show_suggestions"] = show_suggestions
+        if allow_resegment is not UNSET:
+            field_dict["allow_resegment"] = allow_resegment
         if auto_resolve is not UNSET:
             field_dict["auto_resolve"] = auto_resolve
         if gold_rate is not UNSET:
@@ -174,6 +180,11 @@ class PatchedProjectInputRequest:
         if not isinstance(self.show_suggestions, Unset):
             files.append(
                 ("show_suggestions", (None, str(self.show_suggestions).encode(), "text/plain"))
+            )
+
+        if not isinstance(self.allow_resegment, Unset):
+            files.append(
+                ("allow_resegment", (None, str(self.allow_resegment).encode(), "text/plain"))
             )
 
         if not isinstance(self.auto_resolve, Unset):
@@ -239,6 +250,8 @@ class PatchedProjectInputRequest:
 
         show_suggestions = d.pop("show_suggestions", UNSET)
 
+        allow_resegment = d.pop("allow_resegment", UNSET)
+
         auto_resolve = d.pop("auto_resolve", UNSET)
 
         gold_rate = d.pop("gold_rate", UNSET)
@@ -266,6 +279,7 @@ class PatchedProjectInputRequest:
             overlap=overlap,
             lock_ttl_seconds=lock_ttl_seconds,
             show_suggestions=show_suggestions,
+            allow_resegment=allow_resegment,
             auto_resolve=auto_resolve,
             gold_rate=gold_rate,
             screening_size=screening_size,

@@ -49,6 +49,7 @@ class ProjectOutput:
         overlap (int | Unset): How many annotators must submit each solution.
         lock_ttl_seconds (int | Unset):
         show_suggestions (bool | Unset):
+        allow_resegment (bool | Unset): Annotators may split a step or merge it with the next while labeling.
         auto_resolve (bool | Unset): Resolve a solution without review when its overlap annotators all agree.
         gold_rate (float | Unset): Share of claims that serve a gold question (0: never); annotators aren't told.
         screening_size (int | Unset): Gold questions a new annotator answers before any other work.
@@ -76,6 +77,7 @@ class ProjectOutput:
     overlap: int | Unset = UNSET
     lock_ttl_seconds: int | Unset = UNSET
     show_suggestions: bool | Unset = UNSET
+    allow_resegment: bool | Unset = UNSET
     auto_resolve: bool | Unset = UNSET
     gold_rate: float | Unset = UNSET
     screening_size: int | Unset = UNSET
@@ -126,6 +128,8 @@ class ProjectOutput:
 
         show_suggestions = self.show_suggestions
 
+        allow_resegment = self.allow_resegment
+
         auto_resolve = self.auto_resolve
 
         gold_rate = self.gold_rate
@@ -170,6 +174,8 @@ class ProjectOutput:
             field_dict["lock_ttl_seconds"] = lock_ttl_seconds
         if show_suggestions is not UNSET:
             field_dict["show_suggestions"] = show_suggestions
+        if allow_resegment is not UNSET:
+            field_dict["allow_resegment"] = allow_resegment
         if auto_resolve is not UNSET:
             field_dict["auto_resolve"] = auto_resolve
         if gold_rate is not UNSET:
@@ -250,6 +256,8 @@ class ProjectOutput:
 
         show_suggestions = d.pop("show_suggestions", UNSET)
 
+        allow_resegment = d.pop("allow_resegment", UNSET)
+
         auto_resolve = d.pop("auto_resolve", UNSET)
 
         gold_rate = d.pop("gold_rate", UNSET)
@@ -284,6 +292,7 @@ class ProjectOutput:
             overlap=overlap,
             lock_ttl_seconds=lock_ttl_seconds,
             show_suggestions=show_suggestions,
+            allow_resegment=allow_resegment,
             auto_resolve=auto_resolve,
             gold_rate=gold_rate,
             screening_size=screening_size,

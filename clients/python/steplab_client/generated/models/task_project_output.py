@@ -20,6 +20,7 @@ class TaskProjectOutput:
         first_error_mode (bool):
         rating_values (list[int]):
         show_suggestions (bool):
+        allow_resegment (bool):
     """
 
     id: int
@@ -29,6 +30,7 @@ class TaskProjectOutput:
     first_error_mode: bool
     rating_values: list[int]
     show_suggestions: bool
+    allow_resegment: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -46,6 +48,8 @@ class TaskProjectOutput:
 
         show_suggestions = self.show_suggestions
 
+        allow_resegment = self.allow_resegment
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -57,6 +61,7 @@ class TaskProjectOutput:
                 "first_error_mode": first_error_mode,
                 "rating_values": rating_values,
                 "show_suggestions": show_suggestions,
+                "allow_resegment": allow_resegment,
             }
         )
 
@@ -79,6 +84,8 @@ class TaskProjectOutput:
 
         show_suggestions = d.pop("show_suggestions")
 
+        allow_resegment = d.pop("allow_resegment")
+
         task_project_output = cls(
             id=id,
             name=name,
@@ -87,6 +94,7 @@ class TaskProjectOutput:
             first_error_mode=first_error_mode,
             rating_values=rating_values,
             show_suggestions=show_suggestions,
+            allow_resegment=allow_resegment,
         )
 
         task_project_output.additional_properties = d
