@@ -122,6 +122,20 @@ class LabelPolicyInput(_Strict):
         "labels as given), inherit (a step that uses a -1 step, transitively, is exported as -1 "
         "with `inherited: true`, in every format).",
     )
+    placeholder_token = serializers.CharField(
+        max_length=32,
+        required=False,
+        help_text="openrlhf: the step tag after each step in `input` (OpenRLHF's "
+        "--placeholder_token); default ки.",
+    )
+    reward_tokens = serializers.ListField(
+        child=serializers.CharField(max_length=32),
+        min_length=2,
+        max_length=2,
+        required=False,
+        help_text="openrlhf: the hard labels, the positive token then the negative one "
+        '(OpenRLHF\'s --reward_tokens); default ["+", "-"].',
+    )
 
 
 class SplitPolicyInput(_Strict):

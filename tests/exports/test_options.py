@@ -20,6 +20,8 @@ def test_defaults_are_filled_and_stable():
         "label_sources": False,
         "combine": "majority",
         "dependency_policy": "none",
+        "placeholder_token": "ки",
+        "reward_tokens": ["+", "-"],
     }
     assert options.split_policy.as_dict() == {
         "mode": "hash",

@@ -3,6 +3,7 @@
 from .base import Format, Row, Stats
 from .dense_rewards import DenseRewardsFormat
 from .math_shepherd import MathShepherdFormat
+from .openrlhf import OpenRlhfFormat
 from .pairwise import PairwiseFormat
 from .prm800k import Prm800kFormat
 from .processbench import ProcessBenchFormat
@@ -17,6 +18,7 @@ FORMATS: dict[str, type[Format]] = {
         ProcessBenchFormat,
         PairwiseFormat,
         DenseRewardsFormat,
+        OpenRlhfFormat,
     )
 }
 
