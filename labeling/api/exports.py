@@ -136,6 +136,26 @@ class LabelPolicyInput(_Strict):
         help_text="openrlhf: the hard labels, the positive token then the negative one "
         '(OpenRLHF\'s --reward_tokens); default ["+", "-"].',
     )
+    tokenizer = serializers.CharField(
+        max_length=300,
+        required=False,
+        allow_blank=True,
+        help_text="chat_template (required there): the tokenizer whose chat template renders "
+        "each row: a local directory with its files, or a name in the Hugging Face cache "
+        "(loaded offline).",
+    )
+    step_separator = serializers.CharField(
+        max_length=32,
+        required=False,
+        help_text="chat_template: the token after each step (one token of the tokenizer); "
+        "default <extra_0> (Qwen PRM).",
+    )
+    system_prompt = serializers.CharField(
+        max_length=4000,
+        required=False,
+        allow_blank=True,
+        help_text="chat_template: a system message before the problem; none when blank.",
+    )
 
 
 class SplitPolicyInput(_Strict):

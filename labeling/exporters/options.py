@@ -195,6 +195,12 @@ class LabelPolicy:
     # (its --reward_tokens: the positive one, then the negative one).
     placeholder_token: str = "ки"
     reward_tokens: tuple[str, str] = ("+", "-")
+    # chat_template: the tokenizer whose chat template renders each row (a local directory or
+    # a name in the Hugging Face cache, loaded offline), the separator token after each step
+    # (Qwen PRM's <extra_0>) and an optional system message.
+    tokenizer: str = ""
+    step_separator: str = "<extra_0>"
+    system_prompt: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -317,7 +323,9 @@ def filters_from(raw: dict[str, Any] | None) -> Filters:
     )
 
 
-TOKEN_MAX = 32  # characters of a placeholder or reward token
+TOKEN_MAX = 32  # characters of a placeholder, reward token or step separator
+TOKENIZER_MAX = 300  # characters of a tokenizer path or name
+SYSTEM_PROMPT_MAX = 4000
 
 
 def _token(value: Any, at: str) -> str:
@@ -354,9 +362,26 @@ def label_policy_from(raw: dict[str, Any] | None) -> LabelPolicy:
     at = "label_policy"
     _unknown(raw, LabelPolicy, at)
     placeholder, good, bad = _tokens(raw, at)
+    tokenizer = raw.get("tokenizer", "")
+    if not isinstance(tokenizer, str) or len(tokenizer) > TOKENIZER_MAX or "\0" in tokenizer:
+        raise ValidationFailed(
+            f"{at}.tokenizer must be a path or a name of at most {TOKENIZER_MAX} characters.",
+            field=f"{at}.tokenizer",
+        )
+    system = raw.get("system_prompt", "")
+    if not isinstance(system, str) or len(system) > SYSTEM_PROMPT_MAX:
+        raise ValidationFailed(
+            f"{at}.system_prompt must be a string of at most {SYSTEM_PROMPT_MAX} characters.",
+            field=f"{at}.system_prompt",
+        )
     return LabelPolicy(
         placeholder_token=placeholder,
         reward_tokens=(good, bad),
+        tokenizer=tokenizer.strip(),
+        step_separator=_token(
+            raw.get("step_separator", LabelPolicy.step_separator), f"{at}.step_separator"
+        ),
+        system_prompt=system,
         neutral=_choice(raw, "neutral", Neutral, LabelPolicy.neutral, at),
         truncate_after_first_error=_bool(raw, "truncate_after_first_error", True, at),
         human_written_positive=_bool(raw, "human_written_positive", True, at),

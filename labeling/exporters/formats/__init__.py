@@ -1,6 +1,7 @@
 """Export formats: each turns SolutionRecords into rows of one dataset layout."""
 
 from .base import Format, Row, Stats
+from .chat_template import ChatTemplateFormat
 from .dense_rewards import DenseRewardsFormat
 from .math_shepherd import MathShepherdFormat
 from .openrlhf import OpenRlhfFormat
@@ -19,6 +20,7 @@ FORMATS: dict[str, type[Format]] = {
         PairwiseFormat,
         DenseRewardsFormat,
         OpenRlhfFormat,
+        ChatTemplateFormat,
     )
 }
 
