@@ -8,28 +8,17 @@ from rest_framework.test import APIClient
 
 from bench.bpe_tokenizer import train_byte_level_bpe
 from labeling.models import Export, Suggestion
-from tests.exports.conftest import annotate, read_rows
+from tests.exports.conftest import annotate, chat_tokenizer_dir, read_rows
 from tests.factories import MembershipFactory, SolutionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-
-TEMPLATE = (
-    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
-)
-SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<extra_0>"]
 
 
 @pytest.fixture(scope="module")
 def tokenizer_dir(tmp_path_factory) -> Path:
     """A byte-level BPE with a Qwen-style chat template and <extra_0>, saved like a model's."""
     texts = ["What is 2+2? 2+2 = 4. So 4. 2+2 = 5. So 5. Done. user assistant system"] * 20
-    tokenizer = train_byte_level_bpe(
-        texts, vocab_size=320, special_tokens=SPECIAL, eos_token="<|endoftext|>"
-    )
-    tokenizer.chat_template = TEMPLATE
-    path = tmp_path_factory.mktemp("tokenizer")
-    tokenizer.save_pretrained(path)
-    return path
+    return chat_tokenizer_dir(tmp_path_factory.mktemp("tokenizer"), texts)
 
 
 @pytest.fixture
