@@ -2,8 +2,10 @@ from enum import StrEnum
 
 
 class ExportInputFormatEnum(StrEnum):
+    CHAT_TEMPLATE = "chat_template"
     DENSE_REWARDS = "dense_rewards"
     MATH_SHEPHERD = "math_shepherd"
+    OPENRLHF = "openrlhf"
     PAIRWISE = "pairwise"
     PRM800K = "prm800k"
     PROCESSBENCH = "processbench"

@@ -33,6 +33,8 @@ class ExportInputRequest:
             * `processbench` - processbench
             * `pairwise` - pairwise
             * `dense_rewards` - dense_rewards
+            * `openrlhf` - openrlhf
+            * `chat_template` - chat_template
         file_type (ExportInputFileTypeEnum | Unset): * `jsonl` - jsonl
             * `jsonl.gz` - jsonl.gz
             * `parquet` - parquet Default: ExportInputFileTypeEnum.JSONL.
