@@ -11,6 +11,7 @@ import {
   SPLIT_MODES,
   UNSURE,
   hasExtraColumns,
+  hasSoftLabels,
   takesAutoSources,
   takesMachineLabels,
   usesAnnotations,
@@ -122,6 +123,8 @@ export function ExportOptionsForm({
   const final = form.labelSource === "final";
   const machine = takesMachineLabels(form);
   const trl = hasExtraColumns(form.format);
+  const soft = hasSoftLabels(form.format);
+  const errorOf = (path: string) => problems[path] ?? (serverField === path ? "Not accepted." : null);
   const toggleAuto = (value: string, on: boolean) =>
     set("autoSources", on ? [...form.autoSources, value] : form.autoSources.filter((v) => v !== value));
 
@@ -151,6 +154,78 @@ export function ExportOptionsForm({
               ))}
             </div>
           </Field>
+          {form.format === "openrlhf" && (
+            <>
+              <Field label="Placeholder token" help="After each step in input (OpenRLHF's --placeholder_token)." error={errorOf("label_policy.placeholder_token")}>
+                <input
+                  className={cls("label_policy.placeholder_token", " mono")}
+                  value={form.placeholderToken}
+                  maxLength={32}
+                  disabled={disabled}
+                  onChange={(e) => set("placeholderToken", e.target.value)}
+                  data-testid="export-placeholder-token"
+                />
+              </Field>
+              <Field label="Reward tokens" help="The labels of correct and wrong steps (--reward_tokens)." error={errorOf("label_policy.reward_tokens")} group>
+                <div className="export-token-pair">
+                  <input
+                    className={cls("label_policy.reward_tokens", " mono")}
+                    value={form.rewardPositive}
+                    maxLength={32}
+                    aria-label="Correct step token"
+                    disabled={disabled}
+                    onChange={(e) => set("rewardPositive", e.target.value)}
+                    data-testid="export-reward-positive"
+                  />
+                  <input
+                    className={cls("label_policy.reward_tokens", " mono")}
+                    value={form.rewardNegative}
+                    maxLength={32}
+                    aria-label="Wrong step token"
+                    disabled={disabled}
+                    onChange={(e) => set("rewardNegative", e.target.value)}
+                    data-testid="export-reward-negative"
+                  />
+                </div>
+              </Field>
+            </>
+          )}
+          {form.format === "chat_template" && (
+            <>
+              <Field label="Tokenizer" help="A tokenizer directory on the server, or a name in its Hugging Face cache (nothing is downloaded)." error={errorOf("label_policy.tokenizer")} span2>
+                <input
+                  className={cls("label_policy.tokenizer", " mono")}
+                  value={form.tokenizer}
+                  maxLength={300}
+                  placeholder="/models/Qwen2.5-Math-PRM-7B"
+                  disabled={disabled}
+                  onChange={(e) => set("tokenizer", e.target.value)}
+                  data-testid="export-tokenizer"
+                />
+              </Field>
+              <Field label="Step separator" help="One token of the tokenizer, after each step." error={errorOf("label_policy.step_separator")}>
+                <input
+                  className={cls("label_policy.step_separator", " mono")}
+                  value={form.stepSeparator}
+                  maxLength={32}
+                  disabled={disabled}
+                  onChange={(e) => set("stepSeparator", e.target.value)}
+                  data-testid="export-step-separator"
+                />
+              </Field>
+              <Field label="System message" help="Before the problem; empty: no system turn." error={errorOf("label_policy.system_prompt")} wide>
+                <input
+                  className={cls("label_policy.system_prompt")}
+                  value={form.systemPrompt}
+                  maxLength={4000}
+                  placeholder="Please reason step by step."
+                  disabled={disabled}
+                  onChange={(e) => set("systemPrompt", e.target.value)}
+                  data-testid="export-system-prompt"
+                />
+              </Field>
+            </>
+          )}
         </div>
       </section>
 
@@ -282,11 +357,17 @@ export function ExportOptionsForm({
               testId="export-human-written"
             />
             <Check
-              checked={trl && form.softLabels}
+              checked={soft && form.softLabels}
               onChange={(v) => set("softLabels", v)}
-              disabled={disabled || !trl}
-              title="Soft labels column."
-              help={trl ? "soft_labels: the Monte-Carlo fraction or share of positive votes per step, beside the boolean labels." : "TRL format only."}
+              disabled={disabled || !soft}
+              title="Soft labels."
+              help={
+                !soft
+                  ? "TRL, OpenRLHF and chat template formats only."
+                  : form.format === "openrlhf"
+                    ? "label holds floats in [0, 1]: the Monte-Carlo fraction or share of positive votes per step."
+                    : "soft_labels: the Monte-Carlo fraction or share of positive votes per step, beside the boolean labels."
+              }
               testId="export-soft-labels"
             />
             <Check
