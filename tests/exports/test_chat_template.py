@@ -130,3 +130,20 @@ def test_a_bad_tokenizer_is_a_400_at_creation_and_nothing_is_stored(
     )
     assert ok.status_code == 202, ok.content
     assert ok.json()["label_policy"]["step_separator"] == "<extra_0>"
+
+
+def test_the_export_command_takes_the_tokenizer(labeled, project, tokenizer_dir, tmp_path):
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="label_policy.tokenizer is required"):
+        call_command(
+            "export", "--project", project.name, "--format", "chat_template",
+            "--output", str(tmp_path),
+        )  # fmt: skip
+    call_command(
+        "export", "--project", project.name, "--format", "chat_template", "--no-split",
+        "--tokenizer", str(tokenizer_dir), "--output", str(tmp_path / "out"), "--no-progress",
+    )  # fmt: skip
+    export = Export.objects.get()
+    assert export.label_policy["tokenizer"] == str(tokenizer_dir)
+    assert export.row_count == 2
