@@ -6,6 +6,7 @@ again in the export worker, which renders the rows with it.
 """
 
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from labeling.errors import ValidationFailed
@@ -28,6 +29,12 @@ def chat_tokenizer(name: str, separator: str) -> tuple[Any, int]:
         raise ValidationFailed(
             f"{_AT}.tokenizer is required for the chat_template format (a local directory "
             "with the tokenizer's files, or a name in the Hugging Face cache).",
+            field=f"{_AT}.tokenizer",
+        )
+    if name.startswith(("/", ".", "~")) and not Path(name).expanduser().is_dir():
+        raise ValidationFailed(
+            f"{_AT}.tokenizer: no directory {name!r} on the server (give the directory that "
+            "holds tokenizer.json / tokenizer_config.json, or a name in the Hugging Face cache).",
             field=f"{_AT}.tokenizer",
         )
     try:

@@ -44,7 +44,7 @@ def test_admin_exports_a_chat_template_dataset(live_server, browser, exports_wor
     page.get_by_test_id("export-system-prompt").fill("Please reason step by step.")
     page.get_by_test_id("export-create").click()
     error = page.get_by_test_id("export-error")
-    expect(error).to_contain_text("cannot load")
+    expect(error).to_contain_text("no directory")
     expect(page.get_by_test_id("export-tokenizer")).to_have_class("input mono input-invalid")
     assert not Export.objects.exists()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -112,7 +112,8 @@ def test_a_bad_tokenizer_is_a_400_at_creation_and_nothing_is_stored(
     plain.save_pretrained(tmp_path / "no-template")
     cases = [
         ({}, "label_policy.tokenizer is required"),
-        ({"tokenizer": str(tmp_path / "missing")}, "cannot load"),
+        ({"tokenizer": str(tmp_path / "missing")}, "no directory"),
+        ({"tokenizer": str(tmp_path)}, "cannot load"),  # a directory without tokenizer files
         ({"tokenizer": "no-such-org/no-such-model"}, "cannot load"),
         ({"tokenizer": str(tmp_path / "no-template")}, "has no chat template"),
         ({"tokenizer": str(tokenizer_dir), "step_separator": "<extra_1>"}, "single token"),
