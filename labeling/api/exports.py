@@ -222,6 +222,8 @@ class ExportUserOutput(serializers.Serializer):
 
 
 class ExportOutput(serializers.ModelSerializer):
+    # Every format the exporters write (the model's choices predate openrlhf and chat_template).
+    format = serializers.ChoiceField(choices=list(FORMATS), read_only=True)
     progress = serializers.SerializerMethodField()
     created_by = serializers.SerializerMethodField()
     file_name = serializers.SerializerMethodField()

@@ -24,4 +24,7 @@ FORMATS: dict[str, type[Format]] = {
     )
 }
 
-__all__ = ["FORMATS", "Format", "Row", "Stats"]
+# The format names, for the API schema's one ExportFormatEnum (input and output).
+FORMAT_NAMES = tuple(FORMATS)
+
+__all__ = ["FORMAT_NAMES", "FORMATS", "Format", "Row", "Stats"]

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class ExportInputFormatEnum(StrEnum):
+class ExportFormatEnum(StrEnum):
     CHAT_TEMPLATE = "chat_template"
     DENSE_REWARDS = "dense_rewards"
     MATH_SHEPHERD = "math_shepherd"
