@@ -1,5 +1,6 @@
-import type { ReactNode } from "react";
 import type { ExportFileType, ExportFormat, ExportLabelSource } from "../api";
+import { ExportField as Field } from "./ExportField";
+import { ExportFormatFields } from "./ExportFormatFields";
 import {
   AUTO_SOURCES,
   COMBINE,
@@ -18,35 +19,6 @@ import {
   type Choice,
   type ExportForm,
 } from "./exportOptions";
-
-function Field({
-  label,
-  help,
-  error,
-  wide,
-  span2,
-  group,
-  children,
-}: {
-  label: string;
-  help?: ReactNode;
-  error?: string | null;
-  wide?: boolean;
-  /** Two of the three columns. */
-  span2?: boolean;
-  /** Holds several controls (buttons, its own label): a div, not a label. */
-  group?: boolean;
-  children: ReactNode;
-}) {
-  const Tag = group ? "div" : "label";
-  return (
-    <Tag className={`field${wide ? " field-wide" : ""}${span2 ? " export-span-2" : ""}`}>
-      <span className="field-label">{label}</span>
-      {children}
-      {error ? <span className="field-error export-field-error">{error}</span> : help ? <span className="field-help">{help}</span> : null}
-    </Tag>
-  );
-}
 
 function Select<T extends string>({
   value,
@@ -154,78 +126,7 @@ export function ExportOptionsForm({
               ))}
             </div>
           </Field>
-          {form.format === "openrlhf" && (
-            <>
-              <Field label="Placeholder token" help="After each step in input (OpenRLHF's --placeholder_token)." error={errorOf("label_policy.placeholder_token")}>
-                <input
-                  className={cls("label_policy.placeholder_token", " mono")}
-                  value={form.placeholderToken}
-                  maxLength={32}
-                  disabled={disabled}
-                  onChange={(e) => set("placeholderToken", e.target.value)}
-                  data-testid="export-placeholder-token"
-                />
-              </Field>
-              <Field label="Reward tokens" help="The labels of correct and wrong steps (--reward_tokens)." error={errorOf("label_policy.reward_tokens")} group>
-                <div className="export-token-pair">
-                  <input
-                    className={cls("label_policy.reward_tokens", " mono")}
-                    value={form.rewardPositive}
-                    maxLength={32}
-                    aria-label="Correct step token"
-                    disabled={disabled}
-                    onChange={(e) => set("rewardPositive", e.target.value)}
-                    data-testid="export-reward-positive"
-                  />
-                  <input
-                    className={cls("label_policy.reward_tokens", " mono")}
-                    value={form.rewardNegative}
-                    maxLength={32}
-                    aria-label="Wrong step token"
-                    disabled={disabled}
-                    onChange={(e) => set("rewardNegative", e.target.value)}
-                    data-testid="export-reward-negative"
-                  />
-                </div>
-              </Field>
-            </>
-          )}
-          {form.format === "chat_template" && (
-            <>
-              <Field label="Tokenizer" help="A tokenizer directory on the server, or a name in its Hugging Face cache (nothing is downloaded)." error={errorOf("label_policy.tokenizer")} span2>
-                <input
-                  className={cls("label_policy.tokenizer", " mono")}
-                  value={form.tokenizer}
-                  maxLength={300}
-                  placeholder="/models/Qwen2.5-Math-PRM-7B"
-                  disabled={disabled}
-                  onChange={(e) => set("tokenizer", e.target.value)}
-                  data-testid="export-tokenizer"
-                />
-              </Field>
-              <Field label="Step separator" help="One token of the tokenizer, after each step." error={errorOf("label_policy.step_separator")}>
-                <input
-                  className={cls("label_policy.step_separator", " mono")}
-                  value={form.stepSeparator}
-                  maxLength={32}
-                  disabled={disabled}
-                  onChange={(e) => set("stepSeparator", e.target.value)}
-                  data-testid="export-step-separator"
-                />
-              </Field>
-              <Field label="System message" help="Before the problem; empty: no system turn." error={errorOf("label_policy.system_prompt")} wide>
-                <input
-                  className={cls("label_policy.system_prompt")}
-                  value={form.systemPrompt}
-                  maxLength={4000}
-                  placeholder="Please reason step by step."
-                  disabled={disabled}
-                  onChange={(e) => set("systemPrompt", e.target.value)}
-                  data-testid="export-system-prompt"
-                />
-              </Field>
-            </>
-          )}
+          <ExportFormatFields form={form} set={set} disabled={disabled} cls={cls} errorOf={errorOf} />
         </div>
       </section>
 
