@@ -44,6 +44,8 @@ def test_hard_labels_round_trip_to_the_steps_labels(labeled, build):
         [("What is 2+2?\n2+2 = 5.", "+"), ("So 5.", "-")],  # cut after the first error
     ]
     assert export.stats["labels"] == {"negative": 1, "positive": 3}
+    parquet = build("openrlhf", file_type="parquet", split_policy={"mode": "none"})
+    assert read_rows(parquet) == rows
 
 
 def test_soft_labels_are_floats_from_the_monte_carlo_estimate(project, build):
