@@ -232,6 +232,8 @@ SPECTACULAR_SETTINGS = {
     # set (exports and imports share one; auto-label runs, which pause, have their own).
     "ENUM_NAME_OVERRIDES": {
         "JobStatusEnum": "labeling.models.exports.ExportStatus",
+        # Every export format (labeling/exporters/formats), asked for and reported.
+        "ExportFormatEnum": "labeling.exporters.formats.FORMAT_NAMES",
         "AnnotationStatusEnum": "labeling.models.annotation.AnnotationStatus",
         "RunStatusEnum": "autolabel.models.runs.RunStatus",
         # An engine plug-in's parameter types (autolabel/plugins/schema.py).

@@ -122,6 +122,40 @@ class LabelPolicyInput(_Strict):
         "labels as given), inherit (a step that uses a -1 step, transitively, is exported as -1 "
         "with `inherited: true`, in every format).",
     )
+    placeholder_token = serializers.CharField(
+        max_length=32,
+        required=False,
+        help_text="openrlhf: the step tag after each step in `input` (OpenRLHF's "
+        "--placeholder_token); default ки.",
+    )
+    reward_tokens = serializers.ListField(
+        child=serializers.CharField(max_length=32),
+        min_length=2,
+        max_length=2,
+        required=False,
+        help_text="openrlhf: the hard labels, the positive token then the negative one "
+        '(OpenRLHF\'s --reward_tokens); default ["+", "-"].',
+    )
+    tokenizer = serializers.CharField(
+        max_length=300,
+        required=False,
+        allow_blank=True,
+        help_text="chat_template (required there): the tokenizer whose chat template renders "
+        "each row: a local directory with its files, or a name in the Hugging Face cache "
+        "(loaded offline).",
+    )
+    step_separator = serializers.CharField(
+        max_length=32,
+        required=False,
+        help_text="chat_template: the token after each step (one token of the tokenizer); "
+        "default <extra_0> (Qwen PRM).",
+    )
+    system_prompt = serializers.CharField(
+        max_length=4000,
+        required=False,
+        allow_blank=True,
+        help_text="chat_template: a system message before the problem; none when blank.",
+    )
 
 
 class SplitPolicyInput(_Strict):
@@ -188,6 +222,8 @@ class ExportUserOutput(serializers.Serializer):
 
 
 class ExportOutput(serializers.ModelSerializer):
+    # Every format the exporters write (the model's choices predate openrlhf and chat_template).
+    format = serializers.ChoiceField(choices=list(FORMATS), read_only=True)
     progress = serializers.SerializerMethodField()
     created_by = serializers.SerializerMethodField()
     file_name = serializers.SerializerMethodField()

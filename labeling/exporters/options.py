@@ -185,14 +185,27 @@ class LabelPolicy:
     truncate_after_first_error: bool = True
     # An unrated step the labeler wrote themselves (PRM800K human_completion) counts as +1.
     human_written_positive: bool = True
-    soft_labels: bool = False  # a soft_labels column (MC fraction) in the TRL format
+    # Soft labels (the Monte-Carlo estimate, else the share of positive votes): a soft_labels
+    # column in TRL, float `label`s in OpenRLHF.
+    soft_labels: bool = False
     label_sources: bool = False  # a label_sources column in the TRL format
     combine: Combine = Combine.MAJORITY
     dependency_policy: DependencyPolicy = DependencyPolicy.NONE
+    # OpenRLHF: the step tag after each step (its --placeholder_token) and the hard labels
+    # (its --reward_tokens: the positive one, then the negative one).
+    placeholder_token: str = "ки"
+    reward_tokens: tuple[str, str] = ("+", "-")
+    # chat_template: the tokenizer whose chat template renders each row (a local directory or
+    # a name in the Hugging Face cache, loaded offline), the separator token after each step
+    # (Qwen PRM's <extra_0>) and an optional system message.
+    tokenizer: str = ""
+    step_separator: str = "<extra_0>"
+    system_prompt: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data.update(
+            reward_tokens=list(self.reward_tokens),
             neutral=self.neutral.value,
             combine=self.combine.value,
             dependency_policy=self.dependency_policy.value,
@@ -310,11 +323,65 @@ def filters_from(raw: dict[str, Any] | None) -> Filters:
     )
 
 
+TOKEN_MAX = 32  # characters of a placeholder, reward token or step separator
+TOKENIZER_MAX = 300  # characters of a tokenizer path or name
+SYSTEM_PROMPT_MAX = 4000
+
+
+def _token(value: Any, at: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > TOKEN_MAX:
+        raise ValidationFailed(
+            f"{at} must be a non-blank string of at most {TOKEN_MAX} characters.", field=at
+        )
+    if any(c in value for c in "\n\r\t"):
+        raise ValidationFailed(f"{at} must not contain line breaks or tabs.", field=at)
+    return value
+
+
+def _tokens(raw: dict[str, Any], at: str) -> tuple[str, str, str]:
+    placeholder = _token(
+        raw.get("placeholder_token", LabelPolicy.placeholder_token), f"{at}.placeholder_token"
+    )
+    rewards = raw.get("reward_tokens", list(LabelPolicy.reward_tokens))
+    if not isinstance(rewards, list | tuple) or len(rewards) != 2:
+        raise ValidationFailed(
+            f"{at}.reward_tokens must be two strings: the positive token, then the negative.",
+            field=f"{at}.reward_tokens",
+        )
+    good, bad = (_token(t, f"{at}.reward_tokens") for t in rewards)
+    if good == bad or placeholder in (good, bad):
+        raise ValidationFailed(
+            f"{at}: the placeholder and the two reward tokens must all differ.",
+            field=f"{at}.reward_tokens",
+        )
+    return placeholder, good, bad
+
+
 def label_policy_from(raw: dict[str, Any] | None) -> LabelPolicy:
     raw = dict(raw or {})
     at = "label_policy"
     _unknown(raw, LabelPolicy, at)
+    placeholder, good, bad = _tokens(raw, at)
+    tokenizer = raw.get("tokenizer", "")
+    if not isinstance(tokenizer, str) or len(tokenizer) > TOKENIZER_MAX or "\0" in tokenizer:
+        raise ValidationFailed(
+            f"{at}.tokenizer must be a path or a name of at most {TOKENIZER_MAX} characters.",
+            field=f"{at}.tokenizer",
+        )
+    system = raw.get("system_prompt", "")
+    if not isinstance(system, str) or len(system) > SYSTEM_PROMPT_MAX:
+        raise ValidationFailed(
+            f"{at}.system_prompt must be a string of at most {SYSTEM_PROMPT_MAX} characters.",
+            field=f"{at}.system_prompt",
+        )
     return LabelPolicy(
+        placeholder_token=placeholder,
+        reward_tokens=(good, bad),
+        tokenizer=tokenizer.strip(),
+        step_separator=_token(
+            raw.get("step_separator", LabelPolicy.step_separator), f"{at}.step_separator"
+        ),
+        system_prompt=system,
         neutral=_choice(raw, "neutral", Neutral, LabelPolicy.neutral, at),
         truncate_after_first_error=_bool(raw, "truncate_after_first_error", True, at),
         human_written_positive=_bool(raw, "human_written_positive", True, at),

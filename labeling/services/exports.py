@@ -94,6 +94,7 @@ def export_create(
     """
     _check(fmt=format, file_type=file_type)
     options = options_from(filters=filters, label_policy=label_policy, split_policy=split_policy)
+    FORMATS[format].check(options)
     return Export.objects.create(
         project=project,
         created_by=created_by if getattr(created_by, "pk", None) else None,

@@ -244,6 +244,22 @@ EXPORT_OPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "processbench": ("processbench", {"split_policy": {"mode": "none"}}),
     "pairwise": ("pairwise", {"split_policy": {"mode": "none"}}),
     "dense_rewards": ("dense_rewards", {"split_policy": {"mode": "none"}}),
+    "openrlhf": ("openrlhf", {"split_policy": {"mode": "none"}}),
+    "openrlhf-soft": (
+        "openrlhf",
+        {"label_policy": {"soft_labels": True}, "split_policy": {"mode": "none"}},
+    ),
+    # The tokenizer: tests/exports/conftest.py's chat_tokenizer_dir, trained on the example.
+    "chat_template": (
+        "chat_template",
+        {
+            "label_policy": {
+                "tokenizer": "<made by the test>",
+                "system_prompt": "Reason step by step.",
+            },
+            "split_policy": {"mode": "none"},
+        },
+    ),
     "trl-uses": (
         "trl",
         {
@@ -263,15 +279,20 @@ def test_every_export_format_has_an_example() -> None:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("block", EXPORTS, ids=ids(EXPORTS))
-def test_export_examples_are_real_output(block: Block) -> None:
+def test_export_examples_are_real_output(block: Block, tmp_path: Path) -> None:
     from labeling.services.exports import export_build, export_create
     from labeling.services.imports import import_file
-    from tests.exports.conftest import read_rows
+    from tests.exports.conftest import chat_tokenizer_dir, read_rows
     from tests.factories import ProjectFactory
 
     project = ProjectFactory()
     import_file(project=project, path=EXAMPLE, fmt="steplab", labels_as="annotations")
     fmt, options = EXPORT_OPTIONS[block.tags["export"]]
+    if fmt == "chat_template":  # a tokenizer trained on the example's text, deterministically
+        texts = [line for line in EXAMPLE.read_text(encoding="utf-8").splitlines()] * 10
+        path = chat_tokenizer_dir(tmp_path / "tokenizer", texts)
+        policy = {**options["label_policy"], "tokenizer": str(path)}
+        options = {**options, "label_policy": policy}
     export = export_create(project=project, created_by=None, format=fmt, **options)
     export = export_build(export=export)
     assert export.status == "done", export.error

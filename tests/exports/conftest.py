@@ -21,6 +21,27 @@ if not DATA.exists():  # a checkout beside shared/
     DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
+CHAT_TEMPLATE = (
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
+)
+
+
+def chat_tokenizer_dir(path: Path, texts: list[str]) -> Path:
+    """A byte-level BPE trained on `texts` with a Qwen-style chat template and the <extra_0>
+    separator, saved to `path` as a model's tokenizer is (what chat_template exports load)."""
+    from bench.bpe_tokenizer import train_byte_level_bpe
+
+    tokenizer = train_byte_level_bpe(
+        texts,
+        vocab_size=320,
+        special_tokens=["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<extra_0>"],
+        eos_token="<|endoftext|>",
+    )
+    tokenizer.chat_template = CHAT_TEMPLATE
+    tokenizer.save_pretrained(path)
+    return path
+
+
 def raw_rows(name: str) -> list[dict[str, Any]]:
     """The rows of a shared data file, read with nothing but json."""
     with open(DATA / name, encoding="utf-8") as f:

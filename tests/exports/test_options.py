@@ -20,6 +20,11 @@ def test_defaults_are_filled_and_stable():
         "label_sources": False,
         "combine": "majority",
         "dependency_policy": "none",
+        "placeholder_token": "ки",
+        "reward_tokens": ["+", "-"],
+        "tokenizer": "",
+        "step_separator": "<extra_0>",
+        "system_prompt": "",
     }
     assert options.split_policy.as_dict() == {
         "mode": "hash",

@@ -1,5 +1,6 @@
-import type { ReactNode } from "react";
 import type { ExportFileType, ExportFormat, ExportLabelSource } from "../api";
+import { ExportField as Field } from "./ExportField";
+import { ExportFormatFields } from "./ExportFormatFields";
 import {
   AUTO_SOURCES,
   COMBINE,
@@ -11,41 +12,13 @@ import {
   SPLIT_MODES,
   UNSURE,
   hasExtraColumns,
+  hasSoftLabels,
   takesAutoSources,
   takesMachineLabels,
   usesAnnotations,
   type Choice,
   type ExportForm,
 } from "./exportOptions";
-
-function Field({
-  label,
-  help,
-  error,
-  wide,
-  span2,
-  group,
-  children,
-}: {
-  label: string;
-  help?: ReactNode;
-  error?: string | null;
-  wide?: boolean;
-  /** Two of the three columns. */
-  span2?: boolean;
-  /** Holds several controls (buttons, its own label): a div, not a label. */
-  group?: boolean;
-  children: ReactNode;
-}) {
-  const Tag = group ? "div" : "label";
-  return (
-    <Tag className={`field${wide ? " field-wide" : ""}${span2 ? " export-span-2" : ""}`}>
-      <span className="field-label">{label}</span>
-      {children}
-      {error ? <span className="field-error export-field-error">{error}</span> : help ? <span className="field-help">{help}</span> : null}
-    </Tag>
-  );
-}
 
 function Select<T extends string>({
   value,
@@ -122,6 +95,8 @@ export function ExportOptionsForm({
   const final = form.labelSource === "final";
   const machine = takesMachineLabels(form);
   const trl = hasExtraColumns(form.format);
+  const soft = hasSoftLabels(form.format);
+  const errorOf = (path: string) => problems[path] ?? (serverField === path ? "Not accepted." : null);
   const toggleAuto = (value: string, on: boolean) =>
     set("autoSources", on ? [...form.autoSources, value] : form.autoSources.filter((v) => v !== value));
 
@@ -151,6 +126,7 @@ export function ExportOptionsForm({
               ))}
             </div>
           </Field>
+          <ExportFormatFields form={form} set={set} disabled={disabled} cls={cls} errorOf={errorOf} />
         </div>
       </section>
 
@@ -282,11 +258,17 @@ export function ExportOptionsForm({
               testId="export-human-written"
             />
             <Check
-              checked={trl && form.softLabels}
+              checked={soft && form.softLabels}
               onChange={(v) => set("softLabels", v)}
-              disabled={disabled || !trl}
-              title="Soft labels column."
-              help={trl ? "soft_labels: the Monte-Carlo fraction or share of positive votes per step, beside the boolean labels." : "TRL format only."}
+              disabled={disabled || !soft}
+              title="Soft labels."
+              help={
+                !soft
+                  ? "TRL, OpenRLHF and chat template formats only."
+                  : form.format === "openrlhf"
+                    ? "label holds floats in [0, 1]: the Monte-Carlo fraction or share of positive votes per step."
+                    : "soft_labels: the Monte-Carlo fraction or share of positive votes per step, beside the boolean labels."
+              }
               testId="export-soft-labels"
             />
             <Check

@@ -54,6 +54,16 @@ export const FORMATS: Array<Choice<ExportFormat>> = [
     label: "Dense rewards (RL episodes)",
     help: "One episode per line: steps with obs, action, reward (−1/0/+1 label), done and the logged success signal; for embodied projects.",
   },
+  {
+    value: "openrlhf",
+    label: "OpenRLHF PRM",
+    help: "input (the problem and steps, a placeholder token after each step) and label (+/− per step, or floats with soft labels): what OpenRLHF's train_prm reads.",
+  },
+  {
+    value: "chat_template",
+    label: "Chat template (tokenizer)",
+    help: "text rendered by your tokenizer's chat template with a separator (<extra_0>) after each step, the separators' token positions and the labels: ready for a trainer.",
+  },
 ];
 
 export const FILE_TYPES: Array<Choice<ExportFileType>> = [
@@ -149,6 +159,14 @@ export interface ExportForm {
   labelSources: boolean;
   combine: "majority" | "per_annotation";
   dependencyPolicy: "none" | "keep" | "inherit";
+  /** openrlhf: the step tag and the positive / negative reward tokens. */
+  placeholderToken: string;
+  rewardPositive: string;
+  rewardNegative: string;
+  /** chat_template: tokenizer path or cached name, step separator, system message. */
+  tokenizer: string;
+  stepSeparator: string;
+  systemPrompt: string;
   splitMode: "hash" | "none";
   train: string;
   validation: string;
@@ -179,6 +197,12 @@ export const DEFAULT_FORM: ExportForm = {
   labelSources: false,
   combine: "majority",
   dependencyPolicy: "none",
+  placeholderToken: "ки",
+  rewardPositive: "+",
+  rewardNegative: "-",
+  tokenizer: "",
+  stepSeparator: "<extra_0>",
+  systemPrompt: "",
   splitMode: "hash",
   train: "0.9",
   validation: "0.05",
@@ -200,8 +224,24 @@ export const takesMachineLabels = (form: Pick<ExportForm, "labelSource" | "machi
 export const takesAutoSources = (form: Pick<ExportForm, "labelSource" | "machineLabels">) =>
   form.labelSource === "auto_any" || (form.labelSource === "final" && form.machineLabels);
 
-/** The soft_labels and label_sources columns exist in the TRL format only. */
+/** The label_sources column exists in the TRL format only. */
 export const hasExtraColumns = (format: ExportFormat) => format === "trl";
+
+/** Formats that carry soft labels: a soft_labels column (TRL, chat template), float labels (OpenRLHF). */
+export const hasSoftLabels = (format: ExportFormat) =>
+  format === "trl" || format === "openrlhf" || format === "chat_template";
+
+/** The server's bounds (labeling/exporters/options.py). */
+export const TOKEN_MAX = 32;
+export const TOKENIZER_MAX = 300;
+export const SYSTEM_PROMPT_MAX = 4000;
+
+function tokenProblem(text: string): string | null {
+  if (!text.trim()) return "Required.";
+  if (text.length > TOKEN_MAX) return `At most ${TOKEN_MAX} characters.`;
+  if (/[\n\r\t]/.test(text)) return "No line breaks or tabs.";
+  return null;
+}
 
 export function listOf(text: string): string[] {
   return [...new Set(text.split(",").map((s) => s.trim()).filter(Boolean))];
@@ -231,6 +271,21 @@ export function formProblems(form: ExportForm): Record<string, string> {
   const after = isoFromLocal(form.labeledAfter);
   const before = isoFromLocal(form.labeledBefore);
   if (after && before && after >= before) problems["filters.labeled_after"] = "Must be before the end date.";
+  if (form.format === "openrlhf") {
+    const placeholder = tokenProblem(form.placeholderToken);
+    if (placeholder) problems["label_policy.placeholder_token"] = placeholder;
+    const reward = tokenProblem(form.rewardPositive) ?? tokenProblem(form.rewardNegative);
+    const tokens = [form.placeholderToken, form.rewardPositive, form.rewardNegative];
+    if (reward) problems["label_policy.reward_tokens"] = reward;
+    else if (new Set(tokens).size < 3) problems["label_policy.reward_tokens"] = "The placeholder and the two reward tokens must all differ.";
+  }
+  if (form.format === "chat_template") {
+    if (!form.tokenizer.trim()) problems["label_policy.tokenizer"] = "Required: a tokenizer directory on the server, or a name in its Hugging Face cache.";
+    else if (form.tokenizer.length > TOKENIZER_MAX) problems["label_policy.tokenizer"] = `At most ${TOKENIZER_MAX} characters.`;
+    const separator = tokenProblem(form.stepSeparator);
+    if (separator) problems["label_policy.step_separator"] = separator;
+    if (form.systemPrompt.length > SYSTEM_PROMPT_MAX) problems["label_policy.system_prompt"] = `At most ${SYSTEM_PROMPT_MAX} characters.`;
+  }
   if (form.splitMode === "hash") {
     const parts = [form.train, form.validation, form.test].map(fraction);
     if (parts.some((p) => p === null)) problems.split_policy = "Each fraction is a number from 0 to 1.";
@@ -274,9 +329,16 @@ export function buildExportRequest(form: ExportForm): ExportRequest {
   };
   if (usesAnnotations(form.labelSource)) label_policy.combine = form.combine;
   if (form.dependencyPolicy !== "none") label_policy.dependency_policy = form.dependencyPolicy;
-  if (hasExtraColumns(form.format)) {
-    label_policy.soft_labels = form.softLabels;
-    label_policy.label_sources = form.labelSources;
+  if (hasSoftLabels(form.format)) label_policy.soft_labels = form.softLabels;
+  if (hasExtraColumns(form.format)) label_policy.label_sources = form.labelSources;
+  if (form.format === "openrlhf") {
+    label_policy.placeholder_token = form.placeholderToken;
+    label_policy.reward_tokens = [form.rewardPositive, form.rewardNegative];
+  }
+  if (form.format === "chat_template") {
+    label_policy.tokenizer = form.tokenizer.trim();
+    label_policy.step_separator = form.stepSeparator;
+    if (form.systemPrompt.trim()) label_policy.system_prompt = form.systemPrompt;
   }
 
   const split_policy: NonNullable<ExportRequest["split_policy"]> = { mode: form.splitMode };
@@ -343,6 +405,8 @@ export function optionsSummary(e: Export): string {
   if (p.combine === "per_annotation") parts.push("per annotation");
   if (p.dependency_policy === "keep") parts.push("step dependencies");
   if (p.dependency_policy === "inherit") parts.push("dependencies, errors passed on");
+  if (e.format === "openrlhf" && p.placeholder_token && p.placeholder_token !== "ки") parts.push(`placeholder ${p.placeholder_token}`);
+  if (e.format === "chat_template" && p.tokenizer) parts.push(`tokenizer ${p.tokenizer.split("/").filter(Boolean).pop()}`);
   if (s.mode === "none") parts.push("no split");
   else if (s.train !== undefined && (s.train !== 0.9 || s.validation !== 0.05 || s.test !== 0.05))
     parts.push(`split ${s.train}/${s.validation}/${s.test}`);
@@ -414,6 +478,8 @@ export function finalLabelsOf(stats: Record<string, unknown> | null | undefined)
 const SKIP_TEXT: Record<string, string> = {
   unsure: "an unsure step",
   agreement: "agreement below the minimum",
+  placeholder_in_text: "the placeholder token inside their text",
+  separator_in_text: "the step separator inside their text",
 };
 
 /** Solutions the label policy left out whole (stats.skipped), as "2 for an unsure step", or []. */

@@ -1,7 +1,15 @@
 /** Export snapshots: options, status, the file and its dataset card. */
 import { ApiError, failure, get, post, request, type Page, type RequestOptions } from "./client";
 
-export type ExportFormat = "trl" | "prm800k" | "math_shepherd" | "processbench" | "pairwise" | "dense_rewards";
+export type ExportFormat =
+  | "trl"
+  | "prm800k"
+  | "math_shepherd"
+  | "processbench"
+  | "pairwise"
+  | "dense_rewards"
+  | "openrlhf"
+  | "chat_template";
 export type ExportFileType = "jsonl" | "jsonl.gz" | "parquet";
 export type ExportStatus = "pending" | "running" | "done" | "failed";
 export type ExportLabelSource = "final" | "reviewed" | "human" | "imported" | "annotations" | "auto_consensus" | "auto_any";
@@ -34,6 +42,16 @@ export interface ExportLabelPolicy {
   combine?: "majority" | "per_annotation";
   /** Step dependencies: not written, `uses` per step (TRL), or -1 passed on to the steps that use a -1 step. */
   dependency_policy?: "none" | "keep" | "inherit";
+  /** openrlhf: the tag after each step (OpenRLHF's --placeholder_token), default "ки". */
+  placeholder_token?: string;
+  /** openrlhf: the hard labels, positive then negative (--reward_tokens), default ["+", "-"]. */
+  reward_tokens?: string[];
+  /** chat_template (required there): a local tokenizer directory or a cached Hub name. */
+  tokenizer?: string;
+  /** chat_template: the token after each step, default "<extra_0>". */
+  step_separator?: string;
+  /** chat_template: a system message before the problem; none when blank. */
+  system_prompt?: string;
 }
 
 export interface ExportSplitPolicy {

@@ -112,6 +112,11 @@ class Format:
         # Step dependencies written (`uses`, `inherited`): a dependency policy other than none.
         self.with_dependencies = self.policy.dependency_policy != DependencyPolicy.NONE
 
+    @classmethod
+    def check(cls, options: ExportOptions) -> None:
+        """Raise ValidationFailed when the options cannot work for this format (called when
+        the export is created, so a bad option is a 400 and not a failed build)."""
+
     def feed(self, record: SolutionRecord, split: str | None) -> list[Row]:
         raise NotImplementedError
 

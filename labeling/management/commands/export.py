@@ -87,6 +87,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--soft-labels", action="store_true")
         parser.add_argument("--label-sources", action="store_true")
+        parser.add_argument("--placeholder-token", help="openrlhf: the tag after each step")
+        parser.add_argument(
+            "--tokenizer", help="chat_template: a tokenizer directory or a cached Hub name"
+        )
+        parser.add_argument("--step-separator", help="chat_template: the token after each step")
         parser.add_argument("--split", type=_split, help="TRAIN,VALIDATION,TEST fractions")
         parser.add_argument("--no-split", action="store_true", help="no split column")
         parser.add_argument("--seed", help="split seed")
@@ -112,7 +117,7 @@ class Command(BaseCommand):
         ):
             if o[key] is not None:
                 filters[key] = o[key]
-        for key in ("neutral", "combine"):
+        for key in ("neutral", "combine", "placeholder_token", "tokenizer", "step_separator"):
             if o[key] is not None:
                 policy[key] = o[key]
         if o["machine_labels"]:

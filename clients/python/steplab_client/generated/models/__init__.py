@@ -46,12 +46,11 @@ from .explorer_queue_status_enum import ExplorerQueueStatusEnum
 from .explorer_row import ExplorerRow
 from .explorer_sort_enum import ExplorerSortEnum
 from .explorer_verdict_enum import ExplorerVerdictEnum
+from .export_format_enum import ExportFormatEnum
 from .export_input_file_type_enum import ExportInputFileTypeEnum
-from .export_input_format_enum import ExportInputFormatEnum
 from .export_input_request import ExportInputRequest
 from .export_output import ExportOutput
 from .export_output_file_type_enum import ExportOutputFileTypeEnum
-from .export_output_format_enum import ExportOutputFormatEnum
 from .export_preview_input_request import ExportPreviewInputRequest
 from .export_preview_output import ExportPreviewOutput
 from .export_progress_output import ExportProgressOutput
@@ -246,12 +245,11 @@ __all__ = (
     "ExplorerRow",
     "ExplorerSortEnum",
     "ExplorerVerdictEnum",
+    "ExportFormatEnum",
     "ExportInputFileTypeEnum",
-    "ExportInputFormatEnum",
     "ExportInputRequest",
     "ExportOutput",
     "ExportOutputFileTypeEnum",
-    "ExportOutputFormatEnum",
     "ExportPreviewInputRequest",
     "ExportPreviewOutput",
     "ExportProgressOutput",

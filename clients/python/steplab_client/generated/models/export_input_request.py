@@ -9,8 +9,8 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from .. import types
+from ..models.export_format_enum import ExportFormatEnum
 from ..models.export_input_file_type_enum import ExportInputFileTypeEnum
-from ..models.export_input_format_enum import ExportInputFormatEnum
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -27,12 +27,14 @@ class ExportInputRequest:
     """Refuses keys it does not know, instead of silently dropping an option.
 
     Attributes:
-        format_ (ExportInputFormatEnum): * `trl` - trl
+        format_ (ExportFormatEnum): * `trl` - trl
             * `prm800k` - prm800k
             * `math_shepherd` - math_shepherd
             * `processbench` - processbench
             * `pairwise` - pairwise
             * `dense_rewards` - dense_rewards
+            * `openrlhf` - openrlhf
+            * `chat_template` - chat_template
         file_type (ExportInputFileTypeEnum | Unset): * `jsonl` - jsonl
             * `jsonl.gz` - jsonl.gz
             * `parquet` - parquet Default: ExportInputFileTypeEnum.JSONL.
@@ -45,7 +47,7 @@ class ExportInputRequest:
             is a good one); a retry with it answers the job made the first time instead of another. Same as Idempotency-Key.
     """
 
-    format_: ExportInputFormatEnum
+    format_: ExportFormatEnum
     file_type: ExportInputFileTypeEnum | Unset = ExportInputFileTypeEnum.JSONL
     filters: FiltersInputRequest | Unset = UNSET
     label_policy: LabelPolicyInputRequest | Unset = UNSET
@@ -140,7 +142,7 @@ class ExportInputRequest:
         from ..models.split_policy_input_request import SplitPolicyInputRequest
 
         d = dict(src_dict)
-        format_ = ExportInputFormatEnum(d.pop("format"))
+        format_ = ExportFormatEnum(d.pop("format"))
 
         _file_type = d.pop("file_type", UNSET)
         file_type: ExportInputFileTypeEnum | Unset

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.export_format_enum import ExportFormatEnum
 from ..models.export_output_file_type_enum import ExportOutputFileTypeEnum
-from ..models.export_output_format_enum import ExportOutputFormatEnum
 from ..models.job_status_enum import JobStatusEnum
 from ..types import UNSET, Unset
 
@@ -26,12 +26,14 @@ class ExportOutput:
     Attributes:
         id (int):
         project (int):
-        format_ (ExportOutputFormatEnum): * `trl` - TRL stepwise supervision
-            * `prm800k` - PRM800K JSONL
-            * `math_shepherd` - Math-Shepherd
-            * `processbench` - ProcessBench
-            * `pairwise` - Pairwise step preferences
-            * `dense_rewards` - Dense per-step rewards (RL episodes)
+        format_ (ExportFormatEnum): * `trl` - trl
+            * `prm800k` - prm800k
+            * `math_shepherd` - math_shepherd
+            * `processbench` - processbench
+            * `pairwise` - pairwise
+            * `dense_rewards` - dense_rewards
+            * `openrlhf` - openrlhf
+            * `chat_template` - chat_template
         progress (ExportProgressOutput):
         file_name (None | str):
         download_url (None | str):
@@ -60,7 +62,7 @@ class ExportOutput:
 
     id: int
     project: int
-    format_: ExportOutputFormatEnum
+    format_: ExportFormatEnum
     progress: ExportProgressOutput
     file_name: None | str
     download_url: None | str
@@ -206,7 +208,7 @@ class ExportOutput:
 
         project = d.pop("project")
 
-        format_ = ExportOutputFormatEnum(d.pop("format"))
+        format_ = ExportFormatEnum(d.pop("format"))
 
         progress = ExportProgressOutput.from_dict(d.pop("progress"))
 

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -30,6 +30,15 @@ class LabelPolicyInputRequest:
         dependency_policy (DependencyPolicyEnum | Unset): * `none` - none
             * `keep` - keep
             * `inherit` - inherit
+        placeholder_token (str | Unset): openrlhf: the step tag after each step in `input` (OpenRLHF's
+            --placeholder_token); default ки.
+        reward_tokens (list[str] | Unset): openrlhf: the hard labels, the positive token then the negative one
+            (OpenRLHF's --reward_tokens); default ["+", "-"].
+        tokenizer (str | Unset): chat_template (required there): the tokenizer whose chat template renders each row: a
+            local directory with its files, or a name in the Hugging Face cache (loaded offline).
+        step_separator (str | Unset): chat_template: the token after each step (one token of the tokenizer); default
+            <extra_0> (Qwen PRM).
+        system_prompt (str | Unset): chat_template: a system message before the problem; none when blank.
     """
 
     neutral: NeutralEnum | Unset = UNSET
@@ -39,6 +48,11 @@ class LabelPolicyInputRequest:
     label_sources: bool | Unset = UNSET
     combine: CombineEnum | Unset = UNSET
     dependency_policy: DependencyPolicyEnum | Unset = UNSET
+    placeholder_token: str | Unset = UNSET
+    reward_tokens: list[str] | Unset = UNSET
+    tokenizer: str | Unset = UNSET
+    step_separator: str | Unset = UNSET
+    system_prompt: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -62,6 +76,18 @@ class LabelPolicyInputRequest:
         if not isinstance(self.dependency_policy, Unset):
             dependency_policy = self.dependency_policy.value
 
+        placeholder_token = self.placeholder_token
+
+        reward_tokens: list[str] | Unset = UNSET
+        if not isinstance(self.reward_tokens, Unset):
+            reward_tokens = self.reward_tokens
+
+        tokenizer = self.tokenizer
+
+        step_separator = self.step_separator
+
+        system_prompt = self.system_prompt
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({})
@@ -79,6 +105,16 @@ class LabelPolicyInputRequest:
             field_dict["combine"] = combine
         if dependency_policy is not UNSET:
             field_dict["dependency_policy"] = dependency_policy
+        if placeholder_token is not UNSET:
+            field_dict["placeholder_token"] = placeholder_token
+        if reward_tokens is not UNSET:
+            field_dict["reward_tokens"] = reward_tokens
+        if tokenizer is not UNSET:
+            field_dict["tokenizer"] = tokenizer
+        if step_separator is not UNSET:
+            field_dict["step_separator"] = step_separator
+        if system_prompt is not UNSET:
+            field_dict["system_prompt"] = system_prompt
 
         return field_dict
 
@@ -114,6 +150,16 @@ class LabelPolicyInputRequest:
         else:
             dependency_policy = DependencyPolicyEnum(_dependency_policy)
 
+        placeholder_token = d.pop("placeholder_token", UNSET)
+
+        reward_tokens = cast(list[str], d.pop("reward_tokens", UNSET))
+
+        tokenizer = d.pop("tokenizer", UNSET)
+
+        step_separator = d.pop("step_separator", UNSET)
+
+        system_prompt = d.pop("system_prompt", UNSET)
+
         label_policy_input_request = cls(
             neutral=neutral,
             truncate_after_first_error=truncate_after_first_error,
@@ -122,6 +168,11 @@ class LabelPolicyInputRequest:
             label_sources=label_sources,
             combine=combine,
             dependency_policy=dependency_policy,
+            placeholder_token=placeholder_token,
+            reward_tokens=reward_tokens,
+            tokenizer=tokenizer,
+            step_separator=step_separator,
+            system_prompt=system_prompt,
         )
 
         label_policy_input_request.additional_properties = d

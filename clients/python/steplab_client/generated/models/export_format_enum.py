@@ -1,9 +1,11 @@
 from enum import StrEnum
 
 
-class ExportInputFormatEnum(StrEnum):
+class ExportFormatEnum(StrEnum):
+    CHAT_TEMPLATE = "chat_template"
     DENSE_REWARDS = "dense_rewards"
     MATH_SHEPHERD = "math_shepherd"
+    OPENRLHF = "openrlhf"
     PAIRWISE = "pairwise"
     PRM800K = "prm800k"
     PROCESSBENCH = "processbench"
