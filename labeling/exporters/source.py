@@ -274,10 +274,9 @@ def _records(
             on_chunk(len(chunk))
 
 
-def problem_keys(*, project: Project, limit: int) -> list[str] | None:
-    """The split keys (a record's `problem_key`) of all the project's problems, whatever an
-    export's filters, so that every export of the project plans the same split (split.py);
-    None when it has more than `limit` (one query, at most limit + 1 rows)."""
+def problem_texts(*, project: Project, limit: int) -> dict[str, str] | None:
+    """Split key → problem text of all the project's problems (near-duplicate clusters for
+    the split, near_dups.clusters); None when it has more than `limit`."""
     rows = list(
         Problem.objects.filter(project=project)
         .order_by("pk")
@@ -285,7 +284,7 @@ def problem_keys(*, project: Project, limit: int) -> list[str] | None:
     )
     if len(rows) > limit:
         return None
-    return [ext or problem_id(text) for ext, text in rows]
+    return {ext or problem_id(text): text for ext, text in rows}
 
 
 def export_list(*, project: Project) -> QuerySet[Export]:
