@@ -30,9 +30,7 @@ def _reword(text: str) -> str:
     return "  ".join(words).upper().rstrip("?.") + " ?"
 
 
-def test_benchmark_problems_and_reworded_copies_are_left_out_and_counted(
-    load, build, bench_dir
-):
+def test_benchmark_problems_and_reworded_copies_are_left_out_and_counted(load, build, bench_dir):
     load("processbench_sample.jsonl")
     problems = [r["problem"] for r in raw_rows("processbench_sample.jsonl")]
     long = [p for p in problems if len(p.split()) >= 45]
@@ -131,8 +129,8 @@ def test_near_duplicate_problems_land_in_one_split(project, build, tmp_path):
     assert {s for (s,) in by_pair.values()} == {"train", "test"}
     # Split by each problem's own key, many pairs would cross train and test.
     policy = SplitPolicy(train=0.5, validation=0.0, test=0.5)
-    from labeling.models import Problem
     from labeling.importers.ids import problem_id
+    from labeling.models import Problem
 
     own = {
         t: split_of(e or problem_id(t), policy)
@@ -140,3 +138,37 @@ def test_near_duplicate_problems_land_in_one_split(project, build, tmp_path):
     }
     crossing = sum(own[t] != own[t.replace("neighbour", "neighbor")] for t in by_pair)
     assert crossing > 5
+
+
+def test_the_api_and_the_command_take_decontaminate(project, load, bench_dir, tmp_path):
+    from django.core.management import call_command
+    from rest_framework.test import APIClient
+
+    from labeling.models import Export
+    from tests.factories import MembershipFactory, UserFactory
+
+    load("processbench_sample.jsonl")
+    first = raw_rows("processbench_sample.jsonl")[0]["problem"]
+    (bench_dir / "b.jsonl").write_text(json.dumps({"problem": first}) + "\n")
+    admin = UserFactory()
+    MembershipFactory(project=project, user=admin, role="admin")
+    client = APIClient()
+    client.force_authenticate(admin)
+    url = f"/api/projects/{project.pk}/exports/"
+    bad = {"format": "trl", "filters": {"decontaminate": [{"file": "nope.jsonl"}]}}
+    response = client.post(url, bad, "json")
+    assert response.status_code == 400, response.content
+    assert "nope.jsonl" in response.json()["error"]["message"]
+    assert not Export.objects.exists()
+    ok = {"format": "trl", "filters": {"decontaminate": [{"file": "b.jsonl"}]}}
+    response = client.post(url, ok, "json")
+    assert response.status_code == 202, response.content
+    assert Export.objects.get().filters["decontaminate"] == [{"file": "b.jsonl"}]
+    out = tmp_path / "out"
+    call_command(
+        "export", "--project", project.name, "--format", "trl", "--decontaminate", "b.jsonl",
+        "--output", str(out), "--no-progress",
+    )  # fmt: skip
+    built = Export.objects.order_by("-id").first()
+    assert built.stats["decontaminated"]["b.jsonl"]["problems"] == 1
+    assert "| b.jsonl | 1 |" in (out / "README.md").read_text()
