@@ -9,6 +9,7 @@ from .api_token_output import ApiTokenOutput
 from .assignment_preview import AssignmentPreview
 from .assignment_preview_new import AssignmentPreviewNew
 from .assignment_summary_output import AssignmentSummaryOutput
+from .benchmark_set_input_request import BenchmarkSetInputRequest
 from .blank_enum import BlankEnum
 from .combine_enum import CombineEnum
 from .comment_create_input_request import CommentCreateInputRequest
@@ -207,6 +208,7 @@ __all__ = (
     "AssignmentPreview",
     "AssignmentPreviewNew",
     "AssignmentSummaryOutput",
+    "BenchmarkSetInputRequest",
     "BlankEnum",
     "CombineEnum",
     "CommentCreateInputRequest",
