@@ -101,6 +101,7 @@ from .my_work_list_status import MyWorkListStatus
 from .my_work_page import MyWorkPage
 from .my_work_row_output import MyWorkRowOutput
 from .my_work_row_output_status_enum import MyWorkRowOutputStatusEnum
+from .near_duplicates_enum import NearDuplicatesEnum
 from .neutral_enum import NeutralEnum
 from .order_enum import OrderEnum
 from .paginated_autolabel_runs import PaginatedAutolabelRuns
@@ -300,6 +301,7 @@ __all__ = (
     "MyWorkPage",
     "MyWorkRowOutput",
     "MyWorkRowOutputStatusEnum",
+    "NearDuplicatesEnum",
     "NeutralEnum",
     "OrderEnum",
     "PaginatedAutolabelRuns",
