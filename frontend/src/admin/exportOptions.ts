@@ -5,6 +5,7 @@
  */
 import type {
   ApiError,
+  BenchmarkSet,
   Export,
   ExportFileType,
   ExportFormat,
@@ -142,6 +143,8 @@ export interface ExportForm {
   /** Comma-separated problem domains (math, text, ...); empty: all. */
   domains: string;
   includeGold: boolean;
+  /** Benchmarks to decontaminate against, one a line: a file name or hf://owner/name[/config/split]. */
+  decontaminate: string;
   neutral: "positive" | "negative";
   truncateAfterFirstError: boolean;
   humanWrittenPositive: boolean;
@@ -172,6 +175,7 @@ export const DEFAULT_FORM: ExportForm = {
   problemSources: "",
   domains: "",
   includeGold: false,
+  decontaminate: "",
   neutral: "positive",
   truncateAfterFirstError: true,
   humanWrittenPositive: true,
@@ -220,6 +224,27 @@ export function isoFromLocal(value: string): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
+/** Benchmark sets an export can be decontaminated against (labeling/exporters/decontaminate.py). */
+export const BENCHMARK_SETS_MAX = 5;
+
+/** One benchmark a line: a JSONL file name in the server's benchmark folder, or
+ * hf://owner/name (split test of config default) or hf://owner/name/config/split. */
+export function benchmarkSets(text: string): BenchmarkSet[] | string {
+  const sets: BenchmarkSet[] = [];
+  for (const line of text.split("\n").map((l) => l.trim()).filter(Boolean)) {
+    if (!line.startsWith("hf://")) {
+      sets.push({ file: line });
+      continue;
+    }
+    const parts = line.slice(5).split("/");
+    if (parts.length !== 2 && parts.length !== 4) return `${line}: write hf://owner/name or hf://owner/name/config/split.`;
+    const [config, split] = parts.length === 4 ? parts.slice(2) : ["default", "test"];
+    sets.push({ hub: `${parts[0]}/${parts[1]}`, config, split });
+  }
+  if (sets.length > BENCHMARK_SETS_MAX) return `At most ${BENCHMARK_SETS_MAX} benchmarks.`;
+  return sets;
+}
+
 /** What the server would refuse, keyed by the option's path (as the API names it). */
 export function formProblems(form: ExportForm): Record<string, string> {
   const problems: Record<string, string> = {};
@@ -231,6 +256,8 @@ export function formProblems(form: ExportForm): Record<string, string> {
   const after = isoFromLocal(form.labeledAfter);
   const before = isoFromLocal(form.labeledBefore);
   if (after && before && after >= before) problems["filters.labeled_after"] = "Must be before the end date.";
+  const sets = benchmarkSets(form.decontaminate);
+  if (typeof sets === "string") problems["filters.decontaminate"] = sets;
   if (form.splitMode === "hash") {
     const parts = [form.train, form.validation, form.test].map(fraction);
     if (parts.some((p) => p === null)) problems.split_policy = "Each fraction is a number from 0 to 1.";
@@ -266,6 +293,8 @@ export function buildExportRequest(form: ExportForm): ExportRequest {
   if (sources.length) filters.problem_sources = sources;
   const domains = listOf(form.domains);
   if (domains.length) filters.domains = domains;
+  const sets = benchmarkSets(form.decontaminate);
+  if (typeof sets !== "string" && sets.length) filters.decontaminate = sets;
 
   const label_policy: ExportLabelPolicy = {
     neutral: form.neutral,
@@ -335,6 +364,7 @@ export function optionsSummary(e: Export): string {
   if (f.annotators?.length) parts.push(`${f.annotators.length} annotator${f.annotators.length === 1 ? "" : "s"}`);
   if (f.problem_sources?.length) parts.push(`sources: ${f.problem_sources.join(", ")}`);
   if (f.domains?.length) parts.push(`domains: ${f.domains.join(", ")}`);
+  if (f.decontaminate?.length) parts.push(`decontaminated (${f.decontaminate.length} benchmark${f.decontaminate.length === 1 ? "" : "s"})`);
   if (f.labeled_after || f.labeled_before) parts.push("date range");
   if (p.neutral === "negative") parts.push("neutral → wrong");
   if (p.truncate_after_first_error === false) parts.push("not truncated");
