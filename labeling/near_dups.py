@@ -46,8 +46,13 @@ def shingles(text: str) -> set[bytes]:
     return {" ".join(words[i : i + SHINGLE]).encode() for i in range(len(words) - SHINGLE + 1)}
 
 
+# The permutations are the same for every signature (seed 1): made once, not per MinHash.
+_FIRST = MinHash(num_perm=PERMUTATIONS)
+_PERMS, _SCHEME = _FIRST.permutations, _FIRST.scheme
+
+
 def signature(text: str) -> MinHash:
-    sig = MinHash(num_perm=PERMUTATIONS)
+    sig = MinHash(num_perm=PERMUTATIONS, permutations=_PERMS, scheme=_SCHEME)
     sig.update_batch(list(shingles(text)))
     return sig
 
