@@ -172,3 +172,33 @@ def test_the_api_and_the_command_take_decontaminate(project, load, bench_dir, tm
     built = Export.objects.order_by("-id").first()
     assert built.stats["decontaminated"]["b.jsonl"]["problems"] == 1
     assert "| b.jsonl | 1 |" in (out / "README.md").read_text()
+
+
+def test_a_hub_benchmark_split_decontaminates(load, build, settings, monkeypatch):
+    from huggingface_hub import constants
+
+    from tests.exports.hub_standin import Repo, hub_standin
+
+    load("processbench_sample.jsonl")
+    problems = [r["problem"] for r in raw_rows("processbench_sample.jsonl")]
+    target = next(p for p in problems if len(p.split()) >= 45)
+    rows = [{"question": _reword(target)}, {"question": "What is 2 + 2?"}]
+    data = "".join(json.dumps(r) + "\n" for r in rows).encode()
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "0")
+    with hub_standin() as hub:
+        settings.HF_ENDPOINT, settings.HF_TOKEN = hub.url, "hf_test_token"
+        oid = "a" * 40
+        hub.repos["bench/gsm"] = Repo(
+            repo_id="bench/gsm",
+            private=False,
+            owner_token="hf_test_token",
+            commits={oid: {"data/test.jsonl": data}},
+            refs={"main": oid},
+        )
+        benchmark = {"hub": "bench/gsm", "config": "default", "split": "test"}
+        export = build("trl", split_policy={"mode": "none"}, filters={"decontaminate": [benchmark]})
+    assert target not in _prompts(export)
+    label = "hf://datasets/bench/gsm (default/test)"
+    assert export.stats["decontaminated"][label]["problems"] == 1
+    assert f"| {label} | 1 |" in export.card
