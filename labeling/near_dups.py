@@ -17,7 +17,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from datasketch import MinHash, MinHashLSH
+import numpy as np
+from datasketch import LeanMinHash, MinHash, MinHashLSH
 from django.conf import settings
 
 PERMUTATIONS = 128
@@ -55,6 +56,19 @@ def signature(text: str) -> MinHash:
     sig = MinHash(num_perm=PERMUTATIONS, permutations=_PERMS, scheme=_SCHEME)
     sig.update_batch(list(shingles(text)))
     return sig
+
+
+_DTYPE = _FIRST.hashvalues.dtype.newbyteorder("<")
+
+
+def signature_bytes(sig: MinHash) -> bytes:
+    """How a signature is stored (ProblemSignature.hashvalues)."""
+    return np.asarray(sig.hashvalues, dtype=_DTYPE).tobytes()
+
+
+def signature_from_bytes(data: bytes) -> LeanMinHash:
+    values = np.frombuffer(bytes(data), dtype=_DTYPE)
+    return LeanMinHash(seed=_FIRST.seed, hashvalues=values, scheme=_SCHEME)
 
 
 def threshold() -> float:
@@ -101,9 +115,14 @@ class NearIndex:
         return found[0] if found else None
 
 
-def clusters(texts: Mapping[str, str], *, limit: float | None = None) -> dict[str, str]:
+def clusters(
+    texts: Mapping[str, str],
+    *,
+    limit: float | None = None,
+    sigs: Mapping[str, MinHash] | None = None,
+) -> dict[str, str]:
     """Key → its near-duplicate cluster's representative (the smallest key in the cluster);
-    keys with no near-duplicate map to themselves."""
+    keys with no near-duplicate map to themselves. `sigs`: stored signatures by key."""
     index = NearIndex(threshold=limit if limit is not None else threshold())
     parent: dict[str, str] = {}
 
@@ -115,7 +134,7 @@ def clusters(texts: Mapping[str, str], *, limit: float | None = None) -> dict[st
 
     for key in sorted(texts):
         text = texts[key]
-        sig = signature(text)
+        sig = (sigs or {}).get(key) or signature(text)
         parent[key] = key
         for other in index.candidates(text, sig):
             a, b = root(key), root(other)

@@ -34,14 +34,18 @@ SMALL = 2000
 CLUSTER_MAX = 50_000
 
 
-def cluster_keys(texts: dict[str, str] | None) -> dict[str, str]:
+def cluster_keys(
+    texts: dict[str, str] | None, stored: dict[str, bytes] | None = None
+) -> dict[str, str]:
     """Problem key → the key its split is decided by: its near-duplicate cluster's
-    representative; {} (every problem by its own key) for None (too many problems)."""
+    representative, for the problems that have one; {} (every problem by its own key) for
+    None (too many problems). `stored`: the problems' stored signatures by key."""
     if not texts:
         return {}
-    from labeling.near_dups import clusters
+    from labeling.near_dups import clusters, signature_from_bytes
 
-    return {key: rep for key, rep in clusters(texts).items() if key != rep}
+    sigs = {key: signature_from_bytes(data) for key, data in (stored or {}).items()}
+    return {key: rep for key, rep in clusters(texts, sigs=sigs).items() if key != rep}
 
 
 def _u(problem_key: str, policy: SplitPolicy) -> float:

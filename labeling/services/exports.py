@@ -176,8 +176,9 @@ def _write(
     # problems by their cluster's representative key, so they share a split.
     plan, grouped = None, {}
     if options.split_policy.mode != SplitMode.NONE:
-        texts = problem_texts(project=export.project, limit=CLUSTER_MAX)
-        grouped = cluster_keys(texts)
+        found = problem_texts(project=export.project, limit=CLUSTER_MAX)
+        texts, stored = found if found is not None else (None, None)
+        grouped = cluster_keys(texts, stored)
         if texts is not None and len(texts) <= SMALL:
             plan = split_plan({grouped.get(k, k) for k in texts}, options.split_policy)
     # Benchmark problems (exact or near-duplicates) are left out (decontaminate.py).

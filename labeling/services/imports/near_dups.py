@@ -12,13 +12,12 @@ Past INDEX_MAX problems in the project only the file's problems are compared wit
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-from datasketch import LeanMinHash, MinHash
+from datasketch import MinHash
 
 from labeling.errors import ValidationFailed
 from labeling.importers import ParsedRow
 from labeling.models import Problem, ProblemSignature, Project
-from labeling.near_dups import NearIndex, signature
+from labeling.near_dups import NearIndex, signature, signature_bytes, signature_from_bytes
 
 NEAR_DUPLICATES = ("keep", "skip")
 INDEX_MAX = 500_000  # project problems indexed for an import
@@ -36,19 +35,6 @@ def check_near_duplicates(value: str) -> str:
     return value
 
 
-_PROBE = MinHash(num_perm=1)
-_SCHEME, _DTYPE = _PROBE.scheme, _PROBE.hashvalues.dtype.newbyteorder("<")
-
-
-def _lean(data: bytes) -> LeanMinHash:
-    values = np.frombuffer(bytes(data), dtype=_DTYPE)
-    return LeanMinHash(seed=_PROBE.seed, hashvalues=values, scheme=_SCHEME)
-
-
-def _bytes(sig: MinHash) -> bytes:
-    return np.asarray(sig.hashvalues, dtype=_DTYPE).tobytes()
-
-
 def signatures_store(project: Project, known: dict[str, MinHash] | None = None) -> int:
     """Store the signature of every problem of the project that has none; returns how many.
     `known`: signatures already computed, by external id."""
@@ -61,8 +47,8 @@ def signatures_store(project: Project, known: dict[str, MinHash] | None = None) 
     batch: list[ProblemSignature] = []
     stored = 0
     for pk, ext, text in missing.iterator(chunk_size=STORE_BATCH):
-        sig = known.get(ext) if ext else None
-        batch.append(ProblemSignature(problem_id=pk, hashvalues=_bytes(sig or signature(text))))
+        sig = (known.get(ext) if ext else None) or signature(text)
+        batch.append(ProblemSignature(problem_id=pk, hashvalues=signature_bytes(sig)))
         if len(batch) >= STORE_BATCH:
             ProblemSignature.objects.bulk_create(batch)
             stored, batch = stored + len(batch), []
@@ -100,7 +86,7 @@ class NearDupScreen:
             key = ext or f"pk:{pk}"
             self.existing_keys.add(key)
             self.texts[key] = text
-            self.index.add(key, text, _lean(data))
+            self.index.add(key, text, signature_from_bytes(data))
         return self
 
     def rows(self, rows: list[ParsedRow]) -> list[ParsedRow]:
