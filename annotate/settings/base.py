@@ -397,3 +397,9 @@ def redis_transport_options(broker_url: str) -> dict:
 
 
 CELERY_BROKER_TRANSPORT_OPTIONS = redis_transport_options(CELERY_BROKER_URL)
+
+# Clean data (labeling/near_dups.py, labeling/exporters/decontaminate.py): the Jaccard
+# similarity of word shingles above which two problems are near-duplicates, and the folder
+# benchmark files for export decontamination are read from ({"file": "name.jsonl"}).
+NEAR_DUP_THRESHOLD = env.float("NEAR_DUP_THRESHOLD", default=0.8)
+BENCHMARK_DIR = env("BENCHMARK_DIR", default=str(VAR_DIR / "benchmarks"))

@@ -33,6 +33,7 @@ from labeling.exporters import (
     options_from,
 )
 from labeling.exporters import Unsure as UnsureMode
+from labeling.exporters.decontaminate import SETS_MAX
 from labeling.exporters.preview import export_preview
 from labeling.exporters.source import export_list
 from labeling.machine_sources import SOURCE_MAX_LENGTH, SOURCES_MAX
@@ -61,6 +62,13 @@ class _Strict(serializers.Serializer):
             if unknown:
                 raise serializers.ValidationError({unknown[0]: "Unknown option."})
         return super().to_internal_value(data)
+
+
+class BenchmarkSetInput(_Strict):
+    file = serializers.CharField(max_length=800, required=False)
+    hub = serializers.CharField(max_length=200, required=False)
+    config = serializers.CharField(max_length=200, required=False)
+    split = serializers.CharField(max_length=200, required=False)
 
 
 class FiltersInput(_Strict):
@@ -102,6 +110,15 @@ class FiltersInput(_Strict):
         allow_null=True,
         help_text="auto_consensus / auto_any: leave out machine labels whose score (the "
         "measured probability that the verdict is right) is below this or unknown.",
+    )
+    decontaminate = serializers.ListField(
+        child=BenchmarkSetInput(),
+        required=False,
+        max_length=SETS_MAX,
+        help_text="Benchmark sets to decontaminate against: problems equal to a benchmark "
+        "problem after normalization, or near-duplicates of one (a reworded copy), are left "
+        "out and counted in the card. Each is {file: a JSONL file in the server's benchmark "
+        "folder} or {hub: owner/name, config, split}; rows carry `problem` or `question`.",
     )
 
 

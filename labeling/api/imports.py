@@ -17,6 +17,7 @@ from labeling.hub.pull import HubSource
 from labeling.importers import FORMATS
 from labeling.models import PROBLEM_DOMAINS, ImportJob, Role
 from labeling.services.imports import LABELS_AS, parse_options
+from labeling.services.imports.near_dups import NEAR_DUPLICATES
 from labeling.services.outbox import outbox_job_create
 from labeling.tasks import import_job_run_task
 
@@ -33,6 +34,7 @@ class ImportJobOutput(serializers.ModelSerializer):
             "labels_as",
             "domain",
             "detect_uses",
+            "near_duplicates",
             "status",
             "bytes_total",
             "bytes_done",
@@ -69,6 +71,14 @@ class ImportInput(serializers.Serializer):
         default=True,
         help_text="Find the earlier steps each step refers to (step `uses`) where a row gives "
         "none. Off: such steps keep no `uses`, and a large file imports a few percent faster.",
+    )
+    near_duplicates = serializers.ChoiceField(
+        choices=NEAR_DUPLICATES,
+        default="keep",
+        help_text="New problems that are near-duplicates (MinHash, Jaccard of word shingles "
+        "at least NEAR_DUP_THRESHOLD) of the project's problems or of earlier ones in the "
+        "file: keep (import them) or skip (leave them out with their solutions). Either way "
+        "the result's near_duplicates counts them, with examples.",
     )
 
     request_id = request_id_field()
@@ -140,6 +150,7 @@ def _job_create(request, project, validated: dict) -> ImportJob:
             labels_as=validated["labels_as"],
             domain=validated["domain"],
             detect_uses=validated["detect_uses"],
+            near_duplicates=validated["near_duplicates"],
         )
     upload = validated["file"]
     return ImportJob.objects.create(
@@ -151,6 +162,7 @@ def _job_create(request, project, validated: dict) -> ImportJob:
         labels_as=validated["labels_as"],
         domain=validated["domain"],
         detect_uses=validated["detect_uses"],
+        near_duplicates=validated["near_duplicates"],
         bytes_total=upload.size,
     )
 

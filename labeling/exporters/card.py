@@ -115,6 +115,25 @@ def _final_section(stats: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n\n"
 
 
+def _decontaminated_section(stats: dict[str, Any]) -> str:
+    """The benchmarks the export was decontaminated against and what each took out."""
+    sets = stats.get("decontaminated")
+    if not sets:
+        return ""
+    lines = [
+        "### Decontamination",
+        "",
+        "Problems equal to a benchmark problem after normalization, or near-duplicates of one",
+        "(a reworded copy), were left out with all their solutions.",
+        "",
+        "| benchmark | problems left out | solutions left out |",
+        "|---|---:|---:|",
+    ]
+    for name, counts in sets.items():
+        lines.append(f"| {name} | {counts['problems']} | {counts['solutions']} |")
+    return "\n".join(lines) + "\n\n"
+
+
 def render_card(info: CardInfo) -> str:
     stats = info.stats
     data_files = info.file_name
@@ -157,7 +176,7 @@ Step-level labels exported by steplab from project **{info.project_name}**
 - rows: {stats.get("rows", 0)}
 - steps written: {stats.get("steps", 0)}{_images_line(stats, info.project_id)}
 
-### Splits (by a hash of the problem: no problem is in two splits)
+### Splits (by a hash of the problem: no problem, nor near-duplicates, in two splits)
 
 | split | rows | problems |
 |---|---:|---:|
@@ -178,7 +197,7 @@ Step-level labels exported by steplab from project **{info.project_name}**
 ### Left out
 
 {_table(stats.get("skipped", {}))}
-## Licences of the source data
+{_decontaminated_section(stats)}## Licences of the source data
 
 {licence_lines}
 

@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from labeling.errors import ValidationFailed
+from labeling.exporters.decontaminate import Benchmark, benchmarks_from
 from labeling.machine_sources import SOURCES_MAX, machine_sources
 from labeling.models import PROBLEM_DOMAINS, SuggestionSource
 
@@ -163,6 +164,8 @@ class Filters:
     # Machine labels only: leave out suggestions whose score (the measured probability that
     # the verdict is right, autolabel/calibration) is below this or unknown; None keeps all.
     min_score: float | None = None
+    # Benchmark sets whose problems (exact or near-duplicate) are left out (decontaminate.py).
+    decontaminate: tuple[Benchmark, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -173,6 +176,7 @@ class Filters:
             annotators=list(self.annotators),
             problem_sources=list(self.problem_sources),
             domains=list(self.domains),
+            decontaminate=[b.as_dict() for b in self.decontaminate],
             labeled_after=self.labeled_after.isoformat() if self.labeled_after else None,
             labeled_before=self.labeled_before.isoformat() if self.labeled_before else None,
         )
@@ -320,6 +324,7 @@ def filters_from(raw: dict[str, Any] | None) -> Filters:
         domains=_domains(raw, at),
         include_gold=_bool(raw, "include_gold", False, at),
         min_score=min_score,
+        decontaminate=benchmarks_from(raw.get("decontaminate")),
     )
 
 

@@ -274,18 +274,26 @@ def _records(
             on_chunk(len(chunk))
 
 
-def problem_keys(*, project: Project, limit: int) -> list[str] | None:
-    """The split keys (a record's `problem_key`) of all the project's problems, whatever an
-    export's filters, so that every export of the project plans the same split (split.py);
-    None when it has more than `limit` (one query, at most limit + 1 rows)."""
+def problem_texts(
+    *, project: Project, limit: int
+) -> tuple[dict[str, str], dict[str, bytes]] | None:
+    """Split key → problem text of all the project's problems, and split key → its stored
+    MinHash signature (ProblemSignature) where it has one (near-duplicate clusters for the
+    split, near_dups.clusters); None when it has more than `limit`."""
     rows = list(
         Problem.objects.filter(project=project)
         .order_by("pk")
-        .values_list("external_id", "text")[: limit + 1]
+        .values_list("external_id", "text", "signature__hashvalues")[: limit + 1]
     )
     if len(rows) > limit:
         return None
-    return [ext or problem_id(text) for ext, text in rows]
+    texts, sigs = {}, {}
+    for ext, text, data in rows:
+        key = ext or problem_id(text)
+        texts[key] = text
+        if data is not None:
+            sigs[key] = bytes(data)
+    return texts, sigs
 
 
 def export_list(*, project: Project) -> QuerySet[Export]:

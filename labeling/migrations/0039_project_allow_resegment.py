@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("labeling", "0037_hub"),
+        ("labeling", "0038_problem_signature"),
     ]
 
     operations = [

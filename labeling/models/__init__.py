@@ -38,6 +38,7 @@ from .review import (
     ReviewAction,
     ReviewActionKind,
 )
+from .signatures import ProblemSignature
 from .suggestion import Suggestion, SuggestionSource
 from .tokens import ApiToken
 from .webhooks import DeliveryStatus, WebhookDelivery, WebhookEndpoint
@@ -66,6 +67,7 @@ __all__ = [
     "FinishReason",
     "GoldLabel",
     "ImportJob",
+    "ProblemSignature",
     "Invite",
     "ImportStatus",
     "LabelAction",

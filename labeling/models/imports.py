@@ -29,6 +29,9 @@ class ImportJob(models.Model):
     domain = models.CharField(max_length=20, blank=True, default="")
     # Run the step-reference detector on solutions whose rows give no `uses`.
     detect_uses = models.BooleanField(default=True)
+    # Problems that are near-duplicates of the project's or of earlier ones in the file:
+    # "keep" (imported, reported) or "skip" (left out with their solutions, reported).
+    near_duplicates = models.CharField(max_length=10, default="keep")
     status = models.CharField(
         max_length=20, choices=ImportStatus.choices, default=ImportStatus.PENDING
     )

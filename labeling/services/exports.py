@@ -39,12 +39,13 @@ from labeling.exporters import (
     render_card,
     split_of,
 )
+from labeling.exporters.decontaminate import decontaminator
 from labeling.exporters.final import NO_LABEL, FinalTally
 from labeling.exporters.options import LabelSource, SplitMode
 from labeling.exporters.policy import skip_reason
 from labeling.exporters.selection import candidate_solutions
-from labeling.exporters.source import CHUNK, matching_solutions, problem_keys, solution_records
-from labeling.exporters.split import SMALL, split_plan
+from labeling.exporters.source import CHUNK, matching_solutions, problem_texts, solution_records
+from labeling.exporters.split import CLUSTER_MAX, SMALL, cluster_keys, split_plan
 from labeling.gc_pause import gc_paused
 from labeling.models import Domain, Export, ExportStatus, Project
 from labeling.services.export_files import (
@@ -172,11 +173,20 @@ def _write(
         # The candidates with no label at all are not read: counted here, one query.
         unlabeled = candidate_solutions(project=export.project, filters=filters).count() - total
         stats.final.solutions[NO_LABEL] += max(unlabeled, 0)
-    # A small project splits by exact counts over all its problems (split.py).
-    plan = None
+    # A small project splits by exact counts over all its problems (split.py); near-duplicate
+    # problems by their cluster's representative key, so they share a split.
+    plan, grouped = None, {}
     if options.split_policy.mode != SplitMode.NONE:
-        keys = problem_keys(project=export.project, limit=SMALL)
-        plan = split_plan(keys, options.split_policy) if keys is not None else None
+        found = problem_texts(project=export.project, limit=CLUSTER_MAX)
+        texts, stored = found if found is not None else (None, None)
+        grouped = cluster_keys(texts, stored)
+        if texts is not None and len(texts) <= SMALL:
+            plan = split_plan({grouped.get(k, k) for k in texts}, options.split_policy)
+    # Benchmark problems (exact or near-duplicates) are left out (decontaminate.py).
+    clean = decontaminator(filters.decontaminate)
+    for label in clean.labels if clean else ():
+        stats.decontaminated[label] = 0
+    tainted: str | None = None
     fmt = FORMATS[export.format](options, stats)
     fmt.with_images = export.project.domain == Domain.MULTIMODAL
     # Evidence columns for evidence projects, and for many-domains ones (their problems may be).
@@ -214,10 +224,14 @@ def _write(
                     stats.skipped[reason] += 1
                     continue
                 if record.problem_key != split_key:
-                    split_key, split = (
-                        record.problem_key,
-                        split_of(record.problem_key, options.split_policy, plan),
-                    )
+                    split_key = key = record.problem_key
+                    split = split_of(grouped.get(key, key), options.split_policy, plan)
+                    tainted = clean.benchmark_of(record.problem_text) if clean else None
+                    if tainted:
+                        stats.decontaminated[tainted] += 1
+                if tainted:
+                    stats.decontaminated_solutions[tainted] += 1
+                    continue
                 source, metadata = record.source, record.metadata
                 if metadata or source not in licensed:
                     stats.licences.update(licences_of(source=source, metadata=metadata))

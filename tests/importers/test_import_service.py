@@ -127,6 +127,7 @@ def test_import_shared_file_counts(name, explicit):
         steps_created=steps,
         alternatives_created=alternatives,
         labels_created=labels,
+        near_duplicates=result.near_duplicates,  # tests/importers/test_near_duplicates.py
     )
     assert Problem.objects.filter(project=project).count() == problems
     assert Solution.objects.filter(project=project).count() == solutions

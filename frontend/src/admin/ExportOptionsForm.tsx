@@ -332,6 +332,21 @@ export function ExportOptionsForm({
               data-testid="export-problem-sources"
             />
           </Field>
+          <Field
+            label="Decontaminate against benchmarks"
+            help="Problems equal to a benchmark's, or near-duplicates of one (reworded copies), are left out; the card counts them. One a line: a JSONL file in the server's benchmark folder (rows with problem or question), or hf://owner/name/config/split. At most 5."
+            error={problems["filters.decontaminate"] ?? (serverField?.startsWith("filters.decontaminate") ? "Not accepted." : null)}
+          >
+            <textarea
+              className={cls("filters.decontaminate", " mono")}
+              rows={2}
+              value={form.decontaminate}
+              placeholder={"math500.jsonl\nhf://openai/gsm8k/main/test"}
+              disabled={disabled}
+              onChange={(e) => set("decontaminate", e.target.value)}
+              data-testid="export-decontaminate"
+            />
+          </Field>
           <Field label="Problem domains" help="Only problems of these domains (math, text, agent, ...), comma-separated; empty: all. A many-domains project's TRL rows carry a domain column.">
             <input
               className={cls("filters.domains", " mono")}

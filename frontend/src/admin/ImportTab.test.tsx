@@ -61,3 +61,41 @@ describe("Import from the Hub", () => {
     expect(await screen.findByText("Import finished", {}, { timeout: 5000 })).toBeTruthy();
   });
 });
+
+describe("Near-duplicate problems at import", () => {
+  it("sends the chosen mode and shows the report with examples", async () => {
+    const api = new FakeApi([]);
+    api.user = { id: 1, username: "admin", is_staff: true };
+    api.project = makeProject({ role: "admin" });
+    const report = {
+      mode: "skip",
+      existing: 2,
+      in_file: 1,
+      skipped_solutions: 6,
+      project_checked: true,
+      examples: [{ line: 3, problem: "How many apples does Ann have now?", near: "How many apples does Ann have?", near_id: "p-1", of: "existing" }],
+    };
+    api.overrides.push((call) => {
+      if (call.path.startsWith("/api/projects/1/imports/") && call.method === "GET") return { status: 200, body: { count: 0, next: null, previous: null, results: [] } };
+      if (call.path === "/api/projects/1/imports/" && call.method === "POST") return { status: 202, body: JOB };
+      if (call.path === "/api/imports/7/") return { status: 200, body: { ...JOB, status: "done", result: { solutions_created: 10, near_duplicates: report } } };
+      return undefined;
+    });
+    api.install();
+    render(
+      <MemoryRouter initialEntries={["/projects/1?tab=import"]}>
+        <App />
+      </MemoryRouter>,
+    );
+    fireEvent.click(await screen.findByTestId("import-from-hub", {}, { timeout: 5000 }));
+    fireEvent.change(screen.getByTestId("import-hub-repo"), { target: { value: "Qwen/ProcessBench" } });
+    fireEvent.change(screen.getByTestId("import-near-duplicates-mode"), { target: { value: "skip" } });
+    fireEvent.click(screen.getByTestId("import-submit"));
+    await waitFor(() => expect(api.callsTo("POST", "/api/projects/1/imports/")).toHaveLength(1));
+    expect(api.callsTo("POST", "/api/projects/1/imports/")[0].body).toMatchObject({ near_duplicates: "skip" });
+    const shown = await screen.findByTestId("import-near-duplicates", {}, { timeout: 5000 });
+    expect(shown.textContent).toContain("Near-duplicate problems (left out): 2 of the project's, 1 within the file");
+    expect(shown.textContent).toContain("6 solutions left out");
+    expect(shown.textContent).toContain("line 3:");
+  });
+});

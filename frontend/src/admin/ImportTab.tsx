@@ -30,6 +30,29 @@ function ResultCounts({ result }: { result: Partial<api.ImportResult> }) {
   );
 }
 
+function NearDuplicatesReport({ report }: { report: api.NearDuplicatesReport }) {
+  const total = report.existing + report.in_file;
+  const done = report.mode === "skip" ? "left out" : "imported";
+  return (
+    <div className="near-dups" data-testid="import-near-duplicates">
+      <div className="small">
+        Near-duplicate problems ({done}): {formatNumber(report.existing)} of the project's, {formatNumber(report.in_file)} within the file
+        {report.mode === "skip" && report.skipped_solutions ? ` · ${formatNumber(report.skipped_solutions)} solutions left out` : ""}
+        {!report.project_checked && " · the project is too large to compare with; the file was checked against itself"}
+      </div>
+      {total > 0 && (
+        <ul className="near-dups-examples small">
+          {report.examples.map((e) => (
+            <li key={e.line}>
+              <span className="muted">line {e.line}:</span> {e.problem} <span className="muted">≈ {e.of === "existing" ? "project problem" : "earlier in the file"}:</span> {e.near}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 function StatusBadge({ status }: { status: api.ImportJob["status"] }) {
   const cls = { pending: "", running: "badge-blue", done: "badge-green", failed: "badge-red" }[status];
   return <span className={`badge badge-status ${cls}`}>{status}</span>;
@@ -43,6 +66,7 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
   const [labelsAs, setLabelsAs] = useState<api.LabelsAs>("suggestions");
   const [rowDomain, setRowDomain] = useState("");
   const [detectUses, setDetectUses] = useState(true);
+  const [nearDuplicates, setNearDuplicates] = useState<api.NearDuplicates>("keep");
   const [phase, setPhase] = useState<"idle" | "upload" | "server" | "finished">("idle");
   const [uploaded, setUploaded] = useState(0);
   const [job, setJob] = useState<api.ImportJob | null>(null);
@@ -104,6 +128,7 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
         labels_as: labelsAs,
         ...(rowDomain ? { domain: rowDomain } : {}),
         detect_uses: detectUses,
+        near_duplicates: nearDuplicates,
       });
       setJob(queued);
       poll(queued.id);
@@ -138,6 +163,7 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
         (loaded, total) => setUploaded(total > 0 ? loaded / total : 0),
         rowDomain,
         detectUses,
+        nearDuplicates,
       ).promise;
       setUploaded(1);
       setJob(queued);
@@ -269,6 +295,13 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
           <input type="checkbox" checked={detectUses} onChange={(e) => setDetectUses(e.target.checked)} disabled={busy} data-testid="import-detect-uses" />
           <span>Detect which earlier steps each step uses, where the file does not say (off: a large file imports a few percent faster)</span>
         </label>
+        <label className="field">
+          <span className="field-label">Near-duplicate problems</span>
+          <select className="input" value={nearDuplicates} onChange={(e) => setNearDuplicates(e.target.value as api.NearDuplicates)} disabled={busy} data-testid="import-near-duplicates-mode">
+            <option value="keep">Import them and report them</option>
+            <option value="skip">Leave them out (with their solutions) and report them</option>
+          </select>
+        </label>
         <div className="form-actions">
           <button type="submit" className="btn btn-primary" disabled={busy || (from === "file" ? !file : !hubValid)} data-testid="import-submit">
             {busy ? "Importing…" : "Import"}
@@ -309,6 +342,7 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
               {job.detected_format || job.result.format ? ` as ${job.result.format || job.detected_format}` : ""}
             </div>
             <ResultCounts result={job.result} />
+            {job.result.near_duplicates && <NearDuplicatesReport report={job.result.near_duplicates} />}
           </div>
         )}
       </form>

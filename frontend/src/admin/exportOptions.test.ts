@@ -120,3 +120,22 @@ describe("step dependencies option", () => {
     expect(summary).toContain("errors passed on");
   });
 });
+
+describe("decontaminate", () => {
+  it("sends benchmark files and Hub splits, one a line", () => {
+    const form = { ...DEFAULT_FORM, decontaminate: "math500.jsonl\n\n hf://openai/gsm8k/main/test \nhf://HuggingFaceH4/MATH-500" };
+    expect(buildExportRequest(form).filters?.decontaminate).toEqual([
+      { file: "math500.jsonl" },
+      { hub: "openai/gsm8k", config: "main", split: "test" },
+      { hub: "HuggingFaceH4/MATH-500", config: "default", split: "test" },
+    ]);
+    expect(buildExportRequest(DEFAULT_FORM).filters?.decontaminate).toBeUndefined();
+  });
+
+  it("refuses a malformed Hub name and more than five sets", () => {
+    expect(formProblems({ ...DEFAULT_FORM, decontaminate: "hf://openai/gsm8k/main" })["filters.decontaminate"]).toContain("hf://owner/name");
+    const six = ["a", "b", "c", "d", "e", "f"].map((n) => `${n}.jsonl`).join("\n");
+    expect(formProblems({ ...DEFAULT_FORM, decontaminate: six })["filters.decontaminate"]).toBe("At most 5 benchmarks.");
+    expect(formProblems({ ...DEFAULT_FORM, decontaminate: "ok.jsonl" })["filters.decontaminate"]).toBeUndefined();
+  });
+});

@@ -4,7 +4,7 @@
  * formatting helpers.
  */
 import type {
-  ApiError,
+  BenchmarkSet,
   Export,
   ExportFileType,
   ExportFormat,
@@ -12,8 +12,6 @@ import type {
   ExportLabelPolicy,
   ExportRequest,
   ExportStatus,
-  FinalLabelCounts,
-  FinalOrigin,
 } from "../api";
 
 export interface Choice<T extends string> {
@@ -152,6 +150,8 @@ export interface ExportForm {
   /** Comma-separated problem domains (math, text, ...); empty: all. */
   domains: string;
   includeGold: boolean;
+  /** Benchmarks to decontaminate against, one a line: a file name or hf://owner/name[/config/split]. */
+  decontaminate: string;
   neutral: "positive" | "negative";
   truncateAfterFirstError: boolean;
   humanWrittenPositive: boolean;
@@ -190,6 +190,7 @@ export const DEFAULT_FORM: ExportForm = {
   problemSources: "",
   domains: "",
   includeGold: false,
+  decontaminate: "",
   neutral: "positive",
   truncateAfterFirstError: true,
   humanWrittenPositive: true,
@@ -260,6 +261,27 @@ export function isoFromLocal(value: string): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
+/** Benchmark sets an export can be decontaminated against (labeling/exporters/decontaminate.py). */
+export const BENCHMARK_SETS_MAX = 5;
+
+/** One benchmark a line: a JSONL file name in the server's benchmark folder, or
+ * hf://owner/name (split test of config default) or hf://owner/name/config/split. */
+export function benchmarkSets(text: string): BenchmarkSet[] | string {
+  const sets: BenchmarkSet[] = [];
+  for (const line of text.split("\n").map((l) => l.trim()).filter(Boolean)) {
+    if (!line.startsWith("hf://")) {
+      sets.push({ file: line });
+      continue;
+    }
+    const parts = line.slice(5).split("/");
+    if (parts.length !== 2 && parts.length !== 4) return `${line}: write hf://owner/name or hf://owner/name/config/split.`;
+    const [config, split] = parts.length === 4 ? parts.slice(2) : ["default", "test"];
+    sets.push({ hub: `${parts[0]}/${parts[1]}`, config, split });
+  }
+  if (sets.length > BENCHMARK_SETS_MAX) return `At most ${BENCHMARK_SETS_MAX} benchmarks.`;
+  return sets;
+}
+
 /** What the server would refuse, keyed by the option's path (as the API names it). */
 export function formProblems(form: ExportForm): Record<string, string> {
   const problems: Record<string, string> = {};
@@ -286,6 +308,8 @@ export function formProblems(form: ExportForm): Record<string, string> {
     if (separator) problems["label_policy.step_separator"] = separator;
     if (form.systemPrompt.length > SYSTEM_PROMPT_MAX) problems["label_policy.system_prompt"] = `At most ${SYSTEM_PROMPT_MAX} characters.`;
   }
+  const sets = benchmarkSets(form.decontaminate);
+  if (typeof sets === "string") problems["filters.decontaminate"] = sets;
   if (form.splitMode === "hash") {
     const parts = [form.train, form.validation, form.test].map(fraction);
     if (parts.some((p) => p === null)) problems.split_policy = "Each fraction is a number from 0 to 1.";
@@ -321,6 +345,8 @@ export function buildExportRequest(form: ExportForm): ExportRequest {
   if (sources.length) filters.problem_sources = sources;
   const domains = listOf(form.domains);
   if (domains.length) filters.domains = domains;
+  const sets = benchmarkSets(form.decontaminate);
+  if (typeof sets !== "string" && sets.length) filters.decontaminate = sets;
 
   const label_policy: ExportLabelPolicy = {
     neutral: form.neutral,
@@ -397,6 +423,7 @@ export function optionsSummary(e: Export): string {
   if (f.annotators?.length) parts.push(`${f.annotators.length} annotator${f.annotators.length === 1 ? "" : "s"}`);
   if (f.problem_sources?.length) parts.push(`sources: ${f.problem_sources.join(", ")}`);
   if (f.domains?.length) parts.push(`domains: ${f.domains.join(", ")}`);
+  if (f.decontaminate?.length) parts.push(`decontaminated (${f.decontaminate.length} benchmark${f.decontaminate.length === 1 ? "" : "s"})`);
   if (f.labeled_after || f.labeled_before) parts.push("date range");
   if (p.neutral === "negative") parts.push("neutral → wrong");
   if (p.truncate_after_first_error === false) parts.push("not truncated");
@@ -413,80 +440,4 @@ export function optionsSummary(e: Export): string {
   return parts.join(" · ");
 }
 
-/**
- * An API error as lines: the message, then any field details it does not already say.
- * DRF nests details by option (`{"filters": {"min_agreement": ["…"]}}`); they are flattened
- * to "filters.min_agreement: …".
- */
-export function errorLines(err: ApiError): string[] {
-  const lines = [err.message];
-  const walk = (value: unknown, path: string) => {
-    if (Array.isArray(value)) value.forEach((v) => walk(v, path));
-    else if (value && typeof value === "object")
-      for (const [k, v] of Object.entries(value)) walk(v, k === "non_field_errors" ? path : path ? `${path}.${k}` : k);
-    else if (value != null) {
-      const text = String(value);
-      if (!text || err.message.includes(text)) return;
-      const line = path ? `${path}: ${text}` : text;
-      if (!lines.includes(line)) lines.push(line);
-    }
-  };
-  const { field, ...rest } = err.details ?? {};
-  void field;
-  walk(rest, "");
-  return lines;
-}
-
-/** The option an error is about ("filters.min_agreement"), from the service's `field` or DRF's nesting. */
-export function errorField(err: ApiError): string | null {
-  const details = err.details ?? {};
-  if (typeof details.field === "string") return details.field;
-  let path = "";
-  let node: unknown = details;
-  while (node && typeof node === "object" && !Array.isArray(node)) {
-    const keys = Object.keys(node as object);
-    if (!keys.length) break;
-    path = path ? `${path}.${keys[0]}` : keys[0];
-    node = (node as Record<string, unknown>)[keys[0]];
-  }
-  return path || null;
-}
-
-/** A dataset card's YAML front matter (Hugging Face Hub metadata) apart from its Markdown body. */
-export function splitFrontMatter(card: string): { meta: string | null; body: string } {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(card);
-  return m ? { meta: m[1], body: card.slice(m[0].length) } : { meta: null, body: card };
-}
-
-/** Final labels' origins and reasons left out, in the dataset card's order. */
-export const FINAL_ORIGINS: Array<{ key: FinalOrigin; label: string; leftOut: boolean }> = [
-  { key: "review", label: "Review", leftOut: false },
-  { key: "agreement", label: "Annotators' majority", leftOut: false },
-  { key: "single", label: "Single annotator", leftOut: false },
-  { key: "machine", label: "Machine source", leftOut: false },
-  { key: "tie", label: "Left out: tie", leftOut: true },
-  { key: "no_label", label: "Left out: no label", leftOut: true },
-];
-
-/** An export's stats.final_labels (label_source final), or null. */
-export function finalLabelsOf(stats: Record<string, unknown> | null | undefined): FinalLabelCounts | null {
-  const value = stats?.final_labels as Partial<FinalLabelCounts> | undefined;
-  if (!value || typeof value !== "object" || !value.solutions || !value.steps) return null;
-  return value as FinalLabelCounts;
-}
-
-const SKIP_TEXT: Record<string, string> = {
-  unsure: "an unsure step",
-  agreement: "agreement below the minimum",
-  placeholder_in_text: "the placeholder token inside their text",
-  separator_in_text: "the step separator inside their text",
-};
-
-/** Solutions the label policy left out whole (stats.skipped), as "2 for an unsure step", or []. */
-export function skippedLines(stats: Record<string, unknown> | null | undefined): string[] {
-  const skipped = stats?.skipped;
-  if (!skipped || typeof skipped !== "object") return [];
-  return Object.entries(skipped as Record<string, unknown>)
-    .filter(([, n]) => typeof n === "number" && n > 0)
-    .map(([reason, n]) => `${n} for ${SKIP_TEXT[reason] ?? reason}`);
-}
+export { errorField, errorLines, FINAL_ORIGINS, finalLabelsOf, skippedLines, splitFrontMatter } from "./exportResults";

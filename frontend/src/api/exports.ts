@@ -31,7 +31,12 @@ export interface ExportFilters {
   include_gold?: boolean;
   /** Machine label sources only: the lowest calibrated score (0–1) a suggestion may have. */
   min_score?: number | null;
+  /** Benchmark sets whose problems (exact or near-duplicate copies) are left out of the export. */
+  decontaminate?: BenchmarkSet[];
 }
+
+/** A JSONL file in the server's benchmark folder, or one split of a Hub dataset. */
+export type BenchmarkSet = { file: string } | { hub: string; config: string; split: string };
 
 export interface ExportLabelPolicy {
   neutral?: "positive" | "negative";

@@ -26,6 +26,19 @@ export interface ImportResult {
   solutions_skipped: number;
   steps_created: number;
   labels_created: number;
+  /** New problems that are near-duplicates of the project's or of earlier ones in the file. */
+  near_duplicates?: NearDuplicatesReport;
+}
+
+export type NearDuplicates = "keep" | "skip";
+
+export interface NearDuplicatesReport {
+  mode: NearDuplicates;
+  existing: number;
+  in_file: number;
+  skipped_solutions: number;
+  project_checked: boolean;
+  examples: Array<{ line: number; problem: string; near: string; near_id: string; of: "existing" | "in_file" }>;
 }
 
 export interface ImportErrorInfo {
@@ -42,6 +55,7 @@ export interface ImportJob {
   detected_format: string;
   /** The step-reference detector ran on rows that give no `uses`. */
   detect_uses: boolean;
+  near_duplicates?: NearDuplicates;
   /** A Hub import: the dataset, config, split and revision (and, once fetched, files and rows). */
   hub: { repo_id?: string; config?: string; split?: string; revision?: string; rows?: number; files?: string[] };
   status: "pending" | "running" | "done" | "failed";
@@ -68,6 +82,7 @@ export interface HubImport {
   labels_as: LabelsAs;
   domain?: string;
   detect_uses?: boolean;
+  near_duplicates?: NearDuplicates;
 }
 export const importFromHub = (projectId: number, data: HubImport) => post<ImportJob>(`/api/projects/${projectId}/imports/`, data);
 
@@ -85,6 +100,8 @@ export function uploadImport(
   domain = "",
   /** Detect the earlier steps a step refers to where a row gives no `uses` (the default). */
   detectUses = true,
+  /** Near-duplicate problems: imported and reported (keep), or left out and reported (skip). */
+  nearDuplicates: NearDuplicates = "keep",
 ): { promise: Promise<ImportJob>; abort: () => void } {
   const xhr = new XMLHttpRequest();
   const promise = new Promise<ImportJob>((resolve, reject) => {
@@ -94,6 +111,7 @@ export function uploadImport(
     form.append("labels_as", labelsAs);
     if (domain) form.append("domain", domain);
     if (!detectUses) form.append("detect_uses", "false");
+    form.append("near_duplicates", nearDuplicates);
     xhr.open("POST", `/api/projects/${projectId}/imports/`);
     xhr.withCredentials = true;
     xhr.setRequestHeader("X-CSRFToken", csrfToken());

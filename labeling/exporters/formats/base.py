@@ -31,6 +31,9 @@ class Stats:
     problem_sources: Counter = field(default_factory=Counter)
     domains: Counter = field(default_factory=Counter)  # rows per problem domain
     skipped: Counter = field(default_factory=Counter)
+    # Decontamination (exporters/decontaminate.py): problems / solutions left out per benchmark.
+    decontaminated: Counter = field(default_factory=Counter)
+    decontaminated_solutions: Counter = field(default_factory=Counter)
     licences: dict[str, str] = field(default_factory=dict)
     images: int = 0  # image references written (multimodal projects)
     inherited: int = 0  # steps written as -1 by dependency_policy=inherit
@@ -78,6 +81,16 @@ class Stats:
             "problem_sources": dict(sorted(self.problem_sources.items())),
             **({"domains": dict(sorted(self.domains.items()))} if self.domains else {}),
             "skipped": dict(sorted(self.skipped.items())),
+            **(
+                {
+                    "decontaminated": {
+                        name: {"problems": n, "solutions": self.decontaminated_solutions[name]}
+                        for name, n in sorted(self.decontaminated.items())
+                    }
+                }
+                if self.decontaminated
+                else {}
+            ),
             "licences": dict(sorted(self.licences.items())),
             **({"images": self.images} if self.images else {}),
             **({"inherited": self.inherited} if self.inherited else {}),

@@ -50,6 +50,18 @@ def _project(ref: str) -> Project:
     raise CommandError(f"No project with id or name {ref!r}.")
 
 
+def _benchmark(value: str) -> dict[str, str]:
+    if not value.startswith("hf://"):
+        return {"file": value}
+    parts = value.removeprefix("hf://").split("/")
+    if len(parts) not in (2, 4):
+        raise CommandError(
+            f"--decontaminate {value}: hf://OWNER/NAME or hf://OWNER/NAME/CONFIG/SPLIT."
+        )
+    config, split = parts[2:] or ["default", "test"]
+    return {"hub": "/".join(parts[:2]), "config": config, "split": split}
+
+
 class Command(BaseCommand):
     help = "Export a project's labeled steps as a training set (file + dataset card)."
 
@@ -95,6 +107,13 @@ class Command(BaseCommand):
         parser.add_argument("--split", type=_split, help="TRAIN,VALIDATION,TEST fractions")
         parser.add_argument("--no-split", action="store_true", help="no split column")
         parser.add_argument("--seed", help="split seed")
+        parser.add_argument(
+            "--decontaminate",
+            action="append",
+            metavar="FILE|hf://OWNER/NAME[/CONFIG/SPLIT]",
+            help="leave out problems of this benchmark (a JSONL file in BENCHMARK_DIR, or a "
+            "Hub dataset split; default config 'default', split 'test'); repeatable",
+        )
         parser.add_argument("--filters", help="filters as JSON")
         parser.add_argument("--label-policy", help="label policy as JSON")
         parser.add_argument("--split-policy", help="split policy as JSON")
@@ -122,6 +141,8 @@ class Command(BaseCommand):
                 policy[key] = o[key]
         if o["machine_labels"]:
             filters["machine_labels"] = True
+        if o["decontaminate"]:
+            filters["decontaminate"] = [_benchmark(b) for b in o["decontaminate"]]
         if o["no_truncate"]:
             policy["truncate_after_first_error"] = False
         if o["soft_labels"]:

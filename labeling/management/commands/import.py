@@ -47,6 +47,13 @@ class Command(BaseCommand):
             help="the domain of rows that name none (a many-domains project's dataset files)",
         )
         parser.add_argument(
+            "--near-duplicates",
+            default="keep",
+            choices=["keep", "skip"],
+            help="new problems that are near-duplicates of the project's or of earlier ones in "
+            "the file: import them (keep, the default) or leave them out (skip); both report",
+        )
+        parser.add_argument(
             "--create-project", action="store_true", help="create the project if missing"
         )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -105,6 +112,7 @@ class Command(BaseCommand):
                 progress=progress,
                 domain=options["domain"],
                 detect_uses=not options["no_detect_uses"],
+                near_duplicates=options["near_duplicates"],
             )
         except ImportFileError as exc:
             bar.close()
@@ -116,5 +124,19 @@ class Command(BaseCommand):
         bar.close()
         self.stdout.write(f"Imported {label} into {project.name!r} (format {result.format}):")
         for key, value in result.as_dict().items():
-            if key != "format":
+            if key not in ("format", "near_duplicates"):
                 self.stdout.write(f"  {key}: {value}")
+        self._near_duplicates(result.near_duplicates)
+
+    def _near_duplicates(self, report: dict[str, Any]) -> None:
+        done = "skipped" if report["mode"] == "skip" else "kept"
+        self.stdout.write(
+            f"  near-duplicate problems ({done}): {report['existing']} of the project's, "
+            f"{report['in_file']} within the file"
+            + (f"; {report['skipped_solutions']} solutions skipped" if done == "skipped" else "")
+        )
+        for example in report["examples"]:
+            self.stdout.write(
+                f"    line {example['line']}: {example['problem'][:80]!r} ~ "
+                f"{example['near'][:80]!r} ({example['of']})"
+            )

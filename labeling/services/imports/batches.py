@@ -4,7 +4,7 @@ queries); `build` turns the new ones into each table's rows (pure Python); `writ
 what follows the batch's write. Re-importing is a no-op because of these lookups."""
 
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -62,6 +62,8 @@ class ImportResult:
     annotations_created: int = 0
     labels_created: int = 0  # Suggestion rows, or StepLabel rows of imported annotations
     predictions_created: int = 0  # Suggestion rows of the rows' `predictions` (source prediction)
+    # Near-duplicate problems: counts, examples and what was done (near_dups.py report).
+    near_duplicates: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -151,6 +151,7 @@ def import_job_run(*, job: ImportJob) -> ImportJob:
                 labels_as=job.labels_as,
                 progress=publish,
                 import_job_id=job.pk,
+                near_duplicates=job.near_duplicates,
                 **args,
             )
     except ImportFileError as exc:

@@ -14,6 +14,7 @@ from labeling.models import Project
 from labeling.read_ahead import read_ahead
 
 from .batches import BatchWriter, ImportResult, Reserved
+from .near_dups import NearDupScreen, check_near_duplicates
 from .parsing import PathOrFile, Progress, check_args, filename_of, parse_options, row_batches_read
 from .tables import TABLES, Write
 
@@ -105,6 +106,7 @@ def import_file(
     domain: str = "",
     detect_uses: bool = True,
     import_job_id: int | None = None,
+    near_duplicates: str = "keep",
 ) -> ImportResult:
     """Import a JSON Lines file (or .gz) into `project`, all or nothing.
 
@@ -115,9 +117,13 @@ def import_file(
     problem domain of rows that name none (a `mixed` project's dataset files). `detect_uses`:
     find step dependencies in the text of solutions whose line gives none (Step.uses).
     `import_job_id`: the ImportJob the new solutions record (Solution.import_job).
+    `near_duplicates`: new problems that are near-duplicates of the project's or of earlier
+    ones in the file are reported in `result.near_duplicates` and imported ("keep") or left
+    out with their solutions ("skip"); see near_dups.py.
     Raises ImportFileError for a bad line; then nothing is written.
     """
     check_args(fmt=fmt, labels_as=labels_as)
+    check_near_duplicates(near_duplicates)
     name = filename_of(path, filename)
     options = parse_options(project, domain, detect_uses=detect_uses)
     with (
@@ -128,9 +134,13 @@ def import_file(
         writer = BatchWriter(
             project=project, labels_as=labels_as, filename=name, import_job_id=import_job_id
         )
+        screen = NearDupScreen(project=project, mode=near_duplicates).load()
         # The next batches are parsed on a thread while this one is written.
         with gc_paused(), read_ahead(row_batches_read(rows)) as batches:  # see labeling.gc_pause
-            write_all(writer, batches, progress)
+            screened = ((screen.rows(batch), b, r) for batch, b, r in batches)
+            write_all(writer, screened, progress)
+        screen.store()
     result = writer.result
     result.format, result.rows = rows.format, rows.rows
+    result.near_duplicates = screen.report()
     return result

@@ -9,6 +9,7 @@ from .api_token_output import ApiTokenOutput
 from .assignment_preview import AssignmentPreview
 from .assignment_preview_new import AssignmentPreviewNew
 from .assignment_summary_output import AssignmentSummaryOutput
+from .benchmark_set_input_request import BenchmarkSetInputRequest
 from .blank_enum import BlankEnum
 from .combine_enum import CombineEnum
 from .comment_create_input_request import CommentCreateInputRequest
@@ -99,6 +100,7 @@ from .my_work_list_status import MyWorkListStatus
 from .my_work_page import MyWorkPage
 from .my_work_row_output import MyWorkRowOutput
 from .my_work_row_output_status_enum import MyWorkRowOutputStatusEnum
+from .near_duplicates_enum import NearDuplicatesEnum
 from .neutral_enum import NeutralEnum
 from .order_enum import OrderEnum
 from .paginated_autolabel_runs import PaginatedAutolabelRuns
@@ -208,6 +210,7 @@ __all__ = (
     "AssignmentPreview",
     "AssignmentPreviewNew",
     "AssignmentSummaryOutput",
+    "BenchmarkSetInputRequest",
     "BlankEnum",
     "CombineEnum",
     "CommentCreateInputRequest",
@@ -298,6 +301,7 @@ __all__ = (
     "MyWorkPage",
     "MyWorkRowOutput",
     "MyWorkRowOutputStatusEnum",
+    "NearDuplicatesEnum",
     "NeutralEnum",
     "OrderEnum",
     "PaginatedAutolabelRuns",

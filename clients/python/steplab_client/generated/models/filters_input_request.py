@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -10,6 +10,10 @@ from attrs import field as _attrs_field
 from ..models.label_source_enum import LabelSourceEnum
 from ..models.unsure_enum import UnsureEnum
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.benchmark_set_input_request import BenchmarkSetInputRequest
+
 
 T = TypeVar("T", bound="FiltersInputRequest")
 
@@ -41,6 +45,10 @@ class FiltersInputRequest:
         include_gold (bool | Unset): Gold questions are excluded by default once they exist.
         min_score (float | None | Unset): auto_consensus / auto_any: leave out machine labels whose score (the measured
             probability that the verdict is right) is below this or unknown.
+        decontaminate (list[BenchmarkSetInputRequest] | Unset): Benchmark sets to decontaminate against: problems equal
+            to a benchmark problem after normalization, or near-duplicates of one (a reworded copy), are left out and
+            counted in the card. Each is {file: a JSONL file in the server's benchmark folder} or {hub: owner/name, config,
+            split}; rows carry `problem` or `question`.
     """
 
     label_source: LabelSourceEnum | Unset = UNSET
@@ -54,6 +62,7 @@ class FiltersInputRequest:
     problem_sources: list[str] | Unset = UNSET
     include_gold: bool | Unset = UNSET
     min_score: float | None | Unset = UNSET
+    decontaminate: list[BenchmarkSetInputRequest] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -105,6 +114,13 @@ class FiltersInputRequest:
         else:
             min_score = self.min_score
 
+        decontaminate: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.decontaminate, Unset):
+            decontaminate = []
+            for decontaminate_item_data in self.decontaminate:
+                decontaminate_item = decontaminate_item_data.to_dict()
+                decontaminate.append(decontaminate_item)
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({})
@@ -130,11 +146,15 @@ class FiltersInputRequest:
             field_dict["include_gold"] = include_gold
         if min_score is not UNSET:
             field_dict["min_score"] = min_score
+        if decontaminate is not UNSET:
+            field_dict["decontaminate"] = decontaminate
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.benchmark_set_input_request import BenchmarkSetInputRequest
+
         d = dict(src_dict)
         _label_source = d.pop("label_source", UNSET)
         label_source: LabelSourceEnum | Unset
@@ -205,6 +225,15 @@ class FiltersInputRequest:
 
         min_score = _parse_min_score(d.pop("min_score", UNSET))
 
+        _decontaminate = d.pop("decontaminate", UNSET)
+        decontaminate: list[BenchmarkSetInputRequest] | Unset = UNSET
+        if _decontaminate is not UNSET:
+            decontaminate = []
+            for decontaminate_item_data in _decontaminate:
+                decontaminate_item = BenchmarkSetInputRequest.from_dict(decontaminate_item_data)
+
+                decontaminate.append(decontaminate_item)
+
         filters_input_request = cls(
             label_source=label_source,
             machine_labels=machine_labels,
@@ -217,6 +246,7 @@ class FiltersInputRequest:
             problem_sources=problem_sources,
             include_gold=include_gold,
             min_score=min_score,
+            decontaminate=decontaminate,
         )
 
         filters_input_request.additional_properties = d

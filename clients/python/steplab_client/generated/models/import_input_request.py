@@ -12,6 +12,7 @@ from .. import types
 from ..models.blank_enum import BlankEnum
 from ..models.import_input_format_enum import ImportInputFormatEnum
 from ..models.labels_as_enum import LabelsAsEnum
+from ..models.near_duplicates_enum import NearDuplicatesEnum
 from ..models.problem_domain_enum import ProblemDomainEnum
 from ..types import UNSET, File, FileTypes, Unset
 
@@ -59,6 +60,8 @@ class ImportInputRequest:
             * `evidence` - evidence Default: BlankEnum.VALUE_0.
         detect_uses (bool | Unset): Find the earlier steps each step refers to (step `uses`) where a row gives none.
             Off: such steps keep no `uses`, and a large file imports a few percent faster. Default: True.
+        near_duplicates (NearDuplicatesEnum | Unset): * `keep` - keep
+            * `skip` - skip Default: NearDuplicatesEnum.KEEP.
         request_id (UUID | Unset): A key the client makes once per job it creates and sends again on every retry (a UUID
             is a good one); a retry with it answers the job made the first time instead of another. Same as Idempotency-Key.
     """
@@ -72,6 +75,7 @@ class ImportInputRequest:
     labels_as: LabelsAsEnum | Unset = LabelsAsEnum.SUGGESTIONS
     domain: BlankEnum | ProblemDomainEnum | Unset = BlankEnum.VALUE_0
     detect_uses: bool | Unset = True
+    near_duplicates: NearDuplicatesEnum | Unset = NearDuplicatesEnum.KEEP
     request_id: UUID | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -106,6 +110,10 @@ class ImportInputRequest:
 
         detect_uses = self.detect_uses
 
+        near_duplicates: str | Unset = UNSET
+        if not isinstance(self.near_duplicates, Unset):
+            near_duplicates = self.near_duplicates.value
+
         request_id: str | Unset = UNSET
         if not isinstance(self.request_id, Unset):
             request_id = str(self.request_id)
@@ -131,6 +139,8 @@ class ImportInputRequest:
             field_dict["domain"] = domain
         if detect_uses is not UNSET:
             field_dict["detect_uses"] = detect_uses
+        if near_duplicates is not UNSET:
+            field_dict["near_duplicates"] = near_duplicates
         if request_id is not UNSET:
             field_dict["request_id"] = request_id
 
@@ -168,6 +178,11 @@ class ImportInputRequest:
 
         if not isinstance(self.detect_uses, Unset):
             files.append(("detect_uses", (None, str(self.detect_uses).encode(), "text/plain")))
+
+        if not isinstance(self.near_duplicates, Unset):
+            files.append(
+                ("near_duplicates", (None, str(self.near_duplicates.value).encode(), "text/plain"))
+            )
 
         if not isinstance(self.request_id, Unset):
             files.append(("request_id", (None, str(self.request_id), "text/plain")))
@@ -230,6 +245,13 @@ class ImportInputRequest:
 
         detect_uses = d.pop("detect_uses", UNSET)
 
+        _near_duplicates = d.pop("near_duplicates", UNSET)
+        near_duplicates: NearDuplicatesEnum | Unset
+        if isinstance(_near_duplicates, Unset):
+            near_duplicates = UNSET
+        else:
+            near_duplicates = NearDuplicatesEnum(_near_duplicates)
+
         _request_id = d.pop("request_id", UNSET)
         request_id: UUID | Unset
         if isinstance(_request_id, Unset):
@@ -247,6 +269,7 @@ class ImportInputRequest:
             labels_as=labels_as,
             domain=domain,
             detect_uses=detect_uses,
+            near_duplicates=near_duplicates,
             request_id=request_id,
         )
 

@@ -26,6 +26,7 @@ class ImportJobOutput:
         labels_as (str | Unset):
         domain (str | Unset):
         detect_uses (bool | Unset):
+        near_duplicates (str | Unset):
         status (JobStatusEnum | Unset): * `pending` - Pending
             * `running` - Running
             * `done` - Done
@@ -47,6 +48,7 @@ class ImportJobOutput:
     labels_as: str | Unset = UNSET
     domain: str | Unset = UNSET
     detect_uses: bool | Unset = UNSET
+    near_duplicates: str | Unset = UNSET
     status: JobStatusEnum | Unset = UNSET
     bytes_total: int | Unset = UNSET
     bytes_done: int | Unset = UNSET
@@ -74,6 +76,8 @@ class ImportJobOutput:
         domain = self.domain
 
         detect_uses = self.detect_uses
+
+        near_duplicates = self.near_duplicates
 
         status: str | Unset = UNSET
         if not isinstance(self.status, Unset):
@@ -118,6 +122,8 @@ class ImportJobOutput:
             field_dict["domain"] = domain
         if detect_uses is not UNSET:
             field_dict["detect_uses"] = detect_uses
+        if near_duplicates is not UNSET:
+            field_dict["near_duplicates"] = near_duplicates
         if status is not UNSET:
             field_dict["status"] = status
         if bytes_total is not UNSET:
@@ -155,6 +161,8 @@ class ImportJobOutput:
         domain = d.pop("domain", UNSET)
 
         detect_uses = d.pop("detect_uses", UNSET)
+
+        near_duplicates = d.pop("near_duplicates", UNSET)
 
         _status = d.pop("status", UNSET)
         status: JobStatusEnum | Unset
@@ -200,6 +208,7 @@ class ImportJobOutput:
             labels_as=labels_as,
             domain=domain,
             detect_uses=detect_uses,
+            near_duplicates=near_duplicates,
             status=status,
             bytes_total=bytes_total,
             bytes_done=bytes_done,
