@@ -89,7 +89,9 @@ def test_autolabel_run_finished_fires_once(subscribe, receiver):
     item = AutolabelItem.objects.create(run=run, solution=solution)
     autolabel_run_refresh(run=run)  # still pending: no event
     assert not WebhookDelivery.objects.exists()
+    # What a chunk's transaction does: the item marked, the run's counters added to.
     AutolabelItem.objects.filter(pk=item.pk).update(status=ItemStatus.DONE, suggestions=2)
+    AutolabelRun.objects.filter(pk=run.pk).update(done=1, suggestions_written=2)
     autolabel_run_refresh(run=run)
     autolabel_run_refresh(run=run)  # a concurrent chunk's refresh: already finished
     (event,) = _received(receiver)
