@@ -70,7 +70,11 @@ class AutolabelRun(models.Model):
 class AutolabelItem(models.Model):
     """One solution of a run. Marking it done once makes a redelivered chunk a no-op."""
 
-    run = models.ForeignKey(AutolabelRun, on_delete=models.CASCADE, related_name="items")
+    # No index of its own: the (run, solution) key leads with the run. A second index on the run
+    # alone let the planner read a whole run's items to find a chunk's few.
+    run = models.ForeignKey(
+        AutolabelRun, on_delete=models.CASCADE, related_name="items", db_index=False
+    )
     solution = models.ForeignKey(Solution, on_delete=models.CASCADE, related_name="+")
     status = models.CharField(max_length=20, choices=ItemStatus.choices, default=ItemStatus.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)

@@ -120,9 +120,8 @@ def _peak(project, chunk_size: int) -> int:
 
 def test_peak_memory_does_not_grow_with_the_number_of_solutions(solutions, project, monkeypatch):
     from labeling.exporters import writers
-    from tests.factories import ProjectFactory
-
     from labeling.services import exports
+    from tests.factories import ProjectFactory
 
     # The JSONL writer buffers up to BUFFER_BYTES (1 MiB) of lines; keep it below these sizes.
     monkeypatch.setattr(writers, "BUFFER_BYTES", 16 * 1024)
