@@ -48,3 +48,18 @@ def screenshot(page):
         return path
 
     return take
+
+
+@pytest.fixture(autouse=True)
+def _connections_close_per_request():
+    """The live server serves each request in a thread of its own; with persistent connections
+    (CONN_MAX_AGE) each finished thread left its connection open, and a full e2e run used up
+    PostgreSQL's max_connections ("too many clients"). In these tests a request's connection
+    closes when the request ends. The settings dict is the one every thread's wrapper reads."""
+    from django.db import connections
+
+    conf = connections.settings["default"]
+    before = conf.get("CONN_MAX_AGE", 0)
+    conf["CONN_MAX_AGE"] = 0
+    yield
+    conf["CONN_MAX_AGE"] = before
