@@ -37,6 +37,7 @@ from .connection import (
 DATA_SUFFIXES = (".parquet", ".jsonl", ".jsonl.gz", ".json", ".ndjson")
 SPLIT_NAME = CONFIG
 MAX_FILES = 1000
+CARD_MAX_BYTES = 1024 * 1024  # a dataset card is read whole to find its configs
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,8 @@ def _card_patterns(api, source: HubSource, files: list[str]) -> tuple[list[str],
             token=api.token,
             cache_dir=cache,
         )
+        if Path(path).stat().st_size > CARD_MAX_BYTES:
+            raise HubError(f"{source.repo_id}'s README.md is over {CARD_MAX_BYTES} bytes.")
         configs = DatasetCard(Path(path).read_text(encoding="utf-8")).data.configs or []
     if not configs:
         return None
