@@ -12,19 +12,21 @@ claim -> submit cycles by one annotator through the HTTP API (bench/load/cycles.
 account each phase, no think time):
 
 1. ``baseline``: nothing else runs;
-2. ``run, nice 0``: a symbolic auto-label run over the project goes on a real Celery worker
-   (`-Q autolabel,rollouts,exports --concurrency 2`, as bin/serve starts its machine worker)
-   with MACHINE_WORKER_NICE=0: the old configuration, machine work at the web server's
-   priority;
-3. ``run, nice 10``: the same with the worker at nice 10 (annotate.worker_priority), as
-   bin/serve and docker-compose.yml run it now;
-4. ``baseline`` again.
+2. a run phase per `--modes` entry: a symbolic auto-label run over the project goes on a real
+   Celery worker (`-Q autolabel,rollouts,exports --concurrency 2`, as bin/serve starts its
+   machine worker) whose priority is, by mode (annotate.worker_priority):
+   ``nice0``: MACHINE_WORKER_NICE=0, machine work at the web server's priority, every core;
+   ``nice10``: nice 10 on every core (MACHINE_WORKER_CPUS=all);
+   ``pinned``: nice 10 on all cores but one (MACHINE_WORKER_CPUS=auto), as bin/serve and
+   docker-compose.yml run it now;
+3. ``baseline`` again.
 
 Each run phase starts its worker, sends the run's chunks (the start task's body, run here),
 waits until the run has done a few chunks, measures, then cancels the run, stops the worker and
 empties the queue; the run's solutions/s during the measurement are printed (what the
 nice level costs the run while someone labels). Ratios are p50 and p90 of the cycle against the
-baseline phases of the same round pooled; the goal is <= 1.5x for both with the run at nice 10.
+baseline phases of the same round pooled; the goal is <= 1.5x for both with the run as
+deployed (``pinned``).
 Exits 1 when a request errs or a run was not going for the whole measurement.
 """
 
@@ -55,6 +57,11 @@ from bench.stream_bench import DEFAULT_DATABASE_URL, settings_env  # noqa: E402
 MACHINE_QUEUES = "autolabel,rollouts,exports"  # bin/serve's machine worker
 MACHINE_CONCURRENCY = 2  # bin/serve's default (MACHINE_WORKERS); --concurrency
 WARM_CHUNKS = 3  # chunks a run has done before the clock starts
+MODES = {  # the machine worker's priority settings, by --modes name
+    "nice0": {"MACHINE_WORKER_NICE": "0", "MACHINE_WORKER_CPUS": "all"},
+    "nice10": {"MACHINE_WORKER_NICE": "10", "MACHINE_WORKER_CPUS": "all"},
+    "pinned": {"MACHINE_WORKER_NICE": "10", "MACHINE_WORKER_CPUS": "auto"},
+}
 
 
 @dataclass
@@ -110,7 +117,7 @@ def phase_with_run(
     base_url: str,
     project,
     cycles: int,
-    nice: int,
+    mode: str,
     concurrency: int,
     env: dict,
     workdir: Path,
@@ -124,7 +131,7 @@ def phase_with_run(
     slug = f"{name.replace(' ', '').replace(',', '-')}-r{round_}"
     log_path = workdir / f"{slug}.log"
     worker = start_worker(
-        {**env, "MACHINE_WORKER_NICE": str(nice)}, log_path, name=slug,
+        {**env, **MODES[mode]}, log_path, name=slug,
         concurrency=concurrency, queues=MACHINE_QUEUES,
     )  # fmt: skip
     try:
@@ -187,17 +194,23 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=5000, help="solutions in the project")
     parser.add_argument("--cycles", type=int, default=200, help="cycles a phase")
-    parser.add_argument("--rounds", type=int, default=1, help="rounds of the four phases")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of the phases")
+    parser.add_argument(
+        "--modes", default="nice0,pinned", help=f"run phases, of {', '.join(MODES)}"
+    )
     parser.add_argument(
         "--concurrency", type=int, default=MACHINE_CONCURRENCY, help="the machine worker's pool"
     )
     parser.add_argument("--keep-db", action="store_true", help="do not drop the scratch database")
     args = parser.parse_args()
+    modes = [m for m in args.modes.split(",") if m]
+    if not modes or set(modes) - set(MODES):
+        parser.error(f"--modes is a comma-separated list of {', '.join(MODES)}")
     base_db = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
     if not base_db.startswith(("postgres://", "postgresql://")):
         parser.error("DATABASE_URL must name a PostgreSQL database (a scratch one is made)")
-    needed = 4 * args.rounds * (args.cycles + 1)
-    if args.n < needed + WARM_CHUNKS * 20 * 2 * args.rounds:
+    needed = (2 + len(modes)) * args.rounds * (args.cycles + 1)
+    if args.n < needed + WARM_CHUNKS * 20 * len(modes) * args.rounds:
         parser.error(f"--n must leave room for the cycles: at least {needed} solutions")
 
     from bench.load.procs import PrivateRedis, free_port, start_server, steplab_env, stop
@@ -235,17 +248,17 @@ def main() -> int:
             measure(base_url, project, 20, "warm-up")
             for round_ in range(1, args.rounds + 1):
                 phases = [Phase("baseline", measure(base_url, project, args.cycles, f"b{round_}"))]
-                for nice in (0, 10):
+                for mode in modes:
                     phases.append(
                         phase_with_run(
                             base_url=base_url,
                             project=project,
                             cycles=args.cycles,
-                            nice=nice,
+                            mode=mode,
                             concurrency=args.concurrency,
                             env=env,
                             workdir=workdir,
-                            name=f"run, nice {nice}",
+                            name=f"run, {mode}",
                             round_=round_,
                         )  # fmt: skip
                     )

@@ -301,6 +301,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker that consumes only machine queues (annotate.queues.MACHINE_QUEUES) runs at this OS
 # nice level, its pool and their children too (annotate.worker_priority); 0 turns it off.
 MACHINE_WORKER_NICE = env.int("MACHINE_WORKER_NICE", default=10)
+# ... pinned to these CPUs: `auto` all but one (so a request never waits for a core to wake
+# up), `all` no pinning, or a list such as `1-3,6`. Not applied when MACHINE_WORKER_NICE is 0.
+MACHINE_WORKER_CPUS = env.str("MACHINE_WORKER_CPUS", default="auto")
 # Jobs whose message a broker lost (a Redis restarted empty) are sent again by a beat task
 # (autolabel.recovery) once they showed no sign of life for RECOVERY_STALL_S and no worker
 # holds them. Beat runs in `make run`'s main worker (-B) and as compose's `beat` service.

@@ -1,6 +1,7 @@
 """Machine work yields the CPU (annotate.worker_priority, annotate.queues): an auto-label run's
 chunks go to a machine queue, and a real Celery worker that consumes only machine queues runs
-every process and thread of its tree at MACHINE_WORKER_NICE, while one that also consumes
+every process and thread of its tree at MACHINE_WORKER_NICE, pinned to all CPUs but one
+(MACHINE_WORKER_CPUS=auto), while one that also consumes
 `default` (the short tasks people wait on) keeps the priority it was started with.
 
 The workers here use a SQLite-file broker in a temporary folder, so they can take no message
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from annotate.queues import MACHINE_QUEUES, Queue
-from annotate.worker_priority import NICE_MAX, machine_nice
+from annotate.worker_priority import NICE_MAX, CpuSpecError, machine_cpus, machine_nice
 from autolabel.registry import chunk_queue
 from tests.factories import ProjectFactory, SolutionFactory
 
@@ -81,11 +82,35 @@ def test_a_symbolic_runs_chunks_are_sent_to_the_autolabel_queue(monkeypatch):
     )
 
 
+@pytest.mark.parametrize(
+    ("spec", "available", "expected"),
+    [
+        ("auto", {0, 1}, {1}),  # one core left for people's requests
+        ("auto", {0, 1, 2, 3}, {1, 2, 3}),
+        ("auto", {2, 5}, {5}),  # a worker already confined (taskset, cgroup): within its CPUs
+        ("auto", {0}, None),  # one CPU: nothing to leave free
+        ("all", {0, 1}, None),
+        (" AUTO ", {0, 1}, {1}),
+        ("1-2,5", {0, 1, 2, 3}, {1, 2}),  # CPUs it may not use are left out
+        ("3", {0, 1, 2, 3}, {3}),
+    ],
+)
+def test_machine_cpus(spec, available, expected):
+    assert machine_cpus(spec, available) == expected
+
+
+@pytest.mark.parametrize("spec", ["", "x", "1-", "-1", "3-1", "1,,2", "7", "0-99999", "1.5"])
+def test_a_bad_cpu_list_is_refused_with_what_is_wrong(spec):
+    with pytest.raises(CpuSpecError, match="MACHINE_WORKER_CPUS"):
+        machine_cpus(spec, {0, 1, 2, 3})
+
+
 # --- real workers -------------------------------------------------------------------------
 
 
-def _thread_nices(pid: int) -> dict[str, int]:
-    """'pid/tid' -> nice of every thread of the process `pid` and of its descendants."""
+def _thread_nices(pid: int) -> dict[str, tuple[int, tuple[int, ...]]]:
+    """'pid/tid' -> (nice, CPUs it may run on) of every thread of the process `pid` and of its
+    descendants."""
     import psutil
 
     found = {}
@@ -94,9 +119,11 @@ def _thread_nices(pid: int) -> dict[str, int]:
         for task in Path(f"/proc/{proc.pid}/task").iterdir():
             try:
                 stat = (task / "stat").read_text()
+                cpus = tuple(sorted(os.sched_getaffinity(int(task.name))))
             except OSError:
                 continue  # gone meanwhile
-            found[f"{proc.pid}/{task.name}"] = int(stat.rsplit(")", 1)[1].split()[16])
+            nice = int(stat.rsplit(")", 1)[1].split()[16])
+            found[f"{proc.pid}/{task.name}"] = (nice, cpus)
     return found
 
 
@@ -128,6 +155,8 @@ def test_a_machine_worker_runs_niced_and_a_default_worker_does_not(tmp_path):
     from bench.load.procs import stop
 
     own = os.getpriority(os.PRIO_PROCESS, 0)
+    mine = tuple(sorted(os.sched_getaffinity(0)))
+    pinned = mine[1:] if len(mine) > 1 else mine
     if own >= 7:
         pytest.skip(f"this test runs at nice {own} already")
     machine, machine_log = _worker(tmp_path, "machine", "autolabel,rollouts,exports", "7")
@@ -145,12 +174,12 @@ def test_a_machine_worker_runs_niced_and_a_default_worker_does_not(tmp_path):
 
         niced = _thread_nices(machine.pid)
         assert len({key.split("/")[0] for key in niced}) >= 3  # the worker and its 2 pool processes
-        assert set(niced.values()) == {7}, niced
-        assert "runs at nice" in machine_log.read_text()
+        assert set(niced.values()) == {(7, pinned)}, niced
+        assert "runs at nice 7, on " in machine_log.read_text()
 
         kept = _thread_nices(main.pid)
         assert len({key.split("/")[0] for key in kept}) >= 3
-        assert set(kept.values()) == {own}, kept
+        assert set(kept.values()) == {(own, mine)}, kept
         assert "runs at nice" not in main_log.read_text()
     finally:
         stop(machine)
