@@ -19,7 +19,8 @@ from autolabel.calibration import calibrate
 from autolabel.calibration.kinds import KindGate, apply_gate, gate_for
 from autolabel.engines.base import CHECKS_OUT, EngineResult, SolutionInput, StepSuggestion
 from autolabel.engines.params import timeout_param
-from autolabel.symbolic import CHECKER_VERSION, check_step
+from autolabel.symbolic import CHECKER_VERSION
+from autolabel.symbolic.batch import check_steps
 from autolabel.symbolic.verdicts import REFUTED, VERIFIED, StepVerdict, undecided_for_now
 
 AGENT = f"sympy/{CHECKER_VERSION}"
@@ -33,13 +34,8 @@ class SymbolicEngine:
         timeout_s = timeout_param(params, 2.0)
         result = EngineResult(source="symbolic", agent=AGENT)
         gate = gate_for(CHECKER_VERSION)
-        for index, text in enumerate(solution.steps):
-            verdict = check_step(
-                text,
-                previous_steps=solution.steps[:index],
-                problem=solution.problem,
-                timeout_s=timeout_s,
-            )
+        verdicts = check_steps(solution.steps, problem=solution.problem, timeout_s=timeout_s)
+        for index, verdict in enumerate(verdicts):
             evidence = verdict.as_evidence()
             if verdict.verdict == REFUTED:
                 value = gated(verdict, evidence, gate)

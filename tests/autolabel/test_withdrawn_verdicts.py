@@ -30,14 +30,14 @@ def test_a_rerun_withdraws_what_the_checker_no_longer_says(monkeypatch):
     for step in steps:
         _old_refutation(step)  # an older checker refuted all three
 
-    real_check = symbolic_engine.check_step
+    real_check = symbolic_engine.check_steps
 
-    def check(text, **kwargs):
-        if text == STEPS[2]:
-            return unknown("time limit of 2 s exceeded")  # this run could not finish
-        return real_check(text, **kwargs)
+    def check(steps, **kwargs):
+        verdicts = real_check(steps, **kwargs)
+        verdicts[2] = unknown("time limit of 2 s exceeded")  # this run could not finish step 2
+        return verdicts
 
-    monkeypatch.setattr(symbolic_engine, "check_step", check)
+    monkeypatch.setattr(symbolic_engine, "check_steps", check)
     result = SymbolicEngine()(SolutionInput(problem="?", gold_answer="", steps=STEPS), {})
     assert result.withdrawn == [0]
     suggestions_upsert(solution=solution, result=result)
