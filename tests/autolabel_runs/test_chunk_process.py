@@ -11,7 +11,7 @@ from autolabel.engines.base import EngineResult, StepSuggestion
 from autolabel.errors import BackendUnavailable
 from autolabel.models import AutolabelRun, ItemStatus, RunStatus
 from autolabel.registry import ENGINES
-from autolabel.run_chunks import autolabel_chunk_process
+from autolabel.run_chunks import WRITE_BATCH, autolabel_chunk_process
 from autolabel.services import (
     autolabel_item_process,
     autolabel_run_cancel,
@@ -87,9 +87,14 @@ def _queries_of_a_chunk(project, *, run_size, chunk_size):
 def test_a_chunks_queries_do_not_grow_with_the_chunk_or_the_run(labeled_project, monkeypatch):
     monkeypatch.setitem(ENGINES, "symbolic", Scripted())
     small = _queries_of_a_chunk(labeled_project, run_size=4, chunk_size=4)
-    big_chunk = _queries_of_a_chunk(labeled_project, run_size=40, chunk_size=40)
+    one_batch = _queries_of_a_chunk(labeled_project, run_size=WRITE_BATCH, chunk_size=WRITE_BATCH)
+    two_batches = _queries_of_a_chunk(
+        labeled_project, run_size=2 * WRITE_BATCH, chunk_size=2 * WRITE_BATCH
+    )
     big_run = _queries_of_a_chunk(labeled_project, run_size=100, chunk_size=4)
-    assert small == big_chunk == big_run
+    assert small == one_batch == big_run
+    # A chunk of more than WRITE_BATCH solutions writes in one short transaction per batch.
+    assert 0 < two_batches - one_batch <= 8
     # 13 statements and 3 savepoints' SAVEPOINT / RELEASE (in production: transactions);
     # marking the items adds to the run's counters (2 statements), it never recounts them.
     assert small <= 19
