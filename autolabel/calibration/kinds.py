@@ -70,6 +70,27 @@ def earns(right: int, n: int) -> bool:
     return n > 0 and right / n >= MIN_PRECISION and wilson_lower(right, n) >= MIN_WILSON_LOWER
 
 
+# Kinds that decide the same question the same way earn together (symbolic-1.6): "solving"
+# (the roots of the equation a step solves against the roots it states) and "substitution"
+# (a stated solution put back into its equation) both ask whether a value solves an equation.
+# A kind of a family earns when the family's pooled cases pass the rule (a step counted once)
+# and the kind's own precision is at least MIN_PRECISION.
+FAMILIES = {"solving": "solutions", "substitution": "solutions"}
+
+
+def pooled_row(row: dict[str, Any], family: str, right: int, n: int) -> dict[str, Any]:
+    """A kind's cell earning with its family's pooled counts (right of n)."""
+    own = row["precision"]
+    return {
+        **row,
+        "family": family,
+        "family_refutations": n,
+        "family_right": right,
+        "wilson_lower": round(wilson_lower(right, n), 4),
+        "earned": own is not None and own >= MIN_PRECISION and earns(right, n),
+    }
+
+
 def kind_row(right: int, n: int) -> dict[str, Any]:
     """One kind's cell as stored: counts, precision, bound and whether it earned a −1."""
     return {

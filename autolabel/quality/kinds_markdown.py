@@ -68,6 +68,8 @@ def kinds_table(
         cells = [_cell(before[truth][part]["kinds"].get(kind)) for part, truth in columns]
         measured = gate_kinds.get(kind)
         low = "–" if not measured else f"{measured['wilson_lower']:.2f}"
+        if measured and measured.get("family"):
+            low += f" (pooled, {measured['family_right']}/{measured['family_refutations']})"
         earned = "yes" if measured and measured.get("earned") else "no"
         lines.append(f"| {kind} | {' | '.join(cells)} | {low} | {earned} |")
     if rare:

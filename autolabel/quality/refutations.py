@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from autolabel.calibration.kinds import KindGate, kind_row
+from autolabel.calibration.kinds import FAMILIES, KindGate, kind_row, pooled_row
 
 from .adjudications import Adjudication, adjudicated_truth
 from .data import LabeledSolution
@@ -134,6 +134,8 @@ class Figures:
     first_errors_refuted: int = 0
     kinds: Counter = field(default_factory=Counter)  # judged refutations with a failed kind
     kinds_right: Counter = field(default_factory=Counter)
+    families: Counter = field(default_factory=Counter)  # kinds.FAMILIES, a step counted once
+    families_right: Counter = field(default_factory=Counter)
 
     def add(self, truth: Sequence[int | None], refuted: dict[int, tuple[str, ...]]) -> None:
         first = truth.index(-1) if -1 in truth else None
@@ -154,6 +156,9 @@ class Figures:
             for kind in refuted[i]:
                 self.kinds[kind] += 1
                 self.kinds_right[kind] += right
+            for family in {FAMILIES[k] for k in refuted[i] if k in FAMILIES}:
+                self.families[family] += 1
+                self.families_right[family] += right
 
     def report(self) -> dict[str, Any]:
         return {
@@ -174,10 +179,17 @@ class Figures:
                 self.first_errors_refuted / self.erroneous if self.erroneous else None
             ),
             "kinds": {
-                kind: kind_row(self.kinds_right[kind], n)
+                kind: self._kind_row(kind, n)
                 for kind, n in sorted(self.kinds.items(), key=lambda kv: (-kv[1], kv[0]))
             },
         }
+
+    def _kind_row(self, kind: str, n: int) -> dict[str, Any]:
+        row = kind_row(self.kinds_right[kind], n)
+        family = FAMILIES.get(kind)
+        if family is None:
+            return row
+        return pooled_row(row, family, self.families_right[family], self.families[family])
 
 
 def truths(

@@ -41,6 +41,9 @@ from autolabel.symbolic.verdicts import ClaimResult, StepVerdict, aggregate, unk
 
 timeouts.register_preload("autolabel.symbolic")
 
+# A false link inside a chain whose ends are equal (_slips): evidence until it earns a −1.
+SLIP = "slip"
+_NUMERIC_KINDS = frozenset({"arithmetic", "chain", "percentage"})
 MAX_CLAIMS = 60  # a step with more equalities than this is checked on its first 60
 PER_CLAIM_MAX_S = 1.0
 
@@ -246,6 +249,7 @@ def check_step_local(
         if pi_named and any("\\pi" in side.text for side in chain.sides):
             continue
         constrained = _constrained(chains, chain_index, outside)
+        first_claim = len(claims)
         for i, relation in enumerate(chain.relations):
             if (relation != "=" and relation not in ORDER) or len(claims) >= MAX_CLAIMS:
                 continue
@@ -276,6 +280,9 @@ def check_step_local(
                     deadline,
                 )
             claims.append(_claim(left, right, chain, decision, text))
+        if any(c.holds is False for c in claims[first_claim:]):
+            claims[first_claim:] = _slips(claims[first_claim:], chain, prepared, task, deadline)
+    claims = _mirrored_slips(claims)
 
     @functools.cache  # read at most once, by whichever finder needs it first
     def previous_step() -> tuple[list[Chain], str]:
@@ -290,6 +297,55 @@ def check_step_local(
             break
         claims.append(_statement_claim(statement, prepared, task, deadline))
     return aggregate(claims)
+
+
+def _slips(
+    claims: list[ClaimResult], chain: Chain, prepared: str, task: Context, deadline: float
+) -> list[ClaimResult]:
+    """A chain of three or more sides whose two ends are equal, with a false side between
+        them ("5!/2! = (5·4·3)/(2·1) = 60", "C(9,7) = (9·8·7·6·5·4)/7! = 36"; the first side
+    with a value counts as the first end: "P(5, 3) = 5!/2! = ..."): the step's result
+        stands and the slip is in how it was written. Its failed links are kind SLIP, shown as
+        evidence and refuting only if that kind earns it (on the develop part, 3 of the 7 steps
+        ProcessBench labels correct that hold a false computation have this shape)."""
+    if chain.source == "annotation" or len(chain.sides) < 3 or set(chain.relations) != {"="}:
+        return claims
+    # The chain's first side with a value ("P(5, 3) = 5!/2! = ...": from 5!/2!) and its last.
+    numeric = [s for s in chain.sides if s.node is not None and s.info and not s.info.symbols]
+    last = chain.sides[-1]
+    if len(numeric) < 3 or numeric[-1] is not last:
+        return claims
+    first = numeric[0]
+    context = _context(prepared, first.start, last.end, chain, task, frozenset())
+    ends = _decide_limited(
+        lambda: decide(first, last, chain, len(chain.sides) - 2, context), deadline
+    )
+    if ends.holds is not True:
+        return claims
+    note = f" (a slip: the chain's ends agree, {ends.lhs_value} = {ends.rhs_value})"
+    return [
+        replace(c, kind=SLIP, reason=c.reason + note) if c.holds is False else c for c in claims
+    ]
+
+
+def _mirrored_slips(claims: list[ClaimResult]) -> list[ClaimResult]:
+    """The same slip across chains: a failed link from value a to b, then a later failed link
+    from b back to a ("28·27·26·25/24 = 28·27·13·25/4" then "7·27·13·25 = 21·39·25": 20475
+    to 61425 and back), so the wrong value never leaves the step. Both links are kind SLIP."""
+    failed = [n for n, c in enumerate(claims) if c.holds is False and c.kind in _NUMERIC_KINDS]
+    pairs = {(claims[n].lhs_value, claims[n].rhs_value): n for n in reversed(failed)}
+    slipped: set[int] = set()
+    for n in failed:
+        back = pairs.get((claims[n].rhs_value, claims[n].lhs_value))
+        if back is not None and back > n:
+            slipped.update((n, back))
+    if not slipped:
+        return claims
+    note = " (a slip: a later link takes the value back)"
+    return [
+        replace(c, kind=SLIP, reason=c.reason + note) if n in slipped else c
+        for n, c in enumerate(claims)
+    ]
 
 
 def _statement_claim(
