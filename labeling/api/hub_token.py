@@ -53,7 +53,7 @@ class HubTokenApi(APIView):
     """Your Hugging Face token: pushes to the Hub and Hub imports you start use it, else the
     server's HF_TOKEN. Stored encrypted; no answer ever holds it."""
 
-    class Input(serializers.Serializer):
+    class HubTokenInput(serializers.Serializer):
         token = serializers.CharField(
             min_length=TOKEN_MIN,
             max_length=TOKEN_MAX,
@@ -71,10 +71,12 @@ class HubTokenApi(APIView):
     def get(self, request):
         return Response(HubTokenOutput(hub_token_output(request.user)).data)
 
-    @extend_schema(operation_id="auth_hub_token_update", request=Input, responses=HubTokenOutput)
+    @extend_schema(
+        operation_id="auth_hub_token_update", request=HubTokenInput, responses=HubTokenOutput
+    )
     def put(self, request):
         """Save your token, replacing the one saved before."""
-        data = self.Input(data=request.data)
+        data = self.HubTokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         hub_token_set(user=request.user, **data.validated_data)
         return Response(HubTokenOutput(hub_token_output(request.user)).data)

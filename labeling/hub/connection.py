@@ -109,7 +109,9 @@ def hub_whoami(token: str) -> str:
             field="token",
         ) from None
     if answer.status_code in (401, 403):
-        raise HubError("The Hub refused this token (whoami answered 401).", field="token")
+        raise HubError(
+            f"The Hub refused this token (whoami answered {answer.status_code}).", field="token"
+        )
     if answer.status_code != 200:
         raise HubError(
             f"The Hub answered {answer.status_code} to whoami; save the token without the check "
@@ -155,7 +157,7 @@ def hub_errors(repo_id: str, auth: HubAuth | None = None) -> Iterator[None]:
     except RevisionNotFoundError:
         raise HubError(f"{repo_id} has no such revision.", field="revision") from None
     except EntryNotFoundError as exc:
-        raise HubError(f"{repo_id}: a file is missing ({exc}).") from None
+        raise HubError(scrub(f"{repo_id}: a file is missing ({exc}).", auth)) from None
     except HfHubHTTPError as exc:
         status = getattr(exc.response, "status_code", None)
         if status in (401, 403):

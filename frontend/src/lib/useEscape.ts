@@ -1,17 +1,22 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 
-/** The dialogs, drawers and menus open now, innermost last: Escape closes only the last one, so
- * a dialog opened from a dialog (the Hugging Face token from the Hub push) closes alone. */
-const open: Array<{ current: () => void }> = [];
+/** The dialogs, drawers and menus open now. Escape closes only the innermost: the one rendered
+ * last (a dialog opened from a dialog, as the Hugging Face token from the Hub push, or a child
+ * mounted with its parent: render order is parent first, unlike effect order). */
+const open = new Set<{ order: number; current: () => void }>();
+let rendered = 0;
 
 function onKeyDown(e: KeyboardEvent) {
   if (e.key !== "Escape" || e.defaultPrevented) return;
-  open[open.length - 1]?.current();
+  let top: { order: number; current: () => void } | null = null;
+  for (const entry of open) if (!top || entry.order > top.order) top = entry;
+  top?.current();
 }
 
 /** Call `onEscape` when Escape is pressed while this component is mounted (and `active`) and is
  * the innermost one that asked. One window listener serves them all. */
 export function useEscape(onEscape: () => void, active = true): void {
+  const [order] = useState(() => ++rendered);
   const handler = useRef(onEscape);
   useEffect(() => {
     handler.current = onEscape;
@@ -19,13 +24,12 @@ export function useEscape(onEscape: () => void, active = true): void {
 
   useEffect(() => {
     if (!active) return;
-    const entry = { current: () => handler.current() };
-    open.push(entry);
-    if (open.length === 1) window.addEventListener("keydown", onKeyDown);
+    const entry = { order, current: () => handler.current() };
+    open.add(entry);
+    if (open.size === 1) window.addEventListener("keydown", onKeyDown);
     return () => {
-      const at = open.indexOf(entry);
-      if (at >= 0) open.splice(at, 1);
-      if (open.length === 0) window.removeEventListener("keydown", onKeyDown);
+      open.delete(entry);
+      if (open.size === 0) window.removeEventListener("keydown", onKeyDown);
     };
-  }, [active]);
+  }, [active, order]);
 }
