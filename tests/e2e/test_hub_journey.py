@@ -42,6 +42,15 @@ def test_admin_pushes_an_export_to_the_hub_and_imports_it_back(
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     login(page, live_server.url, "admin", "steplab-admin")
     page.goto(f"{live_server.url}/projects/{project.pk}?tab=export")
+    # The export form lists every machine source the server has, the default ones ticked.
+    page.get_by_test_id("export-label-source").select_option("auto_any")
+    sources = page.get_by_test_id("export-auto-sources")
+    expect(sources).to_contain_text("Code execution")
+    expect(page.get_by_test_id("export-auto-source-code")).to_be_checked()
+    expect(page.get_by_test_id("export-auto-source-citation")).not_to_be_checked()
+    sources.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "64-export-auto-sources.png"))
+
     page.get_by_test_id("user-menu").click()
     page.get_by_test_id("hub-token").click()
     token_dialog = page.get_by_test_id("hub-token-dialog")
