@@ -274,3 +274,17 @@ def test_decontamination_reads_a_private_benchmark_with_the_exporter_token(world
     assert mine.status == "done", mine.error
     label = "hf://datasets/alice/bench (default/test)"
     assert mine.stats["decontaminated"][label]["problems"] == 1
+
+
+def test_staff_see_who_has_a_token_in_the_django_admin_never_the_token(world, client):
+    from tests.factories import UserFactory
+
+    saved = hub_token_set(user=world["users"]["admin"], token=ALICE, check=False)
+    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    listing = client.get("/admin/labeling/hubtoken/")
+    assert listing.status_code == 200 and b"1234" in listing.content
+    page = client.get(f"/admin/labeling/hubtoken/{saved.pk}/change/")
+    assert page.status_code == 200
+    for secret in (ALICE, saved.sealed):
+        assert secret.encode() not in listing.content + page.content
+    assert client.get("/admin/labeling/hubtoken/add/").status_code == 403
