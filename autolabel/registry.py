@@ -64,7 +64,7 @@ def engines_load(points=None) -> None:
     ENGINES.clear()
     ENGINES.update(BUILTIN_ENGINES)
     ENGINES.update(PLUGINS)
-    plugin_sources_set(list(PLUGINS))
+    plugin_sources_set({p.name: p.label for p in PLUGINS.values()})
 
 
 def source_applies(name: str, domain: str) -> bool:

@@ -105,6 +105,20 @@ class ApiTokenAdmin(admin.ModelAdmin):
             token_revoke(token=token)
 
 
+@admin.register(models.HubToken)
+class HubTokenAdmin(admin.ModelAdmin):
+    """Users' own Hugging Face tokens: who has one (its last four characters, the Hub account),
+    removable; never the token (stored sealed), so none can be added or read here."""
+
+    list_display = ["user", "last4", "hub_user", "checked_at", "updated_at"]
+    search_fields = ["user__username", "hub_user"]
+    fields = ["user", "last4", "hub_user", "checked_at", "created_at", "updated_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
 class ApiTokenInline(admin.TabularInline):
     model = models.ApiToken
     extra = 0

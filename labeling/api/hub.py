@@ -29,6 +29,7 @@ class HubPushOutput(serializers.ModelSerializer):
             "url",
             "splits",
             "error",
+            "token_kind",
             "created_at",
             "finished_at",
         ]
@@ -59,8 +60,9 @@ class ExportHubPushListApi(APIView):
     )
     def post(self, request, export_id: int):
         """Push a done export to a Hub dataset repo (project admins): one Parquet file per
-        split, the dataset card, a tag `export-<id>`. The server's HF_TOKEN is used; a worker on
-        the `exports` queue pushes; poll the push."""
+        split, the dataset card, a tag `export-<id>`. Your own Hugging Face token is used
+        (PUT /api/auth/hub-token/), else the server's HF_TOKEN (the push's token_kind says
+        whose); a worker on the `exports` queue pushes; poll the push."""
         export = _export_for(request, export_id, at_least=Role.ADMIN)
         data = HubPushInput(data=request.data)
         data.is_valid(raise_exception=True)

@@ -7,8 +7,10 @@ from labeling.api import (
     exports,
     gold,
     hub,
+    hub_token,
     imports,
     labeling,
+    machine_sources,
     media,
     my_work,
     people,
@@ -33,6 +35,10 @@ urlpatterns = [
     ),
     path("auth/tokens/", auth.MyTokenListApi.as_view(), name="auth-tokens"),
     path("auth/tokens/<int:token_id>/", auth.MyTokenDetailApi.as_view(), name="auth-token-detail"),
+    path("auth/hub-token/", hub_token.HubTokenApi.as_view(), name="auth-hub-token"),
+    path(
+        "machine-sources/", machine_sources.MachineSourceListApi.as_view(), name="machine-sources"
+    ),
     path("projects/", projects.ProjectListApi.as_view(), name="project-list"),
     path("projects/<int:project_id>/", projects.ProjectDetailApi.as_view(), name="project-detail"),
     path(

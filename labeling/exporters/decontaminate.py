@@ -12,7 +12,7 @@ benchmark.
 import json
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -128,7 +128,9 @@ def _problems(lines: IO[bytes], label: str) -> Iterator[str]:
         yield text[:PROBLEM_CHARS_MAX]
 
 
-def _fill(index: NearIndex, one: Benchmark, names: dict[str, str]) -> None:
+def _fill(
+    index: NearIndex, one: Benchmark, names: dict[str, str], auth: Callable[[], Any] | None
+) -> None:
     def add(lines: IO[bytes]) -> None:
         for n, text in enumerate(_problems(lines, one.label)):
             key = f"{one.label}\x00{n}"
@@ -142,7 +144,11 @@ def _fill(index: NearIndex, one: Benchmark, names: dict[str, str]) -> None:
     from labeling.hub.pull import HubSource, hub_split_write
 
     with tempfile.TemporaryFile() as out:
-        hub_split_write(HubSource(repo_id=one.hub, config=one.config, split=one.split), out)
+        hub_split_write(
+            HubSource(repo_id=one.hub, config=one.config, split=one.split),
+            out,
+            auth=auth() if auth else None,
+        )
         out.seek(0)
         add(out)
 
@@ -160,10 +166,14 @@ class Decontaminator:
         return self.names[key] if key is not None else None
 
 
-def decontaminator(benchmarks: tuple[Benchmark, ...]) -> Decontaminator | None:
+def decontaminator(
+    benchmarks: tuple[Benchmark, ...], *, auth: Callable[[], Any] | None = None
+) -> Decontaminator | None:
+    """The index of the benchmarks' problems. `auth` gives the Hub token (a HubAuth) that Hub
+    benchmarks are read with, asked only when there is one (default: the server's)."""
     if not benchmarks:
         return None
     index, names = NearIndex(), {}
     for one in benchmarks:
-        _fill(index, one, names)
+        _fill(index, one, names, auth)
     return Decontaminator(index=index, names=names, labels=tuple(b.label for b in benchmarks))

@@ -26,12 +26,13 @@ from django.conf import settings
 from .connection import (
     CONFIG,
     REVISION,
+    HubAuth,
     HubError,
     hub_api,
     hub_errors,
-    hub_token,
     name_check,
     repo_id_check,
+    server_auth,
 )
 
 DATA_SUFFIXES = (".parquet", ".jsonl", ".jsonl.gz", ".json", ".ndjson")
@@ -202,15 +203,20 @@ def _copy_rows(path: Path, name: str, budget: _Budget) -> None:
 
 
 def hub_split_write(
-    source: HubSource, out: IO[bytes], *, token: str | None = None
+    source: HubSource, out: IO[bytes], *, auth: HubAuth | None = None
 ) -> dict[str, Any]:
-    """Write the split's rows to `out`; return {"files": [...], "rows": n, "bytes": n}."""
+    """Write the split's rows to `out`, read with `auth` (default: the server's HF_TOKEN);
+    return {"files": [...], "rows": n, "bytes": n}."""
     from huggingface_hub import hf_hub_download
 
     source.checked()
-    api = hub_api(token)
+    auth = auth or server_auth()
+    api = hub_api(auth)
     budget = _Budget(out, source)
-    with hub_errors(source.repo_id), tempfile.TemporaryDirectory(prefix="steplab-hub-") as cache:
+    with (
+        hub_errors(source.repo_id, auth),
+        tempfile.TemporaryDirectory(prefix="steplab-hub-") as cache,
+    ):
         files = split_files(api, source)
         for name in files:
             path = hf_hub_download(
@@ -219,7 +225,7 @@ def hub_split_write(
                 repo_type="dataset",
                 revision=source.revision,
                 endpoint=api.endpoint,
-                token=hub_token(token) or False,
+                token=auth.token or False,
                 cache_dir=cache,
             )
             _copy_rows(Path(path), name, budget)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from labeling.models import Export, ExportStatus
 
-from .connection import HubError, hub_api, hub_errors, repo_id_check
+from .connection import HubAuth, HubError, hub_api, hub_errors, repo_id_check
 from .tables import export_table, split_tables
 
 DATA_DIR = "data"
@@ -60,15 +60,16 @@ def hub_card(export: Export, repo_id: str, splits: dict[str, int]) -> str:
 
 
 def export_push(
-    *, export: Export, repo_id: str, token: str | None = None, private: bool = True
+    *, export: Export, repo_id: str, auth: HubAuth | None = None, private: bool = True
 ) -> PushResult:
-    """Push `export` (done) to the dataset repo `repo_id`; return where it went."""
+    """Push `export` (done) to the dataset repo `repo_id` with `auth` (default: the server's
+    HF_TOKEN); return where it went."""
     from huggingface_hub import CommitOperationAdd, CommitOperationDelete
 
     repo_id_check(repo_id)
     if export.status != ExportStatus.DONE or not export.file:
         raise HubError(f"Export {export.pk} is {export.status}: only a done export is pushed.")
-    api = hub_api(token)
+    api = hub_api(auth)
     tag = export_tag(export)
     with tempfile.TemporaryDirectory(prefix="steplab-hub-") as tmp:
         tables = split_tables(export_table(export))
@@ -82,7 +83,7 @@ def export_push(
             splits[name] = table.num_rows
         card = hub_card(export, repo_id, splits)
         operations.append(CommitOperationAdd("README.md", card.encode()))
-        with hub_errors(repo_id):
+        with hub_errors(repo_id, auth):
             api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
             ours = {op.path_in_repo for op in operations}
             stale = [

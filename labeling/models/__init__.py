@@ -8,7 +8,7 @@ from .data import (
     Step,
     StepAlternative,
 )
-from .exports import Export, ExportFileType, ExportFormat, ExportStatus, HubPush
+from .exports import Export, ExportFileType, ExportFormat, ExportStatus, HubPush, HubTokenKind
 from .imports import ImportJob, ImportStatus
 from .outbox import OutboxMessage
 from .people import Invite, TemporaryPassword
@@ -40,7 +40,7 @@ from .review import (
 )
 from .signatures import ProblemSignature
 from .suggestion import Suggestion, SuggestionSource
-from .tokens import ApiToken
+from .tokens import ApiToken, HubToken
 from .webhooks import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "WebhookEndpoint",
     "OutboxMessage",
     "ApiToken",
+    "HubToken",
     "DOMAIN_SOURCES",
     "EXTRA_OVERLAP_MAX",
     "PROBLEM_DOMAINS",
@@ -64,6 +65,7 @@ __all__ = [
     "ExportFormat",
     "ExportStatus",
     "HubPush",
+    "HubTokenKind",
     "FinishReason",
     "GoldLabel",
     "ImportJob",

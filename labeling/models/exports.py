@@ -78,6 +78,16 @@ class Export(models.Model):
         return f"Export {self.pk} of {self.project_id} as {self.format} ({self.status})"
 
 
+class HubTokenKind(models.TextChoices):
+    """Whose token a push or a Hub import used (labeling.hub.connection.HubAuth); never the
+    token itself."""
+
+    USER = "user", "The user's own token"
+    SERVER = "server", "The server's HF_TOKEN"
+    GIVEN = "given", "A token given on the command line"
+    NONE = "none", "No token"
+
+
 class HubPush(models.Model):
     """One push of an export to a Hub dataset repo (labeling.hub.push), run by a worker."""
 
@@ -95,6 +105,12 @@ class HubPush(models.Model):
     url = models.CharField(max_length=500, blank=True)
     splits = models.JSONField(default=dict, blank=True, help_text="Rows per split pushed.")
     error = models.TextField(blank=True)
+    token_kind = models.CharField(
+        max_length=10,
+        choices=HubTokenKind.choices,
+        blank=True,
+        help_text="Whose token the push used (empty until it runs); never the token.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -54,3 +54,27 @@ class ApiToken(models.Model):
 
     def is_expired(self, now=None) -> bool:
         return self.expires_at is not None and self.expires_at <= (now or timezone.now())
+
+
+class HubToken(models.Model):
+    """A user's own Hugging Face token: pushes and Hub imports they start use it instead of the
+    server's HF_TOKEN. Stored sealed (labeling.sealed: encrypted under a key derived from
+    SECRET_KEY); only its last four characters are kept in clear, to show which one is set."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hub_token"
+    )
+    sealed = models.TextField(editable=False, help_text="The token, sealed: never in clear.")
+    last4 = models.CharField(max_length=4, editable=False)
+    hub_user = models.CharField(
+        max_length=200, blank=True, help_text="Who the Hub said it belongs to (whoami), if asked."
+    )
+    checked_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "Hugging Face token"
+
+    def __str__(self) -> str:
+        return f"Hugging Face token …{self.last4} of {self.user}"

@@ -54,6 +54,7 @@ from labeling.services.export_files import (
     tmp_dir_make,
     tmp_dir_remove,
 )
+from labeling.services.hub_tokens import hub_auth_for
 from labeling.services.webhooks.events import (
     EXPORT_FAILED,
     EXPORT_READY,
@@ -183,7 +184,8 @@ def _write(
         if texts is not None and len(texts) <= SMALL:
             plan = split_plan({grouped.get(k, k) for k in texts}, options.split_policy)
     # Benchmark problems (exact or near-duplicates) are left out (decontaminate.py).
-    clean = decontaminator(filters.decontaminate)
+    # Hub benchmarks are read with the token of whoever asked for the export (hub_tokens).
+    clean = decontaminator(filters.decontaminate, auth=lambda: hub_auth_for(user=export.created_by))
     for label in clean.labels if clean else ():
         stats.decontaminated[label] = 0
     tainted: str | None = None

@@ -662,6 +662,32 @@ ENDPOINTS += [
         "json",
         [403, 201, 201, 201, 201],
     ),
+    # One's own Hugging Face token: any signed-in user, each their own (no id to guess).
+    ("hub-token", "get", lambda w: "/api/auth/hub-token/", None, None, [403, 200, 200, 200, 200]),
+    (
+        "hub-token-save",  # unchecked: no Hub to ask in the matrix
+        "put",
+        lambda w: "/api/auth/hub-token/",
+        lambda w: {"token": "hf_matrixMATRIXmatrix0001", "check": False},
+        "json",
+        [403, 200, 200, 200, 200],
+    ),
+    (
+        "hub-token-remove",
+        "delete",
+        lambda w: "/api/auth/hub-token/",
+        None,
+        None,
+        [403, 204, 204, 204, 204],
+    ),
+    (  # the sources exports and the explorer take: any signed-in user
+        "machine-sources",
+        "get",
+        lambda w: "/api/machine-sources/",
+        None,
+        None,
+        [403, 200, 200, 200, 200],
+    ),
     (  # the annotator's token: anyone else's id answers 404
         "token-revoke",
         "delete",

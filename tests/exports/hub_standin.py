@@ -41,6 +41,9 @@ class Repo:
 class Hub:
     repos: dict[str, Repo] = field(default_factory=dict)
     requests: list[tuple[str, str]] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)
+    users: dict[str, str] = field(default_factory=dict)  # token -> account name (whoami)
+    echo_token_error: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
     url: str = ""
 
@@ -50,6 +53,7 @@ class Hub:
 
 
 ROUTES: list[tuple[str, re.Pattern[str], str]] = [
+    ("GET", re.compile(r"^/api/whoami-v2$"), "whoami"),
     ("POST", re.compile(r"^/api/repos/create$"), "create"),
     ("POST", re.compile(r"^/api/validate-yaml$"), "validate_yaml"),
     (
@@ -125,6 +129,9 @@ class Handler(BaseHTTPRequestHandler):
         path = unquote(urlsplit(self.path).path)
         with self.hub.lock:
             self.hub.requests.append((self.command, path))
+            self.hub.tokens.append(self._token())
+        if self.hub.echo_token_error:
+            return self._error(400, f"Bad request: the token {self._token()} is malformed")
         for method, pattern, name in ROUTES:
             match = pattern.match(path)
             if method == self.command and match:
@@ -169,6 +176,12 @@ class Handler(BaseHTTPRequestHandler):
             repo.refs["main"] = empty
             self.hub.repos[repo_id] = repo
         self._send(200, {"url": f"{self.hub.url}/datasets/{repo_id}", "name": repo_id})
+
+    def whoami(self) -> None:
+        name = self.hub.users.get(self._token())
+        if name is None:
+            return self._error(401, "Invalid credentials in Authorization header")
+        self._send(200, {"type": "user", "name": name, "auth": {"type": "access_token"}})
 
     def validate_yaml(self) -> None:
         self._body()

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import * as api from "../api";
 import { Markdown } from "../components/Markdown";
 import { ErrorBox, Spinner } from "../components/ui";
+import { useEscape } from "../lib/useEscape";
 import { FORMAT_LABEL, splitFrontMatter } from "./exportOptions";
 
 function CardBody({ card }: { card: string }) {
@@ -36,14 +37,8 @@ export function ExportCardDialog({ exp, onClose }: { exp: api.Export; onClose: (
     };
   }, [exp.id]);
 
-  useEffect(() => {
-    ref.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") onClose();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
+  useEscape(onClose);
+  useEffect(() => ref.current?.focus(), []);
 
   return (
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>

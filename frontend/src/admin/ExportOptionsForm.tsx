@@ -1,8 +1,8 @@
 import type { ExportFileType, ExportFormat, ExportLabelSource } from "../api";
+import { useMachineSources } from "../lib/useMachineSources";
 import { ExportField as Field } from "./ExportField";
 import { ExportFormatFields } from "./ExportFormatFields";
 import {
-  AUTO_SOURCES,
   COMBINE,
   DEPENDENCY_POLICIES,
   FILE_TYPES,
@@ -11,6 +11,8 @@ import {
   NEUTRAL,
   SPLIT_MODES,
   UNSURE,
+  autoSourcesTicked,
+  autoSourcesToggled,
   hasExtraColumns,
   hasSoftLabels,
   takesAutoSources,
@@ -97,8 +99,9 @@ export function ExportOptionsForm({
   const trl = hasExtraColumns(form.format);
   const soft = hasSoftLabels(form.format);
   const errorOf = (path: string) => problems[path] ?? (serverField === path ? "Not accepted." : null);
-  const toggleAuto = (value: string, on: boolean) =>
-    set("autoSources", on ? [...form.autoSources, value] : form.autoSources.filter((v) => v !== value));
+  const sources = useMachineSources();
+  const ticked = autoSourcesTicked(sources ?? [], form.autoSources);
+  const toggleAuto = (value: string, on: boolean) => set("autoSources", autoSourcesToggled(sources ?? [], form.autoSources, value, on));
 
   return (
     <div className="export-sections">
@@ -220,16 +223,20 @@ export function ExportOptionsForm({
             <div className="field field-wide">
               <span className="field-label">Suggestion sources, most preferred first</span>
               <div className="export-auto-sources" data-testid="export-auto-sources">
-                {AUTO_SOURCES.map((s) => (
-                  <label key={s.value} className="check">
+                {sources === null && <span className="muted small">Loading the server's sources…</span>}
+                {sources?.map((s) => (
+                  <label key={s.name} className="check" title={s.name}>
                     <input
                       type="checkbox"
-                      checked={form.autoSources.includes(s.value)}
+                      checked={ticked.includes(s.name)}
                       disabled={disabled}
-                      onChange={(e) => toggleAuto(s.value, e.target.checked)}
-                      data-testid={`export-auto-source-${s.value}`}
+                      onChange={(e) => toggleAuto(s.name, e.target.checked)}
+                      data-testid={`export-auto-source-${s.name}`}
                     />
-                    <span>{s.label}</span>
+                    <span>
+                      {s.label}
+                      {s.plugin && <span className="badge export-plugin-badge">plug-in</span>}
+                    </span>
                   </label>
                 ))}
               </div>

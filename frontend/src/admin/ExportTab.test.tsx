@@ -248,7 +248,7 @@ describe("Export tab", () => {
     expect(screen.queryByTestId("export-auto-sources")).toBeNull();
     fireEvent.change(screen.getByTestId("export-label-source"), { target: { value: "auto_any" } });
     expect((screen.getByTestId("export-annotators") as HTMLInputElement).disabled).toBe(true);
-    fireEvent.click(screen.getByTestId("export-auto-source-consensus"));
+    fireEvent.click(await screen.findByTestId("export-auto-source-consensus"));
     fireEvent.click(screen.getByTestId("export-auto-source-import"));
     fireEvent.change(screen.getByTestId("export-format"), { target: { value: "processbench" } });
     expect((screen.getByTestId("export-soft-labels") as HTMLInputElement).disabled).toBe(true);
@@ -259,10 +259,32 @@ describe("Export tab", () => {
     const body = posted(api)[0].body;
     expect(body.format).toBe("processbench");
     expect(body.file_type).toBe("jsonl.gz");
-    expect(body.filters.auto_sources).toEqual(["symbolic", "rollout", "judge", "prm", "prediction"]);
+    expect(body.filters.auto_sources).toEqual(["symbolic", "code", "rollout", "judge", "prm", "prediction"]);
     expect(body.filters.annotators).toBeUndefined();
     expect(body.label_policy).toEqual({ neutral: "positive", truncate_after_first_error: true, human_written_positive: true });
     expect(body.split_policy).toEqual({ mode: "none" });
+  });
+
+  it("lists every source the server has, plug-ins with their labels, and sends them in that order", async () => {
+    const { api, server } = setup();
+    api.engines = [{ name: "hedges", label: "Hedging language", description: "", queue: "default", builtin: false, plugin: "x 1", domains: [], params: [] }];
+    mount(api, server);
+    await screen.findByTestId("export-form");
+    fireEvent.change(screen.getByTestId("export-label-source"), { target: { value: "auto_any" } });
+    const hedges = (await screen.findByTestId("export-auto-source-hedges")) as HTMLInputElement;
+    const box = screen.getByTestId("export-auto-sources");
+    expect(box.textContent).toContain("Hedging language");
+    expect(box.textContent).toContain("Code execution");
+    expect(box.textContent).toContain("Citation check");
+    // The server's default auto_sources are ticked; the other built-ins and plug-ins are not.
+    expect((screen.getByTestId("export-auto-source-code") as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByTestId("export-auto-source-citation") as HTMLInputElement).checked).toBe(false);
+    expect(hedges.checked).toBe(false);
+    fireEvent.click(hedges);
+    fireEvent.click(screen.getByTestId("export-auto-source-import"));
+    fireEvent.click(screen.getByTestId("export-create"));
+    await waitFor(() => expect(posted(api)).toHaveLength(1));
+    expect(posted(api)[0].body.filters.auto_sources).toEqual(["consensus", "symbolic", "code", "rollout", "judge", "prm", "prediction", "hedges"]);
   });
 
   it("blocks fractions that do not add up to 1 and a reversed date range, naming them", async () => {

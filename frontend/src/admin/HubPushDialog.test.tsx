@@ -19,6 +19,7 @@ function push(overrides: Partial<HubPush> = {}): HubPush {
     url: "",
     splits: {},
     error: "",
+    token_kind: "",
     created_at: "2026-12-06T07:00:00Z",
     finished_at: null,
     ...overrides,
@@ -96,6 +97,37 @@ describe("Push to the Hub", () => {
     fireEvent.click(within(row).getByTestId("export-hub"));
     expect((await screen.findByTestId("hub-push-error")).textContent).toContain("No dataset repo team/x");
     expect((screen.getByTestId("hub-repo-id") as HTMLInputElement).value).toBe("team/prm");
+  });
+
+  it("says whose token the push runs with, and links to the setting", async () => {
+    const api = mount("admin");
+    const row = await screen.findByTestId("export-row", {}, { timeout: 5000 });
+    fireEvent.click(within(row).getByTestId("export-hub"));
+    const dialog = await screen.findByTestId("hub-push-dialog");
+    fireEvent.change(within(dialog).getByTestId("hub-repo-id"), { target: { value: "team/prm" } });
+    const note = await within(dialog).findByTestId("hub-token-note");
+    expect(note.textContent).toContain("The push runs with the server's token (HF_TOKEN).");
+    fireEvent.click(within(note).getByTestId("hub-token-link"));
+    const tokenDialog = await screen.findByTestId("hub-token-dialog");
+    fireEvent.change(within(tokenDialog).getByTestId("hub-token-input"), { target: { value: "hf_mineMINEmine1234" } });
+    fireEvent.submit(within(tokenDialog).getByTestId("hub-token-input"));
+    await waitFor(() => expect(within(tokenDialog).getByTestId("hub-token-status").textContent).toContain("Set, ends in …1234"));
+    expect(api.callsTo("PUT", "/api/auth/hub-token/")[0].body).toEqual({ token: "hf_mineMINEmine1234", check: true });
+    expect(api.callsTo("POST", "/hub-pushes/")).toHaveLength(0); // saving the token is not a push
+    // Escape closes the token dialog alone; the push dialog below says the new token is used.
+    fireEvent.keyDown(document, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByTestId("hub-token-dialog")).toBeNull());
+    expect(screen.getByTestId("hub-push-dialog")).toBeTruthy();
+    expect(within(dialog).getByTestId("hub-token-note").textContent).toContain("The push runs with your Hugging Face token (…1234).");
+    fireEvent.keyDown(document, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByTestId("hub-push-dialog")).toBeNull());
+  });
+
+  it("shows whose token each push used", async () => {
+    mount("admin", [push({ id: 3, status: "done", tag: "export-4", url: "https://hub.test/datasets/team/prm", token_kind: "user" })]);
+    const row = await screen.findByTestId("export-row", {}, { timeout: 5000 });
+    fireEvent.click(within(row).getByTestId("export-hub"));
+    expect((await screen.findByTestId("hub-push")).textContent).toContain("with the pusher's own token");
   });
 
   it("is for project admins only", async () => {

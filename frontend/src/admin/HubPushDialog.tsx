@@ -1,8 +1,16 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import * as api from "../api";
+import { HubTokenNote } from "../components/HubTokenNote";
 import { ErrorBox, formatDate, formatNumber } from "../components/ui";
+import { useEscape } from "../lib/useEscape";
 
 const POLL_MS = 1000;
+const TOKEN_KIND: Record<api.HubTokenKind, string> = {
+  user: "with the pusher's own token",
+  server: "with the server's token",
+  given: "with a token given on the command line",
+  none: "with no token",
+};
 
 function PushLine({ push }: { push: api.HubPush }) {
   const splits = Object.entries(push.splits)
@@ -20,6 +28,7 @@ function PushLine({ push }: { push: api.HubPush }) {
               {push.tag}
             </a>
             <span className="muted"> · {push.private ? "private" : "public"}</span>
+            {push.token_kind && <span className="muted"> · {TOKEN_KIND[push.token_kind]}</span>}
           </>
         )}
         {(push.status === "pending" || push.status === "running") && <span className="muted"> · pushing…</span>}
@@ -72,14 +81,8 @@ export function HubPushDialog({ exp, onClose }: { exp: api.Export; onClose: () =
     return () => window.clearInterval(timer);
   }, [active, exp.id]);
 
-  useEffect(() => {
-    ref.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") onClose();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
+  useEscape(onClose);
+  useEffect(() => ref.current?.focus(), []);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -118,8 +121,9 @@ export function HubPushDialog({ exp, onClose }: { exp: api.Export; onClose: () =
         <form onSubmit={submit} className="hub-push-form">
           <p className="muted small">
             One Parquet file per split, the dataset card as README.md, and a tag <span className="mono">export-{exp.id}</span> on the
-            commit. The server's Hub token (HF_TOKEN) is used.
+            commit.
           </p>
+          <HubTokenNote action="The push runs" />
           <label className="field">
             <span className="field-label">Dataset repo</span>
             <input

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import * as api from "../api";
+import { HubTokenNote } from "../components/HubTokenNote";
 import { IconUpload } from "../components/icons";
 import { ErrorBox, ProgressBar, formatBytes, formatDate, formatNumber } from "../components/ui";
 import { DOMAINS } from "../lib/domains";
@@ -211,6 +212,7 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
             </button>
           ))}
         </div>
+        {from === "hub" && <HubTokenNote action="The worker reads the dataset" />}
         <div className="import-grid">
           {from === "hub" && (
             <>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../api";
 import { finished, makeExport } from "../test/fakeExports";
-import { DEFAULT_FORM, splitFrontMatter, buildExportRequest, errorField, errorLines, exportFraction, finalLabelsOf, formProblems, listOf, optionsSummary, percent, shortSha } from "./exportOptions";
+import { DEFAULT_FORM, autoSourcesTicked, autoSourcesToggled, splitFrontMatter, buildExportRequest, errorField, errorLines, exportFraction, finalLabelsOf, formProblems, listOf, optionsSummary, percent, shortSha } from "./exportOptions";
 
 describe("export options", () => {
   it("sends the server's defaults for the default form", () => {
@@ -26,10 +26,12 @@ describe("export options", () => {
   });
 
   it("sends machine labels, their sources and score only for final labels that ask for them", () => {
-    const asked = { ...DEFAULT_FORM, machineLabels: true, minScore: "0.7", autoSources: ["symbolic", "consensus"] };
+    const asked = { ...DEFAULT_FORM, machineLabels: true, minScore: "0.7", autoSources: ["consensus", "symbolic"] };
     const filters = buildExportRequest(asked).filters;
     expect(filters).toMatchObject({ label_source: "final", machine_labels: true, min_score: 0.7 });
-    expect(filters?.auto_sources).toEqual(["consensus", "symbolic"]); // the server's priority order
+    expect(filters?.auto_sources).toEqual(["consensus", "symbolic"]);
+    // Untouched, the server's default holds: nothing is sent.
+    expect(buildExportRequest({ ...asked, autoSources: null }).filters).not.toHaveProperty("auto_sources");
     expect(buildExportRequest({ ...DEFAULT_FORM, minScore: "0.7" }).filters).not.toHaveProperty("min_score");
     expect(buildExportRequest({ ...asked, labelSource: "annotations" }).filters).not.toHaveProperty("machine_labels");
     expect(formProblems({ ...asked, autoSources: [] })).toHaveProperty(["filters.auto_sources"]);
@@ -137,5 +139,22 @@ describe("decontaminate", () => {
     const six = ["a", "b", "c", "d", "e", "f"].map((n) => `${n}.jsonl`).join("\n");
     expect(formProblems({ ...DEFAULT_FORM, decontaminate: six })["filters.decontaminate"]).toBe("At most 5 benchmarks.");
     expect(formProblems({ ...DEFAULT_FORM, decontaminate: "ok.jsonl" })["filters.decontaminate"]).toBeUndefined();
+  });
+});
+
+describe("auto sources from the server", () => {
+  const sources = [
+    { name: "consensus", label: "Consensus", plugin: false, default: true },
+    { name: "symbolic", label: "Symbolic check", plugin: false, default: true },
+    { name: "graph", label: "Graph checker", plugin: false, default: false },
+    { name: "hedges", label: "Hedging language", plugin: true, default: false },
+  ];
+
+  it("ticks the server's defaults until the form chooses, and keeps the listed order", () => {
+    expect(autoSourcesTicked(sources, null)).toEqual(["consensus", "symbolic"]);
+    expect(autoSourcesToggled(sources, null, "hedges", true)).toEqual(["consensus", "symbolic", "hedges"]);
+    expect(autoSourcesToggled(sources, ["hedges"], "consensus", true)).toEqual(["consensus", "hedges"]);
+    expect(autoSourcesToggled(sources, null, "consensus", false)).toEqual(["symbolic"]);
+    expect(autoSourcesTicked(sources, [])).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
  */
 import type {
   BenchmarkSet,
+  MachineSource,
   Export,
   ExportFileType,
   ExportFormat,
@@ -84,16 +85,19 @@ export const LABEL_SOURCES: Array<Choice<ExportLabelSource>> = [
   { value: "reviewed", label: "Reviewed only", help: "Each solution's resolved label: a reviewer's decision, or its annotators' agreement. Unresolved solutions are left out." },
 ];
 
-/** Suggestion sources in the server's default priority order (labeling/exporters/options.py). */
-export const AUTO_SOURCES: Array<{ value: string; label: string }> = [
-  { value: "consensus", label: "Consensus" },
-  { value: "symbolic", label: "Symbolic check" },
-  { value: "rollout", label: "Monte-Carlo rollouts" },
-  { value: "judge", label: "LLM judge" },
-  { value: "prm", label: "Trained PRM" },
-  { value: "prediction", label: "Uploaded predictions" },
-  { value: "import", label: "Imported dataset" },
-];
+/** The sources ticked: the form's choice, or (null) the server's default auto_sources. The
+ * sources themselves come from the server (GET /api/machine-sources/), plug-ins included. */
+export function autoSourcesTicked(sources: MachineSource[], chosen: string[] | null): string[] {
+  return chosen ?? sources.filter((s) => s.default).map((s) => s.name);
+}
+
+/** The ticked sources after (un)ticking `name`, in the listed order (most preferred first). */
+export function autoSourcesToggled(sources: MachineSource[], chosen: string[] | null, name: string, on: boolean): string[] {
+  const ticked = new Set(autoSourcesTicked(sources, chosen));
+  if (on) ticked.add(name);
+  else ticked.delete(name);
+  return sources.map((s) => s.name).filter((n) => ticked.has(n));
+}
 
 export const UNSURE: Array<Choice<"drop" | "truncate" | "keep">> = [
   { value: "drop", label: "Drop the solution", help: "Leave out every solution with an unsure step." },
@@ -136,7 +140,8 @@ export interface ExportForm {
   labelSource: ExportLabelSource;
   /** Final labels: machine labels for the steps no human labeled. */
   machineLabels: boolean;
-  autoSources: string[];
+  /** null: the server's default auto_sources (left out of the request). */
+  autoSources: string[] | null;
   minAgreement: string;
   /** Machine label sources only; empty: no threshold. */
   minScore: string;
@@ -180,7 +185,7 @@ export const DEFAULT_FORM: ExportForm = {
   fileType: "jsonl",
   labelSource: "final",
   machineLabels: false,
-  autoSources: AUTO_SOURCES.map((s) => s.value),
+  autoSources: null,
   minAgreement: "0",
   minScore: "",
   unsure: "drop",
@@ -288,7 +293,7 @@ export function formProblems(form: ExportForm): Record<string, string> {
   if (fraction(form.minAgreement) === null) problems["filters.min_agreement"] = "A number from 0 to 1.";
   if (takesMachineLabels(form) && form.minScore.trim() !== "" && fraction(form.minScore) === null)
     problems["filters.min_score"] = "A number from 0 to 1, or empty for none.";
-  if (takesAutoSources(form) && form.autoSources.length === 0)
+  if (takesAutoSources(form) && form.autoSources !== null && form.autoSources.length === 0)
     problems["filters.auto_sources"] = "Tick at least one source.";
   const after = isoFromLocal(form.labeledAfter);
   const before = isoFromLocal(form.labeledBefore);
@@ -332,9 +337,7 @@ export function buildExportRequest(form: ExportForm): ExportRequest {
   if (form.labelSource === "final" && form.machineLabels) filters.machine_labels = true;
   const minScore = fraction(form.minScore);
   if (takesMachineLabels(form) && minScore !== null) filters.min_score = minScore;
-  if (takesAutoSources(form)) {
-    filters.auto_sources = AUTO_SOURCES.map((s) => s.value).filter((v) => form.autoSources.includes(v));
-  }
+  if (takesAutoSources(form) && form.autoSources !== null) filters.auto_sources = form.autoSources;
   const after = isoFromLocal(form.labeledAfter);
   const before = isoFromLocal(form.labeledBefore);
   if (after) filters.labeled_after = after;

@@ -83,5 +83,18 @@ export const getAutolabelRun = (id: number, options?: RequestOptions) =>
   get<AutolabelRun>(`/api/autolabel-runs/${id}/`, options);
 export const cancelAutolabelRun = (id: number) => post<AutolabelRun>(`/api/autolabel-runs/${id}/cancel/`);
 export const listAutolabelEngines = () => get<AutolabelEngine[]>("/api/autolabel-engines/");
+
+/** A suggestion source (GET /api/machine-sources/): a built-in one or an installed plug-in's. */
+export interface MachineSource {
+  name: string;
+  label: string;
+  plugin: boolean;
+  /** In an export's default auto_sources. */
+  default: boolean;
+}
+
+/** Every source, in the export's default priority order, then the other built-ins, then the
+ * plug-ins: exactly the names an export's auto_sources and the explorer's filter take. */
+export const listMachineSources = () => get<MachineSource[]>("/api/machine-sources/");
 export const pauseAutolabelRun = (id: number) => post<AutolabelRun>(`/api/autolabel-runs/${id}/pause/`);
 export const resumeAutolabelRun = (id: number) => post<AutolabelRun>(`/api/autolabel-runs/${id}/resume/`);

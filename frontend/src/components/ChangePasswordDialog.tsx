@@ -1,15 +1,12 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { createPortal } from "react-dom";
+import { useEscape } from "../lib/useEscape";
 import { ChangePasswordForm } from "./ChangePasswordForm";
 
 /** The user menu's "Change password": the form in a dialog, then a confirmation. */
 export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
   const [done, setDone] = useState(false);
-  useEffect(() => {
-    const esc = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    document.addEventListener("keydown", esc);
-    return () => document.removeEventListener("keydown", esc);
-  }, [onClose]);
+  useEscape(onClose);
   return createPortal(
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div className="dialog password-dialog" role="dialog" aria-modal="true" aria-labelledby="password-title" data-testid="password-dialog">

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import * as api from "../api";
+import { useEscape } from "../lib/useEscape";
 import "../styles/tokens.css";
 import { formatDate } from "./ui";
 
@@ -55,11 +56,7 @@ export function TokenDialog({ onClose }: { onClose: () => void }) {
     nameRef.current?.focus();
   }, []);
 
-  useEffect(() => {
-    const esc = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    document.addEventListener("keydown", esc);
-    return () => document.removeEventListener("keydown", esc);
-  }, [onClose]);
+  useEscape(onClose);
 
   async function act(action: () => Promise<void>) {
     setBusy(true);

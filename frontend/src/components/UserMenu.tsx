@@ -1,29 +1,29 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { useAuth } from "../auth";
+import { useEscape } from "../lib/useEscape";
 import { ChangePasswordDialog } from "./ChangePasswordDialog";
+import { HubTokenDialog } from "./HubTokenDialog";
 import { TokenDialog } from "./TokenDialog";
 
-/** Avatar button with the username, a link to projects, the API tokens dialog and Log out. */
+/** Avatar button with the username, a link to projects, the API tokens and Hugging Face token
+ * dialogs, Change password and Log out. */
 export function UserMenu() {
   const { user, logout } = useAuth();
   const [open, setOpen] = useState(false);
   const [tokens, setTokens] = useState(false);
   const [password, setPassword] = useState(false);
+  const [hubToken, setHubToken] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
+  useEscape(() => setOpen(false), open);
 
   useEffect(() => {
     if (!open) return;
     const close = (e: MouseEvent) => {
       if (!ref.current?.contains(e.target as Node)) setOpen(false);
     };
-    const esc = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
     document.addEventListener("mousedown", close);
-    document.addEventListener("keydown", esc);
-    return () => {
-      document.removeEventListener("mousedown", close);
-      document.removeEventListener("keydown", esc);
-    };
+    return () => document.removeEventListener("mousedown", close);
   }, [open]);
 
   if (!user) return null;
@@ -69,6 +69,18 @@ export function UserMenu() {
             role="menuitem"
             onClick={() => {
               setOpen(false);
+              setHubToken(true);
+            }}
+            data-testid="hub-token"
+          >
+            Hugging Face token
+          </button>
+          <button
+            type="button"
+            className="menu-item"
+            role="menuitem"
+            onClick={() => {
+              setOpen(false);
               setPassword(true);
             }}
             data-testid="change-password"
@@ -82,6 +94,7 @@ export function UserMenu() {
       )}
       {tokens && <TokenDialog onClose={() => setTokens(false)} />}
       {password && <ChangePasswordDialog onClose={() => setPassword(false)} />}
+      {hubToken && <HubTokenDialog onClose={() => setHubToken(false)} />}
     </div>
   );
 }

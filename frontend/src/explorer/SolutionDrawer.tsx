@@ -4,6 +4,7 @@ import * as api from "../api";
 import type { Rating } from "../api";
 import { Markdown } from "../components/Markdown";
 import { ErrorBox, Spinner } from "../components/ui";
+import { useEscape } from "../lib/useEscape";
 import { RatingMark } from "../review/ReviewStepRow";
 
 const STATUS_NOTE: Record<string, string> = { draft: "draft", rejected: "rejected", submitted: "" };
@@ -27,11 +28,7 @@ export function SolutionDrawer({ solutionId, onClose }: { solutionId: number; on
     };
   }, [solutionId]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
+  useEscape(onClose);
 
   const math = detail?.problem.domain !== "text";
   const annotators = new Map((detail?.annotations ?? []).map((a) => [a.id, a]));

@@ -4,6 +4,7 @@ import * as api from "../api";
 import type { BulkAction, ExplorerFilters, ExplorerPage, ExplorerRow } from "../api/explorer";
 import { Markdown } from "../components/Markdown";
 import { ErrorBox, Spinner, formatNumber } from "../components/ui";
+import { useMachineSources } from "../lib/useMachineSources";
 import { bulkSummary, filtersFromParams, nextSort, pageFromParams, paramsWithFilters } from "./explorerFilters";
 import { SolutionDrawer } from "./SolutionDrawer";
 import "../styles/explorer.css";
@@ -73,19 +74,8 @@ export function SolutionsExplorer({ project }: { project: api.Project }) {
   const [open, setOpen] = useState<number | null>(null);
   const [imports, setImports] = useState<api.ImportJob[]>([]);
   // The verdict filter's sources: the built-in ones and the server's engine plug-ins.
-  const [pluginSources, setPluginSources] = useState<[string, string][]>([]);
+  const sources = useMachineSources();
   const key = JSON.stringify([filters, page]);
-
-  useEffect(() => {
-    let live = true;
-    api
-      .listAutolabelEngines()
-      .then((engines) => live && setPluginSources(engines.filter((e) => !e.builtin).map((e) => [e.name, e.label])))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, []);
 
   useEffect(() => {
     // The import filter's choices: the project's uploaded files (newest first); none on failure.
@@ -199,7 +189,7 @@ export function SolutionsExplorer({ project }: { project: api.Project }) {
               label="Source"
               filters={filters}
               set={set}
-              options={[...["symbolic", "rollout", "judge", "prm", "prediction", "import", "code", "agent", "graph", "citation"].map((s): [string, string] => [s, s]), ...pluginSources]}
+              options={(sources ?? []).map((s): [string, string] => [s.name, s.label])}
             />
           )}
           <FilterSelect id="answer" label="Answer" filters={filters} set={set} options={[["correct", "Correct"], ["wrong", "Wrong"], ["unknown", "Unchecked"]]} />

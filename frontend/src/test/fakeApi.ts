@@ -1,6 +1,26 @@
 /** A fake steplab API behind `fetch`, for component tests. */
 import { vi } from "vitest";
-import type { AutolabelEngine, AutolabelRun, Progress, Project, Task } from "../api";
+import type { AutolabelEngine, AutolabelRun, HubTokenStatus, MachineSource, Progress, Project, Task } from "../api";
+
+/** The server's built-in sources as GET /api/machine-sources/ lists them (labeling/machine_sources.py). */
+export const BUILTIN_SOURCES: MachineSource[] = [
+  ["consensus", "Consensus"],
+  ["symbolic", "Symbolic check"],
+  ["code", "Code execution"],
+  ["rollout", "Monte-Carlo rollouts"],
+  ["judge", "LLM judge"],
+  ["prm", "Trained PRM"],
+  ["prediction", "Uploaded predictions"],
+  ["import", "Imported dataset"],
+].map(([name, label]) => ({ name, label, plugin: false, default: true }))
+  .concat(
+    [
+      ["agent", "Agent trajectory checks"],
+      ["graph", "Graph checker (networkx)"],
+      ["subgoal", "Subgoal log check"],
+      ["citation", "Citation check"],
+    ].map(([name, label]) => ({ name, label, plugin: false, default: false })),
+  );
 
 export interface Call {
   method: string;
@@ -40,6 +60,9 @@ export class FakeApi {
   autolabelStep = 5;
   /** Served at GET /api/autolabel-engines/ (the installed plug-ins among them). */
   engines: AutolabelEngine[] = [];
+  /** Served at /api/auth/hub-token/ (PUT saves, DELETE removes; a token ending in "bad0" is
+   * refused by the fake Hub's whoami). */
+  hubToken: HubTokenStatus = { set: false, last4: "", hub_user: "", checked_at: null, updated_at: null, server_token: true, uses: "server" };
   /** Sources the fake server refuses with 400 validation_error, as a not-yet-available one. */
   unavailableSources = new Set<string>(["rollout", "judge", "code"]);
 
@@ -94,6 +117,11 @@ export class FakeApi {
     if (method === "GET" && /^\/api\/projects\/\d+\/$/.test(path) && this.project) return { status: 200, body: this.project };
     const al = this.autolabel(call);
     if (al) return al;
+    if (path === "/api/machine-sources/" && method === "GET") {
+      const plugins = this.engines.filter((e) => !e.builtin).map((e) => ({ name: e.name, label: e.label, plugin: true, default: false }));
+      return { status: 200, body: [...BUILTIN_SOURCES, ...plugins] };
+    }
+    if (path === "/api/auth/hub-token/") return this.hubTokenCall(call);
     const m = /^\/api\/annotations\/(\d+)\/(draft|submit|skip)\/$/.exec(path);
     if (m) {
       const id = Number(m[1]);
@@ -122,6 +150,22 @@ export class FakeApi {
       return { status: 200, body: this.withNext(call, { id, version: current + 1, labels: call.body.labels, status: m[2] === "submit" ? "submitted" : "draft" }) };
     }
     return { status: 404, body: { error: { code: "not_found", message: `No route ${method} ${path}`, details: {} } } };
+  }
+
+  private hubTokenCall(call: Call): { status: number; body?: unknown } {
+    if (call.method === "DELETE") {
+      this.hubToken = { ...this.hubToken, set: false, last4: "", hub_user: "", checked_at: null, updated_at: null, uses: this.hubToken.server_token ? "server" : "none" };
+      return { status: 204 };
+    }
+    if (call.method === "PUT") {
+      const token: string = call.body.token;
+      if (call.body.check && token.endsWith("bad0")) {
+        return { status: 400, body: { error: { code: "hub_error", message: "The Hub refused this token (whoami answered 401).", details: { field: "token" } } } };
+      }
+      const at = "2026-12-06T09:00:00Z";
+      this.hubToken = { ...this.hubToken, set: true, last4: token.slice(-4), hub_user: call.body.check ? "alice" : "", checked_at: call.body.check ? at : null, updated_at: at, uses: "user" };
+    }
+    return { status: 200, body: this.hubToken };
   }
 
   /** The queue's head as the server serves it (with its current version), or null. */

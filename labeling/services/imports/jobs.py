@@ -24,6 +24,9 @@ from .pipeline import import_file
 
 logger = logging.getLogger(__name__)
 
+# What of ImportJob.hub names the split (the rest is what the fetch found, and whose token).
+HUB_SOURCE_KEYS = ("repo_id", "config", "split", "revision")
+
 
 @contextmanager
 def _job_source(job: ImportJob) -> Iterator[PathOrFile]:
@@ -74,18 +77,28 @@ def _write_pass_progress(job: ImportJob, offset: int) -> Iterator[Progress | Non
 
 
 def _hub_fetch(job: ImportJob) -> None:
-    """Write the job's Hub split into its file (labeling.hub.pull), as if it was uploaded."""
+    """Write the job's Hub split into its file (labeling.hub.pull), as if it was uploaded,
+    read with the token of the user who started the job (else the server's); `hub.token`
+    records whose."""
     from django.core.files import File
 
-    source = HubSource(**job.hub)
+    from labeling.services.hub_tokens import hub_auth_for
+
+    source = HubSource(**{k: v for k, v in job.hub.items() if k in HUB_SOURCE_KEYS})
     job.status = ImportStatus.RUNNING
     job.save(update_fields=["status"])
+    auth = hub_auth_for(user=job.created_by)
     with tempfile.TemporaryFile() as out:
-        fetched = hub_split_write(source, out)
+        fetched = hub_split_write(source, out, auth=auth)
         out.seek(0)
         job.file.save(f"hub-{job.pk}.jsonl", File(out), save=False)
     job.bytes_total = job.file.size
-    job.hub = {**source.as_dict(), "files": fetched["files"], "rows": fetched["rows"]}
+    job.hub = {
+        **source.as_dict(),
+        "files": fetched["files"],
+        "rows": fetched["rows"],
+        "token": auth.kind,
+    }
     job.save(update_fields=["file", "bytes_total", "hub"])
 
 

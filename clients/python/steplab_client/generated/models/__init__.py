@@ -68,6 +68,8 @@ from .gold_row import GoldRow
 from .history_output import HistoryOutput
 from .hub_push_input_request import HubPushInputRequest
 from .hub_push_output import HubPushOutput
+from .hub_token_input_request import HubTokenInputRequest
+from .hub_token_output import HubTokenOutput
 from .import_input_format_enum import ImportInputFormatEnum
 from .import_input_request import ImportInputRequest
 from .import_job_output import ImportJobOutput
@@ -86,6 +88,7 @@ from .label_policy_input_request import LabelPolicyInputRequest
 from .label_scale_enum import LabelScaleEnum
 from .label_source_enum import LabelSourceEnum
 from .labels_as_enum import LabelsAsEnum
+from .machine_source_output import MachineSourceOutput
 from .media_output import MediaOutput
 from .member_input_request import MemberInputRequest
 from .member_output import MemberOutput
@@ -184,6 +187,7 @@ from .submit_output import SubmitOutput
 from .suggestion_output import SuggestionOutput
 from .task_output import TaskOutput
 from .task_project_output import TaskProjectOutput
+from .token_kind_enum import TokenKindEnum
 from .token_output import TokenOutput
 from .training_run_input_request import TrainingRunInputRequest
 from .training_run_input_request_config import TrainingRunInputRequestConfig
@@ -193,6 +197,7 @@ from .training_status_enum import TrainingStatusEnum
 from .unsure_enum import UnsureEnum
 from .user_list_output import UserListOutput
 from .user_output import UserOutput
+from .uses_enum import UsesEnum
 from .verdict_counts import VerdictCounts
 from .webhook_delivery_output import WebhookDeliveryOutput
 from .webhook_endpoint_input_request import WebhookEndpointInputRequest
@@ -269,6 +274,8 @@ __all__ = (
     "HistoryOutput",
     "HubPushInputRequest",
     "HubPushOutput",
+    "HubTokenInputRequest",
+    "HubTokenOutput",
     "ImportInputFormatEnum",
     "ImportInputRequest",
     "ImportJobOutput",
@@ -287,6 +294,7 @@ __all__ = (
     "LabelScaleEnum",
     "LabelSourceEnum",
     "LabelsAsEnum",
+    "MachineSourceOutput",
     "MediaOutput",
     "MemberInputRequest",
     "MemberOutput",
@@ -385,6 +393,7 @@ __all__ = (
     "SuggestionOutput",
     "TaskOutput",
     "TaskProjectOutput",
+    "TokenKindEnum",
     "TokenOutput",
     "TrainingRunInputRequest",
     "TrainingRunInputRequestConfig",
@@ -394,6 +403,7 @@ __all__ = (
     "UnsureEnum",
     "UserListOutput",
     "UserOutput",
+    "UsesEnum",
     "VerdictCounts",
     "WebhookDeliveryOutput",
     "WebhookEndpointInputRequest",

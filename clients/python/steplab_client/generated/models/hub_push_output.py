@@ -7,7 +7,9 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.blank_enum import BlankEnum
 from ..models.job_status_enum import JobStatusEnum
+from ..models.token_kind_enum import TokenKindEnum
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="HubPushOutput")
@@ -31,6 +33,13 @@ class HubPushOutput:
         url (str | Unset):
         splits (Any | Unset): Rows per split pushed.
         error (str | Unset):
+        token_kind (BlankEnum | TokenKindEnum | Unset): Whose token the push used (empty until it runs); never the
+            token.
+
+            * `user` - The user's own token
+            * `server` - The server's HF_TOKEN
+            * `given` - A token given on the command line
+            * `none` - No token
         finished_at (datetime.datetime | None | Unset):
     """
 
@@ -45,6 +54,7 @@ class HubPushOutput:
     url: str | Unset = UNSET
     splits: Any | Unset = UNSET
     error: str | Unset = UNSET
+    token_kind: BlankEnum | TokenKindEnum | Unset = UNSET
     finished_at: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -72,6 +82,14 @@ class HubPushOutput:
         splits = self.splits
 
         error = self.error
+
+        token_kind: str | Unset
+        if isinstance(self.token_kind, Unset):
+            token_kind = UNSET
+        elif isinstance(self.token_kind, TokenKindEnum):
+            token_kind = self.token_kind.value
+        else:
+            token_kind = self.token_kind.value
 
         finished_at: None | str | Unset
         if isinstance(self.finished_at, Unset):
@@ -105,6 +123,8 @@ class HubPushOutput:
             field_dict["splits"] = splits
         if error is not UNSET:
             field_dict["error"] = error
+        if token_kind is not UNSET:
+            field_dict["token_kind"] = token_kind
         if finished_at is not UNSET:
             field_dict["finished_at"] = finished_at
 
@@ -140,6 +160,25 @@ class HubPushOutput:
 
         error = d.pop("error", UNSET)
 
+        def _parse_token_kind(data: object) -> BlankEnum | TokenKindEnum | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                token_kind_type_0 = TokenKindEnum(data)
+
+                return token_kind_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, str):
+                raise TypeError()
+            token_kind_type_1 = BlankEnum(data)
+
+            return token_kind_type_1
+
+        token_kind = _parse_token_kind(d.pop("token_kind", UNSET))
+
         def _parse_finished_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
                 return data
@@ -169,6 +208,7 @@ class HubPushOutput:
             url=url,
             splits=splits,
             error=error,
+            token_kind=token_kind,
             finished_at=finished_at,
         )
 

@@ -118,8 +118,9 @@ def sync_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | HubPushOutput]:
     """Push a done export to a Hub dataset repo (project admins): one Parquet file per
-    split, the dataset card, a tag `export-<id>`. The server's HF_TOKEN is used; a worker on
-    the `exports` queue pushes; poll the push.
+    split, the dataset card, a tag `export-<id>`. Your own Hugging Face token is used
+    (PUT /api/auth/hub-token/), else the server's HF_TOKEN (the push's token_kind says
+    whose); a worker on the `exports` queue pushes; poll the push.
 
     Args:
         export_id (int):
@@ -157,8 +158,9 @@ def sync(
     idempotency_key: str | Unset = UNSET,
 ) -> Error | HubPushOutput | None:
     """Push a done export to a Hub dataset repo (project admins): one Parquet file per
-    split, the dataset card, a tag `export-<id>`. The server's HF_TOKEN is used; a worker on
-    the `exports` queue pushes; poll the push.
+    split, the dataset card, a tag `export-<id>`. Your own Hugging Face token is used
+    (PUT /api/auth/hub-token/), else the server's HF_TOKEN (the push's token_kind says
+    whose); a worker on the `exports` queue pushes; poll the push.
 
     Args:
         export_id (int):
@@ -191,8 +193,9 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | HubPushOutput]:
     """Push a done export to a Hub dataset repo (project admins): one Parquet file per
-    split, the dataset card, a tag `export-<id>`. The server's HF_TOKEN is used; a worker on
-    the `exports` queue pushes; poll the push.
+    split, the dataset card, a tag `export-<id>`. Your own Hugging Face token is used
+    (PUT /api/auth/hub-token/), else the server's HF_TOKEN (the push's token_kind says
+    whose); a worker on the `exports` queue pushes; poll the push.
 
     Args:
         export_id (int):
@@ -228,8 +231,9 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> Error | HubPushOutput | None:
     """Push a done export to a Hub dataset repo (project admins): one Parquet file per
-    split, the dataset card, a tag `export-<id>`. The server's HF_TOKEN is used; a worker on
-    the `exports` queue pushes; poll the push.
+    split, the dataset card, a tag `export-<id>`. Your own Hugging Face token is used
+    (PUT /api/auth/hub-token/), else the server's HF_TOKEN (the push's token_kind says
+    whose); a worker on the `exports` queue pushes; poll the push.
 
     Args:
         export_id (int):
