@@ -17,10 +17,11 @@ and steps of shared/data, about 8 steps each), ANALYZEs, and times in this one p
 
 The symbolic checks themselves run in pooled worker processes (autolabel/timeouts.py), so this
 process's CPU time (time.process_time) in (1) is the engine's client side (one round trip per
-group of up to 16 steps: autolabel/symbolic/batch.py) and in (2) that plus the run's own overhead: their difference per solution is what a run
-costs beside the engine. The engine is warmed up first and the check results are memoized in
-neither path. Wall times and rates are printed too, and the queries of one chunk
-(CaptureQueriesContext). `--rounds R` alternates engine and run R times on fresh runs (the
+group of up to 16 steps: autolabel/symbolic/batch.py) and in (2) that plus the run's own
+overhead: their difference per solution is what a run costs beside the engine. The engine is
+warmed up first and the check results are memoized in neither path. Wall times and rates are
+printed too, and the queries of one chunk (CaptureQueriesContext). `--rounds R` alternates
+engine and run R times on fresh runs (the
 second run of a solution overwrites the first's suggestions, as a repeated run does).
 `--processes P` then runs the whole run end to end (its wall time from the first chunk to the
 last) with P spawned worker processes taking the chunks off one queue as Celery's prefork

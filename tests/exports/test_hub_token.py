@@ -50,13 +50,13 @@ def _done_export(world, created_by=None):
 
 def test_seal_round_trip_hides_the_text_and_refuses_tampering(settings):
     sealed = seal(ALICE)
-    assert ALICE not in sealed and sealed.startswith("v1:")
-    assert seal(ALICE) != sealed  # a fresh nonce each time
+    assert ALICE not in sealed and sealed.startswith("f1:")
+    assert seal(ALICE) != sealed  # a fresh IV each time
     assert unseal(sealed) == ALICE
     body = sealed[3:]
     flipped = body[:10] + ("A" if body[10] != "A" else "B") + body[11:]
     with pytest.raises(SealBroken):
-        unseal("v1:" + flipped)
+        unseal("f1:" + flipped)
     with pytest.raises(SealBroken):
         unseal("not sealed")
     old = settings.SECRET_KEY
