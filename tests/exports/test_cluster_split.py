@@ -6,6 +6,7 @@ from collections import defaultdict
 
 import pytest
 
+from labeling.exporters import SplitPolicy, split_of
 from labeling.models import Problem
 from labeling.services.imports import import_file
 from tests.exports.conftest import file_bytes
@@ -23,7 +24,8 @@ def test_the_export_split_keeps_clusters_together_in_a_large_project(
     rows = []
     for i in range(30):
         rows += [(f"p{i}", _text(i + 100)), (f"p{i}-copy", _reword(_text(i + 100)))]
-    import_file(project=project, path=_write(tmp_path / "pairs.jsonl", rows), fmt="steplab")
+    path = _write(tmp_path / "pairs.jsonl", rows)
+    import_file(project=project, path=path, fmt="steplab", labels_as="annotations")
     named = dict(Problem.objects.filter(project=project).values_list("external_id", "near_cluster"))
     assert all(named[f"p{i}"] == named[f"p{i}-copy"] != "" for i in range(30))
     export = build("trl", split_policy={"train": 0.5, "validation": 0.0, "test": 0.5})
@@ -33,3 +35,6 @@ def test_the_export_split_keeps_clusters_together_in_a_large_project(
         split_by[" ".join(row["prompt"].lower().split())].add(row["split"])
     assert len(split_by) == 30 and all(len(s) == 1 for s in split_by.values())
     assert {s for (s,) in split_by.values()} == {"train", "test"}
+    # Split by each problem's own key, many pairs would cross train and test.
+    policy = SplitPolicy(train=0.5, validation=0.0, test=0.5)
+    assert sum(split_of(f"p{i}", policy) != split_of(f"p{i}-copy", policy) for i in range(30)) > 5

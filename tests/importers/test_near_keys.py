@@ -31,8 +31,8 @@ X = BASE.format(a=12, b=30, c=15)
 X1 = X.replace("tulips along", "tulips  ALONG").replace("neighbour brings", "neighbor brings")
 X2 = X.replace("every week", "each week")
 Z = X.replace("northern", "southern").replace("market", "bakery")  # near X and Y
-Y = Z.replace("one third", "one half").replace("the season", "the summer")
-Y1 = Y.replace("gardener", "farmer")
+Y = Z.replace("one third", "one half").replace("inner rows", "middle rows")
+Y1 = Y.replace("waters them", "waters the rows")
 
 
 TRAIN = (
@@ -213,7 +213,17 @@ def _queries(project, path) -> list[str]:
     return [q["sql"].split()[0] for q in captured.captured_queries]
 
 
-def test_an_imports_queries_do_not_grow_with_the_project(tmp_path):
+def test_an_imports_queries_do_not_grow_with_the_project(tmp_path, monkeypatch):
+    """The same queries, and no signature of the project read but its candidates' (an index
+    of the project in memory would read them all)."""
+    read = []
+
+    def counted(data):
+        read.append(data)
+        return from_bytes(data)
+
+    from_bytes = near_keys.signature_from_bytes
+    monkeypatch.setattr(near_keys, "signature_from_bytes", counted)
     small, large = ProjectFactory(), ProjectFactory()
     _import(small, _write(tmp_path / "s.jsonl", [(f"s{i}", _text(i)) for i in range(5)]))
     many = [(f"l{i}", _text(i)) for i in range(300)]
@@ -222,7 +232,12 @@ def test_an_imports_queries_do_not_grow_with_the_project(tmp_path):
         (f"n{i}", f"Problem number {i}: what is {i} times {i + 1} plus {i * 3}?") for i in range(40)
     ]
     path = _write(tmp_path / "n.jsonl", new)
+    read.clear()
     assert _queries(small, path) == _queries(large, path)
+    assert read == []
+    # A near-duplicate of one of the large project's problems reads its candidates' signatures.
+    _import(large, _write(tmp_path / "r.jsonl", [("r", _reword(_text(7)))]))
+    assert 1 <= len(read) < len(many) // 10  # its LSH candidates only
 
 
 def test_a_crowded_band_key_takes_at_most_key_max_problems(tmp_path, monkeypatch):
