@@ -10,9 +10,10 @@ screen) filled up to N problems with synthetic ones written by SQL (each with a 
 band keys, as an import stores them; none near another). Then, each timed REPEAT times in a
 transaction rolled back (the project is the same for every run), the median printed:
 
-1. an import of ROWS more generated solutions (variants of the planted problems among them:
-   near-duplicates of the project's) with the screen (stored band keys, one lookup a batch),
-   and without it (the baseline: the import as it is without any near-duplicate check);
+1. an import of ROWS more generated solutions (half their problems a planted one with a
+   sentence added: near-duplicates of the project's, where long enough) with the screen
+   (stored band keys, one lookup a batch), and without it (the baseline: the import as it is
+   without any near-duplicate check);
 2. main's screen before stored keys (emulated here, as labeling/services/imports/near_dups.py
    was: the project's stored signatures, at most INDEX_MAX = 50,000 problems, loaded into a
    datasketch MinHashLSH, then each new problem matched): its time is added to the baseline's.
@@ -100,7 +101,7 @@ def fill(project, problems: int) -> None:
         )
         cursor.execute(
             """INSERT INTO labeling_problemsignature (problem_id, hashvalues)
-               SELECT p.id, decode(repeat(md5(p.id::text), 64), 'hex')
+               SELECT p.id, decode(repeat(md5(p.id::text), 32), 'hex')
                FROM labeling_problem p WHERE p.project_id = %s AND p.source = 'bench'
                  AND NOT EXISTS (SELECT 1 FROM labeling_problemsignature s
                                  WHERE s.problem_id = p.id)""",
@@ -115,19 +116,20 @@ def fill(project, problems: int) -> None:
         )
 
 
-def legacy_screen(project, path: Path) -> float:
+def legacy_screen(project, path: Path) -> tuple[float, int]:
     """main's screen: load the project's signatures into MinHashLSH, match the file's."""
     from labeling.importers import open_rows
     from labeling.models import Problem, ProblemSignature
     from labeling.near_dups import NearIndex, signature, signature_from_bytes
 
     started = time.perf_counter()
-    index = NearIndex()
+    index, found, project_keys = NearIndex(), 0, set()
     if Problem.objects.filter(project=project).count() <= LEGACY_INDEX_MAX:
         rows = ProblemSignature.objects.filter(problem__project=project).values_list(
             "problem__external_id", "problem_id", "problem__text", "hashvalues"
         )
         for ext, pk, text, data in rows.iterator(chunk_size=2000):
+            project_keys.add(ext or f"pk:{pk}")
             index.add(ext or f"pk:{pk}", text, signature_from_bytes(data))
     seen: set[str] = set()
     with open_rows(path, fmt="auto", filename=path.name) as parsed:
@@ -137,9 +139,11 @@ def legacy_screen(project, path: Path) -> float:
                 continue
             seen.add(key)
             sig = signature(text)
-            if index.match(text, sig) is None:
+            like = index.match(text, sig)
+            if like is None:
                 index.add(key, text, sig)
-    return time.perf_counter() - started
+            found += like in project_keys
+    return time.perf_counter() - started, found
 
 
 def legacy_split(project) -> float:
@@ -192,7 +196,15 @@ def main() -> None:
         results = {}
         with tempfile.TemporaryDirectory() as tmp:
             planted, new = Path(tmp) / "planted.jsonl", Path(tmp) / "new.jsonl"
-            for path, part in ((planted, rows[:PLANTED]), (new, rows[PLANTED:])):
+            # Half the new problems repeat a planted one, reworded: near-duplicates of the
+            # project's (the other half are new problems).
+            per = import_bench.SOLUTIONS_PER_PROBLEM
+            fresh = [dict(r) for r in rows[PLANTED:]]
+            for j, row in enumerate(fresh):
+                if (j // per) % 2 == 0:
+                    asked = rows[(j // per) * per % PLANTED]["problem"]
+                    row["problem"] = asked + " Give the answer in lowest terms."
+            for path, part in ((planted, rows[:PLANTED]), (new, fresh)):
                 with open(path, "w", encoding="utf-8") as f:
                     f.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in part)
             for size in sizes:
@@ -208,7 +220,8 @@ def main() -> None:
                 with screen_off():
                     off = median(lambda one=one: rolled_back(one)[0], args.repeat)
                 report = rolled_back(one)[1].near_duplicates
-                legacy = median(lambda p=project: legacy_screen(p, new), args.repeat)
+                legacy = median(lambda p=project: legacy_screen(p, new)[0], args.repeat)
+                legacy_found = legacy_screen(project, new)[1]
                 split_new = median(
                     lambda p=project: timed(lambda: problem_split_keys(project=p, limit=SMALL)),
                     args.repeat,
@@ -224,7 +237,7 @@ def main() -> None:
                 )
                 print(
                     f"  main's in-memory screen: {off + legacy:.2f} s "
-                    f"(ratio {(off + legacy) / off:.2f})"
+                    f"(ratio {(off + legacy) / off:.2f}); found {legacy_found} of the project's"
                     + ("" if checked else ", the project's problems not checked (past 50,000)")
                 )
                 print(
