@@ -19,7 +19,7 @@ from labeling.importers import ParsedRow
 from labeling.models import Problem, ProblemBand, Project
 from labeling.near_dups import band_numbers, signature
 
-from .near_keys import NearKeys, _chunks, lookup_size, report_of
+from .near_keys import NearKeys, chunks, lookup_size, report_of
 
 NEAR_DUPLICATES = ("keep", "skip")
 EXAMPLES = 5
@@ -76,7 +76,7 @@ class NearDupScreen:
             if row.problem.external_id not in seen:
                 fresh.setdefault(row.problem.external_id, row.problem.text)
         ids = list(fresh)
-        for part in _chunks(ids, lookup_size()):
+        for part in chunks(ids, lookup_size()):
             self.existing_keys.update(
                 Problem.objects.filter(project=self.project, external_id__in=part).values_list(
                     "external_id", flat=True
@@ -127,7 +127,7 @@ class NearDupScreen:
         """After the import's rows are written: the new problems' signatures, band keys and
         clusters."""
         pks: dict[str, int] = {}
-        for part in _chunks(sorted(self.new_keys), lookup_size()):
+        for part in chunks(sorted(self.new_keys), lookup_size()):
             pks.update(
                 Problem.objects.filter(project=self.project, external_id__in=part).values_list(
                     "external_id", "pk"

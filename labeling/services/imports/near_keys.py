@@ -51,7 +51,7 @@ def lookup_size() -> int:
     return 900 if connection.vendor == "sqlite" else 20_000
 
 
-def _chunks(items: list, size: int) -> Iterator[list]:
+def chunks(items: list, size: int) -> Iterator[list]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
 
@@ -101,7 +101,7 @@ class NearKeys:
         if not wanted:
             return
         found: dict[Key, list[int]] = {k: [] for k in wanted}
-        for part in _chunks(sorted(wanted), lookup_size()):
+        for part in chunks(sorted(wanted), lookup_size()):
             by_band: dict[int, list[int]] = defaultdict(list)
             for band, value in part:
                 by_band[band].append(value)
@@ -113,7 +113,7 @@ class NearKeys:
                 found[(band, value)].append(pk)
         self._db_keys.update(found)
         missing = sorted({pk for pks in found.values() for pk in pks} - self._db.keys())
-        for part in _chunks(missing, lookup_size()):
+        for part in chunks(missing, lookup_size()):
             rows = Problem.objects.filter(pk__in=part).values_list(
                 "pk", "external_id", "text", "near_cluster", "signature__hashvalues"
             )
@@ -225,7 +225,7 @@ class NearKeys:
             for key in self._mem
             if key in pks and key not in signed
         ]
-        for part in _chunks(sigs, STORE_BATCH):
+        for part in chunks(sigs, STORE_BATCH):
             ProblemSignature.objects.bulk_create(part)
         bands = [
             ProblemBand(project=self.project, problem_id=pks[key], band=band, hash=value)
@@ -233,7 +233,7 @@ class NearKeys:
             if key in pks
             for band, value in keys
         ]
-        for part in _chunks(bands, STORE_BATCH):
+        for part in chunks(bands, STORE_BATCH):
             ProblemBand.objects.bulk_create(part)
         self._store_clusters(pks)
 
@@ -259,7 +259,7 @@ class NearKeys:
                     )
             relabel[target].extend(pks[key] for key in new)
         for name, ids in relabel.items():
-            for part in _chunks(sorted(ids), lookup_size()):
+            for part in chunks(sorted(ids), lookup_size()):
                 Problem.objects.filter(pk__in=part).update(near_cluster=name)
 
     def _target(self, names: list[str]) -> str:
