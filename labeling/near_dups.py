@@ -6,12 +6,21 @@ near-duplicates when the Jaccard similarity of their word 3-shingles is at least
 (settings.NEAR_DUP_THRESHOLD, 0.8 by default) as estimated by 128 MinHash permutations, or
 when their normalized texts are equal (short problems have few shingles).
 
-`clusters` groups keys into near-duplicate clusters (union-find over LSH candidates) and names
-each cluster by its smallest key, so a split by the representative puts the whole cluster in
-one split (exporters/split.py). `NearIndex` answers "is this text a near-duplicate of one of
-these?" (export decontamination, import reports).
+`NearIndex` answers "is this text a near-duplicate of one of these?" in memory (export
+decontamination against benchmark sets). `clusters` groups keys into near-duplicate clusters
+(union-find over LSH candidates) in memory: the reference the clusters stored at import are
+tested against.
+
+Band keys (`band_keys`): the LSH bands of a signature as (band, 64-bit hash) pairs, with the
+band layout datasketch's MinHashLSH picks for the threshold (9 bands of 13 values at 0.8), so
+two signatures are LSH candidates exactly when they share a band key (as in MinHashLSH, up to
+64-bit hash collisions, which the Jaccard check removes). The band number carries the band's
+width (`width * BAND_STRIDE + position`): keys stored under another threshold's layout match
+none of this one's. An import stores them per problem (ProblemBand) and finds candidates
+with an indexed query instead of an index in memory (services/imports/near_keys.py).
 """
 
+import functools
 import hashlib
 import re
 from collections.abc import Iterable, Mapping
@@ -19,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from datasketch import LeanMinHash, MinHash, MinHashLSH
+from datasketch.lsh import _optimal_param
 from django.conf import settings
 
 PERMUTATIONS = 128
@@ -73,6 +83,38 @@ def signature_from_bytes(data: bytes) -> LeanMinHash:
 
 def threshold() -> float:
     return float(settings.NEAR_DUP_THRESHOLD)
+
+
+BAND_STRIDE = 200  # band number = width * BAND_STRIDE + position (widths up to 128: smallint)
+
+
+@functools.lru_cache(maxsize=8)
+def _layout(limit: float) -> tuple[int, int]:
+    bands, width = _optimal_param(limit, PERMUTATIONS, 0.5, 0.5)
+    return int(bands), int(width)
+
+
+def band_layout(limit: float | None = None) -> tuple[int, int]:
+    """(bands, values per band) for the threshold: MinHashLSH's own choice (equal weights of
+    false positives and false negatives), so stored keys find what MinHashLSH would."""
+    return _layout(limit if limit is not None else threshold())
+
+
+def band_numbers(limit: float | None = None) -> list[int]:
+    bands, width = band_layout(limit)
+    return [width * BAND_STRIDE + i for i in range(bands)]
+
+
+def band_keys(sig: MinHash | LeanMinHash, limit: float | None = None) -> list[tuple[int, int]]:
+    """(band number, signed 64-bit hash of the band's values) for each LSH band of `sig`."""
+    bands, width = band_layout(limit)
+    data = np.asarray(sig.hashvalues, dtype=_DTYPE).tobytes()
+    step = width * _DTYPE.itemsize
+    keys = []
+    for i in range(bands):
+        digest = hashlib.blake2b(data[i * step : (i + 1) * step], digest_size=8).digest()
+        keys.append((width * BAND_STRIDE + i, int.from_bytes(digest, "little", signed=True)))
+    return keys
 
 
 @dataclass

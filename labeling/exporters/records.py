@@ -79,6 +79,9 @@ class SolutionRecord:
     problem_documents: list[dict[str, Any]] = field(default_factory=list)
     problem_tables: list[dict[str, Any]] = field(default_factory=list)
     domain: str = ""  # the problem's own domain; "" = the project's (Format.domain)
+    # Its near-duplicate cluster's name (Problem.near_cluster); "" = a cluster of its own. The
+    # split is decided by it, else by problem_key (services/exports.py).
+    cluster_key: str = ""
 
 
 def image_refs(project_id: int, images: Any) -> list[str]:

@@ -70,6 +70,7 @@ SOLUTION_FIELDS = (
     "problem__metadata__graph_in_text",
     "problem__metadata__documents",
     "problem__metadata__tables",
+    "problem__near_cluster",
 )
 
 
@@ -113,6 +114,7 @@ def _record(
         row[17] if isinstance(row[17], list) else [],  # documents
         row[18] if isinstance(row[18], list) else [],  # tables
         row[13],  # domain
+        row[19],  # near-duplicate cluster
     )
 
 
@@ -274,26 +276,17 @@ def _records(
             on_chunk(len(chunk))
 
 
-def problem_texts(
-    *, project: Project, limit: int
-) -> tuple[dict[str, str], dict[str, bytes]] | None:
-    """Split key → problem text of all the project's problems, and split key → its stored
-    MinHash signature (ProblemSignature) where it has one (near-duplicate clusters for the
-    split, near_dups.clusters); None when it has more than `limit`."""
+def problem_split_keys(*, project: Project, limit: int) -> dict[str, str] | None:
+    """Split key → the key its split is decided by (its near-duplicate cluster's name, else
+    its own) for all the project's problems; None when it has more than `limit`."""
     rows = list(
         Problem.objects.filter(project=project)
         .order_by("pk")
-        .values_list("external_id", "text", "signature__hashvalues")[: limit + 1]
+        .values_list("external_id", "text", "near_cluster")[: limit + 1]
     )
     if len(rows) > limit:
         return None
-    texts, sigs = {}, {}
-    for ext, text, data in rows:
-        key = ext or problem_id(text)
-        texts[key] = text
-        if data is not None:
-            sigs[key] = bytes(data)
-    return texts, sigs
+    return {(key := ext or problem_id(text)): cluster or key for ext, text, cluster in rows}
 
 
 def export_list(*, project: Project) -> QuerySet[Export]:

@@ -16,10 +16,10 @@ split). The plan covers the project's problems whatever the export's filters, so
 of the project with the same seed agree on every problem's split (a filtered export leaks no
 test problem into another's train); it changes when problems are added to the project.
 
-Near-duplicate clusters (`cluster_keys`): a project of at most CLUSTER_MAX problems is split
-by each problem's near-duplicate cluster representative (labeling.near_dups.clusters) instead
-of its own key, so a reworded copy of a problem lands in the same split as the original and
-no near-duplicate crosses train and test. Larger projects split by the problem key alone.
+Near-duplicate clusters: a problem's split is decided by its near-duplicate cluster's name
+(Problem.near_cluster, kept at import: labeling/services/imports/near_keys.py) instead of its
+own key when it has one, so a reworded copy of a problem lands in the same split as the
+original and no near-duplicate crosses train and test, whatever the project's size.
 """
 
 import hashlib
@@ -30,22 +30,6 @@ from .options import SPLITS, SplitMode, SplitPolicy
 
 # Up to this many problems an export plans its split with exact counts (split_plan).
 SMALL = 2000
-# Up to this many problems an export splits by near-duplicate cluster (cluster_keys).
-CLUSTER_MAX = 50_000
-
-
-def cluster_keys(
-    texts: dict[str, str] | None, stored: dict[str, bytes] | None = None
-) -> dict[str, str]:
-    """Problem key → the key its split is decided by: its near-duplicate cluster's
-    representative, for the problems that have one; {} (every problem by its own key) for
-    None (too many problems). `stored`: the problems' stored signatures by key."""
-    if not texts:
-        return {}
-    from labeling.near_dups import clusters, signature_from_bytes
-
-    sigs = {key: signature_from_bytes(data) for key, data in (stored or {}).items()}
-    return {key: rep for key, rep in clusters(texts, sigs=sigs).items() if key != rep}
 
 
 def _u(problem_key: str, policy: SplitPolicy) -> float:

@@ -38,7 +38,7 @@ from .review import (
     ReviewAction,
     ReviewActionKind,
 )
-from .signatures import ProblemSignature
+from .signatures import ProblemBand, ProblemSignature
 from .suggestion import Suggestion, SuggestionSource
 from .tokens import ApiToken, HubToken
 from .webhooks import DeliveryStatus, WebhookDelivery, WebhookEndpoint
@@ -70,6 +70,7 @@ __all__ = [
     "GoldLabel",
     "ImportJob",
     "ProblemSignature",
+    "ProblemBand",
     "Invite",
     "ImportStatus",
     "LabelAction",

@@ -28,6 +28,10 @@ class Problem(models.Model):
         help_text="This problem's domain; blank means the project's.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Its near-duplicate cluster (labeling/near_dups.py), named by one member's split key
+    # (external id, else problem_id of the text); blank: a cluster of its own. Kept at import
+    # (services/imports/near_keys.py); an export splits by it, so a cluster shares a split.
+    near_cluster = models.CharField(max_length=300, blank=True, default="")
 
     class Meta:
         ordering = ["id"]
@@ -38,7 +42,15 @@ class Problem(models.Model):
                 name="problem_unique_external_id",
             )
         ]
-        indexes = [models.Index(fields=["project", "domain"], name="problem_domain_idx")]
+        indexes = [
+            models.Index(fields=["project", "domain"], name="problem_domain_idx"),
+            # A merge relabels a cluster: its members by name (partial: most have none).
+            models.Index(
+                fields=["project", "near_cluster"],
+                condition=~models.Q(near_cluster=""),
+                name="problem_near_cluster_idx",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.text[:60]

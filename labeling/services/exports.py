@@ -44,8 +44,13 @@ from labeling.exporters.final import NO_LABEL, FinalTally
 from labeling.exporters.options import LabelSource, SplitMode
 from labeling.exporters.policy import skip_reason
 from labeling.exporters.selection import candidate_solutions
-from labeling.exporters.source import CHUNK, matching_solutions, problem_texts, solution_records
-from labeling.exporters.split import CLUSTER_MAX, SMALL, cluster_keys, split_plan
+from labeling.exporters.source import (
+    CHUNK,
+    matching_solutions,
+    problem_split_keys,
+    solution_records,
+)
+from labeling.exporters.split import SMALL, split_plan
 from labeling.gc_pause import gc_paused
 from labeling.models import Domain, Export, ExportStatus, Project
 from labeling.services.export_files import (
@@ -174,15 +179,13 @@ def _write(
         # The candidates with no label at all are not read: counted here, one query.
         unlabeled = candidate_solutions(project=export.project, filters=filters).count() - total
         stats.final.solutions[NO_LABEL] += max(unlabeled, 0)
-    # A small project splits by exact counts over all its problems (split.py); near-duplicate
-    # problems by their cluster's representative key, so they share a split.
-    plan, grouped = None, {}
+    # Near-duplicate problems split by their cluster's name (stored at import), so they share
+    # a split; a small project by exact counts over all its problems' (split.py).
+    plan = None
     if options.split_policy.mode != SplitMode.NONE:
-        found = problem_texts(project=export.project, limit=CLUSTER_MAX)
-        texts, stored = found if found is not None else (None, None)
-        grouped = cluster_keys(texts, stored)
-        if texts is not None and len(texts) <= SMALL:
-            plan = split_plan({grouped.get(k, k) for k in texts}, options.split_policy)
+        grouped = problem_split_keys(project=export.project, limit=SMALL)
+        if grouped is not None:
+            plan = split_plan(set(grouped.values()), options.split_policy)
     # Benchmark problems (exact or near-duplicates) are left out (decontaminate.py).
     # Hub benchmarks are read with the token of whoever asked for the export (hub_tokens).
     clean = decontaminator(filters.decontaminate, auth=lambda: hub_auth_for(user=export.created_by))
@@ -226,8 +229,9 @@ def _write(
                     stats.skipped[reason] += 1
                     continue
                 if record.problem_key != split_key:
-                    split_key = key = record.problem_key
-                    split = split_of(grouped.get(key, key), options.split_policy, plan)
+                    split_key = record.problem_key
+                    by = record.cluster_key or split_key
+                    split = split_of(by, options.split_policy, plan)
                     tainted = clean.benchmark_of(record.problem_text) if clean else None
                     if tainted:
                         stats.decontaminated[tainted] += 1

@@ -34,6 +34,8 @@ from labeling.models import (
     ImportJob,
     LabelHistory,
     Problem,
+    ProblemBand,
+    ProblemSignature,
     Project,
     Resolution,
     ResolutionLabel,
@@ -142,7 +144,12 @@ def _purge_problems(*, project_id: int, size: int) -> int:
         .order_by("pk")
         .values_list("pk", flat=True)[:size]
     )
-    return _delete(Problem.objects.filter(pk__in=ids)) if ids else 0
+    if not ids:
+        return 0
+    # Their near-duplicate keys and signatures first (rows that reference them).
+    _delete(ProblemBand.objects.filter(problem_id__in=ids))
+    _delete(ProblemSignature.objects.filter(problem_id__in=ids))
+    return _delete(Problem.objects.filter(pk__in=ids))
 
 
 @retry_on_conflict

@@ -125,9 +125,9 @@ def test_peak_memory_does_not_grow_with_the_number_of_solutions(solutions, proje
 
     # The JSONL writer buffers up to BUFFER_BYTES (1 MiB) of lines; keep it below these sizes.
     monkeypatch.setattr(writers, "BUFFER_BYTES", 16 * 1024)
-    # The rows stream; the near-duplicate clusters of the split do not: they hold a signature
-    # per problem of a project of at most CLUSTER_MAX problems (a bounded ~2 KB each).
-    monkeypatch.setattr(exports, "CLUSTER_MAX", 0)
+    # The rows stream; a small project's split plan does not: it holds every problem's key
+    # (at most SMALL of them). Near-duplicate clusters come with the rows (Problem.near_cluster).
+    monkeypatch.setattr(exports, "SMALL", 0)
     small, large = project, ProjectFactory()
     solutions(100, small)
     solutions(800, large)

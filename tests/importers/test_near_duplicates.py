@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from labeling.errors import ValidationFailed
-from labeling.models import Problem, ProblemSignature, Solution
+from labeling.models import Problem, ProblemBand, ProblemSignature, Solution
 from labeling.services.imports import import_file
 from tests.factories import ProjectFactory
 
@@ -87,7 +87,9 @@ def test_skip_leaves_near_duplicates_out_with_their_solutions(tmp_path):
 def test_problems_without_signatures_get_them_and_are_checked(tmp_path):
     project = ProjectFactory()
     import_file(project=project, path=_write(tmp_path / "a.jsonl", [_text(1)]), fmt="steplab")
-    ProblemSignature.objects.all().delete()  # as imported before signatures existed
+    # As imported before signatures and band keys were stored.
+    ProblemBand.objects.all().delete()
+    ProblemSignature.objects.all().delete()
     result = import_file(
         project=project, path=_write(tmp_path / "b.jsonl", [_reworded(_text(1))]), fmt="steplab"
     )

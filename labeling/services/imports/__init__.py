@@ -24,7 +24,9 @@ Modules, by concern:
     inserter.py  the fast path: ids allocated ahead, one COPY / executemany per table
     fallback.py  bulk_create, for a table with a column this package does not know
     pipeline.py  `import_file`: the transaction, the lock, the pipelined writes
-    near_dups.py near-duplicate problems reported or skipped; signatures stored
+    near_dups.py near-duplicate problems reported or skipped (the screen)
+    near_keys.py their candidates from stored band keys; signatures, keys, clusters stored
+    near_rebuild.py  a project's keys and clusters built again (manage.py near_dup_keys)
     jobs.py      `import_job_run`: uploaded files, two passes, progress and errors
 
 The names below are the package's interface. Tunables and helpers are not re-exported: a

@@ -266,6 +266,7 @@ class BatchWriter:
                     p.metadata,
                     batch.now,
                     p.domain,
+                    "",
                 )
                 for _, p in batch.problems
             ],

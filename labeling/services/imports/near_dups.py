@@ -3,27 +3,27 @@ near-duplicate of one of the project's problems, or of an earlier new problem of
 reported (counts and examples on the ImportResult) and, with near_duplicates="skip", left out
 with all its solutions.
 
-The project's problems are indexed from their stored signatures (ProblemSignature); problems
-that have none (imported before signatures existed) get one now, once. Every new problem's
-signature is stored after the import, so later imports read instead of recomputing.
-Past INDEX_MAX problems in the project only the file's problems are compared with each other.
+The project's problems are not loaded: each batch's new problems are looked up by their LSH
+band keys, stored per problem (near_keys.py: one indexed query per batch), so a screen costs
+the file's size, not the project's. After the rows are written, the new problems' signatures,
+band keys and near-duplicate clusters are stored (`store`). A project whose problems have no
+keys under the current threshold's layout (made before they were stored, or under another
+NEAR_DUP_THRESHOLD) gets them first (near_rebuild.py, once).
 """
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from datasketch import MinHash
-
 from labeling.errors import ValidationFailed
 from labeling.importers import ParsedRow
-from labeling.models import Problem, ProblemSignature, Project
-from labeling.near_dups import NearIndex, signature, signature_bytes, signature_from_bytes
+from labeling.models import Problem, ProblemBand, Project
+from labeling.near_dups import band_numbers, signature
+
+from .near_keys import NearKeys, chunks, lookup_size, report_of
 
 NEAR_DUPLICATES = ("keep", "skip")
-INDEX_MAX = 50_000  # project problems indexed for an import (a few seconds to load)
 EXAMPLES = 5
 TEXT_SHOWN = 200
-STORE_BATCH = 2000
 
 
 def check_near_duplicates(value: str) -> str:
@@ -35,110 +35,110 @@ def check_near_duplicates(value: str) -> str:
     return value
 
 
-def signatures_store(project: Project, known: dict[str, MinHash] | None = None) -> int:
-    """Store the signature of every problem of the project that has none; returns how many.
-    `known`: signatures already computed, by external id."""
-    known = known or {}
-    missing = (
-        Problem.objects.filter(project=project, signature__isnull=True)
-        .order_by("pk")
-        .values_list("pk", "external_id", "text")
-    )
-    batch: list[ProblemSignature] = []
-    stored = 0
-    for pk, ext, text in missing.iterator(chunk_size=STORE_BATCH):
-        sig = (known.get(ext) if ext else None) or signature(text)
-        batch.append(ProblemSignature(problem_id=pk, hashvalues=signature_bytes(sig)))
-        if len(batch) >= STORE_BATCH:
-            ProblemSignature.objects.bulk_create(batch)
-            stored, batch = stored + len(batch), []
-    ProblemSignature.objects.bulk_create(batch)
-    return stored + len(batch)
+def keys_missing(project: Project) -> bool:
+    """The project has problems but no band key of the current layout (two indexed reads)."""
+    if ProblemBand.objects.filter(project=project, band__in=band_numbers()).exists():
+        return False
+    return Problem.objects.filter(project=project).exists()
 
 
 @dataclass
 class NearDupScreen:
     project: Project
     mode: str = "keep"
-    index: NearIndex = field(default_factory=NearIndex)
+    keys: NearKeys = field(init=False)
     existing_keys: set[str] = field(default_factory=set)  # the project's, by external id
     new_keys: set[str] = field(default_factory=set)
     skipped_keys: set[str] = field(default_factory=set)
-    sigs: dict[str, MinHash] = field(default_factory=dict)
-    texts: dict[str, str] = field(default_factory=dict)
     counts: dict[str, int] = field(
         default_factory=lambda: {"existing": 0, "in_file": 0, "skipped_solutions": 0}
     )
     examples: list[dict[str, Any]] = field(default_factory=list)
-    project_indexed: bool = True
+    rebuilt: int = 0  # problems keyed first (near_rebuild)
+
+    def __post_init__(self) -> None:
+        self.keys = NearKeys(project=self.project)
 
     def load(self) -> "NearDupScreen":
-        """Index the project's problems (storing the signatures they lack)."""
-        count = Problem.objects.filter(project=self.project).count()
-        if count > INDEX_MAX:
-            self.project_indexed = False
-            return self
-        signatures_store(self.project)
-        rows = ProblemSignature.objects.filter(problem__project=self.project).values_list(
-            "problem__external_id", "problem_id", "problem__text", "hashvalues"
-        )
-        for ext, pk, text, data in rows.iterator(chunk_size=STORE_BATCH):
-            key = ext or f"pk:{pk}"
-            self.existing_keys.add(key)
-            self.texts[key] = text
-            self.index.add(key, text, signature_from_bytes(data))
+        """Key the project's problems if they have no keys yet (once)."""
+        if keys_missing(self.project):
+            from .near_rebuild import near_keys_rebuild
+
+            self.rebuilt = near_keys_rebuild(project=self.project)
         return self
 
     def rows(self, rows: list[ParsedRow]) -> list[ParsedRow]:
-        """The batch's rows to import: all, or (skip) those of non-near-duplicate problems."""
+        """The batch's rows to import: all, or (skip) those of non-near-duplicate problems.
+        Its queries: which of its problems the project has, and their band keys' problems."""
+        seen = self.existing_keys | self.new_keys | self.skipped_keys
+        fresh: dict[str, str] = {}
+        for row in rows:
+            if row.problem.external_id not in seen:
+                fresh.setdefault(row.problem.external_id, row.problem.text)
+        ids = list(fresh)
+        for part in chunks(ids, lookup_size()):
+            self.existing_keys.update(
+                Problem.objects.filter(project=self.project, external_id__in=part).values_list(
+                    "external_id", flat=True
+                )
+            )
+        sigs = {k: signature(text) for k, text in fresh.items() if k not in self.existing_keys}
+        self.keys.lookup(sigs.values())
         kept = []
         for row in rows:
             key = row.problem.external_id
             if key in self.skipped_keys:
                 self.counts["skipped_solutions"] += len(row.solutions)
                 continue
-            seen = key in self.existing_keys or key in self.new_keys
-            if not seen and self._near(row) and self.mode == "skip":
+            seen_now = key in self.existing_keys or key in self.new_keys
+            if not seen_now and self._near(row, sigs[key]) and self.mode == "skip":
                 self.skipped_keys.add(key)
                 self.counts["skipped_solutions"] += len(row.solutions)
                 continue
             kept.append(row)
         return kept
 
-    def _near(self, row: ParsedRow) -> bool:
+    def _near(self, row: ParsedRow, sig: Any) -> bool:
         key, text = row.problem.external_id, row.problem.text
-        sig = signature(text)
-        self.sigs[key] = sig
-        like = self.index.match(text, sig)
+        matches = self.keys.matches(text, sig)
+        like = report_of(matches)
         if like is None:
             self.new_keys.add(key)
-            self.index.add(key, text, sig)
-            self.texts[key] = text
+            self.keys.add(key, text, sig, matches, reportable=True)
             return False
-        where = "existing" if like in self.existing_keys else "in_file"
+        where = "existing" if like.existing else "in_file"
         self.counts[where] += 1
         if self.mode == "keep":
-            self.new_keys.add(key)  # imported: later copies may match it too
+            self.new_keys.add(key)  # imported: joins the cluster of what it near-duplicates
+            self.keys.add(key, text, sig, matches, reportable=False)
         if len(self.examples) < EXAMPLES:
             self.examples.append(
                 {
                     "line": row.line,
                     "problem": text[:TEXT_SHOWN],
-                    "near": self.texts[like][:TEXT_SHOWN],
-                    "near_id": like if not like.startswith("pk:") else "",
+                    "near": like.text[:TEXT_SHOWN],
+                    "near_id": like.key if not like.key.startswith("pk:") else "",
                     "of": where,
                 }
             )
         return True
 
     def store(self) -> None:
-        """After the import's rows are written: the new problems' signatures."""
-        signatures_store(self.project, self.sigs)
+        """After the import's rows are written: the new problems' signatures, band keys and
+        clusters."""
+        pks: dict[str, int] = {}
+        for part in chunks(sorted(self.new_keys), lookup_size()):
+            pks.update(
+                Problem.objects.filter(project=self.project, external_id__in=part).values_list(
+                    "external_id", "pk"
+                )
+            )
+        self.keys.store(pks)
 
     def report(self) -> dict[str, Any]:
         return {
             "mode": self.mode,
             **self.counts,
-            "project_checked": self.project_indexed,
+            "project_checked": True,
             "examples": self.examples,
         }

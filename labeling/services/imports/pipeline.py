@@ -2,7 +2,7 @@
 batches are parsed ahead on a thread, built here, and written: one batch at a time, or on
 PostgreSQL pipelined with the COPYs on a second thread (`write_all`)."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -23,8 +23,12 @@ def write_all(
     writer: BatchWriter,
     batches: Iterable[tuple[list[ParsedRow], int, int]],
     progress: Progress | None,
+    screen: Callable[[list[ParsedRow]], list[ParsedRow]] | None = None,
 ) -> None:
-    """Reserve, build and write every batch, then call `progress` for it.
+    """Screen, reserve, build and write every batch, then call `progress` for it.
+
+    `screen(rows)`: the rows of a batch to import (near-duplicate screening, which queries):
+    called on this thread when no COPY is running on the shared connection.
 
     On PostgreSQL, when every table takes COPY, a batch is written on a second thread while
     the next one is built, so building (Python) and writing (the database) overlap: batch k's
@@ -39,7 +43,7 @@ def write_all(
     fast = all(inserter.fast(model, columns) for model, columns in TABLES.items())
     if connection.vendor != "postgresql" or not fast:
         for rows, bytes_done, rows_done in batches:
-            batch = writer.reserve(rows)
+            batch = writer.reserve(screen(rows) if screen else rows)
             for item in writer.build(batch):
                 inserter.write(item)
             writer.written(batch)
@@ -81,7 +85,7 @@ def write_all(
         try:
             for rows, bytes_done, rows_done in batches:
                 wait_running()
-                batch = writer.reserve(rows)
+                batch = writer.reserve(screen(rows) if screen else rows)
                 start_built()
                 built = (writer.build(batch), batch, bytes_done, rows_done)
         except ImportFileError as exc:
@@ -137,8 +141,7 @@ def import_file(
         screen = NearDupScreen(project=project, mode=near_duplicates).load()
         # The next batches are parsed on a thread while this one is written.
         with gc_paused(), read_ahead(row_batches_read(rows)) as batches:  # see labeling.gc_pause
-            screened = ((screen.rows(batch), b, r) for batch, b, r in batches)
-            write_all(writer, screened, progress)
+            write_all(writer, batches, progress, screen.rows)
         screen.store()
     result = writer.result
     result.format, result.rows = rows.format, rows.rows

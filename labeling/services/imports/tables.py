@@ -27,6 +27,7 @@ PROBLEM_COLUMNS = (
     "metadata",
     "created_at",
     "domain",
+    "near_cluster",  # "": set after the import's rows are written (imports/near_keys.py)
 )
 SOLUTION_COLUMNS = (
     "project_id",
