@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('labeling', '0039_project_allow_resegment'),
+        ('labeling', '0041_near_dup_keys'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
