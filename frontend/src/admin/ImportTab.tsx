@@ -39,7 +39,6 @@ function NearDuplicatesReport({ report }: { report: api.NearDuplicatesReport }) 
       <div className="small">
         Near-duplicate problems ({done}): {formatNumber(report.existing)} of the project's, {formatNumber(report.in_file)} within the file
         {report.mode === "skip" && report.skipped_solutions ? ` · ${formatNumber(report.skipped_solutions)} solutions left out` : ""}
-        {!report.project_checked && " · the project is too large to compare with; the file was checked against itself"}
       </div>
       {total > 0 && (
         <ul className="near-dups-examples small">
