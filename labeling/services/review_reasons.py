@@ -16,6 +16,14 @@ from django.db.models.sql import UpdateQuery
 from labeling.compiled import compile_once
 from labeling.models import Project, Solution
 from labeling.review_selectors import reasons_mask
+from labeling.services.review_reasons_fill import (
+    FillProgress,
+    reasons_range_refresh,
+    reasons_range_store,
+    review_reasons_fill,
+)
+
+__all__ = ["FillProgress", "review_reasons_fill", "review_reasons_refresh"]
 
 
 @transaction.atomic(savepoint=False)
@@ -28,6 +36,8 @@ def review_reasons_refresh(
 ) -> int:
     """Recompute and store the reasons of the given solutions, or of a project's (those with
     ids in `id_range` when given: a bulk import's new rows, without thousands of parameters).
+    A project's are computed set-based (labeling.services.review_reasons_fill), one statement
+    for the range, and only changed masks are written; given ids, with the live expression.
 
     Locks the rows first (`SELECT ... FOR UPDATE`, in id order) and computes in a later
     statement: under READ COMMITTED the UPDATE's subqueries read the snapshot taken when the
@@ -35,6 +45,7 @@ def review_reasons_refresh(
     suggestion) would otherwise each store a mask without the other's rows. With the lock,
     the second one waits for the first to commit and then reads both. Returns the rows updated.
     `locked`: the caller holds the rows' locks already (a submit locks its solution first).
+    Returns the rows updated (for a project: the masks that changed).
     """
     if (solution_ids is None) == (project is None):
         raise TypeError("Pass solution_ids or project.")
@@ -43,13 +54,12 @@ def review_reasons_refresh(
         if len(ids) == 1:
             return _refresh_one(ids.pop())
     if project is not None:
-        scope: dict = {"project": project}
-        if id_range is not None:
-            scope["pk__range"] = id_range
-    else:
-        scope = {"pk__in": sorted(set(solution_ids))}
-        if not scope["pk__in"]:
-            return 0
+        lo, hi = id_range if id_range is not None else (0, 2**63 - 1)
+        refresh = reasons_range_store if locked else reasons_range_refresh
+        return refresh(project_id=project.pk, lo=lo, hi=hi)
+    scope = {"pk__in": sorted(set(solution_ids))}
+    if not scope["pk__in"]:
+        return 0
     targets = Solution.objects.filter(**scope).order_by("pk")
     if not locked:
         list(targets.select_for_update().values_list("pk", flat=True))
@@ -70,13 +80,3 @@ def _refresh_one(solution_id: int) -> int:
     with connection.cursor() as cursor:  # planned per call (see annotations._count_submission)
         statement.execute(cursor, {"solution": solution_id})
         return cursor.rowcount
-
-
-def review_reasons_fill(*, project: Project) -> int:
-    """Compute every solution's stored reasons, then let the queue read them (the command
-    `review_reasons_refresh` runs this for projects made before the column existed)."""
-    with transaction.atomic():
-        updated = review_reasons_refresh(project=project)
-        Project.objects.filter(pk=project.pk).update(review_reasons_stored=True)
-    project.review_reasons_stored = True
-    return updated
