@@ -94,7 +94,7 @@ def main() -> None:
     from django.db.models.sql import UpdateQuery
 
     from labeling.models import Project, Solution
-    from labeling.review_selectors import AUTO_CONFLICT_SOURCES, reasons_mask
+    from labeling.review_selectors import reasons_mask
     from labeling.services import review_reasons_fill as fill
     from labeling.services.id_ranges import range_end
 
@@ -143,8 +143,7 @@ def main() -> None:
                 "AND id <= %s",
                 [project.pk, last],
             )
-        scope = [project.pk, 0, last]
-        _explain(fill._RANGE_UPDATE, [*scope, *AUTO_CONFLICT_SOURCES, *scope, *scope])
+        _explain(fill.range_update_sql("postgresql"), fill.range_update_params(project.pk, 0, last))
         fill.review_reasons_fill(project=project, batch=fill.BATCH)
     if args.explain_old:
         scope = {"project": project}

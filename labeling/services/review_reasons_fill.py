@@ -7,16 +7,15 @@ solutions (bench/review_fill_bench.py), in one transaction holding every row's l
 same reasons come from one statement per id range that reads each table once for the range:
 
 - the range's submitted annotations (with their solution's gold flag);
-- their step labels, each joined to its step (for the first error's index), the step's gold
-  label and the step's refuting machine suggestions: one row per label, grouped twice, by step
-  (a step whose ratings differ) and by annotation (first error, unsure, gold mismatch, a +1 on
-  a refuted step);
+- their step labels (by annotation), each joined to its step among the range's steps (for the
+  first error's index), the step's gold label and whether a machine suggestion refutes the
+  step: one row per label, grouped twice, by step (a step whose ratings differ) and by
+  annotation (first error, unsure, gold mismatch, a +1 on a refuted step);
 - the gold solutions' gold first error;
 
 then the per-annotation rows grouped by solution, and every solution of the range that changed
-gets its new mask. A duplicate label row (two refuting agents on one step) changes none of the
-aggregates (MIN, MAX, COUNT DISTINCT). tests/review/test_reasons_fill.py compares the masks
-with the per-solution refresh and the live queue on a project with every reason.
+gets its new mask. tests/review/test_reasons_fill.py compares the masks with the
+per-solution refresh and the live queue on a project with every reason.
 
 `review_reasons_fill` walks a project in ranges of `batch` solutions (keyset on the id), each in
 its own short transaction that locks its rows first (as the refresh does: a submit racing on a
@@ -38,27 +37,48 @@ WORK_MEM = "64MB"
 
 _SOURCES = ", ".join(["%s"] * len(AUTO_CONFLICT_SOURCES))
 
-# Parameters, in order: project, lo, hi (the annotations' range), then sources, then
-# project, lo, hi (the gold first errors), then project, lo, hi (the solutions written).
-_RANGE_UPDATE = f"""
+# The range's labels, annotation by annotation through (annotation, step)'s index. On
+# PostgreSQL a LATERAL subquery (OFFSET 0 keeps it one): as a plain join the planner, costing a
+# range's 150k labels against the table, hashed every label of the table for each range (seq
+# scans of steplabel and step in EXPLAIN at 100k): a fill quadratic in the project's size.
+_LABELS = {
+    "postgresql": """CROSS JOIN LATERAL (
+        SELECT step_id, rating, unsure FROM labeling_steplabel
+        WHERE annotation_id = ann.id OFFSET 0
+    ) l""",
+    "other": "JOIN labeling_steplabel l ON l.annotation_id = ann.id",
+}
+
+# Every table is read by the range's bounds (its ids, or its solutions' ids) through an index:
+# a range costs the same at any project size (EXPLAIN: bench/review_fill_bench.py --explain).
+# Parameters, in order: project, lo, hi, lo, hi (the annotations), lo, hi (the steps), the
+# sources, project, lo, hi (the gold first errors), project, lo, hi (the solutions' masks),
+# lo, hi (the rows written).
+_RANGE_UPDATE = """
 WITH ann AS (
     SELECT a.id, a.solution_id, s.is_gold
     FROM labeling_annotation a JOIN labeling_solution s ON s.id = a.solution_id
-    WHERE s.project_id = %s AND s.id BETWEEN %s AND %s
-        AND a.status = '{AnnotationStatus.SUBMITTED.value}'
+    WHERE s.project_id = %s AND s.id BETWEEN %s AND %s AND a.solution_id BETWEEN %s AND %s
+        AND a.status = '{submitted}'
+),
+-- A label's step is a step of its annotation's solution (the services write labels only for
+-- those): the range's steps are read by their solution id, not one lookup per label.
+steps AS (
+    SELECT id, "index" FROM labeling_step WHERE solution_id BETWEEN %s AND %s
 ),
 lab AS (
-    SELECT ann.solution_id, l.annotation_id, l.step_id, l.rating, l.unsure,
+    SELECT ann.solution_id, ann.id AS annotation_id, l.step_id, l.rating, l.unsure,
         st."index" AS step_index,
         CASE WHEN ann.is_gold AND g.rating IS NOT NULL AND l.rating IS NOT NULL
             AND l.rating <> g.rating THEN 1 ELSE 0 END AS gold_step,
-        CASE WHEN l.rating = 1 AND sg.id IS NOT NULL THEN 1 ELSE 0 END AS conflict
+        CASE WHEN l.rating = 1 AND EXISTS (
+            SELECT 1 FROM labeling_suggestion sg
+            WHERE sg.step_id = l.step_id AND sg.value = -1 AND sg.source IN ({sources})
+        ) THEN 1 ELSE 0 END AS conflict
     FROM ann
-    JOIN labeling_steplabel l ON l.annotation_id = ann.id
-    JOIN labeling_step st ON st.id = l.step_id
+    {labels}
+    JOIN steps st ON st.id = l.step_id
     LEFT JOIN labeling_goldlabel g ON g.step_id = l.step_id
-    LEFT JOIN labeling_suggestion sg ON sg.step_id = l.step_id AND sg.value = -1
-        AND sg.source IN ({_SOURCES})
 ),
 step_differs AS (
     SELECT DISTINCT solution_id FROM lab
@@ -83,11 +103,11 @@ gold_first_error AS (
 per_solution AS (
     SELECT ann.solution_id,
         COUNT(*) AS annotations,
-        COUNT(DISTINCT COALESCE(pa.first_error, {NO_ERROR})) AS first_errors,
+        COUNT(DISTINCT COALESCE(pa.first_error, {no_error})) AS first_errors,
         MAX(COALESCE(pa.unsure, 0)) AS unsure,
         MAX(COALESCE(pa.gold_step, 0)) AS gold_step,
-        MAX(CASE WHEN ann.is_gold AND COALESCE(pa.first_error, {NO_ERROR})
-            <> COALESCE(gfe.first_error, {NO_ERROR}) THEN 1 ELSE 0 END) AS gold_first_error,
+        MAX(CASE WHEN ann.is_gold AND COALESCE(pa.first_error, {no_error})
+            <> COALESCE(gfe.first_error, {no_error}) THEN 1 ELSE 0 END) AS gold_first_error,
         MAX(COALESCE(pa.conflict, 0)) AS conflict
     FROM ann
     LEFT JOIN per_annotation pa ON pa.annotation_id = ann.id
@@ -97,12 +117,12 @@ per_solution AS (
 masks AS (
     SELECT s.id,
         CASE WHEN sd.solution_id IS NOT NULL OR ps.first_errors > 1
-            THEN {REASON_BITS["disagreement"]} ELSE 0 END
-        + CASE WHEN ps.unsure = 1 THEN {REASON_BITS["unsure"]} ELSE 0 END
+            THEN {bit_disagreement} ELSE 0 END
+        + CASE WHEN ps.unsure = 1 THEN {bit_unsure} ELSE 0 END
         + CASE WHEN ps.gold_step = 1 OR ps.gold_first_error = 1
-            THEN {REASON_BITS["gold_failure"]} ELSE 0 END
-        + CASE WHEN ps.conflict = 1 THEN {REASON_BITS["auto_conflict"]} ELSE 0 END
-        + CASE WHEN ps.annotations = 1 THEN {REASON_BITS["single_annotator"]} ELSE 0 END
+            THEN {bit_gold_failure} ELSE 0 END
+        + CASE WHEN ps.conflict = 1 THEN {bit_auto_conflict} ELSE 0 END
+        + CASE WHEN ps.annotations = 1 THEN {bit_single_annotator} ELSE 0 END
         AS mask
     FROM labeling_solution s
     LEFT JOIN per_solution ps ON ps.solution_id = s.id
@@ -112,18 +132,37 @@ masks AS (
 UPDATE labeling_solution SET review_reasons = masks.mask
 FROM masks
 WHERE labeling_solution.id = masks.id AND labeling_solution.review_reasons <> masks.mask
+    AND labeling_solution.id BETWEEN %s AND %s
 """
+
+
+def range_update_sql(vendor: str) -> str:
+    """The range statement for a database vendor (parameters: `range_update_params`)."""
+    return _RANGE_UPDATE.format(
+        submitted=AnnotationStatus.SUBMITTED.value,
+        sources=_SOURCES,
+        labels=_LABELS.get(vendor, _LABELS["other"]),
+        no_error=NO_ERROR,
+        **{f"bit_{name}": bit for name, bit in REASON_BITS.items()},
+    )
+
+
+def range_update_params(project_id: int, lo: int, hi: int) -> list:
+    scope = [project_id, lo, hi]
+    return [*scope, lo, hi, lo, hi, *AUTO_CONFLICT_SOURCES, *scope, *scope, lo, hi]
 
 
 def reasons_range_store(*, project_id: int, lo: int, hi: int) -> int:
     """Compute and store the masks of the project's solutions with lo <= id <= hi; the caller
     holds their row locks (in a transaction). Returns how many masks changed."""
-    scope = [project_id, lo, hi]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute(f"SET LOCAL work_mem = '{WORK_MEM}'")
-        cursor.execute(_RANGE_UPDATE, [*scope, *AUTO_CONFLICT_SOURCES, *scope, *scope])
-        return cursor.rowcount
+        cursor.execute(range_update_sql(connection.vendor), range_update_params(project_id, lo, hi))
+        if cursor.rowcount >= 0:
+            return cursor.rowcount
+        cursor.execute("SELECT changes()")  # sqlite3 counts no rows for a WITH ... UPDATE
+        return cursor.fetchone()[0]
 
 
 def _lock_range(project_id: int, lo: int, hi: int) -> int:
