@@ -145,6 +145,8 @@ def main() -> None:
             )
         _explain(fill.range_update_sql("postgresql"), fill.range_update_params(project.pk, 0, last))
         fill.review_reasons_fill(project=project, batch=fill.BATCH)
+    with connection.cursor() as cursor:  # the reset's statistics said every mask was 0
+        cursor.execute("ANALYZE labeling_solution")
     if args.explain_old:
         scope = {"project": project}
         query = Solution.objects.filter(**scope).query.chain(UpdateQuery)

@@ -191,3 +191,16 @@ def test_steps_without_labels_and_empty_projects(db):
     assert Step.objects.count() == 2
     assert review_reasons_fill(project=project) == 1
     assert set(_masks(project).values()) == {0}
+
+
+@pytest.mark.postgres
+def test_refresh_command_leaves_fresh_statistics(rw):
+    """A fill changes many masks at once; the planner's statistics follow (ANALYZE)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        call_command(
+            "review_reasons_refresh", "--project", str(rw["project"].pk), stdout=io.StringIO()
+        )
+    assert any(q["sql"] == "ANALYZE labeling_solution" for q in captured.captured_queries)

@@ -16,6 +16,7 @@ with --after that id.
 import time
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 
 from labeling.models import Project
 from labeling.services.id_ranges import FillProgress
@@ -51,6 +52,15 @@ class Command(BaseCommand):
 
         return self.fill(project=project, batch=self.batch, after=self.after, progress=report)
 
+    def analyze(self) -> None:
+        """Fresh statistics for the planner: a fill changes many masks at once (a project
+        from before the column: every one from 0), and the queue's and the explorer's plans
+        read the mask's distribution (at 1M, a filter by disagreement planned on "every mask
+        is 0" read all 60k of them and sorted, 120 ms, where a walk of the index takes 0.2 ms)."""
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE labeling_solution")
+
     def handle(self, *args, **options) -> None:
         self.batch, self.after = options.get("batch", BATCH), options.get("after", 0)
         if not 1 <= self.batch <= BATCH_MAX:
@@ -68,6 +78,7 @@ class Command(BaseCommand):
         for project in projects:
             started = time.perf_counter()
             n = self.refresh(project)
+            self.analyze()
             self.stdout.write(
                 f"project {project.pk} ({project.name}): {n} solutions "
                 f"in {time.perf_counter() - started:.1f} s"
