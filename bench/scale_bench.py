@@ -6,11 +6,13 @@
 
 Builds (once: kept, and reused by the next run with the same N) two PostgreSQL databases,
 `steplab_scale_10000` and `steplab_scale_<N>`, each one project written by the database itself
-(INSERT ... SELECT generate_series, no Python per row): N/8 problems from five sources, N
+(INSERT ... SELECT generate_series, no Python per row, the big tables' secondary indexes and
+constraints built after their rows: bench/bulk_load.py): N/8 problems from five sources, N
 solutions with 5 to 11 steps each (8 on average), then bench/review_queue_bench.py's review
 data on `--share` percent of the solutions (three annotators' submitted labels, unsure flags,
 disagreements, gold, a current resolution on 30% of them) and a symbolic −1 suggestion on 3%
-of all steps; the stored review reasons and claim flags filled as the services leave them.
+of all steps; the claim flags as the services leave them, then the stored review reasons filled
+as `manage.py review_reasons_refresh` does (its rate is printed).
 
 Then it loads, through the DRF test client (URL routing, authentication, the view, the
 serializers and the JSON rendering: everything but the socket), alternating the two databases
@@ -77,8 +79,22 @@ def _use(db: str) -> None:
     connection.settings_dict["NAME"] = db
 
 
+# The tables the build fills by the million: their secondary indexes and constraints are built
+# after the rows (bench/bulk_load.py).
+BULK_TABLES = [
+    "labeling_solution",
+    "labeling_step",
+    "labeling_annotation",
+    "labeling_steplabel",
+    "labeling_suggestion",
+    "labeling_goldlabel",
+    "labeling_resolution",
+]
+
+
 def build(n: int, share: int) -> None:
     """The project of n solutions in the current database (migrated, empty)."""
+    import bulk_load
     import review_queue_bench
     from django.contrib.auth import get_user_model
     from django.db import connection
@@ -96,7 +112,8 @@ def build(n: int, share: int) -> None:
     ProjectMembership.objects.create(project=project, user=reviewer, role=Role.ADMIN)
     sources = "ARRAY[" + ", ".join(f"'{s}'" for s in SOURCES) + "]"
     p = project.pk
-    with connection.cursor() as cursor:
+    with connection.cursor() as cursor, bulk_load.indexes_after(cursor, BULK_TABLES):
+        cursor.execute("SET synchronous_commit = off")
         cursor.execute(
             f"""
             INSERT INTO labeling_problem (project_id, text, answer, reference_solution, source,
@@ -133,14 +150,26 @@ def build(n: int, share: int) -> None:
             """,
             [],
         )
-    made = review_queue_bench.add_review_data(project, users, reviewer, share=share)
-    with connection.cursor() as cursor:
+        made = review_queue_bench.add_review_data(project, users, reviewer, share=share)
         cursor.execute(
             "UPDATE labeling_solution SET queue_open = (submitted_count < 3 AND NOT is_gold) "
             "WHERE project_id = %s AND (submitted_count > 0 OR is_gold)",
             [p],
         )
-    review_reasons_fill(project=project)
+        print(f"  rows written in {time.perf_counter() - started:.0f} s", flush=True)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    filled = time.perf_counter()
+    review_reasons_fill(  # what manage.py review_reasons_refresh runs
+        project=project,
+        progress=lambda done: print(
+            f"    {done.solutions} solutions filled ({done.changed} masks set), "
+            f"{time.perf_counter() - filled:.0f} s",
+            flush=True,
+        ),
+    )
+    filled = time.perf_counter() - filled
+    print(f"  stored reasons filled in {filled:.0f} s ({n / filled:.0f} solutions/s)")
     Project.objects.filter(pk=p).update(name=READY)
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
@@ -166,6 +195,7 @@ def ensure(db: str, n: int, share: int, *, with_snapshot: bool = True) -> None:
             conn.execute(f"DROP DATABASE IF EXISTS {db}")
             conn.execute(f"CREATE DATABASE {db}")
         _use(db)
+        print(f"building database {db} ({n} solutions)", flush=True)
         call_command("migrate", verbosity=0)
         build(n, share)
     if with_snapshot:

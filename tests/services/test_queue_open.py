@@ -121,3 +121,33 @@ def test_queue_refresh_command_repairs_a_flag_changed_behind_the_services(db):
     call_command("queue_refresh", "--project", str(project.pk), stdout=out)
     assert Solution.objects.get(pk=solution.pk).queue_open
     assert f"project {project.pk} (edited): 1 solutions" in out.getvalue()
+
+
+def test_queue_refresh_walks_ranges_and_writes_only_changed_flags(db):
+    from labeling.services.queue_open import queue_open_fill, queue_open_refresh
+
+    project = project_create(name="ranges", created_by=UserFactory(), overlap=2)
+    other = project_create(name="other", created_by=UserFactory(), overlap=2)
+    solutions = [SolutionFactory(problem__project=project if i % 3 else other) for i in range(9)]
+    ours = [s.pk for s in solutions if s.project_id == project.pk]
+    Solution.objects.filter(pk=ours[1]).update(submitted_count=2)  # complete, past the services
+    Solution.objects.filter(pk=ours[3]).update(queue_open=False)  # an admin edit
+    Solution.objects.filter(project=other).update(queue_open=False)  # left alone
+    progress = []
+    assert queue_open_fill(project=project, batch=4, progress=progress.append) == 6
+    assert [p.solutions for p in progress] == [4, 6]
+    assert progress[-1].changed == 2  # ours[1] closes; ours[3] reopens
+    assert progress[-1].last_id == ours[-1]
+    assert_stored_equals_live(project, "fill")
+    assert not Solution.objects.filter(project=other, queue_open=True).exists()
+    # The project path writes the flags that change, not every row.
+    assert queue_open_refresh(project=project) == 0
+    Solution.objects.filter(pk=ours[2]).update(submitted_count=2)
+    project_update(project=project, overlap=3)  # reopens ours[1] and keeps ours[2] open
+    assert_stored_equals_live(project, "overlap 3")
+    assert queue_open_refresh(project=project) == 0
+    out = io.StringIO()
+    Solution.objects.filter(pk=ours[4]).update(queue_open=False)
+    call_command("queue_refresh", "--project", str(project.pk), "--after", str(ours[3]), stdout=out)
+    assert Solution.objects.get(pk=ours[4]).queue_open
+    assert f"project {project.pk} (ranges): 2 solutions" in out.getvalue()

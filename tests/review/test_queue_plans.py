@@ -1,0 +1,96 @@
+"""The review queue's states read a bounded number of resolutions, whatever the project's size:
+from PostgreSQL's plans (EXPLAIN (ANALYZE, FORMAT JSON)) of the page and the capped counts of
+the resolved and unresolved states, on a project of 5,000 labeled solutions, 30% resolved. A
+sequential scan of the resolutions (a semi or anti join hashing every one first, what an
+EXISTS became: 137-194 ms a count at a million solutions) fails the test."""
+
+import json
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from labeling.models import Project
+from labeling.review_selectors import count_capped, review_queue
+from tests.factories import ProblemFactory, ProjectFactory, UserFactory
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
+
+N = 5_000
+
+
+def _seed(project: Project, problem, reviewer) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            INSERT INTO labeling_solution (project_id, problem_id, generator, final_answer,
+                answer_correct, source, external_id, metadata, submitted_count, is_gold,
+                review_reasons, queue_open, created_at)
+            SELECT %s, %s, 'bench', '', NULL, '', '', '{}', 1, false, i %% 32, false, now()
+            FROM generate_series(1, %s) AS i
+            """,
+            [project.pk, problem.pk, N],
+        )
+        cursor.execute(
+            """
+            INSERT INTO labeling_annotation (solution_id, annotator_id, external_annotator,
+                status, finish_reason, finish_reason_text, time_spent_ms, version, imported,
+                shown_suggestions, created_at, updated_at, submitted_at)
+            SELECT id, NULL, 'x', 'submitted', 'solution', '', 0, 1, true, '[]', now(), now(),
+                now()
+            FROM labeling_solution WHERE project_id = %s
+            """,
+            [project.pk],
+        )
+        cursor.execute(
+            """
+            INSERT INTO labeling_resolution (solution_id, provenance, first_error_index,
+                resolved_by_id, review_id, is_current, supersedes_id, created_at)
+            SELECT id, 'reviewer', NULL, %s, NULL, true, NULL, now()
+            FROM labeling_solution WHERE project_id = %s AND id %% 10 < 3
+            """,
+            [reviewer.pk, project.pk],
+        )
+        cursor.execute("ANALYZE labeling_solution")
+        cursor.execute("ANALYZE labeling_annotation")
+        cursor.execute("ANALYZE labeling_resolution")
+    Project.objects.filter(pk=project.pk).update(review_reasons_stored=True)
+    project.review_reasons_stored = True
+
+
+def _nodes(node: dict):
+    yield node
+    for child in node.get("Plans", []):
+        yield from _nodes(child)
+
+
+def _plan(sql: str, params) -> dict:
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + sql, params)
+        plan = cursor.fetchone()[0]
+    return (json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]
+
+
+@pytest.mark.parametrize("state", ["resolved", "unresolved"])
+def test_a_state_probes_resolutions_per_row(state):
+    project = ProjectFactory(overlap=1)
+    _seed(project, ProblemFactory(project=project), UserFactory())
+    with CaptureQueriesContext(connection) as captured:
+        count, capped = count_capped(review_queue(project=project, state=state))
+        page = list(review_queue(project=project, state=state)[:50])
+    assert capped and count == 1_000  # 1,500 resolved, 3,500 unresolved: both over the cap
+    assert len(page) == 50
+    assert all((s.resolution_id is not None) == (state == "resolved") for s in page)
+    for query in captured.captured_queries:
+        sql = query["sql"]
+        plan = _plan(sql, None)
+        scans = [
+            n
+            for n in _nodes(plan)
+            if n.get("Relation Name") == "labeling_resolution" and n["Node Type"] == "Seq Scan"
+        ]
+        assert not scans, f"{state}: a sequential scan of the resolutions in {sql[:200]}"
+        assert not any(
+            n["Node Type"] == "Hash" and "labeling_resolution" in json.dumps(n)
+            for n in _nodes(plan)
+        ), f"{state}: every resolution hashed in {sql[:200]}"
