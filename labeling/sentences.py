@@ -81,6 +81,8 @@ _MARKER_WORDS = frozenset(
     ["step", "case", "part", "stage", "phase", "example", "method", "option", "claim", "lemma"]
 )
 _WORD_BACK = 12  # how far back an abbreviation is looked for
+_BLANKS = re.compile(r"[ \t]*")
+_NEVER = 1 << 62  # past any text's end
 _OPENS = "\"'“‘([{$\\*#`"
 
 
@@ -191,27 +193,27 @@ def _ends_sentence(text: str, match: re.Match, next_at: int) -> bool:
 
 def split_sentences(text: str) -> list[str]:
     """`text` cut into sentences (see the module's docstring), stripped, empties dropped."""
-    spans = math_spans(text)
+    spans = [*math_spans(text), (_NEVER, _NEVER)]  # a last span no position reaches
+    n = len(text)
     cuts = [0]
+    span_start, span_end = spans[0]
     span_at = 0
     for match in _END.finditer(text):
         at = match.start()
-        while span_at < len(spans) and spans[span_at][1] <= at:
+        while span_end <= at:
             span_at += 1
-        if span_at < len(spans) and spans[span_at][0] <= at:
+            span_start, span_end = spans[span_at]
+        if span_start <= at:
             continue  # inside math or code
         end = match.end()
-        if match.group() == "\n":
+        if text[at] == "\n":
             cuts.append(end)
             continue
-        next_at = end
-        while next_at < len(text) and text[next_at] in " \t":
-            next_at += 1
-        if next_at < len(text) and text[next_at] in "\r\n":
+        next_at = _BLANKS.match(text, end).end()
+        if next_at < n and text[next_at] in "\r\n":
             cuts.append(end)  # the line break cuts there anyway
-            continue
-        if _ends_sentence(text, match, next_at):
+        elif _ends_sentence(text, match, next_at):
             cuts.append(end)
-    cuts.append(len(text))
+    cuts.append(n)
     parts = (text[a:b].strip() for a, b in zip(cuts, cuts[1:], strict=False))
     return [part for part in parts if part]
