@@ -122,3 +122,29 @@ def test_reasoning_and_answer_steps_do_not_merge(draft):
     step_merge(annotation=annotation, user=user, version=annotation.version, step_id=first.pk)
     merged = Step.objects.get(pk=first.pk)
     assert (merged.text, merged.thinking) == ("Two plus three.\nThat is five.", True)
+
+
+@pytest.mark.parametrize("fmt", ["trl", "processbench"])
+def test_an_exported_thinking_list_imports_back_as_reasoning_steps(project, fmt):
+    (row,) = _export(project, fmt)
+    again = ProjectFactory(name=f"Round trip {fmt}")
+    data = (json.dumps(row) + "\n").encode()
+    import_file(project=again, path=io.BytesIO(data), filename="back.jsonl", fmt=fmt)
+    steps = Step.objects.filter(solution__project=again).order_by("index")
+    assert [s.thinking for s in steps] == [True, True, False, False]
+
+
+def test_a_bad_thinking_list_names_its_field():
+    from labeling.importers import ImportFileError
+
+    bad = {"prompt": "p", "completions": ["a", "b"], "labels": [True, True]}
+    for thinking, field in [([True], "thinking"), ([True, "no"], "thinking[1]")]:
+        data = (json.dumps({**bad, "thinking": thinking}) + "\n").encode()
+        with pytest.raises(ImportFileError) as error:
+            import_file(
+                project=ProjectFactory(name=f"Bad {field}"),
+                path=io.BytesIO(data),
+                filename="bad.jsonl",
+                fmt="trl",
+            )
+        assert (error.value.line, error.value.field) == (1, field)
