@@ -19,10 +19,17 @@ text (if any) one `message` step, then one `tool_call` step per call; every tool
 {"kind", "role", "name", "arguments", "tool_call_id"} (what applies). A call's `arguments`
 stay the raw string, valid JSON or not: flagging malformed calls is the `agent` checker's job.
 `labels` have one entry per step, in that order.
+
+An assistant message's reasoning (its `reasoning_content`, as DeepSeek's and vLLM's APIs return
+it, and the `<think>...</think>` blocks of its content) comes first, as reasoning steps
+(Step.thinking) cut by the import's step rule (labeling.splitting); the rest of its text is the
+message step.
 """
 
 import json
 from typing import Any
+
+from labeling.splitting import split_steps, think_parts
 
 from .fields import Row, json_type
 from .ids import problem_id
@@ -97,6 +104,29 @@ def _call_step(row: Row, call: Any, at: str) -> ParsedStep:
     )
 
 
+def _reasoning(row: Row, message: dict[str, Any], at: str, text: str) -> tuple[list[str], str]:
+    """An assistant message's reasoning steps and the text left for its message step."""
+    given = row.string(message, "reasoning_content", at, optional=True)
+    if not given and "think>" not in text.lower():
+        return [], text
+    parts = think_parts(text)
+    if given.strip():
+        parts.insert(0, (given, True))
+    options = row.options
+    try:
+        reasoning = [
+            step
+            for part, thinking in parts
+            if thinking
+            for step in split_steps(
+                part, options.step_split, options.step_split_regex, options.step_split_tag
+            )
+        ]
+    except ValueError as exc:
+        raise row.error(f"{at}.content", str(exc)) from exc
+    return reasoning, "\n\n".join(part.strip() for part, thinking in parts if not thinking)
+
+
 def _steps(row: Row, messages: list[Any], start: int, images: _Images) -> list[ParsedStep]:
     steps: list[ParsedStep] = []
     for i in range(start, len(messages)):
@@ -109,6 +139,11 @@ def _steps(row: Row, messages: list[Any], start: int, images: _Images) -> list[P
             calls = message.get("tool_calls") or []
             if not isinstance(calls, list):
                 raise row.error(f"{at}.tool_calls", f"expected a list, got {json_type(calls)}")
+            reasoning, text = _reasoning(row, message, at, text)
+            steps += [
+                ParsedStep(text=r, metadata={"kind": "message", "role": role}, thinking=True)
+                for r in reasoning
+            ]
             if text.strip() or (at in images.by_message and not calls):
                 steps.append(ParsedStep(text=text, metadata={"kind": "message", "role": role}))
             steps += [_call_step(row, c, f"{at}.tool_calls[{j}]") for j, c in enumerate(calls)]

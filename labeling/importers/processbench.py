@@ -1,10 +1,12 @@
 """ProcessBench (QwenLM/ProcessBench): `label` is the 0-based index of the first wrong step,
--1 when every step is correct. Steps before it are +1, it is −1, steps after are unlabeled."""
+-1 when every step is correct. Steps before it are +1, it is −1, steps after are unlabeled.
+A `thinking` list (steplab's export of reasoning steps) marks the reasoning trace's steps."""
 
 from typing import Any
 
 from .fields import Row
 from .ids import problem_id, solution_id
+from .thinking import thinking_flags
 from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
 
 
@@ -35,7 +37,12 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     labels = first_error_labels(first_error, len(steps))
     solution = ParsedSolution(
         external_id=external_id,
-        steps=[ParsedStep(text=t.strip(), label=v) for t, v in zip(steps, labels, strict=True)],
+        steps=[
+            ParsedStep(text=t.strip(), label=v, thinking=thinking)
+            for t, v, thinking in zip(
+                steps, labels, thinking_flags(row, data, len(steps)), strict=True
+            )
+        ],
         generator=row.string(data, "generator", optional=True),
         answer_correct=row.boolean(data, "final_answer_correct", optional=True),
         source="processbench",

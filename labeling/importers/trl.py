@@ -1,10 +1,12 @@
 """TRL stepwise supervision (e.g. trl-lib/math_shepherd, trl-lib/prm800k):
-`{prompt, completions: [step, ...], labels: [bool, ...]}`; True is +1, False −1."""
+`{prompt, completions: [step, ...], labels: [bool, ...]}`; True is +1, False −1. A `thinking`
+list (steplab's export of reasoning steps) marks the steps of the reasoning trace."""
 
 from typing import Any
 
 from .fields import Row, json_type
 from .ids import problem_id, solution_id
+from .thinking import thinking_flags
 from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
 
 
@@ -20,8 +22,10 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     solution = ParsedSolution(
         external_id="trl:" + solution_id(prompt, completions),
         steps=[
-            ParsedStep(text=t.strip(), label=1 if ok else -1)
-            for t, ok in zip(completions, labels, strict=True)
+            ParsedStep(text=t.strip(), label=1 if ok else -1, thinking=thinking)
+            for t, ok, thinking in zip(
+                completions, labels, thinking_flags(row, data, len(completions)), strict=True
+            )
         ],
         source="trl",
         label_agent="trl",

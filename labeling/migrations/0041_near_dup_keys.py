@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('labeling', '0039_project_allow_resegment'),
+        ('labeling', '0040_step_thinking_import_step_split'),
     ]
 
     operations = [

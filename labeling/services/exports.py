@@ -48,6 +48,7 @@ from labeling.exporters.source import (
     CHUNK,
     matching_solutions,
     problem_split_keys,
+    project_has_thinking,
     solution_records,
 )
 from labeling.exporters.split import SMALL, split_plan
@@ -198,6 +199,7 @@ def _write(
     fmt.with_evidence = export.project.domain in (Domain.EVIDENCE, Domain.MIXED)
     fmt.domain = export.project.domain
     fmt.with_domain = export.project.domain == Domain.MIXED
+    fmt.with_thinking = project_has_thinking(project_id=export.project_id)
     parquet = export.file_type == "parquet"
     writer = open_writer(path, file_type=export.file_type, schema=fmt.schema() if parquet else None)
 

@@ -196,3 +196,32 @@ def test_the_demo_file_imports_with_step_metadata_and_again_creates_nothing():
     ]
     again = import_file(project=project, path=DEMO, fmt="auto", labels_as="none")
     assert again.solutions_created == 0 and Solution.objects.count() == 4
+
+
+def test_an_assistant_messages_reasoning_comes_first_as_reasoning_steps(tmp_path):
+    """`<think>` blocks in the content and a `reasoning_content` field become reasoning steps
+    (cut by the step rule, line by default) before the message's own step and its calls."""
+    row = _row()
+    row["messages"][2]["content"] = "<think>\nLook it up.\nUse search.\n</think>\nSearching."
+    row["messages"][4] = {
+        "role": "assistant",
+        "reasoning_content": "One hit: X.",
+        "content": "Found **X**.",
+    }
+    _, [parsed] = _parse(tmp_path, [row])
+    steps = parsed.solutions[0].steps
+    assert [(s.text, s.thinking, s.metadata.get("kind")) for s in steps] == [
+        ("Look it up.", True, "message"),
+        ("Use search.", True, "message"),
+        ("Searching.", False, "message"),
+        (steps[3].text, False, "tool_call"),
+        (steps[4].text, False, "tool_call"),
+        ('{"hits": 1}', False, "observation"),
+        ("One hit: X.", True, "message"),
+        ("Found **X**.", False, "message"),
+    ]
+    bad = _row()
+    bad["messages"][4]["reasoning_content"] = 3
+    with pytest.raises(ImportFileError) as error:
+        _parse(tmp_path, [bad])
+    assert error.value.field == "messages[4].reasoning_content"

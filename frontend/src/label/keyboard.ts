@@ -39,6 +39,8 @@ export type Command =
   | { type: "splitStep" }
   /** `m`: merge the current step with the next. */
   | { type: "mergeStep" }
+  /** `r`: show the model's folded reasoning steps, or fold them again. */
+  | { type: "toggleReasoning" }
   | UseCommand;
 
 /** The `d` prompt's commands (label/useUsePrompt.tsx), on both pages. */
@@ -150,6 +152,8 @@ export function commandForKey(
       return { type: "splitStep" };
     case "m":
       return { type: "mergeStep" };
+    case "r":
+      return { type: "toggleReasoning" };
     default:
       return sharedCommandForKey(e, ratingValues);
   }
@@ -253,6 +257,7 @@ export function labelShortcuts(names: Record<string, string> = RATING_NAMES): Sh
     title: "View",
     items: [
       { keys: ["t"], label: "Show / hide the reference answer" },
+      { keys: ["r"], label: "Show / fold the model's reasoning steps", elsewhere: "on the review page: reject" },
       { keys: ["l"], label: "Show / hide the guidelines", elsewhere: "on the review page: next annotator" },
       { keys: ["?"], label: "This help" },
     ],

@@ -39,6 +39,8 @@ import { SplitDialog } from "../label/SplitDialog";
 import { useResegment } from "../label/useResegment";
 import { SourcesPanel } from "../label/SourcesPanel";
 import { StepRow, type EditorKind } from "../label/StepRow";
+import { ThinkingFold } from "../label/ThinkingFold";
+import { NO_STEPS, useThinkingFold } from "../label/thinkingRuns";
 import { isEditing, useClaim } from "../label/useClaim";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
 import { useSubmit } from "../label/useSubmit";
@@ -110,6 +112,8 @@ export function LabelPage() {
   // Splitting and merging steps (S / m), where the project allows it.
   const gotoStep = useCallback((index: number) => dispatch({ type: "goto", index }), []);
   const resegment = useResegment({ taskRef, saverRef, busy, setNotice, openTask, goto: gotoStep });
+  // Reasoning (`<think>`) steps folded into bars; j/k skip folded steps (label/thinkingRuns.ts).
+  const fold = useThinkingFold({ solutionId: task?.solution.id, steps: task?.solution.steps ?? NO_STEPS, current: state.current, goto: gotoStep });
 
   const conflict = saveInfo.status === "conflict";
   const readOnly = conflict || busy !== null;
@@ -215,13 +219,14 @@ export function LabelPage() {
       const n = stateRef.current.labels.length;
       switch (cmd.type) {
         case "move":
-          dispatch({ type: "move", delta: cmd.delta });
+          dispatch({ type: "goto", index: fold.move(stateRef.current.current, cmd.delta) });
           return true;
         case "first":
-          dispatch({ type: "goto", index: 0 });
-          return true;
         case "last":
-          dispatch({ type: "goto", index: n - 1 });
+          dispatch({ type: "goto", index: n ? fold.edge(cmd.type === "last") : 0 });
+          return true;
+        case "toggleReasoning":
+          fold.toggleAll();
           return true;
         case "toggleAnswer":
           setShowAnswer((v) => !v);
@@ -280,7 +285,7 @@ export function LabelPage() {
           return false;
       }
     },
-    [usePrompt.handle, usePrompt.open, notice, phase, readOnly, reason, showHelp, skip, submit, back, resegment],
+    [usePrompt.handle, usePrompt.open, notice, phase, readOnly, reason, showHelp, skip, submit, back, resegment, fold],
   );
 
   useKeyCommands((e) => commandForKey(e, stateRef.current.ratingValues, usePrompt.isOpen()), handle);
@@ -407,31 +412,32 @@ export function LabelPage() {
               <MarkLegend items={legendItems(task.solution.steps)} />
               <div className="steps" role="list">
                 {task.solution.steps.map((step, i) => (
-                  <StepRow
-                    key={step.id}
-                    step={step}
-                    label={state.labels[i]}
-                    index={i}
-                    isCurrent={state.current === i}
-                    dimmed={isDimmed(state, i)}
-                    isFirstError={fe === i}
-                    uses={usesOf(state, i)}
-                    usesMarked={state.labels[i]?.uses != null}
-                    highlighted={!!hoverUses?.includes(i)}
-                    onHoverUses={setHoverUses}
-                    ratingValues={state.ratingValues}
-                    domain={task.problem.domain ?? task.project.domain}
-                    showSuggestions={task.project.show_suggestions}
-                    editor={editor?.index === i ? editor.kind : null}
-                    readOnly={readOnly}
-                    onRate={onRate}
-                    onAcceptSuggestion={onAcceptSuggestion}
-                    onSelect={onSelect}
-                    onToggleUnsure={onToggleUnsure}
-                    onOpenEditor={onOpenEditor}
-                    onSaveEditor={onSaveEditor}
-                    onCancelEditor={closeEditor}
-                  />
+                  <ThinkingFold key={step.id} fold={fold} index={i} labels={state.labels}>
+                    <StepRow
+                      step={step}
+                      label={state.labels[i]}
+                      index={i}
+                      isCurrent={state.current === i}
+                      dimmed={isDimmed(state, i)}
+                      isFirstError={fe === i}
+                      uses={usesOf(state, i)}
+                      usesMarked={state.labels[i]?.uses != null}
+                      highlighted={!!hoverUses?.includes(i)}
+                      onHoverUses={setHoverUses}
+                      ratingValues={state.ratingValues}
+                      domain={task.problem.domain ?? task.project.domain}
+                      showSuggestions={task.project.show_suggestions}
+                      editor={editor?.index === i ? editor.kind : null}
+                      readOnly={readOnly}
+                      onRate={onRate}
+                      onAcceptSuggestion={onAcceptSuggestion}
+                      onSelect={onSelect}
+                      onToggleUnsure={onToggleUnsure}
+                      onOpenEditor={onOpenEditor}
+                      onSaveEditor={onSaveEditor}
+                      onCancelEditor={closeEditor}
+                    />
+                  </ThinkingFold>
                 ))}
               </div>
               {fe >= 0 && fe < state.labels.length - 1 && (

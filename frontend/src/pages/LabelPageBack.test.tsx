@@ -108,7 +108,7 @@ describe("Labeling page small things", () => {
     await waitFor(() => expect(screen.queryByTestId("notice")).toBeNull());
   });
 
-  it("the shortcuts overlay lists o and says what a, m and l do on the review page", async () => {
+  it("the shortcuts overlay lists o and says what a, m, r and l do on the review page", async () => {
     mount(new FakeApi([makeTask()]));
     await screen.findAllByTestId("step-row");
     key("?");
@@ -118,6 +118,7 @@ describe("Labeling page small things", () => {
     expect(notes).toEqual([
       "(on the review page: accept)",
       "(on the review page: next marked step)",
+      "(on the review page: reject)",
       "(on the review page: next annotator)",
     ]);
   });

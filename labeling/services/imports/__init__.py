@@ -45,6 +45,7 @@ from .parsing import (
     Progress,
     import_file_validate,
     parse_options,
+    step_rule_resolve,
 )
 from .pipeline import import_file
 from .tables import (
@@ -77,4 +78,5 @@ __all__ = [
     "import_file_validate",
     "import_job_run",
     "parse_options",
+    "step_rule_resolve",
 ]
