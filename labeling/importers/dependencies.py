@@ -24,15 +24,17 @@ from collections.abc import Sequence
 
 MAX_USES = 200  # entries of one step's `uses`; longer lists are refused at import
 
-_NUMBER_WORD = r"\(?(\d{1,3})\)?"
+# Step numbers up to five digits (a solution has at most 20,000 steps), never the head of a
+# longer number: "Step 1500" is not a reference to step 150.
+_NUMBER_WORD = r"\(?(\d{1,5})(?!\d)\)?"
 # "step 2", "steps 2 and 3", "steps 1, 2, and 4", "steps 2-3" (a range names both ends).
 _STEP_REF = re.compile(
     rf"\bsteps?\s*{_NUMBER_WORD}((?:\s*(?:,|and|&|-|–|to|or)\s*(?:and\s+)?{_NUMBER_WORD})*)",
     re.IGNORECASE,
 )
-_MORE_NUMBERS = re.compile(r"\d{1,3}")
+_MORE_NUMBERS = re.compile(r"\d{1,5}")
 # A step's own heading: "Step 3:", "## Step 3.", "**Step 3**:".
-_HEADING = re.compile(r"^[\s#*>_-]*step\s*\d{1,3}\s*[*_]*\s*[:.)\-–]", re.IGNORECASE)
+_HEADING = re.compile(r"^[\s#*>_-]*step\s*\d{1,5}\s*[*_]*\s*[:.)\-–]", re.IGNORECASE)
 _PREVIOUS = re.compile(
     r"\b(?:the\s+)?(?:previous|preceding|last|prior)\s+(?:step|equation|result)\b", re.IGNORECASE
 )

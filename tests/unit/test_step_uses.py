@@ -92,3 +92,15 @@ def test_a_long_trace_reuses_its_results_as_a_short_one_does():
     steps = [f"{steps[k]} from {1000 + 7 * (k - 1)}" if k else steps[k] for k in range(5000)]
     found = detect_uses(steps)
     assert found[0] == [] and all(found[k] == [k - 1] for k in range(1, 5000))
+
+
+def test_step_numbers_of_four_digits_are_not_read_as_their_first_three():
+    # A long trace's own "Step 1500:" heading is not a reference to step 150, nor is a year.
+    steps = ["a"] * 1600
+    steps[1499] = "Step 1500: ran the tests again"
+    steps[1500] = "In step 1500 the tests ran; as in step 150 and the 2024 report"
+    steps[1501] = "Steps 1499-1501 of the log, then steps 1200 and 12"
+    found = detect_uses(steps)
+    assert found[1499] == []
+    assert found[1500] == [149, 1499]
+    assert found[1501] == [11, 1199, 1498, 1499, 1500]
