@@ -33,6 +33,7 @@ export function VirtualList({
       data-testid="step-list"
       data-windowed={windowed ? "true" : undefined}
       data-rendered={rows.length}
+      data-digits={keys.length >= 1000 ? String(keys.length).length : undefined}
     >
       {windowed && <div className="virtual-spacer" style={{ height: spacers.top }} aria-hidden="true" />}
       {rows}

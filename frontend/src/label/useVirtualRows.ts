@@ -9,7 +9,7 @@
  * element, in row order (VirtualList.tsx renders it so).
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { keepInView } from "./StepParts";
+import { keepInView, topInset } from "./StepParts";
 import {
   anchorShift,
   estimateOf,
@@ -32,12 +32,6 @@ interface Anchor {
   el: Element;
   top: number;
   scrollY: number;
-}
-
-/** The space the fixed header leaves at the viewport's top (px), and a gap below it. */
-function topInset(): number {
-  const header = document.querySelector<HTMLElement>(".app-header");
-  return (header?.getBoundingClientRect().height ?? 0) + 16;
 }
 
 export function useVirtualRows({
