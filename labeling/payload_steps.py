@@ -48,12 +48,13 @@ def shown_record(steps: list[dict]) -> list[dict]:
 
 
 _STEPS_SQL = """
-SELECT st.id, st."index", st.text, st.metadata::json, st.uses::json, st.uses_source,
+SELECT st.id, st."index", st.text, st.metadata::json, st.uses::json, st.uses_source, st.thinking,
   (SELECT COUNT(*) FROM labeling_stepalternative a WHERE a.step_id = st.id), {suggestions}
 FROM labeling_step st WHERE st.solution_id = %s ORDER BY st."index"
 """
 
-StepRow = tuple  # (id, index, text, metadata, uses, uses_source, alternatives, suggestions)
+# (id, index, text, metadata, uses, uses_source, thinking, alternatives, suggestions)
+StepRow = tuple
 
 
 def payload_step_rows(*, solution_id: int, suggestions: bool) -> list[StepRow]:
@@ -65,7 +66,7 @@ def payload_step_rows(*, solution_id: int, suggestions: bool) -> list[StepRow]:
     sql = _STEPS_SQL.format(suggestions=_SUGGESTIONS if suggestions else "NULL")
     with hot_cursor() as cursor:
         cursor.execute(sql, [solution_id])
-        return [(*row[:7], row[7] or []) for row in cursor.fetchall()]
+        return [(*row[:8], row[8] or []) for row in cursor.fetchall()]
 
 
 def _orm_rows(*, solution_id: int, suggestions: bool) -> list[StepRow]:
@@ -82,6 +83,7 @@ def _orm_rows(*, solution_id: int, suggestions: bool) -> list[StepRow]:
             step.metadata,
             step.uses,
             step.uses_source,
+            step.thinking,
             step.alternatives_count,
             by_step.get(step.id, []),
         )

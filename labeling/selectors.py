@@ -308,11 +308,20 @@ def task_payload(
             "images": media_urls(project_id=project.id, metadata=metadata),
             "uses": uses,
             "uses_source": uses_source,
+            "thinking": thinking,
             "suggestions": suggestions,
         }
-        for step_id, index, text, metadata, uses, uses_source, alternatives_count, suggestions in (
-            payload_step_rows(solution_id=solution.id, suggestions=project.show_suggestions)
-        )
+        for (
+            step_id,
+            index,
+            text,
+            metadata,
+            uses,
+            uses_source,
+            thinking,
+            alternatives_count,
+            suggestions,
+        ) in payload_step_rows(solution_id=solution.id, suggestions=project.show_suggestions)
     ]
     problem = solution.problem
     return {

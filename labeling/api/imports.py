@@ -15,8 +15,9 @@ from labeling.api.schema import paginated
 from labeling.hub.connection import HubError
 from labeling.hub.pull import HubSource
 from labeling.importers import FORMATS
-from labeling.models import PROBLEM_DOMAINS, ImportJob, Role
-from labeling.services.imports import LABELS_AS, parse_options
+from labeling.models import PROBLEM_DOMAINS, STEP_TAG_MAX, ImportJob, Role, StepSplit
+from labeling.patterns import MAX_PATTERN
+from labeling.services.imports import LABELS_AS, parse_options, step_rule_resolve
 from labeling.services.imports.near_dups import NEAR_DUPLICATES
 from labeling.services.outbox import outbox_job_create
 from labeling.tasks import import_job_run_task
@@ -35,6 +36,9 @@ class ImportJobOutput(serializers.ModelSerializer):
             "domain",
             "detect_uses",
             "near_duplicates",
+            "step_split",
+            "step_split_regex",
+            "step_split_tag",
             "status",
             "bytes_total",
             "bytes_done",
@@ -79,6 +83,28 @@ class ImportInput(serializers.Serializer):
         "at least NEAR_DUP_THRESHOLD) of the project's problems or of earlier ones in the "
         "file: keep (import them) or skip (leave them out with their solutions). Either way "
         "the result's near_duplicates counts them, with examples.",
+    )
+
+    step_split = serializers.ChoiceField(
+        choices=StepSplit.choices,
+        default="",
+        allow_blank=True,
+        help_text="How this import cuts a solution given as one string into steps; blank: "
+        "the project's rule. The job records the rule it used.",
+    )
+    step_split_regex = serializers.CharField(
+        default="",
+        allow_blank=True,
+        max_length=MAX_PATTERN,
+        help_text="The regex rule's separator pattern (RE2 syntax).",
+    )
+    step_split_tag = serializers.CharField(
+        default="",
+        allow_blank=True,
+        max_length=STEP_TAG_MAX,
+        trim_whitespace=False,
+        help_text="The step_tags rule's tag: <extra_0> (Qwen PRM), ки (Math-Shepherd), "
+        "<step> (steps between <step> and </step>) or any literal.",
     )
 
     request_id = request_id_field()
@@ -127,7 +153,14 @@ class ImportListApi(APIView):
         project = project_for(request, project_id, at_least=Role.ADMIN)
         data = ImportInput(data=request.data)
         data.is_valid(raise_exception=True)
-        parse_options(project, data.validated_data["domain"])  # the option fits the project
+        validated = data.validated_data
+        parse_options(project, validated["domain"])  # the option fits the project
+        validated["step_rule"] = step_rule_resolve(
+            project=project,
+            split=validated["step_split"],
+            regex=validated["step_split_regex"],
+            tag=validated["step_split_tag"],
+        )
         key = idempotency_key(request, data.validated_data.get("request_id"))
         job, _ = outbox_job_create(
             task=import_job_run_task.name,
@@ -140,6 +173,12 @@ class ImportListApi(APIView):
 
 
 def _job_create(request, project, validated: dict) -> ImportJob:
+    rule = validated["step_rule"]
+    recorded = {
+        "step_split": rule.split,
+        "step_split_regex": rule.regex,
+        "step_split_tag": rule.tag,
+    }
     if hub := validated.get("hub"):
         return ImportJob.objects.create(
             project=project,
@@ -151,6 +190,7 @@ def _job_create(request, project, validated: dict) -> ImportJob:
             domain=validated["domain"],
             detect_uses=validated["detect_uses"],
             near_duplicates=validated["near_duplicates"],
+            **recorded,
         )
     upload = validated["file"]
     return ImportJob.objects.create(
@@ -164,6 +204,7 @@ def _job_create(request, project, validated: dict) -> ImportJob:
         detect_uses=validated["detect_uses"],
         near_duplicates=validated["near_duplicates"],
         bytes_total=upload.size,
+        **recorded,
     )
 
 

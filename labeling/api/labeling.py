@@ -187,6 +187,9 @@ class StepOutput(serializers.Serializer):
         help_text="The earlier steps (0-based) it uses, as imported or detected.",
     )
     uses_source = serializers.CharField(help_text='"import", "detected" or "" (none).')
+    thinking = serializers.BooleanField(
+        help_text="A step of the model's reasoning trace (`<think>` block), shown folded."
+    )
 
 
 class SolutionOutput(serializers.Serializer):

@@ -10,7 +10,15 @@ from labeling.api import bounds
 from labeling.api.access import project_for
 from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
-from labeling.models import Domain, LabelScale, Project, ProjectMembership, Role, StepSplit
+from labeling.models import (
+    STEP_TAG_MAX,
+    Domain,
+    LabelScale,
+    Project,
+    ProjectMembership,
+    Role,
+    StepSplit,
+)
 from labeling.selectors import project_list_for_user, solution_list
 from labeling.services.metrics import StatsAnswer, project_stats_get
 from labeling.services.people import member_add, member_role_set
@@ -50,6 +58,7 @@ class ProjectOutput(serializers.ModelSerializer):
             "screening_pass_rate",
             "step_split",
             "step_split_regex",
+            "step_split_tag",
             "role",
             "stats",
             "stats_computed_at",
@@ -96,6 +105,13 @@ class ProjectInput(serializers.Serializer):
     screening_pass_rate = serializers.FloatField(min_value=0, max_value=1, required=False)
     step_split = serializers.ChoiceField(choices=StepSplit.choices, required=False)
     step_split_regex = serializers.CharField(max_length=500, required=False, allow_blank=True)
+    step_split_tag = serializers.CharField(
+        max_length=STEP_TAG_MAX,
+        required=False,
+        allow_blank=True,
+        help_text="The step_tags rule's tag: <extra_0> (Qwen PRM), ки (Math-Shepherd), <step>, "
+        "or any literal.",
+    )
 
 
 class ProjectDeleteOutput(serializers.Serializer):

@@ -16,6 +16,7 @@ from labeling.api import (
     projects,
     resegment,
     review,
+    step_preview,
     webhooks,
 )
 
@@ -52,6 +53,11 @@ urlpatterns = [
     ),
     path("projects/<int:project_id>/imports/", imports.ImportListApi.as_view(), name="import-list"),
     path("imports/<int:import_id>/", imports.ImportDetailApi.as_view(), name="import-detail"),
+    path(
+        "projects/<int:project_id>/step-preview/",
+        step_preview.StepPreviewApi.as_view(),
+        name="step-preview",
+    ),
     path(
         "projects/<int:project_id>/predictions/",
         predictions.PredictionListApi.as_view(),

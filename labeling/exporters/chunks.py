@@ -48,6 +48,7 @@ class ChunkQueries:
                 "via",
                 "metadata" if step_meta else "metadata__images",
                 "metadata__citations",
+                "thinking",
                 *(["uses"] if self.uses else []),
             ),
             "solution_id",
@@ -166,7 +167,17 @@ class Chunk:
     def __init__(self, rows: ChunkRows, *, project_id: int) -> None:
         self.steps: dict[int, list[BaseStep]] = defaultdict(list)
         steps, by_id = self.steps, {}
-        for solution_id, step_id, index, text, via, images, citations, *uses in rows.steps:
+        for (
+            solution_id,
+            step_id,
+            index,
+            text,
+            via,
+            images,
+            citations,
+            thinking,
+            *uses,
+        ) in rows.steps:
             meta = None
             if rows.step_meta:
                 metadata = images or {}
@@ -184,6 +195,7 @@ class Chunk:
                 meta,
                 uses[0] if uses and uses[0] else (),
                 citations if isinstance(citations, list) else (),
+                thinking,
             )
             steps[solution_id].append(step)
             by_id[step_id] = step

@@ -38,6 +38,7 @@ class BaseStep:
     meta: dict[str, Any] | None = None  # STEP_RECORD_META keys, for formats that read them
     uses: Sequence[int] = ()  # the step's own (Step.uses), when the export reads them
     citations: Sequence[dict] = field(default_factory=list)  # evidence-cited steps
+    thinking: bool = False  # a step of the reasoning trace (Step.thinking)
 
 
 @dataclass(slots=True)
@@ -112,6 +113,7 @@ def _step(
         base.uses if uses is None else uses,
         False,  # inherited: set by dependencies.inherit_errors when the policy asks
         base.citations,
+        base.thinking,
     )
 
 

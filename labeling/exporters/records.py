@@ -48,6 +48,8 @@ class StepRecord:
     inherited: bool = False
     # What an evidence-cited step cites: {doc, quote} | {doc, start, end} | {table, row, column}.
     citations: Sequence[dict[str, Any]] = field(default_factory=list)
+    # A step of the model's reasoning trace (`<think>` block, Step.thinking).
+    thinking: bool = False
 
 
 @dataclass(slots=True)

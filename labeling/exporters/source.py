@@ -26,7 +26,7 @@ from django.db.models.functions import Collate
 
 from labeling.graphs import with_graph
 from labeling.importers.ids import problem_id
-from labeling.models import Export, Problem, Project
+from labeling.models import Export, Problem, Project, Step
 from labeling.read_ahead import read_ahead
 
 from .chunks import Chunk, ChunkQueries
@@ -294,6 +294,13 @@ def problem_texts(
         if data is not None:
             sigs[key] = bytes(data)
     return texts, sigs
+
+
+def project_has_thinking(*, project_id: int) -> bool:
+    """The project has a reasoning step (Step.thinking): formats then say which steps are.
+    Read through the partial index of thinking steps (step_thinking_idx), so a project
+    without any costs a look at the (few) thinking steps, not a scan of its steps."""
+    return Step.objects.filter(thinking=True, solution__project_id=project_id).exists()
 
 
 def export_list(*, project: Project) -> QuerySet[Export]:

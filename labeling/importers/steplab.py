@@ -11,14 +11,16 @@
                                          (all but problem and steps/solution optional)
 
 A step is a string or {"text": str, "images": [URL | data: URI], "uses": [int, ...],
-"citations": [...]}; images (of the problem or a step) are checked and stored by
+"citations": [...], "thinking": bool}; images (of the problem or a step) are checked and stored by
 labeling/importers/images.py and the import service. `uses` names the earlier steps (0-based
 indices) a step builds on, either per step or as one list per step beside `labels`; a forward
 or self reference, or an index out of range, fails the line. Without `uses` the import detects
 them (labeling/importers/dependencies.py). Documents, tables and citations (evidence-cited
 steps) are read by labeling/importers/evidence.py.
 
-`solution` is split into steps by the project's step rule. `labels` has at most one entry
+`solution` is split into steps by the import's step rule (else the project's:
+labeling.splitting); the steps of its `<think>...</think>` reasoning trace are marked
+thinking (Step.thinking), as are step objects with "thinking": true. `labels` has at most one entry
 per step; missing trailing entries are unlabeled steps (first-error style). `tests` are a
 code problem's tests (assert code, or stdin/stdout cases), kept in the problem's metadata for
 the code-execution source. Steps keep their indentation (code); blank lines around are dropped.
@@ -32,7 +34,7 @@ becomes Suggestions of source "prediction" on the new solution, agent name@versi
 
 from typing import Any
 
-from labeling.splitting import split_steps
+from labeling.splitting import StepRule, split_solution
 
 from .dependencies import uses_normal, uses_problem
 from .evidence import Sources
@@ -43,7 +45,7 @@ from .images import parse_images
 from .predictions import row_predictions
 from .types import ParsedProblem, ParsedRow, ParsedSolution, ParsedStep
 
-Step = tuple[str, dict[str, Any]]  # a step's text and metadata
+Step = tuple[str, dict[str, Any], bool]  # a step's text, metadata and thinking
 
 
 def _trim(text: str) -> str:
@@ -91,7 +93,7 @@ def _step_object(
             raise row.error(f"{at}.citations", "the row has no `documents` or `tables` to cite")
         if citations := sources.citations(row, item["citations"], f"{at}.citations"):
             metadata["citations"] = citations
-    return _trim(text), metadata
+    return _trim(text), metadata, bool(row.boolean(item, "thinking", at, optional=True))
 
 
 def _uses(row: Row, data: dict[str, Any], count: int) -> list[list[int] | None]:
@@ -128,14 +130,15 @@ def _steps(row: Row, data: dict[str, Any], media: dict[str, bytes], sources: Sou
                 steps.append(_step_object(row, item, f"steps[{i}]", media, sources))
             else:
                 text = item if isinstance(item, str) else row.text(item, f"steps[{i}]")
-                steps.append((_trim(text), {}))
+                steps.append((_trim(text), {}, False))
         return steps
     if data.get("solution") is None:
         raise row.error("steps", "missing field (give `steps` or `solution`)")
     text = row.string(data, "solution")
+    options = row.options
+    rule = StepRule(options.step_split, options.step_split_regex, options.step_split_tag)
     try:
-        texts = split_steps(text, row.options.step_split, row.options.step_split_regex)
-        return [(t, {}) for t in texts]
+        return [(t, {}, thinking) for t, thinking in split_solution(text, rule)]
     except ValueError as exc:
         raise row.error("solution", str(exc)) from exc
 
@@ -145,7 +148,7 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     media: dict[str, bytes] = {}
     sources = Sources(row, data)
     steps = _steps(row, data, media, sources)
-    texts = [t for t, _ in steps]
+    texts = [t for t, _, _ in steps]
     labels: list[Any] = row.array(data, "labels") if data.get("labels") is not None else []
     if len(labels) > len(texts):
         raise row.error("labels", f"{len(labels)} labels for {len(texts)} steps")
@@ -168,8 +171,8 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     solution = ParsedSolution(
         external_id=sid or solution_id(pid if graph else text, texts, generator),
         steps=[  # positional, one per step: half the time of keywords
-            ParsedStep(t, v, [], meta, u)
-            for (t, meta), v, u in zip(steps, values, uses, strict=True)
+            ParsedStep(t, v, [], meta, u, "", thinking)
+            for (t, meta, thinking), v, u in zip(steps, values, uses, strict=True)
         ],
         generator=generator,
         final_answer=row.string(data, "final_answer", optional=True),

@@ -28,6 +28,7 @@ class ParsedStep:
     # then runs the detector: labeling.importers.dependencies).
     uses: list[int] | None = None
     uses_source: str = ""  # "import" (the file's) or "detected"; "" = none
+    thinking: bool = False  # a step of the reasoning trace (`<think>` block): Step.thinking
 
 
 @dataclass(slots=True)
@@ -103,6 +104,7 @@ class ParseOptions:
 
     step_split: str = "line"
     step_split_regex: str = ""
+    step_split_tag: str = ""  # the `step_tags` rule's tag
     project_domain: str = ""  # "" : rows are not checked (a parser's own tests)
     domain: str = ""  # the domain of rows that name none (an import option)
     domains: tuple[str, ...] = ()  # the domains a problem may have

@@ -15,6 +15,8 @@ from .people import Invite, TemporaryPassword
 from .project import (
     DOMAIN_SOURCES,
     PROBLEM_DOMAINS,
+    STEP_TAG_MAX,
+    STEP_TAG_PRESETS,
     Domain,
     LabelScale,
     Project,
@@ -90,6 +92,8 @@ __all__ = [
     "StepAlternative",
     "StepLabel",
     "StepSplit",
+    "STEP_TAG_MAX",
+    "STEP_TAG_PRESETS",
     "Suggestion",
     "SuggestionSource",
     "TaskLock",

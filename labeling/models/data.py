@@ -123,11 +123,22 @@ class Step(models.Model):
     # ("detected"); an annotator's own marks are per annotation (StepLabel.uses).
     uses = models.JSONField(default=list, blank=True)
     uses_source = models.CharField(max_length=10, blank=True)
+    # A step of the model's reasoning trace (the `<think>...</think>` block of a DeepSeek-R1 /
+    # Qwen3 style solution, or a steplab step object with "thinking": true): the label page
+    # shows these folded before the answer's steps; exports say which were thinking.
+    thinking = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["solution_id", "index"]
         constraints = [
             models.UniqueConstraint(fields=["solution", "index"], name="step_unique_index")
+        ]
+        indexes = [
+            # The reasoning steps only (a few of a project's steps, or none): whether a
+            # project has any is one short read (labeling.exporters.source).
+            models.Index(
+                fields=["solution"], name="step_thinking_idx", condition=models.Q(thinking=True)
+            )
         ]
 
     def __str__(self) -> str:

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.db import models
 
-from .project import Project
+from .project import STEP_TAG_MAX, Project, StepSplit
 
 
 class ImportStatus(models.TextChoices):
@@ -32,6 +32,11 @@ class ImportJob(models.Model):
     # Problems that are near-duplicates of the project's or of earlier ones in the file:
     # "keep" (imported, reported) or "skip" (left out with their solutions, reported).
     near_duplicates = models.CharField(max_length=10, default="keep")
+    # The step rule this import split one-string solutions by (the import's own, else the
+    # project's at the time), with its regex or tag; "" for imports made before it was kept.
+    step_split = models.CharField(max_length=20, choices=StepSplit.choices, blank=True)
+    step_split_regex = models.CharField(max_length=500, blank=True)
+    step_split_tag = models.CharField(max_length=STEP_TAG_MAX, blank=True)
     status = models.CharField(
         max_length=20, choices=ImportStatus.choices, default=ImportStatus.PENDING
     )

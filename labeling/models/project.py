@@ -37,6 +37,18 @@ class StepSplit(models.TextChoices):
     PARAGRAPH = "paragraph", "One step per blank-line paragraph"
     STEP_MARKER = "step_marker", '"Step k:" markers'
     REGEX = "regex", "Split on a regular expression"
+    SENTENCE = "sentence", "One step per sentence"
+    STEP_TAGS = "step_tags", "A model's step separator tags"
+
+
+# A step tag is a literal; these are the tags well-known PRM datasets and models use
+# (labeling.splitting reads `<name>` as the pair `<name>` / `</name>`).
+STEP_TAG_PRESETS: dict[str, str] = {
+    "qwen_prm": "<extra_0>",  # Qwen2.5-Math-PRM: a separator after each step
+    "math_shepherd": "ки",  # Math-Shepherd: " ки" after each step
+    "step_xml": "<step>",  # <step>...</step> around each step
+}
+STEP_TAG_MAX = 100  # characters in a step tag
 
 
 class LabelScale(models.TextChoices):
@@ -143,6 +155,8 @@ class Project(models.Model):
     review_reasons_stored = models.BooleanField(default=False, editable=False)
     step_split = models.CharField(max_length=20, choices=StepSplit.choices, default=StepSplit.LINE)
     step_split_regex = models.CharField(max_length=500, blank=True)
+    # The `step_tags` rule's tag, a literal (STEP_TAG_PRESETS lists well-known ones).
+    step_split_tag = models.CharField(max_length=STEP_TAG_MAX, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -157,6 +157,7 @@ def review_detail(*, solution: Solution) -> dict:
                 "alternatives_count": step.alternatives_count,
                 "uses": step.uses,
                 "uses_source": step.uses_source,
+                "thinking": step.thinking,
                 "gold_rating": gold_rating(step),
                 "resolved_rating": resolved.get(step.id),
                 "labels": [

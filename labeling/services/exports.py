@@ -44,7 +44,13 @@ from labeling.exporters.final import NO_LABEL, FinalTally
 from labeling.exporters.options import LabelSource, SplitMode
 from labeling.exporters.policy import skip_reason
 from labeling.exporters.selection import candidate_solutions
-from labeling.exporters.source import CHUNK, matching_solutions, problem_texts, solution_records
+from labeling.exporters.source import (
+    CHUNK,
+    matching_solutions,
+    problem_texts,
+    project_has_thinking,
+    solution_records,
+)
 from labeling.exporters.split import CLUSTER_MAX, SMALL, cluster_keys, split_plan
 from labeling.gc_pause import gc_paused
 from labeling.models import Domain, Export, ExportStatus, Project
@@ -193,6 +199,7 @@ def _write(
     fmt.with_evidence = export.project.domain in (Domain.EVIDENCE, Domain.MIXED)
     fmt.domain = export.project.domain
     fmt.with_domain = export.project.domain == Domain.MIXED
+    fmt.with_thinking = project_has_thinking(project_id=export.project_id)
     parquet = export.file_type == "parquet"
     writer = open_writer(path, file_type=export.file_type, schema=fmt.schema() if parquet else None)
 

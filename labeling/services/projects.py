@@ -3,10 +3,11 @@
 from django.db import transaction
 
 from labeling.errors import ValidationFailed
-from labeling.models import Domain, Problem, Project, ProjectMembership, Role
+from labeling.models import Domain, Problem, Project, ProjectMembership, Role, StepSplit
 from labeling.patterns import compile_user_pattern
 from labeling.services.gold_pace import answers_forget
 from labeling.services.queue_open import queue_open_refresh
+from labeling.splitting import tag_pattern
 
 PROJECT_FIELDS = (
     "name",
@@ -25,6 +26,7 @@ PROJECT_FIELDS = (
     "screening_pass_rate",
     "step_split",
     "step_split_regex",
+    "step_split_tag",
 )
 
 
@@ -44,6 +46,12 @@ def _validate(project: Project) -> None:
             compile_user_pattern(project.step_split_regex)
         except ValueError as exc:
             raise ValidationFailed(f"step_split_regex: {exc}.", field="step_split_regex") from exc
+    project.step_split_tag = project.step_split_tag.strip()
+    if project.step_split == StepSplit.STEP_TAGS or project.step_split_tag:
+        try:
+            tag_pattern(project.step_split_tag)
+        except ValueError as exc:
+            raise ValidationFailed(f"step_split_tag: {exc}.", field="step_split_tag") from exc
     # A deleted project's name is free at once, while its purge runs (the constraint is on
     # live projects only: labeling.models.Project.Meta).
     taken = Project.objects.filter(name=project.name, deleted_at__isnull=True)

@@ -166,6 +166,7 @@ def step_split(
         metadata={},
         uses=step.uses,
         uses_source=step.uses_source,
+        thinking=step.thinking,  # half of a reasoning step is a reasoning step
     )
     _remap_uses(
         solution,
@@ -221,6 +222,12 @@ def step_merge(*, annotation: Annotation, user, version: int, step_id: int) -> A
     if following is None:
         raise ValidationFailed(
             f"Step {step.index + 1} is the last step: there is no next step to merge it with.",
+            field="step_id",
+        )
+    if step.thinking != following.thinking:
+        raise ValidationFailed(
+            f"Step {step.index + 1} ends the model's reasoning and step {step.index + 2} starts "
+            "its answer: a reasoning step and an answer step cannot be merged.",
             field="step_id",
         )
     _refuse_alternatives([step.pk, following.pk])

@@ -304,6 +304,14 @@ ENDPOINTS = [
         [403, 403, 404, 403, 202],
     ),
     (
+        "step-preview",
+        "post",
+        lambda w: f"/api/projects/{w['project'].pk}/step-preview/",
+        lambda w: {"text": "<think>a</think>b. C.", "step_split": "sentence"},
+        "json",
+        [403, 403, 404, 403, 200],
+    ),
+    (
         "import",
         "get",
         lambda w: f"/api/imports/{_import_job(w)}/",

@@ -18,6 +18,7 @@ def test_one_statement_answers_what_the_orm_reads_do(suggestions):
     steps = list(Step.objects.filter(solution=solution).order_by("index"))
     steps[1].metadata = {"kind": "tool_call", "name": "python", "images": [{"media": "a.png"}]}
     steps[1].uses, steps[1].uses_source = [0], "annotator"
+    steps[1].thinking = True
     steps[1].save()
     StepAlternative.objects.create(step=steps[2], position=0, text="x = 1", is_chosen=True)
     StepAlternative.objects.create(step=steps[2], position=1, text="x = 2")
@@ -37,13 +38,14 @@ def test_one_statement_answers_what_the_orm_reads_do(suggestions):
     orm = payload_steps._orm_rows(solution_id=solution.pk, suggestions=suggestions)
     assert fast == orm
     assert [row[0] for row in fast] == [step.pk for step in steps]
-    assert fast[2][6] == 2  # alternatives
+    assert [row[6] for row in fast[:3]] == [False, True, False]  # thinking
+    assert fast[2][7] == 2  # alternatives
     if suggestions:
-        assert [(g["source"], g["agent"]) for g in fast[0][7]] == [
+        assert [(g["source"], g["agent"]) for g in fast[0][8]] == [
             ("judge", "a-judge"),
             ("judge", "qwen-7b"),
             ("symbolic", "a-sympy"),
         ]
-        assert fast[3][7] == []
+        assert fast[3][8] == []
     else:
-        assert all(row[7] == [] for row in fast)
+        assert all(row[8] == [] for row in fast)

@@ -105,18 +105,32 @@ class Client:
         *,
         format: str = "auto",
         labels_as: str = "suggestions",
+        step_split: str = "",
+        step_split_regex: str = "",
+        step_split_tag: str = "",
         wait: bool = True,
         timeout: float | None = None,
         on_progress: Progress | None = None,
     ) -> dict[str, Any]:
         """Upload an import file; with `wait`, return the finished job (raises JobFailed
-        when the file was refused: its error names the line and field)."""
+        when the file was refused: its error names the line and field). `step_split` (with
+        its regex or tag): how this import cuts one-string solutions into steps, instead of
+        the project's rule."""
         path = Path(path)
+        rule = {
+            key: value
+            for key, value in (
+                ("step_split", step_split),
+                ("step_split_regex", step_split_regex),
+                ("step_split_tag", step_split_tag),
+            )
+            if value
+        }
         with path.open("rb") as f:
             answer = self.http.post(
                 f"/api/projects/{project_id}/imports/",
                 files={"file": (path.name, f)},
-                data={"format": format, "labels_as": labels_as},
+                data={"format": format, "labels_as": labels_as, **rule},
                 headers={"Idempotency-Key": str(uuid.uuid4())},
             )
         _raise_for(answer)

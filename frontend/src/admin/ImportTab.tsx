@@ -5,6 +5,8 @@ import { ErrorBox, ProgressBar, formatBytes, formatDate, formatNumber } from "..
 import { DOMAINS } from "../lib/domains";
 import { FORMATS, LABELS_AS, formatImportError, importFraction, isFinished } from "./importFormat";
 import { MediaUpload } from "./MediaUpload";
+import { StepPreview } from "./StepPreview";
+import { StepRuleFields, ruleSummary } from "./StepRuleFields";
 
 const POLL_MS = 700;
 
@@ -67,6 +69,7 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
   const [rowDomain, setRowDomain] = useState("");
   const [detectUses, setDetectUses] = useState(true);
   const [nearDuplicates, setNearDuplicates] = useState<api.NearDuplicates>("keep");
+  const [stepRule, setStepRule] = useState<api.StepRule>(api.NO_STEP_RULE);
   const [phase, setPhase] = useState<"idle" | "upload" | "server" | "finished">("idle");
   const [uploaded, setUploaded] = useState(0);
   const [job, setJob] = useState<api.ImportJob | null>(null);
@@ -129,6 +132,7 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
         ...(rowDomain ? { domain: rowDomain } : {}),
         detect_uses: detectUses,
         near_duplicates: nearDuplicates,
+        ...(stepRule.step_split ? stepRule : {}),
       });
       setJob(queued);
       poll(queued.id);
@@ -164,6 +168,7 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
         rowDomain,
         detectUses,
         nearDuplicates,
+        stepRule,
       ).promise;
       setUploaded(1);
       setJob(queued);
@@ -290,7 +295,15 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
               </select>
             </label>
           )}
+          <StepRuleFields
+            value={stepRule}
+            onChange={setStepRule}
+            disabled={busy}
+            projectRule={{ step_split: project.step_split, step_split_regex: project.step_split_regex, step_split_tag: project.step_split_tag ?? "" }}
+            testId="import-step-rule"
+          />
         </div>
+        {from === "file" && <StepPreview projectId={project.id} file={file} rule={stepRule} />}
         <label className="check import-check">
           <input type="checkbox" checked={detectUses} onChange={(e) => setDetectUses(e.target.checked)} disabled={busy} data-testid="import-detect-uses" />
           <span>Detect which earlier steps each step uses, where the file does not say (off: a large file imports a few percent faster)</span>
@@ -371,7 +384,10 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
               {history.map((j) => (
                 <tr key={j.id}>
                   <td className="mono small">{j.filename}</td>
-                  <td>{j.detected_format || j.format}</td>
+                  <td>
+                    {j.detected_format || j.format}
+                    {j.step_split && <div className="small muted">{ruleSummary(j)}</div>}
+                  </td>
                   <td>
                     <StatusBadge status={j.status} />
                     {j.status === "failed" && <div className="small text-red">{formatImportError(j.error, j.filename)}</div>}

@@ -4,13 +4,7 @@ import { Markdown } from "../components/Markdown";
 import { ErrorBox } from "../components/ui";
 import { DeleteProject } from "./DeleteProject";
 import { DOMAINS } from "../lib/domains";
-
-const SPLITS: Array<{ value: api.StepSplit; label: string }> = [
-  { value: "line", label: "One step per line" },
-  { value: "paragraph", label: "One step per paragraph (blank line)" },
-  { value: "step_marker", label: '"Step k:" markers' },
-  { value: "regex", label: "Regular expression" },
-];
+import { StepRuleFields } from "./StepRuleFields";
 
 type Form = Pick<
   api.ProjectSettings,
@@ -25,6 +19,7 @@ type Form = Pick<
   | "lock_ttl_seconds"
   | "step_split"
   | "step_split_regex"
+  | "step_split_tag"
   | "auto_resolve"
   | "gold_rate"
   | "screening_size"
@@ -44,6 +39,7 @@ function pick(p: api.Project): Form {
     lock_ttl_seconds: p.lock_ttl_seconds,
     step_split: p.step_split,
     step_split_regex: p.step_split_regex,
+    step_split_tag: p.step_split_tag ?? "",
     auto_resolve: p.auto_resolve,
     gold_rate: p.gold_rate,
     screening_size: p.screening_size,
@@ -71,6 +67,10 @@ export function SettingsTab({ project, onSaved }: { project: api.Project; onSave
     e.preventDefault();
     if (form.step_split === "regex" && !form.step_split_regex.trim()) {
       setError("Give the regular expression that separates steps.");
+      return;
+    }
+    if (form.step_split === "step_tags" && !form.step_split_tag?.trim()) {
+      setError("Give the tag that separates steps.");
       return;
     }
     setBusy(true);
@@ -277,28 +277,19 @@ export function SettingsTab({ project, onSaved }: { project: api.Project; onSave
 
       <div className="card">
         <h2 className="card-title">Splitting solutions into steps</h2>
-        <p className="muted small">Used for imported solutions that come as one text.</p>
+        <p className="muted small">
+          Used for imported solutions that come as one text, unless an import picks its own rule. The steps of a
+          model's <code>&lt;think&gt;…&lt;/think&gt;</code> block are kept as reasoning steps, folded on the label page.
+        </p>
         <div className="form-grid">
-          <label className="field">
-            <span className="field-label">Rule</span>
-            <select className="input" value={form.step_split} onChange={(e) => set("step_split", e.target.value as api.StepSplit)}>
-              {SPLITS.map((s) => (
-                <option key={s.value} value={s.value}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span className="field-label">Regular expression</span>
-            <input
-              className="input mono"
-              value={form.step_split_regex}
-              disabled={form.step_split !== "regex"}
-              placeholder={form.step_split === "regex" ? "e.g. \\n(?=Step \\d+)" : "Only for the regex rule"}
-              onChange={(e) => set("step_split_regex", e.target.value)}
-            />
-          </label>
+          <StepRuleFields
+            value={{ step_split: form.step_split, step_split_regex: form.step_split_regex, step_split_tag: form.step_split_tag ?? "" }}
+            onChange={(rule) => {
+              setForm((f) => ({ ...f, ...rule, step_split: rule.step_split || f.step_split }));
+              setSaved(false);
+            }}
+            testId="settings-step-rule"
+          />
         </div>
       </div>
 

@@ -1,5 +1,6 @@
 /** File imports: the jobs, and the upload with progress. */
 import { ApiError, csrfToken, failure, get, post, type Page } from "./client";
+import type { StepSplit } from "./projects";
 
 export type ImportFormat =
   | "auto"
@@ -56,6 +57,10 @@ export interface ImportJob {
   /** The step-reference detector ran on rows that give no `uses`. */
   detect_uses: boolean;
   near_duplicates?: NearDuplicates;
+  /** The step rule this import cut one-string solutions by ("" : an import from before it was kept). */
+  step_split?: StepSplit | "";
+  step_split_regex?: string;
+  step_split_tag?: string;
   /** A Hub import: the dataset, config, split and revision (and, once fetched, files and rows). */
   hub: { repo_id?: string; config?: string; split?: string; revision?: string; rows?: number; files?: string[] };
   status: "pending" | "running" | "done" | "failed";
@@ -72,6 +77,26 @@ export const listImports = (projectId: number) =>
   get<Page<ImportJob>>(`/api/projects/${projectId}/imports/`);
 export const getImport = (id: number) => get<ImportJob>(`/api/imports/${id}/`);
 
+/** How a solution given as one string becomes steps; `step_split` "" means the project's rule. */
+export interface StepRule {
+  step_split: StepSplit | "";
+  step_split_regex: string;
+  step_split_tag: string;
+}
+export const NO_STEP_RULE: StepRule = { step_split: "", step_split_regex: "", step_split_tag: "" };
+
+/** A solution text cut into steps by a rule, as an import would (nothing is written). */
+export interface StepPreview {
+  step_split: StepSplit;
+  step_split_regex: string;
+  step_split_tag: string;
+  count: number;
+  thinking: number;
+  steps: Array<{ text: string; thinking: boolean }>;
+}
+export const previewSteps = (projectId: number, text: string, rule: StepRule) =>
+  post<StepPreview>(`/api/projects/${projectId}/step-preview/`, { text, ...rule });
+
 /** One config's split of a Hugging Face Hub dataset, fetched and imported by a worker. */
 export interface HubImport {
   hub_repo: string;
@@ -83,6 +108,9 @@ export interface HubImport {
   domain?: string;
   detect_uses?: boolean;
   near_duplicates?: NearDuplicates;
+  step_split?: StepSplit | "";
+  step_split_regex?: string;
+  step_split_tag?: string;
 }
 export const importFromHub = (projectId: number, data: HubImport) => post<ImportJob>(`/api/projects/${projectId}/imports/`, data);
 
@@ -102,6 +130,8 @@ export function uploadImport(
   detectUses = true,
   /** Near-duplicate problems: imported and reported (keep), or left out and reported (skip). */
   nearDuplicates: NearDuplicates = "keep",
+  /** This import's step rule ({step_split: ""}: the project's). */
+  stepRule: StepRule = NO_STEP_RULE,
 ): { promise: Promise<ImportJob>; abort: () => void } {
   const xhr = new XMLHttpRequest();
   const promise = new Promise<ImportJob>((resolve, reject) => {
@@ -112,6 +142,11 @@ export function uploadImport(
     if (domain) form.append("domain", domain);
     if (!detectUses) form.append("detect_uses", "false");
     form.append("near_duplicates", nearDuplicates);
+    if (stepRule.step_split) {
+      form.append("step_split", stepRule.step_split);
+      if (stepRule.step_split === "regex") form.append("step_split_regex", stepRule.step_split_regex);
+      if (stepRule.step_split === "step_tags") form.append("step_split_tag", stepRule.step_split_tag);
+    }
     xhr.open("POST", `/api/projects/${projectId}/imports/`);
     xhr.withCredentials = true;
     xhr.setRequestHeader("X-CSRFToken", csrfToken());

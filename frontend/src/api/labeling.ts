@@ -74,6 +74,8 @@ export interface TaskStep {
   uses?: number[];
   /** "import", "detected" or "" (none). */
   uses_source?: string;
+  /** A step of the model's reasoning trace (`<think>` block): shown folded until opened. */
+  thinking?: boolean;
 }
 
 export interface StepMeta {

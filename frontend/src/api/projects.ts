@@ -4,7 +4,7 @@ import { get, post, request, type Page } from "./client";
 export type Rating = -1 | 0 | 1;
 export type Role = "annotator" | "reviewer" | "admin";
 export type LabelScale = "prm800k" | "binary";
-export type StepSplit = "line" | "paragraph" | "step_marker" | "regex";
+export type StepSplit = "line" | "paragraph" | "step_marker" | "regex" | "sentence" | "step_tags";
 
 /** What a project's steps are: decides the labeling page's rendering and the checkers. */
 export type Domain =
@@ -41,6 +41,8 @@ export interface ProjectSettings {
   allow_resegment?: boolean;
   step_split: StepSplit;
   step_split_regex: string;
+  /** The step_tags rule's tag: <extra_0> (Qwen PRM), ки (Math-Shepherd), <step>, or any literal. */
+  step_split_tag?: string;
   /** Resolve a solution without review when its overlap annotators all agree. */
   auto_resolve: boolean;
   /** Share of claims that serve a gold question (0..1). */

@@ -117,6 +117,8 @@ export interface ReviewStep {
   /** The earlier steps (0-based) it uses, as imported or detected. */
   uses?: number[];
   uses_source?: string;
+  /** A step of the model's reasoning trace (`<think>` block). */
+  thinking?: boolean;
   labels: StepLabelCell[];
   suggestions: Suggestion[];
   /** Two submitted ratings of the step differ. */

@@ -1,16 +1,21 @@
 /**
  * The labeling page's steps: one StepRow each, in a VirtualList, so that a solution of thousands
- * of steps keeps only those near the viewport in the DOM (a short one renders whole).
+ * of steps keeps only those near the viewport in the DOM (a short one renders whole). A run of
+ * reasoning steps is led by its fold bar (ThinkingFold.tsx), a row of the list like a step.
  */
 import { useMemo } from "react";
 import type { Rating, Task } from "../api";
 import { firstErrorIndex, usesOf, type LabelState } from "./labelState";
+import { listRows } from "./stepRows";
 import { StepRow, type EditorKind } from "./StepRow";
+import { ThinkingBar } from "./ThinkingFold";
+import type { ThinkingFoldState } from "./thinkingRuns";
 import { VirtualList } from "./VirtualList";
 import { isWindowed, VIRTUALIZE_ABOVE } from "./virtualWindow";
 
 export function StepList({
   task,
+  fold,
   state,
   editor,
   readOnly,
@@ -19,6 +24,7 @@ export function StepList({
   ...callbacks
 }: {
   task: Task;
+  fold: ThinkingFoldState;
   state: LabelState;
   editor: { index: number; kind: EditorKind } | null;
   readOnly: boolean;
@@ -34,11 +40,25 @@ export function StepList({
   onCancelEditor: () => void;
 }) {
   const steps = task.solution.steps;
-  const keys = useMemo(() => steps.map((s) => s.id), [steps]);
-  const windowed = isWindowed(steps.length, renderAll);
+  const { rows, rowOf } = useMemo(
+    () => listRows(steps.map((s) => s.id), fold.runs, fold.open),
+    [steps, fold.runs, fold.open],
+  );
+  const keys = useMemo(() => rows.map((r) => r.key), [rows]);
+  const windowed = isWindowed(steps.length, renderAll); // as the page's header and Ctrl F say
   const fe = firstErrorIndex(state); // once, not once a row
   const domain = task.problem.domain ?? task.project.domain;
-  const renderRow = (i: number) => (
+  const renderRow = (r: number) => {
+    const row = rows[r];
+    if (row.kind === "fold") {
+      const { run } = row;
+      return (
+        <ThinkingBar key={row.key} run={run} open={fold.open.has(run.key)} labels={state.labels} onToggle={() => fold.toggle(run.key)} />
+      );
+    }
+    return renderStep(row.index);
+  };
+  const renderStep = (i: number) => (
     <StepRow
       key={steps[i].id}
       step={steps[i]}
@@ -60,7 +80,8 @@ export function StepList({
       {...callbacks}
     />
   );
-  return <VirtualList keys={keys} windowed={windowed} focus={state.current} renderRow={renderRow} label="Solution steps" />;
+  const focus = state.current < steps.length ? rowOf[state.current] : -1;
+  return <VirtualList keys={keys} windowed={windowed} focus={focus} renderRow={renderRow} label="Solution steps" />;
 }
 
 /** In the steps' header of a long solution: whether all steps are rendered, and the switch. */

@@ -60,6 +60,7 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
     rating !== null && `rated-${RATING_META[String(rating)]?.tone}`,
     props.isFirstError && "is-first-error",
     props.highlighted && "is-uses-highlight",
+    step.thinking && "is-thinking",
   );
 
   return (
@@ -75,6 +76,7 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
       data-rating={rating === null ? "" : String(rating)}
       data-current={isCurrent ? "true" : undefined}
       data-dimmed={dimmed ? "true" : undefined}
+      data-thinking={step.thinking ? "true" : undefined}
       aria-current={isCurrent ? "step" : undefined}
       onClick={selectOnClick(props.onSelect, index)}
     >

@@ -44,6 +44,8 @@ export type Command =
   | { type: "find"; browserKey?: boolean }
   /** `n`: the next step without a rating. */
   | { type: "nextUnrated" }
+  /** `r`: show the model's folded reasoning steps, or fold them again. */
+  | { type: "toggleReasoning" }
   | UseCommand;
 
 /** The `d` prompt's commands (label/useUsePrompt.tsx), on both pages. */
@@ -161,6 +163,8 @@ export function commandForKey(
       return { type: "find" };
     case "n":
       return { type: "nextUnrated" };
+    case "r":
+      return { type: "toggleReasoning" };
     default:
       return sharedCommandForKey(e, ratingValues);
   }
@@ -266,6 +270,7 @@ export function labelShortcuts(names: Record<string, string> = RATING_NAMES): Sh
     title: "View",
     items: [
       { keys: ["t"], label: "Show / hide the reference answer" },
+      { keys: ["r"], label: "Show / fold the model's reasoning steps", elsewhere: "on the review page: reject" },
       { keys: ["l"], label: "Show / hide the guidelines", elsewhere: "on the review page: next annotator" },
       { keys: ["?"], label: "This help" },
     ],

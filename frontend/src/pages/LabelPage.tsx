@@ -35,6 +35,7 @@ import { StepList, WindowedNote } from "../label/StepList";
 import type { EditorKind } from "../label/StepRow";
 import { useRenderAll } from "../label/VirtualList";
 import { isWindowed } from "../label/virtualWindow";
+import { NO_STEPS, useThinkingFold } from "../label/thinkingRuns";
 import { isEditing, useClaim } from "../label/useClaim";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
 import { useSubmit } from "../label/useSubmit";
@@ -110,6 +111,8 @@ export function LabelPage() {
   // Splitting and merging steps (S / m), where the project allows it.
   const gotoStep = useCallback((index: number) => dispatch({ type: "goto", index }), []);
   const resegment = useResegment({ taskRef, saverRef, busy, setNotice, openTask, goto: gotoStep });
+  // Reasoning (`<think>`) steps folded into bars; j/k skip folded steps (label/thinkingRuns.ts).
+  const fold = useThinkingFold({ solutionId: task?.solution.id, steps: task?.solution.steps ?? NO_STEPS, current: state.current, goto: gotoStep });
 
   const conflict = saveInfo.status === "conflict";
   const readOnly = conflict || busy !== null;
@@ -215,13 +218,14 @@ export function LabelPage() {
       const n = stateRef.current.labels.length;
       switch (cmd.type) {
         case "move":
-          dispatch({ type: "move", delta: cmd.delta });
+          dispatch({ type: "goto", index: fold.move(stateRef.current.current, cmd.delta) });
           return true;
         case "first":
-          dispatch({ type: "goto", index: 0 });
-          return true;
         case "last":
-          dispatch({ type: "goto", index: n - 1 });
+          dispatch({ type: "goto", index: n ? fold.edge(cmd.type === "last") : 0 });
+          return true;
+        case "toggleReasoning":
+          fold.toggleAll();
           return true;
         case "toggleAnswer":
           setShowAnswer((v) => !v);
@@ -290,7 +294,7 @@ export function LabelPage() {
           return false;
       }
     },
-    [usePrompt.handle, usePrompt.open, notice, phase, readOnly, reason, showHelp, skip, submit, back, resegment, renderAll],
+    [usePrompt.handle, usePrompt.open, notice, phase, readOnly, reason, showHelp, skip, submit, back, resegment, renderAll, fold],
   );
 
   useKeyCommands((e) => commandForKey(e, stateRef.current.ratingValues, usePrompt.isOpen()), handle);
@@ -420,6 +424,7 @@ export function LabelPage() {
               <MarkLegend items={legend} />
               <StepList
                 task={task}
+                fold={fold}
                 state={state}
                 editor={editor}
                 readOnly={readOnly}

@@ -108,7 +108,7 @@ describe("Labeling page small things", () => {
     await waitFor(() => expect(screen.queryByTestId("notice")).toBeNull());
   });
 
-  it("the shortcuts overlay lists o and says what n, a, m and l do on the review page", async () => {
+  it("the shortcuts overlay lists o and says what n, a, m, r and l do on the review page", async () => {
     mount(new FakeApi([makeTask()]));
     await screen.findAllByTestId("step-row");
     key("?");
@@ -119,6 +119,7 @@ describe("Labeling page small things", () => {
       "(on the review page: next item)",
       "(on the review page: accept)",
       "(on the review page: next marked step)",
+      "(on the review page: reject)",
       "(on the review page: next annotator)",
     ]);
   });

@@ -103,6 +103,11 @@ export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowPro
     >
       <div className="review-step-num" role="rowheader">
         <span className="step-num">{index + 1}</span>
+        {step.thinking && (
+          <span className="tag review-thinking" title="A step of the model's reasoning (its <think> block)" data-testid="review-thinking">
+            reasoning
+          </span>
+        )}
         {facts.marked && (
           <span className="step-marked" title="Marked: annotators differ, or a machine source differs from them (m: next marked step)" aria-label="marked step">
             ●

@@ -94,7 +94,7 @@ export function reviewShortcuts(names?: Record<string, string>): ShortcutGroup[]
       items: [
         { keys: ["⏎"], label: "Submit the adjudication, open the next item" },
         { keys: ["a"], label: "Accept the selected annotation", elsewhere: "on the labeling page: alternative step" },
-        { keys: ["r"], label: "Reject the selected annotation (with a comment)" },
+        { keys: ["r"], label: "Reject the selected annotation (with a comment)", elsewhere: "on the labeling page: reasoning steps" },
         { keys: ["n"], label: "Skip to the next item in the queue" },
         { keys: ["G"], label: "Mark / unmark as gold (admins)" },
       ],

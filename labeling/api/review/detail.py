@@ -53,6 +53,7 @@ class ReviewStepOutput(serializers.Serializer):
         child=serializers.IntegerField(), help_text="Earlier steps (0-based) it uses."
     )
     uses_source = serializers.CharField(help_text='"import", "detected" or "".')
+    thinking = serializers.BooleanField(help_text="A step of the model's reasoning trace.")
     gold_rating = serializers.IntegerField(allow_null=True)
     resolved_rating = serializers.IntegerField(allow_null=True)
     labels = StepLabelCell(many=True)

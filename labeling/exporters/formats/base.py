@@ -115,6 +115,9 @@ class Format:
     # projects) formats that can add a `domain` column do.
     domain: str = ""
     with_domain: bool = False
+    # Set when the project has reasoning steps (Step.thinking): formats that can say which
+    # steps were thinking add a `thinking` column (thinking_column) or step key.
+    with_thinking: bool = False
 
     def __init__(self, options: ExportOptions, stats: Stats) -> None:
         self.options = options
@@ -217,6 +220,16 @@ class Format:
             pa.field("documents", pa.list_(document)),
             pa.field("tables", pa.list_(table)),
         ]
+
+    def thinking_column(self, steps: list[StepRecord]) -> Row:
+        """Per step of a row, whether it is a reasoning step; empty without reasoning steps
+        in the project."""
+        return {"thinking": [step.thinking for step in steps]} if self.with_thinking else {}
+
+    def thinking_field(self) -> list:
+        import pyarrow as pa
+
+        return [pa.field("thinking", pa.list_(pa.bool_()))] if self.with_thinking else []
 
     def dependency_columns(self, steps: list[StepRecord]) -> Row:
         """Per step of a row, the earlier steps it uses (0-based within the row) and whether

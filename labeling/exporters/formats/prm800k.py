@@ -20,7 +20,8 @@ With a `dependency_policy` other than "none", each step of the trajectory (the d
 indices into `label.steps`) and `inherited` (made -1 by `inherit`). They belong to the step
 the trajectory took, not to one completion: the alternatives not taken have no dependencies
 of their own. An imported row's trailing steps (positions after the trajectory ended) are
-written verbatim, without them.
+written verbatim, without them. A project with reasoning steps (`<think>` blocks) gives
+each trajectory step `thinking` (a step of the reasoning trace) the same way.
 """
 
 from typing import Any
@@ -105,6 +106,9 @@ class Prm800kFormat(Format):
         if self.with_dependencies:
             for entry, step in zip(label_steps, steps, strict=True):
                 entry.update(self.step_dependencies(step))
+        if self.with_thinking:
+            for entry, step in zip(label_steps, steps, strict=True):
+                entry["thinking"] = step.thinking
         if origin and whole:
             label_steps += meta.get("trailing_steps") or []
         if origin and whole:
@@ -171,6 +175,8 @@ class Prm800kFormat(Format):
             pa.field("chosen_completion", pa.int64()),
         ]
         step_fields += self.dependency_fields(per_step=True)
+        if self.with_thinking:
+            step_fields.append(pa.field("thinking", pa.bool_()))
         step = pa.struct(step_fields)
         question = pa.struct(
             [

@@ -10,7 +10,8 @@ the solution's external id.
 With a `dependency_policy` other than "none", two lists parallel to `steps` follow `label`:
 `uses` (per step, the earlier steps it uses, 0-based indices into `steps`) and `inherited`
 (per step: made -1 by `inherit`). `inherit` cannot move `label`: a step only inherits from
-an earlier -1 step, which is already the first error or comes after it.
+an earlier -1 step, which is already the first error or comes after it. A project with
+reasoning steps gets `thinking`, per step: a step of the `<think>` reasoning trace.
 """
 
 from labeling.exporters.options import Unsure
@@ -47,6 +48,7 @@ class ProcessBenchFormat(Format):
             "final_answer_correct": record.answer_correct,
             "label": first,
             **self.dependency_columns(record.steps),
+            **self.thinking_column(record.steps),
             **self.evidence_columns(record, record.steps),
         }
         for k, step in enumerate(record.steps):
@@ -70,6 +72,7 @@ class ProcessBenchFormat(Format):
                 pa.field("final_answer_correct", pa.bool_()),
                 pa.field("label", pa.int64()),
                 *self.dependency_fields(),
+                *self.thinking_field(),
                 *self.evidence_fields(),
                 *self.split_field(),
             ]

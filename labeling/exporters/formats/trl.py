@@ -6,6 +6,8 @@ in [0, 1]) and so do the label sources (`label_sources`), each only when the pol
 A many-domains project's rows carry their problem's `domain` (training evaluates per domain).
 With a `dependency_policy` other than "none", `uses` (per step, the earlier steps it uses,
 0-based within the row) and `inherited` (per step: made -1 by `inherit`) are written too.
+A project with reasoning steps (`<think>` blocks) gets `thinking` (per step: a step of the
+reasoning trace); the completions hold the reasoning steps, then the answer's.
 """
 
 from labeling.exporters.policy import labeled_prefix, soft_label
@@ -37,6 +39,7 @@ class TrlFormat(Format):
             row["domain"] = self.domain_of(record)
         if self.with_dependencies:
             row.update(self.dependency_columns([step for step, _ in prefix]))
+        row.update(self.thinking_column([step for step, _ in prefix]))
         row.update(self.evidence_columns(record, [step for step, _ in prefix]))
         if self.with_images:
             # The problem's images, then the written steps' (TRL's vision datasets: `images`).
@@ -61,6 +64,7 @@ class TrlFormat(Format):
         if self.with_domain:
             columns.append(pa.field("domain", pa.string()))
         columns += self.dependency_fields()
+        columns += self.thinking_field()
         if self.with_images:
             columns.append(pa.field("images", pa.list_(pa.string())))
         return pa.schema(columns + self.evidence_fields() + self.split_field())

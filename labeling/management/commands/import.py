@@ -13,8 +13,8 @@ from tqdm import tqdm
 from labeling.errors import DomainError
 from labeling.hub.pull import HubSource, hub_split_write
 from labeling.importers import FORMATS, ImportFileError
-from labeling.models import PROBLEM_DOMAINS, Project
-from labeling.services.imports import LABELS_AS, import_file
+from labeling.models import PROBLEM_DOMAINS, Project, StepSplit
+from labeling.services.imports import LABELS_AS, import_file, step_rule_resolve
 from labeling.services.projects import project_create
 
 
@@ -54,6 +54,20 @@ class Command(BaseCommand):
             "the file: import them (keep, the default) or leave them out (skip); both report",
         )
         parser.add_argument(
+            "--step-split",
+            default="",
+            choices=StepSplit.values,
+            help="how a solution given as one string becomes steps, for this import "
+            "(default: the project's rule)",
+        )
+        parser.add_argument("--step-regex", default="", help="the regex rule's pattern")
+        parser.add_argument(
+            "--step-tag",
+            default="",
+            help="the step_tags rule's tag: <extra_0> (Qwen PRM), ки (Math-Shepherd), <step>, "
+            "or any literal",
+        )
+        parser.add_argument(
             "--create-project", action="store_true", help="create the project if missing"
         )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -88,6 +102,17 @@ class Command(BaseCommand):
         if not os.path.isfile(path):
             raise CommandError(f"{path}: no such file")
         project = _project(options["project"], create=options["create_project"])
+        try:
+            rule = step_rule_resolve(
+                project=project,
+                split=options["step_split"],
+                regex=options["step_regex"],
+                tag=options["step_tag"],
+            )
+        except DomainError as exc:
+            flag = {"step_split_regex": "--step-regex", "step_split_tag": "--step-tag"}
+            field = exc.details.get("field", "")
+            raise CommandError(f"{flag.get(field, '--step-split')}: {exc.message}") from exc
         bar = tqdm(
             total=os.path.getsize(path),
             unit="B",
@@ -113,6 +138,7 @@ class Command(BaseCommand):
                 domain=options["domain"],
                 detect_uses=not options["no_detect_uses"],
                 near_duplicates=options["near_duplicates"],
+                step_rule=rule,
             )
         except ImportFileError as exc:
             bar.close()
@@ -123,6 +149,10 @@ class Command(BaseCommand):
             raise CommandError(exc.message) from exc
         bar.close()
         self.stdout.write(f"Imported {label} into {project.name!r} (format {result.format}):")
+        self.stdout.write(
+            f"  step rule: {rule.split}"
+            + (f" {rule.regex or rule.tag}" if rule.regex or rule.tag else "")
+        )
         for key, value in result.as_dict().items():
             if key not in ("format", "near_duplicates"):
                 self.stdout.write(f"  {key}: {value}")

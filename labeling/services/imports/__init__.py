@@ -43,6 +43,7 @@ from .parsing import (
     Progress,
     import_file_validate,
     parse_options,
+    step_rule_resolve,
 )
 from .pipeline import import_file
 from .tables import (
@@ -75,4 +76,5 @@ __all__ = [
     "import_file_validate",
     "import_job_run",
     "parse_options",
+    "step_rule_resolve",
 ]

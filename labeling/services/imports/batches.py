@@ -307,7 +307,15 @@ class BatchWriter:
         ]
         ids = batch.ids[Step]
         rows = [
-            (new.pk, index, step.text, step.metadata, step.uses or [], step.uses_source)
+            (
+                new.pk,
+                index,
+                step.text,
+                step.metadata,
+                step.uses or [],
+                step.uses_source,
+                step.thinking,
+            )
             for new, index, step in pairs
         ]
         self.result.steps_created += len(pairs)

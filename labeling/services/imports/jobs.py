@@ -18,6 +18,7 @@ from labeling.services.webhooks.events import (
     import_finished_data,
     webhook_event_emit,
 )
+from labeling.splitting import StepRule
 
 from .parsing import PathOrFile, Progress, import_file_validate
 from .pipeline import import_file
@@ -136,6 +137,11 @@ def import_job_run(*, job: ImportJob) -> ImportJob:
         "filename": job.filename,
         "domain": job.domain,
         "detect_uses": job.detect_uses,
+        # The rule the job recorded when it was made; a job from before it kept one: the
+        # project's rule now.
+        "step_rule": StepRule(job.step_split, job.step_split_regex, job.step_split_tag)
+        if job.step_split
+        else None,
     }
     try:
         with _job_source(job) as source:

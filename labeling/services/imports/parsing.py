@@ -14,7 +14,8 @@ from typing import IO
 from labeling.errors import ValidationFailed
 from labeling.importers import FORMATS, ParsedRow, ParseOptions, RowStream, open_rows
 from labeling.importers.domains import option_error
-from labeling.models import PROBLEM_DOMAINS, Project
+from labeling.models import PROBLEM_DOMAINS, Project, StepSplit
+from labeling.splitting import StepRule
 
 LABELS_AS = ("suggestions", "annotations", "none")
 BATCH_SOLUTIONS = 1000  # a batch ends after this many solutions...
@@ -41,12 +42,49 @@ def filename_of(path: PathOrFile, filename: str | None) -> str:
     return os.path.basename(os.fspath(name)) or "upload"
 
 
-def parse_options(project: Project, domain: str = "", *, detect_uses: bool = True) -> ParseOptions:
-    """The project's splitting and domain rules; `domain`: that of rows that name none;
-    `detect_uses`: run the step-reference detector on solutions whose line gives no `uses`."""
+def project_step_rule(project: Project) -> StepRule:
+    return StepRule(project.step_split, project.step_split_regex, project.step_split_tag)
+
+
+def step_rule_resolve(
+    *, project: Project, split: str = "", regex: str = "", tag: str = ""
+) -> StepRule:
+    """The step rule an import splits one-string solutions by: `split` with its regex or
+    tag where given, else the project's. ValidationFailed names the field that is wrong
+    (step_split, step_split_regex or step_split_tag)."""
+    if not split:
+        if regex or tag:
+            field = "step_split_regex" if regex else "step_split_tag"
+            raise ValidationFailed(
+                f"{field} needs step_split (the rule it is for: regex or step_tags).", field=field
+            )
+        return project_step_rule(project)
+    rule = StepRule(
+        split,
+        regex if split == StepSplit.REGEX else "",
+        tag.strip() if split == StepSplit.STEP_TAGS else "",
+    )
+    try:
+        return rule.check()
+    except ValueError as exc:
+        raise ValidationFailed(f"{exc}.", field=rule.field_of_error()) from exc
+
+
+def parse_options(
+    project: Project,
+    domain: str = "",
+    *,
+    detect_uses: bool = True,
+    step_rule: StepRule | None = None,
+) -> ParseOptions:
+    """The splitting and domain rules; `domain`: that of rows that name none; `detect_uses`:
+    run the step-reference detector on solutions whose line gives no `uses`; `step_rule`:
+    the import's own step rule (step_rule_resolve), else the project's."""
+    rule = step_rule or project_step_rule(project)
     options = ParseOptions(
-        step_split=project.step_split,
-        step_split_regex=project.step_split_regex,
+        step_split=rule.split,
+        step_split_regex=rule.regex,
+        step_split_tag=rule.tag,
         project_domain=project.domain,
         domain=domain,
         domains=PROBLEM_DOMAINS,
@@ -97,12 +135,13 @@ def import_file_validate(
     progress: Progress | None = None,
     domain: str = "",
     detect_uses: bool = True,
+    step_rule: StepRule | None = None,
 ) -> FileSummary:
     """Parse the whole file without writing anything; raises ImportFileError like import_file
-    (`detect_uses` as there: the file is parsed as the write will parse it)."""
+    (`detect_uses` and `step_rule` as there: the file is parsed as the write will parse it)."""
     check_args(fmt=fmt, labels_as="none")
     name = filename_of(path, filename)
-    options = parse_options(project, domain, detect_uses=detect_uses)
+    options = parse_options(project, domain, detect_uses=detect_uses, step_rule=step_rule)
     with open_rows(path, fmt=fmt, filename=name, options=options) as rows:
         summary = FileSummary(format=fmt)
         for batch in row_batches(rows):

@@ -12,6 +12,7 @@ from labeling.gc_pause import gc_paused
 from labeling.importers import ImportFileError, ParsedRow, open_rows
 from labeling.models import Project
 from labeling.read_ahead import read_ahead
+from labeling.splitting import StepRule
 
 from .batches import BatchWriter, ImportResult, Reserved
 from .near_dups import NearDupScreen, check_near_duplicates
@@ -107,6 +108,7 @@ def import_file(
     detect_uses: bool = True,
     import_job_id: int | None = None,
     near_duplicates: str = "keep",
+    step_rule: StepRule | None = None,
 ) -> ImportResult:
     """Import a JSON Lines file (or .gz) into `project`, all or nothing.
 
@@ -119,13 +121,14 @@ def import_file(
     `import_job_id`: the ImportJob the new solutions record (Solution.import_job).
     `near_duplicates`: new problems that are near-duplicates of the project's or of earlier
     ones in the file are reported in `result.near_duplicates` and imported ("keep") or left
-    out with their solutions ("skip"); see near_dups.py.
+    out with their solutions ("skip"); see near_dups.py. `step_rule`: how solutions given
+    as one string become steps (parsing.step_rule_resolve), else the project's rule.
     Raises ImportFileError for a bad line; then nothing is written.
     """
     check_args(fmt=fmt, labels_as=labels_as)
     check_near_duplicates(near_duplicates)
     name = filename_of(path, filename)
-    options = parse_options(project, domain, detect_uses=detect_uses)
+    options = parse_options(project, domain, detect_uses=detect_uses, step_rule=step_rule)
     with (
         open_rows(path, fmt=fmt, filename=name, options=options) as rows,
         transaction.atomic(),

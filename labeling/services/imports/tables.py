@@ -45,7 +45,7 @@ SOLUTION_COLUMNS = (
     "import_job_id",  # the ImportJob of an uploaded file, else null
     "extra_overlap",  # 0: a new solution wants its project's overlap, no more
 )
-STEP_COLUMNS = ("solution_id", "index", "text", "metadata", "uses", "uses_source")
+STEP_COLUMNS = ("solution_id", "index", "text", "metadata", "uses", "uses_source", "thinking")
 ALTERNATIVE_COLUMNS = STEP_ALTERNATIVE_COLUMNS  # shared with the exporter
 SUGGESTION_COLUMNS = (
     "step_id",

@@ -119,6 +119,7 @@ from .patched_project_input_request import PatchedProjectInputRequest
 from .patched_webhook_endpoint_patch_input_request import PatchedWebhookEndpointPatchInputRequest
 from .prediction_source_output import PredictionSourceOutput
 from .predictions_result_output import PredictionsResultOutput
+from .preview_step_output import PreviewStepOutput
 from .prm_model_input_request import PrmModelInputRequest
 from .prm_model_input_request_metrics import PrmModelInputRequestMetrics
 from .prm_model_output import PrmModelOutput
@@ -176,6 +177,8 @@ from .split_policy_input_request import SplitPolicyInputRequest
 from .step_label_cell import StepLabelCell
 from .step_merge_input_request import StepMergeInputRequest
 from .step_output import StepOutput
+from .step_preview_input_request import StepPreviewInputRequest
+from .step_preview_output import StepPreviewOutput
 from .step_split_enum import StepSplitEnum
 from .step_split_input_request import StepSplitInputRequest
 from .strategy_enum import StrategyEnum
@@ -320,6 +323,7 @@ __all__ = (
     "PatchedWebhookEndpointPatchInputRequest",
     "PredictionSourceOutput",
     "PredictionsResultOutput",
+    "PreviewStepOutput",
     "PrmModelInputRequest",
     "PrmModelInputRequestMetrics",
     "PrmModelOutput",
@@ -377,6 +381,8 @@ __all__ = (
     "StepLabelCell",
     "StepMergeInputRequest",
     "StepOutput",
+    "StepPreviewInputRequest",
+    "StepPreviewOutput",
     "StepSplitEnum",
     "StepSplitInputRequest",
     "StrategyEnum",

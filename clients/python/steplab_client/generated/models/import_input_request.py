@@ -14,6 +14,7 @@ from ..models.import_input_format_enum import ImportInputFormatEnum
 from ..models.labels_as_enum import LabelsAsEnum
 from ..models.near_duplicates_enum import NearDuplicatesEnum
 from ..models.problem_domain_enum import ProblemDomainEnum
+from ..models.step_split_enum import StepSplitEnum
 from ..types import UNSET, File, FileTypes, Unset
 
 T = TypeVar("T", bound="ImportInputRequest")
@@ -62,6 +63,18 @@ class ImportInputRequest:
             Off: such steps keep no `uses`, and a large file imports a few percent faster. Default: True.
         near_duplicates (NearDuplicatesEnum | Unset): * `keep` - keep
             * `skip` - skip Default: NearDuplicatesEnum.KEEP.
+        step_split (BlankEnum | StepSplitEnum | Unset): How this import cuts a solution given as one string into steps;
+            blank: the project's rule. The job records the rule it used.
+
+            * `line` - One step per line
+            * `paragraph` - One step per blank-line paragraph
+            * `step_marker` - "Step k:" markers
+            * `regex` - Split on a regular expression
+            * `sentence` - One step per sentence
+            * `step_tags` - A model's step separator tags Default: BlankEnum.VALUE_0.
+        step_split_regex (str | Unset): The regex rule's separator pattern (RE2 syntax). Default: ''.
+        step_split_tag (str | Unset): The step_tags rule's tag: <extra_0> (Qwen PRM), ки (Math-Shepherd), <step> (steps
+            between <step> and </step>) or any literal. Default: ''.
         request_id (UUID | Unset): A key the client makes once per job it creates and sends again on every retry (a UUID
             is a good one); a retry with it answers the job made the first time instead of another. Same as Idempotency-Key.
     """
@@ -76,6 +89,9 @@ class ImportInputRequest:
     domain: BlankEnum | ProblemDomainEnum | Unset = BlankEnum.VALUE_0
     detect_uses: bool | Unset = True
     near_duplicates: NearDuplicatesEnum | Unset = NearDuplicatesEnum.KEEP
+    step_split: BlankEnum | StepSplitEnum | Unset = BlankEnum.VALUE_0
+    step_split_regex: str | Unset = ""
+    step_split_tag: str | Unset = ""
     request_id: UUID | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -114,6 +130,18 @@ class ImportInputRequest:
         if not isinstance(self.near_duplicates, Unset):
             near_duplicates = self.near_duplicates.value
 
+        step_split: str | Unset
+        if isinstance(self.step_split, Unset):
+            step_split = UNSET
+        elif isinstance(self.step_split, StepSplitEnum):
+            step_split = self.step_split.value
+        else:
+            step_split = self.step_split.value
+
+        step_split_regex = self.step_split_regex
+
+        step_split_tag = self.step_split_tag
+
         request_id: str | Unset = UNSET
         if not isinstance(self.request_id, Unset):
             request_id = str(self.request_id)
@@ -141,6 +169,12 @@ class ImportInputRequest:
             field_dict["detect_uses"] = detect_uses
         if near_duplicates is not UNSET:
             field_dict["near_duplicates"] = near_duplicates
+        if step_split is not UNSET:
+            field_dict["step_split"] = step_split
+        if step_split_regex is not UNSET:
+            field_dict["step_split_regex"] = step_split_regex
+        if step_split_tag is not UNSET:
+            field_dict["step_split_tag"] = step_split_tag
         if request_id is not UNSET:
             field_dict["request_id"] = request_id
 
@@ -182,6 +216,26 @@ class ImportInputRequest:
         if not isinstance(self.near_duplicates, Unset):
             files.append(
                 ("near_duplicates", (None, str(self.near_duplicates.value).encode(), "text/plain"))
+            )
+
+        if not isinstance(self.step_split, Unset):
+            if isinstance(self.step_split, StepSplitEnum):
+                files.append(
+                    ("step_split", (None, str(self.step_split.value).encode(), "text/plain"))
+                )
+            else:
+                files.append(
+                    ("step_split", (None, str(self.step_split.value).encode(), "text/plain"))
+                )
+
+        if not isinstance(self.step_split_regex, Unset):
+            files.append(
+                ("step_split_regex", (None, str(self.step_split_regex).encode(), "text/plain"))
+            )
+
+        if not isinstance(self.step_split_tag, Unset):
+            files.append(
+                ("step_split_tag", (None, str(self.step_split_tag).encode(), "text/plain"))
             )
 
         if not isinstance(self.request_id, Unset):
@@ -252,6 +306,29 @@ class ImportInputRequest:
         else:
             near_duplicates = NearDuplicatesEnum(_near_duplicates)
 
+        def _parse_step_split(data: object) -> BlankEnum | StepSplitEnum | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                step_split_type_0 = StepSplitEnum(data)
+
+                return step_split_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, str):
+                raise TypeError()
+            step_split_type_1 = BlankEnum(data)
+
+            return step_split_type_1
+
+        step_split = _parse_step_split(d.pop("step_split", UNSET))
+
+        step_split_regex = d.pop("step_split_regex", UNSET)
+
+        step_split_tag = d.pop("step_split_tag", UNSET)
+
         _request_id = d.pop("request_id", UNSET)
         request_id: UUID | Unset
         if isinstance(_request_id, Unset):
@@ -270,6 +347,9 @@ class ImportInputRequest:
             domain=domain,
             detect_uses=detect_uses,
             near_duplicates=near_duplicates,
+            step_split=step_split,
+            step_split_regex=step_split_regex,
+            step_split_tag=step_split_tag,
             request_id=request_id,
         )
 

@@ -7,7 +7,9 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.blank_enum import BlankEnum
 from ..models.job_status_enum import JobStatusEnum
+from ..models.step_split_enum import StepSplitEnum
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ImportJobOutput")
@@ -27,6 +29,9 @@ class ImportJobOutput:
         domain (str | Unset):
         detect_uses (bool | Unset):
         near_duplicates (str | Unset):
+        step_split (BlankEnum | StepSplitEnum | Unset):
+        step_split_regex (str | Unset):
+        step_split_tag (str | Unset):
         status (JobStatusEnum | Unset): * `pending` - Pending
             * `running` - Running
             * `done` - Done
@@ -49,6 +54,9 @@ class ImportJobOutput:
     domain: str | Unset = UNSET
     detect_uses: bool | Unset = UNSET
     near_duplicates: str | Unset = UNSET
+    step_split: BlankEnum | StepSplitEnum | Unset = UNSET
+    step_split_regex: str | Unset = UNSET
+    step_split_tag: str | Unset = UNSET
     status: JobStatusEnum | Unset = UNSET
     bytes_total: int | Unset = UNSET
     bytes_done: int | Unset = UNSET
@@ -78,6 +86,18 @@ class ImportJobOutput:
         detect_uses = self.detect_uses
 
         near_duplicates = self.near_duplicates
+
+        step_split: str | Unset
+        if isinstance(self.step_split, Unset):
+            step_split = UNSET
+        elif isinstance(self.step_split, StepSplitEnum):
+            step_split = self.step_split.value
+        else:
+            step_split = self.step_split.value
+
+        step_split_regex = self.step_split_regex
+
+        step_split_tag = self.step_split_tag
 
         status: str | Unset = UNSET
         if not isinstance(self.status, Unset):
@@ -124,6 +144,12 @@ class ImportJobOutput:
             field_dict["detect_uses"] = detect_uses
         if near_duplicates is not UNSET:
             field_dict["near_duplicates"] = near_duplicates
+        if step_split is not UNSET:
+            field_dict["step_split"] = step_split
+        if step_split_regex is not UNSET:
+            field_dict["step_split_regex"] = step_split_regex
+        if step_split_tag is not UNSET:
+            field_dict["step_split_tag"] = step_split_tag
         if status is not UNSET:
             field_dict["status"] = status
         if bytes_total is not UNSET:
@@ -163,6 +189,29 @@ class ImportJobOutput:
         detect_uses = d.pop("detect_uses", UNSET)
 
         near_duplicates = d.pop("near_duplicates", UNSET)
+
+        def _parse_step_split(data: object) -> BlankEnum | StepSplitEnum | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                step_split_type_0 = StepSplitEnum(data)
+
+                return step_split_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, str):
+                raise TypeError()
+            step_split_type_1 = BlankEnum(data)
+
+            return step_split_type_1
+
+        step_split = _parse_step_split(d.pop("step_split", UNSET))
+
+        step_split_regex = d.pop("step_split_regex", UNSET)
+
+        step_split_tag = d.pop("step_split_tag", UNSET)
 
         _status = d.pop("status", UNSET)
         status: JobStatusEnum | Unset
@@ -209,6 +258,9 @@ class ImportJobOutput:
             domain=domain,
             detect_uses=detect_uses,
             near_duplicates=near_duplicates,
+            step_split=step_split,
+            step_split_regex=step_split_regex,
+            step_split_tag=step_split_tag,
             status=status,
             bytes_total=bytes_total,
             bytes_done=bytes_done,

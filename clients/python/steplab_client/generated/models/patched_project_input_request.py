@@ -46,7 +46,11 @@ class PatchedProjectInputRequest:
             * `paragraph` - One step per blank-line paragraph
             * `step_marker` - "Step k:" markers
             * `regex` - Split on a regular expression
+            * `sentence` - One step per sentence
+            * `step_tags` - A model's step separator tags
         step_split_regex (str | Unset):
+        step_split_tag (str | Unset): The step_tags rule's tag: <extra_0> (Qwen PRM), ки (Math-Shepherd), <step>, or any
+            literal.
     """
 
     name: str | Unset = UNSET
@@ -65,6 +69,7 @@ class PatchedProjectInputRequest:
     screening_pass_rate: float | Unset = UNSET
     step_split: StepSplitEnum | Unset = UNSET
     step_split_regex: str | Unset = UNSET
+    step_split_tag: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -106,6 +111,8 @@ class PatchedProjectInputRequest:
 
         step_split_regex = self.step_split_regex
 
+        step_split_tag = self.step_split_tag
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({})
@@ -141,6 +148,8 @@ class PatchedProjectInputRequest:
             field_dict["step_split"] = step_split
         if step_split_regex is not UNSET:
             field_dict["step_split_regex"] = step_split_regex
+        if step_split_tag is not UNSET:
+            field_dict["step_split_tag"] = step_split_tag
 
         return field_dict
 
@@ -214,6 +223,11 @@ class PatchedProjectInputRequest:
                 ("step_split_regex", (None, str(self.step_split_regex).encode(), "text/plain"))
             )
 
+        if not isinstance(self.step_split_tag, Unset):
+            files.append(
+                ("step_split_tag", (None, str(self.step_split_tag).encode(), "text/plain"))
+            )
+
         for prop_name, prop in self.additional_properties.items():
             files.append((prop_name, (None, str(prop).encode(), "text/plain")))
 
@@ -269,6 +283,8 @@ class PatchedProjectInputRequest:
 
         step_split_regex = d.pop("step_split_regex", UNSET)
 
+        step_split_tag = d.pop("step_split_tag", UNSET)
+
         patched_project_input_request = cls(
             name=name,
             description=description,
@@ -286,6 +302,7 @@ class PatchedProjectInputRequest:
             screening_pass_rate=screening_pass_rate,
             step_split=step_split,
             step_split_regex=step_split_regex,
+            step_split_tag=step_split_tag,
         )
 
         patched_project_input_request.additional_properties = d

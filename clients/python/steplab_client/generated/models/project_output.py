@@ -58,7 +58,10 @@ class ProjectOutput:
             * `paragraph` - One step per blank-line paragraph
             * `step_marker` - "Step k:" markers
             * `regex` - Split on a regular expression
+            * `sentence` - One step per sentence
+            * `step_tags` - A model's step separator tags
         step_split_regex (str | Unset):
+        step_split_tag (str | Unset):
     """
 
     id: int
@@ -84,6 +87,7 @@ class ProjectOutput:
     screening_pass_rate: float | Unset = UNSET
     step_split: StepSplitEnum | Unset = UNSET
     step_split_regex: str | Unset = UNSET
+    step_split_tag: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -144,6 +148,8 @@ class ProjectOutput:
 
         step_split_regex = self.step_split_regex
 
+        step_split_tag = self.step_split_tag
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -188,6 +194,8 @@ class ProjectOutput:
             field_dict["step_split"] = step_split
         if step_split_regex is not UNSET:
             field_dict["step_split_regex"] = step_split_regex
+        if step_split_tag is not UNSET:
+            field_dict["step_split_tag"] = step_split_tag
 
         return field_dict
 
@@ -275,6 +283,8 @@ class ProjectOutput:
 
         step_split_regex = d.pop("step_split_regex", UNSET)
 
+        step_split_tag = d.pop("step_split_tag", UNSET)
+
         project_output = cls(
             id=id,
             name=name,
@@ -299,6 +309,7 @@ class ProjectOutput:
             screening_pass_rate=screening_pass_rate,
             step_split=step_split,
             step_split_regex=step_split_regex,
+            step_split_tag=step_split_tag,
         )
 
         project_output.additional_properties = d

@@ -26,6 +26,7 @@ class ReviewStepOutput:
         alternatives_count (int):
         uses (list[int]): Earlier steps (0-based) it uses.
         uses_source (str): "import", "detected" or "".
+        thinking (bool): A step of the model's reasoning trace.
         gold_rating (int | None):
         resolved_rating (int | None):
         labels (list[StepLabelCell]):
@@ -42,6 +43,7 @@ class ReviewStepOutput:
     alternatives_count: int
     uses: list[int]
     uses_source: str
+    thinking: bool
     gold_rating: int | None
     resolved_rating: int | None
     labels: list[StepLabelCell]
@@ -66,6 +68,8 @@ class ReviewStepOutput:
         uses = self.uses
 
         uses_source = self.uses_source
+
+        thinking = self.thinking
 
         gold_rating: int | None
         gold_rating = self.gold_rating
@@ -99,6 +103,7 @@ class ReviewStepOutput:
                 "alternatives_count": alternatives_count,
                 "uses": uses,
                 "uses_source": uses_source,
+                "thinking": thinking,
                 "gold_rating": gold_rating,
                 "resolved_rating": resolved_rating,
                 "labels": labels,
@@ -131,6 +136,8 @@ class ReviewStepOutput:
         uses = cast(list[int], d.pop("uses"))
 
         uses_source = d.pop("uses_source")
+
+        thinking = d.pop("thinking")
 
         def _parse_gold_rating(data: object) -> int | None:
             if data is None:
@@ -173,6 +180,7 @@ class ReviewStepOutput:
             alternatives_count=alternatives_count,
             uses=uses,
             uses_source=uses_source,
+            thinking=thinking,
             gold_rating=gold_rating,
             resolved_rating=resolved_rating,
             labels=labels,

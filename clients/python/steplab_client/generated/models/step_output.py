@@ -26,6 +26,7 @@ class StepOutput:
         images (list[str]):
         uses (list[int]): The earlier steps (0-based) it uses, as imported or detected.
         uses_source (str): "import", "detected" or "" (none).
+        thinking (bool): A step of the model's reasoning trace (`<think>` block), shown folded.
     """
 
     id: int
@@ -37,6 +38,7 @@ class StepOutput:
     images: list[str]
     uses: list[int]
     uses_source: str
+    thinking: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -61,6 +63,8 @@ class StepOutput:
 
         uses_source = self.uses_source
 
+        thinking = self.thinking
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -74,6 +78,7 @@ class StepOutput:
                 "images": images,
                 "uses": uses,
                 "uses_source": uses_source,
+                "thinking": thinking,
             }
         )
 
@@ -107,6 +112,8 @@ class StepOutput:
 
         uses_source = d.pop("uses_source")
 
+        thinking = d.pop("thinking")
+
         step_output = cls(
             id=id,
             index=index,
@@ -117,6 +124,7 @@ class StepOutput:
             images=images,
             uses=uses,
             uses_source=uses_source,
+            thinking=thinking,
         )
 
         step_output.additional_properties = d

@@ -1,0 +1,237 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.step_preview_input_request import StepPreviewInputRequest
+from ...models.step_preview_output import StepPreviewOutput
+from ...types import UNSET, Response
+
+
+def _get_kwargs(
+    project_id: int,
+    *,
+    body: StepPreviewInputRequest | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/projects/{project_id}/step-preview/".format(
+            project_id=quote(str(project_id), safe=""),
+        ),
+    }
+
+    if isinstance(body, StepPreviewInputRequest):
+        _kwargs["json"] = body.to_dict()
+
+        headers["Content-Type"] = "application/json"
+    if isinstance(body, StepPreviewInputRequest):
+        _kwargs["data"] = body.to_dict()
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    if isinstance(body, StepPreviewInputRequest):
+        _kwargs["files"] = body.to_multipart()
+
+        headers["Content-Type"] = "multipart/form-data; boundary=+++"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | StepPreviewOutput | None:
+    if response.status_code == 200:
+        response_200 = StepPreviewOutput.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 410:
+        response_410 = Error.from_dict(response.json())
+
+        return response_410
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | StepPreviewOutput]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    project_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: StepPreviewInputRequest | Unset = UNSET,
+) -> Response[Error | StepPreviewOutput]:
+    """Cut `text` (a solution written as one string) into steps by a step rule, as an
+    import with that rule would; writes nothing.
+
+    Args:
+        project_id (int):
+        body (StepPreviewInputRequest):
+        body (StepPreviewInputRequest):
+        body (StepPreviewInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | StepPreviewOutput]
+    """
+
+    kwargs = _get_kwargs(
+        project_id=project_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    project_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: StepPreviewInputRequest | Unset = UNSET,
+) -> Error | StepPreviewOutput | None:
+    """Cut `text` (a solution written as one string) into steps by a step rule, as an
+    import with that rule would; writes nothing.
+
+    Args:
+        project_id (int):
+        body (StepPreviewInputRequest):
+        body (StepPreviewInputRequest):
+        body (StepPreviewInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | StepPreviewOutput
+    """
+
+    return sync_detailed(
+        project_id=project_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    project_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: StepPreviewInputRequest | Unset = UNSET,
+) -> Response[Error | StepPreviewOutput]:
+    """Cut `text` (a solution written as one string) into steps by a step rule, as an
+    import with that rule would; writes nothing.
+
+    Args:
+        project_id (int):
+        body (StepPreviewInputRequest):
+        body (StepPreviewInputRequest):
+        body (StepPreviewInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | StepPreviewOutput]
+    """
+
+    kwargs = _get_kwargs(
+        project_id=project_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    project_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: StepPreviewInputRequest | Unset = UNSET,
+) -> Error | StepPreviewOutput | None:
+    """Cut `text` (a solution written as one string) into steps by a step rule, as an
+    import with that rule would; writes nothing.
+
+    Args:
+        project_id (int):
+        body (StepPreviewInputRequest):
+        body (StepPreviewInputRequest):
+        body (StepPreviewInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | StepPreviewOutput
+    """
+
+    return (
+        await asyncio_detailed(
+            project_id=project_id,
+            client=client,
+            body=body,
+        )
+    ).parsed
