@@ -127,6 +127,25 @@ describe("LabelPage with a long solution", { timeout: 20_000 }, () => {
     expect(await screen.findByTestId("step-find")).toBeTruthy();
   });
 
+  it("makes a long reasoning run's fold bar a row of the window", async () => {
+    const task = makeTask({ steps: STEPS });
+    task.solution.steps.forEach((s, i) => (s.thinking = i < 2000));
+    mount(new FakeApi([task]));
+    await screen.findAllByTestId("step-row");
+    // Folded: the bar stands for 2,000 steps; the page opens on the first step after it.
+    await waitFor(() => expect(current()?.getAttribute("aria-posinset")).toBe("2001"));
+    expect(screen.getByTestId("thinking-fold").textContent).toContain("Reasoning · 2000 steps");
+    expect(screen.getByTestId("step-list").firstElementChild?.nextElementSibling?.getAttribute("data-testid")).toBe("thinking-fold");
+    expect(rows().length).toBeLessThan(60);
+    key("r"); // open: the first reasoning step, its rows near the view
+    await waitFor(() => expect(current()?.getAttribute("aria-posinset")).toBe("1"));
+    expect(current()?.getAttribute("data-thinking")).toBe("true");
+    expect(rows().length).toBeLessThan(60);
+    key("End");
+    await waitFor(() => expect(current()?.getAttribute("aria-posinset")).toBe(String(STEPS)));
+    expect(rows().length).toBeLessThan(60);
+  });
+
   it("renders every step when the annotator asks (the browser's find then sees them)", async () => {
     mount(new FakeApi([makeTask({ steps: 210 })]));
     await screen.findAllByTestId("step-row");
