@@ -177,7 +177,8 @@ IMPORT_MAX_BYTES = env.int("IMPORT_MAX_BYTES", default=2 * 1024 * 1024 * 1024)
 # entries of one solution's prediction.
 PREDICTIONS_MAX_BYTES = env.int("PREDICTIONS_MAX_BYTES", default=256 * 1024 * 1024)
 PREDICTIONS_MAX_LINES = env.int("PREDICTIONS_MAX_LINES", default=1_000_000)
-PREDICTIONS_MAX_STEPS = env.int("PREDICTIONS_MAX_STEPS", default=1000)
+# As many step entries a line as a solution has steps (labeling/importers/limits.py STEPS_MAX).
+PREDICTIONS_MAX_STEPS = env.int("PREDICTIONS_MAX_STEPS", default=20_000)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

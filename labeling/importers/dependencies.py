@@ -24,15 +24,17 @@ from collections.abc import Sequence
 
 MAX_USES = 200  # entries of one step's `uses`; longer lists are refused at import
 
-_NUMBER_WORD = r"\(?(\d{1,3})\)?"
+# Step numbers up to five digits (a solution has at most 20,000 steps), never the head of a
+# longer number: "Step 1500" is not a reference to step 150.
+_NUMBER_WORD = r"\(?(\d{1,5})(?!\d)\)?"
 # "step 2", "steps 2 and 3", "steps 1, 2, and 4", "steps 2-3" (a range names both ends).
 _STEP_REF = re.compile(
     rf"\bsteps?\s*{_NUMBER_WORD}((?:\s*(?:,|and|&|-|–|to|or)\s*(?:and\s+)?{_NUMBER_WORD})*)",
     re.IGNORECASE,
 )
-_MORE_NUMBERS = re.compile(r"\d{1,3}")
+_MORE_NUMBERS = re.compile(r"\d{1,5}")
 # A step's own heading: "Step 3:", "## Step 3.", "**Step 3**:".
-_HEADING = re.compile(r"^[\s#*>_-]*step\s*\d{1,3}\s*[*_]*\s*[:.)\-–]", re.IGNORECASE)
+_HEADING = re.compile(r"^[\s#*>_-]*step\s*\d{1,5}\s*[*_]*\s*[:.)\-–]", re.IGNORECASE)
 _PREVIOUS = re.compile(
     r"\b(?:the\s+)?(?:previous|preceding|last|prior)\s+(?:step|equation|result)\b", re.IGNORECASE
 )
@@ -100,11 +102,39 @@ def _step_refs(text: str, j: int) -> set[int]:
     return found
 
 
+_DIGITS = re.compile(r"\d+")
+
+
+def _integer_digits(number: str) -> str:
+    """The digits of a result's integer part ("-12.5" -> "12"). Where `_written` finds a
+    result in a text, these are a whole run of digits there (what comes before and after them
+    is not a digit), so a text's runs of digits name every result it can write."""
+    return number.lstrip("-").split(".", 1)[0]
+
+
 def detect_uses(steps: Sequence[str], problem: str = "") -> list[list[int]]:
-    """For each step, the earlier steps its text refers to (0-based, ascending)."""
+    """For each step, the earlier steps its text refers to (0-based, ascending).
+
+    Linear in the steps (a trace has thousands): a step's text is checked only against the
+    results whose integer digits it writes, and a result is checked against only the earlier
+    steps that write those digits (tests/importers/test_step_uses.py compares it with the
+    all-pairs reading)."""
     labels: dict[str, int] = {}  # equation label -> the step that introduced it
     results: dict[str, int] = {}  # a computed number -> the step that first computed it
+    by_digits: dict[str, list[str]] = {}  # a result's integer digits -> those results
+    steps_with: dict[str, list[int]] = {}  # a run of digits -> the steps so far that write it
+    written_before: set[str] = set()  # results found written in an earlier step
     out: list[list[int]] = []
+
+    def earlier_writes(number: str, j: int) -> bool:
+        if number in written_before:
+            return True
+        for k in steps_with.get(_integer_digits(number), ()):
+            if k < j and _written(number, steps[k]):
+                written_before.add(number)
+                return True
+        return False
+
     for j, text in enumerate(steps):
         uses = _step_refs(text, j)
         if labels and "(" in text:
@@ -113,8 +143,9 @@ def detect_uses(steps: Sequence[str], problem: str = "") -> list[list[int]]:
                 start = match.start()
                 if k is not None and k < j and _REF_WORD.search(text, max(0, start - 24), start):
                     uses.add(k)
-        # Substring tests first: a solution computes a handful of results.
-        uses.update(k for number, k in results.items() if _written(number, text))
+        runs = set(_DIGITS.findall(text))
+        for run in runs & by_digits.keys() if by_digits else ():
+            uses.update(results[n] for n in by_digits[run] if _written(n, text))
         out.append(sorted(uses))
         if "\\tag" in text:
             for match in _TAG.finditer(text):
@@ -129,9 +160,12 @@ def detect_uses(steps: Sequence[str], problem: str = "") -> list[list[int]]:
                     _significant(number)
                     and number not in results
                     and not _written(number, problem)
-                    and not any(_written(number, earlier) for earlier in steps[:j])
+                    and not earlier_writes(number, j)
                 ):
                     results[number] = j
+                    by_digits.setdefault(_integer_digits(number), []).append(number)
+        for run in runs:
+            steps_with.setdefault(run, []).append(j)
     return out
 
 

@@ -5,6 +5,10 @@ from .types import ParsedRow
 
 EXTERNAL_ID_MAX = 300  # Problem.external_id, Solution.external_id
 LABEL_MAX = 200  # Solution.generator / source, Suggestion.agent, Annotation.external_annotator
+# Steps of one solution: a draft or a submit carries one label per step, and the API takes at
+# most labeling.api.bounds.MAX_LABELS of them (a test keeps the two equal). A solution with more
+# could be imported but never labeled; a 10 MB line of short lines held millions.
+STEPS_MAX = 20_000
 
 
 def _check(row: Row, value: str, limit: int, field: str) -> None:
@@ -16,6 +20,12 @@ def check_lengths(parsed: ParsedRow, row: Row) -> None:
     _check(row, parsed.problem.external_id, EXTERNAL_ID_MAX, "problem_id")
     _check(row, parsed.problem.source, LABEL_MAX, "source")
     for solution in parsed.solutions:
+        if len(solution.steps) > STEPS_MAX:
+            raise row.error(
+                "steps",
+                f"{len(solution.steps)} steps; a solution has at most {STEPS_MAX} "
+                "(split the trace into several solutions)",
+            )
         _check(row, solution.external_id, EXTERNAL_ID_MAX, "id")
         _check(row, solution.generator, LABEL_MAX, "generator")
         _check(row, solution.source, LABEL_MAX, "source")

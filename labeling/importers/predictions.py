@@ -33,13 +33,14 @@ from ijson.common import ObjectBuilder
 
 from .errors import ImportFileError
 from .fields import Row, json_type
+from .limits import STEPS_MAX
 from .reader import MAX_DEPTH, JsonLinesReader
 from .types import ParsedPrediction, ParseOptions
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 VERSION_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,39}")
 # Defaults of the bounds in settings (PREDICTIONS_MAX_STEPS, PREDICTIONS_MAX_PER_ROW).
-DEFAULT_MAX_STEPS = 1000  # step entries of one prediction (a solution's steps)
+DEFAULT_MAX_STEPS = STEPS_MAX  # step entries of one prediction: as many as a solution has
 MAX_PER_ROW = 16  # predictions (sources) one import row may carry
 KINDS = ("jsonl", "json")
 

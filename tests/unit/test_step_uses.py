@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.long_solution_bench import detect_uses_all_pairs
 from bench.step_uses import measure
 from labeling.importers.dependencies import detect_uses, uses_normal, uses_problem
 
@@ -65,3 +66,41 @@ def test_precision_on_hand_labeled_real_solutions():
     assert result["detected_edges"] >= 10
     assert result["precision"] >= 0.9
     assert result["recall"] >= 0.3
+
+
+def test_the_linear_detector_agrees_with_the_all_pairs_reading():
+    import random
+
+    rng = random.Random(28)
+    pieces = ["12", "12.5", "-12", "1,200", "1200", "112", "2.50", "0.5", "x_12", "12a", "3.14"]
+    pieces += ["75", "150", "(1)", "(2)", "\\tag{1}", "step 2", "the previous step", "=", "= "]
+    traces = []
+    for _ in range(300):
+        n = rng.randint(1, 30)
+        steps = [" ".join(rng.choice(pieces) for _ in range(rng.randint(1, 9))) for _ in range(n)]
+        traces += [(steps, ""), (steps, "1200 and 12.5")]
+    for line in GOLD.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        traces.append((row["steps"], row["problem"]))
+    for steps, problem in traces:
+        assert detect_uses(steps, problem) == detect_uses_all_pairs(steps, problem), steps
+
+
+def test_a_long_trace_reuses_its_results_as_a_short_one_does():
+    # 5,000 steps each computing a new result from the one before: every step uses the last.
+    steps = [f"x_{k} = x_{{k-1}} + 7 = {1000 + 7 * k}" for k in range(5000)]
+    steps = [f"{steps[k]} from {1000 + 7 * (k - 1)}" if k else steps[k] for k in range(5000)]
+    found = detect_uses(steps)
+    assert found[0] == [] and all(found[k] == [k - 1] for k in range(1, 5000))
+
+
+def test_step_numbers_of_four_digits_are_not_read_as_their_first_three():
+    # A long trace's own "Step 1500:" heading is not a reference to step 150, nor is a year.
+    steps = ["a"] * 1600
+    steps[1499] = "Step 1500: ran the tests again"
+    steps[1500] = "In step 1500 the tests ran; as in step 150 and the 2024 report"
+    steps[1501] = "Steps 1499-1501 of the log, then steps 1200 and 12"
+    found = detect_uses(steps)
+    assert found[1499] == []
+    assert found[1500] == [149, 1499]
+    assert found[1501] == [11, 1199, 1498, 1499, 1500]

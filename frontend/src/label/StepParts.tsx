@@ -35,16 +35,24 @@ export function scrollDelta(
 
 const GAP = 16; // px kept free between the row and the fixed bars
 
+/** The space the fixed header (and the labeling page's find bar, when open, under it) takes at
+ * the viewport's top, with the gap kept below it (px). */
+export function topInset(): number {
+  const header = document.querySelector<HTMLElement>(".app-header");
+  const find = document.querySelector<HTMLElement>(".step-find");
+  const below = Math.max(header?.getBoundingClientRect().height ?? 0, find?.getBoundingClientRect().bottom ?? 0);
+  return below + GAP;
+}
+
 /** Scroll the row into the space the fixed header and the labeling page's FinishBar leave
  * (their real heights: the bar grows when its buttons wrap on a narrow window). */
 export function keepInView(el: HTMLElement): void {
   const rect = el.getBoundingClientRect();
   if (rect.height === 0) return; // not laid out (hidden, or a test's DOM)
-  const header = document.querySelector<HTMLElement>(".app-header");
   const bar = document.querySelector<HTMLElement>(".finish-bar");
   const delta = scrollDelta(rect, {
     height: window.innerHeight,
-    top: (header?.getBoundingClientRect().height ?? 0) + GAP,
+    top: topInset(),
     bottom: (bar?.getBoundingClientRect().height ?? 0) + GAP,
   });
   if (delta !== 0) window.scrollBy({ top: delta });

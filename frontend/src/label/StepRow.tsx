@@ -38,11 +38,15 @@ export interface StepRowProps {
   onOpenEditor: (index: number, kind: EditorKind) => void;
   onSaveEditor: (index: number, kind: EditorKind, text: string) => void;
   onCancelEditor: () => void;
+  /** How many steps the list has (aria-setsize: said even when most rows are not rendered). */
+  setSize?: number;
+  /** false: the list scrolls the current row into view itself (a windowed list). */
+  scrollOnCurrent?: boolean;
 }
 
 export const StepRow = memo(function StepRow(props: StepRowProps) {
   const { step, label, index, isCurrent, dimmed, ratingValues, editor, readOnly } = props;
-  const ref = useScrollIntoView<HTMLDivElement>(isCurrent);
+  const ref = useScrollIntoView<HTMLDivElement>(isCurrent && props.scrollOnCurrent !== false);
 
   const rating = label.rating;
   const suggestions = useMemo(
@@ -64,6 +68,8 @@ export const StepRow = memo(function StepRow(props: StepRowProps) {
       ref={ref}
       className={classes}
       role="listitem"
+      aria-setsize={props.setSize}
+      aria-posinset={props.setSize === undefined ? undefined : index + 1}
       data-testid="step-row"
       data-index={index}
       data-domain={props.domain}

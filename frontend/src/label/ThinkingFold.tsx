@@ -1,34 +1,13 @@
 /**
- * One step's place in the step list when the solution has reasoning steps (thinkingRuns.ts):
- * the bar of the run that starts at it ("Reasoning · 42 steps", click or `r` to open), then the
- * step itself unless its run is folded. Steps outside any run render as they are.
+ * The bar of a run of reasoning steps (thinkingRuns.ts): "Reasoning · 42 steps", click or `r` to
+ * open. It is a row of the step list (label/stepRows.ts, StepList.tsx): before the run's steps,
+ * or alone while the run is folded.
  */
-import type { ReactNode } from "react";
 import type { StepLabel } from "../api";
 import { IconChevron } from "../components/icons";
-import { runOf, type ThinkingFoldState, type ThinkingRun } from "./thinkingRuns";
+import type { ThinkingRun } from "./thinkingRuns";
 
-export function ThinkingFold(props: {
-  fold: ThinkingFoldState;
-  index: number;
-  labels: readonly StepLabel[];
-  children: ReactNode;
-}) {
-  const { fold, index } = props;
-  const run = fold.runs.length ? runOf(fold.runs, index) : undefined;
-  if (!run) return <>{props.children}</>;
-  const open = fold.open.has(run.key);
-  return (
-    <>
-      {run.start === index && (
-        <ThinkingBar run={run} open={open} labels={props.labels} onToggle={() => fold.toggle(run.key)} />
-      )}
-      {open && props.children}
-    </>
-  );
-}
-
-function ThinkingBar(props: {
+export function ThinkingBar(props: {
   run: ThinkingRun;
   open: boolean;
   labels: readonly StepLabel[];

@@ -39,6 +39,11 @@ export type Command =
   | { type: "splitStep" }
   /** `m`: merge the current step with the next. */
   | { type: "mergeStep" }
+  /** `/` (and Ctrl F / ⌘ F, `browserKey`): find in the steps (a long solution's steps are
+   * mostly not in the DOM, where the browser's find looks). */
+  | { type: "find"; browserKey?: boolean }
+  /** `n`: the next step without a rating. */
+  | { type: "nextUnrated" }
   /** `r`: show the model's folded reasoning steps, or fold them again. */
   | { type: "toggleReasoning" }
   | UseCommand;
@@ -126,7 +131,9 @@ export function commandForKey(
   if (use) return use;
   if (mod) {
     if (!e.altKey && !e.shiftKey && (e.key === "z" || e.key === "Z")) return { type: "undo" };
-    return null; // leave ctrl/cmd+anything else (copy, reload, find...) to the browser
+    // The page takes find only where the browser's cannot see every step (LabelPage decides).
+    if (!e.altKey && !e.shiftKey && (e.key === "f" || e.key === "F")) return { type: "find", browserKey: true };
+    return null; // leave ctrl/cmd+anything else (copy, reload...) to the browser
   }
   if (e.altKey) return null;
   switch (e.key) {
@@ -152,6 +159,10 @@ export function commandForKey(
       return { type: "splitStep" };
     case "m":
       return { type: "mergeStep" };
+    case "/":
+      return { type: "find" };
+    case "n":
+      return { type: "nextUnrated" };
     case "r":
       return { type: "toggleReasoning" };
     default:
@@ -225,6 +236,8 @@ export function labelShortcuts(names: Record<string, string> = RATING_NAMES): Sh
       { keys: ["j", "↓"], label: "Next step" },
       { keys: ["k", "↑"], label: "Previous step" },
       { keys: ["Home", "End"], label: "First / last step" },
+      { keys: ["n"], label: "Next step without a rating", elsewhere: "on the review page: next item" },
+      { keys: ["/"], label: "Find in the steps (also Ctrl F / ⌘ F on a long solution)" },
     ],
   },
   {

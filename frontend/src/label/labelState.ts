@@ -128,6 +128,17 @@ export function isComplete(state: LabelState): boolean {
   return state.labels.length > 0 && firstUnrated(state) < 0;
 }
 
+/** `n`: the first required step without a rating after `from`, wrapping round; −1 when every
+ * required step is rated. */
+export function nextUnrated(state: LabelState, from: number): number {
+  const n = requiredCount(state);
+  for (let k = 1; k <= n; k++) {
+    const i = (from + k) % n;
+    if (state.labels[i].rating === null) return i;
+  }
+  return -1;
+}
+
 export function ratedCount(state: LabelState): number {
   const n = requiredCount(state);
   return state.labels.slice(0, n).filter((l) => l.rating !== null).length;
@@ -229,7 +240,9 @@ export function labelReducer(state: LabelState, action: LabelAction): LabelState
       const labels = state.labels.map((l) => ({ ...l }));
       let changed = -1;
       for (let i = 0; i < n; i++) {
-        if (state.firstErrorMode && labels.slice(0, i).some((l) => l.rating === -1)) break;
+        // Stops after the first −1 (first-error mode): the steps before i were looked at already,
+        // so one look at step i−1 says it (no rescan of them all: thousands of steps).
+        if (state.firstErrorMode && i > 0 && labels[i - 1].rating === -1) break;
         const value = state.suggested[i];
         if (labels[i].rating === null && value !== null) {
           labels[i].rating = value;

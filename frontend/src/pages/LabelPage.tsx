@@ -20,15 +20,7 @@ import { commandForKey, labelShortcuts, type Command } from "../label/keyboard";
 import { LabelTopBar } from "../label/LabelTopBar";
 import { MarkLegend, legendItems } from "../label/MarkLegend";
 import { UsePrompt, useUsePrompt } from "../label/useUsePrompt";
-import {
-  firstErrorIndex,
-  isDimmed,
-  labelReducer,
-  ratedCount,
-  requiredCount,
-  usesOf,
-  type LabelState,
-} from "../label/labelState";
+import { firstErrorIndex, isDimmed, labelReducer, nextUnrated, ratedCount, requiredCount, type LabelState } from "../label/labelState";
 import { ReasonDialog, type ReasonKind } from "../label/ReasonDialog";
 import { PendingRework, ReworkBanner } from "../label/ReworkBanner";
 import { EvidenceScope } from "../label/EvidenceScope";
@@ -38,8 +30,11 @@ import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
 import { SplitDialog } from "../label/SplitDialog";
 import { useResegment } from "../label/useResegment";
 import { SourcesPanel } from "../label/SourcesPanel";
-import { StepRow, type EditorKind } from "../label/StepRow";
-import { ThinkingFold } from "../label/ThinkingFold";
+import { StepFind } from "../label/StepFind";
+import { StepList, WindowedNote } from "../label/StepList";
+import type { EditorKind } from "../label/StepRow";
+import { useRenderAll } from "../label/VirtualList";
+import { isWindowed } from "../label/virtualWindow";
 import { NO_STEPS, useThinkingFold } from "../label/thinkingRuns";
 import { isEditing, useClaim } from "../label/useClaim";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
@@ -71,6 +66,9 @@ export function LabelPage() {
   const [notice, setNotice] = useState<Notice | null>(null);
   // The steps a hovered "uses" chip names: highlighted.
   const [hoverUses, setHoverUses] = useState<number[] | null>(null);
+  // Long solutions render the steps near the view; find (`/`) searches them all.
+  const [findOpen, setFindOpen] = useState(false);
+  const [renderAll, setRenderAll] = useRenderAll();
 
   const { elapsed: elapsedMs, reset: resetTimer, display: timerDisplay } = useWorkTimer();
   const stateRef = useRef(state);
@@ -86,6 +84,7 @@ export function LabelPage() {
 
   const onClaim = useCallback(() => {
     usePrompt.close();
+    setFindOpen(false);
     setHoverUses(null);
     setEditor(null);
     setReason(null);
@@ -234,6 +233,16 @@ export function LabelPage() {
         case "toggleGuidelines":
           setGuidelinesOpen((v) => !v);
           return true;
+        case "find":
+          if (cmd.browserKey && !isWindowed(n, renderAll)) return false; // the browser's find sees every step
+          setFindOpen(true);
+          return true;
+        case "nextUnrated": {
+          const next = nextUnrated(stateRef.current, stateRef.current.current);
+          if (next >= 0) dispatch({ type: "goto", index: next });
+          else setNotice({ tone: "info", text: "Every step that needs a rating has one." });
+          return true;
+        }
         default:
           break;
       }
@@ -285,7 +294,7 @@ export function LabelPage() {
           return false;
       }
     },
-    [usePrompt.handle, usePrompt.open, notice, phase, readOnly, reason, showHelp, skip, submit, back, resegment, fold],
+    [usePrompt.handle, usePrompt.open, notice, phase, readOnly, reason, showHelp, skip, submit, back, resegment, renderAll, fold],
   );
 
   useKeyCommands((e) => commandForKey(e, stateRef.current.ratingValues, usePrompt.isOpen()), handle);
@@ -293,6 +302,7 @@ export function LabelPage() {
 
   // --- render ---------------------------------------------------------------------------------
   const fe = firstErrorIndex(state);
+  const stepCount = state.labels.length;
   const binary = !state.ratingValues.includes(0);
   const hasSuggestions = !!task?.project.show_suggestions && state.suggested.some((v, i) => v !== null && state.labels[i]?.rating === null);
   // Evidence-cited problems: their documents and tables (a side panel), the words of the scale.
@@ -300,6 +310,7 @@ export function LabelPage() {
   const sources = useMemo(() => (task ? sourcesOf(task.problem) : null), [task]);
   const cited = useMemo(() => (task?.solution.steps ?? []).flatMap((s) => s.meta?.citations ?? []), [task]);
   const shortcuts = useMemo(() => labelShortcuts(ratingNamesFor(domain)), [domain]);
+  const legend = useMemo(() => legendItems(task?.solution.steps ?? []), [task]); // once a solution
 
   return (
     <div className={`label-page${phase === "ready" && sources ? " has-sources" : ""}`} onMouseDown={onMouseDown}>
@@ -385,7 +396,8 @@ export function LabelPage() {
               generator={task.solution.generator}
               lead={
                 <span className="muted small">
-                  {state.labels.length} steps
+                  {stepCount.toLocaleString("en-US")} steps
+                  <WindowedNote count={stepCount} renderAll={renderAll} onRenderAll={setRenderAll} />
                   {state.firstErrorMode && " · stop at the first wrong step"}
                   {task.project.allow_resegment && !editing && (
                     <span data-testid="resegment-hint">
@@ -409,37 +421,24 @@ export function LabelPage() {
                 )
               }
             >
-              <MarkLegend items={legendItems(task.solution.steps)} />
-              <div className="steps" role="list">
-                {task.solution.steps.map((step, i) => (
-                  <ThinkingFold key={step.id} fold={fold} index={i} labels={state.labels}>
-                    <StepRow
-                      step={step}
-                      label={state.labels[i]}
-                      index={i}
-                      isCurrent={state.current === i}
-                      dimmed={isDimmed(state, i)}
-                      isFirstError={fe === i}
-                      uses={usesOf(state, i)}
-                      usesMarked={state.labels[i]?.uses != null}
-                      highlighted={!!hoverUses?.includes(i)}
-                      onHoverUses={setHoverUses}
-                      ratingValues={state.ratingValues}
-                      domain={task.problem.domain ?? task.project.domain}
-                      showSuggestions={task.project.show_suggestions}
-                      editor={editor?.index === i ? editor.kind : null}
-                      readOnly={readOnly}
-                      onRate={onRate}
-                      onAcceptSuggestion={onAcceptSuggestion}
-                      onSelect={onSelect}
-                      onToggleUnsure={onToggleUnsure}
-                      onOpenEditor={onOpenEditor}
-                      onSaveEditor={onSaveEditor}
-                      onCancelEditor={closeEditor}
-                    />
-                  </ThinkingFold>
-                ))}
-              </div>
+              <MarkLegend items={legend} />
+              <StepList
+                task={task}
+                fold={fold}
+                state={state}
+                editor={editor}
+                readOnly={readOnly}
+                hoverUses={hoverUses}
+                renderAll={renderAll}
+                onHoverUses={setHoverUses}
+                onRate={onRate}
+                onAcceptSuggestion={onAcceptSuggestion}
+                onSelect={onSelect}
+                onToggleUnsure={onToggleUnsure}
+                onOpenEditor={onOpenEditor}
+                onSaveEditor={onSaveEditor}
+                onCancelEditor={closeEditor}
+              />
               {fe >= 0 && fe < state.labels.length - 1 && (
                 <div className="stopped-note">
                   Stopped at step {fe + 1}: the steps after the first wrong one are not rated.
@@ -466,6 +465,9 @@ export function LabelPage() {
       )}
 
       {usePrompt.typed !== null && phase === "ready" && <UsePrompt typed={usePrompt.typed} step={state.current} />}
+      {findOpen && phase === "ready" && task && (
+        <StepFind steps={task.solution.steps} labels={state.labels} current={state.current} onGoto={gotoStep} onClose={() => setFindOpen(false)} />
+      )}
       {notice && <Toast notice={notice} onDismiss={() => setNotice(null)} />}
       {showHelp && <ShortcutsOverlay binary={binary} groups={shortcuts} onClose={() => setShowHelp(false)} />}
       {resegment.splitting !== null && task?.solution.steps[resegment.splitting] && (

@@ -108,7 +108,7 @@ describe("Labeling page small things", () => {
     await waitFor(() => expect(screen.queryByTestId("notice")).toBeNull());
   });
 
-  it("the shortcuts overlay lists o and says what a, m, r and l do on the review page", async () => {
+  it("the shortcuts overlay lists o and says what n, a, m, r and l do on the review page", async () => {
     mount(new FakeApi([makeTask()]));
     await screen.findAllByTestId("step-row");
     key("?");
@@ -116,6 +116,7 @@ describe("Labeling page small things", () => {
     expect(overlay.textContent).toContain("Back: reopen what you submitted or skipped last");
     const notes = screen.getAllByTestId("shortcut-elsewhere").map((n) => n.textContent?.trim());
     expect(notes).toEqual([
+      "(on the review page: next item)",
       "(on the review page: accept)",
       "(on the review page: next marked step)",
       "(on the review page: reject)",
