@@ -50,15 +50,15 @@ def machine_sources() -> tuple[str, ...]:
     return (*builtin, *(n for n in _plugin_sources if n not in builtin))
 
 
-def machine_sources_listed() -> list[dict[str, Any]]:
-    """machine_sources() as a client lists them: the server's default priority order first
-    (the export's default auto_sources), then the other built-ins, then the plug-ins; each
-    with its label, whether it is a plug-in, and whether the default auto_sources holds it."""
-    from labeling.exporters.options import AUTO_PRIORITY
+def machine_sources_listed(default_order: Iterable[str]) -> list[dict[str, Any]]:
+    """machine_sources() as a client lists them: `default_order` first (the export's default
+    auto_sources, labeling.exporters.options.AUTO_PRIORITY, which imports this module), then the
+    other built-ins, then the plug-ins; each with its label, whether it is a plug-in, and
+    whether the default holds it."""
     from labeling.models.suggestion import SuggestionSource
 
     labels = dict(SuggestionSource.choices)
-    default = [str(s) for s in AUTO_PRIORITY]
+    default = [str(s) for s in default_order]
     names = [*default, *(n for n in machine_sources() if n not in default)]
     return [
         {

@@ -6,6 +6,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from labeling.exporters.options import AUTO_PRIORITY
 from labeling.machine_sources import machine_sources_listed
 
 
@@ -23,4 +24,4 @@ class MachineSourceListApi(APIView):
     def get(self, request):
         """The built-in sources in the export's default priority order, then the other
         built-ins, then the installed plug-ins: exactly the names filters.auto_sources takes."""
-        return Response(MachineSourceOutput(machine_sources_listed(), many=True).data)
+        return Response(MachineSourceOutput(machine_sources_listed(AUTO_PRIORITY), many=True).data)
