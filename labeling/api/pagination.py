@@ -62,7 +62,7 @@ class CappedLimitOffsetPagination(BoundedLimitOffsetPagination):
         self.request = request
         self.limit = self.get_limit(request)
         self.offset = self.get_offset(request)
-        bound = max(self.cap, self.offset + self.limit)
+        bound = self.bound = max(self.cap, self.offset + self.limit)
         # In the page's order: the index walk that serves the page serves the count.
         n = queryset.values("pk")[: bound + 1].count()
         self.count_capped = n > bound

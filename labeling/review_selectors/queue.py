@@ -4,8 +4,10 @@ filters and per-reason counts, and who can be filtered by."""
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, F, Max, OuterRef, QuerySet, Subquery
+from django.db import connection
+from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery
 
+from labeling.compiled import compile_once
 from labeling.models import Annotation, AnnotationStatus, Project, Resolution, Solution
 
 from .reasons import REASON_BITS, REASONS, masks_with, reason_conditions, reasons_mask
@@ -76,10 +78,19 @@ def review_queue(
     # Probed per row (a scalar subquery), like "unresolved" below: as an EXISTS the planner
     # gathers every submitted annotation's solution first (a hash over all of them) before
     # the first row of a page or a capped count.
+    has_submission = Q(submitted_id__isnull=False)
+    stored = project.review_reasons_stored
+    if stored and submitted_by is submitted:
+        # Every reason comes from submitted annotations (reasons.reason_sets), so a stored
+        # mask above 0 says "has a submission" already: only the mask-0 rows ("rest", and the
+        # unlabeled solutions among them) are probed. PostgreSQL evaluates an OR's arms in
+        # order and stops at the first true one (bench/scale_bench.py: a capped count's ~1,400
+        # annotation probes at a million solutions).
+        has_submission = Q(review_reasons__gt=0) | has_submission
     qs = (
         Solution.objects.filter(project=project)
         .alias(submitted_id=Subquery(submitted_by.order_by().values("pk")[:1]))
-        .filter(submitted_id__isnull=False)
+        .filter(has_submission)
     )
     if source:
         qs = qs.filter(problem__source=source)
@@ -94,7 +105,6 @@ def review_queue(
         qs = qs.alias(current_id=Subquery(current.order_by().values("pk")[:1])).filter(
             current_id__isnull=state == "unresolved"
         )
-    stored = project.review_reasons_stored
     qs = with_review_reasons(
         qs.select_related("problem"), scope={"project": project}, stored=stored
     )
@@ -141,28 +151,60 @@ def review_queue_counts(*, project: Project, state: str = "unresolved") -> dict[
 
 
 def review_queue_counts_bounded(
-    *, project: Project, state: str = "unresolved", cap: int = COUNT_CAP
+    *,
+    project: Project,
+    state: str = "unresolved",
+    cap: int = COUNT_CAP,
+    total: tuple[int, bool] | None = None,
 ) -> tuple[dict[str, int], list[str]]:
     """review_queue_counts counted up to `cap` each: (counts, the names that reached the cap,
     whose count reads "cap or more").
 
     Each count is its own `LIMIT cap + 1` walk of the stored reasons' index
     (solution_review_idx), so a page costs the same at a million solutions as at ten thousand;
-    the exact GROUP BY reads every queued solution. A project whose reasons are computed live
-    (not `review_reasons_stored`: made before the column) keeps the exact counts.
+    the exact GROUP BY reads every queued solution. All of them are one statement, built once
+    per state (labeling.compiled): building the seven querysets cost more CPU than running
+    them. `total`: the unfiltered queue's count_capped at this `cap`, when the caller has it
+    (the page's own count), so it is not walked twice. A project whose reasons are computed
+    live (not `review_reasons_stored`: made before the column) keeps the exact counts.
     """
     if not project.review_reasons_stored:
         return review_queue_counts(project=project, state=state), []
+    names = [name for name in _COUNTED if not (name == "total" and total is not None)]
+    statement = compile_once(
+        ("review queue counts", state, cap, tuple(names)),
+        lambda stand_ins: _counts_sql(stand_ins["project"], state, cap, names),
+        ints=("project",),
+    )
+    with connection.cursor() as cursor:  # planned per call, like every reasons statement
+        statement.execute(cursor, {"project": project.pk})
+        row = cursor.fetchone()
+    found = dict(zip(names, row, strict=True))
+    if total is not None:
+        found["total"] = total[0] + (1 if total[1] else 0)
     counts, capped = {}, []
-    for name in ("total", *REASONS, "rest"):
+    for name in _COUNTED:
+        counts[name] = min(found[name], cap)
+        if found[name] > cap:
+            capped.append(name)
+    return counts, capped
+
+
+_COUNTED = ("total", *REASONS, "rest")
+
+
+def _counts_sql(project_id: int, state: str, cap: int, names: list[str]) -> tuple[str, list]:
+    """One SELECT of a scalar subquery per count, each `review_queue`'s own capped walk."""
+    project = Project(pk=project_id, review_reasons_stored=True)
+    parts, params = [], []
+    for name in names:
         qs = review_queue(project=project, state=state, reason=None if name == "total" else name)
         if name in REASONS:  # a list of masks: unordered, the index scan stops at the cap
             qs = qs.order_by()
-        n, over = count_capped(qs, cap=cap)
-        counts[name] = n
-        if over:
-            capped.append(name)
-    return counts, capped
+        sql, part_params = qs.values("pk")[: cap + 1].query.sql_with_params()
+        parts.append(f"(SELECT COUNT(*) FROM ({sql}) AS counted_{len(parts)})")
+        params.extend(part_params)
+    return "SELECT " + ", ".join(parts), params
 
 
 def count_capped(qs: QuerySet, *, cap: int = COUNT_CAP) -> tuple[int, bool]:

@@ -59,6 +59,9 @@ class QueueCountsOutput(serializers.Serializer):
     rest = serializers.IntegerField(help_text="Two or more annotators who agree, no flag.")
 
 
+_FILTERS = ("annotator", "source", "submitted_from", "submitted_to", "reason", "domain")
+
+
 class ReviewQueueApi(APIView):
     """Solutions with submitted labels, most in need of review first, with the reasons."""
 
@@ -123,7 +126,14 @@ class ReviewQueueApi(APIView):
         response = paginator.get_paginated_response(
             QueueItemOutput(page, many=True, context={"project_domain": project.domain}).data
         )
-        counts, capped = review_queue_counts_bounded(project=project, state=f["state"])
+        filtered = any(f.get(name) is not None for name in _FILTERS)
+        # The page's own count is the unfiltered queue's total when it stopped at the cap too.
+        total = None
+        if not filtered and paginator.bound == paginator.cap:
+            total = (paginator.count, paginator.count_capped)
+        counts, capped = review_queue_counts_bounded(
+            project=project, state=f["state"], cap=paginator.cap, total=total
+        )
         response.data["counts"] = counts
         response.data["counts_capped"] = capped
         response.data["annotators"] = review_annotator_list(project=project)
