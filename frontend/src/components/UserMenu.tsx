@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { useAuth } from "../auth";
 import { useEscape } from "../lib/useEscape";
@@ -27,6 +27,10 @@ export function UserMenu() {
   }, [open]);
 
   if (!user) return null;
+  const openDialog = (show: (on: boolean) => void) => {
+    setOpen(false);
+    show(true);
+  };
   return (
     <div className="user-menu" ref={ref}>
       <button
@@ -51,42 +55,15 @@ export function UserMenu() {
           <Link className="menu-item" role="menuitem" to="/projects" onClick={() => setOpen(false)}>
             All projects
           </Link>
-          <button
-            type="button"
-            className="menu-item"
-            role="menuitem"
-            onClick={() => {
-              setOpen(false);
-              setTokens(true);
-            }}
-            data-testid="api-token"
-          >
+          <MenuItem testId="api-token" onClick={() => openDialog(setTokens)}>
             API tokens
-          </button>
-          <button
-            type="button"
-            className="menu-item"
-            role="menuitem"
-            onClick={() => {
-              setOpen(false);
-              setHubToken(true);
-            }}
-            data-testid="hub-token"
-          >
+          </MenuItem>
+          <MenuItem testId="hub-token" onClick={() => openDialog(setHubToken)}>
             Hugging Face token
-          </button>
-          <button
-            type="button"
-            className="menu-item"
-            role="menuitem"
-            onClick={() => {
-              setOpen(false);
-              setPassword(true);
-            }}
-            data-testid="change-password"
-          >
+          </MenuItem>
+          <MenuItem testId="change-password" onClick={() => openDialog(setPassword)}>
             Change password
-          </button>
+          </MenuItem>
           <button type="button" className="menu-item" role="menuitem" onClick={() => void logout()} data-testid="logout">
             Log out
           </button>
@@ -96,5 +73,13 @@ export function UserMenu() {
       {password && <ChangePasswordDialog onClose={() => setPassword(false)} />}
       {hubToken && <HubTokenDialog onClose={() => setHubToken(false)} />}
     </div>
+  );
+}
+
+function MenuItem({ testId, onClick, children }: { testId: string; onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className="menu-item" role="menuitem" onClick={onClick} data-testid={testId}>
+      {children}
+    </button>
   );
 }
