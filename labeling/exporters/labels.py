@@ -194,8 +194,24 @@ def _from_one(
             soft, source = softs.setdefault(rating, float(positive(rating))), tag
         else:
             source = tag
+        uses = marked.get(base.id) if marked else None
+        # _step inlined (the export's inner loop: one call less per exported step).
         out.append(
-            _step(base, rating, unsure, soft, source, marked.get(base.id) if marked else None)
+            StepRecord(
+                base.index,
+                base.text,
+                rating,
+                unsure,
+                soft,
+                source,
+                base.human_written,
+                base.alternatives,
+                base.images,
+                base.meta,
+                base.uses if uses is None else uses,
+                False,
+                base.citations,
+            )
         )
     return Resolved(
         steps=out,

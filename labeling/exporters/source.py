@@ -232,6 +232,7 @@ def _records(
     inherit = options.label_policy.dependency_policy == DependencyPolicy.INHERIT
     reviewed = filters.label_source == LabelSource.REVIEWED
     uses_annotations = filters.label_source.uses_annotations
+    project_id = project.pk  # a Django property: read once, not per row
     for chunk, related in chunks:
         for row in chunk:
             steps = related.steps.get(row[0], [])
@@ -245,33 +246,33 @@ def _records(
                     suggestions=related.suggestions if machine else None,
                     priority=priority,
                 )
-                yield _record(row, resolved, project.pk, inherit)
+                yield _record(row, resolved, project_id, inherit)
                 continue
             if reviewed:
                 resolution = related.resolutions[row[0]]
                 yield _record(
-                    row, from_resolution(steps, resolution, positive=positive), project.pk, inherit
+                    row, from_resolution(steps, resolution, positive=positive), project_id, inherit
                 )
                 continue
             if not uses_annotations:
                 resolved = from_suggestions(
-                    steps, related.suggestions, priority=auto_sources(filters), positive=positive
+                    steps, related.suggestions, priority=priority, positive=positive
                 )
-                yield _record(row, resolved, project.pk, inherit)
+                yield _record(row, resolved, project_id, inherit)
                 continue
             annotations = related.annotations.get(row[0], [])
             if not per_annotation:
                 yield _record(
                     row,
                     from_annotations(steps, annotations, positive=positive),
-                    project.pk,
+                    project_id,
                     inherit,
                 )
                 continue
             agreement = agreement_of(steps, annotations)
             for one in sorted(annotations, key=_per_annotation_order):
                 resolved = from_annotations(steps, [one], positive=positive, agreement=agreement)
-                yield _record(row, resolved, project.pk, inherit)
+                yield _record(row, resolved, project_id, inherit)
         if on_chunk:
             on_chunk(len(chunk))
 

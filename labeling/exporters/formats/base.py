@@ -40,6 +40,8 @@ class Stats:
     # label_source=final: where the read solutions' and steps' labels came from (final.py).
     final: FinalTally | None = None
     _last_problem: str | None = None
+    # (rating, training label, source, human_written) → steps written, until `fold`.
+    _step_kinds: Counter = field(default_factory=Counter)
 
     def row(
         self, *, problem_key: str, problem_source: str, split: str | None, domain: str = ""
@@ -58,17 +60,26 @@ class Stats:
         self.steps_of([(step, label)])
 
     def steps_of(self, steps: list[tuple[StepRecord, bool | None]]) -> None:
-        """`step` for each (step, training label) of a row, in one call."""
+        """`step` for each (step, training label) of a row, in one call. Counted by their few
+        distinct (rating, label, source, human_written), a list Counter.update counts in C,
+        and folded into ratings / labels / label_sources by `fold`: not three counters a step."""
         self.steps += len(steps)
+        self._step_kinds.update(
+            [(step.rating, label, step.source, step.human_written) for step, label in steps]
+        )
+
+    def fold(self) -> None:
+        """Add the steps counted by steps_of to ratings, labels and label_sources."""
         ratings, labels, sources = self.ratings, self.labels, self.label_sources
-        for step, label in steps:
-            rating = step.rating
-            ratings["null" if rating is None else _RATING_KEYS.get(rating) or str(rating)] += 1
+        for (rating, label, source, human_written), n in self._step_kinds.items():
+            ratings["null" if rating is None else _RATING_KEYS.get(rating) or str(rating)] += n
             if label is not None:
-                labels["positive" if label else "negative"] += 1
-            sources[step.source or ("human_written" if step.human_written else "none")] += 1
+                labels["positive" if label else "negative"] += n
+            sources[source or ("human_written" if human_written else "none")] += n
+        self._step_kinds.clear()
 
     def as_dict(self) -> dict[str, Any]:
+        self.fold()
         return {
             "solutions_read": self.solutions_read,
             "rows": self.rows,
