@@ -212,6 +212,8 @@ REST_FRAMEWORK = {
         "draft": env("DRAFT_RATE", default="20/s"),
         # Prediction uploads per user (labeling/api/predictions.py).
         "predictions": env("PREDICTIONS_RATE", default="30/min"),
+        # Hub token saves per user, each a whoami to the Hub (labeling/api/hub_token.py).
+        "hub_token": env("HUB_TOKEN_RATE", default="10/min"),
     },
 }
 

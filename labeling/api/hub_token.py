@@ -7,6 +7,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from labeling.api.throttles import HubTokenThrottle
 from labeling.hub.connection import NONE, SERVER, USER
 from labeling.models import HubToken
 from labeling.services.hub_tokens import (
@@ -66,6 +67,9 @@ class HubTokenApi(APIView):
             help_text="Ask the Hub's whoami first (refused: 400, nothing saved); false saves "
             "it unchecked (a Hub that cannot be reached from the server).",
         )
+
+    def get_throttles(self):
+        return [HubTokenThrottle()] if self.request.method == "PUT" else []
 
     @extend_schema(operation_id="auth_hub_token_retrieve", responses=HubTokenOutput)
     def get(self, request):

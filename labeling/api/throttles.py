@@ -53,10 +53,8 @@ class LoginUsernameThrottle(_LoginThrottle):
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
-class DraftThrottle(_LoginThrottle):
-    """Draft saves per signed-in user (all their annotations together)."""
-
-    scope = "draft"
+class _PerUserThrottle(_LoginThrottle):
+    """Requests per signed-in user, at the rate of the subclass's scope."""
 
     def get_cache_key(self, request, view) -> str | None:
         if not request.user or not request.user.is_authenticated:
@@ -64,12 +62,20 @@ class DraftThrottle(_LoginThrottle):
         return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
 
 
-class PredictionsThrottle(_LoginThrottle):
+class DraftThrottle(_PerUserThrottle):
+    """Draft saves per signed-in user (all their annotations together)."""
+
+    scope = "draft"
+
+
+class PredictionsThrottle(_PerUserThrottle):
     """Prediction uploads per signed-in user (rate "predictions", PREDICTIONS_RATE)."""
 
     scope = "predictions"
 
-    def get_cache_key(self, request, view) -> str | None:
-        if not request.user or not request.user.is_authenticated:
-            return None
-        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+class HubTokenThrottle(_PerUserThrottle):
+    """Hub token saves per signed-in user (rate "hub_token", HUB_TOKEN_RATE): each one may ask
+    the Hub's whoami from the web process."""
+
+    scope = "hub_token"

@@ -116,6 +116,28 @@ def test_other_users_never_see_it(world, hub):
     assert APIClient().put(URL, {"token": ALICE}, format="json").status_code in (401, 403)
 
 
+def test_saving_a_token_is_throttled_per_user(world, settings):
+    """Each save may ask the Hub's whoami from the web process: a client in a loop gets 429."""
+    from django.core.cache import cache
+
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "hub_token": "2/min",
+        },
+    }
+    cache.clear()
+    admin = client_for(world, "admin")
+    for _ in range(2):  # refused by the serializer, still counted
+        assert admin.put(URL, {"token": "short"}, format="json").status_code == 400
+    assert admin.put(URL, {"token": "short"}, format="json").status_code == 429
+    assert admin.get(URL).status_code == 200  # reading is not throttled
+    assert (
+        client_for(world, "reviewer").put(URL, {"token": "short"}, format="json").status_code == 400
+    )
+
+
 @pytest.mark.parametrize(
     ("token", "field"),
     [("short", "token"), ("hf_" + "x" * 500, "token"), ("hf_has a space", "token"), ("", "token")],
