@@ -7,7 +7,7 @@ its solutions, problems and steps read with two, the engines' suggestions writte
 multi-row upsert (labeling.rows_insert.insert_rows) and withdrawn verdicts deleted with one, the
 review reasons refreshed with one statement for the chunk's solutions that have submitted
 annotations (every reason reads submitted labels, so a solution without any has none: see
-labeling.review_selectors.reasons), and the items marked and the run's counters added to in one
+labeling.selectors.review.reasons), and the items marked and the run's counters added to in one
 short transaction (autolabel.run_progress: no statement reads the whole run).
 
 The effects are those of processing each solution on its own (autolabel.services'
@@ -40,8 +40,8 @@ from labeling.models import (
     Suggestion,
     sources_for_problem,
 )
-from labeling.review_selectors import AUTO_CONFLICT_SOURCES
 from labeling.rows_insert import insert_rows, json_value, time_value
+from labeling.selectors.review import AUTO_CONFLICT_SOURCES
 from labeling.services.imports.tables import SUGGESTION_COLUMNS
 from labeling.services.review_reasons import review_reasons_refresh
 

@@ -94,7 +94,7 @@ def main() -> None:
     from django.db.models.sql import UpdateQuery
 
     from labeling.models import Project, Solution
-    from labeling.review_selectors import reasons_mask
+    from labeling.selectors.review import reasons_mask
     from labeling.services import review_reasons_fill as fill
     from labeling.services.id_ranges import range_end
 

@@ -246,11 +246,11 @@ SPECTACULAR_SETTINGS = {
         # A problem's domain: every project domain but `mixed`.
         "ProblemDomainEnum": "labeling.models.project.PROBLEM_DOMAINS",
         # The solutions explorer's filters, sorts and bulk actions.
-        "ExplorerLabelStateEnum": "labeling.explorer_selectors.LABEL_STATES",
-        "ExplorerQueueStatusEnum": "labeling.explorer_selectors.QUEUE_STATUSES",
-        "ExplorerVerdictEnum": "labeling.explorer_selectors.VERDICTS",
-        "ExplorerAnswerEnum": "labeling.explorer_selectors.ANSWERS",
-        "ExplorerSortEnum": "labeling.explorer_selectors.SORT_KEYS",
+        "ExplorerLabelStateEnum": "labeling.selectors.explorer.LABEL_STATES",
+        "ExplorerQueueStatusEnum": "labeling.selectors.explorer.QUEUE_STATUSES",
+        "ExplorerVerdictEnum": "labeling.selectors.explorer.VERDICTS",
+        "ExplorerAnswerEnum": "labeling.selectors.explorer.ANSWERS",
+        "ExplorerSortEnum": "labeling.selectors.explorer.SORT_KEYS",
         "ExplorerBulkActionEnum": "labeling.services.explorer.BULK_ACTIONS",
     },
 }

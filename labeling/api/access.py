@@ -17,7 +17,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from labeling.compiled import compile_queryset_once
 from labeling.errors import DomainError, ProjectDeleted
 from labeling.models import Project, ProjectMembership, Role
-from labeling.selectors import ROLE_RANK, project_role
+from labeling.selectors.labeling_page import ROLE_RANK, project_role
 
 _UNREAD = object()
 

@@ -10,6 +10,7 @@ from labeling.api.permissions import SESSION_FLAG, session_must_change
 from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
 from labeling.errors import NotAllowed, ValidationFailed
 from labeling.models import ApiToken
+from labeling.selectors.tokens import token_get_for_user, token_list_for_user
 from labeling.services.people import (
     must_change_password,
     password_change,
@@ -23,7 +24,6 @@ from labeling.services.tokens import (
     token_create,
     token_revoke,
 )
-from labeling.token_selectors import token_get_for_user, token_list_for_user
 
 PASSWORD_MAX = 256  # characters; Django's validators and hashers get nothing longer
 

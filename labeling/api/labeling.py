@@ -17,7 +17,7 @@ from labeling.api.access import (
 from labeling.api.idempotency import IDEMPOTENCY_HEADER, write_request_id
 from labeling.api.throttles import DraftThrottle
 from labeling.models import FinishReason
-from labeling.selectors import (
+from labeling.selectors.labeling_page import (
     annotation_get_for_user,
     annotation_payload,
     project_progress_for_user,

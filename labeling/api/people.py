@@ -15,7 +15,7 @@ from labeling.api.projects import MemberOutput
 from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
 from labeling.errors import NotAllowed
 from labeling.models import Invite, Role
-from labeling.people_selectors import invite_list_pending, user_search
+from labeling.selectors.people import invite_list_pending, user_search
 from labeling.services.people import (
     INVITE_DAYS_DEFAULT,
     INVITE_DAYS_MAX,

@@ -18,7 +18,7 @@ from labeling.api.throttles import PredictionsThrottle
 from labeling.errors import ValidationFailed
 from labeling.importers.predictions import PredictionsTooLarge
 from labeling.models import Role
-from labeling.prediction_selectors import prediction_source_list
+from labeling.selectors.predictions import prediction_source_list
 from labeling.services.predictions import predictions_upload
 
 JSONL_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines")

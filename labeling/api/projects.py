@@ -5,7 +5,6 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from labeling.admin_selectors import member_list
 from labeling.api import bounds
 from labeling.api.access import project_for
 from labeling.api.pagination import BoundedLimitOffsetPagination
@@ -19,7 +18,8 @@ from labeling.models import (
     Role,
     StepSplit,
 )
-from labeling.selectors import project_list_for_user, solution_list
+from labeling.selectors.admin import member_list
+from labeling.selectors.labeling_page import project_list_for_user, solution_list
 from labeling.services.metrics import StatsAnswer, project_stats_get
 from labeling.services.people import member_add, member_role_set
 from labeling.services.project_delete import project_delete

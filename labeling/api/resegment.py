@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 from labeling.api import bounds
 from labeling.api.access import writes_of_a_live_project
 from labeling.api.labeling import TaskOutput, _own_annotation
-from labeling.selectors import task_payload
+from labeling.selectors.labeling_page import task_payload
 from labeling.services.resegment import step_merge, step_split
 
 

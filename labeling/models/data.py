@@ -69,7 +69,7 @@ class Solution(models.Model):
     submitted_count = models.PositiveIntegerField(default=0)
     # Gold question: admins know its labels (GoldLabel rows, one per step).
     is_gold = models.BooleanField(default=False)
-    # The review queue's reason bit mask (labeling.review_selectors.REASON_BITS), stored by
+    # The review queue's reason bit mask (labeling.selectors.review.REASON_BITS), stored by
     # labeling.services.review_reasons.review_reasons_refresh in every service that changes
     # its inputs; read by the queue of a project with `review_reasons_stored`.
     review_reasons = models.PositiveSmallIntegerField(default=0)

@@ -206,7 +206,7 @@ def _write_labels(
     `state`: the solution's steps and the annotation's stored labels (`solution_state`).
 
     Leaves the labels as stored, in step order, in `annotation.written_labels` (what
-    labeling.selectors.annotation_payload answers with, without reading them back)."""
+    labeling.selectors.labeling_page.annotation_payload answers with, without reading them back)."""
     steps, before = state.steps, state.labels
     step_ids = dict(steps)  # step id -> index
     allowed = set(project.rating_values)

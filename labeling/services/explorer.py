@@ -31,7 +31,6 @@ from django.db.models import Exists, F, OuterRef
 
 from labeling.db_retry import retry_on_conflict
 from labeling.errors import ValidationFailed
-from labeling.explorer_selectors import ExplorerFilter, explorer_solutions
 from labeling.models import (
     EXTRA_OVERLAP_MAX,
     Annotation,
@@ -41,6 +40,7 @@ from labeling.models import (
     Resolution,
     Solution,
 )
+from labeling.selectors.explorer import ExplorerFilter, explorer_solutions
 from labeling.services.assignments import assignment_clear
 from labeling.services.gold import gold_set, gold_unset
 from labeling.services.queue_open import queue_open_refresh

@@ -17,7 +17,7 @@ from labeling.models import (
     Solution,
     StepLabel,
 )
-from labeling.selectors import gold_claimable_for_user
+from labeling.selectors.labeling_page import gold_claimable_for_user
 from labeling.services.gold_pace import answerers, answers_forget
 from labeling.services.queue_open import queue_open_refresh
 from labeling.services.review_reasons import review_reasons_refresh

@@ -19,7 +19,7 @@ from django.utils import timezone
 from labeling.metrics.domains import project_metrics_by_domain as project_metrics
 from labeling.metrics.queries import submitted_annotations
 from labeling.models import MetricsSnapshot, Project, Solution
-from labeling.selectors import project_stats
+from labeling.selectors.labeling_page import project_stats
 from labeling.services.outbox import outbox_add
 
 REFRESH_TASK = "labeling.tasks.project_metrics_refresh_task"

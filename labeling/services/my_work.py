@@ -27,8 +27,8 @@ from labeling.models import (
     Solution,
     StepLabel,
 )
-from labeling.my_work_selectors import my_work_last
-from labeling.selectors import solution_claimable_for_user
+from labeling.selectors.labeling_page import solution_claimable_for_user
+from labeling.selectors.my_work import my_work_last
 from labeling.services.annotations import (
     LabelInput,
     _bump_version,

@@ -3,7 +3,8 @@
 One transaction for the three, so a claim costs one commit (the shown suggestions used to be
 recorded in a commit of their own after the claim's); a submit that asks for the next task
 runs the submit in that transaction too (`annotation_submit_then_next`). The claim's rules are
-labeling.services.queue.task_claim_next's; the payload is labeling.selectors.task_payload."""
+labeling.services.queue.task_claim_next's; the payload is
+labeling.selectors.labeling_page.task_payload."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.db import transaction
 
 from labeling.db_retry import retry_on_conflict
 from labeling.models import Annotation, Project
-from labeling.selectors import task_payload
+from labeling.selectors.labeling_page import task_payload
 from labeling.services.annotations import annotation_record_shown, annotation_submit_within
 from labeling.services.queue import task_claim_next
 

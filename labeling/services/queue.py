@@ -47,7 +47,7 @@ from labeling.models import (
     Solution,
     TaskLock,
 )
-from labeling.selectors import (
+from labeling.selectors.labeling_page import (
     gold_claimable_for_user,
     solution_claimable_for_user,
     solution_pool_for_user,

@@ -15,7 +15,7 @@ from django.db.models.sql import UpdateQuery
 
 from labeling.compiled import compile_once
 from labeling.models import Project, Solution
-from labeling.review_selectors import reasons_mask
+from labeling.selectors.review import reasons_mask
 from labeling.services.review_reasons_fill import (
     FillProgress,
     reasons_range_refresh,

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from django.db import connection
 
 from labeling.models import AnnotationStatus, Project
-from labeling.review_selectors import AUTO_CONFLICT_SOURCES, NO_ERROR, REASON_BITS
+from labeling.selectors.review import AUTO_CONFLICT_SOURCES, NO_ERROR, REASON_BITS
 from labeling.services.id_ranges import FillProgress, walk_ranges
 
 BATCH = 20_000  # solutions per range (one transaction): about 1 s at a million on 2 cores

@@ -1,7 +1,7 @@
 """What a submission changes on its solution, in one UPDATE: the submitted count, its place in the
 claim pool (a submission can only close it) and the review queue's stored reasons.
 
-The reasons (labeling.review_selectors.reasons_mask) are subqueries over every submitted label
+The reasons (labeling.selectors.review.reasons_mask) are subqueries over every submitted label
 of the solution; PostgreSQL plans them per call in about 2 ms (a prepared generic plan made
 while a new project's label tables are nearly empty stays slow, tens of ms, as they fill). A
 solution whose only submitted annotation is this one, and that is not a gold question, has the
@@ -24,7 +24,7 @@ from django.db.models.sql import UpdateQuery
 
 from labeling.compiled import compile_once
 from labeling.models import Annotation, AnnotationStatus, Solution, StepLabel, Suggestion
-from labeling.review_selectors import AUTO_CONFLICT_SOURCES, REASON_BITS, reasons_mask
+from labeling.selectors.review import AUTO_CONFLICT_SOURCES, REASON_BITS, reasons_mask
 from labeling.writes_joined import write_counted
 
 

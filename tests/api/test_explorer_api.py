@@ -136,7 +136,7 @@ def test_sorts_and_pages(ex):
 
 
 def test_count_is_capped(ex, monkeypatch):
-    from labeling import explorer_selectors
+    from labeling.selectors import explorer as explorer_selectors
 
     monkeypatch.setattr(explorer_selectors, "COUNT_CAP", 4)
     # A count stops at the cap, filtered or not (an unfiltered total counted every row of the

@@ -5,8 +5,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from labeling.errors import ValidationFailed
-from labeling.gold_selectors import gold_list
 from labeling.models import Annotation, ProjectMembership
+from labeling.selectors.gold import gold_list
 from labeling.services.gold import screening_reset
 from labeling.services.queue import task_claim_next
 from tests.factories import ProjectFactory, SolutionFactory

@@ -12,7 +12,7 @@ from labeling.models import (
     Solution,
     TaskLock,
 )
-from labeling.selectors import task_payload
+from labeling.selectors.labeling_page import task_payload
 from labeling.services.annotations import annotation_submit
 from labeling.services.gold import gold_set
 from labeling.services.queue import task_claim_next

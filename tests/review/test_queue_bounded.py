@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from labeling.api.pagination import CappedLimitOffsetPagination
 from labeling.models import Annotation, AnnotationStatus
-from labeling.review_selectors import (
+from labeling.selectors.review import (
     QUEUE_STATES,
     REASONS,
     item_reasons,

@@ -74,7 +74,7 @@ def test_any_registered_order_keeps_assigned_first(monkeypatch):
     """A hook ordering by -id, or returning its candidates with no order of its own."""
     from django.utils import timezone
 
-    from labeling.selectors import solution_claimable_for_user
+    from labeling.selectors.labeling_page import solution_claimable_for_user
     from labeling.services import queue
 
     project = ProjectFactory(overlap=1)

@@ -18,7 +18,7 @@ from labeling.models import (
     StepLabel,
     Suggestion,
 )
-from labeling.review_selectors import REASON_BITS, REASONS, reasons_mask
+from labeling.selectors.review import REASON_BITS, REASONS, reasons_mask
 from labeling.services.review_reasons import review_reasons_fill, review_reasons_refresh
 from tests.factories import ProjectFactory, SolutionFactory, UserFactory
 

@@ -14,7 +14,7 @@ from autolabel.engines.base import EngineResult, StepSuggestion
 from autolabel.services import suggestions_upsert
 from labeling.errors import DomainError
 from labeling.models import Annotation, AnnotationStatus, Project, Solution
-from labeling.review_selectors import REASONS, reasons_mask, review_queue, review_queue_counts
+from labeling.selectors.review import REASONS, reasons_mask, review_queue, review_queue_counts
 from labeling.services.annotations import annotation_submit
 from labeling.services.gold import gold_set, gold_unset
 from labeling.services.imports import import_file

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from autolabel.engines.base import EngineResult, StepSuggestion
 from autolabel.services import suggestions_upsert
 from labeling.models import Annotation, AnnotationStatus, Solution
-from labeling.review_selectors import REASON_BITS, reasons_mask
+from labeling.selectors.review import REASON_BITS, reasons_mask
 from labeling.services.annotations import annotation_submit
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import label, member

@@ -11,9 +11,9 @@ import pytest
 from django.utils import timezone
 
 from labeling.errors import Conflict
-from labeling.explorer_selectors import ExplorerFilter, explorer_rows, explorer_solutions
 from labeling.models import Annotation, AnnotationStatus, Assignment, Solution, TaskLock
-from labeling.selectors import project_progress_for_user, project_stats
+from labeling.selectors.explorer import ExplorerFilter, explorer_rows, explorer_solutions
+from labeling.selectors.labeling_page import project_progress_for_user, project_stats
 from labeling.services.annotations import annotation_skip, annotation_submit
 from labeling.services.explorer import explorer_bulk
 from labeling.services.my_work import annotation_reopen

@@ -24,7 +24,7 @@ from labeling.models import (
     Step,
     Suggestion,
 )
-from labeling.review_selectors import REASONS, masks_with
+from labeling.selectors.review import REASONS, masks_with
 from labeling.solution_overlap import complete_q, open_q
 
 COUNT_CAP = 1_000
@@ -42,7 +42,7 @@ SORTS = {
     "-problem": ("-problem_id", "-id"),
     "annotations": ("submitted_count", "id"),
     "-annotations": ("-submitted_count", "-id"),
-    # The stored review reasons (labeling.review_selectors): disagreement has the highest bit,
+    # The stored review reasons (labeling.selectors.review): disagreement has the highest bit,
     # so "-agreement" puts the most contested solutions first.
     "agreement": ("review_reasons", "id"),
     "-agreement": ("-review_reasons", "-id"),

@@ -1,6 +1,7 @@
 """What the labeling and review pages read of an embodied episode (pure, no queries)."""
 
-# Step.metadata keys of an embodied step the pages show beside `kind` (labeling.selectors).
+# Step.metadata keys of an embodied step the pages show beside `kind`
+# (labeling.selectors.labeling_page).
 EMBODIED_STEP_KEYS = ("success", "preconditions", "effects", "timestamp")
 EPISODE_KEYS = ("goal", "initial_state")
 

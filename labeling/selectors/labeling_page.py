@@ -17,10 +17,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from labeling.compiled import compile_queryset_once
-from labeling.embodied_selectors import EMBODIED_STEP_KEYS, episode
-from labeling.evidence_selectors import EVIDENCE_STEP_KEYS, evidence_sources
 from labeling.graphs import problem_graph
-from labeling.guidelines import guidelines_shown
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -35,6 +32,9 @@ from labeling.models import (
     problem_domain,
 )
 from labeling.payload_steps import payload_step_rows
+from labeling.selectors.embodied import EMBODIED_STEP_KEYS, episode
+from labeling.selectors.evidence import EVIDENCE_STEP_KEYS, evidence_sources
+from labeling.selectors.guidelines import guidelines_shown
 from labeling.solution_overlap import complete_q, open_q, overlap_expression
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -1,6 +1,6 @@
 """What the labeling and review pages read of an evidence-cited problem (pure, no queries)."""
 
-# Step.metadata keys of an evidence-cited step the pages show (labeling.selectors).
+# Step.metadata keys of an evidence-cited step the pages show (labeling.selectors.labeling_page).
 EVIDENCE_STEP_KEYS = ("citations",)
 SOURCE_KEYS = ("documents", "tables")
 

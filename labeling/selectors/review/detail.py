@@ -3,8 +3,6 @@ gold, resolutions, comments, reviews and label history."""
 
 from django.db.models import Count, Prefetch
 
-from labeling.embodied_selectors import episode
-from labeling.evidence_selectors import evidence_sources
 from labeling.graphs import problem_graph
 from labeling.models import (
     Annotation,
@@ -18,7 +16,9 @@ from labeling.models import (
     problem_domain,
 )
 from labeling.payload_steps import suggestion_payload
-from labeling.selectors import media_urls, step_meta, tool_names
+from labeling.selectors.embodied import episode
+from labeling.selectors.evidence import evidence_sources
+from labeling.selectors.labeling_page import media_urls, step_meta, tool_names
 
 from .feedback import comment_rows, label_history_rows, review_action_rows
 from .queue import with_review_reasons

@@ -22,7 +22,7 @@ from labeling.models import (
     Solution,
     TemporaryPassword,
 )
-from labeling.selectors import EPOCH
+from labeling.selectors.labeling_page import EPOCH
 from labeling.solution_overlap import open_q
 
 
