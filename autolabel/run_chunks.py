@@ -4,7 +4,7 @@ What a worker does beside the engines is a few statements per chunk, not a dozen
 (bench/run_speed_bench.py measures the difference): the chunk's pending items are claimed with
 one keyed statement (the (run, solution) unique index, never a scan of the run's pending items),
 its solutions, problems and steps read with two, the engines' suggestions written with one
-multi-row upsert (labeling.rows_insert.insert_rows) and withdrawn verdicts deleted with one, the
+multi-row upsert (labeling.pg.rows_insert.insert_rows) and withdrawn verdicts deleted with one, the
 review reasons refreshed with one statement for the chunk's solutions that have submitted
 annotations (every reason reads submitted labels, so a solution without any has none: see
 labeling.selectors.review.reasons), and the items marked and the run's counters added to in one
@@ -40,7 +40,7 @@ from labeling.models import (
     Suggestion,
     sources_for_problem,
 )
-from labeling.rows_insert import insert_rows, json_value, time_value
+from labeling.pg.rows_insert import insert_rows, json_value, time_value
 from labeling.selectors.review import AUTO_CONFLICT_SOURCES
 from labeling.services.imports.tables import SUGGESTION_COLUMNS
 from labeling.services.review_reasons import review_reasons_refresh

@@ -94,9 +94,9 @@ def main() -> None:
     from django.db.models.sql import UpdateQuery
 
     from labeling.models import Project, Solution
+    from labeling.pg.id_ranges import range_end
     from labeling.selectors.review import reasons_mask
     from labeling.services import review_reasons_fill as fill
-    from labeling.services.id_ranges import range_end
 
     scale_bench.ensure(f"steplab_scale_{args.n}", args.n, args.share, with_snapshot=False)
     project = Project.objects.get(name=scale_bench.READY)

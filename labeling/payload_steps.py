@@ -6,8 +6,8 @@ more than the read. Elsewhere two ORM reads give the same rows (tests compare th
 from django.db import connection
 from django.db.models import Count
 
-from labeling.compiled import compile_queryset_once, hot_cursor
 from labeling.models import Step, Suggestion
+from labeling.pg.compiled import compile_queryset_once, hot_cursor
 
 # What the pages get of a suggestion, in this order, and what an annotation records of those
 # its page showed (Annotation.shown_suggestions, each with its step_id first).

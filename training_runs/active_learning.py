@@ -14,7 +14,7 @@ solutions assigned to the user (an explicit assignment always comes first: the q
 3. solutions the PRM has not scored.
 Skipped solutions stay last, and ties keep the default order (started ones, then by id).
 `answer_correct` is read from the column at claim time, so an answer check that ran after
-the PRM still counts. The keys are labeling.claim_keys', which an index serves.
+the PRM still counts. The keys are labeling.pg.claim_keys', which an index serves.
 """
 
 from __future__ import annotations
@@ -24,15 +24,15 @@ import time
 from django.db import transaction
 from django.db.models import F, QuerySet
 
-from labeling.claim_keys import PRM_KEY, PRM_RANK
-from labeling.compiled import compile_once, hot_cursor
 from labeling.models import Project
+from labeling.pg.claim_keys import PRM_KEY, PRM_RANK
+from labeling.pg.compiled import compile_once, hot_cursor
 from training_runs.models import QueueOrder, QueuePriority
 
 
 def queue_order_get(*, project: Project) -> str:
     """The project's claim order. Every claim asks (through the queue's hook): compiled once
-    and prepared (labeling.compiled)."""
+    and prepared (labeling.pg.compiled)."""
     statement = compile_once(
         ("queue order",),
         lambda s: (

@@ -102,7 +102,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "options",
         f"-c jit=off -c statement_timeout={env.int('DB_STATEMENT_TIMEOUT_MS', default=0)}",
     )
-# The labeling loop's fixed statements run prepared on PostgreSQL (labeling/compiled.py's
+# The labeling loop's fixed statements run prepared on PostgreSQL (labeling/pg/compiled.py's
 # hot_cursor); false for PgBouncer in transaction mode before 1.21 (no prepared statements).
 PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
 if PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "annotate.db.postgresql":

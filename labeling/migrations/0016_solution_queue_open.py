@@ -20,11 +20,11 @@ def fill(apps, schema_editor):
 
 
 def prm_index(apps, schema_editor):
-    """The PRM active-learning order's index (labeling.claim_keys), on PostgreSQL only: its
+    """The PRM active-learning order's index (labeling.pg.claim_keys), on PostgreSQL only: its
     keys read jsonb; SQLite (the embedded default) sorts its small projects."""
     if schema_editor.connection.vendor != "postgresql":
         return
-    from labeling.claim_keys import PRM_CLAIM_INDEX
+    from labeling.pg.claim_keys import PRM_CLAIM_INDEX
 
     schema_editor.add_index(apps.get_model("labeling", "Solution"), PRM_CLAIM_INDEX)
 

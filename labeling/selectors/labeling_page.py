@@ -16,7 +16,6 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from labeling.compiled import compile_queryset_once
 from labeling.graphs import problem_graph
 from labeling.models import (
     Annotation,
@@ -32,6 +31,7 @@ from labeling.models import (
     problem_domain,
 )
 from labeling.payload_steps import payload_step_rows
+from labeling.pg.compiled import compile_queryset_once
 from labeling.selectors.embodied import EMBODIED_STEP_KEYS, episode
 from labeling.selectors.evidence import EVIDENCE_STEP_KEYS, evidence_sources
 from labeling.selectors.guidelines import guidelines_shown
@@ -280,7 +280,7 @@ def tool_names(metadata: dict | None) -> list[str]:
     return names
 
 
-# The labeling page's reads of one solution, compiled once (labeling.compiled): every claim
+# The labeling page's reads of one solution, compiled once (labeling.pg.compiled): every claim
 # makes them.
 def _payload_solution():
     return compile_queryset_once(

@@ -3,9 +3,9 @@
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
-from labeling.compiled import compile_queryset_once
 from labeling.models import ApiToken
 from labeling.models.tokens import key_hash
+from labeling.pg.compiled import compile_queryset_once
 
 LIST_FIELDS = ("id", "name", "prefix", "created_at", "expires_at", "last_used_at")
 
@@ -24,7 +24,7 @@ def token_get_for_user(*, user: AbstractBaseUser, token_id: int) -> ApiToken | N
 def token_for_key(*, key: str) -> ApiToken | None:
     """The token whose secret is `key` (revoked and expired ones too: the caller says why it
     refuses), with its user. One indexed lookup by hash, compiled once (every API request
-    makes it: labeling.compiled)."""
+    makes it: labeling.pg.compiled)."""
     statement = compile_queryset_once(
         ("token by hash",),
         lambda s: ApiToken.objects.select_related("user").filter(key_hash=s["hash"]),

@@ -21,8 +21,6 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from labeling.compiled import hot_cursor
-from labeling.db_retry import retry_on_conflict
 from labeling.errors import Conflict, Missing, NotAllowed, ValidationFailed
 from labeling.importers.dependencies import uses_normal, uses_problem
 from labeling.models import (
@@ -34,7 +32,10 @@ from labeling.models import (
     StepLabel,
 )
 from labeling.payload_steps import shown_record
-from labeling.rows_insert import insert_rows, json_value
+from labeling.pg.compiled import hot_cursor
+from labeling.pg.db_retry import retry_on_conflict
+from labeling.pg.rows_insert import insert_rows, json_value
+from labeling.pg.writes_joined import writes_joined
 from labeling.services.gold_pace import answers_bump
 from labeling.services.history import (
     LABEL_FIELDS,
@@ -49,7 +50,6 @@ from labeling.services.resolutions import resolution_auto
 from labeling.services.solution_state import SolutionState, solution_state
 from labeling.services.submission_count import submission_count
 from labeling.services.webhooks.events import annotation_submitted_emit
-from labeling.writes_joined import writes_joined
 
 
 @dataclass(frozen=True)

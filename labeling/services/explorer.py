@@ -29,7 +29,6 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 
-from labeling.db_retry import retry_on_conflict
 from labeling.errors import ValidationFailed
 from labeling.models import (
     EXTRA_OVERLAP_MAX,
@@ -40,6 +39,7 @@ from labeling.models import (
     Resolution,
     Solution,
 )
+from labeling.pg.db_retry import retry_on_conflict
 from labeling.selectors.explorer import ExplorerFilter, explorer_solutions
 from labeling.services.assignments import assignment_clear
 from labeling.services.gold import gold_set, gold_unset

@@ -52,8 +52,8 @@ from labeling.exporters.source import (
     solution_records,
 )
 from labeling.exporters.split import SMALL, split_plan
-from labeling.gc_pause import gc_paused
 from labeling.models import Domain, Export, ExportStatus, Project
+from labeling.pg.gc_pause import gc_paused
 from labeling.services.export_files import (
     export_leftovers_remove,
     stored_remove,
@@ -225,7 +225,7 @@ def _write(
     )
     try:
         # closing: a read-ahead thread stops before the snapshot's transaction ends.
-        with closing(records), gc_paused():  # see labeling.gc_pause
+        with closing(records), gc_paused():  # see labeling.pg.gc_pause
             for record in records:
                 if reason := skip_reason(record, options.filters):
                     stats.skipped[reason] += 1

@@ -19,8 +19,8 @@ from django.db import connection
 from django.utils import timezone
 
 from labeling.models import Annotation, LabelAction, LabelHistory, Resolution
-from labeling.rows_insert import _array_types, insert_rows, json_value, time_value
-from labeling.writes_joined import write
+from labeling.pg.rows_insert import _array_types, insert_rows, json_value, time_value
+from labeling.pg.writes_joined import write
 
 LABEL_FIELDS = ("rating", "unsure", "comment", "alternative_text")
 # Audited too, but only where set: an annotator's marked dependencies (StepLabel.uses; None =
@@ -97,7 +97,7 @@ def label_history_write_draft(
 
     The caller holds the annotation's row lock (the draft's version bump), so no other save of
     it runs between the read of the latest rows and these writes. On PostgreSQL three
-    statements joined with the draft's others (labeling.writes_joined): they read one snapshot,
+    statements joined with the draft's others (labeling.pg.writes_joined): they read one snapshot,
     so each decides the same way which steps fold into their latest row."""
     changed = [
         step_id

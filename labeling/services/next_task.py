@@ -11,8 +11,8 @@ from __future__ import annotations
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
-from labeling.db_retry import retry_on_conflict
 from labeling.models import Annotation, Project
+from labeling.pg.db_retry import retry_on_conflict
 from labeling.selectors.labeling_page import task_payload
 from labeling.services.annotations import annotation_record_shown, annotation_submit_within
 from labeling.services.queue import task_claim_next

@@ -3,7 +3,7 @@
 `predictions_upload` reads an upload (labeling.importers.predictions: JSON Lines or a JSON
 array, streamed) in batches, and for each batch looks up its solutions by external id and
 their steps (two queries), then writes every step's label with one multi-row upsert
-(labeling.rows_insert, the importer's SUGGESTION_COLUMNS): source "prediction", agent
+(labeling.pg.rows_insert, the importer's SUGGESTION_COLUMNS): source "prediction", agent
 "name@version", evidence naming the file, line and upload time. The unique (step, source,
 agent) makes it idempotent: the same upload again updates in place. A solution's prediction is
 the whole of that source's say on it: a step it no longer predicts loses the old label.
@@ -24,7 +24,7 @@ from django.utils import timezone
 from labeling.importers.errors import ImportFileError
 from labeling.importers.predictions import PredictionLine, read_predictions
 from labeling.models import Project, Solution, Step, Suggestion, SuggestionSource
-from labeling.rows_insert import insert_rows, json_value, time_value
+from labeling.pg.rows_insert import insert_rows, json_value, time_value
 from labeling.services.imports.tables import SUGGESTION_COLUMNS
 
 PREDICTION = SuggestionSource.PREDICTION.value

@@ -24,7 +24,6 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from labeling.db_retry import retry_on_conflict
 from labeling.models import (
     Annotation,
     Assignment,
@@ -47,6 +46,7 @@ from labeling.models import (
     Suggestion,
     TaskLock,
 )
+from labeling.pg.db_retry import retry_on_conflict
 from labeling.services.media import media_delete_project
 from labeling.services.outbox import outbox_add
 

@@ -34,8 +34,6 @@ from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
-from labeling.compiled import compile_once, hot_cursor
-from labeling.db_retry import retry_on_conflict
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -47,6 +45,9 @@ from labeling.models import (
     Solution,
     TaskLock,
 )
+from labeling.pg.compiled import compile_once, hot_cursor
+from labeling.pg.db_retry import retry_on_conflict
+from labeling.pg.writes_joined import write
 from labeling.selectors.labeling_page import (
     gold_claimable_for_user,
     solution_claimable_for_user,
@@ -62,7 +63,6 @@ from labeling.services.queue_take import (
     overlap_holders,
 )
 from labeling.solution_overlap import solution_overlap
-from labeling.writes_joined import write
 
 CANDIDATE_BATCH = 16
 # What a claim's locking read of a candidate answers: the id, and the solution's own extra
@@ -115,7 +115,7 @@ def _resume_draft(*, project: Project, user: AbstractBaseUser, now) -> Claim | N
 # assigned to the user still come first and skipped ones last (the queue puts `-assigned`,
 # `skipped` around the hook's keys). Gold questions and rework are served before any
 # candidate, whatever the order. A hook's keys should be served by an index over the open
-# pool (as labeling.claim_keys' are), or a claim in that order sorts the pool.
+# pool (as labeling.pg.claim_keys' are), or a claim in that order sorts the pool.
 CANDIDATE_ORDERINGS: list[Callable[..., QuerySet | None]] = []
 
 
@@ -213,7 +213,7 @@ def _claim_phases(
 
 class _Pool:
     """The open pool's phase: `solution_pool_for_user` in the claim order, whose first read
-    runs as SQL compiled once per order (labeling.compiled); a retry (the first row was taken
+    runs as SQL compiled once per order (labeling.pg.compiled); a retry (the first row was taken
     between the read and the lock) builds the query with the rows to pass over."""
 
     def queryset(self, *, project: Project, user: AbstractBaseUser, now) -> QuerySet:
@@ -366,7 +366,7 @@ def task_lock_extend(*, annotation: Annotation, project: Project) -> TaskLock:
 
 def task_release(*, solution_id: int, user: AbstractBaseUser) -> None:
     # A plain DELETE: nothing refers to a lock, and every submit runs it (joined to its label
-    # writes: labeling.writes_joined).
+    # writes: labeling.pg.writes_joined).
     write(
         "DELETE FROM labeling_tasklock WHERE solution_id = %s AND user_id = %s",
         [solution_id, user.pk],

@@ -20,7 +20,7 @@ from django.db.models import Exists, ExpressionWrapper, F, OuterRef, Q, Subquery
 from django.db.models.fields import BooleanField
 
 from labeling.models import Assignment, Project, Solution
-from labeling.services.id_ranges import FillProgress, walk_ranges
+from labeling.pg.id_ranges import FillProgress, walk_ranges
 
 BATCH = 20_000  # solutions per transaction of queue_open_fill
 

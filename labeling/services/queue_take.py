@@ -18,10 +18,10 @@ from datetime import timedelta
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 
-from labeling.compiled import Compiled, compile_insert_once, compile_once, hot_cursor
 from labeling.models import Annotation, AnnotationStatus, Project, TaskLock
 from labeling.payload_steps import SHOWN_SQL
-from labeling.rows_insert import insert_rows, time_value
+from labeling.pg.compiled import Compiled, compile_insert_once, compile_once, hot_cursor
+from labeling.pg.rows_insert import insert_rows, time_value
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from labeling.db_retry import retry_on_conflict
 from labeling.errors import Conflict, ValidationFailed
 from labeling.importers.dependencies import uses_normal, uses_problem
 from labeling.models import (
@@ -30,6 +29,7 @@ from labeling.models import (
     Solution,
     StepLabel,
 )
+from labeling.pg.db_retry import retry_on_conflict
 from labeling.services.gold_pace import answers_bump
 from labeling.services.history import label_history_write, label_state
 from labeling.services.queue_open import queue_open_refresh

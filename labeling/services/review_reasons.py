@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from django.db import connection, transaction
 from django.db.models.sql import UpdateQuery
 
-from labeling.compiled import compile_once
 from labeling.models import Project, Solution
+from labeling.pg.compiled import compile_once
 from labeling.selectors.review import reasons_mask
 from labeling.services.review_reasons_fill import (
     FillProgress,
@@ -74,7 +74,7 @@ def review_reasons_refresh(
 
 
 def _one_solution_update(stand_ins: dict) -> tuple[str, list]:
-    """The one-solution UPDATE, compiled once (labeling.compiled): building the mask's dozen
+    """The one-solution UPDATE, compiled once (labeling.pg.compiled): building the mask's dozen
     subqueries through the ORM costs more CPU than the statement itself."""
     scope = {"pk__in": [stand_ins["solution"]]}
     query = Solution.objects.filter(**scope).query.chain(UpdateQuery)

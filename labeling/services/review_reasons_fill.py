@@ -28,8 +28,8 @@ from collections.abc import Callable
 from django.db import connection
 
 from labeling.models import AnnotationStatus, Project
+from labeling.pg.id_ranges import FillProgress, walk_ranges
 from labeling.selectors.review import AUTO_CONFLICT_SOURCES, NO_ERROR, REASON_BITS
-from labeling.services.id_ranges import FillProgress, walk_ranges
 
 BATCH = 20_000  # solutions per range (one transaction): about 1 s at a million on 2 cores
 # A range's label rows are hashed and grouped in memory rather than spilled to disk.

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from labeling.compiled import hot_cursor
 from labeling.models import Solution
+from labeling.pg.compiled import hot_cursor
 from labeling.services.history import label_state
 
 # The annotation's row comes along: its replay columns (what labeling.services.annotations'

@@ -14,7 +14,7 @@ full expression runs.
 Both run after the submit locked the solution's row, so their snapshot has every submission of
 it that committed before (READ COMMITTED takes one per statement). On PostgreSQL the short one
 reads no label (the +1 steps come from the submitted ratings), so it goes in one statement with
-the submit's label writes (labeling.writes_joined.write_counted); the full one follows that
+the submit's label writes (labeling.pg.writes_joined.write_counted); the full one follows that
 statement and sees the labels.
 """
 
@@ -22,10 +22,10 @@ from django.db import connection
 from django.db.models import BooleanField, ExpressionWrapper, F, Q
 from django.db.models.sql import UpdateQuery
 
-from labeling.compiled import compile_once
 from labeling.models import Annotation, AnnotationStatus, Solution, StepLabel, Suggestion
+from labeling.pg.compiled import compile_once
+from labeling.pg.writes_joined import write_counted
 from labeling.selectors.review import AUTO_CONFLICT_SOURCES, REASON_BITS, reasons_mask
-from labeling.writes_joined import write_counted
 
 
 def _full_sql(stand_ins: dict) -> tuple[str, list]:
@@ -53,7 +53,7 @@ def _q(name: str) -> str:
 def _alone_sql() -> str:
     """The UPDATE for a non-gold solution whose only submitted annotation is this one. The +1
     steps come as a parameter on PostgreSQL (the UPDATE then reads no label, so it can go in
-    one statement with the label writes: labeling.writes_joined), else from the labels."""
+    one statement with the label writes: labeling.pg.writes_joined), else from the labels."""
     sources = ", ".join(["%s"] * len(AUTO_CONFLICT_SOURCES))
     solution, label = _q(Solution._meta.db_table), _q(StepLabel._meta.db_table)
     suggestion, annotation = _q(Suggestion._meta.db_table), _q(Annotation._meta.db_table)

@@ -1,4 +1,4 @@
-"""A real deadlock on PostgreSQL between two writers, retried (labeling.db_retry).
+"""A real deadlock on PostgreSQL between two writers, retried (labeling.pg.db_retry).
 
 Two annotators save drafts at the same moment through the API; each save, having locked its own
 annotation's row, is made to lock the other's row too: opposite orders, a true deadlock that

@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery
 
-from labeling.compiled import compile_once
 from labeling.models import Annotation, AnnotationStatus, Project, Resolution, Solution
+from labeling.pg.compiled import compile_once
 
 from .reasons import REASON_BITS, REASONS, masks_with, reason_conditions, reasons_mask
 
@@ -163,7 +163,7 @@ def review_queue_counts_bounded(
     Each count is its own `LIMIT cap + 1` walk of the stored reasons' index
     (solution_review_idx), so a page costs the same at a million solutions as at ten thousand;
     the exact GROUP BY reads every queued solution. All of them are one statement, built once
-    per state (labeling.compiled): building the seven querysets cost more CPU than running
+    per state (labeling.pg.compiled): building the seven querysets cost more CPU than running
     them. `total`: the unfiltered queue's count_capped at this `cap`, when the caller has it
     (the page's own count), so it is not walked twice. A project whose reasons are computed
     live (not `review_reasons_stored`: made before the column) keeps the exact counts.

@@ -6,7 +6,7 @@ statement. These write the same columns with one statement: on PostgreSQL an INS
 `unnest` of one array a column (fixed text for any number of rows, so it is prepared once),
 a single row as plain VALUES, on SQLite a multi-row VALUES per batch (`ON CONFLICT ... DO
 UPDATE` is the syntax of both). On PostgreSQL each is one statement, sent through
-labeling.writes_joined.write: inside a `writes_joined()` block it joins the block's others.
+labeling.pg.writes_joined.write: inside a `writes_joined()` block it joins the block's others.
 """
 
 import json
@@ -16,8 +16,8 @@ from functools import cache
 from django.apps import apps
 from django.db import connection
 
-from labeling.compiled import hot_cursor
-from labeling.writes_joined import write
+from labeling.pg.compiled import hot_cursor
+from labeling.pg.writes_joined import write
 
 BATCH_ROWS = 1000  # SQLite allows 32,766 parameters a statement; rows here have <= 9
 

@@ -19,7 +19,7 @@ from threading import local
 
 from django.db import connection
 
-from labeling.compiled import hot_cursor
+from labeling.pg.compiled import hot_cursor
 
 _held = local()
 
