@@ -142,8 +142,8 @@ class SteplabUserCreationForm(AdminUserCreationForm):
     equal to an existing one but for case, Unicode form or look-alike letters."""
 
     def clean_username(self) -> str:
+        from labeling.accounts.usernames import normalize, username_problem
         from labeling.services.people import username_existing
-        from labeling.usernames import normalize, username_problem
 
         name = super().clean_username()  # None: Django's own check refused it (same but case)
         if name is None:

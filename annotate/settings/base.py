@@ -123,9 +123,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Sign-in ignores the username's case (labeling/auth_backend.py); names are unique by
-# labeling.usernames.username_key.
-AUTHENTICATION_BACKENDS = ["labeling.auth_backend.CaseInsensitiveModelBackend"]
+# Sign-in ignores the username's case (labeling/accounts/auth_backend.py); names are unique by
+# labeling.accounts.usernames.username_key.
+AUTHENTICATION_BACKENDS = ["labeling.accounts.auth_backend.CaseInsensitiveModelBackend"]
 
 # Password reset e-mails: printed to the console unless a deployer configures a backend
 # (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend, EMAIL_HOST, EMAIL_PORT, ...).
@@ -404,7 +404,7 @@ def redis_transport_options(broker_url: str) -> dict:
 
 CELERY_BROKER_TRANSPORT_OPTIONS = redis_transport_options(CELERY_BROKER_URL)
 
-# Clean data (labeling/near_dups.py, labeling/exporters/decontaminate.py): the Jaccard
+# Clean data (labeling/rules/near_dups.py, labeling/exporters/decontaminate.py): the Jaccard
 # similarity of word shingles above which two problems are near-duplicates, and the folder
 # benchmark files for export decontamination are read from ({"file": "name.jsonl"}).
 NEAR_DUP_THRESHOLD = env.float("NEAR_DUP_THRESHOLD", default=0.8)

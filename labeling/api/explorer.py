@@ -8,8 +8,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api.access import project_for
-from labeling.machine_sources import SOURCE_MAX_LENGTH, machine_sources
 from labeling.models import Role
+from labeling.rules.machine_sources import SOURCE_MAX_LENGTH, machine_sources
 from labeling.selectors.explorer import (
     ANSWERS,
     LABEL_STATES,

@@ -176,7 +176,7 @@ class InviteAcceptApi(_Throttled, APIView):
         data = self.InviteAcceptInput(data=request.data)
         data.is_valid(raise_exception=True)
         user, invite = invite_accept(token=token[:TOKEN_MAX], **data.validated_data)
-        login(request, user, backend="labeling.auth_backend.CaseInsensitiveModelBackend")
+        login(request, user, backend="labeling.accounts.auth_backend.CaseInsensitiveModelBackend")
         return Response({"user": user_output(user), "project_id": invite.project_id})
 
 

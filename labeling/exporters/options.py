@@ -13,8 +13,8 @@ from typing import Any
 
 from labeling.errors import ValidationFailed
 from labeling.exporters.decontaminate import Benchmark, benchmarks_from
-from labeling.machine_sources import SOURCES_MAX, machine_sources
 from labeling.models import PROBLEM_DOMAINS, SuggestionSource
+from labeling.rules.machine_sources import SOURCES_MAX, machine_sources
 
 
 class LabelSource(StrEnum):

@@ -28,7 +28,7 @@ class Problem(models.Model):
         help_text="This problem's domain; blank means the project's.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    # Its near-duplicate cluster (labeling/near_dups.py), named by one member's split key
+    # Its near-duplicate cluster (labeling/rules/near_dups.py), named by one member's split key
     # (external id, else problem_id of the text); blank: a cluster of its own. Kept at import
     # (services/imports/near_keys.py); an export splits by it, so a cluster shares a split.
     near_cluster = models.CharField(max_length=300, blank=True, default="")
@@ -81,7 +81,7 @@ class Solution(models.Model):
     # Labels wanted beyond the project's overlap for this solution only: the explorer's
     # requeue of a complete solution raises it by one (labeling.services.explorer). Every rule
     # that asks "open / may this user take it / complete" reads overlap + extra_overlap
-    # (labeling.solution_overlap).
+    # (labeling.rules.overlap).
     extra_overlap = models.PositiveSmallIntegerField(default=0, db_default=0, editable=False)
     # The uploaded file that created it (null: made another way, or the job was deleted);
     # the solutions explorer filters by it.

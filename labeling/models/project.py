@@ -42,7 +42,7 @@ class StepSplit(models.TextChoices):
 
 
 # A step tag is a literal; these are the tags well-known PRM datasets and models use
-# (labeling.splitting reads `<name>` as the pair `<name>` / `</name>`).
+# (labeling.steps.splitting reads `<name>` as the pair `<name>` / `</name>`).
 STEP_TAG_PRESETS: dict[str, str] = {
     "qwen_prm": "<extra_0>",  # Qwen2.5-Math-PRM: a separator after each step
     "math_shepherd": "ки",  # Math-Shepherd: " ки" after each step

@@ -22,8 +22,8 @@ from labeling.models import (
     Solution,
     TemporaryPassword,
 )
+from labeling.rules.overlap import open_q
 from labeling.selectors.labeling_page import EPOCH
-from labeling.solution_overlap import open_q
 
 
 def import_job_list(*, project: Project) -> QuerySet[ImportJob]:

@@ -24,8 +24,8 @@ from labeling.models import (
     Step,
     Suggestion,
 )
+from labeling.rules.overlap import complete_q, open_q
 from labeling.selectors.review import REASONS, masks_with
-from labeling.solution_overlap import complete_q, open_q
 
 COUNT_CAP = 1_000
 PROBLEM_PREVIEW_CHARS = 300

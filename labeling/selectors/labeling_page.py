@@ -16,7 +16,6 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from labeling.graphs import problem_graph
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -30,12 +29,13 @@ from labeling.models import (
     TaskLock,
     problem_domain,
 )
-from labeling.payload_steps import payload_step_rows
 from labeling.pg.compiled import compile_queryset_once
+from labeling.rules.overlap import complete_q, open_q, overlap_expression
 from labeling.selectors.embodied import EMBODIED_STEP_KEYS, episode
 from labeling.selectors.evidence import EVIDENCE_STEP_KEYS, evidence_sources
 from labeling.selectors.guidelines import guidelines_shown
-from labeling.solution_overlap import complete_q, open_q, overlap_expression
+from labeling.steps.graphs import problem_graph
+from labeling.steps.payload import payload_step_rows
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 ROLE_RANK = {Role.ANNOTATOR: 1, Role.REVIEWER: 2, Role.ADMIN: 3}
@@ -118,7 +118,7 @@ def solution_claimable_for_user(
 ) -> QuerySet[Solution]:
     """Solutions the user could claim now: not touched by them, overlap not taken by others.
 
-    The overlap is each solution's effective one (labeling.solution_overlap). Annotated with
+    The overlap is each solution's effective one (labeling.rules.overlap). Annotated with
     `skipped` (the user discarded it before) and `assigned` (assigned to the user) for
     ordering. A solution assigned to others only is not claimable. This is the queue's rule,
     computed for every row (the progress count and the tests' reference order read it); a

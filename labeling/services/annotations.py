@@ -31,7 +31,6 @@ from labeling.models import (
     Project,
     StepLabel,
 )
-from labeling.payload_steps import shown_record
 from labeling.pg.compiled import hot_cursor
 from labeling.pg.db_retry import retry_on_conflict
 from labeling.pg.rows_insert import insert_rows, json_value
@@ -50,6 +49,7 @@ from labeling.services.resolutions import resolution_auto
 from labeling.services.solution_state import SolutionState, solution_state
 from labeling.services.submission_count import submission_count
 from labeling.services.webhooks.events import annotation_submitted_emit
+from labeling.steps.payload import shown_record
 
 
 @dataclass(frozen=True)

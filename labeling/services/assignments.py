@@ -24,8 +24,8 @@ from labeling.models import (
     ProjectMembership,
     Solution,
 )
+from labeling.rules.overlap import open_q
 from labeling.services.queue_open import queue_open_refresh
-from labeling.solution_overlap import open_q
 
 STRATEGIES = ("each", "round_robin", "weighted")
 

@@ -9,7 +9,7 @@ how many matched, how many changed, and per reason how many it left as they were
   withdrawn (kept, not current, with a history row), as when its basis is rejected.
 - requeue: a solution goes back into the open labeling pool: its assignments, which reserve it
   for their assignees, are removed. A complete solution (its submissions reached its effective
-  overlap: the project's plus its own `extra_overlap`, labeling.solution_overlap) is reopened
+  overlap: the project's plus its own `extra_overlap`, labeling.rules.overlap) is reopened
   for exactly one more label: its `extra_overlap` is raised so that the effective overlap is
   its submissions + 1 (one more than before in the usual case, where they were equal), and its
   assignments are removed too. The queue then gives it to one annotator who has not labeled
@@ -40,12 +40,12 @@ from labeling.models import (
     Solution,
 )
 from labeling.pg.db_retry import retry_on_conflict
+from labeling.rules.overlap import solution_overlap
 from labeling.selectors.explorer import ExplorerFilter, explorer_solutions
 from labeling.services.assignments import assignment_clear
 from labeling.services.gold import gold_set, gold_unset
 from labeling.services.queue_open import queue_open_refresh
 from labeling.services.resolutions import resolution_withdraw
-from labeling.solution_overlap import solution_overlap
 
 BULK_MAX = 5000
 BULK_ACTIONS = ("send_to_review", "requeue", "mark_gold", "unmark_gold")

@@ -1,7 +1,7 @@
 """A user's own Hugging Face token: save (optionally checked with the Hub's whoami), remove,
 and whose token a push or a Hub import started by a user runs with (`hub_auth_for`).
 
-The token is sealed before it is written (labeling.sealed) and read back only by a worker
+The token is sealed before it is written (labeling.accounts.sealed) and read back only by a worker
 about to talk to the Hub: a task message carries the user's id, never the token.
 """
 
@@ -12,10 +12,10 @@ import re
 from django.db import transaction
 from django.utils import timezone
 
+from labeling.accounts.sealed import SealBroken, seal, unseal
 from labeling.errors import ValidationFailed
 from labeling.hub.connection import USER, HubAuth, HubError, hub_whoami, server_auth
 from labeling.models import HubToken
-from labeling.sealed import SealBroken, seal, unseal
 
 TOKEN_MIN, TOKEN_MAX = 8, 400
 # Visible ASCII without spaces: what an Authorization header can carry as it is.

@@ -1,6 +1,6 @@
 """People: accounts made by project admins, invite links, members, passwords.
 
-Usernames are unique by `labeling.usernames.username_key` (case, Unicode form, look-alike
+Usernames are unique by `labeling.accounts.usernames.username_key` (case, Unicode form, look-alike
 letters); every way steplab makes an account goes through `_username_check`.
 """
 
@@ -19,10 +19,10 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
+from labeling.accounts.usernames import normalize, username_key, username_problem
 from labeling.errors import Conflict, Gone, Missing, ValidationFailed
 from labeling.models import Invite, Project, ProjectMembership, Role, TemporaryPassword
 from labeling.models.people import invite_hash
-from labeling.usernames import normalize, username_key, username_problem
 
 INVITE_DAYS_DEFAULT = 7
 INVITE_DAYS_MAX = 30

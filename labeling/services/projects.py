@@ -4,10 +4,10 @@ from django.db import transaction
 
 from labeling.errors import ValidationFailed
 from labeling.models import Domain, Problem, Project, ProjectMembership, Role, StepSplit
-from labeling.patterns import compile_user_pattern
 from labeling.services.gold_pace import answers_forget
 from labeling.services.queue_open import queue_open_refresh
-from labeling.splitting import tag_pattern
+from labeling.steps.patterns import compile_user_pattern
+from labeling.steps.splitting import tag_pattern
 
 PROJECT_FIELDS = (
     "name",

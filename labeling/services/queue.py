@@ -4,7 +4,7 @@ Invariant: at any moment, for every solution,
     submitted annotations + rework drafts + other annotators holding an unexpired lock
     <= overlap,
 where a solution's overlap is its project's plus its own `extra_overlap` (a requeue from the
-explorer raises that by one: labeling.solution_overlap).
+explorer raises that by one: labeling.rules.overlap).
 A rework draft (a reviewer rejected the annotator's submission: `Annotation.revises` is set)
 holds the rejected submission's slot with or without a lock, so the solution waits for its
 annotator instead of being handed to someone new; its annotator is served it first.
@@ -48,6 +48,7 @@ from labeling.models import (
 from labeling.pg.compiled import compile_once, hot_cursor
 from labeling.pg.db_retry import retry_on_conflict
 from labeling.pg.writes_joined import write
+from labeling.rules.overlap import solution_overlap
 from labeling.selectors.labeling_page import (
     gold_claimable_for_user,
     solution_claimable_for_user,
@@ -62,7 +63,6 @@ from labeling.services.queue_take import (
     lock_take,
     overlap_holders,
 )
-from labeling.solution_overlap import solution_overlap
 
 CANDIDATE_BATCH = 16
 # What a claim's locking read of a candidate answers: the id, and the solution's own extra

@@ -2,7 +2,7 @@
 annotation (labeling.services.queue decides which solution; this writes the claim).
 
 The overlap checked is the solution's effective one: its project's overlap plus its own
-`extra_overlap` (labeling.solution_overlap), which the caller read with the row lock (the
+`extra_overlap` (labeling.rules.overlap), which the caller read with the row lock (the
 locking read returns the row's latest version, and nobody changes it while it is held), so the
 claim's statement does not look the row up again.
 
@@ -19,9 +19,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 
 from labeling.models import Annotation, AnnotationStatus, Project, TaskLock
-from labeling.payload_steps import SHOWN_SQL
 from labeling.pg.compiled import Compiled, compile_insert_once, compile_once, hot_cursor
 from labeling.pg.rows_insert import insert_rows, time_value
+from labeling.steps.payload import SHOWN_SQL
 
 
 @dataclass(frozen=True)
@@ -176,7 +176,7 @@ def _take_sql(s: dict, *, show: bool) -> tuple[str, list]:
     upserted and the annotation inserted only where the slots allow; answers the new
     annotation's id (NULL: not claimed) and its shown suggestions (`show`: the project shows
     them; else none). Those are recorded by the INSERT as the page's read will find them
-    (labeling.payload_steps.SHOWN_SQL), so the claim sends no UPDATE after that read
+    (labeling.steps.payload.SHOWN_SQL), so the claim sends no UPDATE after that read
     (labeling.services.annotations.annotation_record_shown: only if one changed between)."""
     slots_params = _slots_params(s["solution"], user_id=s["user"], now=s["now"])
     insert = _annotation_insert()

@@ -21,14 +21,14 @@ from labeling.models import (
     StepLabel,
     Suggestion,
 )
+from labeling.rules.overlap import solution_overlap
 from labeling.services.history import USES_FIELD, label_history_write
 from labeling.services.webhooks.events import (
     REVIEW_RESOLVED,
     review_resolved_data,
     webhook_event_emit,
 )
-from labeling.solution_overlap import solution_overlap
-from labeling.step_uses import majority_uses
+from labeling.steps.uses import majority_uses
 
 
 def _label_state(rating: int | None, uses: list[int] | None) -> dict:

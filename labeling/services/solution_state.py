@@ -30,7 +30,7 @@ class SolutionState:
     """What a label write reads of the solution and of the annotation's labels so far."""
 
     is_gold: bool
-    extra_overlap: int  # labels wanted beyond the project's overlap (labeling.solution_overlap)
+    extra_overlap: int  # labels wanted beyond the project's overlap (labeling.rules.overlap)
     steps: list[tuple[int, int]]  # (step id, index) in order
     labels: dict[int, dict]  # the annotation's stored labels by step id (label_state)
     annotation_row: tuple  # the annotation's (last_request_id, status)

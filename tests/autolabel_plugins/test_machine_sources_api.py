@@ -5,8 +5,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from labeling.exporters.options import AUTO_PRIORITY, Filters
-from labeling.machine_sources import machine_sources
 from labeling.models import SuggestionSource
+from labeling.rules.machine_sources import machine_sources
 from labeling.services import outbox
 from tests.factories import MembershipFactory, ProjectFactory, UserFactory
 

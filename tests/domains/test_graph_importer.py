@@ -241,7 +241,7 @@ def test_load_demo_makes_the_graph_project_and_the_payloads_carry_the_graph():
 
 
 def test_graph_prompt_states_the_graph_in_graphsilos_words():
-    from labeling.graphs import graph_prompt, with_graph
+    from labeling.steps.graphs import graph_prompt, with_graph
 
     metadata = {
         "graph": {

@@ -9,6 +9,7 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
+from labeling.accounts.sealed import SealBroken, seal, unseal
 from labeling.hub.connection import HubAuth, HubError, scrub
 from labeling.hub.pull import HubSource
 from labeling.models import (
@@ -19,7 +20,6 @@ from labeling.models import (
     Problem,
     Solution,
 )
-from labeling.sealed import SealBroken, seal, unseal
 from labeling.services import outbox
 from labeling.services.exports import export_build, export_create
 from labeling.services.hub import hub_push_run

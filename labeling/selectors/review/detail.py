@@ -3,7 +3,6 @@ gold, resolutions, comments, reviews and label history."""
 
 from django.db.models import Count, Prefetch
 
-from labeling.graphs import problem_graph
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -15,10 +14,11 @@ from labeling.models import (
     Suggestion,
     problem_domain,
 )
-from labeling.payload_steps import suggestion_payload
 from labeling.selectors.embodied import episode
 from labeling.selectors.evidence import evidence_sources
 from labeling.selectors.labeling_page import media_urls, step_meta, tool_names
+from labeling.steps.graphs import problem_graph
+from labeling.steps.payload import suggestion_payload
 
 from .feedback import comment_rows, label_history_rows, review_action_rows
 from .queue import with_review_reasons

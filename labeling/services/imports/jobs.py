@@ -18,7 +18,7 @@ from labeling.services.webhooks.events import (
     import_finished_data,
     webhook_event_emit,
 )
-from labeling.splitting import StepRule
+from labeling.steps.splitting import StepRule
 
 from .parsing import PathOrFile, Progress, import_file_validate
 from .pipeline import import_file

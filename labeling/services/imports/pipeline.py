@@ -12,7 +12,7 @@ from labeling.importers import ImportFileError, ParsedRow, open_rows
 from labeling.models import Project
 from labeling.pg.gc_pause import gc_paused
 from labeling.pg.read_ahead import read_ahead
-from labeling.splitting import StepRule
+from labeling.steps.splitting import StepRule
 
 from .batches import BatchWriter, ImportResult, Reserved
 from .near_dups import NearDupScreen, check_near_duplicates

@@ -1,6 +1,6 @@
 """Sign-in with the username in any case (and any Unicode form): 'Alice' signs in as 'alice'.
 
-Usernames are unique by `labeling.usernames.username_key`, so at most one account matches a
+Usernames are unique by `labeling.accounts.usernames.username_key`, so at most one account matches a
 case-insensitive lookup of names created through steplab; an exact match wins when older
 accounts differ only by case.
 """
@@ -8,7 +8,7 @@ accounts differ only by case.
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
-from labeling.usernames import normalize
+from labeling.accounts.usernames import normalize
 
 
 class CaseInsensitiveModelBackend(ModelBackend):

@@ -2,16 +2,16 @@
 default, or an import's own), and marking the steps of its `<think>` reasoning trace.
 
 Every rule runs in time linear in the text: fixed patterns, RE2 for a user's regex
-(labeling.patterns), escaped literals for a step tag, one scan for sentences
-(labeling.sentences)."""
+(labeling.steps.patterns), escaped literals for a step tag, one scan for sentences
+(labeling.steps.sentences)."""
 
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from labeling.models.project import STEP_TAG_MAX, StepSplit
-from labeling.patterns import compile_user_pattern
-from labeling.sentences import split_sentences
+from labeling.steps.patterns import compile_user_pattern
+from labeling.steps.sentences import split_sentences
 
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
 # A "Step k:" (or "Step k.") marker at the start of the text or after whitespace, optionally
@@ -100,7 +100,7 @@ def split_steps(text: str, rule: str, regex: str = "", tag: str = "") -> list[st
     - step_marker: a new step starts at each "Step k:" marker, which stays in the step's text;
       any text before the first marker is a step of its own;
     - regex: `regex` matches the separators between steps;
-    - sentence: one step per sentence (labeling.sentences: not cut at "e.g.", "Dr.", 3.14,
+    - sentence: one step per sentence (labeling.steps.sentences: not cut at "e.g.", "Dr.", 3.14,
       list markers or inside math);
     - step_tags: `tag` (a model's step separator, see tag_pattern) separates steps and is
       removed from their text.
