@@ -23,7 +23,7 @@ from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
 from labeling.models import Role
 from labeling.rules.machine_sources import SOURCE_MAX_LENGTH, SOURCES_MAX
-from labeling.services.outbox import outbox_job_create
+from labeling.services.jobs.outbox import outbox_job_create
 
 
 class VerdictCounts(serializers.Serializer):

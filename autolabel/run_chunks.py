@@ -43,7 +43,7 @@ from labeling.models import (
 from labeling.pg.rows_insert import insert_rows, json_value, time_value
 from labeling.selectors.review import AUTO_CONFLICT_SOURCES
 from labeling.services.imports.tables import SUGGESTION_COLUMNS
-from labeling.services.review_reasons import review_reasons_refresh
+from labeling.services.review.reasons import review_reasons_refresh
 
 log = logging.getLogger(__name__)
 # Solutions per write transaction: a submit waiting on a chunk's row locks waits at most for

@@ -178,7 +178,7 @@ def main() -> None:
     from django.contrib.auth import get_user_model
 
     from labeling.selectors import review as steplab
-    from labeling.services.review_reasons import review_reasons_fill
+    from labeling.services.review.reasons import review_reasons_fill
 
     try:
         harness.migrate(where)

@@ -2,7 +2,7 @@
 
 PRM800K served its labelers "convincing wrong-answer" solutions: ones the current PRM rates
 highly although the final answer is wrong, where its mistakes are most informative. With a
-project's QueuePriority set to `prm_active`, labeling.services.queue claims, after the
+project's QueuePriority set to `prm_active`, labeling.services.queue.claim claims, after the
 solutions assigned to the user (an explicit assignment always comes first: the queue puts
 `-assigned` before this order's keys), in order:
 
@@ -93,7 +93,7 @@ def prm_active_order(candidates: QuerySet) -> QuerySet:
 
 
 def candidate_order(*, project: Project, candidates: QuerySet) -> QuerySet | None:
-    """The hook labeling.services.queue calls: an ordering when the project opted in (the
+    """The hook labeling.services.queue.claim calls: an ordering when the project opted in (the
     order as this process read it at most ORDER_TTL_S ago)."""
     if _queue_order_recent(project) != QueueOrder.PRM_ACTIVE:
         return None

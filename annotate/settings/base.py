@@ -172,7 +172,8 @@ IMPORT_MAX_GZIP_RATIO = env.int("IMPORT_MAX_GZIP_RATIO", default=100)
 JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
 API_MAX_PAGE_SIZE = env.int("API_MAX_PAGE_SIZE", default=200)
 IMPORT_MAX_BYTES = env.int("IMPORT_MAX_BYTES", default=2 * 1024 * 1024 * 1024)
-# Uploaded predictions (POST /api/projects/<id>/predictions/, labeling/services/predictions.py):
+# Uploaded predictions (POST /api/projects/<id>/predictions/,
+# labeling/services/imports/predictions.py):
 # the body's bytes (a gzip's also once decompressed), its lines or array items, and the step
 # entries of one solution's prediction.
 PREDICTIONS_MAX_BYTES = env.int("PREDICTIONS_MAX_BYTES", default=256 * 1024 * 1024)
@@ -251,7 +252,7 @@ SPECTACULAR_SETTINGS = {
         "ExplorerVerdictEnum": "labeling.selectors.explorer.VERDICTS",
         "ExplorerAnswerEnum": "labeling.selectors.explorer.ANSWERS",
         "ExplorerSortEnum": "labeling.selectors.explorer.SORT_KEYS",
-        "ExplorerBulkActionEnum": "labeling.services.explorer.BULK_ACTIONS",
+        "ExplorerBulkActionEnum": "labeling.services.projects.explorer.BULK_ACTIONS",
     },
 }
 
@@ -312,7 +313,7 @@ MACHINE_WORKER_CPUS = env.str("MACHINE_WORKER_CPUS", default="auto")
 # holds them. Beat runs in `make run`'s main worker (-B) and as compose's `beat` service.
 RECOVERY_STALL_S = env.int("RECOVERY_STALL_S", default=120)
 RECOVERY_SWEEP_S = env.float("RECOVERY_SWEEP_S", default=60.0)
-# The transactional outbox (labeling.services.outbox): job messages the broker could not take
+# The transactional outbox (labeling.services.jobs.outbox): job messages the broker could not take
 # when the job was created are sent by this beat task once it is back.
 OUTBOX_SWEEP_S = env.float("OUTBOX_SWEEP_S", default=10.0)
 # Sent messages (and the idempotency keys they hold) are deleted this many days after sending.

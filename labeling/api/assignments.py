@@ -9,7 +9,7 @@ from labeling.api import bounds
 from labeling.api.access import project_for
 from labeling.models import Role
 from labeling.selectors.admin import problem_source_list
-from labeling.services.assignments import (
+from labeling.services.queue.assignments import (
     STRATEGIES,
     assignment_clear,
     assignment_create,

@@ -11,13 +11,13 @@ from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
 from labeling.errors import NotAllowed, ValidationFailed
 from labeling.models import ApiToken
 from labeling.selectors.tokens import token_get_for_user, token_list_for_user
-from labeling.services.people import (
+from labeling.services.people.accounts import (
     must_change_password,
     password_change,
     password_reset_confirm,
     password_reset_send,
 )
-from labeling.services.tokens import (
+from labeling.services.people.tokens import (
     EXPIRY_MAX_DAYS,
     PASSWORD_LOGIN_EXPIRY_DAYS,
     PASSWORD_LOGIN_NAME,

@@ -19,7 +19,7 @@ from labeling.selectors.explorer import (
     ExplorerFilter,
     explorer_page,
 )
-from labeling.services.explorer import BULK_ACTIONS, BULK_MAX, explorer_bulk
+from labeling.services.projects.explorer import BULK_ACTIONS, BULK_MAX, explorer_bulk
 
 MAX_PAGE = 200
 MAX_OFFSET = 1_000_000

@@ -10,7 +10,7 @@ from labeling.api.projects import MemberOutput
 from labeling.models import Role
 from labeling.selectors.admin import member_list
 from labeling.selectors.gold import gold_list
-from labeling.services.gold import screening_reset
+from labeling.services.gold.questions import screening_reset
 
 
 class GoldAnnotatorOutput(serializers.Serializer):

@@ -18,7 +18,7 @@ from labeling.models import PROBLEM_DOMAINS, STEP_TAG_MAX, ImportJob, Role, Step
 from labeling.selectors.admin import import_job_list
 from labeling.services.imports import LABELS_AS, parse_options, step_rule_resolve
 from labeling.services.imports.near_dups import NEAR_DUPLICATES
-from labeling.services.outbox import outbox_job_create
+from labeling.services.jobs.outbox import outbox_job_create
 from labeling.steps.patterns import MAX_PATTERN
 from labeling.tasks import import_job_run_task
 

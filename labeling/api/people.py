@@ -16,7 +16,7 @@ from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
 from labeling.errors import NotAllowed
 from labeling.models import Invite, Role
 from labeling.selectors.people import invite_list_pending, user_search
-from labeling.services.people import (
+from labeling.services.people.accounts import (
     INVITE_DAYS_DEFAULT,
     INVITE_DAYS_MAX,
     invite_accept,

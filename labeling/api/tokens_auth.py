@@ -13,7 +13,7 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 
 from labeling.models import ApiToken
 from labeling.selectors.tokens import token_for_key
-from labeling.services.tokens import token_mark_used
+from labeling.services.people.tokens import token_mark_used
 
 KEYWORDS = (b"token", b"bearer")
 

@@ -77,7 +77,8 @@ AUTO_PRIORITY = (
     SuggestionSource.ROLLOUT,
     SuggestionSource.JUDGE,
     SuggestionSource.PRM,
-    SuggestionSource.PREDICTION,  # a team's own model's labels (labeling.services.predictions)
+    # a team's own model's labels (labeling.services.imports.predictions)
+    SuggestionSource.PREDICTION,
     SuggestionSource.IMPORT,
 )
 SPLITS = ("train", "validation", "test")

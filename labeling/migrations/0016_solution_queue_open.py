@@ -4,7 +4,7 @@ from django.db import migrations, models
 from django.db.models import Exists, ExpressionWrapper, OuterRef, Q, Subquery
 
 def fill(apps, schema_editor):
-    """What labeling.services.queue_open.queue_open_expression computes, as of this migration."""
+    """What labeling.services.queue.pool.queue_open_expression computes, as of this migration."""
     solution = apps.get_model("labeling", "Solution")
     project = apps.get_model("labeling", "Project")
     assignment = apps.get_model("labeling", "Assignment")

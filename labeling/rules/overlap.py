@@ -1,12 +1,12 @@
 """A solution's effective overlap: its project's overlap plus its own `extra_overlap`.
 
 The project's overlap says how many annotators label each solution; a reviewer who doubts one
-solution's labels requeues it from the explorer (labeling.services.explorer), which raises that
-solution's `extra_overlap` so that one more annotator labels it. Every rule that asks whether
+solution's labels requeues it from the explorer (labeling.services.projects.explorer), which raises
+that solution's `extra_overlap` so that one more annotator labels it. Every rule that asks whether
 a solution is still open, whether a user may take it, or whether it is complete reads the
 effective overlap through these helpers (the claim's locking read of a candidate returns the
-column, labeling.services.queue; the submit reads it with its row lock,
-labeling.services.solution_state).
+column, labeling.services.queue.claim; the submit reads it with its row lock,
+labeling.services.labeling.solution_state).
 """
 
 from django.db.models import Expression, F, Q, Value

@@ -99,7 +99,7 @@ def _held_by_others(*, user: AbstractBaseUser, now: datetime):
         .annotate(n=Count("*"))
         .values("n")
     )
-    # Rework drafts hold a rejected submission's slot (see labeling.services.queue).
+    # Rework drafts hold a rejected submission's slot (see labeling.services.queue.claim).
     reworks = (
         Annotation.objects.filter(
             solution_id=OuterRef("pk"), status=AnnotationStatus.DRAFT, revises__isnull=False
@@ -122,12 +122,12 @@ def solution_claimable_for_user(
     `skipped` (the user discarded it before) and `assigned` (assigned to the user) for
     ordering. A solution assigned to others only is not claimable. This is the queue's rule,
     computed for every row (the progress count and the tests' reference order read it); a
-    claim reads the same rule in bounded pieces (labeling.services.queue).
+    claim reads the same rule in bounded pieces (labeling.services.queue.claim).
     """
     assignments = Assignment.objects.filter(solution_id=OuterRef("pk"))
     mine = Annotation.objects.filter(solution_id=OuterRef("pk"), annotator=user)
     return (
-        # Gold questions are served by their own rule (labeling.services.queue), not as work.
+        # Gold questions are served by their own rule (labeling.services.queue.claim), not as work.
         Solution.objects.filter(open_q(project.overlap), project=project, is_gold=False)
         .alias(
             touched=Exists(mine.exclude(status=AnnotationStatus.DISCARDED)),
@@ -191,7 +191,7 @@ def _count_upto(qs: QuerySet, cap: int) -> int:
 
 def project_progress_for_user(*, project: Project, user: AbstractBaseUser) -> dict:
     """The labeling page's top bar. Bounded like a claim: `remaining` counts the claim's three
-    reads (labeling.services.queue) up to REMAINING_CAP (then `remaining_capped`), and the
+    reads (labeling.services.queue.claim) up to REMAINING_CAP (then `remaining_capped`), and the
     project's size is cached for a minute."""
     now = timezone.now()
     start_of_day = timezone.make_aware(
@@ -384,7 +384,7 @@ def rework_payload(*, annotation: Annotation) -> dict | None:
 
 def annotation_payload(*, annotation: Annotation, labels: list | None = None) -> dict:
     """The annotation as the API answers it. Its labels: `labels`, else those a service just
-    wrote (`written_labels`, in step order: labeling.services.annotations), else read."""
+    wrote (`written_labels`, in step order: labeling.services.labeling.annotations), else read."""
     if labels is None:
         labels = getattr(annotation, "written_labels", None)
     if labels is None:

@@ -3,7 +3,7 @@
 An annotator's marks (StepLabel.uses) replace the step's own (`Step.uses`, imported or
 detected) for that annotator; None means they did not mark the step. Where several marked it,
 the export (labeling.exporters.labels) and a resolution made from agreeing or accepted
-annotations (labeling.services.resolutions) take the same set: the one most of them gave.
+annotations (labeling.services.review.resolutions) take the same set: the one most of them gave.
 """
 
 from collections import Counter

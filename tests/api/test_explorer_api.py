@@ -13,8 +13,8 @@ from labeling.models import (
     Resolution,
     Solution,
 )
-from labeling.services.queue_open import queue_open_refresh
-from labeling.services.resolutions import resolution_create
+from labeling.services.queue.pool import queue_open_refresh
+from labeling.services.review.resolutions import resolution_create
 from tests.factories import (
     ProjectFactory,
     SolutionFactory,
@@ -289,7 +289,7 @@ def test_bulk_on_a_filter(ex):
 
 
 def test_bulk_bounds(ex, monkeypatch):
-    from labeling.services import explorer
+    from labeling.services.projects import explorer
 
     url = f"{ex['url']}bulk/"
     bad = [

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from labeling.models import Role, Step
-from labeling.services.tokens import token_create
+from labeling.services.people.tokens import token_create
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, SuggestionFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,9 +12,9 @@ import pytest
 from django.db import connection, connections
 from rest_framework.test import APIClient
 
-import labeling.services.annotations as annotations_module
+import labeling.services.labeling.annotations as annotations_module
 from labeling.models import Annotation, LabelHistory
-from labeling.services.queue import task_claim_next
+from labeling.services.queue.claim import task_claim_next
 from tests.concurrency.threads import run_threads
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import member

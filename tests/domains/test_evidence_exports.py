@@ -10,7 +10,7 @@ from django.core.files.storage import default_storage
 
 from labeling.models import Step
 from labeling.selectors.review import review_detail
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports.snapshots import export_build, export_create
 from labeling.services.imports import import_file
 from tests.factories import AnnotationFactory, ProjectFactory, UserFactory
 

@@ -16,7 +16,7 @@ from labeling.importers.images import MAX_IMAGE_BYTES
 from labeling.models import Problem, Solution, Step
 from labeling.selectors.labeling_page import task_payload
 from labeling.services.imports import import_file
-from labeling.services.queue import task_claim_next
+from labeling.services.queue.claim import task_claim_next
 from tests.factories import MembershipFactory, ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -228,7 +228,7 @@ def test_a_multimodal_trl_export_keeps_the_image_references(tmp_path):
     import pyarrow.parquet as pq
 
     from labeling.models import Export
-    from labeling.services.exports import export_build, export_create
+    from labeling.services.exports.snapshots import export_build, export_create
 
     project = ProjectFactory(domain="multimodal")
     row = {

@@ -16,7 +16,7 @@ from labeling.selectors.review import (
     review_queue_counts,
 )
 from labeling.selectors.review.step_marks import step_marks
-from labeling.services.review import review_reject
+from labeling.services.review.actions import review_reject
 from tests.factories import ProjectFactory, SolutionFactory, SuggestionFactory, UserFactory
 from tests.review.conftest import label, member
 from tests.review.test_review_queue import submitted

@@ -125,13 +125,13 @@ def test_hot_cursors_are_kept_per_connection_and_nested_uses_get_their_own():
 
 @pytest.mark.django_db
 def test_a_compiled_insert_writes_what_create_would():
-    """The claim's new annotation (labeling.services.queue_take.annotation_new, compiled by
+    """The claim's new annotation (labeling.services.queue.take.annotation_new, compiled by
     compile_insert_once): the same row as Annotation.objects.create(), defaults included, and
     the instance it returns is the saved row."""
     from django.forms.models import model_to_dict
 
     from labeling.models import Annotation
-    from labeling.services.queue_take import annotation_new as _annotation_new
+    from labeling.services.queue.take import annotation_new as _annotation_new
 
     first, second = SolutionFactory(), SolutionFactory()
     user = UserFactory()

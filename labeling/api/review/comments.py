@@ -10,7 +10,7 @@ from labeling.api import bounds
 from labeling.models import Annotation, AnnotationStatus, Role, Solution
 from labeling.selectors.labeling_page import ROLE_RANK
 from labeling.selectors.review import comment_list
-from labeling.services.comments import comment_create
+from labeling.services.review.comments import comment_create
 
 from .common import CommentOutput, solution_for, validated_input
 

@@ -11,7 +11,7 @@ from labeling.importers import ImportFileError
 from labeling.importers.predictions import KINDS
 from labeling.models import Project
 from labeling.selectors.predictions import prediction_source_list
-from labeling.services.predictions import predictions_upload
+from labeling.services.imports.predictions import predictions_upload
 
 
 def _project(ref: str) -> Project:

@@ -4,7 +4,7 @@ The queue's reasons are computed by the database with subqueries over the submit
 (`reasons_mask`); nothing loads labels into Python to decide what needs review. Computing them
 for a whole project on every page load takes seconds past ~10k solutions, so a project with
 `review_reasons_stored` reads the mask the services store on each solution
-(`Solution.review_reasons`, labeling/services/review_reasons.py) instead: the same expression,
+(`Solution.review_reasons`, labeling/services/review/reasons.py) instead: the same expression,
 evaluated when the inputs change rather than when a reviewer opens a page.
 
 Modules, by concern:

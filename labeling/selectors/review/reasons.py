@@ -1,7 +1,7 @@
 """Why a solution needs review: the reasons (disagreement between annotators, unsure steps, gold
 failures, human-vs-auto conflicts, a single annotator), computed by the database as one bit
 mask per solution (`reasons_mask`) with subqueries over the submitted labels; nothing loads
-labels into Python to decide. labeling/services/review_reasons.py stores the same expression on
+labels into Python to decide. labeling/services/review/reasons.py stores the same expression on
 each solution.
 """
 

@@ -83,7 +83,7 @@ def _hub_fetch(job: ImportJob) -> None:
     records whose."""
     from django.core.files import File
 
-    from labeling.services.hub_tokens import hub_auth_for
+    from labeling.services.people.hub_tokens import hub_auth_for
 
     source = HubSource(**{k: v for k, v in job.hub.items() if k in HUB_SOURCE_KEYS})
     job.status = ImportStatus.RUNNING

@@ -16,7 +16,7 @@ from django.db.models.sql import UpdateQuery
 from labeling.models import Project, Solution
 from labeling.pg.compiled import compile_once
 from labeling.selectors.review import reasons_mask
-from labeling.services.review_reasons_fill import (
+from labeling.services.review.reasons_fill import (
     FillProgress,
     reasons_range_refresh,
     reasons_range_store,
@@ -36,7 +36,7 @@ def review_reasons_refresh(
 ) -> int:
     """Recompute and store the reasons of the given solutions, or of a project's (those with
     ids in `id_range` when given: a bulk import's new rows, without thousands of parameters).
-    A whole project's are computed set-based (labeling.services.review_reasons_fill), one
+    A whole project's are computed set-based (labeling.services.review.reasons_fill), one
     statement, and only changed masks are written; an id range or given ids, with the live
     expression.
 

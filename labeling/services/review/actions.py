@@ -30,15 +30,15 @@ from labeling.models import (
     StepLabel,
 )
 from labeling.pg.db_retry import retry_on_conflict
-from labeling.services.gold_pace import answers_bump
-from labeling.services.history import label_history_write, label_state
-from labeling.services.queue_open import queue_open_refresh
-from labeling.services.resolutions import (
+from labeling.services.gold.pace import answers_bump
+from labeling.services.labeling.history import label_history_write, label_state
+from labeling.services.queue.pool import queue_open_refresh
+from labeling.services.review.reasons import review_reasons_refresh
+from labeling.services.review.resolutions import (
     resolution_create,
     resolution_current,
     resolution_withdraw,
 )
-from labeling.services.review_reasons import review_reasons_refresh
 
 ANY: Any = object()  # expected_resolution_id not given: do not check
 
@@ -122,7 +122,7 @@ def review_reject(*, annotation: Annotation, reviewer, comment: str) -> Annotati
     The rejected annotation keeps its labels and stops counting as submitted; a new draft for
     the same annotator `revises` it, starting from a copy of its labels. The annotator's queue
     serves that draft before anything new, and it holds the rejected one's overlap slot (see
-    `labeling.services.queue.overlap_holders`), so nobody else takes its place meanwhile. A
+    `labeling.services.queue.claim.overlap_holders`), so nobody else takes its place meanwhile. A
     current resolution that rested on the rejected annotation is withdrawn.
     """
     comment = comment.strip()

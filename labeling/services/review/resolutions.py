@@ -22,7 +22,7 @@ from labeling.models import (
     Suggestion,
 )
 from labeling.rules.overlap import solution_overlap
-from labeling.services.history import USES_FIELD, label_history_write
+from labeling.services.labeling.history import USES_FIELD, label_history_write
 from labeling.services.webhooks.events import (
     REVIEW_RESOLVED,
     review_resolved_data,

@@ -4,8 +4,8 @@ from django.db import transaction
 
 from labeling.errors import ValidationFailed
 from labeling.models import Domain, Problem, Project, ProjectMembership, Role, StepSplit
-from labeling.services.gold_pace import answers_forget
-from labeling.services.queue_open import queue_open_refresh
+from labeling.services.gold.pace import answers_forget
+from labeling.services.queue.pool import queue_open_refresh
 from labeling.steps.patterns import compile_user_pattern
 from labeling.steps.splitting import tag_pattern
 
@@ -112,7 +112,7 @@ def project_update(*, project: Project, **changes: object) -> Project:
         # Every solution's place in the claim pool depends on it: one UPDATE of the project.
         queue_open_refresh(project=project)
     if project.gold_rate != gold_rate:
-        # Without a gold rate the answer counts are not kept (labeling.services.gold_pace).
+        # Without a gold rate the answer counts are not kept (labeling.services.gold.pace).
         answers_forget(project=project)
     return project
 

@@ -54,9 +54,9 @@ from labeling.selectors.labeling_page import (
     solution_claimable_for_user,
     solution_pool_for_user,
 )
-from labeling.services.gold import screening_answers, screening_evaluate
-from labeling.services.gold_pace import answers_counts
-from labeling.services.queue_take import (
+from labeling.services.gold.pace import answers_counts
+from labeling.services.gold.questions import screening_answers, screening_evaluate
+from labeling.services.queue.take import (
     Claim,
     annotation_new,
     claim_take,
@@ -66,7 +66,7 @@ from labeling.services.queue_take import (
 
 CANDIDATE_BATCH = 16
 # What a claim's locking read of a candidate answers: the id, and the solution's own extra
-# overlap for the claim's check (labeling.services.queue_take.claim_take).
+# overlap for the claim's check (labeling.services.queue.take.claim_take).
 _LOCKED_COLUMNS = ("pk", "extra_overlap")
 
 
@@ -302,7 +302,8 @@ def _gold_due(*, project: Project, user: AbstractBaseUser) -> bool:
 
 def _screening(*, project: Project, user: AbstractBaseUser, now) -> tuple[bool, Claim | None]:
     """(blocked, claim): a new annotator answers `screening_size` gold questions first, then is
-    judged on them (labeling.services.gold.screening_evaluate); a failed one gets no work."""
+    judged on them (labeling.services.gold.questions.screening_evaluate); a failed one gets
+    no work."""
     if not project.screening_size:
         return False, None
     membership = ProjectMembership.objects.filter(project=project, user=user).first()

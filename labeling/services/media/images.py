@@ -18,7 +18,7 @@ from labeling.errors import ValidationFailed
 from labeling.importers import ImportFileError, ParsedRow
 from labeling.importers.images import IMAGE_TYPES, MAX_IMAGE_BYTES, check_image, media_name
 from labeling.models import Project
-from labeling.services.url_guard import guarded_get
+from labeling.services.media.url_guard import guarded_get
 
 NAME = re.compile(r"^[0-9a-f]{64}\.(?:png|jpg|gif|webp)$")
 CONTENT_TYPES = {ext: content_type for content_type, ext in IMAGE_TYPES.items()}

@@ -9,9 +9,9 @@ from django.db import connection
 
 from labeling.models import Solution
 from labeling.pg.compiled import hot_cursor
-from labeling.services.history import label_state
+from labeling.services.labeling.history import label_state
 
-# The annotation's row comes along: its replay columns (what labeling.services.annotations'
+# The annotation's row comes along: its replay columns (what labeling.services.labeling.annotations'
 # `_replayed` reads) and, for a submit, its lock.
 _SOLUTION_STATE_SQL = """
 SELECT s.is_gold, s.extra_overlap, st.id, st."index", l.step_id, l.rating, l.unsure, l.comment,

@@ -47,8 +47,8 @@ from labeling.models import (
     TaskLock,
 )
 from labeling.pg.db_retry import retry_on_conflict
-from labeling.services.media import media_delete_project
-from labeling.services.outbox import outbox_add
+from labeling.services.jobs.outbox import outbox_add
+from labeling.services.media.images import media_delete_project
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Hub pushes as jobs: a HubPush row per push, run by a worker or the command line.
 
-A push runs with the token of the user who asked for it (labeling.services.hub_tokens), else
+A push runs with the token of the user who asked for it (labeling.services.people.hub_tokens), else
 the server's HF_TOKEN; the command line may give one. The row records whose (token_kind).
 """
 
@@ -12,7 +12,7 @@ from labeling.errors import Conflict
 from labeling.hub.connection import HubAuth, repo_id_check, server_auth
 from labeling.hub.push import export_push
 from labeling.models import Export, ExportStatus, HubPush
-from labeling.services.hub_tokens import hub_auth_for
+from labeling.services.people.hub_tokens import hub_auth_for
 
 
 def hub_push_create(*, export: Export, repo_id: str, private: bool, created_by) -> HubPush:

@@ -1,7 +1,7 @@
 """What the gold rate is paced on: a member's submitted answers and gold answers, kept counted.
 
 The queue serves a gold question when the user's gold answers fall behind the project's
-`gold_rate` of all their answers (labeling.services.queue._gold_due). Counting those answers
+`gold_rate` of all their answers (labeling.services.queue.claim._gold_due). Counting those answers
 at every claim would cost O(the user's work in the project); instead the membership row keeps
 both counts (ProjectMembership.answers, gold_answers) while the project has a gold rate:
 a submit adds one, a rejection takes one back. Where the counts could have moved some other

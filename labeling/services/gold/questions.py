@@ -18,9 +18,9 @@ from labeling.models import (
     StepLabel,
 )
 from labeling.selectors.labeling_page import gold_claimable_for_user
-from labeling.services.gold_pace import answerers, answers_forget
-from labeling.services.queue_open import queue_open_refresh
-from labeling.services.review_reasons import review_reasons_refresh
+from labeling.services.gold.pace import answerers, answers_forget
+from labeling.services.queue.pool import queue_open_refresh
+from labeling.services.review.reasons import review_reasons_refresh
 
 
 @transaction.atomic

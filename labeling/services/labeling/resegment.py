@@ -39,8 +39,8 @@ from labeling.models import (
     StepLabel,
     Suggestion,
 )
-from labeling.services.annotations import _bump_version, _check_editable
-from labeling.services.history import label_state
+from labeling.services.labeling.annotations import _bump_version, _check_editable
+from labeling.services.labeling.history import label_state
 
 # Step indices are shifted through this offset (two UPDATEs) so that the unique
 # (solution, index) constraint holds after every row of each statement.

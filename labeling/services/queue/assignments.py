@@ -25,7 +25,7 @@ from labeling.models import (
     Solution,
 )
 from labeling.rules.overlap import open_q
-from labeling.services.queue_open import queue_open_refresh
+from labeling.services.queue.pool import queue_open_refresh
 
 STRATEGIES = ("each", "round_robin", "weighted")
 

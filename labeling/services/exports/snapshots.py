@@ -54,13 +54,13 @@ from labeling.exporters.source import (
 from labeling.exporters.split import SMALL, split_plan
 from labeling.models import Domain, Export, ExportStatus, Project
 from labeling.pg.gc_pause import gc_paused
-from labeling.services.export_files import (
+from labeling.services.exports.files import (
     export_leftovers_remove,
     stored_remove,
     tmp_dir_make,
     tmp_dir_remove,
 )
-from labeling.services.hub_tokens import hub_auth_for
+from labeling.services.people.hub_tokens import hub_auth_for
 from labeling.services.webhooks.events import (
     EXPORT_FAILED,
     EXPORT_READY,
@@ -322,7 +322,7 @@ def export_build(
         error={},
     )
     export.refresh_from_db()
-    # What an earlier, killed build of it left (labeling.services.export_files).
+    # What an earlier, killed build of it left (labeling.services.exports.files).
     export_leftovers_remove(export_id=export.pk)
     tmp = None
     try:

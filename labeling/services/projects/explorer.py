@@ -19,7 +19,7 @@ how many matched, how many changed, and per reason how many it left as they were
   they are (skipped "gold"), and so does a solution whose extra overlap would pass
   EXTRA_OVERLAP_MAX (skipped "extra_overlap_max").
 - mark_gold: a reviewed solution becomes a gold question whose known labels are its current
-  resolution's (labeling.services.gold.gold_set); unreviewed ones are left.
+  resolution's (labeling.services.gold.questions.gold_set); unreviewed ones are left.
 - unmark_gold: gold questions stop being gold (their gold labels are kept).
 """
 
@@ -42,10 +42,10 @@ from labeling.models import (
 from labeling.pg.db_retry import retry_on_conflict
 from labeling.rules.overlap import solution_overlap
 from labeling.selectors.explorer import ExplorerFilter, explorer_solutions
-from labeling.services.assignments import assignment_clear
-from labeling.services.gold import gold_set, gold_unset
-from labeling.services.queue_open import queue_open_refresh
-from labeling.services.resolutions import resolution_withdraw
+from labeling.services.gold.questions import gold_set, gold_unset
+from labeling.services.queue.assignments import assignment_clear
+from labeling.services.queue.pool import queue_open_refresh
+from labeling.services.review.resolutions import resolution_withdraw
 
 BULK_MAX = 5000
 BULK_ACTIONS = ("send_to_review", "requeue", "mark_gold", "unmark_gold")

@@ -35,19 +35,19 @@ from labeling.pg.compiled import hot_cursor
 from labeling.pg.db_retry import retry_on_conflict
 from labeling.pg.rows_insert import insert_rows, json_value
 from labeling.pg.writes_joined import writes_joined
-from labeling.services.gold_pace import answers_bump
-from labeling.services.history import (
+from labeling.services.gold.pace import answers_bump
+from labeling.services.labeling.history import (
     LABEL_FIELDS,
     USES_FIELD,
     label_history_write,
     label_history_write_draft,
     label_state,
 )
-from labeling.services.queue import task_lock_extend, task_release
-from labeling.services.queue_take import holders_expression
-from labeling.services.resolutions import resolution_auto
-from labeling.services.solution_state import SolutionState, solution_state
-from labeling.services.submission_count import submission_count
+from labeling.services.labeling.solution_state import SolutionState, solution_state
+from labeling.services.labeling.submission_count import submission_count
+from labeling.services.queue.claim import task_lock_extend, task_release
+from labeling.services.queue.take import holders_expression
+from labeling.services.review.resolutions import resolution_auto
 from labeling.services.webhooks.events import annotation_submitted_emit
 from labeling.steps.payload import shown_record
 
@@ -453,7 +453,7 @@ def checked_submission(
 @transaction.atomic
 def annotation_submit(**fields) -> Annotation:
     """`annotation_submit_within` in a transaction of its own (a submit that asks for the next
-    task runs it in the claim's: labeling.services.next_task)."""
+    task runs it in the claim's: labeling.services.labeling.next_task)."""
     return annotation_submit_within(**fields)
 
 

@@ -20,7 +20,7 @@ from labeling.metrics.domains import project_metrics_by_domain as project_metric
 from labeling.metrics.queries import submitted_annotations
 from labeling.models import MetricsSnapshot, Project, Solution
 from labeling.selectors.labeling_page import project_stats
-from labeling.services.outbox import outbox_add
+from labeling.services.jobs.outbox import outbox_add
 
 REFRESH_TASK = "labeling.tasks.project_metrics_refresh_task"
 STATS_KEY = "stats"  # the project's stats, kept in the snapshot's data beside the metrics

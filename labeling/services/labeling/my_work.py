@@ -29,7 +29,7 @@ from labeling.models import (
 )
 from labeling.selectors.labeling_page import solution_claimable_for_user
 from labeling.selectors.my_work import my_work_last
-from labeling.services.annotations import (
+from labeling.services.labeling.annotations import (
     LabelInput,
     _bump_version,
     _check_owner,
@@ -37,15 +37,15 @@ from labeling.services.annotations import (
     _write_labels,
     checked_submission,
 )
-from labeling.services.history import label_history_write, label_state
-from labeling.services.queue_take import annotation_new, claim_take, lock_take
-from labeling.services.resolutions import (
+from labeling.services.labeling.history import label_history_write, label_state
+from labeling.services.labeling.solution_state import solution_state
+from labeling.services.queue.take import annotation_new, claim_take, lock_take
+from labeling.services.review.reasons import review_reasons_refresh
+from labeling.services.review.resolutions import (
     resolution_auto,
     resolution_current,
     resolution_withdraw,
 )
-from labeling.services.review_reasons import review_reasons_refresh
-from labeling.services.solution_state import solution_state
 
 _COPIED = ("step_id", "rating", "unsure", "comment", "alternative_text", "uses")
 

@@ -1,5 +1,5 @@
 """Taking a row-locked solution for a user: the overlap check, the user's lock and a new
-annotation (labeling.services.queue decides which solution; this writes the claim).
+annotation (labeling.services.queue.claim decides which solution; this writes the claim).
 
 The overlap checked is the solution's effective one: its project's overlap plus its own
 `extra_overlap` (labeling.rules.overlap), which the caller read with the row lock (the
@@ -48,7 +48,7 @@ SELECT {_HOLDERS_SQL},
 
 def holders_expression(solution_id: int, *, exclude_user_id: int, now) -> tuple[str, list]:
     """`overlap_holders` as an SQL expression and its parameters, for a statement that has
-    more to do (a submit's version UPDATE answers it: labeling.services.annotations)."""
+    more to do (a submit's version UPDATE answers it: labeling.services.labeling.annotations)."""
     holds = [AnnotationStatus.SUBMITTED, AnnotationStatus.DRAFT]
     params = [solution_id, exclude_user_id, *holds, solution_id, exclude_user_id, now, *holds]
     return _HOLDERS_SQL, params
@@ -177,7 +177,8 @@ def _take_sql(s: dict, *, show: bool) -> tuple[str, list]:
     annotation's id (NULL: not claimed) and its shown suggestions (`show`: the project shows
     them; else none). Those are recorded by the INSERT as the page's read will find them
     (labeling.steps.payload.SHOWN_SQL), so the claim sends no UPDATE after that read
-    (labeling.services.annotations.annotation_record_shown: only if one changed between)."""
+    (labeling.services.labeling.annotations.annotation_record_shown: only if one
+    changed between)."""
     slots_params = _slots_params(s["solution"], user_id=s["user"], now=s["now"])
     insert = _annotation_insert()
     head, values = insert.sql.split(" VALUES (", 1)

@@ -3,7 +3,7 @@
 One transaction for the three, so a claim costs one commit (the shown suggestions used to be
 recorded in a commit of their own after the claim's); a submit that asks for the next task
 runs the submit in that transaction too (`annotation_submit_then_next`). The claim's rules are
-labeling.services.queue.task_claim_next's; the payload is
+labeling.services.queue.claim.task_claim_next's; the payload is
 labeling.selectors.labeling_page.task_payload."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from django.db import transaction
 from labeling.models import Annotation, Project
 from labeling.pg.db_retry import retry_on_conflict
 from labeling.selectors.labeling_page import task_payload
-from labeling.services.annotations import annotation_record_shown, annotation_submit_within
-from labeling.services.queue import task_claim_next
+from labeling.services.labeling.annotations import annotation_record_shown, annotation_submit_within
+from labeling.services.queue.claim import task_claim_next
 
 
 @retry_on_conflict
@@ -37,7 +37,7 @@ def next_task_claim(*, project: Project, user: AbstractBaseUser) -> dict | None:
 def annotation_submit_then_next(
     *, annotation: Annotation, user: AbstractBaseUser, project: Project, **fields
 ) -> tuple[Annotation, dict | None]:
-    """Submit (labeling.services.annotations.annotation_submit_within, `fields` its
+    """Submit (labeling.services.labeling.annotations.annotation_submit_within, `fields` its
     arguments), then claim the user's next task: one transaction, one commit. If the claim
     fails, the submit is rolled back with it and the request fails as a whole; the page keeps
     its autosaved draft and sends the submit again with the same request_id."""
