@@ -251,7 +251,8 @@ def solution_list(*, project: Project) -> QuerySet[Solution]:
     )
 
 
-# Agent steps' keys, then embodied steps' and evidence-cited steps' (their *_selectors.py).
+# Agent steps' keys, then embodied steps' and evidence-cited steps' (selectors/embodied.py,
+# evidence.py).
 STEP_META_KEYS = ("kind", "role", "name", "arguments", "tool_call_id")
 STEP_META_KEYS += EMBODIED_STEP_KEYS + EVIDENCE_STEP_KEYS
 

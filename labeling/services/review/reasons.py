@@ -3,7 +3,7 @@
 Every service that changes a reason's inputs (a submitted annotation's labels, the solution's
 gold flag and gold labels, a symbolic suggestion) calls `review_reasons_refresh` for the
 solutions it touched, in its own transaction. The refresh recomputes the mask in SQL with the
-same expressions the live queue uses (`review_selectors.reasons_mask`), so stored and live
+same expressions the live queue uses (`labeling.selectors.review.reasons_mask`), so stored and live
 reasons cannot drift apart by formula, only by a missed call: tests/review/test_stored_reasons.py
 replays random service sequences and compares the two after every step.
 """

@@ -1,7 +1,7 @@
 """The stored review reasons of many solutions at once: set-based, in bounded id ranges.
 
 `review_reasons_refresh` computes one solution's mask (or a few) with the live queue's
-expression (`review_selectors.reasons_mask`): a dozen subqueries, some correlated per
+expression (`labeling.selectors.review.reasons_mask`): a dozen subqueries, some correlated per
 annotation. Over a whole project that one UPDATE ran for more than half an hour at a million
 solutions (bench/review_fill_bench.py), in one transaction holding every row's lock. Here the
 same reasons come from one statement per id range that reads each table once for the range:
