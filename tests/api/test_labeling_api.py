@@ -153,7 +153,7 @@ def test_the_annotation_records_which_suggestions_were_shown(world, client_for):
 @pytest.mark.parametrize("show", [True, False])
 def test_a_fresh_claim_records_the_suggestions_its_page_shows(show, db):
     """A new claim's annotation records what its page shows (on PostgreSQL the claim's INSERT
-    writes it: labeling.services.queue_take), in the page's order of steps and suggestions."""
+    writes it: labeling.services.queue.take), in the page's order of steps and suggestions."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
     from rest_framework.test import APIClient

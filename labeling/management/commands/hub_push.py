@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from labeling.errors import DomainError
 from labeling.models import Export
-from labeling.services.hub import hub_push_run
+from labeling.services.exports.hub import hub_push_run
 
 
 class Command(BaseCommand):
