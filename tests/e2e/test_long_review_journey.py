@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from labeling.models import Resolution, Role
-from labeling.services.labeling.annotations import annotation_submit
 from labeling.services.imports import import_file
+from labeling.services.labeling.annotations import annotation_submit
 from labeling.services.queue.claim import task_claim_next
 from tests.e2e.helpers import login, wait_for
 from tests.factories import MembershipFactory, ProjectFactory
