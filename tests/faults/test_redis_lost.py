@@ -31,7 +31,9 @@ def _done(run) -> int:
 
 
 def _redis(port: int, *args: str) -> str:
-    command = ["redis-cli", "-p", str(port), "-n", "15", *args]
+    # The database the worker's broker uses there (annotate/settings/test.py: TEST_BROKER_DB).
+    db = os.environ.get("TEST_BROKER_DB", "15")
+    command = ["redis-cli", "-p", str(port), "-n", db, *args]
     out = subprocess.run(command, capture_output=True, text=True, timeout=10)
     return out.stdout.strip()
 
