@@ -200,6 +200,10 @@ REST_FRAMEWORK = {
         "labeling.api.permissions.PasswordChanged",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON only: DRF's default also offers its browsable HTML pages, which a client asking
+    # `Accept: text/html` got for errors too (every /api/ error is the one JSON shape). An Accept
+    # that JSON cannot satisfy is a 406 in that shape (tests/api/test_hostile_sweep.py).
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "labeling.api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "labeling.api.pagination.BoundedLimitOffsetPagination",
     # JSON bodies nested deeper than JSON_MAX_DEPTH are a 400 (labeling/api/parsers.py).
