@@ -2,9 +2,9 @@
 
 Redis is both the Celery broker and this cache; when it is down, a cache call must not turn a
 request into a 500. The sign-in throttles (labeling.api.throttles) and the progress counts
-(labeling.selectors) count in this cache, so every call that fails with a Redis error is
-answered by a LocMemCache of this process instead, with a warning logged at most once a
-minute per process. The throttles therefore keep working while Redis is down, per process
+(labeling.selectors.labeling_page) count in this cache, so every call that fails with a Redis
+error is answered by a LocMemCache of this process instead, with a warning logged at most
+once a minute per process. The throttles therefore keep working while Redis is down, per process
 (each gunicorn worker counts apart, so a client may get up to workers x the rate) rather than
 failing open; values written then are not seen once Redis is back, which only costs a cache
 miss. Connect and read timeouts (OPTIONS in settings) bound a Redis that hangs.

@@ -21,9 +21,9 @@ from labeling.api.access import project_for
 from labeling.api.idempotency import IDEMPOTENCY_HEADER, idempotency_key, request_id_field
 from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
-from labeling.machine_sources import SOURCE_MAX_LENGTH, SOURCES_MAX
 from labeling.models import Role
-from labeling.services.outbox import outbox_job_create
+from labeling.rules.machine_sources import SOURCE_MAX_LENGTH, SOURCES_MAX
+from labeling.services.jobs.outbox import outbox_job_create
 
 
 class VerdictCounts(serializers.Serializer):

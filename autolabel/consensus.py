@@ -32,7 +32,7 @@ class ConsensusPolicy:
     def from_params(
         cls, params: Mapping[str, Any], *, known: Sequence[str] | None = None
     ) -> "ConsensusPolicy":
-        """`known`: the sources `required` may name (labeling.machine_sources: the built-ins
+        """`known`: the sources `required` may name (labeling.rules.machine_sources: the built-ins
         and the installed plug-ins), checked when a run is created; None takes any."""
         unknown = set(params) - {"required", "symbolic_veto"}
         if unknown:

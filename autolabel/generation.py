@@ -1,7 +1,7 @@
 """Sampling candidate solutions for problems that have none (Math-Shepherd sampled 15 each).
 
 Pure apart from the step splitter, which defaults to the project rule in
-``labeling.splitting`` (imported on first use; pass ``split`` to run without Django).
+``labeling.steps.splitting`` (imported on first use; pass ``split`` to run without Django).
 The database side is :mod:`autolabel.generation_service`.
 """
 
@@ -27,7 +27,7 @@ class GeneratedSolution:
 
 
 def rule_splitter(rule: str = "line", regex: str = "") -> Splitter:
-    from labeling.splitting import split_steps
+    from labeling.steps.splitting import split_steps
 
     return lambda text: split_steps(text, rule, regex)
 

@@ -6,7 +6,7 @@ unacked messages of a worker that died meanwhile. Their rows still say pending o
 and nothing would ever move them again. Every job here is idempotent (an auto-label item is
 processed once, an export or import rebuilds, a training run takes over a stale lease), so the
 cure is to send the job's first task again, once nobody holds it (a project delete left half
-done by a killed worker is one such job: labeling.services.project_delete):
+done by a killed worker is one such job: labeling.services.projects.delete):
 
 - it is unfinished, not run inline by the CLI, and showed no sign of life (progress, heartbeat,
   start) for `stall_s` (an export the CLI builds writes its heartbeat with its progress);
@@ -36,7 +36,7 @@ from autolabel.registry import chunk_queue
 from labeling.models import Export, ImportJob, Project
 from labeling.models.exports import ExportStatus
 from labeling.models.imports import ImportStatus
-from labeling.services.outbox import outbox_unsent_jobs
+from labeling.services.jobs.outbox import outbox_unsent_jobs
 from training_runs.models import TrainingRun, TrainingStatus
 
 log = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ from autolabel.engines.subgoal import SubgoalEngine
 from autolabel.engines.symbolic import SymbolicEngine
 from autolabel.plugins.discovery import PluginFailure, plugins_discover
 from autolabel.plugins.engine import PluginEngine
-from labeling.machine_sources import plugin_sources_set
+from labeling.rules.machine_sources import plugin_sources_set
 
 BUILTIN_ENGINES: dict[str, Engine] = {
     engine.name: engine

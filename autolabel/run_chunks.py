@@ -4,10 +4,10 @@ What a worker does beside the engines is a few statements per chunk, not a dozen
 (bench/run_speed_bench.py measures the difference): the chunk's pending items are claimed with
 one keyed statement (the (run, solution) unique index, never a scan of the run's pending items),
 its solutions, problems and steps read with two, the engines' suggestions written with one
-multi-row upsert (labeling.rows_insert.insert_rows) and withdrawn verdicts deleted with one, the
+multi-row upsert (labeling.pg.rows_insert.insert_rows) and withdrawn verdicts deleted with one, the
 review reasons refreshed with one statement for the chunk's solutions that have submitted
 annotations (every reason reads submitted labels, so a solution without any has none: see
-labeling.review_selectors.reasons), and the items marked and the run's counters added to in one
+labeling.selectors.review.reasons), and the items marked and the run's counters added to in one
 short transaction (autolabel.run_progress: no statement reads the whole run).
 
 The effects are those of processing each solution on its own (autolabel.services'
@@ -40,10 +40,10 @@ from labeling.models import (
     Suggestion,
     sources_for_problem,
 )
-from labeling.review_selectors import AUTO_CONFLICT_SOURCES
-from labeling.rows_insert import insert_rows, json_value, time_value
+from labeling.pg.rows_insert import insert_rows, json_value, time_value
+from labeling.selectors.review import AUTO_CONFLICT_SOURCES
 from labeling.services.imports.tables import SUGGESTION_COLUMNS
-from labeling.services.review_reasons import review_reasons_refresh
+from labeling.services.review.reasons import review_reasons_refresh
 
 log = logging.getLogger(__name__)
 # Solutions per write transaction: a submit waiting on a chunk's row locks waits at most for

@@ -31,7 +31,7 @@ from labeling.models import (
     Solution,
     sources_for_problem,
 )
-from labeling.services.outbox import outbox_add
+from labeling.services.jobs.outbox import outbox_add
 from training_runs.models import PrmModel
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""Solutions explorer pages: labeling.explorer_selectors against bare SQL of the same query.
+"""Solutions explorer pages: labeling.selectors.explorer against bare SQL of the same query.
 
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres
     .venv/bin/python bench/explorer_bench.py                 # 100k solutions
@@ -32,7 +32,7 @@ else:  # run as a script: bench/ is on sys.path
     import harness
 
 PAGE = 50
-COUNT_CAP = 1_000  # labeling.explorer_selectors.COUNT_CAP
+COUNT_CAP = 1_000  # labeling.selectors.explorer.COUNT_CAP
 
 
 def add_explorer_data(project, user, reviewer) -> dict[str, int]:
@@ -137,7 +137,7 @@ MACHINE_ANY = (
 
 
 def bare_where(project, filters: dict) -> tuple[str, str, list]:
-    from labeling.review_selectors import masks_with
+    from labeling.selectors.review import masks_with
 
     joins, where, params = "", ["s.project_id = %s"], [project.pk]
     if filters.get("q"):
@@ -198,7 +198,7 @@ def bare_page(project, filters: dict, offset: int) -> tuple:
 
 
 def ours_page(project, filters: dict, offset: int) -> tuple:
-    from labeling.explorer_selectors import ExplorerFilter, explorer_page
+    from labeling.selectors.explorer import ExplorerFilter, explorer_page
 
     page = explorer_page(
         project=project, filters=ExplorerFilter(**filters), limit=PAGE, offset=offset
@@ -210,7 +210,7 @@ def plan_of(project, filters: dict, offset: int) -> str:
     """EXPLAIN ANALYZE of the page's id query as the ORM sends it: top node and time."""
     from django.db import connection
 
-    from labeling.explorer_selectors import ExplorerFilter, explorer_solutions
+    from labeling.selectors.explorer import ExplorerFilter, explorer_solutions
 
     qs = explorer_solutions(project=project, filters=ExplorerFilter(**filters))
     sql, params = qs.values_list("pk", flat=True)[offset : offset + PAGE].query.sql_with_params()

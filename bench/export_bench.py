@@ -82,7 +82,7 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float, PeakRss]:
 
 
 def steplab_export(project, label_source: str = "imported") -> Any:
-    from labeling.services.exports import export_build, export_create
+    from labeling.services.exports.snapshots import export_build, export_create
 
     export = export_create(
         project=project, created_by=None, format="trl", filters={"label_source": label_source}

@@ -85,7 +85,7 @@ def fill(project, problems: int) -> None:
     from django.db import connection
 
     from labeling.models import Problem
-    from labeling.near_dups import band_numbers
+    from labeling.rules.near_dups import band_numbers
 
     have = Problem.objects.filter(project=project).count()
     bands = band_numbers()
@@ -120,7 +120,7 @@ def legacy_screen(project, path: Path) -> tuple[float, int]:
     """main's screen: load the project's signatures into MinHashLSH, match the file's."""
     from labeling.importers import open_rows
     from labeling.models import Problem, ProblemSignature
-    from labeling.near_dups import NearIndex, signature, signature_from_bytes
+    from labeling.rules.near_dups import NearIndex, signature, signature_from_bytes
 
     started = time.perf_counter()
     index, found, project_keys = NearIndex(), 0, set()
@@ -150,7 +150,7 @@ def legacy_split(project) -> float:
     """main's split preparation: every problem's text and signature, clustered in memory."""
     from labeling.importers.ids import problem_id
     from labeling.models import Problem
-    from labeling.near_dups import clusters, signature_from_bytes
+    from labeling.rules.near_dups import clusters, signature_from_bytes
 
     started = time.perf_counter()
     rows = list(

@@ -50,7 +50,7 @@ def _run(args: argparse.Namespace) -> dict:
     from django.db.models import Count
 
     from labeling.models import Solution, Suggestion
-    from labeling.services.predictions import predictions_upload
+    from labeling.services.imports.predictions import predictions_upload
 
     project = harness.imported_project(n=args.n, name="predictions bench", overlap=1)
     counts = dict(

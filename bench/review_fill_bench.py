@@ -11,7 +11,7 @@ for --rounds rounds:
 1. the baseline: one plain SQL aggregate over the same tables, grouped by solution (the
    project's submitted annotations joined to their labels and steps: count, min and max
    rating, max step index, any unsure), nothing written: what reading the rows costs;
-2. `review_reasons_fill` (labeling.services.review_reasons_fill): ranges of 20,000 solutions,
+2. `review_reasons_fill` (labeling.services.review.reasons_fill): ranges of 20,000 solutions,
    each one statement in its own transaction, writing the masks that changed (the masks are
    set back to 0 before each round).
 
@@ -94,9 +94,9 @@ def main() -> None:
     from django.db.models.sql import UpdateQuery
 
     from labeling.models import Project, Solution
-    from labeling.review_selectors import reasons_mask
-    from labeling.services import review_reasons_fill as fill
-    from labeling.services.id_ranges import range_end
+    from labeling.pg.id_ranges import range_end
+    from labeling.selectors.review import reasons_mask
+    from labeling.services.review import reasons_fill as fill
 
     scale_bench.ensure(f"steplab_scale_{args.n}", args.n, args.share, with_snapshot=False)
     project = Project.objects.get(name=scale_bench.READY)

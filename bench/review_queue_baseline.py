@@ -1,6 +1,6 @@
 """The review queue as first written, kept as bench/review_queue_bench.py's baseline.
 
-A verbatim copy of labeling/review_selectors.py's queue functions before the queue was made
+A verbatim copy of labeling/selectors/review.py's queue functions before the queue was made
 fast (each reason an uncorrelated `pk IN (subquery)` over all the project's submitted labels,
 recomputed on every page load). Not used by the application.
 """
@@ -34,7 +34,7 @@ from labeling.models import (
     Solution,
     StepLabel,
 )
-from labeling.review_selectors import AUTO_CONFLICT_SOURCES, NO_ERROR, REASONS
+from labeling.selectors.review import AUTO_CONFLICT_SOURCES, NO_ERROR, REASONS
 
 
 def _first_error(annotation_ref: str = "pk") -> Subquery:

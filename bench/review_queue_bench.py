@@ -1,4 +1,4 @@
-"""Review queue page loads: labeling.review_selectors against the queue as it was first written.
+"""Review queue page loads: labeling.selectors.review against the queue as it was first written.
 
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres
     .venv/bin/python bench/review_queue_bench.py
@@ -149,7 +149,7 @@ def scenarios(annotator_id: int) -> list[tuple[str, dict, int]]:
 
 def page_load(module, project, filters: dict, offset: int) -> tuple:
     """What ReviewQueueApi.get asks the database for one page."""
-    from labeling.review_selectors import item_reasons, review_annotator_list
+    from labeling.selectors.review import item_reasons, review_annotator_list
 
     qs = module.review_queue(project=project, **filters)
     count = qs.count()
@@ -177,8 +177,8 @@ def main() -> None:
     import review_queue_baseline as baseline
     from django.contrib.auth import get_user_model
 
-    from labeling import review_selectors as steplab
-    from labeling.services.review_reasons import review_reasons_fill
+    from labeling.selectors import review as steplab
+    from labeling.services.review.reasons import review_reasons_fill
 
     try:
         harness.migrate(where)

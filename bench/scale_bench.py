@@ -100,7 +100,7 @@ def build(n: int, share: int) -> None:
     from django.db import connection
 
     from labeling.models import Project, ProjectMembership, Role
-    from labeling.services.review_reasons import review_reasons_fill
+    from labeling.services.review.reasons import review_reasons_fill
 
     started = time.perf_counter()
     project = Project.objects.create(name="bench: scale (building)", overlap=3)
@@ -220,7 +220,7 @@ def snapshot(db: str) -> None:
     """The metrics snapshot a large project's pages read, made (as the refresh task makes it)
     when missing or older than the fields this code puts in it."""
     from labeling.models import MetricsSnapshot, Project
-    from labeling.services.metrics import metrics_refresh
+    from labeling.services.projects.metrics import metrics_refresh
 
     project = Project.objects.get(name=READY)
     data = MetricsSnapshot.objects.filter(project=project).values_list("data", flat=True).first()

@@ -46,7 +46,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from labeling.splitting import StepRule, split_solution
+    from labeling.steps.splitting import StepRule, split_solution
 
     solutions = _texts()
     plain = ["\n\n".join(steps) for steps in solutions]

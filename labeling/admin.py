@@ -99,7 +99,7 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     @admin.action(description="Revoke the selected tokens")
     def revoke(self, request, queryset) -> None:
-        from labeling.services.tokens import token_revoke
+        from labeling.services.people.tokens import token_revoke
 
         for token in queryset.filter(revoked_at__isnull=True):
             token_revoke(token=token)
@@ -142,8 +142,8 @@ class SteplabUserCreationForm(AdminUserCreationForm):
     equal to an existing one but for case, Unicode form or look-alike letters."""
 
     def clean_username(self) -> str:
-        from labeling.services.people import username_existing
-        from labeling.usernames import normalize, username_problem
+        from labeling.accounts.usernames import normalize, username_problem
+        from labeling.services.people.accounts import username_existing
 
         name = super().clean_username()  # None: Django's own check refused it (same but case)
         if name is None:

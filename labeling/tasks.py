@@ -23,7 +23,7 @@ def import_job_run_task(job_id: int) -> str:
 def export_build_task(export_id: int) -> str:
     """Build an export; a redelivered task rebuilds a running one, leaves a done one alone."""
     from labeling.models import Export
-    from labeling.services.exports import export_build
+    from labeling.services.exports.snapshots import export_build
 
     export = Export.objects.select_related("project", "created_by").filter(pk=export_id).first()
     if export is None:  # deleted before a worker got to it
@@ -35,7 +35,7 @@ def export_build_task(export_id: int) -> str:
 def hub_push_task(push_id: int) -> str:
     """Push an export to the Hub; a redelivered task leaves a done push alone."""
     from labeling.models import HubPush
-    from labeling.services.hub import hub_push_execute
+    from labeling.services.exports.hub import hub_push_execute
 
     push = HubPush.objects.select_related("export__project").filter(pk=push_id).first()
     if push is None:
@@ -46,8 +46,8 @@ def hub_push_task(push_id: int) -> str:
 @shared_task(ignore_result=True, soft_time_limit=300, time_limit=330)
 def export_leftovers_remove_task() -> dict[str, int]:
     """Beat, on an exports worker: remove what killed or failed builds left on its disk and in
-    the storage (labeling.services.export_files)."""
-    from labeling.services.export_files import export_leftovers_remove
+    the storage (labeling.services.exports.files)."""
+    from labeling.services.exports.files import export_leftovers_remove
 
     return export_leftovers_remove()
 
@@ -56,7 +56,7 @@ def export_leftovers_remove_task() -> dict[str, int]:
 def project_metrics_refresh_task(project_id: int) -> str:
     """Recompute a project's metrics snapshot (idempotent: a redelivery recomputes it)."""
     from labeling.models import Project
-    from labeling.services.metrics import metrics_refresh
+    from labeling.services.projects.metrics import metrics_refresh
 
     project = Project.objects.filter(pk=project_id).first()
     if project is None:
@@ -68,7 +68,7 @@ def project_metrics_refresh_task(project_id: int) -> str:
 def project_purge_task(project_id: int) -> dict[str, int]:
     """Delete a project marked deleted, in batches (idempotent: a redelivery, or the recovery
     sweep's resend after a killed worker, goes on where the last run stopped)."""
-    from labeling.services.project_delete import project_purge
+    from labeling.services.projects.delete import project_purge
 
     return project_purge(project_id=project_id)
 
@@ -79,7 +79,7 @@ def outbox_drain_task() -> int:
     and forget those sent over OUTBOX_KEEP_DAYS ago."""
     from django.conf import settings
 
-    from labeling.services.outbox import outbox_drain, outbox_prune
+    from labeling.services.jobs.outbox import outbox_drain, outbox_prune
 
     outbox_prune(keep_days=settings.OUTBOX_KEEP_DAYS)
     return outbox_drain()
@@ -90,7 +90,7 @@ def tokens_prune_task() -> int:
     """Beat, daily: forget API tokens revoked or expired over TOKENS_KEEP_DEAD_DAYS ago."""
     from django.conf import settings
 
-    from labeling.services.tokens import tokens_prune
+    from labeling.services.people.tokens import tokens_prune
 
     return tokens_prune(keep_days=settings.TOKENS_KEEP_DEAD_DAYS)
 

@@ -2,7 +2,7 @@
 
 PRM800K served its labelers "convincing wrong-answer" solutions: ones the current PRM rates
 highly although the final answer is wrong, where its mistakes are most informative. With a
-project's QueuePriority set to `prm_active`, labeling.services.queue claims, after the
+project's QueuePriority set to `prm_active`, labeling.services.queue.claim claims, after the
 solutions assigned to the user (an explicit assignment always comes first: the queue puts
 `-assigned` before this order's keys), in order:
 
@@ -14,7 +14,7 @@ solutions assigned to the user (an explicit assignment always comes first: the q
 3. solutions the PRM has not scored.
 Skipped solutions stay last, and ties keep the default order (started ones, then by id).
 `answer_correct` is read from the column at claim time, so an answer check that ran after
-the PRM still counts. The keys are labeling.claim_keys', which an index serves.
+the PRM still counts. The keys are labeling.pg.claim_keys', which an index serves.
 """
 
 from __future__ import annotations
@@ -24,15 +24,15 @@ import time
 from django.db import transaction
 from django.db.models import F, QuerySet
 
-from labeling.claim_keys import PRM_KEY, PRM_RANK
-from labeling.compiled import compile_once, hot_cursor
 from labeling.models import Project
+from labeling.pg.claim_keys import PRM_KEY, PRM_RANK
+from labeling.pg.compiled import compile_once, hot_cursor
 from training_runs.models import QueueOrder, QueuePriority
 
 
 def queue_order_get(*, project: Project) -> str:
     """The project's claim order. Every claim asks (through the queue's hook): compiled once
-    and prepared (labeling.compiled)."""
+    and prepared (labeling.pg.compiled)."""
     statement = compile_once(
         ("queue order",),
         lambda s: (
@@ -93,7 +93,7 @@ def prm_active_order(candidates: QuerySet) -> QuerySet:
 
 
 def candidate_order(*, project: Project, candidates: QuerySet) -> QuerySet | None:
-    """The hook labeling.services.queue calls: an ordering when the project opted in (the
+    """The hook labeling.services.queue.claim calls: an ordering when the project opted in (the
     order as this process read it at most ORDER_TTL_S ago)."""
     if _queue_order_recent(project) != QueueOrder.PRM_ACTIVE:
         return None

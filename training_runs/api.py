@@ -17,7 +17,7 @@ from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
 from labeling.errors import ValidationFailed
 from labeling.models import Export, Role
-from labeling.services.outbox import outbox_job_create
+from labeling.services.jobs.outbox import outbox_job_create
 from training_runs.active_learning import queue_order_get, queue_order_set
 from training_runs.models import PrmModel, QueueOrder, TrainingRun
 from training_runs.services import prm_model_register, training_run_cancel, training_run_create

@@ -8,7 +8,7 @@ class TrainingRunsConfig(AppConfig):
     def ready(self) -> None:
         # The PRM active-learning claim order (opt-in per project, see
         # training_runs.active_learning).
-        from labeling.services.queue import CANDIDATE_ORDERINGS
+        from labeling.services.queue.claim import CANDIDATE_ORDERINGS
         from training_runs.active_learning import candidate_order
 
         if candidate_order not in CANDIDATE_ORDERINGS:

@@ -112,7 +112,7 @@ class QueueOrder(models.TextChoices):
 
 
 class QueuePriority(models.Model):
-    """A project's opt-in claim order, read by labeling.services.queue through its hook."""
+    """A project's opt-in claim order, read by labeling.services.queue.claim through its hook."""
 
     project = models.OneToOneField(Project, on_delete=models.CASCADE, related_name="queue_priority")
     order = models.CharField(max_length=20, choices=QueueOrder.choices, default=QueueOrder.DEFAULT)

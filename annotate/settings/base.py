@@ -110,7 +110,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "options",
         f"-c jit=off -c statement_timeout={env.int('DB_STATEMENT_TIMEOUT_MS', default=0)}",
     )
-# The labeling loop's fixed statements run prepared on PostgreSQL (labeling/compiled.py's
+# The labeling loop's fixed statements run prepared on PostgreSQL (labeling/pg/compiled.py's
 # hot_cursor); false for PgBouncer in transaction mode before 1.21 (no prepared statements).
 PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
 if PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "annotate.db.postgresql":
@@ -131,9 +131,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Sign-in ignores the username's case (labeling/auth_backend.py); names are unique by
-# labeling.usernames.username_key.
-AUTHENTICATION_BACKENDS = ["labeling.auth_backend.CaseInsensitiveModelBackend"]
+# Sign-in ignores the username's case (labeling/accounts/auth_backend.py); names are unique by
+# labeling.accounts.usernames.username_key.
+AUTHENTICATION_BACKENDS = ["labeling.accounts.auth_backend.CaseInsensitiveModelBackend"]
 
 # Password reset e-mails: printed to the console unless a deployer configures a backend
 # (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend, EMAIL_HOST, EMAIL_PORT, ...).
@@ -180,7 +180,8 @@ IMPORT_MAX_GZIP_RATIO = env.int("IMPORT_MAX_GZIP_RATIO", default=100)
 JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
 API_MAX_PAGE_SIZE = env.int("API_MAX_PAGE_SIZE", default=200)
 IMPORT_MAX_BYTES = env.int("IMPORT_MAX_BYTES", default=2 * 1024 * 1024 * 1024)
-# Uploaded predictions (POST /api/projects/<id>/predictions/, labeling/services/predictions.py):
+# Uploaded predictions (POST /api/projects/<id>/predictions/,
+# labeling/services/imports/predictions.py):
 # the body's bytes (a gzip's also once decompressed), its lines or array items, and the step
 # entries of one solution's prediction.
 PREDICTIONS_MAX_BYTES = env.int("PREDICTIONS_MAX_BYTES", default=256 * 1024 * 1024)
@@ -258,12 +259,12 @@ SPECTACULAR_SETTINGS = {
         # A problem's domain: every project domain but `mixed`.
         "ProblemDomainEnum": "labeling.models.project.PROBLEM_DOMAINS",
         # The solutions explorer's filters, sorts and bulk actions.
-        "ExplorerLabelStateEnum": "labeling.explorer_selectors.LABEL_STATES",
-        "ExplorerQueueStatusEnum": "labeling.explorer_selectors.QUEUE_STATUSES",
-        "ExplorerVerdictEnum": "labeling.explorer_selectors.VERDICTS",
-        "ExplorerAnswerEnum": "labeling.explorer_selectors.ANSWERS",
-        "ExplorerSortEnum": "labeling.explorer_selectors.SORT_KEYS",
-        "ExplorerBulkActionEnum": "labeling.services.explorer.BULK_ACTIONS",
+        "ExplorerLabelStateEnum": "labeling.selectors.explorer.LABEL_STATES",
+        "ExplorerQueueStatusEnum": "labeling.selectors.explorer.QUEUE_STATUSES",
+        "ExplorerVerdictEnum": "labeling.selectors.explorer.VERDICTS",
+        "ExplorerAnswerEnum": "labeling.selectors.explorer.ANSWERS",
+        "ExplorerSortEnum": "labeling.selectors.explorer.SORT_KEYS",
+        "ExplorerBulkActionEnum": "labeling.services.projects.explorer.BULK_ACTIONS",
     },
 }
 
@@ -324,7 +325,7 @@ MACHINE_WORKER_CPUS = env.str("MACHINE_WORKER_CPUS", default="auto")
 # holds them. Beat runs in `make run`'s main worker (-B) and as compose's `beat` service.
 RECOVERY_STALL_S = env.int("RECOVERY_STALL_S", default=120)
 RECOVERY_SWEEP_S = env.float("RECOVERY_SWEEP_S", default=60.0)
-# The transactional outbox (labeling.services.outbox): job messages the broker could not take
+# The transactional outbox (labeling.services.jobs.outbox): job messages the broker could not take
 # when the job was created are sent by this beat task once it is back.
 OUTBOX_SWEEP_S = env.float("OUTBOX_SWEEP_S", default=10.0)
 # Sent messages (and the idempotency keys they hold) are deleted this many days after sending.
@@ -416,7 +417,7 @@ def redis_transport_options(broker_url: str) -> dict:
 
 CELERY_BROKER_TRANSPORT_OPTIONS = redis_transport_options(CELERY_BROKER_URL)
 
-# Clean data (labeling/near_dups.py, labeling/exporters/decontaminate.py): the Jaccard
+# Clean data (labeling/rules/near_dups.py, labeling/exporters/decontaminate.py): the Jaccard
 # similarity of word shingles above which two problems are near-duplicates, and the folder
 # benchmark files for export decontamination are read from ({"file": "name.jsonl"}).
 NEAR_DUP_THRESHOLD = env.float("NEAR_DUP_THRESHOLD", default=0.8)

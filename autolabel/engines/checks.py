@@ -93,7 +93,7 @@ def _checks_list(engine: str) -> Callable[[dict[str, Any]], None]:
 
 def _consensus(params: dict[str, Any]) -> None:
     from autolabel.consensus import ConsensusPolicy
-    from labeling.machine_sources import machine_sources
+    from labeling.rules.machine_sources import machine_sources
 
     ConsensusPolicy.from_params(params, known=machine_sources())
 

@@ -53,7 +53,7 @@ def main() -> int:
     from bench.load.procs import stop as stop_proc
     from labeling.models import Project, ProjectMembership, Role
     from labeling.services.imports import import_file
-    from labeling.services.tokens import token_create
+    from labeling.services.people.tokens import token_create
 
     call_command("migrate", verbosity=0)
     from django.contrib.auth import get_user_model

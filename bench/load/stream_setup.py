@@ -48,7 +48,7 @@ def seed_project(*, n: int, workdir: Path, labels_as: str = "suggestions") -> Se
 
     from bench.import_bench import write_file
     from labeling.services.imports import import_file
-    from labeling.services.projects import project_create
+    from labeling.services.projects.edit import project_create
 
     timings: dict[str, float] = {}
     started = time.perf_counter()
@@ -73,8 +73,8 @@ def annotators_create(*, project, count: int, prefix: str) -> dict[str, str]:
     """`count` annotator accounts (no password) in the project, username -> API token."""
     from django.contrib.auth import get_user_model
 
-    from labeling.services.people import member_add
-    from labeling.services.tokens import token_create
+    from labeling.services.people.accounts import member_add
+    from labeling.services.people.tokens import token_create
 
     User = get_user_model()
     tokens = {}

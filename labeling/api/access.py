@@ -14,17 +14,17 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from rest_framework.exceptions import NotFound, PermissionDenied
 
-from labeling.compiled import compile_queryset_once
 from labeling.errors import DomainError, ProjectDeleted
 from labeling.models import Project, ProjectMembership, Role
-from labeling.selectors import ROLE_RANK, project_role
+from labeling.pg.compiled import compile_queryset_once
+from labeling.selectors.labeling_page import ROLE_RANK, project_role
 
 _UNREAD = object()
 
 
 def _project_with_role():
     """The project and the user's membership role in one query, compiled once (every
-    labeling request makes it: labeling.compiled)."""
+    labeling request makes it: labeling.pg.compiled)."""
 
     def build(s: dict):
         role = ProjectMembership.objects.filter(project=OuterRef("pk"), user_id=s["user"])

@@ -5,11 +5,11 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from labeling.admin_selectors import problem_source_list
 from labeling.api import bounds
 from labeling.api.access import project_for
 from labeling.models import Role
-from labeling.services.assignments import (
+from labeling.selectors.admin import problem_source_list
+from labeling.services.queue.assignments import (
     STRATEGIES,
     assignment_clear,
     assignment_create,

@@ -10,20 +10,20 @@ from labeling.api.permissions import SESSION_FLAG, session_must_change
 from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
 from labeling.errors import NotAllowed, ValidationFailed
 from labeling.models import ApiToken
-from labeling.services.people import (
+from labeling.selectors.tokens import token_get_for_user, token_list_for_user
+from labeling.services.people.accounts import (
     must_change_password,
     password_change,
     password_reset_confirm,
     password_reset_send,
 )
-from labeling.services.tokens import (
+from labeling.services.people.tokens import (
     EXPIRY_MAX_DAYS,
     PASSWORD_LOGIN_EXPIRY_DAYS,
     PASSWORD_LOGIN_NAME,
     token_create,
     token_revoke,
 )
-from labeling.token_selectors import token_get_for_user, token_list_for_user
 
 PASSWORD_MAX = 256  # characters; Django's validators and hashers get nothing longer
 

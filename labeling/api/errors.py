@@ -14,8 +14,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from labeling.db_retry import is_conflict
 from labeling.errors import DomainError
+from labeling.pg.db_retry import is_conflict
 
 NOT_FOUND = "Not found."
 
@@ -46,7 +46,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return error_response("bad_request", "The request is malformed.", 400)
     if is_conflict(exc):
         # A deadlock or serialization failure that retry_on_conflict retried until its
-        # attempts were spent (labeling.db_retry): nothing was written, the database is up.
+        # attempts were spent (labeling.pg.db_retry): nothing was written, the database is up.
         response = error_response(
             "conflict_retry",
             "Your change collided with others made at the same moment and was not saved. "

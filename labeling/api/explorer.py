@@ -8,7 +8,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api.access import project_for
-from labeling.explorer_selectors import (
+from labeling.models import Role
+from labeling.rules.machine_sources import SOURCE_MAX_LENGTH, machine_sources
+from labeling.selectors.explorer import (
     ANSWERS,
     LABEL_STATES,
     QUEUE_STATUSES,
@@ -17,9 +19,7 @@ from labeling.explorer_selectors import (
     ExplorerFilter,
     explorer_page,
 )
-from labeling.machine_sources import SOURCE_MAX_LENGTH, machine_sources
-from labeling.models import Role
-from labeling.services.explorer import BULK_ACTIONS, BULK_MAX, explorer_bulk
+from labeling.services.projects.explorer import BULK_ACTIONS, BULK_MAX, explorer_bulk
 
 MAX_PAGE = 200
 MAX_OFFSET = 1_000_000

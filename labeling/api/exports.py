@@ -36,10 +36,10 @@ from labeling.exporters import Unsure as UnsureMode
 from labeling.exporters.decontaminate import SETS_MAX
 from labeling.exporters.preview import export_preview
 from labeling.exporters.source import export_list
-from labeling.machine_sources import SOURCE_MAX_LENGTH, SOURCES_MAX
 from labeling.models import Export, ExportStatus, Role
-from labeling.services.exports import export_create, export_delete
-from labeling.services.outbox import outbox_job_create
+from labeling.rules.machine_sources import SOURCE_MAX_LENGTH, SOURCES_MAX
+from labeling.services.exports.snapshots import export_create, export_delete
+from labeling.services.jobs.outbox import outbox_job_create
 from labeling.tasks import export_build_task
 
 CONTENT_TYPES = {

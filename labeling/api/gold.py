@@ -5,12 +5,12 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from labeling.admin_selectors import member_list
 from labeling.api.access import project_for
 from labeling.api.projects import MemberOutput
-from labeling.gold_selectors import gold_list
 from labeling.models import Role
-from labeling.services.gold import screening_reset
+from labeling.selectors.admin import member_list
+from labeling.selectors.gold import gold_list
+from labeling.services.gold.questions import screening_reset
 
 
 class GoldAnnotatorOutput(serializers.Serializer):

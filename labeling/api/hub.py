@@ -10,8 +10,8 @@ from labeling.api.access import project_for
 from labeling.api.exports import _export_for
 from labeling.api.idempotency import IDEMPOTENCY_HEADER, idempotency_key, request_id_field
 from labeling.models import HubPush, Role
-from labeling.services.hub import hub_push_create
-from labeling.services.outbox import outbox_job_create
+from labeling.services.exports.hub import hub_push_create
+from labeling.services.jobs.outbox import outbox_job_create
 from labeling.tasks import hub_push_task
 
 

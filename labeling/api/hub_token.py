@@ -1,5 +1,5 @@
-"""The signed-in user's own Hugging Face token (labeling.services.hub_tokens): read whether one
-is set (never the token: its last four characters at most), save or replace it, remove it."""
+"""The signed-in user's own Hugging Face token (labeling.services.people.hub_tokens): read whether
+one is set (never the token: its last four characters at most), save or replace it, remove it."""
 
 from django.conf import settings
 from drf_spectacular.utils import extend_schema
@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from labeling.api.throttles import HubTokenThrottle
 from labeling.hub.connection import NONE, SERVER, USER
 from labeling.models import HubToken
-from labeling.services.hub_tokens import (
+from labeling.services.people.hub_tokens import (
     TOKEN_MAX,
     TOKEN_MIN,
     hub_token_delete,

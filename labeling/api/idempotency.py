@@ -1,5 +1,5 @@
-"""The client's idempotency key of a job-creating request (labeling.services.outbox) or of an
-annotation write (draft, submit, skip: labeling.services.annotations).
+"""The client's idempotency key of a job-creating request (labeling.services.jobs.outbox) or of an
+annotation write (draft, submit, skip: labeling.services.labeling.annotations).
 
 Either the `Idempotency-Key` header (1 to 100 printable ASCII characters) or a `request_id`
 UUID in the body; a retry with the same key answers the job the first request made, or the

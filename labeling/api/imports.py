@@ -6,7 +6,6 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from labeling.admin_selectors import import_job_list
 from labeling.api.access import project_for
 from labeling.api.idempotency import IDEMPOTENCY_HEADER, idempotency_key, request_id_field
 from labeling.api.pagination import BoundedLimitOffsetPagination
@@ -16,10 +15,11 @@ from labeling.hub.connection import HubError
 from labeling.hub.pull import HubSource
 from labeling.importers import FORMATS
 from labeling.models import PROBLEM_DOMAINS, STEP_TAG_MAX, ImportJob, Role, StepSplit
-from labeling.patterns import MAX_PATTERN
+from labeling.selectors.admin import import_job_list
 from labeling.services.imports import LABELS_AS, parse_options, step_rule_resolve
 from labeling.services.imports.near_dups import NEAR_DUPLICATES
-from labeling.services.outbox import outbox_job_create
+from labeling.services.jobs.outbox import outbox_job_create
+from labeling.steps.patterns import MAX_PATTERN
 from labeling.tasks import import_job_run_task
 
 

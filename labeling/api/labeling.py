@@ -17,18 +17,18 @@ from labeling.api.access import (
 from labeling.api.idempotency import IDEMPOTENCY_HEADER, write_request_id
 from labeling.api.throttles import DraftThrottle
 from labeling.models import FinishReason
-from labeling.selectors import (
+from labeling.selectors.labeling_page import (
     annotation_get_for_user,
     annotation_payload,
     project_progress_for_user,
     task_payload,
 )
-from labeling.services.annotations import (
+from labeling.services.labeling.annotations import (
     annotation_save_draft,
     annotation_skip,
     annotation_submit,
 )
-from labeling.services.next_task import annotation_submit_then_next, next_task_claim
+from labeling.services.labeling.next_task import annotation_submit_then_next, next_task_claim
 
 _FINISH_REASONS = frozenset(FinishReason.values)
 _LABEL_KEYS = frozenset({"step_id", "rating", "unsure", "comment", "alternative_text", "uses"})

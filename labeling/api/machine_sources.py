@@ -1,5 +1,6 @@
-"""GET /api/machine-sources/: every suggestion source this server knows (labeling.machine_sources),
-for the forms that pick some (the export's auto_sources, the explorer's verdict filter)."""
+"""GET /api/machine-sources/: every suggestion source this server knows
+(labeling.rules.machine_sources), for the forms that pick some (the export's auto_sources, the
+explorer's verdict filter)."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -7,7 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.exporters.options import AUTO_PRIORITY
-from labeling.machine_sources import machine_sources_listed
+from labeling.rules.machine_sources import machine_sources_listed
 
 
 class MachineSourceOutput(serializers.Serializer):

@@ -14,7 +14,7 @@ from labeling.api.access import project_for
 from labeling.errors import ValidationFailed
 from labeling.importers.images import MAX_IMAGE_BYTES
 from labeling.models import Role
-from labeling.services.media import CONTENT_TYPES, NAME, media_path, media_save
+from labeling.services.media.images import CONTENT_TYPES, NAME, media_path, media_save
 
 
 class _AnyAccept(BaseContentNegotiation):

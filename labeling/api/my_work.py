@@ -1,5 +1,5 @@
 """An annotator's own work: the My work list, Back, reopen and resubmit
-(labeling.services.my_work; reads in labeling.my_work_selectors)."""
+(labeling.services.labeling.my_work; reads in labeling.selectors.my_work)."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -18,10 +18,15 @@ from labeling.api.labeling import (
 )
 from labeling.api.schema import paginated
 from labeling.models import AnnotationStatus, FinishReason
-from labeling.my_work_selectors import QUERY_MAX_LENGTH, my_work_list
-from labeling.selectors import annotation_payload, task_payload
-from labeling.services.annotations import annotation_record_shown
-from labeling.services.my_work import Reopened, annotation_reopen, annotation_resubmit, my_work_back
+from labeling.selectors.labeling_page import annotation_payload, task_payload
+from labeling.selectors.my_work import QUERY_MAX_LENGTH, my_work_list
+from labeling.services.labeling.annotations import annotation_record_shown
+from labeling.services.labeling.my_work import (
+    Reopened,
+    annotation_reopen,
+    annotation_resubmit,
+    my_work_back,
+)
 
 MAX_LIMIT = 100
 MAX_OFFSET = 1_000_000

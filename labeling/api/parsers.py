@@ -22,7 +22,7 @@ from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from labeling.jsonwalk import any_string
+from labeling.importers.jsonwalk import any_string
 
 
 def json_depth_exceeds(value: Any, limit: int) -> bool:

@@ -15,8 +15,8 @@ from labeling.api.projects import MemberOutput
 from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
 from labeling.errors import NotAllowed
 from labeling.models import Invite, Role
-from labeling.people_selectors import invite_list_pending, user_search
-from labeling.services.people import (
+from labeling.selectors.people import invite_list_pending, user_search
+from labeling.services.people.accounts import (
     INVITE_DAYS_DEFAULT,
     INVITE_DAYS_MAX,
     invite_accept,
@@ -184,7 +184,7 @@ class InviteAcceptApi(_Throttled, APIView):
         data = self.InviteAcceptInput(data=request.data)
         data.is_valid(raise_exception=True)
         user, invite = invite_accept(token=token[:TOKEN_MAX], **data.validated_data)
-        login(request, user, backend="labeling.auth_backend.CaseInsensitiveModelBackend")
+        login(request, user, backend="labeling.accounts.auth_backend.CaseInsensitiveModelBackend")
         return Response({"user": user_output(user), "project_id": invite.project_id})
 
 

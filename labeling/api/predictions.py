@@ -1,6 +1,6 @@
 """Uploaded predictions: POST a team's model's step labels, GET the project's prediction
 sources. The body is read as a stream (never held whole): JSON Lines, optionally gzipped, or
-a JSON array (labeling.services.predictions)."""
+a JSON array (labeling.services.imports.predictions)."""
 
 from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
@@ -18,8 +18,8 @@ from labeling.api.throttles import PredictionsThrottle
 from labeling.errors import ValidationFailed
 from labeling.importers.predictions import PredictionsTooLarge
 from labeling.models import Role
-from labeling.prediction_selectors import prediction_source_list
-from labeling.services.predictions import predictions_upload
+from labeling.selectors.predictions import prediction_source_list
+from labeling.services.imports.predictions import predictions_upload
 
 JSONL_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines")
 

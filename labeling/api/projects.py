@@ -5,7 +5,6 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from labeling.admin_selectors import member_list
 from labeling.api import bounds
 from labeling.api.access import project_for
 from labeling.api.pagination import BoundedLimitOffsetPagination
@@ -19,11 +18,12 @@ from labeling.models import (
     Role,
     StepSplit,
 )
-from labeling.selectors import project_list_for_user, solution_list
-from labeling.services.metrics import StatsAnswer, project_stats_get
-from labeling.services.people import member_add, member_role_set
-from labeling.services.project_delete import project_delete
-from labeling.services.projects import membership_remove, project_create, project_update
+from labeling.selectors.admin import member_list
+from labeling.selectors.labeling_page import project_list_for_user, solution_list
+from labeling.services.people.accounts import member_add, member_role_set
+from labeling.services.projects.delete import project_delete
+from labeling.services.projects.edit import membership_remove, project_create, project_update
+from labeling.services.projects.metrics import StatsAnswer, project_stats_get
 
 
 class ProjectOutput(serializers.ModelSerializer):
@@ -158,7 +158,7 @@ class ProjectDetailApi(APIView):
     def delete(self, request, project_id: int):
         """Delete the project (its admins, staff). Answers 202 at once: from now on the project
         answers 410 `project_deleted` and is in no list; its rows are deleted in the background
-        in batches (labeling.services.project_delete)."""
+        in batches (labeling.services.projects.delete)."""
         project = project_for(request, project_id, at_least=Role.ADMIN)
         project = project_delete(project=project)
         return Response(ProjectDeleteOutput(project).data, status=status.HTTP_202_ACCEPTED)

@@ -1,4 +1,4 @@
-"""Splitting and merging steps in the label page (labeling.services.resegment)."""
+"""Splitting and merging steps in the label page (labeling.services.labeling.resegment)."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -8,8 +8,8 @@ from rest_framework.views import APIView
 from labeling.api import bounds
 from labeling.api.access import writes_of_a_live_project
 from labeling.api.labeling import TaskOutput, _own_annotation
-from labeling.selectors import task_payload
-from labeling.services.resegment import step_merge, step_split
+from labeling.selectors.labeling_page import task_payload
+from labeling.services.labeling.resegment import step_merge, step_split
 
 
 class StepSplitInput(serializers.Serializer):

@@ -9,9 +9,9 @@ from rest_framework.views import APIView
 from labeling.api import bounds
 from labeling.api.access import project_for
 from labeling.models import STEP_TAG_MAX, Role, StepSplit
-from labeling.patterns import MAX_PATTERN
 from labeling.services.imports import step_rule_resolve
-from labeling.splitting import split_solution
+from labeling.steps.patterns import MAX_PATTERN
+from labeling.steps.splitting import split_solution
 
 PREVIEW_STEPS = 200  # steps the answer lists; `count` says how many there are
 

@@ -12,8 +12,8 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 
 from labeling.models import ApiToken
-from labeling.services.tokens import token_mark_used
-from labeling.token_selectors import token_for_key
+from labeling.selectors.tokens import token_for_key
+from labeling.services.people.tokens import token_mark_used
 
 KEYWORDS = (b"token", b"bearer")
 

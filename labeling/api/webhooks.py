@@ -9,6 +9,11 @@ from rest_framework.views import APIView
 
 from labeling.api.access import project_for
 from labeling.models import Role, WebhookDelivery, WebhookEndpoint
+from labeling.selectors.webhooks import (
+    DELIVERY_LOG_MAX,
+    webhook_delivery_list,
+    webhook_endpoint_list,
+)
 from labeling.services.webhooks.endpoints import (
     DESCRIPTION_MAX,
     URL_MAX,
@@ -19,11 +24,6 @@ from labeling.services.webhooks.endpoints import (
     webhook_test_send,
 )
 from labeling.services.webhooks.events import EVENTS
-from labeling.services.webhooks.selectors import (
-    DELIVERY_LOG_MAX,
-    webhook_delivery_list,
-    webhook_endpoint_list,
-)
 
 SECRET_HINT = 10  # characters of the secret shown after creation ("whsec_AbCd…")
 

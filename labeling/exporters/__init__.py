@@ -5,7 +5,7 @@
     fmt = FORMATS["trl"](options, stats)                        # records -> rows
     writer = open_writer(path, file_type="jsonl", schema=fmt.schema())
 
-labeling.services.exports.export_build puts these together for an Export row.
+labeling.services.exports.snapshots.export_build puts these together for an Export row.
 """
 
 from .card import CardInfo, licences_of, render_card

@@ -20,7 +20,7 @@ from typing import IO, Any
 from django.conf import settings
 
 from labeling.errors import DomainError, ValidationFailed
-from labeling.near_dups import NearIndex
+from labeling.rules.near_dups import NearIndex
 
 SETS_MAX = 5
 ROWS_MAX = 200_000  # benchmark rows read per set

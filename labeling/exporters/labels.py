@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from labeling.step_uses import majority_uses
+from labeling.steps.uses import majority_uses
 
 from .records import AlternativeRecord, StepRecord
 
@@ -118,7 +118,7 @@ def _step(
 
 
 def marked_uses(base: BaseStep, annotations: list["AnnotationLabels"]) -> list[int] | None:
-    """The dependencies the annotators marked on a step (labeling.step_uses.majority_uses),
+    """The dependencies the annotators marked on a step (labeling.steps.uses.majority_uses),
     or None when nobody marked it."""
     return majority_uses(a.uses.get(base.id) for a in annotations)
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from labeling.errors import ValidationFailed
 from labeling.exporters.decontaminate import Benchmark, benchmarks_from
-from labeling.machine_sources import SOURCES_MAX, machine_sources
 from labeling.models import PROBLEM_DOMAINS, SuggestionSource
+from labeling.rules.machine_sources import SOURCES_MAX, machine_sources
 
 
 class LabelSource(StrEnum):
@@ -77,7 +77,8 @@ AUTO_PRIORITY = (
     SuggestionSource.ROLLOUT,
     SuggestionSource.JUDGE,
     SuggestionSource.PRM,
-    SuggestionSource.PREDICTION,  # a team's own model's labels (labeling.services.predictions)
+    # a team's own model's labels (labeling.services.imports.predictions)
+    SuggestionSource.PREDICTION,
     SuggestionSource.IMPORT,
 )
 SPLITS = ("train", "validation", "test")

@@ -24,10 +24,10 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import F, QuerySet
 from django.db.models.functions import Collate
 
-from labeling.graphs import with_graph
 from labeling.importers.ids import problem_id
 from labeling.models import Export, Problem, Project, Step
-from labeling.read_ahead import read_ahead
+from labeling.pg.read_ahead import read_ahead
+from labeling.steps.graphs import with_graph
 
 from .chunks import Chunk, ChunkQueries
 from .dependencies import inherit_errors
@@ -85,7 +85,9 @@ def _record(
         row[:12]
     )
     key = p_ext or problem_id(p_text)
-    if row[14] is not None:  # a graph problem: its prompt states the graph (labeling/graphs.py)
+    if (
+        row[14] is not None
+    ):  # a graph problem: its prompt states the graph (labeling/steps/graphs.py)
         p_text = with_graph(p_text, {"graph": row[14], "task": row[15], "graph_in_text": row[16]})
     if inherit:
         inherit_errors(resolved.steps)
@@ -161,7 +163,7 @@ def solution_records(
     `tally`: with label_source=final, counts where each step's label came from (final.py).
 
     `read_ahead_chunks`: read the next chunks on a second thread, on this thread's connection,
-    while this one's records are consumed (`labeling.read_ahead`). Only for a caller that
+    while this one's records are consumed (`labeling.pg.read_ahead`). Only for a caller that
     uses no other query on that connection until the records are done (`export_build` in its
     read-only snapshot; its progress goes out on a second connection), and that closes the
     iterator (contextlib.closing) before it ends the transaction.

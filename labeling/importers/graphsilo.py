@@ -109,7 +109,7 @@ def parse(data: dict[str, Any], row: Row) -> ParsedRow:
     values += [None] * (len(texts) - len(values))
     metadata = {"graph": graph, "task": task}
     pid = content_id("problem", text, metadata)
-    metadata["graph_in_text"] = True  # exports need not state it again (labeling/graphs.py)
+    metadata["graph_in_text"] = True  # exports need not state it again (labeling/steps/graphs.py)
     sid = data.get("id")
     solution = ParsedSolution(
         external_id=str(sid)

@@ -5,7 +5,7 @@ Each entry is a string: a `data:image/...;base64,...` URI or an `http(s)://` URL
 is decoded now (its type must be one of IMAGE_TYPES, its bytes must look like that type and
 fit MAX_IMAGE_BYTES) and leaves a reference `{"media": "<sha256>.<ext>", "content_type"}`
 with its bytes in `ParsedRow.media`; a URL leaves `{"url": ..., "field": ...}`, which the
-import service downloads under the same limits (labeling/services/media.py). Either way the
+import service downloads under the same limits (labeling/services/media/images.py). Either way the
 stored row only ever names a file in the project's media, served by an authenticated view.
 """
 

@@ -22,14 +22,14 @@ stay the raw string, valid JSON or not: flagging malformed calls is the `agent` 
 
 An assistant message's reasoning (its `reasoning_content`, as DeepSeek's and vLLM's APIs return
 it, and the `<think>...</think>` blocks of its content) comes first, as reasoning steps
-(Step.thinking) cut by the import's step rule (labeling.splitting); the rest of its text is the
-message step.
+(Step.thinking) cut by the import's step rule (labeling.steps.splitting); the rest of its text is
+the message step.
 """
 
 import json
 from typing import Any
 
-from labeling.splitting import split_steps, think_parts
+from labeling.steps.splitting import split_steps, think_parts
 
 from .fields import Row, json_type
 from .ids import problem_id

@@ -18,8 +18,8 @@ line may leave them out when the upload gives them for every line (the API's que
 the command's options). An import row (steplab's JSON Lines) carries the same objects, without
 `id`, in a list: `"predictions": [{"name", "version", "labels", "scores"}]`.
 
-Pure Python, no database: the service (labeling.services.predictions) checks the ids and step
-counts against the project, and bench/label_quality.py --predictions reads files with it too.
+Pure Python, no database: the service (labeling.services.imports.predictions) checks the ids and
+step counts against the project, and bench/label_quality.py --predictions reads files with it too.
 """
 
 import io

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Any
 
-from labeling.jsonwalk import any_string
+from labeling.importers.jsonwalk import any_string
 
 from .errors import ImportFileError
 from .fields import json_type

@@ -19,7 +19,7 @@ them (labeling/importers/dependencies.py). Documents, tables and citations (evid
 steps) are read by labeling/importers/evidence.py.
 
 `solution` is split into steps by the import's step rule (else the project's:
-labeling.splitting); the steps of its `<think>...</think>` reasoning trace are marked
+labeling.steps.splitting); the steps of its `<think>...</think>` reasoning trace are marked
 thinking (Step.thinking), as are step objects with "thinking": true. `labels` has at most one entry
 per step; missing trailing entries are unlabeled steps (first-error style). `tests` are a
 code problem's tests (assert code, or stdin/stdout cases), kept in the problem's metadata for
@@ -34,7 +34,7 @@ becomes Suggestions of source "prediction" on the new solution, agent name@versi
 
 from typing import Any
 
-from labeling.splitting import StepRule, split_solution
+from labeling.steps.splitting import StepRule, split_solution
 
 from .dependencies import uses_normal, uses_problem
 from .evidence import Sources

@@ -21,7 +21,7 @@ from django.core.management.base import CommandError
 from labeling.errors import DomainError
 from labeling.hub.connection import GIVEN, HubAuth, server_auth
 from labeling.models import HubToken
-from labeling.services.hub_tokens import hub_auth_for, hub_token_check
+from labeling.services.people.hub_tokens import hub_auth_for, hub_token_check
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ A domain is the problem's own (`Problem.domain`); "" gathers problems that name 
 from django.db.models import Count, F, Q
 
 from labeling.models import Domain, Project, Solution
-from labeling.review_selectors import review_queue_counts
-from labeling.solution_overlap import complete_q
+from labeling.rules.overlap import complete_q
+from labeling.selectors.review import review_queue_counts
 
 from .coverage import annotation_coverage, annotator_totals
 from .queries import (

@@ -4,7 +4,7 @@ from django.db import migrations, models
 from django.db.models import Exists, ExpressionWrapper, OuterRef, Q, Subquery
 
 def fill(apps, schema_editor):
-    """What labeling.services.queue_open.queue_open_expression computes, as of this migration."""
+    """What labeling.services.queue.pool.queue_open_expression computes, as of this migration."""
     solution = apps.get_model("labeling", "Solution")
     project = apps.get_model("labeling", "Project")
     assignment = apps.get_model("labeling", "Assignment")
@@ -20,11 +20,11 @@ def fill(apps, schema_editor):
 
 
 def prm_index(apps, schema_editor):
-    """The PRM active-learning order's index (labeling.claim_keys), on PostgreSQL only: its
+    """The PRM active-learning order's index (labeling.pg.claim_keys), on PostgreSQL only: its
     keys read jsonb; SQLite (the embedded default) sorts its small projects."""
     if schema_editor.connection.vendor != "postgresql":
         return
-    from labeling.claim_keys import PRM_CLAIM_INDEX
+    from labeling.pg.claim_keys import PRM_CLAIM_INDEX
 
     schema_editor.add_index(apps.get_model("labeling", "Solution"), PRM_CLAIM_INDEX)
 

@@ -1,4 +1,4 @@
-"""The review reason "single_annotator" (labeling.review_selectors.REASONS) takes the lowest
+"""The review reason "single_annotator" (labeling.selectors.review.REASONS) takes the lowest
 bit of Solution.review_reasons: every stored mask moves up one bit, and the new bit is set
 where the solution has exactly one submitted annotation. Reversible (the bit is dropped)."""
 

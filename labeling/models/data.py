@@ -28,7 +28,7 @@ class Problem(models.Model):
         help_text="This problem's domain; blank means the project's.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    # Its near-duplicate cluster (labeling/near_dups.py), named by one member's split key
+    # Its near-duplicate cluster (labeling/rules/near_dups.py), named by one member's split key
     # (external id, else problem_id of the text); blank: a cluster of its own. Kept at import
     # (services/imports/near_keys.py); an export splits by it, so a cluster shares a split.
     near_cluster = models.CharField(max_length=300, blank=True, default="")
@@ -65,23 +65,24 @@ class Solution(models.Model):
     source = models.CharField(max_length=200, blank=True)
     external_id = models.CharField(max_length=300, blank=True)
     metadata = models.JSONField(default=dict, blank=True)
-    # Kept by labeling.services.annotations inside the submit transaction; the queue reads it.
+    # Kept by labeling.services.labeling.annotations inside the submit transaction; the queue
+    # reads it.
     submitted_count = models.PositiveIntegerField(default=0)
     # Gold question: admins know its labels (GoldLabel rows, one per step).
     is_gold = models.BooleanField(default=False)
-    # The review queue's reason bit mask (labeling.review_selectors.REASON_BITS), stored by
-    # labeling.services.review_reasons.review_reasons_refresh in every service that changes
+    # The review queue's reason bit mask (labeling.selectors.review.REASON_BITS), stored by
+    # labeling.services.review.reasons.review_reasons_refresh in every service that changes
     # its inputs; read by the queue of a project with `review_reasons_stored`.
     review_reasons = models.PositiveSmallIntegerField(default=0)
     # In the claim pool: not gold, nobody assigned, fewer submissions than the project's
-    # overlap. Kept by labeling.services.queue_open.queue_open_refresh in every service that
+    # overlap. Kept by labeling.services.queue.pool.queue_open_refresh in every service that
     # changes one of those; the claim reads open work through a partial index on it
-    # (labeling.services.queue), so a claim costs the same at any project size.
+    # (labeling.services.queue.claim), so a claim costs the same at any project size.
     queue_open = models.BooleanField(default=True, db_default=True, editable=False)
     # Labels wanted beyond the project's overlap for this solution only: the explorer's
-    # requeue of a complete solution raises it by one (labeling.services.explorer). Every rule
-    # that asks "open / may this user take it / complete" reads overlap + extra_overlap
-    # (labeling.solution_overlap).
+    # requeue of a complete solution raises it by one (labeling.services.projects.explorer). Every
+    # rule that asks "open / may this user take it / complete" reads overlap + extra_overlap
+    # (labeling.rules.overlap).
     extra_overlap = models.PositiveSmallIntegerField(default=0, db_default=0, editable=False)
     # The uploaded file that created it (null: made another way, or the job was deleted);
     # the solutions explorer filters by it.

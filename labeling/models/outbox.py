@@ -8,7 +8,7 @@ class OutboxMessage(models.Model):
 
     The job and its message commit together or not at all. After the commit the message is
     sent at once; while the broker (Redis) is down it stays unsent and the outbox sweep
-    (labeling.services.outbox.outbox_drain, from beat) sends it once the broker is back.
+    (labeling.services.jobs.outbox.outbox_drain, from beat) sends it once the broker is back.
     `idempotency_key` is the client's Idempotency-Key (or request_id): a retry with the same key
     answers the job the first request made instead of making another.
     """

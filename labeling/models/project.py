@@ -42,7 +42,7 @@ class StepSplit(models.TextChoices):
 
 
 # A step tag is a literal; these are the tags well-known PRM datasets and models use
-# (labeling.splitting reads `<name>` as the pair `<name>` / `</name>`).
+# (labeling.steps.splitting reads `<name>` as the pair `<name>` / `</name>`).
 STEP_TAG_PRESETS: dict[str, str] = {
     "qwen_prm": "<extra_0>",  # Qwen2.5-Math-PRM: a separator after each step
     "math_shepherd": "ки",  # Math-Shepherd: " ки" after each step
@@ -143,7 +143,7 @@ class Project(models.Model):
     )
     show_suggestions = models.BooleanField(default=True)
     # Annotators may split a step in two or merge it with the next in the label page
-    # (labeling.services.resegment); off by default: the import's segmentation stands.
+    # (labeling.services.labeling.resegment); off by default: the import's segmentation stands.
     allow_resegment = models.BooleanField(
         default=False,
         help_text="Annotators may split a step or merge it with the next while labeling.",
@@ -163,7 +163,7 @@ class Project(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # Set by project_delete: from then on the project answers 410 `project_deleted` and a
-    # background job (labeling.services.project_delete) deletes its rows in batches.
+    # background job (labeling.services.projects.delete) deletes its rows in batches.
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
     # The event types some active webhook endpoint of the project receives, kept by
     # labeling.services.webhooks: an event nobody listens to costs no query to skip.
@@ -207,7 +207,7 @@ class ProjectMembership(models.Model):
     # An admin reset a failed screening then: only gold answers submitted since count.
     screening_reset_at = models.DateTimeField(null=True, blank=True)
     # The member's submitted annotations in the project, and how many are on gold questions:
-    # what the gold rate is paced on (labeling.services.gold_pace). Kept while the project has
+    # what the gold rate is paced on (labeling.services.gold.pace). Kept while the project has
     # a gold rate; NULL when unknown, and then counted again on the next claim.
     answers = models.PositiveIntegerField(null=True, blank=True)
     gold_answers = models.PositiveIntegerField(null=True, blank=True)

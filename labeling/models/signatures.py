@@ -5,7 +5,7 @@ from .project import Project
 
 
 class ProblemSignature(models.Model):
-    """A problem's MinHash signature (labeling/near_dups.py), computed at import so that
+    """A problem's MinHash signature (labeling/rules/near_dups.py), computed at import so that
     near-duplicate checks of later imports read it instead of recomputing every problem's."""
 
     problem = models.OneToOneField(

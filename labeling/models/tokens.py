@@ -58,7 +58,7 @@ class ApiToken(models.Model):
 
 class HubToken(models.Model):
     """A user's own Hugging Face token: pushes and Hub imports they start use it instead of the
-    server's HF_TOKEN. Stored sealed (labeling.sealed: encrypted under a key derived from
+    server's HF_TOKEN. Stored sealed (labeling.accounts.sealed: encrypted under a key derived from
     SECRET_KEY); only its last four characters are kept in clear, to show which one is set."""
 
     user = models.OneToOneField(

@@ -1,7 +1,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from labeling.services.queue import task_claim_next
+from labeling.services.queue.claim import task_claim_next
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 
 

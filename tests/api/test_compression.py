@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 
 from annotate.compression import ApiGzipMiddleware, accepts_gzip, gzipped
 from labeling.models import Step
-from labeling.services.exports import export_build, export_create
-from labeling.services.tokens import token_create
+from labeling.services.exports.snapshots import export_build, export_create
+from labeling.services.people.tokens import token_create
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -3,7 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from labeling.services.tokens import token_create
+from labeling.services.people.tokens import token_create
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from labeling.models import (
     Resolution,
     Solution,
 )
-from labeling.services.queue_open import queue_open_refresh
-from labeling.services.resolutions import resolution_create
+from labeling.services.queue.pool import queue_open_refresh
+from labeling.services.review.resolutions import resolution_create
 from tests.factories import (
     ProjectFactory,
     SolutionFactory,
@@ -136,7 +136,7 @@ def test_sorts_and_pages(ex):
 
 
 def test_count_is_capped(ex, monkeypatch):
-    from labeling import explorer_selectors
+    from labeling.selectors import explorer as explorer_selectors
 
     monkeypatch.setattr(explorer_selectors, "COUNT_CAP", 4)
     # A count stops at the cap, filtered or not (an unfiltered total counted every row of the
@@ -289,7 +289,7 @@ def test_bulk_on_a_filter(ex):
 
 
 def test_bulk_bounds(ex, monkeypatch):
-    from labeling.services import explorer
+    from labeling.services.projects import explorer
 
     url = f"{ex['url']}bulk/"
     bad = [

@@ -3,7 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from labeling.guidelines import EVERY_STEP
+from labeling.selectors.guidelines import EVERY_STEP
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import member
 

@@ -143,9 +143,9 @@ def objects(world):
     """Real objects behind every id a route names, in project Alpha (admin, annotator)."""
     from autolabel.models import AutolabelRun
     from labeling.models import Export, HubPush, ImportJob
-    from labeling.services.media import media_save
-    from labeling.services.people import invite_create
-    from labeling.services.tokens import token_create
+    from labeling.services.media.images import media_save
+    from labeling.services.people.accounts import invite_create
+    from labeling.services.people.tokens import token_create
     from labeling.services.webhooks.endpoints import webhook_endpoint_create
     from tests.domains.test_media import png
     from training_runs.models import TrainingRun

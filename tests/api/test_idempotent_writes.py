@@ -14,7 +14,7 @@ import pytest
 from django.db import connection, connections, transaction
 
 from labeling.models import Annotation, AnnotationStatus, LabelHistory, Solution, StepLabel
-from labeling.services.annotations import annotation_save_draft
+from labeling.services.labeling.annotations import annotation_save_draft
 
 pytestmark = pytest.mark.django_db
 

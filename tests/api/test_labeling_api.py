@@ -154,7 +154,7 @@ def test_the_annotation_records_which_suggestions_were_shown(world, client_for):
 @pytest.mark.parametrize("show", [True, False])
 def test_a_fresh_claim_records_the_suggestions_its_page_shows(show, db):
     """A new claim's annotation records what its page shows (on PostgreSQL the claim's INSERT
-    writes it: labeling.services.queue_take), in the page's order of steps and suggestions."""
+    writes it: labeling.services.queue.take), in the page's order of steps and suggestions."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
     from rest_framework.test import APIClient
@@ -195,7 +195,7 @@ def test_a_second_session_of_the_same_user_gets_their_claimed_solution(world):
     """Two API tokens (two browsers, a script beside the page) of one annotator: the second
     session's claim answers the draft the first holds, not the next solution or "all done"."""
     from labeling.models import Annotation
-    from labeling.services.tokens import token_create
+    from labeling.services.people.tokens import token_create
 
     user, pid = world["users"]["spare"], world["project"].pk
     sessions = []

@@ -16,7 +16,7 @@ from labeling.api import bounds
 from labeling.importers import ImportFileError, limits
 from labeling.models import Problem, Solution, Suggestion
 from labeling.services.imports import import_file
-from labeling.services.predictions import predictions_upload
+from labeling.services.imports.predictions import predictions_upload
 from tests.factories import MembershipFactory, ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

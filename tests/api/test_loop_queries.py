@@ -12,13 +12,13 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from labeling.models import Role, Step
-from labeling.services.tokens import token_create
+from labeling.services.people.tokens import token_create
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, SuggestionFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # (claim, submit) statements: on PostgreSQL a claim takes its solution in one statement and a
-# submit joins its label writes (labeling/writes_joined.py); SQLite sends those one by one. The
+# submit joins its label writes (labeling/pg/writes_joined.py); SQLite sends those one by one. The
 # claim order's read is kept 2 s per process (training_runs.active_learning): not counted.
 MOST = {"postgresql": (10, 7), "sqlite": (13, 10)}
 

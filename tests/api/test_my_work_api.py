@@ -6,9 +6,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from labeling.models import Annotation, LabelHistory, Resolution, Solution, TaskLock
-from labeling.services.annotations import annotation_skip
-from labeling.services.queue import task_claim_next
-from labeling.services.review import review_accept
+from labeling.services.labeling.annotations import annotation_skip
+from labeling.services.queue.claim import task_claim_next
+from labeling.services.review.actions import review_accept
 from tests.factories import SolutionFactory
 from tests.review.conftest import label, member
 

@@ -6,7 +6,7 @@ from rest_framework.test import APIClient
 
 from autolabel.models import AutolabelRun
 from labeling.models import Export, ImportJob
-from labeling.services.tokens import token_create
+from labeling.services.people.tokens import token_create
 from training_runs.models import TrainingRun
 
 pytestmark = pytest.mark.django_db

@@ -108,8 +108,8 @@ def test_usernames_that_pass_for_another_are_refused(world, client_for, name, st
 
 
 def test_an_all_cyrillic_look_alike_of_a_name_is_taken():
-    from labeling.services.people import username_existing
-    from labeling.usernames import username_problem
+    from labeling.accounts.usernames import username_problem
+    from labeling.services.people.accounts import username_existing
 
     UserFactory(username="paxos")
     assert username_problem("рахоѕ") is None  # one script: a fine name in itself...

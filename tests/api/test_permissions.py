@@ -36,8 +36,8 @@ def _import_job(w):
 
 def _spare_submitted(w):
     """A submitted annotation by another annotator, on another solution of the project."""
-    from labeling.services.annotations import annotation_submit
-    from labeling.services.queue import task_claim_next
+    from labeling.services.labeling.annotations import annotation_submit
+    from labeling.services.queue.claim import task_claim_next
 
     spare = w["users"]["spare"]
     claim = task_claim_next(project=w["project"], user=spare)
@@ -54,7 +54,7 @@ def _spare_submitted(w):
 def _annotator_submitted(w):
     """The annotator's claimed annotation, submitted (My work reopens and resubmits it)."""
     from labeling.models import Annotation
-    from labeling.services.annotations import annotation_submit
+    from labeling.services.labeling.annotations import annotation_submit
 
     annotation = Annotation.objects.get(pk=w["annotation"].pk)
     if annotation.status == "draft":
@@ -78,7 +78,7 @@ def _failed_screening(w):
 
 
 def _invite(w):
-    from labeling.services.people import invite_create
+    from labeling.services.people.accounts import invite_create
 
     return invite_create(project=w["project"], role="annotator", created_by=None).invite.pk
 
@@ -641,7 +641,7 @@ def _media_upload(_w):
 
 
 def _media_name(w):
-    from labeling.services.media import media_save
+    from labeling.services.media.images import media_save
 
     return media_save(project=w["project"], blob=_png(), content_type="image/png")["media"]
 
@@ -651,7 +651,7 @@ def _pid(w):
 
 
 def _annotator_token(w):
-    from labeling.services.tokens import token_create
+    from labeling.services.people.tokens import token_create
 
     return token_create(user=w["users"]["annotator"], name="matrix").token.pk
 

@@ -12,11 +12,11 @@ from django.utils import timezone
 from annotate.inflight import InFlight
 from autolabel.recovery import lost_jobs
 from labeling.models import Annotation, Export, Project, Resolution, Solution
-from labeling.services import outbox
-from labeling.services import project_delete as purge_module
-from labeling.services.media import media_path, media_save
-from labeling.services.project_delete import project_purge
-from labeling.services.review import review_adjudicate, review_reject
+from labeling.services.jobs import outbox
+from labeling.services.media.images import media_path, media_save
+from labeling.services.projects import delete as purge_module
+from labeling.services.projects.delete import project_purge
+from labeling.services.review.actions import review_adjudicate, review_reject
 from labeling.tasks import project_purge_task
 from tests.domains.test_media import png
 from tests.factories import SuggestionFactory

@@ -6,8 +6,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from labeling.models import Annotation, Project, Solution
-from labeling.services import project_delete as purge_module
-from labeling.services.project_delete import project_purge
+from labeling.services.projects import delete as purge_module
+from labeling.services.projects.delete import project_purge
 from training_runs.models import PrmModel, TrainingRun
 from training_runs.services import run_dir
 

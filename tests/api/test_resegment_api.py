@@ -100,7 +100,7 @@ def test_off_by_default(world, client_for):
 
 
 def test_another_annotators_work_is_a_409(allowed, client_for):
-    from labeling.services.queue import task_claim_next
+    from labeling.services.queue.claim import task_claim_next
 
     Project.objects.filter(pk=allowed["project"].pk).update(overlap=2)
     project = Project.objects.get(pk=allowed["project"].pk)

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from labeling.models import Annotation, AnnotationStatus, Role, TaskLock
-from labeling.services.tokens import token_create
+from labeling.services.people.tokens import token_create
 from tests.api.test_loop_queries import MOST
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory
 
@@ -97,7 +97,7 @@ def test_submit_with_next_is_one_transaction_a_failed_claim_takes_the_submit_bac
     """The submit and the next claim commit together (services/next_task.py): when the claim
     fails, the submit is not stored either, the draft keeps its labels, and the page's retry
     with the same request_id then stores it once and answers the next task."""
-    import labeling.services.next_task as next_task
+    import labeling.services.labeling.next_task as next_task
 
     project = ProjectFactory()
     client, user = _client(project)

@@ -7,7 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from labeling.models import ApiToken
-from labeling.services.tokens import token_create
+from labeling.services.people.tokens import token_create
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

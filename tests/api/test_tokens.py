@@ -18,7 +18,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from labeling.models import ApiToken
-from labeling.services.tokens import token_create
+from labeling.services.people.tokens import token_create
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -307,7 +307,7 @@ def test_an_admin_sees_and_revokes_a_users_tokens_in_the_django_admin(client):
 
 
 def test_tokens_dead_for_longer_than_the_keep_period_are_pruned():
-    from labeling.services.tokens import token_revoke, tokens_prune
+    from labeling.services.people.tokens import token_revoke, tokens_prune
 
     user = UserFactory()
     now = timezone.now()

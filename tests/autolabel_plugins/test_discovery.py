@@ -10,8 +10,8 @@ import sys
 import pytest
 
 from autolabel.registry import BUILTIN_ENGINES, TAKEN_NAMES, chunk_queue
-from labeling.machine_sources import machine_sources, plugin_sources
 from labeling.models import SuggestionSource
+from labeling.rules.machine_sources import machine_sources, plugin_sources
 from tests.autolabel_plugins.fake_install import EXAMPLE
 
 

@@ -5,9 +5,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from labeling.exporters.options import AUTO_PRIORITY, Filters
-from labeling.machine_sources import machine_sources
 from labeling.models import SuggestionSource
-from labeling.services import outbox
+from labeling.rules.machine_sources import machine_sources
+from labeling.services.jobs import outbox
 from tests.factories import MembershipFactory, ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

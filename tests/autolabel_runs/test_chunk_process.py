@@ -19,7 +19,7 @@ from autolabel.services import (
     autolabel_run_create,
 )
 from labeling.models import Annotation, AnnotationStatus, Solution, Suggestion
-from labeling.review_selectors import REASON_BITS, reasons_mask
+from labeling.selectors.review import REASON_BITS, reasons_mask
 from labeling.services.imports import import_file
 from tests.conftest import PROCESSBENCH
 from tests.factories import ProjectFactory

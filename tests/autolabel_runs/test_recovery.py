@@ -181,7 +181,7 @@ def test_an_export_that_writes_progress_is_alive(settings):
 
 
 def test_building_an_export_writes_its_heartbeat_with_its_progress():
-    from labeling.services.exports import export_build, export_create
+    from labeling.services.exports.snapshots import export_build, export_create
     from labeling.services.imports import import_file
     from tests.conftest import PROCESSBENCH
 

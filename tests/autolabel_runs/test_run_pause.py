@@ -126,7 +126,7 @@ def test_cancel_while_paused_stops_for_good(monkeypatch, sent):
 
 
 def test_deleting_the_project_cancels_a_paused_run():
-    from labeling.services.project_delete import project_delete
+    from labeling.services.projects.delete import project_delete
 
     run = autolabel_run_create(project=_project(2), sources=["symbolic"])
     autolabel_run_pause(run=run)

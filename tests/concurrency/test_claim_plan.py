@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from labeling.models import Annotation, AnnotationStatus, Solution, TaskLock
-from labeling.selectors import REMAINING_CAP, project_progress_for_user
-from labeling.services.queue import task_claim_next
+from labeling.selectors.labeling_page import REMAINING_CAP, project_progress_for_user
+from labeling.services.queue.claim import task_claim_next
 from tests.factories import ProblemFactory, ProjectFactory, UserFactory
 from training_runs.active_learning import queue_order_set
 

@@ -1,4 +1,4 @@
-"""A real deadlock on PostgreSQL between two writers, retried (labeling.db_retry).
+"""A real deadlock on PostgreSQL between two writers, retried (labeling.pg.db_retry).
 
 Two annotators save drafts at the same moment through the API; each save, having locked its own
 annotation's row, is made to lock the other's row too: opposite orders, a true deadlock that
@@ -12,9 +12,9 @@ import pytest
 from django.db import connection, connections
 from rest_framework.test import APIClient
 
-import labeling.services.annotations as annotations_module
+import labeling.services.labeling.annotations as annotations_module
 from labeling.models import Annotation, LabelHistory
-from labeling.services.queue import task_claim_next
+from labeling.services.queue.claim import task_claim_next
 from tests.concurrency.threads import run_threads
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import member

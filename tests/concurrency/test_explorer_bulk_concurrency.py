@@ -5,8 +5,8 @@ import pytest
 from django.db import connection
 
 from labeling.models import LabelHistory, Resolution, Solution
-from labeling.services.explorer import explorer_bulk
-from labeling.services.resolutions import resolution_create
+from labeling.services.projects.explorer import explorer_bulk
+from labeling.services.review.resolutions import resolution_create
 from tests.concurrency.threads import run_threads
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 from tests.review.conftest import label

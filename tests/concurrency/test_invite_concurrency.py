@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 
 from labeling.errors import Gone
 from labeling.models import Invite, ProjectMembership
-from labeling.services.people import invite_accept, invite_create
+from labeling.services.people.accounts import invite_accept, invite_create
 from tests.concurrency.threads import run_threads
 from tests.factories import ProjectFactory
 

@@ -6,10 +6,10 @@ from django.db import connection
 
 from labeling.errors import Conflict
 from labeling.models import Annotation, AnnotationStatus, LabelHistory
-from labeling.services.annotations import annotation_skip
-from labeling.services.my_work import annotation_reopen, annotation_resubmit
-from labeling.services.queue import task_claim_next
-from labeling.services.review import review_reject
+from labeling.services.labeling.annotations import annotation_skip
+from labeling.services.labeling.my_work import annotation_reopen, annotation_resubmit
+from labeling.services.queue.claim import task_claim_next
+from labeling.services.review.actions import review_reject
 from tests.concurrency.threads import run_threads
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import label, member

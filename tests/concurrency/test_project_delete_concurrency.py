@@ -9,8 +9,8 @@ from django.db import connection, connections
 from rest_framework.test import APIClient
 
 from labeling.models import Annotation, LabelHistory, Project, Solution, Step, StepLabel
-from labeling.services.project_delete import project_purge
-from labeling.services.queue import task_claim_next
+from labeling.services.projects.delete import project_purge
+from labeling.services.queue.claim import task_claim_next
 from tests.concurrency.threads import run_threads
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import member

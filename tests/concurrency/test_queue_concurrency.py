@@ -9,8 +9,8 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from labeling.models import Annotation, AnnotationStatus, Solution, TaskLock
-from labeling.services.annotations import annotation_submit
-from labeling.services.queue import task_claim_next
+from labeling.services.labeling.annotations import annotation_submit
+from labeling.services.queue.claim import task_claim_next
 from tests.concurrency.threads import run_threads
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 

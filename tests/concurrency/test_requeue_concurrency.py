@@ -1,12 +1,12 @@
 """A requeued complete solution under concurrent claims, on PostgreSQL: threads with their own
-connections race for its one extra slot (labeling.services.explorer's requeue)."""
+connections race for its one extra slot (labeling.services.projects.explorer's requeue)."""
 
 import pytest
 from django.db import connection
 
 from labeling.models import Annotation, AnnotationStatus, Solution, TaskLock
-from labeling.services.explorer import explorer_bulk
-from labeling.services.queue import task_claim_next
+from labeling.services.projects.explorer import explorer_bulk
+from labeling.services.queue.claim import task_claim_next
 from tests.concurrency.threads import run_threads
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import label, member

@@ -5,8 +5,8 @@ from django.db import connection
 
 from labeling.errors import Conflict
 from labeling.models import Annotation, AnnotationStatus, Resolution, ReviewAction, Solution
-from labeling.services.queue import task_claim_next
-from labeling.services.review import review_accept, review_adjudicate, review_reject
+from labeling.services.queue.claim import task_claim_next
+from labeling.services.review.actions import review_accept, review_adjudicate, review_reject
 from tests.concurrency.threads import run_threads
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 from tests.review.conftest import label

@@ -13,8 +13,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from labeling.services.annotations import annotation_submit
-from labeling.services.queue import task_claim_next
+from labeling.services.labeling.annotations import annotation_submit
+from labeling.services.queue.claim import task_claim_next
 from tests.factories import MembershipFactory, ProblemFactory, ProjectFactory, UserFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]

@@ -280,7 +280,7 @@ def test_every_export_format_has_an_example() -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize("block", EXPORTS, ids=ids(EXPORTS))
 def test_export_examples_are_real_output(block: Block, tmp_path: Path) -> None:
-    from labeling.services.exports import export_build, export_create
+    from labeling.services.exports.snapshots import export_build, export_create
     from labeling.services.imports import import_file
     from tests.exports.conftest import chat_tokenizer_dir, read_rows
     from tests.factories import ProjectFactory

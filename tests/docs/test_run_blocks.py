@@ -128,7 +128,7 @@ def run_python(block: Block, url: str) -> str:
 def test_runnable_blocks_run(docs_world, docs_worker, live_server, tmp_path, monkeypatch) -> None:
     """All files in one database, in order (one live server and one flush: the suite stays
     fast); a file's blocks may build on what its earlier blocks did."""
-    from labeling.services.tokens import token_create
+    from labeling.services.people.tokens import token_create
 
     secret = token_create(user=docs_world["admin"], name="docs tests").key
     env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "TOKEN": secret}

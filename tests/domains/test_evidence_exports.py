@@ -9,8 +9,8 @@ import pytest
 from django.core.files.storage import default_storage
 
 from labeling.models import Step
-from labeling.review_selectors import review_detail
-from labeling.services.exports import export_build, export_create
+from labeling.selectors.review import review_detail
+from labeling.services.exports.snapshots import export_build, export_create
 from labeling.services.imports import import_file
 from tests.factories import AnnotationFactory, ProjectFactory, UserFactory
 
@@ -89,7 +89,7 @@ def test_other_domains_exports_have_no_evidence_columns(tmp_path):
 
 
 def test_the_labeling_and_review_payloads_carry_sources_and_citations():
-    from labeling.selectors import task_payload
+    from labeling.selectors.labeling_page import task_payload
 
     project = ProjectFactory(domain="evidence")
     import_file(project=project, path=DEMO, labels_as="none")

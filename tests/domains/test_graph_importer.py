@@ -241,7 +241,7 @@ def test_load_demo_makes_the_graph_project_and_the_payloads_carry_the_graph():
 
 
 def test_graph_prompt_states_the_graph_in_graphsilos_words():
-    from labeling.graphs import graph_prompt, with_graph
+    from labeling.steps.graphs import graph_prompt, with_graph
 
     metadata = {
         "graph": {
@@ -268,7 +268,7 @@ def test_graph_prompt_states_the_graph_in_graphsilos_words():
 
 @pytest.mark.django_db
 def test_an_export_of_a_graph_project_puts_the_graph_in_the_prompt(tmp_path):
-    from labeling.services.exports import export_build, export_create
+    from labeling.services.exports.snapshots import export_build, export_create
     from tests.exports.conftest import read_rows
 
     project = ProjectFactory(domain="graph")

@@ -14,9 +14,9 @@ from rest_framework.test import APIClient
 from labeling.importers import ImportFileError
 from labeling.importers.images import MAX_IMAGE_BYTES
 from labeling.models import Problem, Solution, Step
-from labeling.selectors import task_payload
+from labeling.selectors.labeling_page import task_payload
 from labeling.services.imports import import_file
-from labeling.services.queue import task_claim_next
+from labeling.services.queue.claim import task_claim_next
 from tests.factories import MembershipFactory, ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -228,7 +228,7 @@ def test_a_multimodal_trl_export_keeps_the_image_references(tmp_path):
     import pyarrow.parquet as pq
 
     from labeling.models import Export
-    from labeling.services.exports import export_build, export_create
+    from labeling.services.exports.snapshots import export_build, export_create
 
     project = ProjectFactory(domain="multimodal")
     row = {
@@ -266,7 +266,7 @@ def test_a_multimodal_trl_export_keeps_the_image_references(tmp_path):
 
 
 def test_the_review_page_payload_carries_step_meta_and_images(tmp_path):
-    from labeling.review_selectors import review_detail
+    from labeling.selectors.review import review_detail
 
     project = ProjectFactory(domain="multimodal")
     row = {

@@ -12,7 +12,7 @@ from autolabel.services import autolabel_item_process, autolabel_run_create
 from labeling.errors import ValidationFailed
 from labeling.metrics.domains import per_domain
 from labeling.models import DOMAIN_SOURCES, Suggestion
-from labeling.services.metrics import metrics_get
+from labeling.services.projects.metrics import metrics_get
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 from tests.review.test_review_queue import submitted
 
@@ -171,7 +171,7 @@ def test_the_review_queue_filters_by_domain(mixed):
 
 
 def test_a_domain_change_keeps_each_problems_domain():
-    from labeling.services.projects import project_update
+    from labeling.services.projects.edit import project_update
 
     project = ProjectFactory(domain="text")
     SolutionFactory(problem__project=project, steps=1)  # domain "" = the project's

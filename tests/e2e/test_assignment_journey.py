@@ -18,9 +18,9 @@ from labeling.models import (
     ProjectMembership,
     Solution,
 )
-from labeling.services.annotations import annotation_submit
-from labeling.services.gold import gold_set
-from labeling.services.queue import task_claim_next
+from labeling.services.gold.questions import gold_set
+from labeling.services.labeling.annotations import annotation_submit
+from labeling.services.queue.claim import task_claim_next
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.helpers import login, wait_for
 

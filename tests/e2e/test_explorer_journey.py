@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from labeling.models import Resolution, Solution
-from labeling.services.resolutions import resolution_create
+from labeling.services.review.resolutions import resolution_create
 from tests.e2e.helpers import login
 from tests.factories import ProjectFactory, SolutionFactory, SuggestionFactory
 from tests.review.conftest import label, member

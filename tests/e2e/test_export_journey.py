@@ -210,7 +210,7 @@ def test_admin_creates_a_trl_export_watches_it_build_and_downloads_it(
 def test_the_default_export_holds_the_reviewers_label(live_server, browser, exports_worker):
     """Final labels are the default: a reviewer's adjudication, not the annotator's labels,
     reaches the file; the tab says where the labels come from before and after the export."""
-    from labeling.services.review import review_adjudicate
+    from labeling.services.review.actions import review_adjudicate
 
     call_command("load_demo")
     project = Project.objects.get(name=DEMO)

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from labeling.models import Annotation, AnnotationStatus, ProjectMembership, Role
 from labeling.services.imports import import_file
-from labeling.services.projects import project_create
+from labeling.services.projects.edit import project_create
 from tests.e2e.helpers import login, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from labeling.models import Project, Solution
-from labeling.services.predictions import predictions_upload
+from labeling.services.imports.predictions import predictions_upload
 from tests.e2e.helpers import login
 from tests.e2e.test_annotator_journey import DEMO
 

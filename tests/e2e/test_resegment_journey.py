@@ -6,7 +6,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from labeling.models import Annotation, AnnotationStatus, Project, Step
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports.snapshots import export_build, export_create
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.helpers import DEMO_LABELING, login, wait_for
 from tests.exports.conftest import read_rows

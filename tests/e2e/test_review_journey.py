@@ -22,8 +22,8 @@ from labeling.models import (
     Solution,
     StepLabel,
 )
-from labeling.services.annotations import annotation_submit
-from labeling.services.queue import task_claim_next
+from labeling.services.labeling.annotations import annotation_submit
+from labeling.services.queue.claim import task_claim_next
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.helpers import login, wait_for
 
@@ -103,7 +103,7 @@ def _seed_history(project: Project, agreed_id: int) -> list[int]:
         if k % 2 == 0:
             disagreeing.append(solution.pk)
     # Written past the services, as an import of past work is: refresh what the queue reads.
-    from labeling.services.review_reasons import review_reasons_refresh
+    from labeling.services.review.reasons import review_reasons_refresh
 
     review_reasons_refresh(project=project)
     return disagreeing

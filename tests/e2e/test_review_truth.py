@@ -9,7 +9,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from labeling.models import Annotation, AnnotationStatus, Project, Solution, Suggestion
-from labeling.services.review_reasons import review_reasons_refresh
+from labeling.services.review.reasons import review_reasons_refresh
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.helpers import login, wait_for
 

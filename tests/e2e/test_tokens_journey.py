@@ -12,7 +12,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from labeling.models import ApiToken
-from labeling.services.tokens import token_create, token_mark_used
+from labeling.services.people.tokens import token_create, token_mark_used
 from tests.e2e.helpers import login
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

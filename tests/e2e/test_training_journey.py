@@ -6,7 +6,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from labeling.models import Project, Suggestion
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports.snapshots import export_build, export_create
 from tests.e2e.helpers import login
 from tests.e2e.test_annotator_journey import DEMO
 from training_runs.models import PrmModel, TrainingRun

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from labeling.models import ProjectMembership
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports.snapshots import export_build, export_create
 from tests.e2e.helpers import login, wait_for
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.webhooks.conftest import Receiver, running_receiver

@@ -14,10 +14,10 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from labeling.models import Project, ProjectMembership, Role, Solution
-from labeling.services.annotations import annotation_submit
-from labeling.services.comments import comment_create
 from labeling.services.imports import import_file
-from labeling.services.queue import task_claim_next
+from labeling.services.labeling.annotations import annotation_submit
+from labeling.services.queue.claim import task_claim_next
+from labeling.services.review.comments import comment_create
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.helpers import login
 

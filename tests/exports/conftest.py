@@ -8,7 +8,7 @@ import pytest
 from django.core.files.storage import default_storage
 
 from labeling.models import Export
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports.snapshots import export_build, export_create
 from labeling.services.imports import import_file
 
 # datasets must never reach for the Hub in tests, and keeps its caches out of $HOME.

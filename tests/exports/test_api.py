@@ -8,9 +8,9 @@ from django.core.files.storage import default_storage
 from rest_framework.test import APIClient
 
 from labeling.models import Export
-from labeling.services import outbox
-from labeling.services.exports import export_build, export_create
-from labeling.services.tokens import token_create
+from labeling.services.exports.snapshots import export_build, export_create
+from labeling.services.jobs import outbox
+from labeling.services.people.tokens import token_create
 from tests.exports.conftest import annotate
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 
@@ -181,7 +181,7 @@ def test_create_poll_download_with_a_token_through_a_worker(world, exports_worke
 def test_default_source_is_final_and_counts_are_in_the_response(world):
     """A reviewer's resolution reaches the default export; the counts by origin are in the
     export's stats (and card), and the preview says the same before the export."""
-    from labeling.services.review import review_adjudicate
+    from labeling.services.review.actions import review_adjudicate
 
     project = world["project"]
     reviewed = project.solutions.get(external_id="s0")

@@ -5,8 +5,8 @@ from django.core.files.storage import default_storage
 from django.db import connection, connections
 
 from labeling.models import Export, StepLabel
-from labeling.services import exports as service
-from labeling.services.exports import export_build, export_create, export_delete
+from labeling.services.exports import snapshots as service
+from labeling.services.exports.snapshots import export_build, export_create, export_delete
 from tests.exports.conftest import file_bytes, read_rows, steplab_file
 
 pytestmark = pytest.mark.django_db

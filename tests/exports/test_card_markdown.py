@@ -2,7 +2,7 @@
 
 import re
 
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports.snapshots import export_build, export_create
 from tests.exports.conftest import steplab_file
 
 

@@ -9,9 +9,9 @@ from django.core.files.storage import default_storage
 
 from labeling.exporters import writers
 from labeling.models import Export, ExportStatus
-from labeling.services import export_files
-from labeling.services.export_files import export_leftovers_remove
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports import files as export_files
+from labeling.services.exports.files import export_leftovers_remove
+from labeling.services.exports.snapshots import export_build, export_create
 from labeling.tasks import export_leftovers_remove_task
 from tests.exports.conftest import file_bytes, steplab_file
 

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from labeling.errors import ValidationFailed
-from labeling.services.exports import export_create
+from labeling.services.exports.snapshots import export_create
 from labeling.services.imports import import_file
 from tests.factories import ProjectFactory
 from training.data import read_rows as training_rows

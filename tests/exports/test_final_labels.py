@@ -10,8 +10,8 @@ from labeling.exporters.final import FinalTally, from_final
 from labeling.exporters.labels import AnnotationLabels, BaseStep, ResolutionLabels
 from labeling.exporters.options import filters_from
 from labeling.models import Provenance, Solution
-from labeling.services.resolutions import resolution_create
-from labeling.services.review import review_adjudicate
+from labeling.services.review.actions import review_adjudicate
+from labeling.services.review.resolutions import resolution_create
 from tests.exports.conftest import read_rows
 from tests.factories import SolutionFactory, SuggestionFactory, UserFactory
 from tests.review.test_review_queue import submitted

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from labeling.hub.connection import HubError
 from labeling.hub.pull import HubSource, hub_split_write
 from labeling.models import ImportJob, ImportStatus, Problem, Project, Solution
-from labeling.services.hub import hub_push_run
+from labeling.services.exports.hub import hub_push_run
 from labeling.services.imports.jobs import import_job_run
 from tests.exports.conftest import raw_rows, read_rows
 from tests.exports.hub_standin import hub_standin

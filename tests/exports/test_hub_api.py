@@ -7,7 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from labeling.models import Export, HubPush, ImportJob, Solution
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports.snapshots import export_build, export_create
 from tests.exports.test_api import client_for, world  # noqa: F401
 from tests.exports.test_hub import hub  # noqa: F401
 

@@ -12,8 +12,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from labeling.models import HubPush, Solution
-from labeling.services.hub import hub_push_run
-from labeling.services.hub_tokens import hub_token_set
+from labeling.services.exports.hub import hub_push_run
+from labeling.services.people.hub_tokens import hub_token_set
 from tests.exports.test_api import world  # noqa: F401
 from tests.exports.test_hub import TOKEN, hub  # noqa: F401
 from tests.exports.test_hub_token import ALICE, _done_export

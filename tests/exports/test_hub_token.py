@@ -9,6 +9,7 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
+from labeling.accounts.sealed import SealBroken, seal, unseal
 from labeling.hub.connection import HubAuth, HubError, scrub
 from labeling.hub.pull import HubSource
 from labeling.models import (
@@ -19,12 +20,11 @@ from labeling.models import (
     Problem,
     Solution,
 )
-from labeling.sealed import SealBroken, seal, unseal
-from labeling.services import outbox
-from labeling.services.exports import export_build, export_create
-from labeling.services.hub import hub_push_run
-from labeling.services.hub_tokens import hub_auth_for, hub_token_set
+from labeling.services.exports.hub import hub_push_run
+from labeling.services.exports.snapshots import export_build, export_create
 from labeling.services.imports.jobs import import_job_run
+from labeling.services.jobs import outbox
+from labeling.services.people.hub_tokens import hub_auth_for, hub_token_set
 from labeling.tasks import hub_push_task
 from tests.exports.hub_standin import Repo
 from tests.exports.test_api import client_for, world  # noqa: F401

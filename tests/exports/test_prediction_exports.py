@@ -2,7 +2,7 @@
 
 import io
 
-from labeling.services.predictions import predictions_upload
+from labeling.services.imports.predictions import predictions_upload
 from tests.exports.conftest import read_rows
 from tests.factories import SolutionFactory, SuggestionFactory
 

@@ -4,8 +4,8 @@ gold questions only on request."""
 import pytest
 
 from labeling.models import Solution
-from labeling.services.gold import gold_set
-from labeling.services.review import review_accept, review_adjudicate
+from labeling.services.gold.questions import gold_set
+from labeling.services.review.actions import review_accept, review_adjudicate
 from tests.exports.conftest import read_rows
 from tests.factories import SolutionFactory, UserFactory
 from tests.review.test_review_queue import submitted

@@ -8,7 +8,7 @@ import pytest
 from labeling.exporters.dependencies import inherit_errors
 from labeling.exporters.records import StepRecord
 from labeling.models import Step, StepAlternative, StepLabel
-from labeling.services import outbox
+from labeling.services.jobs import outbox
 from tests.exports.conftest import annotate, read_rows
 from tests.factories import SolutionFactory, UserFactory
 

@@ -8,7 +8,7 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from labeling.exporters import raw
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports.snapshots import export_build, export_create
 from labeling.services.imports import import_file
 from tests.exports.conftest import steplab_file
 
@@ -120,7 +120,7 @@ def _peak(project, chunk_size: int) -> int:
 
 def test_peak_memory_does_not_grow_with_the_number_of_solutions(solutions, project, monkeypatch):
     from labeling.exporters import writers
-    from labeling.services import exports
+    from labeling.services.exports import snapshots as exports
     from tests.factories import ProjectFactory
 
     # The JSONL writer buffers up to BUFFER_BYTES (1 MiB) of lines; keep it below these sizes.

@@ -32,7 +32,7 @@ from bench.load.procs import (
 SEED = """
 import json
 from django.contrib.auth import get_user_model
-from labeling.services.tokens import token_create
+from labeling.services.people.tokens import token_create
 from labeling.models import Project, ProjectMembership
 from labeling.services.imports import import_file
 project = Project.objects.create(name="pg restart")

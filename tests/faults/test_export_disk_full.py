@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from labeling.models import Export, ExportStatus
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports.snapshots import export_build, export_create
 from labeling.services.imports import import_file
 
 pytestmark = pytest.mark.django_db

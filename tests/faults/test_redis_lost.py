@@ -20,7 +20,7 @@ from autolabel.services import autolabel_run_create
 from bench.load.procs import enqueue, start_worker, steplab_env, stop
 from labeling.models import Export, Suggestion
 from labeling.models.exports import ExportStatus
-from labeling.services.exports import export_create
+from labeling.services.exports.snapshots import export_create
 from tests.faults.private_stack import live_database_url, start_private_redis
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

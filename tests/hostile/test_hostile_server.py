@@ -31,7 +31,7 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
 from labeling.models import ProjectMembership
-from labeling.services.tokens import token_create
+from labeling.services.people.tokens import token_create
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.faults.private_stack import production_hash, production_server
 

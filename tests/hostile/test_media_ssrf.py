@@ -21,9 +21,9 @@ from django.core.files.storage import default_storage
 
 from labeling.importers import ImportFileError
 from labeling.models import Annotation, Problem, Solution, Step, StepLabel
-from labeling.services import url_guard
 from labeling.services.imports import import_file
-from labeling.services.url_guard import UrlRefused, address_problem, vet_url
+from labeling.services.media import url_guard
+from labeling.services.media.url_guard import UrlRefused, address_problem, vet_url
 from tests.domains.test_media import png
 from tests.factories import ProjectFactory
 

@@ -11,7 +11,7 @@ from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, given, settings
 from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
-from labeling.services.tokens import token_create
+from labeling.services.people.tokens import token_create
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "4"))

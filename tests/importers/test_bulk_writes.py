@@ -176,7 +176,7 @@ def test_one_solution_per_batch_writes_the_same_rows(monkeypatch, write_jsonl, l
 def test_suggestion_imports_leave_the_stored_review_reasons_right(write_jsonl):
     """Imports with suggestions skip the reasons refresh: new solutions have no submitted
     labels, so no reason; the stored mask (0) must equal the live one."""
-    from labeling.review_selectors import reasons_mask
+    from labeling.selectors.review import reasons_mask
 
     project = ProjectFactory()
     rows = [

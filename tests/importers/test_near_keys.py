@@ -13,9 +13,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from labeling.models import Problem, ProblemBand, ProblemSignature, Project
-from labeling.near_dups import NearIndex, clusters
+from labeling.rules.near_dups import NearIndex, clusters
 from labeling.services.imports import import_file, near_dups, near_keys
-from labeling.services.project_delete import project_purge
+from labeling.services.projects.delete import project_purge
 from tests.factories import ProjectFactory
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,7 @@
 import pytest
 
 from labeling.models import StepSplit
-from labeling.splitting import split_steps
+from labeling.steps.splitting import split_steps
 
 
 def test_line_rule_strips_and_drops_empty_lines():

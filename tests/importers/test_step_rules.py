@@ -8,8 +8,8 @@ from labeling.importers import ParseOptions
 from labeling.importers.fields import Row
 from labeling.importers.steplab import parse
 from labeling.models import StepSplit
-from labeling.sentences import math_spans, split_sentences
-from labeling.splitting import StepRule, split_solution, split_steps, tag_pattern, think_parts
+from labeling.steps.sentences import math_spans, split_sentences
+from labeling.steps.splitting import StepRule, split_solution, split_steps, tag_pattern, think_parts
 
 
 @pytest.mark.parametrize(

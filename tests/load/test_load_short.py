@@ -18,7 +18,7 @@ from bench.load.annotators import (
     wait_background,
 )
 from bench.load.procs import PrivateRedis, free_port, start_server, start_worker, steplab_env, stop
-from labeling.services.tokens import token_create
+from labeling.services.people.tokens import token_create
 from tests.factories import MembershipFactory, UserFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from labeling.models import MetricsSnapshot
-from labeling.services.metrics import metrics_get, metrics_refresh, metrics_request_refresh
+from labeling.services.projects.metrics import metrics_get, metrics_refresh, metrics_request_refresh
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 from tests.review.test_review_queue import submitted
 
@@ -82,7 +82,8 @@ def test_the_refresh_sends_the_task_by_its_registered_name(
     """The service does not import labeling.tasks (tasks import services): it sends the task
     by name, which must be the name the task is registered under."""
     from labeling import tasks
-    from labeling.services import metrics, outbox
+    from labeling.services.jobs import outbox
+    from labeling.services.projects import metrics
 
     assert tasks.project_metrics_refresh_task.name == metrics.REFRESH_TASK
     sent = []

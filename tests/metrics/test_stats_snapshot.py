@@ -6,10 +6,10 @@ from rest_framework.test import APIClient
 
 from labeling.metrics.domains import project_metrics_by_domain
 from labeling.models import MetricsSnapshot
-from labeling.review_selectors import review_queue_counts
-from labeling.selectors import project_stats
-from labeling.services.metrics import metrics_refresh, project_stats_get
-from labeling.services.review_reasons import review_reasons_fill
+from labeling.selectors.labeling_page import project_stats
+from labeling.selectors.review import review_queue_counts
+from labeling.services.projects.metrics import metrics_refresh, project_stats_get
+from labeling.services.review.reasons import review_reasons_fill
 from tests.factories import SolutionFactory, UserFactory
 from tests.metrics.test_metrics_serving import _labeled_project
 

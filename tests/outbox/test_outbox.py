@@ -1,4 +1,4 @@
-"""The transactional outbox (labeling.services.outbox) and the idempotency key of job creation.
+"""The transactional outbox (labeling.services.jobs.outbox) and the idempotency key of job creation.
 
 The broker here is the test settings' in-memory one, or a Redis URL nobody listens on for a
 broker that is down: the sends go through kombu for real, nothing is patched but the broker
@@ -21,9 +21,9 @@ from autolabel.recovery import lost_jobs
 from autolabel.tasks import autolabel_run_start_task
 from bench.load.procs import free_port
 from labeling.models import Export, OutboxMessage, ProjectMembership
-from labeling.services import outbox
-from labeling.services.exports import export_create
-from labeling.services.outbox import outbox_drain, outbox_job_create
+from labeling.services.exports.snapshots import export_create
+from labeling.services.jobs import outbox
+from labeling.services.jobs.outbox import outbox_drain, outbox_job_create
 from tests.factories import MembershipFactory, ProjectFactory
 
 pytestmark = pytest.mark.django_db
@@ -250,7 +250,7 @@ def _skip_locked_sees(locked: list[int]):
 def test_a_metrics_refresh_asked_while_the_broker_is_down_waits_in_the_outbox(
     broker_down, django_capture_on_commit_callbacks
 ):
-    from labeling.services.metrics import REFRESH_TASK, metrics_request_refresh
+    from labeling.services.projects.metrics import REFRESH_TASK, metrics_request_refresh
 
     project = ProjectFactory()
     with django_capture_on_commit_callbacks(execute=True):

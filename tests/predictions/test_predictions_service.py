@@ -1,4 +1,4 @@
-"""labeling.services.predictions: stored as suggestions, atomic, idempotent, bounded."""
+"""labeling.services.imports.predictions: stored as suggestions, atomic, idempotent, bounded."""
 
 import gzip
 import io
@@ -7,7 +7,7 @@ import pytest
 
 from labeling.importers import ImportFileError
 from labeling.models import Suggestion
-from labeling.services.predictions import predictions_upload
+from labeling.services.imports.predictions import predictions_upload
 from tests.predictions.conftest import jsonl
 
 
@@ -154,7 +154,7 @@ def test_a_bad_item_of_a_json_array_names_the_item(solutions):
 
 
 def test_a_failure_after_a_written_batch_rolls_everything_back(solutions, monkeypatch):
-    from labeling.services import predictions
+    from labeling.services.imports import predictions
 
     monkeypatch.setattr(predictions, "BATCH_LINES", 1)
     with pytest.raises(ImportFileError):

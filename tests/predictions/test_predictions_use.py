@@ -10,7 +10,7 @@ from autolabel.services import (
     autolabel_run_refresh,
 )
 from labeling.models import Suggestion
-from labeling.services.predictions import predictions_upload
+from labeling.services.imports.predictions import predictions_upload
 from tests.factories import SolutionFactory, SuggestionFactory
 from tests.predictions.conftest import jsonl
 

@@ -1,7 +1,7 @@
 import pytest
 
-from labeling.services.annotations import annotation_submit
-from labeling.services.queue import task_claim_next
+from labeling.services.labeling.annotations import annotation_submit
+from labeling.services.queue.claim import task_claim_next
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 
 

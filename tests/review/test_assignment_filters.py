@@ -5,7 +5,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from labeling.models import Assignment
-from labeling.services.assignments import assignment_create, assignment_plan
+from labeling.services.queue.assignments import assignment_create, assignment_plan
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import member
 

@@ -7,9 +7,9 @@ from rest_framework.test import APIClient
 
 from labeling.errors import ValidationFailed
 from labeling.models import Assignment
-from labeling.services.annotations import annotation_submit
-from labeling.services.assignments import assignment_clear, assignment_create
-from labeling.services.queue import task_claim_next
+from labeling.services.labeling.annotations import annotation_submit
+from labeling.services.queue.assignments import assignment_clear, assignment_create
+from labeling.services.queue.claim import task_claim_next
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import member
 

@@ -5,10 +5,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from labeling.errors import ValidationFailed
-from labeling.gold_selectors import gold_list
 from labeling.models import Annotation, ProjectMembership
-from labeling.services.gold import screening_reset
-from labeling.services.queue import task_claim_next
+from labeling.selectors.gold import gold_list
+from labeling.services.gold.questions import screening_reset
+from labeling.services.queue.claim import task_claim_next
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import member
 from tests.review.test_gold_serving import _answer, _gold

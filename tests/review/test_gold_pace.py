@@ -1,4 +1,4 @@
-"""The gold rate's pace is kept counted on the membership (labeling.services.gold_pace): the
+"""The gold rate's pace is kept counted on the membership (labeling.services.gold.pace): the
 stored counts equal the live ones through submits, rejections, gold flag changes and a gold
 rate change, and a claim no longer counts the user's answers once they are stored."""
 
@@ -7,10 +7,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from labeling.models import Annotation, AnnotationStatus, ProjectMembership
-from labeling.services.gold import gold_unset
-from labeling.services.projects import project_update
-from labeling.services.queue import task_claim_next
-from labeling.services.review import review_reject
+from labeling.services.gold.questions import gold_unset
+from labeling.services.projects.edit import project_update
+from labeling.services.queue.claim import task_claim_next
+from labeling.services.review.actions import review_reject
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import member
 from tests.review.test_gold_serving import _answer, _gold

@@ -12,10 +12,10 @@ from labeling.models import (
     Solution,
     TaskLock,
 )
-from labeling.selectors import task_payload
-from labeling.services.annotations import annotation_submit
-from labeling.services.gold import gold_set
-from labeling.services.queue import task_claim_next
+from labeling.selectors.labeling_page import task_payload
+from labeling.services.gold.questions import gold_set
+from labeling.services.labeling.annotations import annotation_submit
+from labeling.services.queue.claim import task_claim_next
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import member
 

@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from labeling.api.pagination import CappedLimitOffsetPagination
 from labeling.models import Annotation, AnnotationStatus
-from labeling.review_selectors import (
+from labeling.selectors.review import (
     QUEUE_STATES,
     REASONS,
     item_reasons,
@@ -16,8 +16,8 @@ from labeling.review_selectors import (
     review_queue_counts,
     review_queue_counts_bounded,
 )
-from labeling.services.review import review_accept
-from labeling.services.review_reasons import review_reasons_fill
+from labeling.services.review.actions import review_accept
+from labeling.services.review.reasons import review_reasons_fill
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 from tests.review.test_review_queue import queue_world, submitted  # noqa: F401 (a fixture)
 

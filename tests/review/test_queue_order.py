@@ -4,8 +4,8 @@ and solutions assigned to others never served."""
 
 import pytest
 
-from labeling.services.assignments import assignment_create
-from labeling.services.queue import task_claim_next
+from labeling.services.queue.assignments import assignment_create
+from labeling.services.queue.claim import task_claim_next
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import member
 from tests.review.test_gold_serving import _answer, _gold
@@ -74,8 +74,8 @@ def test_any_registered_order_keeps_assigned_first(monkeypatch):
     """A hook ordering by -id, or returning its candidates with no order of its own."""
     from django.utils import timezone
 
-    from labeling.selectors import solution_claimable_for_user
-    from labeling.services import queue
+    from labeling.selectors.labeling_page import solution_claimable_for_user
+    from labeling.services.queue import claim as queue
 
     project = ProjectFactory(overlap=1)
     solutions = SolutionFactory.create_batch(4, problem__project=project, steps=1)

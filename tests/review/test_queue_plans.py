@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from labeling.models import Project
-from labeling.review_selectors import (
+from labeling.selectors.review import (
     count_capped,
     review_queue,
     review_queue_counts,

@@ -1,4 +1,4 @@
-"""The set-based fill (labeling.services.review_reasons_fill) stores the masks the per-solution
+"""The set-based fill (labeling.services.review.reasons_fill) stores the masks the per-solution
 refresh and the live queue compute, range by range, for one project only, and resumes."""
 
 import io
@@ -18,8 +18,8 @@ from labeling.models import (
     StepLabel,
     Suggestion,
 )
-from labeling.review_selectors import REASON_BITS, REASONS, reasons_mask
-from labeling.services.review_reasons import review_reasons_fill, review_reasons_refresh
+from labeling.selectors.review import REASON_BITS, REASONS, reasons_mask
+from labeling.services.review.reasons import review_reasons_fill, review_reasons_refresh
 from tests.factories import ProjectFactory, SolutionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

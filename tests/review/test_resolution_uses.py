@@ -6,8 +6,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from labeling.models import LabelHistory, Resolution, ResolutionLabel, StepLabel
-from labeling.services.resolutions import resolution_auto
-from labeling.services.review import review_accept
+from labeling.services.review.actions import review_accept
+from labeling.services.review.resolutions import resolution_auto
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 from tests.review.test_review_queue import submitted
 

@@ -6,8 +6,8 @@ import pytest
 from django.utils import timezone
 
 from labeling.models import Annotation, GoldLabel, StepLabel
-from labeling.review_selectors import item_reasons, review_queue, review_queue_counts
-from labeling.services.review import review_accept
+from labeling.selectors.review import item_reasons, review_queue, review_queue_counts
+from labeling.services.review.actions import review_accept
 from tests.factories import (
     ProjectFactory,
     SolutionFactory,
@@ -165,8 +165,8 @@ def test_imported_annotations_count_as_submitted_labels(queue_world):
 
 
 def test_review_detail_takes_a_fixed_number_of_queries(queue_world, django_assert_max_num_queries):
-    from labeling.review_selectors import review_detail
-    from labeling.services.comments import comment_create
+    from labeling.selectors.review import review_detail
+    from labeling.services.review.comments import comment_create
 
     s = queue_world["s"]
     review_detail(solution=s["conflict"])  # warm-up: content types etc.
@@ -183,7 +183,7 @@ def test_review_detail_takes_a_fixed_number_of_queries(queue_world, django_asser
 
 
 def test_review_detail_shows_gold_only_on_gold_solutions(queue_world):
-    from labeling.review_selectors import review_detail
+    from labeling.selectors.review import review_detail
 
     s = queue_world["s"]
     detail = review_detail(solution=s["gold"])

@@ -18,13 +18,13 @@ from labeling.models import (
     StepLabel,
     TaskLock,
 )
-from labeling.services.annotations import annotation_save_draft, annotation_submit
-from labeling.services.comments import comment_create
-from labeling.services.gold import gold_set
-from labeling.services.queue import task_claim_next
-from labeling.services.queue_take import overlap_holders
-from labeling.services.resolutions import resolution_from_suggestions
-from labeling.services.review import review_accept, review_adjudicate, review_reject
+from labeling.services.gold.questions import gold_set
+from labeling.services.labeling.annotations import annotation_save_draft, annotation_submit
+from labeling.services.queue.claim import task_claim_next
+from labeling.services.queue.take import overlap_holders
+from labeling.services.review.actions import review_accept, review_adjudicate, review_reject
+from labeling.services.review.comments import comment_create
+from labeling.services.review.resolutions import resolution_from_suggestions
 from tests.factories import SolutionFactory, SuggestionFactory
 from tests.review.conftest import label, member
 

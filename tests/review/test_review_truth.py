@@ -8,15 +8,15 @@ from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
 from labeling.models import Solution
-from labeling.review_selectors import (
+from labeling.selectors.review import (
     REASON_BITS,
     item_reasons,
     review_detail,
     review_queue,
     review_queue_counts,
 )
-from labeling.review_selectors.step_marks import step_marks
-from labeling.services.review import review_reject
+from labeling.selectors.review.step_marks import step_marks
+from labeling.services.review.actions import review_reject
 from tests.factories import ProjectFactory, SolutionFactory, SuggestionFactory, UserFactory
 from tests.review.conftest import label, member
 from tests.review.test_review_queue import submitted

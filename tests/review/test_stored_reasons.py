@@ -14,13 +14,13 @@ from autolabel.engines.base import EngineResult, StepSuggestion
 from autolabel.services import suggestions_upsert
 from labeling.errors import DomainError
 from labeling.models import Annotation, AnnotationStatus, Project, Solution
-from labeling.review_selectors import REASONS, reasons_mask, review_queue, review_queue_counts
-from labeling.services.annotations import annotation_submit
-from labeling.services.gold import gold_set, gold_unset
+from labeling.selectors.review import REASONS, reasons_mask, review_queue, review_queue_counts
+from labeling.services.gold.questions import gold_set, gold_unset
 from labeling.services.imports import import_file
-from labeling.services.projects import project_create
-from labeling.services.queue import task_claim_next
-from labeling.services.review import review_accept, review_adjudicate, review_reject
+from labeling.services.labeling.annotations import annotation_submit
+from labeling.services.projects.edit import project_create
+from labeling.services.queue.claim import task_claim_next
+from labeling.services.review.actions import review_accept, review_adjudicate, review_reject
 from tests.factories import SolutionFactory
 from tests.review.conftest import label, member
 

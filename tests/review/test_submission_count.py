@@ -1,5 +1,5 @@
-"""A submission's count and review reasons (labeling/services/submission_count.py): the short
-UPDATE for a solution's only submitted annotation and the full one otherwise store the mask
+"""A submission's count and review reasons (labeling/services/labeling/submission_count.py): the
+short UPDATE for a solution's only submitted annotation and the full one otherwise store the mask
 the live computation gives, and the full expression runs only when it is needed."""
 
 import pytest
@@ -9,8 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from autolabel.engines.base import EngineResult, StepSuggestion
 from autolabel.services import suggestions_upsert
 from labeling.models import Annotation, AnnotationStatus, Solution
-from labeling.review_selectors import REASON_BITS, reasons_mask
-from labeling.services.annotations import annotation_submit
+from labeling.selectors.review import REASON_BITS, reasons_mask
+from labeling.services.labeling.annotations import annotation_submit
 from tests.factories import ProjectFactory, SolutionFactory
 from tests.review.conftest import label, member
 

@@ -2,8 +2,8 @@ import pytest
 
 from labeling.errors import Conflict, NotAllowed, ValidationFailed
 from labeling.models import AnnotationStatus, FinishReason, StepLabel
-from labeling.services.annotations import annotation_save_draft, annotation_submit
-from labeling.services.queue import task_claim_next
+from labeling.services.labeling.annotations import annotation_save_draft, annotation_submit
+from labeling.services.queue.claim import task_claim_next
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -15,9 +15,9 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from labeling.models import Annotation, AnnotationStatus, Assignment, Solution, TaskLock
-from labeling.selectors import solution_claimable_for_user
-from labeling.services.queue import _claim_first, _claim_phases, candidates_ordered
-from labeling.services.queue_open import queue_open_refresh
+from labeling.selectors.labeling_page import solution_claimable_for_user
+from labeling.services.queue.claim import _claim_first, _claim_phases, candidates_ordered
+from labeling.services.queue.pool import queue_open_refresh
 from tests.factories import ProjectFactory, SolutionFactory, UserFactory
 from training_runs.active_learning import queue_order_set
 

@@ -8,8 +8,8 @@ from django.db import connection
 from django.utils import timezone
 
 from labeling.models import LabelHistory
-from labeling.services.annotations import annotation_save_draft, annotation_submit
-from labeling.services.queue import task_claim_next
+from labeling.services.labeling.annotations import annotation_save_draft, annotation_submit
+from labeling.services.queue.claim import task_claim_next
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,8 @@ import pytest
 from django.utils import timezone
 
 from labeling.models import Annotation, AnnotationStatus, TaskLock
-from labeling.services.annotations import annotation_skip, annotation_submit
-from labeling.services.queue import task_claim_next
+from labeling.services.labeling.annotations import annotation_skip, annotation_submit
+from labeling.services.queue.claim import task_claim_next
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -12,15 +12,15 @@ from django.core.management import call_command
 
 from labeling.errors import Conflict
 from labeling.models import Annotation, AnnotationStatus, Solution
-from labeling.services.annotations import annotation_skip, annotation_submit
-from labeling.services.assignments import assignment_clear, assignment_create
-from labeling.services.explorer import explorer_bulk
-from labeling.services.gold import gold_set, gold_unset
+from labeling.services.gold.questions import gold_set, gold_unset
 from labeling.services.imports import import_file
-from labeling.services.projects import project_create, project_update
-from labeling.services.queue import task_claim_next
-from labeling.services.queue_open import queue_open_expression
-from labeling.services.review import review_reject
+from labeling.services.labeling.annotations import annotation_skip, annotation_submit
+from labeling.services.projects.edit import project_create, project_update
+from labeling.services.projects.explorer import explorer_bulk
+from labeling.services.queue.assignments import assignment_clear, assignment_create
+from labeling.services.queue.claim import task_claim_next
+from labeling.services.queue.pool import queue_open_expression
+from labeling.services.review.actions import review_reject
 from tests.conftest import PROCESSBENCH
 from tests.factories import SolutionFactory, UserFactory
 from tests.review.conftest import member
@@ -124,7 +124,7 @@ def test_queue_refresh_command_repairs_a_flag_changed_behind_the_services(db):
 
 
 def test_queue_refresh_walks_ranges_and_writes_only_changed_flags(db):
-    from labeling.services.queue_open import queue_open_fill, queue_open_refresh
+    from labeling.services.queue.pool import queue_open_fill, queue_open_refresh
 
     project = project_create(name="ranges", created_by=UserFactory(), overlap=2)
     other = project_create(name="other", created_by=UserFactory(), overlap=2)

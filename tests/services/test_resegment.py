@@ -1,14 +1,14 @@
-"""Splitting and merging steps while labeling (labeling.services.resegment): labels, uses,
+"""Splitting and merging steps while labeling (labeling.services.labeling.resegment): labels, uses,
 suggestions, history and versions stay consistent; shared solutions are refused."""
 
 import pytest
 
 from labeling.errors import Conflict, NotAllowed, ValidationFailed
 from labeling.models import Annotation, LabelHistory, Step, StepAlternative, StepLabel, Suggestion
-from labeling.services.annotations import annotation_save_draft, annotation_submit
-from labeling.services.exports import export_build, export_create
-from labeling.services.queue import task_claim_next
-from labeling.services.resegment import step_merge, step_split
+from labeling.services.exports.snapshots import export_build, export_create
+from labeling.services.labeling.annotations import annotation_save_draft, annotation_submit
+from labeling.services.labeling.resegment import step_merge, step_split
+from labeling.services.queue.claim import task_claim_next
 from tests.exports.conftest import read_rows
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 

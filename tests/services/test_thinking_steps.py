@@ -9,10 +9,10 @@ import pytest
 from labeling.errors import ValidationFailed
 from labeling.exporters.source import project_has_thinking
 from labeling.models import Step, StepSplit
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports.snapshots import export_build, export_create
 from labeling.services.imports import import_file
-from labeling.services.queue import task_claim_next
-from labeling.services.resegment import step_merge, step_split
+from labeling.services.labeling.resegment import step_merge, step_split
+from labeling.services.queue.claim import task_claim_next
 from tests.exports.conftest import read_rows
 from tests.factories import MembershipFactory, ProjectFactory, UserFactory
 

@@ -7,7 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from labeling.models import Project
-from labeling.splitting import split_steps
+from labeling.steps.splitting import split_steps
 from tests.factories import MembershipFactory, ProjectFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

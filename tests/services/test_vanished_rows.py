@@ -10,7 +10,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from labeling.api.errors import exception_handler
 from labeling.errors import Missing
 from labeling.models import Annotation
-from labeling.services.annotations import annotation_save_draft
+from labeling.services.labeling.annotations import annotation_save_draft
 from tests.factories import AnnotationFactory
 
 pytestmark = pytest.mark.django_db

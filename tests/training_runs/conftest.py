@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from labeling.models import Export
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports.snapshots import export_build, export_create
 from labeling.services.imports import import_file
 from tests.factories import MembershipFactory, ProjectFactory, UserFactory
 

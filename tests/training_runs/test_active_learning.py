@@ -3,8 +3,8 @@
 from django.utils import timezone
 
 from labeling.models import Annotation, AnnotationStatus
-from labeling.selectors import solution_claimable_for_user
-from labeling.services.queue import candidates_ordered, task_claim_next
+from labeling.selectors.labeling_page import solution_claimable_for_user
+from labeling.services.queue.claim import candidates_ordered, task_claim_next
 from tests.factories import ProjectFactory, SolutionFactory, UserFactory
 from training_runs.active_learning import queue_order_get, queue_order_set
 from training_runs.models import QueuePriority

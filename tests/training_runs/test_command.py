@@ -31,7 +31,7 @@ def test_train_inline_registers_the_model(train_project, trl_export, base_model,
 def test_no_wait_queues_the_task(
     train_project, trl_export, base_model, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from labeling.services import outbox
+    from labeling.services.jobs import outbox
 
     queued = []
     monkeypatch.setattr(

@@ -3,7 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from labeling.services import outbox
+from labeling.services.jobs import outbox
 from tests.factories import UserFactory
 from training_runs.models import PrmModel, TrainingRun
 
@@ -122,7 +122,7 @@ def test_bad_requests_get_one_error_shape(train_project, trl_export, base_model,
 
 
 def test_another_projects_export_is_refused(train_project, base_model):
-    from labeling.services.exports import export_build, export_create
+    from labeling.services.exports.snapshots import export_build, export_create
     from tests.factories import ProjectFactory
 
     other = export_build(

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from labeling.errors import Conflict, ValidationFailed
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports.snapshots import export_build, export_create
 from tests.factories import ProjectFactory
 from training_runs.execution import (
     Outcome,

@@ -1,4 +1,4 @@
-"""labeling.compiled: statements built once with stand-ins, run with real values."""
+"""labeling.pg.compiled: statements built once with stand-ins, run with real values."""
 
 from datetime import timedelta
 
@@ -6,8 +6,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from labeling.compiled import compile_once, hot_cursor
 from labeling.models import TaskLock
+from labeling.pg.compiled import compile_once, hot_cursor
 from tests.factories import SolutionFactory, UserFactory
 
 
@@ -85,7 +85,7 @@ def test_hot_statements_are_prepared_on_postgresql(settings):
 
 @pytest.mark.django_db(transaction=True)
 def test_hot_cursors_are_kept_per_connection_and_nested_uses_get_their_own():
-    """The kept cursors (labeling.compiled._hot_cursor_take): one reused from one use to the
+    """The kept cursors (labeling.pg.compiled._hot_cursor_take): one reused from one use to the
     next, a second one for a use inside another, none carried over to a new connection, and
     the database's errors still raised as Django's."""
     if connection.vendor != "postgresql":
@@ -125,13 +125,13 @@ def test_hot_cursors_are_kept_per_connection_and_nested_uses_get_their_own():
 
 @pytest.mark.django_db
 def test_a_compiled_insert_writes_what_create_would():
-    """The claim's new annotation (labeling.services.queue_take.annotation_new, compiled by
+    """The claim's new annotation (labeling.services.queue.take.annotation_new, compiled by
     compile_insert_once): the same row as Annotation.objects.create(), defaults included, and
     the instance it returns is the saved row."""
     from django.forms.models import model_to_dict
 
     from labeling.models import Annotation
-    from labeling.services.queue_take import annotation_new as _annotation_new
+    from labeling.services.queue.take import annotation_new as _annotation_new
 
     first, second = SolutionFactory(), SolutionFactory()
     user = UserFactory()

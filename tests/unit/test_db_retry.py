@@ -1,4 +1,4 @@
-"""The retry policy of labeling.db_retry: bounded, jittered, only deadlocks and serialization
+"""The retry policy of labeling.pg.db_retry: bounded, jittered, only deadlocks and serialization
 failures, never from inside a caller's transaction; the API's answer once it gives up."""
 
 import random
@@ -7,9 +7,9 @@ import psycopg.errors
 import pytest
 from django.db import OperationalError, transaction
 
-from labeling import db_retry
 from labeling.api.errors import exception_handler
-from labeling.db_retry import backoff_s, is_conflict, retry_on_conflict
+from labeling.pg import db_retry
+from labeling.pg.db_retry import backoff_s, is_conflict, retry_on_conflict
 from tests.factories import ProjectFactory
 
 

@@ -1,9 +1,9 @@
-"""labeling.gc_pause: the collector is off inside, back on after the last of nested blocks."""
+"""labeling.pg.gc_pause: the collector is off inside, back on after the last of nested blocks."""
 
 import gc
 import threading
 
-from labeling.gc_pause import gc_paused
+from labeling.pg.gc_pause import gc_paused
 
 
 def test_nested_and_concurrent_pauses_share_one_and_restore_it():

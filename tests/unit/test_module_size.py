@@ -1,5 +1,5 @@
 """No product module over 500 lines (issue 15): a module that grows past it is split by
-concern into a package (labeling/services/imports/, labeling/review_selectors/), not left to
+concern into a package (labeling/services/imports/, labeling/selectors/review/), not left to
 grow.
 
 Product modules: the Python of annotate, labeling, autolabel, training, training_runs (when it

@@ -1,10 +1,10 @@
 """The labeling page's step rows: PostgreSQL's one statement answers what the ORM reads do
-(labeling.payload_steps), suggestions in the same order with the same values."""
+(labeling.steps.payload), suggestions in the same order with the same values."""
 
 import pytest
 
-from labeling import payload_steps
 from labeling.models import Step, StepAlternative
+from labeling.steps import payload as payload_steps
 from tests.factories import SolutionFactory, SuggestionFactory
 
 pytestmark = pytest.mark.django_db

@@ -1,11 +1,11 @@
-"""labeling.read_ahead: items and the producer's error in order; stopped and closed on exit."""
+"""labeling.pg.read_ahead: items and the producer's error in order; stopped and closed on exit."""
 
 import threading
 import time
 
 import pytest
 
-from labeling.read_ahead import read_ahead
+from labeling.pg.read_ahead import read_ahead
 
 
 def test_items_come_in_order_then_the_error_after_them():

@@ -1,4 +1,4 @@
-"""labeling.writes_joined: writes held back in a block go as one statement at its end
+"""labeling.pg.writes_joined: writes held back in a block go as one statement at its end
 (PostgreSQL), in order, and are dropped when the block fails; elsewhere they run at once."""
 
 import pytest
@@ -6,7 +6,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from labeling.models import TaskLock
-from labeling.writes_joined import write, write_counted, writes_joined
+from labeling.pg.writes_joined import write, write_counted, writes_joined
 from tests.factories import SolutionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

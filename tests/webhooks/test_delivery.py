@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from labeling.models import DeliveryStatus, OutboxMessage, WebhookDelivery, WebhookEndpoint
-from labeling.services import url_guard
+from labeling.services.media import url_guard
 from labeling.services.webhooks.delivery import (
     webhook_deliveries_due,
     webhook_deliveries_prune,

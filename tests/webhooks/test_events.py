@@ -10,11 +10,11 @@ from django.test.utils import CaptureQueriesContext
 from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
 from autolabel.services import autolabel_run_refresh
 from labeling.models import ImportJob, WebhookDelivery
-from labeling.services.annotations import annotation_submit
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports.snapshots import export_build, export_create
 from labeling.services.imports import import_job_run
-from labeling.services.queue import task_claim_next
-from labeling.services.review import review_accept
+from labeling.services.labeling.annotations import annotation_submit
+from labeling.services.queue.claim import task_claim_next
+from labeling.services.review.actions import review_accept
 from labeling.services.webhooks.events import (
     ANNOTATION_SUBMITTED,
     AUTOLABEL_RUN_FINISHED,

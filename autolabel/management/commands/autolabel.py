@@ -19,7 +19,7 @@ from autolabel.services import (
 from autolabel.tasks import autolabel_run_start_task
 from labeling.errors import DomainError
 from labeling.models import Project
-from labeling.services.outbox import outbox_add
+from labeling.services.jobs.outbox import outbox_add
 
 FINISHED = (RunStatus.DONE, RunStatus.FAILED, RunStatus.CANCELLED)
 

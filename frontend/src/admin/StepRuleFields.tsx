@@ -1,5 +1,5 @@
 /**
- * The step rule's fields: how a solution given as one string becomes steps (labeling/splitting.py).
+ * The step rule's fields: how a solution given as one string becomes steps (labeling/steps/splitting.py).
  * The Settings tab edits the project's default with them; the Import tab picks one for an import
  * (`projectRule` set: a first choice "the project's rule").
  */

@@ -40,7 +40,13 @@ const GAP = 16; // px kept free between the row and the fixed bars
 export function topInset(): number {
   const header = document.querySelector<HTMLElement>(".app-header");
   const find = document.querySelector<HTMLElement>(".step-find");
-  const below = Math.max(header?.getBoundingClientRect().height ?? 0, find?.getBoundingClientRect().bottom ?? 0);
+  // The review grid's sticky annotators' header: below the app header once the page scrolls.
+  const head = document.querySelector<HTMLElement>(".review-head");
+  const below = Math.max(
+    header?.getBoundingClientRect().height ?? 0,
+    find?.getBoundingClientRect().bottom ?? 0,
+    head?.getBoundingClientRect().bottom ?? 0,
+  );
   return below + GAP;
 }
 

@@ -5,7 +5,7 @@ import type { RowKey } from "./virtualWindow";
 /**
  * A list that renders only the rows near the viewport when `windowed` (spacers hold the others'
  * height), else every row. `renderRow(i)` returns one keyed element per row; the list is a
- * `role="list"`, so each row says its place itself (aria-posinset / aria-setsize), which is
+ * `role="list"` (or a table's `rowgroup`), so each row says its place itself (aria-posinset / aria-setsize), which is
  * how a screen reader still announces "step 2,400 of 3,000" with most rows out of the DOM.
  */
 export function VirtualList({
@@ -14,12 +14,19 @@ export function VirtualList({
   focus,
   renderRow,
   label,
+  role = "list",
+  className = "steps",
+  testId = "step-list",
 }: {
   keys: readonly RowKey[];
   windowed: boolean;
   focus: number;
   renderRow: (index: number) => ReactElement;
   label: string;
+  /** "list" (the labeling page's steps), or "rowgroup" where the rows are a table's. */
+  role?: "list" | "rowgroup";
+  className?: string;
+  testId?: string;
 }) {
   const { listRef, range, spacers } = useVirtualRows({ keys, windowed, focus });
   const rows: ReactElement[] = [];
@@ -27,10 +34,10 @@ export function VirtualList({
   return (
     <div
       ref={listRef}
-      className={`steps${windowed ? " steps-windowed" : ""}`}
-      role="list"
+      className={`${className}${windowed ? " steps-windowed" : ""}`}
+      role={role}
       aria-label={label}
-      data-testid="step-list"
+      data-testid={testId}
       data-windowed={windowed ? "true" : undefined}
       data-rendered={rows.length}
       data-digits={keys.length >= 1000 ? String(keys.length).length : undefined}

@@ -18,8 +18,12 @@ import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
 import { MarkLegend, legendItems } from "../label/MarkLegend";
 import { UsePrompt, useUsePrompt } from "../label/useUsePrompt";
+import { StepFind } from "../label/StepFind";
+import { WindowedNote } from "../label/StepList";
+import { useRenderAll } from "../label/VirtualList";
+import { isWindowed } from "../label/virtualWindow";
 import "../styles/review.css";
-import { AnnotatorHeader, SelectedAnnotationBar } from "./AnnotatorBar";
+import { SelectedAnnotationBar } from "./AnnotatorBar";
 import { reviewCommandForKey, reviewShortcuts, type ReviewCommand } from "./keyboard";
 import { filterQuery, filtersFromParams } from "./queueFilters";
 import { RejectDialog } from "./RejectDialog";
@@ -33,12 +37,14 @@ import {
   stepFacts,
 } from "./reviewState";
 import { ActivityCard, CommentThread, DecisionCard, GoldCard, ResolutionCard } from "./ReviewSidebar";
-import { ReviewStepRow } from "./ReviewStepRow";
+import { ReviewStepGrid } from "./ReviewStepGrid";
 import { useReviewSolution } from "./useReviewSolution";
 import { useReviewWrites } from "./useReviewWrites";
 
 /** From this many annotation columns the side column moves below the steps (room for text). */
 const WIDE_FROM = 4;
+/** The find bar searches step texts here (the annotators' notes are in their columns). */
+const NO_LABELS: api.StepLabel[] = [];
 
 export function ReviewPage() {
   const params = useParams();
@@ -59,6 +65,9 @@ export function ReviewPage() {
   const [showHelp, setShowHelp] = useState(false);
   const [showAnswer, setShowAnswer] = useState(false);
   const [commentOnStep, setCommentOnStep] = useState(false);
+  // Long solutions render the rows near the view; find (`/`) searches every step.
+  const [findOpen, setFindOpen] = useState(false);
+  const [renderAll, setRenderAll] = useRenderAll();
   const commentRef = useRef<HTMLTextAreaElement>(null);
 
   const columns = useMemo(() => (detail ? reviewColumns(detail) : []), [detail]);
@@ -74,6 +83,7 @@ export function ReviewPage() {
   useEffect(() => {
     setPhase("loading");
     setShowAnswer(false);
+    setFindOpen(false);
     usePrompt.close();
     void load();
     api
@@ -155,6 +165,10 @@ export function ReviewPage() {
         case "toggleAnswer":
           setShowAnswer((v) => !v);
           return true;
+        case "find":
+          if (cmd.browserKey && !isWindowed(n, renderAll)) return false; // the browser's find sees every row
+          setFindOpen(true);
+          return true;
         case "comment": {
           setCommentOnStep(true);
           commentRef.current?.focus();
@@ -200,13 +214,14 @@ export function ReviewPage() {
           return false;
       }
     },
-    [accept, adjudicate, goNext, notice, phase, readOnly, rejecting, showHelp, startReject, toggleGold, usePrompt.handle, usePrompt.open],
+    [accept, adjudicate, goNext, notice, phase, readOnly, rejecting, renderAll, showHelp, startReject, toggleGold, usePrompt.handle, usePrompt.open],
   );
   useKeyCommands((e) => reviewCommandForKey(e, stateRef.current.ratingValues, usePrompt.isOpen()), handle);
   const onMouseDown = (e: MouseEvent) => keepKeyboardFlow(e, ".review-grid button, .selected-bar button");
 
   // --- render ---------------------------------------------------------------------------------
   const onSelect = useCallback((index: number) => dispatch({ type: "goto", index }), []);
+  const onSelectColumn = useCallback((column: number) => dispatch({ type: "setColumn", column }), []);
   const onRate = useCallback((index: number, value: api.Rating) => dispatch({ type: "rate", index, value }), []);
   const onTake = useCallback((index: number, annotationId: number, column: number) => {
     dispatch({ type: "setColumn", column });
@@ -323,6 +338,7 @@ export function ReviewPage() {
               trail={
                 <span className="muted small">
                   {detail.steps.length} steps · {columns.length} {columns.length === 1 ? "annotation" : "annotations"}
+                  <WindowedNote count={detail.steps.length} renderAll={renderAll} onRenderAll={setRenderAll} />
                   {disagreeing > 0 && (
                     <>
                       {" · "}
@@ -366,37 +382,20 @@ export function ReviewPage() {
                 onReject={startReject}
                 onTakeColumn={() => dispatch({ type: "takeColumn" })}
               />
-              <div className="review-grid" role="table" style={{ ["--cols" as string]: String(columns.length) }} data-testid="review-grid">
-                <AnnotatorHeader
-                  columns={columns}
-                  selected={state.column}
-                  acceptedIds={detail.resolution?.annotation_ids ?? []}
-                  onSelect={(column) => dispatch({ type: "setColumn", column })}
-                />
-                {detail.steps.map((step, i) => (
-                  <ReviewStepRow
-                    key={step.id}
-                    step={step}
-                    index={i}
-                    columns={columns}
-                    facts={facts[i]}
-                    decision={state.decisions[i] ?? null}
-                    origin={state.origins[i] ?? null}
-                    decidedUses={state.uses[i] ?? null}
-                    isCurrent={state.current === i}
-                    selectedColumn={state.column}
-                    dimmed={isAfterFirstError(state, i)}
-                    ratingValues={state.ratingValues}
-                    domain={detail.problem.domain ?? detail.project.domain}
-                    readOnly={readOnly}
-                    onSelect={onSelect}
-                    onRate={onRate}
-                    onTake={onTake}
-                    highlighted={!!hoverUses?.includes(i)}
-                    onHoverUses={setHoverUses}
-                  />
-                ))}
-              </div>
+              <ReviewStepGrid
+                detail={detail}
+                state={state}
+                columns={columns}
+                facts={facts}
+                readOnly={readOnly}
+                renderAll={renderAll}
+                hoverUses={hoverUses}
+                onHoverUses={setHoverUses}
+                onSelectColumn={onSelectColumn}
+                onSelect={onSelect}
+                onRate={onRate}
+                onTake={onTake}
+              />
             </SolutionPanel>
           </div>
           <aside className="review-side" aria-label="Resolution, comments and history">
@@ -429,6 +428,9 @@ export function ReviewPage() {
         </EvidenceScope>
       )}
 
+      {findOpen && phase === "ready" && detail && (
+        <StepFind steps={detail.steps} labels={NO_LABELS} current={state.current} onGoto={onSelect} onClose={() => setFindOpen(false)} />
+      )}
       {usePrompt.typed !== null && phase === "ready" && <UsePrompt typed={usePrompt.typed} step={state.current} />}
       {notice && <Toast notice={notice} onDismiss={() => setNotice(null)} />}
       {showHelp && (

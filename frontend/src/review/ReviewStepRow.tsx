@@ -65,11 +65,13 @@ export interface ReviewStepRowProps {
   /** A hovered "uses" chip names this step. */
   highlighted?: boolean;
   onHoverUses?: (steps: number[] | null) => void;
+  /** false in a windowed grid: the list scrolls the current row into view itself. */
+  scrollOnCurrent?: boolean;
 }
 
 export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowProps) {
   const { step, index, columns, facts, decision, isCurrent, selectedColumn, ratingValues, readOnly } = props;
-  const ref = useScrollIntoView<HTMLDivElement>(isCurrent);
+  const ref = useScrollIntoView<HTMLDivElement>(isCurrent && props.scrollOnCurrent !== false);
   const suggestions = useMemo(() => orderSuggestions(step.suggestions ?? []), [step.suggestions]);
   const cells = columns.map((a) => ({ a, cell: step.labels.find((c) => c.annotation_id === a.id) }));
   const notes = cells.filter(({ cell }) => cell && (cell.comment || cell.alternative_text));
@@ -92,6 +94,7 @@ export const ReviewStepRow = memo(function ReviewStepRow(props: ReviewStepRowPro
       ref={ref}
       className={classes}
       role="row"
+      aria-rowindex={index + 2 /* the annotators' header is row 1 */}
       data-testid="review-step"
       data-index={index}
       data-current={isCurrent ? "true" : undefined}

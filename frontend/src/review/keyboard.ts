@@ -25,7 +25,10 @@ export type ReviewCommand =
   | { type: "comment" }
   | { type: "next" }
   | { type: "nextMarked"; delta: 1 | -1 }
-  | { type: "gold" };
+  | { type: "gold" }
+  /** `/` (and Ctrl F / ⌘ F, `browserKey`): find in the steps (a long solution's are mostly not
+   * in the DOM, where the browser's find looks; the page takes Ctrl F only then). */
+  | { type: "find"; browserKey?: boolean };
 
 /** `usePrompt`: the `d` prompt is open, so digits are a step number, not a decision. */
 export function reviewCommandForKey(
@@ -33,6 +36,9 @@ export function reviewCommandForKey(
   ratingValues: readonly Rating[] = [-1, 0, 1],
   usePrompt = false,
 ): ReviewCommand | null {
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && (e.key === "f" || e.key === "F")) {
+    return { type: "find", browserKey: true };
+  }
   if (e.ctrlKey || e.metaKey || e.altKey) return null;
   const use = useCommandForKey(e, usePrompt);
   if (use) return use;
@@ -61,6 +67,8 @@ export function reviewCommandForKey(
       return { type: "nextMarked", delta: -1 };
     case "G":
       return { type: "gold" };
+    case "/":
+      return { type: "find" };
     default:
       return sharedCommandForKey(e, ratingValues);
   }
@@ -87,6 +95,7 @@ export function reviewShortcuts(names?: Record<string, string>): ShortcutGroup[]
         { keys: ["l", "→"], label: "Next annotator column", elsewhere: "on the labeling page: guidelines" },
         { keys: ["Home", "End"], label: "First / last step" },
         { keys: ["m", "M"], label: "Next / previous marked step (humans differ, or human ≠ machine)" },
+        { keys: ["/"], label: "Find in the steps (also Ctrl F / ⌘ F on a long solution)" },
       ],
     },
     {

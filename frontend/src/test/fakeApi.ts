@@ -2,7 +2,7 @@
 import { vi } from "vitest";
 import type { AutolabelEngine, AutolabelRun, HubTokenStatus, MachineSource, Progress, Project, Task } from "../api";
 
-/** The server's built-in sources as GET /api/machine-sources/ lists them (labeling/machine_sources.py). */
+/** The server's built-in sources as GET /api/machine-sources/ lists them (labeling/rules/machine_sources.py). */
 export const BUILTIN_SOURCES: MachineSource[] = [
   ["consensus", "Consensus"],
   ["symbolic", "Symbolic check"],

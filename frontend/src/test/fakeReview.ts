@@ -57,7 +57,7 @@ export function makeReviewDetail(
         ? [{ source: "symbolic", agent: "sympy", value: -1 as Rating, score: null, evidence: { failed: [{ lhs: "x", lhs_value: "-2", rhs: "2" }] } }]
         : [],
   }));
-  // The API's per-step marks (labeling/review_selectors/step_marks.py), over submitted ratings.
+  // The API's per-step marks (labeling/selectors/review/step_marks.py), over submitted ratings.
   const submitted = new Set(annotations.filter((a) => a.status === "submitted").map((a) => a.id));
   const marked = steps.map((step) => {
     const rated = new Set(step.labels.filter((l) => submitted.has(l.annotation_id) && l.rating !== null).map((l) => l.rating));

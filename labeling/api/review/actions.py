@@ -8,9 +8,9 @@ from rest_framework.views import APIView
 
 from labeling.api import bounds
 from labeling.models import Role, Solution
-from labeling.review_selectors import resolution_payload
-from labeling.services.gold import gold_set, gold_unset
-from labeling.services.review import review_accept, review_adjudicate, review_reject
+from labeling.selectors.review import resolution_payload
+from labeling.services.gold.questions import gold_set, gold_unset
+from labeling.services.review.actions import review_accept, review_adjudicate, review_reject
 
 from .common import (
     AdjudicatedLabel,

@@ -8,9 +8,9 @@ from rest_framework.views import APIView
 
 from labeling.api import bounds
 from labeling.models import Annotation, AnnotationStatus, Role, Solution
-from labeling.review_selectors import comment_list
-from labeling.selectors import ROLE_RANK
-from labeling.services.comments import comment_create
+from labeling.selectors.labeling_page import ROLE_RANK
+from labeling.selectors.review import comment_list
+from labeling.services.review.comments import comment_create
 
 from .common import CommentOutput, solution_for, validated_input
 

@@ -6,7 +6,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from labeling.review_selectors import review_detail
+from labeling.selectors.review import review_detail
 
 from .common import CommentOutput, ResolutionOutput, ReviewActionOutput, solution_for
 

@@ -6,8 +6,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api.access import not_found_unless_purging, project_for
-from labeling.review_selectors import annotation_feedback, rejection_list_for_user
-from labeling.selectors import annotation_get_for_user
+from labeling.selectors.labeling_page import annotation_get_for_user
+from labeling.selectors.review import annotation_feedback, rejection_list_for_user
 
 from .common import CommentOutput, ReviewActionOutput
 

@@ -7,7 +7,7 @@ from rest_framework.views import APIView
 
 from labeling.api.access import project_for
 from labeling.models import Role
-from labeling.services.metrics import metrics_get
+from labeling.services.projects.metrics import metrics_get
 
 
 class MetricsApi(APIView):

@@ -9,7 +9,7 @@ from labeling.api import bounds
 from labeling.api.access import project_for
 from labeling.api.pagination import CappedLimitOffsetPagination
 from labeling.models import PROBLEM_DOMAINS, Role, Solution, problem_domain
-from labeling.review_selectors import (
+from labeling.selectors.review import (
     QUEUE_STATES,
     REASONS,
     item_reasons,

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from labeling.exporters.policy import labeled_prefix
 from labeling.exporters.records import SolutionRecord
-from labeling.step_uses import majority_uses
+from labeling.steps.uses import majority_uses
 
 from .base import Format, Row
 

@@ -19,7 +19,7 @@ from tqdm import tqdm
 from labeling.errors import DomainError
 from labeling.exporters import FILE_TYPES, FORMATS, Combine, LabelSource, Neutral, Unsure
 from labeling.models import ExportStatus, Project
-from labeling.services.exports import export_build, export_create
+from labeling.services.exports.snapshots import export_build, export_create
 
 
 def _json(value: str | None, name: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from labeling.errors import DomainError
 from labeling.hub.connection import GIVEN
 from labeling.management.hub_token_args import add_token_arguments, token_choice
 from labeling.models import Export
-from labeling.services.hub import hub_push_run
+from labeling.services.exports.hub import hub_push_run
 
 
 class Command(BaseCommand):

@@ -17,7 +17,7 @@ from labeling.importers import FORMATS, ImportFileError
 from labeling.management.hub_token_args import add_token_arguments, token_choice
 from labeling.models import PROBLEM_DOMAINS, Project, StepSplit
 from labeling.services.imports import LABELS_AS, import_file, step_rule_resolve
-from labeling.services.projects import project_create
+from labeling.services.projects.edit import project_create
 
 
 def _project(ref: str, *, create: bool) -> Project:

@@ -21,8 +21,8 @@ from django.db import transaction
 
 from labeling.models import Project, ProjectMembership, Role
 from labeling.services.imports import import_file
-from labeling.services.media import media_delete_project
-from labeling.services.review_reasons import review_reasons_fill
+from labeling.services.media.images import media_delete_project
+from labeling.services.review.reasons import review_reasons_fill
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 STEP_PROJECT = "Demo: step labeling"

@@ -10,8 +10,8 @@ from django.core.management.base import BaseCommand, CommandError
 from labeling.importers import ImportFileError
 from labeling.importers.predictions import KINDS
 from labeling.models import Project
-from labeling.prediction_selectors import prediction_source_list
-from labeling.services.predictions import predictions_upload
+from labeling.selectors.predictions import prediction_source_list
+from labeling.services.imports.predictions import predictions_upload
 
 
 def _project(ref: str) -> Project:

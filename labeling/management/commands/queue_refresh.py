@@ -11,7 +11,7 @@ ranges of --batch solutions, each its own transaction, and prints its progress.
 """
 
 from labeling.management.commands.review_reasons_refresh import Command as RefreshCommand
-from labeling.services.queue_open import queue_open_fill
+from labeling.services.queue.pool import queue_open_fill
 
 
 class Command(RefreshCommand):

@@ -19,9 +19,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from labeling.models import Project
-from labeling.services.id_ranges import FillProgress
-from labeling.services.review_reasons import review_reasons_fill
-from labeling.services.review_reasons_fill import BATCH
+from labeling.pg.id_ranges import FillProgress
+from labeling.services.review.reasons import review_reasons_fill
+from labeling.services.review.reasons_fill import BATCH
 
 BATCH_MAX = 1_000_000
 

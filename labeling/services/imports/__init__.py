@@ -28,6 +28,8 @@ Modules, by concern:
     near_keys.py their candidates from stored band keys; signatures, keys, clusters stored
     near_rebuild.py  a project's keys and clusters built again (manage.py near_dup_keys)
     jobs.py      `import_job_run`: uploaded files, two passes, progress and errors
+    predictions.py  uploaded predictions (a team's own model's step labels) as Suggestions;
+                 not part of the file import, and not re-exported below
 
 The names below are the package's interface. Tunables and helpers are not re-exported: a
 test that changes one sets it on the module that reads it (`parsing.BATCH_SOLUTIONS`), so

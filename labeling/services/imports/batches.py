@@ -31,8 +31,8 @@ from labeling.models import (
     Suggestion,
     SuggestionSource,
 )
-from labeling.services.media import media_store_rows
-from labeling.services.review_reasons import review_reasons_refresh
+from labeling.services.media.images import media_store_rows
+from labeling.services.review.reasons import review_reasons_refresh
 
 from .inserter import Inserter
 from .tables import (

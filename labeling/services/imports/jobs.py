@@ -18,7 +18,7 @@ from labeling.services.webhooks.events import (
     import_finished_data,
     webhook_event_emit,
 )
-from labeling.splitting import StepRule
+from labeling.steps.splitting import StepRule
 
 from .parsing import PathOrFile, Progress, import_file_validate
 from .pipeline import import_file
@@ -83,7 +83,7 @@ def _hub_fetch(job: ImportJob) -> None:
     records whose."""
     from django.core.files import File
 
-    from labeling.services.hub_tokens import hub_auth_for
+    from labeling.services.people.hub_tokens import hub_auth_for
 
     source = HubSource(**{k: v for k, v in job.hub.items() if k in HUB_SOURCE_KEYS})
     job.status = ImportStatus.RUNNING

@@ -1,4 +1,4 @@
-"""Near-duplicate problems at import (labeling/near_dups.py): a new problem whose text is a
+"""Near-duplicate problems at import (labeling/rules/near_dups.py): a new problem whose text is a
 near-duplicate of one of the project's problems, or of an earlier new problem of the file, is
 reported (counts and examples on the ImportResult) and, with near_duplicates="skip", left out
 with all its solutions.
@@ -17,7 +17,7 @@ from typing import Any
 from labeling.errors import ValidationFailed
 from labeling.importers import ParsedRow
 from labeling.models import Problem, ProblemBand, Project
-from labeling.near_dups import band_numbers, signature
+from labeling.rules.near_dups import band_numbers, signature
 
 from .near_keys import NearKeys, chunks, lookup_size, report_of
 

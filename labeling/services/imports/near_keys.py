@@ -32,7 +32,7 @@ from django.db.models import Q
 
 from labeling.importers.ids import problem_id
 from labeling.models import Problem, ProblemBand, ProblemSignature, Project
-from labeling.near_dups import (
+from labeling.rules.near_dups import (
     band_keys,
     exact_key,
     signature,

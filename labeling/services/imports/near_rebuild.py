@@ -16,7 +16,7 @@ from django.db import transaction
 
 from labeling.importers.ids import problem_id
 from labeling.models import Problem, ProblemBand, Project
-from labeling.near_dups import signature, signature_from_bytes
+from labeling.rules.near_dups import signature, signature_from_bytes
 
 from .near_keys import NearKeys
 

@@ -15,7 +15,7 @@ from labeling.errors import ValidationFailed
 from labeling.importers import FORMATS, ParsedRow, ParseOptions, RowStream, open_rows
 from labeling.importers.domains import option_error
 from labeling.models import PROBLEM_DOMAINS, Project, StepSplit
-from labeling.splitting import StepRule
+from labeling.steps.splitting import StepRule
 
 LABELS_AS = ("suggestions", "annotations", "none")
 BATCH_SOLUTIONS = 1000  # a batch ends after this many solutions...

@@ -8,11 +8,11 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from labeling.gc_pause import gc_paused
 from labeling.importers import ImportFileError, ParsedRow, open_rows
 from labeling.models import Project
-from labeling.read_ahead import read_ahead
-from labeling.splitting import StepRule
+from labeling.pg.gc_pause import gc_paused
+from labeling.pg.read_ahead import read_ahead
+from labeling.steps.splitting import StepRule
 
 from .batches import BatchWriter, ImportResult, Reserved
 from .near_dups import NearDupScreen, check_near_duplicates
@@ -143,7 +143,7 @@ def import_file(
         )
         screen = NearDupScreen(project=project, mode=near_duplicates).load()
         # The next batches are parsed on a thread while this one is written.
-        with gc_paused(), read_ahead(row_batches_read(rows)) as batches:  # see labeling.gc_pause
+        with gc_paused(), read_ahead(row_batches_read(rows)) as batches:  # see labeling.pg.gc_pause
             write_all(writer, batches, progress, screen.rows)
         screen.store()
     result = writer.result

@@ -4,5 +4,5 @@
   transaction that made the event;
 - endpoints.py: endpoint management (create, edit, delete, rotate the secret, send a test);
 - delivery.py: one signed POST (Standard Webhooks), its retries and the sweep;
-- selectors.py: what the API lists.
+- what the API lists: labeling/selectors/webhooks.py.
 """

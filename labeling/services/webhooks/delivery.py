@@ -3,7 +3,7 @@
 An attempt claims the delivery by moving its `next_attempt_at` forward by a lease (the
 timeout and a margin) in one UPDATE that only matches a pending, due delivery: a duplicate
 task message (a redelivery, or the sweep's resend) finds nothing to claim and does nothing.
-The POST goes to an address vetted by labeling.services.url_guard at that moment (resolved
+The POST goes to an address vetted by labeling.services.media.url_guard at that moment (resolved
 and pinned, so a DNS answer cannot change it to a private address between the check and the
 connection) and never follows a redirect. The body is signed per the Standard Webhooks spec
 (headers webhook-id, webhook-timestamp, webhook-signature).
@@ -28,7 +28,7 @@ from django.utils import timezone
 from standardwebhooks import Webhook
 
 from labeling.models import DeliveryStatus, Project, WebhookDelivery, WebhookEndpoint
-from labeling.services.url_guard import UrlRefused, vet_url
+from labeling.services.media.url_guard import UrlRefused, vet_url
 
 from .endpoints import allow_private, project_webhook_events_refresh, webhook_endpoint_disable
 from .events import TEST_EVENT

@@ -27,7 +27,7 @@ from labeling.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
-from labeling.services.url_guard import SCHEMES, address_problem
+from labeling.services.media.url_guard import SCHEMES, address_problem
 
 from .events import EVENTS, TEST_EVENT, webhook_delivery_add
 

@@ -2,7 +2,7 @@
 
 `webhook_event_emit` runs in the transaction that made the event: it writes one
 WebhookDelivery per subscribed active endpoint plus an outbox message that starts its delivery
-after the commit (labeling.services.outbox), so an event is sent if and only if what it reports
+after the commit (labeling.services.jobs.outbox), so an event is sent if and only if what it reports
 committed, and survives a broker outage. Whether anyone listens is read from
 `Project.webhook_events` (kept by labeling.services.webhooks.endpoints), which the callers have
 loaded already: an event nobody subscribed to costs no query.
@@ -17,7 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from labeling.models import DeliveryStatus, Project, WebhookDelivery, WebhookEndpoint
-from labeling.services.outbox import outbox_add
+from labeling.services.jobs.outbox import outbox_add
 
 IMPORT_FINISHED = "import.finished"
 AUTOLABEL_RUN_FINISHED = "autolabel_run.finished"

@@ -14,7 +14,7 @@ from tqdm import tqdm
 
 from labeling.errors import DomainError
 from labeling.models import Export, Project
-from labeling.services.outbox import outbox_add
+from labeling.services.jobs.outbox import outbox_add
 from training_runs.execution import training_run_execute
 from training_runs.models import TrainingRun
 from training_runs.services import training_run_create

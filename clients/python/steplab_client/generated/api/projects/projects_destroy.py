@@ -97,7 +97,7 @@ def sync_detailed(
 ) -> Response[Error | ProjectDeleteOutput]:
     """Delete the project (its admins, staff). Answers 202 at once: from now on the project
     answers 410 `project_deleted` and is in no list; its rows are deleted in the background
-    in batches (labeling.services.project_delete).
+    in batches (labeling.services.projects.delete).
 
     Args:
         project_id (int):
@@ -128,7 +128,7 @@ def sync(
 ) -> Error | ProjectDeleteOutput | None:
     """Delete the project (its admins, staff). Answers 202 at once: from now on the project
     answers 410 `project_deleted` and is in no list; its rows are deleted in the background
-    in batches (labeling.services.project_delete).
+    in batches (labeling.services.projects.delete).
 
     Args:
         project_id (int):
@@ -154,7 +154,7 @@ async def asyncio_detailed(
 ) -> Response[Error | ProjectDeleteOutput]:
     """Delete the project (its admins, staff). Answers 202 at once: from now on the project
     answers 410 `project_deleted` and is in no list; its rows are deleted in the background
-    in batches (labeling.services.project_delete).
+    in batches (labeling.services.projects.delete).
 
     Args:
         project_id (int):
@@ -183,7 +183,7 @@ async def asyncio(
 ) -> Error | ProjectDeleteOutput | None:
     """Delete the project (its admins, staff). Answers 202 at once: from now on the project
     answers 410 `project_deleted` and is in no list; its rows are deleted in the background
-    in batches (labeling.services.project_delete).
+    in batches (labeling.services.projects.delete).
 
     Args:
         project_id (int):

@@ -1,0 +1,88 @@
+"""Reads for project admins: the project's members, import jobs and problem sources."""
+
+from django.db.models import (
+    Count,
+    DateTimeField,
+    Exists,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Coalesce
+
+from labeling.models import (
+    Annotation,
+    AnnotationStatus,
+    Assignment,
+    ImportJob,
+    Project,
+    ProjectMembership,
+    Solution,
+    TemporaryPassword,
+)
+from labeling.rules.overlap import open_q
+from labeling.selectors.labeling_page import EPOCH
+
+
+def import_job_list(*, project: Project) -> QuerySet[ImportJob]:
+    return ImportJob.objects.filter(project=project).order_by("-id")
+
+
+def member_list(*, project: Project) -> QuerySet[ProjectMembership]:
+    """The project's members with `screening_answered`: their submitted gold answers that count
+    for the screening (since an admin's reset, if any); and `temporary_password`: they have not
+    yet changed the password an admin made for them."""
+    answered = (
+        Annotation.objects.filter(
+            solution__project=project,
+            solution__is_gold=True,
+            annotator_id=OuterRef("user_id"),
+            status=AnnotationStatus.SUBMITTED,
+            # NULL reset time: every gold answer counts.
+            submitted_at__gte=Coalesce(
+                OuterRef("screening_reset_at"), Value(EPOCH), output_field=DateTimeField()
+            ),
+        )
+        .order_by()
+        .values("annotator_id")
+        .annotate(n=Count("*"))
+        .values("n")
+    )
+    temporary = TemporaryPassword.objects.filter(user_id=OuterRef("user_id"))
+    return (
+        project.memberships.select_related("user")
+        .annotate(
+            screening_answered=Coalesce(Subquery(answered), 0),
+            temporary_password=Exists(temporary),
+        )
+        .order_by("user__username")
+    )
+
+
+def problem_source_list(*, project: Project) -> list[dict]:
+    """Problem sources of the project's (non-gold) solutions with how many there are, how
+    many are still open (fewer submissions than their effective overlap) and how many nobody
+    is assigned."""
+    assigned = Assignment.objects.filter(solution_id=OuterRef("pk"))
+    rows = (
+        Solution.objects.filter(project=project, is_gold=False)
+        .alias(has_assignment=Exists(assigned))
+        .values("problem__source")
+        .annotate(
+            solutions=Count("id"),
+            open=Count("id", filter=open_q(project.overlap)),
+            unassigned=Count("id", filter=Q(has_assignment=False)),
+        )
+        .order_by("problem__source")
+    )
+    return [
+        {
+            "source": r["problem__source"],
+            "solutions": r["solutions"],
+            "open": r["open"],
+            "unassigned": r["unassigned"],
+        }
+        for r in rows
+    ]

@@ -1,0 +1,58 @@
+"""Hub pushes as jobs: a HubPush row per push, run by a worker or the command line.
+
+A push runs with the token of the user who asked for it (labeling.services.people.hub_tokens), else
+the server's HF_TOKEN; the command line may give one. The row records whose (token_kind).
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from labeling.errors import Conflict
+from labeling.hub.connection import HubAuth, repo_id_check, server_auth
+from labeling.hub.push import export_push
+from labeling.models import Export, ExportStatus, HubPush
+from labeling.services.people.hub_tokens import hub_auth_for
+
+
+def hub_push_create(*, export: Export, repo_id: str, private: bool, created_by) -> HubPush:
+    repo_id_check(repo_id)
+    if export.status != ExportStatus.DONE:
+        raise Conflict(f"Export {export.pk} is {export.status}: push it once it is done.")
+    return HubPush.objects.create(
+        export=export, repo_id=repo_id, private=private, created_by=created_by
+    )
+
+
+def hub_push_execute(*, push: HubPush, token: str | None = None) -> HubPush:
+    """Push with `token` when given (the command line), else its creator's token or the
+    server's; record the revision, tag and splits, or the error, and whose token it used. A
+    done push is left as it is."""
+    from labeling.errors import DomainError
+
+    if push.status == ExportStatus.DONE:
+        return push
+    push.status = ExportStatus.RUNNING
+    push.save(update_fields=["status"])
+    try:
+        auth: HubAuth = server_auth(token) if token else hub_auth_for(user=push.created_by)
+        push.token_kind = auth.kind
+        result = export_push(
+            export=push.export, repo_id=push.repo_id, auth=auth, private=push.private
+        )
+    except DomainError as exc:
+        push.status, push.error = ExportStatus.FAILED, exc.message
+    else:
+        push.status, push.error = ExportStatus.DONE, ""
+        push.revision, push.tag, push.url = result.revision, result.tag, result.url
+        push.splits, push.private = result.splits, result.private
+    push.finished_at = timezone.now()
+    push.save()
+    return push
+
+
+def hub_push_run(
+    *, export: Export, repo_id: str, private: bool, created_by, token: str | None = None
+) -> HubPush:
+    push = hub_push_create(export=export, repo_id=repo_id, private=private, created_by=created_by)
+    return hub_push_execute(push=push, token=token)

@@ -1,0 +1,409 @@
+"""Export snapshots: create (validate and store the options), build (a worker streams the
+rows into a file), delete. Label Studio's snapshot shape: create, poll, download.
+
+`export_build` reads the records chunk by chunk (labeling.exporters.source), formats them,
+writes them to a temporary file while hashing it, then moves the file into the default
+storage under `exports/<id>/`. On PostgreSQL the whole read is one REPEATABLE READ, READ
+ONLY transaction, so every chunk sees the same snapshot and the file is a consistent view
+of one moment; its progress goes out through a second, autocommit connection so pollers see
+it while the snapshot is open. On SQLite (local use) the read runs in autocommit and
+progress is written on the same connection. A done export is immutable: building it again
+returns it unchanged; a failed or interrupted one (a redelivered task) is built again from
+scratch, which is safe because nothing is stored until the file is complete.
+"""
+
+import errno
+import logging
+import re
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import Any
+
+from django.core.files import File
+from django.core.files.storage import default_storage
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
+from django.utils import timezone
+
+from labeling.errors import DomainError, ValidationFailed
+from labeling.exporters import (
+    EXTENSIONS,
+    FILE_TYPES,
+    FORMATS,
+    CardInfo,
+    ExportOptions,
+    Stats,
+    licences_of,
+    open_writer,
+    options_from,
+    render_card,
+    split_of,
+)
+from labeling.exporters.decontaminate import decontaminator
+from labeling.exporters.final import NO_LABEL, FinalTally
+from labeling.exporters.options import LabelSource, SplitMode
+from labeling.exporters.policy import skip_reason
+from labeling.exporters.selection import candidate_solutions
+from labeling.exporters.source import (
+    CHUNK,
+    matching_solutions,
+    problem_split_keys,
+    project_has_thinking,
+    solution_records,
+)
+from labeling.exporters.split import SMALL, split_plan
+from labeling.models import Domain, Export, ExportStatus, Project
+from labeling.pg.gc_pause import gc_paused
+from labeling.services.exports.files import (
+    export_leftovers_remove,
+    stored_remove,
+    tmp_dir_make,
+    tmp_dir_remove,
+)
+from labeling.services.people.hub_tokens import hub_auth_for
+from labeling.services.webhooks.events import (
+    EXPORT_FAILED,
+    EXPORT_READY,
+    export_data,
+    webhook_event_emit,
+)
+
+logger = logging.getLogger(__name__)
+
+Progress = Callable[[int, int], None]  # (solutions_done, solutions_total)
+
+
+def _check(*, fmt: str, file_type: str) -> None:
+    if fmt not in FORMATS:
+        raise ValidationFailed(
+            f"format must be one of {', '.join(FORMATS)}; got {fmt!r}.", field="format"
+        )
+    if file_type not in FILE_TYPES:
+        raise ValidationFailed(
+            f"file_type must be one of {', '.join(FILE_TYPES)}; got {file_type!r}.",
+            field="file_type",
+        )
+
+
+def export_create(
+    *,
+    project: Project,
+    created_by: Any,
+    format: str,
+    file_type: str = "jsonl",
+    filters: dict[str, Any] | None = None,
+    label_policy: dict[str, Any] | None = None,
+    split_policy: dict[str, Any] | None = None,
+) -> Export:
+    """Validate the options and store a pending Export with them normalized.
+
+    The caller queues the build (the API: `export_build_task` on commit; the CLI runs
+    `export_build` itself). Raises ValidationFailed naming the bad option.
+    """
+    _check(fmt=format, file_type=file_type)
+    options = options_from(filters=filters, label_policy=label_policy, split_policy=split_policy)
+    FORMATS[format].check(options)
+    return Export.objects.create(
+        project=project,
+        created_by=created_by if getattr(created_by, "pk", None) else None,
+        format=format,
+        file_type=file_type,
+        filters=options.filters.as_dict(),
+        label_policy=options.label_policy.as_dict(),
+        split_policy=options.split_policy.as_dict(),
+    )
+
+
+def _file_name(export: Export) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", export.project.name.lower()).strip("-")[:60] or "project"
+    return f"{slug}-{export.format}-{export.pk}{EXTENSIONS[export.file_type]}"
+
+
+@contextmanager
+def _snapshot() -> Iterator[bool]:
+    """One REPEATABLE READ, READ ONLY transaction on PostgreSQL; yields whether it opened it."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield False
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield True
+
+
+@contextmanager
+def _publisher(export: Export, *, side: bool) -> Iterator[Callable[[int], None]]:
+    """Write solutions_done after each chunk: on a second connection when `side`."""
+    if not side:
+
+        def same(done: int) -> None:
+            Export.objects.filter(pk=export.pk).update(
+                solutions_done=done, heartbeat_at=timezone.now()
+            )
+
+        yield same
+        return
+    other = connections.create_connection(DEFAULT_DB_ALIAS)
+    table = other.ops.quote_name(Export._meta.db_table)
+
+    def publish(done: int) -> None:
+        try:
+            with other.cursor() as cursor:
+                cursor.execute("SET lock_timeout = '2s'")
+                cursor.execute(
+                    f"UPDATE {table} SET solutions_done = %s, heartbeat_at = %s WHERE id = %s",
+                    [done, timezone.now(), export.pk],
+                )
+        except DatabaseError:  # progress is best effort; the export goes on
+            logger.warning("could not publish progress of export %s", export.pk, exc_info=True)
+
+    try:
+        yield publish
+    finally:
+        other.close()
+
+
+def _write(
+    *,
+    export: Export,
+    options: ExportOptions,
+    path: Path,
+    on_chunk: Callable[[int], None],
+    chunk_size: int,
+    read_ahead_chunks: bool,
+    total: int,
+) -> tuple[Stats, str, int]:
+    stats = Stats()
+    filters = options.filters
+    if filters.label_source == LabelSource.FINAL:
+        stats.final = FinalTally()
+        # The candidates with no label at all are not read: counted here, one query.
+        unlabeled = candidate_solutions(project=export.project, filters=filters).count() - total
+        stats.final.solutions[NO_LABEL] += max(unlabeled, 0)
+    # Near-duplicate problems split by their cluster's name (stored at import), so they share
+    # a split; a small project by exact counts over all its problems' (split.py).
+    plan = None
+    if options.split_policy.mode != SplitMode.NONE:
+        grouped = problem_split_keys(project=export.project, limit=SMALL)
+        if grouped is not None:
+            plan = split_plan(set(grouped.values()), options.split_policy)
+    # Benchmark problems (exact or near-duplicates) are left out (decontaminate.py).
+    # Hub benchmarks are read with the token of whoever asked for the export (hub_tokens).
+    clean = decontaminator(filters.decontaminate, auth=lambda: hub_auth_for(user=export.created_by))
+    for label in clean.labels if clean else ():
+        stats.decontaminated[label] = 0
+    tainted: str | None = None
+    fmt = FORMATS[export.format](options, stats)
+    fmt.with_images = export.project.domain == Domain.MULTIMODAL
+    # Evidence columns for evidence projects, and for many-domains ones (their problems may be).
+    fmt.with_evidence = export.project.domain in (Domain.EVIDENCE, Domain.MIXED)
+    fmt.domain = export.project.domain
+    fmt.with_domain = export.project.domain == Domain.MIXED
+    fmt.with_thinking = project_has_thinking(project_id=export.project_id)
+    parquet = export.file_type == "parquet"
+    writer = open_writer(path, file_type=export.file_type, schema=fmt.schema() if parquet else None)
+
+    def emit(rows: list[dict[str, Any]]) -> None:
+        if rows:
+            writer.write([fmt.parquet_row(r) for r in rows] if parquet else rows)
+
+    def chunk_done(n: int) -> None:
+        stats.solutions_read += n
+        on_chunk(stats.solutions_read)
+
+    split_key, split = None, None
+    licensed: set[str] = set()  # sources whose records without metadata were counted
+    records = solution_records(
+        project=export.project,
+        options=options,
+        alternatives=fmt.needs_alternatives,
+        step_meta=fmt.needs_step_meta,
+        chunk_size=chunk_size,
+        on_chunk=chunk_done,
+        read_ahead_chunks=read_ahead_chunks,
+        tally=stats.final,
+    )
+    try:
+        # closing: a read-ahead thread stops before the snapshot's transaction ends.
+        with closing(records), gc_paused():  # see labeling.pg.gc_pause
+            for record in records:
+                if reason := skip_reason(record, options.filters):
+                    stats.skipped[reason] += 1
+                    continue
+                if record.problem_key != split_key:
+                    split_key = record.problem_key
+                    by = record.cluster_key or split_key
+                    split = split_of(by, options.split_policy, plan)
+                    tainted = clean.benchmark_of(record.problem_text) if clean else None
+                    if tainted:
+                        stats.decontaminated[tainted] += 1
+                if tainted:
+                    stats.decontaminated_solutions[tainted] += 1
+                    continue
+                source, metadata = record.source, record.metadata
+                if metadata or source not in licensed:
+                    stats.licences.update(licences_of(source=source, metadata=metadata))
+                    if not metadata:  # the same for every such record of the source
+                        licensed.add(source)
+                emit(fmt.feed(record, split))
+            emit(fmt.finish())
+    finally:
+        sha256, size = writer.close()
+    return stats, sha256, size
+
+
+def _store(export: Export, path: Path, name: str) -> str:
+    target = f"exports/{export.pk}/{name}"
+    if default_storage.exists(target):  # left by an interrupted earlier run
+        default_storage.delete(target)
+    try:
+        with open(path, "rb") as f:
+            return default_storage.save(target, File(f, name=name))
+    except BaseException:
+        # A copy cut short (a full disk) leaves its part under the name it was given.
+        stored_remove(target)
+        raise
+
+
+def _failure_message(exc: Exception) -> str:
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return (
+            "The disk is full (no space left on device): the export was not written and its "
+            "partial file was removed. Free some space and build it again."
+        )
+    return f"internal error: {exc}"
+
+
+def _card(export: Export, stats: Stats, options: ExportOptions) -> str:
+    return render_card(
+        CardInfo(
+            export_id=export.pk,
+            project_name=export.project.name,
+            project_id=export.project_id,
+            format=export.format,
+            file_type=export.file_type,
+            file_name=Path(export.file.name).name,
+            sha256=export.sha256,
+            size_bytes=export.size_bytes,
+            created_at=export.created_at,
+            created_by=export.created_by.username if export.created_by else "",
+            options={
+                "filters": options.filters.as_dict(),
+                "label_policy": options.label_policy.as_dict(),
+                "split_policy": options.split_policy.as_dict(),
+            },
+            stats=stats.as_dict(),
+        )
+    )
+
+
+def export_build(
+    *, export: Export, progress: Progress | None = None, chunk_size: int = CHUNK
+) -> Export:
+    """Build the export's file; records status, progress, counts, sha256, file and card.
+
+    `progress(solutions_done, solutions_total)` is called after every chunk (the CLI's bar).
+    Returns the export; a failure is recorded on it (status failed, `error.message`), not
+    raised.
+    """
+    if export.status == ExportStatus.DONE:
+        return export
+    options = options_from(
+        filters=export.filters, label_policy=export.label_policy, split_policy=export.split_policy
+    )
+    total = matching_solutions(project=export.project, filters=options.filters).count()
+    Export.objects.filter(pk=export.pk).update(
+        status=ExportStatus.RUNNING,
+        started_at=timezone.now(),
+        heartbeat_at=timezone.now(),
+        finished_at=None,
+        solutions_total=total,
+        solutions_done=0,
+        error={},
+    )
+    export.refresh_from_db()
+    # What an earlier, killed build of it left (labeling.services.exports.files).
+    export_leftovers_remove(export_id=export.pk)
+    tmp = None
+    try:
+        tmp = tmp_dir_make(export_id=export.pk)
+        name = _file_name(export)
+        path = tmp / name
+        with _snapshot() as opened, _publisher(export, side=opened) as publish:
+
+            def on_chunk(done: int) -> None:
+                publish(done)
+                if progress:
+                    progress(done, total)
+
+            stats, sha256, size = _write(
+                export=export,
+                options=options,
+                path=path,
+                on_chunk=on_chunk,
+                chunk_size=chunk_size,
+                # In the snapshot nothing else queries this connection while it reads
+                # (progress goes out on the second one): the next chunks are read on a
+                # thread while this one is formatted.
+                read_ahead_chunks=opened,
+                total=total,
+            )
+        stored = _store(export, path, name)
+    except DomainError as exc:
+        return _fail(export, exc.message)
+    except Exception as exc:  # recorded on the export for the UI, logged with its traceback
+        logger.exception("export %s failed", export.pk)
+        return _fail(export, _failure_message(exc))
+    finally:
+        if tmp is not None:
+            tmp_dir_remove(tmp)
+    export.file.name = stored
+    export.sha256, export.size_bytes = sha256, size
+    export.row_count, export.step_count = stats.rows, stats.steps
+    export.solutions_done = stats.solutions_read
+    export.stats = stats.as_dict()
+    export.card = _card(export, stats, options)
+    export.status, export.finished_at = ExportStatus.DONE, timezone.now()
+    with transaction.atomic():  # the webhook event commits with the status it reports
+        updated = Export.objects.filter(pk=export.pk).update(
+            file=export.file.name,
+            sha256=sha256,
+            size_bytes=size,
+            row_count=export.row_count,
+            step_count=export.step_count,
+            solutions_done=export.solutions_done,
+            stats=export.stats,
+            card=export.card,
+            status=export.status,
+            finished_at=export.finished_at,
+        )
+        if updated:
+            webhook_event_emit(
+                project=export.project, event_type=EXPORT_READY, data=export_data(export)
+            )
+    if not updated:  # deleted while it was being built: do not leave its file behind
+        default_storage.delete(stored)
+    return export
+
+
+def _fail(export: Export, message: str) -> Export:
+    export.status, export.finished_at = ExportStatus.FAILED, timezone.now()
+    export.error = {"message": message}
+    with transaction.atomic():
+        updated = Export.objects.filter(pk=export.pk).update(
+            status=export.status, finished_at=export.finished_at, error=export.error
+        )
+        if updated:
+            webhook_event_emit(
+                project=export.project, event_type=EXPORT_FAILED, data=export_data(export)
+            )
+    return export
+
+
+def export_delete(*, export: Export) -> None:
+    """Delete an export and, once the deletion commits, its file. A build still running
+    notices at its end and removes what it wrote."""
+    name = export.file.name
+    export.delete()
+    if name:
+        transaction.on_commit(lambda: default_storage.delete(name))

@@ -1,0 +1,128 @@
+"""Serving project metrics: live for small projects, from a snapshot for large ones.
+
+Aggregating a large project takes seconds, so past `METRICS_LIVE_MAX_ANNOTATIONS` submitted
+annotations the API answers from `MetricsSnapshot`, and a stale or missing snapshot queues
+`project_metrics_refresh_task` (at most one queued per `METRICS_MAX_AGE_SECONDS`).
+
+Tasks import services, never the reverse: the task is sent by its name (routed by
+CELERY_TASK_ROUTES like any other), so this module does not import labeling.tasks.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from time import perf_counter
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from labeling.metrics.domains import project_metrics_by_domain as project_metrics
+from labeling.metrics.queries import submitted_annotations
+from labeling.models import MetricsSnapshot, Project, Solution
+from labeling.selectors.labeling_page import project_stats
+from labeling.services.jobs.outbox import outbox_add
+
+REFRESH_TASK = "labeling.tasks.project_metrics_refresh_task"
+STATS_KEY = "stats"  # the project's stats, kept in the snapshot's data beside the metrics
+
+
+def _live_max() -> int:
+    return getattr(settings, "METRICS_LIVE_MAX_ANNOTATIONS", 20_000)
+
+
+def _max_age() -> timedelta:
+    return timedelta(seconds=getattr(settings, "METRICS_MAX_AGE_SECONDS", 15 * 60))
+
+
+@dataclass(frozen=True)
+class MetricsAnswer:
+    data: dict | None  # None: nothing computed yet, a refresh is queued
+    computed_at: datetime | None
+    cached: bool
+    refreshing: bool
+
+
+def metrics_refresh(*, project: Project) -> MetricsSnapshot:
+    """Compute the project's metrics now and store them as its snapshot, with the project's
+    stats (`project_stats_get` serves them to a large project's pages)."""
+    started = perf_counter()
+    data = project_metrics(project)
+    data[STATS_KEY] = project_stats(project=project)
+    snapshot, _ = MetricsSnapshot.objects.update_or_create(
+        project=project,
+        defaults={
+            "data": data,
+            "computed_at": timezone.now(),
+            "duration_ms": int((perf_counter() - started) * 1000),
+        },
+    )
+    return snapshot
+
+
+@transaction.atomic
+def metrics_request_refresh(*, project: Project) -> bool:
+    """Record that a refresh is queued; False when one was queued recently and not done yet,
+    so a page polled by many reviewers queues one task, not one per request."""
+    snapshot, _ = MetricsSnapshot.objects.select_for_update().get_or_create(project=project)
+    now = timezone.now()
+    pending = snapshot.requested_at is not None and (
+        snapshot.computed_at is None or snapshot.computed_at < snapshot.requested_at
+    )
+    if pending and snapshot.requested_at > now - _max_age():
+        return False
+    snapshot.requested_at = now
+    snapshot.save(update_fields=["requested_at"])
+    # Through the outbox: a broker that is down leaves it for the outbox sweep instead of
+    # failing (or stalling) the page that asked for the metrics.
+    outbox_add(task=REFRESH_TASK, args=[project.pk])
+    return True
+
+
+@dataclass(frozen=True)
+class StatsAnswer:
+    stats: dict[str, int]
+    computed_at: datetime | None  # None: counted now
+
+
+def project_stats_get(*, project: Project) -> StatsAnswer:
+    """The project's stats (problems, solutions, steps, annotations, complete solutions):
+    counted now for a project of at most METRICS_LIVE_MAX_ANNOTATIONS solutions, else from the
+    metrics snapshot (queueing a refresh when stale), since counting a million solutions' eight
+    million steps on every page that shows the project is what grew (bench/scale_bench.py). A
+    large project without a snapshot yet is counted now, once, and a refresh is queued."""
+    live_max = _live_max()
+    if Solution.objects.filter(project=project).values("pk")[: live_max + 1].count() <= live_max:
+        return StatsAnswer(stats=project_stats(project=project), computed_at=None)
+    snapshot = MetricsSnapshot.objects.filter(project=project).first()
+    stats = snapshot.data.get(STATS_KEY) if snapshot is not None and snapshot.data else None
+    if stats is None or snapshot.computed_at < timezone.now() - _max_age():
+        metrics_request_refresh(project=project)
+    if stats is None:
+        return StatsAnswer(stats=project_stats(project=project), computed_at=None)
+    return StatsAnswer(stats=stats, computed_at=snapshot.computed_at)
+
+
+def metrics_get(*, project: Project, refresh: bool = False) -> MetricsAnswer:
+    """The project's metrics: computed now when small, else the snapshot (queueing a refresh
+    when it is missing, stale or `refresh` is asked for)."""
+    live_max = _live_max()  # counted no further: whether there are more, not how many
+    if submitted_annotations(project).values("pk")[: live_max + 1].count() <= live_max:
+        return MetricsAnswer(
+            data=project_metrics(project),
+            computed_at=timezone.now(),
+            cached=False,
+            refreshing=False,
+        )
+    snapshot = MetricsSnapshot.objects.filter(project=project).first()
+    done = snapshot is not None and snapshot.computed_at is not None
+    stale = not done or snapshot.computed_at < timezone.now() - _max_age()
+    refreshing = False
+    if refresh or stale:
+        metrics_request_refresh(project=project)
+        refreshing = True
+    return MetricsAnswer(
+        data={k: v for k, v in snapshot.data.items() if k != STATS_KEY} if done else None,
+        computed_at=snapshot.computed_at if done else None,
+        cached=True,
+        refreshing=refreshing,
+    )
