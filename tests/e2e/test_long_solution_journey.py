@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from labeling.models import Annotation, AnnotationStatus
 from labeling.services.imports import import_file
-from tests.e2e.helpers import login, wait_for
+from tests.e2e.helpers import buttons_covered, login, wait_for
 from tests.factories import MembershipFactory, ProjectFactory, UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -36,33 +36,6 @@ def _long_project(tmp_path):
     path.write_text(json.dumps(row) + "\n", encoding="utf-8")
     import_file(project=project, path=path, fmt="steplab", labels_as="suggestions")
     return project
-
-
-# For each rendered step whose text shows at the height of its rating buttons, the buttons
-# themselves must be what a click there reaches (not the find bar, not the header).
-_COVERED_JS = """() => {
-  const covered = [];
-  for (const row of document.querySelectorAll('[data-testid="step-row"]')) {
-    const rect = row.getBoundingClientRect();
-    for (const button of row.querySelectorAll(".rating-btn")) {
-      const b = button.getBoundingClientRect();
-      const y = b.top + b.height / 2;
-      if (y <= 0 || y >= window.innerHeight) continue;
-      const text = document.elementFromPoint(rect.left + 24, y);
-      if (!text || !row.contains(text)) continue;  // the row itself is out of sight there
-      const hit = document.elementFromPoint(b.left + b.width / 2, y);
-      if (!hit || !button.contains(hit)) {
-        covered.push([row.getAttribute("aria-posinset"), button.textContent,
-                      hit ? hit.className || hit.tagName : null]);
-      }
-    }
-  }
-  return covered;
-}"""
-
-
-def _buttons_covered(page) -> list:
-    return page.evaluate(_COVERED_JS)
 
 
 def test_a_3000_step_solution_is_labeled_from_the_keyboard(live_server, page, screenshot, tmp_path):
@@ -113,11 +86,11 @@ def test_a_3000_step_solution_is_labeled_from_the_keyboard(live_server, page, sc
     screenshot("long-02-find")
     # The find bar never hides a step's rating buttons while that step's text is in sight:
     # right after the find, and with the rows above scrolled back in by the wheel.
-    assert _buttons_covered(page) == []
+    assert buttons_covered(page, '[data-testid="step-row"]') == []
     for _ in range(3):
         page.mouse.wheel(0, -45)
         page.wait_for_timeout(150)
-        assert _buttons_covered(page) == []
+        assert buttons_covered(page, '[data-testid="step-row"]') == []
     screenshot("long-03-find-scrolled")
     find.press("Escape")
     expect(page.get_by_test_id("step-find")).to_have_count(0)

@@ -9,9 +9,10 @@ import { findMatches, firstMatchFrom, matchCountText, nextMatch } from "./stepFi
  * goes to the first step at or after the current one that has the text; ⏎ and ⇧⏎ go to the next
  * and previous; Esc closes it (the step found stays the current one, ready to rate).
  *
- * It is a band under the header (label.css), and the page's content moves down by its height
- * while it is open (`.find-open`): no step's buttons are ever under it while the step's text
- * shows. Opening and closing scroll by that height, so the steps stay where they were on screen.
+ * It is a band under the header (label.css), and the page's content and sticky parts move down
+ * by its height while it is open (`step-find-open` on <html>): no step's buttons are ever under
+ * it while the step's text shows. Opening and closing scroll by that height, so the steps stay
+ * where they were on the screen. The labeling and the review page both use it.
  */
 export function StepFind({
   steps,
@@ -36,11 +37,13 @@ export function StepFind({
   useEffect(() => input.current?.focus(), []);
   const band = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
+    const root = document.documentElement;
+    root.classList.add("step-find-open"); // the page's content moves down by the band's height
     const height = band.current?.offsetHeight ?? 0;
-    if (height === 0) return; // not laid out (a test's DOM)
-    if (window.scrollY > 0) window.scrollBy({ top: height });
+    if (height > 0 && window.scrollY > 0) window.scrollBy({ top: height }); // rows stay put
     return () => {
-      if (window.scrollY > 0) window.scrollBy({ top: -height });
+      root.classList.remove("step-find-open");
+      if (height > 0 && window.scrollY > 0) window.scrollBy({ top: -height });
     };
   }, []);
 

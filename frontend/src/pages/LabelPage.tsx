@@ -313,10 +313,7 @@ export function LabelPage() {
   const legend = useMemo(() => legendItems(task?.solution.steps ?? []), [task]); // once a solution
 
   return (
-    <div
-      className={`label-page${phase === "ready" && sources ? " has-sources" : ""}${findOpen && phase === "ready" ? " find-open" : ""}`}
-      onMouseDown={onMouseDown}
-    >
+    <div className={`label-page${phase === "ready" && sources ? " has-sources" : ""}`} onMouseDown={onMouseDown}>
       <LabelTopBar
         projectId={projectId}
         projectName={task?.project.name ?? projectName}
