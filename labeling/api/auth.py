@@ -97,6 +97,7 @@ class MeApi(APIView):
 
 
 class LoginApi(_PasswordThrottled, APIView):
+    response_reflects_secret = True  # never gzipped (BREACH): annotate/compression.py
     permission_classes = [CsrfRequired]  # anonymous, yet a session write
 
     @extend_schema(request=Credentials, responses=UserOutput)
@@ -112,6 +113,8 @@ class LoginApi(_PasswordThrottled, APIView):
 class PasswordChangeApi(APIView):
     """Change the signed-in user's password (Django's password validators apply). The session
     stays signed in; a temporary password's restriction ends."""
+
+    response_reflects_secret = True  # never gzipped (BREACH): annotate/compression.py
 
     allowed_with_temporary_password = True
 
@@ -152,6 +155,8 @@ class PasswordResetApi(_PasswordThrottled, APIView):
 class PasswordResetConfirmApi(_PasswordThrottled, APIView):
     """Set a new password with the uid and token of an e-mailed link (410 when the link is no
     longer valid: used, or older than PASSWORD_RESET_TIMEOUT)."""
+
+    response_reflects_secret = True  # never gzipped (BREACH): annotate/compression.py
 
     permission_classes = [CsrfRequired]  # anonymous, yet a session write
 
@@ -199,6 +204,8 @@ class TokenApi(_PasswordThrottled, APIView):
     stored, so an existing token cannot be handed out again.
     """
 
+    response_reflects_secret = True  # never gzipped (BREACH): annotate/compression.py
+
     permission_classes = [AllowAny]
     authentication_classes: list = []
 
@@ -241,6 +248,8 @@ class ApiTokenCreatedOutput(ApiTokenOutput):
 
 class MyTokenListApi(APIView):
     """The signed-in user's API tokens: list them (never the secret), create one."""
+
+    response_reflects_secret = True  # never gzipped (BREACH): annotate/compression.py
 
     class Input(serializers.Serializer):
         name = serializers.CharField(max_length=100, help_text="What the token is for.")

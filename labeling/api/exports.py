@@ -21,7 +21,7 @@ from labeling.api.access import project_for
 from labeling.api.idempotency import IDEMPOTENCY_HEADER, idempotency_key, request_id_field
 from labeling.api.pagination import BoundedLimitOffsetPagination
 from labeling.api.schema import paginated
-from labeling.errors import Conflict
+from labeling.errors import Conflict, Gone
 from labeling.exporters import (
     FILE_TYPES,
     FORMATS,
@@ -322,6 +322,21 @@ def _done(export: Export) -> None:
         )
 
 
+def _export_file(export: Export):
+    """The done export's file, open; 410 when it is no longer in storage (removed from the
+    disk, a volume replaced): build the export again."""
+    gone = Gone(
+        f"Export {export.pk}'s file is no longer on the server; build the export again.",
+        status=export.status,
+    )
+    if not export.file.name:
+        raise gone
+    try:
+        return default_storage.open(export.file.name, "rb")
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        raise gone from None
+
+
 class ExportListApi(APIView):
     @extend_schema(
         operation_id="exports_list", responses=paginated(ExportOutput, "PaginatedExports")
@@ -389,7 +404,7 @@ class ExportDownloadApi(APIView):
         _done(export)
         name = export.file.name.rsplit("/", 1)[-1]
         response = FileResponse(
-            default_storage.open(export.file.name, "rb"),
+            _export_file(export),
             as_attachment=True,
             filename=name,
             content_type=CONTENT_TYPES[export.file_type],

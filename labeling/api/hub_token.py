@@ -54,6 +54,8 @@ class HubTokenApi(APIView):
     """Your Hugging Face token: pushes to the Hub and Hub imports you start use it, else the
     server's HF_TOKEN. Stored encrypted; no answer ever holds it."""
 
+    response_reflects_secret = True  # never gzipped (BREACH): annotate/compression.py
+
     class HubTokenInput(serializers.Serializer):
         token = serializers.CharField(
             min_length=TOKEN_MIN,

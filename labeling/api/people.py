@@ -45,6 +45,8 @@ class ProjectUserCreateApi(APIView):
     """Make an account and add it to the project. The server makes a temporary password, shown
     in this reply only; its owner must change it at first sign-in."""
 
+    response_reflects_secret = True  # never gzipped (BREACH): annotate/compression.py
+
     class ProjectUserCreateInput(serializers.Serializer):
         username = serializers.CharField(max_length=150)
         email = serializers.EmailField(max_length=254, required=False, allow_blank=True, default="")
@@ -89,6 +91,8 @@ class InviteOutput(serializers.Serializer):
 
 class InviteListApi(APIView):
     """A project's pending invite links (not used, not withdrawn, not expired); make one."""
+
+    response_reflects_secret = True  # never gzipped (BREACH): annotate/compression.py
 
     class InviteListInput(serializers.Serializer):
         role = serializers.ChoiceField(choices=Role.choices)
@@ -146,6 +150,8 @@ class InviteOpenApi(_Throttled, APIView):
     """What an invite link is for (project and role), for the page it opens; 404 for a link
     that never existed, 410 for one used, withdrawn or expired."""
 
+    response_reflects_secret = True  # never gzipped (BREACH): annotate/compression.py
+
     permission_classes = [AllowAny]
 
     @extend_schema(responses=InvitePublicOutput)
@@ -156,6 +162,8 @@ class InviteOpenApi(_Throttled, APIView):
 class InviteAcceptApi(_Throttled, APIView):
     """Make the invitee's account (username and password of their choice), add it to the
     project with the invite's role, and sign them in."""
+
+    response_reflects_secret = True  # never gzipped (BREACH): annotate/compression.py
 
     permission_classes = [CsrfRequired]  # anonymous, yet a session write
 

@@ -1,4 +1,5 @@
 import pytest
+from rest_framework.test import APIClient
 
 pytestmark = pytest.mark.django_db
 
@@ -188,3 +189,23 @@ def test_a_fresh_claim_records_the_suggestions_its_page_shows(show, db):
     assert shown == page
     expected = [(steps[0].id, "a-judge"), (steps[0].id, "z-judge"), (steps[2].id, "sympy")]
     assert [(g["step_id"], g["agent"]) for g in shown] == (expected if show else [])
+
+
+def test_a_second_session_of_the_same_user_gets_their_claimed_solution(world):
+    """Two API tokens (two browsers, a script beside the page) of one annotator: the second
+    session's claim answers the draft the first holds, not the next solution or "all done"."""
+    from labeling.models import Annotation
+    from labeling.services.people.tokens import token_create
+
+    user, pid = world["users"]["spare"], world["project"].pk
+    sessions = []
+    for name in ("laptop", "desktop"):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token_create(user=user, name=name).key}")
+        sessions.append(client)
+    first = sessions[0].post(f"/api/projects/{pid}/queue/next/")
+    assert first.status_code == 200
+    again = sessions[1].post(f"/api/projects/{pid}/queue/next/")
+    assert again.status_code == 200
+    assert again.json()["annotation"]["id"] == first.json()["annotation"]["id"]
+    assert Annotation.objects.filter(annotator=user).count() == 1

@@ -132,3 +132,22 @@ def test_a_submit_never_waits_for_another_solutions_submit():
 
     results = run_threads(2, lambda i: (first, second)[i](i))
     assert results[1] == AnnotationStatus.SUBMITTED
+
+
+@pytest.mark.parametrize("solutions", [1, 3])
+def test_one_users_two_sessions_claiming_at_once_get_the_same_solution(solutions):
+    """Two browser sessions (or tabs) of one annotator load the label page at the same moment:
+    both get the one draft. Before claims of a user were serialized, each read "no draft" and
+    took a solution from the pool: two drafts, or "all done" for the project's last one."""
+    for round_ in range(4):  # the race is lost or won by timing: several rounds
+        project = ProjectFactory(overlap=1)
+        for _ in range(solutions):
+            SolutionFactory(problem__project=project, steps=2)
+        user = UserFactory(username=f"twice{solutions}-{round_}")
+        MembershipFactory(project=project, user=user)
+
+        claims = run_threads(2, lambda i, p=project, u=user: task_claim_next(project=p, user=u))
+        assert None not in claims, "a session was told all done while the other held a draft"
+        assert claims[0].annotation.pk == claims[1].annotation.pk
+        assert Annotation.objects.filter(annotator=user).count() == 1
+        assert TaskLock.objects.filter(user=user).count() == 1

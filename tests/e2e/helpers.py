@@ -62,3 +62,32 @@ def first_rating(annotation_id: int) -> int | None:
 
     label = Annotation.objects.get(pk=annotation_id).labels.filter(step__index=0).first()
     return None if label is None else label.rating
+
+
+# For each rendered row whose text shows at the height of one of its rating buttons, the button
+# itself must be what a click there reaches (not the find bar, a header or a panel).
+_COVERED_JS = """([rowSelector, buttonSelector]) => {
+  const covered = [];
+  for (const row of document.querySelectorAll(rowSelector)) {
+    const rect = row.getBoundingClientRect();
+    for (const button of row.querySelectorAll(buttonSelector)) {
+      const b = button.getBoundingClientRect();
+      const y = b.top + b.height / 2;
+      if (b.height === 0 || y <= 0 || y >= window.innerHeight) continue;
+      const text = document.elementFromPoint(rect.left + 24, y);
+      if (!text || !row.contains(text)) continue;  // the row itself is out of sight there
+      const hit = document.elementFromPoint(b.left + b.width / 2, y);
+      if (!hit || !button.contains(hit)) {
+        covered.push([row.getAttribute("aria-posinset") || row.dataset.index,
+                      button.textContent, hit ? String(hit.className || hit.tagName) : null]);
+      }
+    }
+  }
+  return covered;
+}"""
+
+
+def buttons_covered(page, row_selector: str, button_selector: str = ".rating-btn") -> list:
+    """[row, button, what covers it] for every rating button hidden under something while its
+    row's text shows beside it (the find bar did that to the row that scrolled beneath it)."""
+    return page.evaluate(_COVERED_JS, [row_selector, button_selector])

@@ -13,7 +13,7 @@ from labeling.models import Resolution, Role
 from labeling.services.imports import import_file
 from labeling.services.labeling.annotations import annotation_submit
 from labeling.services.queue.claim import task_claim_next
-from tests.e2e.helpers import login, wait_for
+from tests.e2e.helpers import buttons_covered, login, wait_for
 from tests.factories import MembershipFactory, ProjectFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -88,6 +88,14 @@ def test_a_2000_step_solution_is_reviewed_from_the_keyboard(
     expect(step(DISPUTED)).to_have_attribute("data-current", "true")
     expect(step(DISPUTED)).to_be_in_viewport()
     screenshot("long-review-01-find")
+    # The find bar hides no step's decision buttons while that step shows (also scrolled).
+    rows_selector = '[data-testid="review-step"]'
+    assert buttons_covered(page, rows_selector) == []
+    for _ in range(3):
+        page.mouse.wheel(0, -45)
+        page.wait_for_timeout(150)
+        assert buttons_covered(page, rows_selector) == []
+    screenshot("long-review-02-find-scrolled")
     find.press("Escape")
     expect(page.get_by_test_id("step-find")).to_have_count(0)
 

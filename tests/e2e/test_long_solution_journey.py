@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from labeling.models import Annotation, AnnotationStatus
 from labeling.services.imports import import_file
-from tests.e2e.helpers import login, wait_for
+from tests.e2e.helpers import buttons_covered, login, wait_for
 from tests.factories import MembershipFactory, ProjectFactory, UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -84,6 +84,14 @@ def test_a_3000_step_solution_is_labeled_from_the_keyboard(live_server, page, sc
     expect(step(1500)).to_be_in_viewport()
     expect(page.get_by_test_id("step-find-count")).to_have_text("1 of 1 step")
     screenshot("long-02-find")
+    # The find bar never hides a step's rating buttons while that step's text is in sight:
+    # right after the find, and with the rows above scrolled back in by the wheel.
+    assert buttons_covered(page, '[data-testid="step-row"]') == []
+    for _ in range(3):
+        page.mouse.wheel(0, -45)
+        page.wait_for_timeout(150)
+        assert buttons_covered(page, '[data-testid="step-row"]') == []
+    screenshot("long-03-find-scrolled")
     find.press("Escape")
     expect(page.get_by_test_id("step-find")).to_have_count(0)
     assert rows.count() < 100

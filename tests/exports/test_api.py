@@ -247,3 +247,20 @@ def test_preview_roles_validation_and_other_sources(world):
     assert bad.json()["error"]["details"]["field"] == "filters.machine_labels"
     human = client.post(url, {"filters": {"label_source": "human"}}, "json").json()
     assert human["final_labels"] is None and human["solutions_labeled"] == 3
+
+
+def test_a_done_export_whose_file_is_gone_answers_410(world):
+    """The file removed from the disk (or never written: a row marked done by hand) is a 410 in
+    the JSON error shape, not a 500 from the storage."""
+    from django.core.files.storage import default_storage
+
+    export = _done_export(world)
+    client = client_for(world, "admin")
+    assert client.get(f"/api/exports/{export.pk}/download/").status_code == 200
+    default_storage.delete(export.file.name)
+    gone = client.get(f"/api/exports/{export.pk}/download/")
+    assert gone.status_code == 410, gone.content
+    assert gone.json()["error"]["code"] == "gone"
+    assert "build the export again" in gone.json()["error"]["message"]
+    Export.objects.filter(pk=export.pk).update(file="")
+    assert client.get(f"/api/exports/{export.pk}/download/").status_code == 410

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { StepLabel, TaskStep } from "../api";
 import { IconX } from "../components/icons";
 import { findMatches, firstMatchFrom, matchCountText, nextMatch } from "./stepFind";
@@ -8,6 +8,11 @@ import { findMatches, firstMatchFrom, matchCountText, nextMatch } from "./stepFi
  * own find sees only the steps in the DOM, and a long solution keeps most of them out. Typing
  * goes to the first step at or after the current one that has the text; ⏎ and ⇧⏎ go to the next
  * and previous; Esc closes it (the step found stays the current one, ready to rate).
+ *
+ * It is a band under the header (label.css), and the page's content and sticky parts move down
+ * by its height while it is open (`step-find-open` on <html>): no step's buttons are ever under
+ * it while the step's text shows. Opening and closing scroll by that height, so the steps stay
+ * where they were on the screen. The labeling and the review page both use it.
  */
 export function StepFind({
   steps,
@@ -30,6 +35,17 @@ export function StepFind({
     [texts, labels, query],
   );
   useEffect(() => input.current?.focus(), []);
+  const band = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const root = document.documentElement;
+    root.classList.add("step-find-open"); // the page's content moves down by the band's height
+    const height = band.current?.offsetHeight ?? 0;
+    if (height > 0 && window.scrollY > 0) window.scrollBy({ top: height }); // rows stay put
+    return () => {
+      root.classList.remove("step-find-open");
+      if (height > 0 && window.scrollY > 0) window.scrollBy({ top: -height });
+    };
+  }, []);
 
   const change = (value: string) => {
     setQuery(value);
@@ -52,30 +68,32 @@ export function StepFind({
   };
   const none = matches.length === 0;
   return (
-    <div className="step-find" role="search" data-testid="step-find">
-      <input
-        ref={input}
-        type="search"
-        className="input step-find-input"
-        placeholder="Find in the steps"
-        aria-label="Find in the steps"
-        value={query}
-        onChange={(e) => change(e.target.value)}
-        onKeyDown={onKeyDown}
-        data-testid="step-find-input"
-      />
-      <span className="step-find-count muted small" aria-live="polite" data-testid="step-find-count">
-        {matchCountText(matches, current, query)}
-      </span>
-      <button type="button" className="btn btn-sm" disabled={none} onClick={() => go(-1)} title="Previous (⇧⏎)" aria-label="Previous match">
-        ↑
-      </button>
-      <button type="button" className="btn btn-sm" disabled={none} onClick={() => go(1)} title="Next (⏎)" aria-label="Next match">
-        ↓
-      </button>
-      <button type="button" className="btn btn-sm btn-ghost" onClick={onClose} title="Close (Esc)" aria-label="Close find" data-testid="step-find-close">
-        <IconX width={14} height={14} />
-      </button>
+    <div className="step-find" role="search" data-testid="step-find" ref={band}>
+      <div className="step-find-inner">
+        <input
+          ref={input}
+          type="search"
+          className="input step-find-input"
+          placeholder="Find in the steps"
+          aria-label="Find in the steps"
+          value={query}
+          onChange={(e) => change(e.target.value)}
+          onKeyDown={onKeyDown}
+          data-testid="step-find-input"
+        />
+        <span className="step-find-count muted small" aria-live="polite" data-testid="step-find-count">
+          {matchCountText(matches, current, query)}
+        </span>
+        <button type="button" className="btn btn-sm" disabled={none} onClick={() => go(-1)} title="Previous (⇧⏎)" aria-label="Previous match">
+          ↑
+        </button>
+        <button type="button" className="btn btn-sm" disabled={none} onClick={() => go(1)} title="Next (⏎)" aria-label="Next match">
+          ↓
+        </button>
+        <button type="button" className="btn btn-sm btn-ghost" onClick={onClose} title="Close (Esc)" aria-label="Close find" data-testid="step-find-close">
+          <IconX width={14} height={14} />
+        </button>
+      </div>
     </div>
   );
 }

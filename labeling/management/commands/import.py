@@ -1,6 +1,7 @@
 """`manage.py import FILE --project NAME_OR_ID`: import a dataset file, all or nothing.
 `manage.py import --hub OWNER/NAME [--config C] [--split S] [--revision R] --project ...`:
-the same with one split of a Hub dataset (labeling.hub.pull), fetched first."""
+the same with one split of a Hub dataset (labeling.hub.pull), fetched first, with the token
+`--token` / `--token-from-user` / HF_TOKEN choose (labeling.management.hub_token_args)."""
 
 import os
 import tempfile
@@ -13,6 +14,7 @@ from tqdm import tqdm
 from labeling.errors import DomainError
 from labeling.hub.pull import HubSource, hub_split_write
 from labeling.importers import FORMATS, ImportFileError
+from labeling.management.hub_token_args import add_token_arguments, token_choice
 from labeling.models import PROBLEM_DOMAINS, Project, StepSplit
 from labeling.services.imports import LABELS_AS, import_file, step_rule_resolve
 from labeling.services.projects.edit import project_create
@@ -30,6 +32,7 @@ def _project(ref: str, *, create: bool) -> Project:
 
 class Command(BaseCommand):
     help = "Import a JSON Lines file (or .jsonl.gz) of problems and solutions into a project."
+    stealth_options = ("stdin",)  # where `--token -` reads the token (call_command, tests)
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("file", nargs="?", help="a JSON Lines file (or .jsonl.gz)")
@@ -37,6 +40,7 @@ class Command(BaseCommand):
         parser.add_argument("--config", default="default", help="the Hub dataset's config")
         parser.add_argument("--split", default="train", help="the Hub dataset's split")
         parser.add_argument("--revision", default="main", help="a Hub branch, tag or commit")
+        add_token_arguments(parser)
         parser.add_argument("--project", required=True, help="project name or id")
         parser.add_argument("--format", default="auto", choices=FORMATS)
         parser.add_argument("--labels-as", default="suggestions", choices=LABELS_AS)
@@ -80,7 +84,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if bool(options["file"]) == bool(options["hub"]):
             raise CommandError("name a file or --hub OWNER/NAME (one of them)")
+        if not options["hub"] and (options["token"] or options["token_from_user"]):
+            raise CommandError("--token and --token-from-user go with --hub")
         if options["hub"]:
+            choice = token_choice(options, options.get("stdin"))
             with tempfile.TemporaryDirectory(prefix="steplab-hub-") as tmp:
                 source = HubSource(
                     options["hub"], options["config"], options["split"], options["revision"]
@@ -88,12 +95,12 @@ class Command(BaseCommand):
                 path = os.path.join(tmp, "split.jsonl")
                 try:
                     with open(path, "wb") as out:
-                        fetched = hub_split_write(source, out)
-                except DomainError as exc:
-                    raise CommandError(exc.message) from exc
+                        fetched = hub_split_write(source, out, auth=choice.auth)
+                except DomainError as exc:  # hub_errors' words: whose token, never the token
+                    raise CommandError(exc.message) from None
                 self.stdout.write(
                     f"Fetched {fetched['rows']} rows of {source.label()} "
-                    f"from {len(fetched['files'])} file(s)."
+                    f"from {len(fetched['files'])} file(s) with {choice.whose}."
                 )
                 return self._import(path, options, label=source.label())
         return self._import(options["file"], options, label=options["file"])

@@ -92,7 +92,11 @@ def _resume_draft(*, project: Project, user: AbstractBaseUser, now) -> Claim | N
         .order_by("-live", F("revises_id").asc(nulls_last=True), "-updated_at")
     )
     for draft in drafts:
-        solution = _select_for_update(Solution.objects.filter(pk=draft.solution_id)).first()
+        rows = Solution.objects.filter(pk=draft.solution_id)
+        # The draft being worked on waits for its row (another annotator's claim holds it for a
+        # moment): passing over it would serve this user a second solution, or "all done".
+        rows = rows.select_for_update(of=("self",)) if draft.live else _select_for_update(rows)
+        solution = rows.first()
         if solution is None:
             continue  # another transaction holds it right now; try the next draft
         holders = overlap_holders(solution.pk, exclude_user_id=user.pk, now=now)
@@ -162,6 +166,22 @@ SELECT
   EXISTS (SELECT 1 FROM labeling_annotation n JOIN labeling_solution s ON s.id = n.solution_id
           WHERE n.annotator_id = %s AND n.status = %s AND s.project_id = %s)
 """
+
+
+def _claims_serialized(*, project: Project, user: AbstractBaseUser) -> None:
+    """Wait for any other claim of this user in this project to commit (a second tab or browser
+    session, a submit-and-next racing a reload), so that this one sees its draft and resumes it.
+    Without it both claims read "no draft" at once and each took a solution from the pool with
+    SKIP LOCKED: the user held two drafts, or the second was told "all done" while the first
+    held the project's last solution. A transaction-level advisory lock on (project, user):
+    claims of other users never wait on it. SQLite serializes writers already."""
+    if connection.vendor != "postgresql":
+        return
+    with hot_cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s, %s)",
+            [project.pk & 0x7FFFFFFF, user.pk & 0x7FFFFFFF],
+        )
 
 
 @dataclass(frozen=True)
@@ -332,6 +352,7 @@ def task_claim_next(*, project: Project, user: AbstractBaseUser) -> Claim | None
     Before regular work: the screening set for a new annotator (None once they failed it),
     then a gold question when one is due at the project's `gold_rate`.
     """
+    _claims_serialized(project=project, user=user)
     now = timezone.now()
     edges = _edges(project=project, user=user)
     if edges.drafts:
