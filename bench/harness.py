@@ -108,6 +108,15 @@ def finish(cleanup: Callable[[], None], *, keep: bool = False, db: str = "") -> 
         cleanup()
 
 
+def load_line() -> str:
+    """The machine's load average and free disk where the benches write, for the report."""
+    import shutil
+
+    one, five, fifteen = os.getloadavg()
+    free = shutil.disk_usage(tempfile.gettempdir()).free / 2**30
+    return f"load average {one:.1f} / {five:.1f} / {fifteen:.1f}; {free:.0f} GiB free in tmp"
+
+
 def measure(fn: Callable[[], Any], repeat: int) -> tuple[Any, list[float]]:
     """fn's last result and the milliseconds of each of `repeat` calls."""
     times = []
