@@ -209,6 +209,8 @@ def main() -> None:
         where, cleanup = harness.django_on_kept_database(args.db)
     else:
         where, cleanup = harness.django_on_throwaway_database(args.db)
+        if args.keep:
+            where = where.replace("dropped afterwards", "kept afterwards: --keep")
     from django.db import connection
 
     from labeling.models import Step
