@@ -186,79 +186,92 @@ def main() -> None:
         default="steplab_export_bench",
         help="name of the throwaway PostgreSQL database (created, then dropped)",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="export then COPY this many times, interleaved (the machine's load moves both)",
+    )
+    parser.add_argument(
+        "--no-final", action="store_true", help="skip the label_source=final export"
+    )
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the database afterwards, and reuse it when a kept one of this --n is there",
+    )
     args = parser.parse_args()
 
     media = tempfile.TemporaryDirectory(prefix="steplab-bench-media-")
     os.environ["MEDIA_ROOT"] = media.name
-    where, cleanup = harness.django_on_throwaway_database(args.db)
+    reused = args.keep and harness.kept_database(args.db)
+    if reused:
+        where, cleanup = harness.django_on_kept_database(args.db)
+    else:
+        where, cleanup = harness.django_on_throwaway_database(args.db)
+        if args.keep:
+            where = where.replace("dropped afterwards", "kept afterwards: --keep")
     from django.db import connection
 
-    from labeling.models import Project, Step
-    from labeling.services.imports import import_file
+    from labeling.models import Step
 
     try:
         harness.migrate(where)
+        print(harness.load_line())
         with tempfile.TemporaryDirectory() as tmp:
-            big_file, small_file = Path(tmp) / "big.jsonl", Path(tmp) / "small.jsonl"
-            import_bench.write_file(big_file, args.n)
-            with open(big_file, encoding="utf-8") as src, open(small_file, "w") as dst:
-                for _, line in zip(range(args.n // 10), src, strict=False):
-                    dst.write(line)
-            started = time.perf_counter()
-            big = Project.objects.create(name="bench: big")
-            small = Project.objects.create(name="bench: small")
-            import_file(project=big, path=big_file, labels_as="annotations")
-            import_file(project=small, path=small_file, labels_as="annotations")
-            if connection.vendor == "postgresql":
-                # Fresh bulk-loaded tables have no planner statistics until autovacuum gets
-                # to them; a live database has them. Without, IN lookups plan as seq scans.
-                # VACUUM too, as autovacuum would: the first read of freshly written rows sets
-                # their hint bits (writing the pages), a cost that would fall on whichever of
-                # export_build and COPY ran first.
-                with connection.cursor() as cursor:
-                    cursor.execute("VACUUM ANALYZE")
-            steps = Step.objects.filter(solution__project=big).count()
-            print(
-                f"set up {args.n} + {args.n // 10} solutions ({steps} steps in the big one) "
-                f"with imported annotations in {time.perf_counter() - started:.0f} s"
+            big, small = (
+                _projects()
+                if reused
+                else _build(args.n, Path(tmp), postgres=connection.vendor == "postgresql")
             )
-
+            steps = Step.objects.filter(solution__project=big).count()
+            assert big.solutions.count() == args.n, "the kept database has another --n"
+            print(f"{args.n} + {args.n // 10} solutions, {steps} steps in the big one")
             # 1. steplab, small then big: compare their memory growth.
             small_export, small_s, small_rss = timed(lambda: steplab_export(small))
-            export, elapsed, rss = timed(lambda: steplab_export(big))
-            rate = export.row_count / elapsed
-            print(
-                f"steplab export_build (TRL JSONL): {export.row_count} rows, {export.step_count} "
-                f"steps, {export.size_bytes / 1e6:.0f} MB in {elapsed:.1f} s = {rate:,.0f} rows/s "
-                f"({export.step_count / elapsed:,.0f} steps/s)"
-            )
-            print(
-                f"  peak RSS growth: {rss.growth_mb:.0f} MB for {export.row_count} rows, "
-                f"{small_rss.growth_mb:.0f} MB for {small_export.row_count} rows "
-                f"(process peak {rss.peak / 2**20:.0f} MB)"
-            )
-
-            # 1b. The default label source, final labels (exporters/final.py), on the same
-            # rows: two more queries a chunk (resolutions, none here) and the per-step rule.
-            final, final_s, _ = timed(lambda: steplab_export(big, "final"))
-            assert final.row_count == export.row_count
-            print(
-                f"  label_source=final (the default): {final_s:.1f} s = "
-                f"{final.row_count / final_s:,.0f} rows/s, "
-                f"{elapsed / final_s:.2f} of imported's rate"
-            )
-
-            # 2. COPY of the same rows.
-            if connection.vendor == "postgresql":
-                (size, lines), copy_s, copy_rss = timed(lambda: copy_baseline(big))
-                copy_rate = args.n / copy_s
+            for round_ in range(1, args.rounds + 1):
+                if args.rounds > 1:
+                    print(f"round {round_} of {args.rounds}: {harness.load_line()}")
+                export, elapsed, rss = timed(lambda: steplab_export(big))
+                _drop_file(export)
+                rate = export.row_count / elapsed
                 print(
-                    f"COPY (SELECT ...) TO STDOUT: {lines} step rows, {size / 1e6:.0f} MB in "
-                    f"{copy_s:.1f} s = {copy_rate:,.0f} solutions/s"
+                    f"steplab export_build (TRL JSONL): {export.row_count} rows, "
+                    f"{export.step_count} steps, {export.size_bytes / 1e6:.0f} MB in "
+                    f"{elapsed:.1f} s = {rate:,.0f} rows/s "
+                    f"({export.step_count / elapsed:,.0f} steps/s)"
                 )
-                print(f"  steplab / COPY: {rate / copy_rate:.2f} of the physical limit")
-            else:
-                print("COPY baseline: PostgreSQL only (set DATABASE_URL)")
+                print(
+                    f"  peak RSS growth: {rss.growth_mb:.0f} MB for {export.row_count} rows, "
+                    f"{small_rss.growth_mb:.0f} MB for {small_export.row_count} rows "
+                    f"(process peak {rss.peak / 2**20:.0f} MB)"
+                )
+
+                # 1b. The default label source, final labels (exporters/final.py), on the
+                # same rows: two more queries a chunk (resolutions, none here) and the
+                # per-step rule.
+                if round_ == 1 and not args.no_final:
+                    final, final_s, _ = timed(lambda: steplab_export(big, "final"))
+                    _drop_file(final)
+                    assert final.row_count == export.row_count
+                    print(
+                        f"  label_source=final (the default): {final_s:.1f} s = "
+                        f"{final.row_count / final_s:,.0f} rows/s, "
+                        f"{elapsed / final_s:.2f} of imported's rate"
+                    )
+
+                # 2. COPY of the same rows.
+                if connection.vendor == "postgresql":
+                    (size, lines), copy_s, copy_rss = timed(lambda: copy_baseline(big))
+                    copy_rate = args.n / copy_s
+                    print(
+                        f"COPY (SELECT ...) TO STDOUT: {lines} step rows, {size / 1e6:.0f} MB "
+                        f"in {copy_s:.1f} s = {copy_rate:,.0f} solutions/s"
+                    )
+                    print(f"  steplab / COPY: {rate / copy_rate:.2f} of the physical limit")
+                else:
+                    print("COPY baseline: PostgreSQL only (set DATABASE_URL)")
+            print(harness.load_line())
 
             # 3. DRF ModelSerializer on a subset, extrapolated.
             limit = min(args.baseline_n, args.n)
@@ -272,8 +285,54 @@ def main() -> None:
             )
             print(f"  steplab / DRF: {rate / drf_rate:.1f}x faster")
     finally:
-        cleanup()
+        harness.finish(cleanup, keep=args.keep, db=args.db)
         media.cleanup()
+
+
+def _build(n: int, tmp: Path, *, postgres: bool) -> tuple[Any, Any]:
+    """The big project of n solutions and the small one of its first n/10, imported with
+    their labels as imported annotations (the file is written and read as a stream)."""
+    from django.db import connection
+
+    from labeling.models import Project
+    from labeling.services.imports import import_file
+
+    big_file, small_file = Path(tmp) / "big.jsonl", Path(tmp) / "small.jsonl"
+    import_bench.write_file(big_file, n)
+    with open(big_file, encoding="utf-8") as src, open(small_file, "w") as dst:
+        for _, line in zip(range(n // 10), src, strict=False):
+            dst.write(line)
+    started = time.perf_counter()
+    big = Project.objects.create(name="bench: big")
+    small = Project.objects.create(name="bench: small")
+    import_file(project=big, path=big_file, labels_as="annotations")
+    import_file(project=small, path=small_file, labels_as="annotations")
+    if postgres:
+        # Fresh bulk-loaded tables have no planner statistics until autovacuum gets
+        # to them; a live database has them. Without, IN lookups plan as seq scans.
+        # VACUUM too, as autovacuum would: the first read of freshly written rows sets
+        # their hint bits (writing the pages), a cost that would fall on whichever of
+        # export_build and COPY ran first.
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
+    print(
+        f"set up {n} + {n // 10} solutions with imported annotations in "
+        f"{time.perf_counter() - started:.0f} s"
+    )
+    return big, small
+
+
+def _projects() -> tuple[Any, Any]:
+    """The kept database's two projects."""
+    from labeling.models import Project
+
+    return Project.objects.get(name="bench: big"), Project.objects.get(name="bench: small")
+
+
+def _drop_file(export: Any) -> None:
+    """The export's file, written to MEDIA_ROOT: at a million solutions several GB each."""
+    if export.file:
+        export.file.delete(save=False)
 
 
 if __name__ == "__main__":

@@ -52,6 +52,42 @@ def throwaway_database(db: str) -> tuple[str, Callable[[], None]]:
     return f"SQLite file {name} (removed afterwards)", remove
 
 
+def kept_database(db: str) -> bool:
+    """Whether PostgreSQL has `db` (a bench's database kept by an earlier --keep run)."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        return False
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        return (
+            conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [db]).fetchone()
+            is not None
+        )
+
+
+def django_on_kept_database(db: str) -> tuple[str, Callable[[], None]]:
+    """django.setup() on the kept PostgreSQL database `db`; the cleanup drops it."""
+    url = os.environ["DATABASE_URL"]
+    parts = urlsplit(url)
+    os.environ["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{db}"))
+    os.environ["DEBUG"] = "False"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
+    import django
+
+    django.setup()
+
+    def drop_kept() -> None:
+        import psycopg
+        from django.db import connections
+
+        connections.close_all()
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {db}")
+
+    return f"PostgreSQL database {db} (kept from an earlier run)", drop_kept
+
+
 def django_on_throwaway_database(db: str) -> tuple[str, Callable[[], None]]:
     """throwaway_database(db), then django.setup() on it with DEBUG off (DEBUG would keep
     every query in memory)."""
@@ -106,6 +142,15 @@ def finish(cleanup: Callable[[], None], *, keep: bool = False, db: str = "") -> 
         print(f"kept database {db}")
     else:
         cleanup()
+
+
+def load_line() -> str:
+    """The machine's load average and free disk where the benches write, for the report."""
+    import shutil
+
+    one, five, fifteen = os.getloadavg()
+    free = shutil.disk_usage(tempfile.gettempdir()).free / 2**30
+    return f"load average {one:.1f} / {five:.1f} / {fifteen:.1f}; {free:.0f} GiB free in tmp"
 
 
 def measure(fn: Callable[[], Any], repeat: int) -> tuple[Any, list[float]]:

@@ -123,3 +123,55 @@ def test_the_counts_probe_annotations_only_where_no_reason_is_stored(state):
     mask_0 = N // 32
     assert probes and len(probes) <= 2, f"{state}: annotation probed by {len(probes)} counts"
     assert max(probes) <= mask_0, f"{state}: {probes} annotation probes, {mask_0} mask-0 rows"
+
+
+def test_the_rest_count_walks_no_more_solutions_than_the_cap():
+    """Mask 0 holds the unlabeled solutions as well as the agreeing ones ("rest"): a walk until
+    the cap's thousandth "rest" read 8,200 mask-0 rows at a million solutions, probing each for
+    a submission. The count now reads at most cap + 1 of them and says "or more" when it
+    stopped early, and is exact where the walk reached the last mask-0 solution."""
+    project = ProjectFactory(overlap=1)
+    _seed(project, ProblemFactory(project=project), UserFactory())
+    problem = ProblemFactory(project=project)
+    with connection.cursor() as cursor:  # 2,000 unlabeled solutions, ids after the seeded ones
+        cursor.execute(
+            """
+            INSERT INTO labeling_solution (project_id, problem_id, generator, final_answer,
+                answer_correct, source, external_id, metadata, submitted_count, is_gold,
+                review_reasons, queue_open, created_at)
+            SELECT %s, %s, 'bench', '', NULL, '', '', '{}', 0, false, 0, true, now()
+            FROM generate_series(1, 2000)
+            """,
+            [project.pk, problem.pk],
+        )
+        cursor.execute("ANALYZE labeling_solution")
+    exact = review_queue_counts(project=project, state="all")["rest"]
+    assert exact == N // 32  # the seeded mask-0 rows (i % 32 = 0), all with a submission
+    cap = 50
+    with CaptureQueriesContext(connection) as captured:
+        counts, capped = review_queue_counts_bounded(project=project, state="all", cap=cap)
+    assert counts["rest"] == cap and "rest" in capped  # the 156 agreeing ones come first
+    plan = _plan(captured.captured_queries[0]["sql"], None)
+    probes = [
+        n["Actual Loops"] for n in _nodes(plan) if n.get("Relation Name") == "labeling_annotation"
+    ]
+    assert max(probes) <= cap + 1, f"{probes} annotation probes for a cap of {cap}"
+
+    # A cap above the agreeing ones: the walk reads cap + 1 rows, most of them unlabeled, and
+    # the count is what it found, "or more" (not the 156 a walk to the end would find).
+    cap = 300
+    with CaptureQueriesContext(connection) as captured:
+        counts, capped = review_queue_counts_bounded(project=project, state="all", cap=cap)
+    assert counts["rest"] == exact and "rest" in capped
+    plan = _plan(captured.captured_queries[0]["sql"], None)
+    mask_0 = [
+        n
+        for n in _nodes(plan)
+        if n.get("Relation Name") == "labeling_solution"
+        and "review_reasons = 0" in n.get("Index Cond", "") + n.get("Filter", "")
+    ]
+    assert mask_0 and all(n["Actual Rows"] * n["Actual Loops"] <= cap + 1 for n in mask_0)
+
+    # Past the last mask-0 solution the count is exact and not capped.
+    counts, capped = review_queue_counts_bounded(project=project, state="all", cap=5_000)
+    assert counts["rest"] == exact and "rest" not in capped

@@ -167,6 +167,13 @@ def review_queue_counts_bounded(
     them. `total`: the unfiltered queue's count_capped at this `cap`, when the caller has it
     (the page's own count), so it is not walked twice. A project whose reasons are computed
     live (not `review_reasons_stored`: made before the column) keeps the exact counts.
+
+    "rest" is counted among the first `cap + 1` solutions without a stored reason (mask 0, in
+    the queue's order), not until `cap` of them match: mask 0 holds the unlabeled solutions
+    too, which only a probe of their annotations tells apart, and a walk to the cap's
+    thousandth match read 8,200 of them at a million solutions (bench/scale_bench.py). So it
+    reads no more rows than a page of the cap shows; where that walk stops before the last
+    mask-0 solution, "rest" is named in the capped list ("n or more") even below the cap.
     """
     if not project.review_reasons_stored:
         return review_queue_counts(project=project, state=state), []
@@ -179,11 +186,17 @@ def review_queue_counts_bounded(
     with connection.cursor() as cursor:  # planned per call, like every reasons statement
         statement.execute(cursor, {"project": project.pk})
         row = cursor.fetchone()
-    found = dict(zip(names, row, strict=True))
+    *walked_to_cap, rest, rest_walked = row
+    found = dict(zip([n for n in names if n != "rest"], walked_to_cap, strict=True))
     if total is not None:
         found["total"] = total[0] + (1 if total[1] else 0)
     counts, capped = {}, []
     for name in _COUNTED:
+        if name == "rest":
+            counts[name] = min(rest or 0, cap)
+            if rest_walked > cap:  # the walk stopped before the last mask-0 solution
+                capped.append(name)
+            continue
         counts[name] = min(found[name], cap)
         if found[name] > cap:
             capped.append(name)
@@ -194,17 +207,47 @@ _COUNTED = ("total", *REASONS, "rest")
 
 
 def _counts_sql(project_id: int, state: str, cap: int, names: list[str]) -> tuple[str, list]:
-    """One SELECT of a scalar subquery per count, each `review_queue`'s own capped walk."""
+    """One SELECT of a scalar subquery per count, each `review_queue`'s own capped walk, and
+    "rest" as (matches, rows walked) of one walk of at most `cap + 1` mask-0 rows."""
     project = Project(pk=project_id, review_reasons_stored=True)
     parts, params = [], []
     for name in names:
+        if name == "rest":
+            continue
         qs = review_queue(project=project, state=state, reason=None if name == "total" else name)
         if name in REASONS:  # a list of masks: unordered, the index scan stops at the cap
             qs = qs.order_by()
         sql, part_params = qs.values("pk")[: cap + 1].query.sql_with_params()
         parts.append(f"(SELECT COUNT(*) FROM ({sql}) AS counted_{len(parts)})")
         params.extend(part_params)
-    return "SELECT " + ", ".join(parts), params
+    rest_sql, rest_params = _rest_walk(project, state, cap).query.sql_with_params()
+    matched = "submitted_id IS NOT NULL"
+    if state in ("unresolved", "resolved"):
+        matched += f" AND current_id IS {'' if state == 'unresolved' else 'NOT '}NULL"
+    parts += ["rest_walk.matched", "rest_walk.walked"]
+    sql = (
+        f"SELECT {', '.join(parts)} FROM (SELECT SUM(CASE WHEN {matched} THEN 1 ELSE 0 END) "
+        f"AS matched, COUNT(*) AS walked FROM ({rest_sql}) AS walk) AS rest_walk"
+    )
+    return sql, params + list(rest_params)
+
+
+def _rest_walk(project: Project, state: str, cap: int) -> QuerySet:
+    """The first `cap + 1` solutions without a stored reason in the queue's order, each with
+    its first submitted annotation and its current resolution probed (null: none): the walk
+    stops after them whether they match or not."""
+    submitted = Annotation.objects.filter(
+        solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
+    ).order_by()
+    current = Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True).order_by()
+    walk = Solution.objects.filter(project=project, review_reasons=0).annotate(
+        submitted_id=Subquery(submitted.values("pk")[:1])
+    )
+    columns = ["submitted_id"]
+    if state in ("unresolved", "resolved"):
+        walk = walk.annotate(current_id=Subquery(current.values("pk")[:1]))
+        columns.append("current_id")
+    return walk.order_by("-review_reasons", "id").values(*columns)[: cap + 1]
 
 
 def count_capped(qs: QuerySet, *, cap: int = COUNT_CAP) -> tuple[int, bool]:

@@ -70,11 +70,14 @@ class NearDupScreen:
     def rows(self, rows: list[ParsedRow]) -> list[ParsedRow]:
         """The batch's rows to import: all, or (skip) those of non-near-duplicate problems.
         Its queries: which of its problems the project has, and their band keys' problems."""
-        seen = self.existing_keys | self.new_keys | self.skipped_keys
+        # Each key looked up in the three sets, not in their union: a union per batch copies
+        # every problem key of the import so far.
+        seen = (self.existing_keys, self.new_keys, self.skipped_keys)
         fresh: dict[str, str] = {}
         for row in rows:
-            if row.problem.external_id not in seen:
-                fresh.setdefault(row.problem.external_id, row.problem.text)
+            key = row.problem.external_id
+            if not any(key in keys for keys in seen):
+                fresh.setdefault(key, row.problem.text)
         ids = list(fresh)
         for part in chunks(ids, lookup_size()):
             self.existing_keys.update(

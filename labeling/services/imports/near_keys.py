@@ -97,7 +97,11 @@ class NearKeys:
 
     def lookup(self, sigs: Iterable[MinHash]) -> None:
         """Fetch the project's problems that share a band key with any of `sigs`."""
-        wanted = {k for sig in sigs for k in band_keys(sig, self.limit)} - self._db_keys.keys()
+        # Filtered key by key: `set - dict.keys()` iterates the whole dict, which holds every
+        # band key looked up so far (millions at a million solutions: O(N) per batch, and
+        # the import's rate fell with N, bench/import_bench.py).
+        known = self._db_keys
+        wanted = {k for sig in sigs for k in band_keys(sig, self.limit) if k not in known}
         if not wanted:
             return
         found: dict[Key, list[int]] = {k: [] for k in wanted}
@@ -112,7 +116,7 @@ class NearKeys:
             for band, value, pk in rows.values_list("band", "hash", "problem_id"):
                 found[(band, value)].append(pk)
         self._db_keys.update(found)
-        missing = sorted({pk for pks in found.values() for pk in pks} - self._db.keys())
+        missing = sorted({pk for pks in found.values() for pk in pks if pk not in self._db})
         for part in chunks(missing, lookup_size()):
             rows = Problem.objects.filter(pk__in=part).values_list(
                 "pk", "external_id", "text", "near_cluster", "signature__hashvalues"
