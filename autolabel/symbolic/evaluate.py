@@ -21,7 +21,7 @@ from fractions import Fraction
 import sympy
 from mpmath import iv
 
-from autolabel.symbolic import ast, trig
+from autolabel.symbolic import ast, sums, trig
 
 MAX_EXPONENT = 10_000
 MAX_RESULT_BITS = 100_000  # about 30,000 digits
@@ -133,6 +133,12 @@ def _exact(node: ast.Node, percent: str, units: bool) -> sympy.Expr:
             return trig.trig_value(node, _exact(node.x, percent, False))
         except trig.NotRead as exc:
             raise EvalError(str(exc)) from exc
+    if isinstance(node, ast.Sum):
+        values = [_exact(term, percent, units) for term in sums.terms(node)]
+        total = values[0]
+        for value in values[1:]:
+            total = _check_size(total + value if node.op == "sum" else total * value)
+        return total
     raise EvalError(f"cannot evaluate {type(node).__name__}")
 
 
@@ -213,6 +219,12 @@ def interval(node: ast.Node, *, percent: str = "divide") -> iv.mpf:
             return iv.sqrt(x)
         n = exact(node.n, percent=percent)
         return x ** (iv.mpf(1) / iv.mpf(int(n)))
+    if isinstance(node, ast.Sum):
+        parts = [interval(term, percent=percent) for term in sums.terms(node)]
+        total = parts[0]
+        for part in parts[1:]:
+            total = total + part if node.op == "sum" else total * part
+        return total
     if isinstance(node, ast.Abs):
         x = interval(node.x, percent=percent)
         if x.a >= 0:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from autolabel.symbolic import ast, trig
+from autolabel.symbolic import ast, sums, trig
 from autolabel.symbolic.tokens import (
     CMD,
     CUR,
@@ -57,6 +57,7 @@ class Parser:
         self.mode = mode
         self.call_like = False
         self.in_abs = False  # inside |...|: a bar closes it
+        self.bound: frozenset[str] = frozenset()  # indices of the sums around (sums.py)
 
     # -- helpers --------------------------------------------------------------------------
     def peek(self, k: int = 0) -> Token | None:
@@ -237,15 +238,20 @@ class Parser:
         else:
             raise ParseError("unclosed group")
         if choose_at is not None:
-            n = Parser(self.toks[self.i : choose_at], self.mode).parse()
-            k = Parser(self.toks[choose_at + 1 : j], self.mode).parse()
+            n = self._inner(self.toks[self.i : choose_at]).parse()
+            k = self._inner(self.toks[choose_at + 1 : j]).parse()
             self.i = j + 1
             return ast.Binom(n, k)
-        inner = Parser(self.toks[self.i : j], self.mode)
+        inner = self._inner(self.toks[self.i : j])
         node = inner.parse()
         self.call_like = self.call_like or inner.call_like
         self.i = j + 1
         return node
+
+    def _inner(self, tokens: list[Token]) -> Parser:
+        inner = Parser(tokens, self.mode)
+        inner.bound = self.bound
+        return inner
 
     def number(self, tok: Token) -> ast.Num:
         assert tok.number is not None
@@ -312,6 +318,11 @@ class Parser:
             return ast.Binom(n, k)
         if name == "pi":
             return ast.Pi()
+        if name in sums.NAMES:
+            try:
+                return sums.parse_sum(self, name)
+            except sums.NotRead as exc:
+                raise ParseError(f"unsupported \\{name}: {exc}") from exc
         if name in trig.NAMES:
             try:
                 return trig.parse_trig(self, name)
