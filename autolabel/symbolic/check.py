@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from autolabel import timeouts
+from autolabel.symbolic.affirmations import affirmed_test
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
 from autolabel.symbolic.bases import stated_bases
 from autolabel.symbolic.boundaries import without_operand_side, without_operated_side
@@ -121,12 +122,11 @@ def _hedged(text: str, start: int, end: int, task: Context) -> bool:
     far = text[max(0, sentence_start) : start]
     near = text[max(0, start - 16) : start]
     after = text[end : end + 80]
-    return task.hedged or bool(
-        _HEDGE_NEAR.search(near)
-        or _HEDGE_FAR.search(far)
-        or _HEDGE_AFTER.search(after)
-        or _IN_QUESTION.match(text[end : end + 200])
-    )
+    if task.hedged or _HEDGE_AFTER.search(after) or _IN_QUESTION.match(text[end : end + 200]):
+        return True
+    if not (_HEDGE_NEAR.search(near) or _HEDGE_FAR.search(far)):
+        return False
+    return not affirmed_test(far, after)  # "We test c = 12: ... = 2017. This is correct"
 
 
 def _context(
