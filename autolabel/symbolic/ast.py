@@ -129,6 +129,17 @@ class Trig(Node):
 
 
 @dataclass(eq=False)
+class Floor(Node):
+    """\\lfloor x \\rfloor, or \\lceil x \\rceil with ``ceiling`` (brackets.py reads them)."""
+
+    x: Node
+    ceiling: bool = False
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.x,)
+
+
+@dataclass(eq=False)
 class Sum(Node):
     """\\sum (op "sum") or \\prod (op "prod") of ``body`` for ``index`` from ``low`` to
     ``high``, both whole numbers (sums.py reads them)."""
@@ -174,6 +185,8 @@ def side_info(node: Node, call_like: bool = False) -> SideInfo:
         for n in s.body.walk()
         if isinstance(n, Sym) and n.name == s.index
     }
+    # a floor's decimals do not make the side a decimal: brackets.py guards their rounding
+    inside_floor = {id(n) for f in node.walk() if isinstance(f, Floor) for n in f.x.walk()}
     for sub in node.walk():
         if id(sub) in inside_trig or id(sub) in bound:
             continue  # "\\cos 60^\\circ" is a number: its degrees are not the side's unit
@@ -181,6 +194,8 @@ def side_info(node: Node, call_like: bool = False) -> SideInfo:
             symbols.add(sub.name)
         elif isinstance(sub, Unit):
             units.add(sub.unit)
+        elif isinstance(sub, Num) and id(sub) in inside_floor:
+            pass
         elif isinstance(sub, Num) and (sub.decimals is not None or sub.base is not None):
             info.has_decimal = info.has_decimal or sub.decimals is not None
             info.base_numeral = info.base_numeral or sub.base is not None
@@ -189,7 +204,9 @@ def side_info(node: Node, call_like: bool = False) -> SideInfo:
                 info.percent_of = True
             else:
                 info.bare_percent = True
-        if isinstance(sub, Bin | Pow | Fact | Root | Binom | Percent | Pi | Abs | Trig | Sum):
+        if isinstance(
+            sub, Bin | Pow | Fact | Root | Binom | Percent | Pi | Abs | Trig | Sum | Floor
+        ):
             info.ops += 1
         elif isinstance(sub, Num) and sub.base not in (None, 10):
             info.ops += 1  # reading 101_2 is a computation: "101_2 = 5" is a claim

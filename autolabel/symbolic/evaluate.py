@@ -21,7 +21,7 @@ from fractions import Fraction
 import sympy
 from mpmath import iv
 
-from autolabel.symbolic import ast, sums, trig
+from autolabel.symbolic import ast, brackets, sums, trig
 
 MAX_EXPONENT = 10_000
 MAX_RESULT_BITS = 100_000  # about 30,000 digits
@@ -133,6 +133,11 @@ def _exact(node: ast.Node, percent: str, units: bool) -> sympy.Expr:
             return trig.trig_value(node, _exact(node.x, percent, False))
         except trig.NotRead as exc:
             raise EvalError(str(exc)) from exc
+    if isinstance(node, ast.Floor):
+        try:
+            return brackets.value(node, _exact(node.x, percent, False))
+        except ValueError as exc:
+            raise EvalError(str(exc)) from exc
     if isinstance(node, ast.Sum):
         values = [_exact(term, percent, units) for term in sums.terms(node)]
         total = values[0]
@@ -204,8 +209,8 @@ def interval(node: ast.Node, *, percent: str = "divide") -> iv.mpf:
         if node.op == "*":
             return a * b
         return a / b
-    if isinstance(node, ast.Fact | ast.Binom):
-        value = exact(node, percent=percent)  # integer arguments only
+    if isinstance(node, ast.Fact | ast.Binom | ast.Floor):
+        value = exact(node, percent=percent)  # integer arguments only; a floor is exact
         return iv.mpf(int(value))
     if isinstance(node, ast.Pow):
         base = interval(node.base, percent=percent)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from autolabel.symbolic import ast, sums, trig
+from autolabel.symbolic import ast, brackets, sums, trig
 from autolabel.symbolic.tokens import (
     CMD,
     CUR,
@@ -253,6 +253,13 @@ class Parser:
         inner.bound = self.bound
         return inner
 
+    def inner(self, tokens: list[Token]) -> ast.Node:
+        """``tokens`` (a bracket's content) parsed as a whole expression."""
+        inner = self._inner(tokens)
+        node = inner.parse()
+        self.call_like = self.call_like or inner.call_like
+        return node
+
     def number(self, tok: Token) -> ast.Num:
         assert tok.number is not None
         nxt = self.peek()
@@ -318,6 +325,14 @@ class Parser:
             return ast.Binom(n, k)
         if name == "pi":
             return ast.Pi()
+        if name in brackets.NAMES:
+            try:
+                return brackets.parse_bracket(self, name)
+            except brackets.NotRead as exc:
+                raise ParseError(f"unsupported \\{name}: {exc}") from exc
+        nxt = self.peek()
+        if name in _SIZE_COMMANDS and nxt is not None and nxt.value in brackets.NAMES:
+            return self.atom()  # "\\left\\lfloor"
         if name in sums.NAMES:
             try:
                 return sums.parse_sum(self, name)
