@@ -129,6 +129,17 @@ class Trig(Node):
 
 
 @dataclass(eq=False)
+class Log(Node):
+    """The logarithm of ``x`` to ``base`` (None: the natural logarithm); logs.py reads them."""
+
+    x: Node
+    base: Node | None = None
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.x,) if self.base is None else (self.x, self.base)
+
+
+@dataclass(eq=False)
 class Floor(Node):
     """\\lfloor x \\rfloor, or \\lceil x \\rceil with ``ceiling`` (brackets.py reads them)."""
 
@@ -205,7 +216,7 @@ def side_info(node: Node, call_like: bool = False) -> SideInfo:
             else:
                 info.bare_percent = True
         if isinstance(
-            sub, Bin | Pow | Fact | Root | Binom | Percent | Pi | Abs | Trig | Sum | Floor
+            sub, Bin | Pow | Fact | Root | Binom | Percent | Pi | Abs | Trig | Sum | Floor | Log
         ):
             info.ops += 1
         elif isinstance(sub, Num) and sub.base not in (None, 10):

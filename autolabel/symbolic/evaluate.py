@@ -21,7 +21,7 @@ from fractions import Fraction
 import sympy
 from mpmath import iv
 
-from autolabel.symbolic import ast, brackets, sums, trig
+from autolabel.symbolic import ast, brackets, logs, sums, trig
 
 MAX_EXPONENT = 10_000
 MAX_RESULT_BITS = 100_000  # about 30,000 digits
@@ -138,6 +138,12 @@ def _exact(node: ast.Node, percent: str, units: bool) -> sympy.Expr:
             return brackets.value(node, _exact(node.x, percent, False))
         except ValueError as exc:
             raise EvalError(str(exc)) from exc
+    if isinstance(node, ast.Log):
+        base = None if node.base is None else _exact(node.base, percent, False)
+        try:
+            return logs.value(_exact(node.x, percent, False), base)
+        except ValueError as exc:
+            raise EvalError(str(exc)) from exc
     if isinstance(node, ast.Sum):
         values = [_exact(term, percent, units) for term in sums.terms(node)]
         total = values[0]
@@ -224,6 +230,13 @@ def interval(node: ast.Node, *, percent: str = "divide") -> iv.mpf:
             return iv.sqrt(x)
         n = exact(node.n, percent=percent)
         return x ** (iv.mpf(1) / iv.mpf(int(n)))
+    if isinstance(node, ast.Log):
+        x = interval(node.x, percent=percent)
+        if x.a <= 0:
+            raise EvalError("a logarithm of a number that may not be positive")
+        if node.base is None:
+            return iv.log(x)
+        return iv.log(x) / iv.log(interval(node.base, percent=percent))
     if isinstance(node, ast.Sum):
         parts = [interval(term, percent=percent) for term in sums.terms(node)]
         total = parts[0]

@@ -12,9 +12,10 @@ and they can differ: a mixed number ``3\\frac12`` (3.5 or 1.5?) and juxtaposed n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
-from autolabel.symbolic import ast, brackets, sums, trig
+from autolabel.symbolic import ast, brackets, logs, sums, trig
 from autolabel.symbolic.tokens import (
     CMD,
     CUR,
@@ -325,24 +326,16 @@ class Parser:
             return ast.Binom(n, k)
         if name == "pi":
             return ast.Pi()
-        if name in brackets.NAMES:
+        reader = _READERS.get(name)
+        if reader is not None:
+            read, not_read = reader
             try:
-                return brackets.parse_bracket(self, name)
-            except brackets.NotRead as exc:
+                return read(self, name)
+            except not_read as exc:
                 raise ParseError(f"unsupported \\{name}: {exc}") from exc
         nxt = self.peek()
         if name in _SIZE_COMMANDS and nxt is not None and nxt.value in brackets.NAMES:
             return self.atom()  # "\\left\\lfloor"
-        if name in sums.NAMES:
-            try:
-                return sums.parse_sum(self, name)
-            except sums.NotRead as exc:
-                raise ParseError(f"unsupported \\{name}: {exc}") from exc
-        if name in trig.NAMES:
-            try:
-                return trig.parse_trig(self, name)
-            except trig.NotRead as exc:
-                raise ParseError(f"unsupported \\{name}: {exc}") from exc
         if name in _TRANSPARENT:
             return self.script_arg() if name == "boxed" else self.atom()
         if name in _TEXT:
@@ -387,6 +380,13 @@ class Parser:
         return node
 
 
+# Commands read by their own module: name -> (reader, the module's NotRead).
+_READERS: dict[str, tuple[Callable[[Parser, str], ast.Node], type[Exception]]] = {
+    **{n: (brackets.parse_bracket, brackets.NotRead) for n in brackets.NAMES},
+    **{n: (sums.parse_sum, sums.NotRead) for n in sums.NAMES},
+    **{n: (trig.parse_trig, trig.NotRead) for n in trig.NAMES},
+    **{n: (logs.parse_log, logs.NotRead) for n in logs.NAMES},
+}
 _BAR_COMMANDS = {"lvert", "rvert", "vert"}
 _SIZE_COMMANDS = {"left", "right", "bigl", "bigr", "Bigl", "Bigr", "big", "Big", "bigg", "Bigg"}
 
