@@ -32,6 +32,7 @@ from autolabel.symbolic.labels import blank_labels
 from autolabel.symbolic.last_digits import digit_moduli
 from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
+from autolabel.symbolic.remainders import written_out
 from autolabel.symbolic.restate import restatement_chains
 from autolabel.symbolic.segments import list_markers, looks_like_prose, prepare, split_segments
 from autolabel.symbolic.solving import solving_statements
@@ -122,7 +123,9 @@ def _hedged(text: str, start: int, end: int, task: Context) -> bool:
     far = text[max(0, sentence_start) : start]
     near = text[max(0, start - 16) : start]
     after = text[end : end + 80]
-    if task.hedged or _HEDGE_AFTER.search(after) or _IN_QUESTION.match(text[end : end + 200]):
+    if task.hedged and not written_out(text[start:end]):
+        return True  # a modular setting; "n = d q + r" is a division written out, not modular
+    if _HEDGE_AFTER.search(after) or _IN_QUESTION.match(text[end : end + 200]):
         return True
     if not (_HEDGE_NEAR.search(near) or _HEDGE_FAR.search(far)):
         return False
