@@ -92,7 +92,8 @@ _HEDGE_AFTER = re.compile(
 _IN_QUESTION = re.compile(r"(?:[^.?!\n]|\.(?=\S))*\?")
 _APPROXIMATE = re.compile(
     r"\b(approximat\w*|approx|roughly|estimat\w*|round\w*|nearest)\b|"
-    r"\b(about|around|nearly|almost)\s+(?:\\[(\[]\s*|\$\s*)?\$?\d|[\u2248~]",
+    r"\b(about|around|nearly|almost)\s+(?:\\[(\[]|\$)|"
+    r"\b(about|around|nearly|almost)\s+\$?\d|[\u2248~]",
     re.IGNORECASE,
 )
 _APPROXIMATE_TASK = re.compile(

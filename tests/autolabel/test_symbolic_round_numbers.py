@@ -24,6 +24,7 @@ NOT_REFUTED = [
     "About 12 x 12 = 140 square feet.",
     r"Approximately \(2^{10} = 1000\), so \(2^{20}\) is about a million.",
     r"That is around $19 \times 21 = 400$ dollars.",
+    r"That is about \(\frac{1}{3} \times 100 = 30\) percent.",
 ]
 
 REFUTED_CASES = [
@@ -34,6 +35,7 @@ REFUTED_CASES = [
     r"So roughly \(48 \times 21 = 2000\) tiles.",
     # not a round number: an approximation does not excuse 7 x 7 = 48
     r"About \(7 \times 7 = 48\) squares.",
+    r"Think about \(2 + 2 = 5\) first.",
 ]
 
 
