@@ -128,6 +128,43 @@ class Trig(Node):
         return (self.x,)
 
 
+@dataclass(eq=False)
+class Log(Node):
+    """The logarithm of ``x`` to ``base`` (None: the natural logarithm); logs.py reads them."""
+
+    x: Node
+    base: Node | None = None
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.x,) if self.base is None else (self.x, self.base)
+
+
+@dataclass(eq=False)
+class Floor(Node):
+    """\\lfloor x \\rfloor, or \\lceil x \\rceil with ``ceiling`` (brackets.py reads them)."""
+
+    x: Node
+    ceiling: bool = False
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.x,)
+
+
+@dataclass(eq=False)
+class Sum(Node):
+    """\\sum (op "sum") or \\prod (op "prod") of ``body`` for ``index`` from ``low`` to
+    ``high``, both whole numbers (sums.py reads them)."""
+
+    op: str
+    index: str
+    low: int
+    high: int
+    body: Node
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.body,)
+
+
 @dataclass
 class SideInfo:
     """What a claim's side contains; the comparison rules read these."""
@@ -151,13 +188,25 @@ def side_info(node: Node, call_like: bool = False) -> SideInfo:
     symbols: set[str] = set()
     units: set[str] = set()
     inside_trig = {id(n) for t in node.walk() if isinstance(t, Trig) for n in t.x.walk()}
+    # a sum's index is not a symbol of the side: "\\sum_{k=1}^{4} k" is a number
+    bound = {
+        id(n)
+        for s in node.walk()
+        if isinstance(s, Sum)
+        for n in s.body.walk()
+        if isinstance(n, Sym) and n.name == s.index
+    }
+    # a floor's decimals do not make the side a decimal: brackets.py guards their rounding
+    inside_floor = {id(n) for f in node.walk() if isinstance(f, Floor) for n in f.x.walk()}
     for sub in node.walk():
-        if id(sub) in inside_trig:
+        if id(sub) in inside_trig or id(sub) in bound:
             continue  # "\\cos 60^\\circ" is a number: its degrees are not the side's unit
         if isinstance(sub, Sym):
             symbols.add(sub.name)
         elif isinstance(sub, Unit):
             units.add(sub.unit)
+        elif isinstance(sub, Num) and id(sub) in inside_floor:
+            pass
         elif isinstance(sub, Num) and (sub.decimals is not None or sub.base is not None):
             info.has_decimal = info.has_decimal or sub.decimals is not None
             info.base_numeral = info.base_numeral or sub.base is not None
@@ -166,7 +215,9 @@ def side_info(node: Node, call_like: bool = False) -> SideInfo:
                 info.percent_of = True
             else:
                 info.bare_percent = True
-        if isinstance(sub, Bin | Pow | Fact | Root | Binom | Percent | Pi | Abs | Trig):
+        if isinstance(
+            sub, Bin | Pow | Fact | Root | Binom | Percent | Pi | Abs | Trig | Sum | Floor | Log
+        ):
             info.ops += 1
         elif isinstance(sub, Num) and sub.base not in (None, 10):
             info.ops += 1  # reading 101_2 is a computation: "101_2 = 5" is a claim

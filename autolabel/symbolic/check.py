@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from autolabel import timeouts
+from autolabel.symbolic.affirmations import affirmed_test
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
 from autolabel.symbolic.bases import stated_bases
 from autolabel.symbolic.boundaries import without_operand_side, without_operated_side
@@ -31,6 +32,7 @@ from autolabel.symbolic.labels import blank_labels
 from autolabel.symbolic.last_digits import digit_moduli
 from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
+from autolabel.symbolic.remainders import written_out
 from autolabel.symbolic.restate import restatement_chains
 from autolabel.symbolic.segments import list_markers, looks_like_prose, prepare, split_segments
 from autolabel.symbolic.solving import solving_statements
@@ -90,6 +92,7 @@ _HEDGE_AFTER = re.compile(
 _IN_QUESTION = re.compile(r"(?:[^.?!\n]|\.(?=\S))*\?")
 _APPROXIMATE = re.compile(
     r"\b(approximat\w*|approx|roughly|estimat\w*|round\w*|nearest)\b|"
+    r"\b(about|around|nearly|almost)\s+(?:\\[(\[]|\$)|"
     r"\b(about|around|nearly|almost)\s+\$?\d|[\u2248~]",
     re.IGNORECASE,
 )
@@ -121,12 +124,13 @@ def _hedged(text: str, start: int, end: int, task: Context) -> bool:
     far = text[max(0, sentence_start) : start]
     near = text[max(0, start - 16) : start]
     after = text[end : end + 80]
-    return task.hedged or bool(
-        _HEDGE_NEAR.search(near)
-        or _HEDGE_FAR.search(far)
-        or _HEDGE_AFTER.search(after)
-        or _IN_QUESTION.match(text[end : end + 200])
-    )
+    if task.hedged and not written_out(text[start:end]):
+        return True  # a modular setting; "n = d q + r" is a division written out, not modular
+    if _HEDGE_AFTER.search(after) or _IN_QUESTION.match(text[end : end + 200]):
+        return True
+    if not (_HEDGE_NEAR.search(near) or _HEDGE_FAR.search(far)):
+        return False
+    return not affirmed_test(far, after)  # "We test c = 12: ... = 2017. This is correct"
 
 
 def _context(

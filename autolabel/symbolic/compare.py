@@ -60,7 +60,7 @@ import sympy
 from autolabel.symbolic import ast, conversions
 from autolabel.symbolic.bases import holds_in_a_base
 from autolabel.symbolic.chains import Chain, Side
-from autolabel.symbolic.decisions import Context, Decision, rounding
+from autolabel.symbolic.decisions import Context, Decision, round_number, rounding
 from autolabel.symbolic.evaluate import (
     EvalError,
     exact,
@@ -212,6 +212,8 @@ def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
         rounded = rounding(lit_side, other)
         if rounded is not None:
             return Decision(rounded[0], rounded[1], *shown)
+        if context.approximate and round_number(lit_side, other):
+            return Decision(None, "a round number in an approximate context", *shown)
     li, ri = left.info, right.info
     assert li is not None and ri is not None
     if li.has_decimal or ri.has_decimal:

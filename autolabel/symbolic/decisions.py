@@ -76,3 +76,22 @@ def _rounded(lit: Fraction, d: int | None, other: sympy.Expr) -> tuple[bool | No
     if truncated == lit and d >= 2:
         return True, f"equal when truncated to {d} decimal place{'s' if d > 1 else ''}"
     return None
+
+
+def round_number(lit_side: Side, other: sympy.Expr) -> bool:
+    """A side that is one whole number ending in zeros, which ``other`` rounds to at its last
+    nonzero digit: "about 3 × 33 = 100" (99 to the hundreds), "≈ 2,000". Only where the text
+    says the claim is approximate (Context.approximate): elsewhere 99 = 100 is false."""
+    info = lit_side.info
+    assert info is not None
+    if info.literal is None or info.ops > 0 or info.literal.decimals is not None:
+        return False
+    lit = -info.literal.value if info.negated_literal else info.literal.value
+    if lit == 0 or lit.denominator != 1:
+        return False
+    zeros = len(str(abs(lit.numerator))) - len(str(abs(lit.numerator)).rstrip("0"))
+    if zeros == 0:
+        return False
+    unit = 10**zeros
+    value = Fraction(str(sympy.N(other, 50)))
+    return abs(value - lit) <= Fraction(unit, 2)

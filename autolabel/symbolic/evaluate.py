@@ -21,7 +21,7 @@ from fractions import Fraction
 import sympy
 from mpmath import iv
 
-from autolabel.symbolic import ast, trig
+from autolabel.symbolic import ast, brackets, logs, sums, trig
 
 MAX_EXPONENT = 10_000
 MAX_RESULT_BITS = 100_000  # about 30,000 digits
@@ -133,6 +133,23 @@ def _exact(node: ast.Node, percent: str, units: bool) -> sympy.Expr:
             return trig.trig_value(node, _exact(node.x, percent, False))
         except trig.NotRead as exc:
             raise EvalError(str(exc)) from exc
+    if isinstance(node, ast.Floor):
+        try:
+            return brackets.value(node, _exact(node.x, percent, False))
+        except ValueError as exc:
+            raise EvalError(str(exc)) from exc
+    if isinstance(node, ast.Log):
+        base = None if node.base is None else _exact(node.base, percent, False)
+        try:
+            return logs.value(_exact(node.x, percent, False), base)
+        except ValueError as exc:
+            raise EvalError(str(exc)) from exc
+    if isinstance(node, ast.Sum):
+        values = [_exact(term, percent, units) for term in sums.terms(node)]
+        total = values[0]
+        for value in values[1:]:
+            total = _check_size(total + value if node.op == "sum" else total * value)
+        return total
     raise EvalError(f"cannot evaluate {type(node).__name__}")
 
 
@@ -198,8 +215,8 @@ def interval(node: ast.Node, *, percent: str = "divide") -> iv.mpf:
         if node.op == "*":
             return a * b
         return a / b
-    if isinstance(node, ast.Fact | ast.Binom):
-        value = exact(node, percent=percent)  # integer arguments only
+    if isinstance(node, ast.Fact | ast.Binom | ast.Floor):
+        value = exact(node, percent=percent)  # integer arguments only; a floor is exact
         return iv.mpf(int(value))
     if isinstance(node, ast.Pow):
         base = interval(node.base, percent=percent)
@@ -213,6 +230,19 @@ def interval(node: ast.Node, *, percent: str = "divide") -> iv.mpf:
             return iv.sqrt(x)
         n = exact(node.n, percent=percent)
         return x ** (iv.mpf(1) / iv.mpf(int(n)))
+    if isinstance(node, ast.Log):
+        x = interval(node.x, percent=percent)
+        if x.a <= 0:
+            raise EvalError("a logarithm of a number that may not be positive")
+        if node.base is None:
+            return iv.log(x)
+        return iv.log(x) / iv.log(interval(node.base, percent=percent))
+    if isinstance(node, ast.Sum):
+        parts = [interval(term, percent=percent) for term in sums.terms(node)]
+        total = parts[0]
+        for part in parts[1:]:
+            total = total + part if node.op == "sum" else total * part
+        return total
     if isinstance(node, ast.Abs):
         x = interval(node.x, percent=percent)
         if x.a >= 0:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from autolabel.symbolic.congruences import congruence_statements
 from autolabel.symbolic.counts import count_statements
-from autolabel.symbolic.floors import floor_statements
 from autolabel.symbolic.gcds import gcd_statements
 from autolabel.symbolic.numbers import number_statements
 from autolabel.symbolic.ratios import percentage_statements, ratio_statements
@@ -28,7 +27,6 @@ def find_statements(prepared: str) -> list[Statement]:
         *rewriting_statements(prepared),
         *congruence_statements(prepared),
         *gcd_statements(prepared),
-        *floor_statements(prepared),
         *remainder_statements(prepared),
     ]
     return sorted(found, key=lambda s: s.start)

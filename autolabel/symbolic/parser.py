@@ -12,9 +12,10 @@ and they can differ: a mixed number ``3\\frac12`` (3.5 or 1.5?) and juxtaposed n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
-from autolabel.symbolic import ast, trig
+from autolabel.symbolic import ast, brackets, logs, sums, trig
 from autolabel.symbolic.tokens import (
     CMD,
     CUR,
@@ -57,6 +58,7 @@ class Parser:
         self.mode = mode
         self.call_like = False
         self.in_abs = False  # inside |...|: a bar closes it
+        self.bound: frozenset[str] = frozenset()  # indices of the sums around (sums.py)
 
     # -- helpers --------------------------------------------------------------------------
     def peek(self, k: int = 0) -> Token | None:
@@ -237,14 +239,26 @@ class Parser:
         else:
             raise ParseError("unclosed group")
         if choose_at is not None:
-            n = Parser(self.toks[self.i : choose_at], self.mode).parse()
-            k = Parser(self.toks[choose_at + 1 : j], self.mode).parse()
+            n = self._inner(self.toks[self.i : choose_at]).parse()
+            k = self._inner(self.toks[choose_at + 1 : j]).parse()
             self.i = j + 1
             return ast.Binom(n, k)
-        inner = Parser(self.toks[self.i : j], self.mode)
+        inner = self._inner(self.toks[self.i : j])
         node = inner.parse()
         self.call_like = self.call_like or inner.call_like
         self.i = j + 1
+        return node
+
+    def _inner(self, tokens: list[Token]) -> Parser:
+        inner = Parser(tokens, self.mode)
+        inner.bound = self.bound
+        return inner
+
+    def inner(self, tokens: list[Token]) -> ast.Node:
+        """``tokens`` (a bracket's content) parsed as a whole expression."""
+        inner = self._inner(tokens)
+        node = inner.parse()
+        self.call_like = self.call_like or inner.call_like
         return node
 
     def number(self, tok: Token) -> ast.Num:
@@ -312,11 +326,16 @@ class Parser:
             return ast.Binom(n, k)
         if name == "pi":
             return ast.Pi()
-        if name in trig.NAMES:
+        reader = _READERS.get(name)
+        if reader is not None:
+            read, not_read = reader
             try:
-                return trig.parse_trig(self, name)
-            except trig.NotRead as exc:
+                return read(self, name)
+            except not_read as exc:
                 raise ParseError(f"unsupported \\{name}: {exc}") from exc
+        nxt = self.peek()
+        if name in _SIZE_COMMANDS and nxt is not None and nxt.value in brackets.NAMES:
+            return self.atom()  # "\\left\\lfloor"
         if name in _TRANSPARENT:
             return self.script_arg() if name == "boxed" else self.atom()
         if name in _TEXT:
@@ -361,6 +380,13 @@ class Parser:
         return node
 
 
+# Commands read by their own module: name -> (reader, the module's NotRead).
+_READERS: dict[str, tuple[Callable[[Parser, str], ast.Node], type[Exception]]] = {
+    **{n: (brackets.parse_bracket, brackets.NotRead) for n in brackets.NAMES},
+    **{n: (sums.parse_sum, sums.NotRead) for n in sums.NAMES},
+    **{n: (trig.parse_trig, trig.NotRead) for n in trig.NAMES},
+    **{n: (logs.parse_log, logs.NotRead) for n in logs.NAMES},
+}
 _BAR_COMMANDS = {"lvert", "rvert", "vert"}
 _SIZE_COMMANDS = {"left", "right", "bigl", "bigr", "Bigl", "Bigr", "big", "Big", "bigg", "Bigg"}
 

@@ -12,6 +12,12 @@ read (each at most 10^15, divisor at least 2); a value that starts a larger expr
 ("if 10 leaves a remainder of 1 ..."), as for every statement; the word "remainder" does not
 make the step a modular setting for these (:attr:`Statement.modular`), since the claim is
 about the division itself.
+
+The same division written as an equation, "5050 = 77 \\cdot 64 + 28" (:func:`written_out`:
+the dividend first, a remainder smaller than a factor), is an equality of whole numbers even
+where the step is about congruences: "=" there cannot stand for "congruent", since the
+quotient is written. check.py decides it in a modular setting, where every other "=" is left
+undecided.
 """
 
 from __future__ import annotations
@@ -94,3 +100,16 @@ def _decide(dividend: int, divisor: int, quotient: int | None, remainder: int) -
     holds = r == remainder and (quotient is None or q == quotient)
     reason = f"{dividend} = {divisor} · {q} + {r}" + ("" if holds else f", not {claimed}")
     return Decision(holds, reason, value, claimed, KIND)
+
+
+_TIMES = r"(?:\\cdot|\\times|×|\*|x)"
+_WRITTEN_OUT = re.compile(
+    rf"^\s*(\d{{1,15}})\s*=\s*\(?\s*(\d{{1,15}})\s*{_TIMES}\s*(\d{{1,15}})\s*\)?\s*\+\s*(\d{{1,15}})\s*$"
+)
+
+
+def written_out(claim: str) -> bool:
+    """``claim`` is "n = d q + r" in whole numbers written out, with the remainder r smaller
+    than a factor (a division; "7 \\cdot 1 + 3 = 3" in a modular step is a congruence)."""
+    m = _WRITTEN_OUT.match(claim)
+    return m is not None and int(m.group(4)) < max(int(m.group(2)), int(m.group(3)))

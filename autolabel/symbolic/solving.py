@@ -27,7 +27,9 @@ Read only where the pairing is sure:
   "x = 5, so x - 4 = 11" is not a derivation);
 * the letter is never written as a call ("g(2) = 5, so g(3) = 7" are a function's values);
 * no decimal anywhere (a rounded value is not a root); a second equation "x = whole number"
-  with a non-integer root of the first within 1 of it may be a rounding and reads nothing;
+  with a non-integer root of the first within 1 of it may be a rounding and reads nothing
+  where the text says so (roundings.py: a word of rounding or of whole numbers, a count
+  named after the value), or where the first equation is in the step before;
 * a pair the substitution kind reads (an equation, a conclusion word, then "x = number")
   is left to it.
 
@@ -45,6 +47,7 @@ import sympy
 from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Decision
 from autolabel.symbolic.evaluate import exact
+from autolabel.symbolic.roundings import rounding_said
 from autolabel.symbolic.statements import Statement
 from autolabel.symbolic.substitution import _CONCLUSION, _root_near, _solution, sole_letter
 
@@ -125,7 +128,7 @@ def solving_statements(
         solution = _solution(second, name) is not None
         if solution and len(first.sides) == 2 and _CONCLUSION.search(gap):
             continue  # the substitution kind reads it
-        found.append(_statement(first, second, name, ""))
+        found.append(_statement(first, second, name, "", prepared))
     if ordered:
         found.extend(_from_previous_step(ordered[0], prepared, previous))
     return found
@@ -255,14 +258,19 @@ def derivation_gap(gap: str, name: str = "") -> bool:
     return all(w == name or w.lower() in _DERIVATION_WORDS for w in words)
 
 
-def _statement(first: Chain, second: Chain, name: str, where: str) -> Statement:
+def _statement(
+    first: Chain, second: Chain, name: str, where: str, prepared: str | None = None
+) -> Statement:
+    """``prepared``: the text the chains are in (None: the first is in the step before, and
+    a whole number may always be a rounding)."""
     a, b = first.sides[:2]
     c, d = second.sides[:2]
+    rounded = prepared is None or rounding_said(prepared, a.start, d.end)
     before = f"{display(a.text)} = {display(b.text)}"
     after = f"{display(c.text)} = {display(d.text)}"
 
     def decide() -> Decision:
-        return _decide(a, b, c, d, name)
+        return _decide(a, b, c, d, name, rounded)
 
     text = f"{where}{before}, so {after}"
     return Statement(KIND, text, c.start, d.end, before, after, decide)
@@ -283,7 +291,7 @@ def _polynomial(left: Side, right: Side, symbol: sympy.Symbol) -> tuple[sympy.Po
     return poly, symbol in denominator.free_symbols
 
 
-def _decide(a: Side, b: Side, c: Side, d: Side, name: str) -> Decision:
+def _decide(a: Side, b: Side, c: Side, d: Side, name: str, rounded: bool) -> Decision:
     """No common root of the numerators (over the complex numbers) means no common root of
     the equations; a common root of the numerators may be a pole, so it verifies only where
     no denominator holds the variable."""
@@ -303,7 +311,12 @@ def _decide(a: Side, b: Side, c: Side, d: Side, name: str) -> Decision:
         if poles_before or poles_after:
             return Decision(None, "a common root may be a pole", *shown, KIND)
         return Decision(True, "the equations share a root", *shown, KIND)
-    if after.degree() == 1 and c.node is not None and _solution_value(after) is not None:
+    if (
+        rounded
+        and after.degree() == 1
+        and c.node is not None
+        and _solution_value(after) is not None
+    ):
         value = _solution_value(after)
         if value is not None and value.is_Integer:
             f = exact(a.node) - exact(b.node)  # type: ignore[arg-type]

@@ -10,8 +10,9 @@ the equation exactly. A value written with d decimals is not refuted when the eq
 a root in [v - 5*10^-(d+1), v + 10^-d) (it rounds or truncates to v; polynomial equations
 with rational coefficients only, roots counted exactly with Sturm sequences; other
 equations stay undecided). A whole number with a non-integer root within 1 of it may be a
-rounding and stays undecided ("3x = 10, so x = 3 people"; for other equations: a change of
-sign between v - 1 and v + 1).
+rounding and stays undecided where the text says so (roundings.py: "3x = 10, so x = 3
+people", "rounding up, n = 35"; for other equations: a change of sign between v - 1 and
+v + 1); with no such word it is the value the writer computed ("17h = 87 ... h = 5").
 
 Root claims use the same decision: "$x = 3$ is a root of the equation", "2 is not a solution
 of the quadratic", "$(x - 3)$ is a factor of the polynomial" name the equation in words;
@@ -31,6 +32,7 @@ from autolabel.symbolic import ast
 from autolabel.symbolic.chains import Chain, Side, display, make_side
 from autolabel.symbolic.compare import Decision, equal_values
 from autolabel.symbolic.evaluate import exact, show
+from autolabel.symbolic.roundings import rounding_said
 from autolabel.symbolic.statements import Statement, plain_view, shown
 from autolabel.symbolic.tokens import SPACE, tokenize
 
@@ -110,7 +112,8 @@ def substitution_statements(chains: list[Chain], prepared: str) -> list[Statemen
         equation = _paired_equation(ordered, k, name, prepared)
         if equation is None:
             continue
-        found.append(_statement(equation, name, value))
+        rounded = rounding_said(prepared, equation[0][0].start, value.end)
+        found.append(_statement(equation, name, value, rounded))
     return found
 
 
@@ -161,12 +164,14 @@ def _other_branches(
     return branches
 
 
-def _statement(branches: list[tuple[Side, Side]], name: str, value: Side) -> Statement:
+def _statement(
+    branches: list[tuple[Side, Side]], name: str, value: Side, rounded: bool
+) -> Statement:
     equation = " or ".join(f"{display(lhs.text)} = {display(rhs.text)}" for lhs, rhs in branches)
     solution = f"{name} = {display(value.text)}"
 
     def decide() -> Decision:
-        decisions = [_decide(lhs, rhs, name, value) for lhs, rhs in branches]
+        decisions = [_decide(lhs, rhs, name, value, rounded) for lhs, rhs in branches]
         return next((d for d in decisions if d.holds is True), None) or next(
             (d for d in decisions if d.holds is None), decisions[-1]
         )
@@ -182,8 +187,9 @@ def _statement(branches: list[tuple[Side, Side]], name: str, value: Side) -> Sta
     )
 
 
-def _decide(lhs: Side, rhs: Side, name: str, value: Side, rounded: bool = True) -> Decision:
-    """``rounded``: a whole number may stand for a rounded root ("so x = 3 people")."""
+def _decide(lhs: Side, rhs: Side, name: str, value: Side, rounded: bool) -> Decision:
+    """``rounded``: a whole number may stand for a rounded root, where the text says so
+    ("so x = 3 people"; roundings.py)."""
     assert lhs.node is not None and rhs.node is not None and value.node is not None
     symbol = sympy.Symbol(name)
     f = exact(lhs.node) - exact(rhs.node)

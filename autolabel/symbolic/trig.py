@@ -4,7 +4,8 @@
 Read only where the reading is certain, else the side stays unparsed as before:
 
 * the argument is numbers only (no letter: "\\sin x", "\\sin 2\\theta" are not read, so no
-  trigonometric identity is ever decided here);
+  trigonometric identity is ever decided here), but for the index of a sum around it, which
+  stands for numbers (sums.py: "\\sum_{k=1}^{44} \\cos (8k^\\circ)");
 * its unit is explicit: degrees ("30^\\circ"), or radians as a multiple of pi, or 0; a bare
   "\\sin 30" (degrees or radians?) is not read;
 * the argument ends where TeX's would: a group, a parenthesis, or one power-level term;
@@ -40,6 +41,7 @@ class Parser(Protocol):
     """What parse_trig uses of parser.Parser (which imports this module)."""
 
     i: int
+    bound: frozenset[str]  # the indices of sums around (sums.py): numbers, not letters
 
     def peek(self, k: int = 0) -> Token | None: ...
 
@@ -76,7 +78,7 @@ def parse_trig(parser: Parser, name: str) -> ast.Trig:
         after.kind in (NUM, IDENT, LP, LB) or (after.kind == CMD and after.value not in NAMES)
     ):
         raise NotRead("the argument may go on ('\\sin 2\\pi', '\\sin 30 x')")
-    if any(isinstance(n, ast.Sym) for n in argument.walk()):
+    if any(isinstance(n, ast.Sym) and n.name not in parser.bound for n in argument.walk()):
         raise NotRead("an argument with a letter")
     return ast.Trig(name, argument, power)
 

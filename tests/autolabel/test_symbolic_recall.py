@@ -74,13 +74,16 @@ REFUTED = [
     ("gcd_lcm", "", r"So $\gcd(12, 18) = 3$, and we divide."),
     ("gcd_lcm", "", r"$\text{lcm}(4, 6) = 24$"),
     ("gcd_lcm", "", "The least common multiple of 4, 6 and 10 is 120."),
-    # floor_ceiling (math-74, step 1)
+    # floors and ceilings, read by the parser (brackets.py; kind floor_ceiling until 1.6):
+    # math-74, step 1
     (
-        "floor_ceiling",
+        "arithmetic",
         "",
         r"Second, evaluate \(\lceil -8.8 \rceil\): Again, the ceiling function rounds up to the nearest integer. Since \(-8.8\) is closer to \(-9\) than \(-8\), we round up to \(-9\). So, \(\lceil -8.8 \rceil = -9\).",
     ),
-    ("floor_ceiling", "", r"So $N = \left\lfloor \frac{100}{9} \right\rfloor = 12$."),
+    ("chain", "", r"So $N = \left\lfloor \frac{100}{9} \right\rfloor = 12$."),
+    ("chain", "", r"$\lfloor 100/3 \rfloor + \lfloor 100/9 \rfloor = 33 + 12 = 45$"),
+    ("arithmetic", "", r"\[ \frac{100}{11} \approx 9.0909 \Rightarrow \lceil 9.0909 \rceil = 9 \]"),
 ]
 
 # (kind, previous step or "", step text, expected verdict): true, or not surely asserted
@@ -153,17 +156,20 @@ NOT_REFUTED = [
     ("gcd_lcm", "", "If the gcd of 12 and 18 were 5, the fraction would not reduce.", "unknown"),
     ("gcd_lcm", "", r"We get $\gcd(12, 18) = 2 \cdot 3$.", "unknown"),
     ("gcd_lcm", "", r"Here $\gcd(0, 18) = 18$ by convention.", "unknown"),
-    ("floor_ceiling", "", r"$\left\lfloor \frac{100}{3} \right\rfloor = 33$", "verified"),
+    ("arithmetic", "", r"$\left\lfloor \frac{100}{3} \right\rfloor = 33$", "verified"),
     (
-        "floor_ceiling",
+        "chain",
         "",
         r"$\lfloor 100/3 \rfloor + \lfloor 100/9 \rfloor = 33 + 11 = 44$",
         "verified",
     ),
-    ("floor_ceiling", "", r"$2\lfloor 3.5 \rfloor = 6$", "unknown"),
-    ("floor_ceiling", "", r"$\lfloor 2.9999 \rfloor = 3$", "unknown"),
-    ("floor_ceiling", "", r"$\lfloor x \rfloor = 3$", "unknown"),
-    ("floor_ceiling", "", r"If $\lfloor 3.5 \rfloor = 4$, the sum would be larger.", "unknown"),
+    ("arithmetic", "", r"$2\lfloor 3.5 \rfloor = 6$", "verified"),
+    ("chain", "", r"\[ \lceil \sqrt{1300} \rceil = \lceil 36.0555 \rceil = 37 \]", "verified"),
+    # a decimal as close to a whole number as its rounding: the floor is not taken
+    ("arithmetic", "", r"$\lfloor 2.9999 \rfloor = 3$", "unknown"),
+    ("arithmetic", "", r"$\lceil 4.0 \rceil = 5$", "unknown"),
+    ("arithmetic", "", r"$\lfloor x \rfloor = 3$", "unknown"),
+    ("arithmetic", "", r"If $\lfloor 3.5 \rfloor = 4$, the sum would be larger.", "unknown"),
     ("chain", "", r"Hence $x^2 + 1 \ge 1 = 1^2$ and $1 \le k \le 9$.", "verified"),
     ("chain", "", r"If $n \le 2 \cdot 7 = 15$, the bound fails.", "unknown"),
     ("chain", "", r"So $S \approx 3.14 \cdot 2 = 6.3$ and $S < 7$.", "verified"),
