@@ -204,6 +204,10 @@ def main() -> None:
 
     media = tempfile.TemporaryDirectory(prefix="steplab-bench-media-")
     os.environ["MEDIA_ROOT"] = media.name
+    # Its own build directory: the export leftovers sweep of any other database's worker or
+    # tests on this machine removes the steplab-export-* directories of the shared temp
+    # directory that its database has no running build for (a 1M build lost its file so).
+    os.environ["EXPORT_TMP_DIR"] = media.name
     reused = args.keep and harness.kept_database(args.db)
     if reused:
         where, cleanup = harness.django_on_kept_database(args.db)
