@@ -8,6 +8,7 @@ import pytest
 
 from autolabel.symbolic import check_step
 from autolabel.symbolic.verdicts import REFUTED
+from tests.autolabel.develop_rows import assert_develop
 
 # (class, ProcessBench id or "" for the issue's own example, true text, false text)
 CASES = [
@@ -244,20 +245,7 @@ def test_pi_named_a_permutation_by_the_problem_is_not_the_constant():
 
 def test_rows_are_develop():
     """Every ProcessBench id cited above is in the develop part (when the dev set is here)."""
-    from autolabel.quality.data import DATA_DIR, read_labeled
-    from autolabel.quality.dev_split import DEVELOP, part_of
-
-    path = DATA_DIR / "processbench_dev.jsonl"
-    if not path.exists():
-        pytest.skip("shared/data/processbench_dev.jsonl is not here")
-    cited = {c[1] for c in CASES if c[1]}
-    parts = {
-        str(s.metadata["processbench"]["id"]): part_of(s.problem)
-        for s in read_labeled(path)
-        if str(s.metadata["processbench"]["id"]) in cited
-    }
-    assert set(parts) == cited
-    assert set(parts.values()) == {DEVELOP}
+    assert_develop({c[1] for c in CASES if c[1]})
 
 
 def test_a_quantity_needed_is_still_a_claim():

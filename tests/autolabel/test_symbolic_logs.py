@@ -12,7 +12,8 @@ a first error, the true ones correct steps.
 import pytest
 
 from autolabel.symbolic import check_step
-from autolabel.symbolic.verdicts import REFUTED, VERIFIED
+from autolabel.symbolic.verdicts import VERIFIED
+from tests.autolabel.develop_rows import assert_develop, failed_kinds
 
 # the exponent (6(4/3 L + 1) + 2)/4 is 2L + 2, not 2L + 3
 MATH_134_1 = "Now, we have that \\begin{align*} \\left(\\sqrt[4]{11}\\right)^{6x+2} &= 11^{(6x+2)/4} \\\\ &= 11^{(6(\\frac{4}{3}\\log_{11}5^{-1} + 1) + 2)/4} \\\\ &= 11^{2\\log_{11}5^{-1} + 3} \\\\ &= 11^{2\\log_{11}5^{-1}} \\cdot 11^3 \\\\ &= (11^{\\log_{11}5^{-1}})^2 \\cdot 11^3 \\\\ &= (5^{-1})^2 \\cdot 11^3 \\\\ &= \\frac{11^3}{25} \\\\ &= \\boxed{\\frac{1331}{25}}. \\end{align*}"
@@ -51,21 +52,14 @@ NOT_REFUTED = [
 ]
 
 
-def _failed_kinds(text: str) -> set[str] | None:
-    verdict = check_step(text, timeout_s=5.0)
-    if verdict.verdict != REFUTED:
-        return None
-    return {c.kind for c in verdict.failed}
-
-
 @pytest.mark.parametrize(("row", "text", "kinds"), REFUTED_CASES)
 def test_false_logarithm_is_refuted(row, text, kinds):
-    assert _failed_kinds(text) == kinds
+    assert failed_kinds(text) == kinds
 
 
 @pytest.mark.parametrize(("row", "text"), NOT_REFUTED)
 def test_true_or_unread_logarithm_is_not_refuted(row, text):
-    assert _failed_kinds(text) is None
+    assert failed_kinds(text) is None
 
 
 def test_logarithm_values_are_exact():
@@ -75,17 +69,4 @@ def test_logarithm_values_are_exact():
 
 
 def test_rows_are_develop():
-    from autolabel.quality.data import DATA_DIR, read_labeled
-    from autolabel.quality.dev_split import DEVELOP, part_of
-
-    path = DATA_DIR / "processbench_dev.jsonl"
-    if not path.exists():
-        pytest.skip("shared/data/processbench_dev.jsonl is not here")
-    cited = {row for row, *_ in REFUTED_CASES + NOT_REFUTED if row}
-    parts = {
-        str(s.metadata["processbench"]["id"]): part_of(s.problem)
-        for s in read_labeled(path)
-        if str(s.metadata["processbench"]["id"]) in cited
-    }
-    assert set(parts) == cited
-    assert set(parts.values()) == {DEVELOP}
+    assert_develop({row for row, *_ in REFUTED_CASES + NOT_REFUTED if row})

@@ -17,6 +17,7 @@ import pytest
 
 from autolabel.symbolic import check_step
 from autolabel.symbolic.verdicts import REFUTED
+from tests.autolabel.develop_rows import assert_develop
 
 NOT_REFUTED = [
     r"The total is about \(3 \times 33 = 100\) people.",
@@ -87,17 +88,4 @@ def test_whole_number_said_to_be_rounded_is_not_refuted(text):
 
 
 def test_rows_are_develop():
-    from autolabel.quality.data import DATA_DIR, read_labeled
-    from autolabel.quality.dev_split import DEVELOP, part_of
-
-    path = DATA_DIR / "processbench_dev.jsonl"
-    if not path.exists():
-        pytest.skip("shared/data/processbench_dev.jsonl is not here")
-    cited = {row for row, _ in WHOLE_NUMBER_COMPUTED if row}
-    parts = {
-        str(s.metadata["processbench"]["id"]): part_of(s.problem)
-        for s in read_labeled(path)
-        if str(s.metadata["processbench"]["id"]) in cited
-    }
-    assert set(parts) == cited
-    assert set(parts.values()) == {DEVELOP}
+    assert_develop({row for row, _ in WHOLE_NUMBER_COMPUTED if row})

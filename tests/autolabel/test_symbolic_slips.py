@@ -20,6 +20,7 @@ from autolabel.calibration import kinds
 from autolabel.quality.refutations import FailedStep, SolutionRun, measured_gate
 from autolabel.symbolic import CHECKER_VERSION, check_step
 from autolabel.symbolic.verdicts import REFUTED
+from tests.autolabel.develop_rows import assert_develop, failed_kinds
 
 OLYMPIADBENCH_529_0 = "To solve this problem, let's break it down into steps: First, we need to calculate the total number of ways the medals can be distributed among the five finalists. Since there are three medals (gold, silver, bronze) and five finalists, we use permutations for this calculation. The formula for permutations when selecting \\(r\\) items from \\(n\\) items is given by: \\[ P(n, r) = \\frac{n!}{(n-r)!} \\] For our scenario, we're choosing 3 winners out of 5 finalists, so: \\[ P(5, 3) = \\frac{5!}{(5-3)!} = \\frac{5!}{2!} = \\frac{5 \\times 4 \\times 3}{2 \\times 1} = 60 \\] So, there are 60 possible outcomes for who wins the medals."
 MATH_164_4 = "**Step 3:** Calculate the total ways to choose any 4 students from 28.\n\\[ \\binom{28}{4} = \\frac{28!}{4!(28-4)!} = \\frac{28 \\times 27 \\times 26 \\times 25}{4 \\times 3 \\times 2 \\times 1} = \\frac{28 \\times 27 \\times 13 \\times 25}{4} \\]\n\\[ = 28 \\times 27 \\times 13 \\times 25 / 4 = 7 \\times 27 \\times 13 \\times 25 = 21 \\times 39 \\times 25 = 819 \\times 25 = 20475 \\]"
@@ -50,16 +51,9 @@ CARRIED = [
 ]
 
 
-def _failed_kinds(text: str) -> set[str] | None:
-    verdict = check_step(text, timeout_s=5.0)
-    if verdict.verdict != REFUTED:
-        return None
-    return {c.kind for c in verdict.failed}
-
-
 @pytest.mark.parametrize(("row", "text", "kinds_"), SLIPS + CARRIED)
 def test_slips_and_carried_errors_get_their_kind(row, text, kinds_):
-    assert _failed_kinds(text) == kinds_
+    assert failed_kinds(text) == kinds_
 
 
 def test_a_slip_says_why():
@@ -168,17 +162,4 @@ def test_tricky_true_statement_is_not_refuted(text):
 
 
 def test_rows_are_develop():
-    from autolabel.quality.data import DATA_DIR, read_labeled
-    from autolabel.quality.dev_split import DEVELOP, part_of
-
-    path = DATA_DIR / "processbench_dev.jsonl"
-    if not path.exists():
-        pytest.skip("shared/data/processbench_dev.jsonl is not here")
-    cited = {row for row, *_ in SLIPS + CARRIED if row}
-    parts = {
-        str(s.metadata["processbench"]["id"]): part_of(s.problem)
-        for s in read_labeled(path)
-        if str(s.metadata["processbench"]["id"]) in cited
-    }
-    assert set(parts) == cited
-    assert set(parts.values()) == {DEVELOP}
+    assert_develop({row for row, *_ in SLIPS + CARRIED if row})

@@ -13,7 +13,8 @@ are first errors, the true ones correct steps.
 import pytest
 
 from autolabel.symbolic import check_step
-from autolabel.symbolic.verdicts import REFUTED, VERIFIED
+from autolabel.symbolic.verdicts import VERIFIED
+from tests.autolabel.develop_rows import assert_develop, failed_kinds
 
 # a first error: the 44 angles miss 0 degrees, so the sum is -1
 OLYMPIADBENCH_303_5 = r"Next, we need to evaluate the sum of cosines. The angles \(8^\circ, 16^\circ, 24^\circ, \ldots, 352^\circ\) are evenly spaced around the unit circle, forming a complete set of 44th roots of unity (excluding 0 and 360 degrees). The sum of the real parts of these roots of unity is zero. Therefore: \[ \sum_{k=1}^{44} \cos (8k^\circ) = 0. \]"
@@ -65,21 +66,14 @@ NOT_REFUTED = [
 ]
 
 
-def _failed_kinds(text: str) -> set[str] | None:
-    verdict = check_step(text, timeout_s=5.0)
-    if verdict.verdict != REFUTED:
-        return None
-    return {c.kind for c in verdict.failed}
-
-
 @pytest.mark.parametrize(("row", "text", "kinds"), REFUTED_CASES)
 def test_false_sum_is_refuted(row, text, kinds):
-    assert _failed_kinds(text) == kinds
+    assert failed_kinds(text) == kinds
 
 
 @pytest.mark.parametrize(("row", "text"), NOT_REFUTED)
 def test_true_or_unread_sum_is_not_refuted(row, text):
-    assert _failed_kinds(text) is None
+    assert failed_kinds(text) is None
 
 
 def test_sum_values_are_exact():
@@ -91,17 +85,4 @@ def test_sum_values_are_exact():
 
 
 def test_rows_are_develop():
-    from autolabel.quality.data import DATA_DIR, read_labeled
-    from autolabel.quality.dev_split import DEVELOP, part_of
-
-    path = DATA_DIR / "processbench_dev.jsonl"
-    if not path.exists():
-        pytest.skip("shared/data/processbench_dev.jsonl is not here")
-    cited = {row for row, *_ in REFUTED_CASES + NOT_REFUTED if row}
-    parts = {
-        str(s.metadata["processbench"]["id"]): part_of(s.problem)
-        for s in read_labeled(path)
-        if str(s.metadata["processbench"]["id"]) in cited
-    }
-    assert set(parts) == cited
-    assert set(parts.values()) == {DEVELOP}
+    assert_develop({row for row, *_ in REFUTED_CASES + NOT_REFUTED if row})

@@ -19,7 +19,7 @@ are first errors, the true ones correct steps or true claims.
 import pytest
 
 from autolabel.symbolic import check_step
-from autolabel.symbolic.verdicts import REFUTED
+from tests.autolabel.develop_rows import assert_develop, failed_kinds
 
 MATH_228_0 = r"To simplify \(\cos 10^\circ \cos 30^\circ \cos 50^\circ \cos 70^\circ\), we start by using the known value of \(\cos 30^\circ\): \[ \cos 30^\circ = \frac{\sqrt{3}}{2} \] Thus, the expression becomes: \[ \cos 10^\circ \cos 30^\circ \cos 50^\circ \cos 70^\circ = \cos 10^\circ \cdot \frac{\sqrt{3}}{2} \cdot \cos 50^\circ \cdot \cos 70^\circ \]"
 MATH_228_6 = r"We use another identity to simplify \(\frac{\sqrt{3}}{4} \cos 40^\circ\): \[ \cos 40^\circ = \sin (90^\circ - 40^\circ) = \sin 50^\circ \] However, this approach does not immediately simplify further. Instead, we use a known result for the product of cosines at specific angles: \[ \cos 10^\circ \cos 50^\circ \cos 70^\circ = \frac{1}{8} \]"
@@ -86,16 +86,9 @@ NOT_REFUTED = [
 ]
 
 
-def _failed_kinds(text: str) -> set[str] | None:
-    verdict = check_step(text, timeout_s=5.0)
-    if verdict.verdict != REFUTED:
-        return None
-    return {c.kind for c in verdict.failed}
-
-
 @pytest.mark.parametrize(("row", "text", "kinds"), REFUTED_CASES)
 def test_false_claim_is_refuted(row, text, kinds):
-    failed = _failed_kinds(text)
+    failed = failed_kinds(text)
     if not kinds:  # a reading that must not refute (degrees over degrees), nor verify
         assert failed is None
         return
@@ -104,7 +97,7 @@ def test_false_claim_is_refuted(row, text, kinds):
 
 @pytest.mark.parametrize(("row", "text"), NOT_REFUTED)
 def test_true_or_unread_claim_is_not_refuted(row, text):
-    assert _failed_kinds(text) is None
+    assert failed_kinds(text) is None
 
 
 def test_trig_values_are_exact():
@@ -114,17 +107,4 @@ def test_trig_values_are_exact():
 
 
 def test_rows_are_develop():
-    from autolabel.quality.data import DATA_DIR, read_labeled
-    from autolabel.quality.dev_split import DEVELOP, part_of
-
-    path = DATA_DIR / "processbench_dev.jsonl"
-    if not path.exists():
-        pytest.skip("shared/data/processbench_dev.jsonl is not here")
-    cited = {row for row, *_ in REFUTED_CASES + NOT_REFUTED if row}
-    parts = {
-        str(s.metadata["processbench"]["id"]): part_of(s.problem)
-        for s in read_labeled(path)
-        if str(s.metadata["processbench"]["id"]) in cited
-    }
-    assert set(parts) == cited
-    assert set(parts.values()) == {DEVELOP}
+    assert_develop({row for row, *_ in REFUTED_CASES + NOT_REFUTED if row})

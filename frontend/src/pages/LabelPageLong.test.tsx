@@ -5,36 +5,20 @@ import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FakeApi } from "../test/fakeApi";
 import { makeTask } from "../test/fixtures";
+import { stubWindowLayout } from "../test/windowLayout";
 import { cleanBrowserBetweenTests, pressKey as key, mountApp as mount, stepRows as rows } from "../test/labelPage";
 
 cleanBrowserBetweenTests();
 
 const STEPS = 3000;
 const ROW = 72;
-let scrollY = 0;
-
-function box(top: number, height: number): DOMRect {
-  return { top, bottom: top + height, height, left: 0, right: 800, width: 800, x: 0, y: top, toJSON: () => ({}) } as DOMRect;
-}
+let layout: { scrollY: () => number };
 
 beforeEach(() => {
-  scrollY = 0;
-  Object.defineProperty(window, "scrollY", { configurable: true, get: () => scrollY });
-  // window.scrollTo(x, y) / scrollBy({ top }) as the page calls them.
-  const y = (a: unknown, b: unknown) => Number((typeof a === "object" ? (a as ScrollToOptions).top : b) ?? 0);
-  vi.spyOn(window, "scrollTo").mockImplementation(((a: unknown, b: unknown) => {
-    scrollY = Math.max(0, y(a, b));
-  }) as typeof window.scrollTo);
-  vi.spyOn(window, "scrollBy").mockImplementation(((a: unknown, b: unknown) => {
-    scrollY = Math.max(0, scrollY + y(a, b));
-  }) as typeof window.scrollBy);
-  vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockImplementation(function (this: HTMLElement) {
-    if (this.dataset.testid === "step-list") return box(-scrollY, ROW * STEPS);
-    if (this.dataset.testid === "step-row") {
-      const index = Number(this.dataset.index);
-      return box(index * ROW - scrollY, ROW);
-    }
-    return box(0, 0);
+  layout = stubWindowLayout((el) => {
+    if (el.dataset.testid === "step-list") return { top: 0, height: ROW * STEPS };
+    if (el.dataset.testid === "step-row") return { top: Number(el.dataset.index) * ROW, height: ROW };
+    return null;
   });
 });
 
@@ -63,13 +47,13 @@ describe("LabelPage with a long solution", { timeout: 20_000 }, () => {
     key("End");
     await waitFor(() => expect(current()?.getAttribute("aria-posinset")).toBe(String(STEPS)));
     expect(rows().length).toBeLessThan(60);
-    expect(scrollY).toBeGreaterThan(ROW * (STEPS - 30));
+    expect(layout.scrollY()).toBeGreaterThan(ROW * (STEPS - 30));
     key("3");
     expect(screen.getByTestId("rated-count").textContent).toContain("1/3000");
     // The cursor goes on to the first unrated step, at the top: the list follows it there.
     await waitFor(() => expect(current()?.getAttribute("aria-posinset")).toBe("1"));
     expect(rows().length).toBeLessThan(60);
-    expect(scrollY).toBeLessThan(ROW * 30);
+    expect(layout.scrollY()).toBeLessThan(ROW * 30);
   });
 
   it("n goes to the next unrated step", async () => {

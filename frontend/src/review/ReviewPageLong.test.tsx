@@ -10,28 +10,16 @@ import type { Rating } from "../api";
 import { FakeApi } from "../test/fakeApi";
 import { FakeReview, makeQueueItem, makeReviewDetail } from "../test/fakeReview";
 import { makeProject } from "../test/fixtures";
+import { stubWindowLayout } from "../test/windowLayout";
 
 const ROW = 90;
-let scrollY = 0;
-
-function box(top: number, height: number): DOMRect {
-  return { top, bottom: top + height, height, left: 0, right: 800, width: 800, x: 0, y: top, toJSON: () => ({}) } as DOMRect;
-}
+let layout: { scrollY: () => number };
 
 beforeEach(() => {
-  scrollY = 0;
-  Object.defineProperty(window, "scrollY", { configurable: true, get: () => scrollY });
-  const y = (a: unknown, b: unknown) => Number((typeof a === "object" ? (a as ScrollToOptions).top : b) ?? 0);
-  vi.spyOn(window, "scrollTo").mockImplementation(((a: unknown, b: unknown) => {
-    scrollY = Math.max(0, y(a, b));
-  }) as typeof window.scrollTo);
-  vi.spyOn(window, "scrollBy").mockImplementation(((a: unknown, b: unknown) => {
-    scrollY = Math.max(0, scrollY + y(a, b));
-  }) as typeof window.scrollBy);
-  vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockImplementation(function (this: HTMLElement) {
-    if (this.dataset.testid === "review-rows") return box(-scrollY, ROW * Number(this.dataset.rows ?? 0));
-    if (this.dataset.testid === "review-step") return box(Number(this.dataset.index) * ROW - scrollY, ROW);
-    return box(0, 0);
+  layout = stubWindowLayout((el) => {
+    if (el.dataset.testid === "review-rows") return { top: 0, height: ROW * Number(el.dataset.rows ?? 0) };
+    if (el.dataset.testid === "review-step") return { top: Number(el.dataset.index) * ROW, height: ROW };
+    return null;
   });
 });
 
@@ -77,12 +65,12 @@ describe("ReviewPage with a long solution", { timeout: 20_000 }, () => {
     // The page opens on the first step still to decide: the last, where bob differs.
     await waitFor(() => expect(current()?.getAttribute("data-index")).toBe("1999"));
     expect(current()?.getAttribute("data-disagrees")).toBe("true");
-    expect(scrollY).toBeGreaterThan(ROW * (2000 - 30));
+    expect(layout.scrollY()).toBeGreaterThan(ROW * (2000 - 30));
 
     key("Home");
     await waitFor(() => expect(current()?.getAttribute("data-index")).toBe("0"));
     expect(rows().length).toBeLessThan(60);
-    expect(scrollY).toBeLessThan(ROW * 30);
+    expect(layout.scrollY()).toBeLessThan(ROW * 30);
     key("End");
     await waitFor(() => expect(current()?.getAttribute("data-index")).toBe("1999"));
     key("Home");
