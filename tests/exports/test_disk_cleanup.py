@@ -125,3 +125,23 @@ def test_a_rebuild_clears_its_own_leftovers_first(imported, project, tmp_root):
     assert built.status == ExportStatus.DONE
     assert not old_dir.exists() and list(tmp_root.iterdir()) == []
     assert _stored(export.pk) == [Path(built.file.name).name]
+
+
+def test_the_sweep_leaves_another_databases_directories(imported, project, tmp_root):
+    # Two steplab instances (or test runs) sharing one temp directory: export ids repeat
+    # across databases, so the other's directories carry its tag and are never this one's.
+    failed = export_create(project=project, created_by=None, format="trl")
+    Export.objects.filter(pk=failed.pk).update(status=ExportStatus.FAILED)
+    mine = export_files.tmp_dir_make(export_id=failed.pk)
+    assert mine.name.startswith(f"steplab-export-{export_files.database_tag()}-{failed.pk}-")
+    other_tag = "0" * 8 if export_files.database_tag() != "0" * 8 else "1" * 8
+    theirs = tmp_root / f"steplab-export-{other_tag}-{failed.pk}-abc12345"
+    theirs.mkdir()
+    legacy = tmp_root / f"steplab-export-{failed.pk}-xyz98765"  # named before the tag
+    legacy.mkdir()
+
+    assert export_leftovers_remove() == {"tmp_dirs": 2, "files": 0}
+    assert not mine.exists() and not legacy.exists()
+    assert theirs.exists()
+    assert export_leftovers_remove(export_id=failed.pk) == {"tmp_dirs": 0, "files": 0}
+    assert theirs.exists()

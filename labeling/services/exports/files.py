@@ -1,8 +1,9 @@
 """An export's files on disk: its temporary build directory and its stored file, and the
 removal of what a failed or killed build left behind.
 
-A build writes into a temporary directory named after its export
-(`steplab-export-<id>-<random>` under EXPORT_TMP_DIR, the system's temp directory by default)
+A build writes into a temporary directory named after its database and export
+(`steplab-export-<database tag>-<id>-<random>` under EXPORT_TMP_DIR, the system's temp
+directory by default: another steplab or test run sharing it has another tag, untouched here)
 and then copies the file into the default storage under `exports/<id>/`. A failure (a full
 disk included) removes both as it happens (labeling.services.exports.snapshots). A worker killed
 mid-build cannot: its directory, and a partly copied stored file, stay. `export_leftovers_remove`
@@ -11,6 +12,7 @@ every export that is not running: a directory or file whose export is gone, fail
 but its own file) or pending.
 """
 
+import hashlib
 import logging
 import re
 import shutil
@@ -25,7 +27,8 @@ from labeling.models import Export, ExportStatus
 logger = logging.getLogger(__name__)
 
 TMP_PREFIX = "steplab-export-"
-_TMP_NAME = re.compile(rf"^{TMP_PREFIX}(\d+)-")
+# steplab-export-<database tag>-<export id>-<random>; before the tag: steplab-export-<id>-<random>
+_TMP_NAME = re.compile(rf"^{TMP_PREFIX}(?:([0-9a-f]{{8}})-)?(\d+)-")
 STORAGE_DIR = "exports"
 
 
@@ -33,11 +36,21 @@ def tmp_root() -> Path:
     return Path(getattr(settings, "EXPORT_TMP_DIR", None) or tempfile.gettempdir())
 
 
+def database_tag() -> str:
+    """8 hex digits naming this instance's database: the directories of another steplab (or
+    test run) sharing the temp directory carry another tag, and no sweep here touches them
+    (their export ids are another database's)."""
+    db = settings.DATABASES["default"]
+    where = f"{db.get('ENGINE')}|{db.get('HOST')}|{db.get('PORT')}|{db.get('NAME')}"
+    return hashlib.sha1(where.encode(), usedforsecurity=False).hexdigest()[:8]
+
+
 def tmp_dir_make(*, export_id: int) -> Path:
     """A fresh temporary directory for the export's build (the caller removes it)."""
     root = tmp_root()
     root.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{export_id}-", dir=root))
+    prefix = f"{TMP_PREFIX}{database_tag()}-{export_id}-"
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=root))
 
 
 def tmp_dir_remove(path: Path) -> None:
@@ -59,10 +72,14 @@ def _tmp_dirs(export_id: int | None) -> dict[int, list[Path]]:
     found: dict[int, list[Path]] = {}
     if not root.is_dir():
         return found
-    pattern = f"{TMP_PREFIX}{export_id}-*" if export_id else f"{TMP_PREFIX}*"
-    for path in root.glob(pattern):
-        if match := _TMP_NAME.match(path.name):
-            found.setdefault(int(match.group(1)), []).append(path)
+    mine = database_tag()
+    for path in root.glob(f"{TMP_PREFIX}*"):
+        match = _TMP_NAME.match(path.name)
+        if not match or match.group(1) not in (mine, None):
+            continue  # not an export's, or another database's (a legacy name has no tag)
+        pk = int(match.group(2))
+        if export_id is None or pk == export_id:
+            found.setdefault(pk, []).append(path)
     return found
 
 
