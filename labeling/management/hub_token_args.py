@@ -77,7 +77,8 @@ def token_choice(options: dict[str, Any], stdin: IO[str] | None = None) -> Token
     if options.get("token"):
         token = options["token"]
         if token == "-":
-            token = (stdin or sys.stdin).readline().strip()
+            # One line, bounded (a token is ~40 characters; hub_token_check refuses long ones).
+            token = (stdin or sys.stdin).readline(4096).strip()
             if not token:
                 raise CommandError("--token -: standard input gave no token.")
         return TokenChoice(HubAuth(_checked(token, "--token"), GIVEN), "the token given")
