@@ -165,7 +165,8 @@ def autolabel_run_create(
     refused = [s for s in sources if s not in allowed]
     if refused:
         raise ValidationFailed(
-            f"Source {', '.join(refused)} does not apply to a {project.domain} project; "
+            f"Source {', '.join(refused)} does not apply to "
+            f"{'an' if project.domain[:1] in 'aeiou' else 'a'} {project.domain} project; "
             f"its sources are {', '.join(allowed)}.",
             field="sources",
         )
