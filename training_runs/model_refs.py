@@ -144,7 +144,9 @@ def check_model_url(value: Any, *, user: Any, field: str) -> None:
 def check_api_key_env(value: Any, *, user: Any, field: str) -> None:
     if trusted(user) or value is None:
         return
-    if not isinstance(value, str) or is_secret_env(value):
+    if not isinstance(value, str):
+        raise ValidationFailed(f"{field} must name an environment variable.", field=field)
+    if is_secret_env(value):
         raise ValidationFailed(
             f"{field}: {value!s:.100} is one of this server's own secrets, never a model key; "
             f"a model server's key needs its own variable (MODEL_API_KEY_ENVS); {ASK}.",

@@ -292,3 +292,12 @@ def test_backend_paths_follow_the_same_rules(pb_project, dirs, settings, backend
         )
     assert caught.value.details["field"] == f"params.rollout.backend.{field}"
     assert "MODEL_DIRS" in caught.value.message
+
+
+@pytest.mark.parametrize("value", [["STEPLAB_JUDGE_KEY"], 7, {"a": 1}])
+def test_an_api_key_env_that_is_no_name_is_a_400(pb_project, settings, value):
+    settings.MODEL_SERVER_URLS = ["http://m:1"]
+    settings.MODEL_API_KEY_ENVS = ["STEPLAB_JUDGE_KEY"]
+    error = _error(_post_run(pb_project, pb_project.admin, _judge("http://m:1/v1", value)))
+    assert error["details"]["field"] == "params.judge.backend.api_key_env"
+    assert "must name an environment variable" in error["message"]
