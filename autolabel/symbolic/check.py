@@ -287,6 +287,8 @@ def check_step_local(
             decision, shown_left, shown_right = (
                 (decided, left, right) if isinstance(decided, Decision) else decided
             )
+            if decision.holds is False and readings.quoted(text, problem):
+                decision = replace(decision, holds=None, reason="the problem states it")
             claims.append(_claim(shown_left, shown_right, chain, decision, text))
         if any(c.holds is False for c in claims[first_claim:]):
             claims[first_claim:] = _slips(claims[first_claim:], chain, prepared, task, deadline)

@@ -9,7 +9,8 @@ author. Where a side's text admits more than one plausible reading, the parser m
 - ``a/bc``: ``(a/b)c`` or ``a/(bc)`` ("6/2(1+2)"); no usual reading;
 - a number before a fraction: a mixed number or a product ("3\\frac12": 3.5 or 1.5); none;
 - a root sign before an operator: over the number or over the rest ("√16 + 9"); none;
-- ``-3^2``: ``-(3^2)`` by convention, ``(-3)^2`` as many write it; the usual one first.
+- ``-3^2``: ``-(3^2)`` by convention, ``(-3)^2`` as many write it; the usual one first;
+- a claim that the problem states word for word (:func:`quoted`): a quotation, not a result.
 
 :func:`decide` decides a claim under every pair of its sides' readings (the claim kinds
 that compare two sides share it: arithmetic, chain, percentage, order, ...): it fails only if
@@ -22,6 +23,7 @@ under all, and is undecided otherwise.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -30,6 +32,7 @@ from autolabel.symbolic.chains import Side
 from autolabel.symbolic.decisions import Decision
 from autolabel.symbolic.evaluate import exact, show
 from autolabel.symbolic.parser import NeedChoice, ParseError, parse_side
+from autolabel.symbolic.tokens import PCT_MARK
 
 MAX_READINGS = 8  # per side; a side with more is left as its usual reading (or undecided)
 AMBIGUOUS = "ambiguous: "  # chains.make_side's error for a side with no usual reading
@@ -95,6 +98,22 @@ def decide(
         read = f"{_shown(holding[0])} = {_shown(holding[1])}"
         return _undecided(shown, f"holds under another reading ({read})"), a, b
     return _undecided(shown, "undecided under another reading"), a, b
+
+
+# What a claim's text keeps when compared with the problem's: no spaces, delimiters, sizing.
+_NOISE = re.compile(r"\s+|\$|\\[()\[\]]|\\(?:left|right|displaystyle)\b|\\[,;!:]")
+
+
+def _folded(text: str) -> str:
+    return _NOISE.sub("", re.sub(r"\\[dt]frac", r"\\frac", text.replace(PCT_MARK, "%")))
+
+
+def quoted(claim_text: str, problem: str | None) -> bool:
+    """The claim, as written, is a statement of the problem ("If $3 + 4 = 12$ in base b,
+    ..."): quoted from it, not computed by the step, so read as a quotation it asserts
+    nothing the step computed."""
+    folded = _folded(claim_text)
+    return bool(problem) and len(folded) >= 3 and folded in _folded(problem or "")
 
 
 def _shown(side: Side) -> str:
