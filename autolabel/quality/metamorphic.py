@@ -66,7 +66,9 @@ def _left_right(text: str) -> str:
 
 
 def _parens_delimiters(text: str) -> str:
-    """$...$ as \\(...\\) and $$...$$ as \\[...\\]."""
+    """$...$ as \\(...\\) and $$...$$ as \\[...\\] (not where a "\\$" may pair wrongly)."""
+    if "\\$" in text:
+        return text
     text = re.sub(r"\$\$(.+?)\$\$", r"\\[\1\\]", text, flags=re.DOTALL)
     return re.sub(r"(?<![\\$])\$([^$]+?)(?<!\\)\$", r"\\(\1\\)", text)
 

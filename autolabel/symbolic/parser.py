@@ -131,7 +131,15 @@ class Parser:
         node = self.term()
         while (tok := self.peek()) is not None and tok.kind == OP and tok.value in "+-":
             self.i += 1
-            node = ast.Bin(tok.value, node, self.term())
+            right = self.term()
+            relative = isinstance(right, ast.Percent) and not isinstance(node, ast.Percent)
+            if relative and self.choose(2, True, "") == 1:
+                # "$50 + 20%": 20% of the 50 added (50 * 1.2), as price tags write it
+                node = ast.Bin(
+                    "*", node, ast.Bin(tok.value, ast.Num(Fraction(1), None, "1"), right)
+                )
+            else:
+                node = ast.Bin(tok.value, node, right)
         return node
 
     def term(self) -> ast.Node:

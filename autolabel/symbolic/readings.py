@@ -10,6 +10,8 @@ author. Where a side's text admits more than one plausible reading, the parser m
 - a number before a fraction: a mixed number or a product ("3\\frac12": 3.5 or 1.5); none;
 - a root sign before an operator: over the number or over the rest ("√16 + 9"); none;
 - ``-3^2``: ``-(3^2)`` by convention, ``(-3)^2`` as many write it; the usual one first;
+- ``a + p%``: ``a + p/100``, or ``a`` increased by p percent (``a(1 + p/100)``, as price tags
+  and calculators read it); the usual one first;
 - a claim that the problem states word for word (:func:`quoted`): a quotation, not a result.
 
 :func:`decide` decides a claim under every pair of its sides' readings (the claim kinds

@@ -2,7 +2,7 @@
 """Refute only under every reading (symbolic-1.8, readings.py).
 
 Where a side's text admits more than one plausible reading (the parser's choice points:
-``a/bc``, a number before a fraction, a root sign before an operator, ``-3^2``), a claim is
+``a/bc``, a number before a fraction, a root sign before an operator, ``-3^2``, ``a + p%``), a claim is
 refuted only if it is false under every reading; if some reading makes it hold, it is
 evidence (undecided, the reading named), not a refutation. Sides with no usual reading are
 decided when every reading can be evaluated. MATH_535_0 and MATH_535_1 are exact copies of
@@ -33,6 +33,8 @@ TRUE_UNDER_A_READING = [
     "So √16 + 9 = 5.",  # the bar over 16 + 9
     "So √16 + 9 = 13.",  # the bar over 16
     r"We get $-2\frac{1}{2} = -2.5$.",
+    "The new price is $50 + 20% = $60.",  # 50 increased by 20%
+    r"After the discount, \(80 - 25\% = 60\).",
 ]
 
 # False under every reading: still refuted (the readings add no blanket excuse).
@@ -42,6 +44,7 @@ FALSE_UNDER_EVERY_READING = [
     r"Then $-3^2 = 6$.",
     "So √16 + 9 = 14.",
     r"So $2 + 3 = 6$.",
+    "The new price is $50 + 20% = $61.",
 ]
 
 
