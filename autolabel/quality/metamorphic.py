@@ -160,6 +160,32 @@ def _split_chain(text: str) -> str:
     return _MATH.sub(split, text)
 
 
+def _no_left_right(text: str) -> str:
+    return re.sub(r"\\(?:left|right)(?=[()\[\]|.])", "", text)
+
+
+def _thin_thousands(text: str) -> str:
+    """Thousands grouped with a thin space in math: "12345" as "12\\,345"."""
+    return _in_math(
+        text, lambda m: _PLAIN_INT.sub(lambda n: f"{int(n.group(1)):,}".replace(",", "\\,"), m)
+    )
+
+
+# "3 * 4" in prose as "3 × 4" (a lone star between numbers, not Markdown bold).
+_PROSE_STAR = re.compile(r"(?<=\d) \* (?=\d)")
+
+
+def _unicode_times(text: str) -> str:
+    if _MATH.search(text):
+        return text
+    return _PROSE_STAR.sub(" \u00d7 ", text)
+
+
+def _boxed(text: str) -> str:
+    """A math region's last result boxed: "$1 + 2 = 3$" as "$1 + 2 = \\boxed{3}$"."""
+    return _in_math(text, lambda m: re.sub(r"(=\s*)(-?\d+(?:\.\d+)?)\s*$", r"\1\\boxed{\2}", m))
+
+
 REWRITES: dict[str, Callable[[str], str]] = {
     "dfrac": _dfrac,
     "frac": _frac,
@@ -176,6 +202,10 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "period": _period,
     "currency": _currency,
     "split_chain": _split_chain,
+    "no_left_right": _no_left_right,
+    "thin_thousands": _thin_thousands,
+    "unicode_times": _unicode_times,
+    "boxed": _boxed,
 }
 
 

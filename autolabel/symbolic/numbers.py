@@ -60,7 +60,7 @@ _PARITY = re.compile(
     _FLAGS,
 )
 # A factor: a whole number, its thousands grouped or not ("2,013"), and a power.
-_FACTOR = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\s*\^\s*(?:\{\s*\d+\s*\}|\d+))?"
+_FACTOR = r"(?:\d{1,3}(?:(?:,|\\,)\d{3})+(?!\d)|\d+)(?:\s*\^\s*(?:\{\s*\d+\s*\}|\d+))?"
 _TIMES = r"\s*(?:\\times|\\cdot|\\ast|\*|\u00d7|\u00b7|\u22c5)\s*"
 _PRODUCT = rf"(?P<product>{_FACTOR}(?:{_TIMES}{_FACTOR})*)(?![\d^]|[.,]\d|\s*[-+*/=^\\]|{_TIMES})"
 _FACTORIZATION = re.compile(
@@ -244,7 +244,7 @@ def _factorizations(plain: str) -> Iterator[Statement]:
 
 
 def _listed(text: str) -> list[int]:
-    return [as_int(x) for x in re.findall(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+", text)]
+    return [as_int(x) for x in re.findall(r"\d{1,3}(?:(?:,|\\,)\d{3})+(?!\d)|\d+", text)]
 
 
 def _divisor_lists(plain: str) -> Iterator[Statement]:

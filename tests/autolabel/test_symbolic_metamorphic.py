@@ -3,8 +3,9 @@
 changing its meaning must not gain a refutation. The rewrites themselves, and the fragility
 classes the stress found on the develop part and the public samples (symbolic-1.8), fixed in
 general: thousands separators in a factorization's numbers ("2,013 = 3 × 11 × 61" read as
-"2"), a trailing period that hid a factorization, a factor 1 beside the primes, and "$ ... $"
-with spaces inside read as money. OLYMPIADBENCH_800_0 and OMNIMATH_397_1 are exact copies of
+"2"), also a thin space ("2\\,013" read as 13), a trailing period that hid a factorization, a
+factor 1 beside the primes, "$ ... $" with spaces inside read as money, and a boxed result
+before the "or" of a case split. OLYMPIADBENCH_800_0 and OMNIMATH_397_1 are exact copies of
 correct steps of the develop part of shared/data/processbench_dev.jsonl.
 """
 
@@ -25,6 +26,9 @@ CORRECT_STEPS = [
     "She sells 1250 cups at $2 each, so she makes 1250 * 2 = 2500 dollars.",
     r"So $\frac{3}{4} \cdot 1200 = 900$, and $900 + 300 = 1200 = 4 \cdot 300$.",
     r"We get \(x = \frac{12 \cdot (5 + 1)}{4} = 18\), and \(-(3)^2 = -9\).",
+    # a case split whose equations' results get boxed ("\\boxed{0}\\] or \\[")
+    r"Setting each factor equal to zero gives us: \[x - 1 = 0\] or \[x^2 - 3x - 3 = 0\] From the first equation, we find: \[x = 1\]",
+    r"The prime factorization of 1584 is: \[ 1584 = 2^4 \cdot 3^2 \cdot 11 \]",
 ]
 
 
@@ -67,6 +71,10 @@ def test_the_stress_counts_refutations_that_appear():
         ("period", "So 2 + 2 = 4", "So 2 + 2 = 4."),
         ("split_chain", "$1 + 2 = 3 = 6/2$", "$1 + 2 = 3$. So $3 = 6/2$"),
         ("currency", "He has $5, and 3 * 5 = 15.", "He has $5, and 3 * 5 = $15."),
+        ("no_left_right", r"$\left(1+2\right)$", "$(1+2)$"),
+        ("thin_thousands", "$12345 + 1$", r"$12\,345 + 1$"),
+        ("unicode_times", "So 3 * 4 = 12.", "So 3 \u00d7 4 = 12."),
+        ("boxed", "$1 + 2 = 3$", r"$1 + 2 = \boxed{3}$"),
     ],
 )
 def test_rewrites_keep_the_meaning(name, before, after):
