@@ -23,9 +23,9 @@ from labeling.services.people.hub_tokens import (
 
 def hub_push_create(*, export: Export, repo_id: str, private: bool, created_by) -> HubPush:
     repo_id_check(repo_id)
-    hub_push_token_check(user=created_by, repo_id=repo_id)
     if export.status != ExportStatus.DONE:
         raise Conflict(f"Export {export.pk} is {export.status}: push it once it is done.")
+    hub_push_token_check(user=created_by, repo_id=repo_id)
     return HubPush.objects.create(
         export=export, repo_id=repo_id, private=private, created_by=created_by
     )
