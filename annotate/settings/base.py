@@ -382,6 +382,11 @@ EXPORT_TMP_DIR = env("EXPORT_TMP_DIR", default="")
 # the server's token for it (write access to the repos pushed to; read for private datasets).
 HF_ENDPOINT = env("HF_ENDPOINT", default="https://huggingface.co")
 HF_TOKEN = env("HF_TOKEN", default="")
+# The repos the server's HF_TOKEN is used for when a non-staff user who saved no token of their
+# own pushes or imports (labeling.services.people.hub_tokens): namespaces (`my-org/`) or repo
+# name prefixes (`my-org/prm-`), case-insensitive. Staff and the management commands: any repo.
+# Empty: only staff use the server's token; everyone else their own token, or none.
+HUB_SERVER_TOKEN_REPOS = env.list("HUB_SERVER_TOKEN_REPOS", default=[])
 CELERY_TASK_TIME_LIMIT = 3600
 CELERY_TASK_SOFT_TIME_LIMIT = 3500
 # PRM training runs (training_runs.services): where their outputs go, how long one may run.

@@ -189,7 +189,10 @@ def _write(
             plan = split_plan(set(grouped.values()), options.split_policy)
     # Benchmark problems (exact or near-duplicates) are left out (decontaminate.py).
     # Hub benchmarks are read with the token of whoever asked for the export (hub_tokens).
-    clean = decontaminator(filters.decontaminate, auth=lambda: hub_auth_for(user=export.created_by))
+    clean = decontaminator(
+        filters.decontaminate,
+        auth=lambda repo_id: hub_auth_for(user=export.created_by, repo_id=repo_id),
+    )
     for label in clean.labels if clean else ():
         stats.decontaminated[label] = 0
     tainted: str | None = None
