@@ -1,8 +1,8 @@
 """An export's files on disk: its temporary build directory and its stored file, and the
 removal of what a failed or killed build left behind.
 
-A build writes into a temporary directory named after its database and export (`steplab-
-export-<database tag>-<id>-<random>` under EXPORT_TMP_DIR, the system's temp directory by
+A build writes into a temporary directory named after its database and export
+(`steplab-export-<database tag>-<id>-<random>` under EXPORT_TMP_DIR, the system's temp directory by
 default: another steplab or test run sharing it has another tag, untouched here) and then moves
 the file into the default storage under `exports/<id>/` (a copy where the storage is elsewhere).
 A failure (a full disk included) removes both as it happens
