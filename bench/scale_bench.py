@@ -5,8 +5,9 @@
     .venv/bin/python bench/scale_bench.py --n 1000000 --explain   # + the plans at N
 
 Builds (once: kept, and reused by the next run with the same N) two PostgreSQL databases,
-`steplab_scale_10000` and `steplab_scale_<N>`, each one project written by the database itself
-(INSERT ... SELECT generate_series, no Python per row, the big tables' secondary indexes and
+`steplab_scale_10000` and `steplab_scale_<N>` (`--db-prefix` names others), each one project
+written by the database itself (INSERT ... SELECT generate_series, no Python per row, the big
+tables' secondary indexes and
 constraints built after their rows: bench/bulk_load.py): N/8 problems from five sources, N
 solutions with 5 to 11 steps each (8 on average), then bench/review_queue_bench.py's review
 data on `--share` percent of the solutions (three annotators' submitted labels, unsure flags,
@@ -117,10 +118,10 @@ def build(n: int, share: int) -> None:
         cursor.execute(
             f"""
             INSERT INTO labeling_problem (project_id, text, answer, reference_solution, source,
-                external_id, metadata, domain, created_at)
+                external_id, metadata, domain, near_cluster, created_at)
             SELECT {p}, 'Problem ' || i || ': let x = ' || (i * 37 %% 1000) || '; find ' ||
                 md5(i::text) || ' and simplify the result.', (i %% 97)::text, '',
-                ({sources})[1 + i %% 5], 'p' || i, '{{}}', '', now()
+                ({sources})[1 + i %% 5], 'p' || i, '{{}}', '', '', now()
             FROM generate_series(1, {max(1, n // 8)}) i
             """,
             [],
@@ -329,6 +330,11 @@ def main() -> None:
         action="store_true",
         help="skip the dashboard (and the metrics snapshot it reads, minutes at 1M)",
     )
+    parser.add_argument(
+        "--db-prefix",
+        default="steplab_scale_",
+        help="the kept databases' names: <prefix>10000 and <prefix><N>",
+    )
     args = parser.parse_args()
 
     import os
@@ -343,7 +349,7 @@ def main() -> None:
     from django.conf import settings
 
     settings.ALLOWED_HOSTS = ["*"]
-    dbs = {SMALL: f"steplab_scale_{SMALL}", args.n: f"steplab_scale_{args.n}"}
+    dbs = {SMALL: f"{args.db_prefix}{SMALL}", args.n: f"{args.db_prefix}{args.n}"}
     for n, db in dbs.items():
         ensure(db, n, args.share, with_snapshot=not args.no_dashboard)
     small, large = Side(dbs[SMALL]), Side(dbs[args.n])
