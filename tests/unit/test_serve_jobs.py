@@ -23,11 +23,12 @@ from pathlib import Path
 import pytest
 
 from tests.unit.test_serve_shutdown import (
-    MARKER,
     START_TIMEOUT_S,
     free_port,
     http_up,
     marked_processes,
+    serve_env,
+    serve_start,
     wait_for,
 )
 
@@ -53,38 +54,14 @@ def _api(port: int, path: str, body: dict | None = None, token: str = "") -> dic
 def test_a_run_created_through_the_api_is_sent_at_once_and_done(tmp_path: Path) -> None:
     token = uuid.uuid4().hex
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
-    env.update(
-        {
-            MARKER: token,
-            "DJANGO_SETTINGS_MODULE": "annotate.settings.local",
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
-            "CELERY_BROKER_URL": f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}",
-            "CELERY_RESULT_BACKEND": f"db+sqlite:///{tmp_path / 'results.sqlite3'}",
-            "STATIC_ROOT": str(tmp_path / "static"),
-            "MEDIA_ROOT": str(tmp_path / "media"),
-            "TRAINING_ROOT": str(tmp_path / "training"),
-            "WEB_WORKERS": "1",
-            "WEB_THREADS": "2",
-            # The sweep far away: a job that waited for it would not finish in the test's time.
-            "OUTBOX_SWEEP_S": "3600",
-        }
-    )
+    # The sweep far away: a job that waited for it would not finish in the test's time.
+    env = serve_env(tmp_path, token, OUTBOX_SWEEP_S="3600")
     for command in (["migrate", "--noinput", "-v", "0"], ["load_demo"]):
         subprocess.run(
             [sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True, timeout=300
         )
+    make = serve_start(tmp_path, port, env)
     log = tmp_path / "serve.log"
-    with open(log, "wb") as out:
-        make = subprocess.Popen(
-            ["make", "--no-print-directory", "serve", f"BIN={Path(sys.executable).parent}"]
-            + [f"PORT={port}", f"VAR={tmp_path}"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
     try:
         ready = wait_for(
             lambda: log.read_text().count(" ready.") >= 3 and http_up(port), START_TIMEOUT_S

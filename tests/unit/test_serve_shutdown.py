@@ -69,14 +69,9 @@ def http_up(port: int) -> bool:
         return False
 
 
-@pytest.mark.skipif(
-    shutil.which("make") is None or not Path("/proc/self/environ").exists(),
-    reason="needs make and Linux's /proc",
-)
-@pytest.mark.parametrize("how", ["sigterm-to-make", "ctrl-c"])
-def test_serve_stops_every_process_it_started(tmp_path: Path, how: str) -> None:
-    token = uuid.uuid4().hex
-    port = free_port()
+def serve_env(tmp_path: Path, token: str, **extra: str) -> dict[str, str]:
+    """`make run`'s embedded defaults (SQLite database and broker) in `tmp_path`, every process
+    marked with `token`."""
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
     env.update(
         {
@@ -90,11 +85,17 @@ def test_serve_stops_every_process_it_started(tmp_path: Path, how: str) -> None:
             "TRAINING_ROOT": str(tmp_path / "training"),
             "WEB_WORKERS": "1",
             "WEB_THREADS": "2",
+            **extra,
         }
     )
-    log = tmp_path / "serve.log"
-    with open(log, "wb") as out:
-        make = subprocess.Popen(
+    return env
+
+
+def serve_start(tmp_path: Path, port: int, env: dict[str, str]) -> subprocess.Popen:
+    """`make serve` on `port`, its output in tmp_path/serve.log, in its own process group (as
+    a terminal's foreground job)."""
+    with open(tmp_path / "serve.log", "wb") as out:
+        return subprocess.Popen(
             [
                 "make",
                 "--no-print-directory",
@@ -107,8 +108,20 @@ def test_serve_stops_every_process_it_started(tmp_path: Path, how: str) -> None:
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, as a terminal's foreground job
+            start_new_session=True,
         )
+
+
+@pytest.mark.skipif(
+    shutil.which("make") is None or not Path("/proc/self/environ").exists(),
+    reason="needs make and Linux's /proc",
+)
+@pytest.mark.parametrize("how", ["sigterm-to-make", "ctrl-c"])
+def test_serve_stops_every_process_it_started(tmp_path: Path, how: str) -> None:
+    token = uuid.uuid4().hex
+    port = free_port()
+    make = serve_start(tmp_path, port, serve_env(tmp_path, token))
+    log = tmp_path / "serve.log"
     try:
         ready = wait_for(
             lambda: log.read_text().count(" ready.") >= 3 and http_up(port), START_TIMEOUT_S
