@@ -5,20 +5,21 @@
     .venv/bin/python bench/scale_bench.py --n 1000000 --explain   # + the plans at N
 
 Builds (once: kept, and reused by the next run with the same N) two PostgreSQL databases,
-`steplab_scale_10000` and `steplab_scale_<N>`, each one project written by the database itself
-(INSERT ... SELECT generate_series, no Python per row, the big tables' secondary indexes and
-constraints built after their rows: bench/bulk_load.py): N/8 problems from five sources, N
-solutions with 5 to 11 steps each (8 on average), then bench/review_queue_bench.py's review
-data on `--share` percent of the solutions (three annotators' submitted labels, unsure flags,
-disagreements, gold, a current resolution on 30% of them) and a symbolic −1 suggestion on 3%
-of all steps; the claim flags as the services leave them, then the stored review reasons filled
-as `manage.py review_reasons_refresh` does (its rate is printed).
+`steplab_scale_10000` and `steplab_scale_<N>` (`--db-prefix` names others), each one project
+written by the database itself (INSERT ... SELECT generate_series, no Python per row, the big
+tables' secondary indexes and constraints built after their rows: bench/bulk_load.py): N/8
+problems from five sources, N solutions with 5 to 11 steps each (8 on average), then
+bench/review_queue_bench.py's review data on `--share` percent of the solutions (three
+annotators' submitted labels, unsure flags, disagreements, gold, a current resolution on 30% of
+them) and a symbolic −1 suggestion on 3% of all steps; the claim flags as the services leave
+them, then the stored review reasons filled as `manage.py review_reasons_refresh` does (its rate
+is printed).
 
 Then it loads, through the DRF test client (URL routing, authentication, the view, the
 serializers and the JSON rendering: everything but the socket), alternating the two databases
 load by load so both see the same machine:
 
-- the review queue's first page (the reviewer's default view);
+- the review queue's first page (the reviewer's default view), and its "rest" page;
 - the solutions explorer's first page, unfiltered and with one common filter (disagreement);
 - the dashboard: the project (its stats) and the metrics; apart, the two queue counts it
   asked for before the metrics carried the review progress;
@@ -253,6 +254,8 @@ class Side:
         base = f"/api/projects/{self.project.pk}"
         return {
             "review queue, first page": [f"{base}/review/queue/"],
+            # "rest" (agreeing annotators, no reason): its page and the counts it carries.
+            "review queue, rest": [f"{base}/review/queue/?reason=rest"],
             "explorer, first page": [f"{base}/explorer/"],
             "explorer, disagreement": [f"{base}/explorer/?disagreement=true"],
             "dashboard": [f"{base}/", f"{base}/metrics/"],
@@ -325,6 +328,15 @@ def main() -> None:
     parser.add_argument("--claims", type=int, default=50, help="claims timed, each side")
     parser.add_argument("--explain", action="store_true", help="print the plans at --n")
     parser.add_argument(
+        "--db-prefix",
+        default="steplab_scale",
+        help="the kept databases are <prefix>_10000 and <prefix>_<N>",
+    )
+    parser.add_argument(
+        "--pages", default="", help="only the pages whose names contain one of these (commas)"
+    )
+    parser.add_argument("--no-claims", action="store_true", help="skip the annotator's claims")
+    parser.add_argument(
         "--no-dashboard",
         action="store_true",
         help="skip the dashboard (and the metrics snapshot it reads, minutes at 1M)",
@@ -343,7 +355,7 @@ def main() -> None:
     from django.conf import settings
 
     settings.ALLOWED_HOSTS = ["*"]
-    dbs = {SMALL: f"steplab_scale_{SMALL}", args.n: f"steplab_scale_{args.n}"}
+    dbs = {n: f"{args.db_prefix}_{n}" for n in (SMALL, args.n)}
     for n, db in dbs.items():
         ensure(db, n, args.share, with_snapshot=not args.no_dashboard)
     small, large = Side(dbs[SMALL]), Side(dbs[args.n])
@@ -351,6 +363,9 @@ def main() -> None:
     print(f"{'page':<28} {'10k ms':>8} {f'{args.n // 1000}k ms':>9} {'ratio':>6}  statements")
     for name, urls in small.pages().items():
         if args.no_dashboard and name == "dashboard":
+            continue
+        wanted = [part for part in args.pages.split(",") if part]
+        if wanted and not any(part in name for part in wanted):
             continue
         n_small, n_large = statements(small, urls), statements(large, urls)
         times: dict[str, list[float]] = {small.db: [], large.db: []}
@@ -363,6 +378,8 @@ def main() -> None:
         print(f"{name:<28} {a:>8.1f} {b:>9.1f} {b / a:>5.2f}x  {n_small} / {n_large}")
         if args.explain:
             explain(large, urls)
+    if args.no_claims:
+        return
     claims: dict[str, list[float]] = {small.db: [], large.db: []}
     for _ in range(max(1, args.claims // 5)):
         for side in (small, large):

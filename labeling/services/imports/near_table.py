@@ -24,7 +24,7 @@ import numpy as np
 
 from labeling.rules.near_dups import PERMUTATIONS, SIGNATURE_DTYPE
 
-BLOCK = 4096  # signature rows per allocation
+BLOCK = 1024  # signature rows per allocation (512 KB)
 Key = tuple[int, int]  # (band number, hash)
 
 
