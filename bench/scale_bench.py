@@ -118,10 +118,10 @@ def build(n: int, share: int) -> None:
         cursor.execute(
             f"""
             INSERT INTO labeling_problem (project_id, text, answer, reference_solution, source,
-                external_id, metadata, domain, created_at)
+                external_id, metadata, domain, created_at, near_cluster)
             SELECT {p}, 'Problem ' || i || ': let x = ' || (i * 37 %% 1000) || '; find ' ||
                 md5(i::text) || ' and simplify the result.', (i %% 97)::text, '',
-                ({sources})[1 + i %% 5], 'p' || i, '{{}}', '', now()
+                ({sources})[1 + i %% 5], 'p' || i, '{{}}', '', now(), ''
             FROM generate_series(1, {max(1, n // 8)}) i
             """,
             [],
