@@ -300,7 +300,7 @@ def statements(side: Side, urls: list[str]) -> int:
     return len(queries)
 
 
-def explain(side: Side, urls: list[str]) -> None:
+def explain(side: Side, urls: list[str], *, full: bool = False) -> None:
     """EXPLAIN (ANALYZE, BUFFERS) of every statement of one load: the top line and time."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -317,7 +317,12 @@ def explain(side: Side, urls: list[str]) -> None:
             plan = [row[0] for row in cursor.fetchall()]
             took = next((line for line in plan if line.startswith("Execution Time")), "")
             print(f"    {took:<28} {sql[:150]}")
-            print(f"      {plan[0][:150]}")
+            if full:  # the whole plan, and the statement
+                print(f"      {sql}")
+                for line in plan:
+                    print(f"      {line}")
+            else:
+                print(f"      {plan[0][:150]}")
 
 
 def main() -> None:
@@ -327,6 +332,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=9, help="loads of each page, each side")
     parser.add_argument("--claims", type=int, default=50, help="claims timed, each side")
     parser.add_argument("--explain", action="store_true", help="print the plans at --n")
+    parser.add_argument(
+        "--full-plans", action="store_true", help="with --explain: every line of each plan"
+    )
     parser.add_argument(
         "--db-prefix",
         default="steplab_scale",
@@ -377,7 +385,7 @@ def main() -> None:
         a, b = statistics.median(times[small.db]), statistics.median(times[large.db])
         print(f"{name:<28} {a:>8.1f} {b:>9.1f} {b / a:>5.2f}x  {n_small} / {n_large}")
         if args.explain:
-            explain(large, urls)
+            explain(large, urls, full=args.full_plans)
     if args.no_claims:
         return
     claims: dict[str, list[float]] = {small.db: [], large.db: []}

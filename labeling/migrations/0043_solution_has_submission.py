@@ -8,7 +8,11 @@ BATCH = 20_000  # solutions per transaction of the backfill
 def backfill(apps, schema_editor):
     """Solution.has_submission for the rows there are: set-based, one UPDATE per id range of
     BATCH solutions, each its own transaction (the migration is not atomic), so a large
-    table is not locked as a whole; the EXISTS probes annotation's (solution) index."""
+    table is not locked as a whole; the EXISTS probes annotation's (solution) index.
+
+    The partial index is made first, over no row: made after the UPDATE it would be marked
+    `indcheckxmin` (the updates left HOT chains) and not be used by the planner until every
+    transaction older than it ended (a long import or export on the server: minutes)."""
     connection = schema_editor.connection
     with connection.cursor() as cursor:
         cursor.execute("SELECT MIN(id), MAX(id) FROM labeling_solution")
@@ -39,7 +43,6 @@ class Migration(migrations.Migration):
             name="has_submission",
             field=models.BooleanField(db_default=False, default=False, editable=False),
         ),
-        migrations.RunPython(backfill, migrations.RunPython.noop, elidable=True),
         migrations.AddIndex(
             model_name="solution",
             index=models.Index(
@@ -48,4 +51,5 @@ class Migration(migrations.Migration):
                 name="solution_queued_idx",
             ),
         ),
+        migrations.RunPython(backfill, migrations.RunPython.noop, elidable=True),
     ]
