@@ -45,7 +45,7 @@ from labeling.rules.near_dups import (
     threshold,
 )
 
-from .near_table import NewProblems, exact_hash
+from .near_table import KeySet, NewProblems, exact_hash
 
 KEY_MAX = 64  # problems of a project stored under one band key
 STORE_BATCH = 2000  # rows per bulk insert
@@ -94,6 +94,7 @@ class NearKeys:
     # `lookup` for one batch, dropped at the next.
     _db_keys: dict[Key, list[int]] = field(default_factory=dict)
     _db: dict[int, _Stored] = field(default_factory=dict)
+    _empty: KeySet = field(default_factory=KeySet)  # keys looked up, no stored problem
     _new: NewProblems = field(default_factory=NewProblems)  # the import's new problems
     _held: dict[Key, list[int]] = field(default_factory=dict)  # the batch's keys: new holders
     _parent: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
@@ -103,16 +104,19 @@ class NearKeys:
 
     def lookup(self, sigs: Iterable[MinHash]) -> None:
         """Fetch the project's problems that share a band key with any of `sigs`, and the
-        import's new problems that hold one of them. What the last batch fetched is dropped:
-        a key looked up again costs a row of the next batch's query, where keeping every key
-        looked up (millions at a million solutions) cost memory in N."""
+        import's new problems that hold one of them. What the last batch fetched is dropped
+        (a key found again is asked again), but for the keys found under no problem, kept as
+        10 bytes each (`KeySet`): keeping every key looked up with its list (millions at a
+        million solutions) cost memory in N."""
         wanted = {k for sig in sigs for k in band_keys(sig, self.limit)}
         self._held = self._new.holders(wanted)
         self._db_keys, self._db = {}, {}
-        if not wanted:
+        keys = sorted(wanted)
+        asked = [k for k, no in zip(keys, self._empty.contains(keys), strict=True) if not no]
+        if not asked:
             return
-        found: dict[Key, list[int]] = {k: [] for k in wanted}
-        for part in chunks(sorted(wanted), lookup_size()):
+        found: dict[Key, list[int]] = {k: [] for k in asked}
+        for part in chunks(asked, lookup_size()):
             by_band: dict[int, list[int]] = defaultdict(list)
             for band, value in part:
                 by_band[band].append(value)
@@ -123,6 +127,9 @@ class NearKeys:
             for band, value, pk in rows.values_list("band", "hash", "problem_id"):
                 found[(band, value)].append(pk)
         self._db_keys = found
+        # The project's stored keys do not change during an import (its own are stored at
+        # the end), so a key with no problem is not asked for again.
+        self._empty.add([k for k, pks in found.items() if not pks])
         missing = sorted({pk for pks in found.values() for pk in pks if pk not in self._db})
         for part in chunks(missing, lookup_size()):
             rows = Problem.objects.filter(pk__in=part).values_list(

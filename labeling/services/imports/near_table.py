@@ -86,14 +86,21 @@ class NewProblems:
             return found
         hashes = np.fromiter((h for _, h in wanted), dtype=np.int64, count=len(wanted))
         lo = np.searchsorted(self._hash, hashes, side="left")
-        hi = np.searchsorted(self._hash, hashes, side="right")
-        for n in np.flatnonzero(hi > lo):
-            band = wanted[n][0]
-            for j in range(lo[n], hi[n]):
-                if self._band[j] == band:
-                    found[wanted[n]].append(int(self._idx[j]))
-        for held in found.values():
-            held.sort()
+        counts = np.searchsorted(self._hash, hashes, side="right") - lo
+        hit = np.flatnonzero(counts)
+        if not hit.size:
+            return found
+        # Every (wanted key, array position) pair of equal hashes, then those of the same
+        # band, without a Python step per position: a key can have KEY_MAX holders, and a
+        # batch has about nine keys a new problem.
+        reps = counts[hit]
+        which = np.repeat(hit, reps)
+        first = np.repeat(lo[hit] - (np.cumsum(reps) - reps), reps)
+        at = first + np.arange(int(reps.sum()))
+        bands = np.fromiter((wanted[n][0] for n in hit), dtype=np.int16, count=hit.size)
+        same = self._band[at] == np.repeat(bands, reps)
+        for n, i in zip(which[same].tolist(), self._idx[at[same]].tolist(), strict=True):
+            found[wanted[n]].append(i)  # in index order: a later problem's key comes after
         return found
 
     def _merge(self) -> None:
@@ -115,3 +122,36 @@ class NewProblems:
         for start in range(0, len(self._hash), size):
             end = start + size
             yield self._band[start:end], self._hash[start:end], self._idx[start:end]
+
+
+class KeySet:
+    """Band keys as two parallel arrays sorted by hash (10 bytes a key): the keys an import
+    looked up and found no stored problem under, so that a later batch does not ask again
+    (near-duplicate variants of one problem share most of their keys)."""
+
+    def __init__(self) -> None:
+        self._hash = np.empty(0, dtype=np.int64)
+        self._band = np.empty(0, dtype=np.int16)
+
+    def __len__(self) -> int:
+        return len(self._hash)
+
+    def contains(self, keys: list[Key]) -> list[bool]:
+        if not keys or not len(self._hash):
+            return [False] * len(keys)
+        hashes = np.fromiter((h for _, h in keys), dtype=np.int64, count=len(keys))
+        lo = np.searchsorted(self._hash, hashes, side="left")
+        hi = np.searchsorted(self._hash, hashes, side="right")
+        found = [False] * len(keys)
+        for n in np.flatnonzero(hi > lo).tolist():  # a hash collision across bands is rare
+            found[n] = bool((self._band[lo[n] : hi[n]] == keys[n][0]).any())
+        return found
+
+    def add(self, keys: list[Key]) -> None:
+        if not keys:
+            return
+        new = np.array([(h, b) for b, h in keys], dtype=np.int64)
+        new = new[np.argsort(new[:, 0], kind="stable")]
+        at = np.searchsorted(self._hash, new[:, 0], side="right")
+        self._hash = np.insert(self._hash, at, new[:, 0])
+        self._band = np.insert(self._band, at, new[:, 1].astype(np.int16))
