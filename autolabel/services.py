@@ -9,6 +9,7 @@ while still pending (autolabel.run_progress).
 import logging
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -32,6 +33,7 @@ from labeling.models import (
     sources_for_problem,
 )
 from labeling.services.jobs.outbox import outbox_add
+from training_runs.model_refs import check_backend, check_model_path, check_prm, trusted
 from training_runs.models import PrmModel
 
 log = logging.getLogger(__name__)
@@ -80,8 +82,10 @@ def _solutions_for(project: Project, filter_: dict, sources: list[str]) -> Itera
 MODEL_SOURCES = ("rollout", "judge")
 
 
-def _check_params(sources: list[str], params: dict) -> None:
-    """Refuse a run whose model backend is missing or malformed before any work is queued."""
+def _check_params(sources: list[str], params: dict, *, user: Any, project: Project) -> None:
+    """Refuse a run whose model backend is missing or malformed, or that names a path, server
+    or key variable the user may not (training_runs.model_refs), before any work is queued.
+    A backend's paths are replaced by their resolved form, the one checked."""
     from autolabel.completers.config import validate_backend
     from autolabel.engines.checks import check_run_params
 
@@ -101,6 +105,10 @@ def _check_params(sources: list[str], params: dict) -> None:
                 raise ValidationFailed(
                     f"params.{source}.backend: {exc}", field=f"params.{source}.backend"
                 ) from exc
+            backend = check_backend(
+                own["backend"], user=user, project=project, field=f"params.{source}.backend"
+            )
+            params[source] = {**own, "backend": backend}
 
 
 def _check_filter(filter_: dict) -> None:
@@ -115,11 +123,15 @@ def _check_filter(filter_: dict) -> None:
         raise ValidationFailed(f"filter.{exc}.", field=f"filter.{where}") from exc
 
 
-def _resolve_prm(project: Project, own: dict) -> dict:
+def _resolve_prm(project: Project, own: dict, *, user: Any) -> dict:
     """params.prm: a registered model (model_id) becomes its path and name; a path must hold a
     saved model (a public PRM on a vLLM server has a url instead). The engine then only ever
-    sees a path or a url (engines do not touch the database)."""
-    own = dict(own)
+    sees a path or a url (engines do not touch the database). A path, url or key variable the
+    user may not name is refused first (training_runs.model_refs), also a registered model's
+    path when a non-staff user registered it (one registered before the policy existed)."""
+    if not isinstance(own, dict):
+        raise ValidationFailed("params.prm must be an object.", field="params.prm")
+    own = check_prm(own, user=user, project=project, field="params.prm")
     if "model_id" in own:
         model_id = own["model_id"]
         model = None
@@ -130,7 +142,10 @@ def _resolve_prm(project: Project, own: dict) -> dict:
                 f"params.prm.model_id: no model {own['model_id']!r} in this project.",
                 field="params.prm.model_id",
             )
-        own.update(path=model.path, model=model.name)
+        path = model.path
+        if not trusted(model.created_by):
+            path = check_model_path(path, user=user, project=project, field="params.prm.model_id")
+        own.update(path=path, model=model.name)
     elif (
         own.get("backend", "transformers") == "transformers"
         and isinstance(own.get("path"), str)
@@ -165,15 +180,16 @@ def autolabel_run_create(
     refused = [s for s in sources if s not in allowed]
     if refused:
         raise ValidationFailed(
-            f"Source {', '.join(refused)} does not apply to a {project.domain} project; "
+            f"Source {', '.join(refused)} does not apply to "
+            f"{'an' if project.domain[:1] in 'aeiou' else 'a'} {project.domain} project; "
             f"its sources are {', '.join(allowed)}.",
             field="sources",
         )
     params = dict(params or {})
-    _check_params(sources, params)
+    _check_params(sources, params, user=created_by, project=project)
     _check_filter(filter or {})
     if "prm" in sources:
-        params["prm"] = _resolve_prm(project, params.get("prm", {}))
+        params["prm"] = _resolve_prm(project, params.get("prm", {}), user=created_by)
     run = AutolabelRun.objects.create(
         project=project,
         sources=list(dict.fromkeys(sources)),

@@ -118,10 +118,10 @@ def build(n: int, share: int) -> None:
         cursor.execute(
             f"""
             INSERT INTO labeling_problem (project_id, text, answer, reference_solution, source,
-                external_id, metadata, domain, created_at, near_cluster)
+                external_id, metadata, domain, near_cluster, created_at)
             SELECT {p}, 'Problem ' || i || ': let x = ' || (i * 37 %% 1000) || '; find ' ||
                 md5(i::text) || ' and simplify the result.', (i %% 97)::text, '',
-                ({sources})[1 + i %% 5], 'p' || i, '{{}}', '', now(), ''
+                ({sources})[1 + i %% 5], 'p' || i, '{{}}', '', '', now()
             FROM generate_series(1, {max(1, n // 8)}) i
             """,
             [],
@@ -336,11 +336,6 @@ def main() -> None:
         "--full-plans", action="store_true", help="with --explain: every line of each plan"
     )
     parser.add_argument(
-        "--db-prefix",
-        default="steplab_scale",
-        help="the kept databases are <prefix>_10000 and <prefix>_<N>",
-    )
-    parser.add_argument(
         "--pages", default="", help="only the pages whose names contain one of these (commas)"
     )
     parser.add_argument("--no-claims", action="store_true", help="skip the annotator's claims")
@@ -348,6 +343,11 @@ def main() -> None:
         "--no-dashboard",
         action="store_true",
         help="skip the dashboard (and the metrics snapshot it reads, minutes at 1M)",
+    )
+    parser.add_argument(
+        "--db-prefix",
+        default="steplab_scale_",
+        help="the kept databases' names: <prefix>10000 and <prefix><N>",
     )
     args = parser.parse_args()
 
@@ -363,7 +363,7 @@ def main() -> None:
     from django.conf import settings
 
     settings.ALLOWED_HOSTS = ["*"]
-    dbs = {n: f"{args.db_prefix}_{n}" for n in (SMALL, args.n)}
+    dbs = {SMALL: f"{args.db_prefix}{SMALL}", args.n: f"{args.db_prefix}{args.n}"}
     for n, db in dbs.items():
         ensure(db, n, args.share, with_snapshot=not args.no_dashboard)
     small, large = Side(dbs[SMALL]), Side(dbs[args.n])

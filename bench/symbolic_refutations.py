@@ -17,7 +17,9 @@ autolabel/calibration/kinds.py). --calibrate stores the develop part's kinds for
 checker version in autolabel/calibration/symbolic_kinds.json (the engine's gate);
 --markdown FILE and --readme-markdown FILE write the tables that `make bench-symbolic-kinds`
 splices into docs/benchmarks.md and README.md; --show prints the develop part's refutations
-judged wrong (never the measure part's: it is only measured).
+judged wrong (never the measure part's: it is only measured). --metamorphic rewrites every
+correct step we may read without changing its meaning and counts the refutations that appear
+(autolabel/quality/metamorphic.py; --show prints them, --limit N: the dev set's first N rows).
 Code: autolabel/quality/refutations.py.
 
 Without --dev:
@@ -437,6 +439,9 @@ def main(argv: list[str] | None = None) -> dict | None:
         "--no-correct", action="store_true", help="skip the pass over known-correct steps"
     )
     parser.add_argument("--dev", action="store_true", help="the ProcessBench dev set, by part")
+    parser.add_argument(
+        "--metamorphic", action="store_true", help="rewrite correct steps, count new refutations"
+    )
     parser.add_argument("--data", type=Path, help=f"with --dev: another file than {DEV_FILE}")
     parser.add_argument("--limit", type=int, help="with --dev: the first N solutions")
     parser.add_argument("--workers", type=int, default=2, help="with --dev: processes")
@@ -464,6 +469,14 @@ def main(argv: list[str] | None = None) -> dict | None:
     django.setup()  # the importers' parsers need Django's apps
     if args.dev:
         return run_dev(args)
+    if args.metamorphic:  # quality/metamorphic.py: develop part and public samples only
+        from autolabel.quality import metamorphic
+
+        develop = read_labeled(args.data or DATA / DEV_FILE, limit=args.limit)
+        steps = metamorphic.correct_steps(develop, correct_samples())
+        steps += metamorphic.prmbench_originals()
+        print(metamorphic.report(metamorphic.stress(steps, workers=args.workers), show=args.show))
+        return None
     start = time.perf_counter()
     reviewed_steps = _with_adjudications()
     tallies, refutations = run(args.show, reviewed_steps)

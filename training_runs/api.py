@@ -73,7 +73,9 @@ class TrainingRunListApi(APIView):
 
         export = bounds.id_field(help_text="A done TRL-format export of this project.")
         base_model = serializers.CharField(
-            max_length=1000, help_text="Absolute path of a causal LM checkpoint directory."
+            max_length=1000,
+            help_text="Absolute path of a causal LM checkpoint directory, under one of the "
+            "server's MODEL_DIRS or this project's own training runs (staff users: any).",
         )
         config = serializers.DictField(
             required=False,
@@ -165,7 +167,9 @@ class PrmModelListApi(APIView):
 
         name = serializers.CharField(max_length=200)
         path = serializers.CharField(
-            max_length=1000, help_text="Absolute path of a saved PRM directory on the workers."
+            max_length=1000,
+            help_text="Absolute path of a saved PRM directory on the workers, under one of the "
+            "server's MODEL_DIRS or this project's own training runs (staff users: any).",
         )
         metrics = serializers.DictField(required=False, default=dict)
 

@@ -16,6 +16,8 @@ from django.utils import timezone
 
 from labeling.errors import Conflict, ValidationFailed
 from labeling.models import Export, ExportFormat, ExportStatus, Project
+from training_runs.layout import run_dir
+from training_runs.model_refs import check_model_path
 from training_runs.models import PrmModel, TrainingRun, TrainingStatus
 
 # Settings the app decides for every run; a user's config may not set them.
@@ -26,14 +28,6 @@ HEARTBEAT_STALE_S = 60
 def heartbeat_stale_s() -> int:
     """A lease whose heartbeat is older than this was held by a lost worker."""
     return int(getattr(settings, "TRAINING_HEARTBEAT_STALE_S", HEARTBEAT_STALE_S))
-
-
-def training_root() -> Path:
-    return Path(getattr(settings, "TRAINING_ROOT", Path(settings.MEDIA_ROOT) / "training"))
-
-
-def run_dir(run: TrainingRun) -> Path:
-    return training_root() / f"run-{run.pk}"
 
 
 def training_dirs_of_project(*, project_id: int) -> list[Path]:
@@ -59,7 +53,10 @@ def _check_config(config: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
-def _check_model_dir(path: str, *, field: str) -> str:
+def _check_model_dir(path: str, *, field: str, user: Any, project: Project) -> str:
+    """An absolute model directory the user may name (training_runs.model_refs: checked before
+    anything on disk is looked at, so a refusal says nothing of what exists there)."""
+    path = check_model_path(path, user=user, project=project, field=field)
     directory = Path(path).expanduser()
     if not directory.is_absolute():
         raise ValidationFailed(f"{field} must be an absolute path, got {path!r}.", field=field)
@@ -96,7 +93,7 @@ def training_run_create(
 ) -> TrainingRun:
     """Validate and store a pending run; the caller queues `training_run_task` on commit."""
     _check_export(project, export)
-    base_model = _check_model_dir(base_model, field="base_model")
+    base_model = _check_model_dir(base_model, field="base_model", user=created_by, project=project)
     return TrainingRun.objects.create(
         project=project,
         export=export,
@@ -129,7 +126,7 @@ def prm_model_register(
     base_model: str = "",
     metrics: dict[str, Any] | None = None,
 ) -> PrmModel:
-    path = _check_model_dir(path, field="path")
+    path = _check_model_dir(path, field="path", user=created_by, project=project)
     name = name.strip()
     if not name:
         raise ValidationFailed("A model needs a name.", field="name")

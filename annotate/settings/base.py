@@ -382,10 +382,22 @@ EXPORT_TMP_DIR = env("EXPORT_TMP_DIR", default="")
 # the server's token for it (write access to the repos pushed to; read for private datasets).
 HF_ENDPOINT = env("HF_ENDPOINT", default="https://huggingface.co")
 HF_TOKEN = env("HF_TOKEN", default="")
+# The repos the server's HF_TOKEN is used for when a non-staff user who saved no token of their
+# own pushes or imports (labeling.services.people.hub_tokens): namespaces (`my-org/`) or repo
+# name prefixes (`my-org/prm-`), case-insensitive. Staff and the management commands: any repo.
+# Empty: only staff use the server's token; everyone else their own token, or none.
+HUB_SERVER_TOKEN_REPOS = env.list("HUB_SERVER_TOKEN_REPOS", default=[])
 CELERY_TASK_TIME_LIMIT = 3600
 CELERY_TASK_SOFT_TIME_LIMIT = 3500
 # PRM training runs (training_runs.services): where their outputs go, how long one may run.
 TRAINING_ROOT = env("TRAINING_ROOT", default=str(VAR_DIR / "training"))
+# What a non-staff user (a project admin) may point model code at (training_runs.model_refs):
+# local model paths under MODEL_DIRS (or the project's own training runs under TRAINING_ROOT),
+# model servers under the URL prefixes MODEL_SERVER_URLS, key variables in MODEL_API_KEY_ENVS
+# (never the server's own secrets). Staff users may name any path, URL or variable.
+MODEL_DIRS = env.list("MODEL_DIRS", default=[str(VAR_DIR / "models")])
+MODEL_SERVER_URLS = env.list("MODEL_SERVER_URLS", default=[])
+MODEL_API_KEY_ENVS = env.list("MODEL_API_KEY_ENVS", default=[])
 TRAINING_TIME_LIMIT_S = env.int("TRAINING_TIME_LIMIT_S", default=3 * 24 * 3600)
 # A running training run whose worker has not written for this long is taken over.
 TRAINING_HEARTBEAT_STALE_S = env.int("TRAINING_HEARTBEAT_STALE_S", default=60)

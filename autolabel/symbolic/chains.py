@@ -18,6 +18,7 @@ class Side:
     node: ast.Node | None = None
     info: ast.SideInfo | None = None
     error: str = ""
+    mode: str = "math"  # how its tokens were read (tokens.tokenize), for readings.py
 
 
 @dataclass
@@ -42,7 +43,7 @@ def make_side(tokens: list[Token], mode: str, source_text: str, offset: int = 0)
         return Side([], "", 0, 0, error="empty")
     start, end = tokens[0].start, tokens[-1].end
     text = display(source_text[start - offset : end - offset]).strip()
-    side = Side(tokens, text, start, end)
+    side = Side(tokens, text, start, end, mode=mode)
     try:
         node, call_like = parse_side(tokens, mode)
     except Ambiguous as exc:

@@ -13,8 +13,10 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from autolabel import timeouts
+from autolabel.symbolic import readings
 from autolabel.symbolic.affirmations import affirmed_test
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
 from autolabel.symbolic.bases import stated_bases
@@ -42,6 +44,7 @@ from autolabel.symbolic.verbal import verbal_chains
 from autolabel.symbolic.verdicts import ClaimResult, StepVerdict, aggregate, unknown
 
 timeouts.register_preload("autolabel.symbolic")
+_T = TypeVar("_T")
 
 # A false link inside a chain whose ends are equal (_slips): evidence until it earns a −1.
 SLIP = "slip"
@@ -258,7 +261,7 @@ def check_step_local(
             if (relation != "=" and relation not in ORDER) or len(claims) >= MAX_CLAIMS:
                 continue
             left, right = chain.sides[i], chain.sides[i + 1]
-            if left.node is None or right.node is None:
+            if not (readable(left) and readable(right)):
                 continue
             if chain.claim_text is not None:
                 text = chain.claim_text
@@ -274,16 +277,19 @@ def check_step_local(
                 else _context(prepared, left.start, right.end, chain, task, constrained)
             )
             if relation in ORDER:
-                decision = _decide_limited(
-                    lambda: decide_order(left, right, relation, context),  # noqa: B023
-                    deadline,
-                )
+                one = functools.partial(_order_one, relation=relation, context=context)
             else:
-                decision = _decide_limited(
-                    lambda: decide(left, right, chain, i, context),  # noqa: B023 - called now
-                    deadline,
-                )
-            claims.append(_claim(left, right, chain, decision, text))
+                one = functools.partial(_equal_one, chain=chain, index=i, context=context)
+            # under every reading of the sides (readings.py), the first pair shown
+            decided = _decide_limited(lambda: readings.decide(left, right, one), deadline)  # noqa: B023
+            if decided is None:
+                continue  # a side none of whose readings can be evaluated
+            decision, shown_left, shown_right = (
+                (decided, left, right) if isinstance(decided, Decision) else decided
+            )
+            if decision.holds is False and readings.quoted(text, problem):
+                decision = replace(decision, holds=None, reason="the problem states it")
+            claims.append(_claim(shown_left, shown_right, chain, decision, text))
         if any(c.holds is False for c in claims[first_claim:]):
             claims[first_claim:] = _slips(claims[first_claim:], chain, prepared, task, deadline)
     claims = _mirrored_slips(claims)
@@ -301,6 +307,19 @@ def check_step_local(
             break
         claims.append(_statement_claim(statement, prepared, task, deadline))
     return aggregate(claims)
+
+
+def readable(side: Side) -> bool:
+    """Parsed, or with no usual reading but readings to try (readings.py)."""
+    return side.node is not None or side.error.startswith(readings.AMBIGUOUS)
+
+
+def _equal_one(left: Side, right: Side, *, chain: Chain, index: int, context: Context) -> Decision:
+    return decide(left, right, chain, index, context)
+
+
+def _order_one(left: Side, right: Side, *, relation: str, context: Context) -> Decision:
+    return decide_order(left, right, relation, context)
 
 
 def _slips(
@@ -406,7 +425,7 @@ def _statements(
         return []
 
 
-def _decide_limited(decide_one: Callable[[], Decision], deadline: float) -> Decision:
+def _decide_limited(decide_one: Callable[[], _T], deadline: float) -> _T | Decision:
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         return Decision(None, "time limit (step budget used up)")

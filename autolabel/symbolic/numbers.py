@@ -59,9 +59,10 @@ _PARITY = re.compile(
     _SUBJECT + r"is\s+(?P<neg>not\s+)?(?:an?\s+)?(?P<parity>even|odd)(?:\s+number)?(?![\w-])",
     _FLAGS,
 )
-_FACTOR = r"\d+(?:\s*\^\s*(?:\{\s*\d+\s*\}|\d+))?"
+# A factor: a whole number, its thousands grouped or not ("2,013"), and a power.
+_FACTOR = r"(?:\d{1,3}(?:(?:,|\\,)\d{3})+(?!\d)|\d+)(?:\s*\^\s*(?:\{\s*\d+\s*\}|\d+))?"
 _TIMES = r"\s*(?:\\times|\\cdot|\\ast|\*|\u00d7|\u00b7|\u22c5)\s*"
-_PRODUCT = rf"(?P<product>{_FACTOR}(?:{_TIMES}{_FACTOR})*)(?![\d^.]|\s*[-+*/=^\\]|{_TIMES})"
+_PRODUCT = rf"(?P<product>{_FACTOR}(?:{_TIMES}{_FACTOR})*)(?![\d^]|[.,]\d|\s*[-+*/=^\\]|{_TIMES})"
 _FACTORIZATION = re.compile(
     rf"prime\s+factori[sz]ation\s+of\s+(?P<n>{NUMBER})\s+is\s*:?\s*"
     rf"(?:(?P<n2>{NUMBER})\s*=\s*)?{_PRODUCT}",
@@ -192,7 +193,7 @@ def _product_factors(product: str) -> list[tuple[int, int]] | None:
         e = int(exponent.strip(" {}")) if exponent else 1
         if e > 200:
             return None
-        factors.append((int(base), e))
+        factors.append((as_int(base.strip()), e))
     return factors
 
 
@@ -203,7 +204,8 @@ def _factorization_decision(n: int, product: str) -> Decision:
     value = math.prod(b**e for b, e in factors)
     if value != n:
         return Decision(False, f"the product is {value}, not {n}", str(n), str(value))
-    composite = [b for b, _ in factors if not sympy.isprime(b)]
+    # a factor 1 written beside the primes ("11 = 11 * 1") is no composite factor
+    composite = [b for b, _ in factors if b != 1 and not sympy.isprime(b)]
     if composite:
         return Decision(False, f"{composite[0]} is not prime", str(n), product)
     return Decision(True, f"{n} = {product}, all prime", str(n), product)
@@ -242,7 +244,7 @@ def _factorizations(plain: str) -> Iterator[Statement]:
 
 
 def _listed(text: str) -> list[int]:
-    return [as_int(x) for x in re.findall(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+", text)]
+    return [as_int(x) for x in re.findall(r"\d{1,3}(?:(?:,|\\,)\d{3})+(?!\d)|\d+", text)]
 
 
 def _divisor_lists(plain: str) -> Iterator[Statement]:

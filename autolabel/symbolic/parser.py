@@ -12,10 +12,25 @@ and they can differ: a mixed number ``3\\frac12`` (3.5 or 1.5?) and juxtaposed n
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from fractions import Fraction
 
 from autolabel.symbolic import ast, brackets, logs, sums, trig
+from autolabel.symbolic.literals import (
+    SIZE_COMMANDS,
+    Ambiguous,
+    ParseError,
+    absolute_bars,
+    base_numeral,
+    is_bar,
+    is_fraction_literal,
+    looks_like_unit,
+    mixed,
+    replace_rightmost,
+    rightmost,
+    unit_power,
+)
 from autolabel.symbolic.tokens import (
     CMD,
     CUR,
@@ -35,13 +50,16 @@ from autolabel.symbolic.tokens import (
 )
 from autolabel.symbolic.units import normalize_unit
 
-
-class ParseError(Exception):
-    pass
+__all__ = ["Ambiguous", "NeedChoice", "ParseError", "Parser", "parse_side"]
 
 
-class Ambiguous(ParseError):
-    pass
+class NeedChoice(Exception):
+    """Raised by a parser that explores readings (``choices`` given) at a choice point past
+    its prefix of choices: ``options`` readings there (readings.py enumerates them)."""
+
+    def __init__(self, options: int) -> None:
+        super().__init__(options)
+        self.options = options
 
 
 _FRAC = {"frac", "dfrac", "tfrac", "cfrac"}
@@ -52,13 +70,35 @@ _ATOM_START = {NUM, IDENT, LP, LB, CMD}
 
 
 class Parser:
-    def __init__(self, tokens: list[Token], mode: str) -> None:
+    """``choices`` None: one reading, the usual one (an ambiguity with no usual reading raises
+    :class:`Ambiguous`). A tuple: the reading that takes option ``choices[k]`` at the k-th
+    choice point met (the side's text admits several readings there); past the tuple it raises
+    :class:`NeedChoice`. Option 0 is the usual reading where there is one."""
+
+    def __init__(
+        self, tokens: list[Token], mode: str, choices: tuple[int, ...] | None = None
+    ) -> None:
         self.toks = list(tokens)
         self.i = 0
         self.mode = mode
         self.call_like = False
         self.in_abs = False  # inside |...|: a bar closes it
         self.bound: frozenset[str] = frozenset()  # indices of the sums around (sums.py)
+        self.choices = choices
+        self.shared = [0]  # choice points met so far, shared with inner parsers
+
+    def choose(self, options: int, usual: bool, why: str) -> int:
+        """The option taken at a choice point of ``options`` readings. Without ``choices``:
+        option 0 where ``usual`` (a usual reading), else :class:`Ambiguous` (``why``)."""
+        if self.choices is None:
+            if usual:
+                return 0
+            raise Ambiguous(why)
+        k = self.shared[0]
+        self.shared[0] += 1
+        if k >= len(self.choices):
+            raise NeedChoice(options)
+        return self.choices[k]
 
     # -- helpers --------------------------------------------------------------------------
     def peek(self, k: int = 0) -> Token | None:
@@ -91,44 +131,66 @@ class Parser:
         node = self.term()
         while (tok := self.peek()) is not None and tok.kind == OP and tok.value in "+-":
             self.i += 1
-            node = ast.Bin(tok.value, node, self.term())
+            right = self.term()
+            relative = isinstance(right, ast.Percent) and not isinstance(node, ast.Percent)
+            if relative and self.choose(2, True, "") == 1:
+                # "$50 + 20%": 20% of the 50 added (50 * 1.2), as price tags write it
+                node = ast.Bin(
+                    "*", node, ast.Bin(tok.value, ast.Num(Fraction(1), None, "1"), right)
+                )
+            else:
+                node = ast.Bin(tok.value, node, right)
         return node
 
     def term(self) -> ast.Node:
         node = self.unary()
         after_slash = False
+        in_denominator: bool | None = None  # "a/bc": c in the denominator (a reading)
         while True:
             tok = self.peek()
             if tok is None:
                 return node
             if tok.kind == OP and tok.value in ("*", "/", "of"):
                 self.i += 1
+                in_denominator = None
                 op = "/" if tok.value == "/" else "*"
                 if tok.value == "of":
                     if isinstance(node, ast.Percent):
                         node.of = True
-                    elif not _is_fraction_literal(node):
+                    elif not is_fraction_literal(node):
                         raise ParseError("'of' after something other than a % or a fraction")
                 node = ast.Bin(op, node, self.unary())
                 after_slash = op == "/"
-            elif tok.kind in _ATOM_START or tok.kind == CUR or (_is_bar(tok) and not self.in_abs):
-                if after_slash:
-                    raise Ambiguous("a/bc: is it a/(bc) or (a/b)c?")
-                self._check_implicit(node, tok)
-                node = ast.Bin("*", node, self.unary_no_sign(), implicit=True)
+            elif tok.kind in _ATOM_START or tok.kind == CUR or (is_bar(tok) and not self.in_abs):
+                if after_slash and in_denominator is None:
+                    why = "a/bc: is it a/(bc) or (a/b)c?"
+                    in_denominator = self.choose(2, False, why) == 1
+                as_mixed = self._check_implicit(node, tok)
+                factor = self.unary_no_sign()
+                if as_mixed:  # "3\\frac12": 3 + 1/2
+                    node = replace_rightmost(node, functools.partial(mixed, fraction=factor))
+                elif in_denominator and isinstance(node, ast.Bin) and node.op == "/":
+                    node = ast.Bin("/", node.a, ast.Bin("*", node.b, factor, implicit=True))
+                else:
+                    node = ast.Bin("*", node, factor, implicit=True)
             else:
                 return node
 
-    def _check_implicit(self, left: ast.Node, tok: Token) -> None:
-        left_end = _rightmost(left)
+    def _check_implicit(self, left: ast.Node, tok: Token) -> bool:
+        """Raises where a juxtaposition has no reading we can evaluate; True where it is read
+        as a mixed number (a choice point: "3\\frac12" is 3 + 1/2 or 3 * 1/2)."""
+        left_end = rightmost(left)
         if tok.kind == NUM and not self._factorials_side_by_side(left_end):
             raise Ambiguous("a number right after an expression (2 3, (3)2, x2)")
         if tok.kind == CMD and tok.value in _FRAC and isinstance(left_end, ast.Num):
-            raise Ambiguous("mixed number or product")
+            if left_end.decimals is None:
+                return self.choose(2, False, "mixed number or product") == 1
+            raise Ambiguous("a decimal before a fraction")
         if tok.kind == CUR:
             raise Ambiguous("a price after an expression")
         if tok.kind == LP and isinstance(left_end, ast.Sym):
             self.call_like = True  # f(x) or x(x+1)?
+        return False
 
     def _factorials_side_by_side(self, left_end: ast.Node) -> bool:
         """ "3!5!" (as in "\\frac{8!}{3!5!}"): a factorial right after a factorial is a
@@ -146,7 +208,14 @@ class Parser:
         if tok is not None and tok.kind == OP and tok.value in "+-":
             self.i += 1
             inner = self.unary()
-            return ast.Neg(inner) if tok.value == "-" else inner
+            if tok.value == "+":
+                return inner
+            # "-3^2": -(3^2) by convention, (-3)^2 as many write it
+            pow_of_number = isinstance(inner, ast.Pow) and isinstance(inner.base, ast.Num)
+            if pow_of_number and self.choose(2, True, "") == 1:
+                assert isinstance(inner, ast.Pow)
+                return ast.Pow(ast.Neg(inner.base), inner.exp)
+            return ast.Neg(inner)
         return self.power()
 
     def unary_no_sign(self) -> ast.Node:
@@ -161,7 +230,7 @@ class Parser:
                 return self.postfix(ast.Unit(base, "deg"))
             exp = self.script_arg() if self.mode == "math" else self.prose_exponent()
             if isinstance(base, ast.Unit):
-                return self.postfix(_unit_power(base, exp))
+                return self.postfix(unit_power(base, exp))
             return self.postfix(ast.Pow(base, exp))
         return base
 
@@ -250,8 +319,9 @@ class Parser:
         return node
 
     def _inner(self, tokens: list[Token]) -> Parser:
-        inner = Parser(tokens, self.mode)
+        inner = Parser(tokens, self.mode, self.choices)
         inner.bound = self.bound
+        inner.shared = self.shared
         return inner
 
     def inner(self, tokens: list[Token]) -> ast.Node:
@@ -266,7 +336,7 @@ class Parser:
         nxt = self.peek()
         if nxt is not None and nxt.kind == SUB:
             self.i += 1
-            return _base_numeral(tok, _script_text(self))
+            return base_numeral(tok, _script_text(self))
         return ast.Num(tok.number, tok.decimals, tok.text)
 
     def atom(self) -> ast.Node:
@@ -292,12 +362,12 @@ class Parser:
             return self.group()
         if tok.kind == CMD:
             return self.command(tok)
-        if _is_bar(tok) and not self.in_abs:
+        if is_bar(tok) and not self.in_abs:
             self.in_abs = True
             node = self.expr()
             self.in_abs = False
             close = self.next()
-            if not _is_bar(close):
+            if not is_bar(close):
                 raise ParseError("unclosed absolute value")
             return ast.Abs(node)
         raise ParseError(f"unexpected {tok.text!r}")
@@ -334,7 +404,7 @@ class Parser:
             except not_read as exc:
                 raise ParseError(f"unsupported \\{name}: {exc}") from exc
         nxt = self.peek()
-        if name in _SIZE_COMMANDS and nxt is not None and nxt.value in brackets.NAMES:
+        if name in SIZE_COMMANDS and nxt is not None and nxt.value in brackets.NAMES:
             return self.atom()  # "\\left\\lfloor"
         if name in _TRANSPARENT:
             return self.script_arg() if name == "boxed" else self.atom()
@@ -346,10 +416,13 @@ class Parser:
     def _plain_root(self) -> ast.Node:
         """ "√169" (the whole number, not one digit) or "√(16 + 9)"; "√16 + 9" may draw
         the sign's bar over "16 + 9", so an operator after the number is not read."""
+        start = self.i
         node = ast.Root(self.atom())
         after = self.peek()
-        if isinstance(node.x, ast.Num) and after is not None and after.kind in (OP, POW):
-            raise Ambiguous("√a + b: does the root's bar cover b?")
+        over_more = isinstance(node.x, ast.Num) and after is not None and after.kind in (OP, POW)
+        if over_more and self.choose(2, False, "√a + b: does the root's bar cover b?") == 1:
+            self.i = start  # the bar covers the rest of the side
+            return ast.Root(self.expr())
         return node
 
     def postfix(self, node: ast.Node) -> ast.Node:
@@ -372,7 +445,7 @@ class Parser:
             elif tok.kind == CMD and tok.value in _TEXT:
                 self.i += 1
                 text = _group_text(self)
-                if not _looks_like_unit(text):
+                if not looks_like_unit(text):
                     raise ParseError(f"text after a number: {text!r}")
                 node = ast.Unit(node, normalize_unit(text))
             else:
@@ -387,55 +460,6 @@ _READERS: dict[str, tuple[Callable[[Parser, str], ast.Node], type[Exception]]] =
     **{n: (trig.parse_trig, trig.NotRead) for n in trig.NAMES},
     **{n: (logs.parse_log, logs.NotRead) for n in logs.NAMES},
 }
-_BAR_COMMANDS = {"lvert", "rvert", "vert"}
-_SIZE_COMMANDS = {"left", "right", "bigl", "bigr", "Bigl", "Bigr", "big", "Big", "bigg", "Bigg"}
-
-
-def _is_bar(tok: Token) -> bool:
-    """``|`` (not the norm ``\\|``), ``\\vert``, ``\\lvert``, ``\\rvert``."""
-    return (tok.kind == "OTHER" and tok.text == "|") or (
-        tok.kind == CMD and tok.value in _BAR_COMMANDS
-    )
-
-
-def _absolute_bars(tokens: list[Token]) -> list[Token]:
-    """Drop ``\\left``/``\\right`` before a bar; more than one pair of bars is ambiguous
-    (``|a|b|c|``), and so is a lone bar (``3 | 12``: divides)."""
-    out = [
-        t
-        for k, t in enumerate(tokens)
-        if not (
-            t.kind == CMD
-            and t.value in _SIZE_COMMANDS
-            and k + 1 < len(tokens)
-            and _is_bar(tokens[k + 1])
-        )
-    ]
-    bars = sum(_is_bar(t) for t in out)
-    if bars not in (0, 2):
-        raise Ambiguous("bars: an absolute value we cannot delimit, or 'divides'")
-    return out
-
-
-def _rightmost(node: ast.Node) -> ast.Node:
-    while True:
-        if isinstance(node, ast.Bin):
-            node = node.b
-        elif isinstance(node, ast.Unit | ast.Percent | ast.Fact):
-            return node
-        elif isinstance(node, ast.Neg):
-            node = node.x
-        else:
-            return node
-
-
-def _is_fraction_literal(node: ast.Node) -> bool:
-    return (
-        isinstance(node, ast.Bin)
-        and node.op == "/"
-        and isinstance(node.a, ast.Num)
-        and isinstance(node.b, ast.Num)
-    )
 
 
 def _group_text(p: Parser) -> str:
@@ -461,34 +485,11 @@ def _script_text(p: Parser) -> str:
     return p.next().text
 
 
-def _base_numeral(tok: Token, subscript: str) -> ast.Num:
-    """``101_2`` (5), ``3.5_{10}`` (3.5); a base from 2 to 10 with valid digits, else no parse."""
-    base_text = subscript.strip()
-    if not base_text.isdigit() or not 2 <= int(base_text) <= 10:
-        raise ParseError(f"a number with the subscript {subscript!r}")
-    base, digits = int(base_text), tok.value
-    if base == 10:
-        assert tok.number is not None
-        return ast.Num(tok.number, tok.decimals, f"{tok.text}_{base}", base)
-    if not digits.isdigit() or any(int(d) >= base for d in digits):
-        raise ParseError(f"{digits} is not a numeral in base {base}")
-    return ast.Num(Fraction(int(digits, base)), None, f"{tok.text}_{base}", base)
-
-
-def _unit_power(base: ast.Unit, exp: ast.Node) -> ast.Unit:
-    """``16 \\text{ cm}^3``: the exponent squares or cubes the unit, not the number."""
-    if not (isinstance(exp, ast.Num) and exp.value.denominator == 1 and 1 < exp.value <= 3):
-        raise ParseError("a power of a unit")
-    return ast.Unit(base.x, f"{base.unit}^{exp.value.numerator}")
-
-
-def _looks_like_unit(text: str) -> bool:
-    words = text.replace("/", " ").split()
-    return 0 < len(words) <= 3 and all(w.isalpha() for w in words if w != "per")
-
-
-def parse_side(tokens: list[Token], mode: str) -> tuple[ast.Node, bool]:
-    """Parse one side; returns the tree and whether it has an ``x(...)`` ambiguity."""
-    parser = Parser(_absolute_bars(tokens), mode)
+def parse_side(
+    tokens: list[Token], mode: str, choices: tuple[int, ...] | None = None
+) -> tuple[ast.Node, bool]:
+    """Parse one side; returns the tree and whether it has an ``x(...)`` ambiguity.
+    ``choices``: the reading to take at each choice point (see :class:`Parser`)."""
+    parser = Parser(absolute_bars(tokens), mode, choices)
     node = parser.parse()
     return node, parser.call_like

@@ -77,7 +77,14 @@ def dollars_are_currency(text: str) -> bool:
         followed_by_amount = bool(re.match(r"\d|\.\d", after))
         if not before.isspace() and before not in "($" and not followed_by_amount:
             return False
+        if _FORMULA_AFTER.match(text, i + 1):
+            return False  # "$ a_1 = 1 $": a formula opens after it, money never does
     return True
+
+
+# Right after a "$" and a space: a formula (a command, or a letter with a script or a relation
+# or operator after it), which opens math; money is followed by its amount.
+_FORMULA_AFTER = re.compile(r"[ \t]+(?:\\[A-Za-z]|[A-Za-z](?:[_^]|\s*[=+<>]))")
 
 
 # A Markdown list item's marker at the start of a line ("- 10 = 2 * 5"): not a minus sign.

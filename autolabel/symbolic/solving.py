@@ -77,8 +77,9 @@ _LABEL = re.compile(
 )
 _SOLVE_FOR = re.compile(r"\bsolv\w*\s+for\s+[a-z]\b", re.IGNORECASE)
 # A link to another equation that makes one of the two a branch of a split.
+# (a wrapper's closing brace may come first: "x - 1 = \\boxed{0} or ...")
 _BRANCH = re.compile(
-    r"^(?:[\s$,.;]|\\[()\[\]]|\\q?quad|\\text\{\s*)*(?:or|and|,)\b|^\s*,", re.IGNORECASE
+    r"^(?:[\s$,.;}]|\\[()\[\]]|\\q?quad|\\text\{\s*)*(?:or|and|,)\b|^\s*,", re.IGNORECASE
 )
 _BRANCH_BEFORE = re.compile(
     r"(?:\bor|\band|,)(?:[\s$]|\\[()\[\]]|\\q?quad|\\text\{\s*|\}\s*)*$", re.IGNORECASE

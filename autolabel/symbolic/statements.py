@@ -44,7 +44,12 @@ def shown(plain: str, start: int, end: int) -> str:
 
 
 # A whole number standing alone: "91", "1,000", not "3.5", "x2", "2^3" or "10_2".
-NUMBER = r"(?<![\w.^_{}\\])(?:\d{1,3}(?:,\d{3})+|\d+)(?![\w^_]|[.,]\d)"
+# Groups of three digits may be set off by a comma or a thin space ("2\\,013"), and a group is
+# never a number of its own.
+NUMBER = (
+    r"(?<![\w.^_{}\\])(?<!\\,)(?<!\\!)"
+    r"(?:\d{1,3}(?:(?:,|\\,|\\!|\{,\})\d{3})+|\d+)(?![\w^_]|[.,]\d)"
+)
 # Words right before a number that make it part of a larger phrase ("half of 12", "2 times 6").
 _TIED_BEFORE = frozenset(
     re.findall(
@@ -69,4 +74,4 @@ def standalone(plain: str, start: int) -> bool:
 
 
 def as_int(text: str) -> int:
-    return int(text.replace(",", ""))
+    return int(re.sub(r"\\[,!]|\{,\}|,", "", text))

@@ -60,7 +60,8 @@ class Token:
 
 
 _NUMBER = re.compile(
-    r"\d{1,3}(?:(?:,|\{,\}|,\\!|,\\,)\d{3})+(?:\.\d+)?(?![\d])"  # 1,000 1{,}000 10,\!080
+    # 1,000 1{,}000 10,\!080 and 1\,000 (a thin space between groups of three digits)
+    r"\d{1,3}(?:(?:,|\{,\}|,\\!|,\\,|\\,|\\!)\d{3})+(?:\.\d+)?(?![\d])"
     r"|\d+\.\d+|\d+|\.\d+"
 )
 _THOUSANDS_BAD = re.compile(r",\d")  # "1,000,5": a list, not thousands

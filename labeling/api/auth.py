@@ -6,6 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api.csrf import CsrfRequired
+from labeling.api.links import absolute_link
 from labeling.api.permissions import SESSION_FLAG, session_must_change
 from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
 from labeling.errors import NotAllowed, ValidationFailed
@@ -147,7 +148,7 @@ class PasswordResetApi(_PasswordThrottled, APIView):
         data = self.PasswordResetInput(data=request.data)
         data.is_valid(raise_exception=True)
         password_reset_send(
-            email=data.validated_data["email"], base_url=request.build_absolute_uri("/")
+            email=data.validated_data["email"], base_url=absolute_link(request, "/")
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 

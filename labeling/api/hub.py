@@ -61,8 +61,9 @@ class ExportHubPushListApi(APIView):
     def post(self, request, export_id: int):
         """Push a done export to a Hub dataset repo (project admins): one Parquet file per
         split, the dataset card, a tag `export-<id>`. Your own Hugging Face token is used
-        (PUT /api/auth/hub-token/), else the server's HF_TOKEN (the push's token_kind says
-        whose); a worker on the `exports` queue pushes; poll the push."""
+        (PUT /api/auth/hub-token/), else the server's HF_TOKEN where it covers the repo for you
+        (staff: any; others: HUB_SERVER_TOKEN_REPOS), else the push is a 400 (the push's
+        token_kind says whose); a worker on the `exports` queue pushes; poll the push."""
         export = _export_for(request, export_id, at_least=Role.ADMIN)
         data = HubPushInput(data=request.data)
         data.is_valid(raise_exception=True)

@@ -11,10 +11,13 @@ from labeling.api.throttles import HubTokenThrottle
 from labeling.hub.connection import NONE, SERVER, USER
 from labeling.models import HubToken
 from labeling.services.people.hub_tokens import (
+    SERVER_LISTED,
     TOKEN_MAX,
     TOKEN_MIN,
     hub_token_delete,
     hub_token_set,
+    hub_token_uses,
+    server_token_repos,
 )
 
 
@@ -30,9 +33,15 @@ class HubTokenOutput(serializers.Serializer):
         help_text="Whether the server has a token of its own (HF_TOKEN)."
     )
     uses = serializers.ChoiceField(
-        choices=[USER, SERVER, NONE],
-        help_text="Whose token your pushes and Hub imports use now: yours, the server's, or "
-        "none (public datasets only).",
+        choices=[USER, SERVER, SERVER_LISTED, NONE],
+        help_text="Whose token your pushes and Hub imports use now: user (yours), server (the "
+        "server's, for any repo: staff), server_listed (the server's, only for repos under "
+        "server_repos; none elsewhere), or none (public datasets only; no pushes).",
+    )
+    server_repos = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The repo prefixes (owner/ or owner/name-prefix, lower case) the server's "
+        "token covers for users who saved no token (HUB_SERVER_TOKEN_REPOS); staff: any repo.",
     )
 
 
@@ -46,13 +55,15 @@ def hub_token_output(user) -> dict:
         "checked_at": saved.checked_at if saved else None,
         "updated_at": saved.updated_at if saved else None,
         "server_token": server,
-        "uses": USER if saved else (SERVER if server else NONE),
+        "uses": hub_token_uses(user=user),
+        "server_repos": list(server_token_repos()) if server else [],
     }
 
 
 class HubTokenApi(APIView):
     """Your Hugging Face token: pushes to the Hub and Hub imports you start use it, else the
-    server's HF_TOKEN. Stored encrypted; no answer ever holds it."""
+    server's HF_TOKEN (staff: any repo; others: the repos under HUB_SERVER_TOKEN_REPOS only),
+    else none. Stored encrypted; no answer ever holds it."""
 
     response_reflects_secret = True  # never gzipped (BREACH): annotate/compression.py
 
@@ -89,6 +100,6 @@ class HubTokenApi(APIView):
 
     @extend_schema(operation_id="auth_hub_token_destroy", request=None, responses={204: None})
     def delete(self, request):
-        """Remove your token (nothing to remove is fine): the server's is used from now on."""
+        """Remove your token (nothing to remove is fine): from now on `uses` says which."""
         hub_token_delete(user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

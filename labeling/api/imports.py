@@ -57,7 +57,8 @@ class ImportInput(serializers.Serializer):
         max_length=193,
         help_text="Import a Hugging Face Hub dataset (owner/name) instead of a file: one split "
         "of one config, fetched by the worker with your own Hugging Face token "
-        "(PUT /api/auth/hub-token/), else the server's HF_TOKEN; the job's hub.token says whose.",
+        "(PUT /api/auth/hub-token/), else the server's HF_TOKEN where it covers the repo for "
+        "you (the hub-token answer's uses), else none; the job's hub.token says whose.",
     )
     hub_config = serializers.CharField(required=False, default="default", max_length=100)
     hub_split = serializers.CharField(required=False, default="train", max_length=100)

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from labeling.api.access import project_for
 from labeling.api.auth import PASSWORD_MAX, user_output
 from labeling.api.csrf import CsrfRequired
+from labeling.api.links import absolute_link
 from labeling.api.projects import MemberOutput
 from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
 from labeling.errors import NotAllowed
@@ -126,7 +127,7 @@ class InviteListApi(APIView):
         data = self.InviteListInput(data=request.data)
         data.is_valid(raise_exception=True)
         created = invite_create(project=project, created_by=request.user, **data.validated_data)
-        url = request.build_absolute_uri(f"/invite/{created.token}")
+        url = absolute_link(request, f"/invite/{created.token}")
         body = {"invite": InviteOutput(created.invite).data, "url": url}
         return Response(body, status=status.HTTP_201_CREATED)
 

@@ -129,7 +129,7 @@ def _problems(lines: IO[bytes], label: str) -> Iterator[str]:
 
 
 def _fill(
-    index: NearIndex, one: Benchmark, names: dict[str, str], auth: Callable[[], Any] | None
+    index: NearIndex, one: Benchmark, names: dict[str, str], auth: Callable[[str], Any] | None
 ) -> None:
     def add(lines: IO[bytes]) -> None:
         for n, text in enumerate(_problems(lines, one.label)):
@@ -147,7 +147,7 @@ def _fill(
         hub_split_write(
             HubSource(repo_id=one.hub, config=one.config, split=one.split),
             out,
-            auth=auth() if auth else None,
+            auth=auth(one.hub) if auth else None,
         )
         out.seek(0)
         add(out)
@@ -167,10 +167,11 @@ class Decontaminator:
 
 
 def decontaminator(
-    benchmarks: tuple[Benchmark, ...], *, auth: Callable[[], Any] | None = None
+    benchmarks: tuple[Benchmark, ...], *, auth: Callable[[str], Any] | None = None
 ) -> Decontaminator | None:
-    """The index of the benchmarks' problems. `auth` gives the Hub token (a HubAuth) that Hub
-    benchmarks are read with, asked only when there is one (default: the server's)."""
+    """The index of the benchmarks' problems. `auth(repo_id)` gives the Hub token (a HubAuth)
+    that the Hub benchmark `repo_id` is read with, asked only when there is one (default: the
+    server's)."""
     if not benchmarks:
         return None
     index, names = NearIndex(), {}

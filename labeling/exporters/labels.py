@@ -211,6 +211,7 @@ def _from_one(
                 base.uses if uses is None else uses,
                 False,
                 base.citations,
+                base.thinking,
             )
         )
     return Resolved(

@@ -2,7 +2,9 @@
 Hugging Face's own CLI expects: `--token TOKEN` (or `--token -` to read it from standard input,
 out of the shell's history and the process list), `--token-from-user USERNAME` (the token that
 steplab user saved in their settings), else the HF_TOKEN environment variable (the server's,
-settings.HF_TOKEN), else the token `hf auth login` saved (HF_TOKEN_PATH), else none.
+settings.HF_TOKEN), else the token `hf auth login` saved (HF_TOKEN_PATH), else none. The
+operator runs these commands, so the server's token is not limited to HUB_SERVER_TOKEN_REPOS here
+(that setting bounds what a user's pushes and imports through the API may use it for).
 
 The token itself is never printed: the commands name whose it is (`TokenChoice.whose`).
 """
@@ -92,7 +94,9 @@ def token_choice(options: dict[str, Any], stdin: IO[str] | None = None) -> Token
                 "settings, Hugging Face token)."
             )
         try:
-            auth = hub_auth_for(user=user)
+            # Their saved token whatever the repo (checked above); the repo the command names.
+            repo_id = options.get("repo_id") or options.get("hub") or ""
+            auth = hub_auth_for(user=user, repo_id=repo_id)
         except DomainError as exc:
             raise CommandError(f"--token-from-user: {exc.message}") from None
         return TokenChoice(auth, f"{username}'s saved token", user=user)

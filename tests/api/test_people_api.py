@@ -330,3 +330,23 @@ def test_the_django_admin_add_user_page_uses_the_check(world, client):
     )
     assert response.status_code == 302
     assert User.objects.filter(username="nina").exists()
+
+
+def test_mailed_and_invite_links_use_public_url_not_the_host_header(world, client_for, settings):
+    """With PUBLIC_URL set, a request's Host (a proxy's internal name, or a forged one where
+    ALLOWED_HOSTS is permissive) never becomes the address in front of a reset token."""
+    settings.PUBLIC_URL = "https://steplab.example.org/"
+    settings.ALLOWED_HOSTS = ["*"]
+    user = UserFactory(username="ivo", password=GOOD)
+    user.email = "ivo@example.org"
+    user.save()
+    forged = {"HTTP_HOST": "attacker.example"}
+    reset = APIClient().post("/api/auth/password/reset/", {"email": user.email}, **forged)
+    assert reset.status_code == 204
+    assert "https://steplab.example.org/reset/" in mail.outbox[0].body
+    assert "attacker.example" not in mail.outbox[0].body
+    invite = client_for("admin").post(
+        f"/api/projects/{world['project'].pk}/invites/", {"role": "annotator"}, **forged
+    )
+    assert invite.status_code == 201, invite.content
+    assert invite.json()["url"].startswith("https://steplab.example.org/invite/")

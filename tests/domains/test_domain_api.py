@@ -70,7 +70,8 @@ def test_a_run_refuses_a_source_that_does_not_apply_to_the_domain(domain, refuse
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == "validation_error"
-    assert f"Source {refused} does not apply to a {domain} project" in error["message"]
+    article = "an" if domain == "agent" else "a"
+    assert f"Source {refused} does not apply to {article} {domain} project" in error["message"]
     assert not AutolabelRun.objects.exists()
     params = {"judge": {"backend": {"kind": "scripted", "responses": ["-1"]}}}
     ok = _client(admin).post(url, {"sources": [allowed], "params": params}, format="json")

@@ -86,6 +86,27 @@ def test_a_full_disk_while_storing_removes_the_partial_stored_file(
     assert again.status == ExportStatus.DONE and file_bytes(again)
 
 
+def test_the_built_file_is_moved_into_the_storage_not_copied(
+    imported, project, tmp_root, monkeypatch
+):
+    from django.core.files.storage import filesystem
+
+    moved: list[tuple[Path, int]] = []
+    real_move = filesystem.file_move_safe
+
+    def spying_move(old, new, **kwargs):
+        moved.append((Path(old), Path(old).stat().st_ino))
+        real_move(old, new, **kwargs)
+
+    monkeypatch.setattr(filesystem, "file_move_safe", spying_move)
+    export = export_build(export=export_create(project=project, created_by=None, format="trl"))
+    assert export.status == ExportStatus.DONE and file_bytes(export)
+    assert len(moved) == 1 and moved[0][0].parent.parent == tmp_root  # the build's own file
+    # Same file system: renamed, the very inode, not written a second time.
+    assert Path(default_storage.path(export.file.name)).stat().st_ino == moved[0][1]
+    assert list(tmp_root.iterdir()) == []
+
+
 def test_the_sweep_removes_what_a_killed_build_left(imported, project, tmp_root):
     # A worker killed mid-build: the export says running (requeued later), its dir and a
     # partly stored file stay. Another export is done; a third row was deleted.

@@ -69,7 +69,8 @@ def test_an_export_not_done_is_a_409(world):
     assert answer.status_code == 409
 
 
-def test_push_and_import_through_the_api(world, hub, exports_worker):
+def test_push_and_import_through_the_api(world, hub, exports_worker, settings):
+    settings.HUB_SERVER_TOKEN_REPOS = ["team/"]  # the server's token, for a project admin
     export = _done_export(world)
     admin = client_for(world, "admin")
     answer = admin.post(

@@ -1,6 +1,7 @@
 # ruff: noqa: F811 (the fixtures imported below are used as arguments)
 """A user's own Hugging Face token: saved sealed, never shown back, used for the pushes and Hub
-imports the user starts (the stand-in checks the Authorization header), else the server's."""
+imports the user starts (the stand-in checks the Authorization header), else the server's where
+HUB_SERVER_TOKEN_REPOS lists the repo (test_hub_token_scope.py: who else gets the server's)."""
 
 from __future__ import annotations
 
@@ -78,7 +79,8 @@ def test_set_read_masked_replace_and_delete(world, hub):
         "checked_at": None,
         "updated_at": None,
         "server_token": True,
-        "uses": "server",
+        "uses": "none",  # a project admin, not staff, and no repos listed for the server's token
+        "server_repos": [],
     }
     answer = admin.put(URL, {"token": ALICE}, format="json")
     assert answer.status_code == 200, answer.content
@@ -161,7 +163,7 @@ def test_a_token_the_hub_refuses_is_not_saved_nor_echoed(world, hub):
     assert not HubToken.objects.exists()
 
 
-def test_a_push_uses_the_user_token_and_the_record_says_so(world, hub):
+def test_a_push_uses_the_user_token_and_the_record_says_so(world, hub, settings):
     admin = world["users"]["admin"]
     hub_token_set(user=admin, token=ALICE, check=False)
     export = _done_export(world)
@@ -171,7 +173,8 @@ def test_a_push_uses_the_user_token_and_the_record_says_so(world, hub):
     assert hub.repos["alice/labels"].owner_token == ALICE
     assert TOKEN not in hub.tokens and ALICE in hub.tokens
 
-    # Someone without a token of their own pushes with the server's.
+    # Someone without a token of their own pushes with the server's, to a listed namespace.
+    settings.HUB_SERVER_TOKEN_REPOS = ["team/"]
     push = hub_push_run(
         export=export, repo_id="team/labels", private=True, created_by=world["users"]["reviewer"]
     )
@@ -219,13 +222,14 @@ def test_a_hub_import_uses_the_token_of_who_started_it(world, hub):
 
     target = ProjectFactory(name="From alice's repo")
     source = HubSource("alice/private").as_dict()
-    # Started by someone without a token: the server's cannot read alice's private repo.
+    # Started by someone without a token: none is sent (the repo is not listed for the
+    # server's), and alice's private repo cannot be read.
     job = ImportJob.objects.create(
         project=target, created_by=world["users"]["reviewer"], filename="x", hub=source
     )
     job = import_job_run(job=job)
     assert job.status == ImportStatus.FAILED
-    assert "private and the token cannot read it (the server's HF_TOKEN)" in job.error["message"]
+    assert "private and the token cannot read it (no token)" in job.error["message"]
 
     job = ImportJob.objects.create(
         project=target, created_by=admin, filename="x", hub=source, format="trl"
@@ -255,7 +259,7 @@ def test_a_token_sealed_under_a_lost_key_is_an_error_in_words(world, hub, settin
     hub_token_set(user=admin, token=ALICE, check=False)
     settings.SECRET_KEY = "rotated-without-fallbacks-" + "y" * 30
     with pytest.raises(HubError, match="can no longer be read"):
-        hub_auth_for(user=admin)
+        hub_auth_for(user=admin, repo_id="alice/y")
     push = hub_push_run(
         export=_done_export(world), repo_id="alice/y", private=True, created_by=admin
     )
@@ -289,9 +293,9 @@ def test_decontamination_reads_a_private_benchmark_with_the_exporter_token(world
             )
         )
 
-    refused = build(world["users"]["reviewer"])  # the server's token cannot read it
+    refused = build(world["users"]["reviewer"])  # no token of theirs, none of the server's
     assert refused.status == "failed"
-    assert "the server's HF_TOKEN" in json.dumps(refused.error)
+    assert "cannot read it (no token)" in json.dumps(refused.error)
     mine = build(admin)
     assert mine.status == "done", mine.error
     label = "hf://datasets/alice/bench (default/test)"

@@ -40,8 +40,10 @@ def project():
     return _project("annotations")
 
 
-def _export(project, fmt: str, file_type: str = "jsonl") -> list[dict]:
-    export = export_create(project=project, created_by=None, format=fmt, file_type=file_type)
+def _export(project, fmt: str, file_type: str = "jsonl", **options) -> list[dict]:
+    export = export_create(
+        project=project, created_by=None, format=fmt, file_type=file_type, **options
+    )
     export = export_build(export=export)
     assert export.status == "done", export.error
     return read_rows(export)
@@ -66,6 +68,13 @@ def test_trl_and_processbench_rows_say_which_steps_were_thinking(project, file_t
     assert trl["thinking"] == [True, True, False, False]
     (pb,) = _export(project, "processbench", file_type)
     assert pb["thinking"] == [True, True, False, False]
+
+
+@pytest.mark.parametrize("source", ["imported", "annotations"])
+def test_one_annotations_labels_keep_the_thinking_flags(project, source):
+    # One annotation per solution takes the single-annotation path (labels._from_one).
+    (trl,) = _export(project, "trl", filters={"label_source": source})
+    assert trl["thinking"] == [True, True, False, False]
 
 
 def test_prm800k_steps_say_which_were_thinking(project):

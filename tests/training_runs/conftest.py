@@ -55,9 +55,23 @@ def training_root(settings, tmp_path: Path) -> Path:
     return Path(settings.TRAINING_ROOT)
 
 
+def operator_models(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The server's model directory in these tests (settings.MODEL_DIRS): where an operator put
+    the checkpoints project admins may train from and register."""
+    return tmp_path_factory.getbasetemp() / "operator-models"
+
+
+@pytest.fixture(autouse=True)
+def model_dirs(settings, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    settings.MODEL_DIRS = [str(operator_models(tmp_path_factory))]
+    return operator_models(tmp_path_factory)
+
+
 @pytest.fixture(scope="session")
 def base_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_tiny_lm(tmp_path_factory.mktemp("tiny-base"))
+    directory = operator_models(tmp_path_factory) / "tiny-base"
+    directory.mkdir(parents=True)
+    return build_tiny_lm(directory)
 
 
 @pytest.fixture(scope="session")
@@ -67,7 +81,8 @@ def trained_prm(tmp_path_factory: pytest.TempPathFactory, base_model: Path) -> P
     from training.config import TrainConfig
     from training.train import train
 
-    root = tmp_path_factory.mktemp("tiny-prm")
+    root = operator_models(tmp_path_factory) / "tiny-prm"
+    root.mkdir(parents=True)
     data = write_jsonl(root / "data.jsonl", toy_rows(16))
     config = TrainConfig(
         data=[str(data)],

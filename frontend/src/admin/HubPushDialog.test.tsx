@@ -106,7 +106,7 @@ describe("Push to the Hub", () => {
     const dialog = await screen.findByTestId("hub-push-dialog");
     fireEvent.change(within(dialog).getByTestId("hub-repo-id"), { target: { value: "team/prm" } });
     const note = await within(dialog).findByTestId("hub-token-note");
-    expect(note.textContent).toContain("The push runs with the server's token (HF_TOKEN).");
+    expect(note.textContent).toContain("The push runs with the server's token (HF_TOKEN) for repos under team/; elsewhere no token");
     fireEvent.click(within(note).getByTestId("hub-token-link"));
     const tokenDialog = await screen.findByTestId("hub-token-dialog");
     fireEvent.change(within(tokenDialog).getByTestId("hub-token-input"), { target: { value: "hf_mineMINEmine1234" } });

@@ -43,7 +43,7 @@ describe("Import from the Hub", () => {
     );
     fireEvent.click(await screen.findByTestId("import-from-hub", {}, { timeout: 5000 }));
     expect(screen.queryByTestId("import-file")).toBeNull();
-    expect((await screen.findByTestId("hub-token-note")).textContent).toContain("The worker reads the dataset with the server's token (HF_TOKEN).");
+    expect((await screen.findByTestId("hub-token-note")).textContent).toContain("The worker reads the dataset with the server's token (HF_TOKEN) for repos under team/;");
     expect(screen.getByTestId("hub-token-link").textContent).toBe("Use your own token");
     const submit = screen.getByTestId("import-submit") as HTMLButtonElement;
     expect(submit.disabled).toBe(true);

@@ -41,8 +41,12 @@ export interface HubTokenStatus {
   updated_at: string | null;
   /** Whether the server has a token of its own (HF_TOKEN). */
   server_token: boolean;
-  /** Whose token pushes and Hub imports the user starts use now. */
-  uses: "user" | "server" | "none";
+  /** Whose token pushes and Hub imports the user starts use now: their own, the server's for
+   * any repo (staff), the server's only for repos under `server_repos`, or none. */
+  uses: "user" | "server" | "server_listed" | "none";
+  /** The repo prefixes (owner/ or owner/name-prefix) the server's token covers for users who
+   * saved no token (HUB_SERVER_TOKEN_REPOS). */
+  server_repos: string[];
 }
 
 export const getHubToken = () => get<HubTokenStatus>("/api/auth/hub-token/");

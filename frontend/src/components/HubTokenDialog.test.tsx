@@ -3,6 +3,7 @@ import { MemoryRouter } from "react-router-dom";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { App } from "../App";
 import { FakeApi } from "../test/fakeApi";
+import { hubTokenUse } from "./HubTokenDialog";
 
 function mount() {
   const api = new FakeApi([]);
@@ -29,7 +30,9 @@ describe("Hugging Face token (user menu)", () => {
     const api = mount();
     const dialog = await openDialog();
     const status = await within(dialog).findByTestId("hub-token-status");
-    expect(status.textContent).toContain("None set: your pushes and Hub imports use the server's token (HF_TOKEN).");
+    expect(status.textContent).toContain(
+      "None set: your pushes and Hub imports use the server's token (HF_TOKEN) for repos under team/; elsewhere no token",
+    );
     const input = within(dialog).getByTestId("hub-token-input") as HTMLInputElement;
     expect(input.type).toBe("password");
     const save = within(dialog).getByTestId("hub-token-save") as HTMLButtonElement;
@@ -63,5 +66,15 @@ describe("Hugging Face token (user menu)", () => {
     expect(within(dialog).getByTestId("hub-token-status").textContent).toContain("None set");
     fireEvent.keyDown(document, { key: "Escape" });
     await waitFor(() => expect(screen.queryByTestId("hub-token-dialog")).toBeNull());
+  });
+
+  it("says which repos the server's token covers: any (staff), the listed ones, or none", () => {
+    const none = { set: false, last4: "", hub_user: "", checked_at: null, updated_at: null, server_token: true, server_repos: [] };
+    expect(hubTokenUse({ ...none, uses: "server" })).toBe("the server's token (HF_TOKEN), for any repo (you are staff)");
+    expect(hubTokenUse({ ...none, uses: "server_listed", server_repos: ["my-org/", "team/prm-"] })).toBe(
+      "the server's token (HF_TOKEN) for repos under my-org/, team/prm-; elsewhere no token (public datasets only, pushes refused)",
+    );
+    expect(hubTokenUse({ ...none, uses: "none" })).toBe("no token: public datasets only, and pushes are refused");
+    expect(hubTokenUse({ ...none, set: true, last4: "1234", uses: "user" })).toBe("your Hugging Face token (…1234)");
   });
 });

@@ -11,7 +11,9 @@ const TOKEN_MAX = 400;
 /** What a token status means for the pushes and Hub imports the user starts. */
 export function hubTokenUse(status: api.HubTokenStatus): string {
   if (status.uses === "user") return `your Hugging Face token (…${status.last4})`;
-  if (status.uses === "server") return "the server's token (HF_TOKEN)";
+  if (status.uses === "server") return "the server's token (HF_TOKEN), for any repo (you are staff)";
+  if (status.uses === "server_listed")
+    return `the server's token (HF_TOKEN) for repos under ${status.server_repos.join(", ")}; elsewhere no token (public datasets only, pushes refused)`;
   return "no token: public datasets only, and pushes are refused";
 }
 
@@ -71,8 +73,9 @@ export function HubTokenDialog({ onClose, onChange }: { onClose: () => void; onC
           </h2>
         </div>
         <p className="muted token-intro">
-          Pushes to the Hub and Hub imports you start use your own token; without one they use the server's (HF_TOKEN). It is
-          stored encrypted and never shown again: only its last four characters.
+          Pushes to the Hub and Hub imports you start use your own token. Without one they use the server's (HF_TOKEN) only
+          for the repos a server admin listed (HUB_SERVER_TOKEN_REPOS), or any repo for staff; else none. It is stored
+          encrypted and never shown again: only its last four characters.
         </p>
 
         {status && (

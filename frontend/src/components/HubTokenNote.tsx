@@ -2,8 +2,9 @@ import { useCallback, useEffect, useState } from "react";
 import * as api from "../api";
 import { HubTokenDialog, hubTokenUse } from "./HubTokenDialog";
 
-/** "Uses your Hugging Face token (…abcd)" / "the server's token": whose token the Hub push or
- * Hub import the user is about to start will use, with a link to the setting. */
+/** "Uses your Hugging Face token (…abcd)" / "the server's token for repos under my-org/" / "no
+ * token": whose token the Hub push or Hub import the user is about to start will use, with a link
+ * to the setting. */
 export function HubTokenNote({ action }: { action: string }) {
   const [status, setStatus] = useState<api.HubTokenStatus | null>(null);
   const [editing, setEditing] = useState(false);

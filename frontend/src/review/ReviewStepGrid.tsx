@@ -75,6 +75,7 @@ export function ReviewStepGrid({
       aria-label="Annotations per step"
       aria-rowcount={steps.length + 1}
       style={{ ["--cols" as string]: String(columns.length) }}
+      data-columns={columns.length}
       data-testid="review-grid"
       data-digits={steps.length >= 1000 ? String(steps.length).length : undefined}
     >

@@ -62,7 +62,7 @@ export class FakeApi {
   engines: AutolabelEngine[] = [];
   /** Served at /api/auth/hub-token/ (PUT saves, DELETE removes; a token ending in "bad0" is
    * refused by the fake Hub's whoami). */
-  hubToken: HubTokenStatus = { set: false, last4: "", hub_user: "", checked_at: null, updated_at: null, server_token: true, uses: "server" };
+  hubToken: HubTokenStatus = { set: false, last4: "", hub_user: "", checked_at: null, updated_at: null, server_token: true, uses: "server_listed", server_repos: ["team/"] };
   /** Sources the fake server refuses with 400 validation_error, as a not-yet-available one. */
   unavailableSources = new Set<string>(["rollout", "judge", "code"]);
 
@@ -154,7 +154,7 @@ export class FakeApi {
 
   private hubTokenCall(call: Call): { status: number; body?: unknown } {
     if (call.method === "DELETE") {
-      this.hubToken = { ...this.hubToken, set: false, last4: "", hub_user: "", checked_at: null, updated_at: null, uses: this.hubToken.server_token ? "server" : "none" };
+      this.hubToken = { ...this.hubToken, set: false, last4: "", hub_user: "", checked_at: null, updated_at: null, uses: this.hubToken.server_token && this.hubToken.server_repos.length ? "server_listed" : "none" };
       return { status: 204 };
     }
     if (call.method === "PUT") {

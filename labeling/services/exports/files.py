@@ -2,14 +2,14 @@
 removal of what a failed or killed build left behind.
 
 A build writes into a temporary directory named after its database and export
-(`steplab-export-<database tag>-<id>-<random>` under EXPORT_TMP_DIR, the system's temp
-directory by default: another steplab or test run sharing it has another tag, untouched here)
-and then copies the file into the default storage under `exports/<id>/`. A failure (a full
-disk included) removes both as it happens (labeling.services.exports.snapshots). A worker killed
-mid-build cannot: its directory, and a partly copied stored file, stay. `export_leftovers_remove`
-(run by the recovery sweep, and for one export at the start of its rebuild) removes them for
-every export that is not running: a directory or file whose export is gone, failed, done (all
-but its own file) or pending.
+(`steplab-export-<database tag>-<id>-<random>` under EXPORT_TMP_DIR, the system's temp directory by
+default: another steplab or test run sharing it has another tag, untouched here) and then moves
+the file into the default storage under `exports/<id>/` (a copy where the storage is elsewhere).
+A failure (a full disk included) removes both as it happens
+(labeling.services.exports.snapshots). A worker killed mid-build cannot: its directory, and a
+partly copied stored file, stay. `export_leftovers_remove` (run by the recovery sweep, and for
+one export at the start of its rebuild) removes them for every export that is not running: a
+directory or file whose export is gone, failed, done (all but its own file) or pending.
 """
 
 import hashlib

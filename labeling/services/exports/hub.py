@@ -1,7 +1,9 @@
 """Hub pushes as jobs: a HubPush row per push, run by a worker or the command line.
 
 A push runs with the token of the user who asked for it (labeling.services.people.hub_tokens), else
-the server's HF_TOKEN; the command line may give one. The row records whose (token_kind).
+the server's HF_TOKEN where they may use it for the repo (staff; HUB_SERVER_TOKEN_REPOS), else it
+is refused before anything is sent; the command line may give one. The row records whose
+(token_kind).
 """
 
 from __future__ import annotations
@@ -9,16 +11,21 @@ from __future__ import annotations
 from django.utils import timezone
 
 from labeling.errors import Conflict
-from labeling.hub.connection import HubAuth, repo_id_check, server_auth
+from labeling.hub.connection import NONE, HubAuth, HubError, repo_id_check, server_auth
 from labeling.hub.push import export_push
 from labeling.models import Export, ExportStatus, HubPush
-from labeling.services.people.hub_tokens import hub_auth_for
+from labeling.services.people.hub_tokens import (
+    NO_TOKEN_TO_PUSH,
+    hub_auth_for,
+    hub_push_token_check,
+)
 
 
 def hub_push_create(*, export: Export, repo_id: str, private: bool, created_by) -> HubPush:
     repo_id_check(repo_id)
     if export.status != ExportStatus.DONE:
         raise Conflict(f"Export {export.pk} is {export.status}: push it once it is done.")
+    hub_push_token_check(user=created_by, repo_id=repo_id)
     return HubPush.objects.create(
         export=export, repo_id=repo_id, private=private, created_by=created_by
     )
@@ -26,8 +33,9 @@ def hub_push_create(*, export: Export, repo_id: str, private: bool, created_by) 
 
 def hub_push_execute(*, push: HubPush, token: str | None = None) -> HubPush:
     """Push with `token` when given (the command line), else its creator's token or the
-    server's; record the revision, tag and splits, or the error, and whose token it used. A
-    done push is left as it is."""
+    server's (where hub_auth_for allows it; a user's push with no token at all fails in words);
+    record the revision, tag and splits, or the error, and whose token it used. A done push is
+    left as it is."""
     from labeling.errors import DomainError
 
     if push.status == ExportStatus.DONE:
@@ -35,8 +43,14 @@ def hub_push_execute(*, push: HubPush, token: str | None = None) -> HubPush:
     push.status = ExportStatus.RUNNING
     push.save(update_fields=["status"])
     try:
-        auth: HubAuth = server_auth(token) if token else hub_auth_for(user=push.created_by)
+        auth: HubAuth = (
+            server_auth(token)
+            if token
+            else hub_auth_for(user=push.created_by, repo_id=push.repo_id)
+        )
         push.token_kind = auth.kind
+        if auth.kind == NONE and push.created_by_id is not None:
+            raise HubError(NO_TOKEN_TO_PUSH.format(repo_id=push.repo_id), field="repo_id")
         result = export_push(
             export=push.export, repo_id=push.repo_id, auth=auth, private=push.private
         )

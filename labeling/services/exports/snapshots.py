@@ -189,7 +189,10 @@ def _write(
             plan = split_plan(set(grouped.values()), options.split_policy)
     # Benchmark problems (exact or near-duplicates) are left out (decontaminate.py).
     # Hub benchmarks are read with the token of whoever asked for the export (hub_tokens).
-    clean = decontaminator(filters.decontaminate, auth=lambda: hub_auth_for(user=export.created_by))
+    clean = decontaminator(
+        filters.decontaminate,
+        auth=lambda repo_id: hub_auth_for(user=export.created_by, repo_id=repo_id),
+    )
     for label in clean.labels if clean else ():
         stats.decontaminated[label] = 0
     tainted: str | None = None
@@ -252,13 +255,26 @@ def _write(
     return stats, sha256, size
 
 
+class _BuiltFile(File):
+    """The built file, offered to the storage as a finished temporary file: the file system
+    storage moves it into place (a rename on the same file system, else a copy) instead of
+    reading and writing it again (a GB at a million solutions); others read it as usual."""
+
+    def __init__(self, file: Any, name: str, path: Path) -> None:
+        super().__init__(file, name=name)
+        self._path = path
+
+    def temporary_file_path(self) -> str:
+        return str(self._path)
+
+
 def _store(export: Export, path: Path, name: str) -> str:
     target = f"exports/{export.pk}/{name}"
     if default_storage.exists(target):  # left by an interrupted earlier run
         default_storage.delete(target)
     try:
         with open(path, "rb") as f:
-            return default_storage.save(target, File(f, name=name))
+            return default_storage.save(target, _BuiltFile(f, name, path))
     except BaseException:
         # A copy cut short (a full disk) leaves its part under the name it was given.
         stored_remove(target)

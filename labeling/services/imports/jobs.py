@@ -79,8 +79,8 @@ def _write_pass_progress(job: ImportJob, offset: int) -> Iterator[Progress | Non
 
 def _hub_fetch(job: ImportJob) -> None:
     """Write the job's Hub split into its file (labeling.hub.pull), as if it was uploaded,
-    read with the token of the user who started the job (else the server's); `hub.token`
-    records whose."""
+    read with the token of the user who started the job, else the server's where hub_auth_for
+    allows it for the repo, else none (public datasets); `hub.token` records whose."""
     from django.core.files import File
 
     from labeling.services.people.hub_tokens import hub_auth_for
@@ -88,7 +88,7 @@ def _hub_fetch(job: ImportJob) -> None:
     source = HubSource(**{k: v for k, v in job.hub.items() if k in HUB_SOURCE_KEYS})
     job.status = ImportStatus.RUNNING
     job.save(update_fields=["status"])
-    auth = hub_auth_for(user=job.created_by)
+    auth = hub_auth_for(user=job.created_by, repo_id=source.repo_id)
     with tempfile.TemporaryFile() as out:
         fetched = hub_split_write(source, out, auth=auth)
         out.seek(0)

@@ -32,6 +32,20 @@ Job = TypeVar("Job")
 # Sent per sweep at most; the rest waits for the next one.
 DRAIN_BATCH = 500
 PUBLISH_TIMEOUTS = {"socket_timeout": 3.0, "socket_connect_timeout": 2.0}
+# Brokers whose transport takes socket timeouts. kombu's SQLAlchemy transport (the SQLite-file
+# broker of `make run`) hands its options to create_engine, which refuses them: every send
+# from a process whose first broker connection was this one failed, and each job waited for
+# the sweep.
+SOCKET_BROKERS = ("redis://", "rediss://", "sentinel://")
+
+
+def publish_options(broker_url: str, configured: dict | None) -> dict:
+    """The transport options of the outbox's connection: the configured ones, and short
+    socket timeouts where the broker's transport understands them."""
+    options = dict(configured or {})
+    if broker_url.startswith(SOCKET_BROKERS):
+        options.update(PUBLISH_TIMEOUTS)
+    return options
 
 
 def _publish(messages: list[OutboxMessage]) -> None:
@@ -41,7 +55,8 @@ def _publish(messages: list[OutboxMessage]) -> None:
 
     # Socket timeouts on this connection only: a Redis that accepts connections and never
     # answers (frozen, SIGSTOP) would otherwise hold the request (workers keep their own).
-    options = {**(app.conf.broker_transport_options or {}), **PUBLISH_TIMEOUTS}
+    url = str(app.conf.broker_write_url or app.conf.broker_url or "")
+    options = publish_options(url, app.conf.broker_transport_options)
     with app.connection_for_write(transport_options=options) as conn:
         conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0.2, timeout=2)
         for message in messages:

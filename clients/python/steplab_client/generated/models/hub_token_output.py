@@ -24,7 +24,10 @@ class HubTokenOutput:
         server_token (bool): Whether the server has a token of its own (HF_TOKEN).
         uses (UsesEnum): * `user` - user
             * `server` - server
+            * `server_listed` - server_listed
             * `none` - none
+        server_repos (list[str]): The repo prefixes (owner/ or owner/name-prefix, lower case) the server's token covers
+            for users who saved no token (HUB_SERVER_TOKEN_REPOS); staff: any repo.
     """
 
     set_: bool
@@ -34,6 +37,7 @@ class HubTokenOutput:
     updated_at: datetime.datetime | None
     server_token: bool
     uses: UsesEnum
+    server_repos: list[str]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -59,6 +63,8 @@ class HubTokenOutput:
 
         uses = self.uses.value
 
+        server_repos = self.server_repos
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -70,6 +76,7 @@ class HubTokenOutput:
                 "updated_at": updated_at,
                 "server_token": server_token,
                 "uses": uses,
+                "server_repos": server_repos,
             }
         )
 
@@ -118,6 +125,8 @@ class HubTokenOutput:
 
         uses = UsesEnum(d.pop("uses"))
 
+        server_repos = cast(list[str], d.pop("server_repos"))
+
         hub_token_output = cls(
             set_=set_,
             last4=last4,
@@ -126,6 +135,7 @@ class HubTokenOutput:
             updated_at=updated_at,
             server_token=server_token,
             uses=uses,
+            server_repos=server_repos,
         )
 
         hub_token_output.additional_properties = d

@@ -27,7 +27,8 @@ class ImportInputRequest:
         file (File | Unset): The file; or name a Hub dataset.
         hub_repo (str | Unset): Import a Hugging Face Hub dataset (owner/name) instead of a file: one split of one
             config, fetched by the worker with your own Hugging Face token (PUT /api/auth/hub-token/), else the server's
-            HF_TOKEN; the job's hub.token says whose.
+            HF_TOKEN where it covers the repo for you (the hub-token answer's uses), else none; the job's hub.token says
+            whose.
         hub_config (str | Unset):  Default: 'default'.
         hub_split (str | Unset):  Default: 'train'.
         hub_revision (str | Unset): A branch, tag or commit. Default: 'main'.

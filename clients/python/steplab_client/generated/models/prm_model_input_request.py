@@ -22,7 +22,8 @@ class PrmModelInputRequest:
     """
     Attributes:
         name (str):
-        path (str): Absolute path of a saved PRM directory on the workers.
+        path (str): Absolute path of a saved PRM directory on the workers, under one of the server's MODEL_DIRS or this
+            project's own training runs (staff users: any).
         metrics (PrmModelInputRequestMetrics | Unset):
     """
 

@@ -23,7 +23,8 @@ class TrainingRunInputRequest:
     """
     Attributes:
         export (int): A done TRL-format export of this project.
-        base_model (str): Absolute path of a causal LM checkpoint directory.
+        base_model (str): Absolute path of a causal LM checkpoint directory, under one of the server's MODEL_DIRS or
+            this project's own training runs (staff users: any).
         config (TrainingRunInputRequestConfig | Unset): training.config.TrainConfig settings, e.g. lr, epochs,
             max_steps, batch_size, max_length, head, lora, bf16. data/model/out are set by the run.
         request_id (UUID | Unset): A key the client makes once per job it creates and sends again on every retry (a UUID

@@ -87,7 +87,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Any | Error]:
-    """Remove your token (nothing to remove is fine): the server's is used from now on.
+    """Remove your token (nothing to remove is fine): from now on `uses` says which.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -110,7 +110,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> Any | Error | None:
-    """Remove your token (nothing to remove is fine): the server's is used from now on.
+    """Remove your token (nothing to remove is fine): from now on `uses` says which.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,7 +129,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Any | Error]:
-    """Remove your token (nothing to remove is fine): the server's is used from now on.
+    """Remove your token (nothing to remove is fine): from now on `uses` says which.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,7 +150,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> Any | Error | None:
-    """Remove your token (nothing to remove is fine): the server's is used from now on.
+    """Remove your token (nothing to remove is fine): from now on `uses` says which.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -90,7 +90,8 @@ def sync_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | HubTokenOutput]:
     """Your Hugging Face token: pushes to the Hub and Hub imports you start use it, else the
-    server's HF_TOKEN. Stored encrypted; no answer ever holds it.
+    server's HF_TOKEN (staff: any repo; others: the repos under HUB_SERVER_TOKEN_REPOS only),
+    else none. Stored encrypted; no answer ever holds it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -114,7 +115,8 @@ def sync(
     client: AuthenticatedClient,
 ) -> Error | HubTokenOutput | None:
     """Your Hugging Face token: pushes to the Hub and Hub imports you start use it, else the
-    server's HF_TOKEN. Stored encrypted; no answer ever holds it.
+    server's HF_TOKEN (staff: any repo; others: the repos under HUB_SERVER_TOKEN_REPOS only),
+    else none. Stored encrypted; no answer ever holds it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,7 +136,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | HubTokenOutput]:
     """Your Hugging Face token: pushes to the Hub and Hub imports you start use it, else the
-    server's HF_TOKEN. Stored encrypted; no answer ever holds it.
+    server's HF_TOKEN (staff: any repo; others: the repos under HUB_SERVER_TOKEN_REPOS only),
+    else none. Stored encrypted; no answer ever holds it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -156,7 +159,8 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | HubTokenOutput | None:
     """Your Hugging Face token: pushes to the Hub and Hub imports you start use it, else the
-    server's HF_TOKEN. Stored encrypted; no answer ever holds it.
+    server's HF_TOKEN (staff: any repo; others: the repos under HUB_SERVER_TOKEN_REPOS only),
+    else none. Stored encrypted; no answer ever holds it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

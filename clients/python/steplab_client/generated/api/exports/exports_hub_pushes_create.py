@@ -119,8 +119,9 @@ def sync_detailed(
 ) -> Response[Error | HubPushOutput]:
     """Push a done export to a Hub dataset repo (project admins): one Parquet file per
     split, the dataset card, a tag `export-<id>`. Your own Hugging Face token is used
-    (PUT /api/auth/hub-token/), else the server's HF_TOKEN (the push's token_kind says
-    whose); a worker on the `exports` queue pushes; poll the push.
+    (PUT /api/auth/hub-token/), else the server's HF_TOKEN where it covers the repo for you
+    (staff: any; others: HUB_SERVER_TOKEN_REPOS), else the push is a 400 (the push's
+    token_kind says whose); a worker on the `exports` queue pushes; poll the push.
 
     Args:
         export_id (int):
@@ -159,8 +160,9 @@ def sync(
 ) -> Error | HubPushOutput | None:
     """Push a done export to a Hub dataset repo (project admins): one Parquet file per
     split, the dataset card, a tag `export-<id>`. Your own Hugging Face token is used
-    (PUT /api/auth/hub-token/), else the server's HF_TOKEN (the push's token_kind says
-    whose); a worker on the `exports` queue pushes; poll the push.
+    (PUT /api/auth/hub-token/), else the server's HF_TOKEN where it covers the repo for you
+    (staff: any; others: HUB_SERVER_TOKEN_REPOS), else the push is a 400 (the push's
+    token_kind says whose); a worker on the `exports` queue pushes; poll the push.
 
     Args:
         export_id (int):
@@ -194,8 +196,9 @@ async def asyncio_detailed(
 ) -> Response[Error | HubPushOutput]:
     """Push a done export to a Hub dataset repo (project admins): one Parquet file per
     split, the dataset card, a tag `export-<id>`. Your own Hugging Face token is used
-    (PUT /api/auth/hub-token/), else the server's HF_TOKEN (the push's token_kind says
-    whose); a worker on the `exports` queue pushes; poll the push.
+    (PUT /api/auth/hub-token/), else the server's HF_TOKEN where it covers the repo for you
+    (staff: any; others: HUB_SERVER_TOKEN_REPOS), else the push is a 400 (the push's
+    token_kind says whose); a worker on the `exports` queue pushes; poll the push.
 
     Args:
         export_id (int):
@@ -232,8 +235,9 @@ async def asyncio(
 ) -> Error | HubPushOutput | None:
     """Push a done export to a Hub dataset repo (project admins): one Parquet file per
     split, the dataset card, a tag `export-<id>`. Your own Hugging Face token is used
-    (PUT /api/auth/hub-token/), else the server's HF_TOKEN (the push's token_kind says
-    whose); a worker on the `exports` queue pushes; poll the push.
+    (PUT /api/auth/hub-token/), else the server's HF_TOKEN where it covers the repo for you
+    (staff: any; others: HUB_SERVER_TOKEN_REPOS), else the push is a 400 (the push's
+    token_kind says whose); a worker on the `exports` queue pushes; poll the push.
 
     Args:
         export_id (int):
