@@ -4,7 +4,7 @@ screen (near_keys.NearKeys): what a later problem of the same file is matched ag
 An import keeps every new problem of its file until the end (its signature for the Jaccard
 check, its band keys for the candidates, what a report says of it). Held as Python objects
 (a MinHash, its text and a list of (band, hash) tuples per problem, a dict entry per band key)
-that was about 7 KB per problem: 1.37 GB of peak RSS for a file of 124,606 distinct problems
+that was about 5.7 KB per problem: 1.37 GB of peak RSS for a file of 124,606 distinct problems
 (docs/benchmarks.md, "At a million solutions (issue 26)"). Here, per problem:
 
 - its external id (the one string, which the screen's sets hold too);
