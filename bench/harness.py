@@ -153,6 +153,29 @@ def load_line() -> str:
     return f"load average {one:.1f} / {five:.1f} / {fifteen:.1f}; {free:.0f} GiB free in tmp"
 
 
+def rss_mb() -> tuple[float, float]:
+    """(resident memory now, its peak since the last `rss_peak_reset`) of this process, in MB:
+    Linux's VmRSS and VmHWM; elsewhere the process's lifetime peak (ru_maxrss) for both."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+        return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+    except (OSError, KeyError, ValueError):
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        return peak, peak
+
+
+def rss_peak_reset() -> None:
+    """Start a new peak (VmHWM) from the memory resident now (Linux: /proc/self/clear_refs)."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
 def measure(fn: Callable[[], Any], repeat: int) -> tuple[Any, list[float]]:
     """fn's last result and the milliseconds of each of `repeat` calls."""
     times = []

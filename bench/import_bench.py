@@ -35,7 +35,6 @@ import json
 import os
 import random
 import re
-import resource
 import sys
 import tempfile
 import time
@@ -308,9 +307,13 @@ def main() -> None:
 
             # 1. manage.py import.
             fast = Project.objects.create(name="bench: manage.py import")
+            rss_before, _ = harness.rss_mb()
+            harness.rss_peak_reset()
+            cpu = time.process_time()
             started = time.perf_counter()
             command_import(fast, path, args.labels_as)
             elapsed = time.perf_counter() - started
+            cpu = time.process_time() - cpu
             counts = table_counts(fast.pk)
             rows = sum(counts.values())
             solutions = counts[Solution._meta.db_table]
@@ -322,8 +325,12 @@ def main() -> None:
                 f" in {elapsed:.1f} s = {rate:,.0f} rows/s ({solutions / elapsed:,.0f} "
                 f"solutions/s, {counts[Step._meta.db_table] / elapsed:,.0f} steps/s)"
             )
-            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-            print(f"  peak RSS of this process: {rss:.0f} MB (file: {size / 1e6:.0f} MB)")
+            _, rss_peak = harness.rss_mb()
+            print(
+                f"  peak RSS during the import: {rss_peak:.0f} MB ({rss_before:.0f} MB before it: "
+                f"+{rss_peak - rss_before:.0f} MB; file: {size / 1e6:.0f} MB)"
+            )
+            print(f"  CPU time of this process (its threads too): {cpu:.1f} s")
             print(f"  {harness.load_line()}")
 
             if not args.no_reimport:

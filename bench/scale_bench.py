@@ -7,19 +7,19 @@
 Builds (once: kept, and reused by the next run with the same N) two PostgreSQL databases,
 `steplab_scale_10000` and `steplab_scale_<N>` (`--db-prefix` names others), each one project
 written by the database itself (INSERT ... SELECT generate_series, no Python per row, the big
-tables' secondary indexes and
-constraints built after their rows: bench/bulk_load.py): N/8 problems from five sources, N
-solutions with 5 to 11 steps each (8 on average), then bench/review_queue_bench.py's review
-data on `--share` percent of the solutions (three annotators' submitted labels, unsure flags,
-disagreements, gold, a current resolution on 30% of them) and a symbolic −1 suggestion on 3%
-of all steps; the claim flags as the services leave them, then the stored review reasons filled
-as `manage.py review_reasons_refresh` does (its rate is printed).
+tables' secondary indexes and constraints built after their rows: bench/bulk_load.py): N/8
+problems from five sources, N solutions with 5 to 11 steps each (8 on average), then
+bench/review_queue_bench.py's review data on `--share` percent of the solutions (three
+annotators' submitted labels, unsure flags, disagreements, gold, a current resolution on 30% of
+them) and a symbolic −1 suggestion on 3% of all steps; the claim flags as the services leave
+them, then the stored review reasons filled as `manage.py review_reasons_refresh` does (its rate
+is printed).
 
 Then it loads, through the DRF test client (URL routing, authentication, the view, the
 serializers and the JSON rendering: everything but the socket), alternating the two databases
 load by load so both see the same machine:
 
-- the review queue's first page (the reviewer's default view);
+- the review queue's first page (the reviewer's default view), and its "rest" page;
 - the solutions explorer's first page, unfiltered and with one common filter (disagreement);
 - the dashboard: the project (its stats) and the metrics; apart, the two queue counts it
   asked for before the metrics carried the review progress;
@@ -254,6 +254,8 @@ class Side:
         base = f"/api/projects/{self.project.pk}"
         return {
             "review queue, first page": [f"{base}/review/queue/"],
+            # "rest" (agreeing annotators, no reason): its page and the counts it carries.
+            "review queue, rest": [f"{base}/review/queue/?reason=rest"],
             "explorer, first page": [f"{base}/explorer/"],
             "explorer, disagreement": [f"{base}/explorer/?disagreement=true"],
             "dashboard": [f"{base}/", f"{base}/metrics/"],
@@ -298,7 +300,7 @@ def statements(side: Side, urls: list[str]) -> int:
     return len(queries)
 
 
-def explain(side: Side, urls: list[str]) -> None:
+def explain(side: Side, urls: list[str], *, full: bool = False) -> None:
     """EXPLAIN (ANALYZE, BUFFERS) of every statement of one load: the top line and time."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -315,7 +317,12 @@ def explain(side: Side, urls: list[str]) -> None:
             plan = [row[0] for row in cursor.fetchall()]
             took = next((line for line in plan if line.startswith("Execution Time")), "")
             print(f"    {took:<28} {sql[:150]}")
-            print(f"      {plan[0][:150]}")
+            if full:  # the whole plan, and the statement
+                print(f"      {sql}")
+                for line in plan:
+                    print(f"      {line}")
+            else:
+                print(f"      {plan[0][:150]}")
 
 
 def main() -> None:
@@ -325,6 +332,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=9, help="loads of each page, each side")
     parser.add_argument("--claims", type=int, default=50, help="claims timed, each side")
     parser.add_argument("--explain", action="store_true", help="print the plans at --n")
+    parser.add_argument(
+        "--full-plans", action="store_true", help="with --explain: every line of each plan"
+    )
+    parser.add_argument(
+        "--pages", default="", help="only the pages whose names contain one of these (commas)"
+    )
+    parser.add_argument("--no-claims", action="store_true", help="skip the annotator's claims")
     parser.add_argument(
         "--no-dashboard",
         action="store_true",
@@ -358,6 +372,9 @@ def main() -> None:
     for name, urls in small.pages().items():
         if args.no_dashboard and name == "dashboard":
             continue
+        wanted = [part for part in args.pages.split(",") if part]
+        if wanted and not any(part in name for part in wanted):
+            continue
         n_small, n_large = statements(small, urls), statements(large, urls)
         times: dict[str, list[float]] = {small.db: [], large.db: []}
         for _ in range(args.repeat):
@@ -368,7 +385,9 @@ def main() -> None:
         a, b = statistics.median(times[small.db]), statistics.median(times[large.db])
         print(f"{name:<28} {a:>8.1f} {b:>9.1f} {b / a:>5.2f}x  {n_small} / {n_large}")
         if args.explain:
-            explain(large, urls)
+            explain(large, urls, full=args.full_plans)
+    if args.no_claims:
+        return
     claims: dict[str, list[float]] = {small.db: [], large.db: []}
     for _ in range(max(1, args.claims // 5)):
         for side in (small, large):

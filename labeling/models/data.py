@@ -74,6 +74,13 @@ class Solution(models.Model):
     # labeling.services.review.reasons.review_reasons_refresh in every service that changes
     # its inputs; read by the queue of a project with `review_reasons_stored`.
     review_reasons = models.PositiveSmallIntegerField(default=0)
+    # It has a submitted annotation (a person's or an imported one): stored beside
+    # review_reasons by the same statements (the refresh, a submission's count UPDATE, the
+    # set-based fill), so every service that adds or removes a submission keeps it. The review
+    # queue reads it instead of probing the annotations, through solution_queued_idx, which
+    # holds only these solutions: "rest" (mask 0 with a submission) is an index range that no
+    # unlabeled solution sits in.
+    has_submission = models.BooleanField(default=False, db_default=False, editable=False)
     # In the claim pool: not gold, nobody assigned, fewer submissions than the project's
     # overlap. Kept by labeling.services.queue.pool.queue_open_refresh in every service that
     # changes one of those; the claim reads open work through a partial index on it
@@ -111,6 +118,13 @@ class Solution(models.Model):
             # this index and stops, where solution_review_idx needed a sort of the project.
             models.Index(
                 fields=["project", "-review_reasons", "id"], name="solution_review_queue_idx"
+            ),
+            # The same order over the solutions with a submission only: the queue of a project
+            # whose reasons are stored, every reason and "rest" a range of it (migration 0043).
+            models.Index(
+                fields=["project", "-review_reasons", "id"],
+                name="solution_queued_idx",
+                condition=models.Q(has_submission=True),
             ),
             # The solutions explorer's default order (by id, either way) within a project.
             models.Index(fields=["project", "id"], name="solution_explorer_idx"),

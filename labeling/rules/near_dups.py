@@ -69,6 +69,7 @@ def signature(text: str) -> MinHash:
 
 
 _DTYPE = _FIRST.hashvalues.dtype.newbyteorder("<")
+SIGNATURE_DTYPE = _DTYPE  # a signature's values as stored (uint32 under the affine32 scheme)
 
 
 def signature_bytes(sig: MinHash) -> bytes:

@@ -3,7 +3,8 @@ from PostgreSQL's plans (EXPLAIN (ANALYZE, FORMAT JSON)) of the page and the cap
 the resolved and unresolved states, on a project of 5,000 labeled solutions, 30% resolved. A
 sequential scan of the resolutions (a semi or anti join hashing every one first, what an
 EXISTS became: 137-194 ms a count at a million solutions) fails the test. The counts are one
-statement that probes the annotations only for solutions without a stored reason."""
+statement that reads no annotation ("has a submission" is Solution.has_submission), and the
+"rest" page and count walk only the solutions they show, not the unlabeled ones."""
 
 import json
 
@@ -25,14 +26,32 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 N = 5_000
 
 
-def _seed(project: Project, problem, reviewer) -> None:
+def _unlabeled(project: Project, problem, n: int) -> None:
+    """`n` solutions without a submission (mask 0, like "rest")."""
     with connection.cursor() as cursor:
         cursor.execute(
             """
             INSERT INTO labeling_solution (project_id, problem_id, generator, final_answer,
                 answer_correct, source, external_id, metadata, submitted_count, is_gold,
                 review_reasons, queue_open, created_at)
-            SELECT %s, %s, 'bench', '', NULL, '', '', '{}', 1, false, i %% 32, false, now()
+            SELECT %s, %s, 'bench', '', NULL, '', '', '{}', 0, false, 0, true, now()
+            FROM generate_series(1, %s)
+            """,
+            [project.pk, problem.pk, n],
+        )
+
+
+def _seed(project: Project, problem, reviewer) -> None:
+    """N solutions with one submitted annotation each (as the services leave them: the
+    stored mask i % 32, has_submission), 30% resolved."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            INSERT INTO labeling_solution (project_id, problem_id, generator, final_answer,
+                answer_correct, source, external_id, metadata, submitted_count, is_gold,
+                review_reasons, queue_open, created_at, has_submission)
+            SELECT %s, %s, 'bench', '', NULL, '', '', '{}', 1, false, i %% 32, false, now(),
+                true
             FROM generate_series(1, %s) AS i
             """,
             [project.pk, problem.pk, N],
@@ -44,7 +63,7 @@ def _seed(project: Project, problem, reviewer) -> None:
                 shown_suggestions, created_at, updated_at, submitted_at)
             SELECT id, NULL, 'x', 'submitted', 'solution', '', 0, 1, true, '[]', now(), now(),
                 now()
-            FROM labeling_solution WHERE project_id = %s
+            FROM labeling_solution WHERE project_id = %s AND has_submission
             """,
             [project.pk],
         )
@@ -53,7 +72,7 @@ def _seed(project: Project, problem, reviewer) -> None:
             INSERT INTO labeling_resolution (solution_id, provenance, first_error_index,
                 resolved_by_id, review_id, is_current, supersedes_id, created_at)
             SELECT id, 'reviewer', NULL, %s, NULL, true, NULL, now()
-            FROM labeling_solution WHERE project_id = %s AND id %% 10 < 3
+            FROM labeling_solution WHERE project_id = %s AND has_submission AND id %% 10 < 3
             """,
             [reviewer.pk, project.pk],
         )
@@ -72,7 +91,7 @@ def _nodes(node: dict):
 
 def _plan(sql: str, params) -> dict:
     with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + sql, params)
+        cursor.execute("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql, params)
         plan = cursor.fetchone()[0]
     return (json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]
 
@@ -102,13 +121,20 @@ def test_a_state_probes_resolutions_per_row(state):
         ), f"{state}: every resolution hashed in {sql[:200]}"
 
 
+def _solution_scans(plan: dict) -> list[dict]:
+    return [n for n in _nodes(plan) if n.get("Relation Name") == "labeling_solution"]
+
+
 @pytest.mark.parametrize("state", ["resolved", "unresolved"])
-def test_the_counts_probe_annotations_only_where_no_reason_is_stored(state):
-    """A stored reason comes from a submitted annotation: only the mask-0 rows (1 in 32 here)
-    are probed for one. Before, each of the six capped counts probed every row it walked,
-    about 1,400 of them at a million solutions (bench/scale_bench.py)."""
+def test_the_counts_read_no_annotation(state):
+    """Every count walks solution_queued_idx (the solutions with a submission): no annotation
+    is probed. Before the stored marker, the mask-0 rows were probed one by one, and before
+    that every row each of the six capped counts walked (about 1,400 at a million solutions,
+    bench/scale_bench.py)."""
     project = ProjectFactory(overlap=1)
-    _seed(project, ProblemFactory(project=project), UserFactory())
+    problem = ProblemFactory(project=project)
+    _unlabeled(project, problem, 2_000)
+    _seed(project, problem, UserFactory())
     with CaptureQueriesContext(connection) as captured:
         counts, capped = review_queue_counts_bounded(project=project, state=state)
     exact = review_queue_counts(project=project, state=state)
@@ -116,62 +142,56 @@ def test_the_counts_probe_annotations_only_where_no_reason_is_stored(state):
     assert set(capped) == {name for name, n in exact.items() if n > 1_000}
     assert len(captured.captured_queries) == 1  # the seven counts, one statement
     plan = _plan(captured.captured_queries[0]["sql"], None)
-    probes = [
-        n["Actual Loops"] for n in _nodes(plan) if n.get("Relation Name") == "labeling_annotation"
-    ]
-    # At most the total's walk and the rest's reach mask-0 rows, each probing those alone.
-    mask_0 = N // 32
-    assert probes and len(probes) <= 2, f"{state}: annotation probed by {len(probes)} counts"
-    assert max(probes) <= mask_0, f"{state}: {probes} annotation probes, {mask_0} mask-0 rows"
+    assert not [n for n in _nodes(plan) if n.get("Relation Name") == "labeling_annotation"]
+    scans = _solution_scans(plan)
+    assert scans and all(n["Node Type"] != "Seq Scan" for n in scans)
+    # The total's walk (the queue's order) is the index of the solutions with a submission.
+    assert any(n.get("Index Name") == "solution_queued_idx" for n in scans)
 
 
-def test_the_rest_count_walks_no_more_solutions_than_the_cap():
-    """Mask 0 holds the unlabeled solutions as well as the agreeing ones ("rest"): a walk until
-    the cap's thousandth "rest" read 8,200 mask-0 rows at a million solutions, probing each for
-    a submission. The count now reads at most cap + 1 of them and says "or more" when it
-    stopped early, and is exact where the walk reached the last mask-0 solution."""
+def test_the_rest_page_and_count_read_only_what_they_show():
+    """ "rest" (no stored reason, a submission) among 2,000 unlabeled solutions that come first
+    in id order, mask 0 too: its page and its count are a range of solution_queued_idx, which
+    holds no unlabeled solution, so each reads the rows it shows or counts and no more. Before,
+    the count read cap + 1 mask-0 rows and said "n or more" (at a million solutions about
+    "120+" for 1,000 agreeing ones among 8,200 mask-0 rows), and the page walked the unlabeled
+    ones, probing each for a submission."""
     project = ProjectFactory(overlap=1)
-    _seed(project, ProblemFactory(project=project), UserFactory())
     problem = ProblemFactory(project=project)
-    with connection.cursor() as cursor:  # 2,000 unlabeled solutions, ids after the seeded ones
-        cursor.execute(
-            """
-            INSERT INTO labeling_solution (project_id, problem_id, generator, final_answer,
-                answer_correct, source, external_id, metadata, submitted_count, is_gold,
-                review_reasons, queue_open, created_at)
-            SELECT %s, %s, 'bench', '', NULL, '', '', '{}', 0, false, 0, true, now()
-            FROM generate_series(1, 2000)
-            """,
-            [project.pk, problem.pk],
-        )
+    _unlabeled(project, problem, 2_000)
+    _seed(project, problem, UserFactory())
+    with connection.cursor() as cursor:
         cursor.execute("ANALYZE labeling_solution")
-    exact = review_queue_counts(project=project, state="all")["rest"]
-    assert exact == N // 32  # the seeded mask-0 rows (i % 32 = 0), all with a submission
-    cap = 50
+    rest = N // 32  # the seeded mask-0 rows (i % 32 = 0), all with a submission
+    assert review_queue_counts(project=project, state="all")["rest"] == rest
+
     with CaptureQueriesContext(connection) as captured:
-        counts, capped = review_queue_counts_bounded(project=project, state="all", cap=cap)
-    assert counts["rest"] == cap and "rest" in capped  # the 156 agreeing ones come first
+        page = list(review_queue(project=project, state="all", reason="rest")[:50])
+    assert len(page) == 50 and all(s.reasons == 0 and s.annotations_submitted for s in page)
     plan = _plan(captured.captured_queries[0]["sql"], None)
+    scans = _solution_scans(plan)
+    assert [n.get("Index Name") for n in scans] == ["solution_queued_idx"]
+    assert scans[0]["Actual Rows"] * scans[0]["Actual Loops"] <= 50
+    assert not scans[0].get("Rows Removed by Filter")
+    # Per shown row, the page's columns (submitted count, last submission): 50 probes each.
     probes = [
         n["Actual Loops"] for n in _nodes(plan) if n.get("Relation Name") == "labeling_annotation"
     ]
-    assert max(probes) <= cap + 1, f"{probes} annotation probes for a cap of {cap}"
+    assert probes and max(probes) <= 50, probes
 
-    # A cap above the agreeing ones: the walk reads cap + 1 rows, most of them unlabeled, and
-    # the count is what it found, "or more" (not the 156 a walk to the end would find).
-    cap = 300
-    with CaptureQueriesContext(connection) as captured:
-        counts, capped = review_queue_counts_bounded(project=project, state="all", cap=cap)
-    assert counts["rest"] == exact and "rest" in capped
-    plan = _plan(captured.captured_queries[0]["sql"], None)
-    mask_0 = [
-        n
-        for n in _nodes(plan)
-        if n.get("Relation Name") == "labeling_solution"
-        and "review_reasons = 0" in n.get("Index Cond", "") + n.get("Filter", "")
-    ]
-    assert mask_0 and all(n["Actual Rows"] * n["Actual Loops"] <= cap + 1 for n in mask_0)
-
-    # Past the last mask-0 solution the count is exact and not capped.
-    counts, capped = review_queue_counts_bounded(project=project, state="all", cap=5_000)
-    assert counts["rest"] == exact and "rest" not in capped
+    for cap, expected, over in ((50, 50, True), (300, rest, False)):
+        with CaptureQueriesContext(connection) as captured:
+            counts, capped = review_queue_counts_bounded(project=project, state="all", cap=cap)
+        assert counts["rest"] == expected and ("rest" in capped) == over
+        plan = _plan(captured.captured_queries[0]["sql"], None)
+        mask_0 = [
+            n
+            for n in _solution_scans(plan)
+            if "review_reasons <= 0" in n.get("Index Cond", "")
+            or "review_reasons = 0" in n.get("Index Cond", "")
+        ]
+        assert len(mask_0) == 1, [n.get("Index Cond") for n in _solution_scans(plan)]
+        (walk,) = mask_0
+        assert walk["Index Name"] == "solution_queued_idx"
+        assert walk["Actual Rows"] * walk["Actual Loops"] == min(rest, cap + 1)
+        assert not walk.get("Rows Removed by Filter")

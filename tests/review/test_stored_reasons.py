@@ -1,5 +1,6 @@
-"""Stored review reasons (Solution.review_reasons) equal the live computation after any
-sequence of service calls, and the queue reads them without computing reasons."""
+"""Stored review reasons (Solution.review_reasons) and the "has a submission" marker
+(Solution.has_submission) equal the live computation after any sequence of service calls,
+and the queue reads them without computing reasons."""
 
 import io
 import json
@@ -14,10 +15,17 @@ from autolabel.engines.base import EngineResult, StepSuggestion
 from autolabel.services import suggestions_upsert
 from labeling.errors import DomainError
 from labeling.models import Annotation, AnnotationStatus, Project, Solution
-from labeling.selectors.review import REASONS, reasons_mask, review_queue, review_queue_counts
+from labeling.selectors.review import (
+    REASONS,
+    has_submission,
+    reasons_mask,
+    review_queue,
+    review_queue_counts,
+)
 from labeling.services.gold.questions import gold_set, gold_unset
 from labeling.services.imports import import_file
-from labeling.services.labeling.annotations import annotation_submit
+from labeling.services.labeling.annotations import annotation_skip, annotation_submit
+from labeling.services.labeling.my_work import annotation_resubmit
 from labeling.services.projects.edit import project_create
 from labeling.services.queue.claim import task_claim_next
 from labeling.services.review.actions import review_accept, review_adjudicate, review_reject
@@ -39,11 +47,24 @@ def stored_and_live(project: Project) -> list[tuple[int, int, int]]:
     )
 
 
+def marker_wrong(project: Project) -> list[tuple[int, bool, bool]]:
+    """(solution, stored has_submission, live) where the two differ."""
+    rows = (
+        Solution.objects.filter(project=project)
+        .annotate(live=has_submission())
+        .order_by("pk")
+        .values_list("pk", "has_submission", "live")
+    )
+    return [(pk, stored, live) for pk, stored, live in rows if stored != live]
+
+
 def assert_stored_equals_live(project: Project, after: str) -> int:
-    """Every solution's stored mask is the live one; returns the union of the masks."""
+    """Every solution's stored mask and marker are the live ones; returns the union of the
+    masks."""
     rows = stored_and_live(project)
     wrong = [(pk, stored, live) for pk, stored, live in rows if stored != live]
     assert not wrong, f"after {after}: (solution, stored, live) {wrong}"
+    assert not marker_wrong(project), f"after {after}: has_submission {marker_wrong(project)}"
     return sum({1 << b for _, stored, _ in rows for b in range(len(REASONS)) if stored >> b & 1})
 
 
@@ -178,8 +199,32 @@ def test_stored_reasons_follow_random_service_sequences(seed, tmp_path):
         _import(project, tmp_path, rng, 1)
         return "import"
 
+    def resubmit() -> str:
+        ours = [a for a in submitted() if a.annotator_id is not None]
+        if not ours:
+            return "resubmit (none)"
+        annotation = rng.choice(ours)
+        user = annotation.annotator
+        annotation_resubmit(
+            annotation=annotation,
+            user=user,
+            version=annotation.version,
+            labels=[
+                {"step_id": s, "rating": rng.choice(SUBMIT)} for s in _steps(annotation.solution)
+            ],
+        )
+        return f"resubmit {annotation.pk}"
+
+    def skip() -> str:
+        user = rng.choice(annotators)
+        claim = task_claim_next(project=project, user=user)
+        if claim is None:
+            return "skip (nothing to claim)"
+        annotation_skip(annotation=claim.annotation, user=user)
+        return f"skip by {user.username} of {claim.annotation.solution_id}"
+
     actions = [submit] * 8 + [reject, accept, adjudicate, gold_on, gold_off, symbolic]
-    actions += [symbolic, more_imports]
+    actions += [symbolic, more_imports, resubmit, skip]
     log, seen = [], 0
     for step in range(40):
         action = rng.choice(actions)

@@ -57,9 +57,7 @@ class QueueCountsOutput(serializers.Serializer):
         help_text="One submitted annotation: nobody agreed or disagreed with it."
     )
     rest = serializers.IntegerField(
-        help_text="Two or more annotators who agree, no flag: counted among the first 1,000 "
-        "solutions without a reason (unlabeled ones among them), so where `counts_capped` "
-        "names it, this many or more."
+        help_text="Two or more annotators who agree, no flag (counted to the cap like the others)."
     )
 
 
@@ -98,8 +96,8 @@ class ReviewQueueApi(APIView):
                 "counts": QueueCountsOutput(),
                 "counts_capped": serializers.ListField(
                     child=serializers.CharField(),
-                    help_text="The names in `counts` that were counted to the cap (1,000), "
-                    "and `rest` where its walk of 1,000 stopped early: that many or more.",
+                    help_text="The names in `counts` that were counted to the cap (1,000): "
+                    "that many or more.",
                 ),
                 "annotators": inline_serializer(
                     "QueueAnnotator",

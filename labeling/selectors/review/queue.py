@@ -5,7 +5,7 @@ from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, Max, OuterRef, QuerySet, Subquery
 
 from labeling.models import Annotation, AnnotationStatus, Project, Resolution, Solution
 from labeling.pg.compiled import compile_once
@@ -75,23 +75,21 @@ def review_queue(
         submitted_by = submitted_by.filter(submitted_at__gte=submitted_from)
     if submitted_to is not None:
         submitted_by = submitted_by.filter(submitted_at__lt=submitted_to)
-    # Probed per row (a scalar subquery), like "unresolved" below: as an EXISTS the planner
-    # gathers every submitted annotation's solution first (a hash over all of them) before
-    # the first row of a page or a capped count.
-    has_submission = Q(submitted_id__isnull=False)
     stored = project.review_reasons_stored
-    if stored and submitted_by is submitted:
-        # Every reason comes from submitted annotations (reasons.reason_sets), so a stored
-        # mask above 0 says "has a submission" already: only the mask-0 rows ("rest", and the
-        # unlabeled solutions among them) are probed. PostgreSQL evaluates an OR's arms in
-        # order and stops at the first true one (bench/scale_bench.py: a capped count's ~1,400
-        # annotation probes at a million solutions).
-        has_submission = Q(review_reasons__gt=0) | has_submission
-    qs = (
-        Solution.objects.filter(project=project)
-        .alias(submitted_id=Subquery(submitted_by.order_by().values("pk")[:1]))
-        .filter(has_submission)
-    )
+    qs = Solution.objects.filter(project=project)
+    if stored:
+        # Solution.has_submission is stored beside the mask by the same statements, so "has a
+        # submission" is a column, and the queue a walk of solution_queued_idx, which holds
+        # only the solutions with one: no unlabeled solution is read or probed (before, the
+        # mask-0 rows were probed one by one: bench/scale_bench.py).
+        qs = qs.filter(has_submission=True)
+    if not stored or submitted_by is not submitted:
+        # Probed per row (a scalar subquery), like "unresolved" below: as an EXISTS the
+        # planner gathers every submitted annotation's solution first (a hash over all of
+        # them) before the first row of a page or a capped count.
+        qs = qs.alias(submitted_id=Subquery(submitted_by.order_by().values("pk")[:1])).filter(
+            submitted_id__isnull=False
+        )
     if source:
         qs = qs.filter(problem__source=source)
     if domain:  # the problem's domain: its own, else (blank) the project's
@@ -161,19 +159,16 @@ def review_queue_counts_bounded(
     whose count reads "cap or more").
 
     Each count is its own `LIMIT cap + 1` walk of the stored reasons' index
-    (solution_review_idx), so a page costs the same at a million solutions as at ten thousand;
+    (solution_queued_idx), so a page costs the same at a million solutions as at ten thousand;
     the exact GROUP BY reads every queued solution. All of them are one statement, built once
     per state (labeling.pg.compiled): building the seven querysets cost more CPU than running
     them. `total`: the unfiltered queue's count_capped at this `cap`, when the caller has it
     (the page's own count), so it is not walked twice. A project whose reasons are computed
     live (not `review_reasons_stored`: made before the column) keeps the exact counts.
 
-    "rest" is counted among the first `cap + 1` solutions without a stored reason (mask 0, in
-    the queue's order), not until `cap` of them match: mask 0 holds the unlabeled solutions
-    too, which only a probe of their annotations tells apart, and a walk to the cap's
-    thousandth match read 8,200 of them at a million solutions (bench/scale_bench.py). So it
-    reads no more rows than a page of the cap shows; where that walk stops before the last
-    mask-0 solution, "rest" is named in the capped list ("n or more") even below the cap.
+    "rest" (no stored reason, a submission) is a range of solution_queued_idx like the others:
+    the unlabeled solutions, mask 0 too, are not in that index, so its walk reads only what it
+    counts (tests/review/test_queue_plans.py).
     """
     if not project.review_reasons_stored:
         return review_queue_counts(project=project, state=state), []
@@ -186,68 +181,28 @@ def review_queue_counts_bounded(
     with connection.cursor() as cursor:  # planned per call, like every reasons statement
         statement.execute(cursor, {"project": project.pk})
         row = cursor.fetchone()
-    *walked_to_cap, rest, rest_walked = row
-    found = dict(zip([n for n in names if n != "rest"], walked_to_cap, strict=True))
+    found = dict(zip(names, row, strict=True))
     if total is not None:
         found["total"] = total[0] + (1 if total[1] else 0)
-    counts, capped = {}, []
-    for name in _COUNTED:
-        if name == "rest":
-            counts[name] = min(rest or 0, cap)
-            if rest_walked > cap:  # the walk stopped before the last mask-0 solution
-                capped.append(name)
-            continue
-        counts[name] = min(found[name], cap)
-        if found[name] > cap:
-            capped.append(name)
-    return counts, capped
+    counts = {name: min(found[name], cap) for name in _COUNTED}
+    return counts, [name for name in _COUNTED if found[name] > cap]
 
 
 _COUNTED = ("total", *REASONS, "rest")
 
 
 def _counts_sql(project_id: int, state: str, cap: int, names: list[str]) -> tuple[str, list]:
-    """One SELECT of a scalar subquery per count, each `review_queue`'s own capped walk, and
-    "rest" as (matches, rows walked) of one walk of at most `cap + 1` mask-0 rows."""
+    """One SELECT of a scalar subquery per count, each `review_queue`'s own capped walk."""
     project = Project(pk=project_id, review_reasons_stored=True)
     parts, params = [], []
     for name in names:
-        if name == "rest":
-            continue
         qs = review_queue(project=project, state=state, reason=None if name == "total" else name)
         if name in REASONS:  # a list of masks: unordered, the index scan stops at the cap
             qs = qs.order_by()
         sql, part_params = qs.values("pk")[: cap + 1].query.sql_with_params()
         parts.append(f"(SELECT COUNT(*) FROM ({sql}) AS counted_{len(parts)})")
         params.extend(part_params)
-    rest_sql, rest_params = _rest_walk(project, state, cap).query.sql_with_params()
-    matched = "submitted_id IS NOT NULL"
-    if state in ("unresolved", "resolved"):
-        matched += f" AND current_id IS {'' if state == 'unresolved' else 'NOT '}NULL"
-    parts += ["rest_walk.matched", "rest_walk.walked"]
-    sql = (
-        f"SELECT {', '.join(parts)} FROM (SELECT SUM(CASE WHEN {matched} THEN 1 ELSE 0 END) "
-        f"AS matched, COUNT(*) AS walked FROM ({rest_sql}) AS walk) AS rest_walk"
-    )
-    return sql, params + list(rest_params)
-
-
-def _rest_walk(project: Project, state: str, cap: int) -> QuerySet:
-    """The first `cap + 1` solutions without a stored reason in the queue's order, each with
-    its first submitted annotation and its current resolution probed (null: none): the walk
-    stops after them whether they match or not."""
-    submitted = Annotation.objects.filter(
-        solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
-    ).order_by()
-    current = Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True).order_by()
-    walk = Solution.objects.filter(project=project, review_reasons=0).annotate(
-        submitted_id=Subquery(submitted.values("pk")[:1])
-    )
-    columns = ["submitted_id"]
-    if state in ("unresolved", "resolved"):
-        walk = walk.annotate(current_id=Subquery(current.values("pk")[:1]))
-        columns.append("current_id")
-    return walk.order_by("-review_reasons", "id").values(*columns)[: cap + 1]
+    return f"SELECT {', '.join(parts)}", params
 
 
 def count_capped(qs: QuerySet, *, cap: int = COUNT_CAP) -> tuple[int, bool]:

@@ -8,6 +8,7 @@ each solution.
 from django.db.models import (
     Case,
     Count,
+    Exists,
     ExpressionWrapper,
     F,
     IntegerField,
@@ -147,6 +148,16 @@ def reasons_mask(scope: dict) -> ExpressionWrapper:
         start=Value(0),
     )
     return ExpressionWrapper(mask, output_field=IntegerField())
+
+
+def has_submission(scope_ref: str = "pk") -> Exists:
+    """Whether the solution has a submitted annotation: Solution.has_submission, stored by
+    the same statements as the mask."""
+    return Exists(
+        Annotation.objects.filter(
+            solution_id=OuterRef(scope_ref), status=AnnotationStatus.SUBMITTED
+        ).order_by()
+    )
 
 
 def masks_with(reason: str) -> list[int]:

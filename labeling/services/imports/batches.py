@@ -274,6 +274,7 @@ class BatchWriter:
 
     def _solution_rows(self, batch: Reserved) -> Write:
         now = batch.now
+        annotated = self.labels_as == "annotations"  # a labeled row gets a submitted annotation
         return Write(
             Solution,
             SOLUTION_COLUMNS,
@@ -295,6 +296,7 @@ class BatchWriter:
                     True,
                     self.import_job_id,
                     0,
+                    annotated and bool(new.parsed.label_count),
                 )
                 for new in batch.solutions
             ],

@@ -119,7 +119,8 @@ class NearDupScreen:
                 {
                     "line": row.line,
                     "problem": text[:TEXT_SHOWN],
-                    "near": like.text[:TEXT_SHOWN],
+                    # An earlier problem of the file: its text is read back in `report`.
+                    "near": like.text[:TEXT_SHOWN] if like.text is not None else None,
                     "near_id": like.key if not like.key.startswith("pk:") else "",
                     "of": where,
                 }
@@ -139,6 +140,18 @@ class NearDupScreen:
         self.keys.store(pks)
 
     def report(self) -> dict[str, Any]:
+        """After `store`: the examples' in-file matches are written, their texts read back
+        (the screen keeps no problem's text: near_table.py)."""
+        unread = [one["near_id"] for one in self.examples if one["near"] is None]
+        if unread:
+            texts = dict(
+                Problem.objects.filter(project=self.project, external_id__in=unread).values_list(
+                    "external_id", "text"
+                )
+            )
+            for one in self.examples:
+                if one["near"] is None:
+                    one["near"] = texts.get(one["near_id"], "")[:TEXT_SHOWN]
         return {
             "mode": self.mode,
             **self.counts,

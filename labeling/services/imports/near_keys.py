@@ -15,6 +15,10 @@ A `NearKeys` serves one import (or one backfill batch) of a project:
   (bulk), and the clusters: each merge relabels the smaller cluster (by count of members)
   with the larger one's name, so a problem is relabelled O(log n) times over its life.
 
+Memory: the import's new problems are held compactly (near_table.NewProblems: under 1 KB
+a problem, where Python objects took about 5.7 KB), the project's looked-up keys and candidates
+for one batch only, and union-find nodes only for problems that matched something.
+
 Bounds: a band key takes at most KEY_MAX problems of a project (a crowded key, as templated
 problems make, would make every lookup read all of them; a problem is still found through
 its other keys), and a problem whose signature equals a match's adds no keys (it would find
@@ -33,13 +37,15 @@ from django.db.models import Q
 from labeling.importers.ids import problem_id
 from labeling.models import Problem, ProblemBand, ProblemSignature, Project
 from labeling.rules.near_dups import (
+    SIGNATURE_DTYPE,
     band_keys,
     exact_key,
     signature,
-    signature_bytes,
     signature_from_bytes,
     threshold,
 )
+
+from .near_table import KeySet, NewProblems, exact_hash
 
 KEY_MAX = 64  # problems of a project stored under one band key
 STORE_BATCH = 2000  # rows per bulk insert
@@ -62,7 +68,7 @@ class Match:
 
     node: tuple[str, str]  # ("db", cluster name) or ("new", key): its cluster's union-find node
     key: str  # as reported: the external id, else "pk:<id>"; a new problem's key
-    text: str
+    text: str | None  # None for a new problem's (not kept: read back after the import)
     exact: bool  # equal after normalization
     existing: bool  # the project's (else an earlier new problem of this import)
     order: int  # among exact matches: the project's by id first, then the import's order
@@ -84,28 +90,33 @@ class _Stored:
 class NearKeys:
     project: Project
     limit: float = field(default_factory=threshold)
-    _db_keys: dict[Key, list[int]] = field(default_factory=dict)  # looked-up keys' problems
+    # The project's problems under the current batch's band keys, and those problems: read by
+    # `lookup` for one batch, dropped at the next.
+    _db_keys: dict[Key, list[int]] = field(default_factory=dict)
     _db: dict[int, _Stored] = field(default_factory=dict)
-    _mem_keys: dict[Key, list[str]] = field(default_factory=lambda: defaultdict(list))
-    _mem: dict[str, tuple[MinHash, str, bool, int]] = field(default_factory=dict)
-    _mem_exact: dict[str, str] = field(default_factory=dict)
-    _bands: dict[str, list[Key]] = field(default_factory=dict)  # keys each new problem stores
+    _empty: KeySet = field(default_factory=KeySet)  # keys looked up, no stored problem
+    _new: NewProblems = field(default_factory=NewProblems)  # the import's new problems
+    _held: dict[Key, list[int]] = field(default_factory=dict)  # the batch's keys: new holders
     _parent: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     _singles: dict[str, int] = field(default_factory=dict)  # a one-problem cluster's pk
 
     # Reading the project's candidates ------------------------------------------------------
 
     def lookup(self, sigs: Iterable[MinHash]) -> None:
-        """Fetch the project's problems that share a band key with any of `sigs`."""
-        # Filtered key by key: `set - dict.keys()` iterates the whole dict, which holds every
-        # band key looked up so far (millions at a million solutions: O(N) per batch, and
-        # the import's rate fell with N, bench/import_bench.py).
-        known = self._db_keys
-        wanted = {k for sig in sigs for k in band_keys(sig, self.limit) if k not in known}
-        if not wanted:
+        """Fetch the project's problems that share a band key with any of `sigs`, and the
+        import's new problems that hold one of them. What the last batch fetched is dropped
+        (a key found again is asked again), but for the keys found under no problem, kept as
+        10 bytes each (`KeySet`): keeping every key looked up with its list (millions at a
+        million solutions) cost memory in N."""
+        wanted = {k for sig in sigs for k in band_keys(sig, self.limit)}
+        self._held = self._new.holders(wanted)
+        self._db_keys, self._db = {}, {}
+        keys = sorted(wanted)
+        asked = [k for k, no in zip(keys, self._empty.contains(keys), strict=True) if not no]
+        if not asked:
             return
-        found: dict[Key, list[int]] = {k: [] for k in wanted}
-        for part in chunks(sorted(wanted), lookup_size()):
+        found: dict[Key, list[int]] = {k: [] for k in asked}
+        for part in chunks(asked, lookup_size()):
             by_band: dict[int, list[int]] = defaultdict(list)
             for band, value in part:
                 by_band[band].append(value)
@@ -115,7 +126,10 @@ class NearKeys:
             rows = ProblemBand.objects.filter(project=self.project).filter(where)
             for band, value, pk in rows.values_list("band", "hash", "problem_id"):
                 found[(band, value)].append(pk)
-        self._db_keys.update(found)
+        self._db_keys = found
+        # The project's stored keys do not change during an import (its own are stored at
+        # the end), so a key with no problem is not asked for again.
+        self._empty.add([k for k, pks in found.items() if not pks])
         missing = sorted({pk for pks in found.values() for pk in pks if pk not in self._db})
         for part in chunks(missing, lookup_size()):
             rows = Problem.objects.filter(pk__in=part).values_list(
@@ -133,9 +147,11 @@ class NearKeys:
         import reports first (`report_of`): exact, then by key, as NearIndex.candidates."""
         keys = band_keys(sig, self.limit)
         exact = exact_key(text)
+        exact64 = exact_hash(exact)
+        values = sig.hashvalues
         found: list[Match] = []
         seen_db: set[int] = set()
-        seen_mem: set[str] = set()
+        seen_new: set[int] = set()
         for k in keys:
             for pk in self._db_keys.get(k, ()):
                 if pk in seen_db or pk not in self._db:
@@ -151,30 +167,38 @@ class NearKeys:
                             exact=exact_key(one.text) == exact,
                             existing=True,
                             order=pk,
-                            same=score == 1.0 and _same(sig, one.sig),
+                            same=score == 1.0 and _same(values, one.sig.hashvalues),
                         )
                     )
                     if one.single:
                         self._singles[one.cluster] = pk
-            for key in self._mem_keys.get(k, ()):
-                if key in seen_mem:
+            for i in self._holders(k):
+                if i in seen_new:
                     continue
-                seen_mem.add(key)
-                other, shown, reportable, order = self._mem[key]
-                if (score := sig.jaccard(other)) >= self.limit:
+                seen_new.add(i)
+                other = self._new.signature(i)
+                score = float(np.count_nonzero(other == values)) / len(values)
+                if score >= self.limit:
+                    reportable = self._new.reportable(i)
                     found.append(
                         Match(
-                            node=("new", key),
-                            key=key,
-                            text=shown,
-                            exact=self._mem_exact.get(exact) == key,
+                            node=("new", self._new.keys[i]),
+                            key=self._new.keys[i],
+                            text=None,
+                            exact=reportable and self._new.exact(i) == exact64,
                             existing=False,
-                            order=order,
+                            order=i,
                             reportable=reportable,
-                            same=score == 1.0 and _same(sig, other),
+                            same=score == 1.0 and _same(values, other),
                         )
                     )
         return found
+
+    def _holders(self, k: Key) -> list[int]:
+        """The new problems holding `k` (looked up with the batch, else now)."""
+        if k not in self._held:
+            self._held.update(self._new.holders([k]))
+        return self._held[k]
 
     # Adding a new problem ------------------------------------------------------------------
 
@@ -184,26 +208,19 @@ class NearKeys:
         """`key`, a new problem to be imported, joins its matches' clusters. `reportable`:
         later problems of the import report it as what they near-duplicate (the screen's
         index: a kept near-duplicate is not, as before)."""
-        self._mem[key] = (sig, text, reportable, len(self._mem))
-        if reportable:
-            self._mem_exact.setdefault(exact_key(text), key)
-        node = ("new", key)
-        self._parent[node] = node
-        for one in matches:
-            self._union(node, one.node)
+        i = self._new.add(key, sig.hashvalues, exact_hash(exact_key(text)), reportable=reportable)
+        if matches:  # a problem that matched nothing is a cluster of its own: no node
+            node = ("new", key)
+            self._parent[node] = node
+            for one in matches:
+                self._union(node, one.node)
         if any(one.same for one in matches):
-            self._bands[key] = []  # it would find exactly what its twin finds
-            return
-        stored = []
+            return  # it would find exactly what its twin finds: no keys
         for k in band_keys(sig, self.limit):
-            held = self._mem_keys[k]
+            held = self._holders(k)
             if len(self._db_keys.get(k, ())) + len(held) < KEY_MAX:
-                held.append(key)
-                stored.append(k)
-        self._bands[key] = stored
-
-    def signature_of(self, key: str) -> MinHash:
-        return self._mem[key][0]
+                held.append(i)
+                self._new.hold(k, i)
 
     def _root(self, node: tuple[str, str]) -> tuple[str, str]:
         self._parent.setdefault(node, node)
@@ -224,21 +241,26 @@ class NearKeys:
         band keys and clusters. `pks`: each added problem's id (those absent were not
         written: skipped, or already in the project)."""
         signed = signed or set()
-        sigs = [
-            ProblemSignature(problem_id=pks[key], hashvalues=signature_bytes(self._mem[key][0]))
-            for key in self._mem
-            if key in pks and key not in signed
-        ]
-        for part in chunks(sigs, STORE_BATCH):
-            ProblemSignature.objects.bulk_create(part)
-        bands = [
-            ProblemBand(project=self.project, problem_id=pks[key], band=band, hash=value)
-            for key, keys in self._bands.items()
-            if key in pks
-            for band, value in keys
-        ]
-        for part in chunks(bands, STORE_BATCH):
-            ProblemBand.objects.bulk_create(part)
+        new = self._new
+        pk_of = np.fromiter((pks.get(key, 0) for key in new.keys), dtype=np.int64, count=len(new))
+        for start in range(0, len(new), STORE_BATCH):
+            ProblemSignature.objects.bulk_create(
+                ProblemSignature(
+                    problem_id=int(pk_of[i]),
+                    hashvalues=np.asarray(new.signature(i), dtype=SIGNATURE_DTYPE).tobytes(),
+                )
+                for i in range(start, min(start + STORE_BATCH, len(new)))
+                if pk_of[i] and new.keys[i] not in signed
+            )
+        for bands, hashes, held_by in new.held_keys(STORE_BATCH):
+            problems = pk_of[held_by]
+            ProblemBand.objects.bulk_create(
+                ProblemBand(project=self.project, problem_id=pk, band=band, hash=value)
+                for band, value, pk in zip(
+                    bands.tolist(), hashes.tolist(), problems.tolist(), strict=True
+                )
+                if pk
+            )
         self._store_clusters(pks)
 
     def _store_clusters(self, pks: dict[str, int]) -> None:
@@ -277,8 +299,8 @@ class NearKeys:
         return min(names, key=lambda name: (-size(name), name))
 
 
-def _same(a: MinHash | LeanMinHash, b: MinHash | LeanMinHash) -> bool:
-    return bool(np.array_equal(a.hashvalues, b.hashvalues))
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return bool(np.array_equal(a, b))
 
 
 def report_of(matches: list[Match]) -> Match | None:

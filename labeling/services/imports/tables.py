@@ -45,6 +45,7 @@ SOLUTION_COLUMNS = (
     "queue_open",  # a new solution is open work (not gold, unassigned, nothing submitted)
     "import_job_id",  # the ImportJob of an uploaded file, else null
     "extra_overlap",  # 0: a new solution wants its project's overlap, no more
+    "has_submission",  # its imported annotation, if any (the batch's refresh stores the same)
 )
 STEP_COLUMNS = ("solution_id", "index", "text", "metadata", "uses", "uses_source", "thinking")
 ALTERNATIVE_COLUMNS = STEP_ALTERNATIVE_COLUMNS  # shared with the exporter

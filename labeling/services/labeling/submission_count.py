@@ -1,5 +1,6 @@
 """What a submission changes on its solution, in one UPDATE: the submitted count, its place in the
-claim pool (a submission can only close it) and the review queue's stored reasons.
+claim pool (a submission can only close it) and the review queue's stored reasons and
+"has a submission" marker.
 
 The reasons (labeling.selectors.review.reasons_mask) are subqueries over every submitted label
 of the solution; PostgreSQL plans them per call in about 2 ms (a prepared generic plan made
@@ -19,7 +20,7 @@ statement and sees the labels.
 """
 
 from django.db import connection
-from django.db.models import BooleanField, ExpressionWrapper, F, Q
+from django.db.models import BooleanField, ExpressionWrapper, F, Q, Value
 from django.db.models.sql import UpdateQuery
 
 from labeling.models import Annotation, AnnotationStatus, Solution, StepLabel, Suggestion
@@ -41,6 +42,7 @@ def _full_sql(stand_ins: dict) -> tuple[str, list]:
                 output_field=BooleanField(),
             ),
             "review_reasons": reasons_mask(scope),
+            "has_submission": Value(True),
         }
     )
     return query.get_compiler(connection.alias).as_sql()
@@ -70,7 +72,7 @@ def _alone_sql() -> str:
         )
     return (
         f"UPDATE {solution} SET submitted_count = submitted_count + 1, "
-        f"queue_open = (queue_open AND submitted_count < %s), "
+        f"queue_open = (queue_open AND submitted_count < %s), has_submission = TRUE, "
         f"review_reasons = %s + CASE WHEN EXISTS ({refuted_plus}) THEN %s ELSE 0 END "
         f"WHERE id = %s AND NOT is_gold AND NOT EXISTS (SELECT 1 FROM {annotation} a "
         f"WHERE a.solution_id = %s AND a.status = %s AND a.id <> %s)"

@@ -1,4 +1,5 @@
-"""The review queue's stored reasons: Solution.review_reasons, refreshed by the services.
+"""The review queue's stored reasons: Solution.review_reasons (and Solution.has_submission
+beside it), refreshed by the services.
 
 Every service that changes a reason's inputs (a submitted annotation's labels, the solution's
 gold flag and gold labels, a symbolic suggestion) calls `review_reasons_refresh` for the
@@ -15,7 +16,7 @@ from django.db.models.sql import UpdateQuery
 
 from labeling.models import Project, Solution
 from labeling.pg.compiled import compile_once
-from labeling.selectors.review import reasons_mask
+from labeling.selectors.review import has_submission, reasons_mask
 from labeling.services.review.reasons_fill import (
     FillProgress,
     reasons_range_refresh,
@@ -70,7 +71,7 @@ def review_reasons_refresh(
     targets = Solution.objects.filter(**scope).order_by("pk")
     if not locked:
         list(targets.select_for_update().values_list("pk", flat=True))
-    return targets.update(review_reasons=reasons_mask(scope))
+    return targets.update(review_reasons=reasons_mask(scope), has_submission=has_submission())
 
 
 def _one_solution_update(stand_ins: dict) -> tuple[str, list]:
@@ -78,7 +79,9 @@ def _one_solution_update(stand_ins: dict) -> tuple[str, list]:
     subqueries through the ORM costs more CPU than the statement itself."""
     scope = {"pk__in": [stand_ins["solution"]]}
     query = Solution.objects.filter(**scope).query.chain(UpdateQuery)
-    query.add_update_values({"review_reasons": reasons_mask(scope)})
+    query.add_update_values(
+        {"review_reasons": reasons_mask(scope), "has_submission": has_submission()}
+    )
     return query.get_compiler(connection.alias).as_sql()
 
 

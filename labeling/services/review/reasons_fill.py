@@ -14,8 +14,9 @@ same reasons come from one statement per id range that reads each table once for
 - the gold solutions' gold first error;
 
 then the per-annotation rows grouped by solution, and every solution of the range that changed
-gets its new mask. tests/review/test_reasons_fill.py compares the masks with the
-per-solution refresh and the live queue on a project with every reason.
+gets its new mask and "has a submission" marker (Solution.has_submission).
+tests/review/test_reasons_fill.py compares the masks with the per-solution refresh and the live
+queue on a project with every reason.
 
 `review_reasons_fill` walks a project in ranges of `batch` solutions (keyset on the id), each in
 its own short transaction that locks its rows first (as the refresh does: a submit racing on a
@@ -123,15 +124,18 @@ masks AS (
             THEN {bit_gold_failure} ELSE 0 END
         + CASE WHEN ps.conflict = 1 THEN {bit_auto_conflict} ELSE 0 END
         + CASE WHEN ps.annotations = 1 THEN {bit_single_annotator} ELSE 0 END
-        AS mask
+        AS mask,
+        ps.solution_id IS NOT NULL AS submitted
     FROM labeling_solution s
     LEFT JOIN per_solution ps ON ps.solution_id = s.id
     LEFT JOIN step_differs sd ON sd.solution_id = s.id
     WHERE s.project_id = %s AND s.id BETWEEN %s AND %s
 )
-UPDATE labeling_solution SET review_reasons = masks.mask
+UPDATE labeling_solution SET review_reasons = masks.mask, has_submission = masks.submitted
 FROM masks
-WHERE labeling_solution.id = masks.id AND labeling_solution.review_reasons <> masks.mask
+WHERE labeling_solution.id = masks.id
+    AND (labeling_solution.review_reasons <> masks.mask
+        OR labeling_solution.has_submission <> masks.submitted)
     AND labeling_solution.id BETWEEN %s AND %s
 """
 

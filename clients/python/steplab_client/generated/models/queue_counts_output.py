@@ -20,8 +20,7 @@ class QueueCountsOutput:
         gold_failure (int):
         auto_conflict (int):
         single_annotator (int): One submitted annotation: nobody agreed or disagreed with it.
-        rest (int): Two or more annotators who agree, no flag: counted among the first 1,000 solutions without a reason
-            (unlabeled ones among them), so where `counts_capped` names it, this many or more.
+        rest (int): Two or more annotators who agree, no flag (counted to the cap like the others).
     """
 
     total: int

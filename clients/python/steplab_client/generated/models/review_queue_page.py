@@ -25,8 +25,7 @@ class ReviewQueuePage:
         previous (None | str):
         results (list[QueueItemOutput]):
         counts (QueueCountsOutput): Queued solutions per reason, each counted up to 1,000 (`counts_capped` names those).
-        counts_capped (list[str]): The names in `counts` that were counted to the cap (1,000), and `rest` where its walk
-            of 1,000 stopped early: that many or more.
+        counts_capped (list[str]): The names in `counts` that were counted to the cap (1,000): that many or more.
         annotators (list[QueueAnnotator]): Everyone the `annotator` filter can name (submitters).
     """
 
