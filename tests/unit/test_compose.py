@@ -105,3 +105,24 @@ def test_machine_work_has_its_own_worker_with_a_lower_cpu_weight(tmp_path):
         assert services[name]["environment"].get("MACHINE_WORKER_NICE", "10") != "0", name
     assert services["machine"]["cpu_shares"] == 256
     assert "cpu_shares" not in services["web"] and "cpu_shares" not in services["worker"]
+
+
+def test_the_settings_a_team_sets_reach_every_app_service(tmp_path):
+    """PUBLIC_URL, the Hub token and its repos, and the model references project admins may
+    name pass from .env into the containers; the operator's checkpoints are mounted read-only
+    where the web app checks them and the workers load them, and are the model dirs."""
+    import json
+
+    env = {"SECRET_KEY": "x", "HF_TOKEN": "hf_test", "HUB_SERVER_TOKEN_REPOS": "my-org/"}
+    result = _config(tmp_path, ROOT / "docker-compose.yml", env)
+    assert result.returncode == 0, result.stderr
+    services = json.loads(result.stdout)["services"]
+    for name in ("web", "worker", "machine", "trainer"):
+        environment = services[name]["environment"]
+        assert environment["HF_TOKEN"] == "hf_test", name
+        assert environment["HUB_SERVER_TOKEN_REPOS"] == "my-org/", name
+        assert environment["MODEL_DIRS"] == "/models", name
+        for key in ("PUBLIC_URL", "MODEL_SERVER_URLS", "MODEL_API_KEY_ENVS"):
+            assert key in environment, (name, key)
+        mounts = {v["target"]: v for v in services[name]["volumes"]}
+        assert mounts["/models"]["read_only"] is True, name
