@@ -81,7 +81,8 @@ class TrainingRunListApi(APIView):
             required=False,
             default=dict,
             help_text="training.config.TrainConfig settings, e.g. lr, epochs, max_steps, "
-            "batch_size, max_length, head, lora, bf16. data/model/out are set by the run.",
+            "batch_size, max_length, head, lora, bf16. data, eval_data, model, out, resume_from "
+            "and progress are set by the run (it evaluates on its export's own split).",
         )
         request_id = request_id_field()
 

@@ -20,8 +20,11 @@ from training_runs.layout import run_dir
 from training_runs.model_refs import check_model_path
 from training_runs.models import PrmModel, TrainingRun, TrainingStatus
 
-# Settings the app decides for every run; a user's config may not set them.
-RESERVED = ("data", "model", "out", "resume_from", "progress")
+# Settings the app decides for every run; a user's config may not set them. `eval_data` is a
+# list of files on the server: a run evaluates on its export's own split (eval_split,
+# eval_fraction), never on a path a client names (another project's export, any file the
+# trainer can read, whose lines its errors would show in the log).
+RESERVED = ("data", "eval_data", "model", "out", "resume_from", "progress")
 HEARTBEAT_STALE_S = 60
 
 

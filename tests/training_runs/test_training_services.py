@@ -75,6 +75,8 @@ def test_create_refuses_a_missing_model(train_project, trl_export, path):
     [
         ({"out": "/tmp/x"}, "may not set out"),
         ({"data": ["a"]}, "may not set data"),
+        ({"eval_data": ["/etc/passwd"]}, "may not set eval_data"),
+        ({"eval_data": "/srv/other-project/export.jsonl"}, "may not set eval_data"),
         ({"learning_rate": 1}, "unknown setting"),
         ({"batch_size": 0}, "batch_size"),
         ({"head": "deep"}, "head"),

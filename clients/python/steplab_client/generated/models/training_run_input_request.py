@@ -26,7 +26,8 @@ class TrainingRunInputRequest:
         base_model (str): Absolute path of a causal LM checkpoint directory, under one of the server's MODEL_DIRS or
             this project's own training runs (staff users: any).
         config (TrainingRunInputRequestConfig | Unset): training.config.TrainConfig settings, e.g. lr, epochs,
-            max_steps, batch_size, max_length, head, lora, bf16. data/model/out are set by the run.
+            max_steps, batch_size, max_length, head, lora, bf16. data, eval_data, model, out, resume_from and progress are
+            set by the run (it evaluates on its export's own split).
         request_id (UUID | Unset): A key the client makes once per job it creates and sends again on every retry (a UUID
             is a good one); a retry with it answers the job made the first time instead of another. Same as Idempotency-Key.
     """

@@ -11,8 +11,8 @@ T = TypeVar("T", bound="TrainingRunInputRequestConfig")
 
 @_attrs_define
 class TrainingRunInputRequestConfig:
-    """training.config.TrainConfig settings, e.g. lr, epochs, max_steps, batch_size, max_length, head, lora, bf16.
-    data/model/out are set by the run.
+    """training.config.TrainConfig settings, e.g. lr, epochs, max_steps, batch_size, max_length, head, lora, bf16. data,
+    eval_data, model, out, resume_from and progress are set by the run (it evaluates on its export's own split).
 
     """
 
