@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from labeling.accounts.operators import acts_as_server
 from labeling.accounts.sealed import SealBroken, seal, unseal
 from labeling.errors import ValidationFailed
 from labeling.hub.connection import (
@@ -111,7 +112,7 @@ def server_token_covers(repo_id: str) -> bool:
 def server_token_allowed(*, user, repo_id: str) -> bool:
     """Whether a push or import by `user` (None: the server itself) touching `repo_id` may use
     the server's HF_TOKEN when they saved no token of their own."""
-    if user is None or getattr(user, "is_staff", False):
+    if acts_as_server(user):
         return True
     return server_token_covers(repo_id)
 
@@ -124,7 +125,7 @@ def hub_token_uses(*, user) -> str:
         return USER
     if not getattr(settings, "HF_TOKEN", ""):
         return NONE
-    if user is None or getattr(user, "is_staff", False):
+    if acts_as_server(user):
         return SERVER
     return SERVER_LISTED if server_token_repos() else NONE
 
