@@ -49,6 +49,15 @@ describe("math", () => {
     expect(el.querySelectorAll("em")).toHaveLength(1);
   });
 
+  it("renders inline math that ends with an escaped brace or bar", () => {
+    const el = dom(
+      renderMarkdown("the sets $\\left\\{(x+y)^{2}, x / y\\right\\}$ and $\\{4,12.8, N\\}$ and $\\|v\\|$ are equal"),
+    );
+    expect(tex(el)).toEqual(["\\left\\{(x+y)^{2}, x / y\\right\\}", "\\{4,12.8, N\\}", "\\|v\\|"]);
+    expect(el.textContent).not.toContain("$");
+    expect(dom(renderMarkdown("a $x \\$ b")).querySelector(".katex")).toBeNull();
+  });
+
   it("leaves prices, escaped dollars and code alone", () => {
     expect(dom(renderMarkdown("It costs $5 and $10.")).querySelector(".katex")).toBeNull();
     expect(dom(renderMarkdown("\\$3 each")).textContent?.trim()).toBe("$3 each");

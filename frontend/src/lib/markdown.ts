@@ -60,8 +60,9 @@ const INLINE_PATTERNS: Array<[RegExp, boolean]> = [
   [/^\\\[([\s\S]+?)\\\]/, true],
   [/^\\\(([\s\S]+?)\\\)/, false],
   // Pandoc's rule: no space just inside the dollars and no digit right after the closing one,
-  // so "costs $5 and $10" stays text.
-  [/^\$(?![\s$])((?:\\[\s\S]|[^\\$])*?[^\\\s$])\$(?!\d)/, false],
+  // so "costs $5 and $10" stays text. The last thing inside may be an escaped character
+  // (`$\{1, 2\}$`, `$\left\{ ... \right\}$`, `$\|v\|$`).
+  [/^\$(?![\s$])((?:\\[\s\S]|[^\\$])*?(?:\\\S|[^\\\s$]))\$(?!\d)/, false],
   [/^\$([^\s$\\])\$(?!\d)/, false],
 ];
 
