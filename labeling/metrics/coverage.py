@@ -11,7 +11,7 @@ from django.db.models import Count, Q, Sum
 
 from labeling.models import Annotation, AnnotationStatus, Project, Solution
 
-from .queries import _rater, rater_pair_confusions, submitted_annotations
+from .queries import Confusions, _rater, rater_pair_confusions, submitted_annotations
 
 
 def annotation_coverage(project: Project) -> dict:
@@ -23,10 +23,13 @@ def annotation_coverage(project: Project) -> dict:
     return {"solutions": total, "none": total - one - many, "one": one, "two_plus": many}
 
 
-def annotator_totals(project: Project) -> list[dict]:
+def annotator_totals(project: Project, confusions: Confusions | None = None) -> list[dict]:
     """Per rater, their own numbers: submitted and skipped annotations, labeling hours, and
     their step agreement with the others on the steps they both rated (None: no shared step).
+    `confusions`: rater_pair_confusions' answer when the caller has it.
     """
+    if confusions is None:
+        confusions = rater_pair_confusions(project)
     rows = (
         Annotation.objects.filter(solution__project=project)
         .order_by()
@@ -40,7 +43,7 @@ def annotator_totals(project: Project) -> list[dict]:
         )
     )
     shared: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])  # [agreeing, steps]
-    for (a, b), matrix in rater_pair_confusions(project).items():
+    for (a, b), matrix in confusions.items():
         for rater in (a, b):
             shared[rater][0] += float(matrix.trace())
             shared[rater][1] += float(matrix.sum())

@@ -12,10 +12,8 @@ from statistics import median
 import numpy as np
 from django.db import connection
 from django.db.models import (
-    Aggregate,
     Count,
     F,
-    FloatField,
     OuterRef,
     Q,
     QuerySet,
@@ -42,14 +40,6 @@ from labeling.models import (
 )
 
 NO_ERROR = -1  # first-error "index" of an annotation without a wrong step
-
-
-class Median(Aggregate):
-    """PostgreSQL's median; other databases fall back to Python (see _median_times)."""
-
-    function = "PERCENTILE_CONT"
-    template = "%(function)s(0.5) WITHIN GROUP (ORDER BY %(expressions)s)"
-    output_field = FloatField()
 
 
 def _rater(prefix: str = "") -> Coalesce:
@@ -165,31 +155,29 @@ def _rater_names(user_ids: set[int]) -> dict[int, str]:
 def rater_pair_confusions(project: Project) -> dict[tuple[str, str], np.ndarray]:
     """Per pair of raters (a < b), counts of (a's rating, b's rating) on the steps both rated.
 
-    One self-join of the labels on step, grouped by both annotations' raters and ratings;
-    rater ids become names afterwards (no user table in the join).
+    The project's submitted rated labels joined to themselves on step (hash joins), grouped
+    by both annotations' raters and ratings; rater ids become names afterwards (no user table
+    in the join). The ORM's `step__labels__` self-join went through the steps besides.
     """
     values = list(project.rating_values)
-    other = "step__labels__"
-    keys = (
+    labels = submitted_labels(project).values_list(
+        "step_id",
+        "annotation_id",
+        "rating",
         "annotation__annotator_id",
         "annotation__external_annotator",
-        f"{other}annotation__annotator_id",
-        f"{other}annotation__external_annotator",
-        "rating",
-        f"{other}rating",
     )
-    rows = list(
-        submitted_labels(project)
-        .filter(
-            **{
-                f"{other}annotation__status": AnnotationStatus.SUBMITTED,
-                f"{other}rating__isnull": False,
-                f"{other}annotation_id__gt": F("annotation_id"),
-            }
+    sql, params = labels.query.sql_with_params()
+    columns = "step_id, annotation_id, rating, rater_id, rater_ext"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT a.rater_id, a.rater_ext, b.rater_id, b.rater_ext, a.rating, b.rating, "
+            f"COUNT(*) FROM ({sql}) AS a ({columns}) JOIN ({sql}) AS b ({columns}) "
+            "ON b.step_id = a.step_id AND b.annotation_id > a.annotation_id "
+            "GROUP BY a.rater_id, a.rater_ext, b.rater_id, b.rater_ext, a.rating, b.rating",
+            (*params, *params),
         )
-        .values_list(*keys)
-        .annotate(n=Count("id"))
-    )
+        rows = cursor.fetchall()
     names = _rater_names({r[0] for r in rows if r[0]} | {r[2] for r in rows if r[2]})
     out: dict[tuple[str, str], np.ndarray] = defaultdict(
         lambda: np.zeros((len(values), len(values)))
@@ -205,9 +193,16 @@ def rater_pair_confusions(project: Project) -> dict[tuple[str, str], np.ndarray]
     return dict(out)
 
 
-def rater_pairs(project: Project) -> list[dict]:
+Confusions = dict[tuple[str, str], np.ndarray]
+
+
+def rater_pairs(project: Project, confusions: Confusions | None = None) -> list[dict]:
+    """Agreement and Cohen's kappa per rater pair; `confusions`: rater_pair_confusions'
+    answer when the caller has it (the dashboard reads it once for pairs and annotators)."""
+    if confusions is None:
+        confusions = rater_pair_confusions(project)
     pairs = []
-    for (a, b), matrix in sorted(rater_pair_confusions(project).items()):
+    for (a, b), matrix in sorted(confusions.items()):
         n = int(matrix.sum())
         pairs.append(
             {
@@ -312,10 +307,8 @@ def auto_source_agreement(project: Project) -> list[dict]:
 
 
 def _median_times(qs: QuerySet[Annotation], keys: tuple[str, ...]) -> dict[tuple, float]:
-    if connection.vendor == "postgresql":
-        rows = qs.values(*keys).annotate(med=Median("time_spent_ms"))
-        return {tuple(row[k] for k in keys): row["med"] for row in rows}
-    # SQLite has no median aggregate: one integer per annotation, no labels.
+    """Median time per group where there is no PERCENTILE_CONT (SQLite): one integer per
+    annotation, no labels."""
     times: dict[tuple, list[int]] = defaultdict(list)
     for row in qs.values(*keys, "time_spent_ms"):
         times[tuple(row[k] for k in keys)].append(row["time_spent_ms"])
@@ -334,6 +327,56 @@ def _rates(row: dict, med: float | None) -> dict:
     }
 
 
+# Each breakdown's name and the keys it groups by; GROUPING(rater, day) of each of its rows.
+_BREAKDOWNS = (
+    ("by_annotator", ("rater",), 1),
+    ("by_day", ("day",), 2),
+    ("by_annotator_day", ("rater", "day"), 0),
+)
+
+
+def _grouped_in_sql(annotated: QuerySet[Annotation]) -> dict[str, list[dict]]:
+    """The three breakdowns' sums and medians from one statement (GROUPING SETS over the
+    annotations, each one's rated steps counted once), where three GROUP BYs and three
+    medians read the annotations and their labels six times."""
+    inner = annotated.values("rater", "day", "rated_steps", "time_spent_ms")
+    sql, params = inner.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT GROUPING(rater, day), rater, day, COUNT(*), SUM(rated_steps)::bigint, "
+            "SUM(time_spent_ms)::bigint, "
+            "PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY time_spent_ms) "
+            f"FROM ({sql}) AS annotated GROUP BY GROUPING SETS ((rater), (day), (rater, day))",
+            params,
+        )
+        rows = cursor.fetchall()
+    by_mask: dict[int, list[dict]] = defaultdict(list)
+    for mask, rater, day, solutions, steps, time_ms, med in rows:
+        by_mask[mask].append(
+            {
+                "rater": rater,
+                "day": day,
+                "solutions": solutions,
+                "steps": steps,
+                "time_ms": time_ms,
+                "med": med,
+            }
+        )
+    return {name: by_mask[mask] for name, _, mask in _BREAKDOWNS}
+
+
+def _grouped_apart(annotated: QuerySet[Annotation]) -> dict[str, list[dict]]:
+    """_grouped_in_sql for a database without GROUPING SETS and PERCENTILE_CONT (SQLite)."""
+    out = {}
+    for name, keys, _ in _BREAKDOWNS:
+        rows = annotated.values(*keys).annotate(
+            solutions=Count("id"), steps=Sum("rated_steps"), time_ms=Sum("time_spent_ms")
+        )
+        medians = _median_times(annotated, keys)
+        out[name] = [{**row, "med": medians.get(tuple(row[k] for k in keys))} for row in rows]
+    return out
+
+
 def throughput(project: Project) -> dict:
     """Solutions and steps per hour of labeling time and median time per solution, per
     annotator, per day (of submission) and per annotator and day. Time is the annotation's
@@ -348,23 +391,19 @@ def throughput(project: Project) -> dict:
             0,
         ),
     )
+    if connection.vendor == "postgresql":
+        grouped = _grouped_in_sql(annotated)
+    else:
+        grouped = _grouped_apart(annotated)
     out = {}
-    for name, keys in (
-        ("by_annotator", ("rater",)),
-        ("by_day", ("day",)),
-        ("by_annotator_day", ("rater", "day")),
-    ):
-        rows = annotated.values(*keys).annotate(
-            solutions=Count("id"), steps=Sum("rated_steps"), time_ms=Sum("time_spent_ms")
-        )
-        medians = _median_times(annotated, keys)
+    for name, keys, _ in _BREAKDOWNS:
         out[name] = sorted(
             (
                 {
                     **{("annotator" if k == "rater" else k): row[k] for k in keys},
-                    **_rates(row, medians.get(tuple(row[k] for k in keys))),
+                    **_rates(row, row["med"]),
                 }
-                for row in rows
+                for row in grouped[name]
             ),
             key=lambda r: tuple(str(r.get(k, "")) for k in ("annotator", "day")),
         )
@@ -391,11 +430,12 @@ def label_distribution(project: Project) -> list[dict]:
     return sorted(({"annotator": r.pop("rater"), **r} for r in rows), key=lambda r: r["annotator"])
 
 
-def project_metrics(project: Project) -> dict:
-    """Everything the metrics endpoint and dashboard show for one project."""
+def project_metrics(project: Project, confusions: Confusions | None = None) -> dict:
+    """Everything the metrics endpoint and dashboard show for one project (`confusions`:
+    rater_pair_confusions' answer when the caller has it)."""
     return {
         "step_ratings": step_rating_agreement(project),
-        "pairs": rater_pairs(project),
+        "pairs": rater_pairs(project, confusions),
         "first_error": first_error_agreement(project),
         "gold": gold_accuracy(project),
         "auto_sources": auto_source_agreement(project),
