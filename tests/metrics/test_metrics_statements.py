@@ -3,7 +3,8 @@
 A small project's metrics are computed on every dashboard load (under
 METRICS_LIVE_MAX_ANNOTATIONS), so each statement that reads its labels is paid per load
 (bench/scale_bench.py: 2 s at 10k solutions). The rater-pair self-join is read once for pairs
-and annotators, and throughput's three breakdowns and medians are one statement. The answers
+and annotators, throughput's three breakdowns and medians are one statement, and coverage's
+three counts one. The answers
 are pinned against the statements they replaced (kept here, as they were), on a generated
 project with the cases that matter: people and imported raters (one sharing a person's
 name), unrated and unsure labels, drafts and skips, bad-problem submissions, gold, machine
@@ -26,6 +27,7 @@ from labeling.models import (
     Domain,
     FinishReason,
     GoldLabel,
+    Solution,
     StepLabel,
     Suggestion,
 )
@@ -135,6 +137,15 @@ def _orm_pair_confusions(project) -> dict[tuple[str, str], np.ndarray]:
     return dict(out)
 
 
+def _orm_coverage(project) -> dict:
+    per_solution = queries.submitted_annotations(project).values("solution_id")
+    per_solution = per_solution.annotate(n=Count("id"))
+    one = per_solution.filter(n=1).count()
+    many = per_solution.filter(n__gte=2).count()
+    total = Solution.objects.filter(project=project).count()
+    return {"solutions": total, "none": total - one - many, "one": one, "two_plus": many}
+
+
 def _orm_throughput(project) -> dict:
     base = queries.submitted_annotations(project).filter(submitted_at__isnull=False)
     rated = StepLabel.objects.filter(annotation_id=OuterRef("pk"), rating__isnull=False)
@@ -208,14 +219,16 @@ def test_the_dashboards_metrics_are_the_same_numbers(generated, monkeypatch):
     monkeypatch.setattr(coverage, "rater_pair_confusions", _orm_pair_confusions)
     monkeypatch.setattr(queries, "rater_pair_confusions", _orm_pair_confusions)
     monkeypatch.setattr(queries, "throughput", _orm_throughput)
+    monkeypatch.setattr(domains, "annotation_coverage", _orm_coverage)
     old = domains.project_metrics_by_domain(generated)
     assert _same(new, old)
     assert new["step_ratings"]["alpha_ordinal"] is not None and len(new["domains"]) == 3
+    assert new["coverage"]["one"] and new["coverage"]["two_plus"] and new["coverage"]["none"]
 
 
 def test_live_metrics_read_the_labels_fewer_times(db, django_assert_num_queries):
     """One project (not many-domains): 22 statements before, each pass over the labels paid
     on every dashboard load of a small project."""
     project = _generated(Domain.MATH, seed=7)
-    with django_assert_num_queries(15):
+    with django_assert_num_queries(13):
         domains.project_metrics_by_domain(project)
