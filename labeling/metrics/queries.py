@@ -7,7 +7,6 @@ imported dataset labels, the dataset's labeler (`external_annotator`).
 """
 
 from collections import defaultdict
-from statistics import median
 
 import numpy as np
 from django.db import connection
@@ -16,11 +15,9 @@ from django.db.models import (
     F,
     OuterRef,
     Q,
-    QuerySet,
     Subquery,
-    Sum,
 )
-from django.db.models.functions import Coalesce, TruncDate
+from django.db.models.functions import Coalesce
 
 from labeling.metrics.agreement import (
     CoincidenceAccumulator,
@@ -31,40 +28,14 @@ from labeling.metrics.agreement import (
     pairwise_agreement,
 )
 from labeling.models import (
-    Annotation,
-    AnnotationStatus,
     FinishReason,
     GoldLabel,
     Project,
     StepLabel,
 )
 
-NO_ERROR = -1  # first-error "index" of an annotation without a wrong step
-
-
-def _rater(prefix: str = "") -> Coalesce:
-    return Coalesce(f"{prefix}annotator__username", f"{prefix}external_annotator")
-
-
-def _in_domain(prefix: str, domain: str | None) -> Q:
-    """Rows of one problem domain (None: all); "" is problems that name none."""
-    return Q() if domain is None else Q(**{f"{prefix}solution__problem__domain": domain})
-
-
-def submitted_labels(project: Project, domain: str | None = None) -> QuerySet[StepLabel]:
-    """Rated labels of submitted annotations in the project (imported ones included)."""
-    return StepLabel.objects.filter(
-        _in_domain("annotation__", domain),
-        annotation__solution__project=project,
-        annotation__status=AnnotationStatus.SUBMITTED,
-        rating__isnull=False,
-    ).order_by()
-
-
-def submitted_annotations(project: Project, domain: str | None = None) -> QuerySet[Annotation]:
-    return Annotation.objects.filter(
-        _in_domain("", domain), solution__project=project, status=AnnotationStatus.SUBMITTED
-    ).order_by()
+from .activity import activity
+from .selection import NO_ERROR, _rater, submitted_annotations, submitted_labels
 
 
 def _first_error() -> Coalesce:
@@ -306,130 +277,6 @@ def auto_source_agreement(project: Project) -> list[dict]:
     return out
 
 
-def _median_times(qs: QuerySet[Annotation], keys: tuple[str, ...]) -> dict[tuple, float]:
-    """Median time per group where there is no PERCENTILE_CONT (SQLite): one integer per
-    annotation, no labels."""
-    times: dict[tuple, list[int]] = defaultdict(list)
-    for row in qs.values(*keys, "time_spent_ms"):
-        times[tuple(row[k] for k in keys)].append(row["time_spent_ms"])
-    return {key: float(median(v)) for key, v in times.items()}
-
-
-def _rates(row: dict, med: float | None) -> dict:
-    hours = (row["time_ms"] or 0) / 3_600_000
-    return {
-        "solutions": row["solutions"],
-        "steps": row["steps"],
-        "hours": round(hours, 4),
-        "solutions_per_hour": row["solutions"] / hours if hours else None,
-        "steps_per_hour": row["steps"] / hours if hours else None,
-        "median_seconds_per_solution": med / 1000 if med is not None else None,
-    }
-
-
-# Each breakdown's name and the keys it groups by; GROUPING(rater, day) of each of its rows.
-_BREAKDOWNS = (
-    ("by_annotator", ("rater",), 1),
-    ("by_day", ("day",), 2),
-    ("by_annotator_day", ("rater", "day"), 0),
-)
-
-
-def _grouped_in_sql(annotated: QuerySet[Annotation]) -> dict[str, list[dict]]:
-    """The three breakdowns' sums and medians from one statement (GROUPING SETS over the
-    annotations, each one's rated steps counted once), where three GROUP BYs and three
-    medians read the annotations and their labels six times."""
-    inner = annotated.values("rater", "day", "rated_steps", "time_spent_ms")
-    sql, params = inner.query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT GROUPING(rater, day), rater, day, COUNT(*), SUM(rated_steps)::bigint, "
-            "SUM(time_spent_ms)::bigint, "
-            "PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY time_spent_ms) "
-            f"FROM ({sql}) AS annotated GROUP BY GROUPING SETS ((rater), (day), (rater, day))",
-            params,
-        )
-        rows = cursor.fetchall()
-    by_mask: dict[int, list[dict]] = defaultdict(list)
-    for mask, rater, day, solutions, steps, time_ms, med in rows:
-        by_mask[mask].append(
-            {
-                "rater": rater,
-                "day": day,
-                "solutions": solutions,
-                "steps": steps,
-                "time_ms": time_ms,
-                "med": med,
-            }
-        )
-    return {name: by_mask[mask] for name, _, mask in _BREAKDOWNS}
-
-
-def _grouped_apart(annotated: QuerySet[Annotation]) -> dict[str, list[dict]]:
-    """_grouped_in_sql for a database without GROUPING SETS and PERCENTILE_CONT (SQLite)."""
-    out = {}
-    for name, keys, _ in _BREAKDOWNS:
-        rows = annotated.values(*keys).annotate(
-            solutions=Count("id"), steps=Sum("rated_steps"), time_ms=Sum("time_spent_ms")
-        )
-        medians = _median_times(annotated, keys)
-        out[name] = [{**row, "med": medians.get(tuple(row[k] for k in keys))} for row in rows]
-    return out
-
-
-def throughput(project: Project) -> dict:
-    """Solutions and steps per hour of labeling time and median time per solution, per
-    annotator, per day (of submission) and per annotator and day. Time is the annotation's
-    `time_spent_ms`; steps are rated steps."""
-    base = submitted_annotations(project).filter(submitted_at__isnull=False)
-    rated = StepLabel.objects.filter(annotation_id=OuterRef("pk"), rating__isnull=False)
-    annotated = base.annotate(
-        rater=_rater(),
-        day=TruncDate("submitted_at"),
-        rated_steps=Coalesce(
-            Subquery(rated.order_by().values("annotation_id").annotate(c=Count("id")).values("c")),
-            0,
-        ),
-    )
-    if connection.vendor == "postgresql":
-        grouped = _grouped_in_sql(annotated)
-    else:
-        grouped = _grouped_apart(annotated)
-    out = {}
-    for name, keys, _ in _BREAKDOWNS:
-        out[name] = sorted(
-            (
-                {
-                    **{("annotator" if k == "rater" else k): row[k] for k in keys},
-                    **_rates(row, row["med"]),
-                }
-                for row in grouped[name]
-            ),
-            key=lambda r: tuple(str(r.get(k, "")) for k in ("annotator", "day")),
-        )
-    return out
-
-
-def label_distribution(project: Project) -> list[dict]:
-    """Per rater: how many steps they rated −1 / 0 / +1 and left unrated or marked unsure."""
-    rows = (
-        StepLabel.objects.filter(
-            annotation__solution__project=project, annotation__status=AnnotationStatus.SUBMITTED
-        )
-        .order_by()
-        .annotate(rater=_rater("annotation__"))
-        .values("rater")
-        .annotate(
-            wrong=Count("id", filter=Q(rating=-1)),
-            neutral=Count("id", filter=Q(rating=0)),
-            correct=Count("id", filter=Q(rating=1)),
-            unrated=Count("id", filter=Q(rating__isnull=True)),
-            unsure=Count("id", filter=Q(unsure=True)),
-        )
-    )
-    return sorted(({"annotator": r.pop("rater"), **r} for r in rows), key=lambda r: r["annotator"])
-
-
 def project_metrics(project: Project, confusions: Confusions | None = None) -> dict:
     """Everything the metrics endpoint and dashboard show for one project (`confusions`:
     rater_pair_confusions' answer when the caller has it)."""
@@ -439,6 +286,5 @@ def project_metrics(project: Project, confusions: Confusions | None = None) -> d
         "first_error": first_error_agreement(project),
         "gold": gold_accuracy(project),
         "auto_sources": auto_source_agreement(project),
-        "throughput": throughput(project),
-        "label_distribution": label_distribution(project),
+        **activity(project),  # throughput and label_distribution
     }

@@ -3,8 +3,8 @@
 A small project's metrics are computed on every dashboard load (under
 METRICS_LIVE_MAX_ANNOTATIONS), so each statement that reads its labels is paid per load
 (bench/scale_bench.py: 2 s at 10k solutions). The rater-pair self-join is read once for pairs
-and annotators, throughput's three breakdowns and medians are one statement, and coverage's
-three counts one. The answers
+and annotators, throughput's three breakdowns and medians and the label distribution are
+one statement, and coverage's three counts one. The answers
 are pinned against the statements they replaced (kept here, as they were), on a generated
 project with the cases that matter: people and imported raters (one sharing a person's
 name), unrated and unsure labels, drafts and skips, bad-problem submissions, gold, machine
@@ -17,10 +17,10 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
-from django.db.models import Aggregate, Count, F, FloatField, OuterRef, Subquery, Sum
+from django.db.models import Aggregate, Count, F, FloatField, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce, TruncDate
 
-from labeling.metrics import coverage, domains, queries
+from labeling.metrics import activity, coverage, domains, queries, selection
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -113,7 +113,7 @@ def _orm_pair_confusions(project) -> dict[tuple[str, str], np.ndarray]:
         f"{other}rating",
     )
     rows = list(
-        queries.submitted_labels(project)
+        selection.submitted_labels(project)
         .filter(
             **{
                 f"{other}annotation__status": AnnotationStatus.SUBMITTED,
@@ -137,8 +137,34 @@ def _orm_pair_confusions(project) -> dict[tuple[str, str], np.ndarray]:
     return dict(out)
 
 
+def _orm_label_distribution(project) -> list[dict]:
+    rows = (
+        StepLabel.objects.filter(
+            annotation__solution__project=project, annotation__status=AnnotationStatus.SUBMITTED
+        )
+        .order_by()
+        .annotate(rater=selection._rater("annotation__"))
+        .values("rater")
+        .annotate(
+            wrong=Count("id", filter=Q(rating=-1)),
+            neutral=Count("id", filter=Q(rating=0)),
+            correct=Count("id", filter=Q(rating=1)),
+            unrated=Count("id", filter=Q(rating__isnull=True)),
+            unsure=Count("id", filter=Q(unsure=True)),
+        )
+    )
+    return sorted(({"annotator": r.pop("rater"), **r} for r in rows), key=lambda r: r["annotator"])
+
+
+def _orm_activity(project) -> dict:
+    return {
+        "throughput": _orm_throughput(project),
+        "label_distribution": _orm_label_distribution(project),
+    }
+
+
 def _orm_coverage(project) -> dict:
-    per_solution = queries.submitted_annotations(project).values("solution_id")
+    per_solution = selection.submitted_annotations(project).values("solution_id")
     per_solution = per_solution.annotate(n=Count("id"))
     one = per_solution.filter(n=1).count()
     many = per_solution.filter(n__gte=2).count()
@@ -147,10 +173,10 @@ def _orm_coverage(project) -> dict:
 
 
 def _orm_throughput(project) -> dict:
-    base = queries.submitted_annotations(project).filter(submitted_at__isnull=False)
+    base = selection.submitted_annotations(project).filter(submitted_at__isnull=False)
     rated = StepLabel.objects.filter(annotation_id=OuterRef("pk"), rating__isnull=False)
     annotated = base.annotate(
-        rater=queries._rater(),
+        rater=selection._rater(),
         day=TruncDate("submitted_at"),
         rated_steps=Coalesce(
             Subquery(rated.order_by().values("annotation_id").annotate(c=Count("id")).values("c")),
@@ -174,7 +200,7 @@ def _orm_throughput(project) -> dict:
             (
                 {
                     **{("annotator" if k == "rater" else k): row[k] for k in keys},
-                    **queries._rates(row, medians.get(tuple(row[k] for k in keys))),
+                    **activity._rates(row, medians.get(tuple(row[k] for k in keys))),
                 }
                 for row in rows
             ),
@@ -205,12 +231,14 @@ def test_pair_confusions_are_the_self_joins_numbers(generated):
         assert np.array_equal(new[pair], old[pair]), pair
 
 
-def test_throughput_is_the_six_statements_numbers(generated, django_assert_num_queries):
+def test_throughput_and_distribution_are_the_seven_statements_numbers(
+    generated, django_assert_num_queries
+):
     with django_assert_num_queries(1):
-        new = queries.throughput(generated)
-    old = _orm_throughput(generated)
-    assert _same(new, old)
-    assert len(new["by_annotator"]) == 6 and len(new["by_day"]) >= 3
+        new = activity.activity(generated)
+    assert _same(new, _orm_activity(generated))
+    assert len(new["throughput"]["by_annotator"]) == 6 and len(new["throughput"]["by_day"]) >= 3
+    assert len(new["label_distribution"]) == 6
 
 
 def test_the_dashboards_metrics_are_the_same_numbers(generated, monkeypatch):
@@ -218,7 +246,7 @@ def test_the_dashboards_metrics_are_the_same_numbers(generated, monkeypatch):
     monkeypatch.setattr(domains, "rater_pair_confusions", _orm_pair_confusions)
     monkeypatch.setattr(coverage, "rater_pair_confusions", _orm_pair_confusions)
     monkeypatch.setattr(queries, "rater_pair_confusions", _orm_pair_confusions)
-    monkeypatch.setattr(queries, "throughput", _orm_throughput)
+    monkeypatch.setattr(queries, "activity", _orm_activity)
     monkeypatch.setattr(domains, "annotation_coverage", _orm_coverage)
     old = domains.project_metrics_by_domain(generated)
     assert _same(new, old)
@@ -230,5 +258,5 @@ def test_live_metrics_read_the_labels_fewer_times(db, django_assert_num_queries)
     """One project (not many-domains): 22 statements before, each pass over the labels paid
     on every dashboard load of a small project."""
     project = _generated(Domain.MATH, seed=7)
-    with django_assert_num_queries(13):
+    with django_assert_num_queries(12):
         domains.project_metrics_by_domain(project)
