@@ -131,19 +131,18 @@ def rater_pair_confusions(project: Project) -> dict[tuple[str, str], np.ndarray]
     in the join). The ORM's `step__labels__` self-join went through the steps besides.
     """
     values = list(project.rating_values)
-    labels = submitted_labels(project).values_list(
+    labels = submitted_labels(project).values(
         "step_id",
         "annotation_id",
         "rating",
-        "annotation__annotator_id",
-        "annotation__external_annotator",
+        rater_id=F("annotation__annotator_id"),
+        rater_ext=F("annotation__external_annotator"),
     )
     sql, params = labels.query.sql_with_params()
-    columns = "step_id, annotation_id, rating, rater_id, rater_ext"
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT a.rater_id, a.rater_ext, b.rater_id, b.rater_ext, a.rating, b.rating, "
-            f"COUNT(*) FROM ({sql}) AS a ({columns}) JOIN ({sql}) AS b ({columns}) "
+            f"COUNT(*) FROM ({sql}) AS a JOIN ({sql}) AS b "
             "ON b.step_id = a.step_id AND b.annotation_id > a.annotation_id "
             "GROUP BY a.rater_id, a.rater_ext, b.rater_id, b.rater_ext, a.rating, b.rating",
             (*params, *params),

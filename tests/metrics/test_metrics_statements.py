@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
+from django.db import connection
 from django.db.models import Aggregate, Count, F, FloatField, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce, TruncDate
 
@@ -192,10 +193,13 @@ def _orm_throughput(project) -> dict:
         rows = annotated.values(*keys).annotate(
             solutions=Count("id"), steps=Sum("rated_steps"), time_ms=Sum("time_spent_ms")
         )
-        medians = {
-            tuple(r[k] for k in keys): r["med"]
-            for r in annotated.values(*keys).annotate(med=_Median("time_spent_ms"))
-        }
+        if connection.vendor == "postgresql":
+            medians = {
+                tuple(r[k] for k in keys): r["med"]
+                for r in annotated.values(*keys).annotate(med=_Median("time_spent_ms"))
+            }
+        else:  # as it was: SQLite has no PERCENTILE_CONT
+            medians = activity._median_times(annotated, keys)
         out[name] = sorted(
             (
                 {
@@ -234,7 +238,10 @@ def test_pair_confusions_are_the_self_joins_numbers(generated):
 def test_throughput_and_distribution_are_the_seven_statements_numbers(
     generated, django_assert_num_queries
 ):
-    with django_assert_num_queries(1):
+    if connection.vendor == "postgresql":
+        with django_assert_num_queries(1):
+            new = activity.activity(generated)
+    else:  # SQLite runs them apart, as before
         new = activity.activity(generated)
     assert _same(new, _orm_activity(generated))
     assert len(new["throughput"]["by_annotator"]) == 6 and len(new["throughput"]["by_day"]) >= 3
@@ -257,6 +264,8 @@ def test_the_dashboards_metrics_are_the_same_numbers(generated, monkeypatch):
 def test_live_metrics_read_the_labels_fewer_times(db, django_assert_num_queries):
     """One project (not many-domains): 22 statements before, each pass over the labels paid
     on every dashboard load of a small project."""
+    if connection.vendor != "postgresql":
+        pytest.skip("one statement where PostgreSQL has GROUPING SETS and PERCENTILE_CONT")
     project = _generated(Domain.MATH, seed=7)
     with django_assert_num_queries(12):
         domains.project_metrics_by_domain(project)
