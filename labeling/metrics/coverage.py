@@ -7,26 +7,37 @@ project labeled once per solution shows "1 annotator" coverage, never agreement.
 
 from collections import defaultdict
 
+from django.db import connection
 from django.db.models import Count, Q, Sum
 
 from labeling.models import Annotation, AnnotationStatus, Project, Solution
 
-from .queries import _rater, rater_pair_confusions, submitted_annotations
+from .queries import Confusions, _rater, rater_pair_confusions, submitted_annotations
 
 
 def annotation_coverage(project: Project) -> dict:
     """Solutions with 0, 1 and 2+ submitted annotations (imported ones count)."""
     per_solution = submitted_annotations(project).values("solution_id").annotate(n=Count("id"))
-    one = per_solution.filter(n=1).count()
-    many = per_solution.filter(n__gte=2).count()
-    total = Solution.objects.filter(project=project).count()
+    sql, params = per_solution.query.sql_with_params()
+    solutions = Solution.objects.filter(project=project).values("pk")
+    total_sql, total_params = solutions.query.sql_with_params()
+    with connection.cursor() as cursor:  # one statement: it was three
+        cursor.execute(
+            "SELECT COUNT(*) FILTER (WHERE n = 1), COUNT(*) FILTER (WHERE n >= 2), "
+            f"(SELECT COUNT(*) FROM ({total_sql}) AS solutions) FROM ({sql}) AS per_solution",
+            (*total_params, *params),
+        )
+        one, many, total = cursor.fetchone()
     return {"solutions": total, "none": total - one - many, "one": one, "two_plus": many}
 
 
-def annotator_totals(project: Project) -> list[dict]:
+def annotator_totals(project: Project, confusions: Confusions | None = None) -> list[dict]:
     """Per rater, their own numbers: submitted and skipped annotations, labeling hours, and
     their step agreement with the others on the steps they both rated (None: no shared step).
+    `confusions`: rater_pair_confusions' answer when the caller has it.
     """
+    if confusions is None:
+        confusions = rater_pair_confusions(project)
     rows = (
         Annotation.objects.filter(solution__project=project)
         .order_by()
@@ -40,7 +51,7 @@ def annotator_totals(project: Project) -> list[dict]:
         )
     )
     shared: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])  # [agreeing, steps]
-    for (a, b), matrix in rater_pair_confusions(project).items():
+    for (a, b), matrix in confusions.items():
         for rater in (a, b):
             shared[rater][0] += float(matrix.trace())
             shared[rater][1] += float(matrix.sum())

@@ -15,6 +15,7 @@ from .coverage import annotation_coverage, annotator_totals
 from .queries import (
     first_error_agreement,
     project_metrics,
+    rater_pair_confusions,
     step_rating_agreement,
     submitted_annotations,
 )
@@ -24,9 +25,10 @@ def project_metrics_by_domain(project: Project) -> dict:
     """project_metrics plus `domains`: per problem domain in a many-domains project (empty
     for a project of one domain, whose totals are those numbers), `coverage` (solutions with
     0 / 1 / 2+ annotators) and `annotators` (each one's own totals)."""
-    data = project_metrics(project)
+    confusions = rater_pair_confusions(project)  # read once: pairs and annotators
+    data = project_metrics(project, confusions)
     data["coverage"] = annotation_coverage(project)
-    data["annotators"] = annotator_totals(project)
+    data["annotators"] = annotator_totals(project, confusions)
     data["domains"] = per_domain(project) if project.domain == Domain.MIXED else []
     data["review"] = review_progress(project)
     return data

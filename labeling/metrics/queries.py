@@ -7,22 +7,17 @@ imported dataset labels, the dataset's labeler (`external_annotator`).
 """
 
 from collections import defaultdict
-from statistics import median
 
 import numpy as np
 from django.db import connection
 from django.db.models import (
-    Aggregate,
     Count,
     F,
-    FloatField,
     OuterRef,
     Q,
-    QuerySet,
     Subquery,
-    Sum,
 )
-from django.db.models.functions import Coalesce, TruncDate
+from django.db.models.functions import Coalesce
 
 from labeling.metrics.agreement import (
     CoincidenceAccumulator,
@@ -33,48 +28,14 @@ from labeling.metrics.agreement import (
     pairwise_agreement,
 )
 from labeling.models import (
-    Annotation,
-    AnnotationStatus,
     FinishReason,
     GoldLabel,
     Project,
     StepLabel,
 )
 
-NO_ERROR = -1  # first-error "index" of an annotation without a wrong step
-
-
-class Median(Aggregate):
-    """PostgreSQL's median; other databases fall back to Python (see _median_times)."""
-
-    function = "PERCENTILE_CONT"
-    template = "%(function)s(0.5) WITHIN GROUP (ORDER BY %(expressions)s)"
-    output_field = FloatField()
-
-
-def _rater(prefix: str = "") -> Coalesce:
-    return Coalesce(f"{prefix}annotator__username", f"{prefix}external_annotator")
-
-
-def _in_domain(prefix: str, domain: str | None) -> Q:
-    """Rows of one problem domain (None: all); "" is problems that name none."""
-    return Q() if domain is None else Q(**{f"{prefix}solution__problem__domain": domain})
-
-
-def submitted_labels(project: Project, domain: str | None = None) -> QuerySet[StepLabel]:
-    """Rated labels of submitted annotations in the project (imported ones included)."""
-    return StepLabel.objects.filter(
-        _in_domain("annotation__", domain),
-        annotation__solution__project=project,
-        annotation__status=AnnotationStatus.SUBMITTED,
-        rating__isnull=False,
-    ).order_by()
-
-
-def submitted_annotations(project: Project, domain: str | None = None) -> QuerySet[Annotation]:
-    return Annotation.objects.filter(
-        _in_domain("", domain), solution__project=project, status=AnnotationStatus.SUBMITTED
-    ).order_by()
+from .activity import activity
+from .selection import NO_ERROR, _rater, submitted_annotations, submitted_labels
 
 
 def _first_error() -> Coalesce:
@@ -165,31 +126,28 @@ def _rater_names(user_ids: set[int]) -> dict[int, str]:
 def rater_pair_confusions(project: Project) -> dict[tuple[str, str], np.ndarray]:
     """Per pair of raters (a < b), counts of (a's rating, b's rating) on the steps both rated.
 
-    One self-join of the labels on step, grouped by both annotations' raters and ratings;
-    rater ids become names afterwards (no user table in the join).
+    The project's submitted rated labels joined to themselves on step (hash joins), grouped
+    by both annotations' raters and ratings; rater ids become names afterwards (no user table
+    in the join). The ORM's `step__labels__` self-join went through the steps besides.
     """
     values = list(project.rating_values)
-    other = "step__labels__"
-    keys = (
-        "annotation__annotator_id",
-        "annotation__external_annotator",
-        f"{other}annotation__annotator_id",
-        f"{other}annotation__external_annotator",
+    labels = submitted_labels(project).values(
+        "step_id",
+        "annotation_id",
         "rating",
-        f"{other}rating",
+        rater_id=F("annotation__annotator_id"),
+        rater_ext=F("annotation__external_annotator"),
     )
-    rows = list(
-        submitted_labels(project)
-        .filter(
-            **{
-                f"{other}annotation__status": AnnotationStatus.SUBMITTED,
-                f"{other}rating__isnull": False,
-                f"{other}annotation_id__gt": F("annotation_id"),
-            }
+    sql, params = labels.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT a.rater_id, a.rater_ext, b.rater_id, b.rater_ext, a.rating, b.rating, "
+            f"COUNT(*) FROM ({sql}) AS a JOIN ({sql}) AS b "
+            "ON b.step_id = a.step_id AND b.annotation_id > a.annotation_id "
+            "GROUP BY a.rater_id, a.rater_ext, b.rater_id, b.rater_ext, a.rating, b.rating",
+            (*params, *params),
         )
-        .values_list(*keys)
-        .annotate(n=Count("id"))
-    )
+        rows = cursor.fetchall()
     names = _rater_names({r[0] for r in rows if r[0]} | {r[2] for r in rows if r[2]})
     out: dict[tuple[str, str], np.ndarray] = defaultdict(
         lambda: np.zeros((len(values), len(values)))
@@ -205,9 +163,16 @@ def rater_pair_confusions(project: Project) -> dict[tuple[str, str], np.ndarray]
     return dict(out)
 
 
-def rater_pairs(project: Project) -> list[dict]:
+Confusions = dict[tuple[str, str], np.ndarray]
+
+
+def rater_pairs(project: Project, confusions: Confusions | None = None) -> list[dict]:
+    """Agreement and Cohen's kappa per rater pair; `confusions`: rater_pair_confusions'
+    answer when the caller has it (the dashboard reads it once for pairs and annotators)."""
+    if confusions is None:
+        confusions = rater_pair_confusions(project)
     pairs = []
-    for (a, b), matrix in sorted(rater_pair_confusions(project).items()):
+    for (a, b), matrix in sorted(confusions.items()):
         n = int(matrix.sum())
         pairs.append(
             {
@@ -311,94 +276,14 @@ def auto_source_agreement(project: Project) -> list[dict]:
     return out
 
 
-def _median_times(qs: QuerySet[Annotation], keys: tuple[str, ...]) -> dict[tuple, float]:
-    if connection.vendor == "postgresql":
-        rows = qs.values(*keys).annotate(med=Median("time_spent_ms"))
-        return {tuple(row[k] for k in keys): row["med"] for row in rows}
-    # SQLite has no median aggregate: one integer per annotation, no labels.
-    times: dict[tuple, list[int]] = defaultdict(list)
-    for row in qs.values(*keys, "time_spent_ms"):
-        times[tuple(row[k] for k in keys)].append(row["time_spent_ms"])
-    return {key: float(median(v)) for key, v in times.items()}
-
-
-def _rates(row: dict, med: float | None) -> dict:
-    hours = (row["time_ms"] or 0) / 3_600_000
-    return {
-        "solutions": row["solutions"],
-        "steps": row["steps"],
-        "hours": round(hours, 4),
-        "solutions_per_hour": row["solutions"] / hours if hours else None,
-        "steps_per_hour": row["steps"] / hours if hours else None,
-        "median_seconds_per_solution": med / 1000 if med is not None else None,
-    }
-
-
-def throughput(project: Project) -> dict:
-    """Solutions and steps per hour of labeling time and median time per solution, per
-    annotator, per day (of submission) and per annotator and day. Time is the annotation's
-    `time_spent_ms`; steps are rated steps."""
-    base = submitted_annotations(project).filter(submitted_at__isnull=False)
-    rated = StepLabel.objects.filter(annotation_id=OuterRef("pk"), rating__isnull=False)
-    annotated = base.annotate(
-        rater=_rater(),
-        day=TruncDate("submitted_at"),
-        rated_steps=Coalesce(
-            Subquery(rated.order_by().values("annotation_id").annotate(c=Count("id")).values("c")),
-            0,
-        ),
-    )
-    out = {}
-    for name, keys in (
-        ("by_annotator", ("rater",)),
-        ("by_day", ("day",)),
-        ("by_annotator_day", ("rater", "day")),
-    ):
-        rows = annotated.values(*keys).annotate(
-            solutions=Count("id"), steps=Sum("rated_steps"), time_ms=Sum("time_spent_ms")
-        )
-        medians = _median_times(annotated, keys)
-        out[name] = sorted(
-            (
-                {
-                    **{("annotator" if k == "rater" else k): row[k] for k in keys},
-                    **_rates(row, medians.get(tuple(row[k] for k in keys))),
-                }
-                for row in rows
-            ),
-            key=lambda r: tuple(str(r.get(k, "")) for k in ("annotator", "day")),
-        )
-    return out
-
-
-def label_distribution(project: Project) -> list[dict]:
-    """Per rater: how many steps they rated −1 / 0 / +1 and left unrated or marked unsure."""
-    rows = (
-        StepLabel.objects.filter(
-            annotation__solution__project=project, annotation__status=AnnotationStatus.SUBMITTED
-        )
-        .order_by()
-        .annotate(rater=_rater("annotation__"))
-        .values("rater")
-        .annotate(
-            wrong=Count("id", filter=Q(rating=-1)),
-            neutral=Count("id", filter=Q(rating=0)),
-            correct=Count("id", filter=Q(rating=1)),
-            unrated=Count("id", filter=Q(rating__isnull=True)),
-            unsure=Count("id", filter=Q(unsure=True)),
-        )
-    )
-    return sorted(({"annotator": r.pop("rater"), **r} for r in rows), key=lambda r: r["annotator"])
-
-
-def project_metrics(project: Project) -> dict:
-    """Everything the metrics endpoint and dashboard show for one project."""
+def project_metrics(project: Project, confusions: Confusions | None = None) -> dict:
+    """Everything the metrics endpoint and dashboard show for one project (`confusions`:
+    rater_pair_confusions' answer when the caller has it)."""
     return {
         "step_ratings": step_rating_agreement(project),
-        "pairs": rater_pairs(project),
+        "pairs": rater_pairs(project, confusions),
         "first_error": first_error_agreement(project),
         "gold": gold_accuracy(project),
         "auto_sources": auto_source_agreement(project),
-        "throughput": throughput(project),
-        "label_distribution": label_distribution(project),
+        **activity(project),  # throughput and label_distribution
     }

@@ -4,14 +4,8 @@ from collections import defaultdict
 
 from django.db.models import Count, F, Q
 
-from labeling.metrics.queries import (
-    NO_ERROR,
-    _first_error,
-    _gold_first_error,
-    _rater,
-    submitted_annotations,
-    submitted_labels,
-)
+from labeling.metrics.queries import _first_error, _gold_first_error
+from labeling.metrics.selection import NO_ERROR, _rater, submitted_annotations, submitted_labels
 from labeling.models import GoldLabel, Project, Solution
 
 

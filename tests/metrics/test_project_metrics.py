@@ -5,16 +5,15 @@ from datetime import UTC, datetime
 
 import pytest
 
+from labeling.metrics.activity import label_distribution, throughput
 from labeling.metrics.queries import (
     auto_source_agreement,
     first_error_agreement,
     gold_accuracy,
-    label_distribution,
     project_metrics,
     rater_pairs,
     step_rating_agreement,
     step_rating_profiles,
-    throughput,
 )
 from labeling.models import GoldLabel
 from tests.factories import ProjectFactory, SolutionFactory, SuggestionFactory, UserFactory

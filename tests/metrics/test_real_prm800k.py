@@ -13,7 +13,8 @@ from statistics import median
 
 import pytest
 
-from labeling.metrics.queries import first_error_agreement, label_distribution, throughput
+from labeling.metrics.activity import label_distribution, throughput
+from labeling.metrics.queries import first_error_agreement
 from labeling.services.imports import import_file
 from tests.conftest import SHARED_DATA
 from tests.factories import ProjectFactory
