@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from autolabel.engines.base import EngineResult, SolutionInput
 from autolabel.engines.prm import check_params as prm_check_params
+from autolabel.limits import check_run_limits
 from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
 from autolabel.registry import ENGINES, PLUGINS
 from autolabel.run_chunks import (
@@ -109,6 +110,7 @@ def _check_params(sources: list[str], params: dict, *, user: Any, project: Proje
                 own["backend"], user=user, project=project, field=f"params.{source}.backend"
             )
             params[source] = {**own, "backend": backend}
+    check_run_limits(sources, params, user=user)
 
 
 def _check_filter(filter_: dict) -> None:
