@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from labeling.errors import Conflict, ValidationFailed
 from labeling.models import Export, ExportFormat, ExportStatus, Project
+from training_runs.config_checks import check_client_config
 from training_runs.layout import run_dir
 from training_runs.model_refs import check_model_path
 from training_runs.models import PrmModel, TrainingRun, TrainingStatus
@@ -41,7 +42,7 @@ def training_dirs_of_project(*, project_id: int) -> list[Path]:
     return [run_dir(run) for run in runs]
 
 
-def _check_config(config: dict[str, Any]) -> dict[str, Any]:
+def _check_config(config: dict[str, Any], *, user: Any) -> dict[str, Any]:
     from training.config import TrainConfig
 
     reserved = sorted(set(config) & set(RESERVED))
@@ -49,6 +50,7 @@ def _check_config(config: dict[str, Any]) -> dict[str, Any]:
         raise ValidationFailed(
             f"config may not set {', '.join(reserved)}: the run decides them.", field="config"
         )
+    check_client_config(config, user=user)
     try:
         TrainConfig.from_dict({**config, "data": ["x"], "model": "x", "out": "x"}).validate()
     except (TypeError, ValueError) as exc:
@@ -101,7 +103,7 @@ def training_run_create(
         project=project,
         export=export,
         base_model=base_model,
-        config=_check_config(dict(config or {})),
+        config=_check_config(dict(config or {}), user=created_by),
         created_by=created_by,
     )
 
