@@ -34,6 +34,7 @@ from labeling.models import (
     sources_for_problem,
 )
 from labeling.services.jobs.outbox import outbox_add
+from labeling.services.jobs.quota import active_jobs_check
 from training_runs.model_refs import check_backend, check_model_path, check_prm, trusted
 from training_runs.models import PrmModel
 
@@ -192,6 +193,12 @@ def autolabel_run_create(
     _check_filter(filter or {})
     if "prm" in sources:
         params["prm"] = _resolve_prm(project, params.get("prm", {}), user=created_by)
+    unfinished = AutolabelRun.objects.filter(
+        project=project, status__in=(RunStatus.PENDING, RunStatus.RUNNING, RunStatus.PAUSED)
+    )
+    active_jobs_check(
+        project_id=project.pk, kind="autolabel_runs", unfinished=unfinished, user=created_by
+    )
     run = AutolabelRun.objects.create(
         project=project,
         sources=list(dict.fromkeys(sources)),

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from labeling.errors import Conflict, ValidationFailed
 from labeling.models import Export, ExportFormat, ExportStatus, Project
+from labeling.services.jobs.quota import active_jobs_check
 from training_runs.config_checks import check_client_config
 from training_runs.layout import run_dir
 from training_runs.model_refs import check_model_path
@@ -99,11 +100,18 @@ def training_run_create(
     """Validate and store a pending run; the caller queues `training_run_task` on commit."""
     _check_export(project, export)
     base_model = _check_model_dir(base_model, field="base_model", user=created_by, project=project)
+    config = _check_config(dict(config or {}), user=created_by)
+    unfinished = TrainingRun.objects.filter(
+        project=project, status__in=(TrainingStatus.PENDING, TrainingStatus.RUNNING)
+    )
+    active_jobs_check(
+        project_id=project.pk, kind="training_runs", unfinished=unfinished, user=created_by
+    )
     return TrainingRun.objects.create(
         project=project,
         export=export,
         base_model=base_model,
-        config=_check_config(dict(config or {}), user=created_by),
+        config=config,
         created_by=created_by,
     )
 

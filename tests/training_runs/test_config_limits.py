@@ -85,3 +85,21 @@ def test_the_operator_raises_a_cap_and_staff_are_not_capped(
         staff = _post(train_project, admin, trl_export, base_model, {"max_length": 65536})
     assert staff.status_code == 202, staff.content
     assert TrainingRun.objects.count() == 2
+
+
+def test_a_project_holds_a_bounded_number_of_unfinished_training_runs(
+    train_project, trl_export, base_model, settings, django_capture_on_commit_callbacks
+):
+    """labeling/services/jobs/quota.py: PROJECT_ACTIVE_JOBS["training_runs"], a 409 in words."""
+    settings.PROJECT_ACTIVE_JOBS = {"training_runs": 1}
+    admin = train_project.admin
+    with django_capture_on_commit_callbacks():
+        first = _post(train_project, admin, trl_export, base_model, {"max_steps": 1})
+        second = _post(train_project, admin, trl_export, base_model, {"max_steps": 1})
+    assert first.status_code == 202, first.content
+    assert second.status_code == 409, second.content
+    assert "PROJECT_ACTIVE_JOBS['training_runs']" in second.json()["error"]["message"]
+    TrainingRun.objects.update(status="cancelled")
+    with django_capture_on_commit_callbacks():
+        third = _post(train_project, admin, trl_export, base_model, {"max_steps": 1})
+    assert third.status_code == 202, third.content

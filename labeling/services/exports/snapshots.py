@@ -62,6 +62,7 @@ from labeling.services.exports.files import (
     tmp_dir_make,
     tmp_dir_remove,
 )
+from labeling.services.jobs.quota import active_jobs_check
 from labeling.services.people.hub_tokens import hub_auth_for
 from labeling.services.webhooks.events import (
     EXPORT_FAILED,
@@ -138,6 +139,10 @@ def export_create(
     options = options_from(filters=filters, label_policy=label_policy, split_policy=split_policy)
     options = _tokenizer_checked(options, user=created_by, project=project)
     FORMATS[format].check(options)
+    unfinished = Export.objects.filter(
+        project=project, status__in=(ExportStatus.PENDING, ExportStatus.RUNNING)
+    )
+    active_jobs_check(project_id=project.pk, kind="exports", unfinished=unfinished, user=created_by)
     return Export.objects.create(
         project=project,
         created_by=created_by if getattr(created_by, "pk", None) else None,
