@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from autolabel.engines.base import EngineResult, SolutionInput
 from autolabel.engines.prm import check_params as prm_check_params
+from autolabel.limits import check_run_limits
 from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
 from autolabel.registry import ENGINES, PLUGINS
 from autolabel.run_chunks import (
@@ -33,6 +34,7 @@ from labeling.models import (
     sources_for_problem,
 )
 from labeling.services.jobs.outbox import outbox_add
+from labeling.services.jobs.quota import active_jobs_check
 from training_runs.model_refs import check_backend, check_model_path, check_prm, trusted
 from training_runs.models import PrmModel
 
@@ -109,6 +111,7 @@ def _check_params(sources: list[str], params: dict, *, user: Any, project: Proje
                 own["backend"], user=user, project=project, field=f"params.{source}.backend"
             )
             params[source] = {**own, "backend": backend}
+    check_run_limits(sources, params, user=user)
 
 
 def _check_filter(filter_: dict) -> None:
@@ -190,6 +193,12 @@ def autolabel_run_create(
     _check_filter(filter or {})
     if "prm" in sources:
         params["prm"] = _resolve_prm(project, params.get("prm", {}), user=created_by)
+    unfinished = AutolabelRun.objects.filter(
+        project=project, status__in=(RunStatus.PENDING, RunStatus.RUNNING, RunStatus.PAUSED)
+    )
+    active_jobs_check(
+        project_id=project.pk, kind="autolabel_runs", unfinished=unfinished, user=created_by
+    )
     run = AutolabelRun.objects.create(
         project=project,
         sources=list(dict.fromkeys(sources)),

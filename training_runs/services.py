@@ -16,6 +16,8 @@ from django.utils import timezone
 
 from labeling.errors import Conflict, ValidationFailed
 from labeling.models import Export, ExportFormat, ExportStatus, Project
+from labeling.services.jobs.quota import active_jobs_check
+from training_runs.config_checks import check_client_config
 from training_runs.layout import run_dir
 from training_runs.model_refs import check_model_path
 from training_runs.models import PrmModel, TrainingRun, TrainingStatus
@@ -41,7 +43,7 @@ def training_dirs_of_project(*, project_id: int) -> list[Path]:
     return [run_dir(run) for run in runs]
 
 
-def _check_config(config: dict[str, Any]) -> dict[str, Any]:
+def _check_config(config: dict[str, Any], *, user: Any) -> dict[str, Any]:
     from training.config import TrainConfig
 
     reserved = sorted(set(config) & set(RESERVED))
@@ -49,6 +51,7 @@ def _check_config(config: dict[str, Any]) -> dict[str, Any]:
         raise ValidationFailed(
             f"config may not set {', '.join(reserved)}: the run decides them.", field="config"
         )
+    check_client_config(config, user=user)
     try:
         TrainConfig.from_dict({**config, "data": ["x"], "model": "x", "out": "x"}).validate()
     except (TypeError, ValueError) as exc:
@@ -97,11 +100,18 @@ def training_run_create(
     """Validate and store a pending run; the caller queues `training_run_task` on commit."""
     _check_export(project, export)
     base_model = _check_model_dir(base_model, field="base_model", user=created_by, project=project)
+    config = _check_config(dict(config or {}), user=created_by)
+    unfinished = TrainingRun.objects.filter(
+        project=project, status__in=(TrainingStatus.PENDING, TrainingStatus.RUNNING)
+    )
+    active_jobs_check(
+        project_id=project.pk, kind="training_runs", unfinished=unfinished, user=created_by
+    )
     return TrainingRun.objects.create(
         project=project,
         export=export,
         base_model=base_model,
-        config=_check_config(dict(config or {})),
+        config=config,
         created_by=created_by,
     )
 

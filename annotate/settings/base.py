@@ -399,6 +399,16 @@ MODEL_DIRS = env.list("MODEL_DIRS", default=[str(VAR_DIR / "models")])
 MODEL_SERVER_URLS = env.list("MODEL_SERVER_URLS", default=[])
 MODEL_API_KEY_ENVS = env.list("MODEL_API_KEY_ENVS", default=[])
 TRAINING_TIME_LIMIT_S = env.int("TRAINING_TIME_LIMIT_S", default=3 * 24 * 3600)
+# What a non-staff user's run may spend, over the defaults of autolabel/limits.py (rollouts,
+# max_tokens, votes, timeouts, batch sizes, the code sandbox's seconds, megabytes and tests) and
+# training_runs/config_checks.py (epochs, max_steps, batch_size, max_length, checkpoints kept),
+# e.g. AUTOLABEL_LIMITS='{"rollouts": 256}'. Staff users are not capped.
+AUTOLABEL_LIMITS = env.json("AUTOLABEL_LIMITS", default={})
+TRAINING_LIMITS = env.json("TRAINING_LIMITS", default={})
+# How many auto-label runs, exports, training runs and imports one project may hold pending,
+# running or paused at once, over labeling/services/jobs/quota.py's defaults (4, 8, 2, 8), e.g.
+# PROJECT_ACTIVE_JOBS='{"exports": 20}'; the next one is a 409. Staff users are not bounded.
+PROJECT_ACTIVE_JOBS = env.json("PROJECT_ACTIVE_JOBS", default={})
 # A running training run whose worker has not written for this long is taken over.
 TRAINING_HEARTBEAT_STALE_S = env.int("TRAINING_HEARTBEAT_STALE_S", default=60)
 # Multi-GPU: the command that starts training.train instead of `python`, with `-m` appended,

@@ -62,7 +62,31 @@ def validate_backend(config: Any) -> dict[str, Any]:
     missing = {k for k in REQUIRED[kind] if not config.get(k)}
     if missing:
         raise ValueError(f"{kind} backend needs {sorted(missing)}")
+    _check_numbers(config)
     return config
+
+
+# A backend's numbers, bounded for every user (autolabel/limits.py caps a project admin's lower):
+# key -> (integer only, least, most).
+NUMBERS: dict[str, tuple[bool, float, float]] = {
+    "batch_size": (True, 1, 1024),
+    "timeout_s": (False, 0.001, 3600.0),
+    "max_retries": (True, 0, 20),
+    "concurrency": (True, 1, 256),
+}
+
+
+def _check_numbers(config: dict[str, Any]) -> None:
+    """The worker passed these through int()/float(): a string or 10^9 threads or retries
+    failed (or held) every item of the run instead of the request that made it."""
+    for key, (integer, least, most) in NUMBERS.items():
+        value = config.get(key)
+        if value is None:
+            continue
+        kind = int if integer else int | float
+        if isinstance(value, bool) or not isinstance(value, kind) or not least <= value <= most:
+            what = "an integer" if integer else "a number"
+            raise ValueError(f"{key} must be {what} from {least:g} to {most:g}, got {value!r}")
 
 
 def _build(config: dict[str, Any], gold: str | None) -> Any:

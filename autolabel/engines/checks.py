@@ -73,9 +73,10 @@ def _code(params: dict[str, Any]) -> None:
     if not isinstance(params.get("all_tests", False), bool):
         raise ValueError("all_tests must be true or false")
     if params.get("tests"):
-        parsed = parse_tests(params["tests"])
-        if isinstance(parsed, str):
-            raise ValueError(f"tests: {parsed}")
+        try:  # assert-style code (a string) or input/output cases; anything else raises
+            parse_tests(params["tests"])
+        except ValueError as exc:
+            raise ValueError(f"tests: {exc}") from exc
 
 
 def _checks_list(engine: str) -> Callable[[dict[str, Any]], None]:

@@ -15,10 +15,12 @@ from labeling.hub.connection import HubError
 from labeling.hub.pull import HubSource
 from labeling.importers import FORMATS
 from labeling.models import PROBLEM_DOMAINS, STEP_TAG_MAX, ImportJob, Role, StepSplit
+from labeling.models.imports import ImportStatus
 from labeling.selectors.admin import import_job_list
 from labeling.services.imports import LABELS_AS, parse_options, step_rule_resolve
 from labeling.services.imports.near_dups import NEAR_DUPLICATES
 from labeling.services.jobs.outbox import outbox_job_create
+from labeling.services.jobs.quota import active_jobs_check
 from labeling.steps.patterns import MAX_PATTERN
 from labeling.tasks import import_job_run_task
 
@@ -175,6 +177,12 @@ class ImportListApi(APIView):
 
 
 def _job_create(request, project, validated: dict) -> ImportJob:
+    unfinished = ImportJob.objects.filter(
+        project=project, status__in=(ImportStatus.PENDING, ImportStatus.RUNNING)
+    )
+    active_jobs_check(
+        project_id=project.pk, kind="imports", unfinished=unfinished, user=request.user
+    )
     rule = validated["step_rule"]
     recorded = {
         "step_split": rule.split,

@@ -101,8 +101,9 @@ def test_a_step_containing_the_separator_is_left_out(project, build, tokenizer_d
 
 
 def test_a_bad_tokenizer_is_a_400_at_creation_and_nothing_is_stored(
-    project, tokenizer_dir, tmp_path
+    project, tokenizer_dir, tmp_path, settings
 ):
+    settings.MODEL_DIRS = [str(tmp_path), str(tokenizer_dir)]  # the operator's model directories
     admin = UserFactory()
     MembershipFactory(project=project, user=admin, role="admin")
     client = APIClient()
@@ -148,3 +149,31 @@ def test_the_export_command_takes_the_tokenizer(labeled, project, tokenizer_dir,
     export = Export.objects.get()
     assert export.label_policy["tokenizer"] == str(tokenizer_dir)
     assert export.row_count == 2
+
+
+def test_a_project_admin_names_no_server_path_as_the_tokenizer(project, tokenizer_dir, settings):
+    """The server loads the tokenizer (from_pretrained, in the web process and the worker): a
+    non-staff user's path must lie under MODEL_DIRS (training_runs.model_refs), and the refusal
+    is the same whether the path exists; a relative directory is not a Hub name. Staff may name
+    any directory."""
+    settings.MODEL_DIRS = [str(tokenizer_dir.parent / "operator-models")]
+    admin = UserFactory()
+    MembershipFactory(project=project, user=admin, role="admin")
+    client = APIClient()
+    client.force_authenticate(admin)
+    url = f"/api/projects/{project.pk}/exports/"
+    messages = []
+    for name in (str(tokenizer_dir), "/etc", "/no/such/dir", "labeling/exporters", "../x", "~"):
+        body = {"format": "chat_template", "label_policy": {"tokenizer": name}}
+        response = client.post(url, body, "json")
+        assert response.status_code == 400, (name, response.content)
+        error = response.json()["error"]
+        assert error["details"]["field"] == "label_policy.tokenizer", error
+        assert "MODEL_DIRS" in error["message"], error
+        messages.append(error["message"].replace(name, "NAME"))
+    assert len(set(messages[:3])) == 1  # existing or not: the same words
+    assert not Export.objects.exists()
+    admin.is_staff = True
+    admin.save()
+    body = {"format": "chat_template", "label_policy": {"tokenizer": str(tokenizer_dir)}}
+    assert client.post(url, body, "json").status_code == 202

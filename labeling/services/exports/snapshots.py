@@ -12,6 +12,7 @@ returns it unchanged; a failed or interrupted one (a redelivered task) is built 
 scratch, which is safe because nothing is stored until the file is complete.
 """
 
+import dataclasses
 import errno
 import logging
 import re
@@ -25,6 +26,7 @@ from django.core.files.storage import default_storage
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.utils import timezone
 
+from labeling.accounts.operators import acts_as_server
 from labeling.errors import DomainError, ValidationFailed
 from labeling.exporters import (
     EXTENSIONS,
@@ -60,6 +62,7 @@ from labeling.services.exports.files import (
     tmp_dir_make,
     tmp_dir_remove,
 )
+from labeling.services.jobs.quota import active_jobs_check
 from labeling.services.people.hub_tokens import hub_auth_for
 from labeling.services.webhooks.events import (
     EXPORT_FAILED,
@@ -71,6 +74,38 @@ from labeling.services.webhooks.events import (
 logger = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]  # (solutions_done, solutions_total)
+
+
+# A Hugging Face repository id ("org/name" or "name"): the only tokenizer a non-staff user may
+# name other than a directory under the model directories.
+_HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]{0,95}(/[A-Za-z0-9][\w.-]{0,95})?")
+
+
+def _tokenizer_checked(options: Any, *, user: Any, project: Project) -> Any:
+    """label_policy.tokenizer is loaded by the server (the web process and the export worker,
+    from_pretrained): for a non-staff user a path goes through training_runs.model_refs like a
+    run's model path (under MODEL_DIRS or this project's training runs, stored resolved; a
+    refusal does not say whether it exists), and a name must be a Hub repository id that is
+    not also a directory relative to the server's working directory (from_pretrained reads a
+    local directory first)."""
+    from training_runs.model_refs import check_model_path
+
+    name = options.label_policy.tokenizer
+    field = "label_policy.tokenizer"
+    if not name or acts_as_server(user):
+        return options
+    hub_name = _HUB_ID.fullmatch(name) and ".." not in name and not Path(name).exists()
+    if hub_name:
+        return options
+    path = check_model_path(
+        str(Path(name).expanduser()) if name.startswith("~") else name,
+        user=user,
+        project=project,
+        field=field,
+    )
+    return dataclasses.replace(
+        options, label_policy=dataclasses.replace(options.label_policy, tokenizer=path)
+    )
 
 
 def _check(*, fmt: str, file_type: str) -> None:
@@ -102,7 +137,12 @@ def export_create(
     """
     _check(fmt=format, file_type=file_type)
     options = options_from(filters=filters, label_policy=label_policy, split_policy=split_policy)
+    options = _tokenizer_checked(options, user=created_by, project=project)
     FORMATS[format].check(options)
+    unfinished = Export.objects.filter(
+        project=project, status__in=(ExportStatus.PENDING, ExportStatus.RUNNING)
+    )
+    active_jobs_check(project_id=project.pk, kind="exports", unfinished=unfinished, user=created_by)
     return Export.objects.create(
         project=project,
         created_by=created_by if getattr(created_by, "pk", None) else None,

@@ -1,0 +1,109 @@
+"""What one auto-label run may ask of a worker: the operator's caps on every costly knob.
+
+The engines' own checks (autolabel/engines/params.py and each engine) refuse what no run could
+mean (a negative count, 2^63, a string for a number). These caps are lower and an operator's
+choice: how many rollouts, tokens, votes, seconds, megabytes and threads a run of a project admin
+may spend per step, so that one project's run cannot hold the workers for hours, eat the
+machine's memory or starve the other projects. settings.AUTOLABEL_LIMITS (env AUTOLABEL_LIMITS,
+JSON) raises or lowers any of them; staff users (the operators themselves) are not capped.
+
+A value above its cap is a ValidationFailed naming `params.<source>.<key>`, the cap and the
+setting, when the run is created; nothing is stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+from labeling.accounts.operators import acts_as_server
+from labeling.errors import ValidationFailed
+
+DEFAULTS: dict[str, float] = {
+    "rollouts": 64,  # rollout n (mc) and k (binary_search): completions per prefix or probe
+    "max_tokens": 4096,  # tokens one completion (rollout, judge) may generate
+    "votes": 16,  # judge completions per solution
+    "timeout_s": 300,  # one model server request (openai backend, public PRM on vLLM)
+    "max_retries": 5,  # retries of one model server request
+    "concurrency": 16,  # requests in flight to a model server
+    "batch_size": 64,  # sequences one forward pass holds (transformers backend, prm)
+    "max_length": 8192,  # tokens of one sequence a PRM reads
+    "check_timeout_s": 30,  # answer and symbolic checks, per check
+    "code_timeout_s": 30,  # one sandboxed program of the code source
+    "code_memory_mb": 2048,  # its address space
+    "code_tests": 200,  # tests a run's own params.code.tests may list
+}
+
+# params.<source>.<key> -> the limit it is counted against.
+KNOBS: dict[str, dict[str, str]] = {
+    "rollout": {"n": "rollouts", "k": "rollouts", "max_tokens": "max_tokens"},
+    "judge": {"votes": "votes", "max_tokens": "max_tokens"},
+    "answer": {"timeout_s": "check_timeout_s"},
+    "symbolic": {"timeout_s": "check_timeout_s"},
+    "code": {"timeout_s": "code_timeout_s", "memory_mb": "code_memory_mb"},
+    "prm": {
+        "batch_size": "batch_size",
+        "max_length": "max_length",
+        "timeout_s": "timeout_s",
+        "max_retries": "max_retries",
+        "concurrency": "concurrency",
+    },
+}
+BACKEND_KNOBS = {
+    "batch_size": "batch_size",
+    "timeout_s": "timeout_s",
+    "max_retries": "max_retries",
+    "concurrency": "concurrency",
+}
+
+
+def limits() -> dict[str, float]:
+    """The caps in force: DEFAULTS with the operator's AUTOLABEL_LIMITS over them."""
+    given = getattr(settings, "AUTOLABEL_LIMITS", None) or {}
+    return {**DEFAULTS, **{k: v for k, v in given.items() if k in DEFAULTS}}
+
+
+def _over(value: Any, cap: float) -> bool:
+    """A number above the cap (the engines' checks refuse what is not a number)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > cap
+
+
+def _refuse(field: str, name: str, cap: float, value: Any) -> ValidationFailed:
+    return ValidationFailed(
+        f"{field}: at most {cap:g} for a run (AUTOLABEL_LIMITS[{name!r}]; a server admin "
+        f"may raise it), got {value!r}.",
+        field=field,
+    )
+
+
+def _code_tests(tests: Any) -> int:
+    from autolabel.sandbox import parse_tests
+    from autolabel.sandbox.judge import split_assert_tests
+
+    parsed = parse_tests(tests)
+    return len(split_assert_tests(parsed)) if isinstance(parsed, str) else len(parsed)
+
+
+def check_run_limits(sources: list[str], params: dict[str, Any], *, user: Any) -> None:
+    """Refuse a run whose params ask more than AUTOLABEL_LIMITS allow (staff: no caps).
+
+    Runs after the engines' own checks (the values are well-typed by then)."""
+    if acts_as_server(user):
+        return
+    caps = limits()
+    for source in sources:
+        own = params.get(source)
+        if not isinstance(own, dict):
+            continue
+        found = [(f"params.{source}.{key}", name, own.get(key)) for key, name in KNOBS.get(
+            source, {}).items()]  # fmt: skip
+        backend = own.get("backend")
+        if isinstance(backend, dict):
+            found += [(f"params.{source}.backend.{key}", name, backend.get(key))
+                      for key, name in BACKEND_KNOBS.items()]  # fmt: skip
+        if source == "code" and own.get("tests"):
+            found.append((f"params.{source}.tests", "code_tests", _code_tests(own["tests"])))
+        for field, name, value in found:
+            if _over(value, caps[name]):
+                raise _refuse(field, name, caps[name], value)
