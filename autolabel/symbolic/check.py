@@ -28,6 +28,7 @@ from autolabel.symbolic.continuations import continuation_chains
 from autolabel.symbolic.evaluate import EvalError, TooLarge
 from autolabel.symbolic.factorings import factoring_statements
 from autolabel.symbolic.finders import find_statements
+from autolabel.symbolic.functions import function_statements
 from autolabel.symbolic.inequalities import ORDER, decide_order
 from autolabel.symbolic.inline_math import join_lone_symbols
 from autolabel.symbolic.labels import blank_labels
@@ -302,7 +303,8 @@ def check_step_local(
         return previous_step()[0]
 
     items = list_items(step_text)
-    for statement in _statements(prepared, chains, items, previous, previous_step, deadline):
+    found = _statements(prepared, chains, items, previous, previous_step, deadline, problem)
+    for statement in found:
         if len(claims) >= MAX_CLAIMS:
             break
         claims.append(_statement_claim(statement, prepared, task, deadline))
@@ -405,6 +407,7 @@ def _statements(
     previous: Callable[[], list[Chain]],
     previous_step: Callable[[], tuple[list[Chain], str]],
     deadline: float,
+    problem: str | None = None,
 ) -> list[Statement]:
     """The step's statements; none when finding them fails or takes too long. ``items``
     are where list items' markers stand (segments.list_markers). ``previous``
@@ -418,6 +421,7 @@ def _statements(
                 *factoring_statements(chains, prepared),
                 *root_statements(chains, prepared, previous),
                 *solving_statements(chains, prepared, previous_step, items),
+                *function_statements(chains, prepared, problem),
             ]
     except timeouts.TimeLimitExceeded:
         return []
