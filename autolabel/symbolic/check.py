@@ -29,6 +29,7 @@ from autolabel.symbolic.evaluate import EvalError, TooLarge
 from autolabel.symbolic.factorings import factoring_statements
 from autolabel.symbolic.finders import find_statements
 from autolabel.symbolic.functions import function_statements
+from autolabel.symbolic.imaginary import imaginary_setting
 from autolabel.symbolic.inequalities import ORDER, decide_order
 from autolabel.symbolic.inline_math import join_lone_symbols
 from autolabel.symbolic.labels import blank_labels
@@ -149,6 +150,7 @@ def _context(
         scaled=task.scaled,
         bases=task.bases,
         digit_moduli=task.digit_moduli,
+        imaginary=task.imaginary,
     )
 
 
@@ -177,7 +179,12 @@ def _task_context(step_text: str, problem: str | None) -> Context:
     bases = stated_bases(step_text, problem)
     moduli = digit_moduli(step_text, problem)
     return Context(
-        hedged=modular, approximate=approximate, scaled=scaled, bases=bases, digit_moduli=moduli
+        hedged=modular,
+        approximate=approximate,
+        scaled=scaled,
+        bases=bases,
+        digit_moduli=moduli,
+        imaginary=imaginary_setting(step_text, problem),
     )
 
 
