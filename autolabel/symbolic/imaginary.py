@@ -7,12 +7,13 @@ Elsewhere ``i`` may be a variable or an index and compare.py leaves it undecided
 be a constant"); here the setting decides which it is. A setting is complex when the problem or
 the step says "complex", "imaginary", "conjugate", ``i^2 = -1``, ``\\mathbb{C}``, Re/Im, and
 never when either uses ``i`` as an index or a counter (``a_i``, ``\\sum_{i=1}``, "for each i",
-``1 \\le i \\le n``, "i = 1, 2, ..."). ``i`` alone against a number ("i = 3") is an assignment
-and is not read; a letter right before a bracket ("i(a - bi)") is a product, since ``i`` names
-no function here. Decided exactly (sympy's ``I``) as compare.py decides numbers: two plain
-numbers, a hedge, decimals that may be rounded, an approximate context are undecided. The claim
-keeps the kind a number claim has (``arithmetic``, or ``chain`` for a link of three or more
-sides): the same question decided the same way, with the unit's value put in.
+``1 \\le i \\le n``, "i = 1, 2, ...", "i from 1", "the i-th"). ``i`` alone against a number ("i
+= 3") is an assignment and is not read; a letter right before a bracket ("i(a - bi)") is a
+product, since ``i`` names no function here. Decided exactly (sympy's ``I``) as compare.py
+decides numbers: two plain numbers, a hedge, decimals that may be rounded, an approximate
+context are undecided. The claim keeps the kind a number claim has (``arithmetic``, or
+``chain`` for a link of three or more sides): the same question decided the same way, with the
+unit's value put in.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ _COMPLEX = re.compile(
 _INDEX = re.compile(
     r"_\s*\{?\s*i\b|\\(?:sum|prod)\s*_\s*\{?\s*i|\bfor\s+(?:each|all|every|any|some)\s+\$?\s*i\b|"
     r"\\le(?:q|qslant)?\s*i\s*\\le|\bi\s*=\s*\d+\s*,|\bi\s*=\s*\d+\s*(?:to|\\ldots|\\dots)|"
-    r"\bi\s*\\in\b|\bi\s*\+\s*1\b|\bi\s*-\s*1\b(?!\s*\))"
+    r"\bi\s*\\in\b|\bi\s*\+\s*1\b|\bi\s*-\s*1\b(?!\s*\))|\bi\s+(?:from|runs|ranges)\b|"
+    r"\bi\s*(?:\$|\\\))?\s*-?\s*th\b|\bi\s*\^\s*\{?\s*\\?(?:text\{)?th"
 )
 
 

@@ -80,6 +80,8 @@ def test_a_true_complex_claim_is_verified() -> None:
         ("x", "Let $x = 3$.", False),
         ("x", r"Find $\sum_{i=1}^{10} z_i$ for complex $z$.", False),
         ("for $1 \\le i \\le n$", COMPLEX, False),
+        ("for i from 1 to 4", COMPLEX, False),
+        ("the $i$-th root", COMPLEX, False),
     ],
 )
 def test_the_setting(step: str, problem: str, setting: bool) -> None:
