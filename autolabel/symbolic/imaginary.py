@@ -58,12 +58,25 @@ def _with_unit(node: ast.Node) -> sympy.Expr | None:
     return sympy.expand(value)
 
 
+def _equal(a: sympy.Expr, b: sympy.Expr) -> bool | None:
+    """Exact equality of two complex constants: True, False, or None (cannot tell); as
+    compare.equal_values (which imports this module) decides real ones."""
+    diff = sympy.expand(a - b)
+    if diff.is_zero:
+        return True
+    approx = sympy.N(diff, 40)
+    if not approx.is_number or approx.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
+        return None
+    scale = max(1.0, abs(complex(sympy.N(a, 15))), abs(complex(sympy.N(b, 15))))
+    if abs(complex(approx)) > 1e-25 * scale:
+        return False
+    return True if sympy.simplify(diff) == 0 else None
+
+
 def decide_imaginary(
     left: Side, right: Side, chain: Chain, index: int, context: Context
 ) -> Decision | None:
     """The claim with ``i`` the imaginary unit, or None where this rule does not apply."""
-    from autolabel.symbolic.compare import equal_values  # compare.py calls this module
-
     li, ri = left.info, right.info
     if li is None or ri is None or left.node is None or right.node is None:
         return None
@@ -83,7 +96,7 @@ def decide_imaginary(
         return None
     shown = (show(a), show(b))
     kind = "chain" if len(chain.sides) >= 3 else "arithmetic"
-    same = equal_values(a, b)
+    same = _equal(a, b)
     if same is True:
         return Decision(True, "equal (i the imaginary unit)", *shown, kind)
     if same is None:
