@@ -28,6 +28,8 @@ from autolabel.symbolic.continuations import continuation_chains
 from autolabel.symbolic.evaluate import EvalError, TooLarge
 from autolabel.symbolic.factorings import factoring_statements
 from autolabel.symbolic.finders import find_statements
+from autolabel.symbolic.functions import function_statements
+from autolabel.symbolic.imaginary import imaginary_setting
 from autolabel.symbolic.inequalities import ORDER, decide_order
 from autolabel.symbolic.inline_math import join_lone_symbols
 from autolabel.symbolic.labels import blank_labels
@@ -148,6 +150,7 @@ def _context(
         scaled=task.scaled,
         bases=task.bases,
         digit_moduli=task.digit_moduli,
+        imaginary=task.imaginary,
     )
 
 
@@ -176,7 +179,12 @@ def _task_context(step_text: str, problem: str | None) -> Context:
     bases = stated_bases(step_text, problem)
     moduli = digit_moduli(step_text, problem)
     return Context(
-        hedged=modular, approximate=approximate, scaled=scaled, bases=bases, digit_moduli=moduli
+        hedged=modular,
+        approximate=approximate,
+        scaled=scaled,
+        bases=bases,
+        digit_moduli=moduli,
+        imaginary=imaginary_setting(step_text, problem),
     )
 
 
@@ -302,7 +310,8 @@ def check_step_local(
         return previous_step()[0]
 
     items = list_items(step_text)
-    for statement in _statements(prepared, chains, items, previous, previous_step, deadline):
+    found = _statements(prepared, chains, items, previous, previous_step, deadline, problem)
+    for statement in found:
         if len(claims) >= MAX_CLAIMS:
             break
         claims.append(_statement_claim(statement, prepared, task, deadline))
@@ -405,6 +414,7 @@ def _statements(
     previous: Callable[[], list[Chain]],
     previous_step: Callable[[], tuple[list[Chain], str]],
     deadline: float,
+    problem: str | None = None,
 ) -> list[Statement]:
     """The step's statements; none when finding them fails or takes too long. ``items``
     are where list items' markers stand (segments.list_markers). ``previous``
@@ -418,6 +428,7 @@ def _statements(
                 *factoring_statements(chains, prepared),
                 *root_statements(chains, prepared, previous),
                 *solving_statements(chains, prepared, previous_step, items),
+                *function_statements(chains, prepared, problem),
             ]
     except timeouts.TimeLimitExceeded:
         return []

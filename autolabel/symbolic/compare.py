@@ -69,6 +69,7 @@ from autolabel.symbolic.evaluate import (
     is_unit_symbol,
     show,
 )
+from autolabel.symbolic.imaginary import decide_imaginary
 from autolabel.symbolic.last_digits import same_last_digits
 from autolabel.symbolic.parser import parse_side
 from autolabel.symbolic.tokens import LP, RP
@@ -104,6 +105,10 @@ def decide(left: Side, right: Side, chain: Chain, index: int, context: Context) 
     if any(s.startswith("text:") for s in symbols):
         return Decision(None, "names a quantity in words; nothing to compute")
     if symbols:
+        if context.imaginary and symbols == {"i"}:
+            with_unit = decide_imaginary(left, right, chain, index, context)
+            if with_unit is not None:
+                return with_unit
         return _algebraic(left, right, chain, index, context)
     if li.units and ri.units and li.units != ri.units:
         converted = conversions.decide(left, right, context)

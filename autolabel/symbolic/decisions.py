@@ -32,6 +32,7 @@ class Context:
     constrained: frozenset[str] = frozenset()
     bases: frozenset[int] = frozenset()  # bases 2-9 the step or problem names (bases.py)
     digit_moduli: frozenset[int] = frozenset()  # 10^k for "the last k digits" (last_digits.py)
+    imaginary: bool = False  # i is the imaginary unit here (imaginary.py)
 
 
 def rounding(lit_side: Side, other: sympy.Expr) -> tuple[bool | None, str] | None:

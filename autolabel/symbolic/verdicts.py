@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-CHECKER_VERSION = "symbolic-1.8"
+CHECKER_VERSION = "symbolic-1.9"
 
 VERIFIED = "verified"
 REFUTED = "refuted"
@@ -24,8 +24,9 @@ class ClaimResult:
     # arithmetic | algebraic | gsm8k_calc | percentage | chain | verbal | unit_conversion |
     # base_conversion | inequality | primality | divisibility | factorization | divisors |
     # simplification | ratio | count | substitution | rewriting | solving |
-    # gcd_lcm | slip (a false link inside a chain whose result stands); floor_ceiling until
-    # symbolic-1.6 (floors are read by the parser since 1.7: brackets.py)
+    # gcd_lcm | function_value (symbolic-1.9) | slip (a false link inside a chain whose
+    # result stands); floor_ceiling until symbolic-1.6 (floors are read by the parser
+    # since 1.7: brackets.py)
     kind: str
     lhs: str
     rhs: str
