@@ -18,7 +18,7 @@ ROWS = [
         "nested": {"a": [], "b": {}, "c": [[1, 2], {"d": None}], "n": -12345678901234567890},
         "split": "train",
     },
-    {1: "int key", True: "bool key", None: "null key", 2.5: "float key"},
+    {1: "int key", False: "bool key", None: "null key", 2.5: "float key"},
     [],
     "a bare string",
 ]

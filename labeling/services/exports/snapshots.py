@@ -2,7 +2,8 @@
 rows into a file), delete. Label Studio's snapshot shape: create, poll, download.
 
 `export_build` reads the records chunk by chunk (labeling.exporters.source), formats them,
-writes them to a temporary file while hashing it, then moves the file into the default
+writes them to a temporary file while hashing it (labeling.services.exports.writing: with
+two CPUs the formatting runs in a forked process), then moves the file into the default
 storage under `exports/<id>/`. On PostgreSQL the whole read is one REPEATABLE READ, READ
 ONLY transaction, so every chunk sees the same snapshot and the file is a consistent view
 of one moment; its progress goes out through a second, autocommit connection so pollers see
