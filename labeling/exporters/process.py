@@ -94,7 +94,8 @@ def _died(process: Any) -> FormatterDied:
 
 
 def _answer(back: Any, process: Any, on_progress: Callable[[int], None]) -> tuple[str, Any]:
-    """The next result or error message from the child, passing its progress on."""
+    """The next result or error message from the child, passing its progress on; raises
+    FormatterDied where it ended without one. Blocks until there is one."""
     while True:
         try:
             kind, value, detail = back.recv()
@@ -106,6 +107,23 @@ def _answer(back: Any, process: Any, on_progress: Callable[[int], None]) -> tupl
         if kind == "error":
             logger.warning("the export's formatting process failed:\n%s", detail)
         return kind, value
+
+
+def _drain(back: Any, process: Any, on_progress: Callable[[int], None]) -> None:
+    """Pass on the progress the child has sent so far, without waiting; raise its error, or
+    FormatterDied where it has ended."""
+    while back.poll():
+        try:
+            kind, value, detail = back.recv()
+        except (EOFError, OSError):
+            raise _died(process) from None
+        if kind == "progress":
+            on_progress(value)
+            continue
+        if kind == "error":
+            logger.warning("the export's formatting process failed:\n%s", detail)
+            raise value
+        raise _died(process)  # a result before the end of its items: it cannot have one
 
 
 def consume_in_process(
@@ -133,12 +151,7 @@ def consume_in_process(
     try:
         for item in items:
             data = pickle.dumps(item, protocol=_PROTOCOL)
-            while back_out.poll():  # its progress so far (and an early error)
-                kind, value, _ = back_out.recv()
-                if kind == "progress":
-                    on_progress(value)
-                else:
-                    raise value
+            _drain(back_out, process, on_progress)
             try:
                 feed_in.send_bytes(data)
             except OSError:  # BrokenPipeError: it is gone; its error, if it sent one

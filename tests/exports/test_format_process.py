@@ -17,7 +17,7 @@ from labeling.exporters.chunks import ChunkQueries
 from labeling.exporters.formats.trl import TrlFormat
 from labeling.models import Export, StepLabel
 from labeling.services.exports import writing
-from labeling.services.exports.snapshots import export_build, export_create
+from labeling.services.exports.snapshots import _file_name, export_build, export_create
 from tests.exports.conftest import DATA, file_bytes
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -153,7 +153,7 @@ def test_the_snapshot_holds_while_rows_change_mid_export(samples, project, setti
 def _nothing_published(export: Export, tmp_root: Path) -> None:
     stored = Export.objects.get(pk=export.pk)
     assert stored.status == "failed" and not stored.file and not stored.sha256
-    assert not default_storage.exists(f"exports/{export.pk}")
+    assert not default_storage.exists(f"exports/{export.pk}/{_file_name(stored)}")
     assert not tmp_root.exists() or list(tmp_root.iterdir()) == []
     assert multiprocessing.active_children() == []  # the child is gone
 
@@ -239,3 +239,33 @@ def test_the_parent_runs_at_most_a_few_items_ahead():
     result = format_process.consume_in_process(items(), _slow_consumer, on_progress=progress)
     assert result == "done" and len(produced) == 20
     assert at_first_report[0] <= 4  # bounded: not all 20 items read while the child was busy
+
+
+def _killed_on_first(items, report):
+    for _ in items:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _fails_on_first(items, report):
+    for _ in items:
+        report(1)
+        raise ValueError("no good")
+
+
+def _slowly(n: int):
+    for _ in range(n):
+        time.sleep(0.2)  # the child's end or error reaches the parent between two items
+        yield b"small"
+
+
+def test_a_child_gone_between_items_is_noticed():
+    with pytest.raises(format_process.FormatterDied, match=r"killed by signal 9"):
+        format_process.consume_in_process(_slowly(5), _killed_on_first, on_progress=print)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_child_error_between_items_is_raised_after_its_progress():
+    seen = []
+    with pytest.raises(ValueError, match="no good"):
+        format_process.consume_in_process(_slowly(5), _fails_on_first, on_progress=seen.append)
+    assert seen == [1] and multiprocessing.active_children() == []
