@@ -81,6 +81,14 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float, PeakRss]:
     return result, elapsed, rss
 
 
+def children_peak_mb() -> float:
+    """The largest peak RSS of this process's ended children so far (the export's
+    formatting processes): 0 when there were none."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
 def steplab_export(project, label_source: str = "imported") -> Any:
     from labeling.services.exports.snapshots import export_build, export_create
 
@@ -233,6 +241,7 @@ def main() -> None:
             print(f"{args.n} + {args.n // 10} solutions, {steps} steps in the big one")
             # 1. steplab, small then big: compare their memory growth.
             small_export, small_s, small_rss = timed(lambda: steplab_export(small))
+            small_child_mb = children_peak_mb()
             for round_ in range(1, args.rounds + 1):
                 if args.rounds > 1:
                     print(f"round {round_} of {args.rounds}: {harness.load_line()}")
@@ -250,6 +259,12 @@ def main() -> None:
                     f"{small_rss.growth_mb:.0f} MB for {small_export.row_count} rows "
                     f"(process peak {rss.peak / 2**20:.0f} MB)"
                 )
+                if child_mb := children_peak_mb():
+                    print(
+                        f"  formatting process (labeling/exporters/process.py), peak RSS: "
+                        f"{small_child_mb:.0f} MB after the small export, {child_mb:.0f} MB "
+                        "after this one (shared pages of the fork included)"
+                    )
 
                 # 1b. The default label source, final labels (exporters/final.py), on the
                 # same rows: two more queries a chunk (resolutions, none here) and the

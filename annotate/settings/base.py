@@ -378,6 +378,10 @@ TOKENS_KEEP_DEAD_DAYS = env.int("TOKENS_KEEP_DEAD_DAYS", default=90)
 LABEL_HISTORY_DRAFT_COALESCE_S = env.float("LABEL_HISTORY_DRAFT_COALESCE_S", default=30.0)
 # Where export builds write before storing (a killed build's leftovers: the sweep above).
 EXPORT_TMP_DIR = env("EXPORT_TMP_DIR", default="")
+# An export formats its rows in a second process while this one reads (two cores): "auto"
+# where this process may use two CPUs and the export is more than one chunk; "always";
+# "never" (labeling.services.exports.writing).
+EXPORT_FORMAT_PROCESS = env("EXPORT_FORMAT_PROCESS", default="auto")
 # The Hugging Face Hub (labeling.hub): where exports are pushed and datasets imported from, and
 # the server's token for it (write access to the repos pushed to; read for private datasets).
 HF_ENDPOINT = env("HF_ENDPOINT", default="https://huggingface.co")

@@ -29,7 +29,7 @@ from labeling.models import Export, Problem, Project, Step
 from labeling.pg.read_ahead import read_ahead
 from labeling.steps.graphs import with_graph
 
-from .chunks import Chunk, ChunkQueries
+from .chunks import Chunk, ChunkQueries, ChunkRows
 from .dependencies import inherit_errors
 from .final import FinalTally, from_final
 from .labels import (
@@ -141,10 +141,72 @@ def _chunk_reads(
     """
     if shared is not None:
         connections[shared.alias] = shared
+    for chunk, rows in _raw_chunks(
+        solutions, options, alternatives=alternatives, chunk_size=chunk_size, step_meta=step_meta
+    ):
+        yield chunk, Chunk(rows, project_id=project_id)
+
+
+def _raw_chunks(
+    solutions: QuerySet,
+    options: ExportOptions,
+    *,
+    alternatives: bool,
+    chunk_size: int,
+    step_meta: bool,
+) -> Iterator[tuple[list[tuple], ChunkRows]]:
     queries = ChunkQueries(options, alternatives=alternatives, step_meta=step_meta)
     for chunk in RawQuery(solutions).chunks(chunk_size):
-        rows = queries.fetch([row[0] for row in chunk])
-        yield chunk, Chunk(rows, project_id=project_id)
+        yield chunk, queries.fetch([row[0] for row in chunk])
+
+
+def _ordered_solutions(*, project: Project, options: ExportOptions) -> QuerySet:
+    return (
+        matching_solutions(project=project, filters=options.filters)
+        .order_by(
+            _bytewise("problem__external_id"),
+            "problem_id",
+            _bytewise("external_id"),
+            "id",
+        )
+        .values_list(*SOLUTION_FIELDS)
+    )
+
+
+def solution_chunks(
+    *,
+    project: Project,
+    options: ExportOptions,
+    alternatives: bool = False,
+    step_meta: bool = False,
+    chunk_size: int = CHUNK,
+) -> Iterator[tuple[list[tuple], ChunkRows]]:
+    """The export's chunks as plain rows (the solutions' and their related tables'), in the
+    records' order, read on this thread: what `records_of_chunks` turns into records in
+    another process (labeling.exporters.process; plain rows pickle cheaply, records do not)."""
+    yield from _raw_chunks(
+        _ordered_solutions(project=project, options=options),
+        options,
+        alternatives=alternatives,
+        chunk_size=chunk_size,
+        step_meta=step_meta,
+    )
+
+
+def records_of_chunks(
+    chunks: Iterable[tuple[list[tuple], ChunkRows]],
+    *,
+    project_id: int,
+    options: ExportOptions,
+    on_chunk: Callable[[int], None] | None = None,
+    tally: FinalTally | None = None,
+) -> Iterator[SolutionRecord]:
+    """The records of chunks read by `solution_chunks`: the same records, in the same order,
+    as `solution_records` gives; no database."""
+    built = ((chunk, Chunk(rows, project_id=project_id)) for chunk, rows in chunks)
+    yield from _records(
+        built, project_id=project_id, options=options, on_chunk=on_chunk, tally=tally
+    )
 
 
 def solution_records(
@@ -168,16 +230,7 @@ def solution_records(
     read-only snapshot; its progress goes out on a second connection), and that closes the
     iterator (contextlib.closing) before it ends the transaction.
     """
-    solutions = (
-        matching_solutions(project=project, filters=options.filters)
-        .order_by(
-            _bytewise("problem__external_id"),
-            "problem_id",
-            _bytewise("external_id"),
-            "id",
-        )
-        .values_list(*SOLUTION_FIELDS)
-    )
+    solutions = _ordered_solutions(project=project, options=options)
     if not read_ahead_chunks:
         chunks = _chunk_reads(
             solutions,
@@ -189,7 +242,7 @@ def solution_records(
             step_meta=step_meta,
         )
         yield from _records(
-            chunks, project=project, options=options, on_chunk=on_chunk, tally=tally
+            chunks, project_id=project.pk, options=options, on_chunk=on_chunk, tally=tally
         )
         return
     shared = connections[solutions.db]
@@ -206,7 +259,7 @@ def solution_records(
         )
         with read_ahead(chunks) as ahead:
             yield from _records(
-                ahead, project=project, options=options, on_chunk=on_chunk, tally=tally
+                ahead, project_id=project.pk, options=options, on_chunk=on_chunk, tally=tally
             )
     finally:
         shared.dec_thread_sharing()
@@ -215,7 +268,7 @@ def solution_records(
 def _records(
     chunks: Iterable[tuple[list[tuple], Chunk]],
     *,
-    project: Project,
+    project_id: int,
     options: ExportOptions,
     on_chunk: Callable[[int], None] | None,
     tally: FinalTally | None = None,
@@ -234,7 +287,6 @@ def _records(
     inherit = options.label_policy.dependency_policy == DependencyPolicy.INHERIT
     reviewed = filters.label_source == LabelSource.REVIEWED
     uses_annotations = filters.label_source.uses_annotations
-    project_id = project.pk  # a Django property: read once, not per row
     for chunk, related in chunks:
         for row in chunk:
             steps = related.steps.get(row[0], [])

@@ -115,9 +115,12 @@ def test_postgres_reads_one_snapshot_and_publishes_progress_on_the_side(imported
         ("math_shepherd", {"label_source": "auto_any"}),
     ],
 )
-def test_reading_ahead_in_the_snapshot_gives_the_same_bytes(project, monkeypatch, fmt, filters):
+def test_reading_ahead_in_the_snapshot_gives_the_same_bytes(
+    project, monkeypatch, settings, fmt, filters
+):
     """In its own snapshot the build reads the next chunks on a second thread; inside a
-    caller's transaction it reads one chunk at a time. Same file either way."""
+    caller's transaction it reads one chunk at a time. Same file either way. (In one process:
+    tests/exports/test_format_process.py has the two-process build.)"""
     from django.db import transaction
 
     from labeling.exporters import source
@@ -134,6 +137,7 @@ def test_reading_ahead_in_the_snapshot_gives_the_same_bytes(project, monkeypatch
         return real(items, **kwargs)
 
     monkeypatch.setattr(source, "read_ahead", spy)
+    settings.EXPORT_FORMAT_PROCESS = "never"
     options = {"format": fmt, "filters": filters, "label_policy": {"soft_labels": True}}
     with transaction.atomic():
         plain = export_build(

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def test_the_export_split_keeps_clusters_together_in_a_large_project(
     tmp_path, monkeypatch, build, project
 ):
-    from labeling.services.exports import snapshots as exports
+    from labeling.services.exports import writing as exports
 
     monkeypatch.setattr(exports, "SMALL", 0)  # no split plan: a project past SMALL problems
     rows = []

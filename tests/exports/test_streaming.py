@@ -120,7 +120,7 @@ def _peak(project, chunk_size: int) -> int:
 
 def test_peak_memory_does_not_grow_with_the_number_of_solutions(solutions, project, monkeypatch):
     from labeling.exporters import writers
-    from labeling.services.exports import snapshots as exports
+    from labeling.services.exports import writing as exports
     from tests.factories import ProjectFactory
 
     # The JSONL writer buffers up to BUFFER_BYTES (1 MiB) of lines; keep it below these sizes.

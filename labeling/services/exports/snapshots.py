@@ -2,7 +2,8 @@
 rows into a file), delete. Label Studio's snapshot shape: create, poll, download.
 
 `export_build` reads the records chunk by chunk (labeling.exporters.source), formats them,
-writes them to a temporary file while hashing it, then moves the file into the default
+writes them to a temporary file while hashing it (labeling.services.exports.writing: with
+two CPUs the formatting runs in a forked process), then moves the file into the default
 storage under `exports/<id>/`. On PostgreSQL the whole read is one REPEATABLE READ, READ
 ONLY transaction, so every chunk sees the same snapshot and the file is a consistent view
 of one moment; its progress goes out through a second, autocommit connection so pollers see
@@ -17,7 +18,7 @@ import errno
 import logging
 import re
 from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,35 +36,19 @@ from labeling.exporters import (
     CardInfo,
     ExportOptions,
     Stats,
-    licences_of,
-    open_writer,
     options_from,
     render_card,
-    split_of,
 )
-from labeling.exporters.decontaminate import decontaminator
-from labeling.exporters.final import NO_LABEL, FinalTally
-from labeling.exporters.options import LabelSource, SplitMode
-from labeling.exporters.policy import skip_reason
-from labeling.exporters.selection import candidate_solutions
-from labeling.exporters.source import (
-    CHUNK,
-    matching_solutions,
-    problem_split_keys,
-    project_has_thinking,
-    solution_records,
-)
-from labeling.exporters.split import SMALL, split_plan
-from labeling.models import Domain, Export, ExportStatus, Project
-from labeling.pg.gc_pause import gc_paused
+from labeling.exporters.source import CHUNK, matching_solutions
+from labeling.models import Export, ExportStatus, Project
 from labeling.services.exports.files import (
     export_leftovers_remove,
     stored_remove,
     tmp_dir_make,
     tmp_dir_remove,
 )
+from labeling.services.exports.writing import write_export
 from labeling.services.jobs.quota import active_jobs_check
-from labeling.services.people.hub_tokens import hub_auth_for
 from labeling.services.webhooks.events import (
     EXPORT_FAILED,
     EXPORT_READY,
@@ -203,98 +188,6 @@ def _publisher(export: Export, *, side: bool) -> Iterator[Callable[[int], None]]
         other.close()
 
 
-def _write(
-    *,
-    export: Export,
-    options: ExportOptions,
-    path: Path,
-    on_chunk: Callable[[int], None],
-    chunk_size: int,
-    read_ahead_chunks: bool,
-    total: int,
-) -> tuple[Stats, str, int]:
-    stats = Stats()
-    filters = options.filters
-    if filters.label_source == LabelSource.FINAL:
-        stats.final = FinalTally()
-        # The candidates with no label at all are not read: counted here, one query.
-        unlabeled = candidate_solutions(project=export.project, filters=filters).count() - total
-        stats.final.solutions[NO_LABEL] += max(unlabeled, 0)
-    # Near-duplicate problems split by their cluster's name (stored at import), so they share
-    # a split; a small project by exact counts over all its problems' (split.py).
-    plan = None
-    if options.split_policy.mode != SplitMode.NONE:
-        grouped = problem_split_keys(project=export.project, limit=SMALL)
-        if grouped is not None:
-            plan = split_plan(set(grouped.values()), options.split_policy)
-    # Benchmark problems (exact or near-duplicates) are left out (decontaminate.py).
-    # Hub benchmarks are read with the token of whoever asked for the export (hub_tokens).
-    clean = decontaminator(
-        filters.decontaminate,
-        auth=lambda repo_id: hub_auth_for(user=export.created_by, repo_id=repo_id),
-    )
-    for label in clean.labels if clean else ():
-        stats.decontaminated[label] = 0
-    tainted: str | None = None
-    fmt = FORMATS[export.format](options, stats)
-    fmt.with_images = export.project.domain == Domain.MULTIMODAL
-    # Evidence columns for evidence projects, and for many-domains ones (their problems may be).
-    fmt.with_evidence = export.project.domain in (Domain.EVIDENCE, Domain.MIXED)
-    fmt.domain = export.project.domain
-    fmt.with_domain = export.project.domain == Domain.MIXED
-    fmt.with_thinking = project_has_thinking(project_id=export.project_id)
-    parquet = export.file_type == "parquet"
-    writer = open_writer(path, file_type=export.file_type, schema=fmt.schema() if parquet else None)
-
-    def emit(rows: list[dict[str, Any]]) -> None:
-        if rows:
-            writer.write([fmt.parquet_row(r) for r in rows] if parquet else rows)
-
-    def chunk_done(n: int) -> None:
-        stats.solutions_read += n
-        on_chunk(stats.solutions_read)
-
-    split_key, split = None, None
-    licensed: set[str] = set()  # sources whose records without metadata were counted
-    records = solution_records(
-        project=export.project,
-        options=options,
-        alternatives=fmt.needs_alternatives,
-        step_meta=fmt.needs_step_meta,
-        chunk_size=chunk_size,
-        on_chunk=chunk_done,
-        read_ahead_chunks=read_ahead_chunks,
-        tally=stats.final,
-    )
-    try:
-        # closing: a read-ahead thread stops before the snapshot's transaction ends.
-        with closing(records), gc_paused():  # see labeling.pg.gc_pause
-            for record in records:
-                if reason := skip_reason(record, options.filters):
-                    stats.skipped[reason] += 1
-                    continue
-                if record.problem_key != split_key:
-                    split_key = record.problem_key
-                    by = record.cluster_key or split_key
-                    split = split_of(by, options.split_policy, plan)
-                    tainted = clean.benchmark_of(record.problem_text) if clean else None
-                    if tainted:
-                        stats.decontaminated[tainted] += 1
-                if tainted:
-                    stats.decontaminated_solutions[tainted] += 1
-                    continue
-                source, metadata = record.source, record.metadata
-                if metadata or source not in licensed:
-                    stats.licences.update(licences_of(source=source, metadata=metadata))
-                    if not metadata:  # the same for every such record of the source
-                        licensed.add(source)
-                emit(fmt.feed(record, split))
-            emit(fmt.finish())
-    finally:
-        sha256, size = writer.close()
-    return stats, sha256, size
-
-
 class _BuiltFile(File):
     """The built file, offered to the storage as a finished temporary file: the file system
     storage moves it into place (a rename on the same file system, else a copy) instead of
@@ -392,7 +285,7 @@ def export_build(
                 if progress:
                     progress(done, total)
 
-            stats, sha256, size = _write(
+            stats, sha256, size = write_export(
                 export=export,
                 options=options,
                 path=path,
