@@ -262,9 +262,12 @@ def _units(text: str) -> str:
 
 # Inline math that is plain arithmetic: "$12 + 3 = 15$".
 _PLAIN_MATH = re.compile(r"(?<![\\$])\$([\d\s+\-*/=.,()]+=[\d\s+\-*/=.,()]+)(?<!\\)\$(?!\d)")
-# Prose arithmetic in a line without math: "12 + 3 = 15".
+# Prose arithmetic in a line without math: "12 + 3 = 15", standing alone (not a piece of a
+# longer expression: no operator, "=", letter or digit right before or after it).
 _PROSE_SUM = re.compile(
-    r"(?<![\w.,$])(\d+(?:\.\d+)?(?:\s*[-+*/]\s*\d+(?:\.\d+)?)+\s*=\s*\d+(?:\.\d+)?)(?![\w,]|\.\d)"
+    r"(?<![\w.,$^*/+\-=(<])(?<![*/+\-=^x\u00d7]\s)"
+    r"(\d+(?:\.\d+)?(?:\s*[-+*/]\s*\d+(?:\.\d+)?)+\s*=\s*\d+(?:\.\d+)?)"
+    r"(?![\w,$^)]|\.\d|\s*[-+*/^=\u00d7<>%(])"
 )
 
 

@@ -59,6 +59,13 @@ class Segment:
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _MATH_MARK = re.compile(r"(?<!\\)\$|\\\(|\\\[|\\begin\b")
 _UNESCAPED_PERCENT = re.compile(r"(?<!\\)%")
+# LaTeX spacing in a formula ("x^2\\;+\\;41", "5k~+~1", "x\\,+\\,1"): only space, never a
+# boundary, or "41 is prime" and "1 \\equiv 3" are read out of the formula. A thin space inside
+# a digit group ("2\\,013") is a thousands separator and stays; "~" only beside + or - or after
+# "=" (elsewhere in prose it may mean "about").
+_SPACING = re.compile(
+    r"(?<!\\)\\[;:!> ]|(?<!\\)\\,(?!\d{3}(?!\d))|(?<=\S)~(?=[+\-])|(?<=[+\-=])~(?=\S)"
+)
 
 
 def dollars_are_currency(text: str) -> bool:
@@ -102,9 +109,10 @@ def list_markers(text: str) -> frozenset[int]:
 
 
 def prepare(text: str) -> str:
-    """Replace currency ``$`` and unescaped ``%`` with same-length placeholders, and a list
-    item's ``-`` with a space."""
+    """Replace currency ``$`` and unescaped ``%`` with same-length placeholders, a list
+    item's ``-`` and LaTeX spacing in a formula (``\\;``, ``~``) with spaces."""
     text = _LIST_MARKER.sub(_blank_list_marker, text)
+    text = _SPACING.sub(lambda m: " " * len(m.group(0)), text)
     text = _UNESCAPED_PERCENT.sub(PCT_MARK, text)
     if dollars_are_currency(text):
         text = _UNESCAPED_DOLLAR.sub(CUR_MARK, text)

@@ -28,6 +28,24 @@ CLASSES = {
         r"Setting each factor equal to zero gives us: \[x - 1 = 0.\] or \[x^2 - 3x - 3 = 0.\] From the first equation, we find: \[x = 1\]",
         r"Setting each factor equal to zero gives us: \[x - 1 = 0\] and so \[x^2 - 3x - 3 = 0.\] From the first equation, we find: \[x = 1\]",
     ),
+    # LaTeX spacing inside a formula is only space: "41 is not prime", "1 is even" and
+    # "1 \\equiv 3" were read out of the formula it splits
+    "spacing commands inside a parity claim": (
+        r"If $a_1$ is odd, then $a_2\;=\;3a_1\;+\;1$ is even.",
+        r"So $41$ is even.",
+    ),
+    "tilde spacing inside a parity claim": (
+        r"If $a_1$ is odd, then $a_2~=~3a_1~+~1$ is even.",
+        r"So $3~+~4~=~8$.",
+    ),
+    "spacing commands inside a primality claim": (
+        r"To determine the smallest positive integer \( x \) for which \( x^2\;+\;x\;+\;41 \) is not a prime number, we try small values.",
+        r"The prime factorization is \[2\,013 = 3 \times 11 \times 67.\]",
+    ),
+    "spacing commands inside a congruence": (
+        r"then \(2 \cdot 6\;+\;4 \equiv 12\;+\;4 \equiv 16 \equiv 2 \pmod{7}\).",
+        r"then \(2 \cdot 6\;+\;4 \equiv 12\;+\;4 \equiv 16 \equiv 3 \pmod{7}\).",
+    ),
 }
 
 
