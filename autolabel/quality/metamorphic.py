@@ -1,4 +1,4 @@
-"""Metamorphic stress of the symbolic checker on correct steps (issue 25, round 6).
+"""Metamorphic stress of the symbolic checker on correct steps (issue 25, rounds 6 and 7).
 
 A correct step rewritten without changing its meaning (``\\frac`` as ``\\dfrac``, ``\\cdot`` as
 ``\\times``, ``$...$`` as ``\\(...\\)``, thousands separators added or dropped, a chain split
