@@ -61,10 +61,10 @@ _MATH_MARK = re.compile(r"(?<!\\)\$|\\\(|\\\[|\\begin\b")
 _UNESCAPED_PERCENT = re.compile(r"(?<!\\)%")
 # LaTeX spacing in a formula ("x^2\\;+\\;41", "5k~+~1", "x\\,+\\,1"): only space, never a
 # boundary, or "41 is prime" and "1 \\equiv 3" are read out of the formula. A thin space inside
-# a digit group ("2\\,013") is a thousands separator and stays; "~" only beside + or - or after
-# "=" (elsewhere in prose it may mean "about").
+# a digit group ("2\\,013") is a thousands separator and stays; "~" only beside + or - (elsewhere,
+# "~5" or "=~ 5", it may mean "about").
 _SPACING = re.compile(
-    r"(?<!\\)\\[;:!> ]|(?<!\\)\\,(?!\d{3}(?!\d))|(?<=\S)~(?=[+\-])|(?<=[+\-=])~(?=\S)"
+    r"(?<!\\)\\[;:!> ]|(?<!\\)\\,(?!\d{3}(?!\d))|(?<=\S)~(?=[+\-])|(?<=[+\-])~(?=\S)"
 )
 
 
