@@ -46,6 +46,12 @@ CLASSES = {
         r"then \(2 \cdot 6\;+\;4 \equiv 12\;+\;4 \equiv 16 \equiv 2 \pmod{7}\).",
         r"then \(2 \cdot 6\;+\;4 \equiv 12\;+\;4 \equiv 16 \equiv 3 \pmod{7}\).",
     ),
+    # ... but one that sets off a digit group is a thousands separator (MATH-500's reference
+    # solutions write "10,\\!080"): blanked, "10" was read as the result
+    "a digit group set off by a negative thin space": (
+        r"So the number of seating arrangements in which the boys sit together is $7!\times 2!=\boxed{10,\!080}$.",
+        r"So the number of seating arrangements in which the boys sit together is $7!\times 2!=\boxed{10,\!800}$.",
+    ),
 }
 
 
