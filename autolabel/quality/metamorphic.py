@@ -1,4 +1,4 @@
-"""Metamorphic stress of the symbolic checker on correct steps (issue 25, round 6).
+"""Metamorphic stress of the symbolic checker on correct steps (issue 25, rounds 6 and 7).
 
 A correct step rewritten without changing its meaning (``\\frac`` as ``\\dfrac``, ``\\cdot`` as
 ``\\times``, ``$...$`` as ``\\(...\\)``, thousands separators added or dropped, a chain split
@@ -186,6 +186,127 @@ def _boxed(text: str) -> str:
     return _in_math(text, lambda m: re.sub(r"(=\s*)(-?\d+(?:\.\d+)?)\s*$", r"\1\\boxed{\2}", m))
 
 
+def _tfrac(text: str) -> str:
+    return re.sub(r"\\[d]?frac(?![a-z])", r"\\tfrac", text)
+
+
+def _spacing(space: str) -> Callable[[str], str]:
+    """Math spacing commands (``\\;``, ``~``, ``\\,``) around "=" and "+" in math."""
+
+    def rewrite(text: str) -> str:
+        return _in_math(
+            text, lambda m: re.sub(r"\s*(?<![<>!\\])([=+])(?!=)\s*", space + r"\1" + space, m)
+        )
+
+    return rewrite
+
+
+def _display_punctuation(mark: str) -> Callable[[str], str]:
+    """A display ``\\[ ... \\]`` ended with "." or "," inside it, as models write."""
+
+    def rewrite(text: str) -> str:
+        return re.sub(
+            r"(\\\[)(.+?)(?<![.,\s])(\s*)(\\\])",
+            lambda m: m.group(1) + m.group(2) + mark + m.group(3) + m.group(4),
+            text,
+            flags=re.DOTALL,
+        )
+
+    return rewrite
+
+
+def _line_broken(text: str) -> str:
+    """A display chain broken over lines before each top-level "=" (``a\\n= b\\n= c``)."""
+
+    def change(m: re.Match[str]) -> str:
+        inner = m.group(2)
+        if re.search(r"&|\\\\|\\begin", inner) or len(_top_level_sides(inner)) < 3:
+            return m.group(0)
+        broken = "\n= ".join(side.strip() for side in _top_level_sides(inner))
+        return m.group(1) + broken + m.group(3)
+
+    return re.sub(r"(\\\[\s*)(.+?)(\s*\\\])", change, text, flags=re.DOTALL)
+
+
+def _approx_symbol(text: str) -> str:
+    """``\\approx`` in math as "≈", and "≈" as ``\\approx``."""
+    if "\u2248" in text:
+        return _in_math(text, lambda m: m.replace("\u2248", "\\approx "))
+    return _in_math(text, lambda m: re.sub(r"\\approx(?![a-z])\s*", "\u2248 ", m))
+
+
+def _percent(text: str) -> str:
+    """A percent in math as ``\\%`` with a thin space, a percent in prose as "percent"."""
+    out = _in_math(text, lambda m: re.sub(r"(\d)\s*\\%", r"\1\\,\\%", m))
+    if out != text:
+        return out
+    if _MATH.search(text):
+        return text
+    return re.sub(r"(\d)%", r"\1 percent", text)
+
+
+def _degrees(text: str) -> str:
+    """``^\\circ`` as ``^{\\circ}``, and "°" in math as ``^\\circ``."""
+    out = re.sub(r"\^\s*\\circ(?![a-z])", r"^{\\circ}", text)
+    return _in_math(out, lambda m: m.replace("\u00b0", "^\\circ"))
+
+
+# A unit right after a number inside math: "12 \\text{cm}", "12\\text{ cm}", "12 \\mathrm{kg}".
+_MATH_UNIT = re.compile(r"(\d)\s*\\(?:text|mathrm)\s*\{\s*([A-Za-z]+)\s*\}")
+
+
+def _units(text: str) -> str:
+    """A unit in math written as ``\\,\\text{ cm}`` (thin space, spaced inside the braces)."""
+    return _in_math(text, lambda m: _MATH_UNIT.sub(r"\1\\,\\text{ \2}", m))
+
+
+# Inline math that is plain arithmetic: "$12 + 3 = 15$".
+_PLAIN_MATH = re.compile(r"(?<![\\$])\$([\d\s+\-*/=.,()]+=[\d\s+\-*/=.,()]+)(?<!\\)\$(?!\d)")
+# Prose arithmetic in a line without math: "12 + 3 = 15", standing alone (not a piece of a
+# longer expression: no operator, "=", letter or digit right before or after it).
+_PROSE_SUM = re.compile(
+    r"(?<![\w.,$^*/+\-=(<])(?<![*/+\-=^x\u00d7]\s)"
+    r"(\d+(?:\.\d+)?(?:\s*[-+*/]\s*\d+(?:\.\d+)?)+\s*=\s*\d+(?:\.\d+)?)"
+    r"(?![\w,$^)]|\.\d|\s*[-+*/^=\u00d7<>%(])"
+)
+
+
+def _unwrap_math(text: str) -> str:
+    """ "=" in a sentence for "=" in ``$...$``: plain arithmetic in math written bare."""
+    if "\\$" in text:
+        return text
+    return _PLAIN_MATH.sub(lambda m: m.group(1).strip(), text)
+
+
+def _wrap_math(text: str) -> str:
+    """Plain arithmetic in prose put in ``$...$`` (lines with no math and no price)."""
+    lines = []
+    for line in text.split("\n"):
+        if not _MATH.search(line) and "$" not in line:
+            line = _PROSE_SUM.sub(lambda m: f"${m.group(1)}$", line)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+# "= 3.14159" (a result with 4 or more decimals).
+_LONG_DECIMAL = re.compile(r"=(\s*)(\d+\.\d{4,})(?!\d)")
+
+
+def _rounded(text: str) -> str:
+    """A long decimal result rounded to 2 places, said so: "= 3.14159" as "\\approx 3.14" in
+    math and "≈ 3.14 (to 2 decimal places)" in prose."""
+
+    def in_math(m: str) -> str:
+        return _LONG_DECIMAL.sub(lambda n: f"\\approx{n.group(1)}{float(n.group(2)):.2f}", m)
+
+    out = _in_math(text, in_math)
+    if out != text or _MATH.search(text):
+        return out
+    return _LONG_DECIMAL.sub(
+        lambda n: f"\u2248{n.group(1)}{float(n.group(2)):.2f} (to 2 decimal places)", text
+    )
+
+
 REWRITES: dict[str, Callable[[str], str]] = {
     "dfrac": _dfrac,
     "frac": _frac,
@@ -206,6 +327,20 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "thin_thousands": _thin_thousands,
     "unicode_times": _unicode_times,
     "boxed": _boxed,
+    # round 7 (symbolic-1.9)
+    "tfrac": _tfrac,
+    "thick_space": _spacing("\\;"),
+    "tilde_space": _spacing("~"),
+    "display_period": _display_punctuation("."),
+    "display_comma": _display_punctuation(","),
+    "line_broken": _line_broken,
+    "approx_symbol": _approx_symbol,
+    "percent": _percent,
+    "degrees": _degrees,
+    "units": _units,
+    "unwrap_math": _unwrap_math,
+    "wrap_math": _wrap_math,
+    "rounded": _rounded,
 }
 
 

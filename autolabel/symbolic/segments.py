@@ -59,6 +59,20 @@ class Segment:
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _MATH_MARK = re.compile(r"(?<!\\)\$|\\\(|\\\[|\\begin\b")
 _UNESCAPED_PERCENT = re.compile(r"(?<!\\)%")
+# LaTeX spacing in a formula ("x^2\\;+\\;41", "5k~+~1", "x\\,+\\,1"): only space, never a
+# boundary, or "41 is prime" and "1 \\equiv 3" are read out of the formula. One inside a digit
+# group ("2\\,013", "10,\\!080") is a thousands separator and stays; "~" only beside + or -
+# (elsewhere, "~5" or "=~ 5", it may mean "about").
+_SPACING = re.compile(r"(?<!\\)\\[;:!>, ]|(?<=\S)~(?=[+\-])|(?<=[+\-])~(?=\S)")
+_DIGIT_GROUP_AFTER = re.compile(r"\d{3}(?!\d)")
+
+
+def _blank_spacing(m: re.Match[str]) -> str:
+    """Spaces for a spacing command, unless it sets off a digit group ("10,\\!080", "2\\,013")."""
+    text, start, end = m.string, m.start(), m.end()
+    if start and text[start - 1] in "0123456789," and _DIGIT_GROUP_AFTER.match(text, end):
+        return m.group(0)
+    return " " * (end - start)
 
 
 def dollars_are_currency(text: str) -> bool:
@@ -102,9 +116,10 @@ def list_markers(text: str) -> frozenset[int]:
 
 
 def prepare(text: str) -> str:
-    """Replace currency ``$`` and unescaped ``%`` with same-length placeholders, and a list
-    item's ``-`` with a space."""
+    """Replace currency ``$`` and unescaped ``%`` with same-length placeholders, a list
+    item's ``-`` and LaTeX spacing in a formula (``\\;``, ``~``) with spaces."""
     text = _LIST_MARKER.sub(_blank_list_marker, text)
+    text = _SPACING.sub(_blank_spacing, text)
     text = _UNESCAPED_PERCENT.sub(PCT_MARK, text)
     if dollars_are_currency(text):
         text = _UNESCAPED_DOLLAR.sub(CUR_MARK, text)

@@ -53,7 +53,7 @@ _ANOTHER_ROOT = re.compile(
 # Between two equations that are branches of one disjunction: "$x - 1 = 0$ or $x + 2 = 0$".
 # (a wrapper's closing brace may come first: "x - 1 = \\boxed{0} or ...")
 _BRANCH_JOIN = re.compile(
-    r"^(?:[\s$,}]|\\[()\[\]]|\\q?quad|\\text\{\s*(?:or|either)\s*\}|\b(?:or|either)\b)*$"
+    r"^(?:[\s$,.;}]|\\[()\[\]]|\\q?quad|\\text\{\s*(?:or|either)\s*\}|\b(?:or|either)\b)*$"
 )
 _OR = re.compile(r"\bor\b")
 _CASES = re.compile(r"\b(?:if|case|when|suppose|assum\w*|for)\b", re.IGNORECASE)
