@@ -84,3 +84,21 @@ def test_a_re_import_stops_computing_signatures_ahead(tmp_path, screens):
     # of the file's 15.
     assert len(calls) <= 2 * 4
     assert made[-1]._ahead.keys() <= {f"p{i}" for i in range(30)}
+
+
+def test_a_bad_line_in_the_last_batch_leaves_nothing(tmp_path, screens):
+    """Atomic with the signatures computed ahead: the batches before the bad line were
+    written and their signatures taken; the bad one ends the import and nothing stays."""
+    from labeling.importers import ImportFileError
+    from labeling.models import Problem, ProblemBand, ProblemSignature
+
+    path = _write(tmp_path / "a.jsonl", 9)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps({"problem": "Q?", "steps": ["a"], "labels": [1, 1]}) + "\n")
+    project = ProjectFactory()
+    with pytest.raises(ImportFileError) as caught:
+        import_file(project=project, path=path, fmt="steplab")
+    assert caught.value.line == 10
+    assert not Problem.objects.filter(project=project).exists()
+    assert not ProblemBand.objects.filter(project=project).exists()
+    assert not ProblemSignature.objects.exists()
