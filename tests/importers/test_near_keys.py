@@ -298,3 +298,34 @@ def test_an_imports_new_problems_take_a_few_hundred_bytes_each(db):
         tracemalloc.stop()
     assert held < 1_200, f"{held:.0f} bytes a new problem"
     assert len(screen._new) == n
+
+
+def test_the_stored_signatures_and_band_keys_are_each_problems_own(tmp_path):
+    """The store writes with COPY on PostgreSQL (issue 26): every new problem's signature
+    bytes and band keys read back equal what near_dups computes from its text, and a later
+    import finds near-duplicates through them."""
+    from labeling.rules.near_dups import band_keys, signature, signature_bytes
+
+    project = ProjectFactory()
+    rows = [(f"t-{i}", _text(i)) for i in range(5)] + [("x", X), ("y", Y)]
+    _import(project, _write(tmp_path / "a.jsonl", rows))
+    text_of = dict(rows)
+    stored = dict(
+        ProblemSignature.objects.filter(problem__project=project).values_list(
+            "problem__external_id", "hashvalues"
+        )
+    )
+    assert {k: bytes(v) for k, v in stored.items()} == {
+        key: signature_bytes(signature(text)) for key, text in rows
+    }
+    bands = defaultdict(set)
+    for key, band, value in ProblemBand.objects.filter(project=project).values_list(
+        "problem__external_id", "band", "hash"
+    ):
+        bands[key].add((band, value))
+    assert bands  # problems whose signature equals an earlier one's add none
+    for key, keys in bands.items():
+        assert keys == set(band_keys(signature(text_of[key])))
+    report = _import(project, _write(tmp_path / "b.jsonl", [("x1", X1)])).near_duplicates
+    assert report["existing"] == 1
+    assert text_of["x"][:50] in report["examples"][0]["near"]

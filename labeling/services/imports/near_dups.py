@@ -11,8 +11,9 @@ keys under the current threshold's layout (made before they were stored, or unde
 NEAR_DUP_THRESHOLD) gets them first (near_rebuild.py, once).
 """
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from labeling.errors import ValidationFailed
 from labeling.importers import ParsedRow
@@ -21,6 +22,7 @@ from labeling.rules.near_dups import band_numbers, signature
 
 from .near_keys import NearKeys, chunks, lookup_size, report_of
 
+T = TypeVar("T", bound=tuple)
 NEAR_DUPLICATES = ("keep", "skip")
 EXAMPLES = 5
 TEXT_SHOWN = 200
@@ -55,6 +57,10 @@ class NearDupScreen:
     )
     examples: list[dict[str, Any]] = field(default_factory=list)
     rebuilt: int = 0  # problems keyed first (near_rebuild)
+    # Signatures computed ahead on the parsing thread (`ahead`), taken by `rows`.
+    _ahead: dict[str, Any] = field(default_factory=dict)
+    _ahead_seen: set[str] = field(default_factory=set)  # the parsing thread's only
+    _ahead_on: bool = True
 
     def __post_init__(self) -> None:
         self.keys = NearKeys(project=self.project)
@@ -66,6 +72,23 @@ class NearDupScreen:
 
             self.rebuilt = near_keys_rebuild(project=self.project)
         return self
+
+    def ahead(self, batches: Iterable[T]) -> Iterator[T]:
+        """The batches (a list of rows first in each item), unchanged, after computing the
+        signatures of the problems each one shows for the first time in the file: run on the
+        parsing thread (read_ahead), it takes that CPU off the thread that writes, where the
+        database waits for it between a batch's COPYs (issue 26). Paused while the last
+        screened batch had no new problem (a re-import: they would be computed for nothing).
+        A problem's signature is computed ahead only at its first batch, where `rows` finds it
+        fresh and takes it: nothing stays behind."""
+        for item in batches:
+            for row in item[0]:
+                key = row.problem.external_id
+                if key not in self._ahead_seen:
+                    self._ahead_seen.add(key)
+                    if self._ahead_on:
+                        self._ahead[key] = signature(row.problem.text)
+            yield item
 
     def rows(self, rows: list[ParsedRow]) -> list[ParsedRow]:
         """The batch's rows to import: all, or (skip) those of non-near-duplicate problems.
@@ -85,7 +108,13 @@ class NearDupScreen:
                     "external_id", flat=True
                 )
             )
-        sigs = {k: signature(text) for k, text in fresh.items() if k not in self.existing_keys}
+        ahead = {k: self._ahead.pop(k, None) for k in fresh}
+        sigs = {
+            k: signature(text) if ahead[k] is None else ahead[k]
+            for k, text in fresh.items()
+            if k not in self.existing_keys
+        }
+        self._ahead_on = bool(sigs)
         self.keys.lookup(sigs.values())
         kept = []
         for row in rows:

@@ -142,8 +142,10 @@ def import_file(
             project=project, labels_as=labels_as, filename=name, import_job_id=import_job_id
         )
         screen = NearDupScreen(project=project, mode=near_duplicates).load()
-        # The next batches are parsed on a thread while this one is written.
-        with gc_paused(), read_ahead(row_batches_read(rows)) as batches:  # see labeling.pg.gc_pause
+        # The next batches are parsed (and their new problems' signatures computed) on a
+        # thread while this one is written.
+        ahead = screen.ahead(row_batches_read(rows))
+        with gc_paused(), read_ahead(ahead) as batches:  # gc: see labeling.pg.gc_pause
             write_all(writer, batches, progress, screen.rows)
         screen.store()
     result = writer.result
