@@ -5,9 +5,12 @@ defaults give a working local setup with no services: SQLite for the database an
 SQLAlchemy transport on a SQLite file for the Celery broker.
 """
 
+import json
+import os
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -407,12 +410,28 @@ TRAINING_TIME_LIMIT_S = env.int("TRAINING_TIME_LIMIT_S", default=3 * 24 * 3600)
 # max_tokens, votes, timeouts, batch sizes, the code sandbox's seconds, megabytes and tests) and
 # training_runs/config_checks.py (epochs, max_steps, batch_size, max_length, checkpoints kept),
 # e.g. AUTOLABEL_LIMITS='{"rollouts": 256}'. Staff users are not capped.
-AUTOLABEL_LIMITS = env.json("AUTOLABEL_LIMITS", default={})
-TRAINING_LIMITS = env.json("TRAINING_LIMITS", default={})
+
+
+def env_json_object(name: str) -> dict:
+    """A JSON object from the environment; unset or blank (docker-compose's `${NAME:-}`) is {}."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise ImproperlyConfigured(f"{name} must be a JSON object, e.g. '{{\"exports\": 20}}'")
+    return value
+
+
+AUTOLABEL_LIMITS = env_json_object("AUTOLABEL_LIMITS")
+TRAINING_LIMITS = env_json_object("TRAINING_LIMITS")
 # How many auto-label runs, exports, training runs and imports one project may hold pending,
 # running or paused at once, over labeling/services/jobs/quota.py's defaults (4, 8, 2, 8), e.g.
 # PROJECT_ACTIVE_JOBS='{"exports": 20}'; the next one is a 409. Staff users are not bounded.
-PROJECT_ACTIVE_JOBS = env.json("PROJECT_ACTIVE_JOBS", default={})
+PROJECT_ACTIVE_JOBS = env_json_object("PROJECT_ACTIVE_JOBS")
 # A running training run whose worker has not written for this long is taken over.
 TRAINING_HEARTBEAT_STALE_S = env.int("TRAINING_HEARTBEAT_STALE_S", default=60)
 # Multi-GPU: the command that starts training.train instead of `python`, with `-m` appended,

@@ -113,7 +113,12 @@ def test_the_settings_a_team_sets_reach_every_app_service(tmp_path):
     where the web app checks them and the workers load them, and are the model dirs."""
     import json
 
-    env = {"SECRET_KEY": "x", "HF_TOKEN": "hf_test", "HUB_SERVER_TOKEN_REPOS": "my-org/"}
+    env = {
+        "SECRET_KEY": "x",
+        "HF_TOKEN": "hf_test",
+        "HUB_SERVER_TOKEN_REPOS": "my-org/",
+        "PROJECT_ACTIVE_JOBS": '{"exports": 20}',
+    }
     result = _config(tmp_path, ROOT / "docker-compose.yml", env)
     assert result.returncode == 0, result.stderr
     services = json.loads(result.stdout)["services"]
@@ -122,7 +127,32 @@ def test_the_settings_a_team_sets_reach_every_app_service(tmp_path):
         assert environment["HF_TOKEN"] == "hf_test", name
         assert environment["HUB_SERVER_TOKEN_REPOS"] == "my-org/", name
         assert environment["MODEL_DIRS"] == "/models", name
-        for key in ("PUBLIC_URL", "MODEL_SERVER_URLS", "MODEL_API_KEY_ENVS"):
+        assert json.loads(environment["PROJECT_ACTIVE_JOBS"]) == {"exports": 20}, name
+        assert environment["EXPORT_FORMAT_PROCESS"] == "auto", name
+        for key in (
+            "PUBLIC_URL",
+            "MODEL_SERVER_URLS",
+            "MODEL_API_KEY_ENVS",
+            "AUTOLABEL_LIMITS",
+            "TRAINING_LIMITS",
+        ):
             assert key in environment, (name, key)
         mounts = {v["target"]: v for v in services[name]["volumes"]}
         assert mounts["/models"]["read_only"] is True, name
+
+
+def test_blank_json_settings_are_empty_and_bad_ones_refused_in_words(monkeypatch):
+    """docker-compose passes `${AUTOLABEL_LIMITS:-}` as an empty string when .env leaves it out:
+    that is no override, not a crash at start-up; a value that is not a JSON object is named."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    from annotate.settings.base import env_json_object
+
+    monkeypatch.setenv("PROJECT_ACTIVE_JOBS", "")
+    assert env_json_object("PROJECT_ACTIVE_JOBS") == {}
+    monkeypatch.setenv("PROJECT_ACTIVE_JOBS", ' {"exports": 20} ')
+    assert env_json_object("PROJECT_ACTIVE_JOBS") == {"exports": 20}
+    for bad in ("{", "[1]", "20"):
+        monkeypatch.setenv("PROJECT_ACTIVE_JOBS", bad)
+        with pytest.raises(ImproperlyConfigured, match="PROJECT_ACTIVE_JOBS"):
+            env_json_object("PROJECT_ACTIVE_JOBS")
