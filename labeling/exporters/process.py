@@ -14,6 +14,7 @@ that dies (killed, out of memory) raises `FormatterDied` in the parent; an excep
 parent (a failed read) kills the child. Either way the caller publishes nothing.
 """
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -144,7 +145,8 @@ def consume_in_process(
         name="export-format",
         daemon=True,
     )
-    process.start()
+    with _parent_may_fork():
+        process.start()
     feed_out.close()
     back_in.close()
     finished = False
@@ -170,6 +172,22 @@ def consume_in_process(
             process.join(5)
         _stop(process)
         process.close()
+
+
+@contextlib.contextmanager
+def _parent_may_fork() -> Iterator[None]:
+    """Let a daemonic process start the child. Celery's prefork pool runs tasks in daemonic
+    processes (billiard), and multiprocessing refuses children there ("daemonic processes are
+    not allowed to have children") because a daemon's children would outlive it; this child
+    cannot: it is stopped in `consume_in_process`'s finally, and a parent that dies closes the
+    pipe it reads, which ends it."""
+    current = multiprocessing.current_process()
+    daemonic = current._config.get("daemon")
+    current._config["daemon"] = False
+    try:
+        yield
+    finally:
+        current._config["daemon"] = daemonic
 
 
 def _stop(process: Any) -> None:

@@ -269,3 +269,24 @@ def test_a_child_error_between_items_is_raised_after_its_progress():
     with pytest.raises(ValueError, match="no good"):
         format_process.consume_in_process(_slowly(5), _fails_on_first, on_progress=seen.append)
     assert seen == [1] and multiprocessing.active_children() == []
+
+
+def _consume_in_a_pool_worker(n: int) -> tuple[str, bool]:
+    daemonic = multiprocessing.current_process().daemon
+    result = format_process.consume_in_process(_slowly(n), _count, on_progress=lambda n: None)
+    return result, daemonic
+
+
+def _count(items, report):
+    return f"{sum(1 for _ in items)} items"
+
+
+def test_the_formatter_starts_inside_a_celery_prefork_worker():
+    """Celery's prefork pool (billiard) runs a task in a daemonic process, where multiprocessing
+    refused to start the formatting child: every export of more than one chunk failed there."""
+    import billiard
+
+    with billiard.Pool(1) as pool:
+        result, daemonic = pool.apply(_consume_in_a_pool_worker, (2,))
+    assert daemonic is True  # the worker is daemonic, as Celery's are
+    assert result == "2 items"
