@@ -94,35 +94,38 @@ def _died(process: Any) -> FormatterDied:
     return FormatterDied(f"the export's formatting process died ({how}) before it finished")
 
 
+def _receive(back: Any, process: Any, on_progress: Callable[[int], None]) -> tuple[str, Any] | None:
+    """One message from the child (blocks until there is one): progress is passed on (None);
+    else its ("result" | "error", value). FormatterDied where the child ended without one."""
+    try:
+        kind, value, detail = back.recv()
+    except (EOFError, OSError):
+        raise _died(process) from None
+    if kind == "progress":
+        on_progress(value)
+        return None
+    if kind == "error":
+        logger.warning("the export's formatting process failed:\n%s", detail)
+    return kind, value
+
+
 def _answer(back: Any, process: Any, on_progress: Callable[[int], None]) -> tuple[str, Any]:
-    """The next result or error message from the child, passing its progress on; raises
-    FormatterDied where it ended without one. Blocks until there is one."""
+    """The next result or error from the child, passing its progress on."""
     while True:
-        try:
-            kind, value, detail = back.recv()
-        except (EOFError, OSError):
-            raise _died(process) from None
-        if kind == "progress":
-            on_progress(value)
-            continue
-        if kind == "error":
-            logger.warning("the export's formatting process failed:\n%s", detail)
-        return kind, value
+        message = _receive(back, process, on_progress)
+        if message is not None:
+            return message
 
 
 def _drain(back: Any, process: Any, on_progress: Callable[[int], None]) -> None:
     """Pass on the progress the child has sent so far, without waiting; raise its error, or
     FormatterDied where it has ended."""
     while back.poll():
-        try:
-            kind, value, detail = back.recv()
-        except (EOFError, OSError):
-            raise _died(process) from None
-        if kind == "progress":
-            on_progress(value)
+        message = _receive(back, process, on_progress)
+        if message is None:
             continue
+        kind, value = message
         if kind == "error":
-            logger.warning("the export's formatting process failed:\n%s", detail)
             raise value
         raise _died(process)  # a result before the end of its items: it cannot have one
 
