@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
-
-from labeling.accounts.operators import acts_as_server
+from labeling.accounts.operators import acts_as_server, operator_caps
 from labeling.errors import ValidationFailed
 
 DEFAULTS: dict[str, float] = {
@@ -60,8 +58,7 @@ BACKEND_KNOBS = {
 
 def limits() -> dict[str, float]:
     """The caps in force: DEFAULTS with the operator's AUTOLABEL_LIMITS over them."""
-    given = getattr(settings, "AUTOLABEL_LIMITS", None) or {}
-    return {**DEFAULTS, **{k: v for k, v in given.items() if k in DEFAULTS}}
+    return operator_caps("AUTOLABEL_LIMITS", DEFAULTS)
 
 
 def _over(value: Any, cap: float) -> bool:

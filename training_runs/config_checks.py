@@ -18,9 +18,7 @@ import types
 import typing
 from typing import Any, Literal
 
-from django.conf import settings
-
-from labeling.accounts.operators import acts_as_server
+from labeling.accounts.operators import acts_as_server, operator_caps
 from labeling.errors import ValidationFailed
 
 SCHEDULERS = (
@@ -72,8 +70,8 @@ RANGES: dict[str, tuple[float, float]] = {
 
 
 def limits() -> dict[str, float]:
-    given = getattr(settings, "TRAINING_LIMITS", None) or {}
-    return {**DEFAULTS, **{k: v for k, v in given.items() if k in DEFAULTS}}
+    """The caps in force: DEFAULTS with the operator's TRAINING_LIMITS over them."""
+    return operator_caps("TRAINING_LIMITS", DEFAULTS)
 
 
 def _fits(value: Any, hint: Any) -> bool:

@@ -413,7 +413,8 @@ TRAINING_TIME_LIMIT_S = env.int("TRAINING_TIME_LIMIT_S", default=3 * 24 * 3600)
 
 
 def env_json_object(name: str) -> dict:
-    """A JSON object from the environment; unset or blank (docker-compose's `${NAME:-}`) is {}."""
+    """A JSON object of numbers (caps) from the environment; unset or blank (docker-compose's
+    `${NAME:-}`) is {}."""
     raw = os.environ.get(name, "").strip()
     if not raw:
         return {}
@@ -423,6 +424,9 @@ def env_json_object(name: str) -> dict:
         raise ImproperlyConfigured(f"{name} is not JSON: {exc}") from None
     if not isinstance(value, dict):
         raise ImproperlyConfigured(f"{name} must be a JSON object, e.g. '{{\"exports\": 20}}'")
+    for key, number in value.items():
+        if isinstance(number, bool) or not isinstance(number, int | float) or number < 0:
+            raise ImproperlyConfigured(f"{name}[{key!r}] must be a number ≥ 0, not {number!r}")
     return value
 
 

@@ -6,8 +6,19 @@ listed."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from django.conf import settings
 
 
 def acts_as_server(user: Any) -> bool:
     return user is None or bool(getattr(user, "is_staff", False))
+
+
+def operator_caps(setting: str, defaults: Mapping[str, float]) -> dict[str, float]:
+    """The caps in force: `defaults` with the operator's own (the JSON object in the setting
+    `setting`, numbers checked at start-up by annotate.settings) over them; unknown keys are
+    left out."""
+    given = getattr(settings, setting, None) or {}
+    return {**defaults, **{k: v for k, v in given.items() if k in defaults}}

@@ -143,7 +143,8 @@ def test_the_settings_a_team_sets_reach_every_app_service(tmp_path):
 
 def test_blank_json_settings_are_empty_and_bad_ones_refused_in_words(monkeypatch):
     """docker-compose passes `${AUTOLABEL_LIMITS:-}` as an empty string when .env leaves it out:
-    that is no override, not a crash at start-up; a value that is not a JSON object is named."""
+    that is no override, not a crash at start-up; a value that is not a JSON object of numbers
+    is named at start-up (a string cap once reached a run's creation as a TypeError)."""
     from django.core.exceptions import ImproperlyConfigured
 
     from annotate.settings.base import env_json_object
@@ -152,7 +153,7 @@ def test_blank_json_settings_are_empty_and_bad_ones_refused_in_words(monkeypatch
     assert env_json_object("PROJECT_ACTIVE_JOBS") == {}
     monkeypatch.setenv("PROJECT_ACTIVE_JOBS", ' {"exports": 20} ')
     assert env_json_object("PROJECT_ACTIVE_JOBS") == {"exports": 20}
-    for bad in ("{", "[1]", "20"):
+    for bad in ("{", "[1]", "20", '{"exports": "20"}', '{"exports": true}', '{"exports": -1}'):
         monkeypatch.setenv("PROJECT_ACTIVE_JOBS", bad)
         with pytest.raises(ImproperlyConfigured, match="PROJECT_ACTIVE_JOBS"):
             env_json_object("PROJECT_ACTIVE_JOBS")

@@ -16,11 +16,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.conf import settings
 from django.db import connection
 from django.db.models import QuerySet
 
-from labeling.accounts.operators import acts_as_server
+from labeling.accounts.operators import acts_as_server, operator_caps
 from labeling.errors import Conflict
 
 DEFAULTS: dict[str, int] = {
@@ -38,8 +37,8 @@ NOUNS = {
 
 
 def limits() -> dict[str, int]:
-    given = getattr(settings, "PROJECT_ACTIVE_JOBS", None) or {}
-    return {**DEFAULTS, **{k: int(v) for k, v in given.items() if k in DEFAULTS}}
+    """The caps in force: DEFAULTS with the operator's PROJECT_ACTIVE_JOBS over them."""
+    return operator_caps("PROJECT_ACTIVE_JOBS", DEFAULTS)
 
 
 def _serialized(project_id: int, kind: str) -> None:
