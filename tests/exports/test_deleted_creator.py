@@ -87,9 +87,7 @@ def test_a_hub_import_whose_creator_was_deleted_sends_no_token(world, hub):
     assert TOKEN not in hub.tokens
 
 
-def test_an_export_whose_creator_was_deleted_decontaminates_without_the_servers_token(
-    world, hub
-):
+def test_an_export_whose_creator_was_deleted_decontaminates_without_the_servers_token(world, hub):
     texts = list(Problem.objects.filter(project=world["project"]).values_list("text", flat=True))
     _private(hub, "org/bench", (json.dumps({"problem": texts[0]}) + "\n").encode())
     benchmark = {"hub": "org/bench", "config": "default", "split": "test"}
