@@ -5,7 +5,9 @@ mean (a negative count, 2^63, a string for a number). These caps are lower and a
 choice: how many rollouts, tokens, votes, seconds, megabytes and threads a run of a project admin
 may spend per step, so that one project's run cannot hold the workers for hours, eat the
 machine's memory or starve the other projects. settings.AUTOLABEL_LIMITS (env AUTOLABEL_LIMITS,
-JSON) raises or lowers any of them; staff users (the operators themselves) are not capped.
+JSON) raises or lowers any of them; staff users (the operators themselves) are not capped,
+but for the code sandbox's per-item budget (code_tests, code_test_bytes, code_item_s:
+labeling/rules/code_tests.py), which every run's items are held to in the worker.
 
 A value above its cap is a ValidationFailed naming `params.<source>.<key>`, the cap and the
 setting, when the run is created; nothing is stored.

@@ -45,7 +45,8 @@ def time_spent_field(**kwargs) -> serializers.IntegerField:
 
 def _json_bytes_at_most(limit: int):
     def check(value: Any) -> None:
-        size = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        size = len(text.encode("utf-8", "surrogatepass"))
         if size > limit:
             raise serializers.ValidationError(f"at most {limit} bytes of JSON, got {size}.")
 
