@@ -35,6 +35,9 @@ DEFAULTS: dict[str, float] = {
     "code_memory_mb": 2048,  # its address space
     # Per item, for every run (the tests an import carries included): labeling/rules/code_tests.
     **code_tests.DEFAULTS,
+    # One solution's symbolic checks together, for every run (autolabel/symbolic/batch.py's
+    # CHECK_ITEM_S, where the engines read it without Django).
+    "check_item_s": 300,
 }
 
 # params.<source>.<key> -> the limit it is counted against.

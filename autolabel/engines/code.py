@@ -151,7 +151,7 @@ class CodeEngine:
         caps = {**code_tests.DEFAULTS, **solution.limits}
         given = params.get("tests") or solution.tests
         if given and (over := code_tests.over_caps(given, caps)) is not None:
-            raise ItemSkipped(code_tests.over_budget_message(*over))
+            raise ItemSkipped.over_budget(*over)
         tests = parse_tests(given) if given else None
         result = EngineResult(source=SOURCE, agent=AGENT)
         program = extract_program(solution.steps)
@@ -227,7 +227,7 @@ class _Budget:
 
     def spent(self) -> ItemSkipped:
         what = f"its sandboxed runs took more than {self.seconds:.15g} s together"
-        return ItemSkipped(code_tests.over_budget_message("code_item_s", what))
+        return ItemSkipped.over_budget("code_item_s", what)
 
     def run(self, code: str, stdin: str, memory_mb: int) -> SandboxResult:
         """One run within what is left; raises the item's ItemSkipped when nothing is, or

@@ -40,7 +40,6 @@ SETUP_NODES: tuple[type[ast.stmt], ...] = (
     ast.AnnAssign,
     ast.AugAssign,
 )
-OVER_BUDGET = "skipped: over budget"
 
 
 def assert_code(spec: Any) -> str | None:
@@ -86,8 +85,3 @@ def over_caps(spec: Any, caps: Mapping[str, float]) -> tuple[str, str] | None:
     if count > caps["code_tests"]:
         return "code_tests", f"{count} tests; at most {caps['code_tests']:.15g}"
     return None
-
-
-def over_budget_message(name: str, what: str) -> str:
-    """The item's failure: says it was skipped, why, and which setting raises the cap."""
-    return f"{OVER_BUDGET}: {what} (AUTOLABEL_LIMITS[{name!r}]; a server admin may raise it)"
