@@ -5,7 +5,9 @@ mean (a negative count, 2^63, a string for a number). These caps are lower and a
 choice: how many rollouts, tokens, votes, seconds, megabytes and threads a run of a project admin
 may spend per step, so that one project's run cannot hold the workers for hours, eat the
 machine's memory or starve the other projects. settings.AUTOLABEL_LIMITS (env AUTOLABEL_LIMITS,
-JSON) raises or lowers any of them; staff users (the operators themselves) are not capped.
+JSON) raises or lowers any of them; staff users (the operators themselves) are not capped,
+but for the code sandbox's per-item budget (code_tests, code_test_bytes, code_item_s:
+labeling/rules/code_tests.py), which every run's items are held to in the worker.
 
 A value above its cap is a ValidationFailed naming `params.<source>.<key>`, the cap and the
 setting, when the run is created; nothing is stored.
@@ -17,6 +19,7 @@ from typing import Any
 
 from labeling.accounts.operators import acts_as_server, operator_caps
 from labeling.errors import ValidationFailed
+from labeling.rules import code_tests
 
 DEFAULTS: dict[str, float] = {
     "rollouts": 64,  # rollout n (mc) and k (binary_search): completions per prefix or probe
@@ -30,7 +33,11 @@ DEFAULTS: dict[str, float] = {
     "check_timeout_s": 30,  # answer and symbolic checks, per check
     "code_timeout_s": 30,  # one sandboxed program of the code source
     "code_memory_mb": 2048,  # its address space
-    "code_tests": 200,  # tests a run's own params.code.tests may list
+    # Per item, for every run (the tests an import carries included): labeling/rules/code_tests.
+    **code_tests.DEFAULTS,
+    # One solution's symbolic checks together, for every run (autolabel/symbolic/batch.py's
+    # CHECK_ITEM_S, where the engines read it without Django).
+    "check_item_s": 300,
 }
 
 # params.<source>.<key> -> the limit it is counted against.
@@ -74,21 +81,24 @@ def _refuse(field: str, name: str, cap: float, value: Any) -> ValidationFailed:
     )
 
 
-def _code_tests(tests: Any) -> int:
-    from autolabel.sandbox import parse_tests
-    from autolabel.sandbox.judge import split_assert_tests
-
-    parsed = parse_tests(tests)
-    return len(split_assert_tests(parsed)) if isinstance(parsed, str) else len(parsed)
-
-
 def check_run_limits(sources: list[str], params: dict[str, Any], *, user: Any) -> None:
-    """Refuse a run whose params ask more than AUTOLABEL_LIMITS allow (staff: no caps).
+    """Refuse a run whose params ask more than AUTOLABEL_LIMITS allow (staff: no caps, but
+    for the per-item sandbox budget, which every run's items are held to in the worker).
 
     Runs after the engines' own checks (the values are well-typed by then)."""
+    caps = limits()
+    code = params.get("code")
+    if "code" in sources and isinstance(code, dict) and code.get("tests"):
+        over = code_tests.over_caps(code["tests"], caps)
+        if over is not None:
+            name, what = over
+            raise ValidationFailed(
+                f"params.code.tests: {what} for an item (AUTOLABEL_LIMITS[{name!r}]; a server "
+                "admin may raise it).",
+                field="params.code.tests",
+            )
     if acts_as_server(user):
         return
-    caps = limits()
     for source in sources:
         own = params.get(source)
         if not isinstance(own, dict):
@@ -99,8 +109,6 @@ def check_run_limits(sources: list[str], params: dict[str, Any], *, user: Any) -
         if isinstance(backend, dict):
             found += [(f"params.{source}.backend.{key}", name, backend.get(key))
                       for key, name in BACKEND_KNOBS.items()]  # fmt: skip
-        if source == "code" and own.get("tests"):
-            found.append((f"params.{source}.tests", "code_tests", _code_tests(own["tests"])))
         for field, name, value in found:
             if _over(value, caps[name]):
                 raise _refuse(field, name, caps[name], value)

@@ -27,7 +27,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from autolabel.engines.base import EngineResult, SolutionInput
-from autolabel.errors import BackendUnavailable
+from autolabel.errors import BackendUnavailable, ItemSkipped
+from autolabel.limits import limits
 from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus
 from autolabel.registry import ENGINES, engine_for, source_applies
 from autolabel.run_progress import ItemOutcome, items_record, verdicts_of
@@ -118,7 +119,10 @@ def stored_suggestions(works: list[SolutionWork]) -> dict[int, dict[str, tuple]]
 
 
 def solution_input(
-    solution: Solution, steps: list[tuple[int, str, dict]], suggestions: dict | None = None
+    solution: Solution,
+    steps: list[tuple[int, str, dict]],
+    suggestions: dict | None = None,
+    caps: dict[str, float] | None = None,
 ) -> SolutionInput:
     problem = solution.problem
     return SolutionInput(
@@ -131,6 +135,7 @@ def solution_input(
         answer_correct=solution.answer_correct,
         step_metadata=tuple(metadata or {} for _, _, metadata in steps),
         problem_metadata=problem.metadata or {},
+        limits=limits() if caps is None else caps,
     )
 
 
@@ -367,6 +372,7 @@ def autolabel_chunk_process(
     works = chunk_works(run, items)
     _prefetch(run, works)
     stopped = _stop_checker(stop)
+    caps = limits()
     for phase in (0, 1):
         stored = {}
         if phase == 1:
@@ -380,12 +386,15 @@ def autolabel_chunk_process(
                 work.reached = True
             if work.error or not work.reached or not work.groups[phase]:
                 continue
-            data = solution_input(work.solution, work.steps, stored.get(work.solution.pk))
+            data = solution_input(work.solution, work.steps, stored.get(work.solution.pk), caps)
             try:
                 results = [engine_for(n)(data, run.params.get(n, {})) for n in work.groups[phase]]
             except BackendUnavailable as exc:
                 down = exc  # store what was computed; the task retries the chunk
                 break
+            except ItemSkipped as exc:  # over its budget: the reason is the failure, as it is
+                work.error = str(exc)[:2000]
+                continue
             except Exception as exc:  # an engine's bug must not stop the run: its item fails
                 log.exception("autolabel run %s, solution %s", run.pk, work.solution.pk)
                 work.error = f"{type(exc).__name__}: {exc}"[:2000]

@@ -25,6 +25,7 @@ from autolabel.run_chunks import (
     suggestions_write,
 )
 from autolabel.run_progress import STOPPED, items_fail, run_finish_if_complete
+from labeling.accounts.operators import job_actor
 from labeling.errors import Conflict, ValidationFailed
 from labeling.models import (
     DOMAIN_SOURCES,
@@ -146,7 +147,7 @@ def _resolve_prm(project: Project, own: dict, *, user: Any) -> dict:
                 field="params.prm.model_id",
             )
         path = model.path
-        if not trusted(model.created_by):
+        if not trusted(job_actor(model)):  # a creator deleted since is nobody, not the server
             path = check_model_path(path, user=user, project=project, field="params.prm.model_id")
         own.update(path=path, model=model.name)
     elif (

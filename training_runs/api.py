@@ -172,7 +172,7 @@ class PrmModelListApi(APIView):
             help_text="Absolute path of a saved PRM directory on the workers, under one of the "
             "server's MODEL_DIRS or this project's own training runs (staff users: any).",
         )
-        metrics = serializers.DictField(required=False, default=dict)
+        metrics = bounds.json_object_field(required=False, default=dict)
 
     @extend_schema(responses=PrmModelOutput(many=True))
     def get(self, request, project_id: int):

@@ -281,6 +281,7 @@ def training_run_execute(*, run_id: int, poll_s: float = 1.0) -> str:
             name=free_model_name(run.project, f"run-{run.pk}"),
             path=str(out),
             created_by=run.created_by,
+            created_by_server=run.created_by_server,
             training_run=run,
             base_model=run.base_model,
             metrics={k: v for k, v in progress.metrics.items() if k in ("train", "eval", "data")},

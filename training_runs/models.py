@@ -52,6 +52,10 @@ class TrainingRun(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Made by the server itself (a management command), not by a user since deleted: both
+    # leave created_by NULL, and only the first acts with the server's privileges in a worker
+    # (labeling.accounts.operators.job_actor).
+    created_by_server = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -93,6 +97,10 @@ class PrmModel(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Made by the server itself (a management command), not by a user since deleted: both
+    # leave created_by NULL, and only the first acts with the server's privileges in a worker
+    # (labeling.accounts.operators.job_actor).
+    created_by_server = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

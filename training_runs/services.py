@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
@@ -113,6 +114,7 @@ def training_run_create(
         base_model=base_model,
         config=config,
         created_by=created_by,
+        created_by_server=created_by is None,
     )
 
 
@@ -135,11 +137,16 @@ def prm_model_register(
     name: str,
     path: str,
     created_by: Any = None,
+    created_by_server: bool | None = None,
     training_run: TrainingRun | None = None,
     base_model: str = "",
     metrics: dict[str, Any] | None = None,
 ) -> PrmModel:
-    path = _check_model_dir(path, field="path", user=created_by, project=project)
+    """`created_by` None is the server itself unless `created_by_server` says otherwise (a
+    training run registering its output for a creator deleted since: checked as nobody's)."""
+    server = created_by is None if created_by_server is None else created_by_server
+    actor = created_by if created_by is not None else (None if server else AnonymousUser())
+    path = _check_model_dir(path, field="path", user=actor, project=project)
     name = name.strip()
     if not name:
         raise ValidationFailed("A model needs a name.", field="name")
@@ -156,6 +163,7 @@ def prm_model_register(
         name=name,
         path=path,
         created_by=created_by,
+        created_by_server=server and created_by is None,
         training_run=training_run,
         base_model=base_model,
         kind=prm_kind(path),

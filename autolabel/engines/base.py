@@ -1,5 +1,6 @@
 """The engine interface: pure functions from a solution to step suggestions. No Django."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -21,6 +22,10 @@ class SolutionInput:
     # Problem.metadata (an agent problem's `tools`).
     step_metadata: tuple[dict[str, Any], ...] = ()
     problem_metadata: dict[str, Any] = field(default_factory=dict)
+    # The operator's caps in force (autolabel.limits.limits(): AUTOLABEL_LIMITS over the
+    # defaults), filled by the worker; an engine that finds none uses the defaults. The code
+    # source reads its per-item sandbox budget here (labeling/rules/code_tests.py).
+    limits: Mapping[str, float] = field(default_factory=dict)
 
 
 # Evidence-only suggestions (value None, `evidence["kind"]` one of these): what a check found,

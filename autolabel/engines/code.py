@@ -29,12 +29,19 @@ The tests come from ``SolutionInput.tests`` (the orchestrator fills it from
 Other ``params`` (all optional): ``timeout_s`` per run (5), ``memory_mb`` (256), ``compare``
 ("lines", "tokens" or "exact"), ``all_tests`` (false: stop at the first failing test, which
 settles the verdict).
+
+Every item is held to the per-item sandbox budget (labeling/rules/code_tests.py, the caps in
+``SolutionInput.limits``): tests over ``code_tests`` or ``code_test_bytes`` are not run at all,
+and the item's runs (prefixes, then tests) share ``code_item_s`` wall seconds, each run's
+timeout cut to what is left. Either way the item fails with "skipped: over budget: ..."
+(ItemSkipped), with no verdict drawn from a run the budget cut short.
 """
 
 from __future__ import annotations
 
 import codeop
 import re
+import time
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,8 +50,10 @@ from annotate.queues import Queue
 from autolabel.calibration import calibrate
 from autolabel.engines.base import TESTS_PASS, EngineResult, SolutionInput, StepSuggestion
 from autolabel.engines.params import check_keys, int_param, timeout_param
+from autolabel.errors import ItemSkipped
 from autolabel.sandbox import SandboxResult, Status, run_python
-from autolabel.sandbox.judge import TestReport, parse_tests, run_tests
+from autolabel.sandbox.judge import TestReport, cut_short, parse_tests, run_tests, time_left
+from labeling.rules import code_tests
 
 SOURCE = "code"
 AGENT = "sandbox/python"
@@ -139,7 +148,10 @@ class CodeEngine:
         compare = params.get("compare", "lines")
         if compare not in ("lines", "tokens", "exact"):
             raise ValueError(f"compare must be lines, tokens or exact, got {compare!r}")
+        caps = {**code_tests.DEFAULTS, **solution.limits}
         given = params.get("tests") or solution.tests
+        if given and (over := code_tests.over_caps(given, caps)) is not None:
+            raise ItemSkipped.over_budget(*over)
         tests = parse_tests(given) if given else None
         result = EngineResult(source=SOURCE, agent=AGENT)
         program = extract_program(solution.steps)
@@ -148,8 +160,9 @@ class CodeEngine:
             return result
         first_input = tests[0].input if isinstance(tests, list) and tests else None
         verdicts: dict[int, StepSuggestion] = {}
+        budget = _Budget(caps["code_item_s"], timeout_s)
         crashed = self._check_prefixes(
-            program, tests is None, first_input, timeout_s, memory_mb, verdicts
+            program, tests is None, first_input, budget, memory_mb, verdicts
         )
         if tests is not None:
             report = run_tests(
@@ -159,7 +172,10 @@ class CodeEngine:
                 memory_mb=memory_mb,
                 compare=compare,
                 stop_on_failure=crashed or not params.get("all_tests", False),
+                deadline=budget.deadline,
             )
+            if report.out_of_time:
+                raise budget.spent()
             last = len(solution.steps) - 1
             # After an earlier crash the last step's own merit is unknown: the crash is the
             # first error, and the failing tests only settle the answer.
@@ -174,7 +190,7 @@ class CodeEngine:
         program: Program,
         include_last: bool,
         stdin: str | None,
-        timeout_s: float,
+        budget: _Budget,
         memory_mb: int,
         verdicts: dict[int, StepSuggestion],
     ) -> bool:
@@ -189,11 +205,10 @@ class CodeEngine:
             state = prefix_state(code)
             if state == "incomplete":
                 continue
+            run = budget.run(code, stdin or "", memory_mb)
             if state == "invalid":
-                run = run_python(code, stdin=stdin or "", timeout_s=timeout_s, memory_mb=memory_mb)
                 verdicts[index] = _crash_verdict(index, program, run, syntax=True)
                 return True
-            run = run_python(code, stdin=stdin or "", timeout_s=timeout_s, memory_mb=memory_mb)
             if run.status not in _CRASH:
                 continue
             if run.exception == "EOFError" and stdin is None:
@@ -201,6 +216,29 @@ class CodeEngine:
             verdicts[index] = _crash_verdict(index, program, run, syntax=False)
             return True
         return False
+
+
+class _Budget:
+    """One item's wall seconds for all its sandboxed runs (code_item_s), from its first run."""
+
+    def __init__(self, seconds: float, timeout_s: float) -> None:
+        self.seconds, self.timeout_s = seconds, timeout_s
+        self.deadline = time.monotonic() + seconds
+
+    def spent(self) -> ItemSkipped:
+        what = f"its sandboxed runs took more than {self.seconds:.15g} s together"
+        return ItemSkipped.over_budget("code_item_s", what)
+
+    def run(self, code: str, stdin: str, memory_mb: int) -> SandboxResult:
+        """One run within what is left; raises the item's ItemSkipped when nothing is, or
+        when the cut timeout ended the run (its timeout would not be the program's)."""
+        given = time_left(self.timeout_s, self.deadline)
+        if given is None:
+            raise self.spent()
+        run = run_python(code, stdin=stdin, timeout_s=given, memory_mb=memory_mb)
+        if cut_short(run, self.timeout_s, given):
+            raise self.spent()
+        return run
 
 
 def _crash_verdict(

@@ -20,7 +20,7 @@ from autolabel.calibration.kinds import KindGate, apply_gate, gate_for
 from autolabel.engines.base import CHECKS_OUT, EngineResult, SolutionInput, StepSuggestion
 from autolabel.engines.params import timeout_param
 from autolabel.symbolic import CHECKER_VERSION
-from autolabel.symbolic.batch import check_steps
+from autolabel.symbolic.batch import CHECK_ITEM_S, check_steps
 from autolabel.symbolic.verdicts import REFUTED, VERIFIED, StepVerdict, undecided_for_now
 
 AGENT = f"sympy/{CHECKER_VERSION}"
@@ -34,7 +34,10 @@ class SymbolicEngine:
         timeout_s = timeout_param(params, 2.0)
         result = EngineResult(source="symbolic", agent=AGENT)
         gate = gate_for(CHECKER_VERSION)
-        verdicts = check_steps(solution.steps, problem=solution.problem, timeout_s=timeout_s)
+        item_s = solution.limits.get("check_item_s", CHECK_ITEM_S)
+        verdicts = check_steps(
+            solution.steps, problem=solution.problem, timeout_s=timeout_s, item_s=item_s
+        )
         for index, verdict in enumerate(verdicts):
             evidence = verdict.as_evidence()
             if verdict.verdict == REFUTED:

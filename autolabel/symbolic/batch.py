@@ -12,14 +12,19 @@ by step, each under its own hard limit as before, so no step's verdict depends o
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from autolabel import timeouts
+from autolabel.errors import ItemSkipped
 from autolabel.symbolic.check import check_step, check_step_local
 from autolabel.symbolic.verdicts import StepVerdict, unknown
 
 GROUP_STEPS = 16  # steps per trip: a stuck group costs at most 16 step budgets before the retry
 GROUP_SLACK_S = 2.0
+# Wall seconds of one solution's checks together (AUTOLABEL_LIMITS["check_item_s"]): 20,000
+# imported steps that each use their whole timeout would hold a worker for days.
+CHECK_ITEM_S = 300.0
 
 
 def check_steps_local(
@@ -41,14 +46,34 @@ def check_steps_local(
 
 
 def check_steps(
-    steps: Sequence[str], *, problem: str | None = None, timeout_s: float = 2.0
+    steps: Sequence[str],
+    *,
+    problem: str | None = None,
+    timeout_s: float = 2.0,
+    item_s: float | None = None,
 ) -> list[StepVerdict]:
     """One verdict per step of ``steps`` (each checked with the steps before it as context),
-    as :func:`check_step` would give each, in ``ceil(len / GROUP_STEPS)`` trips."""
+    as :func:`check_step` would give each, in ``ceil(len / GROUP_STEPS)`` trips. ``item_s``
+    bounds them together (a group's hard limit cut to what is left; a step checked alone after
+    a lost group may pass it by its own ``timeout_s``): past it, ItemSkipped, no verdicts."""
     steps = tuple(steps)
+    deadline = None if item_s is None else time.monotonic() + item_s
+
+    def left() -> float | None:
+        if deadline is None:
+            return None
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            what = f"its checks took more than {item_s:.15g} s together"
+            raise ItemSkipped.over_budget("check_item_s", what)
+        return remaining
+
     verdicts: list[StepVerdict] = []
     for start in range(0, len(steps), GROUP_STEPS):
         end = min(start + GROUP_STEPS, len(steps))
+        limit = timeout_s * (end - start) + GROUP_SLACK_S
+        remaining = left()
+        cut = remaining is not None and remaining < limit
         try:
             verdicts += timeouts.call_with_time_limit(
                 check_steps_local,
@@ -56,11 +81,16 @@ def check_steps(
                 start,
                 problem,
                 timeout_s,
-                timeout_s=timeout_s * (end - start) + GROUP_SLACK_S,
+                timeout_s=min(limit, remaining) if cut and remaining is not None else limit,
             )
-        except (timeouts.TimeLimitExceeded, timeouts.WorkerError):
-            verdicts += [
-                check_step(steps[i], previous_steps=steps[:i], problem=problem, timeout_s=timeout_s)
-                for i in range(start, end)
-            ]
+        except (timeouts.TimeLimitExceeded, timeouts.WorkerError) as exc:
+            if cut and isinstance(exc, timeouts.TimeLimitExceeded):
+                left()  # the budget's limit, not the group's: past it now
+            for i in range(start, end):
+                left()
+                verdicts.append(
+                    check_step(
+                        steps[i], previous_steps=steps[:i], problem=problem, timeout_s=timeout_s
+                    )
+                )
     return verdicts

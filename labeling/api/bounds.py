@@ -3,6 +3,9 @@
 tests/api/test_input_bounds.py checks the OpenAPI schema: an input field without a bound fails.
 """
 
+import json
+from typing import Any
+
 from rest_framework import serializers
 
 MAX_ID = 2**63 - 1  # a bigint primary key
@@ -17,6 +20,9 @@ MAX_STEP_INDEX = 100_000
 # (10,000 steps are real data). A plain label is about 100 bytes of JSON, so 20,000 of them
 # stay well inside DATA_UPLOAD_MAX_MEMORY_SIZE (10 MiB); text-heavy bodies get the 413 first.
 MAX_LABELS = 20_000
+# A free-form JSON object a client stores and every later read serves (a model's metrics): a
+# 5 MB one was taken and served four times over in one unpaginated list.
+MAX_JSON_OBJECT_BYTES = 65_536
 
 
 def id_field(**kwargs) -> serializers.IntegerField:
@@ -35,3 +41,18 @@ def name_field(**kwargs) -> serializers.CharField:
 
 def time_spent_field(**kwargs) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=0, max_value=MAX_TIME_SPENT_MS, **kwargs)
+
+
+def _json_bytes_at_most(limit: int):
+    def check(value: Any) -> None:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > limit:
+            raise serializers.ValidationError(f"at most {limit} bytes of JSON, got {size}.")
+
+    return check
+
+
+def json_object_field(max_bytes: int = MAX_JSON_OBJECT_BYTES, **kwargs) -> serializers.DictField:
+    """A free-form JSON object of at most `max_bytes` (its compact UTF-8 JSON)."""
+    return serializers.DictField(validators=[_json_bytes_at_most(max_bytes)], **kwargs)

@@ -1,5 +1,7 @@
 """One error format for the whole API: {"error": {"code", "message", "details"}}."""
 
+import json
+
 from django.core.exceptions import (
     ObjectDoesNotExist,
     PermissionDenied,
@@ -18,6 +20,12 @@ from labeling.errors import DomainError
 from labeling.pg.db_retry import is_conflict
 
 NOT_FOUND = "Not found."
+# An error answer repeats what the client sent (unknown keys, a bad value, one message per
+# bad item of a list): it is cut to these, so that a request cannot make its own answer as large
+# as itself (20,000 unknown keys made a 190 kB message).
+MESSAGE_MAX = 2000
+DETAILS_MAX_BYTES = 16_384
+DETAILS_MAX_KEYS = 50
 
 
 def _first_message(detail: object) -> str:
@@ -30,9 +38,39 @@ def _first_message(detail: object) -> str:
     return str(detail)
 
 
+def _cut(text: str) -> str:
+    return text if len(text) <= MESSAGE_MAX else text[:MESSAGE_MAX] + "…"
+
+
+def bounded_details(details: object) -> object:
+    """`details` as they are when small; else each of the first DETAILS_MAX_KEYS keys with
+    its first message (cut), and `truncated`."""
+    if not details:
+        return {}
+    try:
+        size = len(json.dumps(details, default=str))
+    except (TypeError, ValueError):
+        size = DETAILS_MAX_BYTES + 1
+    if size <= DETAILS_MAX_BYTES:
+        return details
+    if not isinstance(details, dict):
+        return {"truncated": True}
+    keys = list(details)[:DETAILS_MAX_KEYS]
+    return {
+        **{_cut(str(k)): _cut(_first_message(details[k])) for k in keys},
+        "truncated": True,
+    }
+
+
 def error_response(code: str, message: str, status_code: int, details: object = None) -> Response:
     return Response(
-        {"error": {"code": code, "message": message, "details": details or {}}},
+        {
+            "error": {
+                "code": code,
+                "message": _cut(str(message)),
+                "details": bounded_details(details),
+            }
+        },
         status=status_code,
     )
 

@@ -1,5 +1,8 @@
 """Column limits of the tables a parsed row goes to, checked before anything is written."""
 
+from labeling.accounts.operators import operator_caps
+from labeling.rules import code_tests
+
 from .fields import Row
 from .types import ParsedRow
 
@@ -16,7 +19,21 @@ def _check(row: Row, value: str, limit: int, field: str) -> None:
         raise row.error(field, f"is {len(value)} characters long; the limit is {limit}")
 
 
+def check_tests(parsed: ParsedRow, row: Row) -> None:
+    """A code problem's tests within the per-item sandbox budget (labeling/rules/code_tests.py,
+    the caps in AUTOLABEL_LIMITS): tests a worker would skip are refused here, in words."""
+    tests = parsed.problem.metadata.get("tests")
+    if tests is None:
+        return
+    over = code_tests.over_caps(tests, operator_caps("AUTOLABEL_LIMITS", code_tests.DEFAULTS))
+    if over is not None:
+        name, what = over
+        cap = f"AUTOLABEL_LIMITS[{name!r}]; a server admin may raise it"
+        raise row.error("tests", f"{what} for a problem ({cap})")
+
+
 def check_lengths(parsed: ParsedRow, row: Row) -> None:
+    check_tests(parsed, row)
     _check(row, parsed.problem.external_id, EXTERNAL_ID_MAX, "problem_id")
     _check(row, parsed.problem.source, LABEL_MAX, "source")
     for solution in parsed.solutions:

@@ -41,6 +41,10 @@ class Export(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Made by the server itself (a management command), not by a user since deleted: both
+    # leave created_by NULL, and only the first acts with the server's privileges in a worker
+    # (labeling.accounts.operators.job_actor).
+    created_by_server = models.BooleanField(default=False)
     format = models.CharField(max_length=20, choices=ExportFormat.choices)
     file_type = models.CharField(
         max_length=10, choices=ExportFileType.choices, default=ExportFileType.JSONL
@@ -95,6 +99,10 @@ class HubPush(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Made by the server itself (a management command), not by a user since deleted: both
+    # leave created_by NULL, and only the first acts with the server's privileges in a worker
+    # (labeling.accounts.operators.job_actor).
+    created_by_server = models.BooleanField(default=False)
     repo_id = models.CharField(max_length=200)
     private = models.BooleanField(default=True)
     status = models.CharField(

@@ -88,3 +88,27 @@ def test_a_step_that_overruns_is_unknown_alone(monkeypatch):
 @pytest.mark.parametrize("start", [0, 3, len(STEPS)])
 def test_local_checks_from_start(start):
     assert len(check_steps_local(STEPS, start, None, 2.0)) == len(STEPS) - start
+
+
+def test_a_solutions_checks_share_one_budget(monkeypatch):
+    """Every group takes well under its own hard limit; together they pass the item's budget
+    (AUTOLABEL_LIMITS["check_item_s"]): the item is skipped in words, not checked for days."""
+    from autolabel.errors import ItemSkipped
+    from autolabel.limits import DEFAULTS
+
+    assert DEFAULTS["check_item_s"] == batch.CHECK_ITEM_S
+    real, trips = timeouts.call_with_time_limit, []
+
+    def slow(func, *args, **kwargs):
+        trips.append(kwargs["timeout_s"])
+        time.sleep(0.6)
+        return real(func, *args, **kwargs)
+
+    monkeypatch.setattr(timeouts, "call_with_time_limit", slow)
+    steps = STEPS * 8  # 64 steps: four groups
+    started = time.monotonic()
+    with pytest.raises(ItemSkipped, match=r"^skipped: over budget: its checks took more than 1 s"):
+        check_steps(steps, timeout_s=2.0, item_s=1.0)
+    assert time.monotonic() - started < 2.5 and len(trips) == 2
+    assert trips[1] < 1.0  # the second group's hard limit: what was left, not 16 × 2 s
+    assert len(check_steps(steps, timeout_s=2.0)) == len(steps)  # no budget: all four

@@ -246,15 +246,28 @@ def test_a_model_registered_by_a_non_staff_user_is_checked_again(pb_project, dir
         project=pb_project, name="old", path=str(dirs["outside"]), created_by=pb_project.admin
     )
     vetted = PrmModel.objects.create(
-        project=pb_project, name="ops", path=str(dirs["outside"]), created_by=None
+        project=pb_project,
+        name="ops",
+        path=str(dirs["outside"]),
+        created_by=None,
+        created_by_server=True,
     )
-    with pytest.raises(ValidationFailed, match="MODEL_DIRS"):
-        autolabel_run_create(
-            project=pb_project,
-            sources=["prm"],
-            params={"prm": {"model_id": legacy.pk}},
-            created_by=pb_project.admin,
-        )
+    # Registered by a non-staff user deleted since: nobody's, not the server's (it was the
+    # server's, unchecked, while a deleted creator and the server both read as None).
+    orphan = PrmModel.objects.create(
+        project=pb_project, name="orphan", path=str(dirs["outside"]), created_by=UserFactory()
+    )
+    orphan.created_by.delete()
+    orphan.refresh_from_db()
+    assert orphan.created_by_id is None
+    for model in (legacy, orphan):
+        with pytest.raises(ValidationFailed, match="MODEL_DIRS"):
+            autolabel_run_create(
+                project=pb_project,
+                sources=["prm"],
+                params={"prm": {"model_id": model.pk}},
+                created_by=pb_project.admin,
+            )
     run = autolabel_run_create(
         project=pb_project,
         sources=["prm"],
@@ -301,3 +314,20 @@ def test_an_api_key_env_that_is_no_name_is_a_400(pb_project, settings, value):
     error = _error(_post_run(pb_project, pb_project.admin, _judge("http://m:1/v1", value)))
     assert error["details"]["field"] == "params.judge.backend.api_key_env"
     assert "must name an environment variable" in error["message"]
+
+
+def test_a_training_runs_output_for_a_deleted_creator_is_registered_as_nobodys(pb_project, dirs):
+    """training_run_execute registers its PRM for the run's creator; once deleted, the run
+    (not made by the server) registers as nobody: the path is checked, the model not trusted."""
+    from training_runs.services import prm_model_register
+
+    with pytest.raises(ValidationFailed, match="MODEL_DIRS"):
+        prm_model_register(
+            project=pb_project, name="x", path=str(dirs["outside"]), created_by_server=False
+        )
+    ours = prm_model_register(project=pb_project, name="ours", path=str(dirs["outside"]))
+    assert ours.created_by_id is None and ours.created_by_server
+    mine = prm_model_register(
+        project=pb_project, name="mine", path=str(dirs["good"]), created_by=pb_project.admin
+    )
+    assert not mine.created_by_server

@@ -125,3 +125,15 @@ def test_assert_style_tests_within_the_cap_are_taken(project):
     AutolabelRun.objects.all().delete()
     bad = _post(project, project.admin, "code", {"tests": 5})
     assert _refused(bad, "params.code").startswith("params.code: tests: unrecognised tests")
+
+
+def test_a_runs_own_tests_over_the_item_budget_are_refused_for_staff_too(project):
+    """The worker holds every run's items to the per-item sandbox budget (staff's included:
+    labeling/rules/code_tests.py), so a run whose own tests it would skip is refused now."""
+    admin = project.admin
+    admin.is_staff = True
+    admin.save()
+    many = _post(project, admin, "code", {"tests": "assert True\n" * 201})
+    assert "201 tests; at most 200" in _refused(many, "params.code.tests")
+    big = _post(project, admin, "code", {"tests": [{"input": "x" * 4_000_001}]})
+    assert "bytes of tests; at most 4000000" in _refused(big, "params.code.tests")

@@ -114,8 +114,12 @@ def test_a_hub_split_imports_like_a_file(hub, load, build, django_user_model):
     )
 
     target = Project.objects.create(name="from the hub")
+    # Only users start Hub imports; an operator's reads the private repo with HF_TOKEN (a job
+    # with no creator is a deleted user's: no token, tests/exports/test_deleted_creator.py).
+    operator = django_user_model.objects.create(username="operator", is_staff=True)
     job = ImportJob.objects.create(
         project=target,
+        created_by=operator,
         filename=HubSource("team/pb").label(),
         hub=HubSource("team/pb", revision=f"export-{export.pk}").as_dict(),
         labels_as="annotations",

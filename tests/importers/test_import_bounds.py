@@ -63,3 +63,38 @@ def test_an_ordinary_gzip_is_imported(tmp_path, monkeypatch):
     path = _gzip(tmp_path / "ok.jsonl.gz", [rows.encode()])
     result = import_file(project=ProjectFactory(), path=path)
     assert result.problems_created == 3000
+
+
+def _code_row(tests, name="p"):
+    return json.dumps({"problem": f"Square {name}.", "steps": ["print(1)"], "tests": tests}) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("tests", "says"),
+    [
+        ([{"input": "1", "output": "1"}] * 201, "201 tests; at most 200"),
+        ("import math\n" + "assert True\n" * 201, "201 tests; at most 200"),
+        ({"inputs": ["1"] * 201, "outputs": ["1"] * 201}, "201 tests"),
+        ({"code": "assert True\n" * 201}, "201 tests"),
+        ([{"input": "x" * 4_000_001, "output": ""}], "4000027 bytes of tests; at most 4000000"),
+    ],
+)
+def test_a_problem_whose_tests_are_over_the_sandbox_budget_is_refused(tmp_path, tests, says):
+    """The code source would skip it in every run (labeling/rules/code_tests.py): refused at
+    import with file, line and field, and nothing of the file is written."""
+    path = tmp_path / "code.jsonl"
+    path.write_text(_code_row([{"input": "1", "output": "1"}], "ok") + _code_row(tests))
+    project = ProjectFactory()
+    with pytest.raises(ImportFileError, match=says) as exc:
+        import_file(project=project, path=path)
+    assert (exc.value.file, exc.value.line, exc.value.field) == ("code.jsonl", 2, "tests")
+    assert "AUTOLABEL_LIMITS" in exc.value.message
+    assert Problem.objects.filter(project=project).count() == 0
+
+
+def test_an_operator_raises_the_import_bound(tmp_path, settings):
+    settings.AUTOLABEL_LIMITS = {"code_tests": 500}
+    path = tmp_path / "code.jsonl"
+    path.write_text(_code_row([{"input": "1", "output": "1"}] * 201))
+    result = import_file(project=ProjectFactory(), path=path)
+    assert result.problems_created == 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from labeling.accounts.operators import job_actor
 from labeling.errors import Conflict
 from labeling.hub.connection import NONE, HubAuth, HubError, repo_id_check, server_auth
 from labeling.hub.push import export_push
@@ -27,7 +28,11 @@ def hub_push_create(*, export: Export, repo_id: str, private: bool, created_by) 
         raise Conflict(f"Export {export.pk} is {export.status}: push it once it is done.")
     hub_push_token_check(user=created_by, repo_id=repo_id)
     return HubPush.objects.create(
-        export=export, repo_id=repo_id, private=private, created_by=created_by
+        export=export,
+        repo_id=repo_id,
+        private=private,
+        created_by=created_by,
+        created_by_server=created_by is None,
     )
 
 
@@ -46,10 +51,10 @@ def hub_push_execute(*, push: HubPush, token: str | None = None) -> HubPush:
         auth: HubAuth = (
             server_auth(token)
             if token
-            else hub_auth_for(user=push.created_by, repo_id=push.repo_id)
+            else hub_auth_for(user=job_actor(push), repo_id=push.repo_id)
         )
         push.token_kind = auth.kind
-        if auth.kind == NONE and push.created_by_id is not None:
+        if auth.kind == NONE and not push.created_by_server:
             raise HubError(NO_TOKEN_TO_PUSH.format(repo_id=push.repo_id), field="repo_id")
         result = export_push(
             export=push.export, repo_id=push.repo_id, auth=auth, private=push.private

@@ -131,6 +131,7 @@ def export_create(
     return Export.objects.create(
         project=project,
         created_by=created_by if getattr(created_by, "pk", None) else None,
+        created_by_server=created_by is None,
         format=format,
         file_type=file_type,
         filters=options.filters.as_dict(),

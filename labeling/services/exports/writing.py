@@ -24,6 +24,7 @@ from typing import Any
 
 from django.conf import settings
 
+from labeling.accounts.operators import job_actor
 from labeling.exporters import FORMATS, ExportOptions, Stats, licences_of, open_writer, split_of
 from labeling.exporters.decontaminate import decontaminator
 from labeling.exporters.final import NO_LABEL, FinalTally
@@ -70,7 +71,7 @@ class Formatting:
         # Hub benchmarks are read with the token of whoever asked for the export.
         self.clean = decontaminator(
             filters.decontaminate,
-            auth=lambda repo_id: hub_auth_for(user=export.created_by, repo_id=repo_id),
+            auth=lambda repo_id: hub_auth_for(user=job_actor(export), repo_id=repo_id),
         )
         for label in self.clean.labels if self.clean else ():
             stats.decontaminated[label] = 0

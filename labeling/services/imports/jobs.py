@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.utils import timezone
 
+from labeling.accounts.operators import job_actor
 from labeling.errors import DomainError
 from labeling.hub.pull import HubSource, hub_split_write
 from labeling.importers import ImportFileError
@@ -88,7 +89,8 @@ def _hub_fetch(job: ImportJob) -> None:
     source = HubSource(**{k: v for k, v in job.hub.items() if k in HUB_SOURCE_KEYS})
     job.status = ImportStatus.RUNNING
     job.save(update_fields=["status"])
-    auth = hub_auth_for(user=job.created_by, repo_id=source.repo_id)
+    # Only users start Hub imports: one whose creator was deleted reads as nobody.
+    auth = hub_auth_for(user=job_actor(job), repo_id=source.repo_id)
     with tempfile.TemporaryFile() as out:
         fetched = hub_split_write(source, out, auth=auth)
         out.seek(0)
