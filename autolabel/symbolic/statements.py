@@ -60,12 +60,19 @@ _TIED_BEFORE = frozenset(
 )
 
 
+# An operator or an ellipsis before a number ("2 \\cdot 2 \\cdots 2 = 2^{24}", "2 x 3 x ... 9 is
+# divisible by 4"): the number ends an expression, it is not the subject of the claim.
+_OPERATOR_BEFORE = re.compile(
+    r"(?:\\(?:times|cdot|div|frac|sqrt|pm|mp|ast|[lc]?dots[bcm]?)|\.\.\.|\d\s*[xX])\s*$"
+)
+
+
 def standalone(plain: str, start: int) -> bool:
     """Nothing before the number at ``start`` makes it part of an expression or a phrase."""
     before = plain[max(0, start - 40) : start].rstrip()  # a window: no copy of the whole text
-    if before and before[-1] in "+-*/=^_×·(<>{|":
+    if before and before[-1] in "+-*/=^_×·(<>{|\u2212\u22c5\u00f7\u2026":
         return False
-    if re.search(r"\\(?:times|cdot|div|frac|sqrt)\s*$", before):
+    if _OPERATOR_BEFORE.search(before):
         return False
     if re.search(r"\d\s+(?:and|or)$", before, re.IGNORECASE):
         return False  # "2 and 91 is ...": a compound subject

@@ -1,0 +1,79 @@
+# ruff: noqa: E501 -- step texts as people write them, one literal per text
+"""How people write steps, read the same way (symbolic-1.11, issue 25 round 8).
+
+The round-8 rewrites of the metamorphic stress (autolabel/quality/written_rewrites.py: sides
+swapped, "Step 3:", numbered lines, Markdown bold, "equals", a unit or ``\\text{}`` word, a
+parenthetical remark, "about" / "(approximately)", ``\\$``, "%", mixed numbers) found classes
+of misreadings on correct steps nobody had tuned on, each fixed in general. For each: a tricky
+TRUE statement that must not be refuted, and a false one that still must be.
+"""
+
+import pytest
+
+from autolabel.quality.metamorphic import REWRITES
+from autolabel.symbolic import check_step
+from autolabel.symbolic.verdicts import REFUTED
+
+
+def refuted(text: str) -> bool:
+    return check_step(text, timeout_s=5.0).verdict == REFUTED
+
+
+# (true statement that must not be refuted, false statement that still must be)
+CLASSES = {
+    # a number after an ellipsis ends a product or a sum: it is no claim's subject (PRM800K
+    # mrmath-72 with its sides swapped: "2 = 2^{24}" was read as a factorization of 2)
+    "an ellipsis before a factorization's number": (
+        r"Its prime factorization is $2 \cdot 2 \cdot 2 \cdots 2 = 2^{24}$ (repeated 24 times).",
+        r"Its prime factorization is $30 = 2 \cdot 3 \cdot 7$.",
+    ),
+    "an ellipsis before a parity claim's number": (
+        r"The product $2 \cdot 3 \cdots 7$ is even.",
+        r"So $7$ is even.",
+    ),
+    "three dots before a divisibility claim's number": (
+        "The product 2 x 3 x ... 9 is divisible by 4.",
+        "So 9 is divisible by 4.",
+    ),
+    "a prose times before a divisibility claim's number": (
+        "The product 2 x 9 is divisible by 6.",
+        "The number 9 is divisible by 6.",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CLASSES))
+def test_true_statement_is_not_refuted(name):
+    true, _ = CLASSES[name]
+    assert not refuted(true)
+
+
+@pytest.mark.parametrize("name", list(CLASSES))
+def test_false_statement_is_still_refuted(name):
+    _, false = CLASSES[name]
+    assert refuted(false)
+
+
+@pytest.mark.parametrize(
+    ("name", "before", "after"),
+    [
+        ("swapped_sides", "so $2 + 3 = 5$.", "so $5 = 2 + 3$."),
+        ("swapped_sides", r"so $x \le 2 = y$.", r"so $x \le 2 = y$."),
+        ("step_prefix", "So 2 + 3 = 5.", "Step 3: So 2 + 3 = 5."),
+        ("numbered_lines", "a = 1\nb = 2", "1. a = 1\n2. b = 2"),
+        ("numbered_lines", "a = 1\n\\[b = 2\\]", "a = 1\n\\[b = 2\\]"),
+        ("bold_results", "So 2 + 3 = 5.", "So 2 + 3 = **5**."),
+        ("equals_word", "So 2 + 3 = 5.", "So 2 + 3 equals 5."),
+        ("unit_word", "So 2 + 3 = 5.", "So 2 + 3 = 5 units."),
+        ("text_word", "so $2 + 3 = 5$.", r"so $2 + 3 = 5 \text{ apples}$."),
+        ("parenthetical", "So 2 + 3 = 5.", "So 2 + 3 = 5 (see step 2)."),
+        ("about", "So 22 / 7 = 3.142857.", "So 22 / 7 = about 3.14."),
+        ("approximately", "So 22 / 7 = 3.142857.", "So 22 / 7 = 3.14 (approximately)."),
+        ("escaped_dollar", "She pays $12 for 3.", r"She pays \$12 for 3."),
+        ("percent_sign", "That is 25 percent of 8.", "That is 25% of 8."),
+        ("mixed_numbers", r"so $x = \frac{5}{2}$.", r"so $x = 2\frac{1}{2}$."),
+        ("mixed_numbers", "so 10 / 4 = 5/2.", "so 10 / 4 = 2 1/2."),
+    ],
+)
+def test_round_8_rewrites_keep_the_meaning(name, before, after):
+    assert REWRITES[name](before) == after
