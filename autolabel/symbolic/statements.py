@@ -34,9 +34,16 @@ class Statement:
 _DELIMITER = re.compile(r"(?<!\\)\$|\\\(|\\\)|\\\[|\\\]")
 
 
+# A letter x typed for "times" between numbers ("2^5 x 3 x 67", "11 x 13 x 60"), spaced on both
+# sides (not "2x", a product with x): read as the sign it stands for (symbolic-1.11).
+_PROSE_TIMES = re.compile(r"(?<=[\d}])(\s+)[xX](?=\s+\d)")
+
+
 def plain_view(prepared: str) -> str:
-    """``prepared`` with math delimiters replaced by spaces (same length, same positions)."""
-    return _DELIMITER.sub(lambda m: " " * len(m.group(0)), prepared)
+    """``prepared`` with math delimiters replaced by spaces and a typed "x" between numbers by
+    "×" (same length, same positions)."""
+    plain = _DELIMITER.sub(lambda m: " " * len(m.group(0)), prepared)
+    return _PROSE_TIMES.sub(lambda m: m.group(1) + "\u00d7", plain)
 
 
 def shown(plain: str, start: int, end: int) -> str:

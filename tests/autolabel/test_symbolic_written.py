@@ -3,7 +3,9 @@
 
 The round-8 rewrites of the metamorphic stress (autolabel/quality/written_rewrites.py: sides
 swapped, "Step 3:", numbered lines, Markdown bold, "equals", a unit or ``\\text{}`` word, a
-parenthetical remark, "about" / "(approximately)", ``\\$``, "%", mixed numbers) found classes
+parenthetical remark, "about" / "(approximately)", ``\\$``, "%", mixed numbers, a unit after
+each number of a sum, "x" for "*", a period inside inline math, a bold heading, a negative
+result in parentheses) found classes
 of misreadings on correct steps nobody had tuned on, each fixed in general. For each: a tricky
 TRUE statement that must not be refuted, and a false one that still must be.
 """
@@ -39,6 +41,35 @@ CLASSES = {
         "The product 2 x 9 is divisible by 6.",
         "The number 9 is divisible by 6.",
     ),
+    # a letter x typed for "times" is the product's sign: the product was read as its first
+    # factor (PRM800K mrmath-89 step 12 with "x" for "\\cdot"; PRMBench's original process
+    # deception-prm_train_p1_181 step 2)
+    "a typed x inside a factorization": (
+        "Therefore, the prime factorization of 6432 is 2^5 x 3 x 67.",
+        "The prime factorization of 22 is 11 x 3.",
+    ),
+    "a typed x after a greatest common divisor": (
+        "The GCD of 12 and 18 is 2 x 3.",
+        "The GCD of 12 and 18 is 4.",
+    ),
+    # a negation spelled out hedges the claim after it as its contraction did ("isn't",
+    # "doesn't"): the statement is denied, not asserted
+    "a spelled-out negation before a claim": (
+        "It is not true that 3 + 4 = 8, since 3 + 4 = 7.",
+        "It is true that 3 + 4 = 8.",
+    ),
+    "a negated conclusion before a claim": (
+        r"This does not mean that $2 \cdot 6 = 13$; it means $2 \cdot 6 = 12$.",
+        r"This means that $2 \cdot 6 = 13$.",
+    ),
+    "a statement said to be false": (
+        "It is false that 9 * 9 = 80.",
+        "It follows that 9 * 9 = 80.",
+    ),
+    "what we do not have": (
+        "We do not have 5 + 5 = 11 here.",
+        "We have 5 + 5 = 11 here.",
+    ),
 }
 
 
@@ -73,6 +104,12 @@ def test_false_statement_is_still_refuted(name):
         ("percent_sign", "That is 25 percent of 8.", "That is 25% of 8."),
         ("mixed_numbers", r"so $x = \frac{5}{2}$.", r"so $x = 2\frac{1}{2}$."),
         ("mixed_numbers", "so 10 / 4 = 5/2.", "so 10 / 4 = 2 1/2."),
+        ("unit_inside", "So 3 + 4 = 7.", "So 3 kg + 4 kg = 7 kg."),
+        ("x_times", "So 3 * 4 = 12.", "So 3 x 4 = 12."),
+        ("inline_period", "so $1 + 2 = 3$. Then", "so $1 + 2 = 3.$ Then"),
+        ("heading", "So 2 + 3 = 5.", "**Step 3: Compute the total**\nSo 2 + 3 = 5."),
+        ("negative_parens", "so $3 - 5 = -2$.", "so $3 - 5 = (-2)$."),
+        ("negative_parens", "so 3 - 5 = -2 + 0.", "so 3 - 5 = -2 + 0."),
     ],
 )
 def test_round_8_rewrites_keep_the_meaning(name, before, after):
