@@ -57,6 +57,12 @@ NUMBER = (
     r"(?<![\w.^_{}\\])(?<!\\,)(?<!\\!)"
     r"(?:\d{1,3}(?:(?:,|\\,|\\!|\{,\})\d{3})+|\d+)(?![\w^_]|[.,]\d)"
 )
+# After a stated value: words or marks that go on with the expression ("11 times 2", "2 squared
+# times 3", "2^2 and 3^2", "2³ × 3²"): the value is not the number before them (symbolic-1.11).
+CONTINUED = (
+    r"\s*(?:(?:times|squared|cubed|multiplied|plus|minus|divided|over|raised|to\s+the)\b|"
+    r"and\s+\d|[\u00b2\u00b3\u00b9\u2070-\u2079])"
+)
 # Words right before a number that make it part of a larger phrase ("half of 12", "2 times 6").
 _TIED_BEFORE = frozenset(
     re.findall(

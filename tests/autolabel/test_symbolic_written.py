@@ -52,6 +52,28 @@ CLASSES = {
         "The GCD of 12 and 18 is 2 x 3.",
         "The GCD of 12 and 18 is 4.",
     ),
+    # ... and so is a word that goes on with the value ("times", "squared", "and 3^2") or a
+    # superscript power: the value was cut before it (siblings of the typed x, by probing)
+    "a worded product after a factorization": (
+        "The prime factorization of 12 is 2 squared times 3.",
+        "The prime factorization of 22 is 2 * 13.",
+    ),
+    "factors listed with and": (
+        "The prime factorization of 36 is 2^2 and 3^2.",
+        "The prime factorization of 36 is 2^2 * 3^3.",
+    ),
+    "superscript powers in a factorization": (
+        "The prime factorization of 360 is 2\u00b3 \u00d7 3\u00b2 \u00d7 5.",
+        "The prime factorization of 360 is 2^3 \u00d7 3^2 \u00d7 7.",
+    ),
+    "a worded product after a least common multiple": (
+        "The LCM of 4 and 6 is 2 squared times 3.",
+        "The LCM of 4 and 6 is 24.",
+    ),
+    "a worded product after a remainder": (
+        "The remainder when 17 is divided by 5 is 1 plus 1.",
+        "The remainder when 17 is divided by 5 is 3.",
+    ),
     # a negation spelled out hedges the claim after it as its contraction did ("isn't",
     # "doesn't"): the statement is denied, not asserted
     "a spelled-out negation before a claim": (
