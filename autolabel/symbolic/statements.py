@@ -68,7 +68,7 @@ _TIED_BEFORE = frozenset(
     re.findall(
         r"\w+",
         "of than by plus minus times over into divided multiplied to from between with as per "
-        "the a an",
+        "the a an choose mod modulo power",
     )
 )
 

@@ -74,6 +74,16 @@ CLASSES = {
         "The remainder when 17 is divided by 5 is 1 plus 1.",
         "The remainder when 17 is divided by 5 is 3.",
     ),
+    # a word before the number ties it to an operation ("6 choose 2", "2 to the power 3"):
+    # the number is not the claim's subject
+    "a binomial before a parity claim": (
+        "So 6 choose 2 is odd.",
+        "So 2 is odd.",
+    ),
+    "a power before a parity claim": (
+        "So 2 to the power 3 is even.",
+        "So 3 is even.",
+    ),
     # a negation spelled out hedges the claim after it as its contraction did ("isn't",
     # "doesn't"): the statement is denied, not asserted
     "a spelled-out negation before a claim": (
