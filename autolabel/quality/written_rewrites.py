@@ -222,6 +222,37 @@ def _negative_parens(text: str) -> str:
     return re.sub(r"(=\s*)(-\d+(?:\.\d+)?)(?!\d|\.\d|\s*[-+*/^(])", r"\1(\2)", text)
 
 
+# Prose arithmetic with any of + - * / and one "=": "3 * 5 = 15".
+_PROSE_EQUATION = re.compile(
+    r"(?<![\w.,$^*/=(+\-])(\d+(?:\.\d+)?(?:\s*[-+*/]\s*\d+(?:\.\d+)?)+)\s*=\s*(\d+(?:\.\d+)?)"
+    r"(?![\w.,]\d|\s*[-+*/^=(%]|\w)"
+)
+
+
+def _whole(m: re.Match[str]) -> bool:
+    """The match is all of its expression: nothing operator-like right before it."""
+    before = m.string[: m.start()].rstrip()
+    return not before or before[-1] not in "+-*/=x\u00d7()"
+
+
+def _prose_swapped(text: str) -> str:
+    """Prose arithmetic with its result first: "3 * 5 = 15" as "15 = 3 * 5"."""
+
+    def swap(m: re.Match[str]) -> str:
+        return f"{m.group(2)} = {m.group(1)}" if _whole(m) else m.group(0)
+
+    return _prose_lines(text, lambda line: _PROSE_EQUATION.sub(swap, line))
+
+
+def _labelled(text: str) -> str:
+    """Prose arithmetic after a label and a colon: "3 * 5 = 15" as "Total: 3 * 5 = 15"."""
+
+    def label(m: re.Match[str]) -> str:
+        return f"Total: {m.group(0)}" if _whole(m) else m.group(0)
+
+    return _prose_lines(text, lambda line: _PROSE_EQUATION.sub(label, line, count=1))
+
+
 WRITTEN: dict[str, Callable[[str], str]] = {
     "swapped_sides": _swapped_sides,
     "step_prefix": _step_prefix,
@@ -241,4 +272,6 @@ WRITTEN: dict[str, Callable[[str], str]] = {
     "inline_period": _inline_period,
     "heading": _heading,
     "negative_parens": _negative_parens,
+    "prose_swapped": _prose_swapped,
+    "labelled": _labelled,
 }

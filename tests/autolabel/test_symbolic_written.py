@@ -5,7 +5,7 @@ The round-8 rewrites of the metamorphic stress (autolabel/quality/written_rewrit
 swapped, "Step 3:", numbered lines, Markdown bold, "equals", a unit or ``\\text{}`` word, a
 parenthetical remark, "about" / "(approximately)", ``\\$``, "%", mixed numbers, a unit after
 each number of a sum, "x" for "*", a period inside inline math, a bold heading, a negative
-result in parentheses) found classes
+result in parentheses, prose arithmetic with its result first or after a label) found classes
 of misreadings on correct steps nobody had tuned on, each fixed in general. For each: a tricky
 TRUE statement that must not be refuted, and a false one that still must be.
 """
@@ -142,6 +142,9 @@ def test_false_statement_is_still_refuted(name):
         ("heading", "So 2 + 3 = 5.", "**Step 3: Compute the total**\nSo 2 + 3 = 5."),
         ("negative_parens", "so $3 - 5 = -2$.", "so $3 - 5 = (-2)$."),
         ("negative_parens", "so 3 - 5 = -2 + 0.", "so 3 - 5 = -2 + 0."),
+        ("prose_swapped", "So 3 * 5 = 15 apples.", "So 15 = 3 * 5 apples."),
+        ("prose_swapped", "So (1)*6 + 18 = 24.", "So (1)*6 + 18 = 24."),
+        ("labelled", "So 3 * 5 = 15.", "So Total: 3 * 5 = 15."),
     ],
 )
 def test_round_8_rewrites_keep_the_meaning(name, before, after):
