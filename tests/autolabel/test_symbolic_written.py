@@ -84,6 +84,16 @@ CLASSES = {
         "So 2 to the power 3 is even.",
         "So 3 is even.",
     ),
+    # a subscript typed in prose names a term: its number is no side of an equation (the
+    # chain "a_3 = 2 * 3 + 1 = 7" was read from "3 = 2 * 3 + 1"; kind chain, which earns −1)
+    "a subscript in prose": (
+        "Then a_3 = 2 * 3 + 1 = 7 and a_4 = 2 * 7 + 1 = 15.",
+        "Then a_3 = 2 * 3 + 1 = 8.",
+    ),
+    "a braced subscript in prose": (
+        "So T_{2} = 4 + 1 = 5.",
+        "So T_{2} = 4 + 1 = 6.",
+    ),
     # a negation spelled out hedges the claim after it as its contraction did ("isn't",
     # "doesn't"): the statement is denied, not asserted
     "a spelled-out negation before a claim": (
