@@ -18,13 +18,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .written_rewrites import MATH as _MATH
 from .written_rewrites import WRITTEN
-
-# Math in a step as written: $$...$$, $...$ (not an escaped \$), \(...\), \[...\].
-_MATH = re.compile(
-    r"\$\$(?P<dd>.+?)\$\$|(?<![\\$])\$(?P<d>[^$]+?)(?<!\\)\$|\\\((?P<p>.+?)\\\)|\\\[(?P<b>.+?)\\\]",
-    re.DOTALL,
-)
 
 
 def _in_math(text: str, change: Callable[[str], str]) -> str:

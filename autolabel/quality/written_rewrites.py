@@ -15,6 +15,11 @@ import re
 from collections.abc import Callable
 from fractions import Fraction
 
+# Math in a step as written: $$...$$, $...$ (not an escaped \$), \(...\), \[...\].
+MATH = re.compile(
+    r"\$\$(?P<dd>.+?)\$\$|(?<![\\$])\$(?P<d>[^$]+?)(?<!\\)\$|\\\((?P<p>.+?)\\\)|\\\[(?P<b>.+?)\\\]",
+    re.DOTALL,
+)
 # Inline math "$...$" (not an escaped "\$", not "$$").
 _INLINE = re.compile(r"(?<![\\$])\$(?!\$)([^$]+?)(?<!\\)\$(?!\$)")
 # Any math region, to tell prose lines from math lines.
@@ -26,9 +31,7 @@ _PROSE_RESULT = re.compile(r"(?<![=<>!])=(\s*)(\d[\d,]*(?:\.\d+)?)(?=\s*(?:[.,;]
 def _prose_lines(text: str, change: Callable[[str], str]) -> str:
     """``change`` applied to each line with no math in it, none in a display spanning lines,
     and no "$" (a price and math are told apart elsewhere)."""
-    from .metamorphic import _MATH
-
-    spans = [m.span() for m in _MATH.finditer(text)]
+    spans = [m.span() for m in MATH.finditer(text)]
     out, start = [], 0
     for line in text.split("\n"):
         end = start + len(line)
@@ -138,10 +141,8 @@ def _approximately(text: str) -> str:
 def _escaped_dollar(text: str) -> str:
     """A price in prose written with an escaped dollar, as Markdown renderers need: "$12" as
     "\\$12" (lines with no math only)."""
-    from .metamorphic import _MATH
-
     return "\n".join(
-        line if _MATH.search(line) else re.sub(r"(?<![\\\w])\$(?=\d)", r"\\$", line)
+        line if MATH.search(line) else re.sub(r"(?<![\\\w])\$(?=\d)", r"\\$", line)
         for line in text.split("\n")
     )
 
