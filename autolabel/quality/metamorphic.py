@@ -18,11 +18,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-# Math in a step as written: $$...$$, $...$ (not an escaped \$), \(...\), \[...\].
-_MATH = re.compile(
-    r"\$\$(?P<dd>.+?)\$\$|(?<![\\$])\$(?P<d>[^$]+?)(?<!\\)\$|\\\((?P<p>.+?)\\\)|\\\[(?P<b>.+?)\\\]",
-    re.DOTALL,
-)
+from .written_rewrites import MATH as _MATH
+from .written_rewrites import WRITTEN
 
 
 def _in_math(text: str, change: Callable[[str], str]) -> str:
@@ -341,6 +338,8 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "unwrap_math": _unwrap_math,
     "wrap_math": _wrap_math,
     "rounded": _rounded,
+    # round 8 (symbolic-1.11): written_rewrites.py, the kinds people write
+    **WRITTEN,
 }
 
 

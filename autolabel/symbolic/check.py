@@ -65,6 +65,13 @@ _HEDGE_NEAR = re.compile(
 _HEDGE_FAR = re.compile(
     r"\b(incorrect\w*|wrong\w*|mistake\w*|mistaken\w*|error\w*|instead|rather than|"
     r"isn't|wasn't|doesn't|oops|wait|actually|recalculat\w*|recheck\w*|re-?evaluat\w*|"
+    # the same negations spelled out, and their kin ("It is not true that 3 + 4 = 8", "this
+    # does not mean that", "we do not have", "it is false that"): symbolic-1.11
+    # (a negation that describes, "the numbers that are not multiples of 3 are", hedges nothing)
+    r"(?:does|do|did|must|should|need|can|could|would)\s+not\s+(?:\w+\s+)?(?:mean|impl\w+|"
+    r"follow|conclude|have|write|say|get|hold|claim)\b|don't|didn't|mustn't|shouldn't|"
+    r"(?:is|are|was|were)\s+not\s+(?:true|the\s+case|correct|right|valid|so)\b|"
+    r"false\s+that|not\s+true|"
     r"misread\w*|miscalculat\w*|typo|test\w*|check\w*|"
     # substituting values into an equation tests them ("Substituting a = 3 into the equation,
     # we get 783 = 6561"); substituting into a formula or "the squares" computes

@@ -18,7 +18,14 @@ import re
 from collections.abc import Iterator
 
 from autolabel.symbolic.compare import Decision
-from autolabel.symbolic.statements import NUMBER, Statement, as_int, plain_view, shown
+from autolabel.symbolic.statements import (
+    CONTINUED,
+    NUMBER,
+    Statement,
+    as_int,
+    plain_view,
+    shown,
+)
 
 KIND = "gcd_lcm"
 MAX_VALUE = 10**12
@@ -28,7 +35,7 @@ _GCD_WORDS = (
 )
 _LCM_WORDS = r"lcm|l\.c\.m\.|least\s+common\s+multiple|lowest\s+common\s+multiple"
 _LIST = rf"{NUMBER}(?:\s*,\s*{NUMBER}){{0,6}}\s*,?\s*and\s+{NUMBER}"
-_VALUE = rf"(?P<value>{NUMBER})(?!\s*(?:[-+*/^×÷·(]|\\(?:cdot|times|div|frac)))"
+_VALUE = rf"(?P<value>{NUMBER})(?!\s*(?:[-+*/^×÷·(]|\\(?:cdot|times|div|frac))|{CONTINUED})"
 _WORDED = re.compile(
     rf"\b(?:the\s+)?(?P<what>{_GCD_WORDS}|{_LCM_WORDS})\s+of\s+(?P<list>{_LIST})\s*,?\s*"
     rf"(?:is|equals|=|is\s+equal\s+to)\s+{_VALUE}",

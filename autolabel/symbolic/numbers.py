@@ -28,7 +28,14 @@ from fractions import Fraction
 import sympy
 
 from autolabel.symbolic.compare import Decision
-from autolabel.symbolic.statements import NUMBER, Statement, as_int, shown, standalone
+from autolabel.symbolic.statements import (
+    CONTINUED,
+    NUMBER,
+    Statement,
+    as_int,
+    shown,
+    standalone,
+)
 
 MAX_FACTOR = 10**12
 
@@ -62,7 +69,10 @@ _PARITY = re.compile(
 # A factor: a whole number, its thousands grouped or not ("2,013"), and a power.
 _FACTOR = r"(?:\d{1,3}(?:(?:,|\\,)\d{3})+(?!\d)|\d+)(?:\s*\^\s*(?:\{\s*\d+\s*\}|\d+))?"
 _TIMES = r"\s*(?:\\times|\\cdot|\\ast|\*|\u00d7|\u00b7|\u22c5)\s*"
-_PRODUCT = rf"(?P<product>{_FACTOR}(?:{_TIMES}{_FACTOR})*)(?![\d^]|[.,]\d|\s*[-+*/=^\\]|{_TIMES})"
+_PRODUCT = (
+    rf"(?P<product>{_FACTOR}(?:{_TIMES}{_FACTOR})*)"
+    rf"(?![\d^]|[.,]\d|\s*[-+*/=^\\]|{_TIMES}|{CONTINUED})"
+)
 _FACTORIZATION = re.compile(
     rf"prime\s+factori[sz]ation\s+of\s+(?P<n>{NUMBER})\s+is\s*:?\s*"
     rf"(?:(?P<n2>{NUMBER})\s*=\s*)?{_PRODUCT}",

@@ -32,6 +32,7 @@ from autolabel.symbolic.tokens import (
     RP,
     SEP,
     SPACE,
+    SUB,
     UNIT,
     WORD,
     Token,
@@ -283,6 +284,8 @@ def _first_side_ok(side: list[Token], toks: list[Token], start: int) -> bool:
         return False  # glued to a word: "abc+3", "x2"
     if before.kind in (ELLIPSIS, REL, "OTHER"):
         return False  # "... + 10 = 55", "11 < 30 / 11 = 11", an unknown sign
+    if before.kind == SUB:
+        return False  # "a_3 = 2 * 3 + 1 = 7": the number names a term (symbolic-1.11)
     if before.kind == WORD and before.value in CONNECTORS:
         return False
     if before.kind == WORD and _bare(side) and before.value not in _CLAUSE_WORDS:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterator
 
 from autolabel.symbolic.compare import Decision
-from autolabel.symbolic.statements import NUMBER, Statement, as_int, plain_view, shown
+from autolabel.symbolic.statements import CONTINUED, NUMBER, Statement, as_int, plain_view, shown
 
 KIND = "arithmetic"
 MAX_VALUE = 10**15
@@ -44,7 +44,7 @@ _REMAINDER = (
     rf"{_GAP}(?:of\s+|is\s+|:\s*)?"
 )
 # The remainder or quotient itself: a whole number that does not start an expression.
-_END = r"(?![\d.,]\d|\s*(?:[-+*/^×÷·(]|\\(?:cdot|times|div|frac)))"
+_END = rf"(?![\d.,]\d|\s*(?:[-+*/^×÷·(]|\\(?:cdot|times|div|frac))|{CONTINUED})"
 _QUOTIENT = re.compile(
     rf"(?<![-−])(?P<a>{NUMBER}){_GAP}{_DIVIDED}{_GAP}(?P<b>{NUMBER}){_GAP}={_GAP}"
     rf"(?P<q>{NUMBER}){_GAP}{_REMAINDER}(?P<r>{NUMBER}){_END}",

@@ -34,9 +34,16 @@ class Statement:
 _DELIMITER = re.compile(r"(?<!\\)\$|\\\(|\\\)|\\\[|\\\]")
 
 
+# A letter x typed for "times" between numbers ("2^5 x 3 x 67", "11 x 13 x 60"), spaced on both
+# sides (not "2x", a product with x): read as the sign it stands for (symbolic-1.11).
+_PROSE_TIMES = re.compile(r"(?<=[\d}])(\s+)[xX](?=\s+\d)")
+
+
 def plain_view(prepared: str) -> str:
-    """``prepared`` with math delimiters replaced by spaces (same length, same positions)."""
-    return _DELIMITER.sub(lambda m: " " * len(m.group(0)), prepared)
+    """``prepared`` with math delimiters replaced by spaces and a typed "x" between numbers by
+    "×" (same length, same positions)."""
+    plain = _DELIMITER.sub(lambda m: " " * len(m.group(0)), prepared)
+    return _PROSE_TIMES.sub(lambda m: m.group(1) + "\u00d7", plain)
 
 
 def shown(plain: str, start: int, end: int) -> str:
@@ -50,22 +57,35 @@ NUMBER = (
     r"(?<![\w.^_{}\\])(?<!\\,)(?<!\\!)"
     r"(?:\d{1,3}(?:(?:,|\\,|\\!|\{,\})\d{3})+|\d+)(?![\w^_]|[.,]\d)"
 )
+# After a stated value: words or marks that go on with the expression ("11 times 2", "2 squared
+# times 3", "2^2 and 3^2", "2³ × 3²"): the value is not the number before them (symbolic-1.11).
+CONTINUED = (
+    r"\s*(?:(?:times|squared|cubed|multiplied|plus|minus|divided|over|raised|to\s+the)\b|"
+    r"and\s+\d|[\u00b2\u00b3\u00b9\u2070-\u2079])"
+)
 # Words right before a number that make it part of a larger phrase ("half of 12", "2 times 6").
 _TIED_BEFORE = frozenset(
     re.findall(
         r"\w+",
         "of than by plus minus times over into divided multiplied to from between with as per "
-        "the a an",
+        "the a an choose mod modulo power",
     )
+)
+
+
+# An operator or an ellipsis before a number ("2 \\cdot 2 \\cdots 2 = 2^{24}", "2 x 3 x ... 9 is
+# divisible by 4"): the number ends an expression, it is not the subject of the claim.
+_OPERATOR_BEFORE = re.compile(
+    r"(?:\\(?:times|cdot|div|frac|sqrt|pm|mp|ast|[lc]?dots[bcm]?)|\.\.\.|\d\s*[xX])\s*$"
 )
 
 
 def standalone(plain: str, start: int) -> bool:
     """Nothing before the number at ``start`` makes it part of an expression or a phrase."""
     before = plain[max(0, start - 40) : start].rstrip()  # a window: no copy of the whole text
-    if before and before[-1] in "+-*/=^_×·(<>{|":
+    if before and before[-1] in "+-*/=^_×·(<>{|\u2212\u22c5\u00f7\u2026":
         return False
-    if re.search(r"\\(?:times|cdot|div|frac|sqrt)\s*$", before):
+    if _OPERATOR_BEFORE.search(before):
         return False
     if re.search(r"\d\s+(?:and|or)$", before, re.IGNORECASE):
         return False  # "2 and 91 is ...": a compound subject
