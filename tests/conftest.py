@@ -29,7 +29,9 @@ def _transactional_flush_by_delete():
     hold a few rows. Here the flush DELETEs them instead, in the same transaction (every
     foreign key is DEFERRABLE, checked at commit): the same empty tables, same sequences
     (TRUNCATE without RESTART IDENTITY keeps them too), the post_migrate rows made again as
-    before. A flush that resets sequences or cascades is left as Django writes it."""
+    before. It first takes the lock TRUNCATE takes (ACCESS EXCLUSIVE on every table), so a
+    request or thread the test left running is waited for as before, not deadlocked with
+    row by row. A flush that resets sequences or cascades is left as Django writes it."""
     from django.db.backends.postgresql.operations import DatabaseOperations
 
     truncate = DatabaseOperations.sql_flush
@@ -39,8 +41,9 @@ def _transactional_flush_by_delete():
             return truncate(
                 self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
             )
-        deletes = [f"DELETE FROM {self.quote_name(table)};" for table in tables]
-        return ["SET CONSTRAINTS ALL DEFERRED;", *deletes]
+        names = [self.quote_name(table) for table in tables]
+        lock = f"LOCK TABLE {', '.join(names)} IN ACCESS EXCLUSIVE MODE;"
+        return ["SET CONSTRAINTS ALL DEFERRED;", lock, *(f"DELETE FROM {n};" for n in names)]
 
     DatabaseOperations.sql_flush = sql_flush
     yield
