@@ -38,6 +38,11 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 MEDIA_ROOT = str(VAR_DIR / "test-media")
+# One process per export whatever the machine's CPUs ("auto" forked a formatting process on two
+# cores and not on one: the same test took another path, and tests/exports/test_streaming.py's
+# tracemalloc saw only the reading half). The two-process path has its own explicit tests
+# (tests/exports/test_format_process.py sets "always" and "auto").
+EXPORT_FORMAT_PROCESS = "never"
 # Per-process cache (not a developer's Redis); sign-in throttles high enough for the E2E tests'
 # many logins from one address (tests/api/test_login_throttle.py sets low rates).
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -2,16 +2,20 @@
 never touched):
 
 - `seeded_server`: a live steplab on a private PostgreSQL cluster of the test's own, migrated,
-  seeded with a ProcessBench project and an annotator, behind gunicorn;
+  seeded with a ProcessBench project and an annotator, behind gunicorn (a copy of one such
+  cluster made once per session);
 - `production_server`: gunicorn with annotate.settings.production on the test database and a
   private Redis (the broker and the cache), for the hostile-client and Redis-down tests;
 - `start_private_redis` and `live_database_url` (the test database): the pieces, for the
   tests that run workers.
 """
 
+import atexit
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -60,15 +64,19 @@ class SeededServer:
     token: str  # an API token of the annotator `ann` (password ann-password-1)
 
 
-@contextmanager
-def seeded_server(tmp_path: Path, *, threads: int) -> Iterator[SeededServer]:
-    """Skips the test where a private cluster cannot run; stops server and cluster after."""
-    if reason := PrivatePostgres.available():
-        pytest.skip(reason)
-    pg = PrivatePostgres(tmp_path / "pg")
+# One migrated, seeded cluster's files per test session (its path and what the seed printed):
+# each seeded_server starts a copy of them, not initdb, a migration and the import again.
+_SEEDED: list[tuple[PrivatePostgres, dict]] = []
+
+
+def _seeded_files() -> tuple[PrivatePostgres, dict]:
+    if _SEEDED:
+        return _SEEDED[0]
+    folder = Path(tempfile.mkdtemp(prefix="steplab-seeded-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    pg = PrivatePostgres(folder / "pg")
     pg.init()
     pg.start()
-    server = None
     try:
         subprocess.run(
             ["psql", "-h", "127.0.0.1", "-p", str(pg.port), "-U", "postgres", "-c",
@@ -79,6 +87,25 @@ def seeded_server(tmp_path: Path, *, threads: int) -> Iterator[SeededServer]:
         sample = ROOT.parent / "shared" / "data" / "processbench_sample.jsonl"
         seed = SEED.replace("PATH", repr(str(sample)))
         seeded = json.loads(manage(env, "shell", stdin=seed).splitlines()[-1])
+    finally:
+        pg.stop()  # a clean shutdown: a copy starts without recovery
+    atexit.register(pg.remove)
+    _SEEDED.append((pg, seeded))
+    return pg, seeded
+
+
+@contextmanager
+def seeded_server(tmp_path: Path, *, threads: int) -> Iterator[SeededServer]:
+    """Skips the test where a private cluster cannot run; stops server and cluster after."""
+    if reason := PrivatePostgres.available():
+        pytest.skip(reason)
+    template, seeded = _seeded_files()
+    pg = PrivatePostgres(tmp_path / "pg")
+    pg.init_copy(template.datadir)
+    pg.start()
+    server = None
+    try:
+        env = steplab_env(pg.url("steplab"), "")
         port = free_port()
         server = start_server(env, port, tmp_path / "server.log", threads=threads)
         yield SeededServer(pg, f"http://127.0.0.1:{port}", seeded["project"], seeded["token"])

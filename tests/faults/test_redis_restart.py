@@ -26,6 +26,11 @@ def _done(run) -> int:
     return AutolabelItem.objects.filter(run=run, status=ItemStatus.DONE).count()
 
 
+def _broker_lost(log) -> bool:
+    text = log.read_text()
+    return "Connection to broker lost" in text or "Cannot connect to redis" in text
+
+
 def test_worker_reconnects_after_redis_restart_and_the_run_completes(pb_project, tmp_path):
     redis = start_private_redis(tmp_path)
     env = steplab_env(live_database_url(), redis.url)
@@ -48,7 +53,10 @@ def test_worker_reconnects_after_redis_restart_and_the_run_completes(pb_project,
             ["redis-cli", "-p", str(redis.port), "shutdown", "save"], timeout=30, check=False
         )
         redis.proc.wait(30)
-        time.sleep(1.0)  # the worker sees the broker gone
+        # The worker sees the broker gone (its log says so) before the broker is back.
+        deadline = time.monotonic() + 30
+        while not _broker_lost(log) and time.monotonic() < deadline:
+            time.sleep(0.05)
         redis.start()  # same port, same dir: the saved queue is loaded back
         wait_port(redis.port)
 
@@ -65,7 +73,7 @@ def test_worker_reconnects_after_redis_restart_and_the_run_completes(pb_project,
         stop(worker)
         redis.stop()
 
-    assert "Connection to broker lost" in text or "Cannot connect to redis" in text, text[-3000:]
+    assert _broker_lost(log), text[-3000:]
     assert (run.done, run.failed) == (run.total, 0)
     dupes = Suggestion.objects.values("step_id", "source").annotate(n=Count("id")).filter(n__gt=1)
     assert not dupes.exists(), list(dupes[:5])
