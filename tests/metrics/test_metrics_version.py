@@ -14,6 +14,7 @@ import json
 import pytest
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
+from django.utils import timezone
 
 from autolabel.engines.base import EngineResult, StepSuggestion
 from autolabel.generation import GeneratedSolution
@@ -28,16 +29,19 @@ from labeling.models import (
     Solution,
     Suggestion,
 )
+from labeling.selectors.labeling_page import project_stats
 from labeling.services.gold.questions import gold_set, gold_unset
 from labeling.services.imports import import_file
 from labeling.services.imports.predictions import predictions_upload
 from labeling.services.labeling.annotations import annotation_skip, annotation_submit
 from labeling.services.labeling.my_work import annotation_resubmit
+from labeling.services.labeling.resegment import step_merge, step_split
 from labeling.services.projects.edit import project_update
 from labeling.services.projects.explorer import explorer_bulk
-from labeling.services.projects.metrics import metrics_get
+from labeling.services.projects.metrics import metrics_get, project_stats_get
 from labeling.services.projects.metrics_version import metrics_version_get
 from labeling.services.queue.claim import task_claim_next
+from labeling.services.queue.take import annotation_new, lock_take
 from labeling.services.review.actions import review_accept, review_adjudicate, review_reject
 from labeling.services.review.reasons import review_reasons_fill
 from labeling.services.review.resolutions import resolution_from_suggestions, resolution_withdraw
@@ -89,6 +93,8 @@ def _across(world: World, write) -> tuple[dict, dict]:
     version = metrics_version_get(project_id=project.pk)
     write()
     assert metrics_version_get(project_id=project.pk) > version
+    # The project's stats, read at the version beside the metrics, are counted again too.
+    assert project_stats_get(project=project).stats == project_stats(project=project)
     after = metrics_get(project=project)
     assert not after.cached, "the write moved no version: the stale snapshot was served"
     assert after.data == _fresh(project)
@@ -100,6 +106,31 @@ def test_a_cached_read_is_one_statement(world, django_assert_num_queries):
     with django_assert_num_queries(1):
         answer = metrics_get(project=world.project)
     assert answer.cached and answer.data == _fresh(world.project)
+    with django_assert_num_queries(1):  # the project's stats: the same snapshot
+        stats = project_stats_get(project=world.project)
+    assert stats.stats == project_stats(project=world.project) and stats.computed_at is None
+
+
+@pytest.mark.parametrize("way", ["split", "merge"])
+def test_resegmenting(world, way):
+    Project.objects.filter(pk=world.project.pk).update(allow_resegment=True)
+    now = timezone.now()
+    lock_take(solution_id=world.open_one.pk, user=world.c, ttl=600, now=now)
+    draft = annotation_new(solution_id=world.open_one.pk, user=world.c, now=now)
+    step = world.open_one.steps.get(index=0)
+    if way == "split":
+        step.text = "one two"
+        step.save(update_fields=["text"])
+
+    def write() -> None:
+        if way == "split":
+            step_split(annotation=draft, user=world.c, version=1, step_id=step.pk, offset=4)
+        else:
+            step_merge(annotation=draft, user=world.c, version=1, step_id=step.pk)
+
+    before = project_stats(project=world.project)["steps"]
+    _across(world, write)
+    assert project_stats(project=world.project)["steps"] == before + (1 if way == "split" else -1)
 
 
 def test_a_submit_between_two_reads_changes_the_numbers(world):

@@ -97,20 +97,24 @@ def metrics_request_refresh(*, project: Project) -> bool:
 @dataclass(frozen=True)
 class StatsAnswer:
     stats: dict[str, int]
-    computed_at: datetime | None  # None: counted now
+    computed_at: datetime | None  # None: current (counted now, or at the metrics version)
 
 
 def project_stats_get(*, project: Project) -> StatsAnswer:
-    """The project's stats (problems, solutions, steps, annotations, complete solutions):
-    counted now for a project of at most METRICS_LIVE_MAX_ANNOTATIONS solutions, else from the
-    metrics snapshot (queueing a refresh when stale), since counting a million solutions' eight
-    million steps on every page that shows the project is what grew (bench/scale_bench.py). A
-    large project without a snapshot yet is counted now, once, and a refresh is queued."""
+    """The project's stats (problems, solutions, steps, annotations, complete solutions): from
+    the metrics snapshot when it is at the project's metrics version (exact: every write that
+    changes them moves it), else counted now for a project of at most
+    METRICS_LIVE_MAX_ANNOTATIONS solutions, else from the snapshot (queueing a refresh when
+    stale), since counting a million solutions' eight million steps on every page that shows
+    the project is what grew (bench/scale_bench.py). A large project without a snapshot yet
+    is counted now, once, and a refresh is queued."""
+    snapshot, version = _snapshot_and_version(project)
+    stats = snapshot.data.get(STATS_KEY) if snapshot is not None and snapshot.data else None
+    if stats is not None and snapshot.labels_version == version:
+        return StatsAnswer(stats=stats, computed_at=None)
     live_max = _live_max()
     if Solution.objects.filter(project=project).values("pk")[: live_max + 1].count() <= live_max:
         return StatsAnswer(stats=project_stats(project=project), computed_at=None)
-    snapshot = MetricsSnapshot.objects.filter(project=project).first()
-    stats = snapshot.data.get(STATS_KEY) if snapshot is not None and snapshot.data else None
     if stats is None or snapshot.computed_at < timezone.now() - _max_age():
         metrics_request_refresh(project=project)
     if stats is None:
@@ -155,7 +159,11 @@ def metrics_get(*, project: Project, refresh: bool = False) -> MetricsAnswer:
         started = perf_counter()
         # As the snapshot will serve it (dates as ISO strings): the same answer either way.
         data = json.loads(json.dumps(project_metrics(project), cls=DjangoJSONEncoder))
-        stored = _store(project=project, data=data, version=version, started=started)
+        # With the stats, so that the project's pages read them at this version too.
+        stats = project_stats(project=project)
+        stored = _store(
+            project=project, data={**data, STATS_KEY: stats}, version=version, started=started
+        )
         return MetricsAnswer(
             data=data, computed_at=stored.computed_at, cached=False, refreshing=False
         )
