@@ -19,8 +19,10 @@ read computes again.
 What moves it (every service that writes what the metrics read, tests/metrics/
 test_metrics_version.py has a test per path): submit, resubmit, skip, reject, accept and
 adjudicate (resolutions), a consensus resolution, gold set / unset, the explorer's bulk
-actions, imports (rows and predictions), machine suggestions (runs, consensus), a step split
-or merge, project settings, removing a member, renaming a user.
+actions, imports (rows and predictions), machine suggestions (runs), generated solutions, a
+step split or merge (the project's stats count steps), project settings, the stored reasons'
+fill. Not read, so not counted: memberships, drafts, locks. A write outside the services (the
+Django admin renaming a user) moves nothing: the API's `?refresh=true` computes anyway.
 """
 
 from django.db import connection
@@ -54,8 +56,8 @@ def metrics_version_bump_of_solution(*, solution_id: int) -> None:
 
 
 def metrics_versions_bump(*, project_ids: set[int]) -> None:
-    """metrics_version_bump for each project (a write over several projects' rows: a user's
-    rename), in id order."""
+    """metrics_version_bump for each project of a write over several (an autolabel write
+    batch's solutions), in id order: two such writes take the slots' locks in one order."""
     for project_id in sorted(project_ids):
         metrics_version_bump(project_id=project_id)
 
