@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('labeling', '0043_solution_has_submission'),
+        ('labeling', '0044_created_by_server'),
     ]
 
     operations = [
