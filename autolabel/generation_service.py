@@ -17,6 +17,7 @@ from autolabel.generation import (
 )
 from autolabel.rollouts.grading import answers_match
 from labeling.models import Problem, Project, Solution, Step
+from labeling.services.projects.metrics_version import metrics_version_bump
 
 SOURCE = "generated"
 
@@ -110,4 +111,6 @@ def _write(
             for solution, (_, s) in zip(created, fresh, strict=True)
             for i, text in enumerate(s.steps)
         )
+        if created:  # the metrics' coverage counts the project's solutions
+            metrics_version_bump(project_id=project.pk)
     return len(created)

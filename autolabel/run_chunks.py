@@ -44,6 +44,7 @@ from labeling.models import (
 from labeling.pg.rows_insert import insert_rows, json_value, time_value
 from labeling.selectors.review import AUTO_CONFLICT_SOURCES
 from labeling.services.imports.tables import SUGGESTION_COLUMNS
+from labeling.services.projects.metrics_version import metrics_versions_bump
 from labeling.services.review.reasons import review_reasons_refresh
 
 log = logging.getLogger(__name__)
@@ -239,6 +240,8 @@ def suggestions_write(
         Suggestion.objects.filter(withdrawn).delete()
     if reasons_of:
         _review_reasons_refresh(reasons_of)
+    if entries:  # suggestions written or withdrawn: the metrics' agreement with machine sources
+        metrics_versions_bump(project_ids={solution.project_id for solution, _, _ in entries})
     return written
 
 

@@ -188,8 +188,9 @@ class LabelHistory(models.Model):
 
 
 class MetricsSnapshot(models.Model):
-    """A project's metrics as last computed by the refresh task (large projects are served
-    from here instead of aggregating on every request)."""
+    """A project's metrics as last computed, and the project's metrics version they were
+    computed at: served as they are while the version is unchanged (exact), else by age for
+    a large project (the refresh task) or computed again for a small one."""
 
     project = models.OneToOneField(
         "labeling.Project", on_delete=models.CASCADE, related_name="metrics_snapshot"
@@ -199,6 +200,31 @@ class MetricsSnapshot(models.Model):
     duration_ms = models.PositiveIntegerField(default=0)
     # When a refresh was last queued; a second request within the max age queues nothing.
     requested_at = models.DateTimeField(null=True, blank=True)
+    # MetricsVersion's sum for the project, read before the metrics were computed (None: a
+    # snapshot from before the versions, served by age only).
+    labels_version = models.BigIntegerField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"Metrics of project {self.project_id} at {self.computed_at}"
+
+
+class MetricsVersion(models.Model):
+    """How many writes that change a project's metrics have committed, counted in a few rows
+    per project (a connection's slot: its backend's pid modulo METRICS_VERSION_SLOTS) so that
+    concurrent submits do not queue on one row lock held to their commits. The project's
+    version is the sum of its rows: it moves with every committed bump, in any order
+    (labeling.services.projects.metrics_version)."""
+
+    project = models.ForeignKey(
+        "labeling.Project", on_delete=models.CASCADE, related_name="metrics_versions"
+    )
+    slot = models.PositiveSmallIntegerField()
+    bumps = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["project", "slot"], name="metrics_version_slot_uniq")
+        ]
+
+    def __str__(self) -> str:
+        return f"Metrics version of project {self.project_id}, slot {self.slot}: {self.bumps}"

@@ -21,12 +21,16 @@ def _labeled_project():
 
 
 @pytest.mark.django_db
-def test_small_projects_are_computed_live(settings):
+def test_small_projects_are_computed_live_and_kept_at_their_version(settings):
     settings.METRICS_LIVE_MAX_ANNOTATIONS = 10
     project, _ = _labeled_project()
     answer = metrics_get(project=project)
     assert not answer.cached and answer.data["pairs"][0]["agreement"] == 0.5
-    assert not MetricsSnapshot.objects.exists()
+    snapshot = MetricsSnapshot.objects.get(project=project)
+    assert snapshot.labels_version == 0  # nothing moved the version: factories' rows
+    again = metrics_get(project=project)
+    assert again.cached and again.data == answer.data and again.computed_at == answer.computed_at
+    assert not metrics_get(project=project, refresh=True).cached  # asked: computed now
 
 
 @pytest.mark.django_db

@@ -26,6 +26,7 @@ from labeling.importers.predictions import PredictionLine, read_predictions
 from labeling.models import Project, Solution, Step, Suggestion, SuggestionSource
 from labeling.pg.rows_insert import insert_rows, json_value, time_value
 from labeling.services.imports.tables import SUGGESTION_COLUMNS
+from labeling.services.projects.metrics_version import metrics_version_bump
 
 PREDICTION = SuggestionSource.PREDICTION.value
 BATCH_LINES = 1000
@@ -77,6 +78,7 @@ def predictions_upload(
     with transaction.atomic():
         for batch in _batches(lines):
             writer.write(batch)
+        metrics_version_bump(project_id=project.pk)  # suggestions: auto_sources
     return writer.result
 
 

@@ -45,6 +45,10 @@ from labeling.services.labeling.history import (
 )
 from labeling.services.labeling.solution_state import SolutionState, solution_state
 from labeling.services.labeling.submission_count import submission_count
+from labeling.services.projects.metrics_version import (
+    metrics_version_bump,
+    metrics_version_bump_of_solution,
+)
 from labeling.services.queue.claim import task_lock_extend, task_release
 from labeling.services.queue.take import holders_expression
 from labeling.services.review.resolutions import resolution_auto
@@ -415,6 +419,7 @@ def annotation_submit_within(
             state=locked,
         )
         task_release(solution_id=solution_id, user=user)
+        metrics_version_bump(project_id=project.pk)
         submission_count(
             solution_id=solution_id,
             annotation_id=annotation.pk,
@@ -478,6 +483,7 @@ def annotation_skip(*, annotation: Annotation, user, request_id: UUID | None = N
         last_request_id=request_id,
     )
     task_release(solution_id=annotation.solution_id, user=user)
+    metrics_version_bump_of_solution(solution_id=annotation.solution_id)  # annotators' skips
     annotation.refresh_from_db()
     return annotation
 

@@ -39,6 +39,7 @@ from labeling.services.labeling.annotations import (
 )
 from labeling.services.labeling.history import label_history_write, label_state
 from labeling.services.labeling.solution_state import solution_state
+from labeling.services.projects.metrics_version import metrics_version_bump
 from labeling.services.queue.take import annotation_new, claim_take, lock_take
 from labeling.services.review.reasons import review_reasons_refresh
 from labeling.services.review.resolutions import (
@@ -209,6 +210,7 @@ def annotation_resubmit(
     if current is not None and current.annotations.filter(pk=annotation.pk).exists():
         resolution_withdraw(resolution=current, user=user)
     review_reasons_refresh(solution_ids=[solution_id], locked=True)
+    metrics_version_bump(project_id=project.pk)
     if project.auto_resolve and not locked.is_gold:
         resolution_auto(solution_id=solution_id)
     return annotation

@@ -41,6 +41,7 @@ from labeling.models import (
 )
 from labeling.services.labeling.annotations import _bump_version, _check_editable
 from labeling.services.labeling.history import label_state
+from labeling.services.projects.metrics_version import metrics_version_bump
 
 # Step indices are shifted through this offset (two UPDATEs) so that the unique
 # (solution, index) constraint holds after every row of each statement.
@@ -185,6 +186,7 @@ def step_split(
             label.delete()
     _history(annotation, user, step, LabelAction.SPLIT, before, None)
     Suggestion.objects.filter(step_id=step.pk).delete()
+    metrics_version_bump(project_id=solution.project_id)  # the project's steps (its stats)
     annotation.refresh_from_db()
     return annotation
 
@@ -257,5 +259,6 @@ def step_merge(*, annotation: Annotation, user, version: int, step_id: int) -> A
     _history(annotation, user, step, LabelAction.MERGE, _state(first), after)
     if second is not None:
         _history(annotation, user, step, LabelAction.MERGE, _state(second), after)
+    metrics_version_bump(project_id=solution.project_id)  # the project's steps (its stats)
     annotation.refresh_from_db()
     return annotation

@@ -5,6 +5,7 @@ from django.db import transaction
 from labeling.errors import ValidationFailed
 from labeling.models import Domain, Problem, Project, ProjectMembership, Role, StepSplit
 from labeling.services.gold.pace import answers_forget
+from labeling.services.projects.metrics_version import metrics_version_bump
 from labeling.services.queue.pool import queue_open_refresh
 from labeling.steps.patterns import compile_user_pattern
 from labeling.steps.splitting import tag_pattern
@@ -108,6 +109,8 @@ def project_update(*, project: Project, **changes: object) -> Project:
     if project.domain != domain:
         _domain_change(project=project, before=domain)
     project.save()
+    # The scale, overlap and domain are read by the metrics (any change: one statement).
+    metrics_version_bump(project_id=project.pk)
     if project.overlap != overlap:
         # Every solution's place in the claim pool depends on it: one UPDATE of the project.
         queue_open_refresh(project=project)

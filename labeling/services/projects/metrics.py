@@ -1,19 +1,27 @@
-"""Serving project metrics: live for small projects, from a snapshot for large ones.
+"""Serving project metrics: from a snapshot at the project's metrics version, else live for
+small projects and from a snapshot by age for large ones.
 
-Aggregating a large project takes seconds, so past `METRICS_LIVE_MAX_ANNOTATIONS` submitted
-annotations the API answers from `MetricsSnapshot`, and a stale or missing snapshot queues
+Every write that changes what the metrics read moves the project's metrics version
+(`metrics_version.py`), and a snapshot records the version it was computed at: while they are
+equal the snapshot is exact and is served as it is, one statement (a dashboard polled while
+nobody labels). Otherwise a project of at most `METRICS_LIVE_MAX_ANNOTATIONS` submitted
+annotations is computed now and stored at the version read before; a larger one answers from
+its snapshot and, when it is missing, stale or asked to, queues
 `project_metrics_refresh_task` (at most one queued per `METRICS_MAX_AGE_SECONDS`).
 
 Tasks import services, never the reverse: the task is sent by its name (routed by
 CELERY_TASK_ROUTES like any other), so this module does not import labeling.tasks.
 """
 
+import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from time import perf_counter
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from labeling.metrics.domains import project_metrics_by_domain as project_metrics
@@ -21,6 +29,7 @@ from labeling.metrics.queries import submitted_annotations
 from labeling.models import MetricsSnapshot, Project, Solution
 from labeling.selectors.labeling_page import project_stats
 from labeling.services.jobs.outbox import outbox_add
+from labeling.services.projects.metrics_version import metrics_version_get, metrics_version_sql
 
 REFRESH_TASK = "labeling.tasks.project_metrics_refresh_task"
 STATS_KEY = "stats"  # the project's stats, kept in the snapshot's data beside the metrics
@@ -44,16 +53,23 @@ class MetricsAnswer:
 
 def metrics_refresh(*, project: Project) -> MetricsSnapshot:
     """Compute the project's metrics now and store them as its snapshot, with the project's
-    stats (`project_stats_get` serves them to a large project's pages)."""
+    stats (`project_stats_get` serves them to a large project's pages) and the metrics version
+    read before they were computed."""
+    version = metrics_version_get(project_id=project.pk)
     started = perf_counter()
     data = project_metrics(project)
     data[STATS_KEY] = project_stats(project=project)
+    return _store(project=project, data=data, version=version, started=started)
+
+
+def _store(*, project: Project, data: dict, version: int, started: float) -> MetricsSnapshot:
     snapshot, _ = MetricsSnapshot.objects.update_or_create(
         project=project,
         defaults={
             "data": data,
             "computed_at": timezone.now(),
             "duration_ms": int((perf_counter() - started) * 1000),
+            "labels_version": version,
         },
     )
     return snapshot
@@ -81,20 +97,24 @@ def metrics_request_refresh(*, project: Project) -> bool:
 @dataclass(frozen=True)
 class StatsAnswer:
     stats: dict[str, int]
-    computed_at: datetime | None  # None: counted now
+    computed_at: datetime | None  # None: current (counted now, or at the metrics version)
 
 
 def project_stats_get(*, project: Project) -> StatsAnswer:
-    """The project's stats (problems, solutions, steps, annotations, complete solutions):
-    counted now for a project of at most METRICS_LIVE_MAX_ANNOTATIONS solutions, else from the
-    metrics snapshot (queueing a refresh when stale), since counting a million solutions' eight
-    million steps on every page that shows the project is what grew (bench/scale_bench.py). A
-    large project without a snapshot yet is counted now, once, and a refresh is queued."""
+    """The project's stats (problems, solutions, steps, annotations, complete solutions): from
+    the metrics snapshot when it is at the project's metrics version (exact: every write that
+    changes them moves it), else counted now for a project of at most
+    METRICS_LIVE_MAX_ANNOTATIONS solutions, else from the snapshot (queueing a refresh when
+    stale), since counting a million solutions' eight million steps on every page that shows
+    the project is what grew (bench/scale_bench.py). A large project without a snapshot yet
+    is counted now, once, and a refresh is queued."""
+    snapshot, version = _snapshot_and_version(project)
+    stats = snapshot.data.get(STATS_KEY) if snapshot is not None and snapshot.data else None
+    if stats is not None and snapshot.labels_version == version:
+        return StatsAnswer(stats=stats, computed_at=None)
     live_max = _live_max()
     if Solution.objects.filter(project=project).values("pk")[: live_max + 1].count() <= live_max:
         return StatsAnswer(stats=project_stats(project=project), computed_at=None)
-    snapshot = MetricsSnapshot.objects.filter(project=project).first()
-    stats = snapshot.data.get(STATS_KEY) if snapshot is not None and snapshot.data else None
     if stats is None or snapshot.computed_at < timezone.now() - _max_age():
         metrics_request_refresh(project=project)
     if stats is None:
@@ -102,26 +122,58 @@ def project_stats_get(*, project: Project) -> StatsAnswer:
     return StatsAnswer(stats=stats, computed_at=snapshot.computed_at)
 
 
+def _snapshot_and_version(project: Project) -> tuple[MetricsSnapshot | None, int]:
+    """The project's snapshot and its current metrics version: one statement when it has a
+    snapshot (the version a subquery of it), two when not."""
+    snapshot = (
+        MetricsSnapshot.objects.filter(project=project)
+        .annotate(current_version=RawSQL(metrics_version_sql(), [project.pk]))
+        .first()
+    )
+    if snapshot is None:
+        return None, metrics_version_get(project_id=project.pk)
+    return snapshot, int(snapshot.current_version)
+
+
+def _without_stats(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k != STATS_KEY}
+
+
 def metrics_get(*, project: Project, refresh: bool = False) -> MetricsAnswer:
-    """The project's metrics: computed now when small, else the snapshot (queueing a refresh
-    when it is missing, stale or `refresh` is asked for)."""
-    live_max = _live_max()  # counted no further: whether there are more, not how many
-    if submitted_annotations(project).values("pk")[: live_max + 1].count() <= live_max:
+    """The project's metrics: the snapshot when computed at the project's current metrics
+    version (exact), else computed now and stored when small, else the snapshot (queueing a
+    refresh when it is missing or stale). `refresh` skips the version's answer: a small
+    project is computed now, a large one's refresh is queued (a write outside the services,
+    the Django admin's, moves no version)."""
+    snapshot, version = _snapshot_and_version(project)
+    done = snapshot is not None and snapshot.computed_at is not None
+    if done and snapshot.labels_version == version and not refresh:
         return MetricsAnswer(
-            data=project_metrics(project),
-            computed_at=timezone.now(),
-            cached=False,
+            data=_without_stats(snapshot.data),
+            computed_at=snapshot.computed_at,
+            cached=True,
             refreshing=False,
         )
-    snapshot = MetricsSnapshot.objects.filter(project=project).first()
-    done = snapshot is not None and snapshot.computed_at is not None
+    live_max = _live_max()  # counted no further: whether there are more, not how many
+    if submitted_annotations(project).values("pk")[: live_max + 1].count() <= live_max:
+        started = perf_counter()
+        # As the snapshot will serve it (dates as ISO strings): the same answer either way.
+        data = json.loads(json.dumps(project_metrics(project), cls=DjangoJSONEncoder))
+        # With the stats, so that the project's pages read them at this version too.
+        stats = project_stats(project=project)
+        stored = _store(
+            project=project, data={**data, STATS_KEY: stats}, version=version, started=started
+        )
+        return MetricsAnswer(
+            data=data, computed_at=stored.computed_at, cached=False, refreshing=False
+        )
     stale = not done or snapshot.computed_at < timezone.now() - _max_age()
     refreshing = False
     if refresh or stale:
         metrics_request_refresh(project=project)
         refreshing = True
     return MetricsAnswer(
-        data={k: v for k, v in snapshot.data.items() if k != STATS_KEY} if done else None,
+        data=_without_stats(snapshot.data) if done else None,
         computed_at=snapshot.computed_at if done else None,
         cached=True,
         refreshing=refreshing,

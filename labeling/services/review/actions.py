@@ -32,6 +32,7 @@ from labeling.models import (
 from labeling.pg.db_retry import retry_on_conflict
 from labeling.services.gold.pace import answers_bump
 from labeling.services.labeling.history import label_history_write, label_state
+from labeling.services.projects.metrics_version import metrics_version_bump
 from labeling.services.queue.pool import queue_open_refresh
 from labeling.services.review.reasons import review_reasons_refresh
 from labeling.services.review.resolutions import (
@@ -144,6 +145,7 @@ def review_reject(*, annotation: Annotation, reviewer, comment: str) -> Annotati
     )
     review_reasons_refresh(solution_ids=[solution.pk])
     queue_open_refresh(solution_ids=[solution.pk])
+    metrics_version_bump(project_id=solution.project_id)
     current = resolution_current(solution_id=solution.pk)
     # An accepted or consensus resolution rests on this annotation; an adjudication does not.
     if (

@@ -26,11 +26,12 @@ lock, reports its progress, and resumes after the last id it reported (`after`).
 
 from collections.abc import Callable
 
-from django.db import connection
+from django.db import connection, transaction
 
 from labeling.models import AnnotationStatus, Project
 from labeling.pg.id_ranges import FillProgress, walk_ranges
 from labeling.selectors.review import AUTO_CONFLICT_SOURCES, NO_ERROR, REASON_BITS
+from labeling.services.projects.metrics_version import metrics_version_bump
 
 BATCH = 20_000  # solutions per range (one transaction): about 1 s at a million on 2 cores
 # A range's label rows are hashed and grouped in memory rather than spilled to disk.
@@ -158,15 +159,19 @@ def range_update_params(project_id: int, lo: int, hi: int) -> list:
 
 def reasons_range_store(*, project_id: int, lo: int, hi: int) -> int:
     """Compute and store the masks of the project's solutions with lo <= id <= hi; the caller
-    holds their row locks (in a transaction). Returns how many masks changed."""
+    holds their row locks (in a transaction). Returns how many masks changed; when any did,
+    the project's metrics version moves (the metrics' review progress reads the masks)."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute(f"SET LOCAL work_mem = '{WORK_MEM}'")
         cursor.execute(range_update_sql(connection.vendor), range_update_params(project_id, lo, hi))
-        if cursor.rowcount >= 0:
-            return cursor.rowcount
-        cursor.execute("SELECT changes()")  # sqlite3 counts no rows for a WITH ... UPDATE
-        return cursor.fetchone()[0]
+        changed = cursor.rowcount
+        if changed < 0:
+            cursor.execute("SELECT changes()")  # sqlite3 counts no rows for a WITH ... UPDATE
+            changed = cursor.fetchone()[0]
+    if changed:
+        metrics_version_bump(project_id=project_id)
+    return changed
 
 
 def _lock_range(project_id: int, lo: int, hi: int) -> int:
@@ -211,6 +216,8 @@ def review_reasons_fill(
         after=after,
         progress=progress,
     )
-    Project.objects.filter(pk=project.pk).update(review_reasons_stored=True)
+    with transaction.atomic():  # the review progress now reads the stored masks
+        Project.objects.filter(pk=project.pk).update(review_reasons_stored=True)
+        metrics_version_bump(project_id=project.pk)
     project.review_reasons_stored = True
     return done.solutions

@@ -23,6 +23,10 @@ from labeling.models import (
 )
 from labeling.rules.overlap import solution_overlap
 from labeling.services.labeling.history import USES_FIELD, label_history_write
+from labeling.services.projects.metrics_version import (
+    metrics_version_bump,
+    metrics_version_bump_of_solution,
+)
 from labeling.services.webhooks.events import (
     REVIEW_RESOLVED,
     review_resolved_data,
@@ -88,6 +92,7 @@ def resolution_create(
         for step_id, _ in steps
     )
     resolution.annotations.set(annotations)
+    metrics_version_bump(project_id=solution.project_id)  # the review progress
     label_history_write(
         resolution=resolution,
         solution_id=solution.pk,
@@ -109,6 +114,7 @@ def resolution_create(
 def resolution_withdraw(*, resolution: Resolution, user) -> None:
     """The current resolution stops being current (its basis was rejected); nothing is deleted."""
     Resolution.objects.filter(pk=resolution.pk).update(is_current=False)
+    metrics_version_bump_of_solution(solution_id=resolution.solution_id)
     label_history_write(
         resolution=resolution,
         solution_id=resolution.solution_id,

@@ -1,0 +1,75 @@
+"""A project's metrics version: moved, in the writing transaction, by every write that changes
+what `labeling.metrics` reads, so a metrics snapshot computed at the current version is exact
+and is served as it is (services/projects/metrics.py).
+
+The version is the sum of the project's `MetricsVersion` rows. A bump adds one to the row of
+the writing connection's slot (its backend's pid modulo SLOTS): the row is locked until the
+transaction ends, so two submits of one project wait on each other only when their
+connections share a slot, where one counter on the project row would queue every submit of
+the project behind the one before it until its commit (claim and next task included). A sum
+of counters moves with every committed bump whatever the order of the commits (a largest
+sequence number would not: a transaction that took a smaller number and committed later
+would leave it unchanged).
+
+The snapshot stores the version read before its metrics were computed: a write counted in it
+committed before the computation's statements began and is in them; a write committed during
+the computation may be in the data too, and moves the version past the stored one, so the next
+read computes again.
+
+What moves it (every service that writes what the metrics read, tests/metrics/
+test_metrics_version.py has a test per path): submit, resubmit, skip, reject, accept and
+adjudicate (resolutions), a consensus resolution, gold set / unset, the explorer's bulk
+actions, imports (rows and predictions), machine suggestions (runs), generated solutions, a
+step split or merge (the project's stats count steps), project settings, the stored reasons'
+fill. Not read, so not counted: memberships, drafts, locks. A write outside the services (the
+Django admin renaming a user) moves nothing: the API's `?refresh=true` computes anyway.
+"""
+
+from django.db import connection
+
+from labeling.pg.compiled import hot_cursor
+from labeling.pg.writes_joined import write
+
+SLOTS = 16
+
+
+_INSERT = "INSERT INTO labeling_metricsversion (project_id, slot, bumps) "
+_ADD = " ON CONFLICT (project_id, slot) DO UPDATE SET bumps = labeling_metricsversion.bumps + 1"
+
+
+def _slot() -> str:
+    return f"mod(pg_backend_pid(), {SLOTS})" if connection.vendor == "postgresql" else "0"
+
+
+def metrics_version_bump(*, project_id: int) -> None:
+    """Move the project's metrics version, in the caller's transaction. Inside a
+    `writes_joined()` block it joins the block's statement (a submit's: no statement more)."""
+    write(f"{_INSERT}VALUES (%s, {_slot()}, 1){_ADD}", [project_id])
+
+
+def metrics_version_bump_of_solution(*, solution_id: int) -> None:
+    """metrics_version_bump for the project of a solution the caller knows by id only."""
+    write(
+        f"{_INSERT}SELECT project_id, {_slot()}, 1 FROM labeling_solution WHERE id = %s{_ADD}",
+        [solution_id],
+    )
+
+
+def metrics_versions_bump(*, project_ids: set[int]) -> None:
+    """metrics_version_bump for each project of a write over several (an autolabel write
+    batch's solutions), in id order: two such writes take the slots' locks in one order."""
+    for project_id in sorted(project_ids):
+        metrics_version_bump(project_id=project_id)
+
+
+def metrics_version_sql() -> str:
+    """The version as an SQL expression of one %s, the project's id."""
+    return (
+        "(SELECT COALESCE(SUM(v.bumps), 0) FROM labeling_metricsversion v WHERE v.project_id = %s)"
+    )
+
+
+def metrics_version_get(*, project_id: int) -> int:
+    with hot_cursor() as cursor:
+        cursor.execute(f"SELECT {metrics_version_sql()}", [project_id])
+        return int(cursor.fetchone()[0])
