@@ -51,18 +51,17 @@ class MetricsAnswer:
     refreshing: bool
 
 
-def metrics_refresh(*, project: Project) -> MetricsSnapshot:
+def metrics_refresh(*, project: Project, version: int | None = None) -> MetricsSnapshot:
     """Compute the project's metrics now and store them as its snapshot, with the project's
     stats (`project_stats_get` serves them to a large project's pages) and the metrics version
-    read before they were computed."""
-    version = metrics_version_get(project_id=project.pk)
+    read before they were computed (`version`, when the caller has just read it)."""
+    if version is None:
+        version = metrics_version_get(project_id=project.pk)
     started = perf_counter()
-    data = project_metrics(project)
+    # As the snapshot's field stores it (dates as ISO strings), so that the returned snapshot
+    # answers what a later read of it will.
+    data = json.loads(json.dumps(project_metrics(project), cls=DjangoJSONEncoder))
     data[STATS_KEY] = project_stats(project=project)
-    return _store(project=project, data=data, version=version, started=started)
-
-
-def _store(*, project: Project, data: dict, version: int, started: float) -> MetricsSnapshot:
     snapshot, _ = MetricsSnapshot.objects.update_or_create(
         project=project,
         defaults={
@@ -156,16 +155,13 @@ def metrics_get(*, project: Project, refresh: bool = False) -> MetricsAnswer:
         )
     live_max = _live_max()  # counted no further: whether there are more, not how many
     if submitted_annotations(project).values("pk")[: live_max + 1].count() <= live_max:
-        started = perf_counter()
-        # As the snapshot will serve it (dates as ISO strings): the same answer either way.
-        data = json.loads(json.dumps(project_metrics(project), cls=DjangoJSONEncoder))
-        # With the stats, so that the project's pages read them at this version too.
-        stats = project_stats(project=project)
-        stored = _store(
-            project=project, data={**data, STATS_KEY: stats}, version=version, started=started
-        )
+        # Stored with the stats, so that the project's pages read them at this version too.
+        stored = metrics_refresh(project=project, version=version)
         return MetricsAnswer(
-            data=data, computed_at=stored.computed_at, cached=False, refreshing=False
+            data=_without_stats(stored.data),
+            computed_at=stored.computed_at,
+            cached=False,
+            refreshing=False,
         )
     stale = not done or snapshot.computed_at < timezone.now() - _max_age()
     refreshing = False
