@@ -25,6 +25,7 @@ from autolabel.symbolic.bounds import bound_chains
 from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Context, Decision, claim_kind, decide
 from autolabel.symbolic.continuations import continuation_chains
+from autolabel.symbolic.count_notation import agrees, written_start
 from autolabel.symbolic.evaluate import EvalError, TooLarge
 from autolabel.symbolic.factorings import factoring_statements
 from autolabel.symbolic.finders import find_statements
@@ -342,26 +343,34 @@ def _slips(
     claims: list[ClaimResult], chain: Chain, prepared: str, task: Context, deadline: float
 ) -> list[ClaimResult]:
     """A chain of three or more sides whose two ends are equal, with a false side between
+    (or of two after a count the parser leaves unread, "C(9, 7) = ...": count_notation.py)
         them ("5!/2! = (5·4·3)/(2·1) = 60", "C(9,7) = (9·8·7·6·5·4)/7! = 36"; the first side
     with a value counts as the first end: "P(5, 3) = 5!/2! = ..."): the step's result
         stands and the slip is in how it was written. Its failed links are kind SLIP, shown as
         evidence and refuting only if that kind earns it (on the develop part, 3 of the 7 steps
         ProcessBench labels correct that hold a false computation have this shape)."""
-    if chain.source == "annotation" or len(chain.sides) < 3 or set(chain.relations) != {"="}:
+    if chain.source == "annotation" or len(chain.sides) < 2 or set(chain.relations) != {"="}:
         return claims
     # The chain's first side with a value ("P(5, 3) = 5!/2! = ...": from 5!/2!) and its last.
     numeric = [s for s in chain.sides if s.node is not None and s.info and not s.info.symbols]
     last = chain.sides[-1]
-    if len(numeric) < 3 or numeric[-1] is not last:
+    if len(numeric) < 2 or numeric[-1] is not last:
         return claims
-    first = numeric[0]
-    context = _context(prepared, first.start, last.end, chain, task, frozenset())
-    ends = _decide_limited(
-        lambda: decide(first, last, chain, len(chain.sides) - 2, context), deadline
-    )
-    if ends.holds is not True:
+    # A count the parser leaves unread may be the first end ("C(9, 7) = ... = 36": 1.12)
+    count = written_start(chain, prepared)
+    if count is not None and _decide_limited(lambda: agrees(count, last), deadline) is True:
+        note = f" (a slip: the chain's ends agree, {count} = {last.text})"
+    elif len(numeric) < 3:
         return claims
-    note = f" (a slip: the chain's ends agree, {ends.lhs_value} = {ends.rhs_value})"
+    else:
+        first = numeric[0]
+        context = _context(prepared, first.start, last.end, chain, task, frozenset())
+        ends = _decide_limited(
+            lambda: decide(first, last, chain, len(chain.sides) - 2, context), deadline
+        )
+        if ends.holds is not True:
+            return claims
+        note = f" (a slip: the chain's ends agree, {ends.lhs_value} = {ends.rhs_value})"
     return [
         replace(c, kind=SLIP, reason=c.reason + note) if c.holds is False else c for c in claims
     ]
