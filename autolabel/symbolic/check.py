@@ -38,6 +38,7 @@ from autolabel.symbolic.last_digits import digit_moduli
 from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
 from autolabel.symbolic.remainders import written_out
+from autolabel.symbolic.residue_symbols import has_symbol, residue_setting
 from autolabel.symbolic.restate import restatement_chains
 from autolabel.symbolic.segments import list_markers, looks_like_prose, prepare, split_segments
 from autolabel.symbolic.solving import solving_statements
@@ -267,9 +268,12 @@ def check_step_local(
     claims: list[ClaimResult] = []
     seen: set[tuple[str, str, str]] = set()
     pi_named = bool(_PI_NAMED.search(outside))
+    residues = residue_setting(step_text, outside)  # "(3/7) = -1" is a Legendre symbol
     shown_text = join_lone_symbols(prepared)  # "150 + x = 500", not "150 + \\( x \\) = 500"
     for chain_index, chain in enumerate(chains):
         if pi_named and any("\\pi" in side.text for side in chain.sides):
+            continue
+        if residues and has_symbol(chain):
             continue
         constrained = _constrained(chains, chain_index, outside)
         first_claim = len(claims)
