@@ -2,9 +2,9 @@
 
 A writer working in base b often drops the subscripts ("$4 + 1 = 10$" in base 5). Where the
 step or the problem names a base from 2 to 9 ("base 8", "base-5", "base five", a subscript
-``123_8``), a claim false in decimal that holds when every whole-number literal is read in
-that base is left undecided, never refuted. A literal with a digit too large for the base
-cannot be read there, and then the claim is decided as written.
+``123_8``, "binary", "ternary", "octal"), a claim false in decimal that holds when every
+whole-number literal is read in that base is left undecided, never refuted. A literal with a
+digit too large for the base cannot be read there, and then the claim is decided as written.
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ from autolabel.symbolic.evaluate import EvalError, exact
 _WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 _NAMED = re.compile(r"\bbase[\s-]*(\d{1,2}|two|three|four|five|six|seven|eight|nine)\b", re.I)
 _SUBSCRIPT = re.compile(r"\d_\{?\s*(\d{1,2})\s*\}?")
+# "In binary, 1 + 1 = 10" (symbolic-1.12)
+_BASE_WORDS = {"binary": 2, "ternary": 3, "octal": 8}
+_WORDED = re.compile(r"\b(binary|ternary|octal)\b", re.I)
 
 
 def stated_bases(*texts: str | None) -> frozenset[int]:
@@ -32,6 +35,7 @@ def stated_bases(*texts: str | None) -> frozenset[int]:
             word = m.group(1).lower()
             found.add(_WORDS[word] if word in _WORDS else int(word))
         found.update(int(m.group(1)) for m in _SUBSCRIPT.finditer(text))
+        found.update(_BASE_WORDS[m.group(1).lower()] for m in _WORDED.finditer(text))
     return frozenset(b for b in found if 2 <= b <= 9)
 
 

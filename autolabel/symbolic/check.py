@@ -44,6 +44,7 @@ from autolabel.symbolic.segments import list_markers, looks_like_prose, prepare,
 from autolabel.symbolic.solving import solving_statements
 from autolabel.symbolic.statements import Statement
 from autolabel.symbolic.substitution import root_statements, substitution_statements
+from autolabel.symbolic.task_words import MODULAR, PI_NAMED
 from autolabel.symbolic.verbal import verbal_chains
 from autolabel.symbolic.verdicts import ClaimResult, StepVerdict, aggregate, unknown
 
@@ -116,20 +117,6 @@ _APPROXIMATE_TASK = re.compile(
 )
 # A map, model or drawing: "1 inch = 50 miles" is a scale, not a conversion.
 _SCALE = re.compile(r"\bscale|\bmaps?\b|represent|\bmodel|drawing|blueprint", re.IGNORECASE)
-# The problem names pi as a function ("Let $\pi$ be a permutation of ..."): pi(2) is a value
-# of that function, not 2 * 3.14159....
-_PI_NAMED = re.compile(
-    r"\\pi\s*\$?\s*(?:be|is|denotes?)\s+(?:a|an|the|some)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:permutation|function|bijection|map|mapping)\b",
-    re.IGNORECASE,
-)
-# Modular arithmetic, where "=" may mean "congruent": a clock's hours count modulo 12 or 24
-# ("On a 12-hour clock, 10 + 5 = 3").
-_MODULAR = re.compile(
-    r"\bmod(ulo|ular)?\b|\\pmod|\\bmod|\\equiv|\u2261|congruen|remainder"
-    r"|\b\d+[- ]hour\s+clock|\bclock\s+arithmetic",
-    re.IGNORECASE,
-)
 
 
 def _hedged(text: str, start: int, end: int, task: Context) -> bool:
@@ -182,7 +169,7 @@ def _constrained(chains: list[Chain], index: int, outside: str) -> frozenset[str
 
 def _task_context(step_text: str, problem: str | None) -> Context:
     """Whole-step facts: a modular-arithmetic setting makes every '=' suspect."""
-    modular = bool(_MODULAR.search(step_text) or (problem and _MODULAR.search(problem)))
+    modular = bool(MODULAR.search(step_text) or (problem and MODULAR.search(problem)))
     approximate = bool(problem and _APPROXIMATE_TASK.search(problem))
     scaled = bool(_SCALE.search(step_text) or (problem and _SCALE.search(problem)))
     bases = stated_bases(step_text, problem)
@@ -267,7 +254,7 @@ def check_step_local(
     outside = "\n".join([problem or "", *previous_steps])
     claims: list[ClaimResult] = []
     seen: set[tuple[str, str, str]] = set()
-    pi_named = bool(_PI_NAMED.search(outside))
+    pi_named = bool(PI_NAMED.search(outside))
     residues = residue_setting(step_text, outside)  # "(3/7) = -1" is a Legendre symbol
     shown_text = join_lone_symbols(prepared)  # "150 + x = 500", not "150 + \\( x \\) = 500"
     for chain_index, chain in enumerate(chains):

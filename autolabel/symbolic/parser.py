@@ -34,6 +34,7 @@ from autolabel.symbolic.literals import (
 from autolabel.symbolic.tokens import (
     CMD,
     CUR,
+    EXCLAIMED,
     FACT,
     IDENT,
     LB,
@@ -432,6 +433,9 @@ class Parser:
                 if nxt is not None and nxt.kind == FACT:
                     raise ParseError("double factorial")
                 self.i += 1
+                exclaimed = tok.value == EXCLAIMED and isinstance(node, ast.Num)
+                if exclaimed and self.choose(2, True, "") == 1:
+                    continue  # "So 3 + 4 = 7!": an exclamation mark
                 node = ast.Fact(node)
             elif tok.kind == PCT:
                 self.i += 1

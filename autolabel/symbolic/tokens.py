@@ -156,6 +156,10 @@ def _number_token(m: re.Match[str], start: int, space: bool) -> Token:
     return Token(NUM, raw, start, m.end(), clean, Fraction(clean), decimals, space_before=space)
 
 
+EXCLAIMED = "!?"  # a FACT token's value where the "!" may end a sentence
+_SENTENCE_END = re.compile(r"\s*$|\s*\n|\s+[A-Z]|\s*[)\"']")
+
+
 def tokenize(text: str, mode: str = "math") -> list[Token]:
     """Split ``text`` into tokens. Never raises; unknown characters become OTHER."""
     tokens: list[Token] = []
@@ -221,7 +225,10 @@ def tokenize(text: str, mode: str = "math") -> list[Token]:
         elif ch == "_":
             tok = Token(SUB, ch, i, i + 1, space_before=space)
         elif ch == "!":
-            tok = Token(FACT, ch, i, i + 1, space_before=space)
+            # in prose, a "!" that ends a sentence may be an exclamation mark ("2 + 2 = 4!"):
+            # value EXCLAIMED, a choice point for the parser (symbolic-1.12)
+            ends = mode == "prose" and _SENTENCE_END.match(text, i + 1) is not None
+            tok = Token(FACT, ch, i, i + 1, EXCLAIMED if ends else "", space_before=space)
         elif ch in ("%", PCT_MARK):
             tok = Token(PCT, ch, i, i + 1, space_before=space)
         elif ch in ("$", CUR_MARK):

@@ -47,3 +47,52 @@ def test_the_problem_may_set_the_residue_setting():
 )
 def test_fractions_outside_the_setting_are_still_read(text, kinds_):
     assert failed_kinds(text) == kinds_
+
+
+# Rings and fields of residues, and bases named in words: symbolic-1.11 refuted each as
+# arithmetic (an earned kind); the same claims without the setting are still refuted.
+SETTINGS = [
+    r"In $\mathbb{Z}_7$, $3 \cdot 5 = 1$.",
+    r"$\mathbb{Z}/6\mathbb{Z}$ has 6 elements: $2 + 5 = 1$.",
+    r"Working in $Z_{5}$, $4 + 3 = 2$.",
+    r"In $GF(2)$, $1 + 1 = 0$.",
+    r"Over the finite field $\mathbb{F}_p$ with $p = 5$: $2 \cdot 3 = 1$.",
+    r"In binary, $1 + 1 = 10$ and $11 + 1 = 100$.",
+    r"In octal, $7 + 1 = 10$.",
+]
+
+
+@pytest.mark.parametrize("text", SETTINGS)
+def test_a_named_ring_or_base_is_read(text):
+    verdict = check_step(text, timeout_s=5.0)
+    assert verdict.verdict != REFUTED, [c.as_dict() for c in verdict.failed]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [r"$3 \cdot 5 = 1$.", r"In $\mathbb{R}$, $2 + 5 = 1$.", r"In binary, $1 + 1 = 3$."],
+)
+def test_without_the_setting_the_claim_is_still_refuted(text):
+    assert failed_kinds(text) == {"arithmetic"}
+
+
+# A "!" that ends a sentence in prose may be an exclamation mark: the claim is refuted only if
+# it is false both ways (symbolic-1.11 read "4!" as 24).
+@pytest.mark.parametrize(
+    "text", ["So 3 + 4 = 7!", "Great, 2 + 2 = 4! Now the rest.", "That makes 10 + 14 = 24!\n"]
+)
+def test_an_exclamation_mark_is_no_factorial(text):
+    verdict = check_step(text, timeout_s=5.0)
+    assert verdict.verdict != REFUTED, [c.as_dict() for c in verdict.failed]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "So 3 + 4 = 8!",  # false either way
+        "There are 5! = 100 orders.",  # a factorial before a word
+        r"$3 + 4 = 7!$",  # in math "!" is a factorial
+    ],
+)
+def test_factorials_are_still_factorials(text):
+    assert failed_kinds(text) == {"arithmetic"}

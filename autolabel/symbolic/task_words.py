@@ -1,0 +1,32 @@
+"""Words of a step or its problem that change how its claims read (check.py reads them).
+
+MODULAR: a modular setting, where "=" may mean "congruent" (every failed equality there is
+hedged); PI_NAMED: the problem names pi as a function, so pi(2) is no multiple of 3.14159.
+symbolic-1.12 adds the rings and fields whose arithmetic is modular ("In Z_7, 3 * 5 = 1",
+"in Z/6Z", "GF(2)", "F_p", "the integers modulo n", "a finite field"), found by probing true
+statements.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The problem names pi as a function ("Let $\pi$ be a permutation of ..."): pi(2) is a value
+# of that function, not 2 * 3.14159....
+PI_NAMED = re.compile(
+    r"\\pi\s*\$?\s*(?:be|is|denotes?)\s+(?:a|an|the|some)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:permutation|function|bijection|map|mapping)\b",
+    re.IGNORECASE,
+)
+# Modular arithmetic, where "=" may mean "congruent": a clock's hours count modulo 12 or 24
+# ("On a 12-hour clock, 10 + 5 = 3").
+MODULAR = re.compile(
+    r"\bmod(ulo|ular)?\b|\\pmod|\\bmod|\\equiv|\u2261|congruen|remainder"
+    r"|\b\d+[- ]hour\s+clock|\bclock\s+arithmetic"
+    # rings and fields of residues: Z_7, Z/6Z, \mathbb{Z}_n, GF(2), \mathbb{F}_p, finite fields
+    # (a plain F_5 or Z_3 may name a term of a sequence: only "in Z_5", "over Z_p")
+    r"|\\mathbb\s*\{?\s*[ZF]\s*\}?\s*(?:_|/)"
+    r"|\b(?:in|over)\s+(?:\$|\\\()?\s*(?-i:Z)_\{?\s*(?:\d+|[pnmq])\b"
+    r"|\bZ\s*/\s*\d*\s*Z\b|\bGF\s*\(|finite\s+field|integers\s+mod",
+    re.IGNORECASE,
+)
