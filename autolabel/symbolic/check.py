@@ -44,7 +44,7 @@ from autolabel.symbolic.segments import list_markers, looks_like_prose, prepare,
 from autolabel.symbolic.solving import solving_statements
 from autolabel.symbolic.statements import Statement
 from autolabel.symbolic.substitution import root_statements, substitution_statements
-from autolabel.symbolic.task_words import MODULAR, PI_NAMED
+from autolabel.symbolic.task_words import MODULAR, PI_NAMED, PRIME_COUNTING
 from autolabel.symbolic.verbal import verbal_chains
 from autolabel.symbolic.verdicts import ClaimResult, StepVerdict, aggregate, unknown
 
@@ -254,7 +254,7 @@ def check_step_local(
     outside = "\n".join([problem or "", *previous_steps])
     claims: list[ClaimResult] = []
     seen: set[tuple[str, str, str]] = set()
-    pi_named = bool(PI_NAMED.search(outside))
+    pi_named = bool(PI_NAMED.search(outside) or PRIME_COUNTING.search(f"{outside}\n{step_text}"))
     residues = residue_setting(step_text, outside)  # "(3/7) = -1" is a Legendre symbol
     shown_text = join_lone_symbols(prepared)  # "150 + x = 500", not "150 + \\( x \\) = 500"
     for chain_index, chain in enumerate(chains):

@@ -1,7 +1,8 @@
 """Words of a step or its problem that change how its claims read (check.py reads them).
 
 MODULAR: a modular setting, where "=" may mean "congruent" (every failed equality there is
-hedged); PI_NAMED: the problem names pi as a function, so pi(2) is no multiple of 3.14159.
+hedged); PI_NAMED: the problem names pi as a function, so pi(2) is no multiple of 3.14159;
+PRIME_COUNTING: the step or its problem counts primes, so pi(10) = 4 is the counting function.
 symbolic-1.12 adds the rings and fields whose arithmetic is modular ("In Z_7, 3 * 5 = 1",
 "in Z/6Z", "GF(2)", "F_p", "the integers modulo n", "a finite field"), found by probing true
 statements.
@@ -16,6 +17,12 @@ import re
 PI_NAMED = re.compile(
     r"\\pi\s*\$?\s*(?:be|is|denotes?)\s+(?:a|an|the|some)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:permutation|function|bijection|map|mapping)\b",
+    re.IGNORECASE,
+)
+# pi as the prime-counting function ("pi(10) = 4 primes below 10"): symbolic-1.12
+PRIME_COUNTING = re.compile(
+    r"prime[\s-]*counting|number\s+of\s+primes|\bprimes?\s+(?:less\s+than|below|up\s+to|"
+    r"not\s+exceeding|at\s+most|smaller\s+than)",
     re.IGNORECASE,
 )
 # Modular arithmetic, where "=" may mean "congruent": a clock's hours count modulo 12 or 24

@@ -96,3 +96,17 @@ def test_an_exclamation_mark_is_no_factorial(text):
 )
 def test_factorials_are_still_factorials(text):
     assert failed_kinds(text) == {"arithmetic"}
+
+
+# pi as the prime-counting function where the step or its problem counts primes
+@pytest.mark.parametrize(
+    "text",
+    [r"$\pi(10) = 4$ primes below 10.", r"The number of primes up to 20 is $\pi(20) = 8$."],
+)
+def test_pi_counting_primes_is_a_function(text):
+    verdict = check_step(text, timeout_s=5.0)
+    assert verdict.verdict != REFUTED, [c.as_dict() for c in verdict.failed]
+
+
+def test_pi_elsewhere_is_the_constant():
+    assert failed_kinds(r"The area is $\pi (3)^2 = 10\pi$.") == {"arithmetic"}
