@@ -17,7 +17,6 @@ from typing import TypeVar
 
 from autolabel import timeouts
 from autolabel.symbolic import readings
-from autolabel.symbolic.affirmations import affirmed_test
 from autolabel.symbolic.annotations import annotation_chains, strip_annotations
 from autolabel.symbolic.bases import stated_bases
 from autolabel.symbolic.boundaries import without_operand_side, without_operated_side
@@ -30,6 +29,7 @@ from autolabel.symbolic.evaluate import EvalError, TooLarge
 from autolabel.symbolic.factorings import factoring_statements
 from autolabel.symbolic.finders import find_statements
 from autolabel.symbolic.functions import function_statements
+from autolabel.symbolic.hedges import hedged as is_hedged
 from autolabel.symbolic.imaginary import imaginary_setting
 from autolabel.symbolic.inequalities import ORDER, decide_order
 from autolabel.symbolic.inline_math import join_lone_symbols
@@ -37,7 +37,6 @@ from autolabel.symbolic.labels import blank_labels
 from autolabel.symbolic.last_digits import digit_moduli
 from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
-from autolabel.symbolic.remainders import written_out
 from autolabel.symbolic.residue_symbols import has_symbol, residue_setting
 from autolabel.symbolic.restate import restatement_chains
 from autolabel.symbolic.segments import list_markers, looks_like_prose, prepare, split_segments
@@ -57,54 +56,6 @@ _NUMERIC_KINDS = frozenset({"arithmetic", "chain", "percentage"})
 MAX_CLAIMS = 60  # a step with more equalities than this is checked on its first 60
 PER_CLAIM_MAX_S = 1.0
 
-# Right before a claim: it is a hypothesis or a question, not an assertion.
-_HEDGE_NEAR = re.compile(
-    r"\b(if|suppose|supposing|assum\w*|whether|not|check\w*|verify\w*|test\w*|try\w*|"
-    r"guess\w*|claim\w*|is it)\W*$|\?\W*$",
-    re.IGNORECASE,
-)
-# In the same sentence before it: the author is talking about an error.
-# In the same sentence before it: the author is talking about an error, or testing values.
-_HEDGE_FAR = re.compile(
-    r"\b(incorrect\w*|wrong\w*|mistake\w*|mistaken\w*|error\w*|instead|rather than|"
-    r"isn't|wasn't|doesn't|oops|wait|actually|recalculat\w*|recheck\w*|re-?evaluat\w*|"
-    # the same negations spelled out, and their kin ("It is not true that 3 + 4 = 8", "this
-    # does not mean that", "we do not have", "it is false that"): symbolic-1.11
-    # (a negation that describes, "the numbers that are not multiples of 3 are", hedges nothing)
-    r"(?:does|do|did|must|should|need|can|could|would)\s+not\s+(?:\w+\s+)?(?:mean|impl\w+|"
-    r"follow|conclude|have|write|say|get|hold|claim)\b|don't|didn't|mustn't|shouldn't|"
-    r"(?:is|are|was|were)\s+not\s+(?:true|the\s+case|correct|right|valid|so)\b|"
-    r"false\s+that|not\s+true|"
-    r"misread\w*|miscalculat\w*|typo|test\w*|check\w*|"
-    # substituting values into an equation tests them ("Substituting a = 3 into the equation,
-    # we get 783 = 6561"); substituting into a formula or "the squares" computes
-    r"(?:plug\w*|substitut\w*)(?:[^.?!\n]*\b(?:into|in|back)\s+(?:the|our|this|that|each|"
-    r"both|these|either|all)\s+(?:\w+\s+)?(?:equations?|inequalit\w*|conditions?|system|"
-    r"constraints?|congruences?|expression\s+for\s+\w+|original\w*))|(?:plug\w*|substitut\w*)"
-    r"(?:[^.?!\n]*\bback\b)|"
-    # a hypothesis or a goal, not a result: "suppose, for contradiction, that", "we need",
-    # "we want" (not "we need to", nor "she needs 3 * 4 = 12 cups": a quantity), "it is not
-    # the case that", "we cannot have", "the total would be"
-    r"suppos\w*|assum\w*|hypothetic\w*|contradiction|(?:we|i|you)\s+(?:need|want)(?!\s+to\b)|would\s+be|"
-    r"would\s+(?:need|require)|"
-    r"cannot|can't|not\s+the\s+case)\b",
-    re.IGNORECASE,
-)
-_HEDGE_AFTER = re.compile(
-    r"^[\s\W]{0,4}(\?|is\s+(not|wrong|incorrect|false)|isn't|not\b|wrong|incorrect|"
-    # "approximately" after a claim hedges it; "\approx 64.2" goes on with the value of its
-    # right side (the approximate context below keeps roundings undecided)
-    r"which\s+is\s+(wrong|incorrect|not|false|impossible)|\(wrong|wait|no\b|(?<!\\)approx\w*|"
-    r"roughly|(would|will|could)\s+(be\s+)?(not|wrong|incorrect|false|impossible)|"
-    # a value tried and rejected: "$1 + 1 = 3$ fails", "(invalid)", "✗"
-    r"fail(s|ed)?\b|invalid|not\s+valid|(is\s+)?not\s+satisfied|unsatisfied|by\s+mistake|"
-    r"[\u2717\u2718\u274c])|"
-    r"^.{0,60}\b(false|not true|contradict\w*|impossible|extraneous|"
-    r"(does|did|do)\s*(not|n't)\s+(work|hold|satisfy))\b",
-    re.IGNORECASE | re.DOTALL,
-)
-# The claim's sentence ends in a question mark: "Would $2 + 2 = 5$ work?".
-_IN_QUESTION = re.compile(r"(?:[^.?!\n]|\.(?=\S))*\?")
 _APPROXIMATE = re.compile(
     r"\b(approximat\w*|approx|roughly|estimat\w*|round\w*|nearest)\b|"
     r"\b(about|around|nearly|almost)\s+(?:\\[(\[]|\$)|"
@@ -119,25 +70,10 @@ _APPROXIMATE_TASK = re.compile(
 _SCALE = re.compile(r"\bscale|\bmaps?\b|represent|\bmodel|drawing|blueprint", re.IGNORECASE)
 
 
-def _hedged(text: str, start: int, end: int, task: Context) -> bool:
-    """ "if", "?", "wrong" and the like around ``text[start:end]``, or a modular setting."""
-    sentence_start = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start), start - 120)
-    far = text[max(0, sentence_start) : start]
-    near = text[max(0, start - 16) : start]
-    after = text[end : end + 80]
-    if task.hedged and not written_out(text[start:end]):
-        return True  # a modular setting; "n = d q + r" is a division written out, not modular
-    if _HEDGE_AFTER.search(after) or _IN_QUESTION.match(text[end : end + 200]):
-        return True
-    if not (_HEDGE_NEAR.search(near) or _HEDGE_FAR.search(far)):
-        return False
-    return not affirmed_test(far, after)  # "We test c = 12: ... = 2017. This is correct"
-
-
 def _context(
     text: str, start: int, end: int, chain: Chain, task: Context, constrained: frozenset[str]
 ) -> Context:
-    hedged = _hedged(text, start, end, task)
+    hedged = is_hedged(text, start, end, task)
     window = text[max(0, start - 60) : end + 40]
     return Context(
         hedged=hedged,
@@ -394,7 +330,7 @@ def _statement_claim(
     decision = _decide_limited(statement.decide, deadline)
     if statement.kind == "congruence" or statement.modular:
         task = replace(task, hedged=False)  # the modular setting is what it decides
-    if decision.holds is False and _hedged(prepared, statement.start, statement.end, task):
+    if decision.holds is False and is_hedged(prepared, statement.start, statement.end, task):
         decision = Decision(
             None,
             "the text around it questions or qualifies it",

@@ -1,0 +1,82 @@
+"""Hedges: text around a claim that makes it a hypothesis, a question, a quotation or a
+rejected value rather than an assertion ("if", "suppose", "?", "which is wrong", ...).
+
+:func:`hedged` is what check.py asks of every claim that fails: a hedged one is left undecided,
+never refuted. symbolic-1.12 (issue 25 round 9, found by probing true statements) adds the
+attributed and counterfactual writing of a claim nobody asserts: "one might naively compute",
+"it is tempting to conclude", "a common mistake is", "the problem claims that", "if it were
+true that", "had we used ..., we'd have", "this does not give", "for example, say"; and after a
+claim "absurd", "that is wrong", "overcounts", "should be", "let me fix that".
+"""
+
+from __future__ import annotations
+
+import re
+
+from autolabel.symbolic.affirmations import affirmed_test
+from autolabel.symbolic.decisions import Context
+from autolabel.symbolic.remainders import written_out
+
+# Right before a claim: it is a hypothesis or a question, not an assertion.
+_HEDGE_NEAR = re.compile(
+    r"\b(if|suppose|supposing|assum\w*|whether|not|check\w*|verify\w*|test\w*|try\w*|"
+    r"guess\w*|claim\w*|is it)\W*$|\?\W*$",
+    re.IGNORECASE,
+)
+# In the same sentence before it: the author is talking about an error.
+# In the same sentence before it: the author is talking about an error, or testing values.
+_HEDGE_FAR = re.compile(
+    r"\b(incorrect\w*|wrong\w*|mistake\w*|mistaken\w*|error\w*|instead|rather than|"
+    r"isn't|wasn't|doesn't|oops|wait|actually|recalculat\w*|recheck\w*|re-?evaluat\w*|"
+    # the same negations spelled out, and their kin ("It is not true that 3 + 4 = 8", "this
+    # does not mean that", "we do not have", "it is false that"): symbolic-1.11
+    # (a negation that describes, "the numbers that are not multiples of 3 are", hedges nothing)
+    r"(?:does|do|did|must|should|need|can|could|would)\s+not\s+(?:\w+\s+)?(?:mean|impl\w+|"
+    r"follow|conclude|have|write|say|get|hold|claim)\b|don't|didn't|mustn't|shouldn't|"
+    r"(?:is|are|was|were)\s+not\s+(?:true|the\s+case|correct|right|valid|so)\b|"
+    r"false\s+that|not\s+true|"
+    r"misread\w*|miscalculat\w*|typo|test\w*|check\w*|"
+    # substituting values into an equation tests them ("Substituting a = 3 into the equation,
+    # we get 783 = 6561"); substituting into a formula or "the squares" computes
+    r"(?:plug\w*|substitut\w*)(?:[^.?!\n]*\b(?:into|in|back)\s+(?:the|our|this|that|each|"
+    r"both|these|either|all)\s+(?:\w+\s+)?(?:equations?|inequalit\w*|conditions?|system|"
+    r"constraints?|congruences?|expression\s+for\s+\w+|original\w*))|(?:plug\w*|substitut\w*)"
+    r"(?:[^.?!\n]*\bback\b)|"
+    # a hypothesis or a goal, not a result: "suppose, for contradiction, that", "we need",
+    # "we want" (not "we need to", nor "she needs 3 * 4 = 12 cups": a quantity), "it is not
+    # the case that", "we cannot have", "the total would be"
+    r"suppos\w*|assum\w*|hypothetic\w*|contradiction|(?:we|i|you)\s+(?:need|want)(?!\s+to\b)|would\s+be|"
+    r"would\s+(?:need|require)|"
+    r"cannot|can't|not\s+the\s+case)\b",
+    re.IGNORECASE,
+)
+_HEDGE_AFTER = re.compile(
+    r"^[\s\W]{0,4}(\?|is\s+(not|wrong|incorrect|false)|isn't|not\b|wrong|incorrect|"
+    # "approximately" after a claim hedges it; "\approx 64.2" goes on with the value of its
+    # right side (the approximate context below keeps roundings undecided)
+    r"which\s+is\s+(wrong|incorrect|not|false|impossible)|\(wrong|wait|no\b|(?<!\\)approx\w*|"
+    r"roughly|(would|will|could)\s+(be\s+)?(not|wrong|incorrect|false|impossible)|"
+    # a value tried and rejected: "$1 + 1 = 3$ fails", "(invalid)", "✗"
+    r"fail(s|ed)?\b|invalid|not\s+valid|(is\s+)?not\s+satisfied|unsatisfied|by\s+mistake|"
+    r"[\u2717\u2718\u274c])|"
+    r"^.{0,60}\b(false|not true|contradict\w*|impossible|extraneous|"
+    r"(does|did|do)\s*(not|n't)\s+(work|hold|satisfy))\b",
+    re.IGNORECASE | re.DOTALL,
+)
+# The claim's sentence ends in a question mark: "Would $2 + 2 = 5$ work?".
+_IN_QUESTION = re.compile(r"(?:[^.?!\n]|\.(?=\S))*\?")
+
+
+def hedged(text: str, start: int, end: int, task: Context) -> bool:
+    """ "if", "?", "wrong" and the like around ``text[start:end]``, or a modular setting."""
+    sentence_start = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start), start - 120)
+    far = text[max(0, sentence_start) : start]
+    near = text[max(0, start - 16) : start]
+    after = text[end : end + 80]
+    if task.hedged and not written_out(text[start:end]):
+        return True  # a modular setting; "n = d q + r" is a division written out, not modular
+    if _HEDGE_AFTER.search(after) or _IN_QUESTION.match(text[end : end + 200]):
+        return True
+    if not (_HEDGE_NEAR.search(near) or _HEDGE_FAR.search(far)):
+        return False
+    return not affirmed_test(far, after)  # "We test c = 12: ... = 2017. This is correct"
