@@ -47,7 +47,13 @@ _HEDGE_FAR = re.compile(
     # the case that", "we cannot have", "the total would be"
     r"suppos\w*|assum\w*|hypothetic\w*|contradiction|(?:we|i|you)\s+(?:need|want)(?!\s+to\b)|would\s+be|"
     r"would\s+(?:need|require)|"
-    r"cannot|can't|not\s+the\s+case)\b",
+    r"cannot|can't|not\s+the\s+case|"
+    # symbolic-1.12: a claim attributed to someone else, or counterfactual ("one might naively
+    # compute", "it is tempting to conclude", "a common mistake is", "the problem claims that",
+    # "if it were true that", "had we used 3, we'd have", "this does not give", "say 2 + 2 = 5")
+    r"might|naive\w*|tempt\w*|(?:problem|statement|question)\s+(?:claims?|asserts?)|"
+    r"if\s+it\s+were|were\s+it|had\s+we|we'd|would\s+have|for\s+example,?\s+say|"
+    r"(?:does|do|did)\s+not\s+(?:give|yield|equal|produce|result)|previously|mistakenly)\b",
     re.IGNORECASE,
 )
 _HEDGE_AFTER = re.compile(
@@ -59,7 +65,9 @@ _HEDGE_AFTER = re.compile(
     # a value tried and rejected: "$1 + 1 = 3$ fails", "(invalid)", "✗"
     r"fail(s|ed)?\b|invalid|not\s+valid|(is\s+)?not\s+satisfied|unsatisfied|by\s+mistake|"
     r"[\u2717\u2718\u274c])|"
-    r"^.{0,60}\b(false|not true|contradict\w*|impossible|extraneous|"
+    r"^.{0,60}\b(false|not true|contradict\w*|impossible|extraneous|absurd|nonsense|"
+    r"(?:that|this)\s+is\s+(?:wrong|incorrect)|overcount\w*|undercount\w*|should\s+be|"
+    r"let\s+me\s+(?:fix|correct)|"
     r"(does|did|do)\s*(not|n't)\s+(work|hold|satisfy))\b",
     re.IGNORECASE | re.DOTALL,
 )
