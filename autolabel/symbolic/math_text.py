@@ -172,11 +172,66 @@ def math_chains(segment: Segment, source_text: str) -> list[Chain]:
         if line[0].kind == REL and previous_last:
             line = previous_last + line
         pieces = depth_split(line, lambda t: t.kind == SEP)
-        for piece in pieces:
+        for k, piece in enumerate(pieces):
+            if _joins_lists(line, pieces, k):
+                chains.extend(_item_chains(line, pieces, k, source_text))
+                continue
             chain = _chain(piece, source_text)
             if chain is not None:
                 chains.append(chain)
         previous_last = depth_split(pieces[-1], lambda t: t.kind == REL)[-1]
+    return chains
+
+
+# The kind of the claims read item by item: a reader of its own earns its −1 through the gate.
+ITEM_LIST = "item_list"
+
+
+def _comma_before(line: list[Token], piece: list[Token]) -> bool:
+    at = next(i for i, t in enumerate(line) if t is piece[0])
+    before = [t for t in line[:at] if t.kind != SPACE]
+    return bool(before) and before[-1].kind == SEP and before[-1].value == ","
+
+
+def _joins_lists(line: list[Token], pieces: list[list[Token]], k: int) -> bool:
+    """Piece k's "=" joins two comma lists, item by item ("1^2, 2^2, 3^2 = 1, 4, 9"): its
+    sides are a list's last item and the next list's first, no claim (symbolic-1.12)."""
+    if not 0 < k < len(pieces) - 1 or not all(pieces[j] for j in (k - 1, k, k + 1)):
+        return False
+    if any(t.kind == REL for t in pieces[k - 1] + pieces[k + 1]):
+        return False
+    return _comma_before(line, pieces[k]) and _comma_before(line, pieces[k + 1])
+
+
+def _items(line: list[Token], pieces: list[list[Token]], k: int, step: int) -> list[list[Token]]:
+    """The comma list's items next to piece k, going back (step -1) or on (step 1)."""
+    items, j = [], k + step
+    while 0 <= j < len(pieces) and pieces[j] and not any(t.kind == REL for t in pieces[j]):
+        if not _comma_before(line, pieces[j + 1] if step < 0 else pieces[j]):
+            break
+        items.append(pieces[j])
+        j += step
+    return items[::-1] if step < 0 else items
+
+
+def _item_chains(
+    line: list[Token], pieces: list[list[Token]], k: int, source_text: str
+) -> list[Chain]:
+    """ "a, b, c = x, y, z" read item by item (a = x, b = y, c = z, kind ITEM_LIST) when both
+    lists have as many items; no claim otherwise."""
+    parts = depth_split(pieces[k], lambda t: t.kind == REL)
+    top = [relation_of(t) for t in top_level_relations(pieces[k])]
+    if len(parts) != 2 or top != ["="]:
+        return []
+    left = [*_items(line, pieces, k, -1), parts[0]]
+    right = [parts[1], *_items(line, pieces, k, 1)]
+    if len(left) != len(right):
+        return []
+    chains = []
+    for a, b in zip(left, right, strict=True):
+        sides = [make_side(a, "math", source_text), make_side(b, "math", source_text)]
+        text = f"{sides[0].text} = {sides[1].text}"
+        chains.append(Chain(sides, ["="], "math", claim_text=text, kind=ITEM_LIST))
     return chains
 
 

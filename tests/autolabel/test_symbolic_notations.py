@@ -110,3 +110,28 @@ def test_pi_counting_primes_is_a_function(text):
 
 def test_pi_elsewhere_is_the_constant():
     assert failed_kinds(r"The area is $\pi (3)^2 = 10\pi$.") == {"arithmetic"}
+
+
+# "a, b, c = x, y, z" is read item by item (symbolic-1.11 compared the left list's last item
+# with the right list's first: "3^2 = 1", an arithmetic -1)
+@pytest.mark.parametrize(
+    "text",
+    [r"$1^2, 2^2, 3^2 = 1, 4, 9$", r"$1 + 2, 3 + 4, 5 + 6 = 3, 7, 11$", r"$3!, 4! = 6, 24$"],
+)
+def test_lists_are_read_item_by_item(text):
+    verdict = check_step(text, timeout_s=5.0)
+    assert verdict.verdict != REFUTED, [c.as_dict() for c in verdict.failed]
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [(r"$1^2, 2^2, 3^2 = 1, 4, 8$", "3^2 = 8"), (r"$1 + 2, 3 + 4 = 3, 8$", "3 + 4 = 8")],
+)
+def test_a_false_item_is_refuted_as_an_item(text, claim):
+    verdict = check_step(text, timeout_s=5.0)
+    assert [(c.kind, c.text) for c in verdict.failed] == [("item_list", claim)]
+
+
+def test_lists_of_different_lengths_say_nothing():
+    verdict = check_step(r"$1^2, 2^2 = 1, 4, 9$", timeout_s=5.0)
+    assert verdict.verdict != REFUTED
