@@ -470,11 +470,11 @@ def main(argv: list[str] | None = None) -> dict | None:
     if args.dev:
         return run_dev(args)
     if args.metamorphic:  # quality/metamorphic.py: develop part and public samples only
-        from autolabel.quality import metamorphic
+        from autolabel.quality import metamorphic, shared_correct
 
         develop = read_labeled(args.data or DATA / DEV_FILE, limit=args.limit)
         steps = metamorphic.correct_steps(develop, correct_samples())
-        steps += metamorphic.prmbench_originals()
+        steps += shared_correct.shared_correct_steps()  # PRMBench, GSM8K models, Shepherd
         print(metamorphic.report(metamorphic.stress(steps, workers=args.workers), show=args.show))
         return None
     start = time.perf_counter()
