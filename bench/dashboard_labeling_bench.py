@@ -16,6 +16,10 @@ process of the code in `--tree` (default: this checkout) runs:
 - the reviewer's dashboard (the project, then its metrics, through the DRF test client)
   loaded `--loads` times, one every `--poll` seconds, after one untimed warm-up load.
 
+With `--profile`, instead: the statements of one dashboard load (wall ms, SQL ms each), then
+of one full computation of the metrics (what a live load or the refresh runs) with each
+statement's EXPLAIN (ANALYZE, BUFFERS) execution time, largest first.
+
 Prints one JSON line: the loads' p50 / p90 / max ms, how many were computed live (not
 `cached`), the served answers' median age (seconds since `computed_at`) and `changes_since`
 (null on a tree without it), the submits made and the refreshes the worker ran.
@@ -42,6 +46,7 @@ def main() -> None:
     parser.add_argument("--poll", type=float, default=1.0, help="seconds between loads")
     parser.add_argument("--every", type=float, default=2.0, help="seconds between submits")
     parser.add_argument("--annotators", type=int, default=1)
+    parser.add_argument("--profile", action="store_true", help="statements, not a timed run")
     args = parser.parse_args()
     sys.path.insert(0, args.tree)
     os.chdir(args.tree)  # setup puts the working directory first on sys.path too
@@ -55,7 +60,48 @@ def main() -> None:
     from django.conf import settings
 
     settings.ALLOWED_HOSTS = ["*"]
-    print(json.dumps(run(args)))
+    print(json.dumps(profile() if args.profile else run(args)))
+
+
+def profile() -> dict:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.test import APIClient
+
+    from labeling.metrics.domains import project_metrics_by_domain
+    from labeling.models import Project
+
+    project = Project.objects.get(name=READY)
+    client = APIClient()
+    client.force_authenticate(project.memberships.get(user__username="bench-reviewer").user)
+    urls = [f"/api/projects/{project.pk}/", f"/api/projects/{project.pk}/metrics/"]
+    client.get(urls[0])  # warms the connection
+    with CaptureQueriesContext(connection) as served:
+        started = time.perf_counter()
+        bodies = [client.get(url).json() for url in urls]
+        wall = (time.perf_counter() - started) * 1000
+    with CaptureQueriesContext(connection) as computed:
+        started = time.perf_counter()
+        project_metrics_by_domain(project)
+        compute = (time.perf_counter() - started) * 1000
+    plans = []
+    with connection.cursor() as cursor:
+        for q in computed.captured_queries:
+            if q["sql"].lstrip().upper().startswith("SELECT"):
+                cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS) {q['sql']}")
+                lines = [row[0] for row in cursor.fetchall()]
+                took = next(x for x in lines if x.startswith("Execution Time"))
+                plans.append((float(took.split()[2]), q["sql"][:160]))
+    return {
+        "load_ms": round(wall, 1),
+        "load_statements": [(float(q["time"]) * 1000, q["sql"][:100]) for q in served],
+        "metrics_cached": bodies[1].get("cached"),
+        "changes_since": bodies[1].get("changes_since"),
+        "compute_ms": round(compute, 1),
+        "compute_sql_ms": round(sum(float(q["time"]) for q in computed) * 1000, 1),
+        "compute_statements": len(computed),
+        "explain_ms": sorted(plans, reverse=True),
+    }
 
 
 def run(args: argparse.Namespace) -> dict:
