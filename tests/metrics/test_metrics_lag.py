@@ -16,12 +16,14 @@ from rest_framework.test import APIClient
 
 from labeling.metrics.domains import project_metrics_by_domain
 from labeling.models import MetricsSnapshot
+from labeling.selectors.labeling_page import project_stats
 from labeling.services.labeling.annotations import annotation_submit
 from labeling.services.projects.edit import project_update
 from labeling.services.projects.metrics import (
     REFRESH_TASK,
     metrics_get,
     metrics_refresh,
+    project_stats_get,
     refresh_interval,
 )
 from labeling.services.projects.metrics_version import metrics_version_get
@@ -80,6 +82,21 @@ def test_a_slow_snapshot_behind_is_served_with_its_age_in_one_statement(
     assert answer.cached and not answer.refreshing and not queued
     assert answer.data == before != _fresh(world.project)  # as of computed_at, said so
     assert answer.computed_at == computed_at and answer.changes_since == moved
+
+
+def test_the_project_stats_come_from_the_same_snapshot(world, django_assert_num_queries):
+    """The dashboard's other request: the project's stats, one moment with the metrics."""
+    _slow_snapshot(world)
+    counted = project_stats(project=world.project)
+    snapshot = MetricsSnapshot.objects.get(project=world.project)
+    _submit(world, world.c)
+    with django_assert_num_queries(1):
+        answer = project_stats_get(project=world.project)
+    assert answer.stats == counted != project_stats(project=world.project)
+    assert answer.computed_at == snapshot.computed_at  # the page says when they were counted
+    MetricsSnapshot.objects.filter(project=world.project).update(duration_ms=150)  # cheap
+    now = project_stats_get(project=world.project)
+    assert now.stats == project_stats(project=world.project) and now.computed_at is None
 
 
 def test_past_its_interval_one_refresh_is_queued_and_brings_it_back_exact(

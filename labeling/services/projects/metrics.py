@@ -28,6 +28,7 @@ from time import perf_counter
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
+from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
@@ -121,22 +122,25 @@ class StatsAnswer:
 def project_stats_get(*, project: Project) -> StatsAnswer:
     """The project's stats (problems, solutions, steps, annotations, complete solutions): from
     the metrics snapshot when it is at the project's metrics version (exact: every write that
-    changes them moves it), else counted now for a project of at most
-    METRICS_LIVE_MAX_ANNOTATIONS solutions, else from the snapshot (queueing a refresh when
-    stale), since counting a million solutions' eight million steps on every page that shows
-    the project is what grew (bench/scale_bench.py). A large project without a snapshot yet
-    is counted now, once, and a refresh is queued."""
+    changes them moves it); behind it, from the snapshot too when the metrics are served from
+    it (their computation is not cheap: the dashboard's two requests show one moment, and
+    counting them was most of its project request while people label); else counted now for
+    a project of at most METRICS_LIVE_MAX_ANNOTATIONS solutions, else from the snapshot
+    (queueing a refresh past its `refresh_interval`), since counting a million solutions'
+    eight million steps on every page that shows the project is what grew
+    (bench/scale_bench.py). A large project without a snapshot yet is counted now, once, and
+    a refresh is queued."""
     snapshot, version = _snapshot_and_version(project)
     stats = snapshot.data.get(STATS_KEY) if snapshot is not None and snapshot.data else None
     if stats is not None and snapshot.labels_version == version:
         return StatsAnswer(stats=stats, computed_at=None)
-    live_max = _live_max()
-    if Solution.objects.filter(project=project).values("pk")[: live_max + 1].count() <= live_max:
+    if (stats is None or _cheap(snapshot)) and _small(project, Solution.objects):
         return StatsAnswer(stats=project_stats(project=project), computed_at=None)
-    if stats is None or snapshot.computed_at < timezone.now() - _max_age():
-        metrics_request_refresh(project=project)
     if stats is None:
+        metrics_request_refresh(project=project)
         return StatsAnswer(stats=project_stats(project=project), computed_at=None)
+    if _due(snapshot):
+        metrics_request_refresh(project=project)
     return StatsAnswer(stats=stats, computed_at=snapshot.computed_at)
 
 
@@ -166,9 +170,18 @@ def _pending(snapshot: MetricsSnapshot) -> bool:
     )
 
 
-def _small(project: Project) -> bool:
-    live_max = _live_max()  # counted no further: whether there are more, not how many
-    return submitted_annotations(project).values("pk")[: live_max + 1].count() <= live_max
+def _small(project: Project, rows: QuerySet | None = None) -> bool:
+    """At most METRICS_LIVE_MAX_ANNOTATIONS of `rows` in the project (default: its submitted
+    annotations), counted no further: whether there are more, not how many."""
+    rows = submitted_annotations(project) if rows is None else rows.filter(project=project)
+    live_max = _live_max()
+    return rows.values("pk")[: live_max + 1].count() <= live_max
+
+
+def _due(snapshot: MetricsSnapshot) -> bool:
+    """Older than its refresh interval, and no refresh pending."""
+    old = snapshot.computed_at < timezone.now() - refresh_interval(snapshot)
+    return old and not _pending(snapshot)
 
 
 def _cheap(snapshot: MetricsSnapshot | None) -> bool:
@@ -209,8 +222,7 @@ def metrics_get(*, project: Project, refresh: bool = False) -> MetricsAnswer:
             data=None, computed_at=None, cached=True, refreshing=True, changes_since=None
         )
     refreshing = _pending(snapshot)  # then nothing more to queue (no lock taken)
-    old = snapshot.computed_at < timezone.now() - refresh_interval(snapshot)
-    if (refresh or old) and not refreshing:
+    if (refresh and not refreshing) or _due(snapshot):
         metrics_request_refresh(project=project)  # False: queued meanwhile by another
         refreshing = True
     behind = None if snapshot.labels_version is None else version - snapshot.labels_version
