@@ -32,8 +32,9 @@ class ProjectOutput(serializers.ModelSerializer):
     role = serializers.SerializerMethodField()
     stats = serializers.SerializerMethodField()
     stats_computed_at = serializers.SerializerMethodField(
-        help_text="When `stats` were counted: null when now (a small project), else the "
-        "time of the metrics snapshot they come from (a large project)."
+        help_text="When `stats` were counted: null when current (counted now, or a snapshot "
+        "at the project's metrics version), else the time of the metrics snapshot they come "
+        "from (a large project, or one served from its snapshot while people label)."
     )
 
     class Meta:

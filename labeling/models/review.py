@@ -189,8 +189,9 @@ class LabelHistory(models.Model):
 
 class MetricsSnapshot(models.Model):
     """A project's metrics as last computed, and the project's metrics version they were
-    computed at: served as they are while the version is unchanged (exact), else by age for
-    a large project (the refresh task) or computed again for a small one."""
+    computed at: served as they are while the version is unchanged (exact); behind it,
+    computed again when small and cheap, else served with their age and refreshed by the
+    task at a bounded rate (services/projects/metrics.py)."""
 
     project = models.OneToOneField(
         "labeling.Project", on_delete=models.CASCADE, related_name="metrics_snapshot"

@@ -45,7 +45,7 @@ export function OverviewTab({ project }: { project: api.Project }) {
       </div>
       {project.stats_computed_at && (
         <p className="muted small" data-testid="stats-computed">
-          Counted {formatDate(project.stats_computed_at)} (a large project's counts are refreshed in the background).
+          Counted {formatDate(project.stats_computed_at)} (refreshed in the background while people label).
         </p>
       )}
       <div className="card">

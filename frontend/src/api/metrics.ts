@@ -80,10 +80,12 @@ export interface ProjectMetrics {
   review?: { unresolved: ReviewQueueCounts; resolved: number };
   /** Each annotator's own totals (absent from older snapshots). */
   annotators?: AnnotatorTotals[];
-  /** Large projects are served from a snapshot (`cached`), refreshed in the background. */
+  /** A snapshot (`cached`) is exact at `computed_at` and `changes_since` writes behind (0: exact
+   * now; null: unknown); one behind is refreshed in the background (`refreshing`). */
   computed_at?: string | null;
   cached?: boolean;
   refreshing?: boolean;
+  changes_since?: number | null;
 }
 
 /** 202 from the metrics endpoint: a large project's first snapshot is being computed. */

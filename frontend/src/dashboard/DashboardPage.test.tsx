@@ -119,4 +119,25 @@ describe("DashboardPage", () => {
     expect(screen.getByTestId("metrics-computed").textContent).toContain("snapshot");
     expect(api.callsTo("GET", "/metrics/")).toHaveLength(2);
   });
+
+  it("says how old a snapshot served while people label is, and shows the refreshed one", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const review = new FakeReview();
+    review.metrics = makeMetrics({ cached: true, changes_since: 1234, refreshing: true });
+    review.metricsAfter = makeMetrics({ cached: true, changes_since: 0, refreshing: false });
+    const { api } = setup(review);
+    await screen.findByTestId("stat-alpha");
+    const age = screen.getByTestId("metrics-computed").textContent;
+    expect(age).toContain("As of");
+    expect(age).toContain("1,234 changes since, refreshing…");
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2100);
+    });
+    await waitFor(() => expect(screen.getByTestId("metrics-computed").textContent).toContain("Computed"));
+    expect(screen.getByTestId("metrics-computed").textContent).not.toContain("since");
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(4100); // not refreshing: no more polls
+    });
+    expect(api.callsTo("GET", "/metrics/")).toHaveLength(2);
+  });
 });

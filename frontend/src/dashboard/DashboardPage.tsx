@@ -8,11 +8,12 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useParams } from "react-router-dom";
 import * as api from "../api";
 import { AppHeader } from "../components/AppHeader";
-import { EmptyState, ErrorBox, Spinner, formatDate, formatNumber } from "../components/ui";
+import { EmptyState, ErrorBox, Spinner, formatNumber } from "../components/ui";
 import { ReviewNav } from "../review/ReviewNav";
 import { REASON_LABEL } from "../review/reviewState";
 import "../styles/review.css";
 import { DomainTable } from "./DomainTable";
+import { MetricsAge } from "./MetricsAge";
 import { Heatmap, HeatLegend, Legend, LineChart, ShareBars, StackedBars } from "./Charts";
 import { RATING_COLORS, SERIES_COLORS, dailySeries, fmt, pairMatrix, pct } from "./charts";
 
@@ -146,6 +147,9 @@ export function DashboardPage() {
           } else {
             setComputing(false);
             setMetrics(m);
+            // A snapshot served while people label, its refresh queued: shown now, and again
+            // once the worker has computed it (the server queues at most one at a time).
+            if (m.refreshing) timer.current = setTimeout(() => poll(false), 2000);
           }
         })
         .catch((e: Error) => alive && setError(e.message));
@@ -194,14 +198,7 @@ export function DashboardPage() {
             <h1 className="page-title">Dashboard</h1>
             <p className="muted">
               Agreement, annotator quality, throughput and review progress.
-              {m?.computed_at && (
-                <span data-testid="metrics-computed">
-                  {" "}
-                  Computed {formatDate(m.computed_at)}
-                  {m.cached ? " (snapshot)" : ""}
-                  {m.refreshing ? ", refreshing…" : ""}.
-                </span>
-              )}
+              {m && <MetricsAge m={m} />}
             </p>
           </div>
         </div>

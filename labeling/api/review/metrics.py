@@ -13,9 +13,11 @@ from labeling.services.projects.metrics import metrics_get
 class MetricsApi(APIView):
     """Agreement, gold accuracy, agreement with machine sources and throughput.
 
-    Small projects are computed on request; large ones come from the last snapshot
-    (`cached: true`), refreshed by a Celery task when stale or when `?refresh=1`. 202 while
-    the first snapshot of a large project is being computed.
+    Served from the snapshot computed at the project's current metrics version (exact) when
+    there is one; otherwise a small project whose computation is cheap is computed on request,
+    and any other comes from its last snapshot (`cached: true`) with its age: `computed_at`
+    and `changes_since`, refreshed by a Celery task at a bounded rate (`refreshing`) or when
+    `?refresh=1`. 202 while the first snapshot of a large project is being computed.
     """
 
     @extend_schema(
@@ -75,7 +77,14 @@ class MetricsApi(APIView):
                     ),
                     "computed_at": serializers.DateTimeField(),
                     "cached": serializers.BooleanField(),
-                    "refreshing": serializers.BooleanField(),
+                    "refreshing": serializers.BooleanField(
+                        help_text="A refresh is queued: ask again in a few seconds."
+                    ),
+                    "changes_since": serializers.IntegerField(
+                        allow_null=True,
+                        help_text="Writes that change these numbers committed since "
+                        "`computed_at` (0: exact now; null: unknown, an older snapshot).",
+                    ),
                 },
             ),
             202: inline_serializer("MetricsComputing", {"status": serializers.CharField()}),
@@ -91,5 +100,6 @@ class MetricsApi(APIView):
             "computed_at": answer.computed_at,
             "cached": answer.cached,
             "refreshing": answer.refreshing,
+            "changes_since": answer.changes_since,
         }
         return Response({**answer.data, **meta})

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -34,7 +34,9 @@ class ProjectMetrics:
             both rated.
         computed_at (datetime.datetime):
         cached (bool):
-        refreshing (bool):
+        refreshing (bool): A refresh is queued: ask again in a few seconds.
+        changes_since (int | None): Writes that change these numbers committed since `computed_at` (0: exact now; null:
+            unknown, an older snapshot).
     """
 
     step_ratings: Any
@@ -51,6 +53,7 @@ class ProjectMetrics:
     computed_at: datetime.datetime
     cached: bool
     refreshing: bool
+    changes_since: int | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -85,6 +88,9 @@ class ProjectMetrics:
 
         refreshing = self.refreshing
 
+        changes_since: int | None
+        changes_since = self.changes_since
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -103,6 +109,7 @@ class ProjectMetrics:
                 "computed_at": computed_at,
                 "cached": cached,
                 "refreshing": refreshing,
+                "changes_since": changes_since,
             }
         )
 
@@ -148,6 +155,13 @@ class ProjectMetrics:
 
         refreshing = d.pop("refreshing")
 
+        def _parse_changes_since(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        changes_since = _parse_changes_since(d.pop("changes_since"))
+
         project_metrics = cls(
             step_ratings=step_ratings,
             pairs=pairs,
@@ -163,6 +177,7 @@ class ProjectMetrics:
             computed_at=computed_at,
             cached=cached,
             refreshing=refreshing,
+            changes_since=changes_since,
         )
 
         project_metrics.additional_properties = d

@@ -29,8 +29,9 @@ class ProjectOutput:
         rating_values (list[int]):
         role (None | str):
         stats (ProjectOutputStats):
-        stats_computed_at (datetime.datetime | None): When `stats` were counted: null when now (a small project), else
-            the time of the metrics snapshot they come from (a large project).
+        stats_computed_at (datetime.datetime | None): When `stats` were counted: null when current (counted now, or a
+            snapshot at the project's metrics version), else the time of the metrics snapshot they come from (a large
+            project, or one served from its snapshot while people label).
         created_at (datetime.datetime):
         description (str | Unset):
         domain (DomainEnum | Unset): * `math` - Math

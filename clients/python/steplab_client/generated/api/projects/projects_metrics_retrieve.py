@@ -113,9 +113,11 @@ def sync_detailed(
 ) -> Response[Error | MetricsComputing | ProjectMetrics]:
     """Agreement, gold accuracy, agreement with machine sources and throughput.
 
-    Small projects are computed on request; large ones come from the last snapshot
-    (`cached: true`), refreshed by a Celery task when stale or when `?refresh=1`. 202 while
-    the first snapshot of a large project is being computed.
+    Served from the snapshot computed at the project's current metrics version (exact) when
+    there is one; otherwise a small project whose computation is cheap is computed on request,
+    and any other comes from its last snapshot (`cached: true`) with its age: `computed_at`
+    and `changes_since`, refreshed by a Celery task at a bounded rate (`refreshing`) or when
+    `?refresh=1`. 202 while the first snapshot of a large project is being computed.
 
     Args:
         project_id (int):
@@ -149,9 +151,11 @@ def sync(
 ) -> Error | MetricsComputing | ProjectMetrics | None:
     """Agreement, gold accuracy, agreement with machine sources and throughput.
 
-    Small projects are computed on request; large ones come from the last snapshot
-    (`cached: true`), refreshed by a Celery task when stale or when `?refresh=1`. 202 while
-    the first snapshot of a large project is being computed.
+    Served from the snapshot computed at the project's current metrics version (exact) when
+    there is one; otherwise a small project whose computation is cheap is computed on request,
+    and any other comes from its last snapshot (`cached: true`) with its age: `computed_at`
+    and `changes_since`, refreshed by a Celery task at a bounded rate (`refreshing`) or when
+    `?refresh=1`. 202 while the first snapshot of a large project is being computed.
 
     Args:
         project_id (int):
@@ -180,9 +184,11 @@ async def asyncio_detailed(
 ) -> Response[Error | MetricsComputing | ProjectMetrics]:
     """Agreement, gold accuracy, agreement with machine sources and throughput.
 
-    Small projects are computed on request; large ones come from the last snapshot
-    (`cached: true`), refreshed by a Celery task when stale or when `?refresh=1`. 202 while
-    the first snapshot of a large project is being computed.
+    Served from the snapshot computed at the project's current metrics version (exact) when
+    there is one; otherwise a small project whose computation is cheap is computed on request,
+    and any other comes from its last snapshot (`cached: true`) with its age: `computed_at`
+    and `changes_since`, refreshed by a Celery task at a bounded rate (`refreshing`) or when
+    `?refresh=1`. 202 while the first snapshot of a large project is being computed.
 
     Args:
         project_id (int):
@@ -214,9 +220,11 @@ async def asyncio(
 ) -> Error | MetricsComputing | ProjectMetrics | None:
     """Agreement, gold accuracy, agreement with machine sources and throughput.
 
-    Small projects are computed on request; large ones come from the last snapshot
-    (`cached: true`), refreshed by a Celery task when stale or when `?refresh=1`. 202 while
-    the first snapshot of a large project is being computed.
+    Served from the snapshot computed at the project's current metrics version (exact) when
+    there is one; otherwise a small project whose computation is cheap is computed on request,
+    and any other comes from its last snapshot (`cached: true`) with its age: `computed_at`
+    and `changes_since`, refreshed by a Celery task at a bounded rate (`refreshing`) or when
+    `?refresh=1`. 202 while the first snapshot of a large project is being computed.
 
     Args:
         project_id (int):
