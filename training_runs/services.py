@@ -185,7 +185,7 @@ def _models_room_check(project: Project) -> None:
     )
     collection_room_check(
         kind="prm_models",
-        project_id=project.pk,
+        owner_id=project.pk,
         held=PrmModel.objects.filter(project=project),
         reserved=unfinished.count(),
     )

@@ -437,7 +437,7 @@ TRAINING_LIMITS = env_json_object("TRAINING_LIMITS")
 # PROJECT_ACTIVE_JOBS='{"exports": 20}'; the next one is a 409. Staff users are not bounded.
 PROJECT_ACTIVE_JOBS = env_json_object("PROJECT_ACTIVE_JOBS")
 # How many rows a client may grow some collections to, over labeling/services/collection_caps.py's
-# defaults (prm_models 100 per project, invites 200 pending per project), e.g.
+# defaults (prm_models 100 and invites 200 pending per project, comments 1000 per solution), e.g.
 # COLLECTION_CAPS='{"prm_models": 150}'; the next one is a 409, staff's too.
 COLLECTION_CAPS = env_json_object("COLLECTION_CAPS")
 # A running training run whose worker has not written for this long is taken over.

@@ -23,6 +23,7 @@ BOUNDED = {
     "exports_hub_pushes_list": "the latest 100 (labeling/api/hub.py)",
     "users_list": "labeling/selectors/people.py USER_SEARCH_LIMIT",
     "projects_invites_list": "COLLECTION_CAPS['invites'] pending invites (collection_caps.py)",
+    "solutions_comments_list": "COLLECTION_CAPS['comments'] a solution, and one a review action",
 }
 # operationId -> why it is still whole. Left for the next change, each a paginated list with
 # its page in the frontend and the client.
@@ -34,7 +35,6 @@ UNBOUNDED = {
     "projects_assignments_list": "one row per annotator with assignments",
     "projects_problem_sources_list": "one row per distinct problem source",
     "projects_rejections_list": "the user's own rejected annotations",
-    "solutions_comments_list": "one solution's comments",
 }
 
 
@@ -112,3 +112,19 @@ def test_pending_invites_are_capped(settings, client):
     assert error["message"].startswith("This project already has 2 pending invites, the most")
     assert "COLLECTION_CAPS['invites']" in error["message"]
     assert len(client.get(url).json()) == 2
+
+
+@pytest.mark.django_db
+def test_a_solutions_comments_are_capped(settings, client):
+    from tests.factories import SolutionFactory
+
+    solution = SolutionFactory()
+    client.force_login(UserFactory(is_staff=True))
+    settings.COLLECTION_CAPS = {"comments": 2}
+    url = f"/api/solutions/{solution.pk}/comments/"
+    for text in ("one", "two"):
+        assert client.post(url, {"body": text}, content_type="application/json").status_code == 201
+    refused = client.post(url, {"body": "three"}, content_type="application/json")
+    assert refused.status_code == 409
+    assert refused.json()["error"]["message"].startswith("This solution already has 2 comments")
+    assert [c["body"] for c in client.get(url).json()] == ["one", "two"]

@@ -173,7 +173,7 @@ def invite_create(
         pending = Invite.objects.filter(
             project=project, used_at=None, revoked_at=None, expires_at__gt=timezone.now()
         )
-        collection_room_check(kind="invites", project_id=project.pk, held=pending)
+        collection_room_check(kind="invites", owner_id=project.pk, held=pending)
         invite = Invite.objects.create(
             project=project,
             role=role,
