@@ -42,6 +42,12 @@ class ItemDeadline:
             raise self.spent()
         return remaining
 
+    def wait_s(self) -> float | None:
+        """What is left as a blocking wait's timeout (None: no budget, wait as long as it
+        takes); raises :meth:`spent` when nothing is."""
+        left = self.left()
+        return None if math.isinf(left) else left
+
     def check(self) -> None:
         """Raises :meth:`spent` when the budget is gone."""
         self.left()

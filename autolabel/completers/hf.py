@@ -96,8 +96,8 @@ class TransformersCompleter(SamplingChatCompleter):
             kwargs.update(temperature=temperature, top_p=sampling.top_p, top_k=0)
         if stop:
             kwargs.update(stop_strings=list(stop), tokenizer=self.tokenizer)
-        if sampling.deadline is not None:
-            kwargs["max_time"] = sampling.deadline.left()
+        if sampling.deadline is not None and (left := sampling.deadline.wait_s()) is not None:
+            kwargs["max_time"] = left
         out = self.model.generate(**enc, **kwargs)
         if sampling.deadline is not None:
             sampling.deadline.check()  # max_time cut it short
@@ -111,7 +111,8 @@ class TransformersCompleter(SamplingChatCompleter):
 
         deadline = sampling.deadline
         # One generate at a time (torch's seed is global): another item's may hold the model.
-        if not self._lock.acquire(timeout=-1 if deadline is None else deadline.left()):
+        wait = None if deadline is None else deadline.wait_s()
+        if not self._lock.acquire(timeout=-1 if wait is None else wait):
             raise deadline.spent() if deadline is not None else RuntimeError("lock not taken")
         try:
             with torch.inference_mode():

@@ -158,7 +158,7 @@ class OpenAICompatibleCompleter(SamplingChatCompleter):
             if deadline is None:
                 return future.result()
             try:
-                return future.result(timeout=deadline.left())
+                return future.result(timeout=deadline.wait_s())
             except FutureTimeout:
                 raise deadline.spent() from None
 

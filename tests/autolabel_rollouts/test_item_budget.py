@@ -178,3 +178,14 @@ def test_a_runs_item_past_its_budget_fails_in_words(serve, settings):
     assert error.startswith("skipped: over budget: its rollouts took more than 0.4 s together")
     assert run.errors[0]["error"] == error
     assert not Suggestion.objects.filter(source="rollout").exists()
+
+
+def test_no_budget_is_no_limit(serve):
+    """A deadline without seconds (a caller outside a run) waits for the server as before."""
+    from autolabel.completers import OpenAICompatibleCompleter
+
+    stub, _ = serve(0.05)
+    unbounded = ItemDeadline(None, limit="rollout_item_s", spending="its rollouts")
+    completer = OpenAICompatibleCompleter(stub.url, "m")
+    out = completer.complete(["p"], n=2, max_tokens=8, deadline=unbounded)
+    assert len(out[0]) == 2
