@@ -25,21 +25,27 @@ class MetricsReadAdmin(admin.ModelAdmin):
     def _projects_of(self, obj: Model) -> set[int]:
         return self.metrics_projects(self.model._default_manager.filter(pk=obj.pk))
 
+    @staticmethod
+    def _bump(project_ids: set[int]) -> None:
+        # A project deleted with the row (the project's own page) has no version left to move.
+        alive = models.Project.objects.filter(pk__in=project_ids).values_list("pk", flat=True)
+        metrics_versions_bump(project_ids=set(alive))
+
     def save_model(self, request, obj, form, change) -> None:
         before = self._projects_of(obj) if change else set()
         super().save_model(request, obj, form, change)
-        metrics_versions_bump(project_ids=before | self._projects_of(obj))
+        self._bump(before | self._projects_of(obj))
 
     def delete_model(self, request, obj) -> None:
         projects = self._projects_of(obj)
         super().delete_model(request, obj)
-        metrics_versions_bump(project_ids=projects)
+        self._bump(projects)
 
     def delete_queryset(self, request, queryset) -> None:
         with transaction.atomic():
             projects = self.metrics_projects(queryset)
             super().delete_queryset(request, queryset)
-            metrics_versions_bump(project_ids=projects)
+            self._bump(projects)
 
 
 class MembershipInline(admin.TabularInline):

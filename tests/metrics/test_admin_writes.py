@@ -151,3 +151,16 @@ def test_a_solution_deleted(world, staff):
     url = f"/admin/labeling/solution/{world.open_one.pk}/delete/"
     _across(world, lambda: staff.post(url, {"post": "yes"}))
     assert not world.project.solutions.filter(pk=world.open_one.pk).exists()
+
+
+def test_a_project_deleted_in_the_admin(world, staff):
+    """Its version goes with it: nothing is left to move (no row for a project that is gone)."""
+    from django.db import connection
+
+    from labeling.models import MetricsVersion, Project
+
+    url = f"/admin/labeling/project/{world.project.pk}/delete/"
+    assert staff.post(url, {"post": "yes"}).status_code == 302
+    connection.check_constraints()  # what the commit would check (the test never commits)
+    assert not Project.objects.filter(pk=world.project.pk).exists()
+    assert not MetricsVersion.objects.filter(project_id=world.project.pk).exists()
