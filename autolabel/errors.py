@@ -4,7 +4,7 @@ class BackendUnavailable(Exception):
 
 class ItemSkipped(Exception):
     """The worker will not process this item (over its budget: labeling/rules/code_tests.py,
-    autolabel/symbolic/batch.py); its message is the item's failure as it stands."""
+    autolabel/deadline.py); its message is the item's failure as it stands."""
 
     @classmethod
     def over_budget(cls, name: str, what: str) -> "ItemSkipped":

@@ -6,8 +6,10 @@ choice: how many rollouts, tokens, votes, seconds, megabytes and threads a run o
 may spend per step, so that one project's run cannot hold the workers for hours, eat the
 machine's memory or starve the other projects. settings.AUTOLABEL_LIMITS (env AUTOLABEL_LIMITS,
 JSON) raises or lowers any of them; staff users (the operators themselves) are not capped,
-but for the code sandbox's per-item budget (code_tests, code_test_bytes, code_item_s:
-labeling/rules/code_tests.py), which every run's items are held to in the worker.
+but for the per-item budgets, which every run's items are held to in the worker: the code
+sandbox's (code_tests, code_test_bytes, code_item_s: labeling/rules/code_tests.py), the
+symbolic checks' (check_item_s) and the model calls' (rollout_item_s, judge_item_s), each item
+skipped "over budget" past them (autolabel/deadline.py).
 
 A value above its cap is a ValidationFailed naming `params.<source>.<key>`, the cap and the
 setting, when the run is created; nothing is stored.
@@ -38,6 +40,10 @@ DEFAULTS: dict[str, float] = {
     # One solution's symbolic checks together, for every run (autolabel/symbolic/batch.py's
     # CHECK_ITEM_S, where the engines read it without Django).
     "check_item_s": 300,
+    # One item's model calls, for every run (autolabel/engines/rollout.py's ROLLOUT_ITEM_S and
+    # judge.py's JUDGE_ITEM_S, where the engines read them without Django).
+    "rollout_item_s": 1200,
+    "judge_item_s": 600,
 }
 
 # params.<source>.<key> -> the limit it is counted against.

@@ -2,9 +2,50 @@ from django import forms
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AdminUserCreationForm
+from django.db import transaction
+from django.db.models import Model, QuerySet
 from rest_framework.authtoken.models import TokenProxy
 
 from labeling import models
+from labeling.services.projects.metrics_version import metrics_versions_bump
+
+
+class MetricsReadAdmin(admin.ModelAdmin):
+    """A model the project metrics read (labeling.metrics): an add, change (its inlines
+    included: one transaction) or delete here moves the metrics version of every project it
+    touched, before and after, as the services' writes do (metrics_version.py), so the
+    dashboard's snapshot is not served stale after an edit made here."""
+
+    project_lookup = "project_id"  # from a row to the id of the project whose metrics read it
+
+    def metrics_projects(self, queryset: QuerySet) -> set[int]:
+        rows = queryset.values_list(self.project_lookup, flat=True).distinct()
+        return {project_id for project_id in rows if project_id is not None}
+
+    def _projects_of(self, obj: Model) -> set[int]:
+        return self.metrics_projects(self.model._default_manager.filter(pk=obj.pk))
+
+    @staticmethod
+    def _bump(project_ids: set[int]) -> None:
+        # A project deleted with the row (the project's own page) has no version left to move.
+        alive = models.Project.objects.filter(pk__in=project_ids).values_list("pk", flat=True)
+        metrics_versions_bump(project_ids=set(alive))
+
+    def save_model(self, request, obj, form, change) -> None:
+        before = self._projects_of(obj) if change else set()
+        super().save_model(request, obj, form, change)
+        self._bump(before | self._projects_of(obj))
+
+    def delete_model(self, request, obj) -> None:
+        projects = self._projects_of(obj)
+        super().delete_model(request, obj)
+        self._bump(projects)
+
+    def delete_queryset(self, request, queryset) -> None:
+        with transaction.atomic():
+            projects = self.metrics_projects(queryset)
+            super().delete_queryset(request, queryset)
+            self._bump(projects)
 
 
 class MembershipInline(admin.TabularInline):
@@ -14,14 +55,15 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(models.Project)
-class ProjectAdmin(admin.ModelAdmin):
+class ProjectAdmin(MetricsReadAdmin):  # its settings (overlap) are read
+    project_lookup = "pk"
     list_display = ["name", "overlap", "first_error_mode", "show_suggestions", "created_at"]
     search_fields = ["name"]
     inlines = [MembershipInline]
 
 
 @admin.register(models.Problem)
-class ProblemAdmin(admin.ModelAdmin):
+class ProblemAdmin(MetricsReadAdmin):
     list_display = ["id", "project", "source", "external_id", "answer"]
     list_filter = ["project", "source"]
     search_fields = ["text", "external_id"]
@@ -34,7 +76,7 @@ class StepInline(admin.TabularInline):
 
 
 @admin.register(models.Solution)
-class SolutionAdmin(admin.ModelAdmin):
+class SolutionAdmin(MetricsReadAdmin):  # and its steps (inline)
     list_display = ["id", "project", "generator", "submitted_count", "answer_correct"]
     list_filter = ["project", "generator", "answer_correct"]
     raw_id_fields = ["problem"]
@@ -48,7 +90,8 @@ class StepLabelInline(admin.TabularInline):
 
 
 @admin.register(models.Annotation)
-class AnnotationAdmin(admin.ModelAdmin):
+class AnnotationAdmin(MetricsReadAdmin):  # and its step labels (inline)
+    project_lookup = "solution__project_id"
     list_display = ["id", "solution", "annotator", "status", "finish_reason", "submitted_at"]
     list_filter = ["status", "finish_reason", "imported"]
     raw_id_fields = ["solution"]
@@ -56,7 +99,8 @@ class AnnotationAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Suggestion)
-class SuggestionAdmin(admin.ModelAdmin):
+class SuggestionAdmin(MetricsReadAdmin):
+    project_lookup = "step__solution__project_id"
     list_display = ["id", "step", "source", "agent", "value", "score"]
     list_filter = ["source"]
     raw_id_fields = ["step"]
@@ -159,7 +203,9 @@ class SteplabUserCreationForm(AdminUserCreationForm):
         return normalize(name)
 
 
-# The user page lists the user's API tokens; adding a user checks the name as the app does.
+# The user page lists the user's API tokens; adding a user checks the name as the app does;
+# a rename (the metrics name raters by username) or a delete (their annotations go) moves the
+# metrics version of every project the user annotated in.
 User = get_user_model()
 if admin.site.is_registered(User):
     _user_admin = type(admin.site._registry[User])
@@ -168,10 +214,11 @@ if admin.site.is_registered(User):
         User,
         type(
             "UserAdmin",
-            (_user_admin,),
+            (MetricsReadAdmin, _user_admin),
             {
                 "inlines": [*_user_admin.inlines, ApiTokenInline],
                 "add_form": SteplabUserCreationForm,
+                "project_lookup": "annotations__solution__project_id",
             },
         ),
     )

@@ -174,13 +174,23 @@ class PrmModelListApi(APIView):
         )
         metrics = bounds.json_object_field(required=False, default=dict)
 
-    @extend_schema(responses=PrmModelOutput(many=True))
+    @extend_schema(
+        operation_id="projects_prm_models_list",
+        responses=paginated(PrmModelOutput, "PaginatedPrmModels"),
+    )
     def get(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.REVIEWER)
         models = project.prm_models.select_related("created_by").order_by("-id")
-        return Response(PrmModelOutput(models, many=True).data)
+        paginator = BoundedLimitOffsetPagination()
+        page = paginator.paginate_queryset(models, request)
+        return paginator.get_paginated_response(PrmModelOutput(page, many=True).data)
 
-    @extend_schema(request=Input, responses={201: PrmModelOutput})
+    @extend_schema(
+        request=Input,
+        responses={201: PrmModelOutput},
+        description="At most COLLECTION_CAPS['prm_models'] models a project (100 by default, "
+        "counting those its unfinished training runs will register): the next is a 409.",
+    )
     def post(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.ADMIN)
         data = self.Input(data=request.data)

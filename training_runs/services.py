@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from labeling.errors import Conflict, ValidationFailed
 from labeling.models import Export, ExportFormat, ExportStatus, Project
+from labeling.services.collection_caps import collection_room_check
 from labeling.services.jobs.quota import active_jobs_check
 from training_runs.config_checks import check_client_config
 from training_runs.layout import run_dir
@@ -108,6 +109,9 @@ def training_run_create(
     active_jobs_check(
         project_id=project.pk, kind="training_runs", unfinished=unfinished, user=created_by
     )
+    # A run registers its model when it finishes: its room is taken now, so its output is never
+    # refused (nothing lost) and the project's models stay bounded.
+    _models_room_check(project)
     return TrainingRun.objects.create(
         project=project,
         export=export,
@@ -152,6 +156,8 @@ def prm_model_register(
         raise ValidationFailed("A model needs a name.", field="name")
     if PrmModel.objects.filter(project=project, name=name).exists():
         raise ValidationFailed(f"This project already has a model named {name!r}.", field="name")
+    if training_run is None:  # a finishing run's room was taken when it was created
+        _models_room_check(project)
     if not base_model:
         card = Path(path) / "training_config.json"
         if card.is_file():
@@ -168,6 +174,20 @@ def prm_model_register(
         base_model=base_model,
         kind=prm_kind(path),
         metrics=metrics or {},
+    )
+
+
+def _models_room_check(project: Project) -> None:
+    """409 when the project's registered models, with those its unfinished training runs will
+    register, reach COLLECTION_CAPS["prm_models"]. Inside the caller's transaction."""
+    unfinished = TrainingRun.objects.filter(
+        project=project, status__in=(TrainingStatus.PENDING, TrainingStatus.RUNNING)
+    )
+    collection_room_check(
+        kind="prm_models",
+        owner_id=project.pk,
+        held=PrmModel.objects.filter(project=project),
+        reserved=unfinished.count(),
     )
 
 

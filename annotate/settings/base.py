@@ -436,6 +436,10 @@ TRAINING_LIMITS = env_json_object("TRAINING_LIMITS")
 # running or paused at once, over labeling/services/jobs/quota.py's defaults (4, 8, 2, 8), e.g.
 # PROJECT_ACTIVE_JOBS='{"exports": 20}'; the next one is a 409. Staff users are not bounded.
 PROJECT_ACTIVE_JOBS = env_json_object("PROJECT_ACTIVE_JOBS")
+# How many rows a client may grow some collections to, over labeling/services/collection_caps.py's
+# defaults (prm_models 100 and invites 200 pending per project, comments 1000 per solution), e.g.
+# COLLECTION_CAPS='{"prm_models": 150}'; the next one is a 409, staff's too.
+COLLECTION_CAPS = env_json_object("COLLECTION_CAPS")
 # A running training run whose worker has not written for this long is taken over.
 TRAINING_HEARTBEAT_STALE_S = env.int("TRAINING_HEARTBEAT_STALE_S", default=60)
 # Multi-GPU: the command that starts training.train instead of `python`, with `-m` appended,

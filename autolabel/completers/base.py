@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, runtime_checkable
+
+from autolabel.deadline import ItemDeadline
 
 
 class CompletionError(Exception):
@@ -49,6 +51,10 @@ class Completer(Protocol):
     ``id`` names the model (and its weights) stably across processes: it is part of the
     rollout cache key and of every suggestion's agent. ``complete`` returns ``n`` texts per
     prompt, each the continuation only (not the prompt), cut before any stop string.
+
+    A caller that bounds an item's wall time passes ``deadline`` (autolabel.deadline) too,
+    only when it has one: the backend gives each request or generate at most what is left
+    and raises ``deadline.spent()`` (ItemSkipped) once nothing is, or a call ran out of it.
     """
 
     id: str
@@ -63,6 +69,7 @@ class Completer(Protocol):
         max_tokens: int,
         stop: list[str] | None,
         seed: int | None,
+        deadline: ItemDeadline | None = None,
     ) -> list[list[str]]: ...
 
 
@@ -82,13 +89,15 @@ class ChatCompleter(Protocol):
         max_tokens: int,
         stop: list[str] | None,
         seed: int | None,
+        deadline: ItemDeadline | None = None,
     ) -> list[list[str]]: ...
 
 
 @dataclass(frozen=True)
 class Sampling:
     """One ``complete`` / ``chat`` call's settings as the caller gave them (``stop`` as a list
-    or None). Not validated: that is SamplingParams' job for what a run stores."""
+    or None), and the item's deadline, if any. Not validated: that is SamplingParams' job for
+    what a run stores."""
 
     n: int
     temperature: float
@@ -96,6 +105,7 @@ class Sampling:
     max_tokens: int
     stop: list[str] | None
     seed: int | None
+    deadline: ItemDeadline | None = field(default=None, compare=False)
 
 
 def _sampling(
@@ -105,8 +115,10 @@ def _sampling(
     max_tokens: int,
     stop: list[str] | tuple[str, ...] | None,
     seed: int | None,
+    deadline: ItemDeadline | None = None,
 ) -> Sampling:
-    return Sampling(n, temperature, top_p, max_tokens, list(stop) if stop else None, seed)
+    stop_list = list(stop) if stop else None
+    return Sampling(n, temperature, top_p, max_tokens, stop_list, seed, deadline)
 
 
 class SamplingCompleter:
@@ -127,8 +139,10 @@ class SamplingCompleter:
         max_tokens: int = 256,
         stop: list[str] | None = None,
         seed: int | None = None,
+        deadline: ItemDeadline | None = None,
     ) -> list[list[str]]:
-        return self._complete(prompts, _sampling(n, temperature, top_p, max_tokens, stop, seed))
+        sampling = _sampling(n, temperature, top_p, max_tokens, stop, seed, deadline)
+        return self._complete(prompts, sampling)
 
     def _complete(self, prompts: list[str], sampling: Sampling) -> list[list[str]]:
         raise NotImplementedError
@@ -150,8 +164,9 @@ class SamplingChatCompleter(SamplingCompleter):
         max_tokens: int = 1024,
         stop: list[str] | None = None,
         seed: int | None = None,
+        deadline: ItemDeadline | None = None,
     ) -> list[list[str]]:
-        sampling = _sampling(n, temperature, top_p, max_tokens, stop, seed)
+        sampling = _sampling(n, temperature, top_p, max_tokens, stop, seed, deadline)
         return self._chat(conversations, sampling)
 
     def _chat(

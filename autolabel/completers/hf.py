@@ -27,7 +27,9 @@ class TransformersCompleter(SamplingChatCompleter):
     ``gguf_file``); GGUF weights are dequantized by transformers (needs the ``gguf``
     package). With a ``seed``, each prompt is generated on its own from a seed derived from
     (seed, prompt), so its texts do not depend on which other prompts share the call;
-    without one, prompts are batched ``batch_size`` at a time.
+    without one, prompts are batched ``batch_size`` at a time. With an item's deadline, each
+    generate stops at it (``max_time``) and the call raises the item's ItemSkipped: a text the
+    deadline cut short is no sample of the model.
     """
 
     def __init__(
@@ -94,7 +96,11 @@ class TransformersCompleter(SamplingChatCompleter):
             kwargs.update(temperature=temperature, top_p=sampling.top_p, top_k=0)
         if stop:
             kwargs.update(stop_strings=list(stop), tokenizer=self.tokenizer)
+        if sampling.deadline is not None and (left := sampling.deadline.wait_s()) is not None:
+            kwargs["max_time"] = left
         out = self.model.generate(**enc, **kwargs)
+        if sampling.deadline is not None:
+            sampling.deadline.check()  # max_time cut it short
         new_tokens = out[:, enc["input_ids"].shape[1] :]
         texts = self.tokenizer.batch_decode(new_tokens, skip_special_tokens=True)
         texts = [truncate_at_stop(t, stop) for t in texts]
@@ -103,15 +109,29 @@ class TransformersCompleter(SamplingChatCompleter):
     def _complete(self, prompts: list[str], sampling: Sampling) -> list[list[str]]:
         import torch
 
+        deadline = sampling.deadline
+        # One generate at a time (torch's seed is global): another item's may hold the model.
+        wait = None if deadline is None else deadline.wait_s()
+        if not self._lock.acquire(timeout=-1 if wait is None else wait):
+            raise deadline.spent() if deadline is not None else RuntimeError("lock not taken")
+        try:
+            with torch.inference_mode():
+                return self._generate_groups(prompts, sampling, torch)
+        finally:
+            self._lock.release()
+
+    def _generate_groups(
+        self, prompts: list[str], sampling: Sampling, torch: Any
+    ) -> list[list[str]]:
+        """One prompt at a time from its own seed when there is one, else in batches."""
         seed = sampling.seed
         results: list[list[str]] = []
         step = 1 if seed is not None else self.batch_size
-        with self._lock, torch.inference_mode():
-            for start in range(0, len(prompts), step):
-                group = prompts[start : start + step]
-                if seed is not None:
-                    torch.manual_seed(derive_seed(seed, group[0]))
-                results.extend(self._generate(group, sampling))
+        for start in range(0, len(prompts), step):
+            group = prompts[start : start + step]
+            if seed is not None:
+                torch.manual_seed(derive_seed(seed, group[0]))
+            results.extend(self._generate(group, sampling))
         return results
 
     def _chat(

@@ -13,18 +13,25 @@ the temperature.
 Connection errors, timeouts, 429 and 5xx replies are retried ``max_retries`` times with a
 short backoff, then raise :class:`autolabel.errors.BackendUnavailable` naming the URL, so
 the Celery task retries later. Other 4xx replies raise :class:`CompletionError`.
+
+A call with an item's deadline (autolabel.deadline) returns by it: every request's timeout and
+backoff is cut to what is left, the caller stops waiting for the requests at the deadline
+(those queued are cancelled, one in flight ends by its cut timeout), and the call raises the
+item's ItemSkipped ("skipped: over budget").
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import replace
 from typing import Any
 
 import httpx
 
+from autolabel.deadline import ItemDeadline
 from autolabel.errors import BackendUnavailable
 
 from .base import CompletionError, Sampling, SamplingChatCompleter, truncate_at_stop
@@ -71,6 +78,7 @@ class OpenAICompatibleCompleter(SamplingChatCompleter):
         self.max_retries = max(0, max_retries)
         self.backoff_s = backoff_s
         self.concurrency = max(1, concurrency)
+        self.timeout_s = timeout_s
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = httpx.Client(
             base_url=self.base_url,
@@ -91,7 +99,9 @@ class OpenAICompatibleCompleter(SamplingChatCompleter):
 
     # --- HTTP ---------------------------------------------------------------------------
 
-    def _post(self, route: str, body: dict[str, Any]) -> dict[str, Any]:
+    def _post(
+        self, route: str, body: dict[str, Any], deadline: ItemDeadline | None = None
+    ) -> dict[str, Any]:
         url = f"{self.base_url}{route}"
         try:
             reply = post_with_retries(
@@ -100,6 +110,8 @@ class OpenAICompatibleCompleter(SamplingChatCompleter):
                 body,
                 max_retries=self.max_retries,
                 backoff_s=self.backoff_s,
+                deadline=deadline,
+                timeout_s=self.timeout_s,
             )
         except RetriesExhausted as exc:
             raise BackendUnavailable(f"completion backend {url} {exc}") from None
@@ -130,15 +142,31 @@ class OpenAICompatibleCompleter(SamplingChatCompleter):
 
     # --- n choices per prompt, absorbing servers that ignore n ---------------------------
 
-    def _run(self, requests: list[_Request], *, n: int, seed: int | None) -> list[list[str]]:
+    def _run(
+        self,
+        requests: list[_Request],
+        *,
+        n: int,
+        seed: int | None,
+        deadline: ItemDeadline | None = None,
+    ) -> list[list[str]]:
         """n texts per request, from one n-choice request each where the server honours n,
         else from single requests with seeds seed, seed+1, ... (choice j uses seed + j)."""
         pool = ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="completer")
+
+        def result(future: Future[list[str]]) -> list[str]:
+            if deadline is None:
+                return future.result()
+            try:
+                return future.result(timeout=deadline.wait_s())
+            except FutureTimeout:
+                raise deadline.spent() from None
+
         try:
             texts: list[list[str]] = [[] for _ in requests]
             if n == 1 or self._honours_n is not False:
                 firsts = [pool.submit(request, n, seed) for request in requests]
-                texts = [future.result() for future in firsts]
+                texts = [result(future) for future in firsts]
                 if n > 1 and self._honours_n is None:
                     with self._lock:
                         self._honours_n = all(len(t) >= n for t in texts)
@@ -151,7 +179,7 @@ class OpenAICompatibleCompleter(SamplingChatCompleter):
             ]
             for i, futures in enumerate(extras):
                 for future in futures:
-                    texts[i].extend(future.result())
+                    texts[i].extend(result(future))
         except BaseException:
             # Fail fast: a down server must not cost every queued request its retries.
             pool.shutdown(wait=False, cancel_futures=True)
@@ -174,13 +202,14 @@ class OpenAICompatibleCompleter(SamplingChatCompleter):
             def request(k: int, request_seed: int | None) -> list[str]:
                 body = self._sampling_body(replace(sampling, n=k, seed=request_seed))
                 body[field] = payload
-                data = self._post(route, body)
+                data = self._post(route, body, sampling.deadline)
                 choices = sorted(data.get("choices") or [], key=lambda c: c.get("index", 0))
                 return [truncate_at_stop(text_of(c), stop) for c in choices]
 
             return request
 
-        return self._run([for_payload(p) for p in payloads], n=sampling.n, seed=sampling.seed)
+        requests = [for_payload(p) for p in payloads]
+        return self._run(requests, n=sampling.n, seed=sampling.seed, deadline=sampling.deadline)
 
     # --- the Completer and ChatCompleter calls (signatures in SamplingChatCompleter) -------
 

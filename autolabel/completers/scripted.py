@@ -65,6 +65,8 @@ class ScriptedCompleter(SamplingCompleter):
 
     def _complete(self, prompts: list[str], sampling: Sampling) -> list[list[str]]:
         n, seed = sampling.n, sampling.seed
+        if sampling.deadline is not None:
+            sampling.deadline.check()
         with self._lock:
             self.calls += 1
             self.samples += n * len(prompts)

@@ -41,18 +41,18 @@ from __future__ import annotations
 
 import codeop
 import re
-import time
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 from annotate.queues import Queue
 from autolabel.calibration import calibrate
+from autolabel.deadline import ItemDeadline
 from autolabel.engines.base import TESTS_PASS, EngineResult, SolutionInput, StepSuggestion
 from autolabel.engines.params import check_keys, int_param, timeout_param
 from autolabel.errors import ItemSkipped
 from autolabel.sandbox import SandboxResult, Status, run_python
-from autolabel.sandbox.judge import TestReport, cut_short, parse_tests, run_tests, time_left
+from autolabel.sandbox.judge import TestReport, parse_tests, run_tests
 from labeling.rules import code_tests
 
 SOURCE = "code"
@@ -174,8 +174,6 @@ class CodeEngine:
                 stop_on_failure=crashed or not params.get("all_tests", False),
                 deadline=budget.deadline,
             )
-            if report.out_of_time:
-                raise budget.spent()
             last = len(solution.steps) - 1
             # After an earlier crash the last step's own merit is unknown: the crash is the
             # first error, and the failing tests only settle the answer.
@@ -222,22 +220,15 @@ class _Budget:
     """One item's wall seconds for all its sandboxed runs (code_item_s), from its first run."""
 
     def __init__(self, seconds: float, timeout_s: float) -> None:
-        self.seconds, self.timeout_s = seconds, timeout_s
-        self.deadline = time.monotonic() + seconds
-
-    def spent(self) -> ItemSkipped:
-        what = f"its sandboxed runs took more than {self.seconds:.15g} s together"
-        return ItemSkipped.over_budget("code_item_s", what)
+        self.timeout_s = timeout_s
+        self.deadline = ItemDeadline(seconds, limit="code_item_s", spending="its sandboxed runs")
 
     def run(self, code: str, stdin: str, memory_mb: int) -> SandboxResult:
         """One run within what is left; raises the item's ItemSkipped when nothing is, or
         when the cut timeout ended the run (its timeout would not be the program's)."""
-        given = time_left(self.timeout_s, self.deadline)
-        if given is None:
-            raise self.spent()
+        given = self.deadline.cut(self.timeout_s)
         run = run_python(code, stdin=stdin, timeout_s=given, memory_mb=memory_mb)
-        if cut_short(run, self.timeout_s, given):
-            raise self.spent()
+        self.deadline.raise_if_cut(run.status is Status.TIMEOUT, given, self.timeout_s)
         return run
 
 

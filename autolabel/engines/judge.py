@@ -15,6 +15,10 @@ mapped to how often such a verdict of this critic was right, when it was measure
 (autolabel.calibration), else that share itself, marked unmeasured.
 
 An unreadable reply gives no suggestions; the result's ``evidence`` keeps the raw replies.
+
+An item's votes (every model call, retries included) share ``judge_item_s`` wall seconds
+(AUTOLABEL_LIMITS, ``SolutionInput.limits``; JUDGE_ITEM_S outside a run): past them the item is
+skipped, "skipped: over budget: ..." (autolabel.deadline).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 from annotate.queues import Queue
 from autolabel.calibration import calibrate
 from autolabel.completers import completer_from_config
+from autolabel.deadline import ItemDeadline
 from autolabel.judge import PROMPT_VERSION, judge_solution, verdict_suggestions
 
 from .base import EngineResult, SolutionInput
@@ -32,6 +37,8 @@ from .params import agent_id, check_keys, float_param, int_param, seed_param
 
 PARAMS = {"backend", "votes", "temperature", "top_p", "max_tokens", "seed"}
 RAW_CHARS = 2000
+# Wall seconds of one item's judge calls (AUTOLABEL_LIMITS["judge_item_s"]).
+JUDGE_ITEM_S = 600.0
 
 
 @dataclass
@@ -66,6 +73,11 @@ class JudgeEngine:
             raise ValueError("the judge needs a chat backend (openai or transformers)")
         sampling = sampling_of(params)
         votes = sampling["votes"]
+        deadline = ItemDeadline(
+            solution.limits.get("judge_item_s", JUDGE_ITEM_S),
+            limit="judge_item_s",
+            spending="its judge calls",
+        )
         critic = completer_from_config(params["backend"])
         verdict = judge_solution(
             critic,
@@ -76,6 +88,7 @@ class JudgeEngine:
             top_p=sampling["top_p"],
             max_tokens=sampling["max_tokens"],
             seed=sampling["seed"],
+            deadline=deadline,
         )
         suggestions = verdict_suggestions(
             verdict, len(solution.steps), model=critic.id, sampling=sampling

@@ -19,6 +19,10 @@ A step's score is the share of its rollouts that reached the gold answer (kept i
 
 The cache is the database (autolabel.models.RolloutCacheEntry) when Django is set up, else
 one in-memory cache per engine.
+
+An item's rollouts (every model call, retries included) share ``rollout_item_s`` wall seconds
+(AUTOLABEL_LIMITS, ``SolutionInput.limits``; ROLLOUT_ITEM_S outside a run): past them the item
+is skipped, "skipped: over budget: ..." (autolabel.deadline), with no label from a call cut short.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Any
 from annotate.queues import Queue
 from autolabel.calibration import calibrate
 from autolabel.completers import SamplingParams, completer_from_config
+from autolabel.deadline import ItemDeadline
 from autolabel.prompts import DEFAULT_SEPARATOR, default_stop, rollout_prompt
 from autolabel.rollouts import (
     MemoryRolloutCache,
@@ -45,6 +50,9 @@ from .base import EngineResult, SolutionInput
 from .params import agent_id, check_keys, float_param, int_param, seed_param, stop_param
 
 METHODS = ("mc", "binary_search")
+# Wall seconds of one item's rollouts (AUTOLABEL_LIMITS["rollout_item_s"]): a slow or stuck
+# model server must not hold a chunk (its task's soft limit is 1800 s) on one solution.
+ROLLOUT_ITEM_S = 1200.0
 PARAMS = {
     "backend",
     "method",
@@ -117,12 +125,22 @@ class RolloutEngine:
         if not isinstance(separator, str):
             raise ValueError(f"step_separator must be a string, got {separator!r}")
 
+        deadline = ItemDeadline(
+            solution.limits.get("rollout_item_s", ROLLOUT_ITEM_S),
+            limit="rollout_item_s",
+            spending="its rollouts",
+        )
         completer = completer_from_config(params["backend"], gold=gold)
         tokenizer = getattr(completer, "tokenizer", None)
         sampling = sampling_params(params, method=method, tokenizer=tokenizer)
         grader = grader_version()
         sampler = RolloutSampler(
-            completer, sampling, gold=gold, cache=self.cache_for(params), grader_id=grader
+            completer,
+            sampling,
+            gold=gold,
+            cache=self.cache_for(params),
+            grader_id=grader,
+            deadline=deadline,
         )
         prompt_for = functools.partial(
             rollout_prompt, solution.problem, tokenizer=tokenizer, separator=separator

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autolabel.completers.base import ChatCompleter
+from autolabel.deadline import ItemDeadline
 from autolabel.engines.base import StepSuggestion
 
 from .parsing import parse_first_error
@@ -45,7 +46,10 @@ def judge_solution(
     top_p: float = 1.0,
     max_tokens: int = 1024,
     seed: int | None = 0,
+    deadline: ItemDeadline | None = None,
 ) -> JudgeVerdict:
+    """The critic's verdict; ``deadline`` (an item's budget) goes to its chat call."""
+    bounded = {} if deadline is None else {"deadline": deadline}
     replies = critic.chat(
         [judge_messages(problem, steps)],
         n=votes,
@@ -54,6 +58,7 @@ def judge_solution(
         max_tokens=max_tokens,
         stop=None,
         seed=seed,
+        **bounded,
     )[0]
     parsed = [parse_first_error(r, len(steps)) for r in replies]
     winner = majority(parsed)

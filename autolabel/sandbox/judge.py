@@ -21,11 +21,11 @@ a human, not an adversarial judge.
 from __future__ import annotations
 
 import ast
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from autolabel.deadline import ItemDeadline
 from labeling.rules.code_tests import SETUP_NODES
 
 from .result import SandboxResult, Status
@@ -65,8 +65,6 @@ class TestOutcome:
 @dataclass(frozen=True)
 class TestReport:
     outcomes: tuple[TestOutcome, ...]
-    # The deadline came before every test ran (or cut a test short): the outcomes so far only.
-    out_of_time: bool = False
 
     @property
     def passed(self) -> bool:
@@ -119,20 +117,6 @@ def split_assert_tests(test_code: str) -> list[tuple[str, str]]:
     return tests
 
 
-def time_left(timeout_s: float, deadline: float | None) -> float | None:
-    """One run's timeout: `timeout_s`, cut to what is left before `deadline` (time.monotonic);
-    None when nothing is left."""
-    if deadline is None:
-        return timeout_s
-    left = deadline - time.monotonic()
-    return None if left <= 0 else min(timeout_s, left)
-
-
-def cut_short(result: SandboxResult, timeout_s: float, given: float) -> bool:
-    """A run that timed out on a timeout the deadline cut: the deadline's, not the program's."""
-    return result.status is Status.TIMEOUT and given < timeout_s
-
-
 def run_tests(
     code: str,
     tests: Sequence[TestCase] | str,
@@ -141,22 +125,20 @@ def run_tests(
     memory_mb: int = 256,
     compare: Compare = "lines",
     stop_on_failure: bool = False,
-    deadline: float | None = None,
+    deadline: ItemDeadline | None = None,
     **sandbox: Any,
 ) -> TestReport:
     """Run ``code`` against ``tests`` (see the module doc); ``sandbox`` goes to run_python.
-    ``deadline`` (time.monotonic()) bounds the runs together: a test it leaves no time for, or
-    cuts short, is not judged, and the report says ``out_of_time``."""
+    ``deadline`` bounds the runs together: a test it leaves no time for, or cuts short, is not
+    judged, and the item's ItemSkipped is raised (``deadline.spent()``)."""
+    deadline = deadline or ItemDeadline(None, limit="code_item_s", spending="its runs")
     outcomes: list[TestOutcome] = []
     if isinstance(tests, str):
         for k, (suffix, statement) in enumerate(split_assert_tests(tests), start=1):
             program = f"{code.rstrip()}\n\n# --- tests ---\n{suffix}\n"
-            given = time_left(timeout_s, deadline)
-            if given is None:
-                return TestReport(tuple(outcomes), out_of_time=True)
+            given = deadline.cut(timeout_s)
             result = run_python(program, timeout_s=given, memory_mb=memory_mb, **sandbox)
-            if cut_short(result, timeout_s, given):
-                return TestReport(tuple(outcomes), out_of_time=True)
+            deadline.raise_if_cut(result.status is Status.TIMEOUT, given, timeout_s)
             if result.ok and result.completed:
                 reason = "passed"
             elif result.ok:
@@ -168,12 +150,9 @@ def run_tests(
                 break
         return TestReport(tuple(outcomes))
     for k, case in enumerate(tests, start=1):
-        given = time_left(timeout_s, deadline)
-        if given is None:
-            return TestReport(tuple(outcomes), out_of_time=True)
+        given = deadline.cut(timeout_s)
         result = run_python(code, stdin=case.input, timeout_s=given, memory_mb=memory_mb, **sandbox)
-        if cut_short(result, timeout_s, given):
-            return TestReport(tuple(outcomes), out_of_time=True)
+        deadline.raise_if_cut(result.status is Status.TIMEOUT, given, timeout_s)
         if result.status is not Status.OK:
             reason = result.exception or str(result.status)
         elif case.expected_output is None or outputs_match(

@@ -12,11 +12,10 @@ by step, each under its own hard limit as before, so no step's verdict depends o
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from autolabel import timeouts
-from autolabel.errors import ItemSkipped
+from autolabel.deadline import ItemDeadline
 from autolabel.symbolic.check import check_step, check_step_local
 from autolabel.symbolic.verdicts import StepVerdict, unknown
 
@@ -57,23 +56,12 @@ def check_steps(
     bounds them together (a group's hard limit cut to what is left; a step checked alone after
     a lost group may pass it by its own ``timeout_s``): past it, ItemSkipped, no verdicts."""
     steps = tuple(steps)
-    deadline = None if item_s is None else time.monotonic() + item_s
-
-    def left() -> float | None:
-        if deadline is None:
-            return None
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            what = f"its checks took more than {item_s:.15g} s together"
-            raise ItemSkipped.over_budget("check_item_s", what)
-        return remaining
-
+    deadline = ItemDeadline(item_s, limit="check_item_s", spending="its checks")
     verdicts: list[StepVerdict] = []
     for start in range(0, len(steps), GROUP_STEPS):
         end = min(start + GROUP_STEPS, len(steps))
         limit = timeout_s * (end - start) + GROUP_SLACK_S
-        remaining = left()
-        cut = remaining is not None and remaining < limit
+        given = deadline.cut(limit)
         try:
             verdicts += timeouts.call_with_time_limit(
                 check_steps_local,
@@ -81,13 +69,13 @@ def check_steps(
                 start,
                 problem,
                 timeout_s,
-                timeout_s=min(limit, remaining) if cut and remaining is not None else limit,
+                timeout_s=given,
             )
         except (timeouts.TimeLimitExceeded, timeouts.WorkerError) as exc:
-            if cut and isinstance(exc, timeouts.TimeLimitExceeded):
-                left()  # the budget's limit, not the group's: past it now
+            # A hard limit the budget cut: the item is past its budget (not a stuck group).
+            deadline.raise_if_cut(isinstance(exc, timeouts.TimeLimitExceeded), given, limit)
             for i in range(start, end):
-                left()
+                deadline.check()
                 verdicts.append(
                     check_step(
                         steps[i], previous_steps=steps[:i], problem=problem, timeout_s=timeout_s

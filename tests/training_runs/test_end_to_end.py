@@ -68,7 +68,7 @@ def test_train_register_and_label_with_the_prm(train_project, trl_export, base_m
     assert {"loss", "accuracy", "f1"} <= set(run["metrics"]["train"])
     assert "training:" in run["log_tail"]
 
-    models = admin.get(f"/api/projects/{train_project.pk}/prm-models/").json()
+    models = admin.get(f"/api/projects/{train_project.pk}/prm-models/").json()["results"]
     assert [(m["id"], m["training_run"]) for m in models] == [(run["prm_model"], run["id"])]
     model = PrmModel.objects.get(pk=models[0]["id"])
     assert Path(model.path, "config.json").is_file()

@@ -90,7 +90,9 @@ export const startTrainingRun = (projectId: number, data: TrainingRunRequest) =>
 export const getTrainingRun = (id: number, options?: RequestOptions) =>
   get<TrainingRun>(`/api/training-runs/${id}/`, options);
 export const cancelTrainingRun = (id: number) => post<TrainingRun>(`/api/training-runs/${id}/cancel/`);
-export const listPrmModels = (projectId: number) => get<PrmModel[]>(`/api/projects/${projectId}/prm-models/`);
+// A project holds at most COLLECTION_CAPS["prm_models"] (100) models: one page of 200 is all of them.
+export const listPrmModels = (projectId: number) =>
+  get<Page<PrmModel>>(`/api/projects/${projectId}/prm-models/?limit=200`).then((page) => page.results);
 export const registerPrmModel = (projectId: number, data: { name: string; path: string }) =>
   post<PrmModel>(`/api/projects/${projectId}/prm-models/`, data);
 export const getQueueOrder = (projectId: number) =>

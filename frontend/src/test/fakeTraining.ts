@@ -81,8 +81,8 @@ export class FakeTraining {
       if (method === "PUT") this.order = call.body.order;
       return { status: 200, body: { order: this.order } };
     }
-    if (/^\/api\/projects\/\d+\/prm-models\/$/.test(path)) {
-      if (method === "GET") return { status: 200, body: this.models };
+    if (/^\/api\/projects\/\d+\/prm-models\/(\?.*)?$/.test(path)) {
+      if (method === "GET") return { status: 200, body: { count: this.models.length, next: null, previous: null, results: this.models } };
       const model = makePrmModel({ id: 50 + this.models.length, name: call.body.name, path: call.body.path, training_run: null, metrics: {} });
       this.models = [model, ...this.models];
       return { status: 201, body: model };

@@ -23,6 +23,7 @@ from labeling.accounts.usernames import normalize, username_key, username_proble
 from labeling.errors import Conflict, Gone, Missing, ValidationFailed
 from labeling.models import Invite, Project, ProjectMembership, Role, TemporaryPassword
 from labeling.models.people import invite_hash
+from labeling.services.collection_caps import collection_room_check
 
 INVITE_DAYS_DEFAULT = 7
 INVITE_DAYS_MAX = 30
@@ -167,13 +168,19 @@ def invite_create(
     if not 1 <= days <= INVITE_DAYS_MAX:
         raise ValidationFailed(f"An invite lasts 1 to {INVITE_DAYS_MAX} days.", field="days")
     token = secrets.token_urlsafe(32)
-    invite = Invite.objects.create(
-        project=project,
-        role=role,
-        token_hash=invite_hash(token),
-        created_by=created_by,
-        expires_at=timezone.now() + timedelta(days=days),
-    )
+    with transaction.atomic():
+        # The pending invites are listed whole (InviteListApi): bounded.
+        pending = Invite.objects.filter(
+            project=project, used_at=None, revoked_at=None, expires_at__gt=timezone.now()
+        )
+        collection_room_check(kind="invites", owner_id=project.pk, held=pending)
+        invite = Invite.objects.create(
+            project=project,
+            role=role,
+            token_hash=invite_hash(token),
+            created_by=created_by,
+            expires_at=timezone.now() + timedelta(days=days),
+        )
     return CreatedInvite(invite=invite, token=token)
 
 

@@ -21,9 +21,15 @@ test_metrics_version.py has a test per path): submit, resubmit, skip, reject, ac
 adjudicate (resolutions), a consensus resolution, gold set / unset, the explorer's bulk
 actions, imports (rows and predictions), machine suggestions (runs), generated solutions, a
 step split or merge (the project's stats count steps), project settings, the stored reasons'
-fill. Not read, so not counted: memberships, drafts, locks. A write outside the services (the
-Django admin renaming a user) moves nothing: the API's `?refresh=true` computes anyway.
+fill. Not read, so not counted: memberships, drafts, locks. The Django admin's saves and
+deletes of what the metrics read (annotations and their labels, solutions and their steps,
+problems, suggestions, project settings, users' names) move it too (labeling/admin.py
+MetricsReadAdmin; tests/metrics/test_admin_writes.py). A data migration that rewrites what the
+metrics read ends with `RunPython(metrics_snapshots_invalidate, RunPython.noop)`. The API's
+`?refresh=true` computes anyway.
 """
+
+from typing import Any
 
 from django.db import connection
 
@@ -73,3 +79,12 @@ def metrics_version_get(*, project_id: int) -> int:
     with hot_cursor() as cursor:
         cursor.execute(f"SELECT {metrics_version_sql()}", [project_id])
         return int(cursor.fetchone()[0])
+
+
+def metrics_snapshots_invalidate(apps: Any = None, schema_editor: Any = None) -> None:
+    """Every project's snapshot stale: its next read computes again. For a data migration that
+    rewrites what the metrics read (a RunPython operation after it; plain SQL, so it holds
+    whatever the historical models are)."""
+    using = schema_editor.connection if schema_editor is not None else connection
+    with using.cursor() as cursor:
+        cursor.execute("UPDATE labeling_metricssnapshot SET labels_version = NULL")

@@ -4,6 +4,7 @@ from django.db import transaction
 
 from labeling.errors import ValidationFailed
 from labeling.models import Comment, Solution, Step
+from labeling.services.collection_caps import collection_room_check
 
 
 @transaction.atomic
@@ -18,4 +19,7 @@ def comment_create(*, solution: Solution, author, body: str, step_id: int | None
         raise ValidationFailed("A comment needs some text.", field="body")
     if step_id is not None and not Step.objects.filter(pk=step_id, solution=solution).exists():
         raise ValidationFailed(f"Step {step_id} is not a step of this solution.", field="step_id")
+    # A solution's comments are listed whole (its review page, the comments API): bounded.
+    held = Comment.objects.filter(solution=solution)
+    collection_room_check(kind="comments", owner_id=solution.pk, held=held)
     return Comment.objects.create(solution=solution, step_id=step_id, author=author, body=body)

@@ -110,6 +110,7 @@ from .paginated_autolabel_runs import PaginatedAutolabelRuns
 from .paginated_exports import PaginatedExports
 from .paginated_import_jobs import PaginatedImportJobs
 from .paginated_prediction_sources import PaginatedPredictionSources
+from .paginated_prm_models import PaginatedPrmModels
 from .paginated_projects import PaginatedProjects
 from .paginated_solution_rows import PaginatedSolutionRows
 from .paginated_training_runs import PaginatedTrainingRuns
@@ -319,6 +320,7 @@ __all__ = (
     "PaginatedExports",
     "PaginatedImportJobs",
     "PaginatedPredictionSources",
+    "PaginatedPrmModels",
     "PaginatedProjects",
     "PaginatedSolutionRows",
     "PaginatedTrainingRuns",

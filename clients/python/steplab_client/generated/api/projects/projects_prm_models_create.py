@@ -113,7 +113,9 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PrmModelInputRequest | Unset = UNSET,
 ) -> Response[Error | PrmModelOutput]:
-    """
+    """At most COLLECTION_CAPS['prm_models'] models a project (100 by default, counting those its
+    unfinished training runs will register): the next is a 409.
+
     Args:
         project_id (int):
         body (PrmModelInputRequest):
@@ -146,7 +148,9 @@ def sync(
     client: AuthenticatedClient,
     body: PrmModelInputRequest | Unset = UNSET,
 ) -> Error | PrmModelOutput | None:
-    """
+    """At most COLLECTION_CAPS['prm_models'] models a project (100 by default, counting those its
+    unfinished training runs will register): the next is a 409.
+
     Args:
         project_id (int):
         body (PrmModelInputRequest):
@@ -174,7 +178,9 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PrmModelInputRequest | Unset = UNSET,
 ) -> Response[Error | PrmModelOutput]:
-    """
+    """At most COLLECTION_CAPS['prm_models'] models a project (100 by default, counting those its
+    unfinished training runs will register): the next is a 409.
+
     Args:
         project_id (int):
         body (PrmModelInputRequest):
@@ -205,7 +211,9 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PrmModelInputRequest | Unset = UNSET,
 ) -> Error | PrmModelOutput | None:
-    """
+    """At most COLLECTION_CAPS['prm_models'] models a project (100 by default, counting those its
+    unfinished training runs will register): the next is a 409.
+
     Args:
         project_id (int):
         body (PrmModelInputRequest):

@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.prm_model_output import PrmModelOutput
+from ...models.paginated_prm_models import PaginatedPrmModels
 from ...types import Response
 
 
@@ -27,14 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | list[PrmModelOutput] | None:
+) -> Error | PaginatedPrmModels | None:
     if response.status_code == 200:
-        response_200 = []
-        _response_200 = response.json()
-        for response_200_item_data in _response_200:
-            response_200_item = PrmModelOutput.from_dict(response_200_item_data)
-
-            response_200.append(response_200_item)
+        response_200 = PaginatedPrmModels.from_dict(response.json())
 
         return response_200
 
@@ -86,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | list[PrmModelOutput]]:
+) -> Response[Error | PaginatedPrmModels]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,7 +94,7 @@ def sync_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | list[PrmModelOutput]]:
+) -> Response[Error | PaginatedPrmModels]:
     """
     Args:
         project_id (int):
@@ -109,7 +104,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | list[PrmModelOutput]]
+        Response[Error | PaginatedPrmModels]
     """
 
     kwargs = _get_kwargs(
@@ -127,7 +122,7 @@ def sync(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | list[PrmModelOutput] | None:
+) -> Error | PaginatedPrmModels | None:
     """
     Args:
         project_id (int):
@@ -137,7 +132,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | list[PrmModelOutput]
+        Error | PaginatedPrmModels
     """
 
     return sync_detailed(
@@ -150,7 +145,7 @@ async def asyncio_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | list[PrmModelOutput]]:
+) -> Response[Error | PaginatedPrmModels]:
     """
     Args:
         project_id (int):
@@ -160,7 +155,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | list[PrmModelOutput]]
+        Response[Error | PaginatedPrmModels]
     """
 
     kwargs = _get_kwargs(
@@ -176,7 +171,7 @@ async def asyncio(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | list[PrmModelOutput] | None:
+) -> Error | PaginatedPrmModels | None:
     """
     Args:
         project_id (int):
@@ -186,7 +181,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | list[PrmModelOutput]
+        Error | PaginatedPrmModels
     """
 
     return (
