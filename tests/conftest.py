@@ -10,7 +10,20 @@ SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 PROCESSBENCH = SHARED_DATA / "processbench_sample.jsonl"
 
 
+# Directories whose session fixtures build tiny models or start `transformers serve`: under
+# pytest-xdist their tests go to one worker together (--dist loadgroup), so each fixture is
+# built once per run, not once per worker (tests/autolabel_rollouts summed 158 s serially and
+# 1,657 s over four workers, each starting its own server at once).
+SESSION_MODEL_GROUPS = {"autolabel_rollouts": "tiny-models", "search": "tiny-models"}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.pluginmanager.hasplugin("xdist"):
+        here = Path(__file__).parent
+        for item in items:
+            parts = item.path.relative_to(here).parts if here in item.path.parents else ("",)
+            if group := SESSION_MODEL_GROUPS.get(parts[0]):
+                item.add_marker(pytest.mark.xdist_group(group))
     from django.conf import settings
 
     on_postgres = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
