@@ -54,11 +54,16 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# pytest in PYTEST_WORKERS processes (pytest-xdist; docs/benchmarks.md "The test suite's time"
+# for the choice): each worker has its own test database, media folder and Celery broker
+# database (annotate/settings/test.py); tests marked xdist_group run in one worker together.
+# PYTEST_WORKERS=0 runs it in this process.
+PYTEST_WORKERS ?= 4
 test: install chromium
 	cd frontend && npm test --silent
 	cd frontend && npm run --silent typecheck
 	$(BIN)/ruff check .
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 # The OpenAPI schema's checked-in copy (tests/api/test_openapi_snapshot.py compares them), as a
 # PostgreSQL deployment serves it (no server needed: only the backend's name is used).

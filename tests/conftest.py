@@ -3,13 +3,27 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from tests import xdist_db
 from tests.factories import MembershipFactory, ProjectFactory, UserFactory
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 PROCESSBENCH = SHARED_DATA / "processbench_sample.jsonl"
 
 
+# Directories whose session fixtures build tiny models or start `transformers serve`: under
+# pytest-xdist their tests go to one worker together (--dist loadgroup), so each fixture is
+# built once per run, not once per worker (tests/autolabel_rollouts summed 158 s serially and
+# 1,657 s over four workers, each starting its own server at once).
+SESSION_MODEL_GROUPS = {"autolabel_rollouts": "tiny-models", "search": "tiny-models"}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.pluginmanager.hasplugin("xdist"):
+        here = Path(__file__).parent
+        for item in items:
+            parts = item.path.relative_to(here).parts if here in item.path.parents else ("",)
+            if group := SESSION_MODEL_GROUPS.get(parts[0]):
+                item.add_marker(pytest.mark.xdist_group(group))
     from django.conf import settings
 
     on_postgres = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
@@ -19,6 +33,36 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    config = session.config
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        xdist_db.drop_template()  # the controller of a pytest-xdist run
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix,
+    django_db_blocker,
+    django_db_keepdb: bool,
+    django_db_use_migrations: bool,
+    tmp_path_factory: pytest.TempPathFactory,
+    request: pytest.FixtureRequest,
+) -> None:
+    """Under pytest-xdist on PostgreSQL, each worker's test database is a copy of one template
+    migrated once per run (tests/xdist_db.py), not migrated by every worker at once."""
+    worker = xdist_db.worker_id()
+    if not worker or connection.vendor != "postgresql":
+        return
+    if django_db_keepdb or not django_db_use_migrations:
+        return
+    with django_db_blocker.unblock():
+        xdist_db.use_template(
+            run_dir=tmp_path_factory.getbasetemp().parent,
+            worker=worker,
+            verbosity=max(0, request.config.option.verbose),
+        )
 
 
 @pytest.fixture(scope="session", autouse=True)

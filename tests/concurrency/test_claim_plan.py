@@ -81,24 +81,48 @@ def _cost(call) -> tuple[int, int, list[str]]:
     return rows, buffers, scans
 
 
-@pytest.fixture
-def big_project(db):
-    project = ProjectFactory(overlap=1)
-    _seed(project, ProblemFactory(project=project))
-    first_open = list(
-        Solution.objects.filter(project=project, queue_open=True)
-        .order_by("id")
-        .values_list("pk", flat=True)[: LOCKED + 8]
-    )
-    later = timezone.now() + timezone.timedelta(minutes=30)
-    for solution_id in first_open[:LOCKED]:
-        TaskLock.objects.create(solution_id=solution_id, user=UserFactory(), expires_at=later)
-    user = UserFactory(username="claimer")
-    for solution_id in first_open[LOCKED : LOCKED + 5]:
-        Annotation.objects.create(
-            solution_id=solution_id, annotator=user, status=AnnotationStatus.DISCARDED
+@pytest.fixture(scope="module")
+def _big_project_rows(django_db_setup, django_db_blocker):
+    """The 50,000 solutions, locks and skips, committed once for this module's tests (each
+    test runs in a transaction rolled back to them), then flushed as a transactional test's
+    data is. Seeding them per test took 10-30 s each on a loaded machine."""
+    from django.core.management import call_command
+
+    with django_db_blocker.unblock():
+        project = ProjectFactory(overlap=1)
+        _seed(project, ProblemFactory(project=project))
+        first_open = list(
+            Solution.objects.filter(project=project, queue_open=True)
+            .order_by("id")
+            .values_list("pk", flat=True)[: LOCKED + 8]
         )
-    return project, user, first_open
+        later = timezone.now() + timezone.timedelta(minutes=30)
+        for solution_id in first_open[:LOCKED]:
+            TaskLock.objects.create(solution_id=solution_id, user=UserFactory(), expires_at=later)
+        user = UserFactory(username="claimer")
+        for solution_id in first_open[LOCKED : LOCKED + 5]:
+            Annotation.objects.create(
+                solution_id=solution_id, annotator=user, status=AnnotationStatus.DISCARDED
+            )
+    yield project.pk, user.pk, first_open
+    with django_db_blocker.unblock():
+        call_command("flush", interactive=False, verbosity=0)
+        # The committed ANALYZE of 50,000 rows would outlive them: later plan tests on this
+        # database (tests/review/test_queue_plans.py) must see the empty tables' statistics.
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+
+@pytest.fixture
+def big_project(db, _big_project_rows):
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+
+    from labeling.models import Project
+
+    cache.clear()  # the project's counted size, cached a minute, is this test's to count
+    project_id, user_id, first_open = _big_project_rows
+    return Project.objects.get(pk=project_id), get_user_model().objects.get(pk=user_id), first_open
 
 
 def _assert_bounded(project, user, expected: int | None) -> None:

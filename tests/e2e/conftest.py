@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 CHROMIUM = "/usr/bin/chromium"
 # Not under test-results/: pytest-playwright empties that folder when a session starts.
@@ -11,6 +12,12 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM must still be usable.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# `make test` runs four pytest-xdist workers on two cores, each with its Chromium, live server
+# and Celery worker: a page's first fetch there took longer than Playwright's default 5 s for
+# an assertion (the projects list still "Loading..." at load 22). An assertion still waits
+# only until what it asserts holds; this raises the ceiling, not the time a passing test takes.
+expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")

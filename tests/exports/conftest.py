@@ -14,7 +14,10 @@ from labeling.services.imports import import_file
 # datasets must never reach for the Hub in tests, and keeps its caches out of $HOME.
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("HF_HOME", str(Path(__file__).resolve().parents[2] / "var" / "hf-home"))
+# One cache per pytest-xdist worker (datasets writes its cache files while another reads them).
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+_HF_HOME = f"hf-home-{_WORKER}" if _WORKER else "hf-home"
+os.environ.setdefault("HF_HOME", str(Path(__file__).resolve().parents[2] / "var" / _HF_HOME))
 
 DATA = Path("/work/shared/data")
 if not DATA.exists():  # a checkout beside shared/

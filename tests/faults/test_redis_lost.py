@@ -13,6 +13,7 @@ import subprocess
 import time
 
 import pytest
+from django.conf import settings
 from django.db.models import Count
 
 from autolabel.models import AutolabelItem, ItemStatus, RunStatus
@@ -31,9 +32,9 @@ def _done(run) -> int:
 
 
 def _redis(port: int, *args: str) -> str:
-    # The database the worker's broker uses there (annotate/settings/test.py: TEST_BROKER_DB).
-    db = os.environ.get("TEST_BROKER_DB", "15")
-    command = ["redis-cli", "-p", str(port), "-n", db, *args]
+    # The database the worker's broker uses there (annotate/settings/test.py: TEST_BROKER_DB,
+    # one per pytest-xdist worker; the worker process inherits PYTEST_XDIST_WORKER).
+    command = ["redis-cli", "-p", str(port), "-n", str(settings.TEST_BROKER_DB), *args]
     out = subprocess.run(command, capture_output=True, text=True, timeout=10)
     return out.stdout.strip()
 
