@@ -94,6 +94,20 @@ def _transactional_flush_by_delete():
     DatabaseOperations.sql_flush = truncate
 
 
+@pytest.fixture(scope="module")
+def vacuumed_database(django_db_setup, django_db_blocker):
+    """For a module that asserts on PostgreSQL's plans: the test database VACUUMed and
+    ANALYZEd before its first test. A transactional test's flush DELETEs (above), and a
+    rolled-back test leaves its rows' versions too: dead rows and index entries stay in the
+    files until a VACUUM (autovacuum may not run in time), so what a plan costs would depend
+    on which tests ran on this database before, an xdist worker's order being another than
+    a serial run's."""
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+
+
 @pytest.fixture(autouse=True)
 def _symbolic_kinds_all_earned(monkeypatch):
     """Every symbolic claim kind refutes in tests (autolabel/calibration/kinds.py), so the

@@ -303,6 +303,7 @@ class ExplainItems:
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("vacuumed_database")
 def test_no_statement_of_a_chunk_reads_more_items_than_the_chunk_holds(monkeypatch):
     project = _project(120)
     monkeypatch.setitem(ENGINES, "symbolic", Verdicts(fail_on={"problem 0101"}))

@@ -18,7 +18,11 @@ from labeling.services.queue.claim import task_claim_next
 from tests.factories import ProblemFactory, ProjectFactory, UserFactory
 from training_runs.active_learning import queue_order_set
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("vacuumed_database"),
+]
 
 N = 50_000
 DONE = 40_000  # the first 40k are complete: not in the claim pool
@@ -107,10 +111,12 @@ def _big_project_rows(django_db_setup, django_db_blocker):
     yield project.pk, user.pk, first_open
     with django_db_blocker.unblock():
         call_command("flush", interactive=False, verbosity=0)
-        # The committed ANALYZE of 50,000 rows would outlive them: later plan tests on this
-        # database (tests/review/test_queue_plans.py) must see the empty tables' statistics.
+        # The flush DELETEs (tests/conftest.py): 50,000 dead rows and their index entries
+        # would stay in the files, and the committed ANALYZE of them in the statistics. Later
+        # plan tests on this database (tests/review/test_queue_plans.py, an xdist worker's
+        # next module) must see empty tables: VACUUM gives the pages back, ANALYZE the counts.
         with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
+            cursor.execute("VACUUM ANALYZE")
 
 
 @pytest.fixture

@@ -21,7 +21,11 @@ from labeling.selectors.review import (
 )
 from tests.factories import ProblemFactory, ProjectFactory, UserFactory
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("vacuumed_database"),
+]
 
 N = 5_000
 
