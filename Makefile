@@ -57,8 +57,10 @@ lint: $(STAMP)
 # pytest in PYTEST_WORKERS processes (pytest-xdist; docs/benchmarks.md "The test suite's time"
 # for the choice): each worker has its own test database, media folder and Celery broker
 # database (annotate/settings/test.py); tests marked xdist_group run in one worker together.
-# PYTEST_WORKERS=0 runs it in this process.
-PYTEST_WORKERS ?= 4
+# PYTEST_WORKERS=0 (the default) runs it in this process: with 4 workers CI's suite took
+# 15:34 instead of ~37 minutes, but nine timing- and plan-sensitive tests failed there
+# (docs/benchmarks.md); `PYTEST_WORKERS=4 make test` is for a developer until they are fixed.
+PYTEST_WORKERS ?= 0
 test: install chromium
 	cd frontend && npm test --silent
 	cd frontend && npm run --silent typecheck
