@@ -54,8 +54,10 @@ STORAGES = {
 }
 # Export files are named by ids that every worker's test database hands out alike.
 MEDIA_ROOT = str(VAR_DIR / f"test-media{_WORKER_SUFFIX}")
-# Training runs write their checkpoints here unless a test sets its own (not the developer's).
-TRAINING_ROOT = str(VAR_DIR / f"test-training{_WORKER_SUFFIX}")
+# Training runs write their checkpoints here (not in the developer's var/training), unless the
+# environment names a folder: a test's worker subprocess is started with the test's own
+# TRAINING_ROOT (tests/training_runs/test_worker_killed.py finds its trainer by that path).
+TRAINING_ROOT = os.environ.get("TRAINING_ROOT") or str(VAR_DIR / f"test-training{_WORKER_SUFFIX}")
 # One process per export whatever the machine's CPUs ("auto" forked a formatting process on two
 # cores and not on one: the same test took another path, and tests/exports/test_streaming.py's
 # tracemalloc saw only the reading half). The two-process path has its own explicit tests

@@ -5,6 +5,7 @@ Network tests only ever target 127.0.0.1.
 
 import os
 import socket
+import subprocess
 import textwrap
 import time
 import uuid
@@ -13,17 +14,50 @@ from pathlib import Path
 import psutil
 import pytest
 
-from autolabel.sandbox import Status
+from autolabel.sandbox import Status, runner
 from autolabel.sandbox.runner import CHILD_DIR, NOBODY
 
 REPO = Path(__file__).resolve().parents[2]
 
 
+# The sandboxes this test started: each child leads a session of its own
+# (start_new_session), which every process it forks keeps, reparented or not.
+_SESSIONS: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def _sandbox_sessions(monkeypatch):
+    """Record the session of every sandbox this test starts, so the leftover check looks at
+    those only: another xdist worker's sandbox may be running at the same moment."""
+    _SESSIONS.clear()
+    popen = subprocess.Popen
+
+    def recording_popen(*args, **kwargs):
+        proc = popen(*args, **kwargs)
+        _SESSIONS.add(proc.pid)
+        return proc
+
+    monkeypatch.setattr(runner.subprocess, "Popen", recording_popen)
+    yield
+    _SESSIONS.clear()
+
+
+def _session(pid: int) -> int | None:
+    try:
+        return os.getsid(pid)
+    except OSError:  # gone meanwhile
+        return None
+
+
 def _leftover_children() -> list[psutil.Process]:
+    """Sandbox processes (nobody, the child program) still alive in a session this test
+    started."""
+    assert _SESSIONS, "no sandbox was started through runner.subprocess.Popen"
     found = []
     for proc in psutil.process_iter(["uids", "cmdline"]):
         info = proc.info
-        if info["uids"] and info["uids"].real == NOBODY and CHILD_DIR in (info["cmdline"] or []):
+        ours = info["uids"] and info["uids"].real == NOBODY
+        if ours and CHILD_DIR in (info["cmdline"] or []) and _session(proc.pid) in _SESSIONS:
             found.append(proc)
     return found
 
@@ -147,6 +181,20 @@ def test_no_connection_reaches_a_loopback_listener(run):
         listener.close()
     assert "CONNECTED" not in result.stdout
     assert result.stdout.count("denied PermissionError") == 4
+
+
+def test_the_leftover_check_sees_a_running_sandbox_of_this_test(run):
+    """The check is scoped to this test's sandboxes, not blind: one still running is found."""
+    import threading
+
+    thread = threading.Thread(target=run, args=("import time\ntime.sleep(4)",), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not (_SESSIONS and _leftover_children()):
+        assert time.monotonic() < deadline, "the running sandbox was not seen"
+        time.sleep(0.05)
+    thread.join(30)
+    assert not _leftover_children()
 
 
 def test_fork_bomb_makes_no_process(run):
