@@ -14,13 +14,11 @@ for the lists that are not paginated.
 
 from __future__ import annotations
 
-import hashlib
-
-from django.db import connection
 from django.db.models import QuerySet
 
 from labeling.accounts.operators import operator_caps
 from labeling.errors import Conflict
+from labeling.pg.named_locks import named_xact_lock
 
 DEFAULTS: dict[str, int] = {
     "prm_models": 100,  # per project; its list is paginated, a run picks one by id
@@ -39,21 +37,12 @@ def collection_caps() -> dict[str, int]:
     return {k: int(v) for k, v in operator_caps("COLLECTION_CAPS", DEFAULTS).items()}
 
 
-def _serialized(kind: str, owner_id: int) -> None:
-    if connection.vendor != "postgresql":
-        return
-    digest = hashlib.sha256(f"collection:{kind}:{owner_id}".encode()).digest()
-    key = int.from_bytes(digest[:8], "big", signed=True)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
-
-
 def collection_room_check(*, kind: str, owner_id: int, held: QuerySet, reserved: int = 0) -> None:
     """Conflict when `held` (the owner's rows of `kind`: a project's, a solution's) plus
     `reserved` (rows promised to work in flight, e.g. training runs that will register their
     model) reach the cap. Call it inside the transaction that adds the row."""
     cap = collection_caps()[kind]
-    _serialized(kind, owner_id)
+    named_xact_lock(f"collection:{kind}:{owner_id}")
     count = held[: cap + 1].count() + reserved
     if count >= cap:
         whose, noun, remedy = WHAT[kind]

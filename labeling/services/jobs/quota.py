@@ -13,14 +13,13 @@ PROJECT_ACTIVE_JOBS setting (env, JSON).
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-from django.db import connection
 from django.db.models import QuerySet
 
 from labeling.accounts.operators import acts_as_server, operator_caps
 from labeling.errors import Conflict
+from labeling.pg.named_locks import named_xact_lock
 
 DEFAULTS: dict[str, int] = {
     "autolabel_runs": 4,
@@ -41,15 +40,6 @@ def limits() -> dict[str, int]:
     return operator_caps("PROJECT_ACTIVE_JOBS", DEFAULTS)
 
 
-def _serialized(project_id: int, kind: str) -> None:
-    if connection.vendor != "postgresql":
-        return
-    digest = hashlib.sha256(f"active-jobs:{kind}:{project_id}".encode()).digest()
-    key = int.from_bytes(digest[:8], "big", signed=True)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
-
-
 def active_jobs_check(*, project_id: int, kind: str, unfinished: QuerySet, user: Any) -> None:
     """Conflict when the project already holds its bound of unfinished `kind` jobs.
 
@@ -58,7 +48,7 @@ def active_jobs_check(*, project_id: int, kind: str, unfinished: QuerySet, user:
     if acts_as_server(user):
         return
     cap = limits()[kind]
-    _serialized(project_id, kind)
+    named_xact_lock(f"active-jobs:{kind}:{project_id}")
     held = unfinished[: cap + 1].count()
     if held >= cap:
         noun = NOUNS[kind]
