@@ -13,12 +13,11 @@ and they can differ: a mixed number ``3\\frac12`` (3.5 or 1.5?) and juxtaposed n
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from fractions import Fraction
 
-from autolabel.symbolic import ast, brackets, logs, sums, trig
+from autolabel.symbolic import ast, commands, repeating
+from autolabel.symbolic.commands import FRAC, TEXT, group_text, script_text
 from autolabel.symbolic.literals import (
-    SIZE_COMMANDS,
     Ambiguous,
     ParseError,
     absolute_bars,
@@ -63,10 +62,6 @@ class NeedChoice(Exception):
         self.options = options
 
 
-_FRAC = {"frac", "dfrac", "tfrac", "cfrac"}
-_BINOM = {"binom", "dbinom", "tbinom"}
-_TEXT = {"text", "textrm", "mathrm", "textbf", "mbox", "textit", "mathit", "rm", "mathbf"}
-_TRANSPARENT = {"displaystyle", "textstyle", "boxed", "mathbf", "bf"}
 _ATOM_START = {NUM, IDENT, LP, LB, CMD}
 
 
@@ -183,7 +178,7 @@ class Parser:
         left_end = rightmost(left)
         if tok.kind == NUM and not self._factorials_side_by_side(left_end):
             raise Ambiguous("a number right after an expression (2 3, (3)2, x2)")
-        if tok.kind == CMD and tok.value in _FRAC and isinstance(left_end, ast.Num):
+        if tok.kind == CMD and tok.value in FRAC and isinstance(left_end, ast.Num):
             if left_end.decimals is None:
                 return self.choose(2, False, "mixed number or product") == 1
             raise Ambiguous("a decimal before a fraction")
@@ -337,7 +332,10 @@ class Parser:
         nxt = self.peek()
         if nxt is not None and nxt.kind == SUB:
             self.i += 1
-            return base_numeral(tok, _script_text(self))
+            return base_numeral(tok, script_text(self))
+        repeated = repeating.read(self, tok)  # 0.\overline{3}, 0.1(6)
+        if repeated is not None:
+            return repeated
         return ast.Num(tok.number, tok.decimals, tok.text)
 
     def atom(self) -> ast.Node:
@@ -350,7 +348,7 @@ class Parser:
             name = tok.value
             if (sub := self.peek()) is not None and sub.kind == SUB:
                 self.i += 1
-                name += "_" + _script_text(self)
+                name += "_" + script_text(self)
             return ast.Sym(name)
         if tok.kind == LP:
             node = self.expr()
@@ -374,57 +372,7 @@ class Parser:
         raise ParseError(f"unexpected {tok.text!r}")
 
     def command(self, tok: Token) -> ast.Node:
-        name = tok.value
-        if name in _FRAC:
-            num = self.script_arg()
-            den = self.script_arg()
-            return ast.Bin("/", num, den)
-        if name == "sqrt":
-            index = None
-            nxt = self.peek()
-            if tok.text == "\u221a" and nxt is not None and (nxt.kind == NUM or nxt.value == "("):
-                return self._plain_root()
-            if nxt is not None and nxt.kind == LP and nxt.value == "[":
-                self.i += 1
-                index = self.expr()
-                close = self.expect(RP)
-                if close.value != "]":
-                    raise ParseError("bad root index")
-            return ast.Root(self.script_arg(), index)
-        if name in _BINOM:
-            n = self.script_arg()
-            k = self.script_arg()
-            return ast.Binom(n, k)
-        if name == "pi":
-            return ast.Pi()
-        reader = _READERS.get(name)
-        if reader is not None:
-            read, not_read = reader
-            try:
-                return read(self, name)
-            except not_read as exc:
-                raise ParseError(f"unsupported \\{name}: {exc}") from exc
-        nxt = self.peek()
-        if name in SIZE_COMMANDS and nxt is not None and nxt.value in brackets.NAMES:
-            return self.atom()  # "\\left\\lfloor"
-        if name in _TRANSPARENT:
-            return self.script_arg() if name == "boxed" else self.atom()
-        if name in _TEXT:
-            text = _group_text(self)
-            return ast.Sym("text:" + " ".join(text.split()))
-        raise ParseError(f"unsupported \\{name}")
-
-    def _plain_root(self) -> ast.Node:
-        """ "√169" (the whole number, not one digit) or "√(16 + 9)"; "√16 + 9" may draw
-        the sign's bar over "16 + 9", so an operator after the number is not read."""
-        start = self.i
-        node = ast.Root(self.atom())
-        after = self.peek()
-        over_more = isinstance(node.x, ast.Num) and after is not None and after.kind in (OP, POW)
-        if over_more and self.choose(2, False, "√a + b: does the root's bar cover b?") == 1:
-            self.i = start  # the bar covers the rest of the side
-            return ast.Root(self.expr())
-        return node
+        return commands.command(self, tok)
 
     def postfix(self, node: ast.Node) -> ast.Node:
         while (tok := self.peek()) is not None:
@@ -446,47 +394,15 @@ class Parser:
             elif tok.kind == CMD and tok.value == "circ":
                 self.i += 1
                 node = ast.Unit(node, "deg")
-            elif tok.kind == CMD and tok.value in _TEXT:
+            elif tok.kind == CMD and tok.value in TEXT:
                 self.i += 1
-                text = _group_text(self)
+                text = group_text(self)
                 if not looks_like_unit(text):
                     raise ParseError(f"text after a number: {text!r}")
                 node = ast.Unit(node, normalize_unit(text))
             else:
                 return node
         return node
-
-
-# Commands read by their own module: name -> (reader, the module's NotRead).
-_READERS: dict[str, tuple[Callable[[Parser, str], ast.Node], type[Exception]]] = {
-    **{n: (brackets.parse_bracket, brackets.NotRead) for n in brackets.NAMES},
-    **{n: (sums.parse_sum, sums.NotRead) for n in sums.NAMES},
-    **{n: (trig.parse_trig, trig.NotRead) for n in trig.NAMES},
-    **{n: (logs.parse_log, logs.NotRead) for n in logs.NAMES},
-}
-
-
-def _group_text(p: Parser) -> str:
-    """Raw text of a {...} group (for \\text), from the tokens' source text."""
-    p.expect(LB)
-    depth, parts = 1, []
-    while True:
-        tok = p.next()
-        if tok.kind == LB:
-            depth += 1
-        elif tok.kind == RB:
-            depth -= 1
-            if depth == 0:
-                break
-        parts.append((" " if tok.space_before else "") + tok.text)
-    return "".join(parts).strip()
-
-
-def _script_text(p: Parser) -> str:
-    tok = p.peek()
-    if tok is not None and tok.kind == LB:
-        return _group_text(p)
-    return p.next().text
 
 
 def parse_side(
