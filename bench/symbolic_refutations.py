@@ -361,7 +361,8 @@ def run_dev(args: argparse.Namespace) -> dict:
             f"split by problem), {len(adjudications)} adjudications. A kind earns −1 with "
             f"adjudicated precision ≥ {calibration_kinds.MIN_PRECISION:.0%} and Wilson 95% "
             f"lower bound ≥ {calibration_kinds.MIN_WILSON_LOWER:.2f} on the develop part "
-            "(solving and substitution pooled, each also ≥ 95% on its own). "
+            "(solving and substitution pooled, rewriting and rearranging pooled, each also "
+            "≥ 95% on its own). "
             "Cells: right/judged (precision %)."
         )
         args.markdown.parent.mkdir(parents=True, exist_ok=True)

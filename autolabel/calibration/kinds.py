@@ -73,9 +73,17 @@ def earns(right: int, n: int) -> bool:
 # Kinds that decide the same question the same way earn together (symbolic-1.6): "solving"
 # (the roots of the equation a step solves against the roots it states) and "substitution"
 # (a stated solution put back into its equation) both ask whether a value solves an equation.
+# "rewriting" ("A = 0 becomes B = 0") and "rearranging" ("rearranging terms, we get B = 0",
+# symbolic-1.13) both ask whether two equations are the same one up to a constant factor,
+# decided by one function (rewriting.same_equation).
 # A kind of a family earns when the family's pooled cases pass the rule (a step counted once)
 # and the kind's own precision is at least MIN_PRECISION.
-FAMILIES = {"solving": "solutions", "substitution": "solutions"}
+FAMILIES = {
+    "solving": "solutions",
+    "substitution": "solutions",
+    "rewriting": "equations",
+    "rearranging": "equations",
+}
 
 
 def pooled_row(row: dict[str, Any], family: str, right: int, n: int) -> dict[str, Any]:

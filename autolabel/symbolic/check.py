@@ -37,6 +37,7 @@ from autolabel.symbolic.labels import blank_labels
 from autolabel.symbolic.last_digits import digit_moduli
 from autolabel.symbolic.math_text import math_chains
 from autolabel.symbolic.prose import prose_chains
+from autolabel.symbolic.rearranging import rearranging_statements
 from autolabel.symbolic.residue_symbols import has_symbol, residue_setting
 from autolabel.symbolic.restate import restatement_chains
 from autolabel.symbolic.segments import list_markers, looks_like_prose, prepare, split_segments
@@ -371,6 +372,7 @@ def _statements(
                 *factoring_statements(chains, prepared),
                 *root_statements(chains, prepared, previous),
                 *solving_statements(chains, prepared, previous_step, items),
+                *rearranging_statements(prepared, previous_step),
                 *function_statements(chains, prepared, problem),
             ]
     except timeouts.TimeLimitExceeded:

@@ -33,7 +33,7 @@ from autolabel.symbolic.tokens import PUNCT, REL, SPACE, tokenize
 KIND = "rewriting"
 POINTS = 6
 
-_JOIN = re.compile(
+JOIN = re.compile(
     r"^\s*(?:\$\$|\$|\\\)|\\\])?\s*,?\s*(?:which\s+|this\s+|it\s+|then\s+)?"
     r"(?:becomes|simplifies\s+to|reduces\s+to|factors\s+(?:as|into|to)|expands\s+to|"
     r"can\s+be\s+(?:re)?written\s+as|is\s+equivalent\s+to|turns\s+into)\s*:?\s*"
@@ -55,7 +55,7 @@ def rewriting_statements(prepared: str) -> list[Statement]:
     found: list[Statement] = []
     for first, second in zip(segments, segments[1:], strict=False):
         gap = prepared[first.offset + len(first.text) : second.offset]
-        if _JOIN.match(gap) and not object_of_words(prepared, first.offset):
+        if JOIN.match(gap) and not object_of_words(prepared, first.offset):
             statement = _pair(first, second, prepared)
             if statement is not None:
                 found.append(statement)
@@ -74,7 +74,7 @@ def rewriting_statements(prepared: str) -> list[Statement]:
     return found
 
 
-def _sides(segment: Segment, prepared: str) -> list[Side] | None:
+def equation_sides(segment: Segment, prepared: str) -> list[Side] | None:
     tokens = [t for t in tokenize(segment.text, "math") if t.kind != SPACE]
     while tokens and tokens[-1].kind == PUNCT:
         tokens.pop()
@@ -93,16 +93,16 @@ def _sides(segment: Segment, prepared: str) -> list[Side] | None:
     return sides
 
 
-def _symbols(sides: list[Side]) -> frozenset[str]:
+def symbols_of(sides: list[Side]) -> frozenset[str]:
     return frozenset().union(*(s.info.symbols for s in sides if s.info))
 
 
 def _pair(first: Segment, second: Segment, prepared: str) -> Statement | None:
-    a, b = _sides(first, prepared), _sides(second, prepared)
+    a, b = equation_sides(first, prepared), equation_sides(second, prepared)
     if a is None or b is None or len(a) != len(b):
         return None
-    names = _symbols(a)
-    if names != _symbols(b) or names & CONSTANT_LIKE or any(n.startswith("text:") for n in names):
+    names = symbols_of(a)
+    if names != symbols_of(b) or names & CONSTANT_LIKE or any(n.startswith("text:") for n in names):
         return None
     if len(a) == 1 and not names:
         return None  # numbers: the '=' and 'is' rules read those
@@ -114,7 +114,7 @@ def _pair(first: Segment, second: Segment, prepared: str) -> Statement | None:
     def decide() -> Decision:
         if len(a) == 1:
             return same_expression(exact(a[0].node), exact(b[0].node))  # type: ignore[arg-type]
-        return _same_equation(a, b)
+        return same_equation(a, b)
 
     return Statement(KIND, f"{lhs} becomes {rhs}", a[0].start, b[-1].end, lhs, rhs, decide)
 
@@ -156,20 +156,23 @@ def _polynomial_degree(f: sympy.Expr, symbols: list[sympy.Symbol]) -> int | None
         return None
 
 
-def _same_equation(a: list[Side], b: list[Side]) -> Decision:
+def same_equation(a: list[Side], b: list[Side], kind: str = KIND) -> Decision:
+    """Two equations (two sides each): the same polynomial equation up to a constant factor
+    (holds), not (fails: no constant factor relates them), or undecided (not polynomial, of
+    different degrees, of degree 0)."""
     f = exact(a[0].node) - exact(a[1].node)  # type: ignore[arg-type]
     g = exact(b[0].node) - exact(b[1].node)  # type: ignore[arg-type]
     shown = (f"{show(f)} = 0", f"{show(g)} = 0")
     symbols = sorted(f.free_symbols | g.free_symbols, key=lambda s: s.name)
     df, dg = _polynomial_degree(f, symbols), _polynomial_degree(g, symbols)
     if df is None or dg is None or df != dg or df == 0:
-        return Decision(None, "not two polynomial equations of one degree", *shown, KIND)
+        return Decision(None, "not two polynomial equations of one degree", *shown, kind)
     ratios = []
     for point in _points(symbols, 20251203):
         fv, gv = f.subs(point), g.subs(point)
         if not (fv.is_Rational and gv.is_Rational) or gv == 0:
-            return Decision(None, "could not compare at a sample point", *shown, KIND)
+            return Decision(None, "could not compare at a sample point", *shown, kind)
         ratios.append(fv / gv)
     if all(r == ratios[0] for r in ratios) and ratios[0] != 0:
-        return Decision(True, f"the same equation (factor {ratios[0]})", *shown, KIND)
-    return Decision(False, "not the same equation: no constant factor relates them", *shown, KIND)
+        return Decision(True, f"the same equation (factor {ratios[0]})", *shown, kind)
+    return Decision(False, "not the same equation: no constant factor relates them", *shown, kind)

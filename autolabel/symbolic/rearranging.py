@@ -1,0 +1,107 @@
+"""An equation restated after an operation the text names (kind ``rearranging``, issue 25
+round 10).
+
+"Rearranging terms, we get $x^2 - 16x + 32 = 0$", "Multiply both sides by 20: $3(v + c) =
+10c$", "Expanding both sides gives ...", "Simplifying the left side, we get ...": the text
+says the new equation comes from the one before it by moving, collecting, expanding,
+simplifying, factoring, cancelling, or adding, subtracting, multiplying or dividing both
+sides by the same thing. Each of those keeps the equation: the two must be the same polynomial
+equation up to a constant factor (rewriting.same_equation, as for "$A = 0$ becomes $B = 0$").
+The equation before is the math segment just before the words, in the step or, where the
+step opens with them, the last one of the step before.
+
+Read only where the words name such an operation right before the new equation (at most
+:data:`MAX_GAP` characters between the two); not where they bring in anything else: another
+equation ("add the two equations", "subtract the first from the second", "from (1)"),
+a substitution or a value ("substituting", "plug", "using", "since", "recall"), a power or a
+root taken of both sides ("squaring", "square root", "cube", "log"), or an operation on one
+thing that is not both sides ("subtract 3", "divide by x" without "both sides"). Both
+equations must have the same letters (a substitution changes them) and be polynomial of one
+degree ("divide both sides by x" changes the degree and is not read). A gap that says
+"becomes", "simplifies to", ... is the rewriting kind's (rewriting.py), not this one's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from autolabel.symbolic.chains import Chain, display
+from autolabel.symbolic.compare import CONSTANT_LIKE
+from autolabel.symbolic.rewriting import JOIN, equation_sides, same_equation, symbols_of
+from autolabel.symbolic.segments import Segment, looks_like_prose, split_segments
+from autolabel.symbolic.statements import Statement
+
+KIND = "rearranging"
+MAX_GAP = 90
+
+_OPEN = r"(?:\$\$|\$|\\\(|\\\[)?\s*$"
+_CUE = re.compile(
+    r"(?:rearrang\w*|rewrit\w*|isolat\w*|factor\w*|cancel\w*|"
+    r"clear\w*\s+(?:the\s+)?(?:denominators?|fractions?)|cross[- ]multipl\w*|reorganiz\w*|"
+    r"regroup\w*|group\w*\s+(?:like\s+)?terms|transpos\w*|"
+    r"tak\w+\s[^.]{0,20}\s+to\s+the\s+other\s+side|put\w*\s+everything\s+on\s+one\s+side|"
+    r"simplif\w*|(?:combin|collect)\w*\s+like\s+terms|"
+    r"mov\w+\s+(?:all\s+|every\s+|the\s+)?terms?|bring\w*\s+(?:all\s+)?terms|"
+    r"subtract\w*|add\w*|multipl\w*|divid\w*|expand\w*|distribut\w*)"
+    r"\b[^.$\\]{0,60}?(?:we\s+(?:get|have|obtain|find)|gives?|yields?|results?\s+in|becomes|:|,)?"
+    r"\s*" + _OPEN,
+    re.IGNORECASE,
+)
+# Words that bring in something besides the equation before.
+_OTHER = re.compile(
+    r"substitut|plug|equations?\s*\(?\d|\(\d+\)|second\s+equation|first\s+equation|"
+    r"both\s+equations|two\s+equations|the\s+equations|from\s+(?:the\s+)?(?:second|first)|"
+    r"squar|sqrt|root|cube|take\s+the|log|recall|using|since|given|known|we\s+know",
+    re.IGNORECASE,
+)
+_ON_BOTH = re.compile(r"subtract|\badd|multipl|divid", re.IGNORECASE)
+_BOTH_SIDES = re.compile(r"\b(?:both|each)\s+sides?\b", re.IGNORECASE)
+
+
+def _said(words: str) -> bool:
+    """``words``, right before an equation, name an operation that keeps the equation."""
+    if len(words) > MAX_GAP or not _CUE.search(words) or _OTHER.search(words):
+        return False
+    if JOIN.match(words):
+        return False  # "becomes", "simplifies to": the rewriting kind's
+    return not (_ON_BOTH.search(words) and not _BOTH_SIDES.search(words))
+
+
+def _equations(prepared: str) -> list[Segment]:
+    return [
+        s for s in split_segments(prepared) if s.kind == "math" and not looks_like_prose(s.text)
+    ]
+
+
+def rearranging_statements(
+    prepared: str, previous_step: Callable[[], tuple[list[Chain], str]]
+) -> list[Statement]:
+    segments = _equations(prepared)
+    found: list[Statement] = []
+    for first, second in zip(segments, segments[1:], strict=False):
+        gap = prepared[first.offset + len(first.text) : second.offset]
+        if _said(gap):
+            found.extend(_pair(first, prepared, second, prepared))
+    if segments and _said(prepared[: segments[0].offset]):
+        before = previous_step()[1]
+        earlier = _equations(before) if before else []
+        if earlier:
+            found.extend(_pair(earlier[-1], before, segments[0], prepared))
+    return found
+
+
+def _pair(first: Segment, first_text: str, second: Segment, prepared: str) -> list[Statement]:
+    a, b = equation_sides(first, first_text), equation_sides(second, prepared)
+    if a is None or b is None or len(a) != 2 or len(b) != 2:
+        return []
+    names = symbols_of(a)
+    if not names or names != symbols_of(b) or names & CONSTANT_LIKE:
+        return []
+    if any(n.startswith("text:") for n in names):
+        return []
+    lhs = " = ".join(display(s.text) for s in a)
+    rhs = " = ".join(display(s.text) for s in b)
+    start, end = second.offset, second.offset + len(second.text)
+    text = f"{lhs} rearranged as {rhs}"
+    return [Statement(KIND, text, start, end, lhs, rhs, lambda: same_equation(a, b, KIND))]
