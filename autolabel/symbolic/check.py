@@ -44,7 +44,7 @@ from autolabel.symbolic.segments import list_markers, looks_like_prose, prepare,
 from autolabel.symbolic.solving import solving_statements
 from autolabel.symbolic.statements import Statement
 from autolabel.symbolic.substitution import root_statements, substitution_statements
-from autolabel.symbolic.task_words import MODULAR, PI_NAMED, PRIME_COUNTING
+from autolabel.symbolic.task_words import MODULAR, PI_NAMED, PRIME_COUNTING, XOR
 from autolabel.symbolic.verbal import verbal_chains
 from autolabel.symbolic.verdicts import ClaimResult, StepVerdict, aggregate, unknown
 
@@ -193,11 +193,14 @@ def check_step_local(
     seen: set[tuple[str, str, str]] = set()
     pi_named = bool(PI_NAMED.search(outside) or PRIME_COUNTING.search(f"{outside}\n{step_text}"))
     residues = residue_setting(step_text, outside)  # "(3/7) = -1" is a Legendre symbol
+    xor = bool(XOR.search(f"{outside}\n{step_text}"))  # "6 ^ 3 = 5": the bitwise operator
     shown_text = join_lone_symbols(prepared)  # "150 + x = 500", not "150 + \\( x \\) = 500"
     for chain_index, chain in enumerate(chains):
         if pi_named and any("\\pi" in side.text for side in chain.sides):
             continue
         if residues and has_symbol(chain):
+            continue
+        if xor and any("^" in side.text for side in chain.sides):
             continue
         constrained = _constrained(chains, chain_index, outside)
         first_claim = len(claims)

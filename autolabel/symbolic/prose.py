@@ -354,6 +354,34 @@ def _last_side_ok(side: list[Token], toks: list[Token], end: int) -> bool:
     )
 
 
+def _comma(tok: Token | None) -> bool:
+    return tok is not None and tok.kind in (SEP, PUNCT) and tok.value == ","
+
+
+def _list_item(toks: list[Token], j: int, step: int) -> bool:
+    """From ``toks[j]`` going back (step -1) or on (step 1) to the next comma or the clause's
+    end: an item of a list (something, and no relation in it)."""
+    seen = False
+    while 0 <= j < len(toks) and not _comma(toks[j]):
+        tok = toks[j]
+        if tok.kind == REL or (tok.kind in (SEP, PUNCT) and tok.value in _CLAUSE_END):
+            return False
+        seen = True
+        j += step
+    return seen and 0 <= j < len(toks)  # another comma: a list goes on
+
+
+def _between_lists(toks: list[Token], start: int, end: int) -> bool:
+    """The run's "=" joins the last item of a comma list and the first of another (symbolic-1.13,
+    prose lists; math_text.py reads such lists item by item in math): "3+3=6, 6+6=12" is no
+    list, each of its items has a relation."""
+    if start < 2 or end >= len(toks) - 1:
+        return False
+    if not (_comma(toks[start - 1]) and _comma(toks[end])):
+        return False
+    return _list_item(toks, start - 2, -1) and _list_item(toks, end + 1, 1)
+
+
 def _run_together(side: list[Token]) -> bool:
     """Two expressions with no separator between them: a sign spaced from the term before
     it and attached to the number after it ("-14 = x + 2 -16 = x" is "-14 = x + 2", then
@@ -385,6 +413,8 @@ def prose_chains(segment: Segment, source_text: str) -> list[Chain]:
         if not any(t.kind == REL for t in run):
             continue
         raw_sides, relations = _split_sides(run)
+        if len(raw_sides) == 2 and _between_lists(toks, start, end):
+            continue  # "1, 2, 4, 8, 16 = 2^0, 2^1, 2^2, 2^3, 2^4": lists, item by item
         keep: list[list[Token] | None] = list(raw_sides)
         keep[0] = _trim_first(raw_sides[0])
         keep[-1] = _trim_last(raw_sides[-1])

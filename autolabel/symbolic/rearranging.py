@@ -17,8 +17,9 @@ a substitution or a value ("substituting", "plug", "using", "since", "recall"), 
 root taken of both sides ("squaring", "square root", "cube", "log"), or an operation on one
 thing that is not both sides ("subtract 3", "divide by x" without "both sides"). Both
 equations must have the same letters (a substitution changes them) and be polynomial of one
-degree ("divide both sides by x" changes the degree and is not read). A gap that says
-"becomes", "simplifies to", ... is the rewriting kind's (rewriting.py), not this one's.
+degree ("divide both sides by x" changes the degree and is not read); the equation before
+must not itself be a fact or a hypothesis brought in ("since $xy = 12$", "if $a = 2$"). A gap
+that says "becomes", "simplifies to", ... is the rewriting kind's (rewriting.py), not this one's.
 """
 
 from __future__ import annotations
@@ -55,6 +56,13 @@ _OTHER = re.compile(
     r"squar|sqrt|root|cube|take\s+the|log|recall|using|since|given|known|we\s+know",
     re.IGNORECASE,
 )
+# The equation before is itself brought in as a fact or a hypothesis ("Since $xy = 12$,
+# simplifying gives ..."): the words may apply to another equation.
+_LEAD = re.compile(
+    r"\b(?:since|using|use|given|because|if|when|where|let|suppose|assume|recall)\b"
+    r"[^.:;]*$",
+    re.IGNORECASE,
+)
 _ON_BOTH = re.compile(r"subtract|\badd|multipl|divid", re.IGNORECASE)
 _BOTH_SIDES = re.compile(r"\b(?:both|each)\s+sides?\b", re.IGNORECASE)
 
@@ -81,12 +89,15 @@ def rearranging_statements(
     found: list[Statement] = []
     for first, second in zip(segments, segments[1:], strict=False):
         gap = prepared[first.offset + len(first.text) : second.offset]
-        if _said(gap):
+        lead = prepared[max(0, first.offset - 40) : first.offset]
+        if _said(gap) and not _LEAD.search(lead):
             found.extend(_pair(first, prepared, second, prepared))
     if segments and _said(prepared[: segments[0].offset]):
         before = previous_step()[1]
         earlier = _equations(before) if before else []
-        if earlier:
+        if earlier and not _LEAD.search(
+            before[max(0, earlier[-1].offset - 40) : earlier[-1].offset]
+        ):
             found.extend(_pair(earlier[-1], before, segments[0], prepared))
     return found
 

@@ -5,7 +5,8 @@ hedged); PI_NAMED: the problem names pi as a function, so pi(2) is no multiple o
 PRIME_COUNTING: the step or its problem counts primes, so pi(10) = 4 is the counting function.
 symbolic-1.12 adds the rings and fields whose arithmetic is modular ("In Z_7, 3 * 5 = 1",
 "in Z/6Z", "GF(2)", "F_p", "the integers modulo n", "a finite field"), found by probing true
-statements.
+statements. symbolic-1.13 adds XOR: the step or its problem speaks of exclusive or, where "^"
+is the bitwise operator of C and Python ("6 ^ 3 = 5 (xor)"), not a power.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ PRIME_COUNTING = re.compile(
     r"not\s+exceeding|at\s+most|smaller\s+than)",
     re.IGNORECASE,
 )
+# Exclusive or ("xor", "XOR", "exclusive or", "bitwise", "\oplus", "⊕"): a "^" there may be
+# the operator, not a power (symbolic-1.13, found by probing true statements).
+XOR = re.compile(r"\bxor\b|exclusive[\s-]+or|\bbitwise\b|\\oplus|\u2295|\\veebar", re.IGNORECASE)
 # Modular arithmetic, where "=" may mean "congruent": a clock's hours count modulo 12 or 24
 # ("On a 12-hour clock, 10 + 5 = 3").
 MODULAR = re.compile(
