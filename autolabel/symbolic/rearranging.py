@@ -37,14 +37,21 @@ KIND = "rearranging"
 MAX_GAP = 90
 
 _OPEN = r"(?:\$\$|\$|\\\(|\\\[)?\s*$"
+# The operation as a verb ("rearranging", "simplified", "multiply both sides"), never a noun
+# ("the second factor gives $x - 7 = 0$", "the expansion has"): a noun's equation is no
+# restatement of the one before.
 _CUE = re.compile(
-    r"(?:rearrang\w*|rewrit\w*|isolat\w*|factor\w*|cancel\w*|"
-    r"clear\w*\s+(?:the\s+)?(?:denominators?|fractions?)|cross[- ]multipl\w*|reorganiz\w*|"
-    r"regroup\w*|group\w*\s+(?:like\s+)?terms|transpos\w*|"
-    r"tak\w+\s[^.]{0,20}\s+to\s+the\s+other\s+side|put\w*\s+everything\s+on\s+one\s+side|"
-    r"simplif\w*|(?:combin|collect)\w*\s+like\s+terms|"
-    r"mov\w+\s+(?:all\s+|every\s+|the\s+)?terms?|bring\w*\s+(?:all\s+)?terms|"
-    r"subtract\w*|add\w*|multipl\w*|divid\w*|expand\w*|distribut\w*)"
+    r"\b(?:rearrang(?:e|es|ed|ing)|rewrit(?:e|es|ten|ing)|isolat(?:e|es|ed|ing)|"
+    r"factor(?:ed|ing|is(?:e|ed|ing)|iz(?:e|ed|ing))|factor\s+out|"
+    r"cancel(?:s|ed|led|ing|ling)?|"
+    r"clear(?:s|ed|ing)?\s+(?:the\s+)?(?:denominators?|fractions?)|cross[- ]multipl(?:y|ied|ying)|"
+    r"reorganiz(?:e|ed|ing)|regroup(?:s|ed|ing)?|group(?:s|ed|ing)?\s+(?:like\s+)?terms|"
+    r"transpos(?:e|ed|ing)|tak(?:e|es|ing)\s[^.]{0,20}\s+to\s+the\s+other\s+side|"
+    r"put(?:s|ting)?\s+everything\s+on\s+one\s+side|simplif(?:y|ies|ied|ying)|"
+    r"(?:combin|collect)(?:e|es|ed|ing|s)?\s+like\s+terms|"
+    r"mov(?:e|es|ed|ing)\s+(?:all\s+|every\s+|the\s+)?terms?|bring(?:s|ing)?\s+(?:all\s+)?terms|"
+    r"subtract(?:s|ed|ing)?|add(?:s|ed|ing)?|multipl(?:y|ies|ied|ying)|divid(?:e|es|ed|ing)|"
+    r"expand(?:s|ed|ing)?|distribut(?:e|es|ed|ing))"
     r"\b[^.$\\]{0,60}?(?:we\s+(?:get|have|obtain|find)|gives?|yields?|results?\s+in|becomes|:|,)?"
     r"\s*" + _OPEN,
     re.IGNORECASE,

@@ -50,6 +50,9 @@ NOT_A_RESTATEMENT = [
     r"$x + 3 = 10$. Subtract 3: $x = 7$.",
     # other letters: a substitution
     r"$x + y = 5$. Simplifying, $3z = 6$.",
+    # a noun, not the operation (PRM800K, rated correct: symbolic-1.13's first draft read it)
+    r"$(x - 3)(x - 7) = 0$. The second factor gives me $x - 7 = 0$, so $x = 7$.",
+    r"$x = 3$. The expansion of the product gives $x^2 - 9 = 0$.",
     # "becomes" is the rewriting kind's
     r"$x + x = 4$ becomes $2x = 4$.",
 ]
@@ -92,6 +95,13 @@ def test_a_step_that_opens_with_the_words_restates_the_step_before():
     assert [c.kind for c in failed] == ["rearranging"]
     # without the step before, nothing to compare with
     assert check_step_local(wrong, ()).verdict != REFUTED
+
+
+def test_a_factor_named_in_the_next_step_is_no_restatement():
+    # PRM800K (MR-MATH sample), steps rated correct: "factor" is a noun there
+    before = r"The first factor gives me $x - 3 = 0$, so $x = 3$."
+    step = r"The second factor gives me $x - 7 = 0$, so $x = 7$."
+    assert check_step_local(step, (before,)).verdict != REFUTED
 
 
 def test_the_step_before_must_end_with_an_equation_in_the_same_letters():
