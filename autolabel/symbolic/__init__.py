@@ -7,7 +7,7 @@ equalities and order claims, in symbols and in words), ``evaluate`` (exact value
 size guards), ``compare`` (the rules for one equality), ``conversions``/``units`` (unit
 conversions), ``inequalities`` (order claims), ``statements`` (claims that are not an
 equality: ``numbers``, ``counts``, ``ratios``, ``rewriting``, ``substitution``,
-``congruences``), ``verdicts``
+``congruences``, ``rearranging``), ``verdicts``
 (results), ``check`` (orchestration under time limits). Each ClaimResult names its ``kind``.
 """
 

@@ -24,9 +24,9 @@ class ClaimResult:
     # arithmetic | algebraic | gsm8k_calc | percentage | chain | verbal | unit_conversion |
     # base_conversion | inequality | primality | divisibility | factorization | divisors |
     # simplification | ratio | count | substitution | rewriting | solving |
-    # gcd_lcm | function_value (symbolic-1.9) | slip (a false link inside a chain whose
-    # result stands); floor_ceiling until symbolic-1.6 (floors are read by the parser
-    # since 1.7: brackets.py)
+    # gcd_lcm | function_value (symbolic-1.9) | rearranging (symbolic-1.13) | slip (a false
+    # link inside a chain whose result stands); floor_ceiling until symbolic-1.6 (floors are
+    # read by the parser since 1.7: brackets.py)
     kind: str
     lhs: str
     rhs: str
