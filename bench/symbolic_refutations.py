@@ -362,8 +362,7 @@ def run_dev(args: argparse.Namespace) -> dict:
             f"adjudicated precision ≥ {calibration_kinds.MIN_PRECISION:.0%} and Wilson 95% "
             f"lower bound ≥ {calibration_kinds.MIN_WILSON_LOWER:.2f} on the develop part "
             "(solving and substitution pooled, rewriting and rearranging pooled, each also "
-            "≥ 95% on its own). "
-            "Cells: right/judged (precision %)."
+            "≥ 95% on its own). Cells: right/judged (precision %)."
         )
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text(kinds_markdown.markdown(scored, entry["kinds"], note) + "\n")

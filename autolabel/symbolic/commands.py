@@ -9,14 +9,35 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from autolabel.symbolic import ast, brackets, logs, sums, trig
 from autolabel.symbolic.literals import SIZE_COMMANDS, ParseError
 from autolabel.symbolic.tokens import LB, LP, NUM, OP, POW, RB, RP, Token
 
-if TYPE_CHECKING:
-    from autolabel.symbolic.parser import Parser
+
+class Parser(Protocol):
+    """What this module uses of parser.Parser (which imports this module)."""
+
+    i: int
+    toks: list[Token]
+
+    def peek(self, k: int = 0) -> Token | None: ...
+
+    def next(self) -> Token: ...
+
+    def expect(self, kind: str) -> Token: ...
+
+    def choose(self, options: int, usual: bool, why: str) -> int: ...
+
+    def expr(self) -> ast.Node: ...
+
+    def atom(self) -> ast.Node: ...
+
+    def script_arg(self) -> ast.Node: ...
+
+    def inner(self, tokens: list[Token]) -> ast.Node: ...
+
 
 FRAC = {"frac", "dfrac", "tfrac", "cfrac"}
 BINOM = {"binom", "dbinom", "tbinom"}
@@ -81,7 +102,7 @@ def _plain_root(p: Parser) -> ast.Node:
 
 
 # Commands read by their own module: name -> (reader, the module's NotRead).
-_READERS: dict[str, tuple[Callable[[Parser, str], ast.Node], type[Exception]]] = {
+_READERS: dict[str, tuple[Callable[[Any, str], ast.Node], type[Exception]]] = {
     **{n: (brackets.parse_bracket, brackets.NotRead) for n in brackets.NAMES},
     **{n: (sums.parse_sum, sums.NotRead) for n in sums.NAMES},
     **{n: (trig.parse_trig, trig.NotRead) for n in trig.NAMES},
