@@ -10,6 +10,7 @@ from .data import (
 )
 from .exports import Export, ExportFileType, ExportFormat, ExportStatus, HubPush, HubTokenKind
 from .imports import ImportJob, ImportStatus
+from .metrics_parts import MetricsChange, MetricsPairPart, MetricsProfilePart
 from .outbox import OutboxMessage
 from .people import Invite, TemporaryPassword
 from .project import (
@@ -79,6 +80,9 @@ __all__ = [
     "LabelAction",
     "LabelHistory",
     "LabelScale",
+    "MetricsChange",
+    "MetricsPairPart",
+    "MetricsProfilePart",
     "MetricsSnapshot",
     "MetricsVersion",
     "Problem",

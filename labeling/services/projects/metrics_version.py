@@ -40,6 +40,7 @@ SLOTS = 16
 
 
 _INSERT = "INSERT INTO labeling_metricsversion (project_id, slot, bumps) "
+_LOG = "INSERT INTO labeling_metricschange (project_id, solution_id) "
 _ADD = " ON CONFLICT (project_id, slot) DO UPDATE SET bumps = labeling_metricsversion.bumps + 1"
 
 
@@ -47,18 +48,32 @@ def _slot() -> str:
     return f"mod(pg_backend_pid(), {SLOTS})" if connection.vendor == "postgresql" else "0"
 
 
-def metrics_version_bump(*, project_id: int) -> None:
+def metrics_version_bump(
+    *, project_id: int, solution_id: int | None = None, labels: bool = True
+) -> None:
     """Move the project's metrics version, in the caller's transaction. Inside a
-    `writes_joined()` block it joins the block's statement (a submit's: no statement more)."""
+    `writes_joined()` block it joins the block's statement (a submit's: no statement more).
+
+    `solution_id`: the write changed the labels or annotations of this solution only; `labels`
+    False: it changed none (suggestions, gold, review state). Either logs the bump
+    (MetricsChange), so the next refresh recomputes the partial aggregates of the logged
+    solutions only; a bump logged neither way (the default: whatever it changed) makes the next
+    refresh rebuild them in full (services/projects/metrics_parts.py). PostgreSQL only: other
+    databases compute every refresh in full."""
     write(f"{_INSERT}VALUES (%s, {_slot()}, 1){_ADD}", [project_id])
+    if (solution_id is not None or not labels) and connection.vendor == "postgresql":
+        write(_LOG + "VALUES (%s, %s)", [project_id, solution_id])
 
 
 def metrics_version_bump_of_solution(*, solution_id: int) -> None:
-    """metrics_version_bump for the project of a solution the caller knows by id only."""
+    """metrics_version_bump(solution_id=...) for the project of a solution the caller knows by
+    id only: the write changed that solution's annotations only."""
     write(
         f"{_INSERT}SELECT project_id, {_slot()}, 1 FROM labeling_solution WHERE id = %s{_ADD}",
         [solution_id],
     )
+    if connection.vendor == "postgresql":  # the partial aggregates are PostgreSQL's
+        write(_LOG + "SELECT project_id, id FROM labeling_solution WHERE id = %s", [solution_id])
 
 
 def metrics_versions_bump(*, project_ids: set[int]) -> None:
