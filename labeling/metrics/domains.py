@@ -26,26 +26,29 @@ from .queries import (
 
 
 class Partials(Protocol):
-    """The label passes a caller already has (the partial aggregates' totals,
-    services/projects/metrics_parts.py): the rater-pair confusions, and the step-rating
-    profiles of the project (domain None) or of one problem domain."""
+    """The label passes a caller already has (the partial aggregates,
+    services/projects/metrics_parts.py): the rater-pair confusions, the step-rating profiles
+    of the project (domain None) or of one problem domain, throughput and distribution."""
 
     def confusions(self) -> Confusions: ...
 
     def profiles(self, domain: str | None) -> ProfileTable: ...
+
+    def activity(self) -> dict: ...
 
 
 def project_metrics_by_domain(project: Project, partials: Partials | None = None) -> dict:
     """project_metrics plus `domains`: per problem domain in a many-domains project (empty
     for a project of one domain, whose totals are those numbers), `coverage` (solutions with
     0 / 1 / 2+ annotators) and `annotators` (each one's own totals). `partials`: the
-    pair confusions and step-rating profiles without their passes over the labels."""
+    pair confusions, step-rating profiles and activity without their passes over the labels."""
     if partials is None:
         confusions = rater_pair_confusions(project)  # read once: pairs and annotators
-        table = None
+        table = done = None
     else:
         confusions, table = partials.confusions(), partials.profiles(None)
-    data = project_metrics(project, confusions, table)
+        done = partials.activity()
+    data = project_metrics(project, confusions, table, done)
     data["coverage"] = annotation_coverage(project)
     data["annotators"] = annotator_totals(project, confusions)
     data["domains"] = per_domain(project, partials) if project.domain == Domain.MIXED else []

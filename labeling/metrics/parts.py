@@ -1,18 +1,22 @@
-"""The two most expensive passes over a project's labels, kept per solution (the partial
+"""The three most expensive passes over a project's labels, kept per solution (the partial
 aggregates, labeling.models.metrics_parts): the rater-pair self-join and the step-rating
-profiles, grouped by solution too, as statements that replace the parts of some solutions
-(or of the whole project) and answer what changed, for services/projects/metrics_parts.py.
-PostgreSQL only (data-modifying WITH, arrays).
+profiles, grouped by solution too, and each submitted annotation's counted labels
+(throughput and the label distribution), as statements that replace the parts of some
+solutions (or of the whole project), for services/projects/metrics_parts.py. PostgreSQL only
+(data-modifying WITH, arrays).
 
-Each statement deletes the solutions' old rows and inserts their new ones in one snapshot and
-answers the difference: (sign, key..., count) rows, -1 for what was there, +1 for what is.
+The pair and profile statements delete the solutions' old rows and insert their new ones in
+one snapshot and answer the difference: (sign, key..., count) rows, -1 for what was there, +1
+for what is.
 """
 
 from django.db.models import Count, F, Q
+from django.db.models.functions import TruncDate
 
 from labeling.models import Project
 
-from .selection import submitted_labels
+from .activity import _RATINGS
+from .selection import submitted_annotations, submitted_labels
 
 PAIR_KEYS = ("a_id", "a_ext", "b_id", "b_ext", "a_rating", "b_rating")
 PROFILE_KEYS = ("domain", "profile")
@@ -93,4 +97,62 @@ def profile_parts_sql(project: Project, solution_ids: list[int] | None) -> tuple
     )
     where, where_params = _scope(project, solution_ids)
     statement = _replace("labeling_metricsprofilepart", PROFILE_KEYS, where, insert)
+    return statement, [*where_params, project.pk, *params]
+
+
+ANNOTATION_COLUMNS = (
+    "annotation_id",
+    "solution_id",
+    "annotator_id",
+    "external_annotator",
+    "day",
+    "submitted_at",
+    "time_spent_ms",
+    "rated",
+    "labeled",
+    "wrong",
+    "neutral",
+    "correct",
+    "unrated",
+    "unsure",
+)
+
+
+def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tuple[str, list]:
+    """activity.py's per-annotation rows (each submitted annotation once, its labels counted
+    by one join), stored: the solutions' old rows deleted, their new ones inserted."""
+    annotations = submitted_annotations(project)
+    if solution_ids is not None:
+        annotations = annotations.filter(solution_id__in=solution_ids)
+    ratings = {name: Count("labels", filter=Q(labels__rating=v)) for name, v in _RATINGS}
+    per_annotation = annotations.annotate(
+        day=TruncDate("submitted_at"),
+        rated=Count("labels", filter=Q(labels__rating__isnull=False)),
+        unrated=Count("labels", filter=Q(labels__rating__isnull=True)),
+        unsure=Count("labels", filter=Q(labels__unsure=True)),
+        labeled=Count("labels"),
+        **ratings,
+    ).values(
+        "id",
+        "solution_id",
+        "annotator_id",
+        "external_annotator",
+        "submitted_at",
+        "time_spent_ms",
+        "day",
+        "rated",
+        "labeled",
+        "unrated",
+        "unsure",
+        *ratings,
+    )
+    sql, params = per_annotation.query.sql_with_params()
+    listed = ", ".join(ANNOTATION_COLUMNS)
+    picked = ", ".join("a.id" if c == "annotation_id" else f"a.{c}" for c in ANNOTATION_COLUMNS)
+    where, where_params = _scope(project, solution_ids)
+    statement = (
+        f"WITH old AS (DELETE FROM labeling_metricsannotationpart WHERE {where}) "
+        f"INSERT INTO labeling_metricsannotationpart (project_id, {listed}) "
+        f"SELECT %s, {picked} FROM ({sql}) AS a"
+    )
     return statement, [*where_params, project.pk, *params]

@@ -294,15 +294,19 @@ def auto_source_agreement(project: Project) -> list[dict]:
 
 
 def project_metrics(
-    project: Project, confusions: Confusions | None = None, table: ProfileTable | None = None
+    project: Project,
+    confusions: Confusions | None = None,
+    table: ProfileTable | None = None,
+    done: dict | None = None,
 ) -> dict:
     """Everything the metrics endpoint and dashboard show for one project (`confusions`:
-    rater_pair_confusions' answer, `table`: step_rating_profiles', when the caller has them)."""
+    rater_pair_confusions' answer, `table`: step_rating_profiles', `done`: activity's, when
+    the caller has them)."""
     return {
         "step_ratings": step_rating_agreement(project, table=table),
         "pairs": rater_pairs(project, confusions),
         "first_error": first_error_agreement(project),
         "gold": gold_accuracy(project),
         "auto_sources": auto_source_agreement(project),
-        **activity(project),  # throughput and label_distribution
+        **(activity(project) if done is None else done),  # throughput, label_distribution
     }

@@ -10,7 +10,12 @@ from .data import (
 )
 from .exports import Export, ExportFileType, ExportFormat, ExportStatus, HubPush, HubTokenKind
 from .imports import ImportJob, ImportStatus
-from .metrics_parts import MetricsChange, MetricsPairPart, MetricsProfilePart
+from .metrics_parts import (
+    MetricsAnnotationPart,
+    MetricsChange,
+    MetricsPairPart,
+    MetricsProfilePart,
+)
 from .outbox import OutboxMessage
 from .people import Invite, TemporaryPassword
 from .project import (
@@ -80,6 +85,7 @@ __all__ = [
     "LabelAction",
     "LabelHistory",
     "LabelScale",
+    "MetricsAnnotationPart",
     "MetricsChange",
     "MetricsPairPart",
     "MetricsProfilePart",

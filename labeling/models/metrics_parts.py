@@ -1,6 +1,7 @@
 """The project metrics' partial aggregates: what each solution adds to the rater-pair
 confusions and the step-rating profiles (the two passes over a project's labels that cost the
-most), and the log of the solutions whose labels changed since the last refresh, so that a
+most), each submitted annotation's own numbers (throughput and the label distribution), and
+the log of the solutions whose labels changed since the last refresh, so that a
 refresh recomputes those solutions only (labeling.services.projects.metrics_parts).
 
 No foreign key to the solution: a solution's rows go with a full rebuild (a deleted solution
@@ -60,3 +61,30 @@ class MetricsProfilePart(models.Model):
 
     def __str__(self) -> str:
         return f"Profile part of solution {self.solution_id}"
+
+
+class MetricsAnnotationPart(models.Model):
+    """One submitted annotation as throughput and the label distribution read it: who rated
+    (a person's id, else an imported dataset's labeler), its submission day and time, its
+    labeling time, and its labels counted (rated, all, per rating, unrated, unsure), so that
+    their statement groups these rows instead of joining every label."""
+
+    id = models.BigAutoField(primary_key=True)
+    project = models.ForeignKey("labeling.Project", on_delete=models.CASCADE, related_name="+")
+    solution_id = models.BigIntegerField(db_index=True)
+    annotation_id = models.BigIntegerField()
+    annotator_id = models.BigIntegerField(null=True)
+    external_annotator = models.CharField(max_length=200, blank=True)
+    day = models.DateField(null=True)
+    submitted_at = models.DateTimeField(null=True)
+    time_spent_ms = models.BigIntegerField()
+    rated = models.IntegerField()
+    labeled = models.IntegerField()
+    wrong = models.IntegerField()
+    neutral = models.IntegerField()
+    correct = models.IntegerField()
+    unrated = models.IntegerField()
+    unsure = models.IntegerField()
+
+    def __str__(self) -> str:
+        return f"Annotation part of annotation {self.annotation_id}"

@@ -1,9 +1,11 @@
 """The partial aggregates behind a metrics refresh: the rater-pair confusions and the
 step-rating profiles kept per solution (labeling.models.metrics_parts), their totals in the
-snapshot (`MetricsSnapshot.partials`), brought up to date by recomputing only the solutions
-whose labels changed since the last refresh. Those two were the passes over the project's
-labels that cost the most (docs/benchmarks.md, issue 26); the other metrics are computed in
-full by each refresh.
+snapshot (`MetricsSnapshot.partials`), and each submitted annotation's counted labels
+(throughput and the label distribution group those rows, one per annotation, instead of
+joining every label), brought up to date by recomputing only the solutions whose labels
+changed since the last refresh. Those three were the passes over the project's labels that
+cost the most (docs/benchmarks.md, issue 26); the other metrics are computed in full by each
+refresh.
 
 Which solutions changed: every metrics-version bump that changed one solution's labels or
 annotations logs it (`MetricsChange`, in the bump's transaction; metrics_version.py), and one
@@ -30,7 +32,8 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from labeling.metrics.parts import pair_parts_sql, profile_parts_sql
+from labeling.metrics.activity import activity_from_parts
+from labeling.metrics.parts import annotation_parts_sql, pair_parts_sql, profile_parts_sql
 from labeling.metrics.queries import Confusions, ProfileTable, confusions_from_rows, profile_table
 from labeling.models import MetricsSnapshot, Project
 
@@ -61,6 +64,9 @@ class PartsTotals:
                 counts[profile] += n
         rows = [(*map(int, profile.split(",")), n) for profile, n in counts.items()]
         return profile_table(rows, len(self.project.rating_values))
+
+    def activity(self) -> dict:
+        return activity_from_parts(self.project)
 
     def stored(self, built_at: datetime) -> dict:
         return {
@@ -134,6 +140,7 @@ def metrics_parts_update(*, project: Project, snapshot: MetricsSnapshot | None) 
             ):
                 cursor.execute(*statement(project, scope))
                 _add(into, cursor.fetchall(), full=full)
+            cursor.execute(*annotation_parts_sql(project, scope))
         if change_ids:
             cursor.execute("DELETE FROM labeling_metricschange WHERE id = ANY(%s)", [change_ids])
     return PartsUpdate(
