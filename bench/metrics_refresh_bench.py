@@ -12,7 +12,8 @@ partial aggregates the first one may rebuild them), then `--rounds` times: `--su
 by one annotator through the labeling page's `annotation_submit_then_next` (each timed, its
 statements counted), then one timed refresh. `--unlogged` moves the metrics version by a bare
 bump before each timed refresh (what an import or the admin does), so that a tree with the
-partial aggregates rebuilds them all: the full cost.
+partial aggregates rebuilds them all: the full cost. `--statements`: the last refresh's ten
+slowest statements (ms, SQL).
 
 Each refresh is timed as wall ms, the client's CPU (this process) and the database backend's
 CPU (its /proc stat, the server being on this machine), with its statement count. Prints one
@@ -37,6 +38,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--submits", type=int, default=5, help="submits before each refresh")
     parser.add_argument("--unlogged", action="store_true", help="a bare bump before each")
+    parser.add_argument("--statements", action="store_true", help="the last refresh's, by time")
     args = parser.parse_args()
     sys.path.insert(0, args.tree)
     os.chdir(args.tree)  # setup puts the working directory first on sys.path too
@@ -121,6 +123,8 @@ def run(args: argparse.Namespace) -> dict:
         )
     import labeling
 
+    slowest = sorted(statements.captured_queries, key=lambda q: -float(q["time"]))
+
     def median(key: str) -> float:
         return round(statistics.median(r[key] for r in refreshes), 1)
 
@@ -137,6 +141,11 @@ def run(args: argparse.Namespace) -> dict:
         "submit_p50_ms": round(statistics.median(submits), 1),
         "submit_statements": sorted(set(submit_statements)),
         "refreshes": refreshes,
+        **(
+            {"statements": [(float(q["time"]) * 1000, q["sql"][:140]) for q in slowest[:10]]}
+            if args.statements
+            else {}
+        ),
     }
 
 
