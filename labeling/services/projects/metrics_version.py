@@ -76,11 +76,11 @@ def metrics_version_bump_of_solution(*, solution_id: int) -> None:
         write(_LOG + "SELECT project_id, id FROM labeling_solution WHERE id = %s", [solution_id])
 
 
-def metrics_versions_bump(*, project_ids: set[int]) -> None:
+def metrics_versions_bump(*, project_ids: set[int], labels: bool = True) -> None:
     """metrics_version_bump for each project of a write over several (an autolabel write
     batch's solutions), in id order: two such writes take the slots' locks in one order."""
     for project_id in sorted(project_ids):
-        metrics_version_bump(project_id=project_id)
+        metrics_version_bump(project_id=project_id, labels=labels)
 
 
 def metrics_version_sql() -> str:
