@@ -3,8 +3,8 @@ rater-pair confusions and step-rating profiles of the solutions changed since th
 and its answer is a full computation's, value and type.
 
 A random sequence of the writes that change labels (submits, skips, resubmits, rejections,
-accepts, adjudications, gold, an import, the Django admin's deletes of annotations and
-solutions) on a many-domains project, a refresh after each, compared with
+accepts, adjudications, gold, machine suggestions, an import, the Django admin's deletes of
+annotations and solutions) on a many-domains project, a refresh after each, compared with
 `project_metrics_by_domain` computed from scratch; the logged writes must have taken the
 incremental path (a refresh that always rebuilt would pass the comparison but not this).
 """
@@ -15,9 +15,12 @@ import random
 import pytest
 from django.contrib import admin
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection
+from django.db import connection, transaction
+from django.db.models import ProtectedError
 from django.test import RequestFactory
 
+from autolabel.engines.base import EngineResult, StepSuggestion
+from autolabel.services import suggestions_upsert
 from labeling.metrics.domains import project_metrics_by_domain
 from labeling.metrics.queries import rater_pair_confusions, step_rating_profiles
 from labeling.models import (
@@ -154,6 +157,18 @@ class Run:
         gold_set(solution=solution, labels=[{"step_id": s.pk, "rating": 1} for s in steps])
         return True
 
+    def machine_suggestions(self) -> bool:
+        solution = self.rng.choice(list(Solution.objects.filter(project=self.project)))
+        values = [self.rng.choice(self.values) for _ in solution.steps.all()]
+        result = EngineResult(
+            source="symbolic",
+            agent="mp",
+            suggestions=[StepSuggestion(step_index=i, value=v) for i, v in enumerate(values)],
+        )
+        with transaction.atomic():
+            suggestions_upsert(solution=solution, result=result)
+        return True  # logged, with no solution to recompute
+
     def import_labels(self) -> bool:
         if self.imported:
             return self.submit()
@@ -174,14 +189,21 @@ class Run:
         return False
 
     def admin_delete_solution(self) -> bool:
-        solution = self.rng.choice(list(Solution.objects.filter(project=self.project)))
-        _admin_delete(Solution, Solution.objects.filter(pk=solution.pk))
-        return False
+        solutions = list(Solution.objects.filter(project=self.project).order_by("pk"))
+        self.rng.shuffle(solutions)
+        for solution in solutions:  # one the review history does not protect
+            try:
+                _admin_delete(Solution, Solution.objects.filter(pk=solution.pk))
+            except ProtectedError:
+                continue
+            return False
+        return self.submit()
 
 
 WRITES = [
     *["submit"] * 6,
     *["skip", "resubmit", "resubmit", "reject", "accept", "adjudicate", "gold"],
+    "machine_suggestions",
     *["import_labels", "admin_delete_annotation", "admin_delete_solution"],
 ]
 
