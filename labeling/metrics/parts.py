@@ -36,8 +36,14 @@ def _labels(project: Project, solution_ids: list[int] | None):
     return labels
 
 
-def _replace(table: str, keys: tuple[str, ...], where: str, insert: str) -> str:
+def _replace(table: str, keys: tuple[str, ...], where: str, insert: str, full: bool) -> str:
     listed = ", ".join(keys)
+    if full:  # a rebuild: what was there is only deleted, not summed (half the rows to group)
+        return (
+            f"WITH old AS (DELETE FROM {table} WHERE {where}), "
+            f"new AS ({insert} RETURNING {listed}, n) "
+            f"SELECT 1, {listed}, SUM(n)::bigint FROM new GROUP BY {listed}"
+        )
     return (
         f"WITH old AS (DELETE FROM {table} WHERE {where} RETURNING {listed}, n), "
         f"new AS ({insert} RETURNING {listed}, n) "
@@ -67,7 +73,7 @@ def pair_parts_sql(project: Project, solution_ids: list[int] | None) -> tuple[st
         " b.rating"
     )
     where, where_params = _scope(project, solution_ids)
-    statement = _replace("labeling_metricspairpart", PAIR_KEYS, where, insert)
+    statement = _replace("labeling_metricspairpart", PAIR_KEYS, where, insert, solution_ids is None)
     return statement, [*where_params, project.pk, *params, *params]
 
 
@@ -96,7 +102,9 @@ def profile_parts_sql(project: Project, solution_ids: list[int] | None) -> tuple
         f" GROUP BY per_step.sol, p.domain, {listed}"
     )
     where, where_params = _scope(project, solution_ids)
-    statement = _replace("labeling_metricsprofilepart", PROFILE_KEYS, where, insert)
+    statement = _replace(
+        "labeling_metricsprofilepart", PROFILE_KEYS, where, insert, solution_ids is None
+    )
     return statement, [*where_params, project.pk, *params]
 
 

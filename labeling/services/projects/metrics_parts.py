@@ -45,6 +45,9 @@ _READ = (
 )
 
 
+REBUILD_WORK_MEM = "64MB"
+
+
 @dataclass
 class PartsTotals:
     """The totals of a project's parts: per pair key (rater a's id and imported name, b's,
@@ -133,6 +136,8 @@ def metrics_parts_update(*, project: Project, snapshot: MetricsSnapshot | None) 
             totals.profile_counts = {tuple(r[:-1]): r[-1] for r in stored["profiles"]}
             built_at = datetime.fromisoformat(stored["built_at"])
         scope = None if full else sorted(solution_ids)
+        if full:  # a rebuild groups every label: in memory rather than spilled to disk
+            cursor.execute(f"SET LOCAL work_mem = '{REBUILD_WORK_MEM}'")
         if scope is None or scope:
             for statement, into in (
                 (pair_parts_sql, totals.pairs),
@@ -141,6 +146,8 @@ def metrics_parts_update(*, project: Project, snapshot: MetricsSnapshot | None) 
                 cursor.execute(*statement(project, scope))
                 _add(into, cursor.fetchall(), full=full)
             cursor.execute(*annotation_parts_sql(project, scope))
+        if full:
+            cursor.execute("SET LOCAL work_mem TO DEFAULT")
         if change_ids:
             cursor.execute("DELETE FROM labeling_metricschange WHERE id = ANY(%s)", [change_ids])
     return PartsUpdate(
