@@ -27,6 +27,11 @@ problems, suggestions, project settings, users' names) move it too (labeling/adm
 MetricsReadAdmin; tests/metrics/test_admin_writes.py). A data migration that rewrites what the
 metrics read ends with `RunPython(metrics_snapshots_invalidate, RunPython.noop)`. The API's
 `?refresh=true` computes anyway.
+
+A bump that says where it wrote (`solution_id`: one solution's labels or annotations) or that
+it wrote no label (`labels=False`) also logs a `MetricsChange` row, so that the next refresh
+recomputes the partial aggregates of those solutions only (metrics_parts.py); an unlogged bump
+(the default, safe whatever the write did) makes it rebuild them all.
 """
 
 from typing import Any
