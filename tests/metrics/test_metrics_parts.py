@@ -290,3 +290,21 @@ def test_a_bump_that_logs_nothing_rebuilds(updates):
     run.submit()
     metrics_refresh(project=run.project)
     assert updates[-1].solutions is None
+
+
+def test_a_snapshot_stored_without_the_parts_rebuilds(updates):
+    """Code that keeps no parts (an older worker during a deploy) stores a snapshot at a newer
+    version with the totals left as they were: the next refresh must not trust them."""
+    from labeling.services.projects.metrics_version import metrics_version_get
+
+    run = Run(random.Random(7), LabelScale.PRM800K)
+    metrics_refresh(project=run.project)
+    run.submit()
+    # An older tree's submit: a bump and no log row; then its refresh stores its snapshot.
+    MetricsChange.objects.filter(project=run.project).delete()
+    version = metrics_version_get(project_id=run.project.pk)
+    MetricsSnapshot.objects.filter(project=run.project).update(labels_version=version)
+    snapshot = metrics_refresh(project=run.project)
+    assert updates[-1].solutions is None
+    served = {k: v for k, v in snapshot.data.items() if k != STATS_KEY}
+    assert _same(served, _fresh(run.project))

@@ -14,7 +14,8 @@ statement (one snapshot of the database): when the version moved since the snaps
 bumps as there are log rows, every change is a logged one, and the logged solutions' parts
 are deleted and computed again, the totals moved by the difference; otherwise (an import, a
 step split, a project setting, the Django admin: bumps that say nothing of where), or with no
-totals yet, or the rating scale changed, or the last full build older than
+totals yet, or totals at another version than the snapshot's (a snapshot stored by code without
+them), or the rating scale changed, or the last full build older than
 METRICS_PARTS_REBUILD_SECONDS, every part is rebuilt. The log rows read are deleted with the
 update; rows committed after that read are the next refresh's.
 
@@ -71,8 +72,9 @@ class PartsTotals:
     def activity(self) -> dict:
         return activity_from_parts(self.project)
 
-    def stored(self, built_at: datetime) -> dict:
+    def stored(self, built_at: datetime, version: int) -> dict:
         return {
+            "version": version,
             "rating_values": list(self.project.rating_values),
             "built_at": built_at.isoformat(),
             "pairs": [[*k, n] for k, n in self.pairs.items()],
@@ -96,7 +98,11 @@ def _incremental(
     project: Project, snapshot: MetricsSnapshot | None, version: int, logged: int
 ) -> bool:
     stored = snapshot.partials if snapshot is not None else None
+    # The parts' own version too: a snapshot stored by code that kept no parts (an older
+    # worker during a deploy) moves labels_version without them.
     if not stored or snapshot.labels_version is None:
+        return False
+    if stored.get("version") != snapshot.labels_version:
         return False
     if stored.get("rating_values") != list(project.rating_values):
         return False
@@ -153,6 +159,6 @@ def metrics_parts_update(*, project: Project, snapshot: MetricsSnapshot | None) 
     return PartsUpdate(
         version=version,
         totals=totals,
-        stored=totals.stored(built_at),
+        stored=totals.stored(built_at, version),
         solutions=None if full else len(scope),
     )
