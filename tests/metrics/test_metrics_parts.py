@@ -276,6 +276,20 @@ def test_a_refresh_with_nothing_changed_runs_no_part_statement(django_assert_num
         assert cursor.fetchone()[0] == parts
 
 
+def test_more_changed_solutions_than_the_most_rebuilds(updates, settings):
+    settings.METRICS_PARTS_MAX_SOLUTIONS = 1
+    run = Run(random.Random(8), LabelScale.PRM800K)
+    metrics_refresh(project=run.project)
+    run.submit()
+    metrics_refresh(project=run.project)
+    assert updates[-1].solutions == 1
+    run.submit()
+    run.submit()
+    metrics_refresh(project=run.project)
+    assert updates[-1].solutions is None  # two solutions, more than 1: rebuilt
+    assert not MetricsChange.objects.filter(project=run.project).exists()
+
+
 def test_a_bump_that_logs_nothing_rebuilds(updates):
     """A write that bumps the version without saying where (here a bare bump, as an import
     or a step split does) makes the next refresh rebuild every part."""

@@ -16,7 +16,8 @@ are deleted and computed again, the totals moved by the difference; otherwise (a
 step split, a project setting, the Django admin: bumps that say nothing of where), or with no
 totals yet, or totals at another version than the snapshot's (a snapshot stored by code without
 them), or the rating scale changed, or the last full build older than
-METRICS_PARTS_REBUILD_SECONDS, every part is rebuilt. The log rows read are deleted with the
+METRICS_PARTS_REBUILD_SECONDS, or more than METRICS_PARTS_MAX_SOLUTIONS solutions changed
+(a project nobody looked at for long), every part is rebuilt. The log rows read are deleted with the
 update; rows committed after that read are the next refresh's.
 
 The answer is the same numbers as a full pass: the totals are integer counts summed exactly,
@@ -94,6 +95,11 @@ def _rebuild_after() -> timedelta:
     return timedelta(seconds=getattr(settings, "METRICS_PARTS_REBUILD_SECONDS", 24 * 3600))
 
 
+def _most_solutions() -> int:
+    """More changed solutions than this: a rebuild (their ids are statement parameters)."""
+    return getattr(settings, "METRICS_PARTS_MAX_SOLUTIONS", 20_000)
+
+
 def _incremental(
     project: Project, snapshot: MetricsSnapshot | None, version: int, logged: int
 ) -> bool:
@@ -133,6 +139,7 @@ def metrics_parts_update(*, project: Project, snapshot: MetricsSnapshot | None) 
         version, change_ids, solution_ids = cursor.fetchone()
         version = int(version)
         full = not _incremental(project, snapshot, version, len(change_ids))
+        full = full or len(solution_ids) > _most_solutions()
         totals = PartsTotals(project)
         if full:
             built_at = timezone.now()
