@@ -39,7 +39,7 @@ from typing import Any
 from django.db import connection
 
 from labeling.pg.compiled import hot_cursor
-from labeling.pg.writes_joined import write
+from labeling.pg.writes_joined import joining, write
 
 SLOTS = 16
 
@@ -65,20 +65,35 @@ def metrics_version_bump(
     solutions only; a bump logged neither way (the default: whatever it changed) makes the next
     refresh rebuild them in full (services/projects/metrics_parts.py). PostgreSQL only: other
     databases compute every refresh in full."""
-    write(f"{_INSERT}VALUES (%s, {_slot()}, 1){_ADD}", [project_id])
-    if (solution_id is not None or not labels) and connection.vendor == "postgresql":
-        write(_LOG + "VALUES (%s, %s)", [project_id, solution_id])
+    bump = (f"{_INSERT}VALUES (%s, {_slot()}, 1){_ADD}", [project_id])
+    if (solution_id is None and labels) or connection.vendor != "postgresql":
+        write(*bump)
+        return
+    _bump_and_log(bump, (_LOG + "VALUES (%s, %s)", [project_id, solution_id]))
 
 
 def metrics_version_bump_of_solution(*, solution_id: int) -> None:
     """metrics_version_bump(solution_id=...) for the project of a solution the caller knows by
     id only: the write changed that solution's annotations only."""
-    write(
+    bump = (
         f"{_INSERT}SELECT project_id, {_slot()}, 1 FROM labeling_solution WHERE id = %s{_ADD}",
         [solution_id],
     )
-    if connection.vendor == "postgresql":  # the partial aggregates are PostgreSQL's
-        write(_LOG + "SELECT project_id, id FROM labeling_solution WHERE id = %s", [solution_id])
+    if connection.vendor != "postgresql":  # the partial aggregates are PostgreSQL's
+        write(*bump)
+        return
+    log = (_LOG + "SELECT project_id, id FROM labeling_solution WHERE id = %s", [solution_id])
+    _bump_and_log(bump, log)
+
+
+def _bump_and_log(bump: tuple[str, list], log: tuple[str, list]) -> None:
+    """The bump and its log row: two held writes inside a `writes_joined()` block (its one
+    statement), else one statement (the bump a WITH of the log's INSERT): no statement more."""
+    if joining():
+        write(*bump)
+        write(*log)
+        return
+    write(f"WITH bump AS ({bump[0]}) {log[0]}", [*bump[1], *log[1]])
 
 
 def metrics_versions_bump(*, project_ids: set[int], labels: bool = True) -> None:
