@@ -241,7 +241,9 @@ def suggestions_write(
     if reasons_of:
         _review_reasons_refresh(reasons_of)
     if entries:  # suggestions written or withdrawn: the metrics' agreement with machine sources
-        metrics_versions_bump(project_ids={solution.project_id for solution, _, _ in entries})
+        metrics_versions_bump(
+            project_ids={solution.project_id for solution, _, _ in entries}, labels=False
+        )
     return written
 
 

@@ -11,6 +11,7 @@ SQLite, without GROUPING SETS or PERCENTILE_CONT, runs them apart.
 from collections import defaultdict
 from statistics import median
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce, TruncDate
@@ -77,6 +78,26 @@ def _per_annotation(project: Project) -> QuerySet[Annotation]:
 
 def _activity_in_sql(project: Project) -> dict:
     sql, params = _per_annotation(project).query.sql_with_params()
+    return _activity_grouped(sql, params)
+
+
+def activity_from_parts(project: Project) -> dict:
+    """activity() from the project's stored per-annotation rows (MetricsAnnotationPart, kept
+    by services/projects/metrics_parts.py): the same statement over one row per submitted
+    annotation instead of the annotations joined to their labels; the rater named now."""
+    users = get_user_model()._meta.db_table
+    sql = (
+        "SELECT COALESCE(u.username, p.external_annotator) AS rater, p.day, p.submitted_at,"
+        f" p.time_spent_ms, p.rated, p.labeled, {', '.join(f'p.{c}' for c in _DISTRIBUTION)}"
+        f" FROM labeling_metricsannotationpart p LEFT JOIN {users} u ON u.id = p.annotator_id"
+        " WHERE p.project_id = %s"
+    )
+    return _activity_grouped(sql, [project.pk])
+
+
+def _activity_grouped(sql: str, params: list) -> dict:
+    """Throughput and distribution from a per-annotation selection `sql` (rater, day,
+    submitted_at, time_spent_ms, rated, labeled and the _DISTRIBUTION counts)."""
     timed = "FILTER (WHERE submitted_at IS NOT NULL)"  # throughput counts submission times
     sums = ", ".join(f"SUM({name})::bigint" for name in (*_DISTRIBUTION, "labeled"))
     with connection.cursor() as cursor:

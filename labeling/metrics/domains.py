@@ -5,6 +5,8 @@ the same count-table queries as the project's totals, filtered to the domain's p
 A domain is the problem's own (`Problem.domain`); "" gathers problems that name none.
 """
 
+from typing import Protocol
+
 from django.db.models import Count, F, Q
 
 from labeling.models import Domain, Project, Solution
@@ -13,6 +15,8 @@ from labeling.selectors.review import review_queue_counts
 
 from .coverage import annotation_coverage, annotator_totals
 from .queries import (
+    Confusions,
+    ProfileTable,
     first_error_agreement,
     project_metrics,
     rater_pair_confusions,
@@ -21,15 +25,33 @@ from .queries import (
 )
 
 
-def project_metrics_by_domain(project: Project) -> dict:
+class Partials(Protocol):
+    """The label passes a caller already has (the partial aggregates,
+    services/projects/metrics_parts.py): the rater-pair confusions, the step-rating profiles
+    of the project (domain None) or of one problem domain, throughput and distribution."""
+
+    def confusions(self) -> Confusions: ...
+
+    def profiles(self, domain: str | None) -> ProfileTable: ...
+
+    def activity(self) -> dict: ...
+
+
+def project_metrics_by_domain(project: Project, partials: Partials | None = None) -> dict:
     """project_metrics plus `domains`: per problem domain in a many-domains project (empty
     for a project of one domain, whose totals are those numbers), `coverage` (solutions with
-    0 / 1 / 2+ annotators) and `annotators` (each one's own totals)."""
-    confusions = rater_pair_confusions(project)  # read once: pairs and annotators
-    data = project_metrics(project, confusions)
+    0 / 1 / 2+ annotators) and `annotators` (each one's own totals). `partials`: the
+    pair confusions, step-rating profiles and activity without their passes over the labels."""
+    if partials is None:
+        confusions = rater_pair_confusions(project)  # read once: pairs and annotators
+        table = done = None
+    else:
+        confusions, table = partials.confusions(), partials.profiles(None)
+        done = partials.activity()
+    data = project_metrics(project, confusions, table, done)
     data["coverage"] = annotation_coverage(project)
     data["annotators"] = annotator_totals(project, confusions)
-    data["domains"] = per_domain(project) if project.domain == Domain.MIXED else []
+    data["domains"] = per_domain(project, partials) if project.domain == Domain.MIXED else []
     data["review"] = review_progress(project)
     return data
 
@@ -45,7 +67,7 @@ def review_progress(project: Project) -> dict:
     }
 
 
-def per_domain(project: Project) -> list[dict]:
+def per_domain(project: Project, partials: Partials | None = None) -> list[dict]:
     """One row per problem domain present in the project, in name order."""
     solutions = (
         Solution.objects.filter(project=project, is_gold=False)
@@ -67,7 +89,8 @@ def per_domain(project: Project) -> list[dict]:
     rows = []
     for row in sorted(solutions, key=lambda r: r["domain"]):
         domain = row["domain"]
-        steps = step_rating_agreement(project, domain)
+        table = None if partials is None else partials.profiles(domain)
+        steps = step_rating_agreement(project, domain, table)
         first = first_error_agreement(project, domain)
         rows.append(
             {

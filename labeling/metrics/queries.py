@@ -60,9 +60,20 @@ def _gold_first_error() -> Coalesce:
     )
 
 
-def step_rating_profiles(
-    project: Project, domain: str | None = None
-) -> tuple[np.ndarray, np.ndarray]:
+ProfileTable = tuple[np.ndarray, np.ndarray]
+
+
+def profile_table(rows: list[tuple], width: int) -> ProfileTable:
+    """(profiles, weights) from (count of each rating value..., steps) rows, in sorted order:
+    the statistics sum in row order, so the same rows give the same floats whichever way
+    they were read (a full pass here, or the partial aggregates' totals)."""
+    if not rows:
+        return np.zeros((0, width)), np.zeros(0)
+    table = np.array(sorted(rows), dtype=float)
+    return table[:, :-1], table[:, -1]
+
+
+def step_rating_profiles(project: Project, domain: str | None = None) -> ProfileTable:
     """Distinct per-step value-count profiles (columns: project.rating_values) among steps
     with ≥ 2 ratings, and how many steps have each. Two GROUP BYs in one statement."""
     values = project.rating_values
@@ -84,16 +95,16 @@ def step_rating_profiles(
             f"SELECT {listed}, COUNT(*) FROM ({sql}) AS per_step GROUP BY {listed}", params
         )
         rows = cursor.fetchall()
-    if not rows:
-        return np.zeros((0, len(values))), np.zeros(0)
-    table = np.array(rows, dtype=float)
-    return table[:, :-1], table[:, -1]
+    return profile_table(rows, len(values))
 
 
-def step_rating_agreement(project: Project, domain: str | None = None) -> dict:
+def step_rating_agreement(
+    project: Project, domain: str | None = None, table: ProfileTable | None = None
+) -> dict:
     """Krippendorff's alpha (ordinal), Fleiss' kappa and pairwise agreement on step ratings
-    (of one problem domain's solutions when `domain` is given)."""
-    profiles, weights = step_rating_profiles(project, domain)
+    (of one problem domain's solutions when `domain` is given); `table`: step_rating_profiles'
+    answer when the caller has it (the partial aggregates')."""
+    profiles, weights = step_rating_profiles(project, domain) if table is None else table
     units = expand_profiles(profiles, weights)
     m = profiles.sum(axis=1) if len(profiles) else np.zeros(0)
     fleiss = None
@@ -130,7 +141,6 @@ def rater_pair_confusions(project: Project) -> dict[tuple[str, str], np.ndarray]
     by both annotations' raters and ratings; rater ids become names afterwards (no user table
     in the join). The ORM's `step__labels__` self-join went through the steps besides.
     """
-    values = list(project.rating_values)
     labels = submitted_labels(project).values(
         "step_id",
         "annotation_id",
@@ -148,6 +158,13 @@ def rater_pair_confusions(project: Project) -> dict[tuple[str, str], np.ndarray]
             (*params, *params),
         )
         rows = cursor.fetchall()
+    return confusions_from_rows(project, rows)
+
+
+def confusions_from_rows(project: Project, rows: list[tuple]) -> dict[tuple[str, str], np.ndarray]:
+    """rater_pair_confusions' answer from its count rows (rater a's id and imported name, b's,
+    a's rating, b's rating, count): the raters named, a pair's two orders merged."""
+    values = list(project.rating_values)
     names = _rater_names({r[0] for r in rows if r[0]} | {r[2] for r in rows if r[2]})
     out: dict[tuple[str, str], np.ndarray] = defaultdict(
         lambda: np.zeros((len(values), len(values)))
@@ -276,14 +293,20 @@ def auto_source_agreement(project: Project) -> list[dict]:
     return out
 
 
-def project_metrics(project: Project, confusions: Confusions | None = None) -> dict:
+def project_metrics(
+    project: Project,
+    confusions: Confusions | None = None,
+    table: ProfileTable | None = None,
+    done: dict | None = None,
+) -> dict:
     """Everything the metrics endpoint and dashboard show for one project (`confusions`:
-    rater_pair_confusions' answer when the caller has it)."""
+    rater_pair_confusions' answer, `table`: step_rating_profiles', `done`: activity's, when
+    the caller has them)."""
     return {
-        "step_ratings": step_rating_agreement(project),
+        "step_ratings": step_rating_agreement(project, table=table),
         "pairs": rater_pairs(project, confusions),
         "first_error": first_error_agreement(project),
         "gold": gold_accuracy(project),
         "auto_sources": auto_source_agreement(project),
-        **activity(project),  # throughput and label_distribution
+        **(activity(project) if done is None else done),  # throughput, label_distribution
     }

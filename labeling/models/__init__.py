@@ -10,6 +10,12 @@ from .data import (
 )
 from .exports import Export, ExportFileType, ExportFormat, ExportStatus, HubPush, HubTokenKind
 from .imports import ImportJob, ImportStatus
+from .metrics_parts import (
+    MetricsAnnotationPart,
+    MetricsChange,
+    MetricsPairPart,
+    MetricsProfilePart,
+)
 from .outbox import OutboxMessage
 from .people import Invite, TemporaryPassword
 from .project import (
@@ -79,6 +85,10 @@ __all__ = [
     "LabelAction",
     "LabelHistory",
     "LabelScale",
+    "MetricsAnnotationPart",
+    "MetricsChange",
+    "MetricsPairPart",
+    "MetricsProfilePart",
     "MetricsSnapshot",
     "MetricsVersion",
     "Problem",

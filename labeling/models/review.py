@@ -204,6 +204,10 @@ class MetricsSnapshot(models.Model):
     # MetricsVersion's sum for the project, read before the metrics were computed (None: a
     # snapshot from before the versions, served by age only).
     labels_version = models.BigIntegerField(null=True, blank=True)
+    # The partial aggregates' totals at labels_version (rater-pair confusions and step-rating
+    # profiles, by rater id and domain) and when they were last rebuilt in full; None: none
+    # yet, the next refresh rebuilds (labeling.services.projects.metrics_parts).
+    partials = models.JSONField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"Metrics of project {self.project_id} at {self.computed_at}"

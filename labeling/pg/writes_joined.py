@@ -40,6 +40,11 @@ def writes_joined() -> Iterator[None]:
         _held.writes = None
 
 
+def joining() -> bool:
+    """Inside a `writes_joined()` block (PostgreSQL): a `write()` is held and joined."""
+    return getattr(_held, "writes", None) is not None
+
+
 def write(sql: str, params: Sequence[object]) -> None:
     """Run a statement whose result is not read (its rowcount neither), or hold it back for the
     enclosing `writes_joined()` block. `sql` must be one statement that can stand in a WITH:

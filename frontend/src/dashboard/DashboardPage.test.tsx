@@ -140,4 +140,29 @@ describe("DashboardPage", () => {
     });
     expect(api.callsTo("GET", "/metrics/")).toHaveLength(2);
   });
+
+  it("backs off while the same snapshot is still refreshing: 2 s, then 4 s, then 8 s", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const review = new FakeReview();
+    review.metrics = makeMetrics({ cached: true, changes_since: 12, refreshing: true });
+    const { api } = setup(review);
+    await screen.findByTestId("stat-alpha");
+    const polls = () => api.callsTo("GET", "/metrics/").length;
+    const after = async (ms: number) => {
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(ms);
+      });
+    };
+    expect(polls()).toBe(1);
+    await after(2100); // 2 s
+    expect(polls()).toBe(2);
+    await after(3000); // the next one 4 s after the second, not 2
+    expect(polls()).toBe(2);
+    await after(1000);
+    expect(polls()).toBe(3);
+    await after(7000); // then 8 s
+    expect(polls()).toBe(3);
+    await after(1100);
+    expect(polls()).toBe(4);
+  });
 });

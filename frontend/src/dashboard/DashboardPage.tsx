@@ -14,6 +14,7 @@ import { REASON_LABEL } from "../review/reviewState";
 import "../styles/review.css";
 import { DomainTable } from "./DomainTable";
 import { MetricsAge } from "./MetricsAge";
+import { nextPollDelay } from "./pollDelay";
 import { Heatmap, HeatLegend, Legend, LineChart, ShareBars, StackedBars } from "./Charts";
 import { RATING_COLORS, SERIES_COLORS, dailySeries, fmt, pairMatrix, pct } from "./charts";
 
@@ -136,6 +137,14 @@ export function DashboardPage() {
         document.title = `Dashboard · ${p.name} · steplab`;
       })
       .catch((e: Error) => alive && setError(e.message));
+    // Asked again while a refresh is pending, backing off while the same snapshot comes back.
+    let wait: number | null = null;
+    let seen: string | null | undefined;
+    const again = (snapshot: string | null) => {
+      wait = nextPollDelay(wait, snapshot === seen);
+      seen = snapshot;
+      timer.current = setTimeout(() => poll(false), wait);
+    };
     const poll = (refresh: boolean) => {
       api
         .getMetrics(projectId, refresh)
@@ -143,13 +152,13 @@ export function DashboardPage() {
           if (!alive) return;
           if (isComputing(m)) {
             setComputing(true);
-            timer.current = setTimeout(() => poll(false), 2000);
+            again(null);
           } else {
             setComputing(false);
             setMetrics(m);
             // A snapshot served while people label, its refresh queued: shown now, and again
             // once the worker has computed it (the server queues at most one at a time).
-            if (m.refreshing) timer.current = setTimeout(() => poll(false), 2000);
+            if (m.refreshing) again(m.computed_at ?? null);
           }
         })
         .catch((e: Error) => alive && setError(e.message));

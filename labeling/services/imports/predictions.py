@@ -78,7 +78,8 @@ def predictions_upload(
     with transaction.atomic():
         for batch in _batches(lines):
             writer.write(batch)
-        metrics_version_bump(project_id=project.pk)  # suggestions: auto_sources
+        # Suggestions only (auto_sources), no label.
+        metrics_version_bump(project_id=project.pk, labels=False)
     return writer.result
 
 

@@ -419,7 +419,7 @@ def annotation_submit_within(
             state=locked,
         )
         task_release(solution_id=solution_id, user=user)
-        metrics_version_bump(project_id=project.pk)
+        metrics_version_bump(project_id=project.pk, solution_id=solution_id)
         submission_count(
             solution_id=solution_id,
             annotation_id=annotation.pk,

@@ -210,7 +210,7 @@ def annotation_resubmit(
     if current is not None and current.annotations.filter(pk=annotation.pk).exists():
         resolution_withdraw(resolution=current, user=user)
     review_reasons_refresh(solution_ids=[solution_id], locked=True)
-    metrics_version_bump(project_id=project.pk)
+    metrics_version_bump(project_id=project.pk, solution_id=solution_id)
     if project.auto_resolve and not locked.is_gold:
         resolution_auto(solution_id=solution_id)
     return annotation

@@ -27,7 +27,7 @@ from time import perf_counter
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
@@ -35,8 +35,10 @@ from django.utils import timezone
 from labeling.metrics.domains import project_metrics_by_domain as project_metrics
 from labeling.metrics.queries import submitted_annotations
 from labeling.models import MetricsSnapshot, Project, Solution
+from labeling.pg.named_locks import named_xact_lock
 from labeling.selectors.labeling_page import project_stats
 from labeling.services.jobs.outbox import outbox_add
+from labeling.services.projects.metrics_parts import metrics_parts_update
 from labeling.services.projects.metrics_version import metrics_version_get, metrics_version_sql
 
 REFRESH_TASK = "labeling.tasks.project_metrics_refresh_task"
@@ -78,23 +80,38 @@ class MetricsAnswer:
 def metrics_refresh(*, project: Project, version: int | None = None) -> MetricsSnapshot:
     """Compute the project's metrics now and store them as its snapshot, with the project's
     stats (`project_stats_get` serves them to a large project's pages) and the metrics version
-    read before they were computed (`version`, when the caller has just read it)."""
-    if version is None:
-        version = metrics_version_get(project_id=project.pk)
-    started = perf_counter()
-    # As the snapshot's field stores it (dates as ISO strings), so that the returned snapshot
-    # answers what a later read of it will.
-    data = json.loads(json.dumps(project_metrics(project), cls=DjangoJSONEncoder))
-    data[STATS_KEY] = project_stats(project=project)
-    snapshot, _ = MetricsSnapshot.objects.update_or_create(
-        project=project,
-        defaults={
-            "data": data,
-            "computed_at": timezone.now(),
-            "duration_ms": int((perf_counter() - started) * 1000),
-            "labels_version": version,
-        },
-    )
+    read before they were computed (`version`, when the caller has just read it).
+
+    On PostgreSQL the rater-pair confusions and step-rating profiles come from the partial
+    aggregates, recomputed for the solutions changed since the last refresh
+    (metrics_parts.py), under the project's refresh lock, in one transaction with the
+    snapshot; the version is the one read with the change log (not older than `version`)."""
+    with transaction.atomic():
+        partials = None
+        if connection.vendor == "postgresql":
+            named_xact_lock(f"metrics-refresh-{project.pk}")
+            stored = MetricsSnapshot.objects.filter(project=project).first()
+            started = perf_counter()
+            update = metrics_parts_update(project=project, snapshot=stored)
+            version, partials = update.version, update.totals
+        else:
+            started = perf_counter()
+            if version is None:
+                version = metrics_version_get(project_id=project.pk)
+        # As the snapshot's field stores it (dates as ISO strings), so that the returned
+        # snapshot answers what a later read of it will.
+        data = json.loads(json.dumps(project_metrics(project, partials), cls=DjangoJSONEncoder))
+        data[STATS_KEY] = project_stats(project=project)
+        snapshot, _ = MetricsSnapshot.objects.update_or_create(
+            project=project,
+            defaults={
+                "data": data,
+                "computed_at": timezone.now(),
+                "duration_ms": int((perf_counter() - started) * 1000),
+                "labels_version": version,
+                "partials": None if partials is None else update.stored,
+            },
+        )
     return snapshot
 
 

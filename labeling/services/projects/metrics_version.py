@@ -27,6 +27,11 @@ problems, suggestions, project settings, users' names) move it too (labeling/adm
 MetricsReadAdmin; tests/metrics/test_admin_writes.py). A data migration that rewrites what the
 metrics read ends with `RunPython(metrics_snapshots_invalidate, RunPython.noop)`. The API's
 `?refresh=true` computes anyway.
+
+A bump that says where it wrote (`solution_id`: one solution's labels or annotations) or that
+it wrote no label (`labels=False`) also logs a `MetricsChange` row, so that the next refresh
+recomputes the partial aggregates of those solutions only (metrics_parts.py); an unlogged bump
+(the default, safe whatever the write did) makes it rebuild them all.
 """
 
 from typing import Any
@@ -34,12 +39,13 @@ from typing import Any
 from django.db import connection
 
 from labeling.pg.compiled import hot_cursor
-from labeling.pg.writes_joined import write
+from labeling.pg.writes_joined import joining, write
 
 SLOTS = 16
 
 
 _INSERT = "INSERT INTO labeling_metricsversion (project_id, slot, bumps) "
+_LOG = "INSERT INTO labeling_metricschange (project_id, solution_id) "
 _ADD = " ON CONFLICT (project_id, slot) DO UPDATE SET bumps = labeling_metricsversion.bumps + 1"
 
 
@@ -47,25 +53,54 @@ def _slot() -> str:
     return f"mod(pg_backend_pid(), {SLOTS})" if connection.vendor == "postgresql" else "0"
 
 
-def metrics_version_bump(*, project_id: int) -> None:
+def metrics_version_bump(
+    *, project_id: int, solution_id: int | None = None, labels: bool = True
+) -> None:
     """Move the project's metrics version, in the caller's transaction. Inside a
-    `writes_joined()` block it joins the block's statement (a submit's: no statement more)."""
-    write(f"{_INSERT}VALUES (%s, {_slot()}, 1){_ADD}", [project_id])
+    `writes_joined()` block it joins the block's statement (a submit's: no statement more).
+
+    `solution_id`: the write changed the labels or annotations of this solution only; `labels`
+    False: it changed none (suggestions, gold, review state). Either logs the bump
+    (MetricsChange), so the next refresh recomputes the partial aggregates of the logged
+    solutions only; a bump logged neither way (the default: whatever it changed) makes the next
+    refresh rebuild them in full (services/projects/metrics_parts.py). PostgreSQL only: other
+    databases compute every refresh in full."""
+    bump = (f"{_INSERT}VALUES (%s, {_slot()}, 1){_ADD}", [project_id])
+    if (solution_id is None and labels) or connection.vendor != "postgresql":
+        write(*bump)
+        return
+    _bump_and_log(bump, (_LOG + "VALUES (%s, %s)", [project_id, solution_id]))
 
 
 def metrics_version_bump_of_solution(*, solution_id: int) -> None:
-    """metrics_version_bump for the project of a solution the caller knows by id only."""
-    write(
+    """metrics_version_bump(solution_id=...) for the project of a solution the caller knows by
+    id only: the write changed that solution's annotations only."""
+    bump = (
         f"{_INSERT}SELECT project_id, {_slot()}, 1 FROM labeling_solution WHERE id = %s{_ADD}",
         [solution_id],
     )
+    if connection.vendor != "postgresql":  # the partial aggregates are PostgreSQL's
+        write(*bump)
+        return
+    log = (_LOG + "SELECT project_id, id FROM labeling_solution WHERE id = %s", [solution_id])
+    _bump_and_log(bump, log)
 
 
-def metrics_versions_bump(*, project_ids: set[int]) -> None:
+def _bump_and_log(bump: tuple[str, list], log: tuple[str, list]) -> None:
+    """The bump and its log row: two held writes inside a `writes_joined()` block (its one
+    statement), else one statement (the bump a WITH of the log's INSERT): no statement more."""
+    if joining():
+        write(*bump)
+        write(*log)
+        return
+    write(f"WITH bump AS ({bump[0]}) {log[0]}", [*bump[1], *log[1]])
+
+
+def metrics_versions_bump(*, project_ids: set[int], labels: bool = True) -> None:
     """metrics_version_bump for each project of a write over several (an autolabel write
     batch's solutions), in id order: two such writes take the slots' locks in one order."""
     for project_id in sorted(project_ids):
-        metrics_version_bump(project_id=project_id)
+        metrics_version_bump(project_id=project_id, labels=labels)
 
 
 def metrics_version_sql() -> str:

@@ -145,7 +145,7 @@ def review_reject(*, annotation: Annotation, reviewer, comment: str) -> Annotati
     )
     review_reasons_refresh(solution_ids=[solution.pk])
     queue_open_refresh(solution_ids=[solution.pk])
-    metrics_version_bump(project_id=solution.project_id)
+    metrics_version_bump(project_id=solution.project_id, solution_id=solution.pk)
     current = resolution_current(solution_id=solution.pk)
     # An accepted or consensus resolution rests on this annotation; an adjudication does not.
     if (

@@ -170,7 +170,7 @@ def reasons_range_store(*, project_id: int, lo: int, hi: int) -> int:
             cursor.execute("SELECT changes()")  # sqlite3 counts no rows for a WITH ... UPDATE
             changed = cursor.fetchone()[0]
     if changed:
-        metrics_version_bump(project_id=project_id)
+        metrics_version_bump(project_id=project_id, labels=False)  # masks, not labels
     return changed
 
 
@@ -218,6 +218,6 @@ def review_reasons_fill(
     )
     with transaction.atomic():  # the review progress now reads the stored masks
         Project.objects.filter(pk=project.pk).update(review_reasons_stored=True)
-        metrics_version_bump(project_id=project.pk)
+        metrics_version_bump(project_id=project.pk, labels=False)
     project.review_reasons_stored = True
     return done.solutions

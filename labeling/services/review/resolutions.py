@@ -92,7 +92,8 @@ def resolution_create(
         for step_id, _ in steps
     )
     resolution.annotations.set(annotations)
-    metrics_version_bump(project_id=solution.project_id)  # the review progress
+    # The review progress; the solution's annotations (accept, adjudicate) too.
+    metrics_version_bump(project_id=solution.project_id, solution_id=solution.pk)
     label_history_write(
         resolution=resolution,
         solution_id=solution.pk,

@@ -1,0 +1,166 @@
+"""The three most expensive passes over a project's labels, kept per solution (the partial
+aggregates, labeling.models.metrics_parts): the rater-pair self-join and the step-rating
+profiles, grouped by solution too, and each submitted annotation's counted labels
+(throughput and the label distribution), as statements that replace the parts of some
+solutions (or of the whole project), for services/projects/metrics_parts.py. PostgreSQL only
+(data-modifying WITH, arrays).
+
+The pair and profile statements delete the solutions' old rows and insert their new ones in
+one snapshot and answer the difference: (sign, key..., count) rows, -1 for what was there, +1
+for what is.
+"""
+
+from django.db.models import Count, F, Q
+from django.db.models.functions import TruncDate
+
+from labeling.models import Project
+
+from .activity import _RATINGS
+from .selection import submitted_annotations, submitted_labels
+
+PAIR_KEYS = ("a_id", "a_ext", "b_id", "b_ext", "a_rating", "b_rating")
+PROFILE_KEYS = ("domain", "profile")
+
+
+def _scope(project: Project, solution_ids: list[int] | None) -> tuple[str, list]:
+    """The parts' rows replaced: those of `solution_ids`, or all the project's (None)."""
+    if solution_ids is None:
+        return "project_id = %s", [project.pk]
+    return "project_id = %s AND solution_id = ANY(%s)", [project.pk, solution_ids]
+
+
+def _labels(project: Project, solution_ids: list[int] | None):
+    labels = submitted_labels(project)
+    if solution_ids is not None:
+        labels = labels.filter(annotation__solution_id__in=solution_ids)
+    return labels
+
+
+def _replace(table: str, keys: tuple[str, ...], where: str, insert: str, full: bool) -> str:
+    listed = ", ".join(keys)
+    if full:  # a rebuild: what was there is only deleted, not summed (half the rows to group)
+        return (
+            f"WITH old AS (DELETE FROM {table} WHERE {where}), "
+            f"new AS ({insert} RETURNING {listed}, n) "
+            f"SELECT 1, {listed}, SUM(n)::bigint FROM new GROUP BY {listed}"
+        )
+    return (
+        f"WITH old AS (DELETE FROM {table} WHERE {where} RETURNING {listed}, n), "
+        f"new AS ({insert} RETURNING {listed}, n) "
+        f"SELECT sign, {listed}, SUM(n)::bigint FROM ("
+        f"SELECT -1 AS sign, {listed}, n FROM old UNION ALL SELECT 1, {listed}, n FROM new"
+        f") AS d GROUP BY sign, {listed}"
+    )
+
+
+def pair_parts_sql(project: Project, solution_ids: list[int] | None) -> tuple[str, list]:
+    """rater_pair_confusions' self-join (queries.py), grouped by solution as well."""
+    labels = _labels(project, solution_ids).values(
+        "step_id",
+        "annotation_id",
+        "rating",
+        rater_id=F("annotation__annotator_id"),
+        rater_ext=F("annotation__external_annotator"),
+        sol=F("annotation__solution_id"),
+    )
+    sql, params = labels.query.sql_with_params()
+    insert = (
+        f"INSERT INTO labeling_metricspairpart (project_id, solution_id, {', '.join(PAIR_KEYS)}, n)"
+        " SELECT %s, a.sol, a.rater_id, a.rater_ext, b.rater_id, b.rater_ext, a.rating,"
+        f" b.rating, COUNT(*) FROM ({sql}) AS a JOIN ({sql}) AS b"
+        " ON b.step_id = a.step_id AND b.annotation_id > a.annotation_id"
+        " GROUP BY a.sol, a.rater_id, a.rater_ext, b.rater_id, b.rater_ext, a.rating,"
+        " b.rating"
+    )
+    where, where_params = _scope(project, solution_ids)
+    statement = _replace("labeling_metricspairpart", PAIR_KEYS, where, insert, solution_ids is None)
+    return statement, [*where_params, project.pk, *params, *params]
+
+
+def profile_parts_sql(project: Project, solution_ids: list[int] | None) -> tuple[str, list]:
+    """step_rating_profiles' two GROUP BYs (queries.py), grouped by solution as well, with
+    each solution's problem domain; a profile is its counts as text ("0,1,2")."""
+    values = project.rating_values
+    cols = [f"c{i}" for i in range(len(values))]
+    per_step = (
+        _labels(project, solution_ids)
+        .values("step_id", sol=F("annotation__solution_id"))
+        .annotate(
+            **{col: Count("id", filter=Q(rating=v)) for col, v in zip(cols, values, strict=True)},
+            m=Count("id"),
+        )
+        .filter(m__gte=2)
+        .values("sol", *cols)
+    )
+    sql, params = per_step.query.sql_with_params()
+    listed = ", ".join(f"per_step.{col}" for col in cols)
+    insert = (
+        "INSERT INTO labeling_metricsprofilepart (project_id, solution_id, domain, profile, n)"
+        f" SELECT %s, per_step.sol, p.domain, CONCAT_WS(',', {listed}), COUNT(*)"
+        f" FROM ({sql}) AS per_step JOIN labeling_solution s ON s.id = per_step.sol"
+        " JOIN labeling_problem p ON p.id = s.problem_id"
+        f" GROUP BY per_step.sol, p.domain, {listed}"
+    )
+    where, where_params = _scope(project, solution_ids)
+    statement = _replace(
+        "labeling_metricsprofilepart", PROFILE_KEYS, where, insert, solution_ids is None
+    )
+    return statement, [*where_params, project.pk, *params]
+
+
+ANNOTATION_COLUMNS = (
+    "annotation_id",
+    "solution_id",
+    "annotator_id",
+    "external_annotator",
+    "day",
+    "submitted_at",
+    "time_spent_ms",
+    "rated",
+    "labeled",
+    "wrong",
+    "neutral",
+    "correct",
+    "unrated",
+    "unsure",
+)
+
+
+def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tuple[str, list]:
+    """activity.py's per-annotation rows (each submitted annotation once, its labels counted
+    by one join), stored: the solutions' old rows deleted, their new ones inserted."""
+    annotations = submitted_annotations(project)
+    if solution_ids is not None:
+        annotations = annotations.filter(solution_id__in=solution_ids)
+    ratings = {name: Count("labels", filter=Q(labels__rating=v)) for name, v in _RATINGS}
+    per_annotation = annotations.annotate(
+        day=TruncDate("submitted_at"),
+        rated=Count("labels", filter=Q(labels__rating__isnull=False)),
+        unrated=Count("labels", filter=Q(labels__rating__isnull=True)),
+        unsure=Count("labels", filter=Q(labels__unsure=True)),
+        labeled=Count("labels"),
+        **ratings,
+    ).values(
+        "id",
+        "solution_id",
+        "annotator_id",
+        "external_annotator",
+        "submitted_at",
+        "time_spent_ms",
+        "day",
+        "rated",
+        "labeled",
+        "unrated",
+        "unsure",
+        *ratings,
+    )
+    sql, params = per_annotation.query.sql_with_params()
+    listed = ", ".join(ANNOTATION_COLUMNS)
+    picked = ", ".join("a.id" if c == "annotation_id" else f"a.{c}" for c in ANNOTATION_COLUMNS)
+    where, where_params = _scope(project, solution_ids)
+    statement = (
+        f"WITH old AS (DELETE FROM labeling_metricsannotationpart WHERE {where}) "
+        f"INSERT INTO labeling_metricsannotationpart (project_id, {listed}) "
+        f"SELECT %s, {picked} FROM ({sql}) AS a"
+    )
+    return statement, [*where_params, project.pk, *params]

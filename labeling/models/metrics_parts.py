@@ -1,0 +1,90 @@
+"""The project metrics' partial aggregates: what each solution adds to the rater-pair
+confusions and the step-rating profiles (the two passes over a project's labels that cost the
+most), each submitted annotation's own numbers (throughput and the label distribution), and
+the log of the solutions whose labels changed since the last refresh, so that a
+refresh recomputes those solutions only (labeling.services.projects.metrics_parts).
+
+No foreign key to the solution: a solution's rows go with a full rebuild (a deleted solution
+bumps the metrics version without a logged solution, which forces one), and a log row of a
+solution deleted since is recomputed to nothing.
+"""
+
+from django.db import models
+
+
+class MetricsChange(models.Model):
+    """One metrics-version bump that changed the labels of one solution only (`solution_id`),
+    or nothing the partial aggregates read (`solution_id` None). A refresh consumes them: when
+    the project's version moved by exactly as many bumps as there are rows, the aggregates are
+    brought up to date by recomputing these solutions; any other bump forces a full rebuild."""
+
+    id = models.BigAutoField(primary_key=True)
+    project = models.ForeignKey(
+        "labeling.Project", on_delete=models.CASCADE, related_name="metrics_changes"
+    )
+    solution_id = models.BigIntegerField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Metrics change {self.pk} of project {self.project_id}: {self.solution_id}"
+
+
+class MetricsPairPart(models.Model):
+    """Of one solution: on the steps two submitted annotations both rated, how many times rater
+    a (the lower annotation id) rated `a_rating` and rater b `b_rating` (a person's id, else an
+    imported dataset's labeler)."""
+
+    id = models.BigAutoField(primary_key=True)
+    project = models.ForeignKey("labeling.Project", on_delete=models.CASCADE, related_name="+")
+    solution_id = models.BigIntegerField(db_index=True)
+    a_id = models.BigIntegerField(null=True)
+    a_ext = models.CharField(max_length=200, blank=True)
+    b_id = models.BigIntegerField(null=True)
+    b_ext = models.CharField(max_length=200, blank=True)
+    a_rating = models.SmallIntegerField()
+    b_rating = models.SmallIntegerField()
+    n = models.IntegerField()
+
+    def __str__(self) -> str:
+        return f"Pair part of solution {self.solution_id}"
+
+
+class MetricsProfilePart(models.Model):
+    """Of one solution: how many of its steps with two or more submitted ratings have each
+    value-count profile (`profile`: the counts of project.rating_values, comma-separated)."""
+
+    id = models.BigAutoField(primary_key=True)
+    project = models.ForeignKey("labeling.Project", on_delete=models.CASCADE, related_name="+")
+    solution_id = models.BigIntegerField(db_index=True)
+    domain = models.CharField(max_length=64, blank=True)
+    profile = models.CharField(max_length=64)
+    n = models.IntegerField()
+
+    def __str__(self) -> str:
+        return f"Profile part of solution {self.solution_id}"
+
+
+class MetricsAnnotationPart(models.Model):
+    """One submitted annotation as throughput and the label distribution read it: who rated
+    (a person's id, else an imported dataset's labeler), its submission day and time, its
+    labeling time, and its labels counted (rated, all, per rating, unrated, unsure), so that
+    their statement groups these rows instead of joining every label."""
+
+    id = models.BigAutoField(primary_key=True)
+    project = models.ForeignKey("labeling.Project", on_delete=models.CASCADE, related_name="+")
+    solution_id = models.BigIntegerField(db_index=True)
+    annotation_id = models.BigIntegerField()
+    annotator_id = models.BigIntegerField(null=True)
+    external_annotator = models.CharField(max_length=200, blank=True)
+    day = models.DateField(null=True)
+    submitted_at = models.DateTimeField(null=True)
+    time_spent_ms = models.BigIntegerField()
+    rated = models.IntegerField()
+    labeled = models.IntegerField()
+    wrong = models.IntegerField()
+    neutral = models.IntegerField()
+    correct = models.IntegerField()
+    unrated = models.IntegerField()
+    unsure = models.IntegerField()
+
+    def __str__(self) -> str:
+        return f"Annotation part of annotation {self.annotation_id}"

@@ -1,0 +1,171 @@
+"""The partial aggregates behind a metrics refresh: the rater-pair confusions and the
+step-rating profiles kept per solution (labeling.models.metrics_parts), their totals in the
+snapshot (`MetricsSnapshot.partials`), and each submitted annotation's counted labels
+(throughput and the label distribution group those rows, one per annotation, instead of
+joining every label), brought up to date by recomputing only the solutions whose labels
+changed since the last refresh. Those three were the passes over the project's labels that
+cost the most (docs/benchmarks.md, issue 26); the other metrics are computed in full by each
+refresh.
+
+Which solutions changed: every metrics-version bump that changed one solution's labels or
+annotations logs it (`MetricsChange`, in the bump's transaction; metrics_version.py), and one
+that changed no label logs a row without a solution. The log and the version are read in one
+statement (one snapshot of the database): when the version moved since the snapshot by as many
+bumps as there are log rows, every change is a logged one, and the logged solutions' parts
+are deleted and computed again, the totals moved by the difference; otherwise (an import, a
+step split, a project setting, the Django admin: bumps that say nothing of where), or with no
+totals yet, or totals at another version than the snapshot's (a snapshot stored by code without
+them), or the rating scale changed, or the last full build older than
+METRICS_PARTS_REBUILD_SECONDS, or more than METRICS_PARTS_MAX_SOLUTIONS solutions changed
+(a project nobody looked at for long), every part is rebuilt. The log rows read are deleted with the
+update; rows committed after that read are the next refresh's.
+
+The answer is the same numbers as a full pass: the totals are integer counts summed exactly,
+and the profiles are handed to the statistics in sorted order either way (queries.py
+`profile_table`). A write committed after the version was read may already be in the parts it
+touched: its log row stays, and the next refresh computes those solutions again.
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from labeling.metrics.activity import activity_from_parts
+from labeling.metrics.parts import annotation_parts_sql, pair_parts_sql, profile_parts_sql
+from labeling.metrics.queries import Confusions, ProfileTable, confusions_from_rows, profile_table
+from labeling.models import MetricsSnapshot, Project
+
+_READ = (
+    "SELECT (SELECT COALESCE(SUM(bumps), 0) FROM labeling_metricsversion WHERE project_id = %s),"
+    " ARRAY(SELECT id FROM labeling_metricschange WHERE project_id = %s),"
+    " ARRAY(SELECT DISTINCT solution_id FROM labeling_metricschange"
+    " WHERE project_id = %s AND solution_id IS NOT NULL)"
+)
+
+
+REBUILD_WORK_MEM = "64MB"
+
+
+@dataclass
+class PartsTotals:
+    """The totals of a project's parts: per pair key (rater a's id and imported name, b's,
+    a's rating, b's rating) and per (problem domain, profile), how many."""
+
+    project: Project
+    pairs: dict[tuple, int] = field(default_factory=dict)
+    profile_counts: dict[tuple, int] = field(default_factory=dict)
+
+    def confusions(self) -> Confusions:
+        return confusions_from_rows(self.project, [(*k, n) for k, n in self.pairs.items()])
+
+    def profiles(self, domain: str | None) -> ProfileTable:
+        counts: dict[str, int] = defaultdict(int)
+        for (of_domain, profile), n in self.profile_counts.items():
+            if domain is None or of_domain == domain:
+                counts[profile] += n
+        rows = [(*map(int, profile.split(",")), n) for profile, n in counts.items()]
+        return profile_table(rows, len(self.project.rating_values))
+
+    def activity(self) -> dict:
+        return activity_from_parts(self.project)
+
+    def stored(self, built_at: datetime, version: int) -> dict:
+        return {
+            "version": version,
+            "rating_values": list(self.project.rating_values),
+            "built_at": built_at.isoformat(),
+            "pairs": [[*k, n] for k, n in self.pairs.items()],
+            "profiles": [[*k, n] for k, n in self.profile_counts.items()],
+        }
+
+
+@dataclass(frozen=True)
+class PartsUpdate:
+    version: int  # the project's metrics version the parts are at (read before them)
+    totals: PartsTotals
+    stored: dict  # for MetricsSnapshot.partials
+    solutions: int | None  # solutions recomputed; None: a full rebuild
+
+
+def _rebuild_after() -> timedelta:
+    return timedelta(seconds=getattr(settings, "METRICS_PARTS_REBUILD_SECONDS", 24 * 3600))
+
+
+def _most_solutions() -> int:
+    """More changed solutions than this: a rebuild (their ids are statement parameters)."""
+    return getattr(settings, "METRICS_PARTS_MAX_SOLUTIONS", 20_000)
+
+
+def _incremental(
+    project: Project, snapshot: MetricsSnapshot | None, version: int, logged: int
+) -> bool:
+    stored = snapshot.partials if snapshot is not None else None
+    # The parts' own version too: a snapshot stored by code that kept no parts (an older
+    # worker during a deploy) moves labels_version without them.
+    if not stored or snapshot.labels_version is None:
+        return False
+    if stored.get("version") != snapshot.labels_version:
+        return False
+    if stored.get("rating_values") != list(project.rating_values):
+        return False
+    built_at = datetime.fromisoformat(stored["built_at"])
+    return version - snapshot.labels_version == logged and built_at > timezone.now() - (
+        _rebuild_after()
+    )
+
+
+def _add(totals: dict[tuple, int], rows: list[tuple], *, full: bool) -> None:
+    for sign, *key, n in rows:
+        if full and sign < 0:
+            continue  # a rebuild starts from nothing: the old rows are only deleted
+        k = tuple(key)
+        total = totals.get(k, 0) + sign * n
+        if total:
+            totals[k] = total
+        else:
+            totals.pop(k, None)
+
+
+def metrics_parts_update(*, project: Project, snapshot: MetricsSnapshot | None) -> PartsUpdate:
+    """Bring the project's parts and their totals up to date (PostgreSQL). The caller holds a
+    transaction and the project's refresh lock (two refreshes would move the totals twice),
+    and stores `stored` and `version` in the snapshot in that transaction."""
+    with connection.cursor() as cursor:
+        cursor.execute(_READ, [project.pk] * 3)
+        version, change_ids, solution_ids = cursor.fetchone()
+        version = int(version)
+        full = not _incremental(project, snapshot, version, len(change_ids))
+        full = full or len(solution_ids) > _most_solutions()
+        totals = PartsTotals(project)
+        if full:
+            built_at = timezone.now()
+        else:
+            stored = snapshot.partials
+            totals.pairs = {tuple(r[:-1]): r[-1] for r in stored["pairs"]}
+            totals.profile_counts = {tuple(r[:-1]): r[-1] for r in stored["profiles"]}
+            built_at = datetime.fromisoformat(stored["built_at"])
+        scope = None if full else sorted(solution_ids)
+        if full:  # a rebuild groups every label: in memory rather than spilled to disk
+            cursor.execute(f"SET LOCAL work_mem = '{REBUILD_WORK_MEM}'")
+        if scope is None or scope:
+            for statement, into in (
+                (pair_parts_sql, totals.pairs),
+                (profile_parts_sql, totals.profile_counts),
+            ):
+                cursor.execute(*statement(project, scope))
+                _add(into, cursor.fetchall(), full=full)
+            cursor.execute(*annotation_parts_sql(project, scope))
+        if full:
+            cursor.execute("SET LOCAL work_mem TO DEFAULT")
+        if change_ids:
+            cursor.execute("DELETE FROM labeling_metricschange WHERE id = ANY(%s)", [change_ids])
+    return PartsUpdate(
+        version=version,
+        totals=totals,
+        stored=totals.stored(built_at, version),
+        solutions=None if full else len(scope),
+    )

@@ -1,0 +1,324 @@
+"""The partial aggregates (services/projects/metrics_parts.py): a refresh recomputes the
+rater-pair confusions and step-rating profiles of the solutions changed since the last one,
+and its answer is a full computation's, value and type.
+
+A random sequence of the writes that change labels (submits, skips, resubmits, rejections,
+accepts, adjudications, gold, machine suggestions, an import, the Django admin's deletes of
+annotations and solutions) on a many-domains project, a refresh after each, compared with
+`project_metrics_by_domain` computed from scratch; the logged writes must have taken the
+incremental path (a refresh that always rebuilt would pass the comparison but not this).
+"""
+
+import json
+import random
+
+import pytest
+from django.contrib import admin
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection, transaction
+from django.db.models import ProtectedError
+from django.test import RequestFactory
+
+from autolabel.engines.base import EngineResult, StepSuggestion
+from autolabel.services import suggestions_upsert
+from labeling.metrics.domains import project_metrics_by_domain
+from labeling.metrics.queries import rater_pair_confusions, step_rating_profiles
+from labeling.models import (
+    Annotation,
+    AnnotationStatus,
+    Domain,
+    LabelScale,
+    MetricsChange,
+    MetricsPairPart,
+    MetricsSnapshot,
+    Solution,
+)
+from labeling.services.gold.questions import gold_set
+from labeling.services.imports import import_file
+from labeling.services.labeling.annotations import annotation_skip, annotation_submit
+from labeling.services.labeling.my_work import annotation_resubmit
+from labeling.services.projects import metrics as metrics_service
+from labeling.services.projects.metrics import STATS_KEY, metrics_refresh
+from labeling.services.queue.claim import task_claim_next
+from labeling.services.review.actions import review_accept, review_adjudicate, review_reject
+from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
+from tests.importers.conftest import DATA
+from tests.metrics.test_metrics_statements import _same
+from tests.review.test_review_queue import submitted
+
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.skipif(
+        "connection.vendor != 'postgresql'", reason="the partial aggregates are PostgreSQL's"
+    ),
+]
+
+
+def _fresh(project) -> dict:
+    return json.loads(json.dumps(project_metrics_by_domain(project), cls=DjangoJSONEncoder))
+
+
+class Run:
+    def __init__(self, rng: random.Random, scale: str) -> None:
+        self.rng = rng
+        self.project = ProjectFactory(overlap=3, domain=Domain.MIXED, label_scale=scale)
+        self.values = list(self.project.rating_values)
+        self.people = [UserFactory(username=f"mp{i}") for i in range(4)]
+        self.reviewer = UserFactory(username="mp-reviewer")
+        for user in self.people:
+            MembershipFactory(project=self.project, user=user)
+        for n in range(12):
+            solution = SolutionFactory(
+                problem__project=self.project,
+                problem__domain=["math", "code", ""][n % 3],
+                steps=rng.randint(2, 4),
+            )
+            raters = rng.sample(self.people, rng.randint(0, 2))
+            for rater in raters:
+                submitted(solution, rater, self._ratings(solution))
+            # As the submits would have counted them.
+            Solution.objects.filter(pk=solution.pk).update(submitted_count=len(raters))
+        self.imported = False
+
+    def _ratings(self, solution) -> list:
+        return [self.rng.choice([*self.values, None]) for _ in solution.steps.all()]
+
+    def _labels(self, annotation) -> list[dict]:
+        steps = annotation.solution.steps.order_by("index")
+        return [{"step_id": s.pk, "rating": self.rng.choice(self.values)} for s in steps]
+
+    def _submitted(self, people_only: bool = True) -> Annotation | None:
+        rows = Annotation.objects.filter(
+            solution__project=self.project, status=AnnotationStatus.SUBMITTED
+        )
+        if people_only:
+            rows = rows.filter(annotator__isnull=False)
+        rows = list(rows.order_by("pk"))
+        return self.rng.choice(rows) if rows else None
+
+    # The writes; each returns whether it logs its solution (the incremental path).
+
+    def submit(self) -> bool:
+        user = self.rng.choice(self.people)
+        claim = task_claim_next(project=self.project, user=user)
+        if claim.annotation is None:
+            return self.accept()
+        annotation_submit(
+            annotation=claim.annotation,
+            user=user,
+            version=claim.annotation.version,
+            labels=self._labels(claim.annotation),
+        )
+        return True
+
+    def skip(self) -> bool:
+        user = self.rng.choice(self.people)
+        claim = task_claim_next(project=self.project, user=user)
+        if claim.annotation is None:
+            return self.accept()
+        annotation_skip(annotation=claim.annotation, user=user)
+        return True
+
+    def resubmit(self) -> bool:
+        mine = self._submitted()
+        if mine is None or mine.imported:
+            return self.submit()
+        annotation_resubmit(
+            annotation=mine, user=mine.annotator, version=mine.version, labels=self._labels(mine)
+        )
+        return True
+
+    def reject(self) -> bool:
+        annotation = self._submitted()
+        if annotation is None:
+            return self.submit()
+        review_reject(annotation=annotation, reviewer=self.reviewer, comment="again")
+        return True
+
+    def accept(self) -> bool:
+        annotation = self._submitted(people_only=False)
+        if annotation is None:
+            return False
+        review_accept(annotation=annotation, reviewer=self.reviewer)
+        return True
+
+    def adjudicate(self) -> bool:
+        annotation = self._submitted(people_only=False)
+        if annotation is None:
+            return False
+        review_adjudicate(
+            solution=annotation.solution, reviewer=self.reviewer, labels=self._labels(annotation)
+        )
+        return True
+
+    def gold(self) -> bool:
+        solution = self.rng.choice(list(Solution.objects.filter(project=self.project)))
+        steps = solution.steps.order_by("index")
+        gold_set(solution=solution, labels=[{"step_id": s.pk, "rating": 1} for s in steps])
+        return True
+
+    def machine_suggestions(self) -> bool:
+        solution = self.rng.choice(list(Solution.objects.filter(project=self.project)))
+        values = [self.rng.choice(self.values) for _ in solution.steps.all()]
+        result = EngineResult(
+            source="symbolic",
+            agent="mp",
+            suggestions=[StepSuggestion(step_index=i, value=v) for i, v in enumerate(values)],
+        )
+        with transaction.atomic():
+            suggestions_upsert(solution=solution, result=result)
+        return True  # logged, with no solution to recompute
+
+    def import_labels(self) -> bool:
+        if self.imported:
+            return self.submit()
+        self.imported = True
+        import_file(
+            project=self.project,
+            path=DATA / "prm800k_sample.jsonl",
+            labels_as="annotations",
+            domain="math",
+        )
+        return False
+
+    def admin_delete_annotation(self) -> bool:
+        annotation = self._submitted(people_only=False)
+        if annotation is None:
+            return False
+        _admin_delete(Annotation, Annotation.objects.filter(pk=annotation.pk))
+        return False
+
+    def admin_delete_solution(self) -> bool:
+        solutions = list(Solution.objects.filter(project=self.project).order_by("pk"))
+        self.rng.shuffle(solutions)
+        for solution in solutions:  # one the review history does not protect
+            try:
+                _admin_delete(Solution, Solution.objects.filter(pk=solution.pk))
+            except ProtectedError:
+                continue
+            return False
+        return self.submit()
+
+
+WRITES = [
+    *["submit"] * 6,
+    *["skip", "resubmit", "resubmit", "reject", "accept", "adjudicate", "gold"],
+    "machine_suggestions",
+    *["import_labels", "admin_delete_annotation", "admin_delete_solution"],
+]
+
+
+def _admin_delete(model, queryset) -> None:
+    request = RequestFactory().post("/admin/")
+    admin.site._registry[model].delete_queryset(request, queryset)
+
+
+@pytest.fixture
+def updates(monkeypatch) -> list:
+    """What each refresh's metrics_parts_update answered."""
+    seen = []
+    real = metrics_service.metrics_parts_update
+
+    def spy(**kwargs):
+        seen.append(real(**kwargs))
+        return seen[-1]
+
+    monkeypatch.setattr(metrics_service, "metrics_parts_update", spy)
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("seed", "scale"), [(1, LabelScale.PRM800K), (2, LabelScale.PRM800K), (3, LabelScale.BINARY)]
+)
+def test_random_writes_refresh_incrementally_to_a_full_computations_numbers(seed, scale, updates):
+    rng = random.Random(seed)
+    run = Run(rng, scale)
+    project = run.project
+    metrics_refresh(project=project)
+    assert updates[-1].solutions is None  # the first refresh builds the parts
+    incremental = 0
+    for step in range(30):
+        name = rng.choice(WRITES)
+        logged = getattr(run, name)()
+        snapshot = metrics_refresh(project=project)
+        update = updates[-1]
+        project.refresh_from_db()
+        served = {k: v for k, v in snapshot.data.items() if k != STATS_KEY}
+        assert _same(served, _fresh(project)), (step, name)
+        totals = update.totals
+        assert totals.confusions().keys() == rater_pair_confusions(project).keys()
+        for domain in (None, "math", "code", ""):
+            full, parts = step_rating_profiles(project, domain), totals.profiles(domain)
+            assert all(a.tolist() == b.tolist() for a, b in zip(full, parts, strict=True))
+        if logged:  # its solution only was recomputed
+            assert update.solutions is not None and update.solutions <= 2, (step, name)
+            incremental += 1
+        elif name.startswith(("admin", "import")):
+            assert update.solutions is None, (step, name)  # a write that says not where
+        assert not MetricsChange.objects.filter(project=project).exists()
+        stored = MetricsSnapshot.objects.get(project=project)
+        assert stored.partials == update.stored and stored.labels_version == update.version
+    assert incremental >= 10
+    assert MetricsPairPart.objects.filter(project=project).exists()
+
+
+def test_a_refresh_with_nothing_changed_runs_no_part_statement(django_assert_num_queries):
+    run = Run(random.Random(5), LabelScale.PRM800K)
+    metrics_refresh(project=run.project)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM labeling_metricspairpart")
+        parts = cursor.fetchone()[0]
+    assert parts
+    snapshot = metrics_refresh(project=run.project)
+    assert snapshot.partials["pairs"]  # kept, not rebuilt to nothing
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM labeling_metricspairpart")
+        assert cursor.fetchone()[0] == parts
+
+
+def test_more_changed_solutions_than_the_most_rebuilds(updates, settings):
+    settings.METRICS_PARTS_MAX_SOLUTIONS = 1
+    run = Run(random.Random(8), LabelScale.PRM800K)
+    metrics_refresh(project=run.project)
+    run.submit()
+    metrics_refresh(project=run.project)
+    assert updates[-1].solutions == 1
+    run.submit()
+    run.submit()
+    metrics_refresh(project=run.project)
+    assert updates[-1].solutions is None  # two solutions, more than 1: rebuilt
+    assert not MetricsChange.objects.filter(project=run.project).exists()
+
+
+def test_a_bump_that_logs_nothing_rebuilds(updates):
+    """A write that bumps the version without saying where (here a bare bump, as an import
+    or a step split does) makes the next refresh rebuild every part."""
+    from labeling.services.projects.metrics_version import metrics_version_bump
+
+    run = Run(random.Random(6), LabelScale.PRM800K)
+    metrics_refresh(project=run.project)
+    run.submit()
+    metrics_refresh(project=run.project)
+    assert updates[-1].solutions == 1
+    metrics_version_bump(project_id=run.project.pk)
+    run.submit()
+    metrics_refresh(project=run.project)
+    assert updates[-1].solutions is None
+
+
+def test_a_snapshot_stored_without_the_parts_rebuilds(updates):
+    """Code that keeps no parts (an older worker during a deploy) stores a snapshot at a newer
+    version with the totals left as they were: the next refresh must not trust them."""
+    from labeling.services.projects.metrics_version import metrics_version_get
+
+    run = Run(random.Random(7), LabelScale.PRM800K)
+    metrics_refresh(project=run.project)
+    run.submit()
+    # An older tree's submit: a bump and no log row; then its refresh stores its snapshot.
+    MetricsChange.objects.filter(project=run.project).delete()
+    version = metrics_version_get(project_id=run.project.pk)
+    MetricsSnapshot.objects.filter(project=run.project).update(labels_version=version)
+    snapshot = metrics_refresh(project=run.project)
+    assert updates[-1].solutions is None
+    served = {k: v for k, v in snapshot.data.items() if k != STATS_KEY}
+    assert _same(served, _fresh(run.project))
