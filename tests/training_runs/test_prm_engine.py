@@ -127,8 +127,9 @@ def test_prefetch_scores_a_chunk_in_batches_with_the_same_probabilities(trained_
     monkeypatch.setattr(
         scorer,
         "score_many",
-        lambda items, batch_size=None, deadline=None: batches.append(len(items))
-        or real(items, batch_size, deadline),
+        lambda items, batch_size=None, deadline=None: (
+            batches.append(len(items)) or real(items, batch_size, deadline)
+        ),
     )
     assert engine.prefetch(solutions, params) == 7
     assert batches == [3, 3, 1]  # one forward batch each, on one item's budget (prm_item_s)
