@@ -74,14 +74,14 @@ def test_temporary_password_must_be_changed_before_any_write(world, client_for):
         "/api/auth/password/", {"old_password": password, "new_password": "12345678"}
     )
     assert _error(weak, 400)["details"]["field"] == "password"
-    listed = client_for("admin").get(f"/api/projects/{world['project'].pk}/members/").json()
+    listed = client_for("admin").get(f"/api/projects/{world['project'].pk}/members/").json()["results"]
     assert [m["user"]["username"] for m in listed if m["temporary_password"]] == ["alice"]
     changed = client.post("/api/auth/password/", {"old_password": password, "new_password": GOOD})
     assert changed.status_code == 200 and not changed.json()["must_change_password"]
     assert not client.get("/api/auth/me/").json()["must_change_password"]
     assert client.post(f"/api/projects/{world['project'].pk}/queue/next/").status_code in (200, 204)
     assert not TemporaryPassword.objects.exists()
-    listed = client_for("admin").get(f"/api/projects/{world['project'].pk}/members/").json()
+    listed = client_for("admin").get(f"/api/projects/{world['project'].pk}/members/").json()["results"]
     assert not any(m["temporary_password"] for m in listed)
     _signed_in("alice", GOOD)
 
