@@ -101,6 +101,11 @@ def training_run_create(
     created_by: Any = None,
 ) -> TrainingRun:
     """Validate and store a pending run; the caller queues `training_run_task` on commit."""
+    # Locked: the export is not deleted under the run (export_delete refuses while it runs).
+    locked = Export.objects.select_for_update().filter(pk=export.pk).first()
+    if locked is None:
+        raise ValidationFailed(f"Export {export.pk} was deleted.", field="export")
+    export = locked
     _check_export(project, export)
     base_model = _check_model_dir(base_model, field="base_model", user=created_by, project=project)
     config = _check_config(dict(config or {}), user=created_by)
