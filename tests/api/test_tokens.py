@@ -95,7 +95,8 @@ def test_revoking_one_of_two_leaves_the_other():
     first = session.post("/api/auth/tokens/", {"name": "laptop"}, format="json").json()
     second = session.post("/api/auth/tokens/", {"name": "CI export"}, format="json").json()
     assert first["expires_at"] is None  # no expiry asked: never
-    assert [t["name"] for t in session.get("/api/auth/tokens/").json()["results"]] == ["CI export", "laptop"]
+    listed = session.get("/api/auth/tokens/").json()["results"]
+    assert [t["name"] for t in listed] == ["CI export", "laptop"]
 
     assert session.delete(f"/api/auth/tokens/{first['id']}/").status_code == 204
     _refused(_with_token(first["token"]).get("/api/projects/"), "This token was revoked.")
