@@ -101,3 +101,54 @@ def test_deleting_frees_the_cap(train_project, base_model, settings):
     assert client.post(url, body, format="json").status_code == 409
     assert client.delete(f"{url}{first.json()['id']}/").status_code == 204
     assert client.post(url, body, format="json").status_code == 201
+
+
+@pytest.mark.postgres
+def test_a_delete_waits_for_a_run_being_created_on_the_model(transactional_db, base_model):
+    """The run's create locks the model it reads (autolabel.services._resolve_prm): a delete
+    that comes meanwhile waits for the run to commit, then sees it and refuses. Without the
+    lock it saw no run, deleted the model, and the run committed on a model that was gone."""
+    import threading
+    import time
+
+    from django.db import connections, transaction
+
+    from autolabel.services import autolabel_run_create
+    from labeling.errors import Conflict
+    from training_runs.services import prm_model_delete
+
+    project = ProjectFactory()
+    model = prm_model_register(project=project, name="m", path=str(base_model))
+    created, outcome = threading.Event(), {}
+
+    def create() -> None:
+        try:
+            with transaction.atomic():
+                run = autolabel_run_create(
+                    project=project, sources=["prm"], params={"prm": {"model_id": model.pk}}
+                )
+                outcome["run"] = run.pk
+                created.set()
+                time.sleep(1.0)  # the delete starts while this transaction holds the lock
+        finally:
+            created.set()
+            connections.close_all()
+
+    def delete() -> None:
+        created.wait(30)
+        try:
+            prm_model_delete(model=model)
+            outcome["delete"] = "deleted"
+        except Conflict as exc:
+            outcome["delete"] = str(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=create), threading.Thread(target=delete)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert outcome.get("run"), outcome
+    assert f"auto-label run {outcome['run']}" in outcome["delete"]
+    assert PrmModel.objects.filter(pk=model.pk).exists()
