@@ -8,8 +8,8 @@ machine's memory or starve the other projects. settings.AUTOLABEL_LIMITS (env AU
 JSON) raises or lowers any of them; staff users (the operators themselves) are not capped,
 but for the per-item budgets, which every run's items are held to in the worker: the code
 sandbox's (code_tests, code_test_bytes, code_item_s: labeling/rules/code_tests.py), the
-symbolic checks' (check_item_s) and the model calls' (rollout_item_s, judge_item_s), each item
-skipped "over budget" past them (autolabel/deadline.py).
+symbolic checks' (check_item_s) and the model calls' (rollout_item_s, judge_item_s,
+prm_item_s), each item skipped "over budget" past them (autolabel/deadline.py).
 
 A value above its cap is a ValidationFailed naming `params.<source>.<key>`, the cap and the
 setting, when the run is created; nothing is stored.
@@ -44,6 +44,9 @@ DEFAULTS: dict[str, float] = {
     # judge.py's JUDGE_ITEM_S, where the engines read them without Django).
     "rollout_item_s": 1200,
     "judge_item_s": 600,
+    # One item's PRM scoring (autolabel/engines/prm.py's PRM_ITEM_S): a vLLM server's requests
+    # and retries, or a local model's forward passes.
+    "prm_item_s": 300,
 }
 
 # params.<source>.<key> -> the limit it is counted against.

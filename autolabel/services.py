@@ -140,7 +140,9 @@ def _resolve_prm(project: Project, own: dict, *, user: Any) -> dict:
         model_id = own["model_id"]
         model = None
         if isinstance(model_id, int) and not isinstance(model_id, bool):
-            model = PrmModel.objects.filter(project=project, pk=model_id).first()
+            # Locked: the model is not deleted under the run being created (prm_model_delete).
+            models = PrmModel.objects.select_for_update()
+            model = models.filter(project=project, pk=model_id).first()
         if model is None:
             raise ValidationFailed(
                 f"params.prm.model_id: no model {own['model_id']!r} in this project.",

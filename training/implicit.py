@@ -363,9 +363,13 @@ class ImplicitPRMScorer:
         self.batch_size = batch_size
 
     def rewards_many(
-        self, items: Sequence[tuple[str, Sequence[str]]], batch_size: int | None = None
+        self,
+        items: Sequence[tuple[str, Sequence[str]]],
+        batch_size: int | None = None,
+        deadline: Any = None,
     ) -> list[list[float]]:
-        """Raw step rewards (beta * log-ratio increments) for (problem, steps) pairs."""
+        """Raw step rewards (beta * log-ratio increments) for (problem, steps) pairs.
+        ``deadline`` (training.score's): checked before each forward pass and after the last."""
         batch_size = batch_size or self.batch_size
         results: list[list[float]] = [[] for _ in items]
         todo = [i for i, (_, steps) in enumerate(items) if steps]
@@ -373,17 +377,24 @@ class ImplicitPRMScorer:
         order = sorted(range(len(examples)), key=lambda k: len(examples[k].tokens))
         with torch.no_grad():
             for start in range(0, len(order), batch_size):
+                if deadline is not None:
+                    deadline.check()
                 chunk = order[start : start + batch_size]
                 picked = [examples[k] for k in chunk]
                 ratios = log_ratios(self.model, self.reference, picked, self.tokenizer.pad_token_id)
                 for k, rewards in zip(chunk, step_rewards(ratios, picked, self.beta), strict=True):
                     results[todo[k]] = rewards
+        if deadline is not None:
+            deadline.check()
         return results
 
     def score_many(
-        self, items: Sequence[tuple[str, Sequence[str]]], batch_size: int | None = None
+        self,
+        items: Sequence[tuple[str, Sequence[str]]],
+        batch_size: int | None = None,
+        deadline: Any = None,
     ) -> list[list[float]]:
-        rewards = self.rewards_many(items, batch_size)
+        rewards = self.rewards_many(items, batch_size, deadline)
         if self.output == "reward":
             return rewards
         return [[float(torch.sigmoid(torch.tensor(r))) for r in row] for row in rewards]

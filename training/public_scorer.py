@@ -200,19 +200,27 @@ class PublicPRMScorer:
         return out
 
     def score_many(
-        self, items: Sequence[tuple[str, Sequence[str]]], batch_size: int | None = None
+        self,
+        items: Sequence[tuple[str, Sequence[str]]],
+        batch_size: int | None = None,
+        deadline: Any = None,
     ) -> list[list[float]]:
-        """Scores for (problem, steps) pairs, in their order; a solution with no steps gets []."""
+        """Scores for (problem, steps) pairs, in their order; a solution with no steps gets [].
+        ``deadline`` (training.score's): checked before each forward pass and after the last."""
         batch_size = batch_size or self.batch_size
         sequences = self._sequences(items)
         results: list[list[float]] = [[0.0] * len(steps) for _, steps in items]
         order = sorted(range(len(sequences)), key=lambda k: len(sequences[k][2]))
         with torch.inference_mode():
             for start in range(0, len(order), batch_size):
+                if deadline is not None:
+                    deadline.check()
                 chunk = [sequences[k] for k in order[start : start + batch_size]]
                 scores = self._scores([s[2] for s in chunk], [s[3] for s in chunk])
                 for (index, first, _, _), found in zip(chunk, scores, strict=True):
                     results[index][first : first + len(found)] = found
+        if deadline is not None:
+            deadline.check()
         return results
 
     def score(

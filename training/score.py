@@ -6,13 +6,16 @@
 
 Tokenization is the one the model was trained with (the separator and prompt limit stored in
 its config.json) and nothing is truncated at max_length: every step gets a score. Solutions
-are sorted by length and batched with padding.
+are sorted by length and batched with padding. A caller's ``deadline`` (any object with a
+``check()`` that raises once the time is up: autolabel.deadline.ItemDeadline) is checked before
+each forward pass and after the last, so a call stops at the first batch boundary past it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -44,7 +47,10 @@ class PRMScorer:
         return self.score_many([(problem, steps) for steps in steps_list], batch_size)
 
     def score_many(
-        self, items: Sequence[tuple[str, Sequence[str]]], batch_size: int | None = None
+        self,
+        items: Sequence[tuple[str, Sequence[str]]],
+        batch_size: int | None = None,
+        deadline: Any = None,
     ) -> list[list[float]]:
         """Scores for (problem, steps) pairs, in their order; a solution with no steps gets []."""
         batch_size = batch_size or self.batch_size
@@ -60,6 +66,8 @@ class PRMScorer:
         order = sorted(range(len(examples)), key=lambda k: len(examples[k]))
         with torch.no_grad():
             for start in range(0, len(order), batch_size):
+                if deadline is not None:
+                    deadline.check()
                 chunk = order[start : start + batch_size]
                 batch = collate_padded([examples[k] for k in chunk], self.tokenizer.pad_token_id)
                 batch = {k: v.to(self.device) for k, v in batch.items()}
@@ -67,4 +75,6 @@ class PRMScorer:
                 for row, k in enumerate(chunk):
                     positions = examples[k].step_positions
                     results[todo[k]] = probs[row, positions].tolist()
+        if deadline is not None:
+            deadline.check()  # the last pass ended past it
         return results

@@ -20,7 +20,12 @@ from labeling.models import Export, Role
 from labeling.services.jobs.outbox import outbox_job_create
 from training_runs.active_learning import queue_order_get, queue_order_set
 from training_runs.models import PrmModel, QueueOrder, TrainingRun
-from training_runs.services import prm_model_register, training_run_cancel, training_run_create
+from training_runs.services import (
+    prm_model_delete,
+    prm_model_register,
+    training_run_cancel,
+    training_run_create,
+)
 from training_runs.tasks import training_run_task
 
 
@@ -197,6 +202,21 @@ class PrmModelListApi(APIView):
         data.is_valid(raise_exception=True)
         model = prm_model_register(project=project, created_by=request.user, **data.validated_data)
         return Response(PrmModelOutput(model).data, status=status.HTTP_201_CREATED)
+
+
+class PrmModelDetailApi(APIView):
+    @extend_schema(
+        request=None,
+        responses={204: None},
+        description="Unregister a model (project admins), freeing its place under "
+        "COLLECTION_CAPS['prm_models']. A 409 while an unfinished auto-label run scores with it "
+        "or a training run starts from it. The suggestions it wrote stay (each names its agent); "
+        "its files stay where they are (registering stores a path, not a copy).",
+    )
+    def delete(self, request, project_id: int, model_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        prm_model_delete(model=get_object_or_404(PrmModel, project=project, pk=model_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class QueuePriorityApi(APIView):

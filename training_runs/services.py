@@ -15,6 +15,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
+from autolabel.models.runs import AutolabelRun, RunStatus
 from labeling.errors import Conflict, ValidationFailed
 from labeling.models import Export, ExportFormat, ExportStatus, Project
 from labeling.services.collection_caps import collection_room_check
@@ -100,9 +101,16 @@ def training_run_create(
     created_by: Any = None,
 ) -> TrainingRun:
     """Validate and store a pending run; the caller queues `training_run_task` on commit."""
+    # Locked: the export is not deleted under the run (export_delete refuses while it runs).
+    locked = Export.objects.select_for_update().filter(pk=export.pk).first()
+    if locked is None:
+        raise ValidationFailed(f"Export {export.pk} was deleted.", field="export")
+    export = locked
     _check_export(project, export)
     base_model = _check_model_dir(base_model, field="base_model", user=created_by, project=project)
     config = _check_config(dict(config or {}), user=created_by)
+    # A registered model this run starts from is not deleted under it (prm_model_delete).
+    list(PrmModel.objects.select_for_update().filter(project=project, path=base_model))
     unfinished = TrainingRun.objects.filter(
         project=project, status__in=(TrainingStatus.PENDING, TrainingStatus.RUNNING)
     )
@@ -199,3 +207,47 @@ def free_model_name(project: Project, name: str) -> str:
         n += 1
         candidate = f"{name}-{n}"
     return candidate
+
+
+def _runs_using_model(model: PrmModel) -> list[str]:
+    """Words for each unfinished job that uses `model`: an auto-label run that scores with it
+    (params.prm names it by id, or by its path) or a training run that starts from it."""
+    users = []
+    unfinished = AutolabelRun.objects.filter(
+        project_id=model.project_id,
+        status__in=(RunStatus.PENDING, RunStatus.RUNNING, RunStatus.PAUSED),
+    ).only("pk", "sources", "params")  # a project's unfinished runs: a handful
+    for run in unfinished:
+        prm = (run.params or {}).get("prm") if "prm" in (run.sources or []) else None
+        named = isinstance(prm, dict) and model.pk == prm.get("model_id")
+        if named or (isinstance(prm, dict) and prm.get("path") == model.path):
+            users.append(f"auto-label run {run.pk}")
+    training = TrainingRun.objects.filter(
+        project_id=model.project_id,
+        status__in=(TrainingStatus.PENDING, TrainingStatus.RUNNING),
+        base_model=model.path,
+    ).values_list("pk", flat=True)
+    users += [f"training run {pk}" for pk in training]
+    return users
+
+
+@transaction.atomic
+def prm_model_delete(*, model: PrmModel) -> None:
+    """Unregister `model`, freeing its place under COLLECTION_CAPS["prm_models"]; a 409 while an
+    unfinished auto-label run or training run uses it.
+
+    The suggestions it wrote stay: each carries its agent (``prm:<name>``) and run. Its files
+    stay too: registering stores a path, never a copy, and the directory is the operator's
+    (under MODEL_DIRS) or its training run's output, which the run still names. The row lock
+    serializes this with a run being created on it (autolabel.services._resolve_prm and
+    training_run_create lock the model they read)."""
+    locked = PrmModel.objects.select_for_update().filter(pk=model.pk).first()
+    if locked is None:
+        return  # deleted meanwhile: the same outcome
+    users = _runs_using_model(locked)
+    if users:
+        raise Conflict(
+            f"Model {locked.name!r} is in use by {', '.join(users)}: "
+            "cancel or wait for them to finish, then delete it."
+        )
+    locked.delete()

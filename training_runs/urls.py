@@ -24,6 +24,11 @@ urlpatterns = [
         name="prm-model-list",
     ),
     path(
+        "projects/<int:project_id>/prm-models/<int:model_id>/",
+        api.PrmModelDetailApi.as_view(),
+        name="prm-model",
+    ),
+    path(
         "projects/<int:project_id>/queue-priority/",
         api.QueuePriorityApi.as_view(),
         name="queue-priority",

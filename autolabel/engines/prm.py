@@ -24,6 +24,14 @@ A public PRM (Qwen2.5-Math-PRM, Math-Shepherd, a sequence classifier) is the sam
 a ``convention`` (and optionally ``backend: "vllm"`` and a server ``url``): its params and
 scorer are autolabel.engines.prm_public's, its scores are thresholded and calibrated alike, and
 its agent names the convention (``prm:qwen:<model>``), so its calibration is its own.
+
+An item's scoring has ``prm_item_s`` wall seconds (AUTOLABEL_LIMITS, ``SolutionInput.limits``;
+PRM_ITEM_S outside a run), as the other engines' items have theirs (autolabel.deadline): past
+them the item fails "skipped: over budget: ..." and the rest of the chunk goes on. On a vLLM
+server every request's timeout and retry is cut to what is left, each item of a prefetched
+chunk on its own budget (VllmPoolingPRM.score_each); a local model stops at the first batch
+boundary past the deadline (a forward pass is not interrupted), and a prefetched batch that
+overran leaves its solutions to be scored one by one, each on its own budget.
 """
 
 from __future__ import annotations
@@ -35,6 +43,8 @@ from typing import Any
 
 from annotate.queues import Queue
 from autolabel.calibration import calibrate
+from autolabel.deadline import ItemDeadline
+from autolabel.errors import BackendUnavailable, ItemSkipped
 
 from . import prm_public
 from .base import EngineResult, SolutionInput, StepSuggestion
@@ -45,8 +55,13 @@ PARAMS = prm_public.ALL_KEYS
 _scorers: dict[tuple[str, str | None], Any] = {}
 _scorers_lock = threading.Lock()
 # Probabilities scored ahead for a chunk (PrmEngine.prefetch), keyed by (scorer, problem, steps).
-_prefetched: OrderedDict[tuple[str, str, tuple[str, ...]], list[float]] = OrderedDict()
+# An item whose scoring failed in the prefetch keeps its failure (over budget, a bad answer),
+# so that it is not scored, and its budget spent, a second time.
+_prefetched: OrderedDict[tuple[str, str, tuple[str, ...]], list[float] | Exception] = OrderedDict()
 PREFETCH_KEEP = 4096
+# Wall seconds of one item's scoring (AUTOLABEL_LIMITS["prm_item_s"]): a hanging or slow PRM
+# server must not hold a chunk (its task's soft limit is 1800 s) on one solution.
+PRM_ITEM_S = 300.0
 
 
 def scorer_for(path: str, device: str | None = None) -> Any:
@@ -81,16 +96,24 @@ def clear_scorer_cache() -> None:
         _prefetched.clear()
 
 
-def _remember(key: tuple[str, str, tuple[str, ...]], probabilities: list[float]) -> None:
+def _remember(
+    key: tuple[str, str, tuple[str, ...]], probabilities: list[float] | Exception
+) -> None:
     with _scorers_lock:
         _prefetched[key] = probabilities
         while len(_prefetched) > PREFETCH_KEEP:
             _prefetched.popitem(last=False)
 
 
-def _recall(key: tuple[str, str, tuple[str, ...]]) -> list[float] | None:
+def _recall(key: tuple[str, str, tuple[str, ...]]) -> list[float] | Exception | None:
     with _scorers_lock:
         return _prefetched.pop(key, None)
+
+
+def item_deadline(solution: SolutionInput) -> ItemDeadline:
+    """One item's scoring budget (prm_item_s)."""
+    seconds = solution.limits.get("prm_item_s", PRM_ITEM_S)
+    return ItemDeadline(seconds, limit="prm_item_s", spending="its scoring")
 
 
 def threshold_param(params: dict[str, Any]) -> float:
@@ -144,24 +167,52 @@ class PrmEngine:
 
     def prefetch(self, solutions: Sequence[SolutionInput], params: dict[str, Any]) -> int:
         """Score a chunk's solutions in padded batches of `batch_size` (one forward pass per
-        batch instead of one per solution); __call__ then takes each one's probabilities."""
+        batch instead of one per solution), or on a server each on its own budget; __call__
+        then takes each one's probabilities (or its failure). Returns how many were kept."""
         check_params(params)
         todo = [s for s in solutions if s.steps]
         if not todo:
             return 0
         key, scorer = scorer_of(params)
         batch_size = int_param(params, "batch_size", 8)
+        if hasattr(scorer, "score_each"):  # a server: one budget per item
+            found = scorer.score_each(
+                [(s.problem, list(s.steps)) for s in todo],
+                batch_size,
+                new_deadline=lambda: item_deadline(todo[0]),
+            )
+            kept = 0
+            for solution, scored in zip(todo, found, strict=True):
+                if not isinstance(scored, BackendUnavailable):  # retried at its call
+                    _remember((key, solution.problem, solution.steps), scored)
+                    kept += 1
+            return kept
+        kept = 0
+        for start in range(0, len(todo), batch_size):
+            kept += self._prefetch_batch(key, scorer, todo[start : start + batch_size], params)
+        return kept
+
+    @staticmethod
+    def _prefetch_batch(
+        key: str, scorer: Any, batch: list[SolutionInput], params: dict[str, Any]
+    ) -> int:
+        """One forward batch of a local model, on one item's budget: a batch that overruns it
+        is dropped, its solutions scored one by one at their calls, each on its own."""
         too_long = getattr(scorer, "too_long", ())  # public scorers: skip, score the rest
+        batch_size = int_param(params, "batch_size", 8)
+        deadline = item_deadline(batch[0])
         while True:
-            items = [(s.problem, list(s.steps)) for s in todo]
+            items = [(s.problem, list(s.steps)) for s in batch]
             try:
-                scores = scorer.score_many(items, batch_size=batch_size)
+                scores = scorer.score_many(items, batch_size=batch_size, deadline=deadline)
                 break
             except too_long as exc:  # that one fails alone when it is processed
-                todo = todo[: exc.index] + todo[exc.index + 1 :]
-        for solution, probabilities in zip(todo, scores, strict=True):
+                batch = batch[: exc.index] + batch[exc.index + 1 :]
+            except ItemSkipped:
+                return 0
+        for solution, probabilities in zip(batch, scores, strict=True):
             _remember((key, solution.problem, solution.steps), probabilities)
-        return len(todo)
+        return len(batch)
 
     def __call__(self, solution: SolutionInput, params: dict[str, Any]) -> EngineResult:
         check_params(params)
@@ -172,11 +223,13 @@ class PrmEngine:
             return result
         key, scorer = scorer_of(params)
         probabilities = _recall((key, solution.problem, solution.steps))
+        if isinstance(probabilities, Exception):
+            raise probabilities  # its scoring failed in the prefetch: once is enough
         if probabilities is None:
-            (probabilities,) = scorer.score(
-                solution.problem,
-                [list(solution.steps)],
+            (probabilities,) = scorer.score_many(
+                [(solution.problem, list(solution.steps))],
                 batch_size=int_param(params, "batch_size", 8),
+                deadline=item_deadline(solution),
             )
         evidence: dict[str, Any] = {"model": model, "threshold": threshold}
         if params.get("convention", "steplab") != "steplab":

@@ -7,6 +7,8 @@ from rest_framework.views import APIView
 
 from labeling.api import bounds
 from labeling.api.access import project_for
+from labeling.api.pagination import page_response
+from labeling.api.schema import paginated
 from labeling.models import Role
 from labeling.selectors.admin import problem_source_list
 from labeling.services.queue.assignments import (
@@ -52,10 +54,17 @@ class AssignmentListApi(APIView):
         user_ids = bounds.ids_field(required=False, max_length=1000)
         solution_ids = bounds.ids_field(required=False, max_length=100_000)
 
-    @extend_schema(responses=AssignmentSummaryOutput(many=True))
+    @extend_schema(
+        operation_id="projects_assignments_list",
+        responses=paginated(AssignmentSummaryOutput, "PaginatedAssignmentSummary"),
+    )
     def get(self, request, project_id: int):
+        """Per assigned user, by username, a page at a time."""
         project = project_for(request, project_id, at_least=Role.ADMIN)
-        return Response(assignment_summary(project=project))
+        rows = assignment_summary(project=project)
+        return page_response(
+            request, rows, lambda page: AssignmentSummaryOutput(page, many=True).data
+        )
 
     @extend_schema(request=CreateInput, responses={201: CreateOutput})
     def post(self, request, project_id: int):
@@ -110,12 +119,16 @@ class ProblemSourceListApi(APIView):
         class Meta:
             ref_name = "ProblemSource"
 
-        source = serializers.CharField()
+        source = serializers.CharField(source="problem__source")
         solutions = serializers.IntegerField()
         open = serializers.IntegerField()
         unassigned = serializers.IntegerField()
 
-    @extend_schema(responses=Output(many=True))
+    @extend_schema(
+        operation_id="projects_problem_sources_list",
+        responses=paginated(Output, "PaginatedProblemSources"),
+    )
     def get(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.REVIEWER)
-        return Response(self.Output(problem_source_list(project=project), many=True).data)
+        rows = problem_source_list(project=project)
+        return page_response(request, rows, lambda page: self.Output(page, many=True).data)

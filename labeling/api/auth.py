@@ -7,7 +7,9 @@ from rest_framework.views import APIView
 
 from labeling.api.csrf import CsrfRequired
 from labeling.api.links import absolute_link
+from labeling.api.pagination import page_response
 from labeling.api.permissions import SESSION_FLAG, session_must_change
+from labeling.api.schema import paginated
 from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
 from labeling.errors import NotAllowed, ValidationFailed
 from labeling.models import ApiToken
@@ -264,9 +266,12 @@ class MyTokenListApi(APIView):
             "token expires no later than that token, and is revoked with it.",
         )
 
-    @extend_schema(responses=ApiTokenOutput(many=True))
+    @extend_schema(
+        operation_id="auth_tokens_list", responses=paginated(ApiTokenOutput, "PaginatedApiTokens")
+    )
     def get(self, request):
-        return Response(ApiTokenOutput(token_list_for_user(user=request.user), many=True).data)
+        tokens = token_list_for_user(user=request.user)
+        return page_response(request, tokens, lambda page: ApiTokenOutput(page, many=True).data)
 
     @extend_schema(request=Input, responses={201: ApiTokenCreatedOutput})
     def post(self, request):

@@ -6,10 +6,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api.access import project_for
+from labeling.api.pagination import page_response
 from labeling.api.projects import MemberOutput
+from labeling.api.schema import paginated
 from labeling.models import Role
 from labeling.selectors.admin import member_list
-from labeling.selectors.gold import gold_list
+from labeling.selectors.gold import gold_list, gold_solution_list
 from labeling.services.gold.questions import screening_reset
 
 
@@ -39,10 +41,17 @@ class GoldListApi(APIView):
         first_error_accuracy = serializers.FloatField(allow_null=True)
         annotators = GoldAnnotatorOutput(many=True)
 
-    @extend_schema(responses=Output(many=True))
+    @extend_schema(
+        operation_id="projects_gold_list", responses=paginated(Output, "PaginatedGoldRows")
+    )
     def get(self, request, project_id: int):
+        """A page of gold solutions, oldest first; the accuracies are computed for the page."""
         project = project_for(request, project_id, at_least=Role.ADMIN)
-        return Response(self.Output(gold_list(project=project), many=True).data)
+        return page_response(
+            request,
+            gold_solution_list(project=project),
+            lambda page: self.Output(gold_list(project=project, solutions=page), many=True).data,
+        )
 
 
 class MemberScreeningResetApi(APIView):

@@ -5,6 +5,9 @@ any `offset` to the database (10^30 is a 500 "bigint out of range"). Here both a
 range, else a 400 naming the parameter.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from django.conf import settings
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
@@ -48,6 +51,16 @@ class BoundedLimitOffsetPagination(LimitOffsetPagination):
             low=0,
             high=MAX_OFFSET,
         )
+
+
+def page_response(
+    request, queryset, rows: Callable[[list], Any], paginator: LimitOffsetPagination | None = None
+) -> Response:
+    """One page of `queryset` (limit/offset, bounded) as `count`/`next`/`previous`/`results`,
+    its rows made by `rows` (a serializer's data, or rows computed for the page only)."""
+    paginator = paginator or BoundedLimitOffsetPagination()
+    page = paginator.paginate_queryset(queryset, request)
+    return paginator.get_paginated_response(rows(page))
 
 
 class CappedLimitOffsetPagination(BoundedLimitOffsetPagination):

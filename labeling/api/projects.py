@@ -7,7 +7,7 @@ from rest_framework.views import APIView
 
 from labeling.api import bounds
 from labeling.api.access import project_for
-from labeling.api.pagination import BoundedLimitOffsetPagination
+from labeling.api.pagination import BoundedLimitOffsetPagination, page_response
 from labeling.api.schema import paginated
 from labeling.models import (
     STEP_TAG_MAX,
@@ -191,10 +191,15 @@ class MemberRoleInput(serializers.Serializer):
 
 
 class MemberListApi(APIView):
-    @extend_schema(responses=MemberOutput(many=True))
+    @extend_schema(
+        operation_id="projects_members_list",
+        responses=paginated(MemberOutput, "PaginatedMembers"),
+    )
     def get(self, request, project_id: int):
+        """The project's members by username, a page at a time (`limit` ≤ API_MAX_PAGE_SIZE)."""
         project = project_for(request, project_id, at_least=Role.ADMIN)
-        return Response(MemberOutput(member_list(project=project), many=True).data)
+        members = member_list(project=project)
+        return page_response(request, members, lambda page: MemberOutput(page, many=True).data)
 
     @extend_schema(request=MemberInput, responses={201: MemberOutput})
     def post(self, request, project_id: int):

@@ -1,5 +1,6 @@
 """OpenAPI postprocessing: every operation documents the one error format
-(labeling/api/errors.py) for the error statuses the API uses."""
+(labeling/api/errors.py) for the error statuses the API uses, and every paginated list its
+`limit` and `offset` (labeling/api/pagination.py)."""
 
 from typing import Any
 
@@ -33,6 +34,51 @@ ERROR_SCHEMA = {
 }
 
 
+def _page_parameters() -> list[dict[str, Any]]:
+    from django.conf import settings
+
+    from labeling.api.pagination import MAX_OFFSET
+
+    high = settings.API_MAX_PAGE_SIZE
+    return [
+        {
+            "in": "query",
+            "name": "limit",
+            "schema": {"type": "integer", "minimum": 1, "maximum": high},
+            "description": f"Rows in the page (at most {high}).",
+        },
+        {
+            "in": "query",
+            "name": "offset",
+            "schema": {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET},
+            "description": "Rows skipped before the page.",
+        },
+    ]
+
+
+def _is_page(result: dict[str, Any], operation: dict[str, Any]) -> bool:
+    content = operation.get("responses", {}).get("200", {}).get("content", {})
+    for body in content.values():
+        node = body.get("schema", {})
+        if "$ref" in node:
+            node = result["components"]["schemas"].get(node["$ref"].rsplit("/", 1)[-1], {})
+        if {"count", "next", "results"} <= set(node.get("properties", {})):
+            return True
+    return False
+
+
+def add_page_parameters(result: dict[str, Any]) -> None:
+    """A paginated GET whose view does not declare limit/offset (a view that paginates by
+    hand, labeling.api.pagination.page_response) gets them, so clients can page."""
+    for operations in result.get("paths", {}).values():
+        get = operations.get("get")
+        if not get or not _is_page(result, get):
+            continue
+        parameters = get.setdefault("parameters", [])
+        named = {(p.get("in"), p.get("name")) for p in parameters}
+        parameters.extend(p for p in _page_parameters() if ("query", p["name"]) not in named)
+
+
 def add_error_responses(result: dict[str, Any], generator, request, public) -> dict[str, Any]:
     result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
     ref = {"$ref": "#/components/schemas/Error"}
@@ -46,6 +92,7 @@ def add_error_responses(result: dict[str, Any], generator, request, public) -> d
                     code,
                     {"description": description, "content": {"application/json": {"schema": ref}}},
                 )
+    add_page_parameters(result)
     return result
 
 

@@ -61,12 +61,12 @@ def member_list(*, project: Project) -> QuerySet[ProjectMembership]:
     )
 
 
-def problem_source_list(*, project: Project) -> list[dict]:
+def problem_source_list(*, project: Project) -> QuerySet:
     """Problem sources of the project's (non-gold) solutions with how many there are, how
     many are still open (fewer submissions than their effective overlap) and how many nobody
-    is assigned."""
+    is assigned: rows of `problem__source`, `solutions`, `open`, `unassigned`, by source."""
     assigned = Assignment.objects.filter(solution_id=OuterRef("pk"))
-    rows = (
+    return (
         Solution.objects.filter(project=project, is_gold=False)
         .alias(has_assignment=Exists(assigned))
         .values("problem__source")
@@ -77,12 +77,3 @@ def problem_source_list(*, project: Project) -> list[dict]:
         )
         .order_by("problem__source")
     )
-    return [
-        {
-            "source": r["problem__source"],
-            "solutions": r["solutions"],
-            "open": r["open"],
-            "unassigned": r["unassigned"],
-        }
-        for r in rows
-    ]

@@ -13,7 +13,8 @@ LIST_FIELDS = ("id", "name", "prefix", "created_at", "expires_at", "last_used_at
 def token_list_for_user(*, user: AbstractBaseUser) -> QuerySet[ApiToken]:
     """The user's tokens that are not revoked (expired ones included, so the owner sees why a
     script stopped), newest first. Never the hash."""
-    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).only(*LIST_FIELDS)
+    live = ApiToken.objects.filter(user=user, revoked_at__isnull=True)
+    return live.only(*LIST_FIELDS).order_by("-created_at", "-id")
 
 
 def token_get_for_user(*, user: AbstractBaseUser, token_id: int) -> ApiToken | None:

@@ -26,7 +26,7 @@ DEFAULTS: dict[str, int] = {
     "comments": 1000,  # per solution (its threads and the steps'); listed whole
 }
 WHAT = {  # kind -> (whose, what the rows are, what frees one)
-    "prm_models": ("This project", "registered models", "delete one (a server admin can)"),
+    "prm_models": ("This project", "registered models", "delete one a run no longer uses"),
     "invites": ("This project", "pending invites", "withdraw one, or wait for one to expire"),
     "comments": ("This solution", "comments", "go on in another channel"),
 }

@@ -148,7 +148,7 @@ def objects(world):
     from labeling.services.people.tokens import token_create
     from labeling.services.webhooks.endpoints import webhook_endpoint_create
     from tests.domains.test_media import png
-    from training_runs.models import TrainingRun
+    from training_runs.models import PrmModel, TrainingRun
 
     project, admin = world["project"], world["users"]["admin"]
     export = Export.objects.create(project=project, created_by=admin, format="trl", status="done")
@@ -166,6 +166,7 @@ def objects(world):
         "training_run": TrainingRun.objects.create(
             project=project, export=export, base_model="/m"
         ).pk,
+        "model_id": PrmModel.objects.create(project=project, name="sweep", path="/m").pk,
         "token_id": token_create(user=admin, name="sweep").token.pk,
         "user_id": world["users"]["annotator"].pk,
         "invite_id": invite_create(project=project, role="annotator", created_by=admin).invite.pk,

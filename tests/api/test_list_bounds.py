@@ -25,17 +25,9 @@ BOUNDED = {
     "projects_invites_list": "COLLECTION_CAPS['invites'] pending invites (collection_caps.py)",
     "solutions_comments_list": "COLLECTION_CAPS['comments'] a solution, and one a review action",
 }
-# operationId -> why it is still whole. Left for the next change, each a paginated list with
-# its page in the frontend and the client.
-UNBOUNDED = {
-    "auth_tokens_list": "a password login mints a token per call: a cap would break scripts "
-    "that log in on every run; needs pagination",
-    "projects_members_list": "one row per member; the members page reads it whole",
-    "projects_gold_list": "one row per gold solution, with every answer's accuracy",
-    "projects_assignments_list": "one row per annotator with assignments",
-    "projects_problem_sources_list": "one row per distinct problem source",
-    "projects_rejections_list": "the user's own rejected annotations",
-}
+# operationId -> why it is still whole. Empty: every list a client can grow is paginated or
+# capped; a new whole list goes in BOUNDED with what bounds it, or is paginated.
+UNBOUNDED: dict[str, str] = {}
 
 
 def _schema() -> dict:
@@ -84,6 +76,75 @@ def test_every_list_is_paginated_or_bounded():
     # An entry for a list that is paginated (or gone) now is stale: drop it.
     assert sorted((set(BOUNDED) | set(UNBOUNDED)) - set(whole)) == []
     assert "projects_prm_models_list" in _paginated(schema)
+    assert _paginated(schema) >= PAGINATED_NOW
+
+
+# The six lists that answered a bare array, unbounded, until they were paginated.
+PAGINATED_NOW = {
+    "auth_tokens_list",
+    "projects_members_list",
+    "projects_gold_list",
+    "projects_assignments_list",
+    "projects_problem_sources_list",
+    "projects_rejections_list",
+}
+
+
+@pytest.mark.django_db
+def test_the_six_lists_answer_bounded_pages(settings, client):
+    """Each answers count/next/results, at most `limit` rows, and a limit past
+    API_MAX_PAGE_SIZE is a 400 in the one error shape."""
+    from labeling.models import (
+        Annotation,
+        AnnotationStatus,
+        ApiToken,
+        Assignment,
+        ProjectMembership,
+        ReviewAction,
+    )
+    from tests.factories import ProblemFactory, SolutionFactory
+
+    settings.API_MAX_PAGE_SIZE = 5
+    project = ProjectFactory()
+    admin = UserFactory()
+    ProjectMembership.objects.create(project=project, user=admin, role="admin")
+    for i in range(3):
+        ApiToken.objects.create(user=admin, name=f"t{i}", key_hash=f"hash{i}", prefix=f"p{i}")
+        user = UserFactory()
+        ProjectMembership.objects.create(project=project, user=user, role="annotator")
+        problem = ProblemFactory(project=project, source=f"source-{i}")
+        gold = SolutionFactory(project=project, problem=problem, is_gold=True)
+        solution = SolutionFactory(project=project, problem=problem)
+        Assignment.objects.create(solution=solution, user=user)
+        Assignment.objects.create(solution=gold, user=admin)
+        mine = Annotation.objects.create(
+            solution=solution, annotator=admin, status=AnnotationStatus.REJECTED
+        )
+        ReviewAction.objects.create(
+            solution=solution, annotation=mine, reviewer=user, action="reject"
+        )
+    client.force_login(admin)
+    base = f"/api/projects/{project.pk}"
+    urls = {
+        "/api/auth/tokens/": 3,
+        f"{base}/members/": 4,
+        f"{base}/gold/": 3,
+        f"{base}/assignments/": 4,
+        f"{base}/problem-sources/": 3,
+        f"{base}/rejections/": 3,
+    }
+    for url, total in urls.items():
+        first = client.get(f"{url}?limit=2")
+        assert first.status_code == 200, (url, first.content)
+        page = first.json()
+        assert page["count"] == total and len(page["results"]) == 2, url
+        rest = client.get(page["next"]).json()
+        assert len(rest["results"]) == total - 2 and rest["next"] is None, url
+        seen = page["results"] + rest["results"]
+        assert len({repr(sorted(r.items())) for r in seen}) == total, url  # no row twice
+        refused = client.get(f"{url}?limit=6")
+        assert refused.status_code == 400, url
+        assert refused.json()["error"]["code"] == "validation_error", url
 
 
 @pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.core import mail
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from labeling.models import Invite, ProjectMembership, TemporaryPassword
+from labeling.models import Invite, Project, ProjectMembership, TemporaryPassword
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -74,14 +74,16 @@ def test_temporary_password_must_be_changed_before_any_write(world, client_for):
         "/api/auth/password/", {"old_password": password, "new_password": "12345678"}
     )
     assert _error(weak, 400)["details"]["field"] == "password"
-    listed = client_for("admin").get(f"/api/projects/{world['project'].pk}/members/").json()
+    members = f"/api/projects/{world['project'].pk}/members/"
+    listed = client_for("admin").get(members).json()["results"]
     assert [m["user"]["username"] for m in listed if m["temporary_password"]] == ["alice"]
     changed = client.post("/api/auth/password/", {"old_password": password, "new_password": GOOD})
     assert changed.status_code == 200 and not changed.json()["must_change_password"]
     assert not client.get("/api/auth/me/").json()["must_change_password"]
     assert client.post(f"/api/projects/{world['project'].pk}/queue/next/").status_code in (200, 204)
     assert not TemporaryPassword.objects.exists()
-    listed = client_for("admin").get(f"/api/projects/{world['project'].pk}/members/").json()
+    members = f"/api/projects/{world['project'].pk}/members/"
+    listed = client_for("admin").get(members).json()["results"]
     assert not any(m["temporary_password"] for m in listed)
     _signed_in("alice", GOOD)
 
@@ -215,6 +217,19 @@ def test_an_expired_invite_says_so(world, client_for):
     )
     assert "expired" in _error(response, 410)["message"]
     assert _error(APIClient().get("/api/invites/not-a-real-token/"), 404)
+
+
+def test_an_invite_to_a_deleted_project_makes_no_account(world, client_for):
+    """Before, the link of a project deleted since (its rows purged in the background) still
+    showed the project and made an account and a membership in it."""
+    token = _invite(client_for("admin"), world)
+    Project.objects.filter(pk=world["project"].pk).update(deleted_at=timezone.now())
+    assert _error(APIClient().get(f"/api/invites/{token}/"), 410)["code"] == "project_deleted"
+    response = APIClient().post(
+        f"/api/invites/{token}/accept/", {"username": "late1", "password": GOOD}
+    )
+    assert _error(response, 410)["code"] == "project_deleted"
+    assert not User.objects.filter(username="late1").exists()
 
 
 def test_an_invite_refuses_a_taken_or_weak_username_and_stays_usable(world, client_for):

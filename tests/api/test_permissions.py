@@ -630,6 +630,12 @@ def _training_run(w):
     return TrainingRun.objects.create(project=w["project"], export=export, base_model="/m").pk
 
 
+def _prm_model(w):
+    from training_runs.models import PrmModel
+
+    return PrmModel.objects.create(project=w["project"], name="m", path="/m").pk
+
+
 def _png() -> bytes:
     from tests.domains.test_media import png
 
@@ -880,6 +886,14 @@ ENDPOINTS += [
         None,
         None,
         [403, 403, 404, 200, 200],
+    ),
+    (
+        "prm-model-delete",
+        "delete",
+        lambda w: f"/api/projects/{_pid(w)}/prm-models/{_prm_model(w)}/",
+        None,
+        None,
+        [403, 403, 404, 403, 204],
     ),
     (
         "prm-model-register",

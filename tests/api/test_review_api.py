@@ -131,7 +131,7 @@ def test_reject_reaches_the_annotator_with_the_comment(api):
     assert feedback["comments"][0]["body"].startswith("Step 2 is correct")
     old = b.get(f"/api/annotations/{api['second'].pk}/feedback/").json()
     assert old["status"] == "rejected" and old["rework_id"] == rework_id
-    rejections = b.get(f"/api/projects/{api['project'].pk}/rejections/").json()
+    rejections = b.get(f"/api/projects/{api['project'].pk}/rejections/").json()["results"]
     assert rejections == [
         {
             "id": api["second"].pk,

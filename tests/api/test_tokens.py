@@ -49,7 +49,7 @@ def _refused(response, message: str) -> None:
 def test_create_list_use_and_revoke():
     user = UserFactory(username="ann")
     session = _session(user)
-    assert session.get("/api/auth/tokens/").json() == []
+    assert session.get("/api/auth/tokens/").json()["results"] == []
 
     created = session.post(
         "/api/auth/tokens/", {"name": "training box", "expires_in_days": 30}, format="json"
@@ -64,7 +64,7 @@ def test_create_list_use_and_revoke():
     expires = timezone.datetime.fromisoformat(body["expires_at"])
     assert timedelta(days=29, hours=23) < expires - timezone.now() <= timedelta(days=30)
 
-    listed = session.get("/api/auth/tokens/").json()
+    listed = session.get("/api/auth/tokens/").json()["results"]
     assert len(listed) == 1
     assert set(listed[0]) == LIST_KEYS  # never the secret, never the hash
     assert {k: v for k, v in body.items() if k != "token"} == listed[0]
@@ -72,7 +72,7 @@ def test_create_list_use_and_revoke():
     assert _with_token(key).get("/api/auth/me/").json()["username"] == "ann"
     assert session.delete(f"/api/auth/tokens/{body['id']}/").status_code == 204
     _refused(_with_token(key).get("/api/auth/me/"), "This token was revoked.")
-    assert session.get("/api/auth/tokens/").json() == []
+    assert session.get("/api/auth/tokens/").json()["results"] == []
     # Revoked is gone from the owner's view: a second revoke finds nothing.
     assert session.delete(f"/api/auth/tokens/{body['id']}/").status_code == 404
 
@@ -95,19 +95,20 @@ def test_revoking_one_of_two_leaves_the_other():
     first = session.post("/api/auth/tokens/", {"name": "laptop"}, format="json").json()
     second = session.post("/api/auth/tokens/", {"name": "CI export"}, format="json").json()
     assert first["expires_at"] is None  # no expiry asked: never
-    assert [t["name"] for t in session.get("/api/auth/tokens/").json()] == ["CI export", "laptop"]
+    listed = session.get("/api/auth/tokens/").json()["results"]
+    assert [t["name"] for t in listed] == ["CI export", "laptop"]
 
     assert session.delete(f"/api/auth/tokens/{first['id']}/").status_code == 204
     _refused(_with_token(first["token"]).get("/api/projects/"), "This token was revoked.")
     assert _with_token(second["token"]).get("/api/projects/").status_code == 200
-    assert [t["id"] for t in session.get("/api/auth/tokens/").json()] == [second["id"]]
+    assert [t["id"] for t in session.get("/api/auth/tokens/").json()["results"]] == [second["id"]]
 
 
 def test_another_users_token_cannot_be_revoked_or_seen():
     ann, bob = UserFactory(), UserFactory()
     bobs = token_create(user=bob, name="bob's")
     ann_session = _session(ann)
-    assert ann_session.get("/api/auth/tokens/").json() == []
+    assert ann_session.get("/api/auth/tokens/").json()["results"] == []
     assert ann_session.delete(f"/api/auth/tokens/{bobs.token.pk}/").status_code == 404
     assert ann_session.delete("/api/auth/tokens/999999/").status_code == 404
     assert _with_token(bobs.key).get("/api/auth/me/").status_code == 200
@@ -127,7 +128,7 @@ def test_an_expired_token_is_refused_with_its_date(monkeypatch):
     day = token.expires_at.date().isoformat()  # TIME_ZONE is UTC
     _refused(_with_token(body["token"]).get("/api/auth/me/"), f"This token expired on {day}.")
     # Still listed, marked expired, so its owner sees why the script stopped.
-    assert session.get("/api/auth/tokens/").json()[0]["expired"] is True
+    assert session.get("/api/auth/tokens/").json()["results"][0]["expired"] is True
 
 
 def test_an_inactive_users_token_is_refused():
@@ -181,7 +182,7 @@ def test_last_used_at_is_written_at_most_once_a_minute():
     ApiToken.objects.filter(pk=new.token.pk).update(last_used_at=first - timedelta(seconds=61))
     assert updates() == 1
     assert ApiToken.objects.get(pk=new.token.pk).last_used_at > first
-    listed = _session(user).get("/api/auth/tokens/").json()[0]
+    listed = _session(user).get("/api/auth/tokens/").json()["results"][0]
     assert listed["last_used_at"] is not None
 
 

@@ -62,6 +62,6 @@ def test_problem_sources_with_counts(af):
     assignment_create(project=project, user_ids=[x.pk], solution_ids=[solutions[5].pk])
     res = client.get(f"/api/projects/{project.pk}/problem-sources/")
     assert res.status_code == 200
-    by = {r["source"]: r for r in res.json()}
+    by = {r["source"]: r for r in res.json()["results"]}
     assert by["olympiad"] == {"source": "olympiad", "solutions": 2, "open": 2, "unassigned": 1}
-    assert sum(r["solutions"] for r in res.json()) == 6
+    assert sum(r["solutions"] for r in res.json()["results"]) == 6

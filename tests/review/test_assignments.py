@@ -136,7 +136,7 @@ def test_api(aw):
     )
     assert res.status_code == 201, res.content
     assert sorted(res.json()["created"].values()) == [3, 3, 6]
-    summary = {r["username"]: r for r in client.get(url).json()}
+    summary = {r["username"]: r for r in client.get(url).json()["results"]}
     assert summary["z"]["assigned"] == 6 and summary["z"]["submitted"] == 0
     bad = client.post(url, {"user_ids": [admin.pk + 1000]}, format="json")
     assert bad.status_code == 400 and bad.json()["error"]["details"]["not_members"]

@@ -119,7 +119,7 @@ def test_members_api_shows_screening_and_reset_through_the_api(failed):
     project, _, user, _ = failed
     admin = member(project, "boss", "admin")
     client = _client(admin)
-    listed = client.get(f"/api/projects/{project.pk}/members/").json()
+    listed = client.get(f"/api/projects/{project.pk}/members/").json()["results"]
     members = {m["user"]["username"]: m for m in listed}
     assert members["weak"]["screening"] == "failed"
     assert members["weak"]["screening_answered"] == 2
@@ -139,7 +139,7 @@ def test_gold_list_api(failed):
     admin = member(project, "boss", "admin")
     res = _client(admin).get(f"/api/projects/{project.pk}/gold/")
     assert res.status_code == 200
-    body = {r["solution_id"]: r for r in res.json()}
+    body = {r["solution_id"]: r for r in res.json()["results"]}
     assert set(body) == {g.pk for g in golds}
     assert body[first[0]]["annotators"][0]["annotator"] == "weak"
     assert body[first[0]]["step_accuracy"] == 0.0

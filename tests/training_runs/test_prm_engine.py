@@ -127,11 +127,13 @@ def test_prefetch_scores_a_chunk_in_batches_with_the_same_probabilities(trained_
     monkeypatch.setattr(
         scorer,
         "score_many",
-        lambda items, batch_size=None: batches.append(len(items)) or real(items, batch_size),
+        lambda items, batch_size=None, deadline=None: (
+            batches.append(len(items)) or real(items, batch_size, deadline)
+        ),
     )
     assert engine.prefetch(solutions, params) == 7
-    assert batches == [7]
-    monkeypatch.setattr(scorer, "score", lambda *a, **k: pytest.fail("scored again"))
+    assert batches == [3, 3, 1]  # one forward batch each, on one item's budget (prm_item_s)
+    monkeypatch.setattr(scorer, "score_many", lambda *a, **k: pytest.fail("scored again"))
     batched = [[s.score for s in engine(sol, params).suggestions] for sol in solutions]
     for got, expected in zip(batched, alone, strict=True):
         assert got == pytest.approx(expected, abs=1e-5)

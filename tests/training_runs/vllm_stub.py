@@ -27,6 +27,15 @@ class Stub:
     statuses: list[int] = field(default_factory=list)  # answered first, one per request
     drop_one: bool = False  # one step score too few
     raw: bool = False  # logits, not probabilities
+    # A request whose body mentions a key waits that many seconds before it is answered
+    # (a slow server), or until the stub shuts down when it is None (a hanging one).
+    delays: dict[str, float | None] = field(default_factory=dict)
+    released: threading.Event = field(default_factory=threading.Event)
+
+    def wait_if_told(self, raw: bytes) -> None:
+        for key, seconds in self.delays.items():
+            if key.encode() in raw:
+                self.released.wait(seconds)
 
     def answer(self, route: str, body: dict) -> tuple[int, Any]:
         self.requests.append((route, body))
@@ -68,7 +77,9 @@ def vllm_stub() -> Iterator[Stub]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
             length = int(self.headers.get("Content-Length") or 0)
-            status, payload = stub.answer(self.path, json.loads(self.rfile.read(length)))
+            raw = self.rfile.read(length)
+            stub.wait_if_told(raw)
+            status, payload = stub.answer(self.path, json.loads(raw))
             body = json.dumps(payload).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -86,5 +97,6 @@ def vllm_stub() -> Iterator[Stub]:
     try:
         yield stub
     finally:
+        stub.released.set()
         server.shutdown()
         server.server_close()

@@ -33,7 +33,7 @@ export function AssignmentsTab({ project }: { project: api.Project }) {
 
   useEffect(() => {
     api
-      .listMembers(project.id)
+      .listAllMembers(project.id)
       .then(setMembers)
       .catch((e: Error) => setError(e.message));
     reload();

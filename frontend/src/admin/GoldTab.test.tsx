@@ -94,3 +94,16 @@ describe("Members: screening", () => {
     expect(screen.queryByText("Screening")).toBeNull();
   });
 });
+
+describe("Gold tab, many gold questions", () => {
+  it("counts them all and loads past the first page", async () => {
+    const golds = Array.from({ length: 55 }, (_, i) => makeGold({ solution_id: 1000 + i }));
+    mount("gold", {}, (s) => (s.gold = golds));
+    await screen.findByTestId("gold-row-1049");
+    expect(screen.getByTestId("gold-summary").textContent).toContain("55 gold questions");
+    expect(screen.queryByTestId("gold-row-1050")).toBeNull();
+    fireEvent.click(within(screen.getByTestId("gold-more")).getByRole("button", { name: "Load more" }));
+    await screen.findByTestId("gold-row-1054");
+    expect(screen.queryByTestId("gold-more")).toBeNull();
+  });
+});

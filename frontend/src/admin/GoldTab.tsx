@@ -1,8 +1,10 @@
-import { Fragment, useCallback, useEffect, useState } from "react";
+import { Fragment, useState } from "react";
 import { Link } from "react-router-dom";
 import * as api from "../api";
 import { Markdown } from "../components/Markdown";
+import { LoadMore } from "../components/LoadMore";
 import { EmptyState, ErrorBox, Spinner } from "../components/ui";
+import { usePagedList } from "../components/usePagedList";
 import { RatingMark } from "../review/ReviewStepRow";
 import "../styles/review.css";
 import "../styles/assign.css";
@@ -13,24 +15,20 @@ const tone = (x: number | null, pass: number) => (x === null ? "" : x >= pass ? 
 /** Gold questions (marked from the review page with G): their known labels, how annotators do on
  * each, and the project's gold settings at a glance. */
 export function GoldTab({ project }: { project: api.Project }) {
-  const [rows, setRows] = useState<api.GoldRow[] | null>(null);
+  // A page of gold questions at a time, oldest first; "Load more" reads the next.
+  const list = usePagedList<api.GoldRow>(api.goldPath(project.id));
+  const rows = list.items;
   const [open, setOpen] = useState<Set<number>>(new Set());
-  const [error, setError] = useState<string | null>(null);
-
-  const reload = useCallback(() => {
-    api
-      .listGold(project.id)
-      .then(setRows)
-      .catch((e: Error) => setError(e.message));
-  }, [project.id]);
-  useEffect(reload, [reload]);
+  const [actionError, setError] = useState<string | null>(null);
+  const error = actionError ?? list.error;
 
   async function unmark(row: api.GoldRow) {
     if (!window.confirm(`Stop using solution #${row.solution_id} as a gold question? Its gold labels are kept.`)) return;
     setError(null);
     try {
       await api.unsetGold(row.solution_id);
-      reload();
+      list.setItems((all) => all.filter((r) => r.solution_id !== row.solution_id));
+      list.setCount((n) => n - 1);
     } catch (err) {
       setError((err as Error).message);
     }
@@ -49,7 +47,7 @@ export function GoldTab({ project }: { project: api.Project }) {
     <div className="stack">
       <div className="card gold-summary" data-testid="gold-summary">
         <span>
-          <strong>{rows?.length ?? "…"}</strong> gold question{rows?.length === 1 ? "" : "s"}
+          <strong>{rows ? list.count : "…"}</strong> gold question{rows && list.count === 1 ? "" : "s"}
         </span>
         <span>
           Served at <strong>{pct(project.gold_rate)}</strong> of claims
@@ -162,6 +160,7 @@ export function GoldTab({ project }: { project: api.Project }) {
             </tbody>
           </table>
         )}
+        <LoadMore list={list} noun="gold questions" testId="gold-more" />
       </div>
     </div>
   );

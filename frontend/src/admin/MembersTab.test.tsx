@@ -15,11 +15,12 @@ const invite = (id: number, role: Invite["role"]): Invite => ({
   created_by: "admin",
 });
 
-function mount(isStaff = false) {
+function mount(isStaff = false, setup: (s: FakeAssign) => void = () => {}) {
   const api = new FakeApi([]);
   api.user = { id: 1, username: "admin", is_staff: isStaff };
   api.project = makeProject({ role: "admin" });
   const server = new FakeAssign(api);
+  setup(server);
   let invites: Invite[] = [invite(5, "reviewer")];
   api.overrides.push((call) => {
     const { method, path, body } = call;
@@ -111,5 +112,27 @@ describe("Members tab", () => {
       return found;
     });
     expect(options).not.toContain("admin"); // already a member
+  });
+
+  it("shows a page of members and loads the rest with Load more", async () => {
+    const many = Array.from({ length: 70 }, (_, i) => ({
+      user: { id: 100 + i, username: `user${String(i).padStart(2, "0")}` },
+      role: "annotator" as const,
+      screening: "" as const,
+      screening_answered: 0,
+    }));
+    const { api } = mount(false, (s) => (s.members = many));
+    const table = await screen.findByTestId("members-table");
+    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(51)); // head + 50
+    const more = screen.getByTestId("members-more");
+    expect(more.textContent).toContain("50 of 70 members shown");
+    fireEvent.click(within(more).getByRole("button", { name: "Load more" }));
+    await waitFor(() => expect(within(screen.getByTestId("members-table")).getAllByRole("row")).toHaveLength(71));
+    expect(screen.getByTestId("members-table").textContent).toContain("user69");
+    expect(screen.queryByTestId("members-more")).toBeNull();
+    expect(api.callsTo("GET", "/api/projects/1/members/").map((c) => c.path)).toEqual([
+      "/api/projects/1/members/?limit=50",
+      "/api/projects/1/members/?limit=50&offset=50",
+    ]);
   });
 });

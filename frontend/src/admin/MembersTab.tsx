@@ -1,7 +1,9 @@
 import { useEffect, useState, type FormEvent } from "react";
 import * as api from "../api";
 import { useAuth } from "../auth";
+import { LoadMore } from "../components/LoadMore";
 import { ErrorBox, formatDate, Spinner } from "../components/ui";
+import { usePagedList } from "../components/usePagedList";
 import "../styles/assign.css";
 import "../styles/people.css";
 
@@ -13,7 +15,10 @@ const ROLES: Array<{ value: api.Role; label: string }> = [
 
 export function MembersTab({ project }: { project: api.Project }) {
   const { user } = useAuth();
-  const [members, setMembers] = useState<api.Member[] | null>(null);
+  // A page of members at a time, by username; "Load more" reads the next.
+  const list = usePagedList<api.Member>(api.membersPath(project.id));
+  const members = list.items;
+  const setMembers = list.setItems;
   const [error, setError] = useState<string | null>(null);
   const [username, setUsername] = useState("");
   const [role, setRole] = useState<api.Role>("annotator");
@@ -22,10 +27,6 @@ export function MembersTab({ project }: { project: api.Project }) {
   const [everyone, setEveryone] = useState<api.UserRow[]>([]);
 
   useEffect(() => {
-    api
-      .listMembers(project.id)
-      .then(setMembers)
-      .catch((e: Error) => setError(e.message));
     api
       .listInvites(project.id)
       .then(setInvites)
@@ -55,6 +56,7 @@ export function MembersTab({ project }: { project: api.Project }) {
     try {
       const m = await api.addMember(project.id, username.trim(), role);
       setMembers((list) => [...(list ?? []), m]);
+      list.setCount((n) => n + 1);
       setUsername("");
     } catch (err) {
       setError((err as Error).message);
@@ -89,6 +91,7 @@ export function MembersTab({ project }: { project: api.Project }) {
     try {
       await api.removeMember(project.id, m.user.id);
       setMembers((list) => (list ?? []).filter((x) => x.user.id !== m.user.id));
+      list.setCount((n) => n - 1);
     } catch (err) {
       setError((err as Error).message);
     }
@@ -138,17 +141,20 @@ export function MembersTab({ project }: { project: api.Project }) {
       </form>
       <CreateUserCard
         project={project}
-        onCreated={(m) => setMembers((list) => [...(list ?? []), m])}
+        onCreated={(m) => {
+          setMembers((list) => [...(list ?? []), m]);
+          list.setCount((n) => n + 1);
+        }}
       />
       <InviteCard project={project} onCreated={(i) => setInvites((list) => [i, ...list])} />
       </div>
-      {error && <ErrorBox testId="members-error">{error}</ErrorBox>}
+      {(error ?? list.error) && <ErrorBox testId="members-error">{error ?? list.error}</ErrorBox>}
       <div className="card card-flush">
         <div className="card-row card-pad">
           <span className="card-title">Members</span>
-          {members && <span className="muted">{members.length}</span>}
+          {members && <span className="muted">{list.count}</span>}
         </div>
-        {!members && !error && <Spinner />}
+        {!members && !error && !list.error && <Spinner />}
         {members && (
           <table className="table" data-testid="members-table">
             <thead>
@@ -207,6 +213,7 @@ export function MembersTab({ project }: { project: api.Project }) {
             </tbody>
           </table>
         )}
+        <LoadMore list={list} noun="members" testId="members-more" />
       </div>
       {invites.length > 0 && (
         <PendingInvites

@@ -187,4 +187,34 @@ describe("Auto-label tab: the prm source", () => {
     expect(await screen.findByText("No trained models yet")).toBeTruthy();
     expect(screen.getByTestId("autolabel-params-prm").textContent).toContain("Choose a trained model");
   });
+
+  it("deletes a model after a confirm, and says why when one is in use", async () => {
+    const { api, server } = setup();
+    server.models = [makePrmModel({ id: 5, name: "old" }), makePrmModel({ id: 6, name: "busy" })];
+    server.inUse = [6];
+    const confirm = vi.fn(() => false);
+    vi.stubGlobal("confirm", confirm);
+    mount(api);
+    const table = await screen.findByTestId("prm-models");
+    fireEvent.click(within(table).getByRole("button", { name: "Delete model old" }));
+    expect(confirm).toHaveBeenCalledOnce();
+    expect(api.callsTo("DELETE", "/prm-models/")).toHaveLength(0);
+
+    confirm.mockReturnValue(true);
+    fireEvent.click(within(table).getByRole("button", { name: "Delete model old" }));
+    await waitFor(() => expect(within(screen.getByTestId("prm-models")).queryByText("old")).toBeNull());
+    expect(server.models.map((m) => m.id)).toEqual([6]);
+
+    fireEvent.click(within(screen.getByTestId("prm-models")).getByRole("button", { name: "Delete model busy" }));
+    expect((await screen.findByText(/Not deleted: .*in use by auto-label run 3/)).textContent).toBeTruthy();
+    expect(within(screen.getByTestId("prm-models")).getByText("busy")).toBeTruthy();
+  });
+
+  it("reviewers get no delete button", async () => {
+    const { api, server } = setup("reviewer");
+    server.models = [makePrmModel({ id: 5, name: "old" })];
+    mount(api);
+    const table = await screen.findByTestId("prm-models");
+    expect(within(table).queryByRole("button")).toBeNull();
+  });
 });

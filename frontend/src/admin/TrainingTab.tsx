@@ -3,6 +3,7 @@ import * as api from "../api";
 import { ErrorBox, ProgressBar, formatDate, formatNumber } from "../components/ui";
 import { duration, percent } from "./autolabel";
 import { MetricChart } from "./MetricChart";
+import { PrmModelsTable } from "./PrmModelsTable";
 import {
   DEFAULT_FORM,
   LABELS,
@@ -11,19 +12,12 @@ import {
   formProblem,
   isTrainingActive,
   metric,
-  modelMetrics,
   trainableExports,
   trainingFraction,
   type TrainingForm,
 } from "./training";
 import { requestWhileMounted } from "./whileMounted";
 import "../styles/training.css";
-
-const KIND_HELP: Record<string, string> = {
-  pointwise: "Trained on step labels (correct / wrong per step)",
-  pairwise: "Trained on pairs of next steps (Bradley-Terry)",
-  implicit: "Trained on final-answer outcomes only (implicit PRM)",
-};
 
 export const TRAINING_POLL_MS = 1500;
 
@@ -134,6 +128,7 @@ export function TrainingTab({ project }: { project: api.Project }) {
   const [cancelling, setCancelling] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [register, setRegister] = useState({ name: "", path: "" });
+  const [deleting, setDeleting] = useState<number | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const alive = useRef(true);
 
@@ -247,6 +242,21 @@ export function TrainingTab({ project }: { project: api.Project }) {
       setRegister({ name: "", path: "" });
     } catch (err) {
       if (alive.current) setError((err as api.ApiError).message);
+    }
+  }
+
+  async function deleteModel(model: api.PrmModel) {
+    const words = "Its suggestions stay; its files on disk stay where they are.";
+    if (!window.confirm(`Delete the model ${model.name}? ${words}`)) return;
+    setError(null);
+    setDeleting(model.id);
+    try {
+      await api.deletePrmModel(project.id, model.id);
+      if (alive.current) setModels((all) => all.filter((m) => m.id !== model.id));
+    } catch (err) {
+      if (alive.current) setError(`Not deleted: ${(err as api.ApiError).message}`);
+    } finally {
+      if (alive.current) setDeleting(null);
     }
   }
 
@@ -389,45 +399,7 @@ export function TrainingTab({ project }: { project: api.Project }) {
           <span className="card-title">Trained models</span>
           <span className="muted small">Use one as the PRM source on the Auto-label tab.</span>
         </div>
-        {models.length === 0 && <div className="card-pad muted">No models yet.</div>}
-        {models.length > 0 && (
-          <table className="table" data-testid="prm-models">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Kind</th>
-                <th>Path</th>
-                <th className="num">From run</th>
-                <th className="num">Accuracy</th>
-                <th className="num">F1</th>
-                <th>Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {models.map((m) => {
-                const shown = modelMetrics(m);
-                return (
-                  <tr key={m.id}>
-                    <td>{m.name}</td>
-                    <td>
-                      <span className="tag" title={KIND_HELP[m.kind ?? "pointwise"]}>
-                        {m.kind ?? "pointwise"}
-                      </span>
-                    </td>
-                    <td className="mono small">{m.path}</td>
-                    <td className="num">{m.training_run ?? "—"}</td>
-                    <td className="num">{metric(shown?.record.accuracy)}</td>
-                    <td className="num">
-                      {metric(shown?.record.f1)}
-                      {shown && <span className="subtle small"> {shown.split}</span>}
-                    </td>
-                    <td className="small muted">{formatDate(m.created_at)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
+        <PrmModelsTable models={models} onDelete={isAdmin ? deleteModel : undefined} deleting={deleting} />
         {isAdmin && (
           <form className="card-pad training-register" onSubmit={registerModel} data-testid="prm-register">
             <input className="input input-sm" placeholder="Name" value={register.name} onChange={(e) => setRegister({ ...register, name: e.target.value })} />

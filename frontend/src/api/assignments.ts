@@ -1,5 +1,6 @@
 /** Assigning solutions to annotators (admins). */
-import { get, post, request, type RequestOptions } from "./client";
+import { post, request, type RequestOptions } from "./client";
+import { getAll } from "./pages";
 
 export type AssignStrategy = "each" | "round_robin" | "weighted";
 
@@ -29,12 +30,13 @@ export interface ProblemSource {
   unassigned: number;
 }
 
+/** Every assigned user's counts (paginated on the server: one row per user, read whole here). */
 export const listAssignments = (projectId: number) =>
-  get<AssignmentSummaryRow[]>(`/api/projects/${projectId}/assignments/`);
+  getAll<AssignmentSummaryRow>(`/api/projects/${projectId}/assignments/`);
 export const previewAssignments = (projectId: number, data: AssignmentRequest, options?: RequestOptions) =>
   post<{ solutions: number; new: Record<string, number> }>(`/api/projects/${projectId}/assignments/preview/`, data, options);
 export const createAssignments = (projectId: number, data: AssignmentRequest) =>
   post<{ created: Record<string, number> }>(`/api/projects/${projectId}/assignments/`, data);
 export const clearAssignments = (projectId: number, data: { user_ids?: number[]; solution_ids?: number[] } = {}) =>
   request<{ deleted: number }>("DELETE", `/api/projects/${projectId}/assignments/`, data);
-export const listProblemSources = (projectId: number) => get<ProblemSource[]>(`/api/projects/${projectId}/problem-sources/`);
+export const listProblemSources = (projectId: number) => getAll<ProblemSource>(`/api/projects/${projectId}/problem-sources/`);

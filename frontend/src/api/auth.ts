@@ -61,8 +61,9 @@ export interface ApiToken {
 export interface ApiTokenCreated extends ApiToken {
   token: string;
 }
-/** The user's tokens that are not revoked (expired ones included), newest first. */
-export const listTokens = () => get<ApiToken[]>("/api/auth/tokens/");
+/** The user's tokens that are not revoked (expired ones included), newest first: a paginated
+ * list (usePagedList, components/usePagedList.ts). */
+export const TOKENS_PATH = "/api/auth/tokens/";
 /** Creates a token; the others keep working. `expiresInDays` null: never expires. */
 export const createToken = (name: string, expiresInDays: number | null) =>
   post<ApiTokenCreated>("/api/auth/tokens/", { name, expires_in_days: expiresInDays });

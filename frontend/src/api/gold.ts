@@ -1,5 +1,5 @@
 /** Gold questions: marking a solution gold, and how annotators score on gold. */
-import { get, request } from "./client";
+import { request } from "./client";
 import type { Rating } from "./projects";
 import type { RatingLabel } from "./review";
 
@@ -29,4 +29,5 @@ export const setGold = (solutionId: number, labels: RatingLabel[]) =>
 export const unsetGold = (solutionId: number) =>
   request<{ solution_id: number; is_gold: boolean }>("DELETE", `/api/solutions/${solutionId}/gold/`);
 
-export const listGold = (projectId: number) => get<GoldRow[]>(`/api/projects/${projectId}/gold/`);
+/** The project's gold questions, oldest first: a paginated list (usePagedList). */
+export const goldPath = (projectId: number) => `/api/projects/${projectId}/gold/`;

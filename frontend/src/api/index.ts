@@ -7,6 +7,7 @@
 export { ApiError, csrfToken, errorFrom, setUnauthenticatedHandler } from "./client";
 export type { Page, RequestOptions } from "./client";
 export * from "./assignments";
+export { PAGE_MAX, getAll, pagePath, withPage } from "./pages";
 export * from "./auth";
 export * from "./autolabel";
 export * from "./explorer";

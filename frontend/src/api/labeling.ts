@@ -1,5 +1,5 @@
 /** The annotator's side: tasks from the queue, drafts, submit and skip, progress, rework. */
-import { get, post, request, type RequestOptions } from "./client";
+import { get, post, request, type Page, type RequestOptions } from "./client";
 import type { Domain, Rating } from "./projects";
 
 export type FinishReason = "solution" | "found_error" | "give_up" | "bad_problem";
@@ -210,4 +210,6 @@ export const mergeStep = (annotationId: number, body: { version: number; step_id
 export const getProgress = (projectId: number) =>
   get<Progress>(`/api/projects/${projectId}/progress/`);
 
-export const listRejections = (projectId: number) => get<Rejection[]>(`/api/projects/${projectId}/rejections/`);
+/** The newest `limit` of the user's rejected annotations (a paginated list). */
+export const listRejections = (projectId: number, limit = 50) =>
+  get<Page<Rejection>>(`/api/projects/${projectId}/rejections/?limit=${limit}`).then((page) => page.results);

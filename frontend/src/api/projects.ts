@@ -1,5 +1,6 @@
 /** Projects, their settings and members, and the solutions table. */
 import { get, post, request, type Page } from "./client";
+import { getAll } from "./pages";
 
 export type Rating = -1 | 0 | 1;
 export type Role = "annotator" | "reviewer" | "admin";
@@ -100,8 +101,10 @@ export const updateProject = (id: number, data: Partial<ProjectSettings>) =>
 export const deleteProject = (id: number) =>
   request<{ id: number; deleted_at: string }>("DELETE", `/api/projects/${id}/`);
 
-export const listMembers = (projectId: number) =>
-  get<Member[]>(`/api/projects/${projectId}/members/`);
+/** The project's members, by username: a paginated list (a page at a time: usePagedList). */
+export const membersPath = (projectId: number) => `/api/projects/${projectId}/members/`;
+/** Every member, for a picker (the assignments form). */
+export const listAllMembers = (projectId: number) => getAll<Member>(membersPath(projectId));
 export const addMember = (projectId: number, username: string, role: Role) =>
   post<Member>(`/api/projects/${projectId}/members/`, { username, role });
 export const updateMember = (projectId: number, userId: number, role: Role) =>

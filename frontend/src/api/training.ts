@@ -95,6 +95,8 @@ export const listPrmModels = (projectId: number) =>
   get<Page<PrmModel>>(`/api/projects/${projectId}/prm-models/?limit=200`).then((page) => page.results);
 export const registerPrmModel = (projectId: number, data: { name: string; path: string }) =>
   post<PrmModel>(`/api/projects/${projectId}/prm-models/`, data);
+export const deletePrmModel = (projectId: number, modelId: number) =>
+  request<void>("DELETE", `/api/projects/${projectId}/prm-models/${modelId}/`);
 export const getQueueOrder = (projectId: number) =>
   get<{ order: QueueOrder }>(`/api/projects/${projectId}/queue-priority/`);
 export const setQueueOrder = (projectId: number, order: QueueOrder) =>

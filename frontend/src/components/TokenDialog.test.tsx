@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ApiToken } from "../api";
 import { TokenDialog } from "./TokenDialog";
+import { fakePage } from "../test/fakePage";
 
 const SECRET = "stp_Zx9" + "q".repeat(37);
 
@@ -29,7 +30,7 @@ function serve(initial: ApiToken[], options: { createError?: string } = {}) {
   const fetchMock = vi.fn(async (url: string, init: RequestInit) => {
     const method = init.method ?? "GET";
     calls.push(`${method} ${url}`);
-    if (method === "GET") return json(200, list);
+    if (method === "GET") return json(200, fakePage(list, url));
     if (method === "POST") {
       const body = JSON.parse(String(init.body)) as { name: string; expires_in_days: number | null };
       bodies.push(body);
@@ -108,7 +109,7 @@ describe("TokenDialog", () => {
     fireEvent.click(createButton);
     await waitFor(() => expect(rows()).toHaveLength(3));
     expect(bodies[1]).toEqual({ name: "forever", expires_in_days: null });
-    expect(calls).toEqual(["GET /api/auth/tokens/", "POST /api/auth/tokens/", "POST /api/auth/tokens/"]);
+    expect(calls).toEqual(["GET /api/auth/tokens/?limit=50", "POST /api/auth/tokens/", "POST /api/auth/tokens/"]);
   });
 
   it("defaults to 30 days", async () => {
@@ -131,14 +132,14 @@ describe("TokenDialog", () => {
     fireEvent.click(screen.getByTestId("token-revoke-cancel"));
     expect(screen.queryByTestId("token-confirm")).toBeNull();
     expect(rows()).toHaveLength(2);
-    expect(calls).toEqual(["GET /api/auth/tokens/"]);
+    expect(calls).toEqual(["GET /api/auth/tokens/?limit=50"]);
 
     fireEvent.click(within(rows()[1]).getByTestId("token-revoke"));
     fireEvent.click(screen.getByTestId("token-revoke-confirm"));
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(rows()[0].textContent).toContain("laptop");
     expect(screen.queryByTestId("token-confirm")).toBeNull();
-    expect(calls).toEqual(["GET /api/auth/tokens/", "DELETE /api/auth/tokens/2/"]);
+    expect(calls).toEqual(["GET /api/auth/tokens/?limit=50", "DELETE /api/auth/tokens/2/"]);
   });
 
   it("shows the server's error and keeps the form", async () => {

@@ -3,7 +3,9 @@ import { createPortal } from "react-dom";
 import * as api from "../api";
 import { useEscape } from "../lib/useEscape";
 import "../styles/tokens.css";
+import { LoadMore } from "./LoadMore";
 import { formatDate } from "./ui";
+import { usePagedList } from "./usePagedList";
 
 /** Expiry choices offered; the API takes any 1–3650 days or null (never). */
 export const EXPIRY_CHOICES: { label: string; days: number | null }[] = [
@@ -36,8 +38,9 @@ function Expiry({ token }: { token: api.ApiToken }) {
 /** The user's API tokens: list (name, prefix, dates), create one (the secret is shown once, with
  * Copy), revoke one (after a confirmation in its row). */
 export function TokenDialog({ onClose }: { onClose: () => void }) {
-  const [tokens, setTokens] = useState<api.ApiToken[]>([]);
-  const [loading, setLoading] = useState(true);
+  const list = usePagedList<api.ApiToken>(api.TOKENS_PATH);
+  const tokens = list.items ?? [];
+  const loading = list.items === null && !list.error;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState("");
@@ -48,11 +51,6 @@ export function TokenDialog({ onClose }: { onClose: () => void }) {
   const nameRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
-    api
-      .listTokens()
-      .then(setTokens)
-      .catch((e: api.ApiError) => setError(e.message))
-      .finally(() => setLoading(false));
     nameRef.current?.focus();
   }, []);
 
@@ -75,7 +73,8 @@ export function TokenDialog({ onClose }: { onClose: () => void }) {
       const days = expiry === "never" ? null : Number(expiry);
       const t = await api.createToken(name.trim(), days);
       const { token: _secret, ...listed } = t;
-      setTokens((list) => [listed, ...list]);
+      list.setItems((rows) => [listed, ...rows]);
+      list.setCount((n) => n + 1);
       setCreated(t);
       setCopied(false);
       setName("");
@@ -86,7 +85,8 @@ export function TokenDialog({ onClose }: { onClose: () => void }) {
   const revoke = (token: api.ApiToken) =>
     act(async () => {
       await api.revokeToken(token.id);
-      setTokens((list) => list.filter((t) => t.id !== token.id));
+      list.setItems((rows) => rows.filter((t) => t.id !== token.id));
+      list.setCount((n) => n - 1);
       setConfirming(null);
       if (created?.id === token.id) setCreated(null);
     });
@@ -122,9 +122,9 @@ export function TokenDialog({ onClose }: { onClose: () => void }) {
           it expires or you revoke it; revoking one leaves the others working.
         </p>
 
-        {error && (
+        {(error ?? list.error) && (
           <div className="callout callout-error" role="alert" data-testid="token-error">
-            {error}
+            {error ?? list.error}
           </div>
         )}
 
@@ -269,6 +269,7 @@ export function TokenDialog({ onClose }: { onClose: () => void }) {
                 ))}
               </tbody>
             </table>
+            <LoadMore list={list} noun="tokens" />
           </div>
         )}
 

@@ -2,6 +2,7 @@
  * (src/test/fakeApi.ts), installed as an override. */
 import type { AssignmentRequest, AssignmentSummaryRow, GoldRow, Member, ProblemSource, Project } from "../api";
 import type { Call, FakeApi } from "./fakeApi";
+import { fakePage, routeOf } from "./fakePage";
 
 const err = (status: number, code: string, message: string) => ({ status, body: { error: { code, message, details: {} } } });
 
@@ -90,7 +91,8 @@ export class FakeAssign {
 
   route(call: Call): { status: number; body?: unknown } | undefined {
     const { method, path, body } = call;
-    if (method === "GET" && /^\/api\/projects\/\d+\/members\/$/.test(path)) return { status: 200, body: this.members };
+    const route = routeOf(path);
+    if (method === "GET" && /^\/api\/projects\/\d+\/members\/$/.test(route)) return { status: 200, body: fakePage(this.members, path) };
     const reset = /^\/api\/projects\/\d+\/members\/(\d+)\/screening\/reset\/$/.exec(path);
     if (reset && method === "POST") {
       const m = this.members.find((x) => x.user.id === Number(reset[1]));
@@ -98,15 +100,15 @@ export class FakeAssign {
       Object.assign(m, { screening: "", screening_answered: 0 });
       return { status: 200, body: m };
     }
-    if (method === "GET" && /\/problem-sources\/$/.test(path)) return { status: 200, body: this.sources };
+    if (method === "GET" && /\/problem-sources\/$/.test(route)) return { status: 200, body: fakePage(this.sources, path) };
     if (/^\/api\/projects\/\d+\/assignments\/preview\/$/.test(path)) {
       if (body.strategy === "weighted" && body.weights?.length !== body.user_ids.length)
         return err(400, "validation_error", "weighted needs one positive weight per user.");
       const { solutions, pairs } = this.plan(body);
       return { status: 200, body: { solutions, new: this.perUser(body, pairs) } };
     }
-    if (/^\/api\/projects\/\d+\/assignments\/$/.test(path)) {
-      if (method === "GET") return { status: 200, body: this.summary() };
+    if (/^\/api\/projects\/\d+\/assignments\/$/.test(route)) {
+      if (method === "GET") return { status: 200, body: fakePage(this.summary(), path) };
       if (method === "POST") {
         const { pairs } = this.plan(body);
         for (const [id, u] of pairs) this.assigned.set(id, [...(this.assigned.get(id) ?? []), u]);
@@ -123,7 +125,7 @@ export class FakeAssign {
         return { status: 200, body: { deleted } };
       }
     }
-    if (method === "GET" && /^\/api\/projects\/\d+\/gold\/$/.test(path)) return { status: 200, body: this.gold };
+    if (method === "GET" && /^\/api\/projects\/\d+\/gold\/$/.test(route)) return { status: 200, body: fakePage(this.gold, path) };
     const gold = /^\/api\/solutions\/(\d+)\/gold\/$/.exec(path);
     if (gold && method === "DELETE") {
       this.gold = this.gold.filter((g) => g.solution_id !== Number(gold[1]));

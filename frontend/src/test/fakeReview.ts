@@ -1,6 +1,7 @@
 /** The review endpoints of the fake API (src/test/fakeApi.ts), installed as an override. */
 import type { ProjectMetrics, Rating, ReviewDetail, ReviewQueueItem, ReviewQueuePage } from "../api";
 import type { Call, FakeApi } from "./fakeApi";
+import { fakePage } from "./fakePage";
 
 /** A solution of `ratings.length`... steps labeled by one annotation per row of `ratings`. */
 export function makeReviewDetail(
@@ -199,7 +200,7 @@ export class FakeReview {
       }
       return { status: "status" in body ? 202 : 200, body };
     }
-    if (/^\/api\/projects\/\d+\/rejections\/$/.test(url.pathname)) return { status: 200, body: this.rejections };
+    if (/^\/api\/projects\/\d+\/rejections\/$/.test(url.pathname)) return { status: 200, body: fakePage(this.rejections, call.path) };
     if (method !== "GET" && this.failNext) {
       const r = this.failNext;
       this.failNext = null;

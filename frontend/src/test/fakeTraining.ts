@@ -61,6 +61,8 @@ export function historyUpTo(step: number): MetricRecord[] {
 export class FakeTraining {
   runs: TrainingRun[] = [];
   models: PrmModel[] = [];
+  /** Models an unfinished run uses: DELETE answers 409. */
+  inUse: number[] = [];
   order: QueueOrder = "default";
   /** Steps a run trains; each GET of an active run advances it by `step`. */
   total = 4;
@@ -86,6 +88,14 @@ export class FakeTraining {
       const model = makePrmModel({ id: 50 + this.models.length, name: call.body.name, path: call.body.path, training_run: null, metrics: {} });
       this.models = [model, ...this.models];
       return { status: 201, body: model };
+    }
+    const one = /^\/api\/projects\/\d+\/prm-models\/(\d+)\/$/.exec(path);
+    if (one && method === "DELETE") {
+      const id = Number(one[1]);
+      if (this.inUse.includes(id)) return err(409, "conflict", `Model ${id} is in use by auto-label run 3: cancel or wait for them to finish, then delete it.`);
+      if (!this.models.some((x) => x.id === id)) return err(404, "not_found", "Not found.");
+      this.models = this.models.filter((x) => x.id !== id);
+      return { status: 204 };
     }
     const list = /^\/api\/projects\/(\d+)\/training-runs\/$/.exec(path);
     if (list) {

@@ -6,6 +6,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from labeling.api.access import not_found_unless_purging, project_for
+from labeling.api.pagination import page_response
+from labeling.api.schema import paginated
 from labeling.selectors.labeling_page import annotation_get_for_user
 from labeling.selectors.review import annotation_feedback, rejection_list_for_user
 
@@ -48,7 +50,12 @@ class RejectionOutput(serializers.Serializer):
 class MyRejectionsApi(APIView):
     """The requesting user's rejected annotations in the project, with the comments."""
 
-    @extend_schema(responses=RejectionOutput(many=True))
+    @extend_schema(
+        operation_id="projects_rejections_list",
+        responses=paginated(RejectionOutput, "PaginatedRejections"),
+    )
     def get(self, request, project_id: int):
+        """Newest first, a page at a time."""
         project = project_for(request, project_id)
-        return Response(rejection_list_for_user(project=project, user=request.user))
+        rows = rejection_list_for_user(project=project, user=request.user)
+        return page_response(request, rows, lambda page: RejectionOutput(page, many=True).data)

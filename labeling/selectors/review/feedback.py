@@ -100,8 +100,9 @@ def annotation_feedback(*, annotation: Annotation) -> dict:
     }
 
 
-def rejection_list_for_user(*, project: Project, user) -> list[dict]:
-    """The user's rejected annotations in a project with the reviewer's comment, newest first."""
+def rejection_list_for_user(*, project: Project, user) -> QuerySet:
+    """The user's rejected annotations in a project with the reviewer's comment, newest first
+    (rows of dicts)."""
     last_reject = ReviewAction.objects.filter(
         annotation_id=OuterRef("pk"), action="reject"
     ).order_by("-id")
@@ -129,4 +130,4 @@ def rejection_list_for_user(*, project: Project, user) -> list[dict]:
             "rework_status",
         )
     )
-    return list(rows)
+    return rows

@@ -8,6 +8,7 @@ is refused before anything is sent; the command line may give one. The row recor
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils import timezone
 
 from labeling.accounts.operators import job_actor
@@ -22,8 +23,14 @@ from labeling.services.people.hub_tokens import (
 )
 
 
+@transaction.atomic
 def hub_push_create(*, export: Export, repo_id: str, private: bool, created_by) -> HubPush:
     repo_id_check(repo_id)
+    # Locked: the export is not deleted under the push (export_delete refuses while it runs).
+    locked = Export.objects.select_for_update().filter(pk=export.pk).first()
+    if locked is None:
+        raise Conflict(f"Export {export.pk} was deleted.")
+    export = locked
     if export.status != ExportStatus.DONE:
         raise Conflict(f"Export {export.pk} is {export.status}: push it once it is done.")
     hub_push_token_check(user=created_by, repo_id=repo_id)

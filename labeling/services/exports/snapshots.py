@@ -28,7 +28,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, 
 from django.utils import timezone
 
 from labeling.accounts.operators import acts_as_server
-from labeling.errors import DomainError, ValidationFailed
+from labeling.errors import Conflict, DomainError, ValidationFailed
 from labeling.exporters import (
     EXTENSIONS,
     FILE_TYPES,
@@ -350,10 +350,34 @@ def _fail(export: Export, message: str) -> Export:
     return export
 
 
+# A job that reads an export's file until it ends: a training run (training_runs), a Hub push.
+# Both store these statuses' values ("pending", "running") while unfinished.
+_UNFINISHED = (ExportStatus.PENDING, ExportStatus.RUNNING)
+
+
+def export_users(export: Export) -> list[str]:
+    """Words for each unfinished job that reads `export`'s file."""
+    runs = export.training_runs.filter(status__in=_UNFINISHED).values_list("pk", flat=True)
+    pushes = export.hub_pushes.filter(status__in=_UNFINISHED).values_list("pk", flat=True)
+    return [f"training run {pk}" for pk in runs] + [f"Hub push {pk}" for pk in pushes]
+
+
+@transaction.atomic
 def export_delete(*, export: Export) -> None:
     """Delete an export and, once the deletion commits, its file. A build still running
-    notices at its end and removes what it wrote."""
-    name = export.file.name
-    export.delete()
+    notices at its end and removes what it wrote. A 409 while an unfinished training run or
+    Hub push reads it (before, its file went under them and they failed); they lock the
+    export's row when they are created, so the two serialize."""
+    locked = Export.objects.select_for_update().filter(pk=export.pk).first()
+    if locked is None:
+        return  # deleted meanwhile: the same outcome
+    users = export_users(locked)
+    if users:
+        raise Conflict(
+            f"Export {locked.pk} is in use by {', '.join(users)}: cancel or wait for them to "
+            "finish, then delete it."
+        )
+    name = locked.file.name
+    locked.delete()
     if name:
         transaction.on_commit(lambda: default_storage.delete(name))

@@ -20,7 +20,7 @@ from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from labeling.accounts.usernames import normalize, username_key, username_problem
-from labeling.errors import Conflict, Gone, Missing, ValidationFailed
+from labeling.errors import Conflict, Gone, Missing, ProjectDeleted, ValidationFailed
 from labeling.models import Invite, Project, ProjectMembership, Role, TemporaryPassword
 from labeling.models.people import invite_hash
 from labeling.services.collection_caps import collection_room_check
@@ -188,7 +188,9 @@ def invite_usable(token: str, *, lock: bool = False) -> Invite:
     """The invite behind `token` if it can still be used; else 404 or 410 saying why."""
     rows = Invite.objects.select_related("project")
     if lock:
-        rows = rows.select_for_update(of=("self",))
+        # The project's row too: a project deleted meanwhile (its purge) waits for the accept,
+        # or the accept sees it deleted.
+        rows = rows.select_for_update(of=("self", "project"))
     invite = rows.filter(token_hash=invite_hash(token)).first() if token else None
     if invite is None:
         raise Missing("This invite link is not valid. Ask the project admin for a new one.")
@@ -198,6 +200,8 @@ def invite_usable(token: str, *, lock: bool = False) -> Invite:
         raise Gone("This invite link was withdrawn. Ask the project admin for a new one.")
     if invite.is_expired():
         raise Gone("This invite link has expired. Ask the project admin for a new one.")
+    if invite.project.deleted_at is not None:  # no account made for a project that is gone
+        raise ProjectDeleted("This invite's project was deleted.")
     return invite
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
 from labeling.errors import ValidationFailed
 from labeling.models import (
@@ -190,26 +190,18 @@ def assignment_clear(
     return deleted
 
 
-def assignment_summary(*, project: Project) -> list[dict]:
-    """Per assigned user: assigned solutions, and how many of them the user submitted."""
+def assignment_summary(*, project: Project) -> QuerySet:
+    """Per assigned user: assigned solutions, and how many of them the user submitted (rows of
+    `user_id`, `username`, `assigned`, `submitted`, by username)."""
     submitted = Annotation.objects.filter(
         solution_id=OuterRef("solution_id"),
         annotator_id=OuterRef("user_id"),
         status=AnnotationStatus.SUBMITTED,
     )
-    rows = (
+    return (
         Assignment.objects.filter(solution__project=project)
         .alias(done=Exists(submitted))
-        .values("user_id", "user__username")
+        .values("user_id", username=F("user__username"))
         .annotate(assigned=Count("id"), submitted=Count("id", filter=Q(done=True)))
-        .order_by("user__username")
+        .order_by("username", "user_id")
     )
-    return [
-        {
-            "user_id": r["user_id"],
-            "username": r["user__username"],
-            "assigned": r["assigned"],
-            "submitted": r["submitted"],
-        }
-        for r in rows
-    ]

@@ -106,12 +106,18 @@ from .my_work_row_output_status_enum import MyWorkRowOutputStatusEnum
 from .near_duplicates_enum import NearDuplicatesEnum
 from .neutral_enum import NeutralEnum
 from .order_enum import OrderEnum
+from .paginated_api_tokens import PaginatedApiTokens
+from .paginated_assignment_summary import PaginatedAssignmentSummary
 from .paginated_autolabel_runs import PaginatedAutolabelRuns
 from .paginated_exports import PaginatedExports
+from .paginated_gold_rows import PaginatedGoldRows
 from .paginated_import_jobs import PaginatedImportJobs
+from .paginated_members import PaginatedMembers
 from .paginated_prediction_sources import PaginatedPredictionSources
 from .paginated_prm_models import PaginatedPrmModels
+from .paginated_problem_sources import PaginatedProblemSources
 from .paginated_projects import PaginatedProjects
+from .paginated_rejections import PaginatedRejections
 from .paginated_solution_rows import PaginatedSolutionRows
 from .paginated_training_runs import PaginatedTrainingRuns
 from .password_change_input_request import PasswordChangeInputRequest
@@ -316,12 +322,18 @@ __all__ = (
     "NearDuplicatesEnum",
     "NeutralEnum",
     "OrderEnum",
+    "PaginatedApiTokens",
+    "PaginatedAssignmentSummary",
     "PaginatedAutolabelRuns",
     "PaginatedExports",
+    "PaginatedGoldRows",
     "PaginatedImportJobs",
+    "PaginatedMembers",
     "PaginatedPredictionSources",
     "PaginatedPrmModels",
+    "PaginatedProblemSources",
     "PaginatedProjects",
+    "PaginatedRejections",
     "PaginatedSolutionRows",
     "PaginatedTrainingRuns",
     "PasswordChangeInputRequest",

@@ -5,16 +5,29 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.api_token_output import ApiTokenOutput
 from ...models.error import Error
-from ...types import Response
+from ...models.paginated_api_tokens import PaginatedApiTokens
+from ...types import UNSET, Response, Unset
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/auth/tokens/",
+        "params": params,
     }
 
     return _kwargs
@@ -22,14 +35,9 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | list[ApiTokenOutput] | None:
+) -> Error | PaginatedApiTokens | None:
     if response.status_code == 200:
-        response_200 = []
-        _response_200 = response.json()
-        for response_200_item_data in _response_200:
-            response_200_item = ApiTokenOutput.from_dict(response_200_item_data)
-
-            response_200.append(response_200_item)
+        response_200 = PaginatedApiTokens.from_dict(response.json())
 
         return response_200
 
@@ -81,7 +89,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | list[ApiTokenOutput]]:
+) -> Response[Error | PaginatedApiTokens]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -93,18 +101,27 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | list[ApiTokenOutput]]:
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Response[Error | PaginatedApiTokens]:
     """The signed-in user's API tokens: list them (never the secret), create one.
+
+    Args:
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | list[ApiTokenOutput]]
+        Response[Error | PaginatedApiTokens]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        limit=limit,
+        offset=offset,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -116,37 +133,54 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-) -> Error | list[ApiTokenOutput] | None:
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Error | PaginatedApiTokens | None:
     """The signed-in user's API tokens: list them (never the secret), create one.
+
+    Args:
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | list[ApiTokenOutput]
+        Error | PaginatedApiTokens
     """
 
     return sync_detailed(
         client=client,
+        limit=limit,
+        offset=offset,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | list[ApiTokenOutput]]:
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Response[Error | PaginatedApiTokens]:
     """The signed-in user's API tokens: list them (never the secret), create one.
+
+    Args:
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | list[ApiTokenOutput]]
+        Response[Error | PaginatedApiTokens]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        limit=limit,
+        offset=offset,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -156,19 +190,27 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-) -> Error | list[ApiTokenOutput] | None:
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Error | PaginatedApiTokens | None:
     """The signed-in user's API tokens: list them (never the secret), create one.
+
+    Args:
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | list[ApiTokenOutput]
+        Error | PaginatedApiTokens
     """
 
     return (
         await asyncio_detailed(
             client=client,
+            limit=limit,
+            offset=offset,
         )
     ).parsed

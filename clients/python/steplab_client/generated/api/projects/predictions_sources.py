@@ -8,18 +8,30 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.paginated_prediction_sources import PaginatedPredictionSources
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     project_id: int,
+    *,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/projects/{project_id}/predictions/".format(
             project_id=quote(str(project_id), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -94,12 +106,16 @@ def sync_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> Response[Error | PaginatedPredictionSources]:
     """The project's prediction sources (name@version) with their steps, solutions and
     last upload.
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -111,6 +127,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         project_id=project_id,
+        limit=limit,
+        offset=offset,
     )
 
     response = client.get_httpx_client().request(
@@ -124,12 +142,16 @@ def sync(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> Error | PaginatedPredictionSources | None:
     """The project's prediction sources (name@version) with their steps, solutions and
     last upload.
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -142,6 +164,8 @@ def sync(
     return sync_detailed(
         project_id=project_id,
         client=client,
+        limit=limit,
+        offset=offset,
     ).parsed
 
 
@@ -149,12 +173,16 @@ async def asyncio_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> Response[Error | PaginatedPredictionSources]:
     """The project's prediction sources (name@version) with their steps, solutions and
     last upload.
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -166,6 +194,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         project_id=project_id,
+        limit=limit,
+        offset=offset,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -177,12 +207,16 @@ async def asyncio(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> Error | PaginatedPredictionSources | None:
     """The project's prediction sources (name@version) with their steps, solutions and
     last upload.
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -196,5 +230,7 @@ async def asyncio(
         await asyncio_detailed(
             project_id=project_id,
             client=client,
+            limit=limit,
+            offset=offset,
         )
     ).parsed

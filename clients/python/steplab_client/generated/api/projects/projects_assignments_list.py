@@ -6,20 +6,32 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.assignment_summary_output import AssignmentSummaryOutput
 from ...models.error import Error
-from ...types import Response
+from ...models.paginated_assignment_summary import PaginatedAssignmentSummary
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     project_id: int,
+    *,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/projects/{project_id}/assignments/".format(
             project_id=quote(str(project_id), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -27,14 +39,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | list[AssignmentSummaryOutput] | None:
+) -> Error | PaginatedAssignmentSummary | None:
     if response.status_code == 200:
-        response_200 = []
-        _response_200 = response.json()
-        for response_200_item_data in _response_200:
-            response_200_item = AssignmentSummaryOutput.from_dict(response_200_item_data)
-
-            response_200.append(response_200_item)
+        response_200 = PaginatedAssignmentSummary.from_dict(response.json())
 
         return response_200
 
@@ -86,7 +93,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | list[AssignmentSummaryOutput]]:
+) -> Response[Error | PaginatedAssignmentSummary]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,24 +106,28 @@ def sync_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | list[AssignmentSummaryOutput]]:
-    """GET: assigned and submitted per user. POST: assign solutions (a list, or every one
-    matching a problem source, still open and/or unassigned, the first `limit` of them) to
-    users by a strategy. DELETE: clear.
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Response[Error | PaginatedAssignmentSummary]:
+    """Per assigned user, by username, a page at a time.
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | list[AssignmentSummaryOutput]]
+        Response[Error | PaginatedAssignmentSummary]
     """
 
     kwargs = _get_kwargs(
         project_id=project_id,
+        limit=limit,
+        offset=offset,
     )
 
     response = client.get_httpx_client().request(
@@ -130,25 +141,29 @@ def sync(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | list[AssignmentSummaryOutput] | None:
-    """GET: assigned and submitted per user. POST: assign solutions (a list, or every one
-    matching a problem source, still open and/or unassigned, the first `limit` of them) to
-    users by a strategy. DELETE: clear.
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Error | PaginatedAssignmentSummary | None:
+    """Per assigned user, by username, a page at a time.
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | list[AssignmentSummaryOutput]
+        Error | PaginatedAssignmentSummary
     """
 
     return sync_detailed(
         project_id=project_id,
         client=client,
+        limit=limit,
+        offset=offset,
     ).parsed
 
 
@@ -156,24 +171,28 @@ async def asyncio_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | list[AssignmentSummaryOutput]]:
-    """GET: assigned and submitted per user. POST: assign solutions (a list, or every one
-    matching a problem source, still open and/or unassigned, the first `limit` of them) to
-    users by a strategy. DELETE: clear.
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Response[Error | PaginatedAssignmentSummary]:
+    """Per assigned user, by username, a page at a time.
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | list[AssignmentSummaryOutput]]
+        Response[Error | PaginatedAssignmentSummary]
     """
 
     kwargs = _get_kwargs(
         project_id=project_id,
+        limit=limit,
+        offset=offset,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -185,25 +204,29 @@ async def asyncio(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | list[AssignmentSummaryOutput] | None:
-    """GET: assigned and submitted per user. POST: assign solutions (a list, or every one
-    matching a problem source, still open and/or unassigned, the first `limit` of them) to
-    users by a strategy. DELETE: clear.
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Error | PaginatedAssignmentSummary | None:
+    """Per assigned user, by username, a page at a time.
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | list[AssignmentSummaryOutput]
+        Error | PaginatedAssignmentSummary
     """
 
     return (
         await asyncio_detailed(
             project_id=project_id,
             client=client,
+            limit=limit,
+            offset=offset,
         )
     ).parsed

@@ -7,19 +7,31 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.gold_row import GoldRow
-from ...types import Response
+from ...models.paginated_gold_rows import PaginatedGoldRows
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     project_id: int,
+    *,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/projects/{project_id}/gold/".format(
             project_id=quote(str(project_id), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -27,14 +39,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | list[GoldRow] | None:
+) -> Error | PaginatedGoldRows | None:
     if response.status_code == 200:
-        response_200 = []
-        _response_200 = response.json()
-        for response_200_item_data in _response_200:
-            response_200_item = GoldRow.from_dict(response_200_item_data)
-
-            response_200.append(response_200_item)
+        response_200 = PaginatedGoldRows.from_dict(response.json())
 
         return response_200
 
@@ -86,7 +93,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | list[GoldRow]]:
+) -> Response[Error | PaginatedGoldRows]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,22 +106,28 @@ def sync_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | list[GoldRow]]:
-    """The project's gold solutions with their gold ratings and each annotator's accuracy.
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Response[Error | PaginatedGoldRows]:
+    """A page of gold solutions, oldest first; the accuracies are computed for the page.
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | list[GoldRow]]
+        Response[Error | PaginatedGoldRows]
     """
 
     kwargs = _get_kwargs(
         project_id=project_id,
+        limit=limit,
+        offset=offset,
     )
 
     response = client.get_httpx_client().request(
@@ -128,23 +141,29 @@ def sync(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | list[GoldRow] | None:
-    """The project's gold solutions with their gold ratings and each annotator's accuracy.
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Error | PaginatedGoldRows | None:
+    """A page of gold solutions, oldest first; the accuracies are computed for the page.
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | list[GoldRow]
+        Error | PaginatedGoldRows
     """
 
     return sync_detailed(
         project_id=project_id,
         client=client,
+        limit=limit,
+        offset=offset,
     ).parsed
 
 
@@ -152,22 +171,28 @@ async def asyncio_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | list[GoldRow]]:
-    """The project's gold solutions with their gold ratings and each annotator's accuracy.
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Response[Error | PaginatedGoldRows]:
+    """A page of gold solutions, oldest first; the accuracies are computed for the page.
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | list[GoldRow]]
+        Response[Error | PaginatedGoldRows]
     """
 
     kwargs = _get_kwargs(
         project_id=project_id,
+        limit=limit,
+        offset=offset,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -179,23 +204,29 @@ async def asyncio(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | list[GoldRow] | None:
-    """The project's gold solutions with their gold ratings and each annotator's accuracy.
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Error | PaginatedGoldRows | None:
+    """A page of gold solutions, oldest first; the accuracies are computed for the page.
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | list[GoldRow]
+        Error | PaginatedGoldRows
     """
 
     return (
         await asyncio_detailed(
             project_id=project_id,
             client=client,
+            limit=limit,
+            offset=offset,
         )
     ).parsed

@@ -7,19 +7,31 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.problem_source import ProblemSource
-from ...types import Response
+from ...models.paginated_problem_sources import PaginatedProblemSources
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     project_id: int,
+    *,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/projects/{project_id}/problem-sources/".format(
             project_id=quote(str(project_id), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -27,14 +39,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | list[ProblemSource] | None:
+) -> Error | PaginatedProblemSources | None:
     if response.status_code == 200:
-        response_200 = []
-        _response_200 = response.json()
-        for response_200_item_data in _response_200:
-            response_200_item = ProblemSource.from_dict(response_200_item_data)
-
-            response_200.append(response_200_item)
+        response_200 = PaginatedProblemSources.from_dict(response.json())
 
         return response_200
 
@@ -86,7 +93,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | list[ProblemSource]]:
+) -> Response[Error | PaginatedProblemSources]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,22 +106,28 @@ def sync_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | list[ProblemSource]]:
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Response[Error | PaginatedProblemSources]:
     """Problem sources of the project's solutions with counts (all, open, unassigned).
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | list[ProblemSource]]
+        Response[Error | PaginatedProblemSources]
     """
 
     kwargs = _get_kwargs(
         project_id=project_id,
+        limit=limit,
+        offset=offset,
     )
 
     response = client.get_httpx_client().request(
@@ -128,23 +141,29 @@ def sync(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | list[ProblemSource] | None:
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Error | PaginatedProblemSources | None:
     """Problem sources of the project's solutions with counts (all, open, unassigned).
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | list[ProblemSource]
+        Error | PaginatedProblemSources
     """
 
     return sync_detailed(
         project_id=project_id,
         client=client,
+        limit=limit,
+        offset=offset,
     ).parsed
 
 
@@ -152,22 +171,28 @@ async def asyncio_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | list[ProblemSource]]:
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Response[Error | PaginatedProblemSources]:
     """Problem sources of the project's solutions with counts (all, open, unassigned).
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | list[ProblemSource]]
+        Response[Error | PaginatedProblemSources]
     """
 
     kwargs = _get_kwargs(
         project_id=project_id,
+        limit=limit,
+        offset=offset,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -179,23 +204,29 @@ async def asyncio(
     project_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | list[ProblemSource] | None:
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+) -> Error | PaginatedProblemSources | None:
     """Problem sources of the project's solutions with counts (all, open, unassigned).
 
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | list[ProblemSource]
+        Error | PaginatedProblemSources
     """
 
     return (
         await asyncio_detailed(
             project_id=project_id,
             client=client,
+            limit=limit,
+            offset=offset,
         )
     ).parsed

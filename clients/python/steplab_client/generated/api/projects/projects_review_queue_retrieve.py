@@ -25,6 +25,8 @@ def _get_kwargs(
     state: ProjectsReviewQueueRetrieveState | Unset = ProjectsReviewQueueRetrieveState.UNRESOLVED,
     submitted_from: datetime.datetime | Unset = UNSET,
     submitted_to: datetime.datetime | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -60,6 +62,10 @@ def _get_kwargs(
     if not isinstance(submitted_to, Unset):
         json_submitted_to = submitted_to.isoformat()
     params["submitted_to"] = json_submitted_to
+
+    params["limit"] = limit
+
+    params["offset"] = offset
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -150,6 +156,8 @@ def sync_detailed(
     state: ProjectsReviewQueueRetrieveState | Unset = ProjectsReviewQueueRetrieveState.UNRESOLVED,
     submitted_from: datetime.datetime | Unset = UNSET,
     submitted_to: datetime.datetime | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> Response[Error | ReviewQueuePage]:
     """Solutions with submitted labels, most in need of review first, with the reasons.
 
@@ -163,6 +171,8 @@ def sync_detailed(
             ProjectsReviewQueueRetrieveState.UNRESOLVED.
         submitted_from (datetime.datetime | Unset):
         submitted_to (datetime.datetime | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -181,6 +191,8 @@ def sync_detailed(
         state=state,
         submitted_from=submitted_from,
         submitted_to=submitted_to,
+        limit=limit,
+        offset=offset,
     )
 
     response = client.get_httpx_client().request(
@@ -201,6 +213,8 @@ def sync(
     state: ProjectsReviewQueueRetrieveState | Unset = ProjectsReviewQueueRetrieveState.UNRESOLVED,
     submitted_from: datetime.datetime | Unset = UNSET,
     submitted_to: datetime.datetime | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> Error | ReviewQueuePage | None:
     """Solutions with submitted labels, most in need of review first, with the reasons.
 
@@ -214,6 +228,8 @@ def sync(
             ProjectsReviewQueueRetrieveState.UNRESOLVED.
         submitted_from (datetime.datetime | Unset):
         submitted_to (datetime.datetime | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -233,6 +249,8 @@ def sync(
         state=state,
         submitted_from=submitted_from,
         submitted_to=submitted_to,
+        limit=limit,
+        offset=offset,
     ).parsed
 
 
@@ -247,6 +265,8 @@ async def asyncio_detailed(
     state: ProjectsReviewQueueRetrieveState | Unset = ProjectsReviewQueueRetrieveState.UNRESOLVED,
     submitted_from: datetime.datetime | Unset = UNSET,
     submitted_to: datetime.datetime | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> Response[Error | ReviewQueuePage]:
     """Solutions with submitted labels, most in need of review first, with the reasons.
 
@@ -260,6 +280,8 @@ async def asyncio_detailed(
             ProjectsReviewQueueRetrieveState.UNRESOLVED.
         submitted_from (datetime.datetime | Unset):
         submitted_to (datetime.datetime | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -278,6 +300,8 @@ async def asyncio_detailed(
         state=state,
         submitted_from=submitted_from,
         submitted_to=submitted_to,
+        limit=limit,
+        offset=offset,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -296,6 +320,8 @@ async def asyncio(
     state: ProjectsReviewQueueRetrieveState | Unset = ProjectsReviewQueueRetrieveState.UNRESOLVED,
     submitted_from: datetime.datetime | Unset = UNSET,
     submitted_to: datetime.datetime | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> Error | ReviewQueuePage | None:
     """Solutions with submitted labels, most in need of review first, with the reasons.
 
@@ -309,6 +335,8 @@ async def asyncio(
             ProjectsReviewQueueRetrieveState.UNRESOLVED.
         submitted_from (datetime.datetime | Unset):
         submitted_to (datetime.datetime | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -329,5 +357,7 @@ async def asyncio(
             state=state,
             submitted_from=submitted_from,
             submitted_to=submitted_to,
+            limit=limit,
+            offset=offset,
         )
     ).parsed

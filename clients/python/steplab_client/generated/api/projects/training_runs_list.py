@@ -8,18 +8,30 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.paginated_training_runs import PaginatedTrainingRuns
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     project_id: int,
+    *,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/projects/{project_id}/training-runs/".format(
             project_id=quote(str(project_id), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -94,10 +106,14 @@ def sync_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> Response[Error | PaginatedTrainingRuns]:
     """
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -109,6 +125,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         project_id=project_id,
+        limit=limit,
+        offset=offset,
     )
 
     response = client.get_httpx_client().request(
@@ -122,10 +140,14 @@ def sync(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> Error | PaginatedTrainingRuns | None:
     """
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,6 +160,8 @@ def sync(
     return sync_detailed(
         project_id=project_id,
         client=client,
+        limit=limit,
+        offset=offset,
     ).parsed
 
 
@@ -145,10 +169,14 @@ async def asyncio_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> Response[Error | PaginatedTrainingRuns]:
     """
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -160,6 +188,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         project_id=project_id,
+        limit=limit,
+        offset=offset,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -171,10 +201,14 @@ async def asyncio(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> Error | PaginatedTrainingRuns | None:
     """
     Args:
         project_id (int):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -188,5 +222,7 @@ async def asyncio(
         await asyncio_detailed(
             project_id=project_id,
             client=client,
+            limit=limit,
+            offset=offset,
         )
     ).parsed
