@@ -27,10 +27,8 @@ Prints one JSON line: the loads' p50 / p90 / max ms, how many were computed live
 
 import argparse
 import json
-import os
 import queue
 import statistics
-import sys
 import threading
 import time
 from pathlib import Path
@@ -48,15 +46,9 @@ def main() -> None:
     parser.add_argument("--annotators", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="statements, not a timed run")
     args = parser.parse_args()
-    sys.path.insert(0, args.tree)
-    os.chdir(args.tree)  # setup puts the working directory first on sys.path too
-    base = os.environ["DATABASE_URL"].rsplit("/", 1)[0]
-    os.environ["DATABASE_URL"] = f"{base}/{args.db}"
-    os.environ["DEBUG"] = "False"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
-    import django
+    from harness import django_in_tree
 
-    django.setup()
+    django_in_tree(args.tree, args.db)
     from django.conf import settings
 
     settings.ALLOWED_HOSTS = ["*"]

@@ -100,6 +100,22 @@ def django_on_throwaway_database(db: str) -> tuple[str, Callable[[], None]]:
     return where, cleanup
 
 
+def django_in_tree(tree: str, db: str) -> None:
+    """django.setup() with the code of the checkout `tree` (a before/after bench runs one
+    tree's code per process) on the database `db` of DATABASE_URL's server, DEBUG off."""
+    import sys
+
+    sys.path.insert(0, tree)
+    os.chdir(tree)  # setup puts the working directory first on sys.path too
+    base = os.environ["DATABASE_URL"].rsplit("/", 1)[0]
+    os.environ["DATABASE_URL"] = f"{base}/{db}"
+    os.environ["DEBUG"] = "False"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
+    import django
+
+    django.setup()
+
+
 def migrate(where: str, *, driver: bool = False) -> None:
     """Run the migrations and say which database the bench runs on (and its driver)."""
     from django.core.management import call_command

@@ -24,7 +24,6 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
@@ -40,15 +39,9 @@ def main() -> None:
     parser.add_argument("--unlogged", action="store_true", help="a bare bump before each")
     parser.add_argument("--statements", action="store_true", help="the last refresh's, by time")
     args = parser.parse_args()
-    sys.path.insert(0, args.tree)
-    os.chdir(args.tree)  # setup puts the working directory first on sys.path too
-    base = os.environ["DATABASE_URL"].rsplit("/", 1)[0]
-    os.environ["DATABASE_URL"] = f"{base}/{args.db}"
-    os.environ["DEBUG"] = "False"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
-    import django
+    from harness import django_in_tree
 
-    django.setup()
+    django_in_tree(args.tree, args.db)
     print(json.dumps(run(args)))
 
 
