@@ -279,8 +279,7 @@ def _item_rows_read(plan: dict) -> int:
 
 class ExplainItems:
     """Before each statement on the items table, EXPLAIN ANALYZE it in a savepoint that is
-    rolled back (sequential and bitmap scans off, so a small table shows the plan a big one
-    gets)."""
+    rolled back (sequential scans off, so a small table shows the plan a big one gets)."""
 
     def __init__(self):
         self.reads: list[tuple[int, str, object]] = []
@@ -293,11 +292,6 @@ class ExplainItems:
         try:
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute("SET LOCAL enable_seqscan = off")
-                # Nor a bitmap of the whole run's index entries: on a table of a few pages it
-                # costs less than probing the (run, solution) index for the chunk's rows, so
-                # the plan chosen depended on the pages earlier tests left (under -n 4, a
-                # worker's order), not on the statement; a big run's table never gets it.
-                cursor.execute("SET LOCAL enable_bitmapscan = off")
                 cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}", params)
                 plan = cursor.fetchone()[0]
                 plan = json.loads(plan) if isinstance(plan, str) else plan
