@@ -58,8 +58,9 @@ lint: $(STAMP)
 # for the choice): each worker has its own test database, media folder and Celery broker
 # database (annotate/settings/test.py); tests marked xdist_group run in one worker together.
 # PYTEST_WORKERS=0 (the default) runs it in this process: with 4 workers CI's suite took
-# 15:34 instead of ~37 minutes, but nine timing- and plan-sensitive tests failed there
-# (docs/benchmarks.md); `PYTEST_WORKERS=4 make test` is for a developer until they are fixed.
+# 15:34 instead of ~37 minutes, but nine timing- and plan-sensitive tests failed there; two
+# still failed under -n 4 at the last run (test_run_progress, test_worker_priority: docs/benchmarks.md
+# "-n 4 again"); `PYTEST_WORKERS=4 make test` is for a developer until runs are clean.
 PYTEST_WORKERS ?= 0
 test: install chromium
 	cd frontend && npm test --silent

@@ -17,22 +17,49 @@ PROCESSBENCH = SHARED_DATA / "processbench_sample.jsonl"
 SESSION_MODEL_GROUPS = {"autolabel_rollouts": "tiny-models", "search": "tiny-models"}
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.pluginmanager.hasplugin("xdist"):
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]):
+    """The groups' markers before every other plugin's hook (pytest-xdist's worker reads them
+    in its own), their node ids checked after (_group_node_ids)."""
+    xdist = config.pluginmanager.hasplugin("xdist")
+    if xdist:
         here = Path(__file__).parent
         for item in items:
             parts = item.path.relative_to(here).parts if here in item.path.parents else ("",)
             if group := SESSION_MODEL_GROUPS.get(parts[0]):
                 item.add_marker(pytest.mark.xdist_group(group))
+    result = yield
+    if getattr(config.option, "loadgroup", False):  # a worker of a --dist loadgroup run
+        _group_node_ids(items)
     from django.conf import settings
 
     on_postgres = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
-    if on_postgres:
-        return
-    skip = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL); CI runs it there")
+    if not on_postgres:
+        skip = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL); CI runs it there")
+        for item in items:
+            if "postgres" in item.keywords:
+                item.add_marker(skip)
+    return result
+
+
+def _group_node_ids(items: list[pytest.Item]) -> None:
+    """`--dist loadgroup` schedules by node id: pytest-xdist 3.8's worker appends "@<group>" to
+    an xdist_group item's id by setting `item._nodeid`, which pytest 9 no longer reads (a node's
+    id is `item._id`). So no group ever held together: every worker that got a test of
+    tests/autolabel_rollouts trained its own tiny model, four at once. Where the suffix is
+    missing, it is put on the id pytest 9 reads."""
+    from _pytest.nodeid import NodeId
+
     for item in items:
-        if "postgres" in item.keywords:
-            item.add_marker(skip)
+        names = sorted(
+            {
+                str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                for m in item.iter_markers("xdist_group")
+            }
+        )
+        suffix = f"@{'_'.join(names)}"
+        if names and not item.nodeid.endswith(suffix) and hasattr(item, "_id"):
+            item._id = NodeId.parse(f"{item.nodeid}{suffix}")
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -12,6 +12,7 @@ import functools
 import re
 import time
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import TypeVar
 
@@ -55,7 +56,11 @@ _T = TypeVar("_T")
 SLIP = "slip"
 _NUMERIC_KINDS = frozenset({"arithmetic", "chain", "percentage"})
 MAX_CLAIMS = 60  # a step with more equalities than this is checked on its first 60
-PER_CLAIM_MAX_S = 1.0
+# A claim's soft limit, and finding a step's statements': this share of the step's timeout_s
+# (1 s at the default 2 s). A share, not a constant: a run given a bigger timeout_s (slow or
+# busy hardware) gives each claim more time, not only room for more claims.
+PER_CLAIM_SHARE = 0.5
+_claim_limit_s: ContextVar[float] = ContextVar("claim_limit_s", default=2.0 * PER_CLAIM_SHARE)
 
 _APPROXIMATE = re.compile(
     r"\b(approximat\w*|approx|roughly|estimat\w*|round\w*|nearest)\b|"
@@ -185,6 +190,16 @@ def check_step_local(
     timeout_s: float = 2.0,
 ) -> StepVerdict:
     """The check itself, in this process. Its soft limits need the main thread."""
+    token = _claim_limit_s.set(timeout_s * PER_CLAIM_SHARE)
+    try:
+        return _check_step_local(step_text, previous_steps, problem, timeout_s)
+    finally:
+        _claim_limit_s.reset(token)
+
+
+def _check_step_local(
+    step_text: str, previous_steps: Sequence[str], problem: str | None, timeout_s: float
+) -> StepVerdict:
     deadline = time.monotonic() + timeout_s * 0.85
     chains, prepared = find_chains(step_text)
     task = _task_context(step_text, problem)
@@ -368,7 +383,9 @@ def _statements(
     gives the chains of the step before (an equation that "x = 3 is a root" may name),
     ``previous_step`` them with its prepared text (the equation a step's first line solves)."""
     try:
-        with timeouts.soft_time_limit(max(min(deadline - time.monotonic(), 1.0), 0.01)):
+        with timeouts.soft_time_limit(
+            max(min(deadline - time.monotonic(), _claim_limit_s.get()), 0.01)
+        ):
             return [
                 *find_statements(prepared),
                 *substitution_statements(chains, prepared),
@@ -389,7 +406,7 @@ def _decide_limited(decide_one: Callable[[], _T], deadline: float) -> _T | Decis
     if remaining <= 0:
         return Decision(None, "time limit (step budget used up)")
     try:
-        with timeouts.soft_time_limit(min(remaining, PER_CLAIM_MAX_S)):
+        with timeouts.soft_time_limit(min(remaining, _claim_limit_s.get())):
             return decide_one()
     except timeouts.TimeLimitExceeded:
         return Decision(None, "time limit")
