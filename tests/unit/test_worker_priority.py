@@ -160,8 +160,17 @@ def test_a_machine_worker_runs_niced_and_a_default_worker_does_not(tmp_path):
     if own >= 7:
         pytest.skip(f"this test runs at nice {own} already")
     machine, machine_log = _worker(tmp_path, "machine", "autolabel,rollouts,exports", "7")
-    main, main_log = _worker(tmp_path, "main", "default,autolabel", "7")
+    main = main_log = None
     try:
+        # Both consume "autolabel": kombu's SQLite transport creates a queue's row on first use
+        # without a retry, so two workers declaring it at the same moment on a fresh broker
+        # file can fail one ("UNIQUE constraint failed: kombu_queue.name", seen under xdist).
+        # The second starts once the first is ready (the queue's row exists).
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline and " ready." not in machine_log.read_text():
+            assert machine.poll() is None, machine_log.read_text()[-3000:]
+            time.sleep(0.2)
+        main, main_log = _worker(tmp_path, "main", "default,autolabel", "7")
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline and not all(
             " ready." in log.read_text() for log in (machine_log, main_log)
@@ -183,4 +192,5 @@ def test_a_machine_worker_runs_niced_and_a_default_worker_does_not(tmp_path):
         assert "runs at nice" not in main_log.read_text()
     finally:
         stop(machine)
-        stop(main)
+        if main is not None:
+            stop(main)
