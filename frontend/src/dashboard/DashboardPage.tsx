@@ -4,7 +4,7 @@
  * and machine sources, label distribution, throughput over time and the review queue's progress.
  * The numbers are the metrics endpoint's; the charts are inline SVG (./Charts.tsx).
  */
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useParams } from "react-router-dom";
 import * as api from "../api";
 import { AppHeader } from "../components/AppHeader";
@@ -13,6 +13,7 @@ import { ReviewNav } from "../review/ReviewNav";
 import { REASON_LABEL } from "../review/reviewState";
 import "../styles/review.css";
 import { DomainTable } from "./DomainTable";
+import { ChartCard, NoData, Stat } from "./Cards";
 import { MetricsAge } from "./MetricsAge";
 import { nextPollDelay } from "./pollDelay";
 import { Heatmap, HeatLegend, Legend, LineChart, ShareBars, StackedBars } from "./Charts";
@@ -20,28 +21,6 @@ import { RATING_COLORS, SERIES_COLORS, dailySeries, fmt, pairMatrix, pct } from 
 
 function isComputing(m: api.ProjectMetrics | api.MetricsComputing): m is api.MetricsComputing {
   return (m as api.MetricsComputing).status === "computing";
-}
-
-function Stat({ label, value, help, testId }: { label: string; value: string; help: string; testId?: string }) {
-  return (
-    <div className="card stat-card" title={help} data-testid={testId}>
-      <div className="stat-label">{label}</div>
-      <div className="stat-value">{value}</div>
-      <div className="stat-help">{help}</div>
-    </div>
-  );
-}
-
-function ChartCard({ title, sub, children, testId, wide }: { title: string; sub?: ReactNode; children: ReactNode; testId?: string; wide?: boolean }) {
-  return (
-    <section className={`card chart-card${wide ? " chart-card-wide" : ""}`} data-testid={testId}>
-      <div className="chart-card-head">
-        <h2 className="card-title">{title}</h2>
-        {sub && <div className="muted small">{sub}</div>}
-      </div>
-      {children}
-    </section>
-  );
 }
 
 /** Solutions by how many annotators submitted them: agreement is only measured on 2+. */
@@ -105,10 +84,6 @@ function AnnotatorCards({ rows }: { rows: api.AnnotatorTotals[] }) {
       </div>
     </section>
   );
-}
-
-function NoData({ children }: { children: ReactNode }) {
-  return <p className="chart-empty muted small">{children}</p>;
 }
 
 interface QueueProgress {
