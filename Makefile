@@ -57,11 +57,10 @@ lint: $(STAMP)
 # pytest in PYTEST_WORKERS processes (pytest-xdist; docs/benchmarks.md "The test suite's time"
 # for the choice): each worker has its own test database, media folder and Celery broker
 # database (annotate/settings/test.py); tests marked xdist_group run in one worker together.
-# PYTEST_WORKERS=0 (the default) runs it in this process: with 4 workers CI's suite took
-# 15:34 instead of ~37 minutes, but nine timing- and plan-sensitive tests failed there; two
-# still failed under -n 4 at the last run (test_run_progress, test_worker_priority: docs/benchmarks.md
-# "-n 4 again"); `PYTEST_WORKERS=4 make test` is for a developer until runs are clean.
-PYTEST_WORKERS ?= 0
+# 4 workers by default (the whole suite 18:28 with a serial run beside it on 2 cores, against
+# 22-44 minutes serially; its first clean run after the last two order- and load-sensitive tests
+# were fixed: docs/benchmarks.md "-n 4 again"); PYTEST_WORKERS=0 runs it in this process.
+PYTEST_WORKERS ?= 4
 test: install chromium
 	cd frontend && npm test --silent
 	cd frontend && npm run --silent typecheck
