@@ -19,6 +19,7 @@ from autolabel.models.runs import AutolabelRun, RunStatus
 from labeling.errors import Conflict, ValidationFailed
 from labeling.models import Export, ExportFormat, ExportStatus, Project
 from labeling.services.collection_caps import collection_room_check
+from labeling.services.in_use import delete_unless_in_use
 from labeling.services.jobs.quota import active_jobs_check
 from training_runs.config_checks import check_client_config
 from training_runs.layout import run_dir
@@ -231,7 +232,6 @@ def _runs_using_model(model: PrmModel) -> list[str]:
     return users
 
 
-@transaction.atomic
 def prm_model_delete(*, model: PrmModel) -> None:
     """Unregister `model`, freeing its place under COLLECTION_CAPS["prm_models"]; a 409 while an
     unfinished auto-label run or training run uses it.
@@ -241,13 +241,9 @@ def prm_model_delete(*, model: PrmModel) -> None:
     (under MODEL_DIRS) or its training run's output, which the run still names. The row lock
     serializes this with a run being created on it (autolabel.services._resolve_prm and
     training_run_create lock the model they read)."""
-    locked = PrmModel.objects.select_for_update().filter(pk=model.pk).first()
-    if locked is None:
-        return  # deleted meanwhile: the same outcome
-    users = _runs_using_model(locked)
-    if users:
-        raise Conflict(
-            f"Model {locked.name!r} is in use by {', '.join(users)}: "
-            "cancel or wait for them to finish, then delete it."
-        )
-    locked.delete()
+    delete_unless_in_use(
+        PrmModel.objects,
+        pk=model.pk,
+        what=lambda row: f"Model {row.name!r}",
+        users=_runs_using_model,
+    )

@@ -28,7 +28,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, 
 from django.utils import timezone
 
 from labeling.accounts.operators import acts_as_server
-from labeling.errors import Conflict, DomainError, ValidationFailed
+from labeling.errors import DomainError, ValidationFailed
 from labeling.exporters import (
     EXTENSIONS,
     FILE_TYPES,
@@ -48,6 +48,7 @@ from labeling.services.exports.files import (
     tmp_dir_remove,
 )
 from labeling.services.exports.writing import write_export
+from labeling.services.in_use import delete_unless_in_use
 from labeling.services.jobs.quota import active_jobs_check
 from labeling.services.webhooks.events import (
     EXPORT_FAILED,
@@ -362,22 +363,15 @@ def export_users(export: Export) -> list[str]:
     return [f"training run {pk}" for pk in runs] + [f"Hub push {pk}" for pk in pushes]
 
 
-@transaction.atomic
 def export_delete(*, export: Export) -> None:
     """Delete an export and, once the deletion commits, its file. A build still running
     notices at its end and removes what it wrote. A 409 while an unfinished training run or
     Hub push reads it (before, its file went under them and they failed); they lock the
-    export's row when they are created, so the two serialize."""
-    locked = Export.objects.select_for_update().filter(pk=export.pk).first()
-    if locked is None:
-        return  # deleted meanwhile: the same outcome
-    users = export_users(locked)
-    if users:
-        raise Conflict(
-            f"Export {locked.pk} is in use by {', '.join(users)}: cancel or wait for them to "
-            "finish, then delete it."
+    export's row when they are created, so the two serialize (labeling/services/in_use.py)."""
+    with transaction.atomic():
+        deleted = delete_unless_in_use(
+            Export.objects, pk=export.pk, what=lambda row: f"Export {row.pk}", users=export_users
         )
-    name = locked.file.name
-    locked.delete()
-    if name:
-        transaction.on_commit(lambda: default_storage.delete(name))
+        name = deleted.file.name if deleted is not None else ""
+        if name:
+            transaction.on_commit(lambda: default_storage.delete(name))
