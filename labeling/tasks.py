@@ -95,6 +95,15 @@ def tokens_prune_task() -> int:
     return tokens_prune(keep_days=settings.TOKENS_KEEP_DEAD_DAYS)
 
 
+@shared_task(ignore_result=True)
+def metrics_changes_prune_task() -> int:
+    """Beat, hourly: drop the metrics change log of projects past METRICS_PARTS_MAX_SOLUTIONS
+    unrefreshed bumps (their next refresh rebuilds; services/projects/metrics_parts.py)."""
+    from labeling.services.projects.metrics_parts import metrics_changes_prune
+
+    return metrics_changes_prune()
+
+
 @shared_task(ignore_result=True, acks_late=True, soft_time_limit=120, time_limit=150)
 def webhook_deliver_task(delivery_id: int) -> None:
     """Make a webhook delivery's due attempt; a failure with attempts left comes back after its

@@ -373,6 +373,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 24 * 3600.0,
         "options": {"queue": "default", "expires": 3600},
     },
+    "metrics-changes-prune": {
+        "task": "labeling.tasks.metrics_changes_prune_task",
+        "schedule": 3600.0,
+        "options": {"queue": "default", "expires": 3600},
+    },
 }
 # API tokens revoked or expired this many days ago are deleted (until then they get a 401
 # saying "revoked" / "expired on ..." rather than "Invalid token.").

@@ -322,3 +322,31 @@ def test_a_snapshot_stored_without_the_parts_rebuilds(updates):
     assert updates[-1].solutions is None
     served = {k: v for k, v in snapshot.data.items() if k != STATS_KEY}
     assert _same(served, _fresh(run.project))
+
+
+def test_the_log_of_a_project_past_the_most_is_pruned_and_its_refresh_rebuilds(updates, settings):
+    """A project nobody views logs a row per submit; the hourly prune drops the log of a
+    project past METRICS_PARTS_MAX_SOLUTIONS bumps, keeps a smaller one's, and the pruned
+    project's next refresh rebuilds to the full computation's numbers."""
+    from labeling.tasks import metrics_changes_prune_task
+
+    settings.METRICS_PARTS_MAX_SOLUTIONS = 2
+    busy, quiet = (
+        Run(random.Random(9), LabelScale.PRM800K),
+        Run(random.Random(10), LabelScale.PRM800K),
+    )
+    metrics_refresh(project=busy.project)
+    metrics_refresh(project=quiet.project)
+    for _ in range(3):
+        busy.submit()
+    quiet.submit()
+    logged = MetricsChange.objects.filter(project=busy.project).count()
+    assert logged >= 3
+    assert metrics_changes_prune_task() == logged
+    assert not MetricsChange.objects.filter(project=busy.project).exists()
+    assert MetricsChange.objects.filter(project=quiet.project).count() == 1
+    snapshot = metrics_refresh(project=busy.project)
+    assert updates[-1].solutions is None  # rebuilt
+    busy.project.refresh_from_db()
+    served = {k: v for k, v in snapshot.data.items() if k != STATS_KEY}
+    assert _same(served, _fresh(busy.project))

@@ -169,3 +169,17 @@ def metrics_parts_update(*, project: Project, snapshot: MetricsSnapshot | None) 
         stored=totals.stored(built_at, version),
         solutions=None if full else len(scope),
     )
+
+
+def metrics_changes_prune() -> int:
+    """Forget the change log of projects that logged more than METRICS_PARTS_MAX_SOLUTIONS
+    bumps since their last refresh (a project nobody views logs one row per submit): their next
+    refresh would rebuild anyway, and with the log gone its count no longer matches the
+    version's bumps, so it does. Returns the rows deleted."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "DELETE FROM labeling_metricschange WHERE project_id IN (SELECT project_id FROM"
+            " labeling_metricschange GROUP BY project_id HAVING COUNT(*) > %s)",
+            [_most_solutions()],
+        )
+        return cursor.rowcount
