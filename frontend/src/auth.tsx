@@ -47,14 +47,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => api.setUnauthenticatedHandler(null);
   }, [navigate, here]);
 
+  // A full page load of /login, not a client-side navigate: nothing the last user's session
+  // fetched stays in memory, and no render in between sees "no user" on the old page (React
+  // Router runs navigations as transitions, so setUser(null) committed first and RequireAuth
+  // sent the page to /login?next=<the page>, racing the navigate).
   const logout = useCallback(async () => {
     try {
       await api.logout();
     } finally {
-      setUser(null);
-      navigate("/login", { replace: true });
+      window.location.replace("/login");
     }
-  }, [navigate]);
+  }, []);
 
   const value = useMemo(() => ({ user, loading, setUser, logout }), [user, loading, logout]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
