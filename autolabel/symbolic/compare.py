@@ -122,6 +122,8 @@ def decide(left: Side, right: Side, chain: Chain, index: int, context: Context) 
         # "Day 1 = 5", "1 hour = 60 minutes": labels and conversions. Inside a math chain
         # ("2 + 3 = 5 = 6") a later link between two numbers is a claim like any other.
         return Decision(None, "two plain numbers; nothing computed")
+    if _count_and_share(left.node, right.node) or _count_and_share(right.node, left.node):
+        return Decision(None, "a count and its share in percent (of a whole not written)")
     in_radians = _radians_as_degrees(left, right)
     if in_radians is not None:
         return in_radians
@@ -148,6 +150,20 @@ def decide(left: Side, right: Side, chain: Chain, index: int, context: Context) 
         return results[0]
     undecided = next(r for r in results if r.holds is None)
     return undecided
+
+
+def _count_and_share(count: ast.Node, share: ast.Node) -> bool:
+    """A whole number written equal to a bare percentage: "Out of 20, 5 = 25%" says that 5
+    is 25% of the whole, not that 5 is 0.25 ("0.75 = 70%", a decimal, is still a claim)."""
+    return (
+        isinstance(count, ast.Num)
+        and count.decimals is None
+        and count.value >= 1
+        and count.value.denominator == 1
+        and isinstance(share, ast.Percent)
+        and not share.of
+        and isinstance(share.x, ast.Num)
+    )
 
 
 def _part_of_something(node: ast.Node) -> bool:

@@ -19,7 +19,10 @@ class Ambiguous(ParseError):
 
 
 def mixed(whole: ast.Node, fraction: ast.Node) -> ast.Node:
-    """A mixed number: "3\\frac12" is 3 + 1/2."""
+    """A mixed number: "3\\frac12" is 3 + 1/2; a percent sign after it is the whole
+    number's ("33\\frac{1}{3}\\%" is 100/3 %, not 33 + 1/300: symbolic-1.14)."""
+    if isinstance(fraction, ast.Percent) and not fraction.of:
+        return ast.Percent(ast.Bin("+", whole, fraction.x))
     return ast.Bin("+", whole, fraction)
 
 

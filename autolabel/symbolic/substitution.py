@@ -57,6 +57,15 @@ _BRANCH_JOIN = re.compile(
 )
 _OR = re.compile(r"\bor\b")
 _CASES = re.compile(r"\b(?:if|case|when|suppose|assum\w*|for)\b", re.IGNORECASE)
+# Between an equation and a value: the equation is rejected, not solved ("$x - 5 = 0$, a
+# contradiction, so $x = 4$"; symbolic-1.14).
+_REJECTED = re.compile(
+    r"\b(?:contradict\w*|impossible|absurd|false|not|never|cannot|can't|but|however|instead|"
+    r"rather|otherwise|wrong|incorrect|invalid|fails?)\b",
+    re.IGNORECASE,
+)
+_HYPOTHESIS = re.compile(r"\b(?:if|suppose|supposing|assum\w*|were|had|when)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n\s*\n")
 
 
 def sole_letter(chain: Chain, *, calls: bool = False) -> str | None:
@@ -145,8 +154,23 @@ def _paired_equation(
         equation = _equation(earlier, name)
         if equation is None or not _CONCLUSION.search(gap) or _CASES.search(gap):
             return None
+        if _REJECTED.search(gap) or _under_hypothesis(prepared, earlier.sides[0].start, name):
+            return None
         return [*_other_branches(ordered, j, name, prepared), equation]
     return None
+
+
+def _under_hypothesis(prepared: str, start: int, name: str) -> bool:
+    """The equation at ``start`` follows, in its sentence, a hypothesis that gives ``name`` a
+    value ("If $x = 5$, then $x - 5 = 0$"): it holds of that value, and a value concluded
+    after it answers something else (symbolic-1.14)."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(prepared, 0, start)]
+    before = prepared[ends[-1] if ends else 0 : start]
+    hypothesis = _HYPOTHESIS.search(before)
+    if hypothesis is None:
+        return False
+    value = re.compile(rf"(?<![A-Za-z\\]){re.escape(name)}\s*=\s*-?\s*\d")
+    return value.search(before, hypothesis.end()) is not None
 
 
 def _other_branches(
