@@ -11,7 +11,10 @@ measure part take: arithmetic, chain, substitution) found these, each refuted by
 - a percent sign after a mixed number is the mixed number's ("33\\frac{1}{3}\\%");
 - a claim quoted from earlier work to correct it ("the earlier 3 * 4 = 13 is a typo");
 - substitution: an equation rejected before the value ("x - 5 = 0, a contradiction, so x = 4")
-  or holding under a hypothesis on the same letter ("If x = 5, then x - 5 = 0, so x = 4").
+  or holding under a hypothesis on the same letter ("If x = 5, then x - 5 = 0, so x = 4"), or
+  another equation named between ("let me reconsider: the correct equation gives x = 4"); and
+  the equation is read as the other claims are, failing only under each of its readings
+  ("x + 20% = 60, so x = 50": x increased by 20%).
 
 The false twins of each stay refuted, with the same kind.
 """
@@ -33,6 +36,8 @@ TRUE = [
     r"Let me recompute: earlier I had $5 + 7 = 13$, but $5 + 7 = 12$.",
     r"If $x = 5$ then $x - 5 = 0$, a contradiction, so $x = 4$.",
     r"We try $x - 5 = 0$, but that is impossible here, so $x = 4$.",
+    r"$x^2 - 5x + 6 = 0$. Hmm, let me reconsider: the correct equation gives $x = 4$.",
+    r"$x + 20\% = 60$, so $x = 50$.",
 ]
 
 # (text, the kind that refutes it)
@@ -46,6 +51,7 @@ FALSE = [
     (r"As computed earlier, $3 \times 4 = 13$.", "arithmetic"),
     (r"We have $2x + 3 = 7$, so $x = 5$.", "substitution"),
     (r"If $k = 6$, then $6 + (n-1) \cdot 36 = 306$ gives $n = 9$.", "substitution"),
+    (r"$x + 20\% = 60$, so $x = 40$.", "substitution"),  # neither 40.2 nor 48
 ]
 
 # True statements symbolic-1.13 already read rightly, kept so: the new readings come second.
