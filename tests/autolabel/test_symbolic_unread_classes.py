@@ -9,7 +9,9 @@ measure part take: arithmetic, chain, substitution) found these, each refuted by
   written ("Out of 20, 5 = 25%"), not the number 0.25;
 - "\\sin \\pi/6" is sin(pi/6) as it is meant, besides TeX's (sin pi)/6;
 - a percent sign after a mixed number is the mixed number's ("33\\frac{1}{3}\\%");
-- a claim quoted from earlier work to correct it ("the earlier 3 * 4 = 13 is a typo");
+- a claim quoted from earlier work to correct it ("the earlier 3 * 4 = 13 is a typo"), or
+  from the problem with another product sign (the problem's "2 \\cdot 5 = 11", the step's
+  "2 \\times 5 = 11");
 - substitution: an equation rejected before the value ("x - 5 = 0, a contradiction, so x = 4")
   or holding under a hypothesis on the same letter ("If x = 5, then x - 5 = 0, so x = 4"), or
   another equation named between ("let me reconsider: the correct equation gives x = 4"); and
@@ -21,7 +23,7 @@ The false twins of each stay refuted, with the same kind.
 
 import pytest
 
-from autolabel.symbolic import check_step
+from autolabel.symbolic import check_step, check_step_local
 from autolabel.symbolic.verdicts import REFUTED
 from tests.autolabel.develop_rows import failed_kinds
 
@@ -72,6 +74,15 @@ def test_true_statements_are_not_refuted(text):
 @pytest.mark.parametrize(("text", "kind"), FALSE)
 def test_false_twins_stay_refuted(text, kind):
     assert failed_kinds(text) == {kind}
+
+
+STRANGE = r"Suppose that $2 \cdot 5 = 11$ holds in some strange arithmetic. Find $3 \cdot 4$."
+
+
+@pytest.mark.parametrize("text", [r"We are told $2 \times 5 = 11$.", "We know 2 × 5 = 11 here."])
+def test_the_problems_statement_with_another_product_sign_is_a_quotation(text):
+    assert check_step_local(text, (), STRANGE).verdict != REFUTED
+    assert check_step_local(r"So $2 \times 6 = 11$.", (), STRANGE).verdict == REFUTED
 
 
 @pytest.mark.parametrize("text", STILL_VERIFIED)
