@@ -9,6 +9,9 @@ measure part take: arithmetic, chain, substitution) found these, each refuted by
   written ("Out of 20, 5 = 25%"), not the number 0.25;
 - "\\sin \\pi/6" is sin(pi/6) as it is meant, besides TeX's (sin pi)/6;
 - a percent sign after a mixed number is the mixed number's ("33\\frac{1}{3}\\%");
+- chains: a running total whose next side starts with the value rounded as written
+  ("100 / 3 = 33.33 \\times 3 = 100"), pi written as 22/7 on the other side ("\\pi \\times 49 =
+  \\frac{22}{7} \\times 49 = 154"), a number word after a number ("5000 = 5 \\text{ thousand}");
 - a claim quoted from earlier work to correct it ("the earlier 3 * 4 = 13 is a typo"), or
   from the problem with another product sign (the problem's "2 \\cdot 5 = 11", the step's
   "2 \\times 5 = 11");
@@ -40,6 +43,9 @@ TRUE = [
     r"We try $x - 5 = 0$, but that is impossible here, so $x = 4$.",
     r"$x^2 - 5x + 6 = 0$. Hmm, let me reconsider: the correct equation gives $x = 4$.",
     r"$x + 20\% = 60$, so $x = 50$.",
+    r"$100 / 3 = 33.33 \times 3 = 100$",
+    r"$\pi \times 49 = \frac{22}{7} \times 49 = 154$",
+    r"$5 \times 10^3 = 5000 = 5 \text{ thousand}$",
 ]
 
 # (text, the kind that refutes it)
@@ -54,6 +60,10 @@ FALSE = [
     (r"We have $2x + 3 = 7$, so $x = 5$.", "substitution"),
     (r"If $k = 6$, then $6 + (n-1) \cdot 36 = 306$ gives $n = 9$.", "substitution"),
     (r"$x + 20\% = 60$, so $x = 40$.", "substitution"),  # neither 40.2 nor 48
+    (r"$100 / 3 = 33.33 \times 3 = 101$", "chain"),
+    (r"$100/3 = 33.4 \times 3 = 100$", "chain"),  # 33.4 is no rounding of 33.33...
+    (r"$\pi \times 49 = \frac{22}{7} \times 50 = 154$", "chain"),
+    (r"$5 \times 10^3 = 5001$", "arithmetic"),
 ]
 
 # True statements symbolic-1.13 already read rightly, kept so: the new readings come second.
