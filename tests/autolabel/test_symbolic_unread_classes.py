@@ -12,6 +12,9 @@ measure part take: arithmetic, chain, substitution) found these, each refuted by
 - chains: a running total whose next side starts with the value rounded as written
   ("100 / 3 = 33.33 \\times 3 = 100"), pi written as 22/7 on the other side ("\\pi \\times 49 =
   \\frac{22}{7} \\times 49 = 154"), a number word after a number ("5000 = 5 \\text{ thousand}");
+- a mean typed without its parentheses, as many terms as the divisor ("80 + 90 + 100 / 3 =
+  90": a second reading), and a list before a chain ("The mean of 2, 4, 6 = 12/3 = 4" is no
+  claim that 6 = 4);
 - a claim quoted from earlier work to correct it ("the earlier 3 * 4 = 13 is a typo"), or
   from the problem with another product sign (the problem's "2 \\cdot 5 = 11", the step's
   "2 \\times 5 = 11");
@@ -46,6 +49,8 @@ TRUE = [
     r"$100 / 3 = 33.33 \times 3 = 100$",
     r"$\pi \times 49 = \frac{22}{7} \times 49 = 154$",
     r"$5 \times 10^3 = 5000 = 5 \text{ thousand}$",
+    "The average is 80 + 90 + 100 / 3 = 90.",
+    "The mean of 2, 4, 6 = 12/3 = 4",
 ]
 
 # (text, the kind that refutes it)
@@ -64,6 +69,9 @@ FALSE = [
     (r"$100/3 = 33.4 \times 3 = 100$", "chain"),  # 33.4 is no rounding of 33.33...
     (r"$\pi \times 49 = \frac{22}{7} \times 50 = 154$", "chain"),
     (r"$5 \times 10^3 = 5001$", "arithmetic"),
+    ("The average is 80 + 90 + 100 / 3 = 91.", "arithmetic"),
+    ("The mean of 2, 4, 6 = 12/3 = 5", "arithmetic"),
+    ("We have 3, 4, and 3 + 4 = 8.", "arithmetic"),
 ]
 
 # True statements symbolic-1.13 already read rightly, kept so: the new readings come second.
