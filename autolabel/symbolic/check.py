@@ -37,7 +37,6 @@ from autolabel.symbolic.inline_math import join_lone_symbols
 from autolabel.symbolic.labels import blank_labels
 from autolabel.symbolic.last_digits import digit_moduli
 from autolabel.symbolic.math_text import math_chains
-from autolabel.symbolic.premises import PREMISE, stated_as_premise
 from autolabel.symbolic.prose import prose_chains
 from autolabel.symbolic.rearranging import rearranging_statements
 from autolabel.symbolic.residue_symbols import has_symbol, residue_setting
@@ -252,10 +251,7 @@ def _check_step_local(
             )
             if decision.holds is False and readings.quoted(text, problem):
                 decision = replace(decision, holds=None, reason="the problem states it")
-            claim = _claim(shown_left, shown_right, chain, decision, text)
-            if claim.holds is False and stated_as_premise(prepared, left.start, claim.kind):
-                claim = replace(claim, kind=PREMISE)  # premises.py: "Given that 1547 = 23 * 67"
-            claims.append(claim)
+            claims.append(_claim(shown_left, shown_right, chain, decision, text))
         if any(c.holds is False for c in claims[first_claim:]):
             claims[first_claim:] = _slips(claims[first_claim:], chain, prepared, task, deadline)
     claims = _mirrored_slips(claims)

@@ -25,9 +25,8 @@ class ClaimResult:
     # base_conversion | inequality | primality | divisibility | factorization | divisors |
     # simplification | ratio | count | substitution | rewriting | solving |
     # gcd_lcm | function_value (symbolic-1.9) | rearranging (symbolic-1.13) | slip (a false
-    # link inside a chain whose result stands) | premise (symbolic-1.14: a false computation
-    # the step states as given, "Given that 1547 = 23 * 67": premises.py); floor_ceiling
-    # until symbolic-1.6 (floors are read by the parser since 1.7: brackets.py)
+    # link inside a chain whose result stands); floor_ceiling until symbolic-1.6 (floors are
+    # read by the parser since 1.7: brackets.py)
     kind: str
     lhs: str
     rhs: str

@@ -24,9 +24,7 @@ measure part take: arithmetic, chain, substitution) found these, each refuted by
   the equation is read as the other claims are, failing only under each of its readings
   ("x + 20% = 60, so x = 50": x increased by 20%).
 
-The false twins of each stay refuted, with the same kind. And a false computation the step
-states as a premise ("Given that 1547 = 23 * 67", "Since", "Recall that") keeps its evidence
-as kind premise, which refutes only where it earns a −1 (premises.py).
+The false twins of each stay refuted, with the same kind.
 """
 
 import pytest
@@ -108,23 +106,3 @@ def test_the_problems_statement_with_another_product_sign_is_a_quotation(text):
 @pytest.mark.parametrize("text", STILL_VERIFIED)
 def test_the_usual_reading_still_decides_first(text):
     assert check_step(text, timeout_s=5.0).verdict == "verified"
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        r"Given that \(1547 = 23 \times 67\), we compute \(\phi(1547)\).",
-        r"Since $3 \times 4 = 13$, the answer is 13.",
-        "Recall that 7 * 8 = 54.",
-        r"We know that $7 \times 8 = 54$.",
-    ],
-)
-def test_a_false_premise_is_its_own_kind(text):
-    assert failed_kinds(text) == {"premise"}
-
-
-@pytest.mark.parametrize(
-    "text", [r"So $3 \times 4 = 13$.", r"The total, as $3 \times 4 = 13$, is 13."]
-)
-def test_a_computation_of_the_step_keeps_its_kind(text):
-    assert failed_kinds(text) == {"arithmetic"}
