@@ -98,6 +98,16 @@ class Binom(Node):
 
 
 @dataclass(eq=False)
+class PrimeCount(Node):
+    """π(n), the number of primes up to n (commands.py reads it as a second reading)."""
+
+    x: Node
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.x,)
+
+
+@dataclass(eq=False)
 class Percent(Node):
     x: Node
     of: bool = False  # "20% of 50": always a fraction of what follows
@@ -216,7 +226,20 @@ def side_info(node: Node, call_like: bool = False) -> SideInfo:
             else:
                 info.bare_percent = True
         if isinstance(
-            sub, Bin | Pow | Fact | Root | Binom | Percent | Pi | Abs | Trig | Sum | Floor | Log
+            sub,
+            Bin
+            | Pow
+            | Fact
+            | Root
+            | Binom
+            | Percent
+            | Pi
+            | Abs
+            | Trig
+            | Sum
+            | Floor
+            | Log
+            | PrimeCount,
         ):
             info.ops += 1
         elif isinstance(sub, Num) and sub.base not in (None, 10):

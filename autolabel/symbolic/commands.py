@@ -12,8 +12,9 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from autolabel.symbolic import ast, brackets, logs, sums, trig
+from autolabel.symbolic.evaluate import MAX_PRIME_COUNT
 from autolabel.symbolic.literals import SIZE_COMMANDS, ParseError
-from autolabel.symbolic.tokens import LB, LP, NUM, OP, POW, RB, RP, Token
+from autolabel.symbolic.tokens import CMD, LB, LP, NUM, OP, POW, RB, RP, Token
 
 
 class Parser(Protocol):
@@ -45,6 +46,34 @@ TEXT = {"text", "textrm", "mathrm", "textbf", "mbox", "textit", "mathit", "rm", 
 TRANSPARENT = {"displaystyle", "textstyle", "boxed", "mathbf", "bf"}
 
 
+def _pi(p: Parser) -> ast.Node:
+    """π; or, right before a whole number in parentheses, π(n) the prime-counting function
+    as a second reading ("there are \\pi(10) = 4 primes up to 10": 10π is no count), taken
+    only where the product does not hold (readings.py). A power after the parentheses keeps
+    π a factor ("\\pi(3)^2")."""
+    opening, number, closing, after = (p.peek(k) for k in range(4))
+    if not (
+        opening is not None
+        and opening.kind == LP
+        and opening.value == "("
+        and number is not None
+        and number.kind == NUM
+        and number.decimals is None
+        and number.number is not None
+        and number.number.denominator == 1
+        and 0 <= number.number <= MAX_PRIME_COUNT
+        and closing is not None
+        and closing.kind == RP
+        and closing.value == ")"
+        and not (after is not None and after.kind in (POW, NUM, LP, CMD))
+    ):
+        return ast.Pi()
+    if p.choose(2, True, "") == 0:
+        return ast.Pi()
+    p.i += 3
+    return ast.PrimeCount(ast.Num(number.number, None, number.text))
+
+
 def command(p: Parser, tok: Token) -> ast.Node:
     """The command ``tok`` (already consumed) and its arguments."""
     name = tok.value
@@ -69,7 +98,7 @@ def command(p: Parser, tok: Token) -> ast.Node:
         k = p.script_arg()
         return ast.Binom(n, k)
     if name == "pi":
-        return ast.Pi()
+        return _pi(p)
     reader = _READERS.get(name)
     if reader is not None:
         read, not_read = reader

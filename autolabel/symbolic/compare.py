@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import random
 import re
+from fractions import Fraction
 
 import sympy
 
@@ -110,6 +111,9 @@ def decide(left: Side, right: Side, chain: Chain, index: int, context: Context) 
             if with_unit is not None:
                 return with_unit
         return _algebraic(left, right, chain, index, context)
+    if (li.units | ri.units) & _SCALE_WORDS:
+        # "5000 = 5 \\text{ thousand}": a number word, not a unit (symbolic-1.14)
+        return Decision(None, "a number word (thousand, million, dozen) after a number")
     if li.units and ri.units and li.units != ri.units:
         converted = conversions.decide(left, right, context)
         if converted is not None:
@@ -122,6 +126,8 @@ def decide(left: Side, right: Side, chain: Chain, index: int, context: Context) 
         # "Day 1 = 5", "1 hour = 60 minutes": labels and conversions. Inside a math chain
         # ("2 + 3 = 5 = 6") a later link between two numbers is a claim like any other.
         return Decision(None, "two plain numbers; nothing computed")
+    if _count_and_share(left.node, right.node) or _count_and_share(right.node, left.node):
+        return Decision(None, "a count and its share in percent (of a whole not written)")
     in_radians = _radians_as_degrees(left, right)
     if in_radians is not None:
         return in_radians
@@ -148,6 +154,20 @@ def decide(left: Side, right: Side, chain: Chain, index: int, context: Context) 
         return results[0]
     undecided = next(r for r in results if r.holds is None)
     return undecided
+
+
+def _count_and_share(count: ast.Node, share: ast.Node) -> bool:
+    """A whole number written equal to a bare percentage: "Out of 20, 5 = 25%" says that 5
+    is 25% of the whole, not that 5 is 0.25 ("0.75 = 70%", a decimal, is still a claim)."""
+    return (
+        isinstance(count, ast.Num)
+        and count.decimals is None
+        and count.value >= 1
+        and count.value.denominator == 1
+        and isinstance(share, ast.Percent)
+        and not share.of
+        and isinstance(share.x, ast.Num)
+    )
 
 
 def _part_of_something(node: ast.Node) -> bool:
@@ -247,14 +267,41 @@ def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
     if base is not None:
         return Decision(None, f"holds reading the numerals in base {base}", *shown)
     lead = ri.leading_number
-    if (
-        lead is not None
-        and ri.ops > 0
-        and a.is_Rational
-        and a == sympy.Rational(lead.numerator, lead.denominator)
-    ):
+    if lead is not None and ri.ops > 0 and _leads_with(a, lead):
         return Decision(None, "running total ('=' used as 'then')", *shown)
+    if _pi_as_22_7(a, right.node, b) or _pi_as_22_7(b, left.node, a):  # type: ignore[arg-type]
+        return Decision(None, "holds taking pi as 22/7", *shown)
     return Decision(False, f"{shown[0]} \u2260 {shown[1]}", *shown)
+
+
+_SCALE_WORDS = frozenset({"hundred", "thousand", "million", "billion", "trillion", "dozen"})
+
+
+def _pi_as_22_7(with_pi: sympy.Expr, other: ast.Node, other_value: sympy.Expr) -> bool:
+    """ "pi * 49 = 22/7 * 49 = 154": the other side writes pi as 22/7 (symbolic-1.14)."""
+    writes_22_7 = any(
+        isinstance(n, ast.Bin)
+        and n.op == "/"
+        and isinstance(n.a, ast.Num)
+        and isinstance(n.b, ast.Num)
+        and (n.a.value, n.b.value) == (22, 7)
+        for n in other.walk()
+    )
+    if not (writes_22_7 and with_pi.has(sympy.pi)):
+        return False
+    return equal_values(with_pi.subs(sympy.pi, sympy.Rational(22, 7)), other_value) is True
+
+
+def _leads_with(value: sympy.Expr, lead: Fraction) -> bool:
+    """The right side starts with the left's value, or with it rounded to the decimals the
+    lead is written with ("100/3 = 33.33 * 3 = 100": symbolic-1.14)."""
+    written = sympy.Rational(lead.numerator, lead.denominator)
+    if value.is_Rational and value == written:
+        return True
+    decimals = next((d for d in range(1, 7) if (lead * 10**d).denominator == 1), None)
+    if decimals is None or not (value.is_number and value.is_real):
+        return False
+    return bool(abs(sympy.N(value - written, 30)) <= sympy.Rational(1, 2 * 10**decimals))
 
 
 def _radians_as_degrees(left: Side, right: Side) -> Decision | None:

@@ -29,6 +29,7 @@ MAX_SYMBOLIC_EXPONENT = 40
 MAX_FACTORIAL = 2_000
 MAX_BINOM_N = 10_000
 MAX_ROOT_INDEX = 100
+MAX_PRIME_COUNT = 10**6  # π(n), the prime-counting function (commands.py), up to here
 
 iv.prec = 120
 
@@ -110,6 +111,11 @@ def _exact(node: ast.Node, percent: str, units: bool) -> sympy.Expr:
         if x > MAX_FACTORIAL:
             raise TooLarge("factorial too large")
         return sympy.factorial(x)
+    if isinstance(node, ast.PrimeCount):
+        x = _exact(node.x, percent, units)
+        if not x.is_Integer or not 0 <= x <= MAX_PRIME_COUNT:
+            raise EvalError("prime count of an unsupported number")
+        return sympy.Integer(sympy.primepi(int(x)))
     if isinstance(node, ast.Binom):
         n = _exact(node.n, percent, units)
         k = _exact(node.k, percent, units)
@@ -215,7 +221,7 @@ def interval(node: ast.Node, *, percent: str = "divide") -> iv.mpf:
         if node.op == "*":
             return a * b
         return a / b
-    if isinstance(node, ast.Fact | ast.Binom | ast.Floor):
+    if isinstance(node, ast.Fact | ast.Binom | ast.Floor | ast.PrimeCount):
         value = exact(node, percent=percent)  # integer arguments only; a floor is exact
         return iv.mpf(int(value))
     if isinstance(node, ast.Pow):

@@ -53,7 +53,11 @@ _HEDGE_FAR = re.compile(
     # "if it were true that", "had we used 3, we'd have", "this does not give", "say 2 + 2 = 5")
     r"might|naive\w*|tempt\w*|(?:problem|statement|question)\s+(?:claims?|asserts?)|"
     r"if\s+it\s+were|were\s+it|had\s+we|we'd|would\s+have|for\s+example,?\s+say|"
-    r"(?:does|do|did)\s+not\s+(?:give|yield|equal|produce|result)|previously|mistakenly)\b",
+    r"(?:does|do|did)\s+not\s+(?:give|yield|equal|produce|result)|previously|mistakenly|"
+    # symbolic-1.14: a claim quoted from earlier work to correct it ("Correction: the earlier
+    # 3 * 4 = 13 is a typo", "earlier I had 5 + 7 = 13, but")
+    r"correction|(?:earlier|before|above),?\s+(?:I|we)\s+(?:had|wrote)|"
+    r"(?:I|we)\s+(?:had|wrote)\s+(?:earlier|before|above)|the\s+earlier)\b",
     re.IGNORECASE,
 )
 _HEDGE_AFTER = re.compile(
@@ -64,6 +68,7 @@ _HEDGE_AFTER = re.compile(
     r"roughly|(would|will|could)\s+(be\s+)?(not|wrong|incorrect|false|impossible)|"
     # a value tried and rejected: "$1 + 1 = 3$ fails", "(invalid)", "✗"
     r"fail(s|ed)?\b|invalid|not\s+valid|(is\s+)?not\s+satisfied|unsatisfied|by\s+mistake|"
+    r"(?:is|was)\s+(?:a\s+|an\s+)?(?:typo|mistake|error|miscalculation|slip)\b|"
     r"[\u2717\u2718\u274c])|"
     r"^.{0,60}\b(false|not true|contradict\w*|impossible|extraneous|absurd|nonsense|"
     r"(?:that|this)\s+is\s+(?:wrong|incorrect)|overcount\w*|undercount\w*|should\s+be|"

@@ -19,7 +19,10 @@ class Ambiguous(ParseError):
 
 
 def mixed(whole: ast.Node, fraction: ast.Node) -> ast.Node:
-    """A mixed number: "3\\frac12" is 3 + 1/2."""
+    """A mixed number: "3\\frac12" is 3 + 1/2; a percent sign after it is the whole
+    number's ("33\\frac{1}{3}\\%" is 100/3 %, not 33 + 1/300: symbolic-1.14)."""
+    if isinstance(fraction, ast.Percent) and not fraction.of:
+        return ast.Percent(ast.Bin("+", whole, fraction.x))
     return ast.Bin("+", whole, fraction)
 
 
@@ -107,3 +110,30 @@ def absolute_bars(tokens: list[Token]) -> list[Token]:
     if bars not in (0, 2):
         raise Ambiguous("bars: an absolute value we cannot delimit, or 'divides'")
     return out
+
+
+def mean_reading(node: ast.Node, choose: Callable[[int, bool, str], int]) -> ast.Node:
+    """ "80 + 90 + 100 / 3" with as many terms as the divisor: the usual reading, or the mean
+    its writer meant, (80 + 90 + 100) / 3 (a second reading, readings.py: symbolic-1.14)."""
+    terms: list[ast.Node] = []
+    rest = node
+    while isinstance(rest, ast.Bin) and rest.op == "+" and not rest.implicit:
+        terms.insert(0, rest.b)
+        rest = rest.a
+    terms.insert(0, rest)
+    last = terms[-1]
+    if not (
+        len(terms) >= 2
+        and isinstance(last, ast.Bin)
+        and last.op == "/"
+        and isinstance(last.b, ast.Num)
+        and last.b.decimals is None
+        and last.b.value == len(terms)
+    ):
+        return node
+    if choose(2, True, "") == 0:
+        return node
+    total = terms[0]
+    for term in [*terms[1:-1], last.a]:
+        total = ast.Bin("+", total, term)
+    return ast.Bin("/", total, last.b)

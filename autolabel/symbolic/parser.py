@@ -25,6 +25,7 @@ from autolabel.symbolic.literals import (
     is_bar,
     is_fraction_literal,
     looks_like_unit,
+    mean_reading,
     mixed,
     replace_rightmost,
     rightmost,
@@ -136,7 +137,7 @@ class Parser:
                 )
             else:
                 node = ast.Bin(tok.value, node, right)
-        return node
+        return mean_reading(node, self.choose)
 
     def term(self) -> ast.Node:
         node = self.unary()

@@ -417,6 +417,8 @@ def prose_chains(segment: Segment, source_text: str) -> list[Chain]:
             continue  # "1, 2, 4, 8, 16 = 2^0, 2^1, 2^2, 2^3, 2^4": lists, item by item
         keep: list[list[Token] | None] = list(raw_sides)
         keep[0] = _trim_first(raw_sides[0])
+        if start >= 2 and _comma(toks[start - 1]) and _list_item(toks, start - 2, -1):
+            keep[0] = None  # "The mean of 2, 4, 6 = 12/3 = 4": a list's last item (1.14)
         keep[-1] = _trim_last(raw_sides[-1])
         if not _first_side_ok(keep[0] or [], toks, start):
             keep[0] = None

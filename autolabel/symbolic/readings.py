@@ -106,8 +106,13 @@ def decide(
 _NOISE = re.compile(r"\s+|\$|\\[()\[\]]|\\(?:left|right|displaystyle)\b|\\[,;!:]")
 
 
+# One product sign for all ("2 \\cdot 5" in the problem is "2 \\times 5" in a step): symbolic-1.14
+_TIMES = re.compile(r"\\(?:cdot|times)(?![a-zA-Z])|[*\u00d7\u00b7\u22c5]")
+
+
 def _folded(text: str) -> str:
-    return _NOISE.sub("", re.sub(r"\\[dt]frac", r"\\frac", text.replace(PCT_MARK, "%")))
+    text = _TIMES.sub("*", text.replace(PCT_MARK, "%"))
+    return _NOISE.sub("", re.sub(r"\\[dt]frac", r"\\frac", text))
 
 
 def quoted(claim_text: str, problem: str | None) -> bool:

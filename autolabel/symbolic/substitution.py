@@ -31,7 +31,8 @@ import sympy
 from autolabel.symbolic import ast
 from autolabel.symbolic.chains import Chain, Side, display, make_side
 from autolabel.symbolic.compare import Decision, equal_values
-from autolabel.symbolic.evaluate import exact, show
+from autolabel.symbolic.evaluate import EvalError, exact, show
+from autolabel.symbolic.readings import side_readings
 from autolabel.symbolic.roundings import rounding_said
 from autolabel.symbolic.statements import Statement, plain_view, shown
 from autolabel.symbolic.tokens import SPACE, tokenize
@@ -57,6 +58,17 @@ _BRANCH_JOIN = re.compile(
 )
 _OR = re.compile(r"\bor\b")
 _CASES = re.compile(r"\b(?:if|case|when|suppose|assum\w*|for)\b", re.IGNORECASE)
+# Between an equation and a value: the equation is rejected, not solved ("$x - 5 = 0$, a
+# contradiction, so $x = 4$"; symbolic-1.14).
+_REJECTED = re.compile(
+    r"\b(?:contradict\w*|impossible|absurd|false|not|never|cannot|can't|but|however|instead|"
+    r"rather|otherwise|wrong|incorrect|invalid|fails?|"
+    # or another equation is meant: "let me reconsider: the correct equation gives x = 4"
+    r"reconsider\w*|re-?check\w*|re-?evaluat\w*|re-?examin\w*|correct(?:ed)?|another|other)\b",
+    re.IGNORECASE,
+)
+_HYPOTHESIS = re.compile(r"\b(?:if|suppose|supposing|assum\w*|were|had|when)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n\s*\n")
 
 
 def sole_letter(chain: Chain, *, calls: bool = False) -> str | None:
@@ -145,8 +157,23 @@ def _paired_equation(
         equation = _equation(earlier, name)
         if equation is None or not _CONCLUSION.search(gap) or _CASES.search(gap):
             return None
+        if _REJECTED.search(gap) or _under_hypothesis(prepared, earlier.sides[0].start, name):
+            return None
         return [*_other_branches(ordered, j, name, prepared), equation]
     return None
+
+
+def _under_hypothesis(prepared: str, start: int, name: str) -> bool:
+    """The equation at ``start`` follows, in its sentence, a hypothesis that gives ``name`` a
+    value ("If $x = 5$, then $x - 5 = 0$"): it holds of that value, and a value concluded
+    after it answers something else (symbolic-1.14)."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(prepared, 0, start)]
+    before = prepared[ends[-1] if ends else 0 : start]
+    hypothesis = _HYPOTHESIS.search(before)
+    if hypothesis is None:
+        return False
+    value = re.compile(rf"(?<![A-Za-z\\]){re.escape(name)}\s*=\s*-?\s*\d")
+    return value.search(before, hypothesis.end()) is not None
 
 
 def _other_branches(
@@ -172,7 +199,7 @@ def _statement(
     solution = f"{name} = {display(value.text)}"
 
     def decide() -> Decision:
-        decisions = [_decide(lhs, rhs, name, value, rounded) for lhs, rhs in branches]
+        decisions = [_decide_read(lhs, rhs, name, value, rounded) for lhs, rhs in branches]
         return next((d for d in decisions if d.holds is True), None) or next(
             (d for d in decisions if d.holds is None), decisions[-1]
         )
@@ -186,6 +213,27 @@ def _statement(
         solution,
         decide,
     )
+
+
+def _decide_read(lhs: Side, rhs: Side, name: str, value: Side, rounded: bool) -> Decision:
+    """:func:`_decide` as the equation is usually read; where that fails, under its sides'
+    other readings (readings.py: "x + 20% = 60" may be x increased by 20%), failing only
+    under every one of them (symbolic-1.14)."""
+    usual = _decide(lhs, rhs, name, value, rounded)
+    if usual.holds is not False:
+        return usual
+    lefts, rights = side_readings(lhs), side_readings(rhs)
+    shown = (usual.lhs_value, usual.rhs_value)
+    if lefts is None or rights is None:
+        return Decision(None, "another reading of a side cannot be evaluated", *shown, KIND)
+    for a, b in [(a, b) for a in lefts for b in rights][1:]:
+        try:
+            other = _decide(a, b, name, value, rounded)
+        except (ArithmeticError, ValueError, TypeError, EvalError):
+            other = Decision(None, "could not decide")
+        if other.holds is not False:
+            return Decision(None, "holds or undecided under another reading", *shown, KIND)
+    return usual
 
 
 def _decide(lhs: Side, rhs: Side, name: str, value: Side, rounded: bool) -> Decision:

@@ -11,6 +11,8 @@ Read only where the reading is certain, else the side stays unparsed as before:
 * the argument ends where TeX's would: a group, a parenthesis, or one power-level term;
   anything that would continue it by juxtaposition ("\\sin 2\\pi", "\\sin 30 x") is not
   read, except another function ("\\cos 10^\\circ \\cos 50^\\circ" is a product);
+* "\\sin \\pi/6" is read both as TeX reads it, (sin pi)/6, and as it is meant, sin(pi/6)
+  (readings.py: a claim fails only under both; symbolic-1.14);
 * a power is a whole number 1 to 4 ("\\sin^2"); "\\tan^{-1}" (the inverse) is not read.
 
 Values are exact (sympy), so a claim is decided like any other number.
@@ -23,7 +25,7 @@ from typing import Protocol
 import sympy
 
 from autolabel.symbolic import ast
-from autolabel.symbolic.tokens import CMD, IDENT, LB, LP, NUM, POW, Token
+from autolabel.symbolic.tokens import CMD, IDENT, LB, LP, NUM, OP, POW, Token
 
 NAMES = frozenset({"sin", "cos", "tan", "cot", "sec", "csc"})
 MAX_POWER = 4
@@ -49,6 +51,8 @@ class Parser(Protocol):
 
     def power(self) -> ast.Node: ...
 
+    def choose(self, options: int, usual: bool, why: str) -> int: ...
+
 
 class NotRead(Exception):
     """The function's argument or power is not one this module reads with certainty."""
@@ -73,6 +77,19 @@ def parse_trig(parser: Parser, name: str) -> ast.Trig:
     if tok is None:
         raise NotRead("no argument")
     argument = parser.script_arg() if tok.kind == LB else parser.power()
+    after, divisor = parser.peek(), parser.peek(1)
+    if (
+        tok.kind != LB
+        and after is not None
+        and after.kind == OP
+        and after.value == "/"
+        and divisor is not None
+        and divisor.kind == NUM
+        and parser.choose(2, True, "") == 1
+    ):
+        # "\\sin \\pi/6": TeX's (sin pi)/6, or sin(pi/6) as it is meant (a reading: 1.14)
+        parser.i += 1
+        argument = ast.Bin("/", argument, parser.power())
     after = parser.peek()
     if after is not None and (
         after.kind in (NUM, IDENT, LP, LB) or (after.kind == CMD and after.value not in NAMES)

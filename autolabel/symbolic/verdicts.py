@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-CHECKER_VERSION = "symbolic-1.13"
+CHECKER_VERSION = "symbolic-1.14"
 
 VERIFIED = "verified"
 REFUTED = "refuted"
