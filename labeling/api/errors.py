@@ -77,7 +77,10 @@ def error_response(code: str, message: str, status_code: int, details: object = 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, DomainError):
-        return error_response(exc.code, exc.message, exc.status, exc.details)
+        response = error_response(exc.code, exc.message, exc.status, exc.details)
+        if exc.status == status.HTTP_401_UNAUTHORIZED:
+            response["WWW-Authenticate"] = "Token"
+        return response
     if isinstance(exc, RequestDataTooBig | TooManyFieldsSent | TooManyFilesSent):
         return error_response("too_large", _TOO_LARGE, status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, SuspiciousOperation):

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from labeling.errors import ProjectDeleted
 from labeling.models import (
     Annotation,
     Assignment,
@@ -68,6 +69,19 @@ def project_delete(*, project: Project) -> Project:
     # name (labeling.tasks imports this module), routed by CELERY_TASK_ROUTES.
     outbox_add(task=PURGE_TASK, args=[project.pk])
     return project
+
+
+def project_live_hold(*, project_id: int) -> None:
+    """Refuse (410) unless the project is live, and keep it live until the caller's transaction
+    ends: its row is locked (FOR NO KEY UPDATE, what `project_delete`'s UPDATE takes). A job
+    created at the moment the project is deleted is then either made first, and cancelled
+    (`_runs_cancel`) or purged with the project, or refused; never left running on a project
+    whose rows the purge is deleting."""
+    live = Project.objects.select_for_update(no_key=True).filter(
+        pk=project_id, deleted_at__isnull=True
+    )
+    if not list(live.values_list("pk", flat=True)):
+        raise ProjectDeleted()
 
 
 def _runs_cancel(*, project_id: int, now) -> None:
