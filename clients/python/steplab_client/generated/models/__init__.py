@@ -146,6 +146,7 @@ from .project_output import ProjectOutput
 from .project_output_stats import ProjectOutputStats
 from .project_user_create_input_request import ProjectUserCreateInputRequest
 from .projects_media_create_body import ProjectsMediaCreateBody
+from .projects_rejections_list_rework import ProjectsRejectionsListRework
 from .projects_review_queue_retrieve_domain import ProjectsReviewQueueRetrieveDomain
 from .projects_review_queue_retrieve_reason import ProjectsReviewQueueRetrieveReason
 from .projects_review_queue_retrieve_state import ProjectsReviewQueueRetrieveState
@@ -362,6 +363,7 @@ __all__ = (
     "ProjectOutputStats",
     "ProjectUserCreateInputRequest",
     "ProjectsMediaCreateBody",
+    "ProjectsRejectionsListRework",
     "ProjectsReviewQueueRetrieveDomain",
     "ProjectsReviewQueueRetrieveReason",
     "ProjectsReviewQueueRetrieveState",
