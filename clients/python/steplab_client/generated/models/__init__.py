@@ -56,6 +56,8 @@ from .export_preview_input_request import ExportPreviewInputRequest
 from .export_preview_output import ExportPreviewOutput
 from .export_progress_output import ExportProgressOutput
 from .export_user_output import ExportUserOutput
+from .exports_list_export_format import ExportsListExportFormat
+from .exports_list_status import ExportsListStatus
 from .feedback_output import FeedbackOutput
 from .filters_input_request import FiltersInputRequest
 from .final_counts_output import FinalCountsOutput
@@ -273,6 +275,8 @@ __all__ = (
     "ExportPreviewOutput",
     "ExportProgressOutput",
     "ExportUserOutput",
+    "ExportsListExportFormat",
+    "ExportsListStatus",
     "FeedbackOutput",
     "FiltersInputRequest",
     "FinalCountsOutput",
