@@ -15,6 +15,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.db import connections, transaction
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from rest_framework.test import APIClient
 
 from labeling.errors import (
     Conflict,
@@ -30,12 +31,13 @@ from labeling.services.people.accounts import (
     invite_accept,
     invite_create,
     invite_revoke,
+    member_add,
     member_role_set,
     password_reset_confirm,
 )
 from labeling.services.people.tokens import token_create, token_revoke
 from labeling.services.projects.delete import project_delete
-from labeling.services.projects.edit import membership_remove
+from labeling.services.projects.edit import membership_remove, project_create
 from tests.concurrency.threads import run_threads
 from tests.factories import ProjectFactory, UserFactory
 from tests.review.conftest import member
@@ -233,3 +235,30 @@ def test_export_started_while_the_project_is_deleted_is_refused():
     _, started = held(lambda: project_delete(project=project), start)
     assert isinstance(started, ProjectDeleted), started
     assert not Export.objects.filter(project=project).exists()
+
+
+def test_member_added_by_two_admins_at_once_is_a_409():
+    project = ProjectFactory()
+    UserFactory(username="erin")
+
+    first, second = held(
+        lambda: member_add(project=project, username="erin", role=Role.ANNOTATOR),
+        lambda: member_add(project=project, username="erin", role=Role.REVIEWER),
+    )
+    assert isinstance(second, Conflict), second
+    assert ProjectMembership.objects.get(project=project).role == Role.ANNOTATOR
+
+
+def test_any_write_that_collides_at_once_is_a_409_not_a_500():
+    """The API's net under every service: a unique violation nobody turned into words (two
+    projects of one name made at once) answers 409 in the one shape."""
+    staff = UserFactory(is_staff=True)
+    client = APIClient()
+    client.force_authenticate(staff)
+
+    _, res = held(
+        lambda: project_create(created_by=staff, name="Twin"),
+        lambda: client.post("/api/projects/", {"name": "Twin"}, format="json"),
+    )
+    assert res.status_code == 409, res.content
+    assert res.json()["error"]["code"] == "conflict"

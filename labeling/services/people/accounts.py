@@ -138,7 +138,15 @@ def member_add(*, project: Project, username: str, role: str) -> ProjectMembersh
             "change their role in the members table.",
             field="username",
         )
-    return ProjectMembership.objects.create(project=project, user=user, role=role)
+    try:
+        with transaction.atomic():
+            return ProjectMembership.objects.create(project=project, user=user, role=role)
+    except IntegrityError:  # added by another admin since the check above
+        raise Conflict(
+            f"{user.username} was just added to this project by someone else; reload the "
+            "members table.",
+            field="username",
+        ) from None
 
 
 def memberships_locked(*, project_id: int, user_id: int) -> tuple[ProjectMembership | None, int]:
