@@ -33,6 +33,7 @@ from labeling.services.people.accounts import (
     invite_revoke,
     member_add,
     member_role_set,
+    password_change,
     password_reset_confirm,
 )
 from labeling.services.people.tokens import token_create, token_revoke
@@ -262,3 +263,22 @@ def test_any_write_that_collides_at_once_is_a_409_not_a_500():
     )
     assert res.status_code == 409, res.content
     assert res.json()["error"]["code"] == "conflict"
+
+
+def test_two_password_changes_at_once_one_wins_the_other_is_told():
+    user = UserFactory()
+    user.set_password("first-quiet-pine-71")
+    user.save()
+    one, two = (get_user_model().objects.get(pk=user.pk) for _ in range(2))  # two sessions
+
+    first, second = held(
+        lambda: password_change(
+            user=one, old_password="first-quiet-pine-71", new_password="mine-green-lake-23"
+        ),
+        lambda: password_change(
+            user=two, old_password="first-quiet-pine-71", new_password="theirs-red-hill-58"
+        ),
+    )
+    assert isinstance(second, ValidationFailed), second
+    user.refresh_from_db()
+    assert user.check_password("mine-green-lake-23")

@@ -268,14 +268,20 @@ def invite_revoke(*, invite: Invite) -> Invite:
 def password_change(
     *, user: AbstractBaseUser, old_password: str, new_password: str
 ) -> AbstractBaseUser:
-    """Change a password (Django's validators apply); a temporary one is then gone."""
-    if not user.check_password(old_password):
+    """Change a password (Django's validators apply); a temporary one is then gone.
+
+    The current password is checked against the row read under its lock, not the caller's copy
+    (the session's user, loaded before): of two changes or a change and a reset at the same
+    moment, the later one finds the password changed and is refused."""
+    locked = get_user_model()._default_manager.select_for_update().get(pk=user.pk)
+    if not locked.check_password(old_password):
         raise ValidationFailed("The current password is wrong.", field="old_password")
     if old_password == new_password:
         raise ValidationFailed("Choose a password other than the current one.", field="password")
-    _password_check(new_password, user)
-    user.set_password(new_password)
-    user.save(update_fields=["password"])
+    _password_check(new_password, locked)
+    locked.set_password(new_password)
+    locked.save(update_fields=["password"])
+    user.password = locked.password  # the caller's copy: the session's hash follows it
     TemporaryPassword.objects.filter(user=user).delete()
     return user
 
