@@ -5,14 +5,12 @@ Most tests hold the first change's transaction open (`held`) while the second ru
 interleaving that lost a change before: the second read the row before the first committed.
 """
 
-import threading
-import time
 from collections.abc import Callable
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
-from django.db import connections, transaction
+from django.db import transaction
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from rest_framework.test import APIClient
@@ -39,49 +37,13 @@ from labeling.services.people.accounts import (
 from labeling.services.people.tokens import token_create, token_revoke
 from labeling.services.projects.delete import project_delete
 from labeling.services.projects.edit import membership_remove, project_create
-from tests.concurrency.threads import run_threads
+from tests.concurrency.threads import held, run_threads
 from tests.factories import ProjectFactory, UserFactory
 from tests.review.conftest import member
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "brisk-otter-harbor-42"
-
-
-def held(first: Callable[[], object], second: Callable[[], object]) -> tuple[object, object]:
-    """Run `first` in a transaction kept open while `second` runs on another connection; commit
-    it 0.5 s later. Each result is its return value or the DomainError it raised."""
-    ready, release = threading.Event(), threading.Event()
-    results: list[object] = [None, None]
-
-    def one() -> None:
-        try:
-            with transaction.atomic():
-                results[0] = _outcome(first)
-                ready.set()
-                release.wait(10)
-        finally:
-            ready.set()
-            connections.close_all()
-
-    def two() -> None:
-        try:
-            results[1] = _outcome(second)
-        except Exception as exc:  # noqa: BLE001 - a 500's cause, shown by the assertion
-            results[1] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=one), threading.Thread(target=two)]
-    threads[0].start()
-    assert ready.wait(10)
-    threads[1].start()
-    time.sleep(0.5)  # the second is now waiting on a lock, or done without waiting
-    release.set()
-    for t in threads:
-        t.join(20)
-    assert not any(t.is_alive() for t in threads), "a thread hung"
-    return results[0], results[1]
 
 
 def _outcome(call: Callable[[], object]) -> object:
