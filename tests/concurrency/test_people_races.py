@@ -5,12 +5,13 @@ Most tests hold the first change's transaction open (`held`) while the second ru
 interleaving that lost a change before: the second read the row before the first committed.
 """
 
+import threading
 from collections.abc import Callable
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
-from django.db import transaction
+from django.db import connection, connections, transaction
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from rest_framework.test import APIClient
@@ -23,7 +24,7 @@ from labeling.errors import (
     ProjectDeleted,
     ValidationFailed,
 )
-from labeling.models import ApiToken, Export, Invite, ProjectMembership, Role
+from labeling.models import ApiToken, Export, Invite, Project, ProjectMembership, Role
 from labeling.services.exports.snapshots import export_create
 from labeling.services.people.accounts import (
     invite_accept,
@@ -198,6 +199,37 @@ def test_export_started_while_the_project_is_deleted_is_refused():
     _, started = held(lambda: project_delete(project=project), start)
     assert isinstance(started, ProjectDeleted), started
     assert not Export.objects.filter(project=project).exists()
+
+
+def test_export_starts_while_an_import_holds_the_project():
+    """The import pipeline holds the project's row (FOR NO KEY UPDATE) for its whole file: the
+    start's share lock must not wait for it (lock_timeout: a wait fails the test)."""
+    project = ProjectFactory()
+    admin = member(project, "admin", role="admin")
+    holding, release = threading.Event(), threading.Event()
+
+    def importing() -> None:
+        try:
+            with transaction.atomic():
+                Project.objects.select_for_update(no_key=True).filter(pk=project.pk).first()
+                holding.set()
+                release.wait(10)
+        finally:
+            holding.set()
+            connections.close_all()
+
+    thread = threading.Thread(target=importing)
+    thread.start()
+    try:
+        assert holding.wait(10)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '2s'")
+            export = export_create(project=project, created_by=admin, format="trl")
+        assert export.pk
+    finally:
+        release.set()
+        thread.join(10)
 
 
 def test_member_added_by_two_admins_at_once_is_a_409():
