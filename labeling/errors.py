@@ -33,6 +33,14 @@ class Gone(DomainError):
     status = 410
 
 
+class NotAuthenticated(DomainError):
+    """The credentials the request came with stopped working during it (its token was revoked
+    meanwhile)."""
+
+    code = "not_authenticated"
+    status = 401
+
+
 class Missing(DomainError):
     code = "not_found"
     status = 404

@@ -1,6 +1,7 @@
 """One error format for the whole API: {"error": {"code", "message", "details"}}."""
 
 import json
+import logging
 
 from django.core.exceptions import (
     ObjectDoesNotExist,
@@ -10,14 +11,19 @@ from django.core.exceptions import (
     TooManyFieldsSent,
     TooManyFilesSent,
 )
-from django.db import InterfaceError, OperationalError
+from django.db import IntegrityError, InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from labeling.errors import DomainError
-from labeling.pg.db_retry import is_conflict
+from labeling.pg.db_retry import is_conflict, sqlstate
+
+log = logging.getLogger(__name__)
+# A unique, foreign-key or exclusion violation: a row made or deleted by another request between
+# a service's check and its write (two admins adding one member at once).
+_COLLISIONS = {"23505", "23503", "23P01"}
 
 NOT_FOUND = "Not found."
 # An error answer repeats what the client sent (unknown keys, a bad value, one message per
@@ -77,7 +83,10 @@ def error_response(code: str, message: str, status_code: int, details: object = 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, DomainError):
-        return error_response(exc.code, exc.message, exc.status, exc.details)
+        response = error_response(exc.code, exc.message, exc.status, exc.details)
+        if exc.status == status.HTTP_401_UNAUTHORIZED:
+            response["WWW-Authenticate"] = "Token"
+        return response
     if isinstance(exc, RequestDataTooBig | TooManyFieldsSent | TooManyFilesSent):
         return error_response("too_large", _TOO_LARGE, status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, SuspiciousOperation):
@@ -93,6 +102,19 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         )
         response["Retry-After"] = "1"
         return response
+    if isinstance(exc, IntegrityError):
+        # The services check before they write; what slips between the check and the write is
+        # another request's change at the same moment: a 409, not a 500. Logged: a service
+        # that could say which (as member_add does) should.
+        log.warning("integrity error answered as a 4xx: %s", exc)
+        if sqlstate(exc) in _COLLISIONS:
+            return error_response(
+                "conflict",
+                "Your change collided with another one made at the same moment; reload and "
+                "try again.",
+                status.HTTP_409_CONFLICT,
+            )
+        return error_response("bad_request", "The request breaks a rule of the data.", 400)
     if isinstance(exc, OperationalError | InterfaceError):
         # PostgreSQL is down or restarting: a clear, retryable answer instead of an HTML 500.
         # Nothing was written; the labeling page keeps the draft and retries.

@@ -338,14 +338,26 @@ def _export_file(export: Export):
 
 
 class ExportListApi(APIView):
+    class FilterInput(serializers.Serializer):
+        # Not `format`: DRF reads that query parameter as the renderer to use.
+        export_format = serializers.ChoiceField(choices=list(FORMATS), required=False)
+        status = serializers.ChoiceField(choices=ExportStatus.choices, required=False)
+
     @extend_schema(
-        operation_id="exports_list", responses=paginated(ExportOutput, "PaginatedExports")
+        operation_id="exports_list",
+        parameters=[FilterInput],
+        responses=paginated(ExportOutput, "PaginatedExports"),
     )
     def get(self, request, project_id: int):
-        """The project's exports, newest first."""
+        """The project's exports, newest first; `export_format` and `status` keep those only
+        (the training tab asks for the finished TRL ones)."""
         project = project_for(request, project_id, at_least=Role.REVIEWER)
+        filters = self.FilterInput(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        f = filters.validated_data
+        rows = export_list(project=project, format=f.get("export_format"), status=f.get("status"))
         paginator = BoundedLimitOffsetPagination()
-        page = paginator.paginate_queryset(export_list(project=project), request)
+        page = paginator.paginate_queryset(rows, request)
         return paginator.get_paginated_response(ExportOutput(page, many=True).data)
 
     @extend_schema(

@@ -351,5 +351,12 @@ def project_has_thinking(*, project_id: int) -> bool:
     return Step.objects.filter(thinking=True, solution__project_id=project_id).exists()
 
 
-def export_list(*, project: Project) -> QuerySet[Export]:
-    return Export.objects.filter(project=project).select_related("created_by").order_by("-id")
+def export_list(
+    *, project: Project, format: str | None = None, status: str | None = None
+) -> QuerySet[Export]:
+    rows = Export.objects.filter(project=project)
+    if format is not None:
+        rows = rows.filter(format=format)
+    if status is not None:
+        rows = rows.filter(status=status)
+    return rows.select_related("created_by").order_by("-id")

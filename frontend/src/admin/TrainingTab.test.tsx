@@ -67,6 +67,20 @@ describe("Training tab", () => {
     expect((screen.getByTestId("queue-order-active") as HTMLInputElement).disabled).toBe(true);
   });
 
+  it("offers a finished TRL export older than a page of other exports", async () => {
+    const { api, server } = setup();
+    const base = server.exports[0];
+    server.exports = [
+      ...Array.from({ length: 80 }, (_, i) => ({ ...base, id: 200 - i, format: i % 2 ? "prm800k" : "trl", status: i % 2 ? "done" : "failed" })),
+      { ...base, id: 7 },
+    ];
+    mount(api);
+    await screen.findByTestId("training-form");
+    await waitFor(() => expect((screen.getByTestId("training-export") as HTMLSelectElement).value).toBe("7"));
+    expect(within(screen.getByTestId("training-export")).getAllByRole("option")).toHaveLength(1);
+    expect(api.callsTo("GET", "/exports/").every((c) => c.path.includes("export_format=trl") && c.path.includes("status=done"))).toBe(true);
+  });
+
   it("starts a run with the form's settings, follows it, draws the curves and lists the model", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { api } = setup();

@@ -168,8 +168,8 @@ export function TrainingTab({ project }: { project: api.Project }) {
 
   useEffect(() => {
     alive.current = true;
-    api.listExports(project.id).then(
-      (page) => alive.current && setExports(trainableExports(page.results)),
+    api.listTrainableExports(project.id).then(
+      (rows) => alive.current && setExports(trainableExports(rows)),
       () => undefined,
     );
     api.getQueueOrder(project.id).then((q) => alive.current && setOrder(q.order), () => undefined);

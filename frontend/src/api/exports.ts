@@ -1,5 +1,6 @@
 /** Export snapshots: options, status, the file and its dataset card. */
 import { ApiError, failure, get, post, request, type Page, type RequestOptions } from "./client";
+import { getAll } from "./pages";
 
 export type ExportFormat =
   | "trl"
@@ -123,6 +124,10 @@ export const previewExport = (projectId: number, data: Pick<ExportRequest, "filt
   post<ExportPreview>(`/api/projects/${projectId}/exports/preview/`, data, options);
 
 export const listExports = (projectId: number) => get<Page<Export>>(`/api/projects/${projectId}/exports/`);
+/** Every finished TRL export (what a training run reads), newest first: the server's filter,
+ * page by page, not the newest page of all exports filtered here. */
+export const listTrainableExports = (projectId: number) =>
+  getAll<Export>(`/api/projects/${projectId}/exports/?export_format=trl&status=done`);
 export const createExport = (projectId: number, data: ExportRequest) =>
   post<Export>(`/api/projects/${projectId}/exports/`, data);
 export const getExport = (id: number, options?: RequestOptions) => get<Export>(`/api/exports/${id}/`, options);

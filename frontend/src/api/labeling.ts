@@ -1,5 +1,6 @@
 /** The annotator's side: tasks from the queue, drafts, submit and skip, progress, rework. */
-import { get, post, request, type Page, type RequestOptions } from "./client";
+import { get, post, request, type RequestOptions } from "./client";
+import { getAll } from "./pages";
 import type { Domain, Rating } from "./projects";
 
 export type FinishReason = "solution" | "found_error" | "give_up" | "bad_problem";
@@ -210,6 +211,7 @@ export const mergeStep = (annotationId: number, body: { version: number; step_id
 export const getProgress = (projectId: number) =>
   get<Progress>(`/api/projects/${projectId}/progress/`);
 
-/** The newest `limit` of the user's rejected annotations (a paginated list). */
-export const listRejections = (projectId: number, limit = 50) =>
-  get<Page<Rejection>>(`/api/projects/${projectId}/rejections/?limit=${limit}`).then((page) => page.results);
+/** Every rejection the user still has to rework (its rework a draft), newest first: the
+ * server's `?rework=draft` filter, read page by page (not the newest 50 of all of them). */
+export const listRejectionsToRework = (projectId: number) =>
+  getAll<Rejection>(`/api/projects/${projectId}/rejections/?rework=draft`);

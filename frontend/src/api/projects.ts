@@ -89,7 +89,9 @@ export interface SolutionRow {
   answer_correct: boolean | null;
 }
 
-export const listProjects = () => get<Page<Project>>("/api/projects/");
+/** The caller's projects, by name (a paginated list: `usePagedList(projectsPath)`). */
+export const projectsPath = "/api/projects/";
+export const listProjects = () => get<Page<Project>>(projectsPath);
 export const getProject = (id: number) => get<Project>(`/api/projects/${id}/`);
 export const createProject = (data: Partial<ProjectSettings> & { name: string }) =>
   post<Project>("/api/projects/", data);

@@ -1,4 +1,4 @@
-import { screen } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FakeApi } from "../test/fakeApi";
 import { FakeReview } from "../test/fakeReview";
@@ -35,5 +35,25 @@ describe("rework on the labeling page", () => {
     expect(screen.queryByTestId("rework-banner")).toBeNull();
     expect(screen.getAllByTestId("rework-pending-comment").map((c) => c.textContent)).toEqual(["rev: Look at step 4 again."]);
     expect(pending.textContent).toContain("it comes next");
+  });
+
+  it("counts every rejection still to rework, page after page, not the newest 50", async () => {
+    const api = new FakeApi([makeTask({ annotationId: 7 })]);
+    const review = new FakeReview();
+    const reworked = (id: number) => ({ id, solution_id: id, comment: "Done.", reviewer: "rev", rejected_at: null, rework_id: 5000 + id, rework_status: "submitted" });
+    const toRework = (id: number) => ({ id, solution_id: id, comment: `Fix ${id}.`, reviewer: "rev", rejected_at: null, rework_id: 1000 + id, rework_status: "draft" });
+    // Newest first: 60 reworked already, then 250 still to rework (past one page of PAGE_MAX).
+    review.rejections = [
+      ...Array.from({ length: 60 }, (_, i) => reworked(400 - i)),
+      ...Array.from({ length: 250 }, (_, i) => toRework(300 - i)),
+    ];
+    review.install(api);
+    mount(api);
+    const pending = await screen.findByTestId("rework-pending");
+    await waitFor(() => expect(pending.textContent).toContain("Reviewers sent back 250 of your solutions"));
+    expect(screen.getAllByTestId("rework-pending-comment")[0].textContent).toBe("rev: Fix 300.");
+    const reads = api.calls.filter((c) => c.path.startsWith("/api/projects/1/rejections/"));
+    expect(reads.every((c) => new URL(c.path, "http://x").searchParams.get("rework") === "draft")).toBe(true);
+    expect(reads.some((c) => new URL(c.path, "http://x").searchParams.get("offset") === "200")).toBe(true);
   });
 });

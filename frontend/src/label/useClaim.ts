@@ -9,7 +9,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type Dispatc
 import type { ApiError } from "../api/client";
 import {
   getProgress,
-  listRejections,
+  listRejectionsToRework,
   nextTask,
   saveDraft,
   type Annotation,
@@ -91,13 +91,14 @@ export function useClaim({
     };
   }, [projectId]);
 
-  // Annotations a reviewer sent back (their rework drafts), shown while another one is open.
+  // Annotations a reviewer sent back that wait for rework (all of them, however many), shown
+  // while another one is open.
   const [rejections, setRejections] = useState<Rejection[]>([]);
   const refreshProgress = useCallback(() => {
     getProgress(projectId)
       .then(setProgress)
       .catch(() => undefined);
-    listRejections(projectId)
+    listRejectionsToRework(projectId)
       .then((rows) => setRejections(Array.isArray(rows) ? rows : []))
       .catch(() => undefined);
   }, [projectId]);

@@ -3,7 +3,9 @@ import { Link, useNavigate } from "react-router-dom";
 import * as api from "../api";
 import { useAuth } from "../auth";
 import { AppHeader } from "../components/AppHeader";
+import { LoadMore } from "../components/LoadMore";
 import { EmptyState, ErrorBox, ProgressBar, Spinner, formatNumber } from "../components/ui";
+import { usePagedList } from "../components/usePagedList";
 import { DOMAINS, domainLabel } from "../lib/domains";
 
 const ROLE_LABEL: Record<api.Role, string> = {
@@ -170,16 +172,14 @@ function NewProjectForm({ onCreated, onCancel }: { onCreated: (p: api.Project) =
 export function ProjectsPage() {
   const { user } = useAuth();
   const navigate = useNavigate();
-  const [projects, setProjects] = useState<api.Project[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // A page at a time with "Load more": someone in more projects than a page reaches them all.
+  const list = usePagedList<api.Project>(api.projectsPath);
+  const projects = list.items;
+  const error = list.error;
   const [creating, setCreating] = useState(false);
 
   useEffect(() => {
     document.title = "Projects · steplab";
-    api
-      .listProjects()
-      .then((page) => setProjects(page.results))
-      .catch((e: Error) => setError(e.message));
   }, []);
 
   return (
@@ -222,6 +222,7 @@ export function ProjectsPage() {
             ))}
           </div>
         )}
+        <LoadMore list={list} noun="projects" testId="projects-more" />
       </main>
     </>
   );

@@ -200,7 +200,12 @@ export class FakeReview {
       }
       return { status: "status" in body ? 202 : 200, body };
     }
-    if (/^\/api\/projects\/\d+\/rejections\/$/.test(url.pathname)) return { status: 200, body: fakePage(this.rejections, call.path) };
+    if (/^\/api\/projects\/\d+\/rejections\/$/.test(url.pathname)) {
+      const rework = url.searchParams.get("rework");
+      if (rework !== null && rework !== "draft") return { status: 400, body: { error: { code: "validation_error", message: "rework: not a valid choice." } } };
+      const rows = rework === "draft" ? this.rejections.filter((r) => (r as { rework_status?: string }).rework_status === "draft") : this.rejections;
+      return { status: 200, body: fakePage(rows, call.path) };
+    }
     if (method !== "GET" && this.failNext) {
       const r = this.failNext;
       this.failNext = null;

@@ -1,6 +1,7 @@
 /** The training endpoints of the fake API (src/test/fakeApi.ts), installed as an override. */
 import type { MetricRecord, PrmModel, QueueOrder, TrainingRun, TrainingRunRequest } from "../api";
 import type { Call, FakeApi } from "./fakeApi";
+import { fakePage, routeOf } from "./fakePage";
 
 export function makeTrainingRun(overrides: Partial<TrainingRun> = {}): TrainingRun {
   return {
@@ -58,12 +59,19 @@ export function historyUpTo(step: number): MetricRecord[] {
   return out;
 }
 
+const TRAINABLE = { id: 3, format: "trl", status: "done", row_count: 120, created_at: "2025-06-01T09:00:00Z", finished_at: "2025-06-01T09:00:05Z" };
+
 export class FakeTraining {
   runs: TrainingRun[] = [];
   models: PrmModel[] = [];
   /** Models an unfinished run uses: DELETE answers 409. */
   inUse: number[] = [];
   order: QueueOrder = "default";
+  /** The project's exports, newest first. */
+  exports: { id: number; format: string; status: string; row_count: number; created_at: string; finished_at: string }[] = [
+    TRAINABLE,
+    { ...TRAINABLE, id: 2, format: "prm800k" },
+  ];
   /** Steps a run trains; each GET of an active run advances it by `step`. */
   total = 4;
   step = 2;
@@ -74,10 +82,13 @@ export class FakeTraining {
 
   private route(call: Call): { status: number; body?: unknown } | undefined {
     const { method, path } = call;
-    if (/^\/api\/projects\/\d+\/exports\/$/.test(path) && method === "GET") {
-      const done = { id: 3, format: "trl", status: "done", row_count: 120, created_at: "2025-06-01T09:00:00Z", finished_at: "2025-06-01T09:00:05Z" };
-      const other = { ...done, id: 2, format: "prm800k" };
-      return { status: 200, body: { count: 2, next: null, previous: null, results: [done, other] } };
+    if (/^\/api\/projects\/\d+\/exports\/$/.test(routeOf(path)) && method === "GET") {
+      // As the server: `export_format` and `status` keep those only, a page at a time.
+      const query = new URL(path, "http://testserver").searchParams;
+      const rows = this.exports.filter(
+        (e) => (!query.get("export_format") || e.format === query.get("export_format")) && (!query.get("status") || e.status === query.get("status")),
+      );
+      return { status: 200, body: fakePage(rows, path) };
     }
     if (/^\/api\/projects\/\d+\/queue-priority\/$/.test(path)) {
       if (method === "PUT") this.order = call.body.order;

@@ -10,6 +10,7 @@ from labeling.api.pagination import page_response
 from labeling.api.schema import paginated
 from labeling.selectors.labeling_page import annotation_get_for_user
 from labeling.selectors.review import annotation_feedback, rejection_list_for_user
+from labeling.selectors.review.feedback import REWORK_DRAFT
 
 from .common import CommentOutput, ReviewActionOutput
 
@@ -50,12 +51,25 @@ class RejectionOutput(serializers.Serializer):
 class MyRejectionsApi(APIView):
     """The requesting user's rejected annotations in the project, with the comments."""
 
+    class FilterInput(serializers.Serializer):
+        rework = serializers.ChoiceField(
+            choices=[REWORK_DRAFT],
+            required=False,
+            help_text="`draft`: only the rejections the caller still has to rework (their "
+            "rework is a draft), what the labeling page lists.",
+        )
+
     @extend_schema(
         operation_id="projects_rejections_list",
+        parameters=[FilterInput],
         responses=paginated(RejectionOutput, "PaginatedRejections"),
     )
     def get(self, request, project_id: int):
         """Newest first, a page at a time."""
         project = project_for(request, project_id)
-        rows = rejection_list_for_user(project=project, user=request.user)
+        filters = self.FilterInput(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        rows = rejection_list_for_user(
+            project=project, user=request.user, rework=filters.validated_data.get("rework")
+        )
         return page_response(request, rows, lambda page: RejectionOutput(page, many=True).data)

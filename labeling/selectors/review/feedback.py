@@ -3,7 +3,7 @@ about their own work (the reviews of it, their rejections)."""
 
 from collections.abc import Iterable
 
-from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
 from labeling.models import (
     Annotation,
@@ -100,9 +100,13 @@ def annotation_feedback(*, annotation: Annotation) -> dict:
     }
 
 
-def rejection_list_for_user(*, project: Project, user) -> QuerySet:
+REWORK_DRAFT = "draft"
+
+
+def rejection_list_for_user(*, project: Project, user, rework: str | None = None) -> QuerySet:
     """The user's rejected annotations in a project with the reviewer's comment, newest first
-    (rows of dicts)."""
+    (rows of dicts). `rework="draft"`: only those whose rework is still a draft (what the
+    annotator has yet to rework)."""
     last_reject = ReviewAction.objects.filter(
         annotation_id=OuterRef("pk"), action="reject"
     ).order_by("-id")
@@ -120,14 +124,13 @@ def rejection_list_for_user(*, project: Project, user) -> QuerySet:
             ),
         )
         .order_by("-id")
-        .values(
-            "id",
-            "solution_id",
-            "comment",
-            "reviewer",
-            "rejected_at",
-            "rework_id",
-            "rework_status",
-        )
     )
-    return rows
+    if rework == REWORK_DRAFT:
+        rows = rows.filter(
+            Exists(
+                Annotation.objects.filter(revises_id=OuterRef("pk"), status=AnnotationStatus.DRAFT)
+            )
+        )
+    return rows.values(
+        "id", "solution_id", "comment", "reviewer", "rejected_at", "rework_id", "rework_status"
+    )

@@ -106,6 +106,7 @@ def _check(*, fmt: str, file_type: str) -> None:
         )
 
 
+@transaction.atomic  # the job quota's lock and the project's (project_live_hold) last to its end
 def export_create(
     *,
     project: Project,

@@ -20,6 +20,7 @@ from django.db.models import QuerySet
 from labeling.accounts.operators import acts_as_server, operator_caps
 from labeling.errors import Conflict
 from labeling.pg.named_locks import named_xact_lock
+from labeling.services.projects.delete import project_live_hold
 
 DEFAULTS: dict[str, int] = {
     "autolabel_runs": 4,
@@ -44,7 +45,9 @@ def active_jobs_check(*, project_id: int, kind: str, unfinished: QuerySet, user:
     """Conflict when the project already holds its bound of unfinished `kind` jobs.
 
     `unfinished` is the project's jobs of that kind still pending, running or paused. Call it
-    inside the transaction that creates the job."""
+    inside the transaction that creates the job. A project deleted meanwhile is a 410, and one
+    that is live stays so until that transaction ends (`project_live_hold`)."""
+    project_live_hold(project_id=project_id)
     if acts_as_server(user):
         return
     cap = limits()[kind]

@@ -15,6 +15,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
@@ -137,23 +138,53 @@ def member_add(*, project: Project, username: str, role: str) -> ProjectMembersh
             "change their role in the members table.",
             field="username",
         )
-    return ProjectMembership.objects.create(project=project, user=user, role=role)
+    try:
+        with transaction.atomic():
+            return ProjectMembership.objects.create(project=project, user=user, role=role)
+    except IntegrityError:  # added by another admin since the check above
+        raise Conflict(
+            f"{user.username} was just added to this project by someone else; reload the "
+            "members table.",
+            field="username",
+        ) from None
+
+
+def memberships_locked(*, project_id: int, user_id: int) -> tuple[ProjectMembership | None, int]:
+    """`user_id`'s membership and how many other admins the project has, their rows locked.
+
+    Every change that may take away an admin (a role change, a removal) locks the project's
+    admin rows and the target's in id order first: two admins demoting or removing each other
+    at once are then serialized (the second sees the first's change: PostgreSQL re-reads a
+    locked row and re-checks the filter) instead of leaving a project without an admin, and
+    never deadlock. A membership removed meanwhile comes back as None.
+    """
+    rows = list(
+        ProjectMembership.objects.select_for_update()
+        .filter(project_id=project_id)
+        .filter(Q(role=Role.ADMIN) | Q(user_id=user_id))
+        .order_by("pk")
+    )
+    target = next((m for m in rows if m.user_id == user_id), None)
+    other_admins = sum(1 for m in rows if m.role == Role.ADMIN and m.user_id != user_id)
+    return target, other_admins
 
 
 @transaction.atomic
 def member_role_set(*, membership: ProjectMembership, role: str) -> ProjectMembership:
-    """Change a member's role; the last admin of a project stays an admin."""
-    if membership.role == Role.ADMIN and role != Role.ADMIN:
-        others = (
-            ProjectMembership.objects.select_for_update()
-            .filter(project_id=membership.project_id, role=Role.ADMIN)
-            .exclude(pk=membership.pk)
-        )
-        if not others.exists():
-            raise ValidationFailed("A project keeps at least one admin.", field="role")
-    membership.role = role
-    membership.save(update_fields=["role"])
-    return membership
+    """Change a member's role; the last admin of a project stays an admin.
+
+    `membership` may be stale (read before the lock): the row is read again under it, and a
+    member removed meanwhile is a 404, not a write that hits no row."""
+    target, other_admins = memberships_locked(
+        project_id=membership.project_id, user_id=membership.user_id
+    )
+    if target is None:
+        raise Missing("That user is no longer a member of this project.")
+    if target.role == Role.ADMIN and role != Role.ADMIN and not other_admins:
+        raise ValidationFailed("A project keeps at least one admin.", field="role")
+    target.role = role
+    target.save(update_fields=["role"])
+    return target
 
 
 @dataclass(frozen=True)
@@ -219,6 +250,12 @@ def invite_accept(*, token: str, username: str, password: str) -> tuple[Abstract
 
 @transaction.atomic
 def invite_revoke(*, invite: Invite) -> Invite:
+    """Withdraw a pending invite. The row is read again under its lock (the lock the accept
+    takes): an accept at the same moment either finished first (409: remove the member) or
+    waits and then finds the link withdrawn (410), never both."""
+    invite = Invite.objects.select_for_update().filter(pk=invite.pk).first()
+    if invite is None:
+        raise Missing("No such invite.")
     if invite.used_at is not None:
         raise Conflict("This invite was used already; remove the member instead.")
     if invite.revoked_at is None:
@@ -231,14 +268,20 @@ def invite_revoke(*, invite: Invite) -> Invite:
 def password_change(
     *, user: AbstractBaseUser, old_password: str, new_password: str
 ) -> AbstractBaseUser:
-    """Change a password (Django's validators apply); a temporary one is then gone."""
-    if not user.check_password(old_password):
+    """Change a password (Django's validators apply); a temporary one is then gone.
+
+    The current password is checked against the row read under its lock, not the caller's copy
+    (the session's user, loaded before): of two changes or a change and a reset at the same
+    moment, the later one finds the password changed and is refused."""
+    locked = get_user_model()._default_manager.select_for_update().get(pk=user.pk)
+    if not locked.check_password(old_password):
         raise ValidationFailed("The current password is wrong.", field="old_password")
     if old_password == new_password:
         raise ValidationFailed("Choose a password other than the current one.", field="password")
-    _password_check(new_password, user)
-    user.set_password(new_password)
-    user.save(update_fields=["password"])
+    _password_check(new_password, locked)
+    locked.set_password(new_password)
+    locked.save(update_fields=["password"])
+    user.password = locked.password  # the caller's copy: the session's hash follows it
     TemporaryPassword.objects.filter(user=user).delete()
     return user
 
@@ -274,7 +317,11 @@ def password_reset_confirm(*, uid: str, token: str, new_password: str) -> Abstra
     stops working once the password changed, and after PASSWORD_RESET_TIMEOUT)."""
     model = get_user_model()
     try:
-        user = model._default_manager.get(pk=force_str(urlsafe_base64_decode(uid)))
+        # Locked: the same link sent twice at once sets one password; the second, waiting,
+        # then checks the token against the new password hash and is told the link is used.
+        user = model._default_manager.select_for_update().get(
+            pk=force_str(urlsafe_base64_decode(uid))
+        )
     except (ValueError, TypeError, OverflowError, model.DoesNotExist):
         user = None
     if user is None or not default_token_generator.check_token(user, token):

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from labeling.errors import ValidationFailed
+from labeling.errors import NotAuthenticated, ValidationFailed
 from labeling.models import ApiToken
 from labeling.models.tokens import DISPLAY_CHARS, KEY_PREFIX, key_hash
 
@@ -76,16 +77,28 @@ def token_create(
     if minted_by is not None and minted_by.expires_at is not None:
         expires_at = min(expires_at or minted_by.expires_at, minted_by.expires_at)
     key = KEY_PREFIX + "".join(secrets.choice(SECRET_ALPHABET) for _ in range(SECRET_LENGTH))
-    token = ApiToken.objects.create(
-        user=user,
-        name=name,
-        key_hash=key_hash(key),
-        prefix=key[:DISPLAY_CHARS],
-        created_at=now,
-        expires_at=expires_at,
-        minted_by=minted_by,
-    )
+    with transaction.atomic():
+        if minted_by is not None and not _parent_live_locked(minted_by):
+            raise NotAuthenticated("This token was revoked.")
+        token = ApiToken.objects.create(
+            user=user,
+            name=name,
+            key_hash=key_hash(key),
+            prefix=key[:DISPLAY_CHARS],
+            created_at=now,
+            expires_at=expires_at,
+            minted_by=minted_by,
+        )
     return NewToken(token=token, key=key)
+
+
+def _parent_live_locked(parent: ApiToken) -> bool:
+    """Whether the minting token is still unrevoked, its row locked until the new token is
+    committed. A revoke at the same moment (its UPDATE takes the same row lock) then either
+    comes first, and the mint is refused, or waits, and its walk of what the token minted finds
+    the new one: a token never outlives its parent's revocation."""
+    live = ApiToken.objects.select_for_update().filter(pk=parent.pk, revoked_at__isnull=True)
+    return bool(list(live.values_list("pk", flat=True)))
 
 
 def token_revoke(*, token: ApiToken) -> ApiToken:

@@ -5,6 +5,7 @@ from django.db import transaction
 from labeling.errors import ValidationFailed
 from labeling.models import Domain, Problem, Project, ProjectMembership, Role, StepSplit
 from labeling.services.gold.pace import answers_forget
+from labeling.services.people.accounts import memberships_locked
 from labeling.services.projects.metrics_version import metrics_version_bump
 from labeling.services.queue.pool import queue_open_refresh
 from labeling.steps.patterns import compile_user_pattern
@@ -122,14 +123,11 @@ def project_update(*, project: Project, **changes: object) -> Project:
 
 @transaction.atomic
 def membership_remove(*, project: Project, user_id: int) -> None:
-    remaining_admins = (
-        ProjectMembership.objects.filter(project=project, role=Role.ADMIN)
-        .exclude(user_id=user_id)
-        .exists()
-    )
-    target = ProjectMembership.objects.filter(project=project, user_id=user_id).first()
+    """Remove a member; the last admin stays. Under the admin rows' locks
+    (`memberships_locked`): two admins removing or demoting each other at once leave one."""
+    target, other_admins = memberships_locked(project_id=project.pk, user_id=user_id)
     if target is None:
         raise ValidationFailed("That user is not a member of this project.", field="user")
-    if target.role == Role.ADMIN and not remaining_admins:
+    if target.role == Role.ADMIN and not other_admins:
         raise ValidationFailed("A project keeps at least one admin.", field="user")
     target.delete()

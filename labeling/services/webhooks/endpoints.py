@@ -198,7 +198,11 @@ def webhook_endpoint_update(
 
 @transaction.atomic
 def webhook_endpoint_delete(*, endpoint: WebhookEndpoint) -> None:
+    """Delete an endpoint and its deliveries. Its row is locked first: an event being emitted
+    to it (which share-locks it) commits first, and its delivery is then deleted with it."""
     project_id = endpoint.project_id
+    if WebhookEndpoint.objects.select_for_update().filter(pk=endpoint.pk).first() is None:
+        return  # deleted meanwhile
     endpoint.delete()
     project_webhook_events_refresh(project_id=project_id)
 

@@ -14,6 +14,7 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 
 from labeling.models import DeliveryStatus, Project, WebhookDelivery, WebhookEndpoint
@@ -83,15 +84,25 @@ def webhook_event_emit(*, project: Project | int, event_type: str, data: dict[st
         )
     if not listened or event_type not in listened:
         return 0
-    endpoints = [
-        endpoint
-        for endpoint in WebhookEndpoint.objects.filter(project_id=project_id, active=True)
-        if event_type in endpoint.events
-    ]
+    endpoints = [e for e in _active_endpoints_held(project_id) if event_type in e.events]
     data = {"project_id": project_id, **data}
     for endpoint in endpoints:
         webhook_delivery_add(endpoint=endpoint, event_type=event_type, data=data)
     return len(endpoints)
+
+
+def _active_endpoints_held(project_id: int) -> list[WebhookEndpoint]:
+    """The project's active endpoints, each row share-locked (FOR KEY SHARE) until the caller's
+    commit: an endpoint deleted at this moment (`webhook_endpoint_delete` locks it first) is
+    either deleted after this transaction, with the deliveries it made, or skipped here; never
+    deleted under a delivery, which failed the event's own transaction (a submit) at its
+    commit on the deferred foreign key. The lock is the weakest: emits do not wait for each
+    other, nor for an endpoint's edits."""
+    rows = WebhookEndpoint.objects.filter(project_id=project_id, active=True)
+    if connection.vendor != "postgresql":
+        return list(rows)
+    sql, params = rows.query.sql_with_params()
+    return list(WebhookEndpoint.objects.raw(f"{sql} FOR KEY SHARE", params))
 
 
 # What each event says: built from the row that made it.

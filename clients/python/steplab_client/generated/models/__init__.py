@@ -56,6 +56,8 @@ from .export_preview_input_request import ExportPreviewInputRequest
 from .export_preview_output import ExportPreviewOutput
 from .export_progress_output import ExportProgressOutput
 from .export_user_output import ExportUserOutput
+from .exports_list_export_format import ExportsListExportFormat
+from .exports_list_status import ExportsListStatus
 from .feedback_output import FeedbackOutput
 from .filters_input_request import FiltersInputRequest
 from .final_counts_output import FinalCountsOutput
@@ -146,6 +148,7 @@ from .project_output import ProjectOutput
 from .project_output_stats import ProjectOutputStats
 from .project_user_create_input_request import ProjectUserCreateInputRequest
 from .projects_media_create_body import ProjectsMediaCreateBody
+from .projects_rejections_list_rework import ProjectsRejectionsListRework
 from .projects_review_queue_retrieve_domain import ProjectsReviewQueueRetrieveDomain
 from .projects_review_queue_retrieve_reason import ProjectsReviewQueueRetrieveReason
 from .projects_review_queue_retrieve_state import ProjectsReviewQueueRetrieveState
@@ -272,6 +275,8 @@ __all__ = (
     "ExportPreviewOutput",
     "ExportProgressOutput",
     "ExportUserOutput",
+    "ExportsListExportFormat",
+    "ExportsListStatus",
     "FeedbackOutput",
     "FiltersInputRequest",
     "FinalCountsOutput",
@@ -362,6 +367,7 @@ __all__ = (
     "ProjectOutputStats",
     "ProjectUserCreateInputRequest",
     "ProjectsMediaCreateBody",
+    "ProjectsRejectionsListRework",
     "ProjectsReviewQueueRetrieveDomain",
     "ProjectsReviewQueueRetrieveReason",
     "ProjectsReviewQueueRetrieveState",

@@ -7,6 +7,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
+from ...models.exports_list_export_format import ExportsListExportFormat
+from ...models.exports_list_status import ExportsListStatus
 from ...models.paginated_exports import PaginatedExports
 from ...types import UNSET, Response, Unset
 
@@ -14,11 +16,25 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     project_id: int,
     *,
+    export_format: ExportsListExportFormat | Unset = UNSET,
+    status: ExportsListStatus | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
+
+    json_export_format: str | Unset = UNSET
+    if not isinstance(export_format, Unset):
+        json_export_format = export_format.value
+
+    params["export_format"] = json_export_format
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
 
     params["limit"] = limit
 
@@ -106,13 +122,18 @@ def sync_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    export_format: ExportsListExportFormat | Unset = UNSET,
+    status: ExportsListStatus | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> Response[Error | PaginatedExports]:
-    """The project's exports, newest first.
+    """The project's exports, newest first; `export_format` and `status` keep those only
+    (the training tab asks for the finished TRL ones).
 
     Args:
         project_id (int):
+        export_format (ExportsListExportFormat | Unset):
+        status (ExportsListStatus | Unset):
         limit (int | Unset):
         offset (int | Unset):
 
@@ -126,6 +147,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         project_id=project_id,
+        export_format=export_format,
+        status=status,
         limit=limit,
         offset=offset,
     )
@@ -141,13 +164,18 @@ def sync(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    export_format: ExportsListExportFormat | Unset = UNSET,
+    status: ExportsListStatus | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> Error | PaginatedExports | None:
-    """The project's exports, newest first.
+    """The project's exports, newest first; `export_format` and `status` keep those only
+    (the training tab asks for the finished TRL ones).
 
     Args:
         project_id (int):
+        export_format (ExportsListExportFormat | Unset):
+        status (ExportsListStatus | Unset):
         limit (int | Unset):
         offset (int | Unset):
 
@@ -162,6 +190,8 @@ def sync(
     return sync_detailed(
         project_id=project_id,
         client=client,
+        export_format=export_format,
+        status=status,
         limit=limit,
         offset=offset,
     ).parsed
@@ -171,13 +201,18 @@ async def asyncio_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    export_format: ExportsListExportFormat | Unset = UNSET,
+    status: ExportsListStatus | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> Response[Error | PaginatedExports]:
-    """The project's exports, newest first.
+    """The project's exports, newest first; `export_format` and `status` keep those only
+    (the training tab asks for the finished TRL ones).
 
     Args:
         project_id (int):
+        export_format (ExportsListExportFormat | Unset):
+        status (ExportsListStatus | Unset):
         limit (int | Unset):
         offset (int | Unset):
 
@@ -191,6 +226,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         project_id=project_id,
+        export_format=export_format,
+        status=status,
         limit=limit,
         offset=offset,
     )
@@ -204,13 +241,18 @@ async def asyncio(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    export_format: ExportsListExportFormat | Unset = UNSET,
+    status: ExportsListStatus | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> Error | PaginatedExports | None:
-    """The project's exports, newest first.
+    """The project's exports, newest first; `export_format` and `status` keep those only
+    (the training tab asks for the finished TRL ones).
 
     Args:
         project_id (int):
+        export_format (ExportsListExportFormat | Unset):
+        status (ExportsListStatus | Unset):
         limit (int | Unset):
         offset (int | Unset):
 
@@ -226,6 +268,8 @@ async def asyncio(
         await asyncio_detailed(
             project_id=project_id,
             client=client,
+            export_format=export_format,
+            status=status,
             limit=limit,
             offset=offset,
         )

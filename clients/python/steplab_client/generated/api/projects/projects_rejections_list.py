@@ -8,17 +8,25 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.paginated_rejections import PaginatedRejections
+from ...models.projects_rejections_list_rework import ProjectsRejectionsListRework
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     project_id: int,
     *,
+    rework: ProjectsRejectionsListRework | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
+
+    json_rework: str | Unset = UNSET
+    if not isinstance(rework, Unset):
+        json_rework = rework.value
+
+    params["rework"] = json_rework
 
     params["limit"] = limit
 
@@ -106,6 +114,7 @@ def sync_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    rework: ProjectsRejectionsListRework | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> Response[Error | PaginatedRejections]:
@@ -113,6 +122,7 @@ def sync_detailed(
 
     Args:
         project_id (int):
+        rework (ProjectsRejectionsListRework | Unset):
         limit (int | Unset):
         offset (int | Unset):
 
@@ -126,6 +136,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         project_id=project_id,
+        rework=rework,
         limit=limit,
         offset=offset,
     )
@@ -141,6 +152,7 @@ def sync(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    rework: ProjectsRejectionsListRework | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> Error | PaginatedRejections | None:
@@ -148,6 +160,7 @@ def sync(
 
     Args:
         project_id (int):
+        rework (ProjectsRejectionsListRework | Unset):
         limit (int | Unset):
         offset (int | Unset):
 
@@ -162,6 +175,7 @@ def sync(
     return sync_detailed(
         project_id=project_id,
         client=client,
+        rework=rework,
         limit=limit,
         offset=offset,
     ).parsed
@@ -171,6 +185,7 @@ async def asyncio_detailed(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    rework: ProjectsRejectionsListRework | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> Response[Error | PaginatedRejections]:
@@ -178,6 +193,7 @@ async def asyncio_detailed(
 
     Args:
         project_id (int):
+        rework (ProjectsRejectionsListRework | Unset):
         limit (int | Unset):
         offset (int | Unset):
 
@@ -191,6 +207,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         project_id=project_id,
+        rework=rework,
         limit=limit,
         offset=offset,
     )
@@ -204,6 +221,7 @@ async def asyncio(
     project_id: int,
     *,
     client: AuthenticatedClient,
+    rework: ProjectsRejectionsListRework | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> Error | PaginatedRejections | None:
@@ -211,6 +229,7 @@ async def asyncio(
 
     Args:
         project_id (int):
+        rework (ProjectsRejectionsListRework | Unset):
         limit (int | Unset):
         offset (int | Unset):
 
@@ -226,6 +245,7 @@ async def asyncio(
         await asyncio_detailed(
             project_id=project_id,
             client=client,
+            rework=rework,
             limit=limit,
             offset=offset,
         )
