@@ -10,12 +10,13 @@ one snapshot and answer the difference: (sign, key..., count) rows, -1 for what 
 for what is.
 """
 
-from django.db.models import Count, F, Q
+from django.db.models import BooleanField, Count, ExpressionWrapper, F, Q
 from django.db.models.functions import TruncDate
 
-from labeling.models import Project
+from labeling.models import FinishReason, Project
 
 from .activity import _RATINGS
+from .queries import _first_error
 from .selection import submitted_annotations, submitted_labels
 
 PAIR_KEYS = ("a_id", "a_ext", "b_id", "b_ext", "a_rating", "b_rating")
@@ -123,12 +124,19 @@ ANNOTATION_COLUMNS = (
     "correct",
     "unrated",
     "unsure",
+    "first_error",
+    "bad_problem",
+    "domain",
 )
+FIRST_ERROR_KEYS = ("solution_id", "domain", "first_error")
 
 
 def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tuple[str, list]:
     """activity.py's per-annotation rows (each submitted annotation once, its labels counted
-    by one join), stored: the solutions' old rows deleted, their new ones inserted."""
+    by one join) with its first error (queries.py's subquery), stored: the solutions' old rows
+    deleted, their new ones inserted. Answers the first errors of both, as (sign, solution,
+    domain, first error, annotations) rows, bad-problem submissions left out, in solution order
+    (what the first-error coincidences add and take away: a rebuild's no old ones)."""
     annotations = submitted_annotations(project)
     if solution_ids is not None:
         annotations = annotations.filter(solution_id__in=solution_ids)
@@ -140,6 +148,11 @@ def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tu
         unsure=Count("labels", filter=Q(labels__unsure=True)),
         labeled=Count("labels"),
         **ratings,
+        first_error=_first_error(),
+        bad_problem=ExpressionWrapper(
+            Q(finish_reason=FinishReason.BAD_PROBLEM), output_field=BooleanField()
+        ),
+        domain=F("solution__problem__domain"),
     ).values(
         "id",
         "solution_id",
@@ -153,14 +166,24 @@ def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tu
         "unrated",
         "unsure",
         *ratings,
+        "first_error",
+        "bad_problem",
+        "domain",
     )
     sql, params = per_annotation.query.sql_with_params()
     listed = ", ".join(ANNOTATION_COLUMNS)
     picked = ", ".join("a.id" if c == "annotation_id" else f"a.{c}" for c in ANNOTATION_COLUMNS)
     where, where_params = _scope(project, solution_ids)
+    keys = ", ".join(FIRST_ERROR_KEYS)
+    returned = f"RETURNING {keys}, bad_problem"
+    old = f"SELECT -1 AS sign, {keys} FROM old WHERE NOT bad_problem UNION ALL "
     statement = (
-        f"WITH old AS (DELETE FROM labeling_metricsannotationpart WHERE {where}) "
-        f"INSERT INTO labeling_metricsannotationpart (project_id, {listed}) "
-        f"SELECT %s, {picked} FROM ({sql}) AS a"
+        f"WITH old AS (DELETE FROM labeling_metricsannotationpart WHERE {where} "
+        f"{'' if solution_ids is None else returned}), "
+        f"new AS (INSERT INTO labeling_metricsannotationpart (project_id, {listed}) "
+        f"SELECT %s, {picked} FROM ({sql}) AS a {returned}) "
+        f"SELECT sign, {keys}, COUNT(*) FROM ({'' if solution_ids is None else old}"
+        f"SELECT 1 AS sign, {keys} FROM new WHERE NOT bad_problem) AS d "
+        f"GROUP BY sign, {keys} ORDER BY solution_id, sign"
     )
     return statement, [*where_params, project.pk, *params]

@@ -203,9 +203,10 @@ def rater_pairs(project: Project, confusions: Confusions | None = None) -> list[
     return pairs
 
 
-def first_error_agreement(project: Project, domain: str | None = None) -> dict:
-    """Agreement on each annotation's first wrong step (none = its own category), over
-    solutions with ≥ 2 submitted annotations; bad-problem submissions left out.
+def first_error_table(project: Project, domain: str | None = None) -> CoincidenceAccumulator:
+    """Each annotation's first wrong step (none = its own category) as Krippendorff's
+    coincidences, over solutions with ≥ 2 submitted annotations; bad-problem submissions left
+    out.
 
     SQL returns (solution, first error, count) rows in solution order; they are folded into a
     coincidence matrix one solution at a time (streamed, constant memory).
@@ -226,6 +227,15 @@ def first_error_agreement(project: Project, domain: str | None = None) -> dict:
             current, counts = solution_id, {}
         counts[fe] = n
     acc.add(counts)
+    return acc
+
+
+def first_error_agreement(
+    project: Project, domain: str | None = None, table: CoincidenceAccumulator | None = None
+) -> dict:
+    """Agreement on each annotation's first wrong step (first_error_table's coincidences, or
+    `table` when the caller has them: the partial aggregates')."""
+    acc = first_error_table(project, domain) if table is None else table
     return {
         "solutions": acc.units,
         "alpha_nominal": acc.nominal_alpha(),
@@ -298,14 +308,15 @@ def project_metrics(
     confusions: Confusions | None = None,
     table: ProfileTable | None = None,
     done: dict | None = None,
+    first_errors: CoincidenceAccumulator | None = None,
 ) -> dict:
     """Everything the metrics endpoint and dashboard show for one project (`confusions`:
-    rater_pair_confusions' answer, `table`: step_rating_profiles', `done`: activity's, when
-    the caller has them)."""
+    rater_pair_confusions' answer, `table`: step_rating_profiles', `done`: activity's,
+    `first_errors`: first_error_table's, when the caller has them)."""
     return {
         "step_ratings": step_rating_agreement(project, table=table),
         "pairs": rater_pairs(project, confusions),
-        "first_error": first_error_agreement(project),
+        "first_error": first_error_agreement(project, table=first_errors),
         "gold": gold_accuracy(project),
         "auto_sources": auto_source_agreement(project),
         **(activity(project) if done is None else done),  # throughput, label_distribution

@@ -64,10 +64,12 @@ class MetricsProfilePart(models.Model):
 
 
 class MetricsAnnotationPart(models.Model):
-    """One submitted annotation as throughput and the label distribution read it: who rated
-    (a person's id, else an imported dataset's labeler), its submission day and time, its
-    labeling time, and its labels counted (rated, all, per rating, unrated, unsure), so that
-    their statement groups these rows instead of joining every label."""
+    """One submitted annotation as throughput, the label distribution and first-error
+    agreement read it: who rated (a person's id, else an imported dataset's labeler), its
+    submission day and time, its labeling time, its labels counted (rated, all, per rating,
+    unrated, unsure), its first wrong step's index (-1: none), whether it says the problem is
+    bad (left out of first-error agreement) and its problem's domain, so that their statements
+    group these rows instead of joining every label."""
 
     id = models.BigAutoField(primary_key=True)
     project = models.ForeignKey("labeling.Project", on_delete=models.CASCADE, related_name="+")
@@ -85,6 +87,9 @@ class MetricsAnnotationPart(models.Model):
     correct = models.IntegerField()
     unrated = models.IntegerField()
     unsure = models.IntegerField()
+    first_error = models.IntegerField(default=-1)
+    bad_problem = models.BooleanField(default=False)
+    domain = models.CharField(max_length=64, blank=True, default="")
 
     def __str__(self) -> str:
         return f"Annotation part of annotation {self.annotation_id}"

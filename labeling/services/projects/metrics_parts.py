@@ -35,6 +35,7 @@ from django.db import connection
 from django.utils import timezone
 
 from labeling.metrics.activity import activity_from_parts
+from labeling.metrics.agreement import CoincidenceAccumulator
 from labeling.metrics.parts import annotation_parts_sql, pair_parts_sql, profile_parts_sql
 from labeling.metrics.queries import Confusions, ProfileTable, confusions_from_rows, profile_table
 from labeling.models import MetricsSnapshot, Project
@@ -58,6 +59,7 @@ class PartsTotals:
     project: Project
     pairs: dict[tuple, int] = field(default_factory=dict)
     profile_counts: dict[tuple, int] = field(default_factory=dict)
+    errors: dict[str, CoincidenceAccumulator] = field(default_factory=dict)  # per domain
 
     def confusions(self) -> Confusions:
         return confusions_from_rows(self.project, [(*k, n) for k, n in self.pairs.items()])
@@ -73,6 +75,43 @@ class PartsTotals:
     def activity(self) -> dict:
         return activity_from_parts(self.project)
 
+    def first_errors(self, domain: str | None) -> CoincidenceAccumulator:
+        if domain is not None:
+            return self.errors.get(domain) or CoincidenceAccumulator()
+        every = CoincidenceAccumulator()
+        for of_domain in sorted(self.errors):
+            every.merge(self.errors[of_domain])
+        return every
+
+    def add_first_errors(self, rows: list[tuple]) -> None:
+        """annotation_parts_sql's (sign, solution, domain, first error, n) rows, in solution
+        order: each solution's old counts taken away, its new ones added."""
+        unit: tuple | None = None
+        counts: dict[int, int] = {}
+        for sign, solution_id, domain, first_error, n in [*rows, (0, None, "", 0, 0)]:
+            if unit != (sign, solution_id, domain):
+                if counts:
+                    acc = self.errors.setdefault(unit[2], CoincidenceAccumulator())
+                    acc.add(counts, unit[0])
+                unit, counts = (sign, solution_id, domain), {}
+            counts[first_error] = n
+
+    def _stored_errors(self) -> dict:
+        units, coincidences = [], []
+        for domain, acc in sorted(self.errors.items()):
+            units += [[domain, m, n] for m, n in sorted(acc.units_by_raters.items())]
+            coincidences += [[domain, *key, n] for key, n in sorted(acc.numerators.items())]
+        return {"units": units, "coincidences": coincidences}
+
+    def _load_errors(self, stored: dict) -> None:
+        def of(domain: str) -> CoincidenceAccumulator:
+            return self.errors.setdefault(domain, CoincidenceAccumulator())
+
+        for domain, m, n in stored["units"]:
+            of(domain).units_by_raters[m] = n
+        for domain, c, k, m, n in stored["coincidences"]:
+            of(domain).numerators[(c, k, m)] = n
+
     def stored(self, built_at: datetime, version: int) -> dict:
         return {
             "version": version,
@@ -80,6 +119,7 @@ class PartsTotals:
             "built_at": built_at.isoformat(),
             "pairs": [[*k, n] for k, n in self.pairs.items()],
             "profiles": [[*k, n] for k, n in self.profile_counts.items()],
+            "first_errors": self._stored_errors(),
         }
 
 
@@ -108,7 +148,7 @@ def _incremental(
     # worker during a deploy) moves labels_version without them.
     if not stored or snapshot.labels_version is None:
         return False
-    if stored.get("version") != snapshot.labels_version:
+    if stored.get("version") != snapshot.labels_version or "first_errors" not in stored:
         return False
     if stored.get("rating_values") != list(project.rating_values):
         return False
@@ -147,6 +187,7 @@ def metrics_parts_update(*, project: Project, snapshot: MetricsSnapshot | None) 
             stored = snapshot.partials
             totals.pairs = {tuple(r[:-1]): r[-1] for r in stored["pairs"]}
             totals.profile_counts = {tuple(r[:-1]): r[-1] for r in stored["profiles"]}
+            totals._load_errors(stored["first_errors"])
             built_at = datetime.fromisoformat(stored["built_at"])
         scope = None if full else sorted(solution_ids)
         if full:  # a rebuild groups every label: in memory rather than spilled to disk
@@ -159,6 +200,7 @@ def metrics_parts_update(*, project: Project, snapshot: MetricsSnapshot | None) 
                 cursor.execute(*statement(project, scope))
                 _add(into, cursor.fetchall(), full=full)
             cursor.execute(*annotation_parts_sql(project, scope))
+            totals.add_first_errors(cursor.fetchall())
         if full:
             cursor.execute("SET LOCAL work_mem TO DEFAULT")
         if change_ids:
