@@ -109,6 +109,35 @@ def profile_parts_sql(project: Project, solution_ids: list[int] | None) -> tuple
     return statement, [*where_params, project.pk, *params]
 
 
+SOURCE_KEYS = ("rater_id", "rater_ext", "source", "rating", "value")
+
+
+def source_parts_sql(project: Project, solution_ids: list[int] | None) -> tuple[str, list]:
+    """auto_source_agreement's join (queries.py: the rated labels and the suggestions of a
+    rating value on their steps, every agent), grouped by solution as well; the suggestions
+    joined on the step directly (the ORM's join went through every step of the project)."""
+    labels = _labels(project, solution_ids).values(
+        "step_id",
+        "rating",
+        rater_id=F("annotation__annotator_id"),
+        rater_ext=F("annotation__external_annotator"),
+        sol=F("annotation__solution_id"),
+    )
+    sql, params = labels.query.sql_with_params()
+    insert = (
+        "INSERT INTO labeling_metricssourcepart"
+        f" (project_id, solution_id, {', '.join(SOURCE_KEYS)}, n)"
+        " SELECT %s, l.sol, l.rater_id, l.rater_ext, s.source, l.rating, s.value, COUNT(*)"
+        f" FROM ({sql}) AS l JOIN labeling_suggestion s ON s.step_id = l.step_id"
+        " WHERE s.value = ANY(%s)"
+        " GROUP BY l.sol, l.rater_id, l.rater_ext, s.source, l.rating, s.value"
+    )
+    where, where_params = _scope(project, solution_ids)
+    full = solution_ids is None
+    statement = _replace("labeling_metricssourcepart", SOURCE_KEYS, where, insert, full)
+    return statement, [*where_params, project.pk, *params, list(project.rating_values)]
+
+
 ANNOTATION_COLUMNS = (
     "annotation_id",
     "solution_id",

@@ -279,15 +279,29 @@ def auto_source_agreement(project: Project) -> list[dict]:
         .annotate(rater=_rater("annotation__"))
         .values("rater", "step__suggestions__source", "rating", "step__suggestions__value")
         .annotate(n=Count("id"))
+        .values_list(
+            "rater", "step__suggestions__source", "rating", "step__suggestions__value", "n"
+        )
     )
+    return _source_agreement(project, list(rows))
+
+
+def source_agreement_from_rows(project: Project, rows: list[tuple]) -> list[dict]:
+    """auto_source_agreement's answer from count rows by rater id (the rater's id and imported
+    name, the source, the rater's rating, the source's value, count): the raters named."""
+    names = _rater_names({r[0] for r in rows if r[0]}) if any(r[0] for r in rows) else {}
+    named = [(names[r[0]] if r[0] else r[1], *r[2:]) for r in rows]
+    return _source_agreement(project, named)
+
+
+def _source_agreement(project: Project, rows: list[tuple]) -> list[dict]:
+    """From (rater, source, the rater's rating, the source's value, count) rows."""
+    values = list(project.rating_values)
     matrices: dict[tuple[str, str], np.ndarray] = defaultdict(
         lambda: np.zeros((len(values), len(values)))
     )
-    for row in rows:
-        key = (row["rater"], row["step__suggestions__source"])
-        matrices[key][
-            values.index(row["rating"]), values.index(row["step__suggestions__value"])
-        ] += row["n"]
+    for rater, source, rating, value, n in rows:
+        matrices[(rater, source)][values.index(rating), values.index(value)] += n
     out = []
     for (rater, source), matrix in sorted(matrices.items()):
         n = int(matrix.sum())
@@ -309,15 +323,17 @@ def project_metrics(
     table: ProfileTable | None = None,
     done: dict | None = None,
     first_errors: CoincidenceAccumulator | None = None,
+    sources: list[dict] | None = None,
 ) -> dict:
     """Everything the metrics endpoint and dashboard show for one project (`confusions`:
     rater_pair_confusions' answer, `table`: step_rating_profiles', `done`: activity's,
-    `first_errors`: first_error_table's, when the caller has them)."""
+    `first_errors`: first_error_table's, `sources`: auto_source_agreement's, when the caller
+    has them)."""
     return {
         "step_ratings": step_rating_agreement(project, table=table),
         "pairs": rater_pairs(project, confusions),
         "first_error": first_error_agreement(project, table=first_errors),
         "gold": gold_accuracy(project),
-        "auto_sources": auto_source_agreement(project),
+        "auto_sources": auto_source_agreement(project) if sources is None else sources,
         **(activity(project) if done is None else done),  # throughput, label_distribution
     }

@@ -15,6 +15,7 @@ from .metrics_parts import (
     MetricsChange,
     MetricsPairPart,
     MetricsProfilePart,
+    MetricsSourcePart,
 )
 from .outbox import OutboxMessage
 from .people import Invite, TemporaryPassword
@@ -88,6 +89,7 @@ __all__ = [
     "MetricsAnnotationPart",
     "MetricsChange",
     "MetricsPairPart",
+    "MetricsSourcePart",
     "MetricsProfilePart",
     "MetricsSnapshot",
     "MetricsVersion",

@@ -1,8 +1,8 @@
 """The project metrics' partial aggregates: what each solution adds to the rater-pair
-confusions and the step-rating profiles (the two passes over a project's labels that cost the
-most), each submitted annotation's own numbers (throughput and the label distribution), and
-the log of the solutions whose labels changed since the last refresh, so that a
-refresh recomputes those solutions only (labeling.services.projects.metrics_parts).
+confusions, the step-rating profiles and the agreement with machine sources, each submitted
+annotation's own numbers (throughput, the label distribution, its first error), and the log of
+the solutions whose labels or suggestions changed since the last refresh, so that a refresh
+recomputes those solutions only (labeling.services.projects.metrics_parts).
 
 No foreign key to the solution: a solution's rows go with a full rebuild (a deleted solution
 bumps the metrics version without a logged solution, which forces one), and a log row of a
@@ -61,6 +61,25 @@ class MetricsProfilePart(models.Model):
 
     def __str__(self) -> str:
         return f"Profile part of solution {self.solution_id}"
+
+
+class MetricsSourcePart(models.Model):
+    """Of one solution: on the steps a submitted annotation rated and a machine source
+    suggested a rating value for, how many times the rater (a person's id, else an imported
+    dataset's labeler) rated `rating` and the source (every agent of it) said `value`."""
+
+    id = models.BigAutoField(primary_key=True)
+    project = models.ForeignKey("labeling.Project", on_delete=models.CASCADE, related_name="+")
+    solution_id = models.BigIntegerField(db_index=True)
+    rater_id = models.BigIntegerField(null=True)
+    rater_ext = models.CharField(max_length=200, blank=True)
+    source = models.CharField(max_length=40)
+    rating = models.SmallIntegerField()
+    value = models.SmallIntegerField()
+    n = models.IntegerField()
+
+    def __str__(self) -> str:
+        return f"Source part of solution {self.solution_id}"
 
 
 class MetricsAnnotationPart(models.Model):

@@ -9,6 +9,7 @@ annotations and solutions) on a many-domains project, a refresh after each, comp
 incremental path (a refresh that always rebuilt would pass the comparison but not this).
 """
 
+import io
 import json
 import random
 
@@ -31,10 +32,12 @@ from labeling.models import (
     MetricsChange,
     MetricsPairPart,
     MetricsSnapshot,
+    MetricsSourcePart,
     Solution,
 )
 from labeling.services.gold.questions import gold_set
 from labeling.services.imports import import_file
+from labeling.services.imports.predictions import predictions_upload
 from labeling.services.labeling.annotations import annotation_skip, annotation_submit
 from labeling.services.labeling.my_work import annotation_resubmit
 from labeling.services.projects import metrics as metrics_service
@@ -169,6 +172,23 @@ class Run:
             suggestions_upsert(solution=solution, result=result)
         return True  # logged, with no solution to recompute
 
+    def predictions(self) -> bool:
+        """An uploaded model's predictions on two solutions: suggestions, their solutions
+        logged."""
+        solutions = self.rng.sample(list(Solution.objects.filter(project=self.project)), 2)
+        lines = []
+        for solution in solutions:
+            if not solution.external_id:
+                solution.external_id = f"mp-{solution.pk}"
+                solution.save(update_fields=["external_id"])
+            labels = [self.rng.choice(self.values) for _ in solution.steps.all()]
+            lines.append(
+                {"id": solution.external_id, "name": "mp-prm", "version": "v1", "labels": labels}
+            )
+        body = "".join(json.dumps(line) + "\n" for line in lines).encode()
+        predictions_upload(project=self.project, source=io.BytesIO(body), filename="p.jsonl")
+        return True
+
     def import_labels(self) -> bool:
         if self.imported:
             return self.submit()
@@ -204,6 +224,7 @@ WRITES = [
     *["submit"] * 6,
     *["skip", "resubmit", "resubmit", "reject", "accept", "adjudicate", "gold"],
     "machine_suggestions",
+    "predictions",
     *["import_labels", "admin_delete_annotation", "admin_delete_solution"],
 ]
 
@@ -260,6 +281,7 @@ def test_random_writes_refresh_incrementally_to_a_full_computations_numbers(seed
         assert stored.partials == update.stored and stored.labels_version == update.version
     assert incremental >= 10
     assert MetricsPairPart.objects.filter(project=project).exists()
+    assert served["auto_sources"] and MetricsSourcePart.objects.filter(project=project).exists()
 
 
 def test_a_refresh_with_nothing_changed_runs_no_part_statement(django_assert_num_queries):

@@ -36,9 +36,21 @@ from django.utils import timezone
 
 from labeling.metrics.activity import activity_from_parts
 from labeling.metrics.agreement import CoincidenceAccumulator
-from labeling.metrics.parts import annotation_parts_sql, pair_parts_sql, profile_parts_sql
-from labeling.metrics.queries import Confusions, ProfileTable, confusions_from_rows, profile_table
+from labeling.metrics.parts import (
+    annotation_parts_sql,
+    pair_parts_sql,
+    profile_parts_sql,
+    source_parts_sql,
+)
+from labeling.metrics.queries import (
+    Confusions,
+    ProfileTable,
+    confusions_from_rows,
+    profile_table,
+    source_agreement_from_rows,
+)
 from labeling.models import MetricsSnapshot, Project
+from labeling.services.projects.metrics_version import parts_limit
 
 _READ = (
     "SELECT (SELECT COALESCE(SUM(bumps), 0) FROM labeling_metricsversion WHERE project_id = %s),"
@@ -59,6 +71,7 @@ class PartsTotals:
     project: Project
     pairs: dict[tuple, int] = field(default_factory=dict)
     profile_counts: dict[tuple, int] = field(default_factory=dict)
+    sources: dict[tuple, int] = field(default_factory=dict)
     errors: dict[str, CoincidenceAccumulator] = field(default_factory=dict)  # per domain
 
     def confusions(self) -> Confusions:
@@ -74,6 +87,11 @@ class PartsTotals:
 
     def activity(self) -> dict:
         return activity_from_parts(self.project)
+
+    def source_agreement(self) -> list[dict]:
+        return source_agreement_from_rows(
+            self.project, [(*k, n) for k, n in sorted(self.sources.items(), key=str)]
+        )
 
     def first_errors(self, domain: str | None) -> CoincidenceAccumulator:
         if domain is not None:
@@ -119,6 +137,7 @@ class PartsTotals:
             "built_at": built_at.isoformat(),
             "pairs": [[*k, n] for k, n in self.pairs.items()],
             "profiles": [[*k, n] for k, n in self.profile_counts.items()],
+            "sources": [[*k, n] for k, n in self.sources.items()],
             "first_errors": self._stored_errors(),
         }
 
@@ -137,7 +156,7 @@ def _rebuild_after() -> timedelta:
 
 def _most_solutions() -> int:
     """More changed solutions than this: a rebuild (their ids are statement parameters)."""
-    return getattr(settings, "METRICS_PARTS_MAX_SOLUTIONS", 20_000)
+    return parts_limit()
 
 
 def _incremental(
@@ -148,7 +167,7 @@ def _incremental(
     # worker during a deploy) moves labels_version without them.
     if not stored or snapshot.labels_version is None:
         return False
-    if stored.get("version") != snapshot.labels_version or "first_errors" not in stored:
+    if stored.get("version") != snapshot.labels_version or "sources" not in stored:
         return False
     if stored.get("rating_values") != list(project.rating_values):
         return False
@@ -187,6 +206,7 @@ def metrics_parts_update(*, project: Project, snapshot: MetricsSnapshot | None) 
             stored = snapshot.partials
             totals.pairs = {tuple(r[:-1]): r[-1] for r in stored["pairs"]}
             totals.profile_counts = {tuple(r[:-1]): r[-1] for r in stored["profiles"]}
+            totals.sources = {tuple(r[:-1]): r[-1] for r in stored["sources"]}
             totals._load_errors(stored["first_errors"])
             built_at = datetime.fromisoformat(stored["built_at"])
         scope = None if full else sorted(solution_ids)
@@ -196,6 +216,7 @@ def metrics_parts_update(*, project: Project, snapshot: MetricsSnapshot | None) 
             for statement, into in (
                 (pair_parts_sql, totals.pairs),
                 (profile_parts_sql, totals.profile_counts),
+                (source_parts_sql, totals.sources),
             ):
                 cursor.execute(*statement(project, scope))
                 _add(into, cursor.fetchall(), full=full)
