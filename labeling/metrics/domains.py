@@ -41,21 +41,23 @@ class Partials(Protocol):
 
     def source_agreement(self) -> list[dict]: ...
 
+    def gold(self) -> list[dict]: ...
+
 
 def project_metrics_by_domain(project: Project, partials: Partials | None = None) -> dict:
     """project_metrics plus `domains`: per problem domain in a many-domains project (empty
     for a project of one domain, whose totals are those numbers), `coverage` (solutions with
     0 / 1 / 2+ annotators) and `annotators` (each one's own totals). `partials`: the
-    pair confusions, step-rating profiles, activity, first-error coincidences and agreement with
-    machine sources without their passes over the labels."""
+    pair confusions, step-rating profiles, activity, first-error coincidences, agreement with
+    machine sources and gold accuracy without their passes over the labels."""
     if partials is None:
         confusions = rater_pair_confusions(project)  # read once: pairs and annotators
-        table = done = first_errors = sources = None
+        table = done = first_errors = sources = gold = None
     else:
         confusions, table = partials.confusions(), partials.profiles(None)
         done, first_errors = partials.activity(), partials.first_errors(None)
-        sources = partials.source_agreement()
-    data = project_metrics(project, confusions, table, done, first_errors, sources)
+        sources, gold = partials.source_agreement(), partials.gold()
+    data = project_metrics(project, confusions, table, done, first_errors, sources, gold)
     data["coverage"] = annotation_coverage(project)
     data["annotators"] = annotator_totals(project, confusions)
     data["domains"] = per_domain(project, partials) if project.domain == Domain.MIXED else []

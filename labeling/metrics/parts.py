@@ -10,13 +10,24 @@ one snapshot and answer the difference: (sign, key..., count) rows, -1 for what 
 for what is.
 """
 
-from django.db.models import BooleanField, Count, ExpressionWrapper, F, Q
-from django.db.models.functions import TruncDate
+from django.db.models import (
+    BooleanField,
+    Case,
+    Count,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Q,
+    Subquery,
+    When,
+)
+from django.db.models.functions import Coalesce, TruncDate
+from django.db.models.lookups import Exact
 
-from labeling.models import FinishReason, Project
+from labeling.models import FinishReason, Project, StepLabel
 
 from .activity import _RATINGS
-from .queries import _first_error
+from .queries import _first_error, _gold_first_error
 from .selection import submitted_annotations, submitted_labels
 
 PAIR_KEYS = ("a_id", "a_ext", "b_id", "b_ext", "a_rating", "b_rating")
@@ -156,6 +167,10 @@ ANNOTATION_COLUMNS = (
     "first_error",
     "bad_problem",
     "domain",
+    "gold",
+    "gold_steps",
+    "gold_agree",
+    "gold_first_error",
 )
 FIRST_ERROR_KEYS = ("solution_id", "domain", "first_error")
 
@@ -182,6 +197,7 @@ def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tu
             Q(finish_reason=FinishReason.BAD_PROBLEM), output_field=BooleanField()
         ),
         domain=F("solution__problem__domain"),
+        **_gold_columns(),
     ).values(
         "id",
         "solution_id",
@@ -198,6 +214,10 @@ def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tu
         "first_error",
         "bad_problem",
         "domain",
+        "gold",
+        "gold_steps",
+        "gold_agree",
+        "gold_first_error",
     )
     sql, params = per_annotation.query.sql_with_params()
     listed = ", ".join(ANNOTATION_COLUMNS)
@@ -216,3 +236,29 @@ def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tu
         f"GROUP BY sign, {keys} ORDER BY solution_id, sign"
     )
     return statement, [*where_params, project.pk, *params]
+
+
+def _gold_columns() -> dict:
+    """queries.gold_accuracy's numbers of one annotation, evaluated on gold solutions only (a
+    CASE: the subqueries run for those rows alone)."""
+    gold = Q(solution__is_gold=True)
+
+    def rated(*conditions: Q) -> Coalesce:
+        labels = StepLabel.objects.filter(
+            *conditions,
+            annotation_id=OuterRef("pk"),
+            rating__isnull=False,
+            step__gold__rating__isnull=False,
+        )
+        count = labels.order_by().values("annotation_id").annotate(c=Count("id")).values("c")
+        return Case(When(gold, then=Coalesce(Subquery(count), 0)), default=0)
+
+    same = Exact(_first_error(), _gold_first_error())
+    return {
+        "gold": ExpressionWrapper(gold, output_field=BooleanField()),
+        "gold_steps": rated(),
+        "gold_agree": rated(Q(rating=F("step__gold__rating"))),
+        "gold_first_error": Case(
+            When(gold & Q(same), then=True), default=False, output_field=BooleanField()
+        ),
+    }

@@ -9,6 +9,7 @@ imported dataset labels, the dataset's labeler (`external_annotator`).
 from collections import defaultdict
 
 import numpy as np
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import (
     Count,
@@ -128,8 +129,6 @@ def step_rating_agreement(
 
 
 def _rater_names(user_ids: set[int]) -> dict[int, str]:
-    from django.contrib.auth import get_user_model
-
     users = get_user_model().objects.filter(pk__in=user_ids)
     return dict(users.values_list("pk", "username"))
 
@@ -259,13 +258,39 @@ def gold_accuracy(project: Project) -> list[dict]:
         .values("rater")
         .annotate(n=Count("id"), agree=Count("id", filter=Q(fe=F("gold_fe"))))
     )
+    return _gold_out(
+        [(r["rater"], r["n"], r["agree"]) for r in steps],
+        [(r["rater"], r["n"], r["agree"]) for r in solutions],
+    )
+
+
+def gold_accuracy_from_parts(project: Project) -> list[dict]:
+    """gold_accuracy from the stored per-annotation rows of gold solutions
+    (MetricsAnnotationPart, kept by services/projects/metrics_parts.py; a partial index holds
+    them): one statement over the gold solutions' annotations, not the project's labels."""
+    users = get_user_model()._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT COALESCE(u.username, p.external_annotator), SUM(p.gold_steps)::bigint,"
+            " SUM(p.gold_agree)::bigint, COUNT(*), COUNT(*) FILTER (WHERE p.gold_first_error)"
+            f" FROM labeling_metricsannotationpart p LEFT JOIN {users} u ON u.id = p.annotator_id"
+            " WHERE p.project_id = %s AND p.gold GROUP BY 1",
+            [project.pk],
+        )
+        rows = cursor.fetchall()
+    steps = [(rater, n, agree) for rater, n, agree, _, _ in rows if n]
+    return _gold_out(steps, [(rater, n, agree) for rater, _, _, n, agree in rows])
+
+
+def _gold_out(steps: list[tuple], solutions: list[tuple]) -> list[dict]:
+    """From (rater, n, agreeing) rows: of rated steps with a gold rating, of annotations."""
     out: dict[str, dict] = defaultdict(
         lambda: {"steps": 0, "step_accuracy": None, "solutions": 0, "first_error_accuracy": None}
     )
-    for row in steps:
-        out[row["rater"]].update(steps=row["n"], step_accuracy=row["agree"] / row["n"])
-    for row in solutions:
-        out[row["rater"]].update(solutions=row["n"], first_error_accuracy=row["agree"] / row["n"])
+    for rater, n, agree in steps:
+        out[rater].update(steps=n, step_accuracy=agree / n)
+    for rater, n, agree in solutions:
+        out[rater].update(solutions=n, first_error_accuracy=agree / n)
     return [{"annotator": rater, **values} for rater, values in sorted(out.items())]
 
 
@@ -324,16 +349,17 @@ def project_metrics(
     done: dict | None = None,
     first_errors: CoincidenceAccumulator | None = None,
     sources: list[dict] | None = None,
+    gold: list[dict] | None = None,
 ) -> dict:
     """Everything the metrics endpoint and dashboard show for one project (`confusions`:
     rater_pair_confusions' answer, `table`: step_rating_profiles', `done`: activity's,
-    `first_errors`: first_error_table's, `sources`: auto_source_agreement's, when the caller
-    has them)."""
+    `first_errors`: first_error_table's, `sources`: auto_source_agreement's, `gold`:
+    gold_accuracy's, when the caller has them)."""
     return {
         "step_ratings": step_rating_agreement(project, table=table),
         "pairs": rater_pairs(project, confusions),
         "first_error": first_error_agreement(project, table=first_errors),
-        "gold": gold_accuracy(project),
+        "gold": gold_accuracy(project) if gold is None else gold,
         "auto_sources": auto_source_agreement(project) if sources is None else sources,
         **(activity(project) if done is None else done),  # throughput, label_distribution
     }

@@ -87,8 +87,9 @@ class MetricsAnnotationPart(models.Model):
     agreement read it: who rated (a person's id, else an imported dataset's labeler), its
     submission day and time, its labeling time, its labels counted (rated, all, per rating,
     unrated, unsure), its first wrong step's index (-1: none), whether it says the problem is
-    bad (left out of first-error agreement) and its problem's domain, so that their statements
-    group these rows instead of joining every label."""
+    bad (left out of first-error agreement), its problem's domain and, on a gold solution, its
+    agreement with the gold labels, so that their statements group these rows instead of
+    joining every label."""
 
     id = models.BigAutoField(primary_key=True)
     project = models.ForeignKey("labeling.Project", on_delete=models.CASCADE, related_name="+")
@@ -109,6 +110,19 @@ class MetricsAnnotationPart(models.Model):
     first_error = models.IntegerField(default=-1)
     bad_problem = models.BooleanField(default=False)
     domain = models.CharField(max_length=64, blank=True, default="")
+    # On a gold solution (else False and zeros): its rated steps with a gold rating, how many
+    # agree with it, and whether its first error is the gold one.
+    gold = models.BooleanField(default=False)
+    gold_steps = models.IntegerField(default=0)
+    gold_agree = models.IntegerField(default=0)
+    gold_first_error = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["project"], condition=models.Q(gold=True), name="metrics_part_gold_idx"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"Annotation part of annotation {self.annotation_id}"

@@ -46,6 +46,7 @@ from labeling.metrics.queries import (
     Confusions,
     ProfileTable,
     confusions_from_rows,
+    gold_accuracy_from_parts,
     profile_table,
     source_agreement_from_rows,
 )
@@ -61,6 +62,9 @@ _READ = (
 
 
 REBUILD_WORK_MEM = "64MB"
+# What the stored parts hold; totals stored by code whose parts held less are rebuilt. 2: first
+# errors, machine sources and gold accuracy (labeling 0047).
+PARTS = 2
 
 
 @dataclass
@@ -87,6 +91,9 @@ class PartsTotals:
 
     def activity(self) -> dict:
         return activity_from_parts(self.project)
+
+    def gold(self) -> list[dict]:
+        return gold_accuracy_from_parts(self.project)
 
     def source_agreement(self) -> list[dict]:
         return source_agreement_from_rows(
@@ -138,6 +145,7 @@ class PartsTotals:
             "pairs": [[*k, n] for k, n in self.pairs.items()],
             "profiles": [[*k, n] for k, n in self.profile_counts.items()],
             "sources": [[*k, n] for k, n in self.sources.items()],
+            "parts": PARTS,
             "first_errors": self._stored_errors(),
         }
 
@@ -167,7 +175,7 @@ def _incremental(
     # worker during a deploy) moves labels_version without them.
     if not stored or snapshot.labels_version is None:
         return False
-    if stored.get("version") != snapshot.labels_version or "sources" not in stored:
+    if stored.get("version") != snapshot.labels_version or stored.get("parts") != PARTS:
         return False
     if stored.get("rating_values") != list(project.rating_values):
         return False
