@@ -12,23 +12,17 @@ for what is.
 
 from django.db.models import (
     BooleanField,
-    Case,
     Count,
     ExpressionWrapper,
     F,
-    OuterRef,
     Q,
-    Subquery,
-    When,
 )
-from django.db.models.functions import Coalesce, TruncDate
-from django.db.models.lookups import Exact
+from django.db.models.functions import TruncDate
 
-from labeling.models import FinishReason, Project, StepLabel
+from labeling.models import FinishReason, Project
 
 from .activity import _RATINGS
-from .queries import _first_error, _gold_first_error
-from .selection import submitted_annotations, submitted_labels
+from .selection import NO_ERROR, submitted_annotations, submitted_labels
 
 PAIR_KEYS = ("a_id", "a_ext", "b_id", "b_ext", "a_rating", "b_rating")
 PROFILE_KEYS = ("domain", "profile")
@@ -175,9 +169,35 @@ ANNOTATION_COLUMNS = (
 FIRST_ERROR_KEYS = ("solution_id", "domain", "first_error")
 
 
+# One annotation's numbers that read other rows, in SQL over the grouped row `a` (evaluated
+# once per annotation: as ORM subqueries in the grouped statement they were in its GROUP BY,
+# run once per label): its first wrong step's index (queries._first_error) and, on a gold
+# solution, queries.gold_accuracy's numbers.
+_FIRST_ERROR = (
+    "COALESCE((SELECT MIN(s.index) FROM labeling_steplabel l JOIN labeling_step s"
+    f" ON s.id = l.step_id WHERE l.annotation_id = a.id AND l.rating = -1), {NO_ERROR})"
+)
+_GOLD_FIRST_ERROR = (
+    "COALESCE((SELECT MIN(s.index) FROM labeling_goldlabel g JOIN labeling_step s"
+    f" ON s.id = g.step_id WHERE s.solution_id = a.solution_id AND g.rating = -1), {NO_ERROR})"
+)
+_GOLD_RATED = (
+    "CASE WHEN a.gold THEN (SELECT COUNT(*) FROM labeling_steplabel l JOIN labeling_goldlabel g"
+    " ON g.step_id = l.step_id WHERE l.annotation_id = a.id AND l.rating IS NOT NULL"
+    " AND g.rating IS NOT NULL{}) ELSE 0 END"
+)
+_COMPUTED = {
+    "annotation_id": "a.id",
+    "first_error": "a.first_error",
+    "gold_steps": _GOLD_RATED.format(""),
+    "gold_agree": _GOLD_RATED.format(" AND l.rating = g.rating"),
+    "gold_first_error": f"CASE WHEN a.gold THEN a.first_error = {_GOLD_FIRST_ERROR} ELSE false END",
+}
+
+
 def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tuple[str, list]:
     """activity.py's per-annotation rows (each submitted annotation once, its labels counted
-    by one join) with its first error (queries.py's subquery), stored: the solutions' old rows
+    by one join) with its first error and gold accuracy, stored: the solutions' old rows
     deleted, their new ones inserted. Answers the first errors of both, as (sign, solution,
     domain, first error, annotations) rows, bad-problem submissions left out, in solution order
     (what the first-error coincidences add and take away: a rebuild's no old ones)."""
@@ -192,12 +212,11 @@ def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tu
         unsure=Count("labels", filter=Q(labels__unsure=True)),
         labeled=Count("labels"),
         **ratings,
-        first_error=_first_error(),
         bad_problem=ExpressionWrapper(
             Q(finish_reason=FinishReason.BAD_PROBLEM), output_field=BooleanField()
         ),
         domain=F("solution__problem__domain"),
-        **_gold_columns(),
+        gold=F("solution__is_gold"),
     ).values(
         "id",
         "solution_id",
@@ -211,17 +230,14 @@ def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tu
         "unrated",
         "unsure",
         *ratings,
-        "first_error",
         "bad_problem",
         "domain",
         "gold",
-        "gold_steps",
-        "gold_agree",
-        "gold_first_error",
     )
     sql, params = per_annotation.query.sql_with_params()
     listed = ", ".join(ANNOTATION_COLUMNS)
-    picked = ", ".join("a.id" if c == "annotation_id" else f"a.{c}" for c in ANNOTATION_COLUMNS)
+    picked = ", ".join(_COMPUTED.get(c, f"a.{c}") for c in ANNOTATION_COLUMNS)
+    grouped = f"(SELECT a.*, {_FIRST_ERROR} AS first_error FROM ({sql}) AS a) AS a"
     where, where_params = _scope(project, solution_ids)
     keys = ", ".join(FIRST_ERROR_KEYS)
     returned = f"RETURNING {keys}, bad_problem"
@@ -230,35 +246,9 @@ def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tu
         f"WITH old AS (DELETE FROM labeling_metricsannotationpart WHERE {where} "
         f"{'' if solution_ids is None else returned}), "
         f"new AS (INSERT INTO labeling_metricsannotationpart (project_id, {listed}) "
-        f"SELECT %s, {picked} FROM ({sql}) AS a {returned}) "
+        f"SELECT %s, {picked} FROM {grouped} {returned}) "
         f"SELECT sign, {keys}, COUNT(*) FROM ({'' if solution_ids is None else old}"
         f"SELECT 1 AS sign, {keys} FROM new WHERE NOT bad_problem) AS d "
         f"GROUP BY sign, {keys} ORDER BY solution_id, sign"
     )
     return statement, [*where_params, project.pk, *params]
-
-
-def _gold_columns() -> dict:
-    """queries.gold_accuracy's numbers of one annotation, evaluated on gold solutions only (a
-    CASE: the subqueries run for those rows alone)."""
-    gold = Q(solution__is_gold=True)
-
-    def rated(*conditions: Q) -> Coalesce:
-        labels = StepLabel.objects.filter(
-            *conditions,
-            annotation_id=OuterRef("pk"),
-            rating__isnull=False,
-            step__gold__rating__isnull=False,
-        )
-        count = labels.order_by().values("annotation_id").annotate(c=Count("id")).values("c")
-        return Case(When(gold, then=Coalesce(Subquery(count), 0)), default=0)
-
-    same = Exact(_first_error(), _gold_first_error())
-    return {
-        "gold": ExpressionWrapper(gold, output_field=BooleanField()),
-        "gold_steps": rated(),
-        "gold_agree": rated(Q(rating=F("step__gold__rating"))),
-        "gold_first_error": Case(
-            When(gold & Q(same), then=True), default=False, output_field=BooleanField()
-        ),
-    }
