@@ -4,6 +4,11 @@ annotation's own numbers (throughput, the label distribution, its first error), 
 the solutions whose labels or suggestions changed since the last refresh, so that a refresh
 recomputes those solutions only (labeling.services.projects.metrics_parts).
 
+One index per table, (project, solution): a refresh deletes a project's rows or some of its
+solutions' (a rebuild writes every row: each index more is a write per row). No database
+constraint on the project either (Django's cascade deletes the rows with their project): a
+deferred foreign key check per written row made a rebuild's COMMIT take seconds.
+
 No foreign key to the solution: a solution's rows go with a full rebuild (a deleted solution
 bumps the metrics version without a logged solution, which forces one), and a log row of a
 solution deleted since is recomputed to nothing.
@@ -34,8 +39,14 @@ class MetricsPairPart(models.Model):
     imported dataset's labeler)."""
 
     id = models.BigAutoField(primary_key=True)
-    project = models.ForeignKey("labeling.Project", on_delete=models.CASCADE, related_name="+")
-    solution_id = models.BigIntegerField(db_index=True)
+    project = models.ForeignKey(
+        "labeling.Project",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
+    solution_id = models.BigIntegerField()
     a_id = models.BigIntegerField(null=True)
     a_ext = models.CharField(max_length=200, blank=True)
     b_id = models.BigIntegerField(null=True)
@@ -43,6 +54,9 @@ class MetricsPairPart(models.Model):
     a_rating = models.SmallIntegerField()
     b_rating = models.SmallIntegerField()
     n = models.IntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["project", "solution_id"], name="metrics_pair_part_idx")]
 
     def __str__(self) -> str:
         return f"Pair part of solution {self.solution_id}"
@@ -53,11 +67,20 @@ class MetricsProfilePart(models.Model):
     value-count profile (`profile`: the counts of project.rating_values, comma-separated)."""
 
     id = models.BigAutoField(primary_key=True)
-    project = models.ForeignKey("labeling.Project", on_delete=models.CASCADE, related_name="+")
-    solution_id = models.BigIntegerField(db_index=True)
+    project = models.ForeignKey(
+        "labeling.Project",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
+    solution_id = models.BigIntegerField()
     domain = models.CharField(max_length=64, blank=True)
     profile = models.CharField(max_length=64)
     n = models.IntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["project", "solution_id"], name="metrics_profile_part_idx")]
 
     def __str__(self) -> str:
         return f"Profile part of solution {self.solution_id}"
@@ -69,14 +92,23 @@ class MetricsSourcePart(models.Model):
     dataset's labeler) rated `rating` and the source (every agent of it) said `value`."""
 
     id = models.BigAutoField(primary_key=True)
-    project = models.ForeignKey("labeling.Project", on_delete=models.CASCADE, related_name="+")
-    solution_id = models.BigIntegerField(db_index=True)
+    project = models.ForeignKey(
+        "labeling.Project",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
+    solution_id = models.BigIntegerField()
     rater_id = models.BigIntegerField(null=True)
     rater_ext = models.CharField(max_length=200, blank=True)
     source = models.CharField(max_length=40)
     rating = models.SmallIntegerField()
     value = models.SmallIntegerField()
     n = models.IntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["project", "solution_id"], name="metrics_source_part_idx")]
 
     def __str__(self) -> str:
         return f"Source part of solution {self.solution_id}"
@@ -92,8 +124,14 @@ class MetricsAnnotationPart(models.Model):
     joining every label."""
 
     id = models.BigAutoField(primary_key=True)
-    project = models.ForeignKey("labeling.Project", on_delete=models.CASCADE, related_name="+")
-    solution_id = models.BigIntegerField(db_index=True)
+    project = models.ForeignKey(
+        "labeling.Project",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
+    solution_id = models.BigIntegerField()
     annotation_id = models.BigIntegerField()
     annotator_id = models.BigIntegerField(null=True)
     external_annotator = models.CharField(max_length=200, blank=True)
@@ -119,9 +157,10 @@ class MetricsAnnotationPart(models.Model):
 
     class Meta:
         indexes = [
+            models.Index(fields=["project", "solution_id"], name="metrics_annotation_part_idx"),
             models.Index(
                 fields=["project"], condition=models.Q(gold=True), name="metrics_part_gold_idx"
-            )
+            ),
         ]
 
     def __str__(self) -> str:
