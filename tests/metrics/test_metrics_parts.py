@@ -389,3 +389,24 @@ def test_the_log_of_a_project_past_the_most_is_pruned_and_its_refresh_rebuilds(u
     busy.project.refresh_from_db()
     served = {k: v for k, v in snapshot.data.items() if k != STATS_KEY}
     assert _same(served, _fresh(busy.project))
+
+
+def test_a_purged_projects_parts_go_with_it():
+    """The parts have no database constraint on their project (a rebuild's COMMIT checked one
+    per written row): Django's cascade deletes them with the project, and another project's
+    stay."""
+    from labeling.models import MetricsAnnotationPart, MetricsProfilePart
+    from labeling.services.projects.delete import project_delete, project_purge
+
+    gone = Run(random.Random(11), LabelScale.PRM800K)
+    kept = Run(random.Random(12), LabelScale.BINARY)
+    gone.machine_suggestions()
+    for run in (gone, kept):
+        metrics_refresh(project=run.project)
+    parts = (MetricsPairPart, MetricsProfilePart, MetricsAnnotationPart, MetricsSourcePart)
+    pk = gone.project.pk
+    assert all(model.objects.filter(project_id=pk).exists() for model in parts)
+    project_delete(project=gone.project)
+    project_purge(project_id=pk)
+    assert not any(model.objects.filter(project_id=pk).exists() for model in parts)
+    assert MetricsAnnotationPart.objects.filter(project=kept.project).exists()
