@@ -15,9 +15,10 @@ from django.db.models import (
     Count,
     ExpressionWrapper,
     F,
+    Min,
     Q,
 )
-from django.db.models.functions import TruncDate
+from django.db.models.functions import Coalesce, TruncDate
 
 from labeling.models import FinishReason, Project
 
@@ -171,12 +172,10 @@ FIRST_ERROR_KEYS = ("solution_id", "domain", "first_error")
 
 # One annotation's numbers that read other rows, in SQL over the grouped row `a` (evaluated
 # once per annotation: as ORM subqueries in the grouped statement they were in its GROUP BY,
-# run once per label): its first wrong step's index (queries._first_error) and, on a gold
-# solution, queries.gold_accuracy's numbers.
-_FIRST_ERROR = (
-    "COALESCE((SELECT MIN(s.index) FROM labeling_steplabel l JOIN labeling_step s"
-    f" ON s.id = l.step_id WHERE l.annotation_id = a.id AND l.rating = -1), {NO_ERROR})"
-)
+# run once per label): on a gold solution, queries.gold_accuracy's numbers. Its first wrong
+# step's index (queries._first_error) is a MIN in the grouping itself, the labels joined to
+# their steps (at 100k the statement's backend CPU 1.44-1.70 s, against 1.72-2.01 s with a
+# subquery per annotation).
 _GOLD_FIRST_ERROR = (
     "COALESCE((SELECT MIN(s.index) FROM labeling_goldlabel g JOIN labeling_step s"
     f" ON s.id = g.step_id WHERE s.solution_id = a.solution_id AND g.rating = -1), {NO_ERROR})"
@@ -217,6 +216,7 @@ def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tu
         ),
         domain=F("solution__problem__domain"),
         gold=F("solution__is_gold"),
+        first_error=Coalesce(Min("labels__step__index", filter=Q(labels__rating=-1)), NO_ERROR),
     ).values(
         "id",
         "solution_id",
@@ -233,11 +233,12 @@ def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tu
         "bad_problem",
         "domain",
         "gold",
+        "first_error",
     )
     sql, params = per_annotation.query.sql_with_params()
     listed = ", ".join(ANNOTATION_COLUMNS)
     picked = ", ".join(_COMPUTED.get(c, f"a.{c}") for c in ANNOTATION_COLUMNS)
-    grouped = f"(SELECT a.*, {_FIRST_ERROR} AS first_error FROM ({sql}) AS a) AS a"
+    grouped = f"({sql}) AS a"
     where, where_params = _scope(project, solution_ids)
     keys = ", ".join(FIRST_ERROR_KEYS)
     returned = f"RETURNING {keys}, bad_problem"
