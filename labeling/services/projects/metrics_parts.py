@@ -1,23 +1,25 @@
-"""The partial aggregates behind a metrics refresh: the rater-pair confusions and the
-step-rating profiles kept per solution (labeling.models.metrics_parts), their totals in the
-snapshot (`MetricsSnapshot.partials`), and each submitted annotation's counted labels
-(throughput and the label distribution group those rows, one per annotation, instead of
-joining every label), brought up to date by recomputing only the solutions whose labels
-changed since the last refresh. Those three were the passes over the project's labels that
-cost the most (docs/benchmarks.md, issue 26); the other metrics are computed in full by each
-refresh.
+"""The partial aggregates behind a metrics refresh: the rater-pair confusions, the
+step-rating profiles and the agreement with machine sources kept per solution
+(labeling.models.metrics_parts), their totals in the snapshot (`MetricsSnapshot.partials`, with
+the first-error coincidences'), and each submitted annotation's row (its counted labels, first
+error, domain, gold agreement: throughput, the label distribution and gold accuracy group those
+rows instead of joining every label), brought up to date by recomputing only the solutions
+whose labels or suggestions changed since the last refresh. What each refresh still computes
+in full reads a compact table or an index (ARCHITECTURE.md "Metrics", docs/benchmarks.md,
+issue 26).
 
-Which solutions changed: every metrics-version bump that changed one solution's labels or
-annotations logs it (`MetricsChange`, in the bump's transaction; metrics_version.py), and one
-that changed no label logs a row without a solution. The log and the version are read in one
-statement (one snapshot of the database): when the version moved since the snapshot by as many
-bumps as there are log rows, every change is a logged one, and the logged solutions' parts
-are deleted and computed again, the totals moved by the difference; otherwise (an import, a
-step split, a project setting, the Django admin: bumps that say nothing of where), or with no
-totals yet, or totals at another version than the snapshot's (a snapshot stored by code without
-them), or the rating scale changed, or the last full build older than
-METRICS_PARTS_REBUILD_SECONDS, or more than METRICS_PARTS_MAX_SOLUTIONS solutions changed
-(a project nobody looked at for long), every part is rebuilt. The log rows read are deleted with the
+Which solutions changed: every metrics-version bump that changed some solutions' labels,
+annotations, suggestions or gold logs them (`MetricsChange`, in the bump's transaction;
+metrics_version.py), and one that changed nothing the parts read logs a row without a
+solution. The log and the version are read in one statement (one snapshot of the database):
+when the version moved since the snapshot by as many bumps as there are log rows, every change
+is a logged one, and the logged solutions' parts are deleted and computed again, the totals
+moved by the difference; otherwise (a project setting, the Django admin: bumps that say nothing
+of where), or with no totals yet, or totals at another version than the snapshot's (a snapshot
+stored by code without them) or of fewer parts (`PARTS`), or the rating scale changed, or the
+last full build older than METRICS_PARTS_REBUILD_SECONDS, or more than
+METRICS_PARTS_MAX_SOLUTIONS solutions changed (a project nobody looked at for long), every part
+is rebuilt. The log rows read are deleted with the
 update; rows committed after that read are the next refresh's.
 
 The answer is the same numbers as a full pass: the totals are integer counts summed exactly,

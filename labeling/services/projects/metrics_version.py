@@ -28,10 +28,12 @@ MetricsReadAdmin; tests/metrics/test_admin_writes.py). A data migration that rew
 metrics read ends with `RunPython(metrics_snapshots_invalidate, RunPython.noop)`. The API's
 `?refresh=true` computes anyway.
 
-A bump that says where it wrote (`solution_id`: one solution's labels or annotations) or that
-it wrote no label (`labels=False`) also logs a `MetricsChange` row, so that the next refresh
-recomputes the partial aggregates of those solutions only (metrics_parts.py); an unlogged bump
-(the default, safe whatever the write did) makes it rebuild them all.
+A bump that says where it wrote (`solution_id`: one solution's labels, annotations, steps or
+gold; `metrics_version_bump_of_solutions`: several solutions' suggestions, new solutions, bulk
+actions, the version moved by one per solution) or that it wrote nothing the partial aggregates
+read (`labels=False`) also logs `MetricsChange` rows, so that the next refresh recomputes the
+partial aggregates of those solutions only (metrics_parts.py); an unlogged bump (the default,
+safe whatever the write did) makes it rebuild them all.
 """
 
 from collections.abc import Iterable
