@@ -43,6 +43,8 @@ class Partials(Protocol):
 
     def gold(self) -> list[dict]: ...
 
+    def coverage(self) -> dict: ...
+
 
 def project_metrics_by_domain(project: Project, partials: Partials | None = None) -> dict:
     """project_metrics plus `domains`: per problem domain in a many-domains project (empty
@@ -58,7 +60,7 @@ def project_metrics_by_domain(project: Project, partials: Partials | None = None
         done, first_errors = partials.activity(), partials.first_errors(None)
         sources, gold = partials.source_agreement(), partials.gold()
     data = project_metrics(project, confusions, table, done, first_errors, sources, gold)
-    data["coverage"] = annotation_coverage(project)
+    data["coverage"] = annotation_coverage(project) if partials is None else partials.coverage()
     data["annotators"] = annotator_totals(project, confusions)
     data["domains"] = per_domain(project, partials) if project.domain == Domain.MIXED else []
     data["review"] = review_progress(project)

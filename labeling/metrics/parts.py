@@ -16,11 +16,21 @@ from django.db.models import (
     ExpressionWrapper,
     F,
     Min,
+    OuterRef,
     Q,
+    Subquery,
 )
 from django.db.models.functions import Coalesce, TruncDate
 
-from labeling.models import FinishReason, Project
+from labeling.models import (
+    Annotation,
+    AnnotationStatus,
+    FinishReason,
+    Project,
+    Solution,
+    Step,
+)
+from labeling.rules.overlap import complete_q
 
 from .activity import _RATINGS
 from .selection import NO_ERROR, submitted_annotations, submitted_labels
@@ -251,5 +261,49 @@ def annotation_parts_sql(project: Project, solution_ids: list[int] | None) -> tu
         f"SELECT sign, {keys}, COUNT(*) FROM ({'' if solution_ids is None else old}"
         f"SELECT 1 AS sign, {keys} FROM new WHERE NOT bad_problem) AS d "
         f"GROUP BY sign, {keys} ORDER BY solution_id, sign"
+    )
+    return statement, [*where_params, project.pk, *params]
+
+
+SOLUTION_TOTALS = ("solutions", "steps", "people", "complete", "one", "many")
+
+
+def solution_parts_sql(project: Project, solution_ids: list[int] | None) -> tuple[str, list]:
+    """Each solution's steps, submitted annotations (all, people's) and completeness, stored
+    (the project's stats and the coverage: selectors.labeling_page.project_stats,
+    coverage.annotation_coverage); answers (sign, SOLUTION_TOTALS...) sums of the old rows
+    (-1) and the new (+1)."""
+    solutions = Solution.objects.filter(project=project)
+    if solution_ids is not None:
+        solutions = solutions.filter(pk__in=solution_ids)
+    steps = Step.objects.filter(solution_id=OuterRef("pk")).order_by().values("solution_id")
+    submitted = Annotation.objects.filter(
+        solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
+    ).order_by()
+    people = submitted.filter(imported=False).values("solution_id")
+    per_solution = solutions.order_by().annotate(
+        n_steps=Coalesce(Subquery(steps.annotate(c=Count("id")).values("c")), 0),
+        n_annotations=Coalesce(
+            Subquery(submitted.values("solution_id").annotate(c=Count("id")).values("c")), 0
+        ),
+        n_people=Coalesce(Subquery(people.annotate(c=Count("id")).values("c")), 0),
+        is_complete=ExpressionWrapper(complete_q(project.overlap), output_field=BooleanField()),
+    )
+    sql, params = per_solution.values(
+        "id", "n_steps", "n_annotations", "n_people", "is_complete"
+    ).query.sql_with_params()
+    where, where_params = _scope(project, solution_ids)
+    sums = (
+        "COUNT(*), SUM(steps)::bigint, SUM(people)::bigint, COUNT(*) FILTER (WHERE complete),"
+        " COUNT(*) FILTER (WHERE annotations = 1), COUNT(*) FILTER (WHERE annotations >= 2)"
+    )
+    columns = "solution_id, steps, annotations, people, complete"
+    statement = (
+        f"WITH old AS (DELETE FROM labeling_metricssolutionpart WHERE {where}"
+        f" RETURNING {columns}), "
+        f"new AS (INSERT INTO labeling_metricssolutionpart (project_id, {columns})"
+        f" SELECT %s, s.id, s.n_steps, s.n_annotations, s.n_people, s.is_complete FROM ({sql}) AS s"
+        f" RETURNING {columns}) "
+        f"SELECT -1, {sums} FROM old UNION ALL SELECT 1, {sums} FROM new"
     )
     return statement, [*where_params, project.pk, *params]

@@ -15,6 +15,7 @@ from .metrics_parts import (
     MetricsChange,
     MetricsPairPart,
     MetricsProfilePart,
+    MetricsSolutionPart,
     MetricsSourcePart,
 )
 from .outbox import OutboxMessage
@@ -89,6 +90,7 @@ __all__ = [
     "MetricsAnnotationPart",
     "MetricsChange",
     "MetricsPairPart",
+    "MetricsSolutionPart",
     "MetricsSourcePart",
     "MetricsProfilePart",
     "MetricsSnapshot",

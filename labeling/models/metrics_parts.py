@@ -114,6 +114,33 @@ class MetricsSourcePart(models.Model):
         return f"Source part of solution {self.solution_id}"
 
 
+class MetricsSolutionPart(models.Model):
+    """One solution as the project's stats and the coverage count it: its steps, its submitted
+    annotations (imported ones included) and those of people, and whether it is complete."""
+
+    id = models.BigAutoField(primary_key=True)
+    project = models.ForeignKey(
+        "labeling.Project",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
+    solution_id = models.BigIntegerField()
+    steps = models.IntegerField()
+    annotations = models.IntegerField()
+    people = models.IntegerField()
+    complete = models.BooleanField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["project", "solution_id"], name="metrics_solution_part_idx")
+        ]
+
+    def __str__(self) -> str:
+        return f"Solution part of solution {self.solution_id}"
+
+
 class MetricsAnnotationPart(models.Model):
     """One submitted annotation as throughput, the label distribution and first-error
     agreement read it: who rated (a person's id, else an imported dataset's labeler), its

@@ -35,6 +35,7 @@ from labeling.models import (
     MetricsSourcePart,
     Solution,
 )
+from labeling.selectors.labeling_page import project_stats
 from labeling.services.gold.questions import gold_set
 from labeling.services.imports import import_file
 from labeling.services.imports.predictions import predictions_upload
@@ -282,6 +283,7 @@ def test_random_writes_refresh_incrementally_to_a_full_computations_numbers(seed
         project.refresh_from_db()
         served = {k: v for k, v in snapshot.data.items() if k != STATS_KEY}
         assert _same(served, _fresh(project)), (step, name)
+        assert snapshot.data[STATS_KEY] == project_stats(project=project), (step, name)
         totals = update.totals
         assert totals.confusions().keys() == rater_pair_confusions(project).keys()
         for domain in (None, "math", "code", ""):

@@ -39,9 +39,11 @@ from django.utils import timezone
 from labeling.metrics.activity import activity_from_parts
 from labeling.metrics.agreement import CoincidenceAccumulator
 from labeling.metrics.parts import (
+    SOLUTION_TOTALS,
     annotation_parts_sql,
     pair_parts_sql,
     profile_parts_sql,
+    solution_parts_sql,
     source_parts_sql,
 )
 from labeling.metrics.queries import (
@@ -65,8 +67,9 @@ _READ = (
 
 REBUILD_WORK_MEM = "64MB"
 # What the stored parts hold; totals stored by code whose parts held less are rebuilt. 2: first
-# errors, machine sources and gold accuracy (labeling 0047).
+# errors, machine sources and gold accuracy, the solutions' stats and coverage (labeling 0047).
 PARTS = 2
+_STORED = ("pairs", "profiles", "sources", "first_errors", "solutions")  # what a refresh loads
 
 
 @dataclass
@@ -78,6 +81,9 @@ class PartsTotals:
     pairs: dict[tuple, int] = field(default_factory=dict)
     profile_counts: dict[tuple, int] = field(default_factory=dict)
     sources: dict[tuple, int] = field(default_factory=dict)
+    # SOLUTION_TOTALS: solutions, steps, people's submitted annotations, complete solutions,
+    # solutions with one submitted annotation, with two or more.
+    solutions: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SOLUTION_TOTALS, 0))
     errors: dict[str, CoincidenceAccumulator] = field(default_factory=dict)  # per domain
 
     def confusions(self) -> Confusions:
@@ -93,6 +99,29 @@ class PartsTotals:
 
     def activity(self) -> dict:
         return activity_from_parts(self.project)
+
+    def coverage(self) -> dict:
+        """coverage.annotation_coverage's answer."""
+        total, one, many = (self.solutions[k] for k in ("solutions", "one", "many"))
+        return {"solutions": total, "none": total - one - many, "one": one, "two_plus": many}
+
+    def stats(self) -> dict[str, int]:
+        """selectors.labeling_page.project_stats' answer (its problems counted now)."""
+        return {
+            "problems": self.project.problems.count(),
+            "solutions": self.solutions["solutions"],
+            "steps": self.solutions["steps"],
+            "submitted_annotations": self.solutions["people"],
+            "complete_solutions": self.solutions["complete"],
+        }
+
+    def add_solutions(self, rows: list[tuple], *, full: bool) -> None:
+        """solution_parts_sql's (sign, SOLUTION_TOTALS...) rows (a rebuild: the new only)."""
+        for sign, *sums in rows:
+            if full and sign < 0:
+                continue
+            for key, n in zip(SOLUTION_TOTALS, sums, strict=True):
+                self.solutions[key] += sign * int(n or 0)
 
     def gold(self) -> list[dict]:
         return gold_accuracy_from_parts(self.project)
@@ -147,6 +176,7 @@ class PartsTotals:
             "pairs": [[*k, n] for k, n in self.pairs.items()],
             "profiles": [[*k, n] for k, n in self.profile_counts.items()],
             "sources": [[*k, n] for k, n in self.sources.items()],
+            "solutions": self.solutions,
             "parts": PARTS,
             "first_errors": self._stored_errors(),
         }
@@ -178,6 +208,8 @@ def _incremental(
     if not stored or snapshot.labels_version is None:
         return False
     if stored.get("version") != snapshot.labels_version or stored.get("parts") != PARTS:
+        return False
+    if any(key not in stored for key in _STORED):
         return False
     if stored.get("rating_values") != list(project.rating_values):
         return False
@@ -217,6 +249,7 @@ def metrics_parts_update(*, project: Project, snapshot: MetricsSnapshot | None) 
             totals.pairs = {tuple(r[:-1]): r[-1] for r in stored["pairs"]}
             totals.profile_counts = {tuple(r[:-1]): r[-1] for r in stored["profiles"]}
             totals.sources = {tuple(r[:-1]): r[-1] for r in stored["sources"]}
+            totals.solutions = dict(stored["solutions"])
             totals._load_errors(stored["first_errors"])
             built_at = datetime.fromisoformat(stored["built_at"])
         scope = None if full else sorted(solution_ids)
@@ -232,6 +265,8 @@ def metrics_parts_update(*, project: Project, snapshot: MetricsSnapshot | None) 
                 _add(into, cursor.fetchall(), full=full)
             cursor.execute(*annotation_parts_sql(project, scope))
             totals.add_first_errors(cursor.fetchall())
+            cursor.execute(*solution_parts_sql(project, scope))
+            totals.add_solutions(cursor.fetchall(), full=full)
         if full:
             cursor.execute("SET LOCAL work_mem TO DEFAULT")
         if change_ids:
