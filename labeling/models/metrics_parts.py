@@ -1,6 +1,7 @@
 """The project metrics' partial aggregates: what each solution adds to the rater-pair
-confusions, the step-rating profiles and the agreement with machine sources, each submitted
-annotation's own numbers (throughput, the label distribution, its first error), and the log of
+confusions, the step-rating profiles and the agreement with machine sources, its own counts
+(the project's stats, the coverage), each submitted annotation's own numbers (throughput, the
+label distribution, its first error, gold accuracy), and the log of
 the solutions whose labels or suggestions changed since the last refresh, so that a refresh
 recomputes those solutions only (labeling.services.projects.metrics_parts).
 

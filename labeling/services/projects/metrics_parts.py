@@ -1,7 +1,8 @@
 """The partial aggregates behind a metrics refresh: the rater-pair confusions, the
 step-rating profiles and the agreement with machine sources kept per solution
 (labeling.models.metrics_parts), their totals in the snapshot (`MetricsSnapshot.partials`, with
-the first-error coincidences'), and each submitted annotation's row (its counted labels, first
+the first-error coincidences' and the solutions' counts: the stats and the coverage), and each
+submitted annotation's row (its counted labels, first
 error, domain, gold agreement: throughput, the label distribution and gold accuracy group those
 rows instead of joining every label), brought up to date by recomputing only the solutions
 whose labels or suggestions changed since the last refresh. What each refresh still computes
