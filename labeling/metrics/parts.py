@@ -16,19 +16,15 @@ from django.db.models import (
     ExpressionWrapper,
     F,
     Min,
-    OuterRef,
     Q,
-    Subquery,
 )
 from django.db.models.functions import Coalesce, TruncDate
 
 from labeling.models import (
-    Annotation,
     AnnotationStatus,
     FinishReason,
     Project,
     Solution,
-    Step,
 )
 from labeling.rules.overlap import complete_q
 
@@ -273,25 +269,26 @@ def solution_parts_sql(project: Project, solution_ids: list[int] | None) -> tupl
     (the project's stats and the coverage: selectors.labeling_page.project_stats,
     coverage.annotation_coverage); answers (sign, SOLUTION_TOTALS...) sums of the old rows
     (-1) and the new (+1)."""
-    solutions = Solution.objects.filter(project=project)
+    solutions = Solution.objects.filter(project=project).order_by()
     if solution_ids is not None:
         solutions = solutions.filter(pk__in=solution_ids)
-    steps = Step.objects.filter(solution_id=OuterRef("pk")).order_by().values("solution_id")
-    submitted = Annotation.objects.filter(
-        solution_id=OuterRef("pk"), status=AnnotationStatus.SUBMITTED
-    ).order_by()
-    people = submitted.filter(imported=False).values("solution_id")
-    per_solution = solutions.order_by().annotate(
-        n_steps=Coalesce(Subquery(steps.annotate(c=Count("id")).values("c")), 0),
-        n_annotations=Coalesce(
-            Subquery(submitted.values("solution_id").annotate(c=Count("id")).values("c")), 0
-        ),
-        n_people=Coalesce(Subquery(people.annotate(c=Count("id")).values("c")), 0),
-        is_complete=ExpressionWrapper(complete_q(project.overlap), output_field=BooleanField()),
+    done = ExpressionWrapper(complete_q(project.overlap), output_field=BooleanField())
+    ids, ids_params = solutions.values("id").query.sql_with_params()
+    rows, rows_params = (
+        solutions.annotate(is_complete=done).values("id", "is_complete").query.sql_with_params()
     )
-    sql, params = per_solution.values(
-        "id", "n_steps", "n_annotations", "n_people", "is_complete"
-    ).query.sql_with_params()
+    # Grouped joins, not a subquery per solution: a rebuild counts every step once.
+    sql = (
+        "SELECT s.id, COALESCE(st.n, 0) AS n_steps, COALESCE(an.n, 0) AS n_annotations,"
+        " COALESCE(an.people, 0) AS n_people, s.is_complete"
+        f" FROM ({rows}) AS s LEFT JOIN (SELECT st.solution_id, COUNT(*) AS n"
+        f" FROM labeling_step st WHERE st.solution_id IN ({ids}) GROUP BY st.solution_id) AS st"
+        " ON st.solution_id = s.id LEFT JOIN (SELECT a.solution_id, COUNT(*) AS n,"
+        " COUNT(*) FILTER (WHERE NOT a.imported) AS people FROM labeling_annotation a"
+        f" WHERE a.status = %s AND a.solution_id IN ({ids}) GROUP BY a.solution_id) AS an"
+        " ON an.solution_id = s.id"
+    )
+    params = [*rows_params, *ids_params, AnnotationStatus.SUBMITTED, *ids_params]
     where, where_params = _scope(project, solution_ids)
     sums = (
         "COUNT(*), SUM(steps)::bigint, SUM(people)::bigint, COUNT(*) FILTER (WHERE complete),"
