@@ -17,7 +17,7 @@ from autolabel.generation import (
 )
 from autolabel.rollouts.grading import answers_match
 from labeling.models import Problem, Project, Solution, Step
-from labeling.services.projects.metrics_version import metrics_version_bump
+from labeling.services.projects.metrics_version import metrics_version_bump_of_solutions
 
 SOURCE = "generated"
 
@@ -111,6 +111,8 @@ def _write(
             for solution, (_, s) in zip(created, fresh, strict=True)
             for i, text in enumerate(s.steps)
         )
-        if created:  # the metrics' coverage counts the project's solutions
-            metrics_version_bump(project_id=project.pk)
+        # The metrics' coverage counts the project's solutions: new ones, logged.
+        metrics_version_bump_of_solutions(
+            project_id=project.pk, solution_ids=[solution.pk for solution in created]
+        )
     return len(created)

@@ -18,7 +18,7 @@ computed and re-raises so the task retries the rest.
 
 import logging
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -44,7 +44,7 @@ from labeling.models import (
 from labeling.pg.rows_insert import insert_rows, json_value, time_value
 from labeling.selectors.review import AUTO_CONFLICT_SOURCES
 from labeling.services.imports.tables import SUGGESTION_COLUMNS
-from labeling.services.projects.metrics_version import metrics_versions_bump
+from labeling.services.projects.metrics_version import metrics_version_bump_of_solutions
 from labeling.services.review.reasons import review_reasons_refresh
 
 log = logging.getLogger(__name__)
@@ -240,9 +240,14 @@ def suggestions_write(
         Suggestion.objects.filter(withdrawn).delete()
     if reasons_of:
         _review_reasons_refresh(reasons_of)
-    if entries:  # suggestions written or withdrawn: the metrics' agreement with machine sources
-        metrics_versions_bump(
-            project_ids={solution.project_id for solution, _, _ in entries}, labels=False
+    # Suggestions written or withdrawn: the metrics' agreement with machine sources, of these
+    # solutions (logged: the next refresh recomputes their parts only); projects in id order.
+    of_project: dict[int, list[int]] = defaultdict(list)
+    for solution, _, _ in entries:
+        of_project[solution.project_id].append(solution.pk)
+    for project_id in sorted(of_project):
+        metrics_version_bump_of_solutions(
+            project_id=project_id, solution_ids=of_project[project_id]
         )
     return written
 

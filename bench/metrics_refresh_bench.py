@@ -13,7 +13,9 @@ by one annotator through the labeling page's `annotation_submit_then_next` (each
 statements counted), then one timed refresh. `--unlogged` moves the metrics version by a bare
 bump before each timed refresh (what an import or the admin does), so that a tree with the
 partial aggregates rebuilds them all: the full cost. `--statements`: the last refresh's ten
-slowest statements (ms, SQL).
+slowest statements (ms, SQL). `--parts`: per round, each part of the refresh (the metrics'
+functions, the parts update, the stats) as wall ms, this process's CPU ms and its share of the
+refresh's wall time.
 
 Each refresh is timed as wall ms, the client's CPU (this process) and the database backend's
 CPU (its /proc stat, the server being on this machine), with its statement count. Prints one
@@ -38,6 +40,7 @@ def main() -> None:
     parser.add_argument("--submits", type=int, default=5, help="submits before each refresh")
     parser.add_argument("--unlogged", action="store_true", help="a bare bump before each")
     parser.add_argument("--statements", action="store_true", help="the last refresh's, by time")
+    parser.add_argument("--parts", action="store_true", help="each part's time, per round")
     args = parser.parse_args()
     from harness import django_in_tree
 
@@ -64,6 +67,7 @@ def run(args: argparse.Namespace) -> dict:
     from labeling.services.projects.metrics_version import metrics_version_bump
 
     project = Project.objects.get(name=READY)
+    parts = _timed_parts() if args.parts else None
     user, _ = get_user_model().objects.get_or_create(username="refresh-lab-0")
     ProjectMembership.objects.get_or_create(
         project=project, user=user, defaults={"role": "annotator"}
@@ -98,6 +102,8 @@ def run(args: argparse.Namespace) -> dict:
         with connection.cursor() as cursor:
             server = _backend_cpu_s(cursor)
         client = time.process_time()
+        if parts is not None:
+            parts.clear()
         with CaptureQueriesContext(connection) as statements:
             began = time.perf_counter()
             metrics_refresh(project=project)
@@ -112,6 +118,7 @@ def run(args: argparse.Namespace) -> dict:
                 "server_cpu_ms": round(server * 1000, 1),
                 "sql_ms": round(sum(float(q["time"]) for q in statements) * 1000, 1),
                 "statements": len(statements),
+                **({"parts": _shares(parts, wall)} if parts is not None else {}),
             }
         )
     import labeling
@@ -139,6 +146,62 @@ def run(args: argparse.Namespace) -> dict:
             if args.statements
             else {}
         ),
+    }
+
+
+# What a refresh runs, by module and name (a name a tree lacks is left out).
+_PARTS = {
+    "labeling.metrics.queries": (
+        "first_error_agreement",
+        "gold_accuracy",
+        "auto_source_agreement",
+        "step_rating_agreement",
+    ),
+    "labeling.metrics.domains": (
+        "annotation_coverage",
+        "annotator_totals",
+        "review_progress",
+        "per_domain",
+    ),
+    "labeling.services.projects.metrics_parts": (
+        "activity_from_parts",
+        "gold_accuracy_from_parts",
+        "source_agreement_from_rows",
+    ),
+    "labeling.services.projects.metrics": ("metrics_parts_update", "project_stats"),
+}
+
+
+def _timed_parts() -> dict[str, list[float]]:
+    """Wrap each of _PARTS where its caller looks it up; their [wall s, CPU s] per name."""
+    import importlib
+
+    times: dict[str, list[float]] = {}
+    for module_name, names in _PARTS.items():
+        module = importlib.import_module(module_name)
+        for name in names:
+            real = getattr(module, name, None)
+            if real is None:
+                continue
+
+            def timed(*args, _real=real, _name=name, **kwargs):
+                wall, cpu = time.perf_counter(), time.process_time()
+                try:
+                    return _real(*args, **kwargs)
+                finally:
+                    spent = times.setdefault(_name, [0.0, 0.0])
+                    spent[0] += time.perf_counter() - wall
+                    spent[1] += time.process_time() - cpu
+
+            setattr(module, name, timed)
+    return times
+
+
+def _shares(times: dict[str, list[float]], wall_ms: float) -> dict[str, list]:
+    ordered = sorted(times.items(), key=lambda item: -item[1][0])
+    return {
+        name: [round(w * 1000), round(c * 1000), f"{w * 1000 / wall_ms:.0%}"]
+        for name, (w, c) in ordered
     }
 
 

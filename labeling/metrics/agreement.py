@@ -89,35 +89,70 @@ class CoincidenceAccumulator:
     indices), this replaces handing the package a units × values matrix that it expands to
     units × values² floats. Nominal alpha from it equals `krippendorff.alpha(...,
     level_of_measurement="nominal")` (the tests check this against the package).
+
+    Kept as integers: per (c, k, m), the sum over units of m raters of n_c·n_k (less n_c when
+    c = k), and the units per m; the floats (each numerator over m − 1) are summed only when
+    asked, in sorted order. So two accumulators that hold the same integers answer the same
+    floats, however their units came in (the partial aggregates add and remove solutions:
+    services/projects/metrics_parts.py).
     """
 
     def __init__(self) -> None:
-        self.o: dict[tuple[object, object], float] = defaultdict(float)
-        self.units = 0
-        self.pairs = 0.0
-        self.agreeing_pairs = 0.0
+        self.numerators: dict[tuple[object, object, int], int] = defaultdict(int)
+        self.units_by_raters: dict[int, int] = defaultdict(int)
 
-    def add(self, counts: dict[object, int]) -> None:
+    def add(self, counts: dict[object, int], sign: int = 1) -> None:
+        """One unit's value counts; `sign` -1 takes a unit added before away again."""
         m = sum(counts.values())
         if m < 2:
             return
-        self.units += 1
-        self.pairs += m * (m - 1)
+        self._move(self.units_by_raters, m, sign)
         for c, n_c in counts.items():
-            self.agreeing_pairs += n_c * (n_c - 1)
             for k, n_k in counts.items():
-                self.o[(c, k)] += (n_c * n_k - (n_c if c == k else 0)) / (m - 1)
+                self._move(self.numerators, (c, k, m), sign * (n_c * n_k - (n_c if c == k else 0)))
+
+    @staticmethod
+    def _move(table: dict, key: object, by: int) -> None:
+        total = table.get(key, 0) + by
+        if total:
+            table[key] = total
+        else:
+            table.pop(key, None)
+
+    def merge(self, other: "CoincidenceAccumulator") -> None:
+        for m, units in other.units_by_raters.items():
+            self._move(self.units_by_raters, m, units)
+        for key, value in other.numerators.items():
+            self._move(self.numerators, key, value)
+
+    @property
+    def units(self) -> int:
+        return sum(self.units_by_raters.values())
+
+    def coincidences(self) -> dict[tuple[object, object], float]:
+        o: dict[tuple[object, object], float] = defaultdict(float)
+        for (c, k, m), value in sorted(self.numerators.items(), key=_numerator_order):
+            o[(c, k)] += value / (m - 1)
+        return o
 
     def pairwise_agreement(self) -> float | None:
-        return self.agreeing_pairs / self.pairs if self.pairs else None
+        pairs = sum(m * (m - 1) * units for m, units in self.units_by_raters.items())
+        agreeing = sum(value for (c, k, _), value in self.numerators.items() if c == k)
+        return agreeing / pairs if pairs else None
 
     def nominal_alpha(self) -> float | None:
+        o = self.coincidences()
         n_c: dict[object, float] = defaultdict(float)
-        for (c, _), value in self.o.items():
+        for (c, _), value in o.items():
             n_c[c] += value
         n = sum(n_c.values())
-        observed = sum(v for (c, k), v in self.o.items() if c != k)
+        observed = sum(v for (c, k), v in o.items() if c != k)
         expected = sum(n_c[c] * n_c[k] for c in n_c for k in n_c if c != k)
         if n < 2 or expected == 0:
             return None
         return 1 - (n - 1) * observed / expected
+
+
+def _numerator_order(item: tuple) -> tuple:
+    (c, k, m), _ = item
+    return (m, str(type(c)), c, str(type(k)), k)

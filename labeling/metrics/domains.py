@@ -13,6 +13,7 @@ from labeling.models import Domain, Project, Solution
 from labeling.rules.overlap import complete_q
 from labeling.selectors.review import review_queue_counts
 
+from .agreement import CoincidenceAccumulator
 from .coverage import annotation_coverage, annotator_totals
 from .queries import (
     Confusions,
@@ -36,20 +37,30 @@ class Partials(Protocol):
 
     def activity(self) -> dict: ...
 
+    def first_errors(self, domain: str | None) -> CoincidenceAccumulator: ...
+
+    def source_agreement(self) -> list[dict]: ...
+
+    def gold(self) -> list[dict]: ...
+
+    def coverage(self) -> dict: ...
+
 
 def project_metrics_by_domain(project: Project, partials: Partials | None = None) -> dict:
     """project_metrics plus `domains`: per problem domain in a many-domains project (empty
     for a project of one domain, whose totals are those numbers), `coverage` (solutions with
     0 / 1 / 2+ annotators) and `annotators` (each one's own totals). `partials`: the
-    pair confusions, step-rating profiles and activity without their passes over the labels."""
+    pair confusions, step-rating profiles, activity, first-error coincidences, agreement with
+    machine sources and gold accuracy without their passes over the labels."""
     if partials is None:
         confusions = rater_pair_confusions(project)  # read once: pairs and annotators
-        table = done = None
+        table = done = first_errors = sources = gold = None
     else:
         confusions, table = partials.confusions(), partials.profiles(None)
-        done = partials.activity()
-    data = project_metrics(project, confusions, table, done)
-    data["coverage"] = annotation_coverage(project)
+        done, first_errors = partials.activity(), partials.first_errors(None)
+        sources, gold = partials.source_agreement(), partials.gold()
+    data = project_metrics(project, confusions, table, done, first_errors, sources, gold)
+    data["coverage"] = annotation_coverage(project) if partials is None else partials.coverage()
     data["annotators"] = annotator_totals(project, confusions)
     data["domains"] = per_domain(project, partials) if project.domain == Domain.MIXED else []
     data["review"] = review_progress(project)
@@ -91,7 +102,8 @@ def per_domain(project: Project, partials: Partials | None = None) -> list[dict]
         domain = row["domain"]
         table = None if partials is None else partials.profiles(domain)
         steps = step_rating_agreement(project, domain, table)
-        first = first_error_agreement(project, domain)
+        errors = None if partials is None else partials.first_errors(domain)
+        first = first_error_agreement(project, domain, errors)
         rows.append(
             {
                 **row,

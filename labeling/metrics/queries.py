@@ -9,6 +9,7 @@ imported dataset labels, the dataset's labeler (`external_annotator`).
 from collections import defaultdict
 
 import numpy as np
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import (
     Count,
@@ -128,8 +129,6 @@ def step_rating_agreement(
 
 
 def _rater_names(user_ids: set[int]) -> dict[int, str]:
-    from django.contrib.auth import get_user_model
-
     users = get_user_model().objects.filter(pk__in=user_ids)
     return dict(users.values_list("pk", "username"))
 
@@ -203,9 +202,10 @@ def rater_pairs(project: Project, confusions: Confusions | None = None) -> list[
     return pairs
 
 
-def first_error_agreement(project: Project, domain: str | None = None) -> dict:
-    """Agreement on each annotation's first wrong step (none = its own category), over
-    solutions with ≥ 2 submitted annotations; bad-problem submissions left out.
+def first_error_table(project: Project, domain: str | None = None) -> CoincidenceAccumulator:
+    """Each annotation's first wrong step (none = its own category) as Krippendorff's
+    coincidences, over solutions with ≥ 2 submitted annotations; bad-problem submissions left
+    out.
 
     SQL returns (solution, first error, count) rows in solution order; they are folded into a
     coincidence matrix one solution at a time (streamed, constant memory).
@@ -226,6 +226,15 @@ def first_error_agreement(project: Project, domain: str | None = None) -> dict:
             current, counts = solution_id, {}
         counts[fe] = n
     acc.add(counts)
+    return acc
+
+
+def first_error_agreement(
+    project: Project, domain: str | None = None, table: CoincidenceAccumulator | None = None
+) -> dict:
+    """Agreement on each annotation's first wrong step (first_error_table's coincidences, or
+    `table` when the caller has them: the partial aggregates')."""
+    acc = first_error_table(project, domain) if table is None else table
     return {
         "solutions": acc.units,
         "alpha_nominal": acc.nominal_alpha(),
@@ -249,13 +258,39 @@ def gold_accuracy(project: Project) -> list[dict]:
         .values("rater")
         .annotate(n=Count("id"), agree=Count("id", filter=Q(fe=F("gold_fe"))))
     )
+    return _gold_out(
+        [(r["rater"], r["n"], r["agree"]) for r in steps],
+        [(r["rater"], r["n"], r["agree"]) for r in solutions],
+    )
+
+
+def gold_accuracy_from_parts(project: Project) -> list[dict]:
+    """gold_accuracy from the stored per-annotation rows of gold solutions
+    (MetricsAnnotationPart, kept by services/projects/metrics_parts.py; a partial index holds
+    them): one statement over the gold solutions' annotations, not the project's labels."""
+    users = get_user_model()._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT COALESCE(u.username, p.external_annotator), SUM(p.gold_steps)::bigint,"
+            " SUM(p.gold_agree)::bigint, COUNT(*), COUNT(*) FILTER (WHERE p.gold_first_error)"
+            f" FROM labeling_metricsannotationpart p LEFT JOIN {users} u ON u.id = p.annotator_id"
+            " WHERE p.project_id = %s AND p.gold GROUP BY 1",
+            [project.pk],
+        )
+        rows = cursor.fetchall()
+    steps = [(rater, n, agree) for rater, n, agree, _, _ in rows if n]
+    return _gold_out(steps, [(rater, n, agree) for rater, _, _, n, agree in rows])
+
+
+def _gold_out(steps: list[tuple], solutions: list[tuple]) -> list[dict]:
+    """From (rater, n, agreeing) rows: of rated steps with a gold rating, of annotations."""
     out: dict[str, dict] = defaultdict(
         lambda: {"steps": 0, "step_accuracy": None, "solutions": 0, "first_error_accuracy": None}
     )
-    for row in steps:
-        out[row["rater"]].update(steps=row["n"], step_accuracy=row["agree"] / row["n"])
-    for row in solutions:
-        out[row["rater"]].update(solutions=row["n"], first_error_accuracy=row["agree"] / row["n"])
+    for rater, n, agree in steps:
+        out[rater].update(steps=n, step_accuracy=agree / n)
+    for rater, n, agree in solutions:
+        out[rater].update(solutions=n, first_error_accuracy=agree / n)
     return [{"annotator": rater, **values} for rater, values in sorted(out.items())]
 
 
@@ -269,15 +304,29 @@ def auto_source_agreement(project: Project) -> list[dict]:
         .annotate(rater=_rater("annotation__"))
         .values("rater", "step__suggestions__source", "rating", "step__suggestions__value")
         .annotate(n=Count("id"))
+        .values_list(
+            "rater", "step__suggestions__source", "rating", "step__suggestions__value", "n"
+        )
     )
+    return _source_agreement(project, list(rows))
+
+
+def source_agreement_from_rows(project: Project, rows: list[tuple]) -> list[dict]:
+    """auto_source_agreement's answer from count rows by rater id (the rater's id and imported
+    name, the source, the rater's rating, the source's value, count): the raters named."""
+    names = _rater_names({r[0] for r in rows if r[0]}) if any(r[0] for r in rows) else {}
+    named = [(names[r[0]] if r[0] else r[1], *r[2:]) for r in rows]
+    return _source_agreement(project, named)
+
+
+def _source_agreement(project: Project, rows: list[tuple]) -> list[dict]:
+    """From (rater, source, the rater's rating, the source's value, count) rows."""
+    values = list(project.rating_values)
     matrices: dict[tuple[str, str], np.ndarray] = defaultdict(
         lambda: np.zeros((len(values), len(values)))
     )
-    for row in rows:
-        key = (row["rater"], row["step__suggestions__source"])
-        matrices[key][
-            values.index(row["rating"]), values.index(row["step__suggestions__value"])
-        ] += row["n"]
+    for rater, source, rating, value, n in rows:
+        matrices[(rater, source)][values.index(rating), values.index(value)] += n
     out = []
     for (rater, source), matrix in sorted(matrices.items()):
         n = int(matrix.sum())
@@ -298,15 +347,19 @@ def project_metrics(
     confusions: Confusions | None = None,
     table: ProfileTable | None = None,
     done: dict | None = None,
+    first_errors: CoincidenceAccumulator | None = None,
+    sources: list[dict] | None = None,
+    gold: list[dict] | None = None,
 ) -> dict:
     """Everything the metrics endpoint and dashboard show for one project (`confusions`:
-    rater_pair_confusions' answer, `table`: step_rating_profiles', `done`: activity's, when
-    the caller has them)."""
+    rater_pair_confusions' answer, `table`: step_rating_profiles', `done`: activity's,
+    `first_errors`: first_error_table's, `sources`: auto_source_agreement's, `gold`:
+    gold_accuracy's, when the caller has them)."""
     return {
         "step_ratings": step_rating_agreement(project, table=table),
         "pairs": rater_pairs(project, confusions),
-        "first_error": first_error_agreement(project),
-        "gold": gold_accuracy(project),
-        "auto_sources": auto_source_agreement(project),
+        "first_error": first_error_agreement(project, table=first_errors),
+        "gold": gold_accuracy(project) if gold is None else gold,
+        "auto_sources": auto_source_agreement(project) if sources is None else sources,
         **(activity(project) if done is None else done),  # throughput, label_distribution
     }

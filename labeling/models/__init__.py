@@ -15,6 +15,8 @@ from .metrics_parts import (
     MetricsChange,
     MetricsPairPart,
     MetricsProfilePart,
+    MetricsSolutionPart,
+    MetricsSourcePart,
 )
 from .outbox import OutboxMessage
 from .people import Invite, TemporaryPassword
@@ -88,6 +90,8 @@ __all__ = [
     "MetricsAnnotationPart",
     "MetricsChange",
     "MetricsPairPart",
+    "MetricsSolutionPart",
+    "MetricsSourcePart",
     "MetricsProfilePart",
     "MetricsSnapshot",
     "MetricsVersion",

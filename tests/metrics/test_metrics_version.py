@@ -13,7 +13,7 @@ import json
 
 import pytest
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from autolabel.engines.base import EngineResult, StepSuggestion
@@ -24,6 +24,7 @@ from labeling.metrics.domains import project_metrics_by_domain
 from labeling.models import (
     Annotation,
     AnnotationStatus,
+    MetricsChange,
     MetricsSnapshot,
     Project,
     Solution,
@@ -82,9 +83,11 @@ def _fresh(project) -> dict:
     return json.loads(json.dumps(project_metrics_by_domain(project), cls=DjangoJSONEncoder))
 
 
-def _across(world: World, write) -> tuple[dict, dict]:
+def _across(world: World, write, *, logged: bool = False) -> tuple[dict, dict]:
     """(the metrics before, after) `write()`, checking that the read before was served from
-    the snapshot and the read after was computed again, equal to a fresh computation."""
+    the snapshot and the read after was computed again, equal to a fresh computation.
+    `logged`: the write logs every bump with its solutions (MetricsChange: the refresh after
+    it recomputes their partial aggregates only, on PostgreSQL), checked."""
     project = world.project
     before = metrics_get(project=project)
     assert not before.cached  # computed and stored
@@ -92,7 +95,11 @@ def _across(world: World, write) -> tuple[dict, dict]:
     assert served.cached and served.data == before.data
     version = metrics_version_get(project_id=project.pk)
     write()
-    assert metrics_version_get(project_id=project.pk) > version
+    moved = metrics_version_get(project_id=project.pk) - version
+    assert moved > 0
+    if logged and connection.vendor == "postgresql":
+        log = MetricsChange.objects.filter(project=project)
+        assert log.count() == moved and not log.filter(solution_id__isnull=True).exists()
     # The project's stats, read at the version beside the metrics, are counted again too.
     assert project_stats_get(project=project).stats == project_stats(project=project)
     after = metrics_get(project=project)
@@ -129,7 +136,7 @@ def test_resegmenting(world, way):
             step_merge(annotation=draft, user=world.c, version=1, step_id=step.pk)
 
     before = project_stats(project=world.project)["steps"]
-    _across(world, write)
+    _across(world, write, logged=True)
     assert project_stats(project=world.project)["steps"] == before + (1 if way == "split" else -1)
 
 
@@ -227,11 +234,13 @@ def test_gold(world, way):
     steps = world.pair.steps.order_by("index")
     gold = [{"step_id": s.pk, "rating": 1} for s in steps]
     if way == "set":
-        before, after = _across(world, lambda: gold_set(solution=world.pair, labels=gold))
+        before, after = _across(
+            world, lambda: gold_set(solution=world.pair, labels=gold), logged=True
+        )
         assert before["gold"] == [] and after["gold"]
     else:
         gold_set(solution=world.pair, labels=gold)
-        before, after = _across(world, lambda: gold_unset(solution=world.pair))
+        before, after = _across(world, lambda: gold_unset(solution=world.pair), logged=True)
         assert before["gold"] and after["gold"] == []
 
 
@@ -250,6 +259,7 @@ def test_the_explorers_bulk_actions(world, action):
                 project=world.project, action=action, user=world.reviewer, ids=[world.pair.pk]
             )["changed"]
         ),
+        logged=True,
     )
     assert changed == [1]
 
@@ -262,6 +272,7 @@ def test_an_import_with_labels(world):
             path=DATA / "prm800k_sample.jsonl",
             labels_as="annotations",
         ),
+        logged=True,
     )
     assert after["coverage"]["solutions"] > before["coverage"]["solutions"]
 
@@ -273,6 +284,7 @@ def test_uploaded_predictions(world):
         lambda: predictions_upload(
             project=world.project, source=io.BytesIO(body), filename="p.jsonl"
         ),
+        logged=True,
     )
     assert before["auto_sources"] == [] and after["auto_sources"]
 
@@ -286,7 +298,7 @@ def test_machine_suggestions(world):
         with transaction.atomic():
             suggestions_upsert(solution=world.pair, result=result)
 
-    before, after = _across(world, write)
+    before, after = _across(world, write, logged=True)
     assert before["auto_sources"] == [] and after["auto_sources"]
 
 
@@ -294,7 +306,9 @@ def test_generated_solutions(world):
     problem = world.pair.problem
     made = [GeneratedSolution(text="1\n2", steps=("1", "2"), final_answer="2")]
     before, after = _across(
-        world, lambda: generated_write(world.project, problem, made, "gen", {"n": 1})
+        world,
+        lambda: generated_write(world.project, problem, made, "gen", {"n": 1}),
+        logged=True,
     )
     assert after["coverage"]["solutions"] == before["coverage"]["solutions"] + 1
 

@@ -44,7 +44,8 @@ def gold_set(*, solution: Solution, labels: Iterable[Mapping], user=None) -> Sol
             step_id=step_id, defaults={"rating": rating, "set_by": user}
         )
     Solution.objects.filter(pk=solution.pk).update(is_gold=True)
-    metrics_version_bump(project_id=solution.project_id, labels=False)  # gold, not labels
+    # Its annotations' gold accuracy (the partial aggregates): this solution's.
+    metrics_version_bump(project_id=solution.project_id, solution_id=solution.pk)
     review_reasons_refresh(solution_ids=[solution.pk])
     queue_open_refresh(solution_ids=[solution.pk])
     # Its answers now count as gold answers: their authors' counts are recounted.
@@ -57,7 +58,8 @@ def gold_set(*, solution: Solution, labels: Iterable[Mapping], user=None) -> Sol
 def gold_unset(*, solution: Solution) -> Solution:
     """Stop treating the solution as gold (its gold labels are kept for the record)."""
     Solution.objects.filter(pk=solution.pk).update(is_gold=False)
-    metrics_version_bump(project_id=solution.project_id, labels=False)  # gold, not labels
+    # Its annotations' gold accuracy (the partial aggregates): this solution's.
+    metrics_version_bump(project_id=solution.project_id, solution_id=solution.pk)
     review_reasons_refresh(solution_ids=[solution.pk])
     queue_open_refresh(solution_ids=[solution.pk])
     answers_forget(project=solution.project, user_ids=answerers(solution_id=solution.pk))

@@ -32,7 +32,10 @@ from labeling.models import (
     SuggestionSource,
 )
 from labeling.services.media.images import media_store_rows
-from labeling.services.projects.metrics_version import metrics_version_bump
+from labeling.services.projects.metrics_version import (
+    metrics_version_bump,
+    metrics_version_bump_of_solutions,
+)
 from labeling.services.review.reasons import review_reasons_refresh
 
 from .inserter import Inserter
@@ -161,8 +164,14 @@ class BatchWriter:
     def written(self, batch: Reserved) -> None:
         """After the batch's rows are written (on this thread's connection)."""
         # New solutions (the metrics' coverage counts them), labels, suggestions: the import's
-        # transaction moves the project's metrics version.
-        metrics_version_bump(project_id=self.project.pk)
+        # transaction moves the project's metrics version, the batch's solutions logged (the
+        # next refresh recomputes their parts only; past METRICS_PARTS_MAX_SOLUTIONS, all).
+        if batch.solutions:
+            metrics_version_bump_of_solutions(
+                project_id=self.project.pk, solution_ids=[s.pk for s in batch.solutions]
+            )
+        else:
+            metrics_version_bump(project_id=self.project.pk)
         if self.labels_as == "annotations" and batch.solutions:
             # Imported annotations count as submitted. Suggestions alone give no reason: every
             # reason is about submitted labels (a suggestion can refute one), and the batch's

@@ -26,7 +26,7 @@ from labeling.importers.predictions import PredictionLine, read_predictions
 from labeling.models import Project, Solution, Step, Suggestion, SuggestionSource
 from labeling.pg.rows_insert import insert_rows, json_value, time_value
 from labeling.services.imports.tables import SUGGESTION_COLUMNS
-from labeling.services.projects.metrics_version import metrics_version_bump
+from labeling.services.projects.metrics_version import metrics_version_bump_of_solutions
 
 PREDICTION = SuggestionSource.PREDICTION.value
 BATCH_LINES = 1000
@@ -78,8 +78,10 @@ def predictions_upload(
     with transaction.atomic():
         for batch in _batches(lines):
             writer.write(batch)
-        # Suggestions only (auto_sources), no label.
-        metrics_version_bump(project_id=project.pk, labels=False)
+        # Suggestions only (auto_sources), no label: the solutions given one, logged.
+        metrics_version_bump_of_solutions(
+            project_id=project.pk, solution_ids={pk for pk, _ in writer.seen}
+        )
     return writer.result
 
 
@@ -102,7 +104,7 @@ class _Writer:
         self.filename = filename
         self.result = PredictionsResult()
         self.now = timezone.now()
-        self._seen: dict[tuple[int, str], str] = {}  # (solution, agent) -> where it came first
+        self.seen: dict[tuple[int, str], str] = {}  # (solution, agent) -> where it came first
         self._sources: dict[str, None] = {}
 
     def _error(self, line: PredictionLine, field: str, message: str) -> ImportFileError:
@@ -139,14 +141,14 @@ class _Writer:
         for line in batch:
             solution_id = solution_of[line.external_id]
             agent = line.prediction.agent
-            if (first := self._seen.get((solution_id, agent))) is not None:
+            if (first := self.seen.get((solution_id, agent))) is not None:
                 raise self._error(
                     line,
                     "id",
                     f"solution {line.external_id[:120]!r} is given twice for {agent} "
                     f"(first at {first})",
                 )
-            self._seen[solution_id, agent] = f"line {line.line}" if line.line else f"item {line.at}"
+            self.seen[solution_id, agent] = f"line {line.line}" if line.line else f"item {line.at}"
             self._sources.setdefault(agent, None)
             steps = step_ids[solution_id]
             evidence = json_value(

@@ -186,7 +186,8 @@ def step_split(
             label.delete()
     _history(annotation, user, step, LabelAction.SPLIT, before, None)
     Suggestion.objects.filter(step_id=step.pk).delete()
-    metrics_version_bump(project_id=solution.project_id)  # the project's steps (its stats)
+    # The project's steps (its stats), this solution's labels and suggestions (its parts).
+    metrics_version_bump(project_id=solution.project_id, solution_id=solution.pk)
     annotation.refresh_from_db()
     return annotation
 
@@ -259,6 +260,7 @@ def step_merge(*, annotation: Annotation, user, version: int, step_id: int) -> A
     _history(annotation, user, step, LabelAction.MERGE, _state(first), after)
     if second is not None:
         _history(annotation, user, step, LabelAction.MERGE, _state(second), after)
-    metrics_version_bump(project_id=solution.project_id)  # the project's steps (its stats)
+    # The project's steps (its stats), this solution's labels and suggestions (its parts).
+    metrics_version_bump(project_id=solution.project_id, solution_id=solution.pk)
     annotation.refresh_from_db()
     return annotation

@@ -43,7 +43,7 @@ from labeling.pg.db_retry import retry_on_conflict
 from labeling.rules.overlap import solution_overlap
 from labeling.selectors.explorer import ExplorerFilter, explorer_solutions
 from labeling.services.gold.questions import gold_set, gold_unset
-from labeling.services.projects.metrics_version import metrics_version_bump
+from labeling.services.projects.metrics_version import metrics_version_bump_of_solutions
 from labeling.services.queue.assignments import assignment_clear
 from labeling.services.queue.pool import queue_open_refresh
 from labeling.services.review.resolutions import resolution_withdraw
@@ -114,8 +114,10 @@ def explorer_bulk(
         "mark_gold": _mark_gold,
         "unmark_gold": _unmark_gold,
     }[action](project=project, solutions=solutions, user=user, skipped=skipped, done=done)
-    if changed:
-        metrics_version_bump(project_id=project.pk)
+    if changed:  # gold, overlap, resolutions: the targets' parts recomputed, logged
+        metrics_version_bump_of_solutions(
+            project_id=project.pk, solution_ids=[solution.pk for solution in solutions]
+        )
     return {
         "action": action,
         "matched": len(solutions),

@@ -101,7 +101,7 @@ def metrics_refresh(*, project: Project, version: int | None = None) -> MetricsS
         # As the snapshot's field stores it (dates as ISO strings), so that the returned
         # snapshot answers what a later read of it will.
         data = json.loads(json.dumps(project_metrics(project, partials), cls=DjangoJSONEncoder))
-        data[STATS_KEY] = project_stats(project=project)
+        data[STATS_KEY] = project_stats(project=project) if partials is None else partials.stats()
         snapshot, _ = MetricsSnapshot.objects.update_or_create(
             project=project,
             defaults={

@@ -28,14 +28,18 @@ MetricsReadAdmin; tests/metrics/test_admin_writes.py). A data migration that rew
 metrics read ends with `RunPython(metrics_snapshots_invalidate, RunPython.noop)`. The API's
 `?refresh=true` computes anyway.
 
-A bump that says where it wrote (`solution_id`: one solution's labels or annotations) or that
-it wrote no label (`labels=False`) also logs a `MetricsChange` row, so that the next refresh
-recomputes the partial aggregates of those solutions only (metrics_parts.py); an unlogged bump
-(the default, safe whatever the write did) makes it rebuild them all.
+A bump that says where it wrote (`solution_id`: one solution's labels, annotations, steps or
+gold; `metrics_version_bump_of_solutions`: several solutions' suggestions, new solutions, bulk
+actions, the version moved by one per solution) or that it wrote nothing the partial aggregates
+read (`labels=False`) also logs `MetricsChange` rows, so that the next refresh recomputes the
+partial aggregates of those solutions only (metrics_parts.py); an unlogged bump (the default,
+safe whatever the write did) makes it rebuild them all.
 """
 
+from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 
 from labeling.pg.compiled import hot_cursor
@@ -46,7 +50,10 @@ SLOTS = 16
 
 _INSERT = "INSERT INTO labeling_metricsversion (project_id, slot, bumps) "
 _LOG = "INSERT INTO labeling_metricschange (project_id, solution_id) "
-_ADD = " ON CONFLICT (project_id, slot) DO UPDATE SET bumps = labeling_metricsversion.bumps + 1"
+_ADD = (
+    " ON CONFLICT (project_id, slot)"
+    " DO UPDATE SET bumps = labeling_metricsversion.bumps + EXCLUDED.bumps"
+)
 
 
 def _slot() -> str:
@@ -94,6 +101,28 @@ def _bump_and_log(bump: tuple[str, list], log: tuple[str, list]) -> None:
         write(*log)
         return
     write(f"WITH bump AS ({bump[0]}) {log[0]}", [*bump[1], *log[1]])
+
+
+def metrics_version_bump_of_solutions(*, project_id: int, solution_ids: Iterable[int]) -> None:
+    """metrics_version_bump for a write over several solutions of one project that changed
+    what their partial aggregates read (machine suggestions: agreement with machine sources):
+    the version moves by one per solution and each is logged, so the next refresh recomputes
+    those only; more than METRICS_PARTS_MAX_SOLUTIONS: one unlogged bump (a rebuild), rather
+    than a log its refresh would not read."""
+    ids = sorted(set(solution_ids))
+    if not ids:
+        return
+    if len(ids) > parts_limit() or connection.vendor != "postgresql":
+        metrics_version_bump(project_id=project_id)
+        return
+    bump = (f"{_INSERT}VALUES (%s, {_slot()}, %s){_ADD}", [project_id, len(ids)])
+    log = (_LOG + "SELECT %s, unnest(%s::bigint[])", [project_id, ids])
+    _bump_and_log(bump, log)
+
+
+def parts_limit() -> int:
+    """More changed solutions than this: a refresh rebuilds the partial aggregates."""
+    return getattr(settings, "METRICS_PARTS_MAX_SOLUTIONS", 20_000)
 
 
 def metrics_versions_bump(*, project_ids: set[int], labels: bool = True) -> None:
