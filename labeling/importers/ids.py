@@ -3,9 +3,12 @@
 import hashlib
 import json
 import unicodedata
+from functools import lru_cache
 
 # json.dumps with these options builds a new encoder on every call; an import hashes every row.
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+# One string as that encoder writes it (the same C function it calls for each string).
+_string = json.encoder.encode_basestring
 
 
 def normalize(text: str) -> str:
@@ -30,13 +33,28 @@ def content_id(*parts: object) -> str:
     return _digest([_norm(part) for part in parts])
 
 
+def _sha(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+# A file's lines repeat their problem's text (a problem's solutions, one a line): its
+# normalization and id are computed once per distinct text among the last few hundred.
+@lru_cache(maxsize=256)
+def _problem_normal(text: str) -> str:
+    return normalize(text)
+
+
+@lru_cache(maxsize=256)
 def problem_id(text: str) -> str:
     """Problems without a dataset id are the same problem when their normalized text is."""
-    return _digest(["problem", normalize(text)])
+    return _sha(f'["problem",{_string(_problem_normal(text))}]')
 
 
 def solution_id(problem_text: str, steps: list[str], generator: str = "") -> str:
-    # content_id("solution", problem_text, generator, steps), without its type dispatch.
-    return _digest(
-        ["solution", normalize(problem_text), normalize(generator), [normalize(s) for s in steps]]
+    """content_id("solution", problem_text, generator, steps), without its type dispatch: the
+    same JSON written string by string (the encoder's setup cost more than the strings)."""
+    steps_json = ",".join([_string(normalize(s)) for s in steps])
+    return _sha(
+        f'["solution",{_string(_problem_normal(problem_text))},{_string(normalize(generator))},'
+        f"[{steps_json}]]"
     )

@@ -1,0 +1,40 @@
+"""Content ids (labeling/importers/ids.py): problem_id and solution_id, written string by
+string for speed (issue 26), are content_id's JSON digest of the same parts."""
+
+import random
+
+from labeling.importers.ids import content_id, normalize, problem_id, solution_id
+
+TEXTS = [
+    "",
+    " ",
+    "a\u0301",  # NFC composes it
+    "\u00e9",
+    "x\ty\n  z ",
+    '"quoted" \\ back\\slash',
+    "\u2028line\u2029para",
+    "\x1f\x7f control",
+    "日本語",
+    "emoji 😀",
+    "\ufb01 ligature",
+    "Step 1: 2 + 2 = 4",
+]
+
+
+def test_the_ids_are_content_ids_of_the_same_parts():
+    rng = random.Random(26)
+    for _ in range(2000):
+        problem = rng.choice(TEXTS) + rng.choice(TEXTS)
+        steps = [rng.choice(TEXTS) + " " + rng.choice(TEXTS) for _ in range(rng.randint(0, 6))]
+        generator = rng.choice(TEXTS)
+        assert problem_id(problem) == content_id("problem", problem)
+        assert solution_id(problem, steps, generator) == content_id(
+            "solution", problem, generator, steps
+        )
+
+
+def test_the_same_text_normalized_is_the_same_problem():
+    assert problem_id(" a\u0301  b\n") == problem_id("\u00e1 b")
+    assert normalize(" a\u0301  b\n") == "\u00e1 b"
+    assert solution_id("p", ["x  y"], "g") == solution_id(" p ", ["x y"], "g")
+    assert solution_id("p", ["x"], "g") != solution_id("p", ["x"], "h")
