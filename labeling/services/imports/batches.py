@@ -3,6 +3,7 @@ solutions the project already has and allocates ids for every row to write (all 
 queries); `build` turns the new ones into each table's rows (pure Python); `written` runs
 what follows the batch's write. Re-importing is a no-op because of these lookups."""
 
+import json
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -44,6 +45,7 @@ from .tables import (
     STEP_COLUMNS,
     STEP_LABEL_COLUMNS,
     SUGGESTION_COLUMNS,
+    JsonText,
     Write,
 )
 
@@ -97,6 +99,11 @@ class Reserved:
     ids: dict[type[Model], list[int]]  # allocated for the steps and the rows below them
 
 
+def _uses_json(uses: list[int] | None) -> JsonText:
+    """A step's `uses` (indices, ints: checked at parse) as json.dumps writes the list."""
+    return JsonText(f"[{', '.join(map(str, uses))}]" if uses else "[]")
+
+
 def _chunks(items: list[str], size: int = LOOKUP_CHUNK) -> Iterator[list[str]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -123,6 +130,7 @@ class BatchWriter:
         # next one is built).
         self._unwritten_problems: dict[str, int] = {}
         self._unwritten_solutions: dict[str, int] = {}  # external id -> its problem's pk
+        self._evidence_head: str | None = None
 
     def reserve(self, rows: list[ParsedRow]) -> Reserved:
         now = timezone.now()
@@ -319,7 +327,7 @@ class BatchWriter:
                 index,
                 step.text,
                 step.metadata,
-                step.uses or [],
+                _uses_json(step.uses),
                 step.uses_source,
                 step.thinking,
             )
@@ -343,7 +351,7 @@ class BatchWriter:
 
     def _suggestions(self, batch: Reserved, steps: list[_NewStep]) -> Write:
         now = batch.now
-        evidence: dict[int, dict[str, Any]] = {}  # one per line, shared by its steps
+        evidence: dict[int, JsonText] = {}  # one per line, shared by its steps
         rows = [
             (
                 s.pk,
@@ -351,8 +359,7 @@ class BatchWriter:
                 s.solution.label_agent,
                 s.parsed.label,
                 None,
-                evidence.get(s.line)
-                or evidence.setdefault(s.line, {"file": self.filename, "line": s.line}),
+                evidence.get(s.line) or evidence.setdefault(s.line, self._evidence(s.line)),
                 now,
                 now,
             )
@@ -364,6 +371,12 @@ class BatchWriter:
         self.result.predictions_created += len(predicted)
         return Write(Suggestion, SUGGESTION_COLUMNS, batch.ids[Suggestion], rows + predicted)
 
+    def _evidence(self, line: int) -> JsonText:
+        """A suggestion's evidence, {"file": ..., "line": ...}, as json.dumps writes it."""
+        if self._evidence_head is None:
+            self._evidence_head = f'{{"file": {json.dumps(self.filename)}, "line": '
+        return JsonText(f"{self._evidence_head}{line:d}}}")
+
     def _predictions(self, batch: Reserved, steps: list[_NewStep]) -> list[tuple]:
         """The rows' `predictions` (labeling.importers.predictions), on the new steps."""
         step_pks: dict[int, list[int]] = {}
@@ -372,7 +385,7 @@ class BatchWriter:
         rows = []
         for new in batch.solutions:
             for prediction in new.parsed.predictions:
-                evidence = {"file": self.filename, "line": new.line}
+                evidence = self._evidence(new.line)
                 rows += [
                     (
                         step_pks[new.pk][index],

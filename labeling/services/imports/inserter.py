@@ -11,7 +11,7 @@ from django.db.models import DateTimeField, JSONField, Model
 from django.utils import timezone
 
 from .fallback import bulk_create_write
-from .tables import Write
+from .tables import JsonText, Write
 
 
 class Inserter:
@@ -83,8 +83,8 @@ class Inserter:
             values = list(row)
             for i in json_at:
                 value = values[i]
-                if value is None:
-                    continue  # SQL NULL (a nullable JSON column), not JSON null
+                if value is None or value.__class__ is JsonText:
+                    continue  # SQL NULL (a nullable JSON column), not JSON null; or JSON text
                 if value == {}:
                     values[i] = "{}"
                 elif value == []:
