@@ -39,6 +39,9 @@ _NON_WORD = re.compile(r"[^\w.\\^+\-*/=<>()]+")
 _SPACE = re.compile(r"\s+")
 
 
+# An import reads a new problem's normalized text three times (its signature, its exact key
+# when matched and when added) and a stored candidate's once per problem that finds it.
+@functools.lru_cache(maxsize=1024)
 def normalize(text: str) -> str:
     text = _LATEX_SPACE.sub(" ", text.lower())
     text = _LATEX_WRAP.sub(" ", text).replace("$", " ")
