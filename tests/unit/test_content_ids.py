@@ -18,6 +18,9 @@ TEXTS = [
     "emoji 😀",
     "\ufb01 ligature",
     "Step 1: 2 + 2 = 4",
+    "\u3000ideographic\u00a0nbsp\u0085",
+    "\u0301 a combining mark first",
+    "   \n\t ",
 ]
 
 
