@@ -53,7 +53,9 @@ def problem_id(text: str) -> str:
 def solution_id(problem_text: str, steps: list[str], generator: str = "") -> str:
     """content_id("solution", problem_text, generator, steps), without its type dispatch: the
     same JSON written string by string (the encoder's setup cost more than the strings)."""
-    steps_json = ",".join([_string(normalize(s)) for s in steps])
+    # normalize() written out: a call per step cost about as much as its work.
+    nfc = unicodedata.normalize
+    steps_json = ",".join([_string(" ".join(nfc("NFC", s).split())) for s in steps])
     return _sha(
         f'["solution",{_string(_problem_normal(problem_text))},{_string(normalize(generator))},'
         f"[{steps_json}]]"

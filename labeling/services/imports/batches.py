@@ -99,9 +99,7 @@ class Reserved:
     ids: dict[type[Model], list[int]]  # allocated for the steps and the rows below them
 
 
-def _uses_json(uses: list[int] | None) -> JsonText:
-    """A step's `uses` (indices, ints: checked at parse) as json.dumps writes the list."""
-    return JsonText(f"[{', '.join(map(str, uses))}]" if uses else "[]")
+_NO_USES = JsonText("[]")
 
 
 def _chunks(items: list[str], size: int = LOOKUP_CHUNK) -> Iterator[list[str]]:
@@ -327,7 +325,8 @@ class BatchWriter:
                 index,
                 step.text,
                 step.metadata,
-                _uses_json(step.uses),
+                # `uses` (indices, ints: checked at parse) as json.dumps writes the list.
+                JsonText(f"[{', '.join(map(str, step.uses))}]") if step.uses else _NO_USES,
                 step.uses_source,
                 step.thinking,
             )
