@@ -13,7 +13,22 @@ _string = json.encoder.encode_basestring
 
 def normalize(text: str) -> str:
     """NFC, whitespace runs collapsed to one space, ends stripped."""
+    if _plain(text):
+        return text
     return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def _plain(text: str) -> bool:
+    """Already normal: ASCII (NFC leaves it as it is) whose only whitespace is single spaces
+    inside (every other ASCII whitespace is a control character, which is not printable).
+    Most steps are; the split and join cost more than these tests (issue 26)."""
+    return (
+        text.isascii()
+        and text.isprintable()
+        and "  " not in text
+        and text[:1] != " "
+        and text[-1:] != " "
+    )
 
 
 def _norm(value: object) -> object:
@@ -53,9 +68,7 @@ def problem_id(text: str) -> str:
 def solution_id(problem_text: str, steps: list[str], generator: str = "") -> str:
     """content_id("solution", problem_text, generator, steps), without its type dispatch: the
     same JSON written string by string (the encoder's setup cost more than the strings)."""
-    # normalize() written out: a call per step cost about as much as its work.
-    nfc = unicodedata.normalize
-    steps_json = ",".join([_string(" ".join(nfc("NFC", s).split())) for s in steps])
+    steps_json = ",".join([_string(s if _plain(s) else normalize(s)) for s in steps])
     return _sha(
         f'["solution",{_string(_problem_normal(problem_text))},{_string(normalize(generator))},'
         f"[{steps_json}]]"

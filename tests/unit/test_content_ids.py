@@ -21,6 +21,12 @@ TEXTS = [
     "\u3000ideographic\u00a0nbsp\u0085",
     "\u0301 a combining mark first",
     "   \n\t ",
+    "plain ascii, one space apart",
+    "two  spaces",
+    " lead",
+    "trail ",
+    "x\x1fy",  # a separator: whitespace to str.split
+    "x\x0by\x0cz",
 ]
 
 
@@ -41,3 +47,17 @@ def test_the_same_text_normalized_is_the_same_problem():
     assert normalize(" a\u0301  b\n") == "\u00e1 b"
     assert solution_id("p", ["x  y"], "g") == solution_id(" p ", ["x y"], "g")
     assert solution_id("p", ["x"], "g") != solution_id("p", ["x"], "h")
+
+
+def test_normalize_is_nfc_with_whitespace_runs_collapsed():
+    """normalize() returns plain ASCII text as it is: the same as the full rule."""
+    import unicodedata
+
+    rng = random.Random(7)
+    alphabet = ["a", "Z", "1", " ", "  ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\x7f"]
+    alphabet += ["\u00e9", "e\u0301", "\u00a0", "\u2028", "\u3000", ".", '"', "\\"]
+    texts = TEXTS + [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(5000)
+    ]
+    for text in texts:
+        assert normalize(text) == " ".join(unicodedata.normalize("NFC", text).split()), repr(text)
