@@ -32,6 +32,7 @@ from labeling.models import (
     Suggestion,
     SuggestionSource,
 )
+from labeling.pg.arrays import text_array
 from labeling.services.media.images import media_store_rows
 from labeling.services.projects.metrics_version import metrics_version_bump
 from labeling.services.review.reasons import review_reasons_refresh
@@ -194,7 +195,7 @@ class BatchWriter:
                     " WHERE t.project_id = %s AND t.external_id = u.external_id"
                     " AND t.external_id <> '')"
                     " FROM unnest(%s::text[]) AS u(external_id)",
-                    [self.project.pk, external_ids],
+                    [self.project.pk, text_array(external_ids)],
                 )
                 return {ext: pk for ext, pk in cursor.fetchall() if pk is not None}
         found: dict[str, int] = {}

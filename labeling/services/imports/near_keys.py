@@ -36,6 +36,7 @@ from django.db.models import Model, Q
 
 from labeling.importers.ids import problem_id
 from labeling.models import Problem, ProblemBand, ProblemSignature, Project
+from labeling.pg.arrays import int_array, text_array
 from labeling.rules.near_dups import (
     SIGNATURE_DTYPE,
     band_keys,
@@ -302,7 +303,7 @@ class NearKeys:
                     cursor.execute(
                         f"UPDATE {Problem._meta.db_table} p SET near_cluster = v.name"
                         " FROM unnest(%s::bigint[], %s::text[]) AS v(id, name) WHERE p.id = v.id",
-                        [[pk for pk, _ in part], [name for _, name in part]],
+                        [int_array(pk for pk, _ in part), text_array(name for _, name in part)],
                     )
             return
         for name, ids in relabel.items():
@@ -336,7 +337,7 @@ def _band_rows(project: int, by_band: dict[int, list[int]]) -> Iterable[tuple[in
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT band, hash, problem_id FROM {table} WHERE project_id = %s AND ({ors})",
-            [project, *(v for band in bands for v in (band, by_band[band]))],
+            [project, *(v for band in bands for v in (band, int_array(by_band[band])))],
         )
         return cursor.fetchall()
 
@@ -353,7 +354,23 @@ def _candidate_rows(pks: list[int]) -> Iterable[tuple[int, str, str, str, bytes 
             "SELECT p.id, p.external_id, p.text, p.near_cluster, s.hashvalues"
             f" FROM {Problem._meta.db_table} p LEFT JOIN {ProblemSignature._meta.db_table} s"
             " ON s.problem_id = p.id WHERE p.id = ANY(%s::bigint[]) ORDER BY p.id",
-            [pks],
+            [int_array(pks)],
+        )
+        return cursor.fetchall()
+
+
+def problem_pks(project: Project, keys: list[str]) -> Iterable[tuple[str, int]]:
+    """(external id, id) of the project's problems among `keys` (at most lookup_size()); on
+    PostgreSQL with the keys as one array literal, not an `IN` list compiled value by value."""
+    if connection.vendor != "postgresql":
+        return Problem.objects.filter(project=project, external_id__in=keys).values_list(
+            "external_id", "pk"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT external_id, id FROM {Problem._meta.db_table}"
+            " WHERE project_id = %s AND external_id = ANY(%s::text[])",
+            [project.pk, text_array(keys)],
         )
         return cursor.fetchall()
 
