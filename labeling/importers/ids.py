@@ -53,15 +53,31 @@ def _sha(text: str) -> str:
 
 
 # A file's lines repeat their problem's text (a problem's solutions, one a line): its
-# normalization and id are computed once per distinct text among the last few hundred.
-@lru_cache(maxsize=256)
+# normalization and id are computed once per distinct text among the last few hundred, for
+# texts of up to CACHED_MAX characters (a line may hold megabytes: the cache stays under 3 MB).
+CACHED_MAX = 4096
+
+
 def _problem_normal(text: str) -> str:
+    return _normal_cached(text) if len(text) <= CACHED_MAX else normalize(text)
+
+
+@lru_cache(maxsize=256)
+def _normal_cached(text: str) -> str:
     return normalize(text)
 
 
-@lru_cache(maxsize=256)
 def problem_id(text: str) -> str:
     """Problems without a dataset id are the same problem when their normalized text is."""
+    return _id_cached(text) if len(text) <= CACHED_MAX else _problem_id(text)
+
+
+@lru_cache(maxsize=256)
+def _id_cached(text: str) -> str:
+    return _problem_id(text)
+
+
+def _problem_id(text: str) -> str:
     return _sha(f'["problem",{_string(_problem_normal(text))}]')
 
 

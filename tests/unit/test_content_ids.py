@@ -61,3 +61,21 @@ def test_normalize_is_nfc_with_whitespace_runs_collapsed():
     ]
     for text in texts:
         assert normalize(text) == " ".join(unicodedata.normalize("NFC", text).split()), repr(text)
+
+
+def test_only_texts_of_a_bounded_length_are_cached():
+    """A problem's text may be megabytes (a 10 MB line): the caches keep short texts only."""
+    from labeling.importers import ids
+    from labeling.rules import near_dups
+
+    ids._id_cached.cache_clear()
+    near_dups._normalize_cached.cache_clear()
+    long = "a long problem " * 400  # 6,000 characters
+    assert problem_id(long) == content_id("problem", long)
+    near_dups.normalize(long)
+    assert ids._id_cached.cache_info().currsize == 0
+    assert near_dups._normalize_cached.cache_info().currsize == 0
+    problem_id("a short problem")
+    near_dups.normalize("a short problem")
+    assert ids._id_cached.cache_info().currsize == 1
+    assert near_dups._normalize_cached.cache_info().currsize == 1
