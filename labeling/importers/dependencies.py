@@ -50,8 +50,8 @@ _REF_WORD = re.compile(
 )
 # Results: the right side of "=" (also "is", "gives" would be too loose: not used).
 _RESULT = re.compile(r"=\s*\\?\$?\s*(-?\d[\d,]*(?:\.\d+)?)(?![\d.,]*\d)")
-# Cheap, case-blind enough substring tests before each regex (imports run this on every step).
-_PREVIOUS_WORDS = ("revious", "receding", "rior", "ast ")
+# Cheap, case-blind enough substring tests before the regex (imports run this on every step):
+# "revious", "receding", "rior", "ast " (written out in _step_refs).
 
 
 def _norm(number: str) -> str:
@@ -86,7 +86,13 @@ def _written(number: str, text: str) -> bool:
 def _step_refs(text: str, j: int) -> set[int]:
     """Explicit references: "step 2", "the previous step"."""
     found: set[int] = set()
-    if j > 0 and any(word in text for word in _PREVIOUS_WORDS) and _PREVIOUS.search(text):
+    # The words' tests written out: a generator over _PREVIOUS_WORDS cost more than the rest of
+    # this function on the steps that name no step (most of them).
+    if (
+        j > 0
+        and ("revious" in text or "receding" in text or "rior" in text or "ast " in text)
+        and _PREVIOUS.search(text)
+    ):
         found.add(j - 1)
     if "tep" not in text and "TEP" not in text:
         return found
@@ -112,28 +118,47 @@ def _integer_digits(number: str) -> str:
     return number.lstrip("-").split(".", 1)[0]
 
 
+# Up to this many candidates (a step's earlier steps, or the results so far), a result is looked
+# for in each with str.find; past it, through an index of the steps' runs of digits, so a long
+# trace stays linear. Both read the same (the runs only narrow where _written looks).
+SCAN_MAX = 32
+
+
 def detect_uses(steps: Sequence[str], problem: str = "") -> list[list[int]]:
     """For each step, the earlier steps its text refers to (0-based, ascending).
 
-    Linear in the steps (a trace has thousands): a step's text is checked only against the
-    results whose integer digits it writes, and a result is checked against only the earlier
-    steps that write those digits (tests/importers/test_step_uses.py compares it with the
-    all-pairs reading)."""
+    Linear in the steps (a trace has thousands): past SCAN_MAX results, a step's text is
+    checked only against the results whose integer digits it writes, and past SCAN_MAX steps a
+    result is checked against only the earlier steps that write those digits
+    (tests/importers/test_step_uses.py compares it with the all-pairs reading). A short
+    solution, the usual one, reads its few results in each step directly: indexing every run of
+    digits of every step cost more than the reading it saved (issue 26)."""
     labels: dict[str, int] = {}  # equation label -> the step that introduced it
     results: dict[str, int] = {}  # a computed number -> the step that first computed it
     by_digits: dict[str, list[str]] = {}  # a result's integer digits -> those results
-    steps_with: dict[str, list[int]] = {}  # a run of digits -> the steps so far that write it
+    steps_with: dict[str, list[int]] = {}  # a run of digits -> the indexed steps that write it
+    indexed = 0  # steps_with holds the steps before this one (built when first needed)
     written_before: set[str] = set()  # results found written in an earlier step
     out: list[list[int]] = []
 
     def earlier_writes(number: str, j: int) -> bool:
+        nonlocal indexed
         if number in written_before:
             return True
-        for k in steps_with.get(_integer_digits(number), ()):
-            if k < j and _written(number, steps[k]):
-                written_before.add(number)
-                return True
-        return False
+        if j <= SCAN_MAX:
+            found = any(number in steps[k] and _written(number, steps[k]) for k in range(j))
+        else:
+            for k in range(indexed, j):
+                for run in set(_DIGITS.findall(steps[k])):
+                    steps_with.setdefault(run, []).append(k)
+            indexed = max(indexed, j)
+            found = any(
+                k < j and _written(number, steps[k])
+                for k in steps_with.get(_integer_digits(number), ())
+            )
+        if found:
+            written_before.add(number)
+        return found
 
     for j, text in enumerate(steps):
         uses = _step_refs(text, j)
@@ -143,9 +168,13 @@ def detect_uses(steps: Sequence[str], problem: str = "") -> list[list[int]]:
                 start = match.start()
                 if k is not None and k < j and _REF_WORD.search(text, max(0, start - 24), start):
                     uses.add(k)
-        runs = set(_DIGITS.findall(text))
-        for run in runs & by_digits.keys() if by_digits else ():
-            uses.update(results[n] for n in by_digits[run] if _written(n, text))
+        if len(results) > SCAN_MAX:
+            for run in set(_DIGITS.findall(text)) & by_digits.keys():
+                uses.update(results[n] for n in by_digits[run] if _written(n, text))
+        elif results:
+            for number, k in results.items():
+                if number in text and _written(number, text):
+                    uses.add(k)
         out.append(sorted(uses))
         if "\\tag" in text:
             for match in _TAG.finditer(text):
@@ -164,8 +193,6 @@ def detect_uses(steps: Sequence[str], problem: str = "") -> list[list[int]]:
                 ):
                     results[number] = j
                     by_digits.setdefault(_integer_digits(number), []).append(number)
-        for run in runs:
-            steps_with.setdefault(run, []).append(j)
     return out
 
 

@@ -16,4 +16,5 @@ PostgreSQL-only statements fall back to the plain ORM or plain SQL on SQLite.
     id_ranges.py      a project's solutions walked in bounded id ranges, one transaction each
     read_ahead.py     the next batches read or parsed on a second thread (imports, exports)
     gc_pause.py       Python's cyclic garbage collector paused around a bulk import or export
+    arrays.py         array parameters as one literal (an import's lookups of many ids)
 """

@@ -40,6 +40,18 @@ _SPACE = re.compile(r"\s+")
 
 
 def normalize(text: str) -> str:
+    # An import reads a new problem's normalized text three times (its signature, its exact
+    # key when matched and when added) and a stored candidate's once per problem that finds
+    # it: texts of up to 4,096 characters are cached (at most 1,024: under 10 MB).
+    return _normalize_cached(text) if len(text) <= 4096 else _normalize(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _normalize_cached(text: str) -> str:
+    return _normalize(text)
+
+
+def _normalize(text: str) -> str:
     text = _LATEX_SPACE.sub(" ", text.lower())
     text = _LATEX_WRAP.sub(" ", text).replace("$", " ")
     text = _NON_WORD.sub(" ", text)

@@ -86,6 +86,26 @@ def test_the_linear_detector_agrees_with_the_all_pairs_reading():
         assert detect_uses(steps, problem) == detect_uses_all_pairs(steps, problem), steps
 
 
+@pytest.mark.parametrize("scan_max", [0, 3, 10**9])
+def test_the_scan_and_the_index_read_the_same(monkeypatch, scan_max):
+    """Short solutions look results up with str.find, long ones through the index of runs of
+    digits (SCAN_MAX): either way, on traces on both sides of it, as the all-pairs reading."""
+    import random
+
+    from labeling.importers import dependencies
+
+    monkeypatch.setattr(dependencies, "SCAN_MAX", scan_max)
+    rng = random.Random(26)
+    pieces = ["12", "12.5", "-12", "1,200", "1200", "112", "2.50", "0.5", "x_12", "12a", "3.14"]
+    pieces += ["75", "150", "(1)", "step 2", "the previous step", "=", "= ", "= 7.5", "=1,200"]
+    pieces += [f"= {n}" for n in range(10, 60)] + [str(n) for n in range(10, 60)]
+    for _ in range(120):
+        n = rng.randint(1, 90)
+        steps = [" ".join(rng.choice(pieces) for _ in range(rng.randint(1, 12))) for _ in range(n)]
+        for problem in ("", "1200 and 12.5 and 33"):
+            assert detect_uses(steps, problem) == detect_uses_all_pairs(steps, problem), steps
+
+
 def test_a_long_trace_reuses_its_results_as_a_short_one_does():
     # 5,000 steps each computing a new result from the one before: every step uses the last.
     steps = [f"x_{k} = x_{{k-1}} + 7 = {1000 + 7 * k}" for k in range(5000)]

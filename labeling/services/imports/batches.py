@@ -3,6 +3,7 @@ solutions the project already has and allocates ids for every row to write (all 
 queries); `build` turns the new ones into each table's rows (pure Python); `written` runs
 what follows the batch's write. Re-importing is a no-op because of these lookups."""
 
+import json
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -31,6 +32,7 @@ from labeling.models import (
     Suggestion,
     SuggestionSource,
 )
+from labeling.pg.arrays import text_array
 from labeling.services.media.images import media_store_rows
 from labeling.services.projects.metrics_version import (
     metrics_version_bump,
@@ -47,6 +49,7 @@ from .tables import (
     STEP_COLUMNS,
     STEP_LABEL_COLUMNS,
     SUGGESTION_COLUMNS,
+    JsonText,
     Write,
 )
 
@@ -100,6 +103,9 @@ class Reserved:
     ids: dict[type[Model], list[int]]  # allocated for the steps and the rows below them
 
 
+_NO_USES = JsonText("[]")
+
+
 def _chunks(items: list[str], size: int = LOOKUP_CHUNK) -> Iterator[list[str]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -126,6 +132,7 @@ class BatchWriter:
         # next one is built).
         self._unwritten_problems: dict[str, int] = {}
         self._unwritten_solutions: dict[str, int] = {}  # external id -> its problem's pk
+        self._evidence_head: str | None = None
 
     def reserve(self, rows: list[ParsedRow]) -> Reserved:
         now = timezone.now()
@@ -197,7 +204,7 @@ class BatchWriter:
                     " WHERE t.project_id = %s AND t.external_id = u.external_id"
                     " AND t.external_id <> '')"
                     " FROM unnest(%s::text[]) AS u(external_id)",
-                    [self.project.pk, external_ids],
+                    [self.project.pk, text_array(external_ids)],
                 )
                 return {ext: pk for ext, pk in cursor.fetchall() if pk is not None}
         found: dict[str, int] = {}
@@ -328,7 +335,8 @@ class BatchWriter:
                 index,
                 step.text,
                 step.metadata,
-                step.uses or [],
+                # `uses` (indices, ints: checked at parse) as json.dumps writes the list.
+                JsonText(f"[{', '.join(map(str, step.uses))}]") if step.uses else _NO_USES,
                 step.uses_source,
                 step.thinking,
             )
@@ -352,7 +360,7 @@ class BatchWriter:
 
     def _suggestions(self, batch: Reserved, steps: list[_NewStep]) -> Write:
         now = batch.now
-        evidence: dict[int, dict[str, Any]] = {}  # one per line, shared by its steps
+        evidence: dict[int, JsonText] = {}  # one per line, shared by its steps
         rows = [
             (
                 s.pk,
@@ -360,8 +368,7 @@ class BatchWriter:
                 s.solution.label_agent,
                 s.parsed.label,
                 None,
-                evidence.get(s.line)
-                or evidence.setdefault(s.line, {"file": self.filename, "line": s.line}),
+                evidence.get(s.line) or evidence.setdefault(s.line, self._evidence(s.line)),
                 now,
                 now,
             )
@@ -373,6 +380,12 @@ class BatchWriter:
         self.result.predictions_created += len(predicted)
         return Write(Suggestion, SUGGESTION_COLUMNS, batch.ids[Suggestion], rows + predicted)
 
+    def _evidence(self, line: int) -> JsonText:
+        """A suggestion's evidence, {"file": ..., "line": ...}, as json.dumps writes it."""
+        if self._evidence_head is None:
+            self._evidence_head = f'{{"file": {json.dumps(self.filename)}, "line": '
+        return JsonText(f"{self._evidence_head}{line:d}}}")
+
     def _predictions(self, batch: Reserved, steps: list[_NewStep]) -> list[tuple]:
         """The rows' `predictions` (labeling.importers.predictions), on the new steps."""
         step_pks: dict[int, list[int]] = {}
@@ -381,7 +394,7 @@ class BatchWriter:
         rows = []
         for new in batch.solutions:
             for prediction in new.parsed.predictions:
-                evidence = {"file": self.filename, "line": new.line}
+                evidence = self._evidence(new.line)
                 rows += [
                     (
                         step_pks[new.pk][index],

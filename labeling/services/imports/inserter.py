@@ -11,7 +11,7 @@ from django.db.models import DateTimeField, JSONField, Model
 from django.utils import timezone
 
 from .fallback import bulk_create_write
-from .tables import Write
+from .tables import JsonText, Write
 
 
 class Inserter:
@@ -61,17 +61,20 @@ class Inserter:
             start = max(highest, row[0] if row else 0) + 1
         return list(range(start, start + count))
 
-    def _adapt(self, model: type[Model], columns: tuple[str, ...], rows: list[tuple]) -> Iterator:
-        """The rows as the database takes them: JSON as text; times as ISO 8601 text for COPY
-        (what psycopg would write, without its per-value cost) or adapted for SQLite.
+    def _adapt(
+        self, model: type[Model], columns: tuple[str, ...], ids: list[int], rows: list[tuple]
+    ) -> Iterator[list]:
+        """Each row with its id first, as the database takes it: JSON as text; times as ISO
+        8601 text for COPY (what psycopg would write, without its per-value cost) or adapted
+        for SQLite.
 
         A batch repeats its objects (every row's `now`, one evidence dict per solution):
         each distinct one is converted once per call. JSON is cached by identity, which holds
-        because `rows` keeps the objects alive until the call ends.
+        because `rows` keeps the objects alive until the call ends; JsonText is JSON already.
         """
         fields = {f.attname: f for f in model._meta.concrete_fields}
-        json_at = [i for i, c in enumerate(columns) if isinstance(fields[c], JSONField)]
-        time_at = [i for i, c in enumerate(columns) if isinstance(fields[c], DateTimeField)]
+        json_at = [i + 1 for i, c in enumerate(columns) if isinstance(fields[c], JSONField)]
+        time_at = [i + 1 for i, c in enumerate(columns) if isinstance(fields[c], DateTimeField)]
         adapt_time = (
             connection.ops.adapt_datetimefield_value
             if self.vendor == "sqlite"
@@ -79,12 +82,12 @@ class Inserter:
         )
         encoded: dict[int, str] = {}
         times: dict[datetime, Any] = {}
-        for row in rows:
-            values = list(row)
+        for pk, row in zip(ids, rows, strict=True):
+            values = [pk, *row]
             for i in json_at:
                 value = values[i]
-                if value is None:
-                    continue  # SQL NULL (a nullable JSON column), not JSON null
+                if value is None or value.__class__ is JsonText:
+                    continue  # SQL NULL (a nullable JSON column), not JSON null; or JSON text
                 if value == {}:
                     values[i] = "{}"
                 elif value == []:
@@ -135,16 +138,15 @@ class Inserter:
             bulk_create_write(item)
             return
         statement = self._statement(model, columns)
-        values = self._adapt(model, columns, rows)
+        values = self._adapt(model, columns, ids, rows)
         if self.vendor != "postgresql":
             with connection.cursor() as cursor:
-                cursor.executemany(
-                    statement, [(pk, *row) for pk, row in zip(ids, values, strict=True)]
-                )
+                cursor.executemany(statement, list(values))
             return
         with (
             raw.cursor() if raw is not None else connection.cursor().cursor as cursor,
             cursor.copy(statement) as copy,
         ):
-            for pk, row in zip(ids, values, strict=True):
-                copy.write_row((pk, *row))
+            write_row = copy.write_row
+            for row in values:
+                write_row(row)

@@ -20,7 +20,7 @@ from labeling.importers import ParsedRow
 from labeling.models import Problem, ProblemBand, Project
 from labeling.rules.near_dups import band_numbers, signature
 
-from .near_keys import NearKeys, chunks, lookup_size, report_of
+from .near_keys import NearKeys, chunks, lookup_size, problem_pks, report_of
 
 T = TypeVar("T", bound=tuple)
 NEAR_DUPLICATES = ("keep", "skip")
@@ -103,11 +103,7 @@ class NearDupScreen:
                 fresh.setdefault(key, row.problem.text)
         ids = list(fresh)
         for part in chunks(ids, lookup_size()):
-            self.existing_keys.update(
-                Problem.objects.filter(project=self.project, external_id__in=part).values_list(
-                    "external_id", flat=True
-                )
-            )
+            self.existing_keys.update(key for key, _ in problem_pks(self.project, part))
         ahead = {k: self._ahead.pop(k, None) for k in fresh}
         sigs = {
             k: signature(text) if ahead[k] is None else ahead[k]
@@ -161,11 +157,7 @@ class NearDupScreen:
         clusters."""
         pks: dict[str, int] = {}
         for part in chunks(sorted(self.new_keys), lookup_size()):
-            pks.update(
-                Problem.objects.filter(project=self.project, external_id__in=part).values_list(
-                    "external_id", "pk"
-                )
-            )
+            pks.update(problem_pks(self.project, part))
         self.keys.store(pks)
 
     def report(self) -> dict[str, Any]:

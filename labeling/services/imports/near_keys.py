@@ -36,6 +36,7 @@ from django.db.models import Model, Q
 
 from labeling.importers.ids import problem_id
 from labeling.models import Problem, ProblemBand, ProblemSignature, Project
+from labeling.pg.arrays import int_array, text_array
 from labeling.rules.near_dups import (
     SIGNATURE_DTYPE,
     band_keys,
@@ -120,11 +121,7 @@ class NearKeys:
             by_band: dict[int, list[int]] = defaultdict(list)
             for band, value in part:
                 by_band[band].append(value)
-            where = Q()
-            for band, values in by_band.items():
-                where |= Q(band=band, hash__in=values)
-            rows = ProblemBand.objects.filter(project=self.project).filter(where)
-            for band, value, pk in rows.values_list("band", "hash", "problem_id"):
+            for band, value, pk in _band_rows(self.project.pk, by_band):
                 found[(band, value)].append(pk)
         self._db_keys = found
         # The project's stored keys do not change during an import (its own are stored at
@@ -132,10 +129,7 @@ class NearKeys:
         self._empty.add([k for k, pks in found.items() if not pks])
         missing = sorted({pk for pks in found.values() for pk in pks if pk not in self._db})
         for part in chunks(missing, lookup_size()):
-            rows = Problem.objects.filter(pk__in=part).values_list(
-                "pk", "external_id", "text", "near_cluster", "signature__hashvalues"
-            )
-            for pk, ext, text, cluster, data in rows:
+            for pk, ext, text, cluster, data in _candidate_rows(part):
                 sig = signature_from_bytes(data) if data is not None else signature(text)
                 name = cluster or ext or problem_id(text)
                 self._db[pk] = _Stored(pk, ext, text, name, not cluster, sig)
@@ -300,6 +294,18 @@ class NearKeys:
                         near_cluster=target
                     )
             relabel[target].extend(pks[key] for key in new)
+        if connection.vendor == "postgresql":
+            # One statement for every cluster: an UPDATE per cluster, its ids compiled one by
+            # one, was most of this store's CPU where a file brings many clusters.
+            pairs = sorted((pk, name) for name, ids in relabel.items() for pk in ids)
+            with connection.cursor() as cursor:
+                for part in chunks(pairs, lookup_size()):
+                    cursor.execute(
+                        f"UPDATE {Problem._meta.db_table} p SET near_cluster = v.name"
+                        " FROM unnest(%s::bigint[], %s::text[]) AS v(id, name) WHERE p.id = v.id",
+                        [int_array(pk for pk, _ in part), text_array(name for _, name in part)],
+                    )
+            return
         for name, ids in relabel.items():
             for part in chunks(sorted(ids), lookup_size()):
                 Problem.objects.filter(pk__in=part).update(near_cluster=name)
@@ -313,6 +319,60 @@ class NearKeys:
             return Problem.objects.filter(project=self.project, near_cluster=name).count()
 
         return min(names, key=lambda name: (-size(name), name))
+
+
+def _band_rows(project: int, by_band: dict[int, list[int]]) -> Iterable[tuple[int, int, int]]:
+    """(band, hash, problem id) of the project's stored keys among `by_band`'s hashes. On
+    PostgreSQL each band's hashes go as one array (`= ANY`, what the planner makes of `IN`
+    anyway): an `IN` list's values were compiled and quoted one by one, per batch."""
+    if connection.vendor != "postgresql":
+        where = Q()
+        for band, values in by_band.items():
+            where |= Q(band=band, hash__in=values)
+        rows = ProblemBand.objects.filter(project_id=project).filter(where)
+        return rows.values_list("band", "hash", "problem_id")
+    table = ProblemBand._meta.db_table
+    bands = sorted(by_band)
+    ors = " OR ".join(["(band = %s AND hash = ANY(%s::bigint[]))"] * len(bands))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT band, hash, problem_id FROM {table} WHERE project_id = %s AND ({ors})",
+            [project, *(v for band in bands for v in (band, int_array(by_band[band])))],
+        )
+        return cursor.fetchall()
+
+
+def _candidate_rows(pks: list[int]) -> Iterable[tuple[int, str, str, str, bytes | None]]:
+    """(id, external id, text, near_cluster, stored signature or None) of the problems `pks`;
+    on PostgreSQL with the ids as one array."""
+    if connection.vendor != "postgresql":
+        return Problem.objects.filter(pk__in=pks).values_list(
+            "pk", "external_id", "text", "near_cluster", "signature__hashvalues"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT p.id, p.external_id, p.text, p.near_cluster, s.hashvalues"
+            f" FROM {Problem._meta.db_table} p LEFT JOIN {ProblemSignature._meta.db_table} s"
+            " ON s.problem_id = p.id WHERE p.id = ANY(%s::bigint[]) ORDER BY p.id",
+            [int_array(pks)],
+        )
+        return cursor.fetchall()
+
+
+def problem_pks(project: Project, keys: list[str]) -> Iterable[tuple[str, int]]:
+    """(external id, id) of the project's problems among `keys` (at most lookup_size()); on
+    PostgreSQL with the keys as one array literal, not an `IN` list compiled value by value."""
+    if connection.vendor != "postgresql":
+        return Problem.objects.filter(project=project, external_id__in=keys).values_list(
+            "external_id", "pk"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT external_id, id FROM {Problem._meta.db_table}"
+            " WHERE project_id = %s AND external_id = ANY(%s::text[])",
+            [project.pk, text_array(keys)],
+        )
+        return cursor.fetchall()
 
 
 def copy_text(model: type[Model], columns: tuple[str, ...], text: str) -> None:

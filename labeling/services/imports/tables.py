@@ -104,3 +104,10 @@ class Write:
     columns: tuple[str, ...]
     ids: list[int]
     rows: list[tuple]
+
+
+class JsonText(str):
+    """A JSON column's value already written as JSON, exactly as json.dumps writes it: the
+    batch writer writes a few shapes it knows (a step's `uses`, a suggestion's evidence) for
+    less than json.dumps costs per row; `_adapt` passes them through and the bulk_create
+    fallback reads them back."""
