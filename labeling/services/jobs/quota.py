@@ -20,7 +20,7 @@ from django.db.models import QuerySet
 from labeling.accounts.operators import acts_as_server, operator_caps
 from labeling.errors import Conflict
 from labeling.pg.named_locks import named_xact_lock
-from labeling.services.projects.delete import project_live_hold
+from labeling.services.projects.live_hold import project_live_hold
 
 DEFAULTS: dict[str, int] = {
     "autolabel_runs": 4,

@@ -20,11 +20,10 @@ import logging
 import shutil
 
 from django.core.files.storage import default_storage
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from labeling.errors import ProjectDeleted
 from labeling.models import (
     Annotation,
     Assignment,
@@ -71,25 +70,6 @@ def project_delete(*, project: Project) -> Project:
     # name (labeling.tasks imports this module), routed by CELERY_TASK_ROUTES.
     outbox_add(task=PURGE_TASK, args=[project.pk])
     return project
-
-
-def project_live_hold(*, project_id: int) -> None:
-    """Refuse (410) unless the project is live, and keep it live until the caller's transaction
-    ends: its row is share-locked (FOR KEY SHARE), which `project_delete`'s FOR UPDATE waits
-    for. A job created at the moment the project is deleted is then either made first, and
-    cancelled (`_runs_cancel`) or purged with the project, or refused; never left running on a
-    project whose rows the purge is deleting. The weakest lock: a running import, which holds
-    the project's row (FOR NO KEY UPDATE) for its whole file, does not hold the start up."""
-    rows = Project.objects.filter(pk=project_id, deleted_at__isnull=True).values_list("pk")
-    if connection.vendor == "postgresql":
-        sql, params = rows.query.sql_with_params()
-        with connection.cursor() as cursor:
-            cursor.execute(f"{sql} FOR KEY SHARE", params)
-            live = cursor.fetchone() is not None
-    else:
-        live = rows.exists()
-    if not live:
-        raise ProjectDeleted()
 
 
 def _runs_cancel(*, project_id: int, now) -> None:

@@ -1,0 +1,26 @@
+"""The hold a job's start takes on its project: refused (410) unless the project is live, and
+kept live until the job's transaction ends (`project_delete`'s FOR UPDATE waits for it)."""
+
+from django.db import connection
+
+from labeling.errors import ProjectDeleted
+from labeling.models import Project
+
+
+def project_live_hold(*, project_id: int) -> None:
+    """Refuse (410) unless the project is live, and keep it live until the caller's transaction
+    ends: its row is share-locked (FOR KEY SHARE), which `project_delete`'s FOR UPDATE waits
+    for. A job created at the moment the project is deleted is then either made first, and
+    cancelled (`_runs_cancel`) or purged with the project, or refused; never left running on a
+    project whose rows the purge is deleting. The weakest lock: a running import, which holds
+    the project's row (FOR NO KEY UPDATE) for its whole file, does not hold the start up."""
+    rows = Project.objects.filter(pk=project_id, deleted_at__isnull=True).values_list("pk")
+    if connection.vendor == "postgresql":
+        sql, params = rows.query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute(f"{sql} FOR KEY SHARE", params)
+            live = cursor.fetchone() is not None
+    else:
+        live = rows.exists()
+    if not live:
+        raise ProjectDeleted()
