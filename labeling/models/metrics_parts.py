@@ -18,6 +18,24 @@ solution deleted since is recomputed to nothing.
 from django.db import models
 
 
+class SolutionPart(models.Model):
+    """What every part row has: its project (no index or constraint of its own: see above) and
+    its solution."""
+
+    id = models.BigAutoField(primary_key=True)
+    project = models.ForeignKey(
+        "labeling.Project",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
+    solution_id = models.BigIntegerField()
+
+    class Meta:
+        abstract = True
+
+
 class MetricsChange(models.Model):
     """One metrics-version bump that changed the labels of one solution only (`solution_id`),
     or nothing the partial aggregates read (`solution_id` None). A refresh consumes them: when
@@ -34,20 +52,11 @@ class MetricsChange(models.Model):
         return f"Metrics change {self.pk} of project {self.project_id}: {self.solution_id}"
 
 
-class MetricsPairPart(models.Model):
+class MetricsPairPart(SolutionPart):
     """Of one solution: on the steps two submitted annotations both rated, how many times rater
     a (the lower annotation id) rated `a_rating` and rater b `b_rating` (a person's id, else an
     imported dataset's labeler)."""
 
-    id = models.BigAutoField(primary_key=True)
-    project = models.ForeignKey(
-        "labeling.Project",
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_index=False,
-        db_constraint=False,
-    )
-    solution_id = models.BigIntegerField()
     a_id = models.BigIntegerField(null=True)
     a_ext = models.CharField(max_length=200, blank=True)
     b_id = models.BigIntegerField(null=True)
@@ -63,19 +72,10 @@ class MetricsPairPart(models.Model):
         return f"Pair part of solution {self.solution_id}"
 
 
-class MetricsProfilePart(models.Model):
+class MetricsProfilePart(SolutionPart):
     """Of one solution: how many of its steps with two or more submitted ratings have each
     value-count profile (`profile`: the counts of project.rating_values, comma-separated)."""
 
-    id = models.BigAutoField(primary_key=True)
-    project = models.ForeignKey(
-        "labeling.Project",
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_index=False,
-        db_constraint=False,
-    )
-    solution_id = models.BigIntegerField()
     domain = models.CharField(max_length=64, blank=True)
     profile = models.CharField(max_length=64)
     n = models.IntegerField()
@@ -87,20 +87,11 @@ class MetricsProfilePart(models.Model):
         return f"Profile part of solution {self.solution_id}"
 
 
-class MetricsSourcePart(models.Model):
+class MetricsSourcePart(SolutionPart):
     """Of one solution: on the steps a submitted annotation rated and a machine source
     suggested a rating value for, how many times the rater (a person's id, else an imported
     dataset's labeler) rated `rating` and the source (every agent of it) said `value`."""
 
-    id = models.BigAutoField(primary_key=True)
-    project = models.ForeignKey(
-        "labeling.Project",
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_index=False,
-        db_constraint=False,
-    )
-    solution_id = models.BigIntegerField()
     rater_id = models.BigIntegerField(null=True)
     rater_ext = models.CharField(max_length=200, blank=True)
     source = models.CharField(max_length=40)
@@ -115,19 +106,10 @@ class MetricsSourcePart(models.Model):
         return f"Source part of solution {self.solution_id}"
 
 
-class MetricsSolutionPart(models.Model):
+class MetricsSolutionPart(SolutionPart):
     """One solution as the project's stats and the coverage count it: its steps, its submitted
     annotations (imported ones included) and those of people, and whether it is complete."""
 
-    id = models.BigAutoField(primary_key=True)
-    project = models.ForeignKey(
-        "labeling.Project",
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_index=False,
-        db_constraint=False,
-    )
-    solution_id = models.BigIntegerField()
     steps = models.IntegerField()
     annotations = models.IntegerField()
     people = models.IntegerField()
@@ -142,7 +124,7 @@ class MetricsSolutionPart(models.Model):
         return f"Solution part of solution {self.solution_id}"
 
 
-class MetricsAnnotationPart(models.Model):
+class MetricsAnnotationPart(SolutionPart):
     """One submitted annotation as throughput, the label distribution and first-error
     agreement read it: who rated (a person's id, else an imported dataset's labeler), its
     submission day and time, its labeling time, its labels counted (rated, all, per rating,
@@ -151,15 +133,6 @@ class MetricsAnnotationPart(models.Model):
     agreement with the gold labels, so that their statements group these rows instead of
     joining every label."""
 
-    id = models.BigAutoField(primary_key=True)
-    project = models.ForeignKey(
-        "labeling.Project",
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_index=False,
-        db_constraint=False,
-    )
-    solution_id = models.BigIntegerField()
     annotation_id = models.BigIntegerField()
     annotator_id = models.BigIntegerField(null=True)
     external_annotator = models.CharField(max_length=200, blank=True)
