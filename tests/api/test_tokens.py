@@ -326,3 +326,35 @@ def test_tokens_dead_for_longer_than_the_keep_period_are_pruned():
     assert tokens_prune(keep_days=90, now=now) == 2
     left = set(ApiToken.objects.values_list("pk", flat=True))
     assert left == {live.pk, never.pk, recent_revoked.pk, recent_expired.pk}
+
+
+def test_a_user_keeps_at_most_live_max_live_tokens(monkeypatch):
+    """Past LIVE_MAX live tokens, a password login revokes the least recently used login token
+    (the script's newest keeps working); a token of a new name is refused (409), nothing made;
+    revoked and expired tokens do not count."""
+    monkeypatch.setattr("labeling.services.people.tokens.LIVE_MAX", 3)
+    user = UserFactory(username="script", password="pw-for-tests")
+    creds = {"username": "script", "password": "pw-for-tests"}
+    dead = token_create(user=user, name="old")
+    _session(user).delete(f"/api/auth/tokens/{dead.token.pk}/")
+    token_create(user=user, name="gone", expires_in_days=1)
+    ApiToken.objects.filter(name="gone").update(expires_at=timezone.now() - timedelta(days=1))
+    keys = [APIClient().post("/api/auth/token/", creds, format="json").json()["token"]]
+    keys.append(APIClient().post("/api/auth/token/", creds, format="json").json()["token"])
+    assert _with_token(keys[0]).get("/api/auth/me/").status_code == 200  # used: now the newer
+    keys.append(APIClient().post("/api/auth/token/", creds, format="json").json()["token"])
+    live = ApiToken.objects.filter(user=user, revoked_at__isnull=True, name__startswith="API")
+    assert live.count() == 3
+
+    keys.append(APIClient().post("/api/auth/token/", creds, format="json").json()["token"])
+    assert live.count() == 3
+    assert _with_token(keys[1]).get("/api/auth/me/").status_code == 401  # never used: it went
+    for key in (keys[0], keys[2], keys[3]):
+        assert _with_token(key).get("/api/auth/me/").status_code == 200
+
+    before = ApiToken.objects.count()
+    refused = _session(user).post("/api/auth/tokens/", {"name": "ci"}, format="json")
+    assert refused.status_code == 409, refused.content
+    assert refused.json()["error"]["code"] == "conflict"
+    assert "Revoke some" in refused.json()["error"]["message"]
+    assert ApiToken.objects.count() == before

@@ -1,6 +1,9 @@
 """API tokens (personal access tokens): create one, revoke one, note when one was used.
 
-A user has any number of tokens, each with a name and an optional expiry. Only the sha256 of a
+A user has up to LIVE_MAX live tokens (neither revoked nor expired), each with a name and an
+optional expiry; past it, a new token revokes the user's least recently used live tokens of the
+same name (a script that logs in with its password on every run keeps working, as GitHub does
+per application and scope), and one of a new name is refused (409). Only the sha256 of a
 secret is stored (labeling.models.tokens.key_hash): the secret is returned once, by
 `token_create`. Every request looks its token up by hash, so a revoked one is refused at once
 (labeling/api/tokens_auth.py).
@@ -11,12 +14,13 @@ import string
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
-from labeling.errors import NotAuthenticated, ValidationFailed
+from labeling.errors import Conflict, NotAuthenticated, ValidationFailed
 from labeling.models import ApiToken
 from labeling.models.tokens import DISPLAY_CHARS, KEY_PREFIX, key_hash
 
@@ -29,6 +33,7 @@ PASSWORD_LOGIN_EXPIRY_DAYS = 30
 # Letters and digits only (238 bits in 40 characters): a double click selects the whole secret.
 SECRET_ALPHABET = string.ascii_letters + string.digits
 SECRET_LENGTH = 40
+LIVE_MAX = 200  # live tokens per user: each is a row every list shows and a secret to leak
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,7 @@ def token_create(
     with transaction.atomic():
         if minted_by is not None and not _parent_live_locked(minted_by):
             raise NotAuthenticated("This token was revoked.")
+        _room_make(user=user, name=name, now=now, keep=minted_by)
         token = ApiToken.objects.create(
             user=user,
             name=name,
@@ -90,6 +96,32 @@ def token_create(
             minted_by=minted_by,
         )
     return NewToken(token=token, key=key)
+
+
+def _room_make(*, user: AbstractBaseUser, name: str, now: datetime, keep: ApiToken | None) -> None:
+    """Keep the user under LIVE_MAX live tokens with the new one: revoke the least recently
+    used live tokens of the same name (never `keep`, the token minting this one), else refuse.
+    The user's row is locked, so two creations at once count each other."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+    live = ApiToken.objects.filter(user=user, revoked_at__isnull=True).filter(
+        Q(expires_at__isnull=True) | Q(expires_at__gt=now)
+    )
+    over = live.count() - LIVE_MAX + 1
+    if over <= 0:
+        return
+    oldest = (
+        live.filter(name=name)
+        .exclude(pk=getattr(keep, "pk", None))
+        .order_by(F("last_used_at").asc(nulls_first=True), "created_at", "id")
+    )
+    ids = list(oldest.values_list("pk", flat=True)[:over])
+    if len(ids) < over:
+        raise Conflict(
+            f"You have {LIVE_MAX} live API tokens, the most one person may have. Revoke some "
+            "you no longer use, then create this one."
+        )
+    for token in ApiToken.objects.filter(pk__in=ids):
+        token_revoke(token=token)
 
 
 def _parent_live_locked(parent: ApiToken) -> bool:
