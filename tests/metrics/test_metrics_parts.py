@@ -412,3 +412,28 @@ def test_a_purged_projects_parts_go_with_it():
     project_purge(project_id=pk)
     assert not any(model.objects.filter(project_id=pk).exists() for model in parts)
     assert MetricsAnnotationPart.objects.filter(project=kept.project).exists()
+
+
+def test_a_bulk_write_past_the_logs_room_bumps_unlogged_and_the_refresh_rebuilds(
+    updates, settings
+):
+    """Batch after batch of a big import: once the project's unrefreshed log would pass
+    METRICS_PARTS_MAX_SOLUTIONS, a bulk write logs nothing more (its rows would only be read to
+    be thrown away) and the next refresh rebuilds to the full computation's numbers."""
+    from labeling.services.projects.metrics_version import metrics_version_bump_of_solutions
+
+    settings.METRICS_PARTS_MAX_SOLUTIONS = 3
+    run = Run(random.Random(11), LabelScale.PRM800K)
+    metrics_refresh(project=run.project)
+    ids = list(run.project.problems.values_list("solutions__id", flat=True)[:4])
+    assert len(ids) == 4
+    metrics_version_bump_of_solutions(project_id=run.project.pk, solution_ids=ids[:2])
+    assert MetricsChange.objects.filter(project=run.project).count() == 2
+    metrics_version_bump_of_solutions(project_id=run.project.pk, solution_ids=ids[2:])
+    assert MetricsChange.objects.filter(project=run.project).count() == 2  # no room: unlogged
+    run.submit()
+    snapshot = metrics_refresh(project=run.project)
+    assert updates[-1].solutions is None  # rebuilt
+    run.project.refresh_from_db()
+    served = {k: v for k, v in snapshot.data.items() if k != STATS_KEY}
+    assert _same(served, _fresh(run.project))

@@ -108,16 +108,33 @@ def metrics_version_bump_of_solutions(*, project_id: int, solution_ids: Iterable
     what their partial aggregates read (machine suggestions: agreement with machine sources):
     the version moves by one per solution and each is logged, so the next refresh recomputes
     those only; more than METRICS_PARTS_MAX_SOLUTIONS: one unlogged bump (a rebuild), rather
-    than a log its refresh would not read."""
+    than a log its refresh would not read; the same when the project's unrefreshed log would
+    pass it with these (an import of a million solutions logs batch after batch: past the
+    limit its rows would only be read to be thrown away, as the hourly prune does)."""
     ids = sorted(set(solution_ids))
     if not ids:
         return
-    if len(ids) > parts_limit() or connection.vendor != "postgresql":
+    if (
+        len(ids) > parts_limit()
+        or connection.vendor != "postgresql"
+        or _log_past(project_id=project_id, room=parts_limit() - len(ids))
+    ):
         metrics_version_bump(project_id=project_id)
         return
     bump = (f"{_INSERT}VALUES (%s, {_slot()}, %s){_ADD}", [project_id, len(ids)])
     log = (_LOG + "SELECT %s, unnest(%s::bigint[])", [project_id, ids])
     _bump_and_log(bump, log)
+
+
+def _log_past(*, project_id: int, room: int) -> bool:
+    """Whether the project's change log holds more than `room` rows (reads at most room + 1
+    index entries, however long the log)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT EXISTS (SELECT 1 FROM labeling_metricschange WHERE project_id = %s OFFSET %s)",
+            [project_id, room],
+        )
+        return bool(cursor.fetchone()[0])
 
 
 def parts_limit() -> int:
