@@ -22,6 +22,7 @@ from autolabel.symbolic.evaluate import EvalError, exact
 from autolabel.symbolic.tokens import SPACE, Token, tokenize
 
 _DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)(?![\d.])")
+_GROUPED = re.compile(r"\d[,{}\s]+\d{3}\b")  # "1,000.5", "1{,}000.5": not moved as written
 MAX_DECIMALS = 3  # 2**3 corners at most
 
 
@@ -73,6 +74,8 @@ def decimal_root_missed(before: sympy.Poly, c: Side, d: Side, symbol: sympy.Symb
     """True when the linear equation ``c = d`` (with decimals) is no rounding of a root of
     ``before`` (exact, rational coefficients): see the module's docstring."""
     texts = (c.text, d.text)
+    if any(_GROUPED.search(text) for text in texts):
+        return False
     counts = [len(_DECIMAL.findall(text)) for text in texts]
     if not 0 < sum(counts) <= MAX_DECIMALS:
         return False
