@@ -26,7 +26,11 @@ Read only where the pairing is sure:
 * the first equation is not itself a value ("x = 5": a point, a case or a value tried;
   "x = 5, so x - 4 = 11" is not a derivation);
 * the letter is never written as a call ("g(2) = 5, so g(3) = 7" are a function's values);
-* no decimal anywhere (a rounded value is not a root); a second equation "x = whole number"
+* no decimal in the first equation (a rounded value is not a root); a second equation with
+  decimals ("33(1089 + 2b) = 2013, so 1089 + 2b = 60.45") is read only when it is linear:
+  it fails when no real root of the first lies between the roots it has with each of its
+  decimals moved by one unit of its last place either way (a rounding or a truncation of
+  the exact value reads nothing; symbolic-1.15); a second equation "x = whole number"
   with a non-integer root of the first within 1 of it may be a rounding and reads nothing
   where the text says so (roundings.py: a word of rounding or of whole numbers, a count
   named after the value), or where the first equation is in the step before;
@@ -46,6 +50,7 @@ import sympy
 
 from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Decision
+from autolabel.symbolic.decimal_roots import decimal_root_missed, written_decimals
 from autolabel.symbolic.evaluate import exact
 from autolabel.symbolic.roundings import rounding_said
 from autolabel.symbolic.statements import Statement
@@ -97,6 +102,7 @@ _SUPPOSED = re.compile(
 # After an equation: more words of its sentence ("x = 5 is a root of ..."), not its end.
 _SENTENCE_GOES_ON = re.compile(r"(?:\s|\$|\\[)\]])*[A-Za-z]")
 _DECIMAL = re.compile(r"\d\.\d|\\approx|\u2248")
+_APPROXIMATE = re.compile(r"\\approx|\u2248|\.\.\.|\\[lc]?dots|\\overline")
 
 
 def solving_statements(
@@ -203,7 +209,7 @@ def _pair_name(first: Chain, second: Chain) -> str | None:
     name = _one_variable(first)
     if name is None or _one_variable(second) != name:
         return None
-    if not (_equation(first) and _equation(second)) or _bare_value(first, name):
+    if not (_equation(first) and _equation(second, decimals=True)) or _bare_value(first, name):
         return None
     return name
 
@@ -227,17 +233,18 @@ def _branch_after(second: Chain, text: str) -> bool:
     return bool(_BRANCH.match(text[closing : closing + 24]))
 
 
-def _equation(chain: Chain) -> bool:
+def _equation(chain: Chain, *, decimals: bool = False) -> bool:
     """Two sides joined by "=", or "3x = 5 + 7 = 12": an equation, then its right side
     worked out in numbers (the chain kind checks that arithmetic; the equation is the first
-    two sides)."""
+    two sides); with a decimal only where ``decimals`` (never an approximation)."""
     if chain.approximate or chain.pattern or len(chain.sides) < 2:
         return False
     if any(r != "=" for r in chain.relations):
         return False
     if len(chain.sides) > 2 and any(s.info is None or s.info.symbols for s in chain.sides[1:]):
         return False
-    return not any(_DECIMAL.search(side.text) for side in chain.sides[:2])
+    pattern = _APPROXIMATE if decimals else _DECIMAL
+    return not any(pattern.search(side.text) for side in chain.sides[:2])
 
 
 def _bare_value(chain: Chain, name: str) -> bool:
@@ -312,6 +319,10 @@ def _decide(a: Side, b: Side, c: Side, d: Side, name: str, rounded: bool) -> Dec
         if poles_before or poles_after:
             return Decision(None, "a common root may be a pole", *shown, KIND)
         return Decision(True, "the equations share a root", *shown, KIND)
+    if written_decimals(c.text, d.text) and (
+        poles_before or not decimal_root_missed(before, c, d, symbol)
+    ):
+        return Decision(None, "a root may be rounded to the decimals written", *shown, KIND)
     if (
         rounded
         and after.degree() == 1

@@ -24,6 +24,13 @@ REFUTED = [
         r"$\frac{10k}{(5 + k)(4 + k)} = \frac{10}{21} \Rightarrow \frac{k}{(5 + k)(4 + k)} = \frac{1}{20}$",
     ),
     ("solving", "", r"We have $x^2(x - 3) = 0$, so $x^3 - 3x^2 = 1$."),
+    # a linear equation with decimals, no rounding of the root (olympiadbench-800, step 4)
+    (
+        "solving",
+        "",
+        "Fourth, for \\(a = 33\\): \\[33(33^2 + 2b) = 2013 \\implies 33(1089 + 2b) = 2013 \\implies 1089 + 2b = 60.45 \\implies 2b = -1028.55.\\] Since \\(2b\\) cannot be negative, there is no solution for \\(a = 33\\).",
+    ),
+    ("solving", "", r"We have $7x = 22$, so $2x = 6.5$."),
     # the words around the derived equation count, not those of the sentence before (gsm8k-197)
     (
         "solving",
@@ -94,6 +101,11 @@ NOT_REFUTED = [
     # dropping a root or gaining one is not an error of the derivation
     ("solving", "", r"As x is positive: $x^2 = 9$ gives $x + 0 = 3$.", "verified"),
     ("solving", "", r"Squaring, $x = 2$ so $x^2 = 4$.", "unknown"),
+    # decimals: a rounding (44/7 = 6.2857...) or a truncation of the root reads nothing
+    ("solving", "", r"We have $7x = 22$, so $2x = 6.29$.", "unknown"),
+    ("solving", "", r"We have $7x = 22$, so $2x = 6.2$.", "unknown"),
+    ("solving", "", r"Since $4x = 10$, we get $1.25x = 3.13$.", "unknown"),
+    ("solving", "", r"We have $3x = 10$, so $0.6x + 1 = 3$.", "verified"),
     # branches of a split (as in olympiadbench-865, step 3, a correct step)
     (
         "solving",
