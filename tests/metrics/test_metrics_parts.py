@@ -414,9 +414,7 @@ def test_a_purged_projects_parts_go_with_it():
     assert MetricsAnnotationPart.objects.filter(project=kept.project).exists()
 
 
-def test_a_bulk_write_past_the_logs_room_bumps_unlogged_and_the_refresh_rebuilds(
-    updates, settings
-):
+def test_a_bulk_write_past_the_logs_room_bumps_unlogged_and_the_refresh_rebuilds(updates, settings):
     """Batch after batch of a big import: once the project's unrefreshed log would pass
     METRICS_PARTS_MAX_SOLUTIONS, a bulk write logs nothing more (its rows would only be read to
     be thrown away) and the next refresh rebuilds to the full computation's numbers."""
