@@ -5,7 +5,7 @@ import type { PagedList } from "./usePagedList";
 export function LoadMore<T>({ list, noun, testId }: { list: PagedList<T>; noun: string; testId?: string }) {
   if (!list.hasMore || list.items === null) return null;
   return (
-    <div className="card-pad row gap-sm load-more" data-testid={testId ?? "load-more"}>
+    <div className="card-pad load-more" data-testid={testId ?? "load-more"}>
       <span className="muted small">
         {list.items.length} of {list.count} {noun} shown
       </span>
