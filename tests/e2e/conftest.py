@@ -1,6 +1,7 @@
 """End-to-end tests: real headless Chromium (Debian's) against pytest-django's live server."""
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,39 @@ def _connections_close_per_request():
     conf["CONN_MAX_AGE"] = 0
     yield
     conf["CONN_MAX_AGE"] = before
+
+
+@pytest.fixture(autouse=True)
+def _browser_gone_before_the_database_flush(request):
+    """The live server and its database come before the page, so the page (its browser
+    context) is closed first at teardown, and the database is flushed only once the requests
+    the page left in flight have ended. In the other order a request the page still made (a
+    draft save, the signed-out page's session probe) met the flush: a deadlock between the
+    flush's LOCK TABLE and the request's reads, or a 500 from a database the test no longer
+    allowed."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("live_server")
+    yield
+    _server_requests_ended()
+
+
+def _server_requests_ended(timeout_s: float = 10.0) -> None:
+    """Wait until no other session of the test database is running a statement or holding a
+    transaction (the live server's request threads; each closes its connection when its
+    request ends)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND state <> 'idle'"
+            )
+            if not cursor.fetchone()[0]:
+                return
+        time.sleep(0.05)

@@ -114,27 +114,18 @@ def metrics_version_bump_of_solutions(*, project_id: int, solution_ids: Iterable
     ids = sorted(set(solution_ids))
     if not ids:
         return
-    if (
-        len(ids) > parts_limit()
-        or connection.vendor != "postgresql"
-        or _log_past(project_id=project_id, room=parts_limit() - len(ids))
-    ):
+    if len(ids) > parts_limit() or connection.vendor != "postgresql":
         metrics_version_bump(project_id=project_id)
         return
     bump = (f"{_INSERT}VALUES (%s, {_slot()}, %s){_ADD}", [project_id, len(ids)])
-    log = (_LOG + "SELECT %s, unnest(%s::bigint[])", [project_id, ids])
+    # Logged only while the log has room (the probe reads at most `room` + 1 index entries);
+    # else the version moves by more than the log holds, which makes the refresh rebuild.
+    log = (
+        _LOG + "SELECT %s, unnest(%s::bigint[]) WHERE NOT EXISTS (SELECT 1 FROM"
+        " labeling_metricschange WHERE project_id = %s OFFSET %s)",
+        [project_id, ids, project_id, parts_limit() - len(ids)],
+    )
     _bump_and_log(bump, log)
-
-
-def _log_past(*, project_id: int, room: int) -> bool:
-    """Whether the project's change log holds more than `room` rows (reads at most room + 1
-    index entries, however long the log)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT EXISTS (SELECT 1 FROM labeling_metricschange WHERE project_id = %s OFFSET %s)",
-            [project_id, room],
-        )
-        return bool(cursor.fetchone()[0])
 
 
 def parts_limit() -> int:
