@@ -195,11 +195,6 @@ def _rebuild_after() -> timedelta:
     return timedelta(seconds=getattr(settings, "METRICS_PARTS_REBUILD_SECONDS", 24 * 3600))
 
 
-def _most_solutions() -> int:
-    """More changed solutions than this: a rebuild (their ids are statement parameters)."""
-    return parts_limit()
-
-
 def _incremental(
     project: Project, snapshot: MetricsSnapshot | None, version: int, logged: int
 ) -> bool:
@@ -241,7 +236,7 @@ def metrics_parts_update(*, project: Project, snapshot: MetricsSnapshot | None) 
         version, change_ids, solution_ids = cursor.fetchone()
         version = int(version)
         full = not _incremental(project, snapshot, version, len(change_ids))
-        full = full or len(solution_ids) > _most_solutions()
+        full = full or len(solution_ids) > parts_limit()
         totals = PartsTotals(project)
         if full:
             built_at = timezone.now()
@@ -289,6 +284,6 @@ def metrics_changes_prune() -> int:
         cursor.execute(
             "DELETE FROM labeling_metricschange WHERE project_id IN (SELECT project_id FROM"
             " labeling_metricschange GROUP BY project_id HAVING COUNT(*) > %s)",
-            [_most_solutions()],
+            [parts_limit()],
         )
         return cursor.rowcount
