@@ -1,10 +1,9 @@
 """The hold a job's start takes on its project: refused (410) unless the project is live, and
 kept live until the job's transaction ends (`project_delete`'s FOR UPDATE waits for it)."""
 
-from django.db import connection
-
 from labeling.errors import ProjectDeleted
 from labeling.models import Project
+from labeling.pg.key_share import key_share
 
 
 def project_live_hold(*, project_id: int) -> None:
@@ -14,13 +13,6 @@ def project_live_hold(*, project_id: int) -> None:
     cancelled (`_runs_cancel`) or purged with the project, or refused; never left running on a
     project whose rows the purge is deleting. The weakest lock: a running import, which holds
     the project's row (FOR NO KEY UPDATE) for its whole file, does not hold the start up."""
-    rows = Project.objects.filter(pk=project_id, deleted_at__isnull=True).values_list("pk")
-    if connection.vendor == "postgresql":
-        sql, params = rows.query.sql_with_params()
-        with connection.cursor() as cursor:
-            cursor.execute(f"{sql} FOR KEY SHARE", params)
-            live = cursor.fetchone() is not None
-    else:
-        live = rows.exists()
+    live = key_share(Project.objects.filter(pk=project_id, deleted_at__isnull=True).only("pk"))
     if not live:
         raise ProjectDeleted()

@@ -14,10 +14,10 @@ import uuid
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 
 from labeling.models import DeliveryStatus, Project, WebhookDelivery, WebhookEndpoint
+from labeling.pg.key_share import key_share
 from labeling.services.jobs.outbox import outbox_add
 
 IMPORT_FINISHED = "import.finished"
@@ -98,11 +98,7 @@ def _active_endpoints_held(project_id: int) -> list[WebhookEndpoint]:
     deleted under a delivery, which failed the event's own transaction (a submit) at its
     commit on the deferred foreign key. The lock is the weakest: emits do not wait for each
     other, nor for an endpoint's edits."""
-    rows = WebhookEndpoint.objects.filter(project_id=project_id, active=True)
-    if connection.vendor != "postgresql":
-        return list(rows)
-    sql, params = rows.query.sql_with_params()
-    return list(WebhookEndpoint.objects.raw(f"{sql} FOR KEY SHARE", params))
+    return key_share(WebhookEndpoint.objects.filter(project_id=project_id, active=True))
 
 
 # What each event says: built from the row that made it.
