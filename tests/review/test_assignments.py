@@ -142,3 +142,33 @@ def test_api(aw):
     assert bad.status_code == 400 and bad.json()["error"]["details"]["not_members"]
     cleared = client.delete(url, {"user_ids": [users[2].pk]}, format="json")
     assert cleared.json() == {"deleted": 6}
+
+
+def test_a_request_past_the_solutions_or_rows_bound_is_refused_and_writes_nothing(aw, monkeypatch):
+    """A project of a million solutions is never planned by one request: past SOLUTIONS_MAX
+    chosen solutions or ROWS_MAX assignments the POST (and its preview) is a 400 that says
+    what to send; a limit within the bound goes through, and only_unassigned goes on."""
+    from labeling.services.queue import assignments
+
+    monkeypatch.setattr(assignments, "SOLUTIONS_MAX", 5)
+    monkeypatch.setattr(assignments, "ROWS_MAX", 12)
+    project, _, users = aw
+    client = APIClient()
+    client.force_authenticate(member(project, "boss", "admin"))
+    url = f"/api/projects/{project.pk}/assignments/"
+    ids = [u.pk for u in users]
+    for path in (url, f"{url}preview/"):
+        many = client.post(path, {"user_ids": ids}, format="json")
+        assert many.status_code == 400, many.content
+        error = many.json()["error"]
+        assert error["details"] == {"field": "limit", "most": 5}
+        assert "More than 5 solutions" in error["message"]
+    each = client.post(url, {"user_ids": ids, "strategy": "each", "limit": 5}, format="json")
+    assert each.status_code == 400 and each.json()["error"]["details"]["most"] == 12
+    assert "15 assignments" in each.json()["error"]["message"]
+    assert not Assignment.objects.filter(solution__project=project).exists()
+    first = client.post(url, {"user_ids": ids, "limit": 5}, format="json")
+    assert first.status_code == 201 and sum(first.json()["created"].values()) == 5
+    rest = {"user_ids": ids, "limit": 5, "only_unassigned": True}
+    assert sum(client.post(url, rest, format="json").json()["created"].values()) == 5
+    assert Assignment.objects.filter(solution__project=project).count() == 10

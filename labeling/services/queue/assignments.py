@@ -28,6 +28,12 @@ from labeling.rules.overlap import open_q
 from labeling.services.queue.pool import queue_open_refresh
 
 STRATEGIES = ("each", "round_robin", "weighted")
+# One request's work: the solutions it chooses and the assignments it writes. Past either
+# it is refused with what to send instead (a limit; `only_unassigned` to go on), so a
+# project of a million solutions (times up to a thousand users under `each`) is never
+# planned, held in memory and written by one request.
+SOLUTIONS_MAX = 100_000
+ROWS_MAX = 200_000
 
 
 def _solutions(
@@ -58,6 +64,25 @@ def _solutions(
         qs = qs.filter(~Exists(Assignment.objects.filter(solution_id=OuterRef("pk"))))
     qs = qs.order_by("id")
     return qs[:limit] if limit else qs
+
+
+def _check_size(n_solutions: int, per_solution: int) -> None:
+    """Refuse a request past SOLUTIONS_MAX solutions or ROWS_MAX assignments."""
+    if n_solutions > SOLUTIONS_MAX:
+        raise ValidationFailed(
+            f"More than {SOLUTIONS_MAX:,} solutions match: give a limit of at most "
+            f"{SOLUTIONS_MAX:,} and assign the rest in further requests with only_unassigned.",
+            field="limit",
+            most=SOLUTIONS_MAX,
+        )
+    if n_solutions * per_solution > ROWS_MAX:
+        raise ValidationFailed(
+            f"That would be {n_solutions * per_solution:,} assignments ({n_solutions:,} "
+            f"solutions x {per_solution} users); at most {ROWS_MAX:,} a request: give a "
+            f"smaller limit.",
+            field="limit",
+            most=ROWS_MAX,
+        )
 
 
 def _plan(n_solutions: int, users: list[int], k: int, strategy: str, weights: list[float]):
@@ -148,8 +173,9 @@ def assignment_plan(
             only_open=only_open,
             only_unassigned=only_unassigned,
             limit=limit,
-        ).values_list("pk", flat=True)
+        ).values_list("pk", flat=True)[: SOLUTIONS_MAX + 1]
     )
+    _check_size(len(solutions), len(users) if strategy == "each" else k)
     existing = set(
         Assignment.objects.filter(solution_id__in=solutions).values_list("solution_id", "user_id")
     )
