@@ -70,16 +70,16 @@ def _check_size(n_solutions: int, per_solution: int) -> None:
     """Refuse a request past SOLUTIONS_MAX solutions or ROWS_MAX assignments."""
     if n_solutions > SOLUTIONS_MAX:
         raise ValidationFailed(
-            f"More than {SOLUTIONS_MAX:,} solutions match: give a limit of at most "
-            f"{SOLUTIONS_MAX:,} and assign the rest in further requests with only_unassigned.",
+            f"More than {SOLUTIONS_MAX:,} solutions match: assign at most {SOLUTIONS_MAX:,} at "
+            "a time (a limit, 'How many'), then the rest with only unassigned solutions.",
             field="limit",
             most=SOLUTIONS_MAX,
         )
     if n_solutions * per_solution > ROWS_MAX:
         raise ValidationFailed(
             f"That would be {n_solutions * per_solution:,} assignments ({n_solutions:,} "
-            f"solutions x {per_solution} users); at most {ROWS_MAX:,} a request: give a "
-            f"smaller limit.",
+            f"solutions x {per_solution} users); at most {ROWS_MAX:,} at a time: choose fewer "
+            "solutions (a limit, 'How many').",
             field="limit",
             most=ROWS_MAX,
         )
