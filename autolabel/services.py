@@ -7,11 +7,11 @@ while still pending (autolabel.run_progress).
 """
 
 import logging
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from autolabel.engines.base import EngineResult, SolutionInput
@@ -24,6 +24,7 @@ from autolabel.run_chunks import (
     solution_input,
     suggestions_write,
 )
+from autolabel.run_dispatch import run_items_write
 from autolabel.run_progress import STOPPED, items_fail, run_finish_if_complete
 from labeling.accounts.operators import job_actor
 from labeling.errors import Conflict, ValidationFailed
@@ -68,7 +69,7 @@ def project_sources(project: Project) -> list[str]:
     return [*project.domain_sources, *plugins]
 
 
-def _solutions_for(project: Project, filter_: dict, sources: list[str]) -> Iterable[int]:
+def _solutions_for(project: Project, filter_: dict, sources: list[str]) -> QuerySet:
     qs = Solution.objects.filter(project=project)
     domains = _domains_for(sources)
     if project.domain == Domain.MIXED and domains is not None:
@@ -209,11 +210,10 @@ def autolabel_run_create(
         filter=filter or {},
         created_by=created_by,
     )
-    solution_ids = list(_solutions_for(project, run.filter, run.sources))
-    AutolabelItem.objects.bulk_create(
-        [AutolabelItem(run=run, solution_id=sid) for sid in solution_ids], batch_size=2000
+    # Written by the database in one statement: no solution id passes through this process.
+    run.total = run_items_write(
+        run=run, solution_ids=_solutions_for(project, run.filter, run.sources)
     )
-    run.total = len(solution_ids)
     run.save(update_fields=["total"])
     return run
 
