@@ -177,7 +177,11 @@ def autolabel_run_create(
     created_by=None,
     params: dict | None = None,
     filter: dict | None = None,  # noqa: A002 - the run's field name
+    prepare_later: bool = False,
 ) -> AutolabelRun:
+    """Check and create a run, and write its items (one per matching solution) now or, with
+    `prepare_later` (the API), in its start task (`autolabel_run_prepare`), so the request
+    answers in the same time whatever the project's size."""
     unknown = [s for s in sources if s not in ENGINES]
     if not sources or unknown:
         raise ValidationFailed(
@@ -209,17 +213,38 @@ def autolabel_run_create(
         params=params,
         filter=filter or {},
         created_by=created_by,
+        prepared=not prepare_later,
     )
-    # Written by the database in one statement: no solution id passes through this process.
+    if not prepare_later:
+        run.total = run_items_write(
+            run=run, solution_ids=_solutions_for(project, run.filter, run.sources)
+        )
+        run.save(update_fields=["total"])
+    return run
+
+
+@transaction.atomic
+def autolabel_run_prepare(*, run: AutolabelRun) -> AutolabelRun:
+    """Write the items of a run created with `prepare_later`, once (its start task; a start
+    sent again finds it prepared). The solutions are those matching when it starts. Written by
+    the database in one statement: no solution id passes through this process. Nothing for a
+    cancelled run; a paused one is prepared by its resume's start."""
+    run = _locked(run)
+    if run.prepared or run.status != RunStatus.PENDING:
+        return run
     run.total = run_items_write(
-        run=run, solution_ids=_solutions_for(project, run.filter, run.sources)
+        run=run, solution_ids=_solutions_for(run.project, run.filter, run.sources)
     )
-    run.save(update_fields=["total"])
+    run.prepared = True
+    run.save(update_fields=["total", "prepared"])
     return run
 
 
 def autolabel_run_chunks(*, run: AutolabelRun, size: int = 20) -> list[list[int]]:
-    """Pending solution ids in chunks, for the tasks; marks the run running."""
+    """Pending solution ids in chunks, all at once, for a process that runs them itself (the
+    CLI's --inline; the workers take them a window at a time: autolabel.run_dispatch); writes
+    the items of a run created with `prepare_later`, and marks the run running."""
+    autolabel_run_prepare(run=run)
     AutolabelRun.objects.filter(pk=run.pk, status=RunStatus.PENDING).update(
         status=RunStatus.RUNNING, started_at=timezone.now()
     )

@@ -14,6 +14,7 @@ from autolabel.run_chunks import autolabel_chunk_process
 from autolabel.run_dispatch import run_dispatch_next, run_dispatch_start
 from autolabel.services import (
     autolabel_item_fail,
+    autolabel_run_prepare,
     autolabel_run_refresh,
     autolabel_run_stopped,
 )
@@ -27,6 +28,7 @@ def autolabel_run_start_task(run_id: int) -> int:
     run = AutolabelRun.objects.get(pk=run_id)
     if run.status in (RunStatus.CANCELLED, RunStatus.DONE, RunStatus.FAILED, RunStatus.PAUSED):
         return 0  # a duplicate delivery of a finished run, or a paused one (resume sends again)
+    run = autolabel_run_prepare(run=run)  # a run created over the API: its items, written now
     chunks = run_dispatch_start(run=run, size=chunk_size_of(run.params))
     queue = chunk_queue(run.sources)
     for chunk in chunks:

@@ -53,6 +53,13 @@ class AutolabelRun(models.Model):
         help_text="Processed by the CLI in its own process (--inline), not by workers: the "
         "recovery sweep never sends it to them.",
     )
+    prepared = models.BooleanField(
+        default=True,
+        db_default=True,
+        help_text="Its items are written. A run created over the API is not until its start task "
+        "writes them (one INSERT ... SELECT in the worker, not the request): `total` is 0 until "
+        "then.",
+    )
     dispatched_to = models.BigIntegerField(
         default=0,
         db_default=0,  # a row written by code older than the field (a rolling deploy) has one

@@ -148,3 +148,59 @@ def test_a_lost_window_is_sent_again_by_a_new_start(monkeypatch, settings, broke
         tasks.autolabel_chunk_task(*broker.popleft())
     run.refresh_from_db()
     assert (run.status, run.done) == (RunStatus.DONE, 10)
+
+
+def _post_statements(n: int) -> tuple[int, dict]:
+    from rest_framework.test import APIClient
+
+    from tests.factories import MembershipFactory, UserFactory
+
+    project = _bare_project(n)
+    admin = UserFactory()
+    MembershipFactory(project=project, user=admin, role="admin")
+    client = APIClient()
+    client.force_authenticate(admin)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(
+            f"/api/projects/{project.pk}/autolabel-runs/", {"sources": ["symbolic"]}, format="json"
+        )
+    assert response.status_code == 202, response.content
+    return len(queries), response.json()
+
+
+def test_the_create_request_writes_no_item_and_the_start_writes_them_all(broker):
+    few, _ = _post_statements(3)
+    many, created = _post_statements(4_500)
+    assert few == many  # the request's work does not grow with the project
+    assert (created["status"], created["prepared"], created["total"], created["progress"]) == (
+        "pending",
+        False,
+        0,
+        0.0,  # not "done": nothing is listed yet
+    )
+    run = AutolabelRun.objects.get(pk=created["id"])
+    assert not run.items.exists()
+    assert tasks.autolabel_run_start_task(run.pk) == 32
+    run.refresh_from_db()
+    assert (run.prepared, run.total, run.status) == (True, 4_500, RunStatus.RUNNING)
+    assert run.items.count() == 4_500
+    assert tasks.autolabel_run_start_task(run.pk) == 32  # sent again: the items stay as they are
+    assert run.items.count() == 4_500
+
+
+def test_a_run_paused_or_cancelled_before_its_start_is_prepared_by_its_resume(broker):
+    from autolabel.services import autolabel_run_cancel
+
+    project = _bare_project(5)
+    run = autolabel_run_create(project=project, sources=["symbolic"], prepare_later=True)
+    autolabel_run_pause(run=run)
+    assert tasks.autolabel_run_start_task(run.pk) == 0
+    assert not AutolabelRun.objects.get(pk=run.pk).prepared
+    autolabel_run_resume(run=run)
+    assert tasks.autolabel_run_start_task(run.pk) == 1
+    assert AutolabelRun.objects.get(pk=run.pk).total == 5
+
+    other = autolabel_run_create(project=_bare_project(2), sources=["symbolic"], prepare_later=True)
+    autolabel_run_cancel(run=other)
+    assert tasks.autolabel_run_start_task(other.pk) == 0
+    assert not other.items.exists()
