@@ -120,7 +120,7 @@ def one_start(tree: Path, db: str, run_id: int, args: argparse.Namespace) -> dic
 
     project, client = _client()
     broker = _redis(args.redis)
-    env = {**os.environ, "MACHINE_WORKER_NICE": "0"}
+    env = {**os.environ, "MACHINE_WORKER_NICE": "0"}  # both trees alike; on all cores
     env["DATABASE_URL"] = env["DATABASE_URL"].rsplit("/", 1)[0] + f"/{db}"
     worker = subprocess.Popen(
         [str(tree / ".venv/bin/celery"), "-A", "annotate", "worker", "-Q", QUEUE, "-c",
@@ -137,12 +137,17 @@ def one_start(tree: Path, db: str, run_id: int, args: argparse.Namespace) -> dic
             sent = autolabel_run_start_task(run_id)
             start_s = time.perf_counter() - started
         out = {
+            "total": AutolabelRun.objects.get(
+                pk=run_id
+            ).total,  # an API run's, written by the start
             "start_s": start_s,
             "start_statements": len(queries),
             "start_rss_mb": _rss_mb() - base,
             "messages_sent": sent,
             "queued_after_start": broker.llen(QUEUE),
         }
+        # Waited for after the start returned (the old start sent its 50,000 chunks one by one
+        # while the worker already took them): the time from the start's call.
         done = lambda: AutolabelRun.objects.filter(pk=run_id, done__gt=0).exists()  # noqa: E731
         first = _wait(done, 300)
         out["first_chunk_s"] = None if first is None else start_s + first
