@@ -10,7 +10,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -35,6 +35,7 @@ from labeling.models import (
     Solution,
     sources_for_problem,
 )
+from labeling.pg.named_locks import named_xact_lock
 from labeling.services.jobs.outbox import outbox_add
 from labeling.services.jobs.quota import active_jobs_check
 from training_runs.model_refs import check_backend, check_model_path, check_prm, trusted
@@ -223,15 +224,31 @@ def autolabel_run_create(
     return run
 
 
-@transaction.atomic
 def autolabel_run_prepare(*, run: AutolabelRun) -> AutolabelRun:
     """Write the items of a run created with `prepare_later`, once (its start task; a start
     sent again finds it prepared). The solutions are those matching when it starts. Written by
     the database in one statement: no solution id passes through this process. Nothing for a
-    cancelled run; a paused one is prepared by its resume's start."""
-    run = _locked(run)
-    if run.prepared or run.status != RunStatus.PENDING:
-        return run
+    cancelled run; a paused one is prepared by its resume's start.
+
+    The run's row is not locked while the items are written (seconds at a million): a pause or
+    cancel meanwhile goes through at once (their FOR NO KEY UPDATE does not wait for the items'
+    foreign-key checks, which take FOR KEY SHARE on it), and the total is set last, leaving the
+    status as they set it. Two starts at once write the items once (a lock named by the run)."""
+    with transaction.atomic():
+        named_xact_lock(f"autolabel-run-prepare:{run.pk}")
+        row = AutolabelRun.objects.filter(pk=run.pk).values("prepared", "status").first()
+        if row is not None and not row["prepared"] and row["status"] == RunStatus.PENDING:
+            with connection.cursor() as cursor:
+                # The items' key checks now, not at the commit after the UPDATE below (whose
+                # row lock a pause would wait for), then Django's deferred checks again.
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+                total = run_items_write(
+                    run=run, solution_ids=_solutions_for(run.project, run.filter, run.sources)
+                )
+                cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+            AutolabelRun.objects.filter(pk=run.pk).update(total=total, prepared=True)
+    run.refresh_from_db()
+    return run
     run.total = run_items_write(
         run=run, solution_ids=_solutions_for(run.project, run.filter, run.sources)
     )
@@ -299,7 +316,9 @@ def autolabel_run_cancelled(*, run: AutolabelRun) -> bool:
 
 
 def _locked(run: AutolabelRun) -> AutolabelRun:
-    return AutolabelRun.objects.select_for_update().get(pk=run.pk)
+    """The run's row, locked for a change of its status: FOR NO KEY UPDATE, which its items'
+    foreign-key checks (FOR KEY SHARE, while a start writes them) do not hold up."""
+    return AutolabelRun.objects.select_for_update(no_key=True).get(pk=run.pk)
 
 
 @transaction.atomic

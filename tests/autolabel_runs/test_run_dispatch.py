@@ -204,3 +204,52 @@ def test_a_run_paused_or_cancelled_before_its_start_is_prepared_by_its_resume(br
     autolabel_run_cancel(run=other)
     assert tasks.autolabel_run_start_task(other.pk) == 0
     assert not other.items.exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_pause_goes_through_while_the_start_writes_a_runs_items(monkeypatch):
+    """At a million items the write takes seconds: a pause (or cancel) meanwhile must not
+    wait for it, and the status it set stays."""
+    import threading
+
+    from django.db import connections, transaction
+
+    from autolabel import services
+
+    run = autolabel_run_create(project=_bare_project(50), sources=["symbolic"], prepare_later=True)
+    written, release = threading.Event(), threading.Event()
+    original = services.run_items_write
+
+    def write_then_hold(**kwargs):
+        count = original(**kwargs)
+        written.set()
+        release.wait(10)  # the start's transaction stays open, as during a long write
+        return count
+
+    monkeypatch.setattr(services, "run_items_write", write_then_hold)
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            services.autolabel_run_prepare(run=AutolabelRun.objects.get(pk=run.pk))
+        except BaseException as exc:  # noqa: BLE001 - asserted below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=start)
+    thread.start()
+    try:
+        assert written.wait(10)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '1s'")
+            autolabel_run_pause(run=run)  # the old FOR UPDATE of the start: lock timeout
+    finally:
+        release.set()
+        thread.join(20)
+    assert not errors, errors
+    run.refresh_from_db()
+    assert (run.status, run.prepared, run.total) == (RunStatus.PAUSED, True, 50)
+    assert run.items.count() == 50
