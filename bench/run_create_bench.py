@@ -175,6 +175,42 @@ def one_start(tree: Path, db: str, run_id: int, args: argparse.Namespace) -> dic
     return out
 
 
+def one_pause_in_start(tree: Path, db: str, run_id: int, args: argparse.Namespace) -> dict:
+    """Fresh process: the start task in a thread (writing the items of a run created over the
+    API) and a pause request `--pause-after` seconds into it, timed."""
+    import threading
+
+    _setup(tree, db)
+    from django.db import connections
+
+    from autolabel.models import AutolabelRun
+    from autolabel.tasks import autolabel_run_start_task
+
+    project, client = _client()
+    client.get(f"/api/autolabel-runs/{run_id}/")  # warms the process
+    out: dict = {}
+
+    def start() -> None:
+        started = time.perf_counter()
+        out["sent"] = autolabel_run_start_task(run_id)
+        out["start_s"] = time.perf_counter() - started
+        connections.close_all()
+
+    thread = threading.Thread(target=start)
+    thread.start()
+    time.sleep(args.pause_after)
+    started = time.perf_counter()
+    response = client.post(f"/api/autolabel-runs/{run_id}/pause/")
+    out["pause_request_s"] = time.perf_counter() - started
+    out["pause_status"] = response.status_code
+    out["start_running_at_pause_answer"] = thread.is_alive()
+    thread.join()
+    run = AutolabelRun.objects.get(pk=run_id)
+    out |= {"status": run.status, "total": run.total}
+    client.post(f"/api/autolabel-runs/{run_id}/cancel/")
+    return out
+
+
 def _cleanup(db: str, run_id: int) -> None:
     import psycopg
 
@@ -215,6 +251,12 @@ def main() -> None:
     parser.add_argument("--pause-after", type=float, default=3.0)
     parser.add_argument("--drain-limit", type=float, default=240.0)
     parser.add_argument("--worker-warmup", type=float, default=6.0)
+    parser.add_argument(
+        "--mode",
+        default="start",
+        choices=["start", "pause-in-start"],
+        help="pause-in-start: a pause while the start task writes the items (this tree only)",
+    )
     parser.add_argument("--child", default="")
     parser.add_argument("--tree", default=str(REPO))
     parser.add_argument("--db", default="")
@@ -224,6 +266,8 @@ def main() -> None:
         tree = Path(args.tree)
         if args.child == "create":
             print(json.dumps(one_create(tree, args.db)))
+        elif args.child == "pause-in-start":
+            print(json.dumps(one_pause_in_start(tree, args.db, args.run, args)))
         else:
             print(json.dumps(one_start(tree, args.db, args.run, args)))
         return
@@ -253,10 +297,11 @@ def main() -> None:
                 load = os.getloadavg()[0]
                 row = _child("create", tree, db, args)
                 try:
-                    row |= _child("start", tree, db, args, row["run"])
+                    row |= _child(args.mode, tree, db, args, row["run"])
                 finally:
                     _cleanup(db, row["run"])
-                cells = " ".join(f"{k}={_fmt(row.get(k))}" for k in keys)
+                shown = keys if args.mode == "start" else [*row]
+                cells = " ".join(f"{k}={_fmt(row.get(k))}" for k in shown)
                 print(f"{name} {n} load={load:.1f} {cells}", flush=True)
     _redis(args.redis).flushdb()
 
