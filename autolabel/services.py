@@ -238,16 +238,19 @@ def autolabel_run_prepare(*, run: AutolabelRun) -> AutolabelRun:
         named_xact_lock(f"autolabel-run-prepare:{run.pk}")
         row = AutolabelRun.objects.filter(pk=run.pk).values("prepared", "status").first()
         if row is not None and not row["prepared"] and row["status"] == RunStatus.PENDING:
+            # On PostgreSQL the items' key checks now, not at the commit after the UPDATE below
+            # (whose row lock a pause would wait for), then Django's deferred checks again.
+            postgres = connection.vendor == "postgresql"
             with connection.cursor() as cursor:
-                # The items' key checks now, not at the commit after the UPDATE below (whose
-                # row lock a pause would wait for), then Django's deferred checks again.
-                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+                if postgres:
+                    cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
                 total = run_items_write(
                     run=run, solution_ids=_solutions_for(run.project, run.filter, run.sources)
                 )
-                cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+                if postgres:
+                    cursor.execute("SET CONSTRAINTS ALL DEFERRED")
             AutolabelRun.objects.filter(pk=run.pk).update(total=total, prepared=True)
-    run.refresh_from_db()
+    run.refresh_from_db(fields=["status", "total", "prepared"])  # its cached project kept
     return run
     run.total = run_items_write(
         run=run, solution_ids=_solutions_for(run.project, run.filter, run.sources)
