@@ -252,12 +252,6 @@ def autolabel_run_prepare(*, run: AutolabelRun) -> AutolabelRun:
             AutolabelRun.objects.filter(pk=run.pk).update(total=total, prepared=True)
     run.refresh_from_db(fields=["status", "total", "prepared"])  # its cached project kept
     return run
-    run.total = run_items_write(
-        run=run, solution_ids=_solutions_for(run.project, run.filter, run.sources)
-    )
-    run.prepared = True
-    run.save(update_fields=["total", "prepared"])
-    return run
 
 
 def autolabel_run_chunks(*, run: AutolabelRun, size: int = 20) -> list[list[int]]:
