@@ -61,6 +61,7 @@ class RunOutput(serializers.ModelSerializer):
             "total",
             "done",
             "failed",
+            "prepared",
             "progress",
             "rate",
             "eta_seconds",
@@ -74,6 +75,8 @@ class RunOutput(serializers.ModelSerializer):
         ]
 
     def get_progress(self, run: AutolabelRun) -> float:
+        if not run.prepared:
+            return 0.0  # its start task has not listed its solutions yet
         return 1.0 if run.total == 0 else round((run.done + run.failed) / run.total, 4)
 
     def get_rate(self, run: AutolabelRun) -> float | None:
@@ -127,7 +130,7 @@ class RunListApi(APIView):
         run, _ = outbox_job_create(
             task=autolabel_run_start_task.name,
             create=lambda: autolabel_run_create(
-                project=project, created_by=request.user, **options
+                project=project, created_by=request.user, prepare_later=True, **options
             ),
             fetch=lambda pk: project.autolabel_runs.filter(pk=pk).first(),
             created_by=request.user,

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import F, Max, QuerySet
+from django.db.models import F, QuerySet
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
@@ -56,13 +56,15 @@ class JobKind:
 
 def _autolabel_runs() -> QuerySet:
     """Pending or running runs (a paused one waits for its resume, which sends it again);
-    a chunk completion or a resume (rate_at) is a sign of life too."""
+    a chunk completion or a resume (rate_at) and a chunk sent (dispatched_at: every chunk that
+    ends sends the next) are signs of life too. Read on the run's row alone: a sweep every
+    minute must not read a run's million items (a chunk still at work is held by its worker)."""
     running = [RunStatus.PENDING, RunStatus.RUNNING]
     return AutolabelRun.objects.filter(status__in=running, inline=False).annotate(
         alive_at=Greatest(
             Coalesce("started_at", "created_at"),
             Coalesce("rate_at", "created_at"),
-            Coalesce(Max("items__updated_at"), "created_at"),
+            Coalesce("dispatched_at", "created_at"),
         )
     )
 

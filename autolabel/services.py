@@ -7,11 +7,11 @@ while still pending (autolabel.run_progress).
 """
 
 import logging
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from autolabel.engines.base import EngineResult, SolutionInput
@@ -24,6 +24,7 @@ from autolabel.run_chunks import (
     solution_input,
     suggestions_write,
 )
+from autolabel.run_dispatch import run_items_write
 from autolabel.run_progress import STOPPED, items_fail, run_finish_if_complete
 from labeling.accounts.operators import job_actor
 from labeling.errors import Conflict, ValidationFailed
@@ -34,6 +35,7 @@ from labeling.models import (
     Solution,
     sources_for_problem,
 )
+from labeling.pg.named_locks import named_xact_lock
 from labeling.services.jobs.outbox import outbox_add
 from labeling.services.jobs.quota import active_jobs_check
 from training_runs.model_refs import check_backend, check_model_path, check_prm, trusted
@@ -68,7 +70,7 @@ def project_sources(project: Project) -> list[str]:
     return [*project.domain_sources, *plugins]
 
 
-def _solutions_for(project: Project, filter_: dict, sources: list[str]) -> Iterable[int]:
+def _solutions_for(project: Project, filter_: dict, sources: list[str]) -> QuerySet:
     qs = Solution.objects.filter(project=project)
     domains = _domains_for(sources)
     if project.domain == Domain.MIXED and domains is not None:
@@ -176,7 +178,11 @@ def autolabel_run_create(
     created_by=None,
     params: dict | None = None,
     filter: dict | None = None,  # noqa: A002 - the run's field name
+    prepare_later: bool = False,
 ) -> AutolabelRun:
+    """Check and create a run, and write its items (one per matching solution) now or, with
+    `prepare_later` (the API), in its start task (`autolabel_run_prepare`), so the request
+    answers in the same time whatever the project's size."""
     unknown = [s for s in sources if s not in ENGINES]
     if not sources or unknown:
         raise ValidationFailed(
@@ -208,18 +214,51 @@ def autolabel_run_create(
         params=params,
         filter=filter or {},
         created_by=created_by,
+        prepared=not prepare_later,
     )
-    solution_ids = list(_solutions_for(project, run.filter, run.sources))
-    AutolabelItem.objects.bulk_create(
-        [AutolabelItem(run=run, solution_id=sid) for sid in solution_ids], batch_size=2000
-    )
-    run.total = len(solution_ids)
-    run.save(update_fields=["total"])
+    if not prepare_later:
+        run.total = run_items_write(
+            run=run, solution_ids=_solutions_for(project, run.filter, run.sources)
+        )
+        run.save(update_fields=["total"])
+    return run
+
+
+def autolabel_run_prepare(*, run: AutolabelRun) -> AutolabelRun:
+    """Write the items of a run created with `prepare_later`, once (its start task; a start
+    sent again finds it prepared). The solutions are those matching when it starts. Written by
+    the database in one statement: no solution id passes through this process. Nothing for a
+    cancelled run; a paused one is prepared by its resume's start.
+
+    The run's row is not locked while the items are written (seconds at a million): a pause or
+    cancel meanwhile goes through at once (their FOR NO KEY UPDATE does not wait for the items'
+    foreign-key checks, which take FOR KEY SHARE on it), and the total is set last, leaving the
+    status as they set it. Two starts at once write the items once (a lock named by the run)."""
+    with transaction.atomic():
+        named_xact_lock(f"autolabel-run-prepare:{run.pk}")
+        row = AutolabelRun.objects.filter(pk=run.pk).values("prepared", "status").first()
+        if row is not None and not row["prepared"] and row["status"] == RunStatus.PENDING:
+            # On PostgreSQL the items' key checks now, not at the commit after the UPDATE below
+            # (whose row lock a pause would wait for), then Django's deferred checks again.
+            postgres = connection.vendor == "postgresql"
+            with connection.cursor() as cursor:
+                if postgres:
+                    cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+                total = run_items_write(
+                    run=run, solution_ids=_solutions_for(run.project, run.filter, run.sources)
+                )
+                if postgres:
+                    cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+            AutolabelRun.objects.filter(pk=run.pk).update(total=total, prepared=True)
+    run.refresh_from_db(fields=["status", "total", "prepared"])  # its cached project kept
     return run
 
 
 def autolabel_run_chunks(*, run: AutolabelRun, size: int = 20) -> list[list[int]]:
-    """Pending solution ids in chunks, for the tasks; marks the run running."""
+    """Pending solution ids in chunks, all at once, for a process that runs them itself (the
+    CLI's --inline; the workers take them a window at a time: autolabel.run_dispatch); writes
+    the items of a run created with `prepare_later`, and marks the run running."""
+    autolabel_run_prepare(run=run)
     AutolabelRun.objects.filter(pk=run.pk, status=RunStatus.PENDING).update(
         status=RunStatus.RUNNING, started_at=timezone.now()
     )
@@ -274,7 +313,9 @@ def autolabel_run_cancelled(*, run: AutolabelRun) -> bool:
 
 
 def _locked(run: AutolabelRun) -> AutolabelRun:
-    return AutolabelRun.objects.select_for_update().get(pk=run.pk)
+    """The run's row, locked for a change of its status: FOR NO KEY UPDATE, which its items'
+    foreign-key checks (FOR KEY SHARE, while a start writes them) do not hold up."""
+    return AutolabelRun.objects.select_for_update(no_key=True).get(pk=run.pk)
 
 
 @transaction.atomic

@@ -11,9 +11,10 @@ from autolabel.models import AutolabelRun, RunStatus
 from autolabel.recovery import lost_work_requeue
 from autolabel.registry import chunk_queue
 from autolabel.run_chunks import autolabel_chunk_process
+from autolabel.run_dispatch import run_dispatch_next, run_dispatch_start
 from autolabel.services import (
     autolabel_item_fail,
-    autolabel_run_chunks,
+    autolabel_run_prepare,
     autolabel_run_refresh,
     autolabel_run_stopped,
 )
@@ -23,15 +24,24 @@ MAX_RETRIES = 5
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def autolabel_run_start_task(run_id: int) -> int:
+    """Send the run's first window of chunks (autolabel.run_dispatch); each sends the next."""
     run = AutolabelRun.objects.get(pk=run_id)
     if run.status in (RunStatus.CANCELLED, RunStatus.DONE, RunStatus.FAILED, RunStatus.PAUSED):
         return 0  # a duplicate delivery of a finished run, or a paused one (resume sends again)
-    chunks = autolabel_run_chunks(run=run, size=chunk_size_of(run.params))
+    run = autolabel_run_prepare(run=run)  # a run created over the API: its items, written now
+    chunks = run_dispatch_start(run=run, size=chunk_size_of(run.params))
     queue = chunk_queue(run.sources)
     for chunk in chunks:
         autolabel_chunk_task.apply_async((run_id, chunk), queue=queue)
     autolabel_run_refresh(run=run)
     return len(chunks)
+
+
+def _send_next(run: AutolabelRun) -> None:
+    """The chunk after this one, while the run runs (after this chunk's commits)."""
+    chunk = run_dispatch_next(run=run, size=chunk_size_of(run.params))
+    if chunk:
+        autolabel_chunk_task.apply_async((run.pk, chunk), queue=chunk_queue(run.sources))
 
 
 @shared_task(
@@ -45,7 +55,7 @@ def autolabel_run_start_task(run_id: int) -> int:
 def autolabel_chunk_task(self, run_id: int, solution_ids: list[int]) -> int:
     run = AutolabelRun.objects.get(pk=run_id)
     if run.status in (RunStatus.PAUSED, RunStatus.CANCELLED):
-        return 0  # its items stay pending: a resume sends them again
+        return 0  # its items stay pending: a resume sends them again (and sends no next)
     processed = 0
     try:
         processed = len(
@@ -63,6 +73,7 @@ def autolabel_chunk_task(self, run_id: int, solution_ids: list[int]) -> int:
     except SoftTimeLimitExceeded:
         autolabel_item_fail(run=run, solution_ids=solution_ids, error="Time limit exceeded.")
     autolabel_run_refresh(run=run)
+    _send_next(run)
     return processed
 
 

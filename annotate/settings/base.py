@@ -328,6 +328,10 @@ MACHINE_WORKER_CPUS = env.str("MACHINE_WORKER_CPUS", default="auto")
 # holds them. Beat runs in `make run`'s main worker (-B) and as compose's `beat` service.
 RECOVERY_STALL_S = env.int("RECOVERY_STALL_S", default=120)
 RECOVERY_SWEEP_S = env.float("RECOVERY_SWEEP_S", default=60.0)
+# A run's chunk messages in the broker at once: the start sends this many and each chunk, as it
+# ends, sends the next (autolabel.run_dispatch). More than the machine workers' processes in
+# all, so none waits; a pause or cancel leaves at most this many to drain.
+AUTOLABEL_CHUNKS_IN_FLIGHT = env.int("AUTOLABEL_CHUNKS_IN_FLIGHT", default=32)
 # The transactional outbox (labeling.services.jobs.outbox): job messages the broker could not take
 # when the job was created are sent by this beat task once it is back.
 OUTBOX_SWEEP_S = env.float("OUTBOX_SWEEP_S", default=10.0)

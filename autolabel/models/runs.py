@@ -53,6 +53,23 @@ class AutolabelRun(models.Model):
         help_text="Processed by the CLI in its own process (--inline), not by workers: the "
         "recovery sweep never sends it to them.",
     )
+    prepared = models.BooleanField(
+        default=True,
+        db_default=True,
+        help_text="Its items are written. A run created over the API is not until its start task "
+        "writes them (one INSERT ... SELECT in the worker, not the request): `total` is 0 until "
+        "then.",
+    )
+    dispatched_to = models.BigIntegerField(
+        default=0,
+        db_default=0,  # a row written by code older than the field (a rolling deploy) has one
+        help_text="The highest solution id sent to the workers in a chunk since the run was last "
+        "started or resumed: the next chunk takes the pending items after it "
+        "(autolabel.run_dispatch).",
+    )
+    dispatched_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a chunk was last sent: a sign of life."
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -88,10 +105,11 @@ class AutolabelItem(models.Model):
         ]
         indexes = [
             models.Index(fields=["run", "status"], name="autolabelitem_status_idx"),
-            # "Any pending item left?" after each chunk: only pending rows, so the lookup stays
-            # one index probe however many of the run's items are done.
+            # "Any pending item left?" after each chunk, and the next chunk's pending items
+            # after the dispatch cursor (autolabel.run_dispatch): only pending rows, so either
+            # stays one index probe however many of the run's items are done.
             models.Index(
-                fields=["run"],
+                fields=["run", "solution"],
                 condition=models.Q(status="pending"),
                 name="autolabelitem_pending_idx",
             ),

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 from autolabel.completers.config import clear_completer_cache
 from autolabel.models import AutolabelRun
 from autolabel.run_chunks import autolabel_chunk_process
-from autolabel.services import autolabel_run_create
+from autolabel.services import autolabel_run_create, autolabel_run_prepare
 from labeling.errors import ValidationFailed
 from tests.autolabel_rollouts.servers import StubServer
 from tests.factories import ProjectFactory, UserFactory
@@ -54,8 +54,8 @@ def _one(project) -> list[int]:
 
 
 def _execute(run_id: int) -> None:
-    """What the worker does with the run's first chunk."""
-    run = AutolabelRun.objects.get(pk=run_id)
+    """What the workers do: the start task writes the run's items, a chunk task the first."""
+    run = autolabel_run_prepare(run=AutolabelRun.objects.get(pk=run_id))
     autolabel_chunk_process(run=run, solution_ids=_one(run.project))
 
 

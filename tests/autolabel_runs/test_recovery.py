@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from annotate.inflight import InFlight
-from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
+from autolabel.models import AutolabelItem, AutolabelRun, RunStatus
 from autolabel.recovery import lost_jobs
 from autolabel.services import autolabel_run_resume
 from labeling.models import Export, ImportJob, OutboxMessage
@@ -57,11 +57,22 @@ def test_a_running_run_with_no_sign_of_life_and_nobody_holding_it_is_lost(stale_
     assert _lost() == [("autolabel run", stale_run.pk)]
 
 
-def test_recent_progress_keeps_a_run(stale_run):
-    item = AutolabelItem.objects.filter(run=stale_run).first()
-    item.status = ItemStatus.DONE
-    item.save()  # updated_at = now
+@pytest.mark.parametrize("field", ["rate_at", "dispatched_at"])
+def test_recent_progress_keeps_a_run(stale_run, field):
+    """A chunk that ended (its completion counted: rate_at) or a chunk sent (each chunk that
+    ends sends the next: dispatched_at)."""
+    AutolabelRun.objects.filter(pk=stale_run.pk).update(**{field: timezone.now()})
     assert _lost() == []
+
+
+def test_the_sweep_reads_no_runs_items(stale_run):
+    """Every minute, for every unfinished run: a read of a million items' rows each time."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert _lost() == [("autolabel run", stale_run.pk)]
+    assert not [q for q in queries if AutolabelItem._meta.db_table in q["sql"]]
 
 
 @pytest.mark.parametrize("task", [START, CHUNK])

@@ -42,6 +42,9 @@ def _start_worker(name: str, log: Path, *, beat_schedule: Path | None = None) ->
         "CELERY_BROKER_TRANSPORT_OPTIONS": json.dumps(
             {"unacked_restore_interval": 1, "unacked_restore_throttle": 1}
         ),
+        # A window of two chunks (autolabel.run_dispatch) for a run of 50: the kill lands while
+        # chunks send their next ones, and a chunk sent but lost with the worker comes back.
+        "AUTOLABEL_CHUNKS_IN_FLIGHT": "2",
         "RECOVERY_STALL_S": "4",
         "RECOVERY_SWEEP_S": "1",
     }

@@ -3,6 +3,7 @@ import type { AutolabelRun, AutolabelStatus } from "../api/autolabel";
 import { ProgressBar, formatNumber } from "../components/ui";
 import {
   STATUS_TEXT,
+  countText,
   duration,
   etaText,
   groupErrors,
@@ -107,7 +108,7 @@ export function RunPanel({
       <ProgressBar value={fraction} max={1} tone={tone} label="Auto-label progress" />
       <div className="autolabel-run-meta small">
         <span data-testid="autolabel-count">
-          {formatNumber(count)} / {formatNumber(run.total)} solutions
+          {countText(run, formatNumber(count), formatNumber(run.total))}
         </span>
         <span className="autolabel-pct" data-testid="autolabel-percent">
           {percent(fraction)}
@@ -123,7 +124,8 @@ export function RunPanel({
         {status === "running" && <span className="muted">{formatNumber(run.suggestions_written)} suggestions so far</span>}
         {status === "paused" && (
           <span className="muted" data-testid="autolabel-paused">
-            Paused · {formatNumber(run.total - processed(run))} solutions wait for Resume
+            Paused · {run.prepared === false ? "its" : formatNumber(run.total - processed(run))} solutions wait for
+            Resume
           </span>
         )}
         {status === "done" && (

@@ -10,6 +10,7 @@ import {
   groupErrors,
   paramsProblem,
   percent,
+  countText,
   processed,
   etaText,
   isActive,
@@ -82,6 +83,9 @@ describe("buildRunRequest", () => {
 
 describe("run arithmetic", () => {
   it("counts done and failed solutions, never past the total", () => {
+    expect(countText(makeRun({ total: 10 }), "5", "10")).toBe("5 / 10 solutions");
+    // Created over the API: total 0 until its start task lists the solutions, not "0 / 0".
+    expect(countText(makeRun({ total: 0, prepared: false }), "0", "0")).toBe("listing the solutions…");
     expect(processed(makeRun({ total: 10, done: 3, failed: 2 }))).toBe(5);
     expect(processed(makeRun({ total: 10, done: 10, failed: 2 }))).toBe(10);
   });

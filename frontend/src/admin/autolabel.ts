@@ -247,6 +247,12 @@ export function verdictCounts(verdicts: AutolabelRun["verdicts"] | null | undefi
   return VERDICT_LABELS.map(([key, label]) => ({ key, label, count: verdicts?.[key] ?? 0 })).filter((v) => v.count > 0);
 }
 
+/** The run's total and count, or, while its start task still lists its solutions (a run just
+ *  created: total 0 until then), that. */
+export function countText(run: AutolabelRun, count: string, total: string): string {
+  return run.prepared === false ? "listing the solutions…" : `${count} / ${total} solutions`;
+}
+
 /** Solutions processed so far (labeled or failed), never more than the total. */
 export function processed(run: AutolabelRun): number {
   const n = (run.done ?? 0) + (run.failed ?? 0);

@@ -54,9 +54,12 @@ export interface AutolabelRun {
   params: Record<string, unknown>;
   filter: { only_unlabeled?: boolean } & Record<string, unknown>;
   status: AutolabelStatus;
+  /** 0 until the start task has listed the run's solutions (`prepared`). */
   total: number;
   done: number;
   failed: number;
+  /** False while the start task still writes the run's items (a run created over the API). */
+  prepared?: boolean;
   /** 0..1 */
   progress: number;
   /** Solutions a second, smoothed over chunk completions; null before the first chunk. */

@@ -41,6 +41,8 @@ class RunOutput:
         total (int | Unset):
         done (int | Unset):
         failed (int | Unset):
+        prepared (bool | Unset): Its items are written. A run created over the API is not until its start task writes
+            them (one INSERT ... SELECT in the worker, not the request): `total` is 0 until then.
         suggestions_written (int | Unset):
         errors (Any | Unset): The first errors, for display.
         started_at (datetime.datetime | None | Unset):
@@ -61,6 +63,7 @@ class RunOutput:
     total: int | Unset = UNSET
     done: int | Unset = UNSET
     failed: int | Unset = UNSET
+    prepared: bool | Unset = UNSET
     suggestions_written: int | Unset = UNSET
     errors: Any | Unset = UNSET
     started_at: datetime.datetime | None | Unset = UNSET
@@ -102,6 +105,8 @@ class RunOutput:
         done = self.done
 
         failed = self.failed
+
+        prepared = self.prepared
 
         suggestions_written = self.suggestions_written
 
@@ -149,6 +154,8 @@ class RunOutput:
             field_dict["done"] = done
         if failed is not UNSET:
             field_dict["failed"] = failed
+        if prepared is not UNSET:
+            field_dict["prepared"] = prepared
         if suggestions_written is not UNSET:
             field_dict["suggestions_written"] = suggestions_written
         if errors is not UNSET:
@@ -214,6 +221,8 @@ class RunOutput:
 
         failed = d.pop("failed", UNSET)
 
+        prepared = d.pop("prepared", UNSET)
+
         suggestions_written = d.pop("suggestions_written", UNSET)
 
         errors = d.pop("errors", UNSET)
@@ -267,6 +276,7 @@ class RunOutput:
             total=total,
             done=done,
             failed=failed,
+            prepared=prepared,
             suggestions_written=suggestions_written,
             errors=errors,
             started_at=started_at,

@@ -1,0 +1,102 @@
+"""A run's items written and its chunks sent to the workers, in work that does not grow with
+the project or the run.
+
+- The items are written by the database, one `INSERT ... SELECT` of the matching solutions'
+  ids (no id passes through Python), so creating a run is a fixed number of statements.
+- The chunks are sent a window at a time: the start (or a resume) sends at most
+  CHUNKS_IN_FLIGHT chunks, and each chunk, when it ends, sends the next one. A chunk takes
+  the run's pending items after the run's dispatch cursor (`dispatched_to`, the highest
+  solution id sent since the last start), read on the partial index of pending items and
+  advanced under the run's row lock, so concurrent chunks take disjoint ranges.
+
+So the broker holds at most a window of a run's chunks: a pause or cancel leaves little to
+drain (the chunks check the run's status first), and a Redis that loses its messages loses at
+most a window, which the recovery sweep (autolabel.recovery) sends again by restarting the run:
+a start resets the cursor, and every item still pending is taken again (a chunk processes only
+pending items, each counted once: autolabel.run_progress).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
+
+CHUNKS_IN_FLIGHT = 32
+
+
+def chunks_in_flight() -> int:
+    """How many of a run's chunks the start sends at once (AUTOLABEL_CHUNKS_IN_FLIGHT)."""
+    return max(1, int(getattr(settings, "AUTOLABEL_CHUNKS_IN_FLIGHT", CHUNKS_IN_FLIGHT)))
+
+
+def run_items_write(*, run: AutolabelRun, solution_ids: QuerySet) -> int:
+    """Write one pending item per solution of `solution_ids` (a queryset of ids), in one
+    statement; returns how many. Call inside the run's creating transaction."""
+    query, params = solution_ids.query.sql_with_params()
+    table = AutolabelItem._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} "  # noqa: S608 - the table's name and Django's own SQL
+            "(run_id, solution_id, status, attempts, suggestions, error, updated_at) "
+            f"SELECT %s, ids.id, %s, 0, 0, '', %s FROM ({query}) AS ids",
+            [run.pk, ItemStatus.PENDING, timezone.now(), *params],
+        )
+        return cursor.rowcount
+
+
+def _pending_after(run_id: int, after: int, limit: int) -> list[int]:
+    """The run's pending solution ids after `after`, in order: a walk of the partial index."""
+    return list(
+        AutolabelItem.objects.filter(
+            run_id=run_id, status=ItemStatus.PENDING, solution_id__gt=after
+        )
+        .order_by("solution_id")
+        .values_list("solution_id", flat=True)[:limit]
+    )
+
+
+def _take(run: AutolabelRun, *, size: int, chunks: int) -> list[list[int]]:
+    """Up to `chunks` chunks of the pending items after the cursor, the cursor moved past
+    them. The caller holds the run's row lock."""
+    ids = _pending_after(run.pk, run.dispatched_to, size * chunks)
+    if ids:
+        AutolabelRun.objects.filter(pk=run.pk).update(
+            dispatched_to=ids[-1], dispatched_at=timezone.now()
+        )
+    return [ids[i : i + size] for i in range(0, len(ids), size)]
+
+
+@transaction.atomic
+def run_dispatch_start(*, run: AutolabelRun, size: int) -> list[list[int]]:
+    """The first window of a run's chunks, from its first pending item; marks it running.
+    A start sent again (a redelivery, a resume, the recovery sweep) starts over from the
+    first pending item. Nothing for a run that is not pending or running."""
+    run = AutolabelRun.objects.select_for_update().get(pk=run.pk)
+    if run.status not in (RunStatus.PENDING, RunStatus.RUNNING):
+        return []
+    if run.status == RunStatus.PENDING:
+        run.status, run.started_at = RunStatus.RUNNING, timezone.now()
+        AutolabelRun.objects.filter(pk=run.pk).update(status=run.status, started_at=run.started_at)
+    run.dispatched_to = 0
+    AutolabelRun.objects.filter(pk=run.pk).update(dispatched_to=0)
+    return _take(run, size=size, chunks=chunks_in_flight())
+
+
+@transaction.atomic
+def run_dispatch_next(*, run: AutolabelRun, size: int) -> list[int]:
+    """The next chunk, for a chunk that just ended: none when the run is not running (paused,
+    cancelled, finished) or every pending item was sent."""
+    run = (
+        AutolabelRun.objects.select_for_update()
+        .only("status", "dispatched_to")
+        .filter(pk=run.pk)
+        .first()
+    )
+    if run is None or run.status != RunStatus.RUNNING:
+        return []
+    taken = _take(run, size=size, chunks=1)
+    return taken[0] if taken else []
