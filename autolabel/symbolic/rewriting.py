@@ -25,6 +25,7 @@ import sympy
 from autolabel.symbolic.boundaries import object_of_words
 from autolabel.symbolic.chains import Side, depth_split, display, make_side
 from autolabel.symbolic.compare import CONSTANT_LIKE, Decision, equal_values
+from autolabel.symbolic.equation_numerators import numerators_compared
 from autolabel.symbolic.evaluate import exact, show
 from autolabel.symbolic.segments import Segment, looks_like_prose, split_segments
 from autolabel.symbolic.statements import Statement
@@ -158,15 +159,15 @@ def _polynomial_degree(f: sympy.Expr, symbols: list[sympy.Symbol]) -> int | None
 
 def same_equation(a: list[Side], b: list[Side], kind: str = KIND) -> Decision:
     """Two equations (two sides each): the same polynomial equation up to a constant factor
-    (holds), not (fails: no constant factor relates them), or undecided (not polynomial, of
-    different degrees, of degree 0)."""
+    (holds), not (fails: no constant factor relates them); of different degrees or with
+    letters in a denominator, decided by their numerators (equation_numerators.py)."""
     f = exact(a[0].node) - exact(a[1].node)  # type: ignore[arg-type]
     g = exact(b[0].node) - exact(b[1].node)  # type: ignore[arg-type]
     shown = (f"{show(f)} = 0", f"{show(g)} = 0")
     symbols = sorted(f.free_symbols | g.free_symbols, key=lambda s: s.name)
     df, dg = _polynomial_degree(f, symbols), _polynomial_degree(g, symbols)
     if df is None or dg is None or df != dg or df == 0:
-        return Decision(None, "not two polynomial equations of one degree", *shown, kind)
+        return numerators_compared(f, g, symbols, shown, kind)
     ratios = []
     for point in _points(symbols, 20251203):
         fv, gv = f.subs(point), g.subs(point)
