@@ -34,9 +34,11 @@ PAIRS = [
         r"Simplifying, we get: \(ac = 18,000\).",
     ),
     (
-        r"Expand: $x^3 + y^3 + 27 - 27x - 27y + 9x^2 + 18xy + 9y^2 - x^3 - 3x^2y - 3xy^2 - y^3 = 3$."
+        r"Expand: $x^3 + y^3 + 27 - 27x - 27y + 9x^2 + 18xy + 9y^2 - x^3 - 3x^2y - 3xy^2"
+        r" - y^3 = 3$."
         r" Combine like terms: $9x^2 + 18xy + 9y^2 - 27x - 27y - 3x^2y - 3xy^2 + 24 = 0$.",
-        r"Expand: $x^3 + y^3 + 27 - 27x - 27y + 9x^2 + 18xy + 9y^2 - x^3 - 3x^2y - 3xy^2 - y^3 = 3$."
+        r"Expand: $x^3 + y^3 + 27 - 27x - 27y + 9x^2 + 18xy + 9y^2 - x^3 - 3x^2y - 3xy^2"
+        r" - y^3 = 3$."
         r" Combine like terms: $9x^2 + 18xy + 9y^2 - 27x - 27y + 24 = 0$.",
     ),
     (
@@ -104,10 +106,9 @@ SYSTEM = (
 
 
 def test_a_step_opening_with_simplifies_to_rewrites_each_equation_before():
-    right = (
-        "which simplifies to:\n\\[x^2 + (5b - 20 - a)x - 21 = 0\\]\n\\[x^2 + (9 + 4a)x + 5b = 0.\\]"
-    )
-    wrong = "which simplifies to:\n\\[x^2 + (5b - 20 - a)x - 21 = 0\\]\n\\[x^2 + (18 + 8a)x + 5b = 0.\\]"
+    opening = "which simplifies to:\n\\[x^2 + (5b - 20 - a)x - 21 = 0\\]\n"
+    right = opening + "\\[x^2 + (9 + 4a)x + 5b = 0.\\]"
+    wrong = opening + "\\[x^2 + (18 + 8a)x + 5b = 0.\\]"
     verdict = check_step_local(right, (SYSTEM,))
     assert verdict.verdict != REFUTED, [c.as_dict() for c in verdict.failed]
     assert [c.holds for c in verdict.claims if c.kind == "rewriting"] == [True, True]
@@ -123,3 +124,11 @@ def test_runs_of_different_lengths_pair_nothing():
     wrong = r"This simplifies to \(y = 3 + x\)."
     assert [c.kind for c in check_step_local(wrong, (one,)).failed] == ["rewriting"]
     assert check_step_local(r"This simplifies to \(y = 3 - x\).", (one,)).verdict != REFUTED
+
+
+def test_a_rewrite_is_refuted_only_under_every_reading():
+    # -3^2 is -9 by convention and 9 as many write it (readings.py): symbolic-1.15 refuted
+    # the rewrite under the first reading alone
+    assert check_step(r"$y = -3^2 x$. Rearranging, we get $y - 9x = 0$.").verdict != REFUTED
+    assert check_step(r"$y = -3^2 x$. Rearranging, we get $y + 9x = 0$.").verdict != REFUTED
+    assert failed_kinds(r"$y = -3^2 x$. Rearranging, we get $y - 8x = 0$.") == {"rearranging"}
