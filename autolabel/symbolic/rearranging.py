@@ -30,6 +30,7 @@ from collections.abc import Callable
 from autolabel.symbolic.chains import Chain, display
 from autolabel.symbolic.compare import CONSTANT_LIKE
 from autolabel.symbolic.rewriting import JOIN, equation_sides, same_equation, symbols_of
+from autolabel.symbolic.rewriting import KIND as REWRITING
 from autolabel.symbolic.segments import Segment, looks_like_prose, split_segments
 from autolabel.symbolic.statements import Statement
 
@@ -51,7 +52,7 @@ _CUE = re.compile(
     r"(?:combin|collect)(?:e|es|ed|ing|s)?\s+like\s+terms|"
     r"mov(?:e|es|ed|ing)\s+(?:all\s+|every\s+|the\s+)?terms?|bring(?:s|ing)?\s+(?:all\s+)?terms|"
     r"subtract(?:s|ed|ing)?|add(?:s|ed|ing)?|multipl(?:y|ies|ied|ying)|divid(?:e|es|ed|ing)|"
-    r"expand(?:s|ed|ing)?|distribut(?:e|es|ed|ing))"
+    r"expand(?:s|ed|ing)?|distribut(?:e|es|ed|ing)|complet(?:e|es|ed|ing)\s+the\s+square)"
     r"\b[^.$\\]{0,60}?(?:we\s+(?:get|have|obtain|find)|gives?|yields?|results?\s+in|becomes|:|,)?"
     r"\s*" + _OPEN,
     re.IGNORECASE,
@@ -70,13 +71,24 @@ _LEAD = re.compile(
     r"[^.:;]*$",
     re.IGNORECASE,
 )
+# Squares and cubes that are no operation on both sides: completing the square, expanding a
+# cube ("Expand the cube and simplify: $x^3 + y^3 + 27 - 27x - \dots = 3$").
+_NOT_A_POWER = re.compile(
+    r"complet(?:e|es|ed|ing)\s+the\s+square|expand(?:s|ed|ing)?\s+the\s+(?:square|cube)\b",
+    re.IGNORECASE,
+)
+_RUN_GAP = re.compile(r"^(?:\s|[,;.]|\$|\\[\[\]()]|\\\\|\band\b)*$")
 _ON_BOTH = re.compile(r"subtract|\badd|multipl|divid", re.IGNORECASE)
 _BOTH_SIDES = re.compile(r"\b(?:both|each)\s+sides?\b", re.IGNORECASE)
 
 
 def _said(words: str) -> bool:
     """``words``, right before an equation, name an operation that keeps the equation."""
-    if len(words) > MAX_GAP or not _CUE.search(words) or _OTHER.search(words):
+    if (
+        len(words) > MAX_GAP
+        or not _CUE.search(words)
+        or _OTHER.search(_NOT_A_POWER.sub(" ", words))
+    ):
         return False
     if JOIN.match(words):
         return False  # "becomes", "simplifies to": the rewriting kind's
@@ -99,17 +111,53 @@ def rearranging_statements(
         lead = prepared[max(0, first.offset - 40) : first.offset]
         if _said(gap) and not _LEAD.search(lead):
             found.extend(_pair(first, prepared, second, prepared))
-    if segments and _said(prepared[: segments[0].offset]):
-        before = previous_step()[1]
-        earlier = _equations(before) if before else []
-        if earlier and not _LEAD.search(
-            before[max(0, earlier[-1].offset - 40) : earlier[-1].offset]
-        ):
-            found.extend(_pair(earlier[-1], before, segments[0], prepared))
+    kind = _opening(prepared[: segments[0].offset]) if segments else None
+    if kind is None:
+        return found
+    before = previous_step()[1]
+    earlier = _equations(before) if before else []
+    if not earlier or _LEAD.search(before[max(0, earlier[-1].offset - 40) : earlier[-1].offset]):
+        return found
+    if kind == KIND:
+        found.extend(_pair(earlier[-1], before, segments[0], prepared))
+        return found
+    # "which simplifies to:" after a system: each equation of the step before's last run of
+    # equations becomes the one in the same place of the step's first run; runs of different
+    # lengths pair nothing.
+    ends, opens = _run(earlier, before, last=True), _run(segments, prepared, last=False)
+    if len(ends) == len(opens):
+        for first, second in zip(ends, opens, strict=True):
+            found.extend(_pair(first, before, second, prepared, kind))
     return found
 
 
-def _pair(first: Segment, first_text: str, second: Segment, prepared: str) -> list[Statement]:
+def _run(segments: list[Segment], text: str, *, last: bool) -> list[Segment]:
+    """The equations at the end (``last``) or start of ``segments`` with nothing but display
+    delimiters, punctuation or "and" between them."""
+    ordered = segments[::-1] if last else segments
+    run = [ordered[0]]
+    for segment in ordered[1:]:
+        a, b = (segment, run[-1]) if last else (run[-1], segment)
+        if not _RUN_GAP.match(text[a.offset + len(a.text) : b.offset]):
+            break
+        run.append(segment)
+    return run[::-1] if last else run
+
+
+def _opening(words: str) -> str | None:
+    """The kind a step's opening words give its first equation against the step before's last:
+    an operation named (this kind), or "which simplifies to", "This becomes" (rewriting's
+    join, which within a step is rewriting.py's to read)."""
+    if _said(words):
+        return KIND
+    if len(words) <= MAX_GAP and JOIN.match(words):
+        return REWRITING
+    return None
+
+
+def _pair(
+    first: Segment, first_text: str, second: Segment, prepared: str, kind: str = KIND
+) -> list[Statement]:
     a, b = equation_sides(first, first_text), equation_sides(second, prepared)
     if a is None or b is None or len(a) != 2 or len(b) != 2:
         return []
@@ -121,5 +169,5 @@ def _pair(first: Segment, first_text: str, second: Segment, prepared: str) -> li
     lhs = " = ".join(display(s.text) for s in a)
     rhs = " = ".join(display(s.text) for s in b)
     start, end = second.offset, second.offset + len(second.text)
-    text = f"{lhs} rearranged as {rhs}"
-    return [Statement(KIND, text, start, end, lhs, rhs, lambda: same_equation(a, b, KIND))]
+    text = f"{lhs} {'rearranged as' if kind == KIND else 'becomes'} {rhs}"
+    return [Statement(kind, text, start, end, lhs, rhs, lambda: same_equation(a, b, kind))]

@@ -17,14 +17,17 @@ at six random positive rational points fails. Both sides must have the same vari
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 
 import sympy
 
+from autolabel.symbolic import readings
 from autolabel.symbolic.boundaries import object_of_words
 from autolabel.symbolic.chains import Side, depth_split, display, make_side
 from autolabel.symbolic.compare import CONSTANT_LIKE, Decision, equal_values
+from autolabel.symbolic.equation_numerators import numerators_compared
 from autolabel.symbolic.evaluate import exact, show
 from autolabel.symbolic.segments import Segment, looks_like_prose, split_segments
 from autolabel.symbolic.statements import Statement
@@ -32,6 +35,7 @@ from autolabel.symbolic.tokens import PUNCT, REL, SPACE, tokenize
 
 KIND = "rewriting"
 POINTS = 6
+MAX_COMBINATIONS = 16  # readings of four sides decided at most
 
 JOIN = re.compile(
     r"^\s*(?:\$\$|\$|\\\)|\\\])?\s*,?\s*(?:which\s+|this\s+|it\s+|then\s+)?"
@@ -158,15 +162,31 @@ def _polynomial_degree(f: sympy.Expr, symbols: list[sympy.Symbol]) -> int | None
 
 def same_equation(a: list[Side], b: list[Side], kind: str = KIND) -> Decision:
     """Two equations (two sides each): the same polynomial equation up to a constant factor
-    (holds), not (fails: no constant factor relates them), or undecided (not polynomial, of
-    different degrees, of degree 0)."""
+    (holds), not (fails: no constant factor relates them); of different degrees or with
+    letters in a denominator, decided by their numerators (equation_numerators.py). Under
+    every reading of the four sides (readings.py: ``x = 6/2y`` is ``3y`` or ``3/y``): fails
+    only if it fails under each, holds only if it holds under each."""
+    options = [readings.side_readings(side) or [side] for side in (*a, *b)]
+    decisions = [
+        _same_equation_read([p, q], [r, s], kind)
+        for p, q, r, s in itertools.islice(itertools.product(*options), MAX_COMBINATIONS)
+    ]
+    first = decisions[0]
+    if all(d.holds is first.holds for d in decisions):
+        return first
+    held = next((d for d in decisions if d.holds), None)
+    reason = "holds under another reading" if held else "undecided under another reading"
+    return Decision(None, reason, first.lhs_value, first.rhs_value, kind)
+
+
+def _same_equation_read(a: list[Side], b: list[Side], kind: str) -> Decision:
     f = exact(a[0].node) - exact(a[1].node)  # type: ignore[arg-type]
     g = exact(b[0].node) - exact(b[1].node)  # type: ignore[arg-type]
     shown = (f"{show(f)} = 0", f"{show(g)} = 0")
     symbols = sorted(f.free_symbols | g.free_symbols, key=lambda s: s.name)
     df, dg = _polynomial_degree(f, symbols), _polynomial_degree(g, symbols)
     if df is None or dg is None or df != dg or df == 0:
-        return Decision(None, "not two polynomial equations of one degree", *shown, kind)
+        return numerators_compared(f, g, symbols, shown, kind)
     ratios = []
     for point in _points(symbols, 20251203):
         fv, gv = f.subs(point), g.subs(point)

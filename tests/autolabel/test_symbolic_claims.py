@@ -264,7 +264,8 @@ NOT_REFUTED = [
     ("rewriting", "$x^2 - 5x + 6$ factors as $(x - 2)(x - 3)$.", "verified"),
     ("rewriting", "$2x = 4$ becomes $x = 2$", "verified"),
     ("rewriting", "Dividing by x, $x^2 = 3x$ becomes $x = 3$.", "unknown"),
-    ("rewriting", "Multiplying by x, $x + 1/x = 2$ becomes $x^2 + 1 = 2x$.", "unknown"),
+    # clearing a denominator keeps the numerator: the same equation (equation_numerators.py)
+    ("rewriting", "Multiplying by x, $x + 1/x = 2$ becomes $x^2 + 1 = 2x$.", "verified"),
     ("rewriting", "Substituting $u = x^2$, $x^2 + y$ becomes $u + y$.", "unknown"),
     ("rewriting", "$\\sqrt{x^2}$ simplifies to $x$ for positive x.", "unknown"),
     ("rewriting", "If $2x + 3x$ simplifies to $6x$, we are wrong.", "unknown"),
