@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from labeling.models import Solution
+from labeling.models import Annotation, Solution, Suggestion
 from tests.exports.conftest import annotate, file_bytes
 
 pytestmark = pytest.mark.django_db
@@ -82,6 +82,9 @@ def data(load, annotator):
     load("processbench_sample.jsonl", fmt="processbench")
     load("prmbench_sample.jsonl")
     load("math_shepherd_sample.jsonl", fmt="math_shepherd", labels_as="suggestions")
+    # Times the formats write (a record's labeled_at) are the import's: fixed here.
+    Annotation.objects.update(submitted_at=AT)
+    Suggestion.objects.update(updated_at=AT)
     solutions = list(Solution.objects.order_by("problem__text", "external_id")[:40:3])
     for n, solution in enumerate(solutions):
         count = solution.steps.count()
