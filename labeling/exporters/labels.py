@@ -27,18 +27,43 @@ from .records import AlternativeRecord, StepRecord
 Positive = Callable[[int], bool]
 
 
-@dataclass(slots=True)
-class BaseStep:
-    id: int
-    index: int
-    text: str
-    human_written: bool
-    alternatives: Sequence[AlternativeRecord] = field(default_factory=list)
-    images: Sequence[str] = field(default_factory=list)
-    meta: dict[str, Any] | None = None  # STEP_RECORD_META keys, for formats that read them
-    uses: Sequence[int] = ()  # the step's own (Step.uses), when the export reads them
-    citations: Sequence[dict] = field(default_factory=list)  # evidence-cited steps
-    thinking: bool = False  # a step of the reasoning trace (Step.thinking)
+class BaseStep(StepRecord):
+    """A step as read, before its label is resolved: a StepRecord with no label yet, and
+    the step's database id (what labels are keyed by). Arguments in the order the chunk's
+    query reads them. A resolution that is the only one of its steps' (one record of one
+    annotation: `from_annotations(..., reuse=True)`) labels these very objects in place
+    instead of building a second object per step."""
+
+    __slots__ = ("id",)
+
+    def __init__(
+        self,
+        id: int,
+        index: int,
+        text: str,
+        human_written: bool,
+        alternatives: Sequence[AlternativeRecord] | None = None,
+        images: Sequence[str] | None = None,
+        meta: dict[str, Any] | None = None,  # STEP_RECORD_META keys, for formats that read them
+        uses: Sequence[int] = (),  # the step's own (Step.uses), when the export reads them
+        citations: Sequence[dict] | None = None,  # evidence-cited steps
+        thinking: bool = False,  # a step of the reasoning trace (Step.thinking)
+    ) -> None:
+        self.id = id
+        self.index = index
+        self.text = text
+        self.rating = None
+        self.unsure = False
+        self.soft = None
+        self.source = ""
+        self.human_written = human_written
+        self.alternatives = [] if alternatives is None else alternatives
+        self.images = [] if images is None else images
+        self.meta = meta
+        self.uses = uses
+        self.inherited = False
+        self.citations = [] if citations is None else citations
+        self.thinking = thinking
 
 
 @dataclass(slots=True)
@@ -139,10 +164,14 @@ def from_annotations(
     *,
     positive: Positive,
     agreement: float | None = None,
+    reuse: bool = False,
 ) -> Resolved:
-    """One record's labels from `annotations` (all of a solution's, or just one)."""
+    """One record's labels from `annotations` (all of a solution's, or just one).
+
+    `reuse`: this is the only record of these steps, so one annotation's labels may be set
+    on the BaseSteps themselves (the export's common case: a step object less per step)."""
     if len(annotations) == 1:
-        return _from_one(steps, annotations[0], positive=positive, agreement=agreement)
+        return _from_one(steps, annotations[0], positive=positive, agreement=agreement, reuse=reuse)
     tag = "majority"
     out, shares = [], []
     for base in steps:
@@ -180,40 +209,54 @@ def _from_one(
     *,
     positive: Positive,
     agreement: float | None,
+    reuse: bool = False,
 ) -> Resolved:
     """from_annotations with one annotation, the common case: no voting; one loop per step
     of the export."""
     tag = "imported" if single.imported else "human"
     labels, unlabeled, softs, out = single.labels, (None, False), {}, []
     marked = single.uses
-    for base in steps:
-        rating, unsure = labels.get(base.id, unlabeled)
-        if rating is None:
-            soft, source = None, ""
-        elif (soft := softs.get(rating)) is None:
-            soft, source = softs.setdefault(rating, float(positive(rating))), tag
-        else:
-            source = tag
-        uses = marked.get(base.id) if marked else None
-        # _step inlined (the export's inner loop: one call less per exported step).
-        out.append(
-            StepRecord(
-                base.index,
-                base.text,
-                rating,
-                unsure,
-                soft,
-                source,
-                base.human_written,
-                base.alternatives,
-                base.images,
-                base.meta,
-                base.uses if uses is None else uses,
-                False,
-                base.citations,
-                base.thinking,
+    if reuse:  # the steps are this record's alone: labelled in place (BaseStep)
+        for base in steps:
+            rating, unsure = labels.get(base.id, unlabeled)
+            if rating is not None:
+                if (soft := softs.get(rating)) is None:
+                    soft = softs[rating] = float(positive(rating))
+                base.rating, base.soft, base.source = rating, soft, tag
+            if unsure:
+                base.unsure = True
+            if marked and (uses := marked.get(base.id)) is not None:
+                base.uses = uses
+        out = steps  # type: ignore[assignment]
+    else:
+        for base in steps:
+            rating, unsure = labels.get(base.id, unlabeled)
+            if rating is None:
+                soft, source = None, ""
+            elif (soft := softs.get(rating)) is None:
+                soft, source = softs.setdefault(rating, float(positive(rating))), tag
+            else:
+                source = tag
+            uses = marked.get(base.id) if marked else None
+            # _step inlined (the export's inner loop: one call less per exported step).
+            out.append(
+                StepRecord(
+                    base.index,
+                    base.text,
+                    rating,
+                    unsure,
+                    soft,
+                    source,
+                    base.human_written,
+                    base.alternatives,
+                    base.images,
+                    base.meta,
+                    base.uses if uses is None else uses,
+                    False,
+                    base.citations,
+                    base.thinking,
+                )
             )
-        )
     return Resolved(
         steps=out,
         # Each rated step agrees with itself: the mean of the shares is 1.0.

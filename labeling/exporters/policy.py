@@ -48,11 +48,15 @@ def _rated(policy: LabelPolicy) -> dict[int | None, bool]:
     return rated
 
 
-def labeled_prefix(
+def labeled_steps(
     record: SolutionRecord, policy: LabelPolicy, filters: Filters
-) -> list[tuple[StepRecord, bool]]:
-    out: list[tuple[StepRecord, bool]] = []
+) -> tuple[list[StepRecord], list[bool]]:
+    """The row's steps and their training labels (module docstring), as two lists: what a
+    format writes column by column (TRL) takes them so, with no pair a step."""
+    steps: list[StepRecord] = []
+    labels: list[bool] = []
     truncate_unsure = filters.unsure == Unsure.TRUNCATE
+    first_error = policy.truncate_after_first_error
     rated = _rated(policy)
     for step in record.steps:
         if step.unsure and truncate_unsure:
@@ -62,10 +66,18 @@ def labeled_prefix(
             label = training_label(step, policy)
             if label is None:
                 break
-        out.append((step, label))
-        if not label and policy.truncate_after_first_error:
+        steps.append(step)
+        labels.append(label)
+        if not label and first_error:
             break
-    return out
+    return steps, labels
+
+
+def labeled_prefix(
+    record: SolutionRecord, policy: LabelPolicy, filters: Filters
+) -> list[tuple[StepRecord, bool]]:
+    """labeled_steps as (step, training label) pairs."""
+    return list(zip(*labeled_steps(record, policy, filters), strict=True))
 
 
 def skip_reason(record: SolutionRecord, filters: Filters) -> str | None:

@@ -318,7 +318,7 @@ def _records(
             if not per_annotation:
                 yield _record(
                     row,
-                    from_annotations(steps, annotations, positive=positive),
+                    from_annotations(steps, annotations, positive=positive, reuse=True),
                     project_id,
                     inherit,
                 )

@@ -17,4 +17,5 @@ PostgreSQL-only statements fall back to the plain ORM or plain SQL on SQLite.
     read_ahead.py     the next batches read or parsed on a second thread (imports, exports)
     gc_pause.py       Python's cyclic garbage collector paused around a bulk import or export
     arrays.py         array parameters as one literal (an import's lookups of many ids)
+    analyze.py        ANALYZE of the tables a bulk import grew past autovacuum's rule, at its end
 """

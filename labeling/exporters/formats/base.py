@@ -2,6 +2,7 @@
 
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from labeling.exporters.final import FinalTally
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 Row = dict[str, Any]
+_kind = attrgetter("rating", "source", "human_written")
 _RATING_KEYS = {-1: "-1", 0: "0", 1: "1"}
 
 
@@ -40,7 +42,7 @@ class Stats:
     # label_source=final: where the read solutions' and steps' labels came from (final.py).
     final: FinalTally | None = None
     _last_problem: str | None = None
-    # (rating, training label, source, human_written) → steps written, until `fold`.
+    # ((rating, source, human_written), training label) → steps written, until `fold`.
     _step_kinds: Counter = field(default_factory=Counter)
 
     def row(
@@ -60,18 +62,21 @@ class Stats:
         self.steps_of([(step, label)])
 
     def steps_of(self, steps: list[tuple[StepRecord, bool | None]]) -> None:
-        """`step` for each (step, training label) of a row, in one call. Counted by their few
-        distinct (rating, label, source, human_written), a list Counter.update counts in C,
-        and folded into ratings / labels / label_sources by `fold`: not three counters a step."""
+        """`step` for each (step, training label) of a row, in one call (`steps_labelled`)."""
+        self.steps_labelled([step for step, _ in steps], [label for _, label in steps])
+
+    def steps_labelled(self, steps: list[StepRecord], labels: list[bool | None]) -> None:
+        """`step` for each step of a row and its training label. Counted by their few
+        distinct (rating, source, human_written) and label, keys made in C (attrgetter, zip)
+        and counted in C (Counter.update of an iterable), then folded into ratings / labels /
+        label_sources by `fold`: not three counters a step."""
         self.steps += len(steps)
-        self._step_kinds.update(
-            [(step.rating, label, step.source, step.human_written) for step, label in steps]
-        )
+        self._step_kinds.update(zip(map(_kind, steps), labels, strict=True))
 
     def fold(self) -> None:
-        """Add the steps counted by steps_of to ratings, labels and label_sources."""
+        """Add the steps counted by steps_labelled to ratings, labels and label_sources."""
         ratings, labels, sources = self.ratings, self.labels, self.label_sources
-        for (rating, label, source, human_written), n in self._step_kinds.items():
+        for ((rating, source, human_written), label), n in self._step_kinds.items():
             ratings["null" if rating is None else _RATING_KEYS.get(rating) or str(rating)] += n
             if label is not None:
                 labels["positive" if label else "negative"] += n

@@ -10,42 +10,45 @@ A project with reasoning steps (`<think>` blocks) gets `thinking` (per step: a s
 reasoning trace); the completions hold the reasoning steps, then the answer's.
 """
 
-from labeling.exporters.policy import labeled_prefix, soft_label
+from operator import attrgetter
+
+from labeling.exporters.policy import labeled_steps, soft_label
 from labeling.exporters.records import SolutionRecord
 
 from .base import Format, Row
+
+_text = attrgetter("text")
 
 
 class TrlFormat(Format):
     name = "trl"
 
     def feed(self, record: SolutionRecord, split: str | None) -> list[Row]:
-        prefix = labeled_prefix(record, self.policy, self.filters)
-        if not prefix:
+        steps, labels = labeled_steps(record, self.policy, self.filters)
+        if not steps:
             self.stats.skipped["no_labeled_prefix"] += 1
             return []
-        row: Row = {
-            "prompt": record.problem_text,
-            "completions": [step.text for step, _ in prefix],
-            "labels": [label for _, label in prefix],
-        }
+        row: Row = {"prompt": record.problem_text, "completions": list(map(_text, steps))}
+        row["labels"] = labels
         if self.policy.soft_labels:
-            row["soft_labels"] = [soft_label(step, label) for step, label in prefix]
+            row["soft_labels"] = list(map(soft_label, steps, labels))
         if self.policy.label_sources:
             row["label_sources"] = [
-                step.source or ("human_written" if step.human_written else "") for step, _ in prefix
+                step.source or ("human_written" if step.human_written else "") for step in steps
             ]
         if self.with_domain:
             row["domain"] = self.domain_of(record)
         if self.with_dependencies:
-            row.update(self.dependency_columns([step for step, _ in prefix]))
-        row.update(self.thinking_column([step for step, _ in prefix]))
-        row.update(self.evidence_columns(record, [step for step, _ in prefix]))
+            row.update(self.dependency_columns(steps))
+        if self.with_thinking:
+            row.update(self.thinking_column(steps))
+        if self.with_evidence:
+            row.update(self.evidence_columns(record, steps))
         if self.with_images:
             # The problem's images, then the written steps' (TRL's vision datasets: `images`).
-            row["images"] = record.problem_images + [i for s, _ in prefix for i in s.images]
+            row["images"] = record.problem_images + [i for s in steps for i in s.images]
             self.stats.images += len(row["images"])
-        self.stats.steps_of(prefix)
+        self.stats.steps_labelled(steps, labels)
         self.count_row(record, split)
         return [self.with_split(row, split)]
 

@@ -9,7 +9,17 @@ from typing import Any
 from django.db import connection, transaction
 
 from labeling.importers import ImportFileError, ParsedRow, open_rows
-from labeling.models import Project
+from labeling.models import (
+    Annotation,
+    Problem,
+    Project,
+    Solution,
+    Step,
+    StepAlternative,
+    StepLabel,
+    Suggestion,
+)
+from labeling.pg.analyze import analyze_grown
 from labeling.pg.gc_pause import gc_paused
 from labeling.pg.read_ahead import read_ahead
 from labeling.steps.splitting import StepRule
@@ -151,4 +161,18 @@ def import_file(
     result = writer.result
     result.format, result.rows = rows.format, rows.rows
     result.near_duplicates = screen.report()
+    # Committed: the tables it filled get planner statistics now (labeling/pg/analyze.py).
+    labels = StepLabel if labels_as == "annotations" else Suggestion
+    analyze_grown(
+        {
+            Problem: result.problems_created,
+            Solution: result.solutions_created,
+            Step: result.steps_created,
+            StepAlternative: result.alternatives_created,
+            Annotation: result.annotations_created,
+            labels: result.labels_created,
+            Suggestion: result.predictions_created
+            + (result.labels_created if labels is Suggestion else 0),
+        }
+    )
     return result

@@ -1,0 +1,38 @@
+"""An import gives the tables it filled planner statistics at its end (labeling/pg/analyze.py):
+without them the export's chunk queries plan as a sequential scan of the whole steps and
+step labels tables per chunk until autovacuum gets there."""
+
+import pytest
+from django.db import connection, transaction
+
+from labeling.models import Step, StepLabel
+from labeling.pg.analyze import analyze_grown
+from labeling.services.imports import import_file
+from tests.exports.conftest import steplab_file
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def _estimated(table: str) -> float:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples FROM pg_class WHERE oid = to_regclass(%s)", [table])
+        return cursor.fetchone()[0]
+
+
+def test_an_import_leaves_its_tables_analyzed(project, tmp_path):
+    path = steplab_file(tmp_path / "rows.jsonl", 301, problems=37, steps=5)
+    import_file(project=project, path=path, labels_as="annotations")
+    # ANALYZE of a table this small reads every row: the estimate is the count.
+    assert _estimated("labeling_step") == Step.objects.count() == 1505
+    assert _estimated("labeling_steplabel") == StepLabel.objects.count() > 1000
+
+
+def test_only_tables_grown_past_autovacuums_rule_are_analyzed(project, tmp_path):
+    import_file(project=project, path=steplab_file(tmp_path / "a.jsonl", 200), labels_as="none")
+    assert _estimated("labeling_step") == 800
+    # 50 rows + 10% of the 800 it had: 130 rows more are needed.
+    assert analyze_grown({Step: 50, StepLabel: 10}) == []
+    assert analyze_grown({Step: 129}) == []
+    assert analyze_grown({Step: 131, StepLabel: 0}) == ["labeling_step"]
+    with transaction.atomic():  # not inside a transaction block: its rows are not committed
+        assert analyze_grown({Step: 10_000}) == []
