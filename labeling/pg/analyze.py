@@ -14,10 +14,13 @@ last ANALYZE (a table never analyzed counts as empty) is analyzed. ANALYZE reads
 at 10M: 1.6 s for the whole database at 100k solutions.
 """
 
+import logging
 from collections.abc import Mapping
 
-from django.db import connections
+from django.db import DatabaseError, connections
 from django.db.models import Model
+
+logger = logging.getLogger(__name__)
 
 BASE_ROWS = 50  # autovacuum_analyze_threshold's default
 SCALE = 0.1  # autovacuum_analyze_scale_factor's default
@@ -45,5 +48,11 @@ def analyze_grown(written: Mapping[type[Model], int], *, using: str = "default")
             name for name, n in tables.items() if n > BASE_ROWS + SCALE * had.get(name, 0.0)
         )
         for name in grown:
-            cursor.execute(f"ANALYZE {connection.ops.quote_name(name)}")
+            # SKIP_LOCKED: a VACUUM or ANALYZE of the table already running (an operator's,
+            # autovacuum's) is not waited for; a failure costs the statistics, not the
+            # import, which has committed.
+            try:
+                cursor.execute(f"ANALYZE (SKIP_LOCKED) {connection.ops.quote_name(name)}")
+            except DatabaseError:
+                logger.warning("ANALYZE of %s after a bulk write failed", name, exc_info=True)
     return grown

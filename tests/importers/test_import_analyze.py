@@ -36,3 +36,32 @@ def test_only_tables_grown_past_autovacuums_rule_are_analyzed(project, tmp_path)
     assert analyze_grown({Step: 131, StepLabel: 0}) == ["labeling_step"]
     with transaction.atomic():  # not inside a transaction block: its rows are not committed
         assert analyze_grown({Step: 10_000}) == []
+
+
+def test_a_table_locked_by_a_running_vacuum_is_skipped_not_waited_for(project, tmp_path):
+    """The import has committed: a VACUUM or ANALYZE of the table in another session (which
+    holds SHARE UPDATE EXCLUSIVE) must not keep it waiting, nor fail it."""
+    import psycopg
+
+    settings = connection.settings_dict
+    other = psycopg.connect(
+        dbname=settings["NAME"],
+        host=settings["HOST"],
+        port=settings["PORT"] or 5432,
+        user=settings["USER"],
+    )
+    try:
+        other.execute("LOCK TABLE labeling_step IN SHARE UPDATE EXCLUSIVE MODE")
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '5s'")  # the old ANALYZE waits, then fails
+        try:
+            path = steplab_file(tmp_path / "rows.jsonl", 40, problems=7, steps=5)
+            result = import_file(project=project, path=path, labels_as="none")
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("RESET lock_timeout")
+    finally:
+        other.rollback()
+        other.close()
+    assert result.steps_created == Step.objects.count() == 200
+    assert _estimated("labeling_step") == -1  # skipped: never analyzed
