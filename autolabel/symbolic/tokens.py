@@ -43,6 +43,23 @@ OTHER = "OTHER"
 UNIT = "UNIT"  # made by the claim finder from words and \text{...}: value = unit name
 
 
+# A "**" between a number (or a closing parenthesis) and a number, spaced alike on both sides
+# ("2 ** 3", "2**3"): Python's power, as models write plain-text math (issue 25, round 13).
+# Markdown bold opens before a word and closes after one ("**15** (3 * 5)"), never with the
+# same spacing and a number on both sides.
+_POWER_AFTER = re.compile(r"(?: ?)(?:\(?-?\d|\d)")
+
+
+def _python_power(text: str, i: int, prev: Token | None) -> bool:
+    if prev is None or not (prev.kind == NUM or (prev.kind == RP and prev.text == ")")):
+        return False
+    space_before = text[i - 1 : i] == " "
+    space_after = text[i + 2 : i + 3] == " "
+    if space_before != space_after:
+        return False
+    return _POWER_AFTER.match(text, i + 2) is not None
+
+
 @dataclass
 class Token:
     kind: str
@@ -207,7 +224,12 @@ def tokenize(text: str, mode: str = "math") -> list[Token]:
         elif ch == "\u2026":
             tok = Token(ELLIPSIS, ch, i, i + 1, space_before=space)
         elif ch == "*" and text.startswith("**", i):
-            tok = Token(PUNCT, "**", i, i + 2, "**", space_before=space)  # markdown bold
+            if _python_power(
+                text, i, next((t for t in reversed(tokens) if t.kind != SPACE), None)
+            ):  # "2 ** 3": a power as code writes it
+                tok = Token(POW, "**", i, i + 2, space_before=space)
+            else:
+                tok = Token(PUNCT, "**", i, i + 2, "**", space_before=space)  # markdown bold
         elif ch in _UNICODE_OPS:
             tok = Token(OP, ch, i, i + 1, _UNICODE_OPS[ch], space_before=space)
         elif ch == ":" and text.startswith(":=", i):
