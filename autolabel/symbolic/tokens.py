@@ -50,8 +50,11 @@ UNIT = "UNIT"  # made by the claim finder from words and \text{...}: value = uni
 _POWER_AFTER = re.compile(r"(?: ?)(?:\(?-?\d|\d)")
 
 
+_PLAIN_SQRT = re.compile(r"sqrt(?=\()", re.IGNORECASE)
+
+
 def _python_power(text: str, i: int, prev: Token | None) -> bool:
-    if prev is None or not (prev.kind == NUM or (prev.kind == RP and prev.text == ")")):
+    if prev is None or not (prev.kind == NUM or (prev.kind == RP and prev.text.endswith(")"))):
         return False
     space_before = text[i - 1 : i] == " "
     space_after = text[i + 2 : i + 3] == " "
@@ -212,6 +215,9 @@ def tokenize(text: str, mode: str = "math") -> list[Token]:
                 tok = _number_token(m, i, space)
         elif ch == "\\":
             tok = _command(text, i, space)
+        elif _PLAIN_SQRT.match(text, i) and not (i and text[i - 1].isalpha()):
+            # "2sqrt(18) = 6sqrt(2)": the root as plain text writes it, not s·q·r·t or a unit
+            tok = Token(CMD, text[i : i + 4], i, i + 4, "sqrt", space_before=space)
         elif _LETTER.match(ch):
             if mode == "math":
                 tok = Token(IDENT, ch, i, i + 1, ch, space_before=space)
