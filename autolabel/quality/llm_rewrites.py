@@ -252,7 +252,7 @@ def _chain_change(join: Callable[[list[str]], str | None]) -> Callable[[str], st
 def _rounded_middle(sides: list[str]) -> str | None:
     """A middle side that is a long decimal, rounded to 2 places and marked "≈"."""
     for i in range(1, len(sides) - 1):
-        if re.fullmatch(r"\d+\.\d{4,}", sides[i]):
+        if re.fullmatch(r"\d+\.\d{3,}", sides[i]):
             rounded = f"{float(sides[i]):.2f}"
             return (
                 " = ".join(sides[:i])
@@ -340,6 +340,82 @@ def _dollar_math(text: str) -> str:
     return _in_math(text, change)
 
 
+def _tag(text: str) -> str:
+    """A display equation numbered as LaTeX numbers it: "\\[a = b\\]" as "\\[a = b \\tag{1}\\]"."""
+    return re.sub(
+        r"(\\\[)((?:(?!\\\]).)*=(?:(?!\\\]).)*?)(\s*)(\\\])",
+        lambda m: (
+            m.group(1) + m.group(2) + " \\tag{1}" + m.group(3) + m.group(4)
+            if "\\tag" not in m.group(2) and "\\\\" not in m.group(2)
+            else m.group(0)
+        ),
+        text,
+        flags=re.DOTALL,
+    )
+
+
+def _equation_number(text: str) -> str:
+    """A display equation numbered by hand after it: "\\[a = b\\]" as "\\[a = b \\quad (1)\\]"."""
+    return _tag(text).replace("\\tag{1}", "\\quad (1)")
+
+
+def _implies_join(text: str) -> str:
+    """Two inline equations in a row joined by an arrow, as models chain them: "$2x = 4$, so
+    $x = 2$" as "$2x = 4 \\Rightarrow x = 2$"."""
+    return re.sub(
+        r"(?<![\\$])\$([^$]*=[^$]*)(?<!\\)\$,? (?:so|thus|hence|which gives|giving) "
+        r"\$([^$]*=[^$]*)(?<!\\)\$(?!\$)",
+        r"$\1 \\Rightarrow \2$",
+        text,
+    )
+
+
+_VULGAR = {"1/2": "\u00bd", "1/4": "\u00bc", "3/4": "\u00be", "1/3": "\u2153", "2/3": "\u2154"}
+
+
+def _vulgar_fractions(text: str) -> str:
+    """ "1/2" in prose as "½" (also in a mixed number: "2 1/2" as "2½")."""
+
+    def change(line: str) -> str:
+        line = re.sub(
+            r"(?<=\d) (1/2|1/4|3/4|1/3|2/3)(?![\d/])", lambda m: _VULGAR[m.group(1)], line
+        )
+        return re.sub(
+            r"(?<![\d/.])(1/2|1/4|3/4|1/3|2/3)(?![\d/.])", lambda m: _VULGAR[m.group(1)], line
+        )
+
+    return _prose_lines(text, change)
+
+
+def _slash_fraction(text: str) -> str:
+    """In math, a fraction of two numbers typed with a slash: "\\frac{3}{4}" as "3/4" (not
+    after a digit, a script, a slash or a division sign, nor before a letter, a power, a
+    parenthesis or a digit)."""
+    return _in_math(
+        text,
+        lambda m: re.sub(
+            r"(?<![\d^_/}])(?<!\\div )(?<!\\div)\\[dt]?frac\{(\d+)\}\{(\d+)\}"
+            r"(?!\s*(?:[A-Za-z^(\d{]|\\(?:pi|sqrt|left|[a-z]*frac)))",
+            r"\1/\2",
+            m,
+        ),
+    )
+
+
+def _boxed_equation(text: str) -> str:
+    """The last inline equation of a step boxed whole: "$3 + 4 = 7$" as "$\\boxed{3 + 4 = 7}$"."""
+    found = list(_INLINE.finditer(text))
+    if not found or "=" not in found[-1].group(1) or "\\boxed" in found[-1].group(1):
+        return text
+    last = found[-1]
+    return text[: last.start()] + f"$\\boxed{{{last.group(1).strip()}}}$" + text[last.end() :]
+
+
+def _therefore(text: str) -> str:
+    """ "Therefore, " before math as the sign: "Therefore, $x = 2$" as "$\\therefore x = 2$"."""
+    return re.sub(r"\b(?:Therefore|Thus|Hence),? \$(?!\$)", r"$\\therefore ", text)
+
+
 LLM_STYLE: dict[str, Callable[[str], str]] = {
     "unicode_minus": _unicode_minus,
     "unicode_products": _unicode_products,
@@ -363,4 +439,11 @@ LLM_STYLE: dict[str, Callable[[str], str]] = {
     "given": _given,
     "bare_assignments": _bare_assignments,
     "dollar_math": _dollar_math,
+    "tag": _tag,
+    "equation_number": _equation_number,
+    "implies_join": _implies_join,
+    "vulgar_fractions": _vulgar_fractions,
+    "slash_fraction": _slash_fraction,
+    "boxed_equation": _boxed_equation,
+    "therefore": _therefore,
 }

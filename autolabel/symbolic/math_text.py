@@ -179,8 +179,9 @@ def math_chains(segment: Segment, source_text: str) -> list[Chain]:
             if _joins_lists(line, pieces, k):
                 chains.extend(_item_chains(line, pieces, k, source_text))
                 continue
-            if k + 1 < len(pieces) and _group_follows(line, pieces[k + 1]):
-                piece = piece[: max(i for i, t in enumerate(piece) if t.kind == REL)]
+            relations = [i for i, t in enumerate(piece) if t.kind == REL]
+            if relations and k + 1 < len(pieces) and _group_follows(line, pieces[k + 1]):
+                piece = piece[: relations[-1]]
             chain = _chain(piece, source_text)
             if chain is not None:
                 chains.append(chain)

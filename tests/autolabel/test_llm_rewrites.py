@@ -80,6 +80,17 @@ def test_no_round_13_rewrite_of_the_steps_it_found_is_refuted(text):
         ("paren_product", r"$3 \times 4 = 12$", "$3(4) = 12$"),
         ("given", "We have $a = 5$.", "We have $a = 5$ (given)."),
         ("bare_assignments", "So $x = 2$, $y = 3$.", "So x = 2, y = 3."),
+        ("tag", r"So \[1 + 2 = 3\]", r"So \[1 + 2 = 3 \tag{1}\]"),
+        ("equation_number", r"So \[1 + 2 = 3\]", r"So \[1 + 2 = 3 \quad (1)\]"),
+        ("implies_join", "$2x = 4$, so $x = 2$.", r"$2x = 4 \Rightarrow x = 2$."),
+        (
+            "vulgar_fractions",
+            "He ate 2 1/2 pies and 1/4 of a cake.",
+            "He ate 2½ pies and ¼ of a cake.",
+        ),
+        ("slash_fraction", r"$1 - \frac{1}{3} = \frac{2}{3}$", "$1 - 1/3 = 2/3$"),
+        ("boxed_equation", "So $a$ and $3 + 4 = 7$.", r"So $a$ and $\boxed{3 + 4 = 7}$."),
+        ("therefore", "Therefore, $x = 2$.", r"$\therefore x = 2$."),
         (
             "dollar_math",
             "It costs 3 dollars: $3 \\times 4 = 12$",
@@ -101,6 +112,8 @@ def test_rewrites_keep_the_meaning(name, before, after):
         ("paren_product", r"$3 \times 4^2 = 48$"),  # 3(4)^2 is another product
         ("unicode_minus", "- 3 + 4 = 7 (a list)"),  # a list mark is no minus
         ("times_ten", "$x = 1234$"),  # not round: no shorter scientific form
+        ("slash_fraction", r"$2\frac{1}{2} + \frac{1}{2}x + \frac{1}{2}^2 + 8 \div \frac{1}{2}$"),
+        ("vulgar_fractions", "So 11/2 and 1/20 stay."),
     ],
 )
 def test_rewrites_leave_alone_what_they_could_change(name, text):

@@ -19,7 +19,7 @@ Found by the round's rewrites (``autolabel/quality/llm_rewrites.py``) on correct
 
 import pytest
 
-from autolabel.symbolic import check_step
+from autolabel.symbolic import check_step, check_step_local
 from autolabel.symbolic.verdicts import REFUTED
 from tests.autolabel.develop_rows import failed_kinds
 
@@ -78,6 +78,11 @@ FALSE = [
 def test_true_statements_are_not_refuted(text):
     verdict = check_step(text, timeout_s=5.0)
     assert verdict.verdict != REFUTED, [c.as_dict() for c in verdict.failed]
+
+
+def test_a_thousands_group_after_a_piece_with_no_relation_is_read():
+    # "$1, 000$": no "=" before the group (the first draft of the rule crashed here)
+    assert check_step_local("$1, 000$ and $1, 000 + 1$", (), "").verdict != REFUTED
 
 
 @pytest.mark.parametrize(("text", "kind"), FALSE)
