@@ -17,6 +17,7 @@ MATH_45_4 = "Prime factorization of 2004: $2004 = 2^2 \\cdot 3 \\cdot 167$. The 
 MATH_62_0 = "To determine the word that has a product value of 715, we start by finding the prime factorization of 715. The prime factorization of 715 is: \\[ 715 = 5 \\times 11 \\times 13 \\]"
 MATH_787_1 = "First, let's find the prime factorizations of each number:\n- The prime factorization of \\(14\\) is \\(2 \\times 7\\).\n- The prime factorization of \\(20\\) is \\(2^2 \\times 5\\).\n- The prime factorization of \\(35\\) is \\(5 \\times 7\\)."
 OLYMPIADBENCH_753_3 = "Calculate the sum of the digits of 98765:\n\\[ 9 + 8 + 7 + 6 + 5 = 35 \\]\nSince 35 is not divisible by 9, 98765 is not a multiple of 9."
+OLYMPIADBENCH_648_1 = "Simplify by moving everything to one side: \\[(x-1) - 3 + \\frac{3}{x^{2}} = 0\\] \\[x - 4 + \\frac{3}{x^{2}} = 0\\] Multiply through by \\(x^2\\) to clear the fraction: \\[x^3 - 4x^2 + 3 = 0\\] We notice that \\(x = 1\\) is a solution (by inspection or synthetic division). So we can factor the polynomial: \\[(x - 1)(x^2 - 3x - 3) = 0\\] Setting each factor equal to zero gives us: \\[x - 1 = 0\\] or \\[x^2 - 3x - 3 = 0\\] From the first equation, we find: \\[x = 1\\] The second equation is a quadratic equation, but it doesn't factor easily, so we'll use the quadratic formula where \\(a = 1\\), \\(b = -3\\), and \\(c = -3\\): \\[x = \\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}\\] Substituting the values: \\[x = \\frac{3 \\pm \\sqrt{(-3)^2 - 4(1)(-3)}}{2(1)}\\] \\[x = \\frac{3 \\pm \\sqrt{9 + 12}}{2}\\] \\[x = \\frac{3 \\pm \\sqrt{21}}{2}\\] Therefore, the solutions are: \\[x = 1\\] \\[x = \\frac{3 + \\sqrt{21}}{2}\\] \\[x = \\frac{3 - \\sqrt{21}}{2}\\]"
 # MATH-500 reference solutions (test/algebra/791; test/number_theory/820, its first paragraph)
 # and a PRMBench original process step (prm_test_p2_1559, step 3)
 MATH_791 = "The prime factorization of $2009$ is $2009 = 7\\cdot 7\\cdot 41$. As $a<b<2009$, the ratio must be positive and larger than $1$. Hence, there is only one possibility: the ratio must be $7$, and thus $b=7\\cdot 41$ and $a=\\boxed{41}$."
@@ -24,6 +25,7 @@ MATH_820 = "Note that the prime factorization of $210$ is $2\\cdot 3\\cdot 5\\cd
 PRM_TEST_P2_1559_3 = "I can simplify the radicals by factoring out perfect squares: $2\\sqrt{12} = 4\\sqrt{3}$ and $2\\sqrt{18} = 6\\sqrt{2}$."
 
 FOUND = [
+    OLYMPIADBENCH_648_1,  # its case split with "\\tag{1}" or "\\quad (1)" after each display
     MATH_45_4,
     MATH_62_0,
     MATH_787_1,
@@ -35,7 +37,7 @@ FOUND = [
 
 
 def test_cited_rows_are_develop_rows():
-    assert_develop({"math-45", "math-62", "math-787", "olympiadbench-753"})
+    assert_develop({"math-45", "math-62", "math-787", "olympiadbench-753", "olympiadbench-648"})
 
 
 @pytest.mark.parametrize("text", FOUND)
