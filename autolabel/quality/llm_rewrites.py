@@ -416,6 +416,44 @@ def _therefore(text: str) -> str:
     return re.sub(r"\b(?:Therefore|Thus|Hence),? \$(?!\$)", r"$\\therefore ", text)
 
 
+def _approx_for_equals(text: str) -> str:
+    """ "≈" before an exact decimal result of 3 or more places: "= 0.125" as "\\approx 0.125"."""
+    return _in_math(
+        text, lambda m: re.sub(r"(?<![<>!\\=])=(\s*)(\d+\.\d{3,})(\s*)$", r"\\approx\1\2\3", m)
+    )
+
+
+def _trailing_zero(text: str) -> str:
+    """A one-decimal result with a trailing zero, as prices are written: "= 2.5" as "= 2.50"."""
+    return re.sub(r"(=\s*\$?)(\d+\.\d)(?![\d.])(?!\s*[-+*/^\\(])", r"\g<1>\g<2>0", text)
+
+
+def _point_zero(text: str) -> str:
+    """A whole result written as a float: "= 12" ending a sentence as "= 12.0"."""
+    return _prose_lines(
+        text, lambda line: _RESULT_END.sub(lambda m: m.group(1) + m.group(2) + ".0", line)
+    )
+
+
+_RESULT_END = re.compile(r"((?<![=<>!])=\s*)(\d+)(?=\s*(?:[,;]\s|\.\s|\.?$))")
+
+
+def _frac_short(text: str) -> str:
+    """TeX's short fractions: "\\frac{1}{2}" as "\\frac12" (one-digit parts)."""
+    return re.sub(r"\\([dt]?frac)\{(\d)\}\{(\d)\}", r"\\\1\2\3", text)
+
+
+def _sqrt_short(text: str) -> str:
+    """TeX's short root: "\\sqrt{2}" as "\\sqrt2" (one digit)."""
+    return re.sub(r"\\sqrt\{(\d)\}", r"\\sqrt\1", text)
+
+
+def _leading_point(text: str) -> str:
+    """A decimal below 1 without its zero: "0.5" as ".5" (not after a digit, a point or a sign
+    of a number's own)."""
+    return re.sub(r"(?<![\d.,])0(\.\d)", r"\1", text)
+
+
 LLM_STYLE: dict[str, Callable[[str], str]] = {
     "unicode_minus": _unicode_minus,
     "unicode_products": _unicode_products,
@@ -446,4 +484,10 @@ LLM_STYLE: dict[str, Callable[[str], str]] = {
     "slash_fraction": _slash_fraction,
     "boxed_equation": _boxed_equation,
     "therefore": _therefore,
+    "approx_for_equals": _approx_for_equals,
+    "trailing_zero": _trailing_zero,
+    "point_zero": _point_zero,
+    "frac_short": _frac_short,
+    "sqrt_short": _sqrt_short,
+    "leading_point": _leading_point,
 }

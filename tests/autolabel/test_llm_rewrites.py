@@ -93,6 +93,12 @@ def test_no_round_13_rewrite_of_the_steps_it_found_is_refuted(text):
         ("slash_fraction", r"$1 - \frac{1}{3} = \frac{2}{3}$", "$1 - 1/3 = 2/3$"),
         ("boxed_equation", "So $a$ and $3 + 4 = 7$.", r"So $a$ and $\boxed{3 + 4 = 7}$."),
         ("therefore", "Therefore, $x = 2$.", r"$\therefore x = 2$."),
+        ("approx_for_equals", "$1/8 = 0.125$", r"$1/8 \approx 0.125$"),
+        ("trailing_zero", "So 5/2 = 2.5 dollars.", "So 5/2 = 2.50 dollars."),
+        ("point_zero", "So 3 + 4 = 7. And 2 + 2 = 4, so", "So 3 + 4 = 7.0. And 2 + 2 = 4.0, so"),
+        ("frac_short", r"$\frac{1}{2} + \dfrac{3}{4}$", r"$\frac12 + \dfrac34$"),
+        ("sqrt_short", r"$\sqrt{2} \cdot \sqrt{8} = 4$", r"$\sqrt2 \cdot \sqrt8 = 4$"),
+        ("leading_point", "So 0.5 + 0.25 = 0.75", "So .5 + .25 = .75"),
         (
             "dollar_math",
             "It costs 3 dollars: $3 \\times 4 = 12$",
@@ -116,6 +122,9 @@ def test_rewrites_keep_the_meaning(name, before, after):
         ("times_ten", "$x = 1234$"),  # not round: no shorter scientific form
         ("slash_fraction", r"$2\frac{1}{2} + \frac{1}{2}x + \frac{1}{2}^2 + 8 \div \frac{1}{2}$"),
         ("vulgar_fractions", "So 11/2 and 1/20 stay."),
+        ("trailing_zero", "So x = 2.5^2."),  # a power's base
+        ("frac_short", r"$\frac{10}{3} + \sqrt{16}$"),  # two digits: braces needed
+        ("leading_point", "So 10.5 and 2.05 stay."),
     ],
 )
 def test_rewrites_leave_alone_what_they_could_change(name, text):
