@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .llm_more_rewrites import LLM_MORE
 from .llm_rewrites import LLM_STYLE
 from .written_rewrites import MATH as _MATH
 from .written_rewrites import WRITTEN
@@ -344,6 +345,7 @@ REWRITES: dict[str, Callable[[str], str]] = {
     **WRITTEN,
     # round 13 (issue 25): llm_rewrites.py, the notations LLM solutions write
     **LLM_STYLE,
+    **LLM_MORE,
 }
 
 

@@ -7,6 +7,7 @@ refuted (develop rows and MATH-500 references, exact copies) is refuted any more
 
 import pytest
 
+from autolabel.quality.llm_more_rewrites import LLM_MORE
 from autolabel.quality.llm_rewrites import LLM_STYLE
 from autolabel.quality.metamorphic import REWRITES, CorrectStep, report, stress
 from autolabel.symbolic import check_step
@@ -43,7 +44,7 @@ def test_cited_rows_are_develop_rows():
 @pytest.mark.parametrize("text", FOUND)
 def test_no_round_13_rewrite_of_the_steps_it_found_is_refuted(text):
     assert check_step(text, timeout_s=5.0).verdict != REFUTED
-    for name, rewrite in LLM_STYLE.items():
+    for name, rewrite in {**LLM_STYLE, **LLM_MORE}.items():
         rewritten = rewrite(text)
         verdict = check_step(rewritten, timeout_s=5.0)
         assert verdict.verdict != REFUTED, (name, rewritten, [c.as_dict() for c in verdict.failed])
@@ -131,8 +132,25 @@ def test_rewrites_leave_alone_what_they_could_change(name, text):
     assert LLM_STYLE[name](text) == text
 
 
+@pytest.mark.parametrize(
+    ("name", "before", "after"),
+    [
+        ("math_unit_inside", "$3 + 4 = 7$", r"$3\text{ cm} + 4\text{ cm} = 7\text{ cm}$"),
+        ("minus_parens", "$9 - 4 = 5$", "$9 + (-4) = 5$"),
+        ("minus_parens", r"$3 - 4i + 9 - 4 \times 2$", r"$3 - 4i + 9 - 4 \times 2$"),  # left
+        ("obelus", r"$\frac{12}{4} = 3$", r"$(12 \div 4) = 3$"),
+        ("obelus", r"$2\frac{1}{2}$", r"$2\frac{1}{2}$"),  # a mixed number, left
+        ("prose_cdot", "So 3 * 4 = 12.", "So 3\u00b74 = 12."),
+        ("bold_math_result", "$1 + 2 = 3$", r"$1 + 2 = \mathbf{3}$"),
+        ("displaystyle", r"$\frac{1}{2} = 0.5$", r"$\displaystyle \frac{1}{2} = 0.5$"),
+    ],
+)
+def test_more_rewrites_keep_the_meaning(name, before, after):
+    assert LLM_MORE[name](before) == after
+
+
 def test_every_round_13_rewrite_is_in_the_stress():
-    assert set(LLM_STYLE) <= set(REWRITES)
+    assert set(LLM_STYLE) | set(LLM_MORE) <= set(REWRITES)
 
 
 def test_the_stress_runs_only_the_rewrites_named():
