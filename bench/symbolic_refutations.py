@@ -19,8 +19,8 @@ checker version in autolabel/calibration/symbolic_kinds.json (the engine's gate)
 splices into docs/benchmarks.md and README.md; --show prints the develop part's refutations
 judged wrong (never the measure part's: it is only measured). --metamorphic rewrites every
 correct step we may read without changing its meaning and counts the refutations that appear
-(autolabel/quality/metamorphic.py; --show prints them, --limit N: the dev set's first N rows).
-Code: autolabel/quality/refutations.py.
+(quality/metamorphic.py; --show prints them, --limit N: first N rows, --rewrites a,b: only
+those). Code: autolabel/quality/refutations.py.
 
 Without --dev:
 
@@ -37,15 +37,12 @@ reported apart (for PRMBench, split by whether the step is one of ``error_steps`
 Recall of first errors: the share of erroneous solutions whose first wrong step is refuted.
 Refutations are also counted by the kind of their failed claims (ClaimResult.kind).
 
-A second pass runs the same engine over steps known to be correct: GSM8K reference answers
-(one step a line), MATH reference solutions (one step a paragraph), PRM800K steps rated 0 or
-+1 (the raw rows and the MR-MATH sample, whose solutions have no -1 step). Every refutation
-there is printed; each is a false refutation unless the step really holds a false computation.
+A second pass runs the engine over steps known correct: GSM8K reference answers (a step a
+line), MATH reference solutions (a step a paragraph), PRM800K steps rated 0 or +1 (raw rows and
+MR-MATH). Each refutation there is printed: false unless the step holds a false computation.
 
-Labels judge whole steps, and a labeller who reads on to the conclusion can leave a false
-computation unmarked. REVIEWED lists the refutations of steps the labels call correct that
-were read by hand and hold a false computation; precision is printed both by the labels and
-with these counted as right.
+Labels judge whole steps: a labeller who reads on can leave a false computation unmarked.
+REVIEWED: refuted steps labelled correct, read by hand and false as written (counted right).
 """
 
 from __future__ import annotations
@@ -442,6 +439,7 @@ def main(argv: list[str] | None = None) -> dict | None:
     parser.add_argument(
         "--metamorphic", action="store_true", help="rewrite correct steps, count new refutations"
     )
+    parser.add_argument("--rewrites", help="with --metamorphic: only these (a,b,...)")
     parser.add_argument("--data", type=Path, help=f"with --dev: another file than {DEV_FILE}")
     parser.add_argument("--limit", type=int, help="with --dev: the first N solutions")
     parser.add_argument("--workers", type=int, default=2, help="with --dev: processes")
@@ -475,7 +473,9 @@ def main(argv: list[str] | None = None) -> dict | None:
         develop = read_labeled(args.data or DATA / DEV_FILE, limit=args.limit)
         steps = metamorphic.correct_steps(develop, correct_samples())
         steps += shared_correct.shared_correct_steps()  # PRMBench, GSM8K models, Shepherd
-        print(metamorphic.report(metamorphic.stress(steps, workers=args.workers), show=args.show))
+        only = args.rewrites.split(",") if args.rewrites else None
+        result = metamorphic.stress(steps, workers=args.workers, only=only)
+        print(metamorphic.report(result, show=args.show, only=only))
         return None
     start = time.perf_counter()
     reviewed_steps = _with_adjudications()

@@ -12,12 +12,15 @@ samples' reference or rated steps; never the measure part).
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .llm_more_rewrites import LLM_MORE
+from .llm_rewrites import LLM_STYLE
 from .written_rewrites import MATH as _MATH
 from .written_rewrites import WRITTEN
 
@@ -340,6 +343,9 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "rounded": _rounded,
     # round 8 (symbolic-1.11): written_rewrites.py, the kinds people write
     **WRITTEN,
+    # round 13 (issue 25): llm_rewrites.py, the notations LLM solutions write
+    **LLM_STYLE,
+    **LLM_MORE,
 }
 
 
@@ -369,10 +375,12 @@ def _failed(step: CorrectStep, text: str) -> list[str]:
     return [f"{c.text} [{c.lhs_value} | {c.rhs_value}]" for c in verdict.failed]
 
 
-def stress_one(step: CorrectStep) -> tuple[str, list[str], list[tuple[str, str, str]]]:
+def stress_one(
+    step: CorrectStep, only: Sequence[str] | None = None
+) -> tuple[str, list[str], list[tuple[str, str, str]]]:
     """("unchanged" | "refuted" as written | "stressed", the rewrites that changed the step,
-    (rewrite, text, failed claims) for each refutation that appeared)."""
-    variants = [(name, rewrite(step.text)) for name, rewrite in REWRITES.items()]
+    (rewrite, text, failed claims) for each refutation that appeared); ``only``: these."""
+    variants = [(n, REWRITES[n](step.text)) for n in only or REWRITES]
     changed = [(name, text) for name, text in variants if text != step.text]
     if not changed:
         return "unchanged", [], []
@@ -392,16 +400,20 @@ def _start() -> None:
     timeouts.warm_up()
 
 
-def stress(steps: Sequence[CorrectStep], *, workers: int = 2) -> StressResult:
-    """Every step and its rewrites through ``check_step_local``, in ``workers`` processes."""
+def stress(
+    steps: Sequence[CorrectStep], *, workers: int = 2, only: Sequence[str] | None = None
+) -> StressResult:
+    """Every step and its rewrites (``only`` these) through ``check_step_local``, in
+    ``workers`` processes."""
     result = StressResult()
+    one = functools.partial(stress_one, only=only)
     if workers <= 1:
         _start()
-        outcomes: Iterable = map(stress_one, steps)
+        outcomes: Iterable = map(one, steps)
         pool = None
     else:
         pool = multiprocessing.get_context("fork").Pool(workers, initializer=_start)
-        outcomes = pool.imap(stress_one, steps, chunksize=8)
+        outcomes = pool.imap(one, steps, chunksize=8)
     try:
         for step, (status, changed, appeared) in zip(steps, outcomes, strict=True):
             result.refuted_originals += status == "refuted"
@@ -459,7 +471,7 @@ def prmbench_originals() -> list[CorrectStep]:
     return [s for s in out if re.search(r"\d", s.text)]
 
 
-def report(result: StressResult, *, show: bool = False) -> str:
+def report(result: StressResult, *, show: bool = False, only: Sequence[str] | None = None) -> str:
     """Counts per rewrite (steps changed, refutations that appeared), and with ``show`` each
     refutation that appeared (develop rows and public samples only)."""
     lines = [
@@ -467,7 +479,7 @@ def report(result: StressResult, *, show: bool = False) -> str:
         f"({result.refuted_originals} more refuted as written, not stressed); "
         f"refutations that appeared: {sum(result.appeared.values())}"
     ]
-    for name in REWRITES:
+    for name in only or REWRITES:
         lines.append(
             f"  {name:18s} steps changed {result.rewritten[name]:6d}, "
             f"refutations that appeared {result.appeared[name]:4d}"

@@ -86,6 +86,8 @@ def command(p: Parser, tok: Token) -> ast.Node:
         nxt = p.peek()
         if tok.text == "\u221a" and nxt is not None and (nxt.kind == NUM or nxt.value == "("):
             return _plain_root(p)
+        if tok.text.lower() == "sqrt" and nxt is not None and nxt.value == "(":
+            return ast.Root(p.atom())  # "sqrt(18)", typed: the parenthesized group
         if nxt is not None and nxt.kind == LP and nxt.value == "[":
             p.i += 1
             index = p.expr()

@@ -10,6 +10,8 @@ unless every side is a number (then it compares numbers: see :mod:`inequalities`
 
 from __future__ import annotations
 
+import re
+
 from autolabel.symbolic.chains import Chain, Side, depth_split, make_side
 from autolabel.symbolic.inequalities import ORDER, numeric_sides, relation_of
 from autolabel.symbolic.segments import Segment
@@ -17,6 +19,7 @@ from autolabel.symbolic.tokens import (
     CMD,
     ELLIPSIS,
     LB,
+    NUM,
     PUNCT,
     RB,
     REL,
@@ -176,6 +179,9 @@ def math_chains(segment: Segment, source_text: str) -> list[Chain]:
             if _joins_lists(line, pieces, k):
                 chains.extend(_item_chains(line, pieces, k, source_text))
                 continue
+            relations = [i for i, t in enumerate(piece) if t.kind == REL]
+            if relations and k + 1 < len(pieces) and _group_follows(line, pieces[k + 1]):
+                piece = piece[: relations[-1]]
             chain = _chain(piece, source_text)
             if chain is not None:
                 chains.append(chain)
@@ -191,6 +197,18 @@ def _comma_before(line: list[Token], piece: list[Token]) -> bool:
     at = next(i for i, t in enumerate(line) if t is piece[0])
     before = [t for t in line[:at] if t.kind != SPACE]
     return bool(before) and before[-1].kind == SEP and before[-1].value == ","
+
+
+def _group_follows(line: list[Token], piece: list[Token]) -> bool:
+    """The piece after a comma is a group of three digits led by a zero: the last side's
+    thousands after a stray space ("90^3 = 729, 000"), not a list's next item (round 13)."""
+    first = next((t for t in piece if t.kind != SPACE), None)
+    return (
+        first is not None
+        and first.kind == NUM
+        and re.fullmatch(r"0\d\d", first.text) is not None
+        and _comma_before(line, piece)
+    )
 
 
 def _joins_lists(line: list[Token], pieces: list[list[Token]], k: int) -> bool:

@@ -71,7 +71,7 @@ _FACTOR = r"(?:\d{1,3}(?:(?:,|\\,)\d{3})+(?!\d)|\d+)(?:\s*\^\s*(?:\{\s*\d+\s*\}|
 _TIMES = r"\s*(?:\\times|\\cdot|\\ast|\*|\u00d7|\u00b7|\u22c5)\s*"
 _PRODUCT = (
     rf"(?P<product>{_FACTOR}(?:{_TIMES}{_FACTOR})*)"
-    rf"(?![\d^]|[.,]\d|\s*[-+*/=^\\]|{_TIMES}|{CONTINUED})"
+    rf"(?![\d^]|[.,]\d|\s*[-+*/=^\\]|{_TIMES}|{CONTINUED}|\s*\(\s*\d)"  # "3(11)(61)" goes on
 )
 _FACTORIZATION = re.compile(
     rf"prime\s+factori[sz]ation\s+of\s+(?P<n>{NUMBER})\s+is\s*:?\s*"

@@ -11,6 +11,8 @@ part of an expression is how a correct step gets refuted.
 
 from __future__ import annotations
 
+import re
+
 from autolabel.symbolic.chains import Chain, Side, balanced, make_side
 from autolabel.symbolic.inequalities import ORDER, numeric_sides, relation_of
 from autolabel.symbolic.segments import Segment
@@ -290,6 +292,8 @@ def _first_side_ok(side: list[Token], toks: list[Token], start: int) -> bool:
         return False
     if before.kind == WORD and _bare(side) and before.value not in _CLAUSE_WORDS:
         return False  # "Day 1 = ...", "Step 2 = ..." (but "So 2 hours = 120 minutes")
+    if before.kind == WORD and _label_dash(side, toks, start):
+        return False  # "Step 2 - 7 × 2 = 14": a label, a dash, then the computation
     if before.kind == WORD and len(before.value) == 1:
         return False  # "$3.5/gallon x 2/5": a times sign we could not place
     if before.kind == WORD and _has_range(side) and _spaced_relation(toks, start):
@@ -307,6 +311,25 @@ def _first_side_ok(side: list[Token], toks: list[Token], start: int) -> bool:
         k -= 1
     # "$3.5/gallon x 2/5": an operator whose operand is a word
     return not (k >= 0 and k < start - 1 and toks[k].kind == OP)
+
+
+def _label_dash(side: list[Token], toks: list[Token], start: int) -> bool:
+    """A capitalized word opening its clause, a whole number, and a spaced "-": the number is
+    the label's ("Step 2 - 7 × 2 = 14", "Day 3 - 5 + 2 = 7"), the dash a separator (round 13)."""
+    before, before2 = toks[start - 1], toks[start - 2] if start >= 2 else None
+    opens = before2 is None or (before2.kind in (SEP, PUNCT) and before2.value in _CLAUSE_END)
+    return (
+        opens
+        and before.text[:1].isupper()
+        and before.value not in _CLAUSE_WORDS
+        and len(side) >= 3
+        and side[0].kind == NUM
+        and side[0].decimals is None
+        and side[1].kind == OP
+        and side[1].value == "-"
+        and side[1].space_before
+        and side[2].space_before
+    )
 
 
 def _spaced_relation(toks: list[Token], start: int) -> bool:
@@ -344,6 +367,8 @@ def _last_side_ok(side: list[Token], toks: list[Token], end: int) -> bool:
         return False  # "6th", "5x"
     if after.kind in (ELLIPSIS, REL, "OTHER"):
         return False  # "1.636... bags", "= 5 < 7", an unknown sign
+    if _comma(after) and after2 is not None and re.fullmatch(r"0\d\d", after2.text):
+        return False  # "90^3 = 729, 000": a thousands group after a stray space (round 13)
     if after.kind == WORD and after.value in CONNECTORS_AFTER and side[-1].kind in (NUM, PCT):
         return False  # "= 3 times as many", "= 1.5 million"
     return not (

@@ -80,6 +80,9 @@ _OPERATOR_BEFORE = re.compile(
 )
 
 
+_SPACE_GROUP = re.compile(r"\d{3}(?![\d.,]\d|\d)")
+
+
 def standalone(plain: str, start: int) -> bool:
     """Nothing before the number at ``start`` makes it part of an expression or a phrase."""
     before = plain[max(0, start - 40) : start].rstrip()  # a window: no copy of the whole text
@@ -87,6 +90,8 @@ def standalone(plain: str, start: int) -> bool:
         return False
     if _OPERATOR_BEFORE.search(before):
         return False
+    if _SPACE_GROUP.match(plain, start) and re.search(r"(?<![\d.,])\d{1,3} $", plain[:start]):
+        return False  # "98 765 is not a multiple of 9": thousands set off by a space (round 13)
     if re.search(r"\d\s+(?:and|or)$", before, re.IGNORECASE):
         return False  # "2 and 91 is ...": a compound subject
     word = re.search(r"([A-Za-z]+)$", before)

@@ -43,6 +43,26 @@ OTHER = "OTHER"
 UNIT = "UNIT"  # made by the claim finder from words and \text{...}: value = unit name
 
 
+# A "**" between a number (or a closing parenthesis) and a number, spaced alike on both sides
+# ("2 ** 3", "2**3"): Python's power, as models write plain-text math (issue 25, round 13).
+# Markdown bold opens before a word and closes after one ("**15** (3 * 5)"), never with the
+# same spacing and a number on both sides.
+_POWER_AFTER = re.compile(r"(?: ?)(?:\(?-?\d|\d)")
+
+
+_PLAIN_SQRT = re.compile(r"sqrt(?=\()", re.IGNORECASE)
+
+
+def _python_power(text: str, i: int, prev: Token | None) -> bool:
+    if prev is None or not (prev.kind == NUM or (prev.kind == RP and prev.text.endswith(")"))):
+        return False
+    space_before = text[i - 1 : i] == " "
+    space_after = text[i + 2 : i + 3] == " "
+    if space_before != space_after:
+        return False
+    return _POWER_AFTER.match(text, i + 2) is not None
+
+
 @dataclass
 class Token:
     kind: str
@@ -195,6 +215,9 @@ def tokenize(text: str, mode: str = "math") -> list[Token]:
                 tok = _number_token(m, i, space)
         elif ch == "\\":
             tok = _command(text, i, space)
+        elif _PLAIN_SQRT.match(text, i) and not (i and text[i - 1].isalpha()):
+            # "2sqrt(18) = 6sqrt(2)": the root as plain text writes it, not s·q·r·t or a unit
+            tok = Token(CMD, text[i : i + 4], i, i + 4, "sqrt", space_before=space)
         elif _LETTER.match(ch):
             if mode == "math":
                 tok = Token(IDENT, ch, i, i + 1, ch, space_before=space)
@@ -207,7 +230,12 @@ def tokenize(text: str, mode: str = "math") -> list[Token]:
         elif ch == "\u2026":
             tok = Token(ELLIPSIS, ch, i, i + 1, space_before=space)
         elif ch == "*" and text.startswith("**", i):
-            tok = Token(PUNCT, "**", i, i + 2, "**", space_before=space)  # markdown bold
+            if _python_power(
+                text, i, next((t for t in reversed(tokens) if t.kind != SPACE), None)
+            ):  # "2 ** 3": a power as code writes it
+                tok = Token(POW, "**", i, i + 2, space_before=space)
+            else:
+                tok = Token(PUNCT, "**", i, i + 2, "**", space_before=space)  # markdown bold
         elif ch in _UNICODE_OPS:
             tok = Token(OP, ch, i, i + 1, _UNICODE_OPS[ch], space_before=space)
         elif ch == ":" and text.startswith(":=", i):
