@@ -1,4 +1,4 @@
-"""Round 13 of the metamorphic stress, continued (``llm_rewrites.py`` is near its size): more
+"""Round 14 of the metamorphic stress, continued (``llm_rewrites.py`` is near its size): more
 ways LLM solutions lay out the same numbers: units after each number in math, a subtraction
 as adding a negative, ``\\div`` for a fraction of two numbers, "·" in prose, a result in
 ``\\mathbf{}``, ``\\displaystyle`` in inline math. :data:`LLM_MORE` joins

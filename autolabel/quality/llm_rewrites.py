@@ -1,4 +1,4 @@
-"""Round 13 of the metamorphic stress (issue 25): how LLM solutions write math.
+"""Round 14 of the metamorphic stress (issue 25): how LLM solutions write math.
 
 Qwen, Llama, DeepSeek and GPT solutions write the same mathematics in many notations that the
 earlier rounds (``metamorphic.py``, ``written_rewrites.py``) did not cover: Unicode signs in

@@ -343,7 +343,7 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "rounded": _rounded,
     # round 8 (symbolic-1.11): written_rewrites.py, the kinds people write
     **WRITTEN,
-    # round 13 (issue 25): llm_rewrites.py, the notations LLM solutions write
+    # round 14 (issue 25): llm_rewrites.py, the notations LLM solutions write
     **LLM_STYLE,
     **LLM_MORE,
 }

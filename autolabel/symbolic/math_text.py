@@ -201,7 +201,7 @@ def _comma_before(line: list[Token], piece: list[Token]) -> bool:
 
 def _group_follows(line: list[Token], piece: list[Token]) -> bool:
     """The piece after a comma is a group of three digits led by a zero: the last side's
-    thousands after a stray space ("90^3 = 729, 000"), not a list's next item (round 13)."""
+    thousands after a stray space ("90^3 = 729, 000"), not a list's next item (round 14)."""
     first = next((t for t in piece if t.kind != SPACE), None)
     return (
         first is not None

@@ -315,7 +315,7 @@ def _first_side_ok(side: list[Token], toks: list[Token], start: int) -> bool:
 
 def _label_dash(side: list[Token], toks: list[Token], start: int) -> bool:
     """A capitalized word opening its clause, a whole number, and a spaced "-": the number is
-    the label's ("Step 2 - 7 × 2 = 14", "Day 3 - 5 + 2 = 7"), the dash a separator (round 13)."""
+    the label's ("Step 2 - 7 × 2 = 14", "Day 3 - 5 + 2 = 7"), the dash a separator (round 14)."""
     before, before2 = toks[start - 1], toks[start - 2] if start >= 2 else None
     opens = before2 is None or (before2.kind in (SEP, PUNCT) and before2.value in _CLAUSE_END)
     return (
@@ -368,7 +368,7 @@ def _last_side_ok(side: list[Token], toks: list[Token], end: int) -> bool:
     if after.kind in (ELLIPSIS, REL, "OTHER"):
         return False  # "1.636... bags", "= 5 < 7", an unknown sign
     if _comma(after) and after2 is not None and re.fullmatch(r"0\d\d", after2.text):
-        return False  # "90^3 = 729, 000": a thousands group after a stray space (round 13)
+        return False  # "90^3 = 729, 000": a thousands group after a stray space (round 14)
     if after.kind == WORD and after.value in CONNECTORS_AFTER and side[-1].kind in (NUM, PCT):
         return False  # "= 3 times as many", "= 1.5 million"
     return not (

@@ -91,7 +91,7 @@ def standalone(plain: str, start: int) -> bool:
     if _OPERATOR_BEFORE.search(before):
         return False
     if _SPACE_GROUP.match(plain, start) and re.search(r"(?<![\d.,])\d{1,3} $", plain[:start]):
-        return False  # "98 765 is not a multiple of 9": thousands set off by a space (round 13)
+        return False  # "98 765 is not a multiple of 9": thousands set off by a space (round 14)
     if re.search(r"\d\s+(?:and|or)$", before, re.IGNORECASE):
         return False  # "2 and 91 is ...": a compound subject
     word = re.search(r"([A-Za-z]+)$", before)

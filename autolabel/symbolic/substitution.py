@@ -54,7 +54,7 @@ _ANOTHER_ROOT = re.compile(
 # Between two equations that are branches of one disjunction: "$x - 1 = 0$ or $x + 2 = 0$".
 # (a wrapper's closing brace may come first: "x - 1 = \\boxed{0} or ...")
 # An equation's label at the end of its display ("\\tag{1}", "\\quad (2)", "\\label{eq:a}")
-# stands between it and the "or" of a split as well (round 13).
+# stands between it and the "or" of a split as well (round 14).
 _LABEL = r"\\tag\*?\{[^{}]*\}|\\label\{[^{}]*\}|\\no(?:tag|number)\b|\(\s*\d+[a-z]?\s*\)"
 _BRANCH_JOIN = re.compile(
     r"^(?:[\s$,.;}]|\\[()\[\]]|\\q?quad|\\text\{\s*(?:or|either)\s*\}|\b(?:or|either)\b|"

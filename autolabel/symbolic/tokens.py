@@ -44,7 +44,7 @@ UNIT = "UNIT"  # made by the claim finder from words and \text{...}: value = uni
 
 
 # A "**" between a number (or a closing parenthesis) and a number, spaced alike on both sides
-# ("2 ** 3", "2**3"): Python's power, as models write plain-text math (issue 25, round 13).
+# ("2 ** 3", "2**3"): Python's power, as models write plain-text math (issue 25, round 14).
 # Markdown bold opens before a word and closes after one ("**15** (3 * 5)"), never with the
 # same spacing and a number on both sides.
 _POWER_AFTER = re.compile(r"(?: ?)(?:\(?-?\d|\d)")

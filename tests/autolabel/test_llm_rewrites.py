@@ -1,5 +1,5 @@
 # ruff: noqa: E501 -- exact copies of real step texts, one literal per text
-"""Round 13 of the metamorphic stress (autolabel/quality/llm_rewrites.py): the notations LLM
+"""Round 14 of the metamorphic stress (autolabel/quality/llm_rewrites.py): the notations LLM
 solutions write. Each rewrite keeps the meaning (checked on an example), leaves alone what it
 could change the meaning of, and no rewrite of the correct steps the round's stress found
 refuted (develop rows and MATH-500 references, exact copies) is refuted any more.
