@@ -26,7 +26,7 @@ function StatusBadge({ status }: { status: api.TrainingStatus }) {
   return <span className={`badge ${cls}`}>{TRAINING_STATUS_TEXT[status] ?? status}</span>;
 }
 
-function NumberField({ name, form, set, disabled }: { name: keyof TrainingForm; form: TrainingForm; set: (f: TrainingForm) => void; disabled: boolean }) {
+function NumberField({ name, form, set, disabled }: { name: keyof TrainingForm; form: TrainingForm; set: (patch: Partial<TrainingForm>) => void; disabled: boolean }) {
   return (
     <label className="field">
       <span className="field-label">{LABELS[name]}</span>
@@ -35,7 +35,7 @@ function NumberField({ name, form, set, disabled }: { name: keyof TrainingForm; 
         value={String(form[name])}
         disabled={disabled}
         placeholder="default"
-        onChange={(e) => set({ ...form, [name]: e.target.value })}
+        onChange={(e) => set({ [name]: e.target.value })}
         data-testid={`training-${name}`}
       />
     </label>
@@ -123,6 +123,9 @@ export function TrainingTab({ project }: { project: api.Project }) {
   const [models, setModels] = useState<api.PrmModel[]>([]);
   const [order, setOrder] = useState<api.QueueOrder>("default");
   const [form, setForm] = useState<TrainingForm>(DEFAULT_FORM);
+  // Every edit applies to the latest form: an edit made from a render before the exports
+  // arrived must not undo the export chosen for it meanwhile.
+  const patch = useCallback((changes: Partial<TrainingForm>) => setForm((f) => ({ ...f, ...changes })), []);
   const [run, setRun] = useState<api.TrainingRun | null>(null);
   const [starting, setStarting] = useState(false);
   const [cancelling, setCancelling] = useState(false);
@@ -284,7 +287,7 @@ export function TrainingTab({ project }: { project: api.Project }) {
               <select
                 className="input input-sm"
                 value={form.exportId}
-                onChange={(e) => setForm({ ...form, exportId: e.target.value })}
+                onChange={(e) => patch({ exportId: e.target.value })}
                 data-testid="training-export"
               >
                 {exports.length === 0 && <option value="">No finished TRL export: make one in the Export tab</option>}
@@ -301,32 +304,32 @@ export function TrainingTab({ project }: { project: api.Project }) {
                 className="input input-sm mono"
                 value={form.baseModel}
                 placeholder="/models/Qwen2.5-Math-1.5B"
-                onChange={(e) => setForm({ ...form, baseModel: e.target.value })}
+                onChange={(e) => patch({ baseModel: e.target.value })}
                 data-testid="training-base-model"
               />
             </label>
             <div className="training-grid">
-              <NumberField name="lr" form={form} set={setForm} disabled={false} />
-              <NumberField name="epochs" form={form} set={setForm} disabled={false} />
-              <NumberField name="maxSteps" form={form} set={setForm} disabled={false} />
-              <NumberField name="batchSize" form={form} set={setForm} disabled={false} />
-              <NumberField name="gradAccum" form={form} set={setForm} disabled={false} />
-              <NumberField name="maxLength" form={form} set={setForm} disabled={false} />
-              <NumberField name="logEvery" form={form} set={setForm} disabled={false} />
+              <NumberField name="lr" form={form} set={patch} disabled={false} />
+              <NumberField name="epochs" form={form} set={patch} disabled={false} />
+              <NumberField name="maxSteps" form={form} set={patch} disabled={false} />
+              <NumberField name="batchSize" form={form} set={patch} disabled={false} />
+              <NumberField name="gradAccum" form={form} set={patch} disabled={false} />
+              <NumberField name="maxLength" form={form} set={patch} disabled={false} />
+              <NumberField name="logEvery" form={form} set={patch} disabled={false} />
               <label className="field">
                 <span className="field-label">Head</span>
-                <select className="input input-sm" value={form.head} onChange={(e) => setForm({ ...form, head: e.target.value as TrainingForm["head"] })}>
+                <select className="input input-sm" value={form.head} onChange={(e) => patch({ head: e.target.value as TrainingForm["head"] })}>
                   <option value="linear">Linear</option>
                   <option value="mlp2">Two layers (Qwen2.5-Math-PRM)</option>
                 </select>
               </label>
             </div>
             <label className="check">
-              <input type="checkbox" checked={form.lora} onChange={(e) => setForm({ ...form, lora: e.target.checked })} data-testid="training-lora" />
+              <input type="checkbox" checked={form.lora} onChange={(e) => patch({ lora: e.target.checked })} data-testid="training-lora" />
               <span>LoRA (merged into the saved model)</span>
             </label>
             <label className="check">
-              <input type="checkbox" checked={form.bf16} onChange={(e) => setForm({ ...form, bf16: e.target.checked })} />
+              <input type="checkbox" checked={form.bf16} onChange={(e) => patch({ bf16: e.target.checked })} />
               <span>bf16 (GPU)</span>
             </label>
           </fieldset>
