@@ -17,7 +17,6 @@ at six random positive rational points fails. Both sides must have the same vari
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
 
@@ -166,17 +165,9 @@ def same_equation(a: list[Side], b: list[Side], kind: str = KIND) -> Decision:
     letters in a denominator, decided by their numerators (equation_numerators.py). Under
     every reading of the four sides (readings.py: ``x = 6/2y`` is ``3y`` or ``3/y``): fails
     only if it fails under each, holds only if it holds under each."""
-    options = [readings.side_readings(side) or [side] for side in (*a, *b)]
-    decisions = [
-        _same_equation_read([p, q], [r, s], kind)
-        for p, q, r, s in itertools.islice(itertools.product(*options), MAX_COMBINATIONS)
-    ]
-    first = decisions[0]
-    if all(d.holds is first.holds for d in decisions):
-        return first
-    held = next((d for d in decisions if d.holds), None)
-    reason = "holds under another reading" if held else "undecided under another reading"
-    return Decision(None, reason, first.lhs_value, first.rhs_value, kind)
+    return readings.decide_sides(
+        [*a, *b], lambda p, q, r, s: _same_equation_read([p, q], [r, s], kind), MAX_COMBINATIONS
+    )
 
 
 def _same_equation_read(a: list[Side], b: list[Side], kind: str) -> Decision:
