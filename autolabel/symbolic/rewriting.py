@@ -51,17 +51,49 @@ _BECOMES = re.compile(
 )
 
 
+# What may stand between two equations of one block: display delimiters, punctuation, "and".
+_RUN_GAP = re.compile(r"^(?:\s|[,;.]|\$|\\[\[\]()]|\\\\|\band\b)*$")
+
+
+def equation_run(segments: list[Segment], text: str, *, last: bool) -> list[Segment]:
+    """The block of equations at the end (``last``) or start of ``segments``: equations with
+    nothing but display delimiters, punctuation or "and" between them (one expression, not an
+    equation, is a block of its own)."""
+    ordered = segments[::-1] if last else segments
+    run = [ordered[0]]
+    if "=" not in ordered[0].text:
+        return run
+    for segment in ordered[1:]:
+        a, b = (segment, run[-1]) if last else (run[-1], segment)
+        if "=" not in segment.text or not _RUN_GAP.match(text[a.offset + len(a.text) : b.offset]):
+            break
+        run.append(segment)
+    return run[::-1] if last else run
+
+
+def paired_runs(
+    before: list[Segment], before_text: str, after: list[Segment], after_text: str
+) -> list[tuple[Segment, Segment]]:
+    """The block ending ``before`` against the block opening ``after``, item by item; blocks
+    of different lengths pair nothing (which equation becomes which is not said)."""
+    ends = equation_run(before, before_text, last=True)
+    opens = equation_run(after, after_text, last=False)
+    return list(zip(ends, opens, strict=True)) if len(ends) == len(opens) else []
+
+
 def rewriting_statements(prepared: str) -> list[Statement]:
     segments = [
         s for s in split_segments(prepared) if s.kind == "math" and not looks_like_prose(s.text)
     ]
     found: list[Statement] = []
-    for first, second in zip(segments, segments[1:], strict=False):
+    for n in range(1, len(segments)):
+        first, second = segments[n - 1], segments[n]
         gap = prepared[first.offset + len(first.text) : second.offset]
         if JOIN.match(gap) and not object_of_words(prepared, first.offset):
-            statement = _pair(first, second, prepared)
-            if statement is not None:
-                found.append(statement)
+            for a, b in paired_runs(segments[:n], prepared, segments[n:], prepared):
+                statement = _pair(a, b, prepared)
+                if statement is not None:
+                    found.append(statement)
     named = next(
         (s for s in segments if _NAMED.search(prepared[max(0, s.offset - 40) : s.offset])), None
     )
