@@ -28,6 +28,7 @@ from autolabel.symbolic.chains import Side, depth_split, display, make_side
 from autolabel.symbolic.compare import CONSTANT_LIKE, Decision, equal_values
 from autolabel.symbolic.equation_numerators import numerators_compared
 from autolabel.symbolic.evaluate import exact, show
+from autolabel.symbolic.exponential_equations import exponential, over_prime_powers
 from autolabel.symbolic.segments import Segment, looks_like_prose, split_segments
 from autolabel.symbolic.statements import Statement
 from autolabel.symbolic.tokens import PUNCT, REL, SPACE, tokenize
@@ -206,6 +207,8 @@ def _same_equation_read(a: list[Side], b: list[Side], kind: str) -> Decision:
     f = exact(a[0].node) - exact(a[1].node)  # type: ignore[arg-type]
     g = exact(b[0].node) - exact(b[1].node)  # type: ignore[arg-type]
     shown = (f"{show(f)} = 0", f"{show(g)} = 0")
+    if exponential(f) or exponential(g):
+        return _exponential_read(f, g, shown, kind)
     symbols = sorted(f.free_symbols | g.free_symbols, key=lambda s: s.name)
     df, dg = _polynomial_degree(f, symbols), _polynomial_degree(g, symbols)
     if df is None or dg is None or df != dg or df == 0:
@@ -219,3 +222,12 @@ def _same_equation_read(a: list[Side], b: list[Side], kind: str) -> Decision:
     if all(r == ratios[0] for r in ratios) and ratios[0] != 0:
         return Decision(True, f"the same equation (factor {ratios[0]})", *shown, kind)
     return Decision(False, "not the same equation: no constant factor relates them", *shown, kind)
+
+
+def _exponential_read(f: sympy.Expr, g: sympy.Expr, shown: tuple[str, str], kind: str) -> Decision:
+    """Letters in exponents: compared over the letters ``p^x`` (exponential_equations.py)."""
+    read_f, read_g = over_prime_powers(f), over_prime_powers(g)
+    if read_f is None or read_g is None:
+        return Decision(None, "not two equations in powers of numbers to letters", *shown, kind)
+    symbols = sorted(read_f[1] | read_g[1], key=lambda s: s.name)
+    return numerators_compared(read_f[0], read_g[0], symbols, shown, kind)
