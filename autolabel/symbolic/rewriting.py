@@ -75,9 +75,13 @@ def equation_run(segments: list[Segment], text: str, *, last: bool) -> list[Segm
 def paired_runs(
     before: list[Segment], before_text: str, after: list[Segment], after_text: str
 ) -> list[tuple[Segment, Segment]]:
-    """The block ending ``before`` against the block opening ``after``, item by item; blocks
-    of different lengths pair nothing (which equation becomes which is not said)."""
+    """The block ending ``before`` against the block opening ``after``: one equation becomes
+    the first after it (the displays after it are a derivation: olympiadbench-194 step 3,
+    "Simplifying, we get: $8=4b-4b$ $8=-4$"); a system of several, item by item, and
+    against a block of another length, nothing (which equation becomes which is not said)."""
     ends = equation_run(before, before_text, last=True)
+    if len(ends) == 1:
+        return [(ends[0], after[0])]
     opens = equation_run(after, after_text, last=False)
     return list(zip(ends, opens, strict=True)) if len(ends) == len(opens) else []
 

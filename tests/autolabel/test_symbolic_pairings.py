@@ -10,7 +10,7 @@
 
 from autolabel.symbolic import check_step, check_step_local
 from autolabel.symbolic.verdicts import REFUTED
-from tests.autolabel.develop_rows import failed_kinds
+from tests.autolabel.develop_rows import assert_develop, failed_kinds
 
 
 def test_solving_is_refuted_only_under_every_reading():
@@ -64,3 +64,18 @@ def test_blocks_of_different_lengths_pair_nothing():
     # one equation each side still pairs
     one = check_step_local("Rearranging, we get:\n\\[y = 4 - x\\]", (r"So \(x + y = 3\).",))
     assert [c.kind for c in one.failed] == ["rearranging"]
+
+
+def test_one_equation_becomes_the_first_of_a_derivation_after_it():
+    # develop olympiadbench-194 step 3 and olympiadbench-219 step 3 (first errors): the
+    # displays after the words are a derivation, not a system
+    assert_develop({"olympiadbench-194", "olympiadbench-219"})
+    step = (
+        "Expanding both sides, we get:\n\\[\n33+14b+b^{2}=25+10b+b^{2}\n\\]\n"
+        "Simplifying, we get:\n\\[\n8=4b-4b\n\\]\n\\[\n8=-4\n\\]"
+    )
+    assert "rearranging" in (failed_kinds(step) or set())
+    before = "Substituting, we get:\n\\[r^2 - r = 3 - r^2\\]"
+    step = "Rearranging the terms, we obtain:\n\\[r^2 + r^2 - r + r = 3\\]\n\\[2r^2 = 3\\]"
+    failed = check_step_local(step, (before,)).failed
+    assert "rearranging" in {c.kind for c in failed}
