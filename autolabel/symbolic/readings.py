@@ -25,6 +25,7 @@ under all, and is undecided otherwise.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -100,6 +101,24 @@ def decide(
         read = f"{_shown(holding[0])} = {_shown(holding[1])}"
         return _undecided(shown, f"holds under another reading ({read})"), a, b
     return _undecided(shown, "undecided under another reading"), a, b
+
+
+def decide_sides(
+    sides: list[Side], decide_one: Callable[..., Decision], limit: int = 16
+) -> Decision:
+    """A claim on several sides (a derivation's two equations: four sides) decided under
+    every reading of each side (at most ``limit`` combinations, the usual ones first): fails
+    only if it fails under each, holds only if it holds under each, else undecided (the
+    decision under the usual readings, its reason naming the other reading)."""
+    options = [side_readings(side) or [side] for side in sides]
+    combos = itertools.islice(itertools.product(*options), limit)
+    decisions = [decide_one(*combo) for combo in combos]
+    first = decisions[0]
+    if all(d.holds is first.holds for d in decisions):
+        return first
+    held = any(d.holds for d in decisions)
+    reason = "holds under another reading" if held else "undecided under another reading"
+    return _undecided(first, reason)
 
 
 # What a claim's text keeps when compared with the problem's: no spaces, delimiters, sizing.

@@ -29,7 +29,13 @@ from collections.abc import Callable
 
 from autolabel.symbolic.chains import Chain, display
 from autolabel.symbolic.compare import CONSTANT_LIKE
-from autolabel.symbolic.rewriting import JOIN, equation_sides, same_equation, symbols_of
+from autolabel.symbolic.rewriting import (
+    JOIN,
+    equation_sides,
+    paired_runs,
+    same_equation,
+    symbols_of,
+)
 from autolabel.symbolic.rewriting import KIND as REWRITING
 from autolabel.symbolic.segments import Segment, looks_like_prose, split_segments
 from autolabel.symbolic.statements import Statement
@@ -77,7 +83,6 @@ _NOT_A_POWER = re.compile(
     r"complet(?:e|es|ed|ing)\s+the\s+square|expand(?:s|ed|ing)?\s+the\s+(?:square|cube)\b",
     re.IGNORECASE,
 )
-_RUN_GAP = re.compile(r"^(?:\s|[,;.]|\$|\\[\[\]()]|\\\\|\band\b)*$")
 _ON_BOTH = re.compile(r"subtract|\badd|multipl|divid", re.IGNORECASE)
 _BOTH_SIDES = re.compile(r"\b(?:both|each)\s+sides?\b", re.IGNORECASE)
 
@@ -106,11 +111,13 @@ def rearranging_statements(
 ) -> list[Statement]:
     segments = _equations(prepared)
     found: list[Statement] = []
-    for first, second in zip(segments, segments[1:], strict=False):
+    for n in range(1, len(segments)):
+        first, second = segments[n - 1], segments[n]
         gap = prepared[first.offset + len(first.text) : second.offset]
         lead = prepared[max(0, first.offset - 40) : first.offset]
         if _said(gap) and not _LEAD.search(lead):
-            found.extend(_pair(first, prepared, second, prepared))
+            for a, b in paired_runs(segments[:n], prepared, segments[n:], prepared):
+                found.extend(_pair(a, prepared, b, prepared))
     kind = _opening(prepared[: segments[0].offset]) if segments else None
     if kind is None:
         return found
@@ -118,30 +125,12 @@ def rearranging_statements(
     earlier = _equations(before) if before else []
     if not earlier or _LEAD.search(before[max(0, earlier[-1].offset - 40) : earlier[-1].offset]):
         return found
-    if kind == KIND:
-        found.extend(_pair(earlier[-1], before, segments[0], prepared))
-        return found
-    # "which simplifies to:" after a system: each equation of the step before's last run of
-    # equations becomes the one in the same place of the step's first run; runs of different
-    # lengths pair nothing.
-    ends, opens = _run(earlier, before, last=True), _run(segments, prepared, last=False)
-    if len(ends) == len(opens):
-        for first, second in zip(ends, opens, strict=True):
-            found.extend(_pair(first, before, second, prepared, kind))
+    # An operation named or "which simplifies to:" after a block of equations: each equation
+    # of the step before's last block becomes the one in the same place of the step's first
+    # block; blocks of different lengths pair nothing.
+    for first, second in paired_runs(earlier, before, segments, prepared):
+        found.extend(_pair(first, before, second, prepared, kind))
     return found
-
-
-def _run(segments: list[Segment], text: str, *, last: bool) -> list[Segment]:
-    """The equations at the end (``last``) or start of ``segments`` with nothing but display
-    delimiters, punctuation or "and" between them."""
-    ordered = segments[::-1] if last else segments
-    run = [ordered[0]]
-    for segment in ordered[1:]:
-        a, b = (segment, run[-1]) if last else (run[-1], segment)
-        if not _RUN_GAP.match(text[a.offset + len(a.text) : b.offset]):
-            break
-        run.append(segment)
-    return run[::-1] if last else run
 
 
 def _opening(words: str) -> str | None:

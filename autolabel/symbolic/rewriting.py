@@ -17,7 +17,6 @@ at six random positive rational points fails. Both sides must have the same vari
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
 
@@ -29,6 +28,7 @@ from autolabel.symbolic.chains import Side, depth_split, display, make_side
 from autolabel.symbolic.compare import CONSTANT_LIKE, Decision, equal_values
 from autolabel.symbolic.equation_numerators import numerators_compared
 from autolabel.symbolic.evaluate import exact, show
+from autolabel.symbolic.exponential_equations import exponential, over_prime_powers
 from autolabel.symbolic.segments import Segment, looks_like_prose, split_segments
 from autolabel.symbolic.statements import Statement
 from autolabel.symbolic.tokens import PUNCT, REL, SPACE, tokenize
@@ -52,17 +52,53 @@ _BECOMES = re.compile(
 )
 
 
+# What may stand between two equations of one block: display delimiters, punctuation, "and".
+_RUN_GAP = re.compile(r"^(?:\s|[,;.]|\$|\\[\[\]()]|\\\\|\band\b)*$")
+
+
+def equation_run(segments: list[Segment], text: str, *, last: bool) -> list[Segment]:
+    """The block of equations at the end (``last``) or start of ``segments``: equations with
+    nothing but display delimiters, punctuation or "and" between them (one expression, not an
+    equation, is a block of its own)."""
+    ordered = segments[::-1] if last else segments
+    run = [ordered[0]]
+    if "=" not in ordered[0].text:
+        return run
+    for segment in ordered[1:]:
+        a, b = (segment, run[-1]) if last else (run[-1], segment)
+        if "=" not in segment.text or not _RUN_GAP.match(text[a.offset + len(a.text) : b.offset]):
+            break
+        run.append(segment)
+    return run[::-1] if last else run
+
+
+def paired_runs(
+    before: list[Segment], before_text: str, after: list[Segment], after_text: str
+) -> list[tuple[Segment, Segment]]:
+    """The block ending ``before`` against the block opening ``after``: one equation becomes
+    the first after it (the displays after it are a derivation: olympiadbench-194 step 3,
+    "Simplifying, we get: $8=4b-4b$ $8=-4$"); a system of several, item by item, and
+    against a block of another length, nothing (which equation becomes which is not said)."""
+    ends = equation_run(before, before_text, last=True)
+    if len(ends) == 1:
+        return [(ends[0], after[0])]
+    opens = equation_run(after, after_text, last=False)
+    return list(zip(ends, opens, strict=True)) if len(ends) == len(opens) else []
+
+
 def rewriting_statements(prepared: str) -> list[Statement]:
     segments = [
         s for s in split_segments(prepared) if s.kind == "math" and not looks_like_prose(s.text)
     ]
     found: list[Statement] = []
-    for first, second in zip(segments, segments[1:], strict=False):
+    for n in range(1, len(segments)):
+        first, second = segments[n - 1], segments[n]
         gap = prepared[first.offset + len(first.text) : second.offset]
         if JOIN.match(gap) and not object_of_words(prepared, first.offset):
-            statement = _pair(first, second, prepared)
-            if statement is not None:
-                found.append(statement)
+            for a, b in paired_runs(segments[:n], prepared, segments[n:], prepared):
+                statement = _pair(a, b, prepared)
+                if statement is not None:
+                    found.append(statement)
     named = next(
         (s for s in segments if _NAMED.search(prepared[max(0, s.offset - 40) : s.offset])), None
     )
@@ -166,23 +202,17 @@ def same_equation(a: list[Side], b: list[Side], kind: str = KIND) -> Decision:
     letters in a denominator, decided by their numerators (equation_numerators.py). Under
     every reading of the four sides (readings.py: ``x = 6/2y`` is ``3y`` or ``3/y``): fails
     only if it fails under each, holds only if it holds under each."""
-    options = [readings.side_readings(side) or [side] for side in (*a, *b)]
-    decisions = [
-        _same_equation_read([p, q], [r, s], kind)
-        for p, q, r, s in itertools.islice(itertools.product(*options), MAX_COMBINATIONS)
-    ]
-    first = decisions[0]
-    if all(d.holds is first.holds for d in decisions):
-        return first
-    held = next((d for d in decisions if d.holds), None)
-    reason = "holds under another reading" if held else "undecided under another reading"
-    return Decision(None, reason, first.lhs_value, first.rhs_value, kind)
+    return readings.decide_sides(
+        [*a, *b], lambda p, q, r, s: _same_equation_read([p, q], [r, s], kind), MAX_COMBINATIONS
+    )
 
 
 def _same_equation_read(a: list[Side], b: list[Side], kind: str) -> Decision:
     f = exact(a[0].node) - exact(a[1].node)  # type: ignore[arg-type]
     g = exact(b[0].node) - exact(b[1].node)  # type: ignore[arg-type]
     shown = (f"{show(f)} = 0", f"{show(g)} = 0")
+    if exponential(f) or exponential(g):
+        return _exponential_read(f, g, shown, kind)
     symbols = sorted(f.free_symbols | g.free_symbols, key=lambda s: s.name)
     df, dg = _polynomial_degree(f, symbols), _polynomial_degree(g, symbols)
     if df is None or dg is None or df != dg or df == 0:
@@ -196,3 +226,12 @@ def _same_equation_read(a: list[Side], b: list[Side], kind: str) -> Decision:
     if all(r == ratios[0] for r in ratios) and ratios[0] != 0:
         return Decision(True, f"the same equation (factor {ratios[0]})", *shown, kind)
     return Decision(False, "not the same equation: no constant factor relates them", *shown, kind)
+
+
+def _exponential_read(f: sympy.Expr, g: sympy.Expr, shown: tuple[str, str], kind: str) -> Decision:
+    """Letters in exponents: compared over the letters ``p^x`` (exponential_equations.py)."""
+    read_f, read_g = over_prime_powers(f), over_prime_powers(g)
+    if read_f is None or read_g is None:
+        return Decision(None, "not two equations in powers of numbers to letters", *shown, kind)
+    symbols = sorted(read_f[1] | read_g[1], key=lambda s: s.name)
+    return numerators_compared(read_f[0], read_g[0], symbols, shown, kind)

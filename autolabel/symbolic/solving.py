@@ -48,6 +48,7 @@ from collections.abc import Callable
 
 import sympy
 
+from autolabel.symbolic import readings
 from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Decision
 from autolabel.symbolic.decimal_roots import decimal_root_missed, written_decimals
@@ -278,7 +279,11 @@ def _statement(
     after = f"{display(c.text)} = {display(d.text)}"
 
     def decide() -> Decision:
-        return _decide(a, b, c, d, name, rounded)
+        # under every reading of the four sides ("x^2 = -3^2": -9 or 9), as the two-sided
+        # kinds are
+        return readings.decide_sides(
+            [a, b, c, d], lambda p, q, r, s: _decide(p, q, r, s, name, rounded)
+        )
 
     text = f"{where}{before}, so {after}"
     return Statement(KIND, text, c.start, d.end, before, after, decide)
