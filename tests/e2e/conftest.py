@@ -1,6 +1,7 @@
 """End-to-end tests: real headless Chromium (Debian's) against pytest-django's live server."""
 
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -73,6 +74,35 @@ def _connections_close_per_request():
     conf["CONN_MAX_AGE"] = before
 
 
+class _InFlight:
+    """The live server's WSGI app, counting the requests it is serving: a request the page
+    sent before it closed may not have reached the database yet when the test ends (its
+    thread still in the socket, the middleware, ...), so an idle database alone does not
+    say the server is done."""
+
+    def __init__(self, app) -> None:
+        self.app, self.serving, self.lock = app, 0, threading.Lock()
+
+    def __call__(self, environ, start_response):
+        with self.lock:
+            self.serving += 1
+        try:
+            return self.app(environ, start_response)
+        finally:
+            with self.lock:
+                self.serving -= 1
+
+
+def _counted(live_server) -> _InFlight:
+    """The (session-wide) live server's app, wrapped once in an _InFlight counter."""
+    httpd = live_server.thread.httpd
+    app = httpd.get_app()
+    if not isinstance(app, _InFlight):
+        app = _InFlight(app)
+        httpd.set_app(app)
+    return app
+
+
 @pytest.fixture(autouse=True)
 def _browser_gone_before_the_database_flush(request):
     """The live server and its database come before the page, so the page (its browser
@@ -80,30 +110,39 @@ def _browser_gone_before_the_database_flush(request):
     the page left in flight have ended. In the other order a request the page still made (a
     draft save, the signed-out page's session probe) met the flush: a deadlock between the
     flush's LOCK TABLE and the request's reads, or a 500 from a database the test no longer
-    allowed."""
+    allowed. Ended: the server serves no request and the database runs nothing else, both
+    for a quiet moment (a request may sit between accept and the app)."""
     if "live_server" not in request.fixturenames:
         yield
         return
-    request.getfixturevalue("live_server")
+    served = _counted(request.getfixturevalue("live_server"))
     yield
-    _server_requests_ended()
+    _server_requests_ended(served)
 
 
-def _server_requests_ended(timeout_s: float = 10.0) -> None:
-    """Wait until no other session of the test database is running a statement or holding a
-    transaction (the live server's request threads; each closes its connection when its
-    request ends)."""
+def _server_requests_ended(
+    served: _InFlight, timeout_s: float = 10.0, quiet_s: float = 0.2
+) -> None:
+    """Wait until the live server serves no request and no other session of the test
+    database runs a statement or holds a transaction (each request thread closes its
+    connection when its request ends), for `quiet_s` in a row."""
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        return
     deadline = time.monotonic() + timeout_s
+    quiet_since = None
     while time.monotonic() < deadline:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
-                " AND pid <> pg_backend_pid() AND state <> 'idle'"
-            )
-            if not cursor.fetchone()[0]:
-                return
+        busy = served.serving > 0
+        if not busy and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND pid <> pg_backend_pid() AND state <> 'idle'"
+                )
+                busy = cursor.fetchone()[0] > 0
+        if busy:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= quiet_s:
+            return
         time.sleep(0.05)
