@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .llm_rewrites import _in_math
 from .written_rewrites import _prose_lines
+from .written_rewrites import in_math as _in_math
 
 # A numbers-only sum in math: "3 + 4 = 7" (no operator, script or digit around it).
 _MATH_SUM = re.compile(

@@ -18,23 +18,13 @@ import re
 from collections.abc import Callable
 from decimal import Decimal
 
-from .written_rewrites import MATH, _prose_lines
+from .written_rewrites import _prose_lines, top_level_sides
+from .written_rewrites import in_math as _in_math
 
 # Inline math "$...$" (not an escaped "\$", not "$$").
 _INLINE = re.compile(r"(?<![\\$])\$(?!\$)([^$]+?)(?<!\\)\$(?!\$)")
 # A "$" that may be a price ("$12 each", "\$5"): math is not unwrapped where one is.
 _PRICE = re.compile(r"\\\$|(?<![\\\w$])\$\d[\d,.]*(?:\s|$)")
-
-
-def _in_math(text: str, change: Callable[[str], str]) -> str:
-    """``change`` applied to the inside of each math region, the rest left as it is."""
-
-    def inner(m: re.Match[str]) -> str:
-        name = next(k for k, v in m.groupdict().items() if v is not None)
-        start, end = m.span(name)
-        return text[m.start() : start] + change(m.group(name)) + text[end : m.end()]
-
-    return MATH.sub(inner, text)
 
 
 def _unicode_minus(text: str) -> str:
@@ -223,16 +213,7 @@ def _top_sides(math: str) -> list[str] | None:
         math,
     ):
         return None
-    sides, depth, start = [], 0, 0
-    for i, ch in enumerate(math):
-        if ch in "{([":
-            depth += 1
-        elif ch in "})]":
-            depth -= 1
-        elif ch == "=" and depth == 0:
-            sides.append(math[start:i])
-            start = i + 1
-    sides.append(math[start:])
+    sides = top_level_sides(math)
     return sides if all(s.strip() for s in sides) else None
 
 

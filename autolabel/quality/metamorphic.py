@@ -23,18 +23,8 @@ from .llm_more_rewrites import LLM_MORE
 from .llm_rewrites import LLM_STYLE
 from .written_rewrites import MATH as _MATH
 from .written_rewrites import WRITTEN
-
-
-def _in_math(text: str, change: Callable[[str], str]) -> str:
-    """``change`` applied to the inside of each math region, the rest left as it is."""
-
-    def inner(m: re.Match[str]) -> str:
-        name = next(k for k, v in m.groupdict().items() if v is not None)
-        start, end = m.span(name)
-        whole_start = m.start()
-        return text[whole_start:start] + change(m.group(name)) + text[end : m.end()]
-
-    return _MATH.sub(inner, text)
+from .written_rewrites import in_math as _in_math
+from .written_rewrites import top_level_sides as _top_level_sides
 
 
 def _dfrac(text: str) -> str:
@@ -122,22 +112,6 @@ def _currency(text: str) -> str:
             line = _RESULT.sub(lambda m: m.group(1) + "$" + m.group(2), line)
         lines.append(line)
     return "\n".join(lines)
-
-
-def _top_level_sides(math: str) -> list[str]:
-    """``math`` split at each "=" outside braces and brackets (not "==", "<=", "\\neq")."""
-    sides, depth, start = [], 0, 0
-    for i, ch in enumerate(math):
-        if ch in "{([":
-            depth += 1
-        elif ch in "})]":
-            depth -= 1
-        elif ch == "=" and depth == 0 and math[i - 1 : i] not in ("<", ">", "!", "=", "\\"):
-            if math[i + 1 : i + 2] == "=":
-                return [math]
-            sides.append(math[start:i])
-            start = i + 1
-    return [*sides, math[start:]]
 
 
 def _split_chain(text: str) -> str:

@@ -28,6 +28,33 @@ _ANY_MATH = re.compile(r"\$|\\\(|\\\[")
 _PROSE_RESULT = re.compile(r"(?<![=<>!])=(\s*)(\d[\d,]*(?:\.\d+)?)(?=\s*(?:[.,;]\s|[.]?$|\n))")
 
 
+def in_math(text: str, change: Callable[[str], str]) -> str:
+    """``change`` applied to the inside of each math region, the rest left as it is."""
+
+    def inner(m: re.Match[str]) -> str:
+        name = next(k for k, v in m.groupdict().items() if v is not None)
+        start, end = m.span(name)
+        return text[m.start() : start] + change(m.group(name)) + text[end : m.end()]
+
+    return MATH.sub(inner, text)
+
+
+def top_level_sides(math: str) -> list[str]:
+    """``math`` split at each "=" outside braces and brackets (not "==", "<=", "\\neq")."""
+    sides, depth, start = [], 0, 0
+    for i, ch in enumerate(math):
+        if ch in "{([":
+            depth += 1
+        elif ch in "})]":
+            depth -= 1
+        elif ch == "=" and depth == 0 and math[i - 1 : i] not in ("<", ">", "!", "=", "\\"):
+            if math[i + 1 : i + 2] == "=":
+                return [math]
+            sides.append(math[start:i])
+            start = i + 1
+    return [*sides, math[start:]]
+
+
 def _prose_lines(text: str, change: Callable[[str], str]) -> str:
     """``change`` applied to each line with no math in it, none in a display spanning lines,
     and no "$" (a price and math are told apart elsewhere)."""
