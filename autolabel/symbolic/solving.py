@@ -53,6 +53,7 @@ from autolabel.symbolic.chains import Chain, Side, display
 from autolabel.symbolic.compare import Decision
 from autolabel.symbolic.decimal_roots import decimal_root_missed, written_decimals
 from autolabel.symbolic.evaluate import exact
+from autolabel.symbolic.log_roots import compare_roots
 from autolabel.symbolic.roundings import rounding_said
 from autolabel.symbolic.statements import Statement
 from autolabel.symbolic.substitution import _CONCLUSION, _root_near, _solution, sole_letter
@@ -311,7 +312,7 @@ def _decide(a: Side, b: Side, c: Side, d: Side, name: str, rounded: bool) -> Dec
     symbol = sympy.Symbol(name)
     first, second = _polynomial(a, b, symbol), _polynomial(c, d, symbol)
     if first is None or second is None:
-        return Decision(None, "not two polynomial equations", kind=KIND)
+        return _exponential_and_linear(a, b, c, d, symbol)
     (before, poles_before), (after, poles_after) = first, second
     if before.degree() < 1 or after.is_zero:
         return Decision(None, "an identity or a contradiction, not an equation", kind=KIND)
@@ -341,6 +342,25 @@ def _decide(a: Side, b: Side, c: Side, d: Side, name: str, rounded: bool) -> Dec
                 return Decision(None, "a root may be rounded to it", *shown, KIND)
     reason = f"{display(a.text)} = {display(b.text)} has {shown[0]}; the next has {shown[1]}"
     return Decision(False, reason, *shown, KIND)
+
+
+def _exponential_and_linear(a: Side, b: Side, c: Side, d: Side, symbol: sympy.Symbol) -> Decision:
+    """An exponential equation and a linear one, a logarithm solving it (log_roots.py); not
+    where a decimal is written (a rounded root)."""
+    unread = Decision(None, "not two polynomial equations", kind=KIND)
+    if any(_DECIMAL.search(side.text) for side in (a, b, c, d)):
+        return unread
+    assert a.node is not None and b.node is not None and c.node is not None and d.node is not None
+    f = exact(a.node) - exact(b.node)
+    g = exact(c.node) - exact(d.node)
+    compared = compare_roots(f, g, symbol)
+    if compared is None:
+        return unread
+    holds, before, after = compared
+    if holds:
+        return Decision(True, "the equations share their real root", before, after, KIND)
+    reason = f"{display(a.text)} = {display(b.text)} has {before}; the next has {after}"
+    return Decision(False, reason, before, after, KIND)
 
 
 def _solution_value(poly: sympy.Poly) -> sympy.Expr | None:
