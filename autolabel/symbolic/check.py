@@ -55,6 +55,8 @@ _T = TypeVar("_T")
 # A false link inside a chain whose ends are equal (_slips): evidence until it earns a −1.
 SLIP = "slip"
 _NUMERIC_KINDS = frozenset({"arithmetic", "chain", "percentage"})
+# Claims that one equation becomes another: values substituted before them test nothing there
+DERIVATION_KINDS = frozenset({"rewriting", "rearranging", "solving"})
 MAX_CLAIMS = 60  # a step with more equalities than this is checked on its first 60
 # A claim's soft limit, and finding a step's statements': this share of the step's timeout_s
 # (1 s at the default 2 s). A share, not a constant: a run given a bigger timeout_s (slow or
@@ -349,7 +351,10 @@ def _statement_claim(
     decision = _decide_limited(statement.decide, deadline)
     if statement.kind == "congruence" or statement.modular:
         task = replace(task, hedged=False)  # the modular setting is what it decides
-    if decision.holds is False and is_hedged(prepared, statement.start, statement.end, task):
+    derivation = statement.kind in DERIVATION_KINDS
+    if decision.holds is False and is_hedged(
+        prepared, statement.start, statement.end, task, derivation=derivation
+    ):
         decision = Decision(
             None,
             "the text around it questions or qualifies it",

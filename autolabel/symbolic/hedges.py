@@ -23,7 +23,13 @@ _HEDGE_NEAR = re.compile(
     r"guess\w*|claim\w*|is it)\W*$|\?\W*$",
     re.IGNORECASE,
 )
-# In the same sentence before it: the author is talking about an error.
+# Values put into an equation: a test of them (see _HEDGE_FAR).
+_SUBSTITUTING = (
+    r"(?:plug\w*|substitut\w*)(?:[^.?!\n]*\b(?:into|in|back)\s+(?:the|our|this|that|each|"
+    r"both|these|either|all)\s+(?:\w+\s+)?(?:equations?|inequalit\w*|conditions?|system|"
+    r"constraints?|congruences?|expression\s+for\s+\w+|original\w*))|(?:plug\w*|substitut\w*)"
+    r"(?:[^.?!\n]*\bback\b)"
+)
 # In the same sentence before it: the author is talking about an error, or testing values.
 _HEDGE_FAR = re.compile(
     r"\b(incorrect\w*|wrong\w*|mistake\w*|mistaken\w*|error\w*|instead|rather than|"
@@ -35,13 +41,9 @@ _HEDGE_FAR = re.compile(
     r"follow|conclude|have|write|say|get|hold|claim)\b|don't|didn't|mustn't|shouldn't|"
     r"(?:is|are|was|were)\s+not\s+(?:true|the\s+case|correct|right|valid|so)\b|"
     r"false\s+that|not\s+true|"
-    r"misread\w*|miscalculat\w*|typo|test\w*|check\w*|"
+    r"misread\w*|miscalculat\w*|typo|test\w*|check\w*|" + _SUBSTITUTING + r"|"
     # substituting values into an equation tests them ("Substituting a = 3 into the equation,
     # we get 783 = 6561"); substituting into a formula or "the squares" computes
-    r"(?:plug\w*|substitut\w*)(?:[^.?!\n]*\b(?:into|in|back)\s+(?:the|our|this|that|each|"
-    r"both|these|either|all)\s+(?:\w+\s+)?(?:equations?|inequalit\w*|conditions?|system|"
-    r"constraints?|congruences?|expression\s+for\s+\w+|original\w*))|(?:plug\w*|substitut\w*)"
-    r"(?:[^.?!\n]*\bback\b)|"
     # a hypothesis or a goal, not a result: "suppose, for contradiction, that", "we need",
     # "we want" (not "we need to", nor "she needs 3 * 4 = 12 cups": a quantity), "it is not
     # the case that", "we cannot have", "the total would be"
@@ -80,10 +82,20 @@ _HEDGE_AFTER = re.compile(
 _IN_QUESTION = re.compile(r"(?:[^.?!\n]|\.(?=\S))*\?")
 
 
-def hedged(text: str, start: int, end: int, task: Context) -> bool:
-    """ "if", "?", "wrong" and the like around ``text[start:end]``, or a modular setting."""
+_SUBSTITUTED = re.compile(_SUBSTITUTING, re.IGNORECASE)
+
+
+def hedged(text: str, start: int, end: int, task: Context, *, derivation: bool = False) -> bool:
+    """ "if", "?", "wrong" and the like around ``text[start:end]``, or a modular setting.
+
+    ``derivation``: the claim is that one equation becomes another (kinds rewriting,
+    rearranging, solving; symbolic round 16). Values substituted into an equation before it
+    test nothing there: "Substituting b + 5 for N in the second equation gives us
+    a + (b + 5) + c = 93, which simplifies to a + b + c = 98" claims the simplification."""
     sentence_start = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start), start - 120)
     far = text[max(0, sentence_start) : start]
+    if derivation:
+        far = _SUBSTITUTED.sub(" ", far)
     near = text[max(0, start - 16) : start]
     after = text[end : end + 80]
     if task.hedged and not written_out(text[start:end]):
