@@ -181,12 +181,31 @@ class Parser:
             raise Ambiguous("a number right after an expression (2 3, (3)2, x2)")
         if tok.kind == CMD and tok.value in FRAC and isinstance(left_end, ast.Num):
             if left_end.decimals is None:
+                if self._fraction_has_letter():
+                    return False  # "2\frac{y}{z}" is 2y/z: no mixed number has letters
                 return self.choose(2, False, "mixed number or product") == 1
             raise Ambiguous("a decimal before a fraction")
         if tok.kind == CUR:
             raise Ambiguous("a price after an expression")
         if tok.kind == LP and isinstance(left_end, ast.Sym):
             self.call_like = True  # f(x) or x(x+1)?
+        return False
+
+    def _fraction_has_letter(self) -> bool:
+        """The ``\\frac`` at the cursor has a letter in its two groups (symbolic round 16)."""
+        j, groups, depth = self.i + 1, 0, 0
+        while j < len(self.toks) and groups < 2:
+            tok = self.toks[j]
+            if tok.kind == LB:
+                depth += 1
+            elif tok.kind == RB:
+                depth -= 1
+                groups += depth == 0
+            elif depth == 0:
+                return False  # "\\frac12": digits, no groups
+            elif tok.kind == IDENT:
+                return True
+            j += 1
         return False
 
     def _factorials_side_by_side(self, left_end: ast.Node) -> bool:
