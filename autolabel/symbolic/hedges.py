@@ -32,7 +32,9 @@ _SUBSTITUTING = (
 )
 # In the same sentence before it: the author is talking about an error, or testing values.
 _HEDGE_FAR = re.compile(
-    r"\b(incorrect\w*|wrong\w*|mistake\w*|mistaken\w*|error\w*|instead|rather than|"
+    # "instead of" a claim rejects it; "Instead, we use a known result: ..." switches to
+    # another approach and asserts what follows (symbolic round 16)
+    r"\b(incorrect\w*|wrong\w*|mistake\w*|mistaken\w*|error\w*|instead\s+of|rather than|"
     r"isn't|wasn't|doesn't|oops|wait|actually|recalculat\w*|recheck\w*|re-?evaluat\w*|"
     # the same negations spelled out, and their kin ("It is not true that 3 + 4 = 8", "this
     # does not mean that", "we do not have", "it is false that"): symbolic-1.11

@@ -40,6 +40,9 @@ REFUTED_CASES = [
         {"arithmetic"},
     ),
     ("math-467", MATH_467_3, {"chain"}),
+    # its false claim follows "Instead, we use a known result": asserted (round 16; it was
+    # read as a correction, "instead of", until then)
+    ("math-228", MATH_228_6, {"arithmetic"}),
     ("olympiadbench-106", OLYMPIADBENCH_106_1, {"rewriting"}),
     ("", r"\[ \binom{8}{3} = \frac{8!}{3!5!} = 57 \]", {"chain"}),
     ("", r"So \(\tan 60^\circ = \frac{\sqrt{3}}{3}\).", {"arithmetic"}),
@@ -52,8 +55,6 @@ REFUTED_CASES = [
 
 NOT_REFUTED = [
     ("math-228", MATH_228_0),
-    # its false claim follows "Instead," which the hedge rules read as a correction (check.py)
-    ("math-228", MATH_228_6),
     ("math-633", MATH_633_1),
     ("omnimath-625", OMNIMATH_625_6),
     ("math-509", MATH_509_2),  # a first error by its reasoning; its values are right
