@@ -29,6 +29,7 @@ from autolabel.symbolic.compare import CONSTANT_LIKE, Decision, equal_values
 from autolabel.symbolic.equation_numerators import numerators_compared
 from autolabel.symbolic.evaluate import exact, show
 from autolabel.symbolic.exponential_equations import exponential, over_prime_powers
+from autolabel.symbolic.radical_letters import radicals_as_letters
 from autolabel.symbolic.segments import Segment, looks_like_prose, split_segments
 from autolabel.symbolic.statements import Statement
 from autolabel.symbolic.tokens import PUNCT, REL, SPACE, tokenize
@@ -213,6 +214,9 @@ def _same_equation_read(a: list[Side], b: list[Side], kind: str) -> Decision:
     shown = (f"{show(f)} = 0", f"{show(g)} = 0")
     if exponential(f) or exponential(g):
         return _exponential_read(f, g, shown, kind)
+    read = radicals_as_letters(f, g)  # a root kept whole is one more letter
+    if read is not None:
+        f, g = read
     symbols = sorted(f.free_symbols | g.free_symbols, key=lambda s: s.name)
     df, dg = _polynomial_degree(f, symbols), _polynomial_degree(g, symbols)
     if df is None or dg is None or df != dg or df == 0:
