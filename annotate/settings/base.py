@@ -309,6 +309,7 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "labeling.tasks.import_job_run_task": {"queue": "default"},
     "labeling.tasks.project_purge_task": {"queue": "default"},
+    "labeling.tasks.project_queue_refresh_task": {"queue": "default"},
     "labeling.tasks.export_build_task": {"queue": "exports"},
     "labeling.tasks.export_leftovers_remove_task": {"queue": "exports"},
     "labeling.tasks.hub_push_task": {"queue": "exports"},
