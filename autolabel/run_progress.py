@@ -212,8 +212,9 @@ def run_finish_if_complete(*, run: AutolabelRun) -> bool:
 
 
 def eta_seconds(run: AutolabelRun) -> float | None:
-    """Seconds left at the current rate, while the run is running and has one."""
-    if run.status != RunStatus.RUNNING or not run.rate or run.rate <= 0:
+    """Seconds left at the current rate, while the run is running and has one, and its items
+    are all written (until then its `total` is not final)."""
+    if run.status != RunStatus.RUNNING or not run.prepared or not run.rate or run.rate <= 0:
         return None
     left = max(0, run.total - run.done - run.failed)
     return round(left / run.rate, 1)
