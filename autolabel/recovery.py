@@ -6,7 +6,8 @@ unacked messages of a worker that died meanwhile. Their rows still say pending o
 and nothing would ever move them again. Every job here is idempotent (an auto-label item is
 processed once, an export or import rebuilds, a training run takes over a stale lease), so the
 cure is to send the job's first task again, once nobody holds it (a project delete left half
-done by a killed worker is one such job: labeling.services.projects.delete):
+done by a killed worker is one such job: labeling.services.projects.delete; a claim-pool
+refresh after an overlap change another: labeling.services.queue.pool):
 
 - it is unfinished, not run inline by the CLI, and showed no sign of life (progress, heartbeat,
   start) for `stall_s` (an export the CLI builds writes its heartbeat with its progress);
@@ -97,6 +98,14 @@ def _deleted_projects() -> QuerySet:
     return Project.objects.filter(deleted_at__isnull=False).annotate(alive_at=F("deleted_at"))
 
 
+def _queue_refreshes() -> QuerySet:
+    """Projects whose claim-pool flags an overlap change marked for a refresh (the mark goes
+    when the job ends). Its sign of life is the mark: a longer walk is held by its worker."""
+    return Project.objects.filter(queue_refresh_since__isnull=False).annotate(
+        alive_at=F("queue_refresh_since")
+    )
+
+
 KINDS = (
     JobKind(
         name="autolabel run",
@@ -131,6 +140,13 @@ KINDS = (
         task="labeling.tasks.project_purge_task",
         tasks=("labeling.tasks.project_purge_task",),
         unfinished=_deleted_projects,
+        queues=lambda _: {Queue.DEFAULT},
+    ),
+    JobKind(
+        name="claim pool refresh",
+        task="labeling.tasks.project_queue_refresh_task",
+        tasks=("labeling.tasks.project_queue_refresh_task",),
+        unfinished=_queue_refreshes,
         queues=lambda _: {Queue.DEFAULT},
     ),
 )

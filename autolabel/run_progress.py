@@ -185,14 +185,15 @@ def items_fail(*, run: AutolabelRun, solution_ids: list[int], error: str) -> int
 
 
 def run_finish_if_complete(*, run: AutolabelRun) -> bool:
-    """Finish a running (or paused) run none of whose items is pending: done, or failed when
-    every item failed. One keyed lookup on (run, status). Call after the chunk's commit."""
+    """Finish a running (or paused) run all of whose items are written (`prepared`: not while
+    its start still writes them) and none pending: done, or failed when every item failed.
+    One keyed lookup on (run, status). Call after the chunk's commit."""
     if AutolabelItem.objects.filter(run_id=run.pk, status=ItemStatus.PENDING).exists():
         return False
     with transaction.atomic():
         row = (
             AutolabelRun.objects.select_for_update()
-            .filter(pk=run.pk, status__in=(RunStatus.RUNNING, RunStatus.PAUSED))
+            .filter(pk=run.pk, status__in=(RunStatus.RUNNING, RunStatus.PAUSED), prepared=True)
             .values("done", "failed")
             .first()
         )
@@ -211,8 +212,9 @@ def run_finish_if_complete(*, run: AutolabelRun) -> bool:
 
 
 def eta_seconds(run: AutolabelRun) -> float | None:
-    """Seconds left at the current rate, while the run is running and has one."""
-    if run.status != RunStatus.RUNNING or not run.rate or run.rate <= 0:
+    """Seconds left at the current rate, while the run is running and has one, and its items
+    are all written (until then its `total` is not final)."""
+    if run.status != RunStatus.RUNNING or not run.prepared or not run.rate or run.rate <= 0:
         return None
     left = max(0, run.total - run.done - run.failed)
     return round(left / run.rate, 1)

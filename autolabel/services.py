@@ -7,11 +7,13 @@ while still pending (autolabel.run_progress).
 """
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import F, Max, QuerySet
 from django.utils import timezone
 
 from autolabel.engines.base import EngineResult, SolutionInput
@@ -24,7 +26,7 @@ from autolabel.run_chunks import (
     solution_input,
     suggestions_write,
 )
-from autolabel.run_dispatch import run_items_write
+from autolabel.run_dispatch import run_dispatch_owed, run_dispatch_start, run_items_write
 from autolabel.run_progress import STOPPED, items_fail, run_finish_if_complete
 from labeling.accounts.operators import job_actor
 from labeling.errors import Conflict, ValidationFailed
@@ -42,6 +44,7 @@ from training_runs.model_refs import check_backend, check_model_path, check_prm,
 from training_runs.models import PrmModel
 
 log = logging.getLogger(__name__)
+UNSTOPPED = (RunStatus.PENDING, RunStatus.RUNNING)
 START_TASK = "autolabel.tasks.autolabel_run_start_task"
 
 
@@ -181,7 +184,7 @@ def autolabel_run_create(
     prepare_later: bool = False,
 ) -> AutolabelRun:
     """Check and create a run, and write its items (one per matching solution) now or, with
-    `prepare_later` (the API), in its start task (`autolabel_run_prepare`), so the request
+    `prepare_later` (the API), in its start task (`autolabel_run_start`), so the request
     answers in the same time whatever the project's size."""
     unknown = [s for s in sources if s not in ENGINES]
     if not sources or unknown:
@@ -217,41 +220,90 @@ def autolabel_run_create(
         prepared=not prepare_later,
     )
     if not prepare_later:
-        run.total = run_items_write(
+        run.total, _ = run_items_write(
             run=run, solution_ids=_solutions_for(project, run.filter, run.sources)
         )
         run.save(update_fields=["total"])
     return run
 
 
-def autolabel_run_prepare(*, run: AutolabelRun) -> AutolabelRun:
-    """Write the items of a run created with `prepare_later`, once (its start task; a start
-    sent again finds it prepared). The solutions are those matching when it starts. Written by
-    the database in one statement: no solution id passes through this process. Nothing for a
-    cancelled run; a paused one is prepared by its resume's start.
+PREPARE_BATCH = 10_000
 
-    The run's row is not locked while the items are written (seconds at a million): a pause or
-    cancel meanwhile goes through at once (their FOR NO KEY UPDATE does not wait for the items'
-    foreign-key checks, which take FOR KEY SHARE on it), and the total is set last, leaving the
-    status as they set it. Two starts at once write the items once (a lock named by the run)."""
+
+def prepare_batch_size() -> int:
+    """Items a start writes per transaction (AUTOLABEL_PREPARE_BATCH)."""
+    return max(1, int(getattr(settings, "AUTOLABEL_PREPARE_BATCH", PREPARE_BATCH)))
+
+
+def autolabel_run_prepare_batch(*, run: AutolabelRun) -> bool:
+    """Write the next batch of the items of a run created with `prepare_later` (its start
+    task): the matching solutions after the highest solution id it has an item for, at most
+    `prepare_batch_size()`, its `total` counted up and, after the last batch, `prepared` set,
+    in one short transaction. Returns whether more may be left to write: not after the last
+    batch, nor for a prepared run or one paused or cancelled (a pause stops the write; its
+    resume's start goes on from where it stopped). Written by the database: no solution id
+    passes through this process.
+
+    Each batch goes on from the items committed, so a start killed mid-write and sent again
+    (the recovery sweep) writes no item twice, and two starts at once write each batch once
+    (a lock named by the run; and the (run, solution) key). The run's row is updated last, so
+    a pause or cancel waits at most for the end of one batch (their FOR NO KEY UPDATE does
+    not wait for the items' foreign-key checks, which take FOR KEY SHARE on it)."""
+    size = prepare_batch_size()
     with transaction.atomic():
         named_xact_lock(f"autolabel-run-prepare:{run.pk}")
         row = AutolabelRun.objects.filter(pk=run.pk).values("prepared", "status").first()
-        if row is not None and not row["prepared"] and row["status"] == RunStatus.PENDING:
-            # On PostgreSQL the items' key checks now, not at the commit after the UPDATE below
-            # (whose row lock a pause would wait for), then Django's deferred checks again.
-            postgres = connection.vendor == "postgresql"
-            with connection.cursor() as cursor:
-                if postgres:
-                    cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-                total = run_items_write(
-                    run=run, solution_ids=_solutions_for(run.project, run.filter, run.sources)
-                )
-                if postgres:
-                    cursor.execute("SET CONSTRAINTS ALL DEFERRED")
-            AutolabelRun.objects.filter(pk=run.pk).update(total=total, prepared=True)
+        if row is None or row["prepared"] or row["status"] not in UNSTOPPED:
+            return False
+        after = AutolabelItem.objects.filter(run_id=run.pk).aggregate(last=Max("solution_id"))
+        # On PostgreSQL the items' key checks now, not at the commit after the UPDATE below
+        # (whose row lock a pause would wait for), then Django's deferred checks again.
+        postgres = connection.vendor == "postgresql"
+        with connection.cursor() as cursor:
+            if postgres:
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            written, listed = run_items_write(
+                run=run,
+                solution_ids=_solutions_for(run.project, run.filter, run.sources),
+                after=after["last"] or 0,
+                limit=size,
+            )
+            if postgres:
+                cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+        last = listed < size
+        AutolabelRun.objects.filter(pk=run.pk).update(total=F("total") + written, prepared=last)
+    return not last
+
+
+def autolabel_run_prepare(*, run: AutolabelRun) -> AutolabelRun:
+    """Write all the items of a run created with `prepare_later` still to write (batch after
+    batch: `autolabel_run_prepare_batch`). Nothing for a cancelled run; a paused one is
+    prepared by its resume's start."""
+    while autolabel_run_prepare_batch(run=run):
+        pass
     run.refresh_from_db(fields=["status", "total", "prepared"])  # its cached project kept
     return run
+
+
+def autolabel_run_start(
+    *, run: AutolabelRun, size: int, send: Callable[[list[list[int]]], None]
+) -> int:
+    """A run's start (its start task; sent again by a resume or the recovery sweep): the
+    first batch of its items written (a run created over the API), the first window of its
+    chunks sent (autolabel.run_dispatch), then the rest of the items written batch by batch,
+    each followed by the chunks the window is owed; the run finished if nothing is left.
+    `send` sends chunks to the workers. Returns the chunks sent."""
+    more = autolabel_run_prepare_batch(run=run)
+    chunks = run_dispatch_start(run=run, size=size)
+    send(chunks)
+    sent = len(chunks)
+    while more:
+        more = autolabel_run_prepare_batch(run=run)
+        owed = run_dispatch_owed(run=run, size=size)
+        send(owed)
+        sent += len(owed)
+    autolabel_run_refresh(run=run)
+    return sent
 
 
 def autolabel_run_chunks(*, run: AutolabelRun, size: int = 20) -> list[list[int]]:

@@ -11,11 +11,11 @@ from autolabel.models import AutolabelRun, RunStatus
 from autolabel.recovery import lost_work_requeue
 from autolabel.registry import chunk_queue
 from autolabel.run_chunks import autolabel_chunk_process
-from autolabel.run_dispatch import run_dispatch_next, run_dispatch_start
+from autolabel.run_dispatch import run_dispatch_next
 from autolabel.services import (
     autolabel_item_fail,
-    autolabel_run_prepare,
     autolabel_run_refresh,
+    autolabel_run_start,
     autolabel_run_stopped,
 )
 
@@ -24,17 +24,20 @@ MAX_RETRIES = 5
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def autolabel_run_start_task(run_id: int) -> int:
-    """Send the run's first window of chunks (autolabel.run_dispatch); each sends the next."""
+    """Write the run's items if it has none yet, and send its first window of chunks
+    (autolabel.services.autolabel_run_start); each chunk sends the next."""
     run = AutolabelRun.objects.get(pk=run_id)
     if run.status in (RunStatus.CANCELLED, RunStatus.DONE, RunStatus.FAILED, RunStatus.PAUSED):
         return 0  # a duplicate delivery of a finished run, or a paused one (resume sends again)
-    run = autolabel_run_prepare(run=run)  # a run created over the API: its items, written now
-    chunks = run_dispatch_start(run=run, size=chunk_size_of(run.params))
     queue = chunk_queue(run.sources)
-    for chunk in chunks:
-        autolabel_chunk_task.apply_async((run_id, chunk), queue=queue)
-    autolabel_run_refresh(run=run)
-    return len(chunks)
+
+    def send(chunks: list[list[int]]) -> None:
+        for chunk in chunks:
+            autolabel_chunk_task.apply_async((run_id, chunk), queue=queue)
+
+    # A run created over the API: its items written now, the first chunks sent after the first
+    # batch of them.
+    return autolabel_run_start(run=run, size=chunk_size_of(run.params), send=send)
 
 
 def _send_next(run: AutolabelRun) -> None:

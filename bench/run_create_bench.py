@@ -10,11 +10,12 @@ commit, alternated side by side) and each side, a symbolic run over the whole pr
 1. the create request (POST /api/projects/<id>/autolabel-runs/ through DRF's test client, in
    a fresh process): its time, its statements, and the process's peak RSS over a warmed
    baseline;
-2. in another fresh process the start task (as a worker runs it), its time, statements and
-   peak RSS, and the chunk messages it left in the broker (a Redis database of the bench's
-   own, `--redis`, flushed before each side);
+2. in another fresh process the start task (as a worker runs it, in a thread), its time,
+   statements and peak RSS, and the chunk messages it left in the broker (a Redis database
+   of the bench's own, `--redis`, flushed before each side);
 3. a real Celery worker (`--concurrency` processes on the chunks' queue, started before the
-   start task): the time from the start task's call to the first chunk done;
+   start task): the time from the start task's call to the first chunk done (polled beside
+   the start: a start sends its first chunks after its first batch of items);
 4. a pause (POST .../pause/) a few seconds in: the request's time, the chunk messages still
    in the broker then, the time until the broker holds none of the run's messages, and the
    last item a worker finished after the pause (so the time a pause takes to act).
@@ -30,6 +31,7 @@ import os
 import resource
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -132,25 +134,32 @@ def one_start(tree: Path, db: str, run_id: int, args: argparse.Namespace) -> dic
         time.sleep(args.worker_warmup)
         AutolabelRun.objects.get(pk=run_id)
         base = _rss_mb()
-        with CaptureQueriesContext(connection) as queries:
-            started = time.perf_counter()
-            sent = autolabel_run_start_task(run_id)
-            start_s = time.perf_counter() - started
-        out = {
+        out: dict = {}
+
+        def start() -> None:  # in a thread: a start now sends chunks while it writes items
+            with CaptureQueriesContext(connection) as queries:
+                out["messages_sent"] = autolabel_run_start_task(run_id)
+                out["start_s"] = time.perf_counter() - called
+            out["start_statements"] = len(queries)
+            connection.close()
+
+        thread = threading.Thread(target=start)
+        called = time.perf_counter()
+        thread.start()
+        # From the start's call, polled beside it (the old start sent its 50,000 chunks one by
+        # one while the worker already took them; the current one sends the first window after
+        # its first batch of items).
+        done = lambda: AutolabelRun.objects.filter(pk=run_id, done__gt=0).exists()  # noqa: E731
+        first = _wait(done, 300)
+        out["first_chunk_s"] = None if first is None else time.perf_counter() - called
+        thread.join()
+        out |= {
             "total": AutolabelRun.objects.get(
                 pk=run_id
             ).total,  # an API run's, written by the start
-            "start_s": start_s,
-            "start_statements": len(queries),
             "start_rss_mb": _rss_mb() - base,
-            "messages_sent": sent,
             "queued_after_start": broker.llen(QUEUE),
         }
-        # Waited for after the start returned (the old start sent its 50,000 chunks one by one
-        # while the worker already took them): the time from the start's call.
-        done = lambda: AutolabelRun.objects.filter(pk=run_id, done__gt=0).exists()  # noqa: E731
-        first = _wait(done, 300)
-        out["first_chunk_s"] = None if first is None else start_s + first
         time.sleep(args.pause_after)
         started = time.perf_counter()
         response = client.post(f"/api/autolabel-runs/{run_id}/pause/")

@@ -73,6 +73,15 @@ def project_purge_task(project_id: int) -> dict[str, int]:
     return project_purge(project_id=project_id)
 
 
+@shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=3300, time_limit=3500)
+def project_queue_refresh_task(project_id: int) -> int:
+    """Bring a project's claim-pool flags to its changed overlap, range by range (idempotent:
+    a redelivery walks again)."""
+    from labeling.services.queue.pool import project_queue_refresh
+
+    return project_queue_refresh(project_id=project_id)
+
+
 @shared_task(ignore_result=True)
 def outbox_drain_task() -> int:
     """Beat, every OUTBOX_SWEEP_S: send the job messages left unsent while the broker was down,

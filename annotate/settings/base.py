@@ -309,6 +309,7 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "labeling.tasks.import_job_run_task": {"queue": "default"},
     "labeling.tasks.project_purge_task": {"queue": "default"},
+    "labeling.tasks.project_queue_refresh_task": {"queue": "default"},
     "labeling.tasks.export_build_task": {"queue": "exports"},
     "labeling.tasks.export_leftovers_remove_task": {"queue": "exports"},
     "labeling.tasks.hub_push_task": {"queue": "exports"},
@@ -332,6 +333,9 @@ RECOVERY_SWEEP_S = env.float("RECOVERY_SWEEP_S", default=60.0)
 # ends, sends the next (autolabel.run_dispatch). More than the machine workers' processes in
 # all, so none waits; a pause or cancel leaves at most this many to drain.
 AUTOLABEL_CHUNKS_IN_FLIGHT = env.int("AUTOLABEL_CHUNKS_IN_FLIGHT", default=32)
+# Items a run's start writes per transaction (autolabel.services.autolabel_run_prepare_batch):
+# its first chunks go out after the first batch.
+AUTOLABEL_PREPARE_BATCH = env.int("AUTOLABEL_PREPARE_BATCH", default=10_000)
 # The transactional outbox (labeling.services.jobs.outbox): job messages the broker could not take
 # when the job was created are sent by this beat task once it is back.
 OUTBOX_SWEEP_S = env.float("OUTBOX_SWEEP_S", default=10.0)

@@ -56,15 +56,22 @@ class AutolabelRun(models.Model):
     prepared = models.BooleanField(
         default=True,
         db_default=True,
-        help_text="Its items are written. A run created over the API is not until its start task "
-        "writes them (one INSERT ... SELECT in the worker, not the request): `total` is 0 until "
-        "then.",
+        help_text="Its items are all written. A run created over the API is not until its start "
+        "task has written them (in the worker, not the request, in batches by solution id: "
+        "autolabel.run_dispatch): `total` counts the items written so far until then.",
     )
     dispatched_to = models.BigIntegerField(
         default=0,
         db_default=0,  # a row written by code older than the field (a rolling deploy) has one
         help_text="The highest solution id sent to the workers in a chunk since the run was last "
         "started or resumed: the next chunk takes the pending items after it "
+        "(autolabel.run_dispatch).",
+    )
+    dispatch_owed = models.PositiveIntegerField(
+        default=0,
+        db_default=0,
+        help_text="Chunks the window is owed while the start still writes the items: chunks that "
+        "ended with no written item left to send next; the start sends them after its next batch "
         "(autolabel.run_dispatch).",
     )
     dispatched_at = models.DateTimeField(

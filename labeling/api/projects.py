@@ -37,6 +37,14 @@ class ProjectOutput(serializers.ModelSerializer):
         "from (a large project, or one served from its snapshot while people label)."
     )
 
+    queue_refresh_since = serializers.DateTimeField(
+        read_only=True,
+        allow_null=True,
+        help_text="Set while a changed overlap is being applied to the claim pool by a "
+        "background job (since then); null once applied. Meanwhile solutions a raised overlap "
+        "reopens may not be served yet.",
+    )
+
     class Meta:
         model = Project
         fields = [
@@ -50,6 +58,7 @@ class ProjectOutput(serializers.ModelSerializer):
             "rating_values",
             "first_error_mode",
             "overlap",
+            "queue_refresh_since",
             "lock_ttl_seconds",
             "show_suggestions",
             "allow_resegment",

@@ -165,6 +165,10 @@ class Project(models.Model):
     # Set by project_delete: from then on the project answers 410 `project_deleted` and a
     # background job (labeling.services.projects.delete) deletes its rows in batches.
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Set by an overlap change: the claim pool's stored flags (Solution.queue_open) of the
+    # project are being brought to the new overlap by a background job, range by range
+    # (labeling.services.queue.pool.project_queue_refresh), which clears it.
+    queue_refresh_since = models.DateTimeField(null=True, blank=True, editable=False)
     # The event types some active webhook endpoint of the project receives, kept by
     # labeling.services.webhooks: an event nobody listens to costs no query to skip.
     webhook_events = models.JSONField(default=list, blank=True, editable=False)

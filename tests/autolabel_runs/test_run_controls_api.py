@@ -83,6 +83,9 @@ def test_a_run_reports_rate_time_left_verdicts_and_failures(run):
     assert (body["rate"], body["eta_seconds"], body["progress"]) == (0.5, 4.0, 0.5)
     assert body["verdicts"] == {"plus": 0, "zero": 0, "minus": 3, "doubtful": 2, "evidence": 4}
     assert body["error_groups"] == [{"error": "ValueError: no parse", "count": 1}]
-    AutolabelRun.objects.filter(pk=run.pk).update(status=RunStatus.PAUSED)
+    AutolabelRun.objects.filter(pk=run.pk).update(prepared=False)
+    body = _client(run.project.admin).get(f"/api/autolabel-runs/{run.pk}/").json()
+    assert (body["eta_seconds"], body["progress"]) == (None, 0.0)  # its start still writes items
+    AutolabelRun.objects.filter(pk=run.pk).update(status=RunStatus.PAUSED, prepared=True)
     body = _client(run.project.admin).get(f"/api/autolabel-runs/{run.pk}/").json()
     assert body["eta_seconds"] is None  # no time left while nothing runs

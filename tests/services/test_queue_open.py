@@ -19,7 +19,7 @@ from labeling.services.projects.edit import project_create, project_update
 from labeling.services.projects.explorer import explorer_bulk
 from labeling.services.queue.assignments import assignment_clear, assignment_create
 from labeling.services.queue.claim import task_claim_next
-from labeling.services.queue.pool import queue_open_expression
+from labeling.services.queue.pool import project_queue_refresh, queue_open_expression
 from labeling.services.review.actions import review_reject
 from tests.conftest import PROCESSBENCH
 from tests.factories import SolutionFactory, UserFactory
@@ -103,6 +103,7 @@ def test_random_service_sequences_keep_the_flag_live(seed):
             explorer_bulk(project=project, action="requeue", user=admin, ids=picked)
         else:
             project_update(project=project, overlap=rng.randint(1, 3))
+            project_queue_refresh(project_id=project.pk)  # its job, as a worker runs it
         assert_stored_equals_live(project, f"step {step}: {action} by {user.username}")
 
 
@@ -144,6 +145,7 @@ def test_queue_refresh_walks_ranges_and_writes_only_changed_flags(db):
     assert queue_open_refresh(project=project) == 0
     Solution.objects.filter(pk=ours[2]).update(submitted_count=2)
     project_update(project=project, overlap=3)  # reopens ours[1] and keeps ours[2] open
+    project_queue_refresh(project_id=project.pk, batch=4)  # its job, range by range
     assert_stored_equals_live(project, "overlap 3")
     assert queue_open_refresh(project=project) == 0
     out = io.StringIO()

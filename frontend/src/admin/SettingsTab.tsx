@@ -168,7 +168,10 @@ export function SettingsTab({ project, onSaved }: { project: api.Project; onSave
               value={form.overlap}
               onChange={(e) => set("overlap", Math.max(1, Number(e.target.value) || 1))}
             />
-            <span className="field-help">Annotators who must submit each solution.</span>
+            <span className="field-help">
+              Annotators who must submit each solution.
+              {project.queue_refresh_since ? " The last change is being applied to the queue in the background." : ""}
+            </span>
           </label>
           <label className="field">
             <span className="field-label">Lock time (minutes)</span>

@@ -64,6 +64,9 @@ export interface Project extends ProjectSettings {
   /** When `stats` were counted: null when now (a small project), else the time of the metrics
    * snapshot a large project's stats come from. */
   stats_computed_at: string | null;
+  /** Set while a changed overlap is applied to the claim pool by a background job; null once
+   * applied (older servers leave it out). */
+  queue_refresh_since?: string | null;
   created_at: string;
 }
 

@@ -7,7 +7,7 @@ from labeling.models import Domain, Problem, Project, ProjectMembership, Role, S
 from labeling.services.gold.pace import answers_forget
 from labeling.services.people.accounts import memberships_locked
 from labeling.services.projects.metrics_version import metrics_version_bump
-from labeling.services.queue.pool import queue_open_refresh
+from labeling.services.queue.pool import project_queue_refresh_later
 from labeling.steps.patterns import compile_user_pattern
 from labeling.steps.splitting import tag_pattern
 
@@ -113,8 +113,9 @@ def project_update(*, project: Project, **changes: object) -> Project:
     # The scale, overlap and domain are read by the metrics (any change: one statement).
     metrics_version_bump(project_id=project.pk)
     if project.overlap != overlap:
-        # Every solution's place in the claim pool depends on it: one UPDATE of the project.
-        queue_open_refresh(project=project)
+        # Every solution's place in the claim pool depends on it: refreshed by a background
+        # job, range by range (one UPDATE of the project here took seconds at a million).
+        project_queue_refresh_later(project=project)
     if project.gold_rate != gold_rate:
         # Without a gold rate the answer counts are not kept (labeling.services.gold.pace).
         answers_forget(project=project)

@@ -12,15 +12,27 @@ guards by replaying random service sequences against the live rule.
 `manage.py queue_refresh` recomputes whole projects after edits past the services (admin,
 raw SQL), range by range (`queue_open_fill`). Whole-project refreshes write only the rows whose
 flag changes: an overlap change flips the solutions at the old or new overlap, not a million.
+
+The project's overlap changed, every solution's flag may change: that is a walk of the whole
+project (seconds at a million solutions), so the request only marks the project
+(`queue_refresh_since`) and queues a background job (`project_queue_refresh_later`), which
+refreshes range by range, each range its own transaction, and clears the mark. Meanwhile the
+claim stays right: it checks the live overlap, so a flag still open past a lowered overlap
+costs a skipped row; a flag still closed under a raised one keeps that solution out of the
+pool until the job reaches it.
 """
 
 from collections.abc import Callable, Iterable
 
 from django.db.models import Exists, ExpressionWrapper, F, OuterRef, Q, Subquery
 from django.db.models.fields import BooleanField
+from django.utils import timezone
 
 from labeling.models import Assignment, Project, Solution
 from labeling.pg.id_ranges import FillProgress, walk_ranges
+from labeling.services.jobs.outbox import outbox_add
+
+REFRESH_TASK = "labeling.tasks.project_queue_refresh_task"
 
 BATCH = 20_000  # solutions per transaction of queue_open_fill
 
@@ -82,3 +94,28 @@ def queue_open_fill(
     return walk_ranges(
         project_id=project.pk, one_range=one_range, batch=batch, after=after, progress=progress
     ).solutions
+
+
+def project_queue_refresh_later(*, project: Project) -> None:
+    """Mark the project's flags as being refreshed and queue the job that refreshes them
+    (sent after the caller's commit, through the outbox): a fixed number of statements, for
+    a request that changed the overlap. Call inside the caller's transaction."""
+    project.queue_refresh_since = timezone.now()
+    Project.objects.filter(pk=project.pk).update(queue_refresh_since=project.queue_refresh_since)
+    outbox_add(task=REFRESH_TASK, args=[project.pk])
+
+
+def project_queue_refresh(*, project_id: int, batch: int = BATCH) -> int:
+    """The job: every flag of the project recomputed range by range (`queue_open_fill`,
+    idempotent: a redelivery, or the recovery sweep's resend after a killed worker, walks
+    again), then the mark cleared unless another change marked it since (its own job, queued
+    behind, walks again). Returns the solutions walked."""
+    project = Project.objects.filter(pk=project_id).first()
+    if project is None:
+        return 0
+    since = project.queue_refresh_since
+    walked = queue_open_fill(project=project, batch=batch)
+    Project.objects.filter(pk=project_id, queue_refresh_since=since).update(
+        queue_refresh_since=None
+    )
+    return walked

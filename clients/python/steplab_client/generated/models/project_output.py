@@ -27,6 +27,9 @@ class ProjectOutput:
         name (str):
         domain_sources (list[str]):
         rating_values (list[int]):
+        queue_refresh_since (datetime.datetime | None): Set while a changed overlap is being applied to the claim pool
+            by a background job (since then); null once applied. Meanwhile solutions a raised overlap reopens may not be
+            served yet.
         role (None | str):
         stats (ProjectOutputStats):
         stats_computed_at (datetime.datetime | None): When `stats` were counted: null when current (counted now, or a
@@ -69,6 +72,7 @@ class ProjectOutput:
     name: str
     domain_sources: list[str]
     rating_values: list[int]
+    queue_refresh_since: datetime.datetime | None
     role: None | str
     stats: ProjectOutputStats
     stats_computed_at: datetime.datetime | None
@@ -99,6 +103,12 @@ class ProjectOutput:
         domain_sources = self.domain_sources
 
         rating_values = self.rating_values
+
+        queue_refresh_since: None | str
+        if isinstance(self.queue_refresh_since, datetime.datetime):
+            queue_refresh_since = self.queue_refresh_since.isoformat()
+        else:
+            queue_refresh_since = self.queue_refresh_since
 
         role: None | str
         role = self.role
@@ -159,6 +169,7 @@ class ProjectOutput:
                 "name": name,
                 "domain_sources": domain_sources,
                 "rating_values": rating_values,
+                "queue_refresh_since": queue_refresh_since,
                 "role": role,
                 "stats": stats,
                 "stats_computed_at": stats_computed_at,
@@ -212,6 +223,21 @@ class ProjectOutput:
         domain_sources = cast(list[str], d.pop("domain_sources"))
 
         rating_values = cast(list[int], d.pop("rating_values"))
+
+        def _parse_queue_refresh_since(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                queue_refresh_since_type_0 = datetime.datetime.fromisoformat(data)
+
+                return queue_refresh_since_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        queue_refresh_since = _parse_queue_refresh_since(d.pop("queue_refresh_since"))
 
         def _parse_role(data: object) -> None | str:
             if data is None:
@@ -291,6 +317,7 @@ class ProjectOutput:
             name=name,
             domain_sources=domain_sources,
             rating_values=rating_values,
+            queue_refresh_since=queue_refresh_since,
             role=role,
             stats=stats,
             stats_computed_at=stats_computed_at,

@@ -41,8 +41,9 @@ class RunOutput:
         total (int | Unset):
         done (int | Unset):
         failed (int | Unset):
-        prepared (bool | Unset): Its items are written. A run created over the API is not until its start task writes
-            them (one INSERT ... SELECT in the worker, not the request): `total` is 0 until then.
+        prepared (bool | Unset): Its items are all written. A run created over the API is not until its start task has
+            written them (in the worker, not the request, in batches by solution id: autolabel.run_dispatch): `total` counts
+            the items written so far until then.
         suggestions_written (int | Unset):
         errors (Any | Unset): The first errors, for display.
         started_at (datetime.datetime | None | Unset):
