@@ -109,7 +109,10 @@ def project_update(*, project: Project, **changes: object) -> Project:
     _validate(project)
     if project.domain != domain:
         _domain_change(project=project, before=domain)
-    project.save()
+    # Only the fields changed: the row's other fields are written by others meanwhile (a
+    # delete's deleted_at, a pending overlap refresh's mark, the webhooks' events, the review
+    # reasons' fill), and a whole-row save from this request's copy would undo them.
+    project.save(update_fields=[*changes, "updated_at"])
     # The scale, overlap and domain are read by the metrics (any change: one statement).
     metrics_version_bump(project_id=project.pk)
     if project.overlap != overlap:
