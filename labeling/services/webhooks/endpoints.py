@@ -181,17 +181,25 @@ def webhook_endpoint_update(
     description: str | None = None,
     active: bool | None = None,
 ) -> WebhookEndpoint:
+    changed = ["updated_at"]
     if url is not None:
         endpoint.url = webhook_url_check(url)
+        changed.append("url")
     if events is not None:
         endpoint.events = _events_check(events)
+        changed.append("events")
     if description is not None:
         endpoint.description = description.strip()[:DESCRIPTION_MAX]
+        changed.append("description")
     if active is not None:
         endpoint.active = active
+        changed.append("active")
         if active:
             endpoint.disabled_reason = ""
-    endpoint.save()
+            changed.append("disabled_reason")
+    # Only these: a secret rotated or a disable by the deliveries (too many failures) committed
+    # since this request read the endpoint stays (a whole-row save would write back the old).
+    endpoint.save(update_fields=changed)
     project_webhook_events_refresh(project_id=endpoint.project_id)
     return endpoint
 
