@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .layout_rewrites import LAYOUT
 from .llm_more_rewrites import LLM_MORE
 from .llm_rewrites import LLM_STYLE
 from .written_rewrites import MATH as _MATH
@@ -320,6 +321,8 @@ REWRITES: dict[str, Callable[[str], str]] = {
     # round 14 (issue 25): llm_rewrites.py, the notations LLM solutions write
     **LLM_STYLE,
     **LLM_MORE,
+    # round 16 (issue 25): layout_rewrites.py, layout and the prose around math
+    **LAYOUT,
 }
 
 

@@ -85,24 +85,43 @@ _IN_QUESTION = re.compile(r"(?:[^.?!\n]|\.(?=\S))*\?")
 
 
 _SUBSTITUTED = re.compile(_SUBSTITUTING, re.IGNORECASE)
+# Math spacing and sizing that shows nothing ("\\,", "\\;", "\\!", "\\quad", "\\left(", ...)
+# and runs of spaces (the prepared text writes "\\," as two): the windows below are counted in
+# what is left, so "a\\,=\\,2" reaches as far as "a = 2".
+_INVISIBLE = re.compile(
+    r"\\[,;:! ]|\\q?quad(?![a-zA-Z])|\\displaystyle(?![a-zA-Z])|\\(?:left|right)(?=[()\[\]|.\\])"
+)
+_SPACES = re.compile(r"[ \t]{2,}")
+_WIDE = 4  # a window's text is read this many times as far, then folded and cut
+
+
+def _folded(text: str) -> str:
+    return _SPACES.sub(
+        " ", _INVISIBLE.sub(lambda m: " " if m.group(0)[1] in ",;:! q" else "", text)
+    )
 
 
 def hedged(text: str, start: int, end: int, task: Context, *, derivation: bool = False) -> bool:
     """ "if", "?", "wrong" and the like around ``text[start:end]``, or a modular setting.
+    Windows are counted in visible characters (issue 25 round 16: "\\," around every "="
+    pushed "Substituting ... into the equation" out of reach of a chain's second link).
 
     ``derivation``: the claim is that one equation becomes another (kinds rewriting,
     rearranging, solving; symbolic round 16). Values substituted into an equation before it
     test nothing there: "Substituting b + 5 for N in the second equation gives us
     a + (b + 5) + c = 93, which simplifies to a + b + c = 98" claims the simplification."""
-    sentence_start = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start), start - 120)
-    far = text[max(0, sentence_start) : start]
+    sentence_start = max(
+        text.rfind(". ", 0, start), text.rfind("\n", 0, start), start - 120 * _WIDE
+    )
+    far = _folded(text[max(0, sentence_start) : start])[-120:]
     if derivation:
         far = _SUBSTITUTED.sub(" ", far)
-    near = text[max(0, start - 16) : start]
-    after = text[end : end + 80]
+    near = _folded(text[max(0, start - 16 * _WIDE) : start])[-16:]
+    after_text = _folded(text[end : end + 200 * _WIDE])
+    after = after_text[:80]
     if task.hedged and not written_out(text[start:end]):
         return True  # a modular setting; "n = d q + r" is a division written out, not modular
-    if _HEDGE_AFTER.search(after) or _IN_QUESTION.match(text[end : end + 200]):
+    if _HEDGE_AFTER.search(after) or _IN_QUESTION.match(after_text[:200]):
         return True
     if not (_HEDGE_NEAR.search(near) or _HEDGE_FAR.search(far)):
         return False
