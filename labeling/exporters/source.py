@@ -299,6 +299,7 @@ def _records(
                     tally=tally,  # type: ignore[arg-type]
                     suggestions=related.suggestions if machine else None,
                     priority=priority,
+                    reuse=True,
                 )
                 yield _record(row, resolved, project_id, inherit)
                 continue
