@@ -73,6 +73,12 @@ class Stats:
         self.steps += len(steps)
         self._step_kinds.update(zip(map(_kind, steps), labels, strict=True))
 
+    def kinds_labelled(self, kinds: list[tuple], labels: list[bool]) -> None:
+        """steps_labelled for steps given as their (rating, source, human_written) kinds
+        (labeling.exporters.columnar)."""
+        self.steps += len(kinds)
+        self._step_kinds.update(zip(kinds, labels, strict=True))
+
     def fold(self) -> None:
         """Add the steps counted by steps_labelled to ratings, labels and label_sources."""
         ratings, labels, sources = self.ratings, self.labels, self.label_sources
