@@ -5,7 +5,7 @@ with combine=majority; final with no review of the solution and no machine label
 format writes only the steps' texts and training labels (TRL without soft labels, label
 sources, domain, dependencies, thinking, evidence or images), its record carries
 `StepColumns`: the labeled prefix's texts and labels (policy.labeled_steps' rule), each
-written step's (rating, source, human_written) for the card's counts, and whether any step
+written step's rating and the label's source for the card's counts, and whether any step
 is unsure (filters.unsure=drop). The step rows are read as the chunk's query gave them; no
 BaseStep and no StepRecord is built. Any other solution of the same export (two
 annotations, a review) goes the general way (labels.py, final.py), so the rows, the counts
@@ -45,7 +45,7 @@ class ColumnPlan:
         truncate_unsure, first_error = self.truncate_unsure, self.first_error
         texts: list[str] = []
         labels: list[bool] = []
-        kinds: list[tuple[int | None, str, bool]] = []
+        ratings: list[int | None] = []
         rated = 0
         any_unsure = False
         writing = True
@@ -60,23 +60,20 @@ class ColumnPlan:
             if unsure and truncate_unsure:
                 writing = False
                 continue
-            human_written = row[4] == "human"
             if rating is None:
-                if not (self.human_written_positive and human_written):
+                # policy.training_label: a step its labeler wrote (PRM800K), when asked
+                if not (self.human_written_positive and row[4] == "human"):
                     writing = False
                     continue
-                label, source = True, ""
-            else:
-                label = rated_of.get(rating)
-                if label is None:
-                    label = positive_rating(rating, self.policy)
-                source = tag
+                label = True
+            elif (label := rated_of.get(rating)) is None:
+                label = positive_rating(rating, self.policy)
             texts.append(row[3])
             labels.append(label)
-            kinds.append((rating, source, human_written))
+            ratings.append(rating)
             if not label and first_error:
                 writing = False
-        columns = StepColumns(texts, labels, kinds, any_unsure)
+        columns = StepColumns(texts, labels, ratings, tag, any_unsure)
         if not self.final:  # labels._from_one
             resolved = Resolved(
                 steps=[],

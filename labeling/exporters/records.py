@@ -59,7 +59,8 @@ class StepColumns:
 
     texts: list[str]  # the labeled prefix's step texts
     labels: list[bool]  # their training labels
-    kinds: list[tuple[int | None, str, bool]]  # their (rating, source, human_written)
+    ratings: list[int | None]  # their ratings (None: a step its labeler wrote, unrated)
+    source: str  # the label source of the rated ones ("imported", "human")
     unsure: bool  # a step of the solution (written or not) is unsure
 
 

@@ -47,7 +47,7 @@ class TrlFormat(Format):
                 "completions": columns.texts,
                 "labels": columns.labels,
             }
-            self.stats.kinds_labelled(columns.kinds, columns.labels)
+            self.stats.columns_labelled(columns)
             self.count_row(record, split)
             return [self.with_split(row, split)]
         steps, labels = labeled_steps(record, self.policy, self.filters)
