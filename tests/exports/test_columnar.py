@@ -108,3 +108,82 @@ def test_only_trl_takes_columns():
         n for n in formats if columnar.column_plan(FORMATS[n](options, Stats()), options)
     )
     assert takes == ["trl"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_columns_are_the_step_rules_on_random_steps(seed):
+    """ColumnPlan.resolve against the general rules (from_annotations / from_final on
+    BaseSteps, then policy.labeled_steps) on random steps: ratings -1, 0, 1, unrated or
+    unmarked, unsure marks, steps the labeler wrote; every policy the columns take."""
+    import random
+    from types import SimpleNamespace
+
+    from labeling.exporters.final import FinalTally, from_final
+    from labeling.exporters.labels import AnnotationLabels, from_annotations
+    from labeling.exporters.options import options_from
+    from labeling.exporters.policy import labeled_steps
+
+    rng = random.Random(seed)
+    for _ in range(300):
+        n = rng.randrange(0, 9)
+        rows = [
+            (1, 100 + i, i, f"s{i}", rng.choice([None, None, "human"]), None, None, False)
+            for i in range(n)
+        ]
+        marks = {}
+        for i in range(n):
+            if rng.random() < 0.85:
+                marks[100 + i] = (rng.choice([1, 1, 1, 0, -1, None]), rng.random() < 0.1)
+        single = AnnotationLabels(
+            id=1,
+            name=rng.choice(["a", ""]),
+            imported=rng.random() < 0.5,
+            finish_reason="solution",
+            time_spent_ms=3,
+            submitted_at=None,
+            labels=marks,
+        )
+        filters = {
+            "label_source": rng.choice(["imported", "final"]),
+            "unsure": rng.choice(["drop", "truncate", "keep"]),
+        }
+        policy = {
+            "neutral": rng.choice(["positive", "negative"]),
+            "truncate_after_first_error": rng.random() < 0.7,
+            "human_written_positive": rng.random() < 0.5,
+        }
+        options = options_from(filters=filters, label_policy=policy, split_policy=None)
+        plan = ColumnPlan(options)
+        tally, expected_tally = FinalTally(), FinalTally()
+        resolved, columns = plan.resolve(rows, single, tally)
+
+        def positive(rating, options=options):
+            from labeling.exporters.policy import positive_rating
+
+            return positive_rating(rating, options.label_policy)
+
+        steps = chunks.base_steps(rows, project_id=1, step_meta=False)
+        if plan.final:
+            expected = from_final(
+                steps, None, [single], positive=positive, tally=expected_tally, reuse=True
+            )
+        else:
+            expected = from_annotations(steps, [single], positive=positive, reuse=True)
+        written, labels = labeled_steps(
+            SimpleNamespace(steps=expected.steps), options.label_policy, options.filters
+        )
+        assert columns.texts == [s.text for s in written]
+        assert columns.labels == labels
+        kinds = [(s.rating, s.source) for s in written]
+        assert [(r, columns.source if r is not None else "") for r in columns.ratings] == kinds
+        assert columns.unsure == any(s.unsure for s in expected.steps)
+        for name in (
+            "agreement",
+            "labeler",
+            "labeled_at",
+            "time_spent_ms",
+            "from_import",
+            "annotations",
+        ):
+            assert getattr(resolved, name) == getattr(expected, name), name
+        assert tally.as_dict() == expected_tally.as_dict()
