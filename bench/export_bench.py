@@ -2,6 +2,7 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/export_bench.py
     .venv/bin/python bench/export_bench.py --n 20000          # SQLite: no COPY baseline
+    EXPORT_FORMAT_PROCESS=never ... bench/export_bench.py     # the export in one process
 
 Builds N solutions from real problems and steps of shared/data (bench/import_bench.py's
 generator) and imports them with their labels as imported annotations; a second project
@@ -51,6 +52,7 @@ class PeakRss:
         self.process = psutil.Process()
         self.every = every
         self.start = self.peak = 0
+        self.cpu = 0.0  # set by timed()
         self._stop = threading.Event()
 
     def _sample(self) -> None:
@@ -76,9 +78,20 @@ class PeakRss:
 def timed(fn: Callable[[], Any]) -> tuple[Any, float, PeakRss]:
     with PeakRss() as rss:
         started = time.perf_counter()
+        cpu = cpu_seconds()
         result = fn()
+        rss.cpu = cpu_seconds() - cpu
         elapsed = time.perf_counter() - started
     return result, elapsed, rss
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process (its threads) and of its ended children (the export's
+    formatting process, EXPORT_FORMAT_PROCESS): what an export costs whatever the load."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def children_peak_mb() -> float:
@@ -252,7 +265,8 @@ def main() -> None:
                     f"steplab export_build (TRL JSONL): {export.row_count} rows, "
                     f"{export.step_count} steps, {export.size_bytes / 1e6:.0f} MB in "
                     f"{elapsed:.1f} s = {rate:,.0f} rows/s "
-                    f"({export.step_count / elapsed:,.0f} steps/s)"
+                    f"({export.step_count / elapsed:,.0f} steps/s), {rss.cpu:.2f} s of CPU "
+                    f"(EXPORT_FORMAT_PROCESS={os.environ.get('EXPORT_FORMAT_PROCESS', 'auto')})"
                 )
                 print(
                     f"  peak RSS growth: {rss.growth_mb:.0f} MB for {export.row_count} rows, "
@@ -270,13 +284,14 @@ def main() -> None:
                 # same rows: two more queries a chunk (resolutions, none here) and the
                 # per-step rule.
                 if round_ == 1 and not args.no_final:
-                    final, final_s, _ = timed(lambda: steplab_export(big, "final"))
+                    final, final_s, final_rss = timed(lambda: steplab_export(big, "final"))
                     _drop_file(final)
                     assert final.row_count == export.row_count
                     print(
                         f"  label_source=final (the default): {final_s:.1f} s = "
                         f"{final.row_count / final_s:,.0f} rows/s, "
-                        f"{elapsed / final_s:.2f} of imported's rate"
+                        f"{elapsed / final_s:.2f} of imported's rate, "
+                        f"{final_rss.cpu:.2f} s of CPU"
                     )
 
                 # 2. COPY of the same rows.

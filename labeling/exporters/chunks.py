@@ -4,7 +4,7 @@ label resolution takes them (`Chunk`)."""
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from operator import attrgetter
+from operator import itemgetter
 
 from django.db.models.fields.json import KeyTextTransform
 
@@ -25,7 +25,7 @@ from .raw import ChunkQuery
 from .records import STEP_RECORD_META, AlternativeRecord, image_refs
 from .selection import annotation_q, resolution_q, suggestion_q
 
-_index = attrgetter("index")
+_row_index = itemgetter(2)  # a step row's index (ChunkQueries.steps)
 
 
 class ChunkQueries:
@@ -167,31 +167,29 @@ class ChunkRows:
     resolution_labels: list[tuple] = field(default_factory=list)
 
 
-class Chunk:
-    """The related rows of one chunk of solutions, as the label resolution takes them."""
-
-    def __init__(self, rows: ChunkRows, *, project_id: int) -> None:
-        self.steps: dict[int, list[BaseStep]] = defaultdict(list)
-        steps, by_id, unordered = self.steps, {}, set()
-        for (
-            solution_id,
-            step_id,
-            index,
-            text,
-            via,
-            images,
-            citations,
-            thinking,
-            *uses,
-        ) in rows.steps:
-            meta = None
-            if rows.step_meta:
-                metadata = images or {}
-                meta = {k: metadata[k] for k in STEP_RECORD_META if k in metadata}
-                images = metadata.get("images")
-            # Positional, built once per step: half the time of keywords; most steps have no
-            # alternatives and no images, and share one empty tuple for each.
-            step = BaseStep(
+def base_steps(rows: list[tuple], *, project_id: int, step_meta: bool) -> list[BaseStep]:
+    """One solution's steps (rows of `ChunkQueries.steps`, in index order) as BaseSteps."""
+    out = []
+    for (
+        _solution_id,
+        step_id,
+        index,
+        text,
+        via,
+        images,
+        citations,
+        thinking,
+        *uses,
+    ) in rows:
+        meta = None
+        if step_meta:
+            metadata = images or {}
+            meta = {k: metadata[k] for k in STEP_RECORD_META if k in metadata}
+            images = metadata.get("images")
+        # Positional, built once per step: half the time of keywords; most steps have no
+        # alternatives and no images, and share one empty tuple for each.
+        out.append(
+            BaseStep(
                 step_id,
                 index,
                 text,
@@ -203,18 +201,43 @@ class Chunk:
                 citations if isinstance(citations, list) else (),
                 thinking,
             )
-            own = steps[solution_id]
-            if own and own[-1].index > index:  # the rows come in no promised order
-                unordered.add(solution_id)
-            own.append(step)
-            by_id[step_id] = step
+        )
+    return out
+
+
+class Chunk:
+    """The related rows of one chunk of solutions, as the label resolution takes them.
+
+    `columnar` (labeling.exporters.columnar): each solution's step rows are kept as read,
+    in index order (`step_rows`), and BaseSteps are built only for a solution that asks
+    (`steps_of`); otherwise every step's BaseStep is built here (alternatives need them)."""
+
+    def __init__(self, rows: ChunkRows, *, project_id: int, columnar: bool = False) -> None:
+        self.project_id, self.step_meta = project_id, rows.step_meta
+        grouped: dict[int, list[tuple]] = defaultdict(list)
+        unordered = set()
+        for row in rows.steps:
+            own = grouped[row[0]]
+            if own and own[-1][2] > row[2]:  # the rows come in no promised order
+                unordered.add(row[0])
+            own.append(row)
         for solution_id in unordered:
-            steps[solution_id].sort(key=_index)
-        alternatives: dict[int, list[AlternativeRecord]] = defaultdict(list)
-        for step_id, *fields in rows.alternatives:
-            alternatives[step_id].append(AlternativeRecord(*fields))
-        for step_id, found in alternatives.items():
-            by_id[step_id].alternatives = found
+            grouped[solution_id].sort(key=_row_index)
+        self.step_rows = grouped
+        self.steps: dict[int, list[BaseStep]] = {}
+        self.columnar = columnar
+        if not columnar or rows.alternatives:
+            self.columnar = False
+            for solution_id, own in grouped.items():
+                self.steps[solution_id] = base_steps(
+                    own, project_id=project_id, step_meta=rows.step_meta
+                )
+            by_id = {step.id: step for own in self.steps.values() for step in own}
+            alternatives: dict[int, list[AlternativeRecord]] = defaultdict(list)
+            for step_id, *fields in rows.alternatives:
+                alternatives[step_id].append(AlternativeRecord(*fields))
+            for step_id, found in alternatives.items():
+                by_id[step_id].alternatives = found
         self.annotations: dict[int, list[AnnotationLabels]] = defaultdict(list)
         self.suggestions: dict[int, list[SuggestionLabel]] = defaultdict(list)
         self.resolutions: dict[int, ResolutionLabels] = {}
@@ -222,6 +245,16 @@ class Chunk:
         self._annotations(rows)
         for step_id, source, agent, value, evidence, at in rows.suggestions:
             self.suggestions[step_id].append(SuggestionLabel(source, agent, value, evidence, at))
+
+    def steps_of(self, solution_id: int) -> list[BaseStep]:
+        """The solution's steps as BaseSteps (built now when columnar)."""
+        if not self.columnar:
+            return self.steps.get(solution_id, [])
+        return base_steps(
+            self.step_rows.get(solution_id, []),
+            project_id=self.project_id,
+            step_meta=self.step_meta,
+        )
 
     def _annotations(self, rows: ChunkRows) -> None:
         by_id = {}

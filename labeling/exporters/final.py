@@ -92,9 +92,20 @@ def from_final(
     tally: FinalTally,
     suggestions: dict[int, list[SuggestionLabel]] | None = None,
     priority: Sequence[str] = (),
+    reuse: bool = False,
 ) -> Resolved:
     """A solution's final labels; counts each step and the solution into `tally`.
-    `suggestions` (step id → its suggestions) only when machine labels are asked for."""
+    `suggestions` (step id → its suggestions) only when machine labels are asked for.
+    `reuse`: this is the only record of these steps, so a single annotation's labels may be
+    set on the BaseSteps themselves (`_from_single`, the default export's common case)."""
+    if (
+        reuse
+        and resolution is None
+        and suggestions is None
+        and len(annotations) == 1
+        and not annotations[0].uses
+    ):
+        return _from_single(steps, annotations[0], positive=positive, tally=tally)
     counts = tally.steps
     resolved = resolution.labels if resolution is not None else {}
     res_origin = _PROVENANCE_ORIGIN.get(resolution.provenance, MACHINE) if resolution else ""
@@ -178,4 +189,43 @@ def from_final(
         and bool(used)
         and all(a.imported for a in annotations),
         annotations=len(annotations),
+    )
+
+
+def _from_single(
+    steps: list[BaseStep], single: AnnotationLabels, *, positive: Positive, tally: FinalTally
+) -> Resolved:
+    """from_final of one annotation's labels with no resolution, no machine labels and no
+    marked dependencies: each step is the annotator's (SINGLE) or unlabeled (NO_LABEL), set
+    on the steps in place (one loop, no vote and no object a step). The same Resolved and
+    counts as the general path (tests/exports/test_final_labels.py holds them equal)."""
+    tag = "imported" if single.imported else "human"
+    labels, unlabeled, softs = single.labels, (None, False), {}
+    rated = 0
+    for base in steps:
+        rating, unsure = labels.get(base.id, unlabeled)
+        if rating is not None:
+            if (soft := softs.get(rating)) is None:
+                soft = softs[rating] = float(positive(rating))
+            base.rating, base.soft, base.source = rating, soft, tag
+            rated += 1
+        if unsure:
+            base.unsure = True
+    counts = tally.steps
+    if rated:
+        counts[SINGLE] += rated
+        tally.solutions[SINGLE] += 1
+    else:
+        tally.solutions[NO_LABEL] += 1
+    if unrated := len(steps) - rated:
+        counts[NO_LABEL] += unrated
+    return Resolved(
+        steps=steps,  # type: ignore[arg-type]
+        agreement=None,  # no step had two raters
+        labeler=(single.name or "") if rated else "",
+        labeled_at=single.submitted_at if rated and single.submitted_at else None,
+        time_spent_ms=single.time_spent_ms,
+        finish_reason=single.finish_reason,
+        from_import=bool(rated) and bool(single.imported),
+        annotations=1,
     )

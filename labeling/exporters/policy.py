@@ -82,7 +82,9 @@ def labeled_prefix(
 
 def skip_reason(record: SolutionRecord, filters: Filters) -> str | None:
     """Why the whole record is left out, or None."""
-    if filters.unsure == Unsure.DROP and any(map(_unsure, record.steps)):
+    if filters.unsure == Unsure.DROP and (
+        record.columns.unsure if record.columns is not None else any(map(_unsure, record.steps))
+    ):
         return "unsure"
     if record.agreement is not None and record.agreement < filters.min_agreement:
         return "agreement"

@@ -53,6 +53,18 @@ class StepRecord:
 
 
 @dataclass(slots=True)
+class StepColumns:
+    """A row's written steps as columns, for a format that writes only their texts and
+    training labels (labeling.exporters.columnar): no object a step."""
+
+    texts: list[str]  # the labeled prefix's step texts
+    labels: list[bool]  # their training labels
+    ratings: list[int | None]  # their ratings (None: a step its labeler wrote, unrated)
+    source: str  # the label source of the rated ones ("imported", "human")
+    unsure: bool  # a step of the solution (written or not) is unsure
+
+
+@dataclass(slots=True)
 class SolutionRecord:
     solution_id: int
     problem_key: str  # the problem's external id, else a hash of its text: stable across DBs
@@ -84,6 +96,8 @@ class SolutionRecord:
     # Its near-duplicate cluster's name (Problem.near_cluster); "" = a cluster of its own. The
     # split is decided by it, else by problem_key (services/exports.py).
     cluster_key: str = ""
+    # Set instead of `steps` (left empty) where the format takes its rows from columns.
+    columns: StepColumns | None = None
 
 
 def image_refs(project_id: int, images: Any) -> list[str]:

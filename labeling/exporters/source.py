@@ -30,6 +30,7 @@ from labeling.pg.read_ahead import read_ahead
 from labeling.steps.graphs import with_graph
 
 from .chunks import Chunk, ChunkQueries, ChunkRows
+from .columnar import ColumnPlan
 from .dependencies import inherit_errors
 from .final import FinalTally, from_final
 from .labels import (
@@ -133,6 +134,7 @@ def _chunk_reads(
     chunk_size: int,
     shared: BaseDatabaseWrapper | None,
     step_meta: bool = False,
+    columnar: bool = False,
 ) -> Iterator[tuple[list[tuple], Chunk]]:
     """Each chunk of solution rows with its related rows: every database read of an export.
 
@@ -144,7 +146,7 @@ def _chunk_reads(
     for chunk, rows in _raw_chunks(
         solutions, options, alternatives=alternatives, chunk_size=chunk_size, step_meta=step_meta
     ):
-        yield chunk, Chunk(rows, project_id=project_id)
+        yield chunk, Chunk(rows, project_id=project_id, columnar=columnar)
 
 
 def _raw_chunks(
@@ -200,12 +202,21 @@ def records_of_chunks(
     options: ExportOptions,
     on_chunk: Callable[[int], None] | None = None,
     tally: FinalTally | None = None,
+    columns: ColumnPlan | None = None,
 ) -> Iterator[SolutionRecord]:
     """The records of chunks read by `solution_chunks`: the same records, in the same order,
     as `solution_records` gives; no database."""
-    built = ((chunk, Chunk(rows, project_id=project_id)) for chunk, rows in chunks)
+    columnar = columns is not None
+    built = (
+        (chunk, Chunk(rows, project_id=project_id, columnar=columnar)) for chunk, rows in chunks
+    )
     yield from _records(
-        built, project_id=project_id, options=options, on_chunk=on_chunk, tally=tally
+        built,
+        project_id=project_id,
+        options=options,
+        on_chunk=on_chunk,
+        tally=tally,
+        columns=columns,
     )
 
 
@@ -219,6 +230,7 @@ def solution_records(
     on_chunk: Callable[[int], None] | None = None,
     read_ahead_chunks: bool = False,
     tally: FinalTally | None = None,
+    columns: ColumnPlan | None = None,
 ) -> Iterator[SolutionRecord]:
     """The export's records in their stable order, read chunk by chunk.
 
@@ -229,6 +241,9 @@ def solution_records(
     uses no other query on that connection until the records are done (`export_build` in its
     read-only snapshot; its progress goes out on a second connection), and that closes the
     iterator (contextlib.closing) before it ends the transaction.
+
+    `columns`: records of one annotation's labels carry their steps as columns
+    (labeling.exporters.columnar), for a format that takes them.
     """
     solutions = _ordered_solutions(project=project, options=options)
     if not read_ahead_chunks:
@@ -240,9 +255,15 @@ def solution_records(
             chunk_size=chunk_size,
             shared=None,
             step_meta=step_meta,
+            columnar=columns is not None,
         )
         yield from _records(
-            chunks, project_id=project.pk, options=options, on_chunk=on_chunk, tally=tally
+            chunks,
+            project_id=project.pk,
+            options=options,
+            on_chunk=on_chunk,
+            tally=tally,
+            columns=columns,
         )
         return
     shared = connections[solutions.db]
@@ -256,10 +277,16 @@ def solution_records(
             chunk_size=chunk_size,
             shared=shared,
             step_meta=step_meta,
+            columnar=columns is not None,
         )
         with read_ahead(chunks) as ahead:
             yield from _records(
-                ahead, project_id=project.pk, options=options, on_chunk=on_chunk, tally=tally
+                ahead,
+                project_id=project.pk,
+                options=options,
+                on_chunk=on_chunk,
+                tally=tally,
+                columns=columns,
             )
     finally:
         shared.dec_thread_sharing()
@@ -272,6 +299,7 @@ def _records(
     options: ExportOptions,
     on_chunk: Callable[[int], None] | None,
     tally: FinalTally | None = None,
+    columns: ColumnPlan | None = None,
 ) -> Iterator[SolutionRecord]:
     filters = options.filters
     final = filters.label_source == LabelSource.FINAL
@@ -289,7 +317,21 @@ def _records(
     uses_annotations = filters.label_source.uses_annotations
     for chunk, related in chunks:
         for row in chunk:
-            steps = related.steps.get(row[0], [])
+            if columns is not None and related.columnar:
+                single = related.annotations.get(row[0])
+                if (
+                    single is not None
+                    and len(single) == 1
+                    and not (final and row[0] in related.resolutions)
+                ):
+                    resolved, cols = columns.resolve(
+                        related.step_rows.get(row[0], []), single[0], tally
+                    )
+                    record = _record(row, resolved, project_id)
+                    record.columns = cols
+                    yield record
+                    continue
+            steps = related.steps_of(row[0])
             if final:
                 resolved = from_final(
                     steps,
@@ -299,6 +341,7 @@ def _records(
                     tally=tally,  # type: ignore[arg-type]
                     suggestions=related.suggestions if machine else None,
                     priority=priority,
+                    reuse=True,
                 )
                 yield _record(row, resolved, project_id, inherit)
                 continue

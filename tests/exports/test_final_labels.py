@@ -2,6 +2,8 @@
 majority (ties left out and counted), else a machine label only when asked, else nothing;
 the counts of where labels came from reach the export's stats and its dataset card."""
 
+from datetime import UTC, datetime
+
 import pytest
 from django.db import transaction
 
@@ -106,6 +108,68 @@ def test_single_annotator_and_machine_only_when_given():
     assert out.steps[1].source == "symbolic:sympy"
     assert tally.steps == {"single": 1, "machine": 1}
     assert tally.solutions == {"single": 1}  # the most authoritative origin of its steps
+
+
+def _fields(resolved) -> tuple:
+    steps = [
+        (s.index, s.text, s.rating, s.unsure, s.soft, s.source, s.uses, s.inherited)
+        for s in resolved.steps
+    ]
+    rest = (resolved.agreement, resolved.labeler, resolved.labeled_at, resolved.time_spent_ms)
+    return steps, (*rest, resolved.finish_reason, resolved.from_import, resolved.annotations)
+
+
+@pytest.mark.parametrize("name", ["a", "", None])
+@pytest.mark.parametrize("imported", [True, False])
+@pytest.mark.parametrize(
+    "labels",
+    [
+        {1: (1, False), 2: (-1, False), 3: (0, True)},
+        {1: (None, True), 3: (1, False)},  # unrated but unsure; a step with no mark
+        {},  # nothing rated: no_label
+        {2: (None, False)},
+    ],
+)
+def test_single_annotation_labelled_in_place_as_the_general_rule(name, imported, labels):
+    """The default export's common case (one annotation, no review, no machine labels):
+    `reuse=True` sets the labels on the read steps themselves, no object a step, with the
+    same steps, record fields and counts as the general rule."""
+    at = datetime(2026, 1, 2, tzinfo=UTC)
+    single = AnnotationLabels(
+        id=1,
+        name=name,
+        imported=imported,
+        finish_reason="solution",
+        time_spent_ms=7,
+        submitted_at=at,
+        labels=dict(labels),
+    )
+    general, fast = FinalTally(), FinalTally()
+    expected = from_final(_steps(3), None, [single], positive=_positive, tally=general)
+    steps = _steps(3)
+    out = from_final(steps, None, [single], positive=_positive, tally=fast, reuse=True)
+    assert all(a is b for a, b in zip(out.steps, steps, strict=True))  # labelled in place
+    assert _fields(out) == _fields(expected)
+    assert fast.as_dict() == general.as_dict()
+    assert +fast.steps == +general.steps and +fast.solutions == +general.solutions
+
+
+def test_reuse_leaves_the_general_rule_where_it_must():
+    """Two annotations, a resolution, or marked dependencies: `reuse` changes nothing."""
+    marked = _annotation(1, "a", {1: 1, 2: -1})
+    marked.uses = {2: [0]}
+    cases = [
+        ([_annotation(1, "a", {1: 1}), _annotation(2, "b", {1: -1})], None),
+        ([_annotation(1, "a", {1: 1})], ResolutionLabels("reviewer", "r", None, 1, labels={2: 1})),
+        ([marked], None),
+    ]
+    for annotations, resolution in cases:
+        general, fast = FinalTally(), FinalTally()
+        expected = from_final(_steps(2), resolution, annotations, positive=_positive, tally=general)
+        steps = _steps(2)
+        out = from_final(steps, resolution, annotations, positive=_positive, tally=fast, reuse=True)
+        assert _fields(out) == _fields(expected)
+        assert fast.as_dict() == general.as_dict()
 
 
 def test_machine_labels_option_is_checked():

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from labeling.exporters.final import FinalTally
 from labeling.exporters.options import DependencyPolicy, ExportOptions, SplitMode
 from labeling.exporters.policy import positive_rating
-from labeling.exporters.records import SolutionRecord, StepRecord
+from labeling.exporters.records import SolutionRecord, StepColumns, StepRecord
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -44,6 +44,8 @@ class Stats:
     _last_problem: str | None = None
     # ((rating, source, human_written), training label) → steps written, until `fold`.
     _step_kinds: Counter = field(default_factory=Counter)
+    # (source, ratings, training labels) of a row's steps as columns → rows, until `fold`.
+    _row_kinds: Counter = field(default_factory=Counter)
 
     def row(
         self, *, problem_key: str, problem_source: str, split: str | None, domain: str = ""
@@ -73,9 +75,23 @@ class Stats:
         self.steps += len(steps)
         self._step_kinds.update(zip(map(_kind, steps), labels, strict=True))
 
+    def columns_labelled(self, columns: StepColumns) -> None:
+        """steps_labelled for a row's steps as columns (labeling.exporters.columnar): counted
+        by the row's (source, ratings, labels), one key a row (rows repeat a few patterns),
+        and expanded step by step in `fold`."""
+        self.steps += len(columns.labels)
+        key = (columns.source, tuple(columns.ratings), tuple(columns.labels))
+        self._row_kinds[key] += 1
+
     def fold(self) -> None:
         """Add the steps counted by steps_labelled to ratings, labels and label_sources."""
         ratings, labels, sources = self.ratings, self.labels, self.label_sources
+        for (source, row_ratings, row_labels), n in self._row_kinds.items():
+            for rating, label in zip(row_ratings, row_labels, strict=True):
+                # A written step with no rating is one its labeler wrote (policy.labeled_steps).
+                kind = (rating, source, False) if rating is not None else (None, "", True)
+                self._step_kinds[kind, label] += n
+        self._row_kinds.clear()
         for ((rating, source, human_written), label), n in self._step_kinds.items():
             ratings["null" if rating is None else _RATING_KEYS.get(rating) or str(rating)] += n
             if label is not None:

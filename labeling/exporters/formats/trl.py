@@ -23,12 +23,38 @@ _text = attrgetter("text")
 class TrlFormat(Format):
     name = "trl"
 
+    def takes_columns(self) -> bool:
+        """Rows of the steps' texts and labels alone: the records may carry columns
+        (labeling.exporters.columnar) instead of steps."""
+        policy = self.policy
+        return not (
+            policy.soft_labels
+            or policy.label_sources
+            or self.with_domain
+            or self.with_dependencies
+            or self.with_thinking
+            or self.with_evidence
+            or self.with_images
+        )
+
     def feed(self, record: SolutionRecord, split: str | None) -> list[Row]:
+        if (columns := record.columns) is not None:
+            if not columns.texts:
+                self.stats.skipped["no_labeled_prefix"] += 1
+                return []
+            row: Row = {
+                "prompt": record.problem_text,
+                "completions": columns.texts,
+                "labels": columns.labels,
+            }
+            self.stats.columns_labelled(columns)
+            self.count_row(record, split)
+            return [self.with_split(row, split)]
         steps, labels = labeled_steps(record, self.policy, self.filters)
         if not steps:
             self.stats.skipped["no_labeled_prefix"] += 1
             return []
-        row: Row = {"prompt": record.problem_text, "completions": list(map(_text, steps))}
+        row = {"prompt": record.problem_text, "completions": list(map(_text, steps))}
         row["labels"] = labels
         if self.policy.soft_labels:
             row["soft_labels"] = list(map(soft_label, steps, labels))

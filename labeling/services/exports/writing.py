@@ -26,6 +26,7 @@ from django.conf import settings
 
 from labeling.accounts.operators import job_actor
 from labeling.exporters import FORMATS, ExportOptions, Stats, licences_of, open_writer, split_of
+from labeling.exporters.columnar import column_plan
 from labeling.exporters.decontaminate import decontaminator
 from labeling.exporters.final import NO_LABEL, FinalTally
 from labeling.exporters.options import LabelSource, SplitMode
@@ -147,6 +148,8 @@ def write_export(
     far)` after each chunk's records are written."""
     formatting = Formatting(export=export, options=options, path=path, total=total)
     fmt, stats = formatting.fmt, formatting.stats
+    # Steps as columns where the format and options allow (labeling.exporters.columnar).
+    columns = column_plan(fmt, options)
     if not two_processes(total=total, chunk_size=chunk_size):
 
         def chunk_done(n: int) -> None:
@@ -162,6 +165,7 @@ def write_export(
             on_chunk=chunk_done,
             read_ahead_chunks=read_ahead_chunks,
             tally=stats.final,
+            columns=columns,
         )
         # closing: a read-ahead thread stops before the snapshot's transaction ends.
         with closing(records):
@@ -183,6 +187,7 @@ def write_export(
                 options=options,
                 on_chunk=chunk_done,
                 tally=stats.final,
+                columns=columns,
             )
         )
 
