@@ -86,6 +86,10 @@ describe("run arithmetic", () => {
     expect(countText(makeRun({ total: 10 }), "5", "10")).toBe("5 / 10 solutions");
     // Created over the API: total 0 until its start task lists the solutions, not "0 / 0".
     expect(countText(makeRun({ total: 0, prepared: false }), "0", "0")).toBe("listing the solutions…");
+    // Its items written in batches: chunks run while the start still lists the rest.
+    expect(countText(makeRun({ total: 20000, prepared: false }), "1,200", "20,000")).toBe(
+      "1,200 / 20,000 so far, listing the solutions…",
+    );
     expect(processed(makeRun({ total: 10, done: 3, failed: 2 }))).toBe(5);
     expect(processed(makeRun({ total: 10, done: 10, failed: 2 }))).toBe(10);
   });

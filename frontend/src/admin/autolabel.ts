@@ -248,9 +248,10 @@ export function verdictCounts(verdicts: AutolabelRun["verdicts"] | null | undefi
 }
 
 /** The run's total and count, or, while its start task still lists its solutions (a run just
- *  created: total 0 until then), that. */
+ *  created: its total grows batch by batch until then, and chunks already run), that. */
 export function countText(run: AutolabelRun, count: string, total: string): string {
-  return run.prepared === false ? "listing the solutions…" : `${count} / ${total} solutions`;
+  if (run.prepared !== false) return `${count} / ${total} solutions`;
+  return run.total > 0 ? `${count} / ${total} so far, listing the solutions…` : "listing the solutions…";
 }
 
 /** Solutions processed so far (labeled or failed), never more than the total. */
