@@ -59,15 +59,27 @@ def run_items_write(
             )
             return cursor.rowcount, cursor.rowcount
         query, params = solution_ids.filter(pk__gt=after)[:limit].query.sql_with_params()
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"WITH ids AS ({query}), written AS ("  # noqa: S608 - as above
+                f"INSERT INTO {table} {columns} SELECT %s, ids.id, %s, 0, 0, '', %s FROM ids "
+                "ON CONFLICT (run_id, solution_id) DO NOTHING RETURNING 1) "
+                "SELECT (SELECT count(*) FROM written), (SELECT count(*) FROM ids)",
+                [*params, *values],
+            )
+            written, listed = cursor.fetchone()
+            return written, listed
+        # SQLite (`make run`'s embedded database) has no INSERT in a WITH: the batch listed by
+        # one statement and written by another ("WHERE true": SQLite's upsert after a SELECT).
+        cursor.execute(f"SELECT count(*) FROM ({query}) AS ids", params)  # noqa: S608
+        (listed,) = cursor.fetchone()
         cursor.execute(
-            f"WITH ids AS ({query}), written AS ("  # noqa: S608 - as above
-            f"INSERT INTO {table} {columns} SELECT %s, ids.id, %s, 0, 0, '', %s FROM ids "
-            "ON CONFLICT (run_id, solution_id) DO NOTHING RETURNING 1) "
-            "SELECT (SELECT count(*) FROM written), (SELECT count(*) FROM ids)",
-            [*params, *values],
+            f"INSERT INTO {table} {columns} "  # noqa: S608 - as above
+            f"SELECT %s, ids.id, %s, 0, 0, '', %s FROM ({query}) AS ids WHERE true "
+            "ON CONFLICT (run_id, solution_id) DO NOTHING",
+            [*values, *params],
         )
-        written, listed = cursor.fetchone()
-        return written, listed
+        return cursor.rowcount, listed
 
 
 def _pending_after(run_id: int, after: int, limit: int) -> list[int]:
