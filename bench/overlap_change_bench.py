@@ -26,13 +26,9 @@ SMALL = 10_000
 
 
 def one_tree(tree: Path, db: str) -> dict:
-    sys.path.insert(0, str(tree))
-    os.chdir(tree)
-    os.environ["DEBUG"] = "False"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
-    import django
+    from harness import django_in_tree
 
-    django.setup()
+    django_in_tree(str(tree), db)
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.db import connection
@@ -42,7 +38,6 @@ def one_tree(tree: Path, db: str) -> dict:
     from labeling.models import Project
 
     settings.ALLOWED_HOSTS = ["*"]
-    connection.settings_dict["NAME"] = db
     project = Project.objects.get(name="bench: scale (ready)")
     client = APIClient()
     client.force_authenticate(get_user_model().objects.get(username="bench-reviewer"))

@@ -45,18 +45,12 @@ def _rss_mb() -> float:
 
 
 def _setup(tree: Path, db: str) -> None:
-    sys.path.insert(0, str(tree))
-    os.chdir(tree)
-    os.environ["DEBUG"] = "False"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
-    import django
+    from harness import django_in_tree
 
-    django.setup()
+    django_in_tree(str(tree), db)
     from django.conf import settings
-    from django.db import connection
 
     settings.ALLOWED_HOSTS = ["*"]
-    connection.settings_dict["NAME"] = db
 
 
 def _client():
