@@ -17,7 +17,14 @@ import re
 import zlib
 from collections.abc import Callable
 
-from .written_rewrites import _PROSE_EQUATION, _PROSE_RESULT, _prose_lines, _whole, top_level_sides
+from .written_rewrites import (
+    _PROSE_EQUATION,
+    _PROSE_RESULT,
+    _prose_lines,
+    _whole,
+    numbered,
+    top_level_sides,
+)
 from .written_rewrites import MATH as _MATH
 from .written_rewrites import in_math as _in_math
 
@@ -182,13 +189,7 @@ def _numbered_paren(text: str) -> str:
     lines = text.split("\n")
     if len([line for line in lines if line.strip()]) < 2 or not _list_ready(text):
         return text
-    out, n = [], 0
-    for line in lines:
-        if line.strip():
-            n += 1
-            line = f"{n}) {line.lstrip()}"
-        out.append(line)
-    return "\n".join(out)
+    return numbered(lines, ")")
 
 
 def _bold_label(text: str) -> str:

@@ -102,11 +102,16 @@ def _numbered_lines(text: str) -> str:
         or any(re.match(r"\s*(?:\d|[-*+#>|]|\\\[|\$\$|\\\]|&)", line) for line in filled)
     ):
         return text
+    return numbered(lines, ".")
+
+
+def numbered(lines: list[str], mark: str) -> str:
+    """The lines joined as a list numbered "1<mark> ", "2<mark> ", ... (blank lines kept)."""
     out, n = [], 0
     for line in lines:
         if line.strip():
             n += 1
-            line = f"{n}. {line.lstrip()}"
+            line = f"{n}{mark} {line.lstrip()}"
         out.append(line)
     return "\n".join(out)
 
