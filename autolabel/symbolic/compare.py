@@ -27,7 +27,8 @@ The rules, in order (precision first: a false "fails" misleads annotators):
      digits are float renderings and hold within a relative 1e-9;
    * an integer literal within 1 of a non-integer value may be a rounding ("100/3 = 33"):
      undecided;
-   * a side that is one percentage gets the same rules in percent ("1/3 = 33.3%");
+   * a side that is one percentage gets the same rules in percent ("1/3 = 33.3%"), and
+     where % is read as a plain number, on the number as written ("1/3 x 100 = 33.3%");
    * if re-reading every decimal literal as rounded (+-half a unit in its last digit), and
      pi as any value from 3.14 to 22/7, lets the sides meet, undecided ("0.33 * 150 = 50",
      "9\\pi = 28.26": 9 * 3.14);
@@ -234,7 +235,7 @@ def _numeric(left: Side, right: Side, mode: str, context: Context) -> Decision:
     if same is None:
         return Decision(None, "could not decide equality", *shown)
     for lit_side, other in ((right, a), (left, b)):
-        rounded = rounding(lit_side, other)
+        rounded = rounding(lit_side, other, mode)
         if rounded is not None:
             return Decision(rounded[0], rounded[1], *shown)
         if context.approximate and round_number(lit_side, other):

@@ -35,23 +35,30 @@ class Context:
     imaginary: bool = False  # i is the imaginary unit here (imaginary.py)
 
 
-def rounding(lit_side: Side, other: sympy.Expr) -> tuple[bool | None, str] | None:
-    """Rounding rules for a side that is one number; None when they do not apply."""
+def rounding(
+    lit_side: Side, other: sympy.Expr, percent: str = "divide"
+) -> tuple[bool | None, str] | None:
+    """Rounding rules for a side that is one number; None when they do not apply. ``percent``
+    is how a bare % is read (compare.py's modes: "divide" by 100, or "drop" it)."""
     info = lit_side.info
     assert info is not None
     if info.literal is None or info.ops > 0:
-        return _percent_rounding(lit_side, other)
+        return _percent_rounding(lit_side, other, percent)
     lit = -info.literal.value if info.negated_literal else info.literal.value
     return _rounded(lit, info.literal.decimals, other)
 
 
-def _percent_rounding(lit_side: Side, other: sympy.Expr) -> tuple[bool | None, str] | None:
+def _percent_rounding(
+    lit_side: Side, other: sympy.Expr, percent: str = "divide"
+) -> tuple[bool | None, str] | None:
     """A side that is one percentage ("33%", "33.3%"): the rounding rules on the number
-    written against ``other`` in percent ("1/3 = 33.3%" rounds 33.33... to one place)."""
+    written against ``other`` in percent ("1/3 = 33.3%" rounds 33.33... to one place). Where
+    the % is read as a plain number ("drop"), ``other`` is already in percent: "1/3 x 100 =
+    33.3%" rounds 33.33... as written."""
     node = lit_side.node
     if not (isinstance(node, ast.Percent) and not node.of and isinstance(node.x, ast.Num)):
         return None
-    result = _rounded(node.x.value, node.x.decimals, other * 100)
+    result = _rounded(node.x.value, node.x.decimals, other if percent == "drop" else other * 100)
     if result is None:
         return None
     return result[0], f"{result[1]} (in percent)"
