@@ -45,7 +45,7 @@ from autolabel.symbolic.segments import list_markers, looks_like_prose, prepare,
 from autolabel.symbolic.solving import solving_statements
 from autolabel.symbolic.statements import Statement
 from autolabel.symbolic.substitution import root_statements, substitution_statements
-from autolabel.symbolic.task_words import MODULAR, PI_NAMED, PRIME_COUNTING, XOR
+from autolabel.symbolic.task_words import MODULAR, PI_NAMED, PRIME_COUNTING, XOR, defines_star
 from autolabel.symbolic.verbal import verbal_chains
 from autolabel.symbolic.verdicts import ClaimResult, StepVerdict, aggregate, unknown
 
@@ -211,6 +211,7 @@ def _check_step_local(
     pi_named = bool(PI_NAMED.search(outside) or PRIME_COUNTING.search(f"{outside}\n{step_text}"))
     residues = residue_setting(step_text, outside)  # "(3/7) = -1" is a Legendre symbol
     xor = bool(XOR.search(f"{outside}\n{step_text}"))  # "6 ^ 3 = 5": the bitwise operator
+    star = defines_star(f"{outside}\n{step_text}")  # "a * b = a + b + ab": 3 * 4 = 19
     shown_text = join_lone_symbols(prepared)  # "150 + x = 500", not "150 + \\( x \\) = 500"
     for chain_index, chain in enumerate(chains):
         if pi_named and any("\\pi" in side.text for side in chain.sides):
@@ -227,6 +228,8 @@ def _check_step_local(
             left, right = chain.sides[i], chain.sides[i + 1]
             if not (readable(left) and readable(right)):
                 continue
+            if star and (_STAR.search(left.text) or _STAR.search(right.text)):
+                continue  # "3 * 4 = 19" where the problem defines a * b = a + b + ab
             if chain.claim_text is not None:
                 text = chain.claim_text
             else:
@@ -272,6 +275,9 @@ def _check_step_local(
             break
         claims.append(_statement_claim(statement, prepared, task, deadline))
     return aggregate(claims)
+
+
+_STAR = re.compile(r"\*|\\ast\b")
 
 
 def readable(side: Side) -> bool:

@@ -6,7 +6,9 @@ PRIME_COUNTING: the step or its problem counts primes, so pi(10) = 4 is the coun
 symbolic-1.12 adds the rings and fields whose arithmetic is modular ("In Z_7, 3 * 5 = 1",
 "in Z/6Z", "GF(2)", "F_p", "the integers modulo n", "a finite field"), found by probing true
 statements. symbolic-1.13 adds XOR: the step or its problem speaks of exclusive or, where "^"
-is the bitwise operator of C and Python ("6 ^ 3 = 5 (xor)"), not a power.
+is the bitwise operator of C and Python ("6 ^ 3 = 5 (xor)"), not a power. Issue 25 adds
+:func:`defines_star`: the problem or a step defines "*" as an operation of its own ("Define
+$a * b = a + b + ab$"), so "3 * 4 = 19" there is no product.
 """
 
 from __future__ import annotations
@@ -41,3 +43,25 @@ MODULAR = re.compile(
     r"|\bZ\s*/\s*\d*\s*Z\b|\bGF\s*\(|finite\s+field|integers\s+mod",
     re.IGNORECASE,
 )
+
+
+# "a * b = a + b + ab", "x \\ast y = 2x - y": a binary operation written with the product's
+# sign, defined on two letters by a right side that uses them.
+_STAR_DEFINED = re.compile(
+    r"(?<![\w\\])([a-zA-Z])\s*(?:\*|\\ast\b)\s*([a-zA-Z])(?![\w(])\s*=\s*([^=$,;\n]+)"
+)
+_PRODUCT_WRITTEN = re.compile(r"\s+|\\cdot|\\times|\*|\\ast|[{}()]")
+
+
+def defines_star(text: str) -> bool:
+    """The text defines "*" as an operation of its own: a definition "a * b = ..." whose right
+    side uses a or b and is not their product written again ("a * b = ab", "l * w = 24": a
+    product)."""
+    for m in _STAR_DEFINED.finditer(text):
+        a, b, right = m.group(1), m.group(2), m.group(3).strip().rstrip(".")
+        if not re.search(rf"(?<![a-zA-Z\\]){a}|(?<![a-zA-Z\\]){b}", right):
+            continue  # "l * w = 24": a value, not a definition
+        if _PRODUCT_WRITTEN.sub("", right) in (a + b, b + a):
+            continue  # "a * b = ab", "x * y = x \\cdot y": the product itself
+        return True
+    return False
