@@ -252,6 +252,10 @@ def tokenize(text: str, mode: str = "math") -> list[Token]:
             tok = Token(POW, ch, i, i + 1, space_before=space)
         elif ch == "_":
             tok = Token(SUB, ch, i, i + 1, space_before=space)
+        elif ch == "!" and space and text.startswith("=", i + 1) and text[i + 2 : i + 3].isspace():
+            # " != " between spaces: the not-equal of code ("7 != 8"); a factorial is written
+            # against its number ("3!=6", "c !=d !")
+            tok = Token(REL, "!=", i, i + 2, "other", space_before=space)
         elif ch == "!":
             # in prose, a "!" that ends a sentence may be an exclamation mark ("2 + 2 = 4!"):
             # value EXCLAIMED, a choice point for the parser (symbolic-1.12)
