@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-CHECKER_VERSION = "symbolic-1.17"
+CHECKER_VERSION = "symbolic-1.18"
 
 VERIFIED = "verified"
 REFUTED = "refuted"
