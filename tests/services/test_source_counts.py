@@ -205,3 +205,14 @@ def test_the_assignment_post_counts_no_sources(world):
     assert res.status_code == 201, res.content
     assert res.json()["created"] == {str(world.c.pk): 1}
     assert not [q["sql"] for q in queries if "GROUP BY" in q["sql"]]
+
+
+def test_the_task_counts_and_a_deleted_project_is_done(world):
+    from labeling.tasks import source_counts_refresh_task
+
+    project = world.project
+    source_counts_get(project=project)  # never counted: queued
+    assert source_counts_refresh_task(project.pk)  # as a worker runs it
+    answer = source_counts_get(project=project)
+    assert answer.as_of is None and not answer.refreshing and list(answer.rows) == _live(project)
+    assert source_counts_refresh_task(10**9) == "deleted"
