@@ -99,6 +99,8 @@ def source_counts_refresh(*, project: Project) -> SourceCountsSnapshot:
             .values("assignments_version", "version")
             .get()
         )
+        # The overlap after the versions: an overlap change committed before this read is in it.
+        project.refresh_from_db(fields=["overlap"])
         started = perf_counter()
         rows = [
             SourceCountRow(
