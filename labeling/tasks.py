@@ -64,6 +64,18 @@ def project_metrics_refresh_task(project_id: int) -> str:
     return metrics_refresh(project=project).computed_at.isoformat()
 
 
+@shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=1800, time_limit=1900)
+def source_counts_refresh_task(project_id: int) -> str:
+    """Count a large project's problem sources again (idempotent: a redelivery counts again)."""
+    from labeling.models import Project
+    from labeling.services.queue.source_counts import source_counts_refresh
+
+    project = Project.objects.filter(pk=project_id).first()
+    if project is None:
+        return "deleted"
+    return source_counts_refresh(project=project).computed_at.isoformat()
+
+
 @shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=3300, time_limit=3500)
 def project_purge_task(project_id: int) -> dict[str, int]:
     """Delete a project marked deleted, in batches (idempotent: a redelivery, or the recovery

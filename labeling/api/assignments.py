@@ -10,7 +10,6 @@ from labeling.api.access import project_for
 from labeling.api.pagination import page_response
 from labeling.api.schema import paginated
 from labeling.models import Role
-from labeling.selectors.admin import problem_source_list
 from labeling.services.queue.assignments import (
     STRATEGIES,
     assignment_clear,
@@ -18,6 +17,7 @@ from labeling.services.queue.assignments import (
     assignment_plan,
     assignment_summary,
 )
+from labeling.services.queue.source_counts import source_counts_get
 
 
 class AssignmentSummaryOutput(serializers.Serializer):
@@ -113,7 +113,10 @@ class AssignmentPreviewApi(APIView):
 
 
 class ProblemSourceListApi(APIView):
-    """Problem sources of the project's solutions with counts (all, open, unassigned)."""
+    """Problem sources of the project's solutions with counts (all, open, unassigned): counted
+    now in a small project, else stored (labeling.services.queue.source_counts): `as_of` says
+    when they were counted when something changed since (null: exact), `refreshing` that a
+    count is under way (a large project counted never yet has no rows until it is done)."""
 
     class Output(serializers.Serializer):
         class Meta:
@@ -126,9 +129,25 @@ class ProblemSourceListApi(APIView):
 
     @extend_schema(
         operation_id="projects_problem_sources_list",
-        responses=paginated(Output, "PaginatedProblemSources"),
+        responses=paginated(
+            Output,
+            "PaginatedProblemSources",
+            as_of=serializers.DateTimeField(
+                allow_null=True,
+                help_text="When the counts were taken, if anything they count changed since; "
+                "null: exact.",
+            ),
+            refreshing=serializers.BooleanField(
+                help_text="A count is queued or running; ask again for newer numbers."
+            ),
+        ),
     )
     def get(self, request, project_id: int):
         project = project_for(request, project_id, at_least=Role.REVIEWER)
-        rows = problem_source_list(project=project)
-        return page_response(request, rows, lambda page: self.Output(page, many=True).data)
+        answer = source_counts_get(project=project)
+        response = page_response(
+            request, answer.rows, lambda page: self.Output(page, many=True).data
+        )
+        response.data["as_of"] = answer.as_of
+        response.data["refreshing"] = answer.refreshing
+        return response

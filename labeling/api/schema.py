@@ -96,8 +96,9 @@ def add_error_responses(result: dict[str, Any], generator, request, public) -> d
     return result
 
 
-def paginated(serializer_class, name: str):
-    """The schema of a LimitOffsetPagination page of `serializer_class` items."""
+def paginated(serializer_class, name: str, **extra):
+    """The schema of a LimitOffsetPagination page of `serializer_class` items (`extra`: more
+    fields of the page beside them)."""
     from drf_spectacular.utils import inline_serializer
     from rest_framework import serializers
 
@@ -108,6 +109,7 @@ def paginated(serializer_class, name: str):
             "next": serializers.CharField(allow_null=True),
             "previous": serializers.CharField(allow_null=True),
             "results": serializer_class(many=True),
+            **extra,
         },
     )
 

@@ -1,5 +1,5 @@
 from .annotation import Annotation, AnnotationStatus, FinishReason, StepLabel
-from .assignment import Assignment
+from .assignment import Assignment, SourceCountRow, SourceCountsSnapshot
 from .data import (
     EXTRA_OVERLAP_MAX,
     STEP_ALTERNATIVE_COLUMNS,
@@ -69,6 +69,8 @@ __all__ = [
     "Domain",
     "Annotation",
     "Assignment",
+    "SourceCountRow",
+    "SourceCountsSnapshot",
     "AnnotationStatus",
     "Comment",
     "Export",

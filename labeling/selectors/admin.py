@@ -64,7 +64,9 @@ def member_list(*, project: Project) -> QuerySet[ProjectMembership]:
 def problem_source_list(*, project: Project) -> QuerySet:
     """Problem sources of the project's (non-gold) solutions with how many there are, how
     many are still open (fewer submissions than their effective overlap) and how many nobody
-    is assigned: rows of `problem__source`, `solutions`, `open`, `unassigned`, by source."""
+    is assigned: rows of `problem__source`, `solutions`, `open`, `unassigned`, by source. A
+    pass over every solution of the project: the API serves it through
+    labeling.services.queue.source_counts (live when small, else a stored snapshot)."""
     assigned = Assignment.objects.filter(solution_id=OuterRef("pk"))
     return (
         Solution.objects.filter(project=project, is_gold=False)

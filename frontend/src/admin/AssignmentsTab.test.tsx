@@ -102,4 +102,25 @@ describe("Assignments tab", () => {
     fireEvent.click(screen.getByTestId("assign-clear-all"));
     expect(await screen.findByTestId("assign-empty")).toBeTruthy();
   });
+
+  it("says how old a large project's stored counts are, and asks again until they are exact", async () => {
+    const { api, server } = mount();
+    server.sourcesAsOf = "2026-01-02T10:00:00Z";
+    server.sourcesRefreshing = true;
+    await screen.findByTestId("assign-form");
+    const age = await screen.findByTestId("assign-source-age");
+    expect(age.textContent).toMatch(/^Counts as of .+ · updating…$/);
+    // Still behind, no count under way (the server queues one once due): asked again anyway.
+    server.sourcesRefreshing = false;
+    await waitFor(() => expect(screen.getByTestId("assign-source-age").textContent).toMatch(/^Counts as of [^·]+$/), {
+      timeout: 5000,
+    });
+    // The background count finished: exact counts (as_of null), the note goes away.
+    server.sources = [{ source: "math", solutions: 4, open: 2, unassigned: 1 }];
+    server.sourcesAsOf = null;
+    const source = screen.getByTestId("assign-source") as HTMLSelectElement;
+    await waitFor(() => expect(within(source).getByRole("option", { name: /math · 2 open, 1 unassigned/ })).toBeTruthy(), { timeout: 8000 });
+    expect(screen.queryByTestId("assign-source-age")).toBeNull();
+    expect(api.callsTo("GET", "/problem-sources/").length).toBeGreaterThanOrEqual(3);
+  }, 20_000);
 });

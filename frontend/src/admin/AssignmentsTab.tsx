@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import * as api from "../api";
-import { EmptyState, ErrorBox, ProgressBar, Spinner } from "../components/ui";
+import { EmptyState, ErrorBox, ProgressBar, Spinner, formatDate } from "../components/ui";
+import { nextPollDelay } from "../dashboard/pollDelay";
 import { STRATEGIES, buildRequest, emptyForm, type AssignForm } from "./assignments";
 import "../styles/assign.css";
 
@@ -11,6 +12,9 @@ type Preview = { solutions: number; new: Record<string, number> };
 export function AssignmentsTab({ project }: { project: api.Project }) {
   const [members, setMembers] = useState<api.Member[] | null>(null);
   const [sources, setSources] = useState<api.ProblemSource[]>([]);
+  // A large project's counts are stored: how old they are, and whether a count is under way.
+  const [counts, setCounts] = useState<{ asOf: string | null; refreshing: boolean }>({ asOf: null, refreshing: false });
+  const poll = useRef<{ delay: number | null; asOf: string | null }>({ delay: null, asOf: null });
   const [summary, setSummary] = useState<api.AssignmentSummaryRow[] | null>(null);
   const [form, setForm] = useState<AssignForm>(emptyForm);
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -20,16 +24,38 @@ export function AssignmentsTab({ project }: { project: api.Project }) {
   const [busy, setBusy] = useState(false);
   const [version, setVersion] = useState(0); // bumped when assignments change: preview again
 
+  const loadSources = useCallback(() => {
+    api
+      .listProblemSources(project.id)
+      .then((answer) => {
+        setSources(answer.sources);
+        setCounts({ asOf: answer.as_of, refreshing: answer.refreshing });
+      })
+      .catch(() => setSources([]));
+  }, [project.id]);
+
   const reload = useCallback(() => {
     api
       .listAssignments(project.id)
       .then(setSummary)
       .catch((e: Error) => setError(e.message));
-    api
-      .listProblemSources(project.id)
-      .then(setSources)
-      .catch(() => setSources([]));
-  }, [project.id]);
+    loadSources();
+  }, [project.id, loadSources]);
+
+  // While the counts are behind (a count under way, or due once the server's refresh interval
+  // passes) ask again: after 2 s, doubling to 30 s while the same counts come back (as the
+  // dashboard polls its metrics); a read of stored counts is cheap.
+  useEffect(() => {
+    const p = poll.current;
+    if (!counts.refreshing && counts.asOf === null) {
+      p.delay = null;
+      return;
+    }
+    p.delay = nextPollDelay(p.delay, counts.asOf === p.asOf);
+    p.asOf = counts.asOf;
+    const timer = window.setTimeout(loadSources, p.delay);
+    return () => window.clearTimeout(timer);
+  }, [counts, loadSources]);
 
   useEffect(() => {
     api
@@ -152,6 +178,11 @@ export function AssignmentsTab({ project }: { project: api.Project }) {
                       </option>
                     ))}
                   </select>
+                  {(counts.asOf || counts.refreshing) && (
+                    <span className="field-help" data-testid="assign-source-age">
+                      {counts.asOf ? `Counts as of ${formatDate(counts.asOf)}${counts.refreshing ? " · updating…" : ""}` : "Counting the sources…"}
+                    </span>
+                  )}
                 </label>
                 <label className="field">
                   <span className="field-label">How many</span>

@@ -1,6 +1,6 @@
 /** Assigning solutions to annotators (admins). */
-import { post, request, type RequestOptions } from "./client";
-import { getAll } from "./pages";
+import { post, request, type Page, type RequestOptions } from "./client";
+import { getAll, getAllPages } from "./pages";
 
 export type AssignStrategy = "each" | "round_robin" | "weighted";
 
@@ -39,4 +39,17 @@ export const createAssignments = (projectId: number, data: AssignmentRequest) =>
   post<{ created: Record<string, number> }>(`/api/projects/${projectId}/assignments/`, data);
 export const clearAssignments = (projectId: number, data: { user_ids?: number[]; solution_ids?: number[] } = {}) =>
   request<{ deleted: number }>("DELETE", `/api/projects/${projectId}/assignments/`, data);
-export const listProblemSources = (projectId: number) => getAll<ProblemSource>(`/api/projects/${projectId}/problem-sources/`);
+
+/** The sources with their counts. A large project's are stored (counted in the background):
+ * `as_of` says when they were counted if anything changed since (null: exact), `refreshing`
+ * that a count is under way (a project never counted yet has no sources until it is done). */
+export interface ProblemSources {
+  sources: ProblemSource[];
+  as_of: string | null;
+  refreshing: boolean;
+}
+type ProblemSourcePage = Page<ProblemSource> & { as_of?: string | null; refreshing?: boolean };
+export async function listProblemSources(projectId: number): Promise<ProblemSources> {
+  const { rows, last } = await getAllPages<ProblemSource, ProblemSourcePage>(`/api/projects/${projectId}/problem-sources/`);
+  return { sources: rows, as_of: last?.as_of ?? null, refreshing: last?.refreshing ?? false };
+}

@@ -22,12 +22,19 @@ export function withPage(path: string, limit: number, offset = 0): string {
 /** Every row of a list, a page of PAGE_MAX at a time, for a picker that needs all of them (the
  * members to assign to, the problem sources); stops after `maxRows`. */
 export async function getAll<T>(path: string, maxRows = 10_000): Promise<T[]> {
+  return (await getAllPages<T, Page<T>>(path, maxRows)).rows;
+}
+
+/** getAll, with the last page read (a list whose pages carry more than rows: its fields). */
+export async function getAllPages<T, P extends Page<T>>(path: string, maxRows = 10_000): Promise<{ rows: T[]; last: P | null }> {
   const rows: T[] = [];
+  let last: P | null = null;
   let next: string | null = withPage(path, PAGE_MAX);
   while (next !== null && rows.length < maxRows) {
-    const page: Page<T> = await get<Page<T>>(next);
+    const page: P = await get<P>(next);
+    last = page;
     rows.push(...page.results);
     next = page.next === null ? null : pagePath(page.next);
   }
-  return rows;
+  return { rows, last };
 }

@@ -35,6 +35,9 @@ export class FakeAssign {
     { source: "gsm8k", solutions: 6, open: 6, unassigned: 6 },
     { source: "math", solutions: 4, open: 3, unassigned: 4 },
   ];
+  /** The page's `as_of` and `refreshing` (a large project's stored counts). */
+  sourcesAsOf: string | null = null;
+  sourcesRefreshing = false;
   /** solution id -> user ids */
   assigned = new Map<number, number[]>();
   submitted = new Set<string>(); // `${solution}:${user}`
@@ -100,7 +103,7 @@ export class FakeAssign {
       Object.assign(m, { screening: "", screening_answered: 0 });
       return { status: 200, body: m };
     }
-    if (method === "GET" && /\/problem-sources\/$/.test(route)) return { status: 200, body: fakePage(this.sources, path) };
+    if (method === "GET" && /\/problem-sources\/$/.test(route)) return { status: 200, body: { ...fakePage(this.sources, path), as_of: this.sourcesAsOf, refreshing: this.sourcesRefreshing } };
     if (/^\/api\/projects\/\d+\/assignments\/preview\/$/.test(path)) {
       if (body.strategy === "weighted" && body.weights?.length !== body.user_ids.length)
         return err(400, "validation_error", "weighted needs one positive weight per user.");

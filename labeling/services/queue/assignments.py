@@ -26,6 +26,7 @@ from labeling.models import (
 )
 from labeling.rules.overlap import open_q
 from labeling.services.queue.pool import queue_open_refresh
+from labeling.services.queue.source_counts import source_counts_mark
 
 STRATEGIES = ("each", "round_robin", "weighted")
 # One request's work: the solutions it chooses and the assignments it writes. Past either
@@ -194,6 +195,8 @@ def assignment_create(*, project: Project, user_ids: Sequence[int], **options) -
     plan = assignment_plan(project=project, user_ids=user_ids, **options)
     Assignment.objects.bulk_create(plan.rows, batch_size=2000)
     queue_open_refresh(solution_ids=[row.solution_id for row in plan.rows])
+    if plan.rows:  # the Assignments tab's stored counts (`unassigned`) are behind now
+        source_counts_mark(project_id=project.pk)
     return plan.per_user(list(dict.fromkeys(user_ids)))
 
 
@@ -213,6 +216,8 @@ def assignment_clear(
     solution_ids = list(qs.values_list("solution_id", flat=True).distinct())
     deleted, _ = qs.delete()
     queue_open_refresh(solution_ids=solution_ids)
+    if deleted:
+        source_counts_mark(project_id=project.pk)
     return deleted
 
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
@@ -17,12 +18,16 @@ T = TypeVar("T", bound="PaginatedProblemSources")
 class PaginatedProblemSources:
     """
     Attributes:
+        as_of (datetime.datetime | None): When the counts were taken, if anything they count changed since; null: exact.
+        refreshing (bool): A count is queued or running; ask again for newer numbers.
         count (int):
         next_ (None | str):
         previous (None | str):
         results (list[ProblemSource]):
     """
 
+    as_of: datetime.datetime | None
+    refreshing: bool
     count: int
     next_: None | str
     previous: None | str
@@ -30,6 +35,14 @@ class PaginatedProblemSources:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        as_of: None | str
+        if isinstance(self.as_of, datetime.datetime):
+            as_of = self.as_of.isoformat()
+        else:
+            as_of = self.as_of
+
+        refreshing = self.refreshing
+
         count = self.count
 
         next_: None | str
@@ -47,6 +60,8 @@ class PaginatedProblemSources:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "as_of": as_of,
+                "refreshing": refreshing,
                 "count": count,
                 "next": next_,
                 "previous": previous,
@@ -61,6 +76,24 @@ class PaginatedProblemSources:
         from ..models.problem_source import ProblemSource
 
         d = dict(src_dict)
+
+        def _parse_as_of(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                as_of_type_0 = datetime.datetime.fromisoformat(data)
+
+                return as_of_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        as_of = _parse_as_of(d.pop("as_of"))
+
+        refreshing = d.pop("refreshing")
+
         count = d.pop("count")
 
         def _parse_next_(data: object) -> None | str:
@@ -85,6 +118,8 @@ class PaginatedProblemSources:
             results.append(results_item)
 
         paginated_problem_sources = cls(
+            as_of=as_of,
+            refreshing=refreshing,
             count=count,
             next_=next_,
             previous=previous,

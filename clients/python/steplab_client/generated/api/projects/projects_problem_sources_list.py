@@ -109,7 +109,10 @@ def sync_detailed(
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> Response[Error | PaginatedProblemSources]:
-    """Problem sources of the project's solutions with counts (all, open, unassigned).
+    """Problem sources of the project's solutions with counts (all, open, unassigned): counted
+    now in a small project, else stored (labeling.services.queue.source_counts): `as_of` says
+    when they were counted when something changed since (null: exact), `refreshing` that a
+    count is under way (a large project counted never yet has no rows until it is done).
 
     Args:
         project_id (int):
@@ -144,7 +147,10 @@ def sync(
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> Error | PaginatedProblemSources | None:
-    """Problem sources of the project's solutions with counts (all, open, unassigned).
+    """Problem sources of the project's solutions with counts (all, open, unassigned): counted
+    now in a small project, else stored (labeling.services.queue.source_counts): `as_of` says
+    when they were counted when something changed since (null: exact), `refreshing` that a
+    count is under way (a large project counted never yet has no rows until it is done).
 
     Args:
         project_id (int):
@@ -174,7 +180,10 @@ async def asyncio_detailed(
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> Response[Error | PaginatedProblemSources]:
-    """Problem sources of the project's solutions with counts (all, open, unassigned).
+    """Problem sources of the project's solutions with counts (all, open, unassigned): counted
+    now in a small project, else stored (labeling.services.queue.source_counts): `as_of` says
+    when they were counted when something changed since (null: exact), `refreshing` that a
+    count is under way (a large project counted never yet has no rows until it is done).
 
     Args:
         project_id (int):
@@ -207,7 +216,10 @@ async def asyncio(
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> Error | PaginatedProblemSources | None:
-    """Problem sources of the project's solutions with counts (all, open, unassigned).
+    """Problem sources of the project's solutions with counts (all, open, unassigned): counted
+    now in a small project, else stored (labeling.services.queue.source_counts): `as_of` says
+    when they were counted when something changed since (null: exact), `refreshing` that a
+    count is under way (a large project counted never yet has no rows until it is done).
 
     Args:
         project_id (int):
