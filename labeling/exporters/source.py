@@ -165,7 +165,7 @@ def _raw_chunks(
 def _ordered_solutions(*, project: Project, options: ExportOptions) -> QuerySet:
     """The matching solutions in the export's order. The problems' own project condition
     (a solution's problem is its project's) lets PostgreSQL walk the problems in that order
-    through problem_export_order_idx (migration 0049) and sort each problem's few solutions
+    through problem_export_order_idx (migration 0050) and sort each problem's few solutions
     (an incremental sort): the rows stream from the first chunk on, instead of waiting for a
     sort of every solution with its problem's text (spilled to disk, seconds at 300k: the
     export's formatter idle meanwhile, and more so the larger the project)."""

@@ -26,7 +26,7 @@ def drop(apps, schema_editor) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("labeling", "0048_project_queue_refresh_since"),
+        ("labeling", "0049_source_counts"),
     ]
 
     operations = [migrations.RunPython(create, drop)]
