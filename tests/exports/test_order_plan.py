@@ -23,6 +23,7 @@ def _plan(sql: str, params: list) -> dict:
     return (json.loads(found) if isinstance(found, str) else found)[0]["Plan"]
 
 
+@pytest.mark.postgres  # a plan of PostgreSQL's (the index is made there only)
 @pytest.mark.django_db
 @pytest.mark.parametrize("label_source", ["imported", "final"])
 def test_the_solutions_come_from_the_problems_index_without_a_full_sort(
