@@ -116,6 +116,44 @@ def django_in_tree(tree: str, db: str) -> None:
     django.setup()
 
 
+def scale_databases(prefix: str, sizes: list[int]) -> dict[int, str]:
+    """The before/after page benches' parent: Django set up on this checkout (DEBUG off) and
+    bench/scale_bench.py's project of each size built, or reused, in the database
+    `{prefix}{n}` of DATABASE_URL's server. Returns those databases by size."""
+    import sys
+
+    bench = Path(__file__).resolve().parent
+    sys.path.insert(0, str(bench))
+    sys.path.insert(0, str(bench.parent))
+    os.environ["DEBUG"] = "False"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
+    import django
+
+    django.setup()
+    import scale_bench
+
+    dbs = {n: f"{prefix}{n}" for n in sizes}
+    for n, db in dbs.items():
+        scale_bench.ensure(db, n, 1, with_snapshot=False)
+    return dbs
+
+
+def scale_client() -> tuple[Any, Any]:
+    """In a child set up by `django_in_tree` on a scale database: its project ("bench: scale
+    (ready)") and an API test client signed in as its reviewer."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from rest_framework.test import APIClient
+
+    from labeling.models import Project
+
+    settings.ALLOWED_HOSTS = ["*"]
+    project = Project.objects.get(name="bench: scale (ready)")
+    client = APIClient()
+    client.force_authenticate(get_user_model().objects.get(username="bench-reviewer"))
+    return project, client
+
+
 def migrate(where: str, *, driver: bool = False) -> None:
     """Run the migrations and say which database the bench runs on (and its driver)."""
     from django.core.management import call_command

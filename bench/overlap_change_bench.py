@@ -26,21 +26,13 @@ SMALL = 10_000
 
 
 def one_tree(tree: Path, db: str) -> dict:
-    from harness import django_in_tree
+    from harness import django_in_tree, scale_client
 
     django_in_tree(str(tree), db)
-    from django.conf import settings
-    from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
-    from rest_framework.test import APIClient
 
-    from labeling.models import Project
-
-    settings.ALLOWED_HOSTS = ["*"]
-    project = Project.objects.get(name="bench: scale (ready)")
-    client = APIClient()
-    client.force_authenticate(get_user_model().objects.get(username="bench-reviewer"))
+    project, client = scale_client()
     client.get(f"/api/projects/{project.pk}/")  # warms the process
     out: dict = {}
     for name, overlap in (("raise", project.overlap + 1), ("lower", project.overlap)):

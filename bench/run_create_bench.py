@@ -48,21 +48,12 @@ def _setup(tree: Path, db: str) -> None:
     from harness import django_in_tree
 
     django_in_tree(str(tree), db)
-    from django.conf import settings
-
-    settings.ALLOWED_HOSTS = ["*"]
 
 
 def _client():
-    from django.contrib.auth import get_user_model
-    from rest_framework.test import APIClient
+    from harness import scale_client
 
-    from labeling.models import Project
-
-    project = Project.objects.get(name="bench: scale (ready)")
-    client = APIClient()
-    client.force_authenticate(get_user_model().objects.get(username="bench-reviewer"))
-    return project, client
+    return scale_client()
 
 
 def one_create(tree: Path, db: str) -> dict:
@@ -275,18 +266,9 @@ def main() -> None:
             print(json.dumps(one_start(tree, args.db, args.run, args)))
         return
 
-    sys.path.insert(0, str(REPO / "bench"))
-    sys.path.insert(0, str(REPO))
-    os.environ["DEBUG"] = "False"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
-    import django
+    from harness import scale_databases
 
-    django.setup()
-    import scale_bench
-
-    dbs = {n: f"{args.db_prefix}{n}" for n in (SMALL, args.n)}
-    for n, db in dbs.items():
-        scale_bench.ensure(db, n, 1, with_snapshot=False)
+    dbs = scale_databases(args.db_prefix, [SMALL, args.n])
     trees = {"after": REPO, **({"before": Path(args.before)} if args.before else {})}
     keys = ["total", "create_s", "create_statements", "create_rss_mb", "start_s",
             "start_statements", "start_rss_mb", "messages_sent", "queued_after_start",

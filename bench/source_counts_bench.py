@@ -54,19 +54,10 @@ def _gets(client, url: str, repeat: int) -> dict:
 
 
 def one_tree(tree: Path, db: str, repeat: int) -> dict:
-    from harness import django_in_tree
+    from harness import django_in_tree, scale_client
 
     django_in_tree(str(tree), db)
-    from django.conf import settings
-    from django.contrib.auth import get_user_model
-    from rest_framework.test import APIClient
-
-    from labeling.models import Project
-
-    settings.ALLOWED_HOSTS = ["*"]
-    project = Project.objects.get(name="bench: scale (ready)")
-    client = APIClient()
-    client.force_authenticate(get_user_model().objects.get(username="bench-reviewer"))
+    project, client = scale_client()
     client.get(f"/api/projects/{project.pk}/")  # warms the process
     url = f"/api/projects/{project.pk}/problem-sources/"
     try:
@@ -95,18 +86,9 @@ def main() -> None:
     if args.child:
         print(json.dumps(one_tree(Path(args.child), args.db, args.repeat)))
         return
-    sys.path.insert(0, str(REPO / "bench"))
-    sys.path.insert(0, str(REPO))
-    os.environ["DEBUG"] = "False"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annotate.settings.local")
-    import django
+    from harness import scale_databases
 
-    django.setup()
-    import scale_bench
-
-    dbs = {n: f"{args.db_prefix}{n}" for n in (SMALL, args.n)}
-    for n, db in dbs.items():
-        scale_bench.ensure(db, n, 1, with_snapshot=False)
+    dbs = scale_databases(args.db_prefix, [SMALL, args.n])
     trees = {"after": REPO, **({"before": Path(args.before)} if args.before else {})}
     p50: dict[tuple[str, int], float] = {}
     for _ in range(args.rounds):
