@@ -49,7 +49,8 @@ def _live_max() -> int:
     return getattr(settings, "METRICS_LIVE_MAX_ANNOTATIONS", 20_000)
 
 
-def _max_age() -> timedelta:
+def max_age() -> timedelta:
+    """How old a snapshot may be, or a queued refresh before it is taken as lost."""
     return timedelta(seconds=getattr(settings, "METRICS_MAX_AGE_SECONDS", 15 * 60))
 
 
@@ -63,7 +64,7 @@ def refresh_interval(snapshot: MetricsSnapshot) -> timedelta:
     its own computation's duration, clamped to [METRICS_REFRESH_MIN_SECONDS, max age]."""
     duty = getattr(settings, "METRICS_REFRESH_DUTY", 10)
     least = timedelta(seconds=getattr(settings, "METRICS_REFRESH_MIN_SECONDS", 5))
-    return min(_max_age(), max(least, timedelta(milliseconds=duty * snapshot.duration_ms)))
+    return min(max_age(), max(least, timedelta(milliseconds=duty * snapshot.duration_ms)))
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,7 @@ def _pending(snapshot: MetricsSnapshot) -> bool:
     """A refresh queued (within the max age: a lost one is queued again) and not done yet."""
     return (
         snapshot.requested_at is not None
-        and snapshot.requested_at > timezone.now() - _max_age()
+        and snapshot.requested_at > timezone.now() - max_age()
         and (snapshot.computed_at is None or snapshot.computed_at < snapshot.requested_at)
     )
 

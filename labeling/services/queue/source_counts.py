@@ -30,7 +30,7 @@ Tasks import services, never the reverse: the task is sent by its name.
 """
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from time import perf_counter
 
 from django.conf import settings
@@ -43,7 +43,7 @@ from labeling.models import Project, Solution, SourceCountRow, SourceCountsSnaps
 from labeling.pg.named_locks import named_xact_lock
 from labeling.selectors.admin import problem_source_list
 from labeling.services.jobs.outbox import outbox_add
-from labeling.services.projects.metrics import refresh_interval
+from labeling.services.projects.metrics import max_age, refresh_interval
 from labeling.services.projects.metrics_version import metrics_version_sql
 
 REFRESH_TASK = "labeling.tasks.source_counts_refresh_task"
@@ -58,10 +58,6 @@ _UPSERT = (
 
 def _live_max() -> int:
     return getattr(settings, "SOURCE_COUNTS_LIVE_MAX", 20_000)
-
-
-def _max_age() -> timedelta:
-    return timedelta(seconds=getattr(settings, "METRICS_MAX_AGE_SECONDS", 15 * 60))
 
 
 @dataclass(frozen=True)
@@ -186,7 +182,7 @@ def _pending(snapshot: SourceCountsSnapshot) -> bool:
     """A refresh queued within the max age (a lost one is queued again) and not done yet."""
     return (
         snapshot.requested_at is not None
-        and snapshot.requested_at > timezone.now() - _max_age()
+        and snapshot.requested_at > timezone.now() - max_age()
         and (snapshot.computed_at is None or snapshot.computed_at < snapshot.requested_at)
     )
 
