@@ -17,7 +17,6 @@ from labeling.exporters.options import Filters
 from labeling.exporters.selection import candidate_solutions
 from labeling.metrics.domains import per_domain
 from labeling.models import OutboxMessage, Problem, Project, Solution
-from labeling.services.projects import domain_change
 from labeling.services.projects.edit import project_update
 from tests.factories import MembershipFactory, ProjectFactory, SolutionFactory, UserFactory
 
@@ -128,6 +127,8 @@ def test_auto_label_runs_apply_the_old_domains_sources_to_blank_problems():
 
 
 def test_leaving_many_domains_is_refused_while_problems_cannot_follow(monkeypatch):
+    from labeling.services.projects import domain_change
+
     project = _project(2)
     project_update(project=project, domain="mixed")
     for _ in range(5):
@@ -150,6 +151,8 @@ def test_leaving_many_domains_is_refused_while_problems_cannot_follow(monkeypatc
 
 
 def test_names_of_the_new_domain_are_cleared_in_the_background():
+    from labeling.services.projects import domain_change
+
     project = _project(1)
     project_update(project=project, domain="mixed")
     named = SolutionFactory(problem__project=project, problem__domain="math", steps=1)
