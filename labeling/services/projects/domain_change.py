@@ -16,7 +16,7 @@ the review queue's filter, the auto-label runs, the exports, the metrics per dom
 """
 
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from labeling.errors import ValidationFailed
 from labeling.models import Domain, Problem, Project
@@ -34,19 +34,21 @@ def _named(project: Project) -> QuerySet[Problem]:
     return Problem.objects.filter(project=project, domain__gt="")
 
 
-def _count_upto(qs: QuerySet) -> str:
+def _count_upto(*parts: QuerySet) -> str:
+    """How many rows the querysets hold together, counted up to COUNT_CAP each."""
     cap = COUNT_CAP
-    n = qs.order_by().values("pk")[:cap].count()
+    n = sum(qs.order_by().values("pk")[:cap].count() for qs in parts)
     return f"{cap}+" if n >= cap else str(n)
 
 
 def _leave_mixed(*, project: Project) -> None:
     new = project.domain
-    # Two ranges of the index ('' < domain < new, domain > new), not a NOT IN over them all.
-    others = _named(project).filter(Q(domain__lt=new) | Q(domain__gt=new))
-    if others.exists():
+    # Two ranges of the index ('' < domain < new, domain > new), each probed on its own: one
+    # probe of both with an OR could walk the new domain's entries in between, all of them.
+    others = [_named(project).filter(domain__lt=new), _named(project).filter(domain__gt=new)]
+    if any(qs.exists() for qs in others):
         raise ValidationFailed(
-            f"{_count_upto(others)} problems name another domain than {new!r}; a project of "
+            f"{_count_upto(*others)} problems name another domain than {new!r}; a project of "
             "one domain cannot hold them (keep it many-domains, or move them first).",
             field="domain",
         )
