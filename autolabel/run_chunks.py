@@ -87,7 +87,7 @@ def sources_for(run: AutolabelRun, solution: Solution) -> list[str]:
     many-domains project, whose sources all apply to its one domain)."""
     if run.project.domain != Domain.MIXED:
         return list(run.sources)
-    domain = solution.problem.domain
+    domain = solution.problem.domain or run.project.blank_domain  # blank: the default
     own = sources_for_problem(domain, Domain.MIXED)
     return [name for name in run.sources if name in own or source_applies(name, domain)]
 

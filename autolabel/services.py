@@ -48,10 +48,10 @@ UNSTOPPED = (RunStatus.PENDING, RunStatus.RUNNING)
 START_TASK = "autolabel.tasks.autolabel_run_start_task"
 
 
-def _domains_for(sources: list[str]) -> list[str] | None:
+def _domains_for(sources: list[str], blank_domain: str = "") -> list[str] | None:
     """A many-domains project's problem domains some of these sources apply to ("" : none
-    named, which gets the sources every domain has); None: every domain (a plug-in that
-    names no domains)."""
+    named, which are of `blank_domain`, the project's default, else get the sources every
+    domain has); None: every domain (a plug-in that names no domains)."""
     plugins = [PLUGINS[s] for s in sources if s in PLUGINS]
     if any(not p.domains for p in plugins):
         return None
@@ -59,6 +59,8 @@ def _domains_for(sources: list[str]) -> list[str] | None:
         d for d, own in DOMAIN_SOURCES.items() if d != Domain.MIXED and set(own) & {*sources}
     ]
     domains += [d for p in plugins for d in p.domains]
+    if blank_domain:
+        return domains + ([""] if blank_domain in domains else [])
     return domains + ([""] if set(sources_for_problem("", Domain.MIXED)) & {*sources} else [])
 
 
@@ -75,7 +77,7 @@ def project_sources(project: Project) -> list[str]:
 
 def _solutions_for(project: Project, filter_: dict, sources: list[str]) -> QuerySet:
     qs = Solution.objects.filter(project=project)
-    domains = _domains_for(sources)
+    domains = _domains_for(sources, project.blank_domain)
     if project.domain == Domain.MIXED and domains is not None:
         qs = qs.filter(problem__domain__in=domains)  # only solutions some source applies to
     if filter_.get("solution_ids"):

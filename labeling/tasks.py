@@ -94,6 +94,15 @@ def project_queue_refresh_task(project_id: int) -> int:
     return project_queue_refresh(project_id=project_id)
 
 
+@shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=3300, time_limit=3500)
+def problem_domains_clear_task(project_id: int) -> int:
+    """Blank the problems that name their one-domain project's domain, batch by batch, after
+    it left many-domains (idempotent: a redelivery finds fewer or none)."""
+    from labeling.services.projects.domain_change import problem_domains_clear
+
+    return problem_domains_clear(project_id=project_id)
+
+
 @shared_task(ignore_result=True)
 def outbox_drain_task() -> int:
     """Beat, every OUTBOX_SWEEP_S: send the job messages left unsent while the broker was down,

@@ -14,6 +14,7 @@ from labeling.models import (
     Resolution,
     Solution,
     Suggestion,
+    blank_means,
 )
 
 from .options import Filters, LabelSource
@@ -93,8 +94,8 @@ def candidate_solutions(*, project: Project, filters: Filters) -> QuerySet[Solut
         qs = qs.filter(is_gold=False)
     if filters.problem_sources:
         qs = qs.filter(problem__source__in=list(filters.problem_sources))
-    if filters.domains:  # a blank problem domain is the project's
-        blank = [""] if project.domain in filters.domains else []
+    if filters.domains:  # a blank problem domain is the project's default
+        blank = [""] if any(blank_means(project, d) for d in filters.domains) else []
         qs = qs.filter(problem__domain__in=[*filters.domains, *blank])
     return qs
 

@@ -2,9 +2,11 @@
 annotations) from two GROUP BYs, and agreement (step-rating alpha, first-error alpha) from
 the same count-table queries as the project's totals, filtered to the domain's problems.
 
-A domain is the problem's own (`Problem.domain`); "" gathers problems that name none.
+A domain is the problem's own (`Problem.domain`), else the project's default
+(`Project.blank_domain`); "" gathers problems that name none in a project without a default.
 """
 
+from collections import defaultdict
 from typing import Protocol
 
 from django.db.models import Count, F, Q
@@ -91,15 +93,23 @@ def per_domain(project: Project, partials: Partials | None = None) -> list[dict]
             done=Count("id", filter=complete_q(project.overlap)),
         )
     )
-    annotations = dict(
+    # A problem that names no domain is of the project's default (`blank_domain`), if any.
+    annotations: dict[str, int] = defaultdict(int)
+    for domain, n in (
         submitted_annotations(project)
         .values_list("solution__problem__domain")
         .annotate(n=Count("id"))
         .values_list("solution__problem__domain", "n")
-    )
+    ):
+        annotations[domain or project.blank_domain] += n
+    merged: dict[str, dict] = {}
+    for row in solutions:
+        domain = row["domain"] or project.blank_domain
+        into = merged.setdefault(domain, dict.fromkeys(row, 0) | {"domain": domain})
+        for key in ("problems", "solutions", "started", "done"):
+            into[key] += row[key]
     rows = []
-    for row in sorted(solutions, key=lambda r: r["domain"]):
-        domain = row["domain"]
+    for domain, row in sorted(merged.items()):
         table = None if partials is None else partials.profiles(domain)
         steps = step_rating_agreement(project, domain, table)
         errors = None if partials is None else partials.first_errors(domain)

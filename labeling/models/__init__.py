@@ -32,7 +32,9 @@ from .project import (
     Role,
     Screening,
     StepSplit,
+    blank_means,
     problem_domain,
+    problem_domains_matching,
     sources_for_problem,
 )
 from .queue import TaskLock
@@ -64,7 +66,9 @@ __all__ = [
     "DOMAIN_SOURCES",
     "EXTRA_OVERLAP_MAX",
     "PROBLEM_DOMAINS",
+    "blank_means",
     "problem_domain",
+    "problem_domains_matching",
     "sources_for_problem",
     "Domain",
     "Annotation",

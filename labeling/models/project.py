@@ -93,9 +93,20 @@ COMMON_SOURCES: tuple[str, ...] = tuple(
 PROBLEM_DOMAINS: tuple[str, ...] = tuple(d for d in Domain.values if d != Domain.MIXED)
 
 
-def problem_domain(problem_domain: str, project_domain: str) -> str:
-    """A problem's effective domain: its own, else its project's (blank = the project's)."""
-    return problem_domain or project_domain
+def problem_domain(problem_domain: str, project: "Project") -> str:
+    """A problem's effective domain: its own, else its project's default (`blank_domain`, in a
+    many-domains project that was of one domain), else its project's."""
+    return problem_domain or project.blank_domain or project.domain
+
+
+def blank_means(project: "Project", domain: str) -> bool:
+    """Whether a problem that names no domain is of `domain` in this project."""
+    return domain == (project.blank_domain or project.domain)
+
+
+def problem_domains_matching(project: "Project", domain: str) -> list[str]:
+    """The stored `Problem.domain` values that mean `domain` in this project (for filters)."""
+    return [domain, ""] if blank_means(project, domain) else [domain]
 
 
 def sources_for_problem(problem_domain: str, project_domain: str) -> tuple[str, ...]:
@@ -116,6 +127,11 @@ class Project(models.Model):
         default=Domain.MATH,
         help_text="What the steps are: decides the labeling page's rendering and the checkers.",
     )
+    # In a many-domains project, the domain of its problems that name none: the project's
+    # domain before it became many-domains (the change writes nothing over the problems);
+    # "" : none (such a problem gets the sources every domain has). Kept by
+    # labeling.services.projects.edit; always "" in a project of one domain.
+    blank_domain = models.CharField(max_length=20, blank=True, default="", editable=False)
     guidelines = models.TextField(blank=True, default=DEFAULT_GUIDELINES)
     label_scale = models.CharField(
         max_length=20, choices=LabelScale.choices, default=LabelScale.PRM800K

@@ -344,8 +344,8 @@ def task_payload(
             "graph": problem_graph(problem.metadata),
             "episode": episode(problem.metadata),
             # What renders the steps and which checkers apply: the problem's own domain in a
-            # many-domains project, else the project's (read in the same statement).
-            "domain": problem_domain(problem.domain, project.domain),
+            # many-domains project, else the project's default (read in the same statement).
+            "domain": problem_domain(problem.domain, project),
             **evidence_sources(problem.metadata),
         },
         "lock_expires_at": lock_expires_at,

@@ -171,12 +171,15 @@ def test_the_review_queue_filters_by_domain(mixed):
 
 
 def test_a_domain_change_keeps_each_problems_domain():
+    from labeling.models import problem_domain
     from labeling.services.projects.edit import project_update
 
     project = ProjectFactory(domain="text")
     SolutionFactory(problem__project=project, steps=1)  # domain "" = the project's
     project_update(project=project, domain="mixed")
-    assert list(project.problems.values_list("domain", flat=True)) == ["text"]
+    # Nothing written over the problems: a blank one is of the project's default.
+    assert list(project.problems.values_list("domain", flat=True)) == [""]
+    assert problem_domain("", project) == "text"
     SolutionFactory(problem__project=project, problem__domain="math", steps=1)
     with pytest.raises(ValidationFailed, match="1 problems name another domain"):
         project_update(project=project, domain="text")

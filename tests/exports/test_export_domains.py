@@ -107,3 +107,18 @@ def test_the_cli_takes_domain_filters(mixed, tmp_path):
     [written] = [p for p in tmp_path.iterdir() if p.suffix == ".jsonl"]
     domains = {r.domain for r in training_rows(written)}
     assert domains == {"text"}
+
+
+def test_a_project_that_became_many_domains_exports_its_blank_problems_as_the_old_domain(build):
+    from labeling.services.projects.edit import project_update
+
+    project = ProjectFactory(domain="math", name="Became mixed")
+    import_file(project=project, path=DEMO / "processbench_demo.jsonl")
+    project_update(project=project, domain="mixed")  # writes no problem: they stay blank
+    assert not project.problems.exclude(domain="").exists()
+    import_file(project=project, path=DEMO / "prm800k_demo.jsonl", domain="text")
+    everything = read_rows(_build(build, project))
+    assert {r["domain"] for r in everything} == {"math", "text"}
+    only_math = _build(build, project, domains=["math"])
+    assert only_math.stats["domains"] == {"math": 12}
+    assert read_rows(only_math) == [r for r in everything if r["domain"] == "math"]

@@ -35,7 +35,7 @@ class QueueItemOutput(serializers.Serializer):
     resolution_provenance = serializers.CharField(allow_null=True)
 
     def get_problem_domain(self, solution: Solution) -> str:
-        return problem_domain(solution.problem.domain, self.context["project_domain"])
+        return problem_domain(solution.problem.domain, self.context["project"])
 
     def get_reasons(self, solution: Solution) -> list[str]:
         return item_reasons(solution)
@@ -126,7 +126,7 @@ class ReviewQueueApi(APIView):
         paginator = CappedLimitOffsetPagination()
         page = paginator.paginate_queryset(qs, request)
         response = paginator.get_paginated_response(
-            QueueItemOutput(page, many=True, context={"project_domain": project.domain}).data
+            QueueItemOutput(page, many=True, context={"project": project}).data
         )
         filtered = any(f.get(name) is not None for name in _FILTERS)
         # The page's own count is the unfiltered queue's total when it stopped at the cap too.

@@ -119,7 +119,7 @@ def review_detail(*, solution: Solution) -> dict:
             "tools": tool_names(solution.problem.metadata),
             "graph": problem_graph(solution.problem.metadata),
             "episode": episode(solution.problem.metadata),
-            "domain": problem_domain(solution.problem.domain, solution.project.domain),
+            "domain": problem_domain(solution.problem.domain, solution.project),
             **evidence_sources(solution.problem.metadata),
         },
         "project": {

@@ -7,7 +7,14 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Count, F, Max, OuterRef, QuerySet, Subquery
 
-from labeling.models import Annotation, AnnotationStatus, Project, Resolution, Solution
+from labeling.models import (
+    Annotation,
+    AnnotationStatus,
+    Project,
+    Resolution,
+    Solution,
+    problem_domains_matching,
+)
 from labeling.pg.compiled import compile_once
 
 from .reasons import REASON_BITS, REASONS, masks_with, reason_conditions, reasons_mask
@@ -92,8 +99,8 @@ def review_queue(
         )
     if source:
         qs = qs.filter(problem__source=source)
-    if domain:  # the problem's domain: its own, else (blank) the project's
-        qs = qs.filter(problem__domain__in=[domain, ""] if domain == project.domain else [domain])
+    if domain:  # the problem's domain: its own, else (blank) the project's default
+        qs = qs.filter(problem__domain__in=problem_domains_matching(project, domain))
     current = Resolution.objects.filter(solution_id=OuterRef("pk"), is_current=True)
     if state in ("unresolved", "resolved"):
         # "(No) current resolution" as a per-row probe too, not (NOT) EXISTS: the planner

@@ -80,7 +80,7 @@ class Formatting:
         fmt.with_images = export.project.domain == Domain.MULTIMODAL
         # Evidence columns for evidence projects, and many-domains ones (their problems may be).
         fmt.with_evidence = export.project.domain in (Domain.EVIDENCE, Domain.MIXED)
-        fmt.domain = export.project.domain
+        fmt.domain = export.project.blank_domain or export.project.domain  # a blank one's
         fmt.with_domain = export.project.domain == Domain.MIXED
         fmt.with_thinking = project_has_thinking(project_id=export.project_id)
 

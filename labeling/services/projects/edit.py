@@ -3,9 +3,10 @@
 from django.db import transaction
 
 from labeling.errors import ValidationFailed
-from labeling.models import Domain, Problem, Project, ProjectMembership, Role, StepSplit
+from labeling.models import Domain, Project, ProjectMembership, Role, StepSplit
 from labeling.services.gold.pace import answers_forget
 from labeling.services.people.accounts import memberships_locked
+from labeling.services.projects.domain_change import domain_change
 from labeling.services.projects.metrics_version import metrics_version_bump
 from labeling.services.queue.pool import project_queue_refresh_later
 from labeling.steps.patterns import compile_user_pattern
@@ -80,25 +81,6 @@ def project_create(*, created_by, name: str, **settings: object) -> Project:
     return project
 
 
-def _domain_change(*, project: Project, before: str) -> None:
-    """Problems keep the domain they had: becoming `mixed`, those of the old domain (blank)
-    name it; leaving `mixed` is refused while problems name another domain than the new one
-    (they would render and be checked as what they are not), else they go back to blank."""
-    problems = Problem.objects.filter(project=project)
-    if project.domain == Domain.MIXED:
-        problems.filter(domain="").update(domain=before)
-        return
-    if before == Domain.MIXED:
-        others = problems.exclude(domain__in=["", project.domain])
-        if n := others.count():
-            raise ValidationFailed(
-                f"{n} problems name another domain than {project.domain!r}; a project of one "
-                "domain cannot hold them (keep it many-domains, or move them first).",
-                field="domain",
-            )
-        problems.exclude(domain="").update(domain="")
-
-
 @transaction.atomic
 def project_update(*, project: Project, **changes: object) -> Project:
     overlap, gold_rate, domain = project.overlap, project.gold_rate, project.domain
@@ -107,12 +89,14 @@ def project_update(*, project: Project, **changes: object) -> Project:
             raise ValidationFailed(f"{field} cannot be changed.", field=field)
         setattr(project, field, value)
     _validate(project)
+    written = [*changes, "updated_at"]
     if project.domain != domain:
-        _domain_change(project=project, before=domain)
+        # Writes no problem: a blank one is of the project's default (domain_change).
+        written += domain_change(project=project, before=domain)
     # Only the fields changed: the row's other fields are written by others meanwhile (a
     # delete's deleted_at, a pending overlap refresh's mark, the webhooks' events, the review
     # reasons' fill), and a whole-row save from this request's copy would undo them.
-    project.save(update_fields=[*changes, "updated_at"])
+    project.save(update_fields=written)
     # The scale, overlap and domain are read by the metrics (any change: one statement).
     metrics_version_bump(project_id=project.pk)
     if project.overlap != overlap:

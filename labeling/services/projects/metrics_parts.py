@@ -93,7 +93,7 @@ class PartsTotals:
     def profiles(self, domain: str | None) -> ProfileTable:
         counts: dict[str, int] = defaultdict(int)
         for (of_domain, profile), n in self.profile_counts.items():
-            if domain is None or of_domain == domain:
+            if domain is None or (of_domain or self.project.blank_domain) == domain:
                 counts[profile] += n
         rows = [(*map(int, profile.split(",")), n) for profile, n in counts.items()]
         return profile_table(rows, len(self.project.rating_values))
@@ -133,11 +133,10 @@ class PartsTotals:
         )
 
     def first_errors(self, domain: str | None) -> CoincidenceAccumulator:
-        if domain is not None:
-            return self.errors.get(domain) or CoincidenceAccumulator()
         every = CoincidenceAccumulator()
-        for of_domain in sorted(self.errors):
-            every.merge(self.errors[of_domain])
+        for of_domain in sorted(self.errors):  # a blank one is the project's default
+            if domain is None or (of_domain or self.project.blank_domain) == domain:
+                every.merge(self.errors[of_domain])
         return every
 
     def add_first_errors(self, rows: list[tuple]) -> None:
