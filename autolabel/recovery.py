@@ -7,7 +7,8 @@ and nothing would ever move them again. Every job here is idempotent (an auto-la
 processed once, an export or import rebuilds, a training run takes over a stale lease), so the
 cure is to send the job's first task again, once nobody holds it (a project delete left half
 done by a killed worker is one such job: labeling.services.projects.delete; a claim-pool
-refresh after an overlap change another: labeling.services.queue.pool):
+refresh after an overlap change another: labeling.services.queue.pool; the problems' domain
+names cleared after a project left many-domains a third: labeling.services.projects.domain_change):
 
 - it is unfinished, not run inline by the CLI, and showed no sign of life (progress, heartbeat,
   start) for `stall_s` (an export the CLI builds writes its heartbeat with its progress);
@@ -106,6 +107,14 @@ def _queue_refreshes() -> QuerySet:
     )
 
 
+def _domain_clears() -> QuerySet:
+    """Projects whose problems still name the domain they left many-domains for (the mark
+    goes when the job ends; labeling.services.projects.domain_change). As the refresh above."""
+    return Project.objects.filter(domain_clear_since__isnull=False).annotate(
+        alive_at=F("domain_clear_since")
+    )
+
+
 KINDS = (
     JobKind(
         name="autolabel run",
@@ -147,6 +156,13 @@ KINDS = (
         task="labeling.tasks.project_queue_refresh_task",
         tasks=("labeling.tasks.project_queue_refresh_task",),
         unfinished=_queue_refreshes,
+        queues=lambda _: {Queue.DEFAULT},
+    ),
+    JobKind(
+        name="problem domains clear",
+        task="labeling.tasks.problem_domains_clear_task",
+        tasks=("labeling.tasks.problem_domains_clear_task",),
+        unfinished=_domain_clears,
         queues=lambda _: {Queue.DEFAULT},
     ),
 )

@@ -15,4 +15,9 @@ class Migration(migrations.Migration):
             name='blank_domain',
             field=models.CharField(blank=True, default='', editable=False, max_length=20),
         ),
+        migrations.AddField(
+            model_name='project',
+            name='domain_clear_since',
+            field=models.DateTimeField(blank=True, editable=False, null=True),
+        ),
     ]

@@ -185,6 +185,10 @@ class Project(models.Model):
     # project are being brought to the new overlap by a background job, range by range
     # (labeling.services.queue.pool.project_queue_refresh), which clears it.
     queue_refresh_since = models.DateTimeField(null=True, blank=True, editable=False)
+    # Set while problems of this one-domain project still name its domain after it left
+    # many-domains: the background job that blanks them (labeling.services.projects.
+    # domain_change.problem_domains_clear) clears it; the recovery sweep resends a lost one.
+    domain_clear_since = models.DateTimeField(null=True, blank=True, editable=False)
     # The event types some active webhook endpoint of the project receives, kept by
     # labeling.services.webhooks: an event nobody listens to costs no query to skip.
     webhook_events = models.JSONField(default=list, blank=True, editable=False)

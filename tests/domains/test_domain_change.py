@@ -181,3 +181,40 @@ def test_the_clear_stops_once_the_project_is_many_domains_again():
     project_update(project=project, domain="mixed")  # before the job ran
     assert tasks.problem_domains_clear_task(project.pk) == 0
     assert list(project.problems.values_list("domain", flat=True)) == ["math"]
+
+
+def test_the_clear_is_marked_and_a_lost_one_is_sent_again_by_the_recovery_sweep(settings):
+    """Else a clear lost with its message (Redis restarted) refuses every later change of the
+    domain for ever ("try again in a minute")."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from annotate.inflight import InFlight
+    from autolabel.recovery import lost_jobs
+    from labeling.services.projects import domain_change
+
+    settings.RECOVERY_STALL_S = 60
+    project = _project(0)
+    project_update(project=project, domain="mixed")
+    SolutionFactory(problem__project=project, problem__domain="math", steps=1)
+    project_update(project=project, domain="math")
+    assert Project.objects.get(pk=project.pk).domain_clear_since is not None
+    OutboxMessage.objects.filter(task=domain_change.CLEAR_TASK).update(sent_at=timezone.now())
+    held = InFlight(held=frozenset(), workers=1)
+    assert lost_jobs(held=held, depth=lambda queue: 0) == []  # marked just now
+    Project.objects.filter(pk=project.pk).update(
+        domain_clear_since=timezone.now() - timedelta(seconds=600)
+    )
+    lost = lost_jobs(held=held, depth=lambda queue: 0)
+    assert [(kind.task, job.pk) for kind, job in lost] == [(domain_change.CLEAR_TASK, project.pk)]
+    assert tasks.problem_domains_clear_task(project.pk) == 1
+    assert Project.objects.get(pk=project.pk).domain_clear_since is None
+    assert lost_jobs(held=held, depth=lambda queue: 0) == []
+
+
+def test_leaving_many_domains_with_no_named_problem_marks_nothing():
+    project = _project(2)
+    project_update(project=project, domain="mixed")
+    project_update(project=project, domain="math")
+    assert Project.objects.get(pk=project.pk).domain_clear_since is None

@@ -17,6 +17,7 @@ the review queue's filter, the auto-label runs, the exports, the metrics per dom
 
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from labeling.errors import ValidationFailed
 from labeling.models import Domain, Problem, Project
@@ -41,7 +42,7 @@ def _count_upto(*parts: QuerySet) -> str:
     return f"{cap}+" if n >= cap else str(n)
 
 
-def _leave_mixed(*, project: Project) -> None:
+def _leave_mixed(*, project: Project) -> list[str]:
     new = project.domain
     # Two ranges of the index ('' < domain < new, domain > new), each probed on its own: one
     # probe of both with an OR could walk the new domain's entries in between, all of them.
@@ -61,8 +62,14 @@ def _leave_mixed(*, project: Project) -> None:
             field="domain",
         )
     project.blank_domain = ""
-    if _named(project).exists():  # they name the new domain: blanked in the background
-        outbox_add(task=CLEAR_TASK, args=[project.pk])
+    if not _named(project).exists():
+        return ["blank_domain"]
+    # They name the new domain: blanked in the background. The mark says the job is owed: the
+    # recovery sweep sends it again if it is lost (autolabel.recovery), so a later change of
+    # the domain is not refused for ever.
+    project.domain_clear_since = timezone.now()
+    outbox_add(task=CLEAR_TASK, args=[project.pk])
+    return ["blank_domain", "domain_clear_since"]
 
 
 def domain_change(*, project: Project, before: str) -> list[str]:
@@ -72,8 +79,7 @@ def domain_change(*, project: Project, before: str) -> list[str]:
         project.blank_domain = before
         return ["blank_domain"]
     if before == Domain.MIXED:
-        _leave_mixed(project=project)
-        return ["blank_domain"]
+        return _leave_mixed(project=project)
     if _named(project).exists():
         raise ValidationFailed(
             f"Problems still name {before!r} since the project left many-domains; a "
@@ -86,19 +92,24 @@ def domain_change(*, project: Project, before: str) -> list[str]:
 def problem_domains_clear(*, project_id: int, batch: int = BATCH) -> int:
     """The job: blank the problems that name the domain of their project of one domain (the
     same meaning), `batch` a transaction; idempotent (a redelivery finds fewer or none).
-    Stops when the project is many-domains again (there a name is the problem's own).
+    Stops when the project is many-domains again (there a name is the problem's own). Then
+    clears the project's mark unless a later change marked it again (its own job walks).
     Returns the problems blanked."""
+    since = Project.objects.filter(pk=project_id).values_list("domain_clear_since", flat=True)
+    since = since.first()
     done = 0
     while True:
         with transaction.atomic():
             project = Project.objects.filter(pk=project_id).first()
             if project is None or project.domain == Domain.MIXED:
-                return done
+                break
             ids = list(
                 Problem.objects.filter(project_id=project_id, domain=project.domain)
                 .order_by()
                 .values_list("pk", flat=True)[:batch]
             )
             if not ids:
-                return done
+                break
             done += Problem.objects.filter(pk__in=ids, domain=project.domain).update(domain="")
+    Project.objects.filter(pk=project_id, domain_clear_since=since).update(domain_clear_since=None)
+    return done
