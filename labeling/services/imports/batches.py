@@ -33,6 +33,7 @@ from labeling.models import (
     SuggestionSource,
 )
 from labeling.pg.arrays import text_array
+from labeling.pg.opaque import external_ids_found
 from labeling.services.media.images import media_store_rows
 from labeling.services.projects.metrics_version import (
     metrics_version_bump,
@@ -190,23 +191,10 @@ class BatchWriter:
         self, model: type[Model], external_ids: list[str], column: str = "id"
     ) -> dict[str, int]:
         """{external id: the row's `column`} for the ids some row of the project has."""
-        if connection.vendor == "postgresql":
-            # One index lookup per id, whatever the planner's statistics say: a big import
-            # into a new project grows it inside one transaction, and with the project's size
-            # estimated at a few rows `project_id = %s AND external_id = ANY(...)` was planned
-            # as a scan of all the project's rows, once per batch (quadratic in the file). The
-            # unique index on (project, external_id) is partial: hence `<> ''` (parsed ids
-            # are never empty). The ids go as one array parameter, not quoted one by one.
+        if connection.vendor == "postgresql":  # one probe of the unique index per id
             table = connection.ops.quote_name(model._meta.db_table)
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    f"SELECT u.external_id, (SELECT t.{column} FROM {table} t"
-                    " WHERE t.project_id = %s AND t.external_id = u.external_id"
-                    " AND t.external_id <> '')"
-                    " FROM unnest(%s::text[]) AS u(external_id)",
-                    [self.project.pk, text_array(external_ids)],
-                )
-                return {ext: pk for ext, pk in cursor.fetchall() if pk is not None}
+            found = external_ids_found(table, self.project.pk, text_array(external_ids), column)
+            return dict(found)
         found: dict[str, int] = {}
         for chunk in _chunks(external_ids):
             found.update(

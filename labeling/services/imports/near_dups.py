@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from labeling.errors import ValidationFailed
 from labeling.importers import ParsedRow
 from labeling.models import Problem, ProblemBand, Project
+from labeling.pg.opaque import opaque_id
 from labeling.rules.near_dups import band_numbers, signature
 
 from .near_keys import NearKeys, chunks, lookup_size, problem_pks, report_of
@@ -165,11 +166,10 @@ class NearDupScreen:
         (the screen keeps no problem's text: near_table.py)."""
         unread = [one["near_id"] for one in self.examples if one["near"] is None]
         if unread:
-            texts = dict(
-                Problem.objects.filter(project=self.project, external_id__in=unread).values_list(
-                    "external_id", "text"
-                )
+            rows = Problem.objects.filter(
+                project_id=opaque_id(self.project.pk), external_id__in=unread
             )
+            texts = dict(rows.values_list("external_id", "text"))
             for one in self.examples:
                 if one["near"] is None:
                     one["near"] = texts.get(one["near_id"], "")[:TEXT_SHOWN]

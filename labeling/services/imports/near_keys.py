@@ -32,11 +32,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from datasketch import LeanMinHash, MinHash
 from django.db import connection
-from django.db.models import Model, Q
+from django.db.models import Model, Q, QuerySet
 
 from labeling.importers.ids import problem_id
 from labeling.models import Problem, ProblemBand, ProblemSignature, Project
 from labeling.pg.arrays import int_array, text_array
+from labeling.pg.opaque import OPAQUE_ID, external_ids_found, opaque_id
 from labeling.rules.near_dups import (
     SIGNATURE_DTYPE,
     band_keys,
@@ -290,9 +291,7 @@ class NearKeys:
                 if name in self._singles:
                     relabel[target].append(self._singles[name])
                 else:  # the smaller cluster: its members take the larger one's name
-                    Problem.objects.filter(project=self.project, near_cluster=name).update(
-                        near_cluster=target
-                    )
+                    self._members(name).update(near_cluster=target)
             relabel[target].extend(pks[key] for key in new)
         if connection.vendor == "postgresql":
             # One statement for every cluster: an UPDATE per cluster, its ids compiled one by
@@ -310,13 +309,18 @@ class NearKeys:
             for part in chunks(sorted(ids), lookup_size()):
                 Problem.objects.filter(pk__in=part).update(near_cluster=name)
 
+    def _members(self, name: str) -> QuerySet[Problem]:
+        """The project's problems of the cluster `name` (by problem_near_cluster_idx, the
+        project an InitPlan parameter: labeling.pg.opaque)."""
+        return Problem.objects.filter(project_id=opaque_id(self.project.pk), near_cluster=name)
+
     def _target(self, names: list[str]) -> str:
         """The largest cluster's name (fewest relabelled); a tie goes to the smaller name."""
 
         def size(name: str) -> int:
             if name in self._singles:
                 return 1
-            return Problem.objects.filter(project=self.project, near_cluster=name).count()
+            return self._members(name).count()
 
         return min(names, key=lambda name: (-size(name), name))
 
@@ -324,20 +328,25 @@ class NearKeys:
 def _band_rows(project: int, by_band: dict[int, list[int]]) -> Iterable[tuple[int, int, int]]:
     """(band, hash, problem id) of the project's stored keys among `by_band`'s hashes. On
     PostgreSQL each band's hashes go as one array (`= ANY`, what the planner makes of `IN`
-    anyway): an `IN` list's values were compiled and quoted one by one, per batch."""
+    anyway): an `IN` list's values were compiled and quoted one by one, per batch. Each key is
+    one probe of problem_band_key (a lateral join, the project an InitPlan parameter:
+    labeling.pg.opaque): as one OR of the bands, a new project's keys were planned as a walk
+    of all the project's keys with the bands as a filter, per batch."""
     if connection.vendor != "postgresql":
         where = Q()
         for band, values in by_band.items():
             where |= Q(band=band, hash__in=values)
         rows = ProblemBand.objects.filter(project_id=project).filter(where)
         return rows.values_list("band", "hash", "problem_id")
-    table = ProblemBand._meta.db_table
-    bands = sorted(by_band)
-    ors = " OR ".join(["(band = %s AND hash = ANY(%s::bigint[]))"] * len(bands))
+    pairs = [(band, value) for band in sorted(by_band) for value in by_band[band]]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT band, hash, problem_id FROM {table} WHERE project_id = %s AND ({ors})",
-            [project, *(v for band in bands for v in (band, int_array(by_band[band])))],
+            "SELECT v.band, v.hash, t.problem_id"
+            " FROM unnest(%s::smallint[], %s::bigint[]) AS v(band, hash)"
+            f" JOIN LATERAL (SELECT problem_id FROM {ProblemBand._meta.db_table} t"
+            f" WHERE t.project_id = {OPAQUE_ID} AND t.band = v.band AND t.hash = v.hash"
+            " OFFSET 0) t ON true",  # OFFSET 0: kept a probe per key, not flattened into a join
+            [int_array(b for b, _ in pairs), int_array(h for _, h in pairs), project],
         )
         return cursor.fetchall()
 
@@ -361,18 +370,13 @@ def _candidate_rows(pks: list[int]) -> Iterable[tuple[int, str, str, str, bytes 
 
 def problem_pks(project: Project, keys: list[str]) -> Iterable[tuple[str, int]]:
     """(external id, id) of the project's problems among `keys` (at most lookup_size()); on
-    PostgreSQL with the keys as one array literal, not an `IN` list compiled value by value."""
+    PostgreSQL with the keys as one array literal, not an `IN` list compiled value by value,
+    each key one probe of the unique index (labeling.pg.opaque.external_ids_found)."""
     if connection.vendor != "postgresql":
         return Problem.objects.filter(project=project, external_id__in=keys).values_list(
             "external_id", "pk"
         )
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT external_id, id FROM {Problem._meta.db_table}"
-            " WHERE project_id = %s AND external_id = ANY(%s::text[])",
-            [project.pk, text_array(keys)],
-        )
-        return cursor.fetchall()
+    return external_ids_found(Problem._meta.db_table, project.pk, text_array(keys))
 
 
 def copy_text(model: type[Model], columns: tuple[str, ...], text: str) -> None:

@@ -24,6 +24,7 @@ from django.utils import timezone
 from labeling.importers.errors import ImportFileError
 from labeling.importers.predictions import PredictionLine, read_predictions
 from labeling.models import Project, Solution, Step, Suggestion, SuggestionSource
+from labeling.pg.opaque import opaque_id
 from labeling.pg.rows_insert import insert_rows, json_value, time_value
 from labeling.services.imports.tables import SUGGESTION_COLUMNS
 from labeling.services.projects.metrics_version import metrics_version_bump_of_solutions
@@ -113,11 +114,8 @@ class _Writer:
 
     def _solutions(self, batch: list[PredictionLine]) -> dict[str, int]:
         ids = list({line.external_id for line in batch})
-        found = dict(
-            Solution.objects.filter(project=self.project, external_id__in=ids).values_list(
-                "external_id", "pk"
-            )
-        )
+        rows = Solution.objects.filter(project_id=opaque_id(self.project.pk), external_id__in=ids)
+        found = dict(rows.values_list("external_id", "pk"))
         for line in batch:
             if line.external_id not in found:
                 raise self._error(

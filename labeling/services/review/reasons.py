@@ -16,6 +16,7 @@ from django.db.models.sql import UpdateQuery
 
 from labeling.models import Project, Solution
 from labeling.pg.compiled import compile_once
+from labeling.pg.opaque import opaque_id
 from labeling.selectors.review import has_submission, reasons_mask
 from labeling.services.review.reasons_fill import (
     FillProgress,
@@ -62,8 +63,10 @@ def review_reasons_refresh(
         # An import's batch, inside the import's transaction: the set-based statement is
         # planned from statistics that have not seen the rows being imported (every table
         # "empty"), and ran for about 40 s per batch of 1,000 there; the live expression
-        # probes per solution and does not depend on them.
-        scope: dict = {"project": project, "pk__range": id_range}
+        # probes per solution and does not depend on them. The project as an InitPlan
+        # parameter (labeling.pg.opaque): a constant, estimated at one row, had the batch's
+        # rows found by a walk of every solution the import had written so far.
+        scope: dict = {"project_id": opaque_id(project.pk), "pk__range": id_range}
     else:
         scope = {"pk__in": sorted(set(solution_ids))}
         if not scope["pk__in"]:
