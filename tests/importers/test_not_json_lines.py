@@ -57,5 +57,5 @@ def test_an_unterminated_string_reads_at_once(tmp_path):
     error = _fails(path)
     assert error.line == 2
     assert error.message == "invalid JSON: Expecting ',' delimiter at column 18"
-    path.write_text('{"problem": "p\n', encoding="utf-8")
+    path.write_text('{"problem": "p', encoding="utf-8")  # the last line, with no newline
     assert _fails(path).message == "invalid JSON: Unterminated string starting at column 13"
