@@ -37,7 +37,7 @@ import { useRenderAll } from "../label/VirtualList";
 import { isWindowed } from "../label/virtualWindow";
 import { NO_STEPS, useThinkingFold } from "../label/thinkingRuns";
 import { isEditing, useClaim } from "../label/useClaim";
-import { useLeaveGuard } from "../label/useLeaveGuard";
+import { useLeaveGuard } from "../lib/useLeaveGuard";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
 import { useSubmit } from "../label/useSubmit";
 import { useWorkTimer } from "../label/useWorkTimer";

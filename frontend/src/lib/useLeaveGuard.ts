@@ -1,7 +1,8 @@
 import { useEffect } from "react";
 
-/** While `unsaved`, the browser asks before a reload or a closed tab drops the page: changes to
- * a reopened submission live only in the page until Resubmit (they are never autosaved). */
+/** While `unsaved`, the browser asks before a reload or a closed tab drops the page: what lives
+ * only in the page until it is sent (a reopened submission's changes until Resubmit, a
+ * reviewer's decisions until Submit decision) was lost without a word. */
 export function useLeaveGuard(unsaved: boolean): void {
   useEffect(() => {
     if (!unsaved) return;
