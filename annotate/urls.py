@@ -14,6 +14,14 @@ urlpatterns = [
     path("api/", include("training_runs.urls")),
     path("", spa, name="spa-home"),
     re_path(r"^(?:login|projects|invite|reset|forgot-password)(?:/.*)?$", spa, name="spa"),
+    # Any other page (a mistyped address): the app's "Page not found", with a 404. Not under
+    # the API, the admin or /static (their own 404s, and the slash redirects of /api and /admin).
+    re_path(
+        r"^(?!(?:api|admin|static)(?:/|$)).+$",
+        spa,
+        {"status": 404},
+        name="spa-not-found",
+    ),
 ]
 
 # A URL no pattern matches (e.g. a negative id) answers the API's JSON error under /api/.

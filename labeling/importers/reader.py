@@ -140,7 +140,18 @@ class JsonLinesReader:
                 line = line[3:]
             if not line.strip():
                 continue
-            yield JsonLine(self.lines, self._decode(line))
+            try:
+                data = self._decode(line)
+            except ImportFileError as exc:
+                first = self.lines == 1
+                kind = _not_json_lines(line, self.filename, exc.message) if first else None
+                if kind is None:
+                    raise
+                raise self._error(
+                    f"this is {kind}, not JSON Lines: upload one JSON object per line "
+                    "(.jsonl, or .jsonl.gz)"
+                ) from exc
+            yield JsonLine(self.lines, data)
 
     def _decode(self, line: bytes) -> dict[str, Any]:
         try:
@@ -152,7 +163,9 @@ class JsonLinesReader:
                 f"{exc} is not a JSON number (NaN and infinities cannot be stored)"
             ) from exc
         except json.JSONDecodeError as exc:
-            raise self._error(f"invalid JSON: {exc.msg} at column {exc.colno}") from exc
+            # json's "Unterminated string starting at" names its column after it: one "at".
+            what = exc.msg.removesuffix(" at")
+            raise self._error(f"invalid JSON: {what} at column {exc.colno}") from exc
         except UnicodeDecodeError as exc:
             raise self._error(f"not valid UTF-8: {exc.reason} at byte {exc.start}") from exc
         except RecursionError as exc:
@@ -165,6 +178,35 @@ class JsonLinesReader:
         if line.count(b"{") + line.count(b"[") > MAX_DEPTH and _too_deep(data, MAX_DEPTH):
             raise self._error(f"JSON is nested deeper than {MAX_DEPTH} levels")
         return data
+
+
+def _not_json_lines(first_line: bytes, filename: str, error: str) -> str | None:
+    """What a file whose first line is not a JSON object (`error`) looks like, if it is a kind
+    people upload by mistake (the import reads JSON Lines only; the Hub import reads Parquet
+    and JSON): said instead of "invalid JSON: Expecting value at column 1"."""
+    if not error.startswith(("invalid JSON", "expected a JSON object", "not valid UTF-8")):
+        return None  # too deep, NaN, NUL...: the row's own problem
+    head, name = first_line.strip(), filename.lower()
+    if head.startswith(b"PAR1") or name.endswith(".parquet"):
+        return "a Parquet file"
+    if head.startswith(b"PK\x03\x04") or name.endswith(".zip"):
+        return "a ZIP archive"
+    if head.startswith(b"[") and (error.startswith("invalid JSON") or _rows_array(head)):
+        return "a JSON array (`jq -c '.[]' file.json > file.jsonl` makes JSON Lines of it)"
+    if head == b"{":
+        return "one JSON document over several lines"
+    if name.endswith((".csv", ".tsv")):
+        return "a CSV file"
+    return None
+
+
+def _rows_array(line: bytes) -> bool:
+    """A JSON array of objects on one line (a whole .json file of rows)."""
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return bool(value) and all(isinstance(v, dict) for v in value)
 
 
 def _read_head(raw: IO[bytes]) -> bytes:

@@ -197,8 +197,8 @@ export function ImportTab({ project, onImported }: { project: api.Project; onImp
       <form className="card import-form" onSubmit={start}>
         <h2 className="card-title">Import problems and solutions</h2>
         <p className="muted">
-          JSONL, JSON, CSV or Parquet from PRM800K, ProcessBench, PRMBench, Math-Shepherd, TRL, GSM8K, MATH or a
-          steplab export. Re-importing the same file adds nothing twice.
+          JSON Lines (.jsonl, or gzipped) from PRM800K, ProcessBench, PRMBench, Math-Shepherd, TRL, GSM8K, MATH or a
+          steplab export; Parquet and JSON from the Hugging Face Hub. Re-importing the same file adds nothing twice.
         </p>
         <div className="segmented import-from" role="radiogroup" aria-label="Import from">
           {(["file", "hub"] as const).map((value) => (

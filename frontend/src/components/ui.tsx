@@ -1,5 +1,5 @@
 /** Small shared building blocks: progress bar, spinner, empty and error states, keycaps. */
-import type { ReactNode } from "react";
+import { Children, type ReactNode } from "react";
 
 export function ProgressBar({
   value,
@@ -47,6 +47,12 @@ export function ErrorBox({ children, testId }: { children: ReactNode; testId?: s
   );
 }
 
+/** True when the children hold bare text: a sentence (maybe with a link or a key in it), which
+ * `.empty-body`'s column would cut into one line per piece; it goes in one paragraph. */
+function textRun(children: ReactNode): boolean {
+  return Children.toArray(children).some((c) => typeof c === "string" || typeof c === "number");
+}
+
 export function EmptyState({
   title,
   children,
@@ -62,7 +68,7 @@ export function EmptyState({
     <div className="empty" data-testid={testId}>
       {icon && <div className="empty-icon">{icon}</div>}
       <h2 className="empty-title">{title}</h2>
-      {children && <div className="empty-body">{children}</div>}
+      {children && <div className="empty-body">{textRun(children) ? <p>{children}</p> : children}</div>}
     </div>
   );
 }

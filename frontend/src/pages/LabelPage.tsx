@@ -37,6 +37,7 @@ import { useRenderAll } from "../label/VirtualList";
 import { isWindowed } from "../label/virtualWindow";
 import { NO_STEPS, useThinkingFold } from "../label/thinkingRuns";
 import { isEditing, useClaim } from "../label/useClaim";
+import { useLeaveGuard } from "../lib/useLeaveGuard";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
 import { useSubmit } from "../label/useSubmit";
 import { useWorkTimer } from "../label/useWorkTimer";
@@ -117,6 +118,7 @@ export function LabelPage() {
   const conflict = saveInfo.status === "conflict";
   const readOnly = conflict || busy !== null;
   const editing = isEditing(task);
+  useLeaveGuard(editing && state.revision > 0);
   // Once opened, the address is the labeling page's own again (a reload claims as usual).
   useEffect(() => {
     if (openId && phase !== "loading") setSearch({}, { replace: true });

@@ -102,7 +102,8 @@ export function ProjectAdminPage() {
                   role="tab"
                   aria-selected={tab === t.id}
                   className={`tab${tab === t.id ? " tab-active" : ""}`}
-                  onClick={() => setParams(t.id === "overview" ? {} : { tab: t.id }, { replace: true })}
+                  // A history entry per tab (Back returns to the tab before), none for the open one.
+                  onClick={() => t.id !== tab && setParams(t.id === "overview" ? {} : { tab: t.id })}
                   data-testid={`tab-${t.id}`}
                 >
                   {t.label}

@@ -15,6 +15,7 @@ import { EmptyState, Spinner, formatCount } from "../components/ui";
 import { EvidenceScope } from "../label/EvidenceScope";
 import { ratingNamesFor } from "../label/ratingNames";
 import { ShortcutsOverlay } from "../label/ShortcutsOverlay";
+import { useLeaveGuard } from "../lib/useLeaveGuard";
 import { keepKeyboardFlow, useKeyCommands } from "../label/useKeyCommands";
 import { MarkLegend, legendItems } from "../label/MarkLegend";
 import { UsePrompt, useUsePrompt } from "../label/useUsePrompt";
@@ -57,6 +58,7 @@ export function ReviewPage() {
 
   const [role, setRole] = useState<api.Role | null>(null);
   const [state, dispatch] = useReducer(reviewReducer, EMPTY_REVIEW);
+  useLeaveGuard(state.revision > 0); // decisions not sent yet live only in the page
   const session = useReviewSolution(solutionId, dispatch);
   const { phase, setPhase, loadError, detail, busy, conflict, notice, setNotice, readOnly, load } = session;
   const { remaining, setRemaining, rejecting, setRejecting, comment, setComment } = session;
