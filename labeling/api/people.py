@@ -77,6 +77,9 @@ class ProjectUserCreateApi(APIView):
             project=project, created_by=request.user, **data.validated_data
         )
         created.membership.temporary_password = True  # as member_list reads it
+        # A new account of this project only, made by one of its admins: they may issue it a
+        # new temporary password (the rules of temporary_password_reissue all hold).
+        created.membership.temporary_password_reissue = True
         body = {
             "member": MemberOutput(created.membership).data,
             "temporary_password": created.password,
