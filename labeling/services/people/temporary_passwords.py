@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from labeling.errors import Conflict, Missing, NotAllowed
@@ -38,22 +39,19 @@ class IssuedPassword:
 def _projects_not_administered(*, user_id: int, requester: AbstractBaseUser) -> int:
     """How many projects `user_id` is a member of where `requester` is not an admin.
 
-    The requester's admin rows in those projects are locked (a role change takes the same row
-    locks: labeling.services.people.accounts.memberships_locked), so a demotion at the same
-    moment either comes first and is seen here, or waits for this password to be issued."""
-    theirs = list(
+    The account's membership rows and the requester's admin rows are locked in one statement,
+    in id order, as role changes and removals lock theirs (`memberships_locked`): a demotion or
+    removal at the same moment either comes first and is seen here, or waits for this password
+    to be issued, and the two never deadlock."""
+    rows = list(
         ProjectMembership.objects.select_for_update()
-        .filter(user_id=user_id)
+        .filter(Q(user_id=user_id) | Q(user_id=requester.pk, role=Role.ADMIN))
         .order_by("pk")
-        .values_list("project_id", flat=True)
+        .values_list("user_id", "project_id")
     )
-    administered = set(
-        ProjectMembership.objects.select_for_update()
-        .filter(user_id=requester.pk, role=Role.ADMIN, project_id__in=theirs)
-        .order_by("pk")
-        .values_list("project_id", flat=True)
-    )
-    return len(set(theirs) - administered)
+    theirs = {project for user, project in rows if user == user_id}
+    administered = {project for user, project in rows if user == requester.pk}
+    return len(theirs - administered)
 
 
 @transaction.atomic
