@@ -230,6 +230,8 @@ REST_FRAMEWORK = {
         "predictions": env("PREDICTIONS_RATE", default="30/min"),
         # Hub token saves per user, each a whoami to the Hub (labeling/api/hub_token.py).
         "hub_token": env("HUB_TOKEN_RATE", default="10/min"),
+        # New temporary passwords issued per admin (labeling/api/people.py).
+        "password_issue": env("PASSWORD_ISSUE_RATE", default="10/min"),
     },
 }
 

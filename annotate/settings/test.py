@@ -73,6 +73,7 @@ REST_FRAMEWORK = {
         "login_user": "10000/min",
         "draft": "1000/s",
         "predictions": "1000/s",
+        "password_issue": "1000/s",
     },
 }
 

@@ -61,4 +61,8 @@ class MemberScreeningResetApi(APIView):
     def post(self, request, project_id: int, user_id: int):
         project = project_for(request, project_id, at_least=Role.ADMIN)
         membership = screening_reset(project=project, user_id=user_id)
-        return Response(MemberOutput(member_list(project=project).get(pk=membership.pk)).data)
+        return Response(
+            MemberOutput(
+                member_list(project=project, viewer=request.user).get(pk=membership.pk)
+            ).data
+        )

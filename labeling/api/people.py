@@ -13,9 +13,10 @@ from labeling.api.auth import PASSWORD_MAX, user_output
 from labeling.api.csrf import CsrfRequired
 from labeling.api.links import absolute_link
 from labeling.api.projects import MemberOutput
-from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle
+from labeling.api.throttles import LoginIpThrottle, LoginUsernameThrottle, PasswordIssueThrottle
 from labeling.errors import NotAllowed
 from labeling.models import Invite, Role
+from labeling.selectors.admin import member_list
 from labeling.selectors.people import invite_list_pending, user_search
 from labeling.services.people.accounts import (
     INVITE_DAYS_DEFAULT,
@@ -26,6 +27,7 @@ from labeling.services.people.accounts import (
     invite_usable,
     project_user_create,
 )
+from labeling.services.people.temporary_passwords import temporary_password_reissue
 
 TOKEN_MAX = 128
 
@@ -75,11 +77,51 @@ class ProjectUserCreateApi(APIView):
             project=project, created_by=request.user, **data.validated_data
         )
         created.membership.temporary_password = True  # as member_list reads it
+        # A new account of this project only, made by one of its admins: they may issue it a
+        # new temporary password (the rules of temporary_password_reissue all hold).
+        created.membership.temporary_password_reissue = True
         body = {
             "member": MemberOutput(created.membership).data,
             "temporary_password": created.password,
         }
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+class MemberTemporaryPasswordApi(APIView):
+    """Issue a new temporary password to a member who never chose their own (the first one was
+    lost), shown in this reply only. The old one, their sessions and their API tokens stop
+    working. Refused for accounts that chose a password ("Forgot password?" is theirs), staff,
+    superusers, deactivated accounts and yourself, and unless you are an admin of every project
+    they are in (staff may always). Throttled per admin."""
+
+    response_reflects_secret = True  # never gzipped (BREACH): annotate/compression.py
+    throttle_classes = [PasswordIssueThrottle]
+
+    def throttled(self, request, wait):
+        seconds = max(1, round(wait or 1))
+        raise exceptions.Throttled(
+            wait=seconds,
+            detail=f"Too many new passwords issued. Try again in {seconds} seconds.",
+        )
+
+    @extend_schema(
+        request=None,
+        responses=inline_serializer(
+            "IssuedPasswordOutput",
+            {
+                "member": MemberOutput(),
+                "temporary_password": serializers.CharField(help_text="Shown only in this reply."),
+            },
+        ),
+    )
+    def post(self, request, project_id: int, user_id: int):
+        project = project_for(request, project_id, at_least=Role.ADMIN)
+        issued = temporary_password_reissue(
+            project=project, user_id=user_id, issued_by=request.user
+        )
+        member = member_list(project=project, viewer=request.user).get(pk=issued.membership.pk)
+        body = {"member": MemberOutput(member).data, "temporary_password": issued.password}
+        return Response(body)
 
 
 class InviteOutput(serializers.Serializer):

@@ -185,6 +185,11 @@ class MemberOutput(serializers.Serializer):
         default=False,
         help_text="They still have the temporary password an admin made (not signed in yet).",
     )
+    temporary_password_reissue = serializers.BooleanField(
+        default=False,
+        help_text="You may issue them a new temporary password "
+        "(POST members/{user_id}/temporary-password/).",
+    )
 
     def get_user(self, membership: ProjectMembership) -> dict:
         return {"id": membership.user_id, "username": membership.user.username}
@@ -207,7 +212,7 @@ class MemberListApi(APIView):
     def get(self, request, project_id: int):
         """The project's members by username, a page at a time (`limit` ≤ API_MAX_PAGE_SIZE)."""
         project = project_for(request, project_id, at_least=Role.ADMIN)
-        members = member_list(project=project)
+        members = member_list(project=project, viewer=request.user)
         return page_response(request, members, lambda page: MemberOutput(page, many=True).data)
 
     @extend_schema(request=MemberInput, responses={201: MemberOutput})

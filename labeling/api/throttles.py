@@ -79,3 +79,11 @@ class HubTokenThrottle(_PerUserThrottle):
     the Hub's whoami from the web process."""
 
     scope = "hub_token"
+
+
+class PasswordIssueThrottle(_PerUserThrottle):
+    """New temporary passwords issued per signed-in admin (rate "password_issue",
+    PASSWORD_ISSUE_RATE, 10/min by default): a stolen admin session cannot reset accounts in a
+    loop."""
+
+    scope = "password_issue"

@@ -242,6 +242,11 @@ urlpatterns += [
         people.ProjectUserCreateApi.as_view(),
         name="project-user-create",
     ),
+    path(
+        "projects/<int:project_id>/members/<int:user_id>/temporary-password/",
+        people.MemberTemporaryPasswordApi.as_view(),
+        name="member-temporary-password",
+    ),
     path("projects/<int:project_id>/invites/", people.InviteListApi.as_view(), name="invite-list"),
     path(
         "projects/<int:project_id>/invites/<int:invite_id>/",

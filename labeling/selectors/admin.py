@@ -1,9 +1,12 @@
 """Reads for project admins: the project's members, import jobs and problem sources."""
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
+    BooleanField,
     Count,
     DateTimeField,
     Exists,
+    ExpressionWrapper,
     OuterRef,
     Q,
     QuerySet,
@@ -19,6 +22,7 @@ from labeling.models import (
     ImportJob,
     Project,
     ProjectMembership,
+    Role,
     Solution,
     TemporaryPassword,
 )
@@ -30,10 +34,14 @@ def import_job_list(*, project: Project) -> QuerySet[ImportJob]:
     return ImportJob.objects.filter(project=project).order_by("-id")
 
 
-def member_list(*, project: Project) -> QuerySet[ProjectMembership]:
+def member_list(
+    *, project: Project, viewer: AbstractBaseUser | None = None
+) -> QuerySet[ProjectMembership]:
     """The project's members with `screening_answered`: their submitted gold answers that count
-    for the screening (since an admin's reset, if any); and `temporary_password`: they have not
-    yet changed the password an admin made for them."""
+    for the screening (since an admin's reset, if any); `temporary_password`: they have not
+    yet changed the password an admin made for them; and `temporary_password_reissue`: `viewer`
+    may issue them a new one (the rules of
+    labeling.services.people.temporary_passwords.temporary_password_reissue, in SQL)."""
     answered = (
         Annotation.objects.filter(
             solution__project=project,
@@ -56,9 +64,30 @@ def member_list(*, project: Project) -> QuerySet[ProjectMembership]:
         .annotate(
             screening_answered=Coalesce(Subquery(answered), 0),
             temporary_password=Exists(temporary),
+            temporary_password_reissue=_reissue_q(temporary, viewer),
         )
         .order_by("user__username")
     )
+
+
+def _reissue_q(temporary: QuerySet, viewer: AbstractBaseUser | None) -> ExpressionWrapper:
+    """Who `viewer` may give a new temporary password: an active account, neither staff nor
+    superuser nor the viewer, still on its temporary password, and (unless the viewer is staff)
+    a member of no project where the viewer is not an admin."""
+    if viewer is None or not viewer.is_authenticated:
+        return ExpressionWrapper(Value(False), output_field=BooleanField())
+    allowed = (
+        Exists(temporary)
+        & Q(user__is_active=True, user__is_staff=False, user__is_superuser=False)
+        & ~Q(user_id=viewer.pk)
+    )
+    if not viewer.is_staff:
+        administered = ProjectMembership.objects.filter(user_id=viewer.pk, role=Role.ADMIN)
+        elsewhere = ProjectMembership.objects.filter(user_id=OuterRef("user_id")).exclude(
+            project_id__in=administered.values("project_id")
+        )
+        allowed &= ~Exists(elsewhere)
+    return ExpressionWrapper(allowed, output_field=BooleanField())
 
 
 def problem_source_list(*, project: Project) -> QuerySet:

@@ -129,6 +129,7 @@ def test_answers_with_a_secret_or_a_cookie_are_never_compressed(long_claim, sett
         ("/api/auth/hub-token/", False, False),
         ("/api/invites/abc/", False, False),
         ("/api/projects/1/users/", False, False),
+        ("/api/projects/1/members/2/temporary-password/", False, False),
         ("/static/app.json", False, False),  # not the API
     ],
 )

@@ -46,6 +46,7 @@ def test_admin_creates_a_user_with_a_temporary_password(world, client_for):
     body = response.json()
     assert body["member"]["user"]["username"] == "alice" and body["member"]["role"] == "annotator"
     assert body["member"]["temporary_password"] is True
+    assert body["member"]["temporary_password_reissue"] is True  # the Members tab's button
     password = body["temporary_password"]
     assert len(password) >= 12
     alice = User.objects.get(username="alice")

@@ -83,6 +83,17 @@ def _invite(w):
     return invite_create(project=w["project"], role="annotator", created_by=None).invite.pk
 
 
+def _temporary_member(w):
+    """A member of the project who still holds the temporary password an admin made."""
+    from labeling.models import ProjectMembership, TemporaryPassword
+    from tests.factories import UserFactory
+
+    user = UserFactory(username="newcomer")
+    TemporaryPassword.objects.get_or_create(user=user)
+    ProjectMembership.objects.get_or_create(project=w["project"], user=user)
+    return user.pk
+
+
 def _webhook(w):
     from labeling.services.webhooks.endpoints import webhook_endpoint_create
 
@@ -116,6 +127,16 @@ ENDPOINTS = [
         lambda w: {"username": "newbie", "role": "annotator"},
         "json",
         [403, 403, 404, 403, 201],
+    ),
+    (
+        "member-temporary-password",
+        "post",
+        lambda w: (
+            f"/api/projects/{w['project'].pk}/members/{_temporary_member(w)}/temporary-password/"
+        ),
+        None,
+        None,
+        [403, 403, 404, 403, 200],
     ),
     (
         "invites",

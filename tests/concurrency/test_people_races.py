@@ -276,3 +276,51 @@ def test_two_password_changes_at_once_one_wins_the_other_is_told():
     assert isinstance(second, ValidationFailed), second
     user.refresh_from_db()
     assert user.check_password("mine-green-lake-23")
+
+
+def _temporary_account(project: Project, name: str = "newcomer"):
+    from labeling.models import TemporaryPassword
+
+    user = member(project, name)
+    TemporaryPassword.objects.create(user=user)
+    return user
+
+
+def test_new_temporary_password_while_the_account_joins_another_project_is_refused():
+    """An admin of A issues a password while an admin of B adds the account to B: the issue
+    waits for the add and then finds a project its requester does not administer."""
+    from labeling.errors import NotAllowed
+    from labeling.services.people.temporary_passwords import temporary_password_reissue
+
+    a, b = ProjectFactory(), ProjectFactory()
+    admin_a = member(a, "anna", role="admin")
+    target = _temporary_account(a)
+    before = get_user_model().objects.get(pk=target.pk).password
+
+    added, issued = held(
+        lambda: member_add(project=b, username="newcomer", role=Role.ADMIN),
+        lambda: temporary_password_reissue(project=a, user_id=target.pk, issued_by=admin_a),
+    )
+    assert isinstance(added, ProjectMembership), added
+    assert isinstance(issued, NotAllowed), issued
+    assert get_user_model().objects.get(pk=target.pk).password == before
+
+
+def test_new_temporary_password_while_its_requester_is_demoted_elsewhere_is_refused():
+    from labeling.errors import NotAllowed
+    from labeling.services.people.temporary_passwords import temporary_password_reissue
+
+    a, b = ProjectFactory(), ProjectFactory()
+    anna = member(a, "anna", role="admin")
+    member(b, "bob", role="admin")
+    ProjectMembership.objects.create(project=b, user=anna, role=Role.ADMIN)
+    target = _temporary_account(a)
+    ProjectMembership.objects.create(project=b, user=target, role=Role.ANNOTATOR)
+    anna_in_b = ProjectMembership.objects.get(project=b, user=anna)
+
+    demoted, issued = held(
+        lambda: member_role_set(membership=anna_in_b, role=Role.ANNOTATOR),
+        lambda: temporary_password_reissue(project=a, user_id=target.pk, issued_by=anna),
+    )
+    assert isinstance(demoted, ProjectMembership), demoted
+    assert isinstance(issued, NotAllowed), issued

@@ -125,3 +125,46 @@ def test_forgotten_password_is_reset_by_email(page, live_server, mailoutbox, scr
     user.refresh_from_db()
     assert user.check_password("ivy-fresh-password-3")
     login(page, live_server.url, "IVY", "ivy-fresh-password-3")
+
+
+def test_a_lost_temporary_password_is_replaced(page, browser, live_server, screenshot):
+    """The admin closed the page that showed alice's temporary password: the members table
+    issues a new one (shown once, with Copy); the old one and alice's session stop working."""
+    admin = get_user_model().objects.create_user("maria", password="maria-admin-pw-1")
+    project = ProjectFactory(name="Team project")
+    MembershipFactory(project=project, user=admin, role="admin")
+    login(page, live_server.url, "maria", "maria-admin-pw-1")
+    page.goto(f"{live_server.url}/projects/{project.pk}?tab=members")
+    create = page.get_by_test_id("create-user")
+    create.get_by_test_id("create-username").fill("alice")
+    create.get_by_test_id("create-submit").click()
+    lost = page.get_by_test_id("temporary-password").input_value()
+
+    alice_context = browser.new_context(viewport={"width": 1400, "height": 900})
+    alice = alice_context.new_page()
+    login(alice, live_server.url, "alice", lost)
+    expect(alice.get_by_test_id("forced-password")).to_be_visible()
+
+    page.reload()  # the secret is gone with the page
+    expect(page.get_by_test_id("temporary-password")).to_have_count(0)
+    expect(page.get_by_test_id("reissue-maria")).to_have_count(0)  # never for yourself
+    page.get_by_test_id("reissue-alice").click()
+    dialog = page.get_by_test_id("reissue-dialog")
+    expect(dialog).to_contain_text("New temporary password for alice")
+    dialog.get_by_test_id("reissue-confirm").click()
+    fresh = dialog.get_by_test_id("reissued-password").input_value()
+    assert len(fresh) >= 12 and fresh != lost
+    screenshot("team-reissued-password")
+    dialog.get_by_role("button", name="Done").click()
+    expect(page.get_by_test_id("reissue-dialog")).to_have_count(0)
+    assert TemporaryPassword.objects.get(user__username="alice").created_by_id == admin.pk
+
+    alice.reload()  # signed out: the old password's session ended
+    alice.wait_for_url(re.compile(r"/login"))
+    alice.get_by_test_id("login-username").fill("alice")
+    alice.get_by_test_id("login-password").fill(lost)
+    alice.get_by_test_id("login-submit").click()
+    expect(alice.get_by_text("Wrong username or password.")).to_be_visible()
+    login(alice, live_server.url, "alice", fresh)
+    expect(alice.get_by_test_id("forced-password")).to_be_visible()
+    alice_context.close()

@@ -40,6 +40,13 @@ function mount(isStaff = false, setup: (s: FakeAssign) => void = () => {}) {
       const member = { user: { id: 40, username: body.username }, role: body.role, screening: "", screening_answered: 0, temporary_password: true };
       return { status: 201, body: { member, temporary_password: "Tmp7pass8word9" } };
     }
+    const reissue = /^\/api\/projects\/1\/members\/(\d+)\/temporary-password\/$/.exec(path);
+    if (method === "POST" && reissue) {
+      if (reissue[1] === "3")
+        return { status: 403, body: { error: { code: "permission_denied", message: "bob is also a member of 1 project(s) where you are not an admin.", details: {} } } };
+      const member = { user: { id: Number(reissue[1]), username: "ann" }, role: "annotator", screening: "", screening_answered: 0, temporary_password: true, temporary_password_reissue: true };
+      return { status: 200, body: { member, temporary_password: "New4pass5word6" } };
+    }
     if (method === "POST" && path === "/api/projects/1/members/")
       return { status: 409, body: { error: { code: "conflict", message: "ann is already a member of this project (as annotator); change their role in the members table.", details: {} } } };
     if (method === "GET" && path.startsWith("/api/users/"))
@@ -134,5 +141,39 @@ describe("Members tab", () => {
       "/api/projects/1/members/?limit=50",
       "/api/projects/1/members/?limit=50&offset=50",
     ]);
+  });
+
+  it("issues a new temporary password only where the server allows it, shown once with Copy", async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    vi.stubGlobal("navigator", { ...navigator, clipboard: { writeText } });
+    const { api } = mount(false, (s) => {
+      s.members[1] = { ...s.members[1], temporary_password: true, temporary_password_reissue: true };
+      s.members[2] = { ...s.members[2], temporary_password: true, temporary_password_reissue: false };
+    });
+    fireEvent.click(await screen.findByTestId("reissue-ann"));
+    expect(screen.queryByTestId("reissue-bob")).toBeNull(); // not allowed: no button
+    expect(screen.queryByTestId("reissue-admin")).toBeNull();
+    const dialog = screen.getByTestId("reissue-dialog");
+    expect(api.callsTo("POST", "/api/projects/1/members/2/temporary-password/")).toHaveLength(0); // asks first
+    fireEvent.click(within(dialog).getByTestId("reissue-confirm"));
+    const shown = (await screen.findByTestId("reissued-password")) as HTMLInputElement;
+    expect(shown.value).toBe("New4pass5word6");
+    expect(api.callsTo("POST", "/api/projects/1/members/2/temporary-password/")).toHaveLength(1);
+    expect(within(dialog).queryByTestId("reissue-confirm")).toBeNull(); // once
+    fireEvent.click(within(dialog).getByRole("button", { name: "Copy" }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith("New4pass5word6"));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Done" }));
+    expect(screen.queryByTestId("reissue-dialog")).toBeNull();
+    expect(screen.queryByTestId("reissued-password")).toBeNull(); // gone with the dialog
+  });
+
+  it("shows the server's refusal in the dialog", async () => {
+    mount(false, (s) => {
+      s.members[2] = { ...s.members[2], temporary_password: true, temporary_password_reissue: true };
+    });
+    fireEvent.click(await screen.findByTestId("reissue-bob"));
+    fireEvent.click(screen.getByTestId("reissue-confirm"));
+    expect((await screen.findByTestId("reissue-error")).textContent).toContain("where you are not an admin");
+    expect(screen.queryByTestId("reissued-password")).toBeNull();
   });
 });

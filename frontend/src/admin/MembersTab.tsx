@@ -6,6 +6,8 @@ import { ErrorBox, formatDate, Spinner } from "../components/ui";
 import { usePagedList } from "../components/usePagedList";
 import "../styles/assign.css";
 import "../styles/people.css";
+import { OneTimeSecret } from "./OneTimeSecret";
+import { TemporaryPasswordDialog } from "./TemporaryPasswordDialog";
 
 const ROLES: Array<{ value: api.Role; label: string }> = [
   { value: "annotator", label: "Annotator" },
@@ -25,6 +27,7 @@ export function MembersTab({ project }: { project: api.Project }) {
   const [busy, setBusy] = useState(false);
   const [invites, setInvites] = useState<api.Invite[]>([]);
   const [everyone, setEveryone] = useState<api.UserRow[]>([]);
+  const [reissuing, setReissuing] = useState<api.Member | null>(null);
 
   useEffect(() => {
     api
@@ -204,6 +207,17 @@ export function MembersTab({ project }: { project: api.Project }) {
                     </td>
                   )}
                   <td className="num">
+                    {m.temporary_password_reissue && (
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-ghost"
+                        onClick={() => setReissuing(m)}
+                        title="They lost the temporary password: issue a new one (the old one stops working)"
+                        data-testid={`reissue-${m.user.username}`}
+                      >
+                        New temporary password
+                      </button>
+                    )}
                     <button type="button" className="btn btn-sm btn-danger-ghost" onClick={() => void remove(m)}>
                       Remove
                     </button>
@@ -215,6 +229,14 @@ export function MembersTab({ project }: { project: api.Project }) {
         )}
         <LoadMore list={list} noun="members" testId="members-more" />
       </div>
+      {reissuing && (
+        <TemporaryPasswordDialog
+          project={project}
+          member={reissuing}
+          onIssued={(updated) => setMembers((list) => (list ?? []).map((x) => (x.user.id === updated.user.id ? { ...x, ...updated } : x)))}
+          onClose={() => setReissuing(null)}
+        />
+      )}
       {invites.length > 0 && (
         <PendingInvites
           invites={invites}
@@ -235,31 +257,6 @@ export function MembersTab({ project }: { project: api.Project }) {
 
 function roleName(role: api.Role): string {
   return ROLES.find((r) => r.value === role)?.label ?? role;
-}
-
-/** A secret shown once (temporary password, invite link), with Copy. */
-export function OneTimeSecret({ label, value, testId }: { label: string; value: string; testId: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="callout callout-success" data-testid={`${testId}-shown`}>
-      <div className="callout-title">{label}</div>
-      <div className="people-secret">
-        <input className="input mono" readOnly value={value} aria-label={label} data-testid={testId} onFocus={(e) => e.target.select()} />
-        <button
-          type="button"
-          className="btn"
-          onClick={() =>
-            void navigator.clipboard
-              ?.writeText(value)
-              .then(() => setCopied(true))
-              .catch(() => setCopied(false))
-          }
-        >
-          {copied ? "Copied" : "Copy"}
-        </button>
-      </div>
-    </div>
-  );
 }
 
 /** Make an account here: the server makes a temporary password, shown once, which its owner

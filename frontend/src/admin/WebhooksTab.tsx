@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import * as api from "../api";
 import { ErrorBox, formatDate, Spinner } from "../components/ui";
-import { OneTimeSecret } from "./MembersTab";
+import { OneTimeSecret } from "./OneTimeSecret";
 import "../styles/people.css";
 import "../styles/webhooks.css";
 

@@ -11,6 +11,11 @@ export interface CreatedUser {
 export const createProjectUser = (projectId: number, username: string, email: string, role: Role) =>
   post<CreatedUser>(`/api/projects/${projectId}/users/`, { username, email, role });
 
+/** A new temporary password for a member who never chose their own (shown once); the old one,
+ * their sessions and their API tokens stop working. */
+export const reissueTemporaryPassword = (projectId: number, userId: number) =>
+  post<CreatedUser>(`/api/projects/${projectId}/members/${userId}/temporary-password/`, {});
+
 export interface Invite {
   id: number;
   role: Role;

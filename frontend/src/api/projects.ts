@@ -81,6 +81,8 @@ export interface Member {
   screening_answered?: number;
   /** They still have the temporary password an admin made: not signed in yet. */
   temporary_password?: boolean;
+  /** You may issue them a new temporary password (they still hold one, and every rule allows). */
+  temporary_password_reissue?: boolean;
 }
 
 export interface SolutionRow {

@@ -122,7 +122,9 @@ def member_add(*, project: Project, username: str, role: str) -> ProjectMembersh
     """Add an existing user to `project`. Someone already in it is refused (409): changing a
     member's role is `member_role_set`, never a side effect of adding."""
     name = normalize(username)
-    users = get_user_model()._default_manager
+    # The user's row locked: a new temporary password issued at the same moment (which checks
+    # every project the account is in, under the same lock) sees this membership or waits.
+    users = get_user_model()._default_manager.select_for_update()
     user = users.filter(username=name).first() or (
         users.filter(username__iexact=name).first() if name else None
     )

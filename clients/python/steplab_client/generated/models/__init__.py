@@ -82,6 +82,7 @@ from .invite_accept_output_user import InviteAcceptOutputUser
 from .invite_list_input_request import InviteListInputRequest
 from .invite_output import InviteOutput
 from .invite_public_output import InvitePublicOutput
+from .issued_password_output import IssuedPasswordOutput
 from .job_status_enum import JobStatusEnum
 from .kind_enum import KindEnum
 from .label_input import LabelInput
@@ -301,6 +302,7 @@ __all__ = (
     "InviteListInputRequest",
     "InviteOutput",
     "InvitePublicOutput",
+    "IssuedPasswordOutput",
     "JobStatusEnum",
     "KindEnum",
     "LabelInput",

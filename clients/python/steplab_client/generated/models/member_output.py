@@ -25,6 +25,8 @@ class MemberOutput:
         screening_answered (int | Unset): Gold answers that count for the screening (since a reset). Default: 0.
         temporary_password (bool | Unset): They still have the temporary password an admin made (not signed in yet).
             Default: False.
+        temporary_password_reissue (bool | Unset): You may issue them a new temporary password (POST
+            members/{user_id}/temporary-password/). Default: False.
     """
 
     user: MemberOutputUser
@@ -32,6 +34,7 @@ class MemberOutput:
     screening: str
     screening_answered: int | Unset = 0
     temporary_password: bool | Unset = False
+    temporary_password_reissue: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -44,6 +47,8 @@ class MemberOutput:
         screening_answered = self.screening_answered
 
         temporary_password = self.temporary_password
+
+        temporary_password_reissue = self.temporary_password_reissue
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -58,6 +63,8 @@ class MemberOutput:
             field_dict["screening_answered"] = screening_answered
         if temporary_password is not UNSET:
             field_dict["temporary_password"] = temporary_password
+        if temporary_password_reissue is not UNSET:
+            field_dict["temporary_password_reissue"] = temporary_password_reissue
 
         return field_dict
 
@@ -76,12 +83,15 @@ class MemberOutput:
 
         temporary_password = d.pop("temporary_password", UNSET)
 
+        temporary_password_reissue = d.pop("temporary_password_reissue", UNSET)
+
         member_output = cls(
             user=user,
             role=role,
             screening=screening,
             screening_answered=screening_answered,
             temporary_password=temporary_password,
+            temporary_password_reissue=temporary_password_reissue,
         )
 
         member_output.additional_properties = d
