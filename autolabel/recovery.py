@@ -99,20 +99,21 @@ def _deleted_projects() -> QuerySet:
     return Project.objects.filter(deleted_at__isnull=False).annotate(alive_at=F("deleted_at"))
 
 
+def _marked(mark: str) -> QuerySet:
+    """Projects whose `mark` (a job's start, cleared when the job ends) is set. Its sign of life
+    is the mark: a longer walk is held by its worker."""
+    return Project.objects.filter(**{f"{mark}__isnull": False}).annotate(alive_at=F(mark))
+
+
 def _queue_refreshes() -> QuerySet:
-    """Projects whose claim-pool flags an overlap change marked for a refresh (the mark goes
-    when the job ends). Its sign of life is the mark: a longer walk is held by its worker."""
-    return Project.objects.filter(queue_refresh_since__isnull=False).annotate(
-        alive_at=F("queue_refresh_since")
-    )
+    """Projects whose claim-pool flags an overlap change marked for a refresh."""
+    return _marked("queue_refresh_since")
 
 
 def _domain_clears() -> QuerySet:
-    """Projects whose problems still name the domain they left many-domains for (the mark
-    goes when the job ends; labeling.services.projects.domain_change). As the refresh above."""
-    return Project.objects.filter(domain_clear_since__isnull=False).annotate(
-        alive_at=F("domain_clear_since")
-    )
+    """Projects whose problems still name the domain they left many-domains for
+    (labeling.services.projects.domain_change)."""
+    return _marked("domain_clear_since")
 
 
 KINDS = (
