@@ -23,12 +23,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from autolabel.engines.base import DOUBTFUL, EngineResult
 from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
+from labeling.pg.opaque import OPAQUE_ID
 from labeling.services.webhooks.events import (
     AUTOLABEL_RUN_FINISHED,
     autolabel_run_finished_data,
@@ -111,6 +112,29 @@ def error_groups_add(groups: list[dict], errors: Iterable[str]) -> list[dict]:
     return [{"error": error, "count": count} for error, count in ordered]
 
 
+def run_item_ids(*, run_id: int, solution_ids: list[int]) -> list[int]:
+    """The ids of the run's items of these solutions: one probe of the (run, solution) key
+    per solution. The run's items are rows no ANALYZE has seen while it runs (written at its
+    start; autovacuum lags or is off), so the statistics have the run at one item, and
+    `run_id = <run> AND solution_id = ANY(<chunk>)` was planned as a walk of every item of the
+    run on that key with the chunk as a filter: per chunk, quadratic in the run
+    (tests/autolabel_runs/test_run_plans.py). Even `solution_id = u.k` per key was planned
+    on the (run, status) index with the key as a filter: at an estimate of one row, every
+    index on the run costs the same. The run as an InitPlan parameter (labeling.pg.opaque)
+    is estimated at a run's average share, and the key's index wins."""
+    if connection.vendor != "postgresql":
+        items = AutolabelItem.objects.filter(run_id=run_id, solution_id__in=solution_ids)
+        return list(items.values_list("pk", flat=True))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT (SELECT i.id FROM {AutolabelItem._meta.db_table} i"  # noqa: S608 - the table
+            f" WHERE i.run_id = {OPAQUE_ID} AND i.solution_id = u.k)"
+            " FROM unnest(%s::bigint[]) u(k)",
+            [run_id, list(solution_ids)],
+        )
+        return [pk for (pk,) in cursor.fetchall() if pk is not None]
+
+
 def items_record(*, run_id: int, outcomes: list[ItemOutcome]) -> list[ItemOutcome]:
     """Mark the items still pending as their outcomes say and add them to the run's
     bookkeeping, in one transaction; returns the outcomes that counted (an item another
@@ -177,9 +201,8 @@ def _run_add(*, run_id: int, outcomes: list[ItemOutcome], now: datetime) -> None
 
 def items_fail(*, run: AutolabelRun, solution_ids: list[int], error: str) -> int:
     """Give up on the pending ones of these items (a task out of retries or time), counted."""
-    items = AutolabelItem.objects.filter(
-        run=run, solution_id__in=solution_ids, status=ItemStatus.PENDING
-    ).order_by("pk")
+    ids = run_item_ids(run_id=run.pk, solution_ids=solution_ids)
+    items = AutolabelItem.objects.filter(pk__in=ids, status=ItemStatus.PENDING).order_by("pk")
     outcomes = [ItemOutcome(item=i, status=ItemStatus.FAILED, error=error[:2000]) for i in items]
     return len(items_record(run_id=run.pk, outcomes=outcomes))
 
