@@ -3,11 +3,12 @@ row, not as a walk of the run's (or the project's) rows: the run's items, and th
 it writes, are rows no ANALYZE has seen (autovacuum lags by a minute or more, or is off), so
 the statistics know the old run's items and suggestions and none of the new run's. The same
 audit as tests/importers/test_lookup_plans.py (an import's lookups) for an auto-label run:
-its start (items written, chunks dispatched) and every chunk (items claimed, solutions and
+its start (items written, chunks dispatched), every chunk (items claimed, solutions and
 steps read, suggestions upserted, withdrawn verdicts deleted, review reasons refreshed, items
-marked, counters added, the next chunk taken, "any pending left?"); every statement is
-EXPLAINed with its own parameters and fails on a node that reads a big table by the run or
-the project alone with a filter after, or all of it."""
+marked, counters added, the next chunk taken, "any pending left?") and a chunk given up
+(its items failed); every statement is EXPLAINed with its own parameters and fails on a
+node that reads a big table by the run or the project alone with a filter after, or all of
+it."""
 
 import pytest
 from django.db import connection
@@ -18,7 +19,12 @@ from autolabel.registry import ENGINES
 from autolabel.run_chunks import autolabel_chunk_process
 from autolabel.run_dispatch import run_dispatch_next
 from autolabel.run_progress import run_finish_if_complete
-from autolabel.services import autolabel_run_chunks, autolabel_run_create, autolabel_run_start
+from autolabel.services import (
+    autolabel_item_fail,
+    autolabel_run_chunks,
+    autolabel_run_create,
+    autolabel_run_start,
+)
 from labeling.models import Annotation, Solution, Step, Suggestion
 from labeling.services.imports.pipeline import import_file
 from tests.factories import ProjectFactory
@@ -139,11 +145,16 @@ def _statements_of_a_run(project, *, prepare_later: bool) -> list[tuple[str, obj
         chunks: list[list[int]] = []
         autolabel_run_start(run=run, size=20, send=chunks.extend)
         while chunks:
-            autolabel_chunk_process(run=run, solution_ids=chunks.pop(0))
+            chunk = chunks.pop(0)
+            if len(chunks) == 1:  # a chunk whose task ran out of retries: its items fail
+                autolabel_item_fail(run=run, solution_ids=chunk, error="out of retries")
+            else:
+                autolabel_chunk_process(run=run, solution_ids=chunk)
             run_finish_if_complete(run=run)
             chunks += [c for c in [run_dispatch_next(run=run, size=20)] if c]
     run.refresh_from_db()
-    assert run.status == "done" and run.done == run.total == project.solutions.count()
+    assert run.status == "done" and run.failed == 20
+    assert run.done + run.failed == run.total == project.solutions.count()
     return statements
 
 
