@@ -2,8 +2,8 @@
 
 What a worker does beside the engines is a few statements per chunk, not a dozen per solution
 (bench/run_speed_bench.py measures the difference): the chunk's pending items are claimed with
-one probe of the (run, solution) unique index per solution and locked by id (never a walk of
-the run's items: autolabel.run_progress.run_item_ids),
+one probe of the solution's items per solution and locked by id (never a walk of the run's
+items: autolabel.run_progress.run_item_ids),
 its solutions, problems and steps read with two, the engines' suggestions written with one
 multi-row upsert (labeling.pg.rows_insert.insert_rows) and withdrawn verdicts deleted with one, the
 review reasons refreshed with one statement for the chunk's solutions that have submitted
@@ -163,9 +163,8 @@ def chunk_works(run: AutolabelRun, items: list[AutolabelItem]) -> list[SolutionW
 
 
 def items_claim(run: AutolabelRun, solution_ids: list[int]) -> list[AutolabelItem]:
-    """The chunk's pending items, each attempt counted; found by (run, solution), one probe
-    a solution (run_item_ids: the run's items are rows the planner has not seen), then
-    locked by id."""
+    """The chunk's pending items, each attempt counted; found one probe a solution
+    (run_item_ids: the run's items are rows the planner has not seen), then locked by id."""
     ids = run_item_ids(run_id=run.pk, solution_ids=solution_ids)
     with transaction.atomic():
         # Status checked here, after the lock: with the status in the statement a planner

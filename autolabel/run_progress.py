@@ -29,7 +29,6 @@ from django.utils import timezone
 
 from autolabel.engines.base import DOUBTFUL, EngineResult
 from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus, RunStatus
-from labeling.pg.opaque import OPAQUE_ID
 from labeling.services.webhooks.events import (
     AUTOLABEL_RUN_FINISHED,
     autolabel_run_finished_data,
@@ -113,22 +112,25 @@ def error_groups_add(groups: list[dict], errors: Iterable[str]) -> list[dict]:
 
 
 def run_item_ids(*, run_id: int, solution_ids: list[int]) -> list[int]:
-    """The ids of the run's items of these solutions: one probe of the (run, solution) key
-    per solution. The run's items are rows no ANALYZE has seen while it runs (written at its
-    start; autovacuum lags or is off), so the statistics have the run at one item, and
-    `run_id = <run> AND solution_id = ANY(<chunk>)` was planned as a walk of every item of the
-    run on that key with the chunk as a filter: per chunk, quadratic in the run
-    (tests/autolabel_runs/test_run_plans.py). Even `solution_id = u.k` per key was planned
-    on the (run, status) index with the key as a filter: at an estimate of one row, every
-    index on the run costs the same. The run as an InitPlan parameter (labeling.pg.opaque)
-    is estimated at a run's average share, and the key's index wins."""
+    """The ids of the run's items of these solutions: one probe of the solution's items per
+    solution, the run checked on the few found (one item per run that covered it).
+
+    The run's items are rows no ANALYZE has seen while it runs (written at its start;
+    autovacuum lags or is off), so the statistics give the run one item, and `run_id = <run>
+    AND solution_id = ANY(<chunk>)` was planned as a walk of the whole run on an index of the
+    run with the chunk as a filter: per chunk, quadratic in the run. One probe per id with
+    the run indexable was planned the same way, per id, wherever the statistics put a run at
+    one or two items (many small runs), the run given as a constant or as an InitPlan
+    parameter alike: every index on the run then costs as much as the (run, solution) key.
+    `run_id + 0` takes the run out of the index choice (tests/autolabel_runs/test_run_plans.py;
+    bench/run_beside_bench.py)."""
     if connection.vendor != "postgresql":
         items = AutolabelItem.objects.filter(run_id=run_id, solution_id__in=solution_ids)
         return list(items.values_list("pk", flat=True))
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT (SELECT i.id FROM {AutolabelItem._meta.db_table} i"  # noqa: S608 - the table
-            f" WHERE i.run_id = {OPAQUE_ID} AND i.solution_id = u.k)"
+            " WHERE i.solution_id = u.k AND i.run_id + 0 = %s)"
             " FROM unnest(%s::bigint[]) u(k)",
             [run_id, list(solution_ids)],
         )

@@ -58,10 +58,11 @@ def _columns(model, *skip: str) -> list[str]:
     return [f.column for f in model._meta.concrete_fields if f.column not in ("id", *skip)]
 
 
-def _grow(project_id: int, run: AutolabelRun) -> None:
+def _grow(project_id: int, run: AutolabelRun, *, many_runs: bool) -> None:
     """The project's solutions copied BIG times, each copy with the steps and an annotation
     (no labels) of one solution, each step with the suggestions of one step, and an item of
-    `run` for every solution."""
+    `run` for every solution; with `many_runs`, each copy's item of a run of its own (a copy
+    of `run`): the statistics then give a run one or two items."""
     _multiply(Solution, BIG)
     step, suggestion = Step._meta.db_table, Suggestion._meta.db_table
     solution = Solution._meta.db_table
@@ -91,11 +92,25 @@ def _grow(project_id: int, run: AutolabelRun) -> None:
             f" AND NOT EXISTS (SELECT 1 FROM {suggestion} x WHERE x.step_id = st.id)",
             [first_step.pk, project_id],
         )
+        items = f"INSERT INTO {AutolabelItem._meta.db_table} (run_id, solution_id, status,"
+        items += " attempts, suggestions, error, updated_at)"
+        copies = f"SELECT s.id FROM {solution} s WHERE s.project_id = %s AND NOT EXISTS"
+        copies += f" (SELECT 1 FROM {AutolabelItem._meta.db_table} x WHERE x.solution_id = s.id)"
+        if not many_runs:
+            cursor.execute(
+                f"{items} SELECT %s, c.id, 'done', 1, 2, '', now() FROM ({copies}) c",
+                [run.pk, project_id],
+            )
+            return
+        runs = ", ".join(_columns(AutolabelRun))
         cursor.execute(
-            f"INSERT INTO {AutolabelItem._meta.db_table} (run_id, solution_id, status, attempts,"
-            " suggestions, error, updated_at) SELECT %s, s.id, 'done', 1, 2, '', now()"
-            f" FROM {solution} s WHERE s.project_id = %s ON CONFLICT DO NOTHING",
-            [run.pk, project_id],
+            f"WITH c AS (SELECT id, row_number() OVER (ORDER BY id) k FROM ({copies}) c),"
+            f" r AS (INSERT INTO {AutolabelRun._meta.db_table} ({runs}) SELECT {runs}"
+            f" FROM {AutolabelRun._meta.db_table} t, generate_series(1, (SELECT count(*) FROM c))"
+            " WHERE t.id = %s RETURNING id)"
+            f" {items} SELECT r.id, c.id, 'done', 1, 2, '', now() FROM c"
+            " JOIN (SELECT id, row_number() OVER (ORDER BY id) k FROM r) r ON r.k = c.k",
+            [project_id, run.pk],
         )
 
 
@@ -158,10 +173,17 @@ def _statements_of_a_run(project, *, prepare_later: bool) -> list[tuple[str, obj
     return statements
 
 
-@pytest.mark.parametrize("analyzed", [True, False], ids=["project-analyzed", "project-new"])
-@pytest.mark.parametrize("prepare_later", [False, True], ids=["cli", "api"])
-def test_a_run_beside_a_big_old_run_finds_its_rows_by_their_keys(
-    tmp_path, monkeypatch, settings, analyzed, prepare_later
+@pytest.mark.parametrize(
+    ("prepare_later", "analyzed", "many_runs"),
+    [
+        pytest.param(False, True, False, id="cli-project-analyzed-one-old-run"),
+        pytest.param(False, False, True, id="cli-project-new-many-old-runs"),
+        pytest.param(True, True, True, id="api-project-analyzed-many-old-runs"),
+        pytest.param(True, False, False, id="api-project-new-one-old-run"),
+    ],
+)
+def test_a_run_beside_big_old_runs_finds_its_rows_by_their_keys(
+    tmp_path, monkeypatch, settings, prepare_later, analyzed, many_runs
 ):
     settings.AUTOLABEL_PREPARE_BATCH = 50  # an API run's start writes its items in batches
     monkeypatch.setitem(ENGINES, "symbolic", Refuting())
@@ -170,7 +192,7 @@ def test_a_run_beside_a_big_old_run_finds_its_rows_by_their_keys(
     old_run = autolabel_run_create(project=old, sources=["symbolic"])
     for chunk in autolabel_run_chunks(run=old_run, size=20):
         autolabel_chunk_process(run=old_run, solution_ids=chunk)
-    _grow(old.pk, old_run)
+    _grow(old.pk, old_run, many_runs=many_runs)
     new = ProjectFactory()
     # The old run's rows analyzed, and with `analyzed` the new project's (imported earlier);
     # the new run's items and suggestions are rows no ANALYZE has seen.
