@@ -2,7 +2,8 @@
 
 What a worker does beside the engines is a few statements per chunk, not a dozen per solution
 (bench/run_speed_bench.py measures the difference): the chunk's pending items are claimed with
-one keyed statement (the (run, solution) unique index, never a scan of the run's pending items),
+one probe of the solution's items per solution and locked by id (never a walk of the run's
+items: autolabel.run_progress.run_item_ids),
 its solutions, problems and steps read with two, the engines' suggestions written with one
 multi-row upsert (labeling.pg.rows_insert.insert_rows) and withdrawn verdicts deleted with one, the
 review reasons refreshed with one statement for the chunk's solutions that have submitted
@@ -31,7 +32,7 @@ from autolabel.errors import BackendUnavailable, ItemSkipped
 from autolabel.limits import limits
 from autolabel.models import AutolabelItem, AutolabelRun, ItemStatus
 from autolabel.registry import ENGINES, engine_for, source_applies
-from autolabel.run_progress import ItemOutcome, items_record, verdicts_of
+from autolabel.run_progress import ItemOutcome, items_record, run_item_ids, verdicts_of
 from labeling.models import (
     Annotation,
     AnnotationStatus,
@@ -162,14 +163,16 @@ def chunk_works(run: AutolabelRun, items: list[AutolabelItem]) -> list[SolutionW
 
 
 def items_claim(run: AutolabelRun, solution_ids: list[int]) -> list[AutolabelItem]:
-    """The chunk's pending items, each attempt counted; keyed on (run, solution)."""
+    """The chunk's pending items, each attempt counted; found one probe a solution
+    (run_item_ids: the run's items are rows the planner has not seen), then locked by id."""
+    ids = run_item_ids(run_id=run.pk, solution_ids=solution_ids)
     with transaction.atomic():
-        # Keyed on (run, solution) alone, status checked here: with the status in the
-        # statement a planner may walk the run's pending items on (run, status) instead.
+        # Status checked here, after the lock: with the status in the statement a planner
+        # may walk the run's pending items on (run, status) instead.
         items = [
             item
             for item in AutolabelItem.objects.select_for_update()
-            .filter(run=run, solution_id__in=solution_ids)
+            .filter(pk__in=ids)
             .order_by("solution_id")
             if item.status == ItemStatus.PENDING
         ]

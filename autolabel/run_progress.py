@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -111,6 +111,32 @@ def error_groups_add(groups: list[dict], errors: Iterable[str]) -> list[dict]:
     return [{"error": error, "count": count} for error, count in ordered]
 
 
+def run_item_ids(*, run_id: int, solution_ids: list[int]) -> list[int]:
+    """The ids of the run's items of these solutions: one probe of the solution's items per
+    solution, the run checked on the few found (one item per run that covered it).
+
+    The run's items are rows no ANALYZE has seen while it runs (written at its start;
+    autovacuum lags or is off), so the statistics give the run one item, and `run_id = <run>
+    AND solution_id = ANY(<chunk>)` was planned as a walk of the whole run on an index of the
+    run with the chunk as a filter: per chunk, quadratic in the run. One probe per id with
+    the run indexable was planned the same way, per id, wherever the statistics put a run at
+    one or two items (many small runs), the run given as a constant or as an InitPlan
+    parameter alike: every index on the run then costs as much as the (run, solution) key.
+    `run_id + 0` takes the run out of the index choice (tests/autolabel_runs/test_run_plans.py;
+    bench/run_beside_bench.py)."""
+    if connection.vendor != "postgresql":
+        items = AutolabelItem.objects.filter(run_id=run_id, solution_id__in=solution_ids)
+        return list(items.values_list("pk", flat=True))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT (SELECT i.id FROM {AutolabelItem._meta.db_table} i"  # noqa: S608 - the table
+            " WHERE i.solution_id = u.k AND i.run_id + 0 = %s)"
+            " FROM unnest(%s::bigint[]) u(k)",
+            [run_id, list(solution_ids)],
+        )
+        return [pk for (pk,) in cursor.fetchall() if pk is not None]
+
+
 def items_record(*, run_id: int, outcomes: list[ItemOutcome]) -> list[ItemOutcome]:
     """Mark the items still pending as their outcomes say and add them to the run's
     bookkeeping, in one transaction; returns the outcomes that counted (an item another
@@ -177,9 +203,8 @@ def _run_add(*, run_id: int, outcomes: list[ItemOutcome], now: datetime) -> None
 
 def items_fail(*, run: AutolabelRun, solution_ids: list[int], error: str) -> int:
     """Give up on the pending ones of these items (a task out of retries or time), counted."""
-    items = AutolabelItem.objects.filter(
-        run=run, solution_id__in=solution_ids, status=ItemStatus.PENDING
-    ).order_by("pk")
+    ids = run_item_ids(run_id=run.pk, solution_ids=solution_ids)
+    items = AutolabelItem.objects.filter(pk__in=ids, status=ItemStatus.PENDING).order_by("pk")
     outcomes = [ItemOutcome(item=i, status=ItemStatus.FAILED, error=error[:2000]) for i in items]
     return len(items_record(run_id=run.pk, outcomes=outcomes))
 

@@ -38,6 +38,7 @@ from labeling.models import (
     sources_for_problem,
 )
 from labeling.pg.named_locks import named_xact_lock
+from labeling.pg.opaque import opaque_id
 from labeling.services.jobs.outbox import outbox_add
 from labeling.services.jobs.quota import active_jobs_check
 from training_runs.model_refs import check_backend, check_model_path, check_prm, trusted
@@ -76,7 +77,10 @@ def project_sources(project: Project) -> list[str]:
 
 
 def _solutions_for(project: Project, filter_: dict, sources: list[str]) -> QuerySet:
-    qs = Solution.objects.filter(project=project)
+    # The project as an InitPlan parameter (labeling.pg.opaque): a project imported moments
+    # ago has no statistics, and its start's batches (`id > after ORDER BY id LIMIT n`) were
+    # planned as a walk of the project's solutions on project_id, each batch.
+    qs = Solution.objects.filter(project_id=opaque_id(project.pk))
     domains = _domains_for(sources, project.blank_domain)
     if project.domain == Domain.MIXED and domains is not None:
         qs = qs.filter(problem__domain__in=domains)  # only solutions some source applies to
