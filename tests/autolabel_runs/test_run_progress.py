@@ -302,6 +302,7 @@ class ExplainItems:
         return execute(sql, params, many, context)
 
 
+@pytest.mark.postgres  # reads PostgreSQL's plans
 @pytest.mark.django_db
 @pytest.mark.usefixtures("vacuumed_database")
 def test_no_statement_of_a_chunk_reads_more_items_than_the_chunk_holds(monkeypatch):

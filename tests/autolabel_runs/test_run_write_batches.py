@@ -11,7 +11,8 @@ from autolabel.run_chunks import WRITE_BATCH, autolabel_chunk_process
 from autolabel.services import autolabel_run_create
 from labeling.models import Solution, Suggestion
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# PostgreSQL only: a batch's transaction is told by txid_current().
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def _transaction_id() -> int:
