@@ -56,6 +56,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A path id past the bigint range is a 404 before the view (SQLite's driver raised).
+    "annotate.path_ids.PathIdBoundsMiddleware",
 ]
 
 ROOT_URLCONF = "annotate.urls"
