@@ -223,7 +223,13 @@ class MemberListApi(APIView):
         data = MemberInput(data=request.data)
         data.is_valid(raise_exception=True)
         membership = member_add(project=project, **data.validated_data)
-        return Response(MemberOutput(membership).data, status=status.HTTP_201_CREATED)
+        return Response(_member_output(project, request.user, membership), status=201)
+
+
+def _member_output(project: Project, viewer, membership: ProjectMembership) -> dict:
+    """The member as the members list shows it (its temporary-password fields read, not
+    defaulted: an existing account added here may still hold its temporary password)."""
+    return MemberOutput(member_list(project=project, viewer=viewer).get(pk=membership.pk)).data
 
 
 class MemberDetailApi(APIView):
@@ -234,7 +240,7 @@ class MemberDetailApi(APIView):
         data = MemberRoleInput(data=request.data)
         data.is_valid(raise_exception=True)
         membership = member_role_set(membership=membership, role=data.validated_data["role"])
-        return Response(MemberOutput(membership).data)
+        return Response(_member_output(project, request.user, membership))
 
     @extend_schema(responses={204: None})
     def delete(self, request, project_id: int, user_id: int):

@@ -130,7 +130,7 @@ class Project(models.Model):
     # In a many-domains project, the domain of its problems that name none: the project's
     # domain before it became many-domains (the change writes nothing over the problems);
     # "" : none (such a problem gets the sources every domain has). Kept by
-    # labeling.services.projects.edit; always "" in a project of one domain.
+    # labeling.services.projects.domain_change; always "" in a project of one domain.
     blank_domain = models.CharField(max_length=20, blank=True, default="", editable=False)
     guidelines = models.TextField(blank=True, default=DEFAULT_GUIDELINES)
     label_scale = models.CharField(

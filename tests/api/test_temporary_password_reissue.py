@@ -191,3 +191,25 @@ def test_throttled_per_admin(world, client_for, settings):
         assert client_for("staff").post(_url(world, alice)).status_code == 200  # per admin
     finally:
         cache.clear()
+
+
+def test_adding_or_changing_a_member_answers_their_temporary_password_fields(world, client_for):
+    """The add and role answers are the row the members table shows: an account still on its
+    temporary password keeps its badge and button (they were defaulted to false)."""
+    user, _ = _newcomer(world, client_for)
+    other = ProjectFactory()
+    MembershipFactory(project=other, user=world["users"]["admin"], role="admin")
+    admin = client_for("admin")
+    added = admin.post(
+        f"/api/projects/{other.pk}/members/",
+        {"username": user.username, "role": "annotator"},
+        format="json",
+    )
+    assert added.status_code == 201, added.content
+    assert added.json()["temporary_password"] is True
+    assert added.json()["temporary_password_reissue"] is True
+    changed = admin.patch(
+        f"/api/projects/{other.pk}/members/{user.pk}/", {"role": "reviewer"}, format="json"
+    )
+    assert changed.status_code == 200, changed.content
+    assert (changed.json()["role"], changed.json()["temporary_password"]) == ("reviewer", True)
