@@ -13,7 +13,6 @@ it."""
 import pytest
 from django.db import connection
 
-from autolabel.engines.base import EngineResult, StepSuggestion
 from autolabel.models import AutolabelItem, AutolabelRun
 from autolabel.registry import ENGINES
 from autolabel.run_chunks import autolabel_chunk_process
@@ -27,31 +26,15 @@ from autolabel.services import (
 )
 from labeling.models import Annotation, Solution, Step, Suggestion
 from labeling.services.imports.pipeline import import_file
+from tests.autolabel_runs.test_chunk_process import Scripted
 from tests.factories import ProjectFactory
-from tests.importers.test_lookup_plans import _file, _multiply
+from tests.plan_audit import labeled_file, multiply, walks_of
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
 BIG = 200  # copies of the old run's solutions (with their steps, suggestions and items)
 KEYS = ("run_id", "project_id")
 BIG_TABLES = {m._meta.db_table for m in (AutolabelItem, Suggestion, Solution, Step)}
-
-
-class Refuting:
-    """A symbolic stand-in: −1 on the first step, evidence on the second, the third's verdict
-    withdrawn (a refuted step is a review reason: the refresh runs)."""
-
-    name = "symbolic"
-    queue = "default"
-
-    def __call__(self, solution, params):
-        result = EngineResult(source="symbolic", agent="plans")
-        result.suggestions = [
-            StepSuggestion(step_index=0, value=-1, evidence={"kind": "refuted"}),
-            StepSuggestion(step_index=1, value=None, evidence={"kind": "checks out"}),
-        ][: len(solution.steps)]
-        result.withdrawn = [2] if len(solution.steps) > 2 else []
-        return result
 
 
 def _columns(model, *skip: str) -> list[str]:
@@ -63,7 +46,7 @@ def _grow(project_id: int, run: AutolabelRun, *, many_runs: bool) -> None:
     (no labels) of one solution, each step with the suggestions of one step, and an item of
     `run` for every solution; with `many_runs`, each copy's item of a run of its own (a copy
     of `run`): the statistics then give a run one or two items."""
-    _multiply(Solution, BIG)
+    multiply(Solution, BIG)
     step, suggestion = Step._meta.db_table, Suggestion._meta.db_table
     solution = Solution._meta.db_table
     first_step = Step.objects.filter(solution__project_id=project_id).order_by("pk").first()
@@ -114,29 +97,11 @@ def _grow(project_id: int, run: AutolabelRun, *, many_runs: bool) -> None:
         )
 
 
-def _walks(plan: dict) -> list[str]:
-    """The plan's nodes that read a big table by the run or the project alone with a filter
-    after, or all of it."""
-    found = []
-    node_type, relation = plan.get("Node Type", ""), plan.get("Relation Name", "")
-    cond = plan.get("Index Cond") or plan.get("Recheck Cond") or ""
-    # Not looked at: the review reasons' gold reason reads the gold solutions (few: one
-    # row estimated) from the solutions, whose statistics ANALYZE has (a plan of a table of
-    # 12k rows, not of the rows a run writes: the same on an analyzed run).
-    gold = plan.get("Filter") == "is_gold"
-    if relation in BIG_TABLES and node_type == "Seq Scan" and not gold:
-        found.append(f"{node_type} on {relation}")
-    if (
-        relation in BIG_TABLES
-        and cond.startswith(tuple(f"({key} = " for key in KEYS))
-        and " AND " not in cond
-        and "Filter" in plan
-    ):
-        index, kept = plan.get("Index Name"), plan["Filter"][:60]
-        found.append(f"{node_type} on {relation} ({index}): {cond}, filter {kept}")
-    for child in plan.get("Plans", []):
-        found += _walks(child)
-    return found
+def _gold(node: dict) -> bool:
+    """The review reasons' gold reason reads the gold solutions (few: one row estimated) from
+    the solutions, whose statistics ANALYZE has (a plan of a table of 12k rows, not of the
+    rows a run writes: the same on an analyzed run): not looked at."""
+    return node.get("Filter") == "is_gold"
 
 
 def _analyze() -> None:
@@ -186,9 +151,9 @@ def test_a_run_beside_big_old_runs_finds_its_rows_by_their_keys(
     tmp_path, monkeypatch, settings, prepare_later, analyzed, many_runs
 ):
     settings.AUTOLABEL_PREPARE_BATCH = 50  # an API run's start writes its items in batches
-    monkeypatch.setitem(ENGINES, "symbolic", Refuting())
+    monkeypatch.setitem(ENGINES, "symbolic", Scripted())
     old = ProjectFactory()
-    import_file(project=old, path=_file(tmp_path, 60, "old"), labels_as="annotations")
+    import_file(project=old, path=labeled_file(tmp_path, 60, "old"), labels_as="annotations")
     old_run = autolabel_run_create(project=old, sources=["symbolic"])
     for chunk in autolabel_run_chunks(run=old_run, size=20):
         autolabel_chunk_process(run=old_run, solution_ids=chunk)
@@ -198,15 +163,10 @@ def test_a_run_beside_big_old_runs_finds_its_rows_by_their_keys(
     # the new run's items and suggestions are rows no ANALYZE has seen.
     if not analyzed:
         _analyze()
-    import_file(project=new, path=_file(tmp_path, 240, "new"), labels_as="annotations")
+    import_file(project=new, path=labeled_file(tmp_path, 240, "new"), labels_as="annotations")
     if analyzed:
         _analyze()
     statements = _statements_of_a_run(new, prepare_later=prepare_later)
     assert any("FOR UPDATE" in sql for sql, _ in statements)
-    walks = []
-    with connection.cursor() as cursor:
-        for sql, params in statements:
-            cursor.execute("EXPLAIN (FORMAT JSON) " + sql, params)
-            plan = cursor.fetchone()[0][0]["Plan"]
-            walks += [f"{walk}\n  in {sql[:200]}" for walk in _walks(plan)]
-    assert not walks, "\n".join(dict.fromkeys(walks))
+    walks = walks_of(statements, BIG_TABLES, KEYS, excused=_gold)
+    assert not walks, "\n".join(walks)
